@@ -1,0 +1,14 @@
+DROP TRIGGER audit_log_no_delete;
+DROP TRIGGER audit_log_no_update;
+DROP TABLE audit_log;
+DROP TABLE card_tables;
+DROP TABLE games;
+DROP TABLE separations;
+DROP TABLE exclusions;
+DROP TABLE player_photos;
+DROP TABLE players;
+DROP TABLE login_throttle;
+DROP TABLE staff;
+DROP TABLE room;
+DROP TABLE sequences;
+DROP TABLE settings;

@@ -1,0 +1,173 @@
+//! The tables, shared by both backends (migrations/sqlite and migrations/postgres keep the
+//! same columns and types).
+
+diesel::table! {
+    settings (key) {
+        key -> Text,
+        value -> Text,
+    }
+}
+
+diesel::table! {
+    sequences (name) {
+        name -> Text,
+        value -> BigInt,
+    }
+}
+
+diesel::table! {
+    room (id) {
+        id -> BigInt,
+        name -> Text,
+        timezone -> Text,
+        currency -> Text,
+        default_language -> Text,
+        profile -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    staff (id) {
+        id -> BigInt,
+        username -> Text,
+        display_name -> Text,
+        role -> Text,
+        password_hash -> Text,
+        active -> Bool,
+        language -> Nullable<Text>,
+        token_version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    login_throttle (username) {
+        username -> Text,
+        failures -> Integer,
+        window_start -> Timestamp,
+        locked_until -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    players (id) {
+        id -> BigInt,
+        full_name -> Text,
+        alias -> Text,
+        date_of_birth -> Date,
+        doc_kind -> Text,
+        doc_number -> Text,
+        doc_number_norm -> Text,
+        doc_country -> Text,
+        doc_expiry -> Date,
+        phone -> Nullable<Text>,
+        email -> Nullable<Text>,
+        language -> Text,
+        notify -> Text,
+        has_photo -> Bool,
+        search_key -> Text,
+        link_token_version -> Integer,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    player_photos (player_id) {
+        player_id -> BigInt,
+        content_type -> Text,
+        data -> Binary,
+        width -> Integer,
+        height -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    exclusions (id) {
+        id -> BigInt,
+        player_id -> BigInt,
+        reason -> Text,
+        starts_at -> Timestamp,
+        ends_at -> Nullable<Timestamp>,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        lifted_at -> Nullable<Timestamp>,
+        lifted_by -> Nullable<BigInt>,
+        lift_reason -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    separations (id) {
+        id -> BigInt,
+        player_a -> BigInt,
+        player_b -> BigInt,
+        reason -> Text,
+        created_by -> BigInt,
+        created_at -> Timestamp,
+        removed_at -> Nullable<Timestamp>,
+        removed_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> BigInt,
+        name -> Text,
+        variant -> Text,
+        small_blind -> BigInt,
+        big_blind -> BigInt,
+        limit_class -> Text,
+        buy_in_min -> BigInt,
+        buy_in_max -> Nullable<BigInt>,
+        seats -> Integer,
+        cagnotte_mode -> Text,
+        cagnotte_bp -> Integer,
+        active -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    card_tables (id) {
+        id -> BigInt,
+        number -> Integer,
+        seats -> Integer,
+        game_id -> Nullable<BigInt>,
+        mode -> Text,
+        state -> Text,
+        active -> Bool,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    audit_log (seq) {
+        seq -> BigInt,
+        at -> Timestamp,
+        actor_id -> Nullable<BigInt>,
+        actor_name -> Text,
+        action -> Text,
+        subject_kind -> Text,
+        subject_id -> Nullable<BigInt>,
+        before_json -> Text,
+        after_json -> Text,
+        prev_hash -> Text,
+        hash -> Text,
+    }
+}
+
+diesel::joinable!(player_photos -> players (player_id));
+diesel::joinable!(exclusions -> players (player_id));
+diesel::joinable!(card_tables -> games (game_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
+    separations, games, card_tables, audit_log,
+);

@@ -1,0 +1,18 @@
+//! The room's rules as pure code: no web framework, no database.
+//!
+//! Functions here take the state they need, the time (from a [`clock::Clock`]) and, for
+//! draws, a seeded random source; they return decisions or typed errors. Each rule cites
+//! its source (`PT-2007 24`, `BSOP 38`, …) as written in `shared/RULES.md`.
+
+pub mod age;
+pub mod audit;
+pub mod clock;
+pub mod eligibility;
+pub mod error;
+pub mod game;
+pub mod money;
+pub mod player;
+pub mod profile;
+pub mod staff;
+
+pub use error::{FieldError, Problem};

@@ -1,0 +1,306 @@
+//! The player registry: identity, ID document, contacts (BSOP 1, 3).
+
+use super::age::{check_dob, DobProblem};
+use super::error::{Errors, FieldError};
+use super::game::string_enum;
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+string_enum! {
+    /// BSOP 3: passport, driving licence, national/state ID card or military ID.
+    DocumentKind {
+        Passport = "passport",
+        DrivingLicence = "driving_licence",
+        NationalId = "national_id",
+        MilitaryId = "military_id",
+    }
+}
+
+string_enum! {
+    /// The languages the product speaks.
+    Language { Pt = "pt", En = "en" }
+}
+
+string_enum! {
+    /// How a player wants to be told about seat calls.
+    NotifyPref { Sms = "sms", Email = "email", Both = "both", None = "none" }
+}
+
+pub const NAME_MAX: usize = 120;
+pub const ALIAS_MAX: usize = 12;
+pub const DOC_NUMBER_MAX: usize = 30;
+pub const EMAIL_MAX: usize = 254;
+/// An ID that expires within this many days is accepted with a warning.
+pub const ID_EXPIRY_WARNING_DAYS: i64 = 30;
+
+/// What the desk types in (already parsed into types; text fields raw).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInput {
+    pub full_name: String,
+    pub date_of_birth: NaiveDate,
+    pub doc_kind: DocumentKind,
+    pub doc_number: String,
+    /// ISO 3166-1 alpha-2, upper case.
+    pub doc_country: String,
+    pub doc_expiry: NaiveDate,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub language: Language,
+    pub notify: NotifyPref,
+    pub alias: String,
+}
+
+/// The cleaned-up record to store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CleanPlayer {
+    pub full_name: String,
+    pub date_of_birth: NaiveDate,
+    pub doc_kind: DocumentKind,
+    pub doc_number: String,
+    /// Upper case, without spaces, dots or dashes: the key for duplicate detection.
+    pub doc_number_norm: String,
+    pub doc_country: String,
+    pub doc_expiry: NaiveDate,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub language: Language,
+    pub notify: NotifyPref,
+    pub alias: String,
+}
+
+/// Something the desk should know but that does not stop the registration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub enum Warning {
+    /// BSOP 3: the ID expires within 30 days; ask for the new one soon.
+    IdExpiresSoon { on: NaiveDate, days: i64 },
+}
+
+/// Strips the separators people type into document numbers.
+pub fn normalize_doc_number(s: &str) -> String {
+    s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect()
+}
+
+/// E.164: a `+`, a country code not starting with 0, at most 15 digits in all.
+/// Spaces, dots, dashes and parentheses typed by the desk are removed first.
+pub fn normalize_phone(s: &str) -> Option<String> {
+    let t: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')')).collect();
+    let digits = t.strip_prefix('+')?;
+    let ok = (8..=15).contains(&digits.len())
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && !digits.starts_with('0');
+    ok.then(|| format!("+{digits}"))
+}
+
+fn valid_country(s: &str) -> bool {
+    s.len() == 2 && s.chars().all(|c| c.is_ascii_uppercase())
+}
+
+/// BSOP 3: an ID is valid on `today` when it has not expired (valid through its expiry date).
+pub fn id_valid_on(expiry: NaiveDate, today: NaiveDate) -> bool {
+    expiry >= today
+}
+
+/// BSOP 1, 3: validates a registration or an edit on the room's local date `today`.
+/// Returns the cleaned record and warnings, or every refused field at once.
+pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
+    let mut e = Errors::default();
+    let mut warnings = Vec::new();
+
+    let full_name = input.full_name.split_whitespace().collect::<Vec<_>>().join(" ");
+    if full_name.is_empty() {
+        e.add("full_name", "err-required");
+    } else if full_name.chars().count() > NAME_MAX {
+        e.push(FieldError::new("full_name", "err-too-long").arg("max", NAME_MAX));
+    } else if full_name.chars().any(|c| c.is_control()) {
+        e.add("full_name", "err-invalid-chars");
+    }
+
+    match check_dob(input.date_of_birth, today) {
+        Ok(_) => {}
+        Err(DobProblem::InFuture) => e.add("date_of_birth", "err-dob-future"),
+        Err(DobProblem::TooOld) => e.add("date_of_birth", "err-dob-too-old"),
+        Err(DobProblem::Under18 { adult_on }) => {
+            e.push(FieldError::new("date_of_birth", "err-under-18").arg("date", adult_on))
+        }
+    }
+
+    let doc_number = input.doc_number.trim().to_string();
+    let doc_number_norm = normalize_doc_number(&doc_number);
+    if doc_number.is_empty() {
+        e.add("doc_number", "err-required");
+    } else if doc_number.chars().count() > DOC_NUMBER_MAX || doc_number_norm.len() < 3 {
+        e.add("doc_number", "err-doc-number");
+    }
+    let doc_country = input.doc_country.trim().to_ascii_uppercase();
+    if !valid_country(&doc_country) {
+        e.add("doc_country", "err-country");
+    }
+    // BSOP 3: current, valid, unexpired photo ID.
+    if !id_valid_on(input.doc_expiry, today) {
+        e.push(FieldError::new("doc_expiry", "err-id-expired").arg("date", input.doc_expiry));
+    } else {
+        let days = (input.doc_expiry - today).num_days();
+        if days <= ID_EXPIRY_WARNING_DAYS {
+            warnings.push(Warning::IdExpiresSoon { on: input.doc_expiry, days });
+        }
+    }
+
+    let phone = match input.phone.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => None,
+        Some(p) => match normalize_phone(p) {
+            Some(n) => Some(n),
+            None => {
+                e.add("phone", "err-phone");
+                None
+            }
+        },
+    };
+    let email = match input.email.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => None,
+        Some(m) => {
+            if m.len() <= EMAIL_MAX && m.contains('@') && email_address::EmailAddress::is_valid(m) {
+                Some(m.to_string())
+            } else {
+                e.add("email", "err-email");
+                None
+            }
+        }
+    };
+    match input.notify {
+        NotifyPref::Sms if phone.is_none() => e.add("phone", "err-notify-needs-phone"),
+        NotifyPref::Email if email.is_none() => e.add("email", "err-notify-needs-email"),
+        NotifyPref::Both if phone.is_none() || email.is_none() => e.add("notify", "err-notify-needs-both"),
+        _ => {}
+    }
+
+    let alias = input.alias.trim().to_string();
+    if alias.is_empty() {
+        e.add("alias", "err-required");
+    } else if alias.chars().count() > ALIAS_MAX {
+        e.push(FieldError::new("alias", "err-too-long").arg("max", ALIAS_MAX));
+    } else if alias.chars().any(|c| c.is_control()) {
+        e.add("alias", "err-invalid-chars");
+    }
+
+    e.into_result(())?;
+    Ok((
+        CleanPlayer {
+            full_name,
+            date_of_birth: input.date_of_birth,
+            doc_kind: input.doc_kind,
+            doc_number,
+            doc_number_norm,
+            doc_country,
+            doc_expiry: input.doc_expiry,
+            phone,
+            email,
+            language: input.language,
+            notify: input.notify,
+            alias,
+        },
+        warnings,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn input() -> PlayerInput {
+        PlayerInput {
+            full_name: "  Ana   Maria Silva ".into(),
+            date_of_birth: d(1990, 5, 17),
+            doc_kind: DocumentKind::NationalId,
+            doc_number: "12 345-678.9".into(),
+            doc_country: "pt".into(),
+            doc_expiry: d(2030, 1, 1),
+            phone: Some("+351 912 345 678".into()),
+            email: Some("ana@example.pt".into()),
+            language: Language::Pt,
+            notify: NotifyPref::Sms,
+            alias: "Ana".into(),
+        }
+    }
+
+    fn today() -> NaiveDate {
+        d(2026, 11, 21)
+    }
+
+    fn fields(r: Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>>) -> Vec<(String, &'static str)> {
+        r.unwrap_err().into_iter().map(|e| (e.field, e.key)).collect()
+    }
+
+    #[test]
+    fn valid_registration_is_cleaned() {
+        let (p, w) = validate_player(&input(), today()).unwrap();
+        assert_eq!(p.full_name, "Ana Maria Silva");
+        assert_eq!(p.doc_number_norm, "123456789");
+        assert_eq!(p.doc_country, "PT");
+        assert_eq!(p.phone.as_deref(), Some("+351912345678"));
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn bsop_1_under_18_by_one_day_is_refused() {
+        let mut i = input();
+        i.date_of_birth = d(2008, 11, 22);
+        assert_eq!(fields(validate_player(&i, today())), vec![("date_of_birth".into(), "err-under-18")]);
+        i.date_of_birth = d(2008, 11, 21);
+        assert!(validate_player(&i, today()).is_ok());
+    }
+
+    #[test]
+    fn bsop_3_expired_id_is_refused_and_soon_expiring_warns() {
+        let mut i = input();
+        i.doc_expiry = d(2026, 11, 20);
+        assert_eq!(fields(validate_player(&i, today())), vec![("doc_expiry".into(), "err-id-expired")]);
+        i.doc_expiry = today(); // valid through its expiry date
+        let (_, w) = validate_player(&i, today()).unwrap();
+        assert_eq!(w, vec![Warning::IdExpiresSoon { on: today(), days: 0 }]);
+        i.doc_expiry = d(2026, 12, 21);
+        let (_, w) = validate_player(&i, today()).unwrap();
+        assert_eq!(w, vec![Warning::IdExpiresSoon { on: d(2026, 12, 21), days: 30 }]);
+        i.doc_expiry = d(2026, 12, 22);
+        assert!(validate_player(&i, today()).unwrap().1.is_empty());
+    }
+
+    #[test]
+    fn contacts_and_lengths_are_checked() {
+        let mut i = input();
+        i.full_name = "x".repeat(10_000);
+        i.email = Some("not-an-email".into());
+        i.phone = Some("912345678".into());
+        i.alias = "ThirteenChars".into();
+        i.doc_country = "PRT".into();
+        let f = fields(validate_player(&i, today()));
+        assert!(f.contains(&("full_name".into(), "err-too-long")));
+        assert!(f.contains(&("email".into(), "err-email")));
+        assert!(f.contains(&("phone".into(), "err-phone")));
+        assert!(f.contains(&("alias".into(), "err-too-long")));
+        assert!(f.contains(&("doc_country".into(), "err-country")));
+    }
+
+    #[test]
+    fn e164_phone_numbers() {
+        assert_eq!(normalize_phone("+55 (11) 98765-4321").as_deref(), Some("+5511987654321"));
+        assert_eq!(normalize_phone("+853 6612 3456").as_deref(), Some("+85366123456"));
+        assert_eq!(normalize_phone("+0351912345678"), None);
+        assert_eq!(normalize_phone("+1234567890123456"), None);
+        assert_eq!(normalize_phone("+35191234567a"), None);
+    }
+
+    #[test]
+    fn notification_preference_needs_its_channel() {
+        let mut i = input();
+        i.phone = None;
+        assert_eq!(fields(validate_player(&i, today())), vec![("phone".into(), "err-notify-needs-phone")]);
+        i.notify = NotifyPref::None;
+        assert!(validate_player(&i, today()).is_ok());
+    }
+}

@@ -1,0 +1,237 @@
+//! The rule profile: every house-rule number later features read, with the seeds' defaults
+//! and the ranges the seeds allow. Two profiles ship: `pt-casino` (PT-2007) and `bsop`.
+
+use super::error::{Errors, FieldError};
+use super::game::string_enum;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+string_enum! {
+    /// Where two texts disagree, the profile decides (RULES.md intro).
+    ProfileKind { PtCasino = "pt-casino", Bsop = "bsop" }
+}
+
+string_enum! {
+    /// PT-2007 7: the house's percentage is taken per hand (a) or per session (b).
+    CagnotteMode { PerHand = "per_hand", PerSession = "per_session" }
+}
+
+string_enum! {
+    /// What happens to a called player who does not answer within the response window.
+    CallExpiry { BottomOfList = "bottom", Remove = "remove" }
+}
+
+/// Every number is an integer; percentages are in basis points (1 % = 100).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct RuleProfile {
+    pub kind: ProfileKind,
+    /// PT-2007 24 (4), PT-ONL 7 (2): fewer players than this suspend the game.
+    pub min_players_to_run: i32,
+    /// PT-2007 24: a suspended game closes if not back to the minimum within this time.
+    pub suspension_grace_min: i32,
+    /// BSOP 36: chips may be removed after this absence.
+    pub absence_limit_min: i32,
+    /// BSOP 36: chips may be removed after this many missed big blinds.
+    pub missed_bb_before_removal: i32,
+    /// BSOP 26, 37: the return window.
+    pub return_window_min: i32,
+    /// BSOP 38: minimum stay for a winner at a Mid Limit table.
+    pub min_stay_mid_min: i32,
+    /// BSOP 38: minimum stay for a winner at a High Limit table.
+    pub min_stay_high_min: i32,
+    /// PT-2007 7: default cagnotte mode for new games.
+    pub cagnotte_mode: CagnotteMode,
+    /// PT-2007 7a: per hand, up to 5 % (basis points).
+    pub rake_percent_bp: i32,
+    /// PT-2007 7b: per session, 5 % to 20 % (basis points).
+    pub session_percent_bp: i32,
+    /// PT-2007 7b: one hour of play (plus the hand in progress).
+    pub session_length_min: i32,
+    /// PT-2007 7b: players seated up to 30 minutes after the session started also pay.
+    pub late_seat_window_min: i32,
+    /// How long a called player has to answer a seat call.
+    pub seat_call_response_min: i32,
+    /// What happens when a seat call expires.
+    pub call_expiry: CallExpiry,
+    /// How long a call-in (telephone) list entry lasts without check-in.
+    pub call_in_expiry_min: i32,
+    /// After this long an unacknowledged seat call is escalated on the floor dashboard.
+    pub seat_call_ack_escalation_min: i32,
+    /// PT-2007 28: joining a running session game at the table's average capital.
+    pub join_at_average_stack: bool,
+    /// PT-2007 90: missed blinds are paid dead on return (else BSOP 39: post or wait for BB).
+    pub missed_blinds_dead: bool,
+    /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
+    pub no_flop_no_drop: bool,
+}
+
+impl RuleProfile {
+    /// The seeds' defaults for a profile.
+    pub fn defaults(kind: ProfileKind) -> Self {
+        let pt = kind == ProfileKind::PtCasino;
+        RuleProfile {
+            kind,
+            min_players_to_run: 4,
+            suspension_grace_min: 15,
+            absence_limit_min: 15,
+            missed_bb_before_removal: 2,
+            return_window_min: 60,
+            min_stay_mid_min: 60,
+            min_stay_high_min: 120,
+            cagnotte_mode: if pt { CagnotteMode::PerSession } else { CagnotteMode::PerHand },
+            rake_percent_bp: 500,
+            session_percent_bp: 1000,
+            session_length_min: 60,
+            late_seat_window_min: 30,
+            seat_call_response_min: 5,
+            call_expiry: CallExpiry::BottomOfList,
+            call_in_expiry_min: 30,
+            seat_call_ack_escalation_min: 2,
+            join_at_average_stack: pt,
+            missed_blinds_dead: pt,
+            no_flop_no_drop: true,
+        }
+    }
+}
+
+/// The range each setting may take, with the rule it comes from.
+pub struct Range {
+    pub field: &'static str,
+    pub min: i32,
+    pub max: i32,
+}
+
+/// Ranges allowed by the seeds (and, where a seed gives one number, the house latitude).
+pub const RANGES: &[Range] = &[
+    // PT-ONL 7 runs with 2; PT-2007 24 requires 4; a table has at most 11 seats.
+    Range { field: "min_players_to_run", min: 2, max: 10 },
+    // PT-2007 24: 15 minutes; houses may be stricter, never more lenient than an hour.
+    Range { field: "suspension_grace_min", min: 1, max: 60 },
+    // BSOP 36: "at least 15 minutes"; the house may allow longer.
+    Range { field: "absence_limit_min", min: 15, max: 120 },
+    // BSOP 36: twice.
+    Range { field: "missed_bb_before_removal", min: 1, max: 5 },
+    // BSOP 26, 37: one hour.
+    Range { field: "return_window_min", min: 30, max: 240 },
+    // BSOP 38: 1 hour mid, 2 hours high.
+    Range { field: "min_stay_mid_min", min: 0, max: 240 },
+    Range { field: "min_stay_high_min", min: 0, max: 480 },
+    // PT-2007 7a, PT-ONL 17a: up to 5 % per hand.
+    Range { field: "rake_percent_bp", min: 0, max: 500 },
+    // PT-2007 7b, PT-ONL 17b: 5 % to 20 %.
+    Range { field: "session_percent_bp", min: 500, max: 2000 },
+    // PT-2007 7b: one hour of play.
+    Range { field: "session_length_min", min: 60, max: 60 },
+    // PT-2007 7b: up to 30 minutes after the start.
+    Range { field: "late_seat_window_min", min: 0, max: 30 },
+    Range { field: "seat_call_response_min", min: 1, max: 30 },
+    Range { field: "call_in_expiry_min", min: 5, max: 240 },
+    Range { field: "seat_call_ack_escalation_min", min: 1, max: 15 },
+];
+
+/// Refuses values outside the seeds' ranges (e.g. session cagnotte outside 5-20 %).
+pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
+    let mut e = Errors::default();
+    let values = [
+        p.min_players_to_run,
+        p.suspension_grace_min,
+        p.absence_limit_min,
+        p.missed_bb_before_removal,
+        p.return_window_min,
+        p.min_stay_mid_min,
+        p.min_stay_high_min,
+        p.rake_percent_bp,
+        p.session_percent_bp,
+        p.session_length_min,
+        p.late_seat_window_min,
+        p.seat_call_response_min,
+        p.call_in_expiry_min,
+        p.seat_call_ack_escalation_min,
+    ];
+    for (r, v) in RANGES.iter().zip(values) {
+        if v < r.min || v > r.max {
+            e.push(FieldError::new(r.field, "err-range").arg("min", r.min).arg("max", r.max));
+        }
+    }
+    // BSOP 38: high limit never asks less than mid limit.
+    if p.min_stay_high_min < p.min_stay_mid_min {
+        e.add("min_stay_high_min", "err-profile-high-below-mid");
+    }
+    e.into_result(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn seed_defaults_are_valid_for_both_profiles() {
+        for k in ProfileKind::ALL {
+            let p = RuleProfile::defaults(*k);
+            assert_eq!(validate_profile(&p), Ok(()));
+            assert_eq!(p.min_players_to_run, 4); // PT-2007 24
+            assert_eq!(p.absence_limit_min, 15); // BSOP 36
+            assert_eq!(p.missed_bb_before_removal, 2); // BSOP 36
+            assert_eq!(p.min_stay_high_min, 120); // BSOP 38
+            assert_eq!(p.min_stay_mid_min, 60); // BSOP 38
+            assert_eq!(p.late_seat_window_min, 30); // PT-2007 7b
+        }
+        assert!(RuleProfile::defaults(ProfileKind::PtCasino).join_at_average_stack); // PT-2007 28
+        assert!(!RuleProfile::defaults(ProfileKind::Bsop).missed_blinds_dead); // BSOP 39
+    }
+
+    #[test]
+    fn pt2007_7b_session_percent_outside_5_to_20_is_refused() {
+        let mut p = RuleProfile::defaults(ProfileKind::PtCasino);
+        p.session_percent_bp = 2100;
+        let err = validate_profile(&p).unwrap_err();
+        assert_eq!(err.len(), 1);
+        assert_eq!(err[0].field, "session_percent_bp");
+        p.session_percent_bp = 499;
+        assert!(validate_profile(&p).is_err());
+        p.session_percent_bp = 500;
+        assert!(validate_profile(&p).is_ok());
+        p.session_percent_bp = 2000;
+        assert!(validate_profile(&p).is_ok());
+    }
+
+    #[test]
+    fn pt2007_7a_rake_over_5_percent_is_refused() {
+        let mut p = RuleProfile::defaults(ProfileKind::Bsop);
+        p.rake_percent_bp = 501;
+        assert_eq!(validate_profile(&p).unwrap_err()[0].field, "rake_percent_bp");
+    }
+
+    proptest! {
+        /// Every field is accepted exactly inside its range.
+        #[test]
+        fn each_field_accepted_iff_within_range(i in 0usize..RANGES.len(), v in -100i32..3000) {
+            let mut p = RuleProfile::defaults(ProfileKind::Bsop);
+            let r = &RANGES[i];
+            let slot = match r.field {
+                "min_players_to_run" => &mut p.min_players_to_run,
+                "suspension_grace_min" => &mut p.suspension_grace_min,
+                "absence_limit_min" => &mut p.absence_limit_min,
+                "missed_bb_before_removal" => &mut p.missed_bb_before_removal,
+                "return_window_min" => &mut p.return_window_min,
+                "min_stay_mid_min" => &mut p.min_stay_mid_min,
+                "min_stay_high_min" => &mut p.min_stay_high_min,
+                "rake_percent_bp" => &mut p.rake_percent_bp,
+                "session_percent_bp" => &mut p.session_percent_bp,
+                "session_length_min" => &mut p.session_length_min,
+                "late_seat_window_min" => &mut p.late_seat_window_min,
+                "seat_call_response_min" => &mut p.seat_call_response_min,
+                "call_in_expiry_min" => &mut p.call_in_expiry_min,
+                "seat_call_ack_escalation_min" => &mut p.seat_call_ack_escalation_min,
+                other => panic!("unknown field {other}"),
+            };
+            *slot = v;
+            let in_range = v >= r.min && v <= r.max;
+            let res = validate_profile(&p);
+            let field_refused = res.as_ref().err().map(|es| es.iter().any(|e| e.field == r.field && e.key == "err-range")).unwrap_or(false);
+            prop_assert_eq!(field_refused, !in_range);
+        }
+    }
+}

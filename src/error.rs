@@ -1,0 +1,162 @@
+//! One error type for every handler, mapped to a clear 4xx (or, for faults, 5xx) answer.
+//!
+//! Policy (see README "Errors"): input the server can validate never yields a 5xx. Every
+//! refusal has a stable `code` for programs and a message key translated into the user's
+//! language by the error middleware (`web::errors`), as JSON under `/api` and as a page
+//! elsewhere. A 5xx logs the detail and shows the user only a reference-free apology.
+
+use crate::domain::{FieldError, Problem};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum AppError {
+    /// 422: fields refused; each with its own message.
+    #[error("validation failed")]
+    Validation(Vec<FieldError>),
+    /// 400: the request itself is malformed (bad JSON, bad query).
+    #[error("bad request: {0:?}")]
+    BadRequest(Problem),
+    /// 401: no valid sign-in.
+    #[error("unauthorized: {0:?}")]
+    Unauthorized(Problem),
+    /// 403: signed in, but the role may not do this (or the CSRF token is wrong).
+    #[error("forbidden: {0:?}")]
+    Forbidden(Problem),
+    /// 404.
+    #[error("not found")]
+    NotFound,
+    /// 405.
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// 409: the action conflicts with the current state (duplicate, concurrent change).
+    #[error("conflict: {0:?}")]
+    Conflict(Problem),
+    /// 413.
+    #[error("payload too large: {0:?}")]
+    TooLarge(Problem),
+    /// 415.
+    #[error("unsupported media type: {0:?}")]
+    UnsupportedMedia(Problem),
+    /// 429.
+    #[error("too many requests: {0:?}")]
+    TooManyRequests(Problem),
+    /// 503: the database does not answer.
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+    /// 500: a fault of ours; the detail goes to the log only.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn field(field: &str, key: &'static str) -> AppError {
+        AppError::Validation(vec![FieldError::new(field, key)])
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::Validation(_) => "validation_failed",
+            AppError::BadRequest(_) => "bad_request",
+            AppError::Unauthorized(_) => "unauthorized",
+            AppError::Forbidden(_) => "forbidden",
+            AppError::NotFound => "not_found",
+            AppError::MethodNotAllowed => "method_not_allowed",
+            AppError::Conflict(_) => "conflict",
+            AppError::TooLarge(_) => "payload_too_large",
+            AppError::UnsupportedMedia(_) => "unsupported_media_type",
+            AppError::TooManyRequests(_) => "too_many_requests",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Internal(_) => "internal_error",
+        }
+    }
+
+    /// The message key and arguments of the headline message.
+    pub fn problem(&self) -> Problem {
+        match self {
+            AppError::Validation(_) => Problem::new("err-validation"),
+            AppError::BadRequest(p)
+            | AppError::Unauthorized(p)
+            | AppError::Forbidden(p)
+            | AppError::Conflict(p)
+            | AppError::TooLarge(p)
+            | AppError::UnsupportedMedia(p)
+            | AppError::TooManyRequests(p) => p.clone(),
+            AppError::NotFound => Problem::new("err-not-found"),
+            AppError::MethodNotAllowed => Problem::new("err-method"),
+            AppError::Unavailable(_) => Problem::new("err-unavailable"),
+            AppError::Internal(_) => Problem::new("err-internal"),
+        }
+    }
+
+    /// Maps a status produced outside our handlers (router 404/405, actix limits).
+    pub fn from_status(status: StatusCode) -> AppError {
+        match status {
+            StatusCode::NOT_FOUND => AppError::NotFound,
+            StatusCode::METHOD_NOT_ALLOWED => AppError::MethodNotAllowed,
+            StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge(Problem::new("err-too-large")),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::UnsupportedMedia(Problem::new("err-content-type")),
+            StatusCode::UNAUTHORIZED => AppError::Unauthorized(Problem::new("err-sign-in")),
+            StatusCode::FORBIDDEN => AppError::Forbidden(Problem::new("err-forbidden")),
+            s if s.is_client_error() => AppError::BadRequest(Problem::new("err-bad-request")),
+            s => AppError::Internal(format!("status {s}")),
+        }
+    }
+}
+
+impl ResponseError for AppError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            AppError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMedia(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A plain English body; the error middleware replaces it with the localized JSON or page.
+    fn error_response(&self) -> HttpResponse {
+        if matches!(self, AppError::Internal(_) | AppError::Unavailable(_)) {
+            log::error!("{self}");
+        }
+        HttpResponse::build(self.status_code()).content_type("text/plain; charset=utf-8").body(self.code())
+    }
+}
+
+impl From<diesel::result::Error> for AppError {
+    fn from(e: diesel::result::Error) -> Self {
+        match e {
+            diesel::result::Error::NotFound => AppError::NotFound,
+            e if crate::db::is_unique_violation(&e) => AppError::Conflict(Problem::new("err-concurrent-change")),
+            e => AppError::Internal(format!("database: {e}")),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for AppError {
+    fn from(e: diesel::r2d2::PoolError) -> Self {
+        AppError::Unavailable(format!("database pool: {e}"))
+    }
+}
+
+impl From<actix_web::error::BlockingError> for AppError {
+    fn from(e: actix_web::error::BlockingError) -> Self {
+        AppError::Internal(format!("blocking task: {e}"))
+    }
+}
+
+impl From<Vec<FieldError>> for AppError {
+    fn from(v: Vec<FieldError>) -> Self {
+        AppError::Validation(v)
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;

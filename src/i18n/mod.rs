@@ -1,0 +1,140 @@
+//! Translation catalogs (Fluent), Portuguese and English, and language negotiation.
+
+use crate::domain::player::Language;
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
+use unic_langid::LanguageIdentifier;
+
+const EN: &str = include_str!("en.ftl");
+const PT: &str = include_str!("pt.ftl");
+
+pub struct I18n {
+    en: FluentBundle<FluentResource>,
+    pt: FluentBundle<FluentResource>,
+}
+
+fn bundle(lang: &str, src: &str) -> FluentBundle<FluentResource> {
+    let id: LanguageIdentifier = lang.parse().expect("valid language id");
+    let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(_, errs)| panic!("catalog {lang}: {errs:?}"));
+    let mut b = FluentBundle::new_concurrent(vec![id]);
+    b.set_use_isolating(false);
+    b.add_resource(res).unwrap_or_else(|errs| panic!("catalog {lang}: {errs:?}"));
+    b
+}
+
+impl Default for I18n {
+    fn default() -> Self {
+        I18n { en: bundle("en", EN), pt: bundle("pt-PT", PT) }
+    }
+}
+
+impl I18n {
+    fn bundle(&self, lang: Language) -> &FluentBundle<FluentResource> {
+        match lang {
+            Language::En => &self.en,
+            Language::Pt => &self.pt,
+        }
+    }
+
+    /// The message for `key` in `lang`, with string arguments.
+    pub fn msg(&self, lang: Language, key: &str, args: &[(&str, String)]) -> String {
+        let b = self.bundle(lang);
+        let Some(pattern) = b.get_message(key).and_then(|m| m.value()) else {
+            log::warn!("missing translation {key} ({lang})");
+            return key.to_string();
+        };
+        let mut fa = FluentArgs::new();
+        for (k, v) in args {
+            // Numbers stay numbers so plural rules apply.
+            match v.parse::<i64>() {
+                Ok(n) => fa.set(*k, FluentValue::from(n)),
+                Err(_) => fa.set(*k, FluentValue::from(v.clone())),
+            }
+        }
+        let mut errors = Vec::new();
+        let s = b.format_pattern(pattern, if args.is_empty() { None } else { Some(&fa) }, &mut errors);
+        if !errors.is_empty() {
+            log::warn!("translation {key} ({lang}): {errors:?}");
+        }
+        s.into_owned()
+    }
+
+    pub fn t(&self, lang: Language, key: &str) -> String {
+        self.msg(lang, key, &[])
+    }
+
+    /// Every message id in a catalog (for the catalog-parity test).
+    pub fn keys(lang: Language) -> Vec<String> {
+        let src = match lang {
+            Language::En => EN,
+            Language::Pt => PT,
+        };
+        src.lines()
+            .filter(|l| !l.starts_with([' ', '#', '\t', '.', '*', '[', '}']) && l.contains(" ="))
+            .filter_map(|l| l.split(" =").next())
+            .map(|s| s.trim().to_string())
+            .collect()
+    }
+}
+
+/// Picks the language from an explicit choice, else the `Accept-Language` header (by q),
+/// else English.
+pub fn negotiate(choice: Option<&str>, accept_language: Option<&str>) -> Language {
+    if let Some(l) = choice.and_then(|c| c.parse::<Language>().ok()) {
+        return l;
+    }
+    let mut best: Option<(f32, Language)> = None;
+    for part in accept_language.unwrap_or("").split(',') {
+        let mut it = part.trim().split(';');
+        let tag = it.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = it
+            .find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()))
+            .unwrap_or(1.0);
+        let primary = tag.split('-').next().unwrap_or("");
+        let lang = match primary {
+            "pt" => Language::Pt,
+            "en" => Language::En,
+            _ => continue,
+        };
+        if q > 0.0 && best.map_or(true, |(bq, _)| q > bq) {
+            best = Some((q, lang));
+        }
+    }
+    best.map(|(_, l)| l).unwrap_or(Language::En)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalogs_have_the_same_keys() {
+        let mut en = I18n::keys(Language::En);
+        let mut pt = I18n::keys(Language::Pt);
+        en.sort();
+        pt.sort();
+        let missing_pt: Vec<_> = en.iter().filter(|k| !pt.contains(k)).collect();
+        let missing_en: Vec<_> = pt.iter().filter(|k| !en.contains(k)).collect();
+        assert!(missing_pt.is_empty(), "missing in pt.ftl: {missing_pt:?}");
+        assert!(missing_en.is_empty(), "missing in en.ftl: {missing_en:?}");
+        assert!(en.len() > 50);
+    }
+
+    #[test]
+    fn messages_format_with_arguments() {
+        let i = I18n::default();
+        let en = i.msg(Language::En, "err-too-long", &[("max", "12".into())]);
+        let pt = i.msg(Language::Pt, "err-too-long", &[("max", "12".into())]);
+        assert!(en.contains("12") && pt.contains("12"));
+        assert_ne!(en, pt);
+    }
+
+    #[test]
+    fn accept_language_negotiation() {
+        assert_eq!(negotiate(None, Some("pt-BR,pt;q=0.9,en;q=0.8")), Language::Pt);
+        assert_eq!(negotiate(None, Some("fr-FR,en;q=0.5,pt;q=0.4")), Language::En);
+        assert_eq!(negotiate(None, Some("en;q=0.3, pt-PT;q=0.7")), Language::Pt);
+        assert_eq!(negotiate(Some("pt"), Some("en")), Language::Pt);
+        assert_eq!(negotiate(Some("xx"), None), Language::En);
+    }
+}

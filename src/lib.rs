@@ -1,0 +1,13 @@
+//! Cardroom: the back-office of a live poker cash-game room.
+//!
+//! `domain` holds the rules as pure code; `db` the storage; `services` the actions (one
+//! transaction each, audited); `web` the thin HTML and JSON handlers.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod domain;
+pub mod error;
+pub mod i18n;
+pub mod services;
+pub mod state;

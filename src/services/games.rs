@@ -1,0 +1,239 @@
+//! Games and tables (PT-2007 2, 6, 21, 74; BSOP 92; MO-QP 2; MO-13 3).
+
+use super::conflict;
+use crate::db::audit::{self, Actor};
+use crate::db::models::{GameRow, TableRow};
+use crate::db::schema::{card_tables, games};
+use crate::db::{next_seq, DbConn};
+use crate::domain::error::Errors;
+use crate::domain::game::{validate_game, validate_table, GameSpec, LimitClass, TableMode, TableSpec, Variant};
+use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// A game as sent by the admin. Amounts in minor units (cents).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
+pub struct GameInput {
+    pub name: String,
+    /// holdem_nl | holdem_pl | holdem_limit | plo | omaha | short_deck_holdem | short_deck_plo |
+    /// synthetic | q_poker | thirteen_cards
+    pub variant: String,
+    pub small_blind: i64,
+    pub big_blind: i64,
+    /// low | mid | high
+    pub limit_class: String,
+    pub buy_in_min: i64,
+    pub buy_in_max: Option<i64>,
+    /// Default: from the variant.
+    pub seats: Option<i32>,
+    /// per_hand | per_session; default: the room profile's.
+    pub cagnotte_mode: Option<String>,
+    /// Basis points (1 % = 100); default: the room profile's for the mode.
+    pub cagnotte_bp: Option<i32>,
+    /// Default true.
+    pub active: Option<bool>,
+}
+
+fn parse_enum<T: std::str::FromStr>(e: &mut Errors, field: &str, s: &str) -> Option<T> {
+    match s.trim().parse::<T>() {
+        Ok(v) => Some(v),
+        Err(_) => {
+            if s.trim().is_empty() {
+                e.add(field, "err-required");
+            } else {
+                e.push(FieldError::new(field, "err-choice").arg("value", s.chars().take(40).collect::<String>()));
+            }
+            None
+        }
+    }
+}
+
+/// Checks a game against the domain rules and the profile's cagnotte ranges (PT-2007 7).
+pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, CagnotteMode, i32), Vec<FieldError>> {
+    let mut e = Errors::default();
+    let variant = parse_enum::<Variant>(&mut e, "variant", &g.variant);
+    let limit = parse_enum::<LimitClass>(&mut e, "limit_class", &g.limit_class);
+    let mode = match &g.cagnotte_mode {
+        None => Some(profile.cagnotte_mode),
+        Some(m) => parse_enum::<CagnotteMode>(&mut e, "cagnotte_mode", m),
+    };
+    e.into_result(())?;
+    let (variant, limit, mode) = (variant.unwrap_or(Variant::HoldemNl), limit.unwrap_or(LimitClass::Low), mode.unwrap_or(CagnotteMode::PerHand));
+    let spec = GameSpec {
+        name: g.name.trim().to_string(),
+        variant,
+        small_blind: g.small_blind,
+        big_blind: g.big_blind,
+        limit_class: limit,
+        buy_in_min: g.buy_in_min,
+        buy_in_max: g.buy_in_max,
+        seats: g.seats.unwrap_or_else(|| variant.default_seats()),
+    };
+    let mut errs = validate_game(&spec).err().unwrap_or_default();
+    let bp = g.cagnotte_bp.unwrap_or(match mode {
+        CagnotteMode::PerHand => profile.rake_percent_bp,
+        CagnotteMode::PerSession => profile.session_percent_bp,
+    });
+    // PT-2007 7a: per hand up to 5 %; 7b: per session 5 % to 20 %.
+    let (lo, hi) = match mode {
+        CagnotteMode::PerHand => (0, 500),
+        CagnotteMode::PerSession => (500, 2000),
+    };
+    if bp < lo || bp > hi {
+        errs.push(FieldError::new("cagnotte_bp", "err-percent-range").arg("min", lo / 100).arg("max", hi / 100));
+    }
+    if errs.is_empty() {
+        Ok((spec, mode, bp))
+    } else {
+        Err(errs)
+    }
+}
+
+pub fn list_games(conn: &mut DbConn) -> AppResult<Vec<GameRow>> {
+    Ok(games::table.order((games::active.desc(), games::name.asc())).select(GameRow::as_select()).load(conn)?)
+}
+
+pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
+    Ok(games::table.find(id).select(GameRow::as_select()).first(conn)?)
+}
+
+fn game_row(id: i64, spec: &GameSpec, mode: CagnotteMode, bp: i32, active: bool, created: chrono::NaiveDateTime, now: DateTime<Utc>) -> GameRow {
+    GameRow {
+        id,
+        name: spec.name.clone(),
+        variant: spec.variant.to_string(),
+        small_blind: spec.small_blind,
+        big_blind: spec.big_blind,
+        limit_class: spec.limit_class.to_string(),
+        buy_in_min: spec.buy_in_min,
+        buy_in_max: spec.buy_in_max,
+        seats: spec.seats,
+        cagnotte_mode: mode.to_string(),
+        cagnotte_bp: bp,
+        active,
+        created_at: created,
+        updated_at: now.naive_utc(),
+    }
+}
+
+pub fn create_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, g: &GameInput) -> AppResult<GameRow> {
+    let (spec, mode, bp) = check_game(g, profile)?;
+    let row = game_row(next_seq(conn, "game")?, &spec, mode, bp, g.active.unwrap_or(true), now.naive_utc(), now);
+    diesel::insert_into(games::table).values(&row).execute(conn)?;
+    audit::record::<(), _>(conn, now, actor, "game.create", "game", Some(row.id), None, Some(&row))?;
+    Ok(row)
+}
+
+pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, id: i64, g: &GameInput) -> AppResult<GameRow> {
+    let before = get_game(conn, id)?;
+    let (spec, mode, bp) = check_game(g, profile)?;
+    let after = game_row(id, &spec, mode, bp, g.active.unwrap_or(before.active), before.created_at, now);
+    diesel::update(games::table.find(id)).set(&after).execute(conn)?;
+    audit::record(conn, now, actor, "game.update", "game", Some(id), Some(&before), Some(&after))?;
+    Ok(after)
+}
+
+/// A table as sent by the admin.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
+pub struct TableInput {
+    pub number: i32,
+    /// Default: the game's seats (or 10).
+    pub seats: Option<i32>,
+    pub game_id: Option<i64>,
+    /// continuous | session
+    pub mode: String,
+    pub active: Option<bool>,
+}
+
+pub fn list_tables(conn: &mut DbConn) -> AppResult<Vec<(TableRow, Option<GameRow>)>> {
+    let rows: Vec<(TableRow, Option<GameRow>)> = card_tables::table
+        .left_join(games::table)
+        .order(card_tables::number.asc())
+        .select((TableRow::as_select(), Option::<GameRow>::as_select()))
+        .load(conn)?;
+    Ok(rows)
+}
+
+pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
+    Ok(card_tables::table.find(id).select(TableRow::as_select()).first(conn)?)
+}
+
+fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Option<GameRow>)> {
+    let mut e = Errors::default();
+    let mode = parse_enum::<TableMode>(&mut e, "mode", &t.mode);
+    let game = match t.game_id {
+        None => None,
+        Some(gid) => match games::table.find(gid).select(GameRow::as_select()).first(conn).optional()? {
+            Some(g) => Some(g),
+            None => {
+                e.add("game_id", "err-game-unknown");
+                None
+            }
+        },
+    };
+    e.into_result(())?;
+    let variant = game.as_ref().and_then(|g| g.variant.parse::<Variant>().ok());
+    let spec = TableSpec {
+        number: t.number,
+        seats: t.seats.or(game.as_ref().map(|g| g.seats)).unwrap_or(10),
+        mode: mode.unwrap_or(TableMode::Continuous),
+    };
+    validate_table(&spec, variant)?;
+    Ok((spec, game))
+}
+
+fn number_taken(conn: &mut DbConn, number: i32, except: Option<i64>) -> AppResult<bool> {
+    let mut q = card_tables::table.filter(card_tables::number.eq(number)).into_boxed();
+    if let Some(id) = except {
+        q = q.filter(card_tables::id.ne(id));
+    }
+    Ok(q.count().get_result::<i64>(conn)? > 0)
+}
+
+pub fn create_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &TableInput) -> AppResult<TableRow> {
+    let (spec, game) = check_table(conn, t)?;
+    if number_taken(conn, spec.number, None)? {
+        return Err(AppError::Conflict(crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number)));
+    }
+    let row = TableRow {
+        id: next_seq(conn, "table")?,
+        number: spec.number,
+        seats: spec.seats,
+        game_id: game.map(|g| g.id),
+        mode: spec.mode.to_string(),
+        state: "closed".into(),
+        active: t.active.unwrap_or(true),
+        created_at: now.naive_utc(),
+        updated_at: now.naive_utc(),
+    };
+    diesel::insert_into(card_tables::table).values(&row).execute(conn).map_err(|e| {
+        if crate::db::is_unique_violation(&e) { conflict("err-table-number-taken") } else { e.into() }
+    })?;
+    audit::record::<(), _>(conn, now, actor, "table.create", "table", Some(row.id), None, Some(&row))?;
+    Ok(row)
+}
+
+pub fn update_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, t: &TableInput) -> AppResult<TableRow> {
+    let before = get_table(conn, id)?;
+    let (spec, game) = check_table(conn, t)?;
+    if number_taken(conn, spec.number, Some(id))? {
+        return Err(AppError::Conflict(crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number)));
+    }
+    let after = TableRow {
+        id,
+        number: spec.number,
+        seats: spec.seats,
+        game_id: game.map(|g| g.id),
+        mode: spec.mode.to_string(),
+        state: before.state.clone(),
+        active: t.active.unwrap_or(before.active),
+        created_at: before.created_at,
+        updated_at: now.naive_utc(),
+    };
+    diesel::update(card_tables::table.find(id)).set(&after).execute(conn)?;
+    audit::record(conn, now, actor, "table.update", "table", Some(id), Some(&before), Some(&after))?;
+    Ok(after)
+}

@@ -1,0 +1,20 @@
+//! The service layer: one function per action, shared by the HTML pages and the JSON API.
+//!
+//! Each action opens (or runs inside) a write transaction, loads the state the rule needs,
+//! asks the pure `domain` function with `now` from the clock, and writes the result and its
+//! audit record together.
+
+pub mod audit;
+pub mod games;
+pub mod photo;
+pub mod players;
+pub mod room;
+pub mod staff;
+
+use crate::domain::Problem;
+use crate::error::AppError;
+
+/// A conflict with a message key.
+pub fn conflict(key: &'static str) -> AppError {
+    AppError::Conflict(Problem::new(key))
+}

@@ -1,0 +1,124 @@
+//! The room: name, time zone, currency, language and the rule profile.
+
+use crate::db::audit::{self, Actor};
+use crate::db::models::RoomRow;
+use crate::db::schema::room;
+use crate::db::DbConn;
+use crate::domain::error::Errors;
+use crate::domain::money::{minor_digits, CURRENCIES};
+use crate::domain::player::Language;
+use crate::domain::profile::{validate_profile, ProfileKind, RuleProfile};
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The room as the rest of the code uses it.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct Room {
+    pub name: String,
+    /// IANA zone, e.g. Europe/Lisbon, America/Sao_Paulo, Asia/Macau.
+    pub timezone: String,
+    /// ISO 4217: EUR, BRL, MOP, HKD…
+    pub currency: String,
+    pub default_language: Language,
+    pub profile: RuleProfile,
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub tz: Tz,
+}
+
+/// What the admin sends to change the room.
+#[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
+pub struct RoomUpdate {
+    pub name: String,
+    pub timezone: String,
+    pub currency: String,
+    pub default_language: Language,
+    pub profile: RuleProfile,
+}
+
+fn from_row(r: RoomRow) -> AppResult<Room> {
+    let tz: Tz = r.timezone.parse().map_err(|_| AppError::Internal(format!("stored time zone {}", r.timezone)))?;
+    let profile: RuleProfile =
+        serde_json::from_str(&r.profile).map_err(|e| AppError::Internal(format!("stored profile: {e}")))?;
+    Ok(Room {
+        name: r.name,
+        timezone: r.timezone,
+        currency: r.currency,
+        default_language: r.default_language.parse().unwrap_or(Language::Pt),
+        profile,
+        tz,
+    })
+}
+
+pub fn get(conn: &mut DbConn) -> AppResult<Room> {
+    let row: RoomRow = room::table.find(1i64).select(RoomRow::as_select()).first(conn)?;
+    from_row(row)
+}
+
+/// Creates the room on the very first start (Lisbon, euros, `pt-casino`), if absent.
+pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
+    if room::table.find(1i64).count().get_result::<i64>(conn)? > 0 {
+        return Ok(());
+    }
+    let row = RoomRow {
+        id: 1,
+        name: "Cardroom".into(),
+        timezone: "Europe/Lisbon".into(),
+        currency: "EUR".into(),
+        default_language: "pt".into(),
+        profile: serde_json::to_string(&RuleProfile::defaults(ProfileKind::PtCasino)).unwrap_or_default(),
+        updated_at: now.naive_utc(),
+    };
+    diesel::insert_into(room::table).values(&row).execute(conn)?;
+    audit::record::<(), _>(conn, now, &Actor::system(), "room.create", "room", Some(1), None, Some(&row))?;
+    Ok(())
+}
+
+pub fn validate(u: &RoomUpdate) -> Result<Tz, Vec<FieldError>> {
+    let mut e = Errors::default();
+    let name = u.name.trim();
+    if name.is_empty() {
+        e.add("name", "err-required");
+    } else if name.chars().count() > 80 {
+        e.push(FieldError::new("name", "err-too-long").arg("max", 80));
+    }
+    let tz = u.timezone.trim().parse::<Tz>().ok();
+    if tz.is_none() {
+        e.add("timezone", "err-timezone");
+    }
+    if minor_digits(&u.currency).is_none() {
+        e.push(FieldError::new("currency", "err-currency").arg("list", CURRENCIES.join(", ")));
+    }
+    if let Err(fields) = validate_profile(&u.profile) {
+        for f in fields {
+            e.push(f);
+        }
+    }
+    e.into_result(tz.unwrap_or(chrono_tz::UTC))
+}
+
+pub fn update(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, u: &RoomUpdate) -> AppResult<Room> {
+    validate(u)?;
+    let before: RoomRow = room::table.find(1i64).select(RoomRow::as_select()).first(conn)?;
+    let after = RoomRow {
+        id: 1,
+        name: u.name.trim().to_string(),
+        timezone: u.timezone.trim().to_string(),
+        currency: u.currency.clone(),
+        default_language: u.default_language.to_string(),
+        profile: serde_json::to_string(&u.profile).map_err(|e| AppError::Internal(e.to_string()))?,
+        updated_at: now.naive_utc(),
+    };
+    diesel::update(room::table.find(1i64)).set(&after).execute(conn)?;
+    audit::record(conn, now, actor, "room.update", "room", Some(1), Some(&before), Some(&after))?;
+    from_row(after)
+}
+
+/// The profile a kind starts from (the admin page's "reset to seed defaults").
+pub fn profile_defaults(kind: ProfileKind) -> RuleProfile {
+    RuleProfile::defaults(kind)
+}

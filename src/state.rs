@@ -1,0 +1,56 @@
+//! The one application state shared by every handler.
+
+use crate::config::Config;
+use crate::db::{Db, DbConn};
+use crate::domain::clock::Clock;
+use crate::error::{AppError, AppResult};
+use crate::i18n::I18n;
+use jsonwebtoken::{DecodingKey, EncodingKey};
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct Keys {
+    pub encoding: EncodingKey,
+    pub decoding: DecodingKey,
+}
+
+impl Keys {
+    pub fn from_secret(secret: &[u8]) -> Keys {
+        Keys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret) }
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub clock: Arc<dyn Clock>,
+    pub i18n: Arc<I18n>,
+    pub keys: Keys,
+}
+
+impl AppState {
+    /// Runs blocking database work on the blocking thread pool, with a pooled connection.
+    pub async fn run<T, F>(&self, f: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
+    {
+        let state = self.clone();
+        actix_web::web::block(move || {
+            let mut conn = state.db.conn()?;
+            f(&state, &mut conn)
+        })
+        .await
+        .map_err(AppError::from)?
+    }
+
+    /// Like [`run`](Self::run), inside one write transaction (with the audit record).
+    pub async fn write<T, F>(&self, f: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
+    {
+        self.run(move |s, conn| s.db.write(conn, |c| f(s, c))).await
+    }
+}
