@@ -11,3 +11,6 @@ pub mod error;
 pub mod i18n;
 pub mod services;
 pub mod state;
+pub mod app;
+pub mod demo;
+pub mod web;

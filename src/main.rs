@@ -1,1 +1,122 @@
-fn main() {}
+//! `cardroom`: serve the back-office, or run a maintenance command.
+
+use actix_web::{middleware::Logger, App, HttpServer};
+use cardroom::config::Config;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cardroom", version, about = "Back-office for live poker cash-game rooms")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Load the demo room (games, tables, staff, players) into an empty database.
+    #[arg(long, global = true)]
+    demo: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the web server (the default).
+    Serve,
+    /// Verify the audit trail's hash chain and report the first broken link.
+    VerifyAudit,
+    /// Apply pending database migrations and exit.
+    Migrate,
+}
+
+fn main() -> std::process::ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let cli = Cli::parse();
+    let config = match Config::load() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Migrate => match cardroom::db::Db::open(&config.database_url, 1).and_then(|db| db.migrate()) {
+            Ok(n) => {
+                println!("applied {n} migration(s)");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("cardroom: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        },
+        Command::VerifyAudit => {
+            let state = match cardroom::app::build_state(config) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("cardroom: {e}");
+                    return std::process::ExitCode::FAILURE;
+                }
+            };
+            let report = state.db.conn().map_err(|e| e.to_string()).and_then(|mut c| {
+                cardroom::db::audit::verify(&mut c).map_err(|e| e.to_string())
+            });
+            match report {
+                Ok(r) if r.ok => {
+                    println!("audit trail intact: {} records verified", r.records);
+                    std::process::ExitCode::SUCCESS
+                }
+                Ok(r) => {
+                    println!(
+                        "audit trail BROKEN at record {}: {} ({} records verified before it)",
+                        r.broken_at.unwrap_or_default(),
+                        r.problem.unwrap_or_default(),
+                        r.records
+                    );
+                    std::process::ExitCode::from(3)
+                }
+                Err(e) => {
+                    eprintln!("cardroom: {e}");
+                    std::process::ExitCode::FAILURE
+                }
+            }
+        }
+        Command::Serve => serve(config, cli.demo),
+    }
+}
+
+fn serve(config: Config, demo: bool) -> std::process::ExitCode {
+    let bind = config.bind.clone();
+    let workers = config.workers;
+    let state = match cardroom::app::build_state(config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    if demo {
+        match cardroom::demo::load(&state) {
+            Ok(true) => println!("{}", cardroom::demo::BANNER),
+            Ok(false) => log::info!("--demo: the database already has games; demo room not loaded again"),
+            Err(e) => {
+                eprintln!("cardroom: loading the demo room failed: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        }
+    }
+    let sys = actix_web::rt::System::new();
+    let result = sys.block_on(async move {
+        let mut server = HttpServer::new(move || {
+            App::new().wrap(Logger::new("%r %s %Dms")).configure(cardroom::web::configure(state.clone()))
+        });
+        if let Some(w) = workers {
+            server = server.workers(w);
+        }
+        let server = server.bind(&bind)?;
+        println!("cardroom listening on http://{bind}");
+        server.run().await
+    });
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

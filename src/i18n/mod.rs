@@ -5,20 +5,23 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
-const EN: &str = include_str!("en.ftl");
-const PT: &str = include_str!("pt.ftl");
+/// Each language's catalog, in parts (one per area of the product).
+const EN: &[&str] = &[include_str!("en/core.ftl"), include_str!("en/admin.ftl")];
+const PT: &[&str] = &[include_str!("pt/core.ftl"), include_str!("pt/admin.ftl")];
 
 pub struct I18n {
     en: FluentBundle<FluentResource>,
     pt: FluentBundle<FluentResource>,
 }
 
-fn bundle(lang: &str, src: &str) -> FluentBundle<FluentResource> {
+fn bundle(lang: &str, parts: &[&str]) -> FluentBundle<FluentResource> {
     let id: LanguageIdentifier = lang.parse().expect("valid language id");
-    let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(_, errs)| panic!("catalog {lang}: {errs:?}"));
     let mut b = FluentBundle::new_concurrent(vec![id]);
     b.set_use_isolating(false);
-    b.add_resource(res).unwrap_or_else(|errs| panic!("catalog {lang}: {errs:?}"));
+    for src in parts {
+        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(_, errs)| panic!("catalog {lang}: {errs:?}"));
+        b.add_resource(res).unwrap_or_else(|errs| panic!("catalog {lang}: {errs:?}"));
+    }
     b
 }
 
@@ -69,7 +72,8 @@ impl I18n {
             Language::En => EN,
             Language::Pt => PT,
         };
-        src.lines()
+        src.iter()
+            .flat_map(|s| s.lines())
             .filter(|l| !l.starts_with([' ', '#', '\t', '.', '*', '[', '}']) && l.contains(" ="))
             .filter_map(|l| l.split(" =").next())
             .map(|s| s.trim().to_string())

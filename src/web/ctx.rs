@@ -1,0 +1,223 @@
+//! What every page knows: the language, the signed-in staff member, the CSRF token, the room,
+//! plus formatting helpers (dates in the room's zone, money in the room's currency).
+
+use crate::db::models::StaffRow;
+use crate::domain::money::format_money;
+use crate::domain::player::Language;
+use crate::domain::FieldError;
+use crate::i18n::{negotiate, I18n};
+use crate::services::room::Room;
+use actix_web::HttpRequest;
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono_tz::Tz;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub const LANG_COOKIE: &str = "cr_lang";
+
+/// The language of a request: the `cr_lang` cookie (the user's choice), else Accept-Language.
+pub fn request_lang(req: &HttpRequest) -> Language {
+    let cookie = req.cookie(LANG_COOKIE);
+    let accept = req.headers().get("accept-language").and_then(|h| h.to_str().ok());
+    negotiate(cookie.as_ref().map(|c| c.value()), accept)
+}
+
+/// Lets templates pass values, references or references to references alike.
+pub trait Val<T> {
+    fn val(&self) -> T;
+}
+impl<T: Copy> Val<T> for T {
+    fn val(&self) -> T {
+        *self
+    }
+}
+impl<T: Copy> Val<T> for &T {
+    fn val(&self) -> T {
+        **self
+    }
+}
+impl<T: Copy> Val<T> for &&T {
+    fn val(&self) -> T {
+        ***self
+    }
+}
+
+pub struct Ctx {
+    pub lang: Language,
+    pub i18n: Arc<I18n>,
+    pub me: Option<StaffRow>,
+    pub csrf: String,
+    pub room_name: String,
+    pub currency: String,
+    pub tz: Tz,
+    pub path: String,
+    pub now: DateTime<Utc>,
+}
+
+impl Ctx {
+    pub fn new(req: &HttpRequest, i18n: Arc<I18n>, room: &Room, me: Option<StaffRow>, csrf: String, now: DateTime<Utc>) -> Ctx {
+        Ctx {
+            lang: request_lang(req),
+            i18n,
+            me,
+            csrf,
+            room_name: room.name.clone(),
+            currency: room.currency.clone(),
+            tz: room.tz,
+            path: req.path().to_string(),
+            now,
+        }
+    }
+
+    pub fn t(&self, key: &str) -> String {
+        self.i18n.t(self.lang, key)
+    }
+
+    /// The message for a key built from a prefix and a value (`doc-` + `passport`); dots in the
+    /// value become dashes (`action-` + `player.create`).
+    pub fn tk(&self, prefix: &str, value: impl std::fmt::Display) -> String {
+        self.t(&format!("{prefix}{}", value.to_string().replace('.', "-")))
+    }
+
+    /// A message with one argument.
+    pub fn t1(&self, key: &str, name: &str, value: impl ToString) -> String {
+        self.i18n.msg(self.lang, key, &[(name, value.to_string())])
+    }
+
+    pub fn lang_code(&self) -> &'static str {
+        self.lang.as_str()
+    }
+
+    pub fn money(&self, minor: impl Val<i64>) -> String {
+        format_money(minor.val(), &self.currency, self.lang)
+    }
+
+    pub fn money_opt(&self, minor: impl Val<Option<i64>>) -> String {
+        minor.val().map(|m| self.money(m)).unwrap_or_else(|| "—".into())
+    }
+
+    /// A stored UTC time shown in the room's zone.
+    pub fn dt(&self, t: impl Val<NaiveDateTime>) -> String {
+        let local = t.val().and_utc().with_timezone(&self.tz);
+        match self.lang {
+            Language::Pt => local.format("%d/%m/%Y %H:%M").to_string(),
+            Language::En => local.format("%d %b %Y %H:%M").to_string(),
+        }
+    }
+
+    pub fn dt_opt(&self, t: impl Val<Option<NaiveDateTime>>) -> String {
+        t.val().map(|t| self.dt(t)).unwrap_or_else(|| "—".into())
+    }
+
+    pub fn date(&self, d: impl Val<NaiveDate>) -> String {
+        let d = d.val();
+        match self.lang {
+            Language::Pt => d.format("%d/%m/%Y").to_string(),
+            Language::En => d.format("%d %b %Y").to_string(),
+        }
+    }
+
+    /// The value for an `<input type="datetime-local">` in the room's zone.
+    pub fn local_input(&self, t: impl Val<NaiveDateTime>) -> String {
+        t.val().and_utc().with_timezone(&self.tz).format("%Y-%m-%dT%H:%M").to_string()
+    }
+
+    pub fn role(&self) -> &str {
+        self.me.as_ref().map(|m| m.role.as_str()).unwrap_or("")
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.role() == "admin"
+    }
+
+    /// Floor managers and admins keep the registry.
+    pub fn can_edit_players(&self) -> bool {
+        matches!(self.role(), "admin" | "floor")
+    }
+
+    pub fn can_view_players(&self) -> bool {
+        matches!(self.role(), "admin" | "floor" | "cashier")
+    }
+
+    /// `class="active"` for the current section in the navigation.
+    pub fn nav(&self, prefix: &str) -> &'static str {
+        let on = if prefix == "/" { self.path == "/" } else { self.path.starts_with(prefix) };
+        if on {
+            "active"
+        } else {
+            ""
+        }
+    }
+
+    pub fn errors(&self, errs: &[FieldError]) -> Errs {
+        let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for e in errs {
+            let args: Vec<(&str, String)> = e.args.iter().map(|(k, v)| (*k, v.clone())).collect();
+            map.entry(e.field.clone()).or_default().push(self.i18n.msg(self.lang, e.key, &args));
+        }
+        Errs(map)
+    }
+}
+
+/// Localized field errors for a form.
+#[derive(Default)]
+pub struct Errs(pub BTreeMap<String, Vec<String>>);
+
+impl Errs {
+    pub fn get(&self, field: &str) -> Option<String> {
+        self.0.get(field).map(|v| v.join(" "))
+    }
+    pub fn cls(&self, field: &str) -> &'static str {
+        if self.0.contains_key(field) {
+            "has-error"
+        } else {
+            ""
+        }
+    }
+    pub fn any(&self) -> bool {
+        !self.0.is_empty()
+    }
+    /// Every message, for the summary at the top of a form.
+    pub fn all(&self) -> Vec<String> {
+        self.0.values().flatten().cloned().collect()
+    }
+}
+
+/// A form's values as strings, for re-displaying what the user typed.
+#[derive(Default)]
+pub struct Vals(pub BTreeMap<String, String>);
+
+impl Vals {
+    pub fn of<T: serde::Serialize>(form: &T) -> Vals {
+        let mut m = BTreeMap::new();
+        if let Ok(serde_json::Value::Object(o)) = serde_json::to_value(form) {
+            for (k, v) in o {
+                let s = match v {
+                    serde_json::Value::Null => String::new(),
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                m.insert(k, s);
+            }
+        }
+        Vals(m)
+    }
+    pub fn get(&self, k: &str) -> &str {
+        self.0.get(k).map(String::as_str).unwrap_or("")
+    }
+    /// `selected` when the field has this value.
+    pub fn sel(&self, k: &str, v: &str) -> &'static str {
+        if self.get(k) == v {
+            "selected"
+        } else {
+            ""
+        }
+    }
+    pub fn checked(&self, k: &str) -> &'static str {
+        if matches!(self.get(k), "true" | "on" | "1") {
+            "checked"
+        } else {
+            ""
+        }
+    }
+}

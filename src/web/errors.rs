@@ -1,0 +1,142 @@
+//! The error middleware: turns every refusal into the user's language, as JSON
+//! (`{"error":{"code","message","fields"}}`) under `/api` and as a page elsewhere.
+
+use super::ctx::request_lang;
+use crate::domain::player::Language;
+use crate::error::AppError;
+use crate::i18n::I18n;
+use crate::state::AppState;
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::{web, HttpResponse, ResponseError};
+use askama::Template;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct FieldJson {
+    field: String,
+    code: String,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    code: &'static str,
+    message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fields: Vec<FieldJson>,
+}
+
+#[derive(Serialize)]
+struct ErrorJson {
+    error: ErrorBody,
+}
+
+/// The localized body of an error: headline + field messages.
+pub fn describe(i18n: &I18n, lang: Language, err: &AppError) -> (String, Vec<(String, String, String)>) {
+    let p = err.problem();
+    let args: Vec<(&str, String)> = p.args.iter().map(|(k, v)| (*k, v.clone())).collect();
+    let message = i18n.msg(lang, p.key, &args);
+    let fields = match err {
+        AppError::Validation(fs) => fs
+            .iter()
+            .map(|f| {
+                let a: Vec<(&str, String)> = f.args.iter().map(|(k, v)| (*k, v.clone())).collect();
+                (f.field.clone(), f.key.trim_start_matches("err-").replace('-', "_"), i18n.msg(lang, f.key, &a))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    (message, fields)
+}
+
+pub fn json_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpResponse {
+    let (message, fields) = describe(i18n, lang, err);
+    let body = ErrorJson {
+        error: ErrorBody {
+            code: err.code(),
+            message,
+            fields: fields.into_iter().map(|(field, code, message)| FieldJson { field, code, message }).collect(),
+        },
+    };
+    let mut res = HttpResponse::build(err.status_code());
+    res.insert_header((header::CONTENT_LANGUAGE, lang.as_str()));
+    if let AppError::Unauthorized(_) = err {
+        res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+    }
+    res.json(body)
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    lang: &'static str,
+    status: u16,
+    title: String,
+    message: String,
+    fields: Vec<String>,
+    back: String,
+    home: String,
+}
+
+pub fn page_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpResponse {
+    let (message, fields) = describe(i18n, lang, err);
+    let page = ErrorPage {
+        lang: lang.as_str(),
+        status: err.status_code().as_u16(),
+        title: i18n.t(lang, "error-title"),
+        message,
+        fields: fields.into_iter().map(|(_, _, m)| m).collect(),
+        back: i18n.t(lang, "action-back"),
+        home: i18n.t(lang, "nav-home"),
+    };
+    let html = page.render().unwrap_or_else(|_| "error".into());
+    HttpResponse::build(err.status_code())
+        .insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
+        .content_type("text/html; charset=utf-8")
+        .body(html)
+}
+
+pub async fn localize(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let lang = request_lang(req.request());
+    let is_api = req.path().starts_with("/api/") || req.path() == "/healthz";
+    let st = req.app_data::<web::Data<AppState>>().cloned();
+    let res = next.call(req).await?;
+    let status = res.status();
+    if status.as_u16() < 400 {
+        return Ok(res.map_into_left_body());
+    }
+    let app_err = match res.response().error() {
+        Some(e) => match e.as_error::<AppError>() {
+            Some(a) => Some(a.clone()),
+            None => Some(AppError::from_status(status)),
+        },
+        // A response a handler rendered itself (e.g. a form shown again with its errors).
+        None if res.headers().contains_key(header::CONTENT_TYPE) => None,
+        None => Some(AppError::from_status(status)),
+    };
+    let (Some(err), Some(st)) = (app_err, st) else {
+        return Ok(res.map_into_left_body());
+    };
+    let (req, _) = res.into_parts();
+    let new = if is_api {
+        json_response(&st.i18n, lang, &err)
+    } else if matches!(err, AppError::Unauthorized(_)) {
+        // Pages: send the browser to the sign-in page, then back here.
+        let next = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+        let target = format!("/login?next={}", urlencode(next));
+        HttpResponse::SeeOther().insert_header((header::LOCATION, target)).finish()
+    } else {
+        page_response(&st.i18n, lang, &err)
+    };
+    Ok(ServiceResponse::new(req, new).map_into_right_body())
+}
+
+fn urlencode(s: &str) -> String {
+    serde_urlencoded::to_string([("", s)]).map(|x| x.trim_start_matches('=').to_string()).unwrap_or_default()
+}

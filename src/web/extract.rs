@@ -1,0 +1,145 @@
+//! Who is asking: session cookie (pages) or Bearer token (API), role checks, CSRF-checked forms.
+
+use crate::auth::{self, same_token, Claims, TokenError, TokenKind};
+use crate::db::models::StaffRow;
+use crate::domain::Problem;
+use crate::error::AppError;
+use crate::state::AppState;
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+pub const SESSION_COOKIE: &str = "cr_session";
+pub const PRELOGIN_COOKIE: &str = "cr_pre";
+
+/// A signed-in staff member (loaded fresh from the database on every request, so a role
+/// change, a deactivation or a password change takes effect at once).
+#[derive(Clone)]
+pub struct Authed {
+    pub staff: StaffRow,
+    pub claims: Claims,
+}
+
+pub fn state(req: &HttpRequest) -> web::Data<AppState> {
+    req.app_data::<web::Data<AppState>>().cloned().expect("AppState is registered")
+}
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let h = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = h.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+}
+
+fn token_problem(e: TokenError) -> AppError {
+    AppError::Unauthorized(Problem::new(match e {
+        TokenError::Expired => "err-session-expired",
+        TokenError::Invalid | TokenError::WrongKind => "err-token-invalid",
+    }))
+}
+
+pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
+    if let Some(a) = req.extensions().get::<Authed>() {
+        return Ok(a.clone());
+    }
+    let st = state(req);
+    let is_api = req.path().starts_with("/api/");
+    let (token, kind) = if is_api {
+        (bearer(req).ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in-api")))?, TokenKind::Api)
+    } else {
+        let c = req.cookie(SESSION_COOKIE).ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in")))?;
+        (c.value().to_string(), TokenKind::Web)
+    };
+    let claims = auth::verify(&st.keys, &token, kind, st.clock.now()).map_err(token_problem)?;
+    let id = claims.sub;
+    let staff = st
+        .run(move |_, c| crate::services::staff::get(c, id))
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound => AppError::Unauthorized(Problem::new("err-token-invalid")),
+            other => other,
+        })?;
+    if !staff.active || staff.token_version != claims.ver {
+        return Err(AppError::Unauthorized(Problem::new("err-session-ended")));
+    }
+    let a = Authed { staff, claims };
+    req.extensions_mut().insert(a.clone());
+    Ok(a)
+}
+
+macro_rules! role_extractor {
+    ($(#[$m:meta])* $name:ident, [$($role:literal),+]) => {
+        $(#[$m])*
+        pub struct $name(pub Authed);
+        impl $name {
+            pub const ROLES: &'static [&'static str] = &[$($role),+];
+        }
+        impl FromRequest for $name {
+            type Error = AppError;
+            type Future = LocalBoxFuture<'static, Result<Self, AppError>>;
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                let req = req.clone();
+                Box::pin(async move {
+                    let a = authenticate(&req).await?;
+                    if Self::ROLES.contains(&a.staff.role.as_str()) {
+                        Ok($name(a))
+                    } else {
+                        Err(AppError::Forbidden(Problem::new("err-forbidden")))
+                    }
+                })
+            }
+        }
+    };
+}
+
+role_extractor!(/** Any signed-in staff member. */ AnyStaff, ["admin", "floor", "dealer", "cashier"]);
+role_extractor!(/** Who may look up players: admin, floor, cashier. */ RegistryReader, ["admin", "floor", "cashier"]);
+role_extractor!(/** Who keeps the registry and the floor: admin, floor. */ FloorStaff, ["admin", "floor"]);
+role_extractor!(/** Configuration, staff accounts, audit: admin. */ AdminStaff, ["admin"]);
+
+/// The CSRF token this browser must send back: the session's, or before sign-in the
+/// pre-login cookie's.
+pub fn expected_csrf(req: &HttpRequest) -> Option<String> {
+    let st = state(req);
+    if let Some(c) = req.cookie(SESSION_COOKIE) {
+        if let Ok(claims) = auth::verify(&st.keys, c.value(), TokenKind::Web, st.clock.now()) {
+            return Some(claims.csrf);
+        }
+    }
+    req.cookie(PRELOGIN_COOKIE).map(|c| c.value().to_string()).filter(|v| v.len() >= 16)
+}
+
+pub fn check_csrf(req: &HttpRequest, given: Option<&str>) -> Result<(), AppError> {
+    match (expected_csrf(req), given) {
+        (Some(e), Some(g)) if same_token(&e, g) => Ok(()),
+        _ => Err(AppError::Forbidden(Problem::new("err-csrf"))),
+    }
+}
+
+/// An URL-encoded form whose `csrf` field matches the session: every page form uses it.
+pub struct CsrfForm<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
+    type Error = AppError;
+    type Future = LocalBoxFuture<'static, Result<Self, AppError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let is_form = req.content_type() == "application/x-www-form-urlencoded";
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            if !is_form {
+                return Err(AppError::UnsupportedMedia(Problem::new("err-content-type")));
+            }
+            let body = body.await.map_err(|_| AppError::TooLarge(Problem::new("err-too-large")))?;
+            let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body)
+                .map_err(|_| AppError::BadRequest(Problem::new("err-bad-request")))?;
+            let given = pairs.iter().find(|(k, _)| k == "csrf").map(|(_, v)| v.as_str());
+            check_csrf(&req, given)?;
+            let t: T = serde_urlencoded::from_bytes(&body)
+                .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;
+            Ok(CsrfForm(t))
+        })
+    }
+}

@@ -1,0 +1,78 @@
+//! HTTP: thin handlers for pages and the JSON API, sharing the service layer.
+
+pub mod api;
+pub mod ctx;
+pub mod errors;
+pub mod extract;
+pub mod openapi;
+pub mod pages;
+
+use crate::domain::Problem;
+use crate::error::AppError;
+use crate::state::AppState;
+use actix_web::middleware::{from_fn, DefaultHeaders};
+use actix_web::{web, HttpRequest, HttpResponse};
+
+/// Registers everything: shared state, extractor error policies, middleware and routes.
+/// The server and the tests build the same app with this.
+pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg: &mut web::ServiceConfig| {
+        let test_clock = state.config.test_clock;
+        cfg.app_data(web::Data::new(state))
+            .app_data(web::JsonConfig::default().limit(256 * 1024).error_handler(|e, _| {
+                use actix_web::error::JsonPayloadError as J;
+                let err = match &e {
+                    J::ContentType => AppError::UnsupportedMedia(Problem::new("err-content-type-json")),
+                    J::Overflow { .. } | J::OverflowKnownLength { .. } => AppError::TooLarge(Problem::new("err-too-large")),
+                    J::Deserialize(d) => AppError::BadRequest(Problem::new("err-json").arg("detail", d)),
+                    other => AppError::BadRequest(Problem::new("err-json").arg("detail", other)),
+                };
+                err.into()
+            }))
+            .app_data(web::FormConfig::default().limit(256 * 1024).error_handler(|e, _| {
+                AppError::BadRequest(Problem::new("err-form").arg("detail", e)).into()
+            }))
+            .app_data(web::QueryConfig::default().error_handler(|e, _| {
+                AppError::BadRequest(Problem::new("err-query").arg("detail", e)).into()
+            }))
+            .app_data(web::PathConfig::default().error_handler(|_, _| AppError::NotFound.into()))
+            .app_data(web::PayloadConfig::default().limit(8 * 1024 * 1024))
+            .service(actix_files::Files::new("/static", concat!(env!("CARGO_MANIFEST_DIR"), "/static")).prefer_utf8(true))
+            .service(
+                web::scope("")
+                    .wrap(from_fn(errors::localize))
+                    .wrap(
+                        DefaultHeaders::new()
+                            .add(("X-Content-Type-Options", "nosniff"))
+                            .add(("X-Frame-Options", "DENY"))
+                            .add(("Referrer-Policy", "same-origin"))
+                            .add(("Cache-Control", "no-store"))
+                            .add((
+                                "Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; \
+                                 frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+                            )),
+                    )
+                    .route("/healthz", web::get().to(healthz))
+                    .configure(|c| api::routes(c, test_clock))
+                    .configure(pages::routes)
+                    .default_service(web::to(not_found)),
+            );
+    }
+}
+
+/// 200 when the database answers, 503 otherwise.
+async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    state
+        .run(|_, c| {
+            use diesel::connection::SimpleConnection;
+            c.batch_execute("SELECT 1").map_err(|e| AppError::Unavailable(e.to_string()))
+        })
+        .await?;
+    Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
+}
+
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, AppError> {
+    let _ = req;
+    Err(AppError::NotFound)
+}

@@ -1,0 +1,5 @@
+//! Admin pages: room and rule profile, games, tables, staff, audit trail.
+
+use actix_web::web;
+
+pub fn routes(_cfg: &mut web::ServiceConfig) {}

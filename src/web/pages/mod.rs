@@ -1,0 +1,252 @@
+//! Server-rendered pages (askama). Handlers extract, call a service, render.
+
+pub mod admin;
+pub mod players;
+
+use super::ctx::{Ctx, Errs, LANG_COOKIE};
+use super::extract::{authenticate, AnyStaff, Authed, CsrfForm, PRELOGIN_COOKIE, SESSION_COOKIE};
+use crate::auth::{self, random_token, TokenKind};
+use crate::domain::player::Language;
+use crate::error::{AppError, AppResult};
+use crate::services;
+use crate::state::AppState;
+use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::{Deserialize, Serialize};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(dashboard))
+        .route("/login", web::get().to(login_page))
+        .route("/login", web::post().to(login_submit))
+        .route("/logout", web::post().to(logout))
+        .route("/lang/{code}", web::get().to(set_lang))
+        .route("/account/password", web::get().to(password_page))
+        .route("/account/password", web::post().to(password_submit))
+        .configure(players::routes)
+        .configure(admin::routes);
+}
+
+/// Renders a template with a status (forms shown again with their errors use 422).
+pub fn render<T: Template>(status: StatusCode, t: &T) -> AppResult<HttpResponse> {
+    let html = t.render().map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(html))
+}
+
+/// A 303 redirect (after a successful POST).
+pub fn see_other(to: &str) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header((header::LOCATION, to.to_string())).finish()
+}
+
+/// Builds the page context for a signed-in staff member.
+pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx> {
+    let room = st.run(|_, c| services::room::get(c)).await?;
+    let mut c = Ctx::new(req, st.i18n.clone(), &room, Some(a.staff.clone()), a.claims.csrf.clone(), st.clock.now());
+    // A staff member's saved language applies unless this browser chose another.
+    if req.cookie(LANG_COOKIE).is_none() {
+        if let Some(l) = a.staff.language.as_deref().and_then(|l| l.parse::<Language>().ok()) {
+            c.lang = l;
+        }
+    }
+    Ok(c)
+}
+
+/// Only same-site paths are accepted as a place to go back to.
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") && n.len() < 512 => n.to_string(),
+        _ => "/".to_string(),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "login.html")]
+struct LoginPage {
+    c: Ctx,
+    username: String,
+    next: String,
+    error: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct NextQuery {
+    next: Option<String>,
+}
+
+async fn anonymous_ctx(req: &HttpRequest, st: &AppState, csrf: String) -> AppResult<Ctx> {
+    let room = st.run(|_, c| services::room::get(c)).await?;
+    Ok(Ctx::new(req, st.i18n.clone(), &room, None, csrf, st.clock.now()))
+}
+
+fn prelogin_token(req: &HttpRequest) -> (String, bool) {
+    match req.cookie(PRELOGIN_COOKIE).map(|c| c.value().to_string()).filter(|v| v.len() >= 16) {
+        Some(v) => (v, false),
+        None => (random_token(24), true),
+    }
+}
+
+fn prelogin_cookie(value: String, secure: bool) -> Cookie<'static> {
+    Cookie::build(PRELOGIN_COOKIE, value).path("/").http_only(true).same_site(SameSite::Strict).secure(secure).finish()
+}
+
+async fn login_page(req: HttpRequest, st: web::Data<AppState>, q: web::Query<NextQuery>) -> AppResult<HttpResponse> {
+    let (token, fresh) = prelogin_token(&req);
+    let c = anonymous_ctx(&req, &st, token.clone()).await?;
+    let page = LoginPage { c, username: String::new(), next: safe_next(q.next.as_deref()), error: None };
+    let mut res = render(StatusCode::OK, &page)?;
+    if fresh {
+        res.add_cookie(&prelogin_cookie(token, st.config.secure_cookies)).ok();
+    }
+    Ok(res)
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    username: String,
+    password: String,
+    next: Option<String>,
+}
+
+pub fn session_cookie(st: &AppState, token: String) -> Cookie<'static> {
+    Cookie::build(SESSION_COOKIE, token)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(st.config.secure_cookies)
+        .max_age(CookieDuration::hours(st.config.session_hours as i64))
+        .finish()
+}
+
+async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<LoginForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    let now = st.clock.now();
+    let (user, pw) = (f.username.clone(), f.password.clone());
+    match st.write(move |_, c| services::staff::login(c, now, &user, &pw)).await {
+        Ok(staff) => {
+            let (token, _) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Web, now, st.config.session_hours);
+            let mut res = see_other(&safe_next(f.next.as_deref()));
+            res.add_cookie(&session_cookie(&st, token)).ok();
+            if let Some(l) = staff.language.as_deref() {
+                res.add_cookie(&Cookie::build(LANG_COOKIE, l.to_string()).path("/").same_site(SameSite::Lax).finish()).ok();
+            }
+            Ok(res)
+        }
+        Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => {
+            let (token, _) = prelogin_token(&req);
+            let c = anonymous_ctx(&req, &st, token).await?;
+            let (message, _) = super::errors::describe(&st.i18n, c.lang, &e);
+            let status = actix_web::ResponseError::status_code(&e);
+            let page = LoginPage { c, username: f.username, next: safe_next(f.next.as_deref()), error: Some(message) };
+            render(status, &page)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Deserialize)]
+struct Empty {}
+
+async fn logout(st: web::Data<AppState>, _form: CsrfForm<Empty>) -> HttpResponse {
+    let mut res = see_other("/login");
+    let mut gone = session_cookie(&st, String::new());
+    gone.make_removal();
+    res.add_cookie(&gone).ok();
+    res
+}
+
+async fn set_lang(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>, q: web::Query<NextQuery>) -> AppResult<HttpResponse> {
+    let lang: Language = path.parse().map_err(|_| AppError::NotFound)?;
+    if let Ok(a) = authenticate(&req).await {
+        let now = st.clock.now();
+        st.write(move |_, c| services::staff::set_language(c, now, &a.staff, lang)).await?;
+    }
+    let mut res = see_other(&safe_next(q.next.as_deref()));
+    res.add_cookie(
+        &Cookie::build(LANG_COOKIE, lang.to_string())
+            .path("/")
+            .same_site(SameSite::Lax)
+            .max_age(CookieDuration::days(365))
+            .finish(),
+    )
+    .ok();
+    Ok(res)
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "dashboard.html")]
+struct Dashboard {
+    c: Ctx,
+    players: i64,
+    games: usize,
+    tables: usize,
+    tables_with_game: usize,
+}
+
+async fn dashboard(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<Dashboard> {
+    let c = ctx(&req, &st, &who.0).await?;
+    let (players, games, tables) = st
+        .run(|_, conn| {
+            Ok((
+                services::players::count(conn)?,
+                services::games::list_games(conn)?,
+                services::games::list_tables(conn)?,
+            ))
+        })
+        .await?;
+    Ok(Dashboard {
+        c,
+        players,
+        games: games.iter().filter(|g| g.active).count(),
+        tables: tables.iter().filter(|(t, _)| t.active).count(),
+        tables_with_game: tables.iter().filter(|(t, g)| t.active && g.is_some()).count(),
+    })
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "password.html")]
+struct PasswordPage {
+    c: Ctx,
+    errs: Errs,
+    done: bool,
+}
+
+async fn password_page(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<PasswordPage> {
+    let c = ctx(&req, &st, &who.0).await?;
+    Ok(PasswordPage { c, errs: Errs::default(), done: false })
+}
+
+async fn password_submit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    form: CsrfForm<services::staff::PasswordChange>,
+) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let me = who.0.staff.clone();
+    let change = form.0;
+    match st.write(move |_, c| services::staff::change_password(c, now, &me, &change)).await {
+        Ok(updated) => {
+            // This browser stays signed in with a fresh session; every other one is ended.
+            let (token, claims) = auth::issue(&st.keys, updated.id, updated.token_version, TokenKind::Web, now, st.config.session_hours);
+            let authed = Authed { staff: updated, claims };
+            let c = ctx(&req, &st, &authed).await?;
+            let mut res = render(StatusCode::OK, &PasswordPage { c, errs: Errs::default(), done: true })?;
+            res.add_cookie(&session_cookie(&st, token)).ok();
+            Ok(res)
+        }
+        Err(AppError::Validation(fields)) => {
+            let c = ctx(&req, &st, &who.0).await?;
+            let errs = c.errors(&fields);
+            render(StatusCode::UNPROCESSABLE_ENTITY, &PasswordPage { c, errs, done: false })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Shared by list pages: a query string `q`.
+#[derive(Debug, Default, Deserialize, Serialize)]
+pub struct SearchQuery {
+    pub q: Option<String>,
+}

@@ -1,0 +1,383 @@
+//! Helpers for the real-browser test (`tests/browser.rs`): free ports, process guards that
+//! kill what they started, a tiny raw-TCP HTTP probe, the server and chromedriver launchers,
+//! and failure messages that show where the browser was.
+
+#![allow(dead_code)]
+
+use fantoccini::error::CmdError;
+use fantoccini::{Client, Locator};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Password given to the server for the `admin` account created on first start.
+pub const ADMIN_PASSWORD: &str = "browser-test-pass";
+/// 40 characters: the server wants at least 32.
+pub const SECRET: &str = "browser-test-secret-0123456789abcdefghij";
+
+/// A port that was free a moment ago (bind to port 0, read it, release it).
+pub fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
+    l.local_addr().expect("local_addr").port()
+}
+
+/// `/usr/bin/chromedriver`, else `chromedriver` found in `PATH`.
+pub fn find_chromedriver() -> Option<PathBuf> {
+    let fixed = PathBuf::from("/usr/bin/chromedriver");
+    if is_executable(&fixed) {
+        return Some(fixed);
+    }
+    find_in_path("chromedriver")
+}
+
+/// `/usr/bin/chromium` when present (Debian's package); otherwise chromedriver finds a browser.
+pub fn find_chromium() -> Option<PathBuf> {
+    let fixed = PathBuf::from("/usr/bin/chromium");
+    if is_executable(&fixed) {
+        return Some(fixed);
+    }
+    None
+}
+
+fn find_in_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| is_executable(p))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// A child process (in its own process group) that is killed, with everything it started,
+/// when the guard is dropped, including when the test panics.
+pub struct ChildGuard {
+    name: &'static str,
+    child: Child,
+}
+
+impl ChildGuard {
+    /// Spawns `cmd` in a new process group so that dropping the guard also ends grandchildren
+    /// (chromedriver's browser processes).
+    pub fn spawn(name: &'static str, mut cmd: Command) -> ChildGuard {
+        cmd.process_group(0);
+        let child = cmd.spawn().unwrap_or_else(|e| panic!("could not start {name} ({cmd:?}): {e}"));
+        ChildGuard { name, child }
+    }
+
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `Some(status)` if the process has already exited.
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    fn signal_group(&self, signal: &str) {
+        let _ = Command::new("kill")
+            .args([signal, "--", &format!("-{}", self.child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        if self.exited().is_none() {
+            // Polite first (chromedriver then closes its browsers), then certain.
+            self.signal_group("-TERM");
+            let deadline = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < deadline && self.exited().is_none() {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        // Whatever is left of the group (browser helpers, a stuck process).
+        self.signal_group("-KILL");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = self.name;
+    }
+}
+
+/// A minimal `GET path` over HTTP/1.1 on a raw TCP connection; the status code, or `None`
+/// when nothing usable answered.
+pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
+    s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
+    s.write_all(req.as_bytes()).ok()?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 1024];
+    // The status line is all we need.
+    while !buf.windows(2).any(|w| w == b"\r\n") && buf.len() < 8192 {
+        match s.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(_) => break,
+        }
+    }
+    let text = String::from_utf8_lossy(&buf);
+    let line = text.lines().next()?;
+    let mut parts = line.split_whitespace();
+    let proto = parts.next()?;
+    if !proto.starts_with("HTTP/") {
+        return None;
+    }
+    parts.next()?.parse().ok()
+}
+
+/// Waits until something accepts TCP connections on `addr`.
+pub fn wait_for_tcp(addr: SocketAddr, timeout: Duration, guard: &mut ChildGuard) -> Result<(), String> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok() {
+            return Ok(());
+        }
+        if let Some(status) = guard.exited() {
+            return Err(format!("{} exited before listening on {addr}: {status}", guard.name));
+        }
+        if Instant::now() >= deadline {
+            return Err(format!("{} did not listen on {addr} within {timeout:?}", guard.name));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The real server binary, running `serve` on a fresh SQLite file in `dir`.
+pub struct Server {
+    pub base: String,
+    pub addr: SocketAddr,
+    _guard: ChildGuard,
+}
+
+/// Starts `cardroom serve` and waits (up to 30 s) for `GET /healthz` to answer 200. A port
+/// taken between choosing and binding it makes the server exit early: then another port is
+/// tried (three attempts).
+pub fn start_server(bin: &str, dir: &Path) -> Server {
+    let db = dir.join("browser.db");
+    let mut last_problem = String::new();
+    for attempt in 1..=3 {
+        let port = free_port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut cmd = Command::new(bin);
+        cmd.arg("serve")
+            // The repository root, where the server finds `static/`.
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null());
+        // Nothing from the environment of the test run (CARDROOM_TEST_*, a developer's
+        // settings) reaches the server; only what is set here.
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().starts_with("CARDROOM_") {
+                cmd.env_remove(&k);
+            }
+        }
+        cmd.env("CARDROOM_BIND", addr.to_string())
+            .env("CARDROOM_DATABASE_URL", format!("sqlite://{}", db.display()))
+            .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
+            .env("CARDROOM_SECRET", SECRET)
+            // A file that does not exist: a developer's ./cardroom.toml must not apply.
+            .env("CARDROOM_CONFIG", dir.join("no-such-config.toml"))
+            .env("CARDROOM_WORKERS", "2")
+            .env("RUST_LOG", "warn");
+        let mut guard = ChildGuard::spawn("cardroom serve", cmd);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if http_status(addr, "/healthz") == Some(200) {
+                return Server { base: format!("http://{addr}"), addr, _guard: guard };
+            }
+            if let Some(status) = guard.exited() {
+                last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
+                eprintln!("{last_problem}");
+                break;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "`cardroom serve` on {addr} did not answer GET /healthz with 200 within 30 s (last answer: {:?})",
+                    http_status(addr, "/healthz")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!("could not start the server: {last_problem}");
+}
+
+/// chromedriver on a free port; the WebDriver URL and its guard.
+pub fn start_chromedriver(path: &Path, log_dir: &Path) -> (String, ChildGuard) {
+    let mut last_problem = String::new();
+    for _ in 1..=3 {
+        let port = free_port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut cmd = Command::new(path);
+        cmd.arg(format!("--port={port}"))
+            .arg(format!("--log-path={}", log_dir.join("chromedriver.log").display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null());
+        let mut guard = ChildGuard::spawn("chromedriver", cmd);
+        match wait_for_tcp(addr, Duration::from_secs(20), &mut guard) {
+            Ok(()) => return (format!("http://{addr}"), guard),
+            Err(e) => last_problem = e,
+        }
+    }
+    panic!("could not start chromedriver ({}): {last_problem}", path.display());
+}
+
+/// WebDriver capabilities for headless Chromium with a fresh profile in `profile_dir`.
+pub fn chrome_capabilities(profile_dir: &Path) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::json;
+    let mut args = vec![
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,1000",
+        "--lang=en-US",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect::<Vec<_>>();
+    args.push(format!("--user-data-dir={}", profile_dir.display()));
+    let mut options = json!({
+        "args": args,
+        "prefs": { "intl.accept_languages": "en-US,en" },
+    });
+    if let Some(bin) = find_chromium() {
+        options["binary"] = json!(bin.display().to_string());
+    }
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    caps.insert("goog:chromeOptions".into(), options);
+    caps
+}
+
+/// Where screenshots go: `<repo>/target/<name>` (the `target/` directory is created if needed).
+pub fn artifact_path(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(name)
+}
+
+/// Saves a screenshot for humans; a failure to do so is reported, never fatal.
+pub async fn screenshot(client: &Client, name: &str) {
+    let path = artifact_path(name);
+    match client.screenshot().await {
+        Ok(png) => match std::fs::write(&path, png) {
+            Ok(()) => eprintln!("screenshot: {}", path.display()),
+            Err(e) => eprintln!("could not write {}: {e}", path.display()),
+        },
+        Err(e) => eprintln!("could not take screenshot {name}: {e}"),
+    }
+}
+
+/// Where the browser is: the current URL and the first 2000 characters of the page source.
+pub async fn where_we_are(client: &Client) -> String {
+    let url = match client.current_url().await {
+        Ok(u) => u.to_string(),
+        Err(e) => format!("<no URL: {e}>"),
+    };
+    let source = match client.source().await {
+        Ok(s) => s.chars().take(2000).collect::<String>(),
+        Err(e) => format!("<no page source: {e}>"),
+    };
+    format!("current URL: {url}\n--- page source (first 2000 chars) ---\n{source}\n--- end of excerpt ---")
+}
+
+/// Fails the test with `what`, the browser's location and page source, after saving
+/// `target/browser-failure.png`.
+pub async fn fail(client: &Client, what: impl std::fmt::Display) -> ! {
+    screenshot(client, "browser-failure.png").await;
+    let context = where_we_are(client).await;
+    panic!("{what}\n{context}");
+}
+
+/// Unwraps a WebDriver result, or fails with the browser's location.
+pub async fn ok<T>(client: &Client, r: Result<T, CmdError>, what: &str) -> T {
+    match r {
+        Ok(v) => v,
+        Err(e) => fail(client, format!("{what}: {e}")).await,
+    }
+}
+
+/// Waits (up to 10 s) for an element matching the CSS selector.
+pub async fn wait_css(client: &Client, css: &str) -> fantoccini::elements::Element {
+    let r = client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await;
+    ok(client, r, &format!("waiting up to 10 s for element `{css}`")).await
+}
+
+/// Waits (up to 10 s) until the path of the current URL satisfies `pred`; returns the path.
+pub async fn wait_path(client: &Client, describe: &str, pred: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = ok(client, client.current_url().await, "reading the current URL").await;
+        if pred(url.path()) {
+            return url.path().to_string();
+        }
+        if Instant::now() >= deadline {
+            fail(client, format!("waited 10 s for the URL path to be {describe}")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Clears a text input found by CSS selector and types `text` into it.
+pub async fn type_into(client: &Client, css: &str, text: &str) {
+    let el = wait_css(client, css).await;
+    ok(client, el.clear().await, &format!("clearing `{css}`")).await;
+    ok(client, el.send_keys(text).await, &format!("typing into `{css}`")).await;
+}
+
+/// Sets an input's value with JavaScript (date inputs: typing into them depends on the
+/// browser's locale) and fires `input`/`change` like a user edit would.
+pub async fn set_value_js(client: &Client, css: &str, value: &str) {
+    wait_css(client, css).await;
+    let script = "const el = document.querySelector(arguments[0]);\
+                  el.value = arguments[1];\
+                  el.dispatchEvent(new Event('input', { bubbles: true }));\
+                  el.dispatchEvent(new Event('change', { bubbles: true }));\
+                  return el.value;";
+    let r = client
+        .execute(script, vec![serde_json::json!(css), serde_json::json!(value)])
+        .await;
+    let got = ok(client, r, &format!("setting `{css}` with JavaScript")).await;
+    if got.as_str() != Some(value) {
+        fail(client, format!("`{css}` holds {got} after setting it to {value:?}")).await;
+    }
+}
+
+/// Picks an `<option>` of a `<select>` by its value.
+pub async fn select_value(client: &Client, css: &str, value: &str) {
+    let el = wait_css(client, css).await;
+    ok(client, el.select_by_value(value).await, &format!("selecting {value:?} in `{css}`")).await;
+}
+
+/// The `value` property of the element matching `css` (empty when absent).
+pub async fn value_of(client: &Client, css: &str) -> String {
+    let el = wait_css(client, css).await;
+    ok(client, el.prop("value").await, &format!("reading the value of `{css}`")).await.unwrap_or_default()
+}
+
+/// Writes a 200×260 PNG portrait (a face-coloured oval on a blue background) to `path`.
+pub fn write_test_png(path: &Path) {
+    let img = image::RgbImage::from_fn(200, 260, |x, y| {
+        let (dx, dy) = (x as i64 - 100, y as i64 - 110);
+        if dx * dx * 100 / (60 * 60) + dy * dy * 100 / (80 * 80) <= 100 {
+            image::Rgb([224, 180, 150])
+        } else if y > 200 {
+            image::Rgb([40, 60, 90])
+        } else {
+            image::Rgb([90, 140, 200])
+        }
+    });
+    img.save(path).unwrap_or_else(|e| panic!("could not write test PNG {}: {e}", path.display()));
+}
