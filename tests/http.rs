@@ -1,0 +1,14 @@
+//! HTTP tests on the real app (temp SQLite per test; with `CARDROOM_TEST_DB=postgres`, the
+//! same tests on PostgreSQL).
+
+#[path = "http/support.rs"]
+mod support;
+
+#[path = "http/api.rs"]
+mod api;
+#[path = "http/authz.rs"]
+mod authz;
+#[path = "http/pages.rs"]
+mod pages;
+#[path = "http/migrations.rs"]
+mod migrations;

@@ -1,0 +1,293 @@
+//! TestApp: the real app (same `configure`) on a fresh database per test — a temp SQLite
+//! file, or with `CARDROOM_TEST_DB=postgres` a new database on the PostgreSQL server named
+//! by `CARDROOM_TEST_PG` (the test command starts one on loopback).
+
+#![allow(dead_code)]
+
+use actix_http::Request;
+use actix_web::body::{to_bytes, BoxBody};
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::{test, App};
+use cardroom::config::Config;
+use cardroom::state::AppState;
+use diesel::prelude::*;
+use serde_json::Value;
+
+pub const ADMIN_PW: &str = "admin-test-password";
+pub const STAFF_PW: &str = "staff-test-password";
+
+pub struct TestDb {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+pub fn is_postgres() -> bool {
+    std::env::var("CARDROOM_TEST_DB").map(|v| v == "postgres").unwrap_or(false)
+}
+
+/// A fresh, empty database for one test.
+pub fn fresh_db() -> TestDb {
+    if is_postgres() {
+        let base = std::env::var("CARDROOM_TEST_PG").expect("CARDROOM_TEST_PG must name the test PostgreSQL server");
+        let name = format!("cardroom_t_{}", rand_suffix());
+        let mut admin = diesel::PgConnection::establish(&base).expect("connect to the test PostgreSQL server");
+        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).expect("create test database");
+        let url = match base.rfind('/') {
+            Some(i) => format!("{}/{}", &base[..i], name),
+            None => panic!("CARDROOM_TEST_PG must end with /database"),
+        };
+        TestDb { url, _dir: None }
+    } else {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("test.db").display());
+        TestDb { url, _dir: Some(dir) }
+    }
+}
+
+fn rand_suffix() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let n = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    format!("{:x}{:x}", n, std::process::id())
+}
+
+pub fn config(db: &TestDb, test_clock: bool) -> Config {
+    Config {
+        database_url: db.url.clone(),
+        admin_password: Some(ADMIN_PW.into()),
+        secret: Some("test-secret-test-secret-test-secret-0123".into()),
+        test_clock,
+        pool_size: 4,
+        ..Config::default()
+    }
+}
+
+pub struct TestApp {
+    pub state: AppState,
+    pub db: TestDb,
+    svc: Box<dyn Service<Request, Response = ServiceResponse<BoxBody>, Error = actix_web::Error>>,
+}
+
+pub struct Resp {
+    pub status: u16,
+    pub headers: actix_web::http::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|_| panic!("not JSON ({}): {}", self.status, self.text()))
+    }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    }
+    /// `error.code` and `error.message` of a JSON error.
+    pub fn error(&self) -> (String, String) {
+        let j = self.json();
+        (
+            j["error"]["code"].as_str().unwrap_or_default().to_string(),
+            j["error"]["message"].as_str().unwrap_or_default().to_string(),
+        )
+    }
+    /// `set-cookie` value for a cookie name.
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        self.headers.get_all("set-cookie").filter_map(|v| v.to_str().ok()).find_map(|c| {
+            let (kv, _) = c.split_once(';').unwrap_or((c, ""));
+            let (k, v) = kv.split_once('=')?;
+            (k == name).then(|| v.to_string())
+        })
+    }
+}
+
+impl TestApp {
+    pub async fn new() -> TestApp {
+        Self::with_clock(false).await
+    }
+
+    pub async fn with_clock(test_clock: bool) -> TestApp {
+        let db = fresh_db();
+        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
+        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp { state, db, svc: Box::new(svc) }
+    }
+
+    pub async fn call(&self, req: Request) -> Resp {
+        let res = self.svc.call(req).await.expect("service call");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let body = to_bytes(res.into_body()).await.map(|b| b.to_vec()).unwrap_or_default();
+        Resp { status, headers, body }
+    }
+
+    /// Runs a closure on a database connection (to assert that nothing changed, etc.).
+    pub fn with_conn<T>(&self, f: impl FnOnce(&mut cardroom::db::DbConn) -> T) -> T {
+        let mut c = self.state.db.conn().expect("connection");
+        f(&mut c)
+    }
+
+    /// Number of audit records: a refused request must not add any.
+    pub fn audit_count(&self) -> i64 {
+        use cardroom::db::schema::audit_log::dsl::*;
+        self.with_conn(|c| audit_log.count().get_result(c).unwrap())
+    }
+
+    pub fn count(&self, table: &str) -> i64 {
+        #[derive(QueryableByName)]
+        struct N {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        self.with_conn(|c| {
+            diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}")).get_result::<N>(c).unwrap().n
+        })
+    }
+
+    // ---- JSON API helpers -------------------------------------------------------------
+
+    pub async fn api_login(&self, username: &str, password: &str) -> String {
+        let r = self
+            .call(
+                test::TestRequest::post()
+                    .uri("/api/v1/auth/login")
+                    .set_json(serde_json::json!({ "username": username, "password": password }))
+                    .to_request(),
+            )
+            .await;
+        assert_eq!(r.status, 200, "login {username}: {}", r.text());
+        r.json()["token"].as_str().expect("token").to_string()
+    }
+
+    pub async fn admin_token(&self) -> String {
+        self.api_login("admin", ADMIN_PW).await
+    }
+
+    /// Creates a staff member with a role (through the service, as the system) and returns
+    /// an API token for them.
+    pub async fn staff_token(&self, username: &str, role: &str) -> String {
+        self.create_staff(username, role);
+        self.api_login(username, STAFF_PW).await
+    }
+
+    pub fn create_staff(&self, username: &str, role: &str) {
+        let now = self.state.clock.now();
+        let input = cardroom::services::staff::StaffInput {
+            username: Some(username.into()),
+            display_name: username.into(),
+            role: role.into(),
+            password: Some(STAFF_PW.into()),
+            active: Some(true),
+        };
+        self.with_conn(|c| {
+            cardroom::services::staff::create(c, now, &cardroom::db::audit::Actor::system(), &input).expect("create staff")
+        });
+    }
+
+    pub async fn get(&self, uri: &str, token: &str) -> Resp {
+        self.call(test::TestRequest::get().uri(uri).insert_header(("Authorization", format!("Bearer {token}"))).to_request())
+            .await
+    }
+
+    pub async fn send_json(&self, method: &str, uri: &str, token: &str, body: Value) -> Resp {
+        let req = match method {
+            "POST" => test::TestRequest::post(),
+            "PUT" => test::TestRequest::put(),
+            "PATCH" => test::TestRequest::patch(),
+            "DELETE" => test::TestRequest::delete(),
+            other => panic!("method {other}"),
+        };
+        self.call(req.uri(uri).insert_header(("Authorization", format!("Bearer {token}"))).set_json(body).to_request())
+            .await
+    }
+
+    // ---- page (cookie session) helpers ---------------------------------------------------
+
+    /// Signs in through the login page; returns the session cookie and its CSRF token.
+    pub async fn web_login(&self, username: &str, password: &str) -> WebSession {
+        let page = self.call(test::TestRequest::get().uri("/login").to_request()).await;
+        let pre = page.cookie("cr_pre").expect("pre-login cookie");
+        let csrf = hidden_csrf(&page.text());
+        let r = self
+            .call(
+                test::TestRequest::post()
+                    .uri("/login")
+                    .cookie(actix_web::cookie::Cookie::new("cr_pre", pre))
+                    .set_form([("csrf", csrf.as_str()), ("username", username), ("password", password)])
+                    .to_request(),
+            )
+            .await;
+        assert_eq!(r.status, 303, "web login {username}: {}", r.text());
+        let session = r.cookie("cr_session").expect("session cookie");
+        let home = self
+            .call(test::TestRequest::get().uri("/").cookie(actix_web::cookie::Cookie::new("cr_session", session.clone())).to_request())
+            .await;
+        WebSession { cookie: session, csrf: hidden_csrf(&home.text()) }
+    }
+
+    pub async fn page(&self, uri: &str, s: &WebSession) -> Resp {
+        self.call(test::TestRequest::get().uri(uri).cookie(s.c()).to_request()).await
+    }
+
+    /// Posts an URL-encoded form with the session's CSRF token.
+    pub async fn post_form(&self, uri: &str, s: &WebSession, fields: &[(&str, &str)]) -> Resp {
+        let mut all: Vec<(&str, &str)> = vec![("csrf", s.csrf.as_str())];
+        all.extend_from_slice(fields);
+        self.call(test::TestRequest::post().uri(uri).cookie(s.c()).set_form(all).to_request()).await
+    }
+}
+
+#[derive(Clone)]
+pub struct WebSession {
+    pub cookie: String,
+    pub csrf: String,
+}
+
+impl WebSession {
+    pub fn c(&self) -> actix_web::cookie::Cookie<'static> {
+        actix_web::cookie::Cookie::new("cr_session", self.cookie.clone())
+    }
+}
+
+/// The value of the first `<input type="hidden" name="csrf" value="…">` in a page.
+pub fn hidden_csrf(html: &str) -> String {
+    let i = html.find("name=\"csrf\" value=\"").expect("csrf field in page");
+    let rest = &html[i + "name=\"csrf\" value=\"".len()..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+/// A multipart body with text fields and an optional file; returns (content type, body).
+pub fn multipart(fields: &[(&str, &str)], file: Option<(&str, &str, &[u8])>) -> (String, Vec<u8>) {
+    let boundary = "----cardroomtestboundary7MA4YWxkTrZu0gW";
+    let mut body = Vec::new();
+    for (k, v) in fields {
+        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").as_bytes());
+    }
+    if let Some((name, content_type, data)) = file {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"photo\"\r\nContent-Type: {content_type}\r\n\r\n")
+                .as_bytes(),
+        );
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+/// A valid adult registration (JSON shape of `PlayerForm`).
+pub fn player_json(doc_number: &str) -> Value {
+    serde_json::json!({
+        "full_name": "Ana Maria Silva",
+        "date_of_birth": "1990-05-17",
+        "doc_kind": "national_id",
+        "doc_number": doc_number,
+        "doc_country": "PT",
+        "doc_expiry": "2031-01-01",
+        "phone": "+351912345678",
+        "email": "ana@example.pt",
+        "language": "pt",
+        "notify": "sms",
+        "alias": "Ana"
+    })
+}
