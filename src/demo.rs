@@ -1,9 +1,138 @@
-//! The demo room, loaded with `--demo` into a database without games.
+//! The demo room, loaded with `--demo` into a database that has no games yet: a few games,
+//! eight tables, staff accounts for every role and 36 registered players with photos (one
+//! incomplete, one whose ID expires soon, one banned, one pair kept apart). Everything goes
+//! through the same services as real use, so the audit trail shows it.
 
+use crate::db::audit::Actor;
+use crate::domain::age::room_date;
+use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
+use crate::error::AppError;
+use crate::services::{self, games::GameInput, games::TableInput, photo, players::BanForm, players::SeparationForm, staff::StaffInput};
 use crate::state::AppState;
+use chrono::{Datelike, Duration, NaiveDate};
 
-pub const BANNER: &str = "";
+/// Password of the demo staff accounts.
+pub const DEMO_PASSWORD: &str = "demo-password";
 
-pub fn load(_state: &AppState) -> Result<bool, String> {
-    Ok(false)
+pub const BANNER: &str = "\n  Demo room loaded. Staff accounts (password `demo-password`):\n      floor    — floor manager\n      dealer1  — dealer\n      dealer2  — dealer\n      cashier  — cashier\n  The `admin` account uses CARDROOM_ADMIN_PASSWORD (or the one-time password printed above).\n";
+
+const FIRST: &[&str] = &[
+    "Ana", "João", "Maria", "Pedro", "Beatriz", "Tiago", "Inês", "Rui", "Carla", "Miguel", "Sofia", "Luís",
+    "Mariana", "Ricardo", "Helena", "Bruno", "Leong", "Chan", "Wong", "Lúcia", "Fernando", "Camila", "Rafael", "Joana",
+    "Gustavo", "Larissa", "Diogo", "Patrícia", "Vítor", "Daniela", "André", "Renata", "Paulo", "Teresa", "Marco", "Sílvia",
+];
+const LAST: &[&str] = &[
+    "Silva", "Santos", "Ferreira", "Pereira", "Oliveira", "Costa", "Rodrigues", "Martins", "Jesus", "Sousa",
+    "Fernandes", "Gonçalves", "Kuok", "Lei", "Ho", "Almeida", "Ribeiro", "Carvalho",
+];
+
+fn game(name: &str, variant: &str, sb: i64, bb: i64, class: &str, min: i64, max: Option<i64>) -> GameInput {
+    GameInput {
+        name: name.into(),
+        variant: variant.into(),
+        small_blind: sb,
+        big_blind: bb,
+        limit_class: class.into(),
+        buy_in_min: min,
+        buy_in_max: max,
+        ..GameInput::default()
+    }
+}
+
+/// Loads the demo room. Returns false (and changes nothing) when games already exist.
+pub fn load(state: &AppState) -> Result<bool, AppError> {
+    let mut conn = state.db.conn()?;
+    let now = state.clock.now();
+    state.db.write(&mut conn, |c| {
+        if !services::games::list_games(c)?.is_empty() {
+            return Ok(false);
+        }
+        let system = Actor::system();
+        let mut room = services::room::get(c)?;
+        let update = services::room::RoomUpdate {
+            name: "Sala de Póquer Demo".into(),
+            timezone: room.timezone.clone(),
+            currency: room.currency.clone(),
+            default_language: Language::Pt,
+            profile: room.profile.clone(),
+        };
+        room = services::room::update(c, now, &system, &update)?;
+        let games = [
+            game("NL Hold'em 1/2", "holdem_nl", 100, 200, "low", 4_000, Some(20_000)),
+            game("NL Hold'em 2/5", "holdem_nl", 200, 500, "mid", 10_000, Some(50_000)),
+            game("PLO 5/10", "plo", 500, 1_000, "high", 50_000, Some(250_000)),
+            game("Short Deck 2/5", "short_deck_holdem", 200, 500, "mid", 10_000, Some(50_000)),
+            game("Sintético 1/2", "synthetic", 100, 200, "low", 4_000, Some(20_000)),
+        ];
+        let mut ids = Vec::new();
+        for g in &games {
+            ids.push(services::games::create_game(c, now, &system, &room.profile, g)?.id);
+        }
+        let tables: [(i32, Option<usize>, &str); 8] = [
+            (1, Some(0), "continuous"),
+            (2, Some(0), "continuous"),
+            (3, Some(1), "continuous"),
+            (4, Some(1), "session"),
+            (5, Some(2), "continuous"),
+            (6, Some(3), "continuous"),
+            (7, Some(4), "session"),
+            (8, None, "continuous"),
+        ];
+        for (number, g, mode) in tables {
+            let t = TableInput { number, seats: None, game_id: g.map(|i| ids[i]), mode: mode.into(), active: Some(true) };
+            services::games::create_table(c, now, &system, &t)?;
+        }
+        for (username, name, role) in [
+            ("floor", "Marta Floor", "floor"),
+            ("dealer1", "Carlos Dealer", "dealer"),
+            ("dealer2", "Wong Dealer", "dealer"),
+            ("cashier", "Rita Caixa", "cashier"),
+        ] {
+            let s = StaffInput {
+                username: Some(username.into()),
+                display_name: name.into(),
+                role: role.into(),
+                password: Some(DEMO_PASSWORD.into()),
+                active: Some(true),
+            };
+            services::staff::create(c, now, &system, &s)?;
+        }
+        let today = room_date(now, room.tz);
+        let mut player_ids = Vec::new();
+        for i in 0..36usize {
+            let first = FIRST[i % FIRST.len()];
+            let last = LAST[(i * 7) % LAST.len()];
+            let year = today.year() - 21 - (i as i32 * 37 % 45);
+            let dob = NaiveDate::from_ymd_opt(year, (i % 12) as u32 + 1, (i * 3 % 28) as u32 + 1).unwrap_or(today);
+            let (kind, country) = match i % 4 {
+                0 => (DocumentKind::NationalId, "PT"),
+                1 => (DocumentKind::Passport, "BR"),
+                2 => (DocumentKind::NationalId, "MO"),
+                _ => (DocumentKind::DrivingLicence, "PT"),
+            };
+            let expiry = if i == 5 { today + Duration::days(10) } else { today + Duration::days(400 + i as i64 * 30) };
+            let input = PlayerInput {
+                full_name: format!("{first} {last}"),
+                date_of_birth: dob,
+                doc_kind: kind,
+                doc_number: format!("{}{:07}", country, 1_000_123 + i * 7919),
+                doc_country: country.into(),
+                doc_expiry: expiry,
+                phone: Some(format!("+3519{:08}", 10_000_000 + i * 104_729)),
+                email: Some(format!("{}.{}@example.com", crate::services::players::fold(first), i)),
+                language: if i % 3 == 0 { Language::En } else { Language::Pt },
+                notify: if i % 2 == 0 { NotifyPref::Sms } else { NotifyPref::Both },
+                alias: format!("{}{}", first.chars().take(8).collect::<String>(), i),
+            };
+            // Player 7 registered without a photo: saved as incomplete.
+            let pic = if i == 7 { None } else { Some(photo::process(&photo::generated_portrait(i as u64 + 1))?) };
+            let (row, _) = services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
+            player_ids.push(row.id);
+        }
+        let ban = BanForm { reason: Some("Comportamento abusivo (BSOP 10)".into()), starts_at: None, ends_at: None };
+        services::players::ban(c, now, room.tz, &system, player_ids[11], &ban)?;
+        let sep = SeparationForm { other_player_id: Some(player_ids[3]), reason: Some("Pedido da direção (BSOP 47)".into()) };
+        services::players::separate(c, now, &system, player_ids[2], &sep)?;
+        Ok(true)
+    })
 }

@@ -64,7 +64,7 @@ pub fn config(db: &TestDb, test_clock: bool) -> Config {
 pub struct TestApp {
     pub state: AppState,
     pub db: TestDb,
-    svc: Box<dyn Service<Request, Response = ServiceResponse<BoxBody>, Error = actix_web::Error>>,
+    svc: actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, actix_web::Error>,
 }
 
 pub struct Resp {
@@ -110,7 +110,7 @@ impl TestApp {
         let db = fresh_db();
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
         let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp { state, db, svc: Box::new(svc) }
+        TestApp { state, db, svc: actix_service::boxed::service(svc) }
     }
 
     pub async fn call(&self, req: Request) -> Resp {
