@@ -48,10 +48,13 @@ impl I18n {
         };
         let mut fa = FluentArgs::new();
         for (k, v) in args {
-            // Numbers stay numbers so plural rules apply.
-            match v.parse::<i64>() {
-                Ok(n) => fa.set(*k, FluentValue::from(n)),
-                Err(_) => fa.set(*k, FluentValue::from(v.clone())),
+            // Numbers stay numbers so plural rules apply; ISO dates are shown the local way.
+            if let Ok(n) = v.parse::<i64>() {
+                fa.set(*k, FluentValue::from(n));
+            } else if let Ok(d) = chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d") {
+                fa.set(*k, FluentValue::from(local_date(lang, d)));
+            } else {
+                fa.set(*k, FluentValue::from(v.clone()));
             }
         }
         let mut errors = Vec::new();
@@ -78,6 +81,14 @@ impl I18n {
             .filter_map(|l| l.split(" =").next())
             .map(|s| s.trim().to_string())
             .collect()
+    }
+}
+
+/// A date the way each language writes it: 22/11/2026 (pt), 22 Nov 2026 (en).
+pub fn local_date(lang: Language, d: chrono::NaiveDate) -> String {
+    match lang {
+        Language::Pt => d.format("%d/%m/%Y").to_string(),
+        Language::En => d.format("%d %b %Y").to_string(),
     }
 }
 
@@ -131,6 +142,9 @@ mod tests {
         let pt = i.msg(Language::Pt, "err-too-long", &[("max", "12".into())]);
         assert!(en.contains("12") && pt.contains("12"));
         assert_ne!(en, pt);
+        let d = [("date", "2026-11-22".to_string())];
+        assert!(i.msg(Language::Pt, "err-under-18", &d).contains("22/11/2026"));
+        assert!(i.msg(Language::En, "err-under-18", &d).contains("22 Nov 2026"));
     }
 
     #[test]

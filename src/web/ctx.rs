@@ -110,11 +110,7 @@ impl Ctx {
     }
 
     pub fn date(&self, d: impl Val<NaiveDate>) -> String {
-        let d = d.val();
-        match self.lang {
-            Language::Pt => d.format("%d/%m/%Y").to_string(),
-            Language::En => d.format("%d %b %Y").to_string(),
-        }
+        crate::i18n::local_date(self.lang, d.val())
     }
 
     /// The value for an `<input type="datetime-local">` in the room's zone.

@@ -1,0 +1,321 @@
+//! Page flows with a cookie session: sign-in, CSRF, registration with a photo, refusals
+//! that change nothing, bans, separations, password change, languages.
+
+use crate::support::*;
+use actix_web::cookie::Cookie;
+use actix_web::test::TestRequest;
+use chrono::{Days, Months, Utc};
+
+fn lisbon_today() -> chrono::NaiveDate {
+    cardroom::domain::age::room_date(Utc::now(), chrono_tz::Europe::Lisbon)
+}
+
+/// Date of birth of someone who turns 18 tomorrow in the room (Europe/Lisbon).
+fn under_18_by_one_day() -> String {
+    (lisbon_today().checked_sub_months(Months::new(18 * 12)).unwrap() + Days::new(1)).to_string()
+}
+
+fn player_fields<'a>(csrf: &'a str, dob: &'a str, doc: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("csrf", csrf),
+        ("full_name", "João Gonçalves"),
+        ("date_of_birth", dob),
+        ("doc_kind", "passport"),
+        ("doc_number", doc),
+        ("doc_country", "br"),
+        ("doc_expiry", "2032-06-30"),
+        ("phone", "+55 11 98765-4321"),
+        ("email", "joao@example.com.br"),
+        ("language", "pt"),
+        ("notify", "sms"),
+        ("alias", "Joãozinho"),
+    ]
+}
+
+async fn post_player(app: &TestApp, s: &WebSession, fields: &[(&str, &str)], photo: Option<&[u8]>) -> Resp {
+    let (ct, body) = multipart(fields, photo.map(|p| ("photo", "image/png", p)));
+    app.call(
+        TestRequest::post()
+            .uri("/players")
+            .cookie(s.c())
+            .insert_header(("content-type", ct))
+            .insert_header(("accept-language", "en"))
+            .set_payload(body)
+            .to_request(),
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn login_page_speaks_the_browsers_language() {
+    let app = TestApp::new().await;
+    let pt = app.call(TestRequest::get().uri("/login").insert_header(("accept-language", "pt-PT,pt;q=0.9")).to_request()).await;
+    assert_eq!(pt.status, 200);
+    assert!(pt.text().contains("Palavra-passe"), "{}", pt.text());
+    let en = app.call(TestRequest::get().uri("/login").insert_header(("accept-language", "en-GB")).to_request()).await;
+    assert!(en.text().contains("Password"));
+    assert_eq!(en.header("x-frame-options").as_deref(), Some("DENY"));
+    assert!(en.header("content-security-policy").unwrap().contains("default-src 'self'"));
+}
+
+#[actix_web::test]
+async fn pages_redirect_to_sign_in_and_back() {
+    let app = TestApp::new().await;
+    let r = app.call(TestRequest::get().uri("/players?q=ana").to_request()).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/login?next=%2Fplayers%3Fq%3Dana"));
+    // A forged session cookie (signed with another key) is not accepted either.
+    let forged = {
+        use jsonwebtoken::{encode, EncodingKey, Header};
+        let claims = serde_json::json!({"sub": 1, "ver": 0, "kind": "web", "csrf": "x", "iat": 0, "exp": 4_000_000_000i64});
+        encode(&Header::default(), &claims, &EncodingKey::from_secret(b"not-the-server-secret-not-the-server")).unwrap()
+    };
+    let r = app.call(TestRequest::get().uri("/").cookie(Cookie::new("cr_session", forged)).to_request()).await;
+    assert_eq!(r.status, 303);
+}
+
+#[actix_web::test]
+async fn login_refusals_and_lockout() {
+    let app = TestApp::new().await;
+    let page = app.call(TestRequest::get().uri("/login").to_request()).await;
+    let pre = page.cookie("cr_pre").unwrap();
+    let csrf = hidden_csrf(&page.text());
+    let attempt = |pw: &'static str, with_csrf: bool| {
+        let mut form = vec![("username", "admin"), ("password", pw)];
+        if with_csrf {
+            form.push(("csrf", csrf.as_str()));
+        }
+        TestRequest::post().uri("/login").cookie(Cookie::new("cr_pre", pre.clone())).insert_header(("accept-language", "en")).set_form(form).to_request()
+    };
+    // Without the CSRF token: refused before the password is even looked at.
+    let r = app.call(attempt(ADMIN_PW, false)).await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert!(r.text().contains("This form has expired"), "{}", r.text());
+    for _ in 0..4 {
+        let r = app.call(attempt("wrong-password", true)).await;
+        assert_eq!(r.status, 401);
+        assert!(r.text().contains("Wrong username or password"));
+        assert!(r.cookie("cr_session").is_none());
+    }
+    let r = app.call(attempt("wrong-password", true)).await;
+    assert_eq!(r.status, 429);
+    assert!(r.text().contains("Too many failed attempts"));
+    // Locked: even the right password is refused for now.
+    let r = app.call(attempt(ADMIN_PW, true)).await;
+    assert_eq!(r.status, 429);
+}
+
+#[actix_web::test]
+async fn register_with_photo_then_see_the_record() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let png = cardroom::services::photo::generated_portrait(9);
+    let r = post_player(&app, &s, &player_fields(&s.csrf, "1985-03-02", "FX 123.456"), Some(&png)).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let loc = r.header("location").unwrap();
+    assert!(loc.starts_with("/players/"));
+    let page = app.page(&loc, &s).await;
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    assert!(html.contains("João Gonçalves") && html.contains("+5511987654321") && html.contains("BR"));
+    assert!(html.contains("class=\"player-photo\""));
+    let photo = app.page(&format!("{loc}/photo"), &s).await;
+    assert_eq!(photo.status, 200);
+    assert_eq!(photo.header("content-type").as_deref(), Some("image/jpeg"));
+    assert_eq!(&photo.body[..2], &[0xFF, 0xD8]);
+    // Search finds the player by name without accents, by document and by phone digits.
+    for q in ["joao", "FX123456", "987654321", "Joãozinho"] {
+        let list = app.page(&format!("/players?q={}", urlencode(q)), &s).await;
+        assert!(list.text().contains("João Gonçalves"), "search {q}");
+    }
+    let none = app.page("/players?q=nobody-like-this", &s).await;
+    assert!(none.text().contains("id=\"no-players\""));
+}
+
+fn urlencode(s: &str) -> String {
+    serde_urlencoded::to_string([("q", s)]).unwrap().trim_start_matches("q=").to_string()
+}
+
+#[actix_web::test]
+async fn bsop_1_under_18_by_one_day_is_refused_on_the_page_and_nothing_changes() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let before = (app.audit_count(), app.count("players"));
+    let dob = under_18_by_one_day();
+    let r = post_player(&app, &s, &player_fields(&s.csrf, &dob, "AB123456"), None).await;
+    assert_eq!(r.status, 422);
+    let html = r.text();
+    assert!(html.contains("data-field=\"date_of_birth\""));
+    assert!(html.contains("Players must be 18 or over"), "{html}");
+    // What was typed is kept.
+    assert!(html.contains("value=\"João Gonçalves\""));
+    assert_eq!((app.audit_count(), app.count("players")), before);
+}
+
+#[actix_web::test]
+async fn page_refusals_change_nothing() {
+    let app = TestApp::new().await;
+    app.create_staff("floor1", "floor");
+    let s = app.web_login("floor1", STAFF_PW).await;
+    let png = cardroom::services::photo::generated_portrait(2);
+    assert_eq!(post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P111"), Some(&png)).await.status, 303);
+    let before = (app.audit_count(), app.count("players"), app.count("player_photos"));
+
+    // Duplicate document, typed differently: 409, with a link to the existing record.
+    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "p-111"), None).await;
+    assert_eq!(r.status, 409);
+    assert!(r.text().contains("already registered to João Gonçalves"), "{}", r.text());
+    assert!(r.text().contains("href=\"/players/1\""));
+
+    // Expired ID.
+    let mut f = player_fields(&s.csrf, "1980-01-01", "P222");
+    f.retain(|(k, _)| *k != "doc_expiry");
+    f.push(("doc_expiry", "2020-01-01"));
+    let r = post_player(&app, &s, &f, None).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("This ID document expired"));
+
+    // Not an image / too big.
+    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P333"), Some(b"just some text, not a picture")).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("must be a JPEG or PNG"));
+    let huge = vec![7u8; 6 * 1024 * 1024];
+    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P444"), Some(&huge)).await;
+    assert_eq!(r.status, 413, "{}", r.text());
+    assert!(r.text().contains("larger than 5 MB"), "{}", r.text());
+
+    // Missing and absurd fields.
+    let mut f = player_fields(&s.csrf, "", "P555");
+    let long = "x".repeat(10_000);
+    f.retain(|(k, _)| *k != "full_name" && *k != "email");
+    f.push(("full_name", &long));
+    f.push(("email", "not-an-email"));
+    let r = post_player(&app, &s, &f, None).await;
+    assert_eq!(r.status, 422);
+    let html = r.text();
+    for field in ["date_of_birth", "full_name", "email"] {
+        assert!(html.contains(&format!("data-field=\"{field}\"")), "{field}");
+    }
+
+    // Wrong or missing CSRF token.
+    let mut f = player_fields("not-the-token", "1980-01-01", "P666");
+    let r = post_player(&app, &s, &f, None).await;
+    assert_eq!(r.status, 403);
+    f.retain(|(k, _)| *k != "csrf");
+    assert_eq!(post_player(&app, &s, &f, None).await.status, 403);
+
+    // Wrong content type.
+    let r = app
+        .call(TestRequest::post().uri("/players").cookie(s.c()).insert_header(("content-type", "text/plain")).set_payload("hello").to_request())
+        .await;
+    assert_eq!(r.status, 415);
+
+    assert_eq!((app.audit_count(), app.count("players"), app.count("player_photos")), before);
+}
+
+#[actix_web::test]
+async fn bans_and_separations_from_the_player_page() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let png = cardroom::services::photo::generated_portrait(4);
+    post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "AA1001"), Some(&png)).await;
+    let mut other = player_fields(&s.csrf, "1982-01-01", "BB2002");
+    other.retain(|(k, _)| *k != "full_name");
+    other.push(("full_name", "Carla Ho"));
+    post_player(&app, &s, &other, Some(&png)).await;
+
+    let page = app.page("/players/1", &s).await.text();
+    assert!(page.contains("Eligible to play") || page.contains("Pode jogar"));
+
+    // A ban without a reason is refused and changes nothing.
+    let before = app.audit_count();
+    let r = app.post_form("/players/1/bans", &s, &[("reason", "  ")]).await;
+    assert_eq!(r.status, 422);
+    assert_eq!(app.audit_count(), before);
+
+    let r = app.post_form("/players/1/bans", &s, &[("reason", "Threatened a dealer (BSOP 10)")]).await;
+    assert_eq!(r.status, 303);
+    let page = app.page("/players/1", &s).await.text();
+    assert!(page.contains("badge-bad"), "banned badge");
+    assert!(page.contains("Threatened a dealer"));
+
+    // Lift it.
+    let r = app.post_form("/bans/1/lift", &s, &[("reason", "Apologised; decision of the director")]).await;
+    assert_eq!(r.status, 303);
+    let r = app.post_form("/bans/1/lift", &s, &[("reason", "again")]).await;
+    assert_eq!(r.status, 409);
+
+    // BSOP 47: keep two players apart, by document number.
+    let r = app.post_form("/players/1/separations", &s, &[("other", "bb-2002"), ("reason", "Known collusion suspicion")]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let page = app.page("/players/2", &s).await.text();
+    assert!(page.contains("Known collusion suspicion"));
+    let r = app.post_form("/players/2/separations", &s, &[("other", "1"), ("reason", "twice")]).await;
+    assert_eq!(r.status, 409);
+    let r = app.post_form("/players/1/separations", &s, &[("other", "1"), ("reason", "self")]).await;
+    assert_eq!(r.status, 422);
+    let r = app.post_form("/separations/1/remove?from=2", &s, &[]).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/players/2#separations"));
+}
+
+#[actix_web::test]
+async fn password_change_ends_other_sessions() {
+    let app = TestApp::new().await;
+    app.create_staff("floor1", "floor");
+    let a = app.web_login("floor1", STAFF_PW).await;
+    let b = app.web_login("floor1", STAFF_PW).await;
+    let r = app
+        .post_form(
+            "/account/password",
+            &a,
+            &[("current_password", "wrong one!!"), ("new_password", "a-new-password-1"), ("confirm_password", "a-new-password-1")],
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("data-field=\"current_password\""));
+    let r = app
+        .post_form(
+            "/account/password",
+            &a,
+            &[("current_password", STAFF_PW), ("new_password", "a-new-password-1"), ("confirm_password", "a-new-password-1")],
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let renewed = r.cookie("cr_session").expect("fresh session for this browser");
+    // The other browser is signed out; this one continues with its new cookie.
+    assert_eq!(app.page("/", &b).await.status, 303);
+    let a2 = WebSession { cookie: renewed, csrf: String::new() };
+    assert_eq!(app.page("/", &a2).await.status, 200);
+    app.web_login("floor1", "a-new-password-1").await;
+}
+
+#[actix_web::test]
+async fn logout_and_language_switch() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let r = app.call(TestRequest::get().uri("/lang/pt?next=/players").cookie(s.c()).to_request()).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/players"));
+    assert_eq!(r.cookie("cr_lang").as_deref(), Some("pt"));
+    let page = app.call(TestRequest::get().uri("/players").cookie(s.c()).cookie(Cookie::new("cr_lang", "pt")).to_request()).await;
+    assert!(page.text().contains("Registar jogador"));
+    // An open redirect is not possible.
+    let r = app.call(TestRequest::get().uri("/lang/en?next=//evil.example").to_request()).await;
+    assert_eq!(r.header("location").as_deref(), Some("/"));
+    let r = app.post_form("/logout", &s, &[]).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.cookie("cr_session").as_deref(), Some(""));
+}
+
+#[actix_web::test]
+async fn unknown_pages_get_a_translated_404() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let r = app.call(TestRequest::get().uri("/players/999").cookie(s.c()).insert_header(("accept-language", "pt")).to_request()).await;
+    assert_eq!(r.status, 404);
+    assert!(r.text().contains("Não encontrado"));
+    let r = app.call(TestRequest::get().uri("/no/such/page").cookie(s.c()).insert_header(("accept-language", "en")).to_request()).await;
+    assert_eq!(r.status, 404);
+    assert!(r.text().contains("Not found"));
+}
