@@ -153,6 +153,16 @@ impl From<actix_web::error::BlockingError> for AppError {
     }
 }
 
+/// An extractor's refusal (bad JSON, wrong content type), already an `AppError` inside.
+impl From<actix_web::Error> for AppError {
+    fn from(e: actix_web::Error) -> Self {
+        match e.as_error::<AppError>() {
+            Some(a) => a.clone(),
+            None => AppError::from_status(e.as_response_error().status_code()),
+        }
+    }
+}
+
 impl From<Vec<FieldError>> for AppError {
     fn from(v: Vec<FieldError>) -> Self {
         AppError::Validation(v)

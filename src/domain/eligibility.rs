@@ -35,6 +35,7 @@ impl Ban {
 #[serde(rename_all = "snake_case")]
 pub enum Ineligible {
     /// BSOP 1.
+    #[serde(rename = "under_18")]
     Under18,
     /// BSOP 3: no recent, identifiable photo on record.
     NoPhoto,

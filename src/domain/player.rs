@@ -102,6 +102,16 @@ pub fn id_valid_on(expiry: NaiveDate, today: NaiveDate) -> bool {
     expiry >= today
 }
 
+/// BSOP 3: warnings about a valid ID on the room's date `today` (expires within 30 days).
+pub fn id_warnings(expiry: NaiveDate, today: NaiveDate) -> Vec<Warning> {
+    let days = (expiry - today).num_days();
+    if (0..=ID_EXPIRY_WARNING_DAYS).contains(&days) {
+        vec![Warning::IdExpiresSoon { on: expiry, days }]
+    } else {
+        Vec::new()
+    }
+}
+
 /// BSOP 1, 3: validates a registration or an edit on the room's local date `today`.
 /// Returns the cleaned record and warnings, or every refused field at once.
 pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
@@ -141,10 +151,7 @@ pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPl
     if !id_valid_on(input.doc_expiry, today) {
         e.push(FieldError::new("doc_expiry", "err-id-expired").arg("date", input.doc_expiry));
     } else {
-        let days = (input.doc_expiry - today).num_days();
-        if days <= ID_EXPIRY_WARNING_DAYS {
-            warnings.push(Warning::IdExpiresSoon { on: input.doc_expiry, days });
-        }
+        warnings.extend(id_warnings(input.doc_expiry, today));
     }
 
     let phone = match input.phone.as_deref().map(str::trim).filter(|s| !s.is_empty()) {

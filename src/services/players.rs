@@ -87,6 +87,11 @@ fn choice<T: std::str::FromStr>(e: &mut Errors, field: &str, v: &Option<String>,
     }
 }
 
+// Stand-ins for unreadable values while collecting the other fields' errors.
+const PLACEHOLDER_TODAY: NaiveDate = NaiveDate::from_ymd_opt(2000, 1, 1).unwrap();
+const PLACEHOLDER_DOB: NaiveDate = NaiveDate::from_ymd_opt(1950, 1, 1).unwrap();
+const PLACEHOLDER_EXPIRY: NaiveDate = NaiveDate::from_ymd_opt(2100, 1, 1).unwrap();
+
 impl PlayerForm {
     /// Parses the strings; missing or malformed fields are all reported together.
     pub fn parse(&self) -> Result<PlayerInput, Vec<FieldError>> {
@@ -101,22 +106,35 @@ impl PlayerForm {
         let language = choice(&mut e, "language", &self.language, Some(Language::Pt));
         let notify = choice(&mut e, "notify", &self.notify, Some(NotifyPref::None));
         let alias = required(&mut e, "alias", &self.alias).map(str::to_string);
-        if !e.is_empty() {
-            return Err(e.0);
-        }
-        Ok(PlayerInput {
+        let input = PlayerInput {
             full_name: full_name.unwrap_or_default(),
-            date_of_birth: dob.unwrap_or_default(),
+            date_of_birth: dob.unwrap_or(PLACEHOLDER_DOB),
             doc_kind: doc_kind.unwrap_or(DocumentKind::Passport),
-            doc_number: doc_number.unwrap_or_default(),
-            doc_country: doc_country.unwrap_or_default(),
-            doc_expiry: doc_expiry.unwrap_or_default(),
+            doc_number: doc_number.unwrap_or_else(|| "PLACEHOLDER".into()),
+            doc_country: doc_country.unwrap_or_else(|| "PT".into()),
+            doc_expiry: doc_expiry.unwrap_or(PLACEHOLDER_EXPIRY),
             phone: Some(text(&self.phone)),
             email: Some(text(&self.email)),
             language: language.unwrap_or(Language::Pt),
             notify: notify.unwrap_or(NotifyPref::None),
             alias: alias.unwrap_or_default(),
-        })
+        };
+        if e.is_empty() {
+            return Ok(input);
+        }
+        // Some fields are missing or unreadable: report the other fields' problems too, so
+        // the desk fixes everything in one go (placeholders stand in for what is missing).
+        // Date rules need the room's date, so they wait for a form that parses.
+        let mut errors = e.0;
+        if let Err(more) = validate_player(&input, PLACEHOLDER_TODAY) {
+            for f in more {
+                let dated = f.field == "date_of_birth" || f.field == "doc_expiry";
+                if !dated && !errors.iter().any(|x| x.field == f.field) {
+                    errors.push(f);
+                }
+            }
+        }
+        Err(errors)
     }
 
     pub fn from_row(p: &PlayerRow) -> PlayerForm {

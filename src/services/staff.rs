@@ -79,17 +79,21 @@ fn insert(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, username: &str, 
 
 /// Signs in. Five failures within 15 minutes lock the username for 15 minutes (whether or
 /// not it exists, so the answer does not tell which usernames exist).
-pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<StaffRow> {
+///
+/// The outer result is for storage faults; the inner one is the answer. A refusal is an
+/// `Ok(Err(..))` so that the caller's transaction commits the failure count (and its audit
+/// record): rolling it back would mean the lockout never comes.
+pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<Result<StaffRow, AppError>> {
     let username = username.trim().to_lowercase();
     if username.is_empty() || username.len() > 64 || password.is_empty() || password.len() > 1024 {
-        return Err(AppError::Unauthorized(Problem::new("err-login-failed")));
+        return Ok(Err(AppError::Unauthorized(Problem::new("err-login-failed"))));
     }
     let t = now.naive_utc();
     let throttle: Option<ThrottleRow> =
         login_throttle::table.find(&username).select(ThrottleRow::as_select()).first(conn).optional()?;
     if let Some(until) = throttle.as_ref().and_then(|r| r.locked_until).filter(|u| *u > t) {
         let minutes = ((until - t).num_seconds() + 59) / 60;
-        return Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes)));
+        return Ok(Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes))));
     }
     let found: Option<StaffRow> = staff::table
         .filter(staff::username.eq(&username))
@@ -106,7 +110,7 @@ pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &s
     };
     if ok {
         diesel::delete(login_throttle::table.find(&username)).execute(conn)?;
-        return Ok(found.expect("checked above"));
+        return Ok(Ok(found.expect("checked above")));
     }
     let window = Duration::minutes(LOCKOUT_MINUTES);
     let (failures, start) = match throttle {
@@ -123,9 +127,9 @@ pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &s
         audit::record::<(), _>(conn, now, &actor(s), "staff.login_failed", "staff", Some(s.id), None, Some(&note))?;
     }
     if locked_until.is_some() {
-        return Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES)));
+        return Ok(Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES))));
     }
-    Err(AppError::Unauthorized(Problem::new("err-login-failed")))
+    Ok(Err(AppError::Unauthorized(Problem::new("err-login-failed"))))
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]

@@ -1,5 +1,1156 @@
-//! The JSON API under `/api/v1`.
+//! The JSON API under `/api/v1`: thin handlers over the same services as the pages.
+//!
+//! Callers authenticate with `Authorization: Bearer <token>` (from `POST /api/v1/auth/login`);
+//! every refusal is an `AppError`, turned into the localized `{"error":{…}}` body by the
+//! error middleware. Rows are mapped into the small response types below (what the API
+//! promises), never serialized straight from the database.
 
-use actix_web::web;
+use crate::auth::{self, TokenKind};
+use crate::db::audit::record as audit_record;
+use crate::db::models::{AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow, StaffRow, TableRow};
+use crate::domain::eligibility::Ineligible;
+use crate::domain::player::{Language, Warning};
+use crate::domain::{FieldError, Problem};
+use crate::error::{AppError, AppResult};
+use crate::i18n::I18n;
+use crate::services::audit::AuditFilter;
+use crate::services::games::{GameInput, TableInput};
+use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
+use crate::services::room::{Room, RoomUpdate};
+use crate::services::staff::{PasswordChange, StaffInput};
+use crate::services::{self, photo};
+use crate::state::AppState;
+use crate::web::ctx::request_lang;
+use crate::web::extract::{AdminStaff, AnyStaff, FloorStaff, RegistryReader};
+use crate::web::openapi::{ErrorResponse, Image};
+use actix_web::http::header;
+use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
-pub fn routes(_cfg: &mut web::ServiceConfig, _test_clock: bool) {}
+pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
+    let spec = web::Data::new(ApiSpec(crate::web::openapi::spec_json(test_clock)));
+    cfg.service(web::resource("/api/openapi.json").app_data(spec).route(web::get().to(openapi_json)));
+    let mut v1 = web::scope("/api/v1")
+        .service(web::resource("/auth/login").route(web::post().to(login)))
+        .service(web::resource("/auth/password").route(web::post().to(change_password)))
+        .service(web::resource("/me").route(web::get().to(me)))
+        .service(web::resource("/players").route(web::get().to(list_players)).route(web::post().to(create_player)))
+        .service(web::resource("/players/{id}").route(web::get().to(get_player)).route(web::put().to(update_player)))
+        .service(web::resource("/players/{id}/photo").route(web::get().to(get_photo)).route(web::put().to(put_photo)))
+        .service(web::resource("/players/{id}/eligibility").route(web::get().to(eligibility)))
+        .service(web::resource("/players/{id}/exclusions").route(web::post().to(ban_player)))
+        .service(web::resource("/exclusions/{id}/lift").route(web::post().to(lift_ban)))
+        .service(web::resource("/players/{id}/separations").route(web::post().to(separate)))
+        .service(web::resource("/separations/{id}").route(web::delete().to(remove_separation)))
+        .service(web::resource("/players/{id}/history").route(web::get().to(player_history)))
+        .service(web::resource("/room").route(web::get().to(get_room)).route(web::put().to(update_room)))
+        .service(web::resource("/games").route(web::get().to(list_games)).route(web::post().to(create_game)))
+        .service(web::resource("/games/{id}").route(web::get().to(get_game)).route(web::put().to(update_game)))
+        .service(web::resource("/tables").route(web::get().to(list_tables)).route(web::post().to(create_table)))
+        .service(web::resource("/tables/{id}").route(web::put().to(update_table)))
+        .service(web::resource("/staff").route(web::get().to(list_staff)).route(web::post().to(create_staff)))
+        .service(web::resource("/staff/{id}").route(web::put().to(update_staff)))
+        .service(web::resource("/audit").route(web::get().to(list_audit)))
+        .service(web::resource("/audit/verify").route(web::get().to(verify_audit)));
+    if test_clock {
+        v1 = v1
+            .service(web::resource("/test/clock").route(web::get().to(get_clock)))
+            .service(web::resource("/test/clock/advance").route(web::post().to(advance_clock)));
+    }
+    cfg.service(v1);
+}
+
+struct ApiSpec(String);
+
+async fn openapi_json(spec: web::Data<ApiSpec>) -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(spec.0.clone())
+}
+
+// ---- response types --------------------------------------------------------------------
+
+fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
+    t.and_utc()
+}
+
+/// A staff account (never its password hash).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StaffOut {
+    pub id: i64,
+    pub username: String,
+    pub display_name: String,
+    /// admin | floor | dealer | cashier
+    pub role: String,
+    pub active: bool,
+    /// pt | en, when the person chose one.
+    pub language: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&StaffRow> for StaffOut {
+    fn from(s: &StaffRow) -> Self {
+        StaffOut {
+            id: s.id,
+            username: s.username.clone(),
+            display_name: s.display_name.clone(),
+            role: s.role.clone(),
+            active: s.active,
+            language: s.language.clone(),
+            created_at: utc(s.created_at),
+            updated_at: utc(s.updated_at),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginResponse {
+    /// Send as `Authorization: Bearer <token>`.
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+    pub staff: StaffOut,
+}
+
+/// A registered player.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerOut {
+    pub id: i64,
+    pub full_name: String,
+    pub alias: String,
+    pub date_of_birth: NaiveDate,
+    /// passport | driving_licence | national_id | military_id
+    pub doc_kind: String,
+    pub doc_number: String,
+    pub doc_country: String,
+    pub doc_expiry: NaiveDate,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+    pub language: String,
+    pub notify: String,
+    pub has_photo: bool,
+    /// Send it back with an edit to refuse lost updates.
+    pub version: i32,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&PlayerRow> for PlayerOut {
+    fn from(p: &PlayerRow) -> Self {
+        PlayerOut {
+            id: p.id,
+            full_name: p.full_name.clone(),
+            alias: p.alias.clone(),
+            date_of_birth: p.date_of_birth,
+            doc_kind: p.doc_kind.clone(),
+            doc_number: p.doc_number.clone(),
+            doc_country: p.doc_country.clone(),
+            doc_expiry: p.doc_expiry,
+            phone: p.phone.clone(),
+            email: p.email.clone(),
+            language: p.language.clone(),
+            notify: p.notify.clone(),
+            has_photo: p.has_photo,
+            version: p.version,
+            created_at: utc(p.created_at),
+            updated_at: utc(p.updated_at),
+        }
+    }
+}
+
+/// Something the desk should know that did not stop the save.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WarningOut {
+    /// id_expires_soon
+    pub code: String,
+    pub message: String,
+    pub date: NaiveDate,
+    pub days: i64,
+}
+
+fn warning_out(i18n: &I18n, lang: Language, w: &Warning) -> WarningOut {
+    match w {
+        Warning::IdExpiresSoon { on, days } => WarningOut {
+            code: "id_expires_soon".into(),
+            message: i18n.msg(
+                lang,
+                "warn-id-expires",
+                &[("date", crate::i18n::local_date(lang, *on)), ("days", days.to_string())],
+            ),
+            date: *on,
+            days: *days,
+        },
+    }
+}
+
+/// The reason codes of `eligible_to_play` (under18 | no_photo | id_expired | banned).
+fn reason_codes(r: &[Ineligible]) -> Vec<String> {
+    r.iter()
+        .map(|x| serde_json::to_value(x).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())
+        .collect()
+}
+
+/// A player as saved, with the registration warnings and why they may not be seated yet.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerSaved {
+    pub player: PlayerOut,
+    pub warnings: Vec<WarningOut>,
+    /// Reason codes; empty: eligible to play.
+    #[schema(example = json!(["no_photo"]))]
+    pub eligibility: Vec<String>,
+}
+
+/// The one eligibility check every seating path uses (BSOP 1, 2, 3, 10).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EligibilityOut {
+    pub eligible: bool,
+    /// under18 | no_photo | id_expired | banned
+    #[schema(example = json!(["no_photo"]))]
+    pub reasons: Vec<String>,
+    /// The reasons in the request's language, in the same order.
+    pub messages: Vec<String>,
+}
+
+fn eligibility_out(i18n: &I18n, lang: Language, r: &[Ineligible]) -> EligibilityOut {
+    EligibilityOut {
+        eligible: r.is_empty(),
+        reasons: reason_codes(r),
+        messages: r.iter().map(|x| i18n.t(lang, x.key())).collect(),
+    }
+}
+
+/// An exclusion (ban): BSOP 2, 10, 11.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExclusionOut {
+    pub id: i64,
+    pub player_id: i64,
+    pub reason: String,
+    pub starts_at: DateTime<Utc>,
+    /// None: permanent.
+    pub ends_at: Option<DateTime<Utc>>,
+    pub created_by: i64,
+    pub created_at: DateTime<Utc>,
+    pub lifted_at: Option<DateTime<Utc>>,
+    pub lifted_by: Option<i64>,
+    pub lift_reason: Option<String>,
+    /// Whether it keeps the player from playing now (in a player's details).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_force: Option<bool>,
+}
+
+impl ExclusionOut {
+    fn new(e: &ExclusionRow, in_force: Option<bool>) -> Self {
+        ExclusionOut {
+            id: e.id,
+            player_id: e.player_id,
+            reason: e.reason.clone(),
+            starts_at: utc(e.starts_at),
+            ends_at: e.ends_at.map(utc),
+            created_by: e.created_by,
+            created_at: utc(e.created_at),
+            lifted_at: e.lifted_at.map(utc),
+            lifted_by: e.lifted_by,
+            lift_reason: e.lift_reason.clone(),
+            in_force,
+        }
+    }
+}
+
+/// Who a separation is with.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerRef {
+    pub id: i64,
+    pub full_name: String,
+    pub alias: String,
+}
+
+/// Two players who must never sit at the same table (BSOP 47).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeparationOut {
+    pub id: i64,
+    pub player_a: i64,
+    pub player_b: i64,
+    pub reason: String,
+    pub created_by: i64,
+    pub created_at: DateTime<Utc>,
+    pub removed_at: Option<DateTime<Utc>>,
+    pub removed_by: Option<i64>,
+    /// The other player (in a player's details).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<PlayerRef>,
+}
+
+impl SeparationOut {
+    fn new(s: &SeparationRow, other: Option<&PlayerRow>) -> Self {
+        SeparationOut {
+            id: s.id,
+            player_a: s.player_a,
+            player_b: s.player_b,
+            reason: s.reason.clone(),
+            created_by: s.created_by,
+            created_at: utc(s.created_at),
+            removed_at: s.removed_at.map(utc),
+            removed_by: s.removed_by,
+            other: other.map(|p| PlayerRef { id: p.id, full_name: p.full_name.clone(), alias: p.alias.clone() }),
+        }
+    }
+}
+
+/// A player with everything the floor needs before seating them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerDetail {
+    pub player: PlayerOut,
+    pub eligible: bool,
+    /// Reason codes; empty: eligible to play.
+    pub eligibility: Vec<String>,
+    /// Every exclusion, newest first, each with `in_force`.
+    pub exclusions: Vec<ExclusionOut>,
+    /// The players this one must never sit with.
+    pub separations: Vec<SeparationOut>,
+    /// E.g. the ID expires within 30 days.
+    pub warnings: Vec<WarningOut>,
+}
+
+/// One record of the hash-chained audit trail.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuditOut {
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    pub actor_id: Option<i64>,
+    pub actor_name: String,
+    pub action: String,
+    pub subject_kind: String,
+    pub subject_id: Option<i64>,
+    /// The subject before the action (null when none).
+    pub before: serde_json::Value,
+    /// The subject after the action (null when none).
+    pub after: serde_json::Value,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+fn stored_json(s: &str) -> serde_json::Value {
+    if s.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(s).unwrap_or_else(|_| serde_json::Value::String(s.to_string()))
+    }
+}
+
+impl From<&AuditRow> for AuditOut {
+    fn from(a: &AuditRow) -> Self {
+        AuditOut {
+            seq: a.seq,
+            at: utc(a.at),
+            actor_id: a.actor_id,
+            actor_name: a.actor_name.clone(),
+            action: a.action.clone(),
+            subject_kind: a.subject_kind.clone(),
+            subject_id: a.subject_id,
+            before: stored_json(&a.before_json),
+            after: stored_json(&a.after_json),
+            prev_hash: a.prev_hash.clone(),
+            hash: a.hash.clone(),
+        }
+    }
+}
+
+/// The outcome of verifying the audit chain.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChainReportOut {
+    pub ok: bool,
+    pub records: u64,
+    /// The first broken record's sequence number.
+    pub broken_at: Option<i64>,
+    pub problem: Option<String>,
+}
+
+/// A game. Amounts in minor units (cents); percentages in basis points.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameOut {
+    pub id: i64,
+    pub name: String,
+    pub variant: String,
+    pub small_blind: i64,
+    pub big_blind: i64,
+    pub limit_class: String,
+    pub buy_in_min: i64,
+    pub buy_in_max: Option<i64>,
+    pub seats: i32,
+    pub cagnotte_mode: String,
+    pub cagnotte_bp: i32,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl From<&GameRow> for GameOut {
+    fn from(g: &GameRow) -> Self {
+        GameOut {
+            id: g.id,
+            name: g.name.clone(),
+            variant: g.variant.clone(),
+            small_blind: g.small_blind,
+            big_blind: g.big_blind,
+            limit_class: g.limit_class.clone(),
+            buy_in_min: g.buy_in_min,
+            buy_in_max: g.buy_in_max,
+            seats: g.seats,
+            cagnotte_mode: g.cagnotte_mode.clone(),
+            cagnotte_bp: g.cagnotte_bp,
+            active: g.active,
+            created_at: utc(g.created_at),
+            updated_at: utc(g.updated_at),
+        }
+    }
+}
+
+/// A table, with the game it runs.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableOut {
+    pub id: i64,
+    pub number: i32,
+    pub seats: i32,
+    pub game_id: Option<i64>,
+    /// continuous | session
+    pub mode: String,
+    pub state: String,
+    pub active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub game: Option<GameOut>,
+}
+
+impl TableOut {
+    fn new(t: &TableRow, game: Option<&GameRow>) -> Self {
+        TableOut {
+            id: t.id,
+            number: t.number,
+            seats: t.seats,
+            game_id: t.game_id,
+            mode: t.mode.clone(),
+            state: t.state.clone(),
+            active: t.active,
+            created_at: utc(t.created_at),
+            updated_at: utc(t.updated_at),
+            game: game.map(GameOut::from),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClockOut {
+    pub now: DateTime<Utc>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ClockAdvance {
+    /// 1 to 10080 (one week).
+    pub minutes: i64,
+}
+
+// ---- query parameters ------------------------------------------------------------------
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct PlayerQuery {
+    /// Name, alias, document number, phone or e-mail; every word must match.
+    pub q: Option<String>,
+    /// 1 to 200 (default 50).
+    pub limit: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct HistoryQuery {
+    /// 1 to 200 (default 50).
+    pub limit: Option<i64>,
+}
+
+/// The time window of an audit search (RFC 3339 instants, e.g. `2026-11-21T20:00:00Z`).
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct AuditRange {
+    /// Records at or after this instant.
+    pub from: Option<String>,
+    /// Records before this instant.
+    pub to: Option<String>,
+}
+
+fn page_limit(limit: Option<i64>) -> AppResult<i64> {
+    let l = limit.unwrap_or(50);
+    if (1..=200).contains(&l) {
+        Ok(l)
+    } else {
+        Err(AppError::field("limit", "err-limit"))
+    }
+}
+
+fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldError> {
+    let Some(s) = v.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    // An unencoded `+` in a query string arrives as a space.
+    DateTime::parse_from_rfc3339(s)
+        .or_else(|_| DateTime::parse_from_rfc3339(&s.replace(' ', "+")))
+        .map(|t| Some(t.with_timezone(&Utc)))
+        .map_err(|_| FieldError::new(field, "api-instant"))
+}
+
+// ---- sign-in ---------------------------------------------------------------------------
+
+/// Signs in and returns a Bearer token. Five failures within 15 minutes lock the username
+/// for 15 minutes (429).
+#[utoipa::path(
+    post, path = "/api/v1/auth/login", tag = "auth", security(()),
+    request_body = LoginRequest,
+    responses(
+        (status = 200, body = LoginResponse),
+        (status = 401, description = "Wrong username or password", body = ErrorResponse),
+        (status = 429, description = "Locked after repeated failures", body = ErrorResponse),
+    )
+)]
+pub async fn login(st: web::Data<AppState>, body: web::Json<LoginRequest>) -> AppResult<web::Json<LoginResponse>> {
+    let now = st.clock.now();
+    let LoginRequest { username, password } = body.into_inner();
+    let staff = st
+        .write(move |_, c| services::staff::login(c, now, &username, &password))
+        .await??;
+    let (token, claims) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Api, now, st.config.session_hours);
+    Ok(web::Json(LoginResponse {
+        token,
+        expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or(now),
+        staff: StaffOut::from(&staff),
+    }))
+}
+
+/// Changes one's own password. Every token of this person ends, this one included: sign in
+/// again with the new password.
+#[utoipa::path(
+    post, path = "/api/v1/auth/password", tag = "auth",
+    request_body = PasswordChange,
+    responses(
+        (status = 204, description = "Changed"),
+        (status = 401, body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn change_password(st: web::Data<AppState>, who: AnyStaff, body: Result<web::Json<PasswordChange>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let now = st.clock.now();
+    let me = who.0.staff;
+    let change = body.into_inner();
+    st.write(move |_, c| services::staff::change_password(c, now, &me, &change)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The signed-in staff member.
+#[utoipa::path(get, path = "/api/v1/me", tag = "auth", responses((status = 200, body = StaffOut), (status = 401, body = ErrorResponse)))]
+pub async fn me(who: AnyStaff) -> web::Json<StaffOut> {
+    web::Json(StaffOut::from(&who.0.staff))
+}
+
+// ---- players ---------------------------------------------------------------------------
+
+/// Searches the registry (admin, floor, cashier).
+#[utoipa::path(
+    get, path = "/api/v1/players", tag = "players",
+    params(PlayerQuery),
+    responses((status = 200, body = [PlayerOut]), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn list_players(st: web::Data<AppState>, _who: RegistryReader, q: web::Query<PlayerQuery>) -> AppResult<web::Json<Vec<PlayerOut>>> {
+    let limit = page_limit(q.limit)?;
+    let text = q.q.clone().unwrap_or_default();
+    let rows = st.run(move |_, conn| svc::search(conn, &text, limit)).await?;
+    Ok(web::Json(rows.iter().map(PlayerOut::from).collect()))
+}
+
+/// Registers a player (BSOP 1, 3; admin, floor). A record without a photo is saved but may
+/// not be seated until one is added (`PUT /api/v1/players/{id}/photo`).
+#[utoipa::path(
+    post, path = "/api/v1/players", tag = "players",
+    request_body = PlayerForm,
+    responses(
+        (status = 201, body = PlayerSaved),
+        (status = 400, description = "Malformed JSON", body = ErrorResponse),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "The document is already registered", body = ErrorResponse),
+        (status = 415, body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn create_player(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, body: Result<web::Json<PlayerForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let input = body.parse()?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let (row, warnings, inel) = st
+        .write(move |_, conn| {
+            let tz = services::room::get(conn)?.tz;
+            let (row, warnings) = svc::create(conn, now, tz, &actor, &input, None)?;
+            let inel = svc::eligibility(conn, &row, now, tz)?;
+            Ok((row, warnings, inel))
+        })
+        .await?;
+    let saved = player_saved(&st.i18n, request_lang(&req), &row, &warnings, &inel);
+    Ok(HttpResponse::Created().insert_header((header::LOCATION, format!("/api/v1/players/{}", row.id))).json(saved))
+}
+
+fn player_saved(i18n: &I18n, lang: Language, row: &PlayerRow, warnings: &[Warning], inel: &[Ineligible]) -> PlayerSaved {
+    PlayerSaved {
+        player: PlayerOut::from(row),
+        warnings: warnings.iter().map(|w| warning_out(i18n, lang, w)).collect(),
+        eligibility: reason_codes(inel),
+    }
+}
+
+/// A player, whether they may be seated, their exclusions and separations.
+#[utoipa::path(
+    get, path = "/api/v1/players/{id}", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    responses((status = 200, body = PlayerDetail), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn get_player(req: HttpRequest, st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<PlayerDetail>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let (p, inel, bans, seps, tz) = st
+        .run(move |_, conn| {
+            let tz = services::room::get(conn)?.tz;
+            let p = svc::get(conn, id)?;
+            let inel = svc::eligibility(conn, &p, now, tz)?;
+            let bans = svc::exclusions_of(conn, id, now)?;
+            let seps = svc::separations_of(conn, id)?;
+            Ok((p, inel, bans, seps, tz))
+        })
+        .await?;
+    let lang = request_lang(&req);
+    let warnings = crate::domain::player::id_warnings(p.doc_expiry, crate::domain::age::room_date(now, tz));
+    Ok(web::Json(PlayerDetail {
+        player: PlayerOut::from(&p),
+        eligible: inel.is_empty(),
+        eligibility: reason_codes(&inel),
+        exclusions: bans.iter().map(|(e, on)| ExclusionOut::new(e, Some(*on))).collect(),
+        separations: seps.iter().map(|(s, other)| SeparationOut::new(s, Some(other))).collect(),
+        warnings: warnings.iter().map(|w| warning_out(&st.i18n, lang, w)).collect(),
+    }))
+}
+
+/// Edits a player (admin, floor). Send the `version` you loaded to refuse a lost update (409).
+#[utoipa::path(
+    put, path = "/api/v1/players/{id}", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    request_body = PlayerForm,
+    responses(
+        (status = 200, body = PlayerSaved),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Duplicate document, or changed meanwhile", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn update_player(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<PlayerForm>, actix_web::Error>,
+) -> AppResult<web::Json<PlayerSaved>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let input = body.parse()?;
+    let version = body.version;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let (row, warnings, inel) = st
+        .write(move |_, conn| {
+            let tz = services::room::get(conn)?.tz;
+            let (row, warnings) = svc::update(conn, now, tz, &actor, id, version, &input, None)?;
+            let inel = svc::eligibility(conn, &row, now, tz)?;
+            Ok((row, warnings, inel))
+        })
+        .await?;
+    Ok(web::Json(player_saved(&st.i18n, request_lang(&req), &row, &warnings, &inel)))
+}
+
+/// Replaces a player's photo (admin, floor): the raw JPEG or PNG as the body, at most 5 MB.
+/// It is re-encoded as a bounded JPEG without metadata.
+#[utoipa::path(
+    put, path = "/api/v1/players/{id}/photo", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    request_body(content((Image = "image/jpeg"), (Image = "image/png")), description = "The photo, at most 5 MB"),
+    responses(
+        (status = 200, body = PlayerOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 413, body = ErrorResponse),
+        (status = 415, body = ErrorResponse),
+        (status = 422, description = "Not a usable image", body = ErrorResponse),
+    )
+)]
+pub async fn put_photo(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Bytes, actix_web::Error>,
+) -> AppResult<web::Json<PlayerOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let is_image = matches!(req.mime_type(), Ok(Some(m)) if m.essence_str() == "image/jpeg" || m.essence_str() == "image/png");
+    if !is_image {
+        return Err(AppError::UnsupportedMedia(Problem::new("api-photo-content-type")));
+    }
+    // Decoding and re-encoding is CPU work: off the async threads.
+    let ph = web::block(move || photo::process(&body)).await??;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let row = st.write(move |_, conn| svc::set_photo(conn, now, &actor, id, &ph)).await?;
+    Ok(web::Json(PlayerOut::from(&row)))
+}
+
+/// A player's photo (admin, floor, cashier).
+#[utoipa::path(
+    get, path = "/api/v1/players/{id}/photo", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    responses(
+        (status = 200, content_type = "image/jpeg", body = Image),
+        (status = 403, body = ErrorResponse),
+        (status = 404, description = "No such player or no photo", body = ErrorResponse),
+    )
+)]
+pub async fn get_photo(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let ph = st.run(move |_, conn| svc::photo(conn, id)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ph.content_type)
+        .insert_header((header::CACHE_CONTROL, "private, no-store"))
+        .body(ph.data))
+}
+
+/// May this player be seated now? (BSOP 1, 2, 3, 10: 18 or over, photo on record, unexpired
+/// ID, no exclusion in force.)
+#[utoipa::path(
+    get, path = "/api/v1/players/{id}/eligibility", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    responses((status = 200, body = EligibilityOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn eligibility(req: HttpRequest, st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<EligibilityOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let inel = st
+        .run(move |_, conn| {
+            let tz = services::room::get(conn)?.tz;
+            let p = svc::get(conn, id)?;
+            svc::eligibility(conn, &p, now, tz)
+        })
+        .await?;
+    Ok(web::Json(eligibility_out(&st.i18n, request_lang(&req), &inel)))
+}
+
+/// Bans a player (BSOP 2, 10, 11; admin, floor): from `starts_at` (default now) until
+/// `ends_at` or permanently; times in the room's local time, `YYYY-MM-DDTHH:MM`.
+#[utoipa::path(
+    post, path = "/api/v1/players/{id}/exclusions", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    request_body = BanForm,
+    responses(
+        (status = 201, body = ExclusionOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn ban_player(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<BanForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let form = body.into_inner();
+    let row = st
+        .write(move |_, conn| {
+            let tz = services::room::get(conn)?.tz;
+            svc::ban(conn, now, tz, &actor, id, &form)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(ExclusionOut::new(&row, None)))
+}
+
+/// Lifts a ban, with a reason (admin, floor).
+#[utoipa::path(
+    post, path = "/api/v1/exclusions/{id}/lift", tag = "players",
+    params(("id" = i64, Path, description = "Exclusion id")),
+    request_body = ReasonForm,
+    responses(
+        (status = 200, body = ExclusionOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already lifted or ended", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn lift_ban(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<ReasonForm>, actix_web::Error>) -> AppResult<web::Json<ExclusionOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let form = body.into_inner();
+    let row = st.write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form)).await?;
+    Ok(web::Json(ExclusionOut::new(&row, None)))
+}
+
+/// Records that two players must never sit at the same table (BSOP 47; admin, floor).
+#[utoipa::path(
+    post, path = "/api/v1/players/{id}/separations", tag = "players",
+    params(("id" = i64, Path, description = "Player id")),
+    request_body = SeparationForm,
+    responses(
+        (status = 201, body = SeparationOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already separated", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<SeparationForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let form = body.into_inner();
+    let row = st.write(move |_, conn| svc::separate(conn, now, &actor, id, &form)).await?;
+    Ok(HttpResponse::Created().json(SeparationOut::new(&row, None)))
+}
+
+/// Ends a separation (admin, floor).
+#[utoipa::path(
+    delete, path = "/api/v1/separations/{id}", tag = "players",
+    params(("id" = i64, Path, description = "Separation id")),
+    responses(
+        (status = 200, body = SeparationOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already removed", body = ErrorResponse),
+    )
+)]
+pub async fn remove_separation(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeparationOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let row = st.write(move |_, conn| svc::remove_separation(conn, now, &actor, id)).await?;
+    Ok(web::Json(SeparationOut::new(&row, None)))
+}
+
+/// A player's history: the audit records about them, newest first.
+#[utoipa::path(
+    get, path = "/api/v1/players/{id}/history", tag = "players",
+    params(("id" = i64, Path, description = "Player id"), HistoryQuery),
+    responses((status = 200, body = [AuditOut]), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn player_history(
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+    q: web::Query<HistoryQuery>,
+) -> AppResult<web::Json<Vec<AuditOut>>> {
+    let id = path.into_inner();
+    let limit = page_limit(q.limit)?;
+    let rows = st
+        .run(move |_, conn| {
+            svc::get(conn, id)?;
+            services::audit::history(conn, "player", id, limit)
+        })
+        .await?;
+    Ok(web::Json(rows.iter().map(AuditOut::from).collect()))
+}
+
+// ---- room, games, tables ---------------------------------------------------------------
+
+/// The room: name, time zone, currency, language and rule profile.
+#[utoipa::path(get, path = "/api/v1/room", tag = "room", responses((status = 200, body = Room), (status = 401, body = ErrorResponse)))]
+pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Room>> {
+    Ok(web::Json(st.run(|_, conn| services::room::get(conn)).await?))
+}
+
+/// Changes the room and its rule profile (admin).
+#[utoipa::path(
+    put, path = "/api/v1/room", tag = "room",
+    request_body = RoomUpdate,
+    responses((status = 200, body = Room), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn update_room(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<RoomUpdate>, actix_web::Error>) -> AppResult<web::Json<Room>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let u = body.into_inner();
+    Ok(web::Json(st.write(move |_, conn| services::room::update(conn, now, &actor, &u)).await?))
+}
+
+/// Every game, active first.
+#[utoipa::path(get, path = "/api/v1/games", tag = "games", responses((status = 200, body = [GameOut]), (status = 401, body = ErrorResponse)))]
+pub async fn list_games(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<GameOut>>> {
+    let rows = st.run(|_, conn| services::games::list_games(conn)).await?;
+    Ok(web::Json(rows.iter().map(GameOut::from).collect()))
+}
+
+/// Creates a game (admin). Amounts in minor units.
+#[utoipa::path(
+    post, path = "/api/v1/games", tag = "games",
+    request_body = GameInput,
+    responses((status = 201, body = GameOut), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn create_game(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<GameInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let g = body.into_inner();
+    let row = st
+        .write(move |_, conn| {
+            let profile = services::room::get(conn)?.profile;
+            services::games::create_game(conn, now, &actor, &profile, &g)
+        })
+        .await?;
+    Ok(HttpResponse::Created().insert_header((header::LOCATION, format!("/api/v1/games/{}", row.id))).json(GameOut::from(&row)))
+}
+
+/// One game.
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, body = GameOut), (status = 404, body = ErrorResponse))
+)]
+pub async fn get_game(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<GameOut>> {
+    let id = path.into_inner();
+    let row = st.run(move |_, conn| services::games::get_game(conn, id)).await?;
+    Ok(web::Json(GameOut::from(&row)))
+}
+
+/// Changes a game (admin).
+#[utoipa::path(
+    put, path = "/api/v1/games/{id}", tag = "games",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = GameInput,
+    responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn update_game(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<GameInput>, actix_web::Error>) -> AppResult<web::Json<GameOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let g = body.into_inner();
+    let row = st
+        .write(move |_, conn| {
+            let profile = services::room::get(conn)?.profile;
+            services::games::update_game(conn, now, &actor, &profile, id, &g)
+        })
+        .await?;
+    Ok(web::Json(GameOut::from(&row)))
+}
+
+/// Every table by number, each with its game.
+#[utoipa::path(get, path = "/api/v1/tables", tag = "games", responses((status = 200, body = [TableOut]), (status = 401, body = ErrorResponse)))]
+pub async fn list_tables(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<TableOut>>> {
+    let rows = st.run(|_, conn| services::games::list_tables(conn)).await?;
+    Ok(web::Json(rows.iter().map(|(t, g)| TableOut::new(t, g.as_ref())).collect()))
+}
+
+/// Reads a table's game for the answer (in the same transaction as the change).
+fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<GameRow>> {
+    t.game_id.map(|g| services::games::get_game(conn, g)).transpose()
+}
+
+/// Creates a table (admin).
+#[utoipa::path(
+    post, path = "/api/v1/tables", tag = "games",
+    request_body = TableInput,
+    responses(
+        (status = 201, body = TableOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Table number taken", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn create_table(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<TableInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let t = body.into_inner();
+    let (row, game) = st
+        .write(move |_, conn| {
+            let row = services::games::create_table(conn, now, &actor, &t)?;
+            let game = table_game(conn, &row)?;
+            Ok((row, game))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(TableOut::new(&row, game.as_ref())))
+}
+
+/// Changes a table (admin).
+#[utoipa::path(
+    put, path = "/api/v1/tables/{id}", tag = "games",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = TableInput,
+    responses(
+        (status = 200, body = TableOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Table number taken", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn update_table(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<TableInput>, actix_web::Error>) -> AppResult<web::Json<TableOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let t = body.into_inner();
+    let (row, game) = st
+        .write(move |_, conn| {
+            let row = services::games::update_table(conn, now, &actor, id, &t)?;
+            let game = table_game(conn, &row)?;
+            Ok((row, game))
+        })
+        .await?;
+    Ok(web::Json(TableOut::new(&row, game.as_ref())))
+}
+
+// ---- staff and audit -------------------------------------------------------------------
+
+/// Every staff account (admin).
+#[utoipa::path(get, path = "/api/v1/staff", tag = "staff", responses((status = 200, body = [StaffOut]), (status = 403, body = ErrorResponse)))]
+pub async fn list_staff(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<web::Json<Vec<StaffOut>>> {
+    let rows = st.run(|_, conn| services::staff::list(conn)).await?;
+    Ok(web::Json(rows.iter().map(StaffOut::from).collect()))
+}
+
+/// Creates a staff account (admin).
+#[utoipa::path(
+    post, path = "/api/v1/staff", tag = "staff",
+    request_body = StaffInput,
+    responses(
+        (status = 201, body = StaffOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Username taken", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn create_staff(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<StaffInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let i = body.into_inner();
+    let row = st.write(move |_, conn| services::staff::create(conn, now, &actor, &i)).await?;
+    Ok(HttpResponse::Created().json(StaffOut::from(&row)))
+}
+
+/// Changes a staff account (admin). An admin cannot demote or deactivate themselves (409).
+#[utoipa::path(
+    put, path = "/api/v1/staff/{id}", tag = "staff",
+    params(("id" = i64, Path, description = "Staff id")),
+    request_body = StaffInput,
+    responses(
+        (status = 200, body = StaffOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn update_staff(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<StaffInput>, actix_web::Error>) -> AppResult<web::Json<StaffOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let by = who.0.staff;
+    let i = body.into_inner();
+    let row = st.write(move |_, conn| services::staff::update(conn, now, &by, id, &i)).await?;
+    Ok(web::Json(StaffOut::from(&row)))
+}
+
+/// The audit trail, newest first (admin). Page with `before_seq`.
+#[utoipa::path(
+    get, path = "/api/v1/audit", tag = "audit",
+    params(AuditFilter, AuditRange),
+    responses((status = 200, body = [AuditOut]), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn list_audit(
+    st: web::Data<AppState>,
+    _who: AdminStaff,
+    filter: web::Query<AuditFilter>,
+    range: web::Query<AuditRange>,
+) -> AppResult<web::Json<Vec<AuditOut>>> {
+    let from = instant("from", range.from.as_deref());
+    let to = instant("to", range.to.as_deref());
+    let (from, to) = match (from, to) {
+        (Ok(f), Ok(t)) => (f, t),
+        (f, t) => return Err(AppError::Validation(f.err().into_iter().chain(t.err()).collect())),
+    };
+    let filter = filter.into_inner();
+    let rows = st.run(move |_, conn| services::audit::list(conn, &filter, from, to)).await?;
+    Ok(web::Json(rows.iter().map(AuditOut::from).collect()))
+}
+
+/// Verifies the whole hash chain (admin).
+#[utoipa::path(get, path = "/api/v1/audit/verify", tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
+pub async fn verify_audit(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<web::Json<ChainReportOut>> {
+    let r = st.run(|_, conn| services::audit::verify_chain(conn)).await?;
+    Ok(web::Json(ChainReportOut { ok: r.ok, records: r.records, broken_at: r.broken_at, problem: r.problem }))
+}
+
+// ---- test clock (only with CARDROOM_TEST_CLOCK=1) --------------------------------------
+
+/// The longest single move of the test clock: one week.
+pub const MAX_ADVANCE_MINUTES: i64 = 7 * 24 * 60;
+
+/// The server's clock (admin; only when the server runs with `CARDROOM_TEST_CLOCK=1`).
+#[utoipa::path(get, path = "/api/v1/test/clock", tag = "test", responses((status = 200, body = ClockOut), (status = 403, body = ErrorResponse), (status = 404, description = "Test clock off", body = ErrorResponse)))]
+pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<ClockOut> {
+    web::Json(ClockOut { now: st.clock.now() })
+}
+
+/// Moves the server's clock forward (admin; only with `CARDROOM_TEST_CLOCK=1`), audited.
+#[utoipa::path(
+    post, path = "/api/v1/test/clock/advance", tag = "test",
+    request_body = ClockAdvance,
+    responses(
+        (status = 200, body = ClockOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, description = "Test clock off", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn advance_clock(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<ClockAdvance>, actix_web::Error>) -> AppResult<web::Json<ClockOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let minutes = body.minutes;
+    if !(1..=MAX_ADVANCE_MINUTES).contains(&minutes) {
+        return Err(AppError::Validation(vec![
+            FieldError::new("minutes", "err-range").arg("min", 1).arg("max", MAX_ADVANCE_MINUTES),
+        ]));
+    }
+    let by = chrono::Duration::minutes(minutes);
+    let actor = services::staff::actor(&who.0.staff);
+    let now = st
+        .write(move |s, conn| {
+            let from = s.clock.now();
+            let note = serde_json::json!({ "minutes": minutes, "from": from, "to": from + by });
+            audit_record::<(), _>(conn, from, &actor, "clock.advance", "clock", None, None, Some(&note))?;
+            // Last, so a failed audit record leaves the clock where it was.
+            s.clock.advance(by).ok_or(AppError::NotFound)
+        })
+        .await?;
+    Ok(web::Json(ClockOut { now }))
+}

@@ -128,7 +128,12 @@ pub async fn localize(
         json_response(&st.i18n, lang, &err)
     } else if matches!(err, AppError::Unauthorized(_)) {
         // Pages: send the browser to the sign-in page, then back here.
-        let next = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/");
+        // After signing in, come back here — for a form post, to the page instead.
+        let next = if req.method() == actix_web::http::Method::GET {
+            req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/")
+        } else {
+            "/"
+        };
         let target = format!("/login?next={}", urlencode(next));
         HttpResponse::SeeOther().insert_header((header::LOCATION, target)).finish()
     } else {

@@ -1,1 +1,129 @@
 //! OpenAPI 3 description of `/api/v1`, served at `/api/openapi.json`.
+
+use super::api;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+/// The name of the Bearer security scheme in the document.
+pub const BEARER: &str = "bearer";
+
+/// Every refusal: a stable `code`, a message in the request's language (`Accept-Language`),
+/// and for 422 the refused fields. (The body `web::errors` writes.)
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorResponse {
+    error: ErrorBody,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ErrorBody {
+    /// validation_failed | bad_request | unauthorized | forbidden | not_found |
+    /// method_not_allowed | conflict | payload_too_large | unsupported_media_type |
+    /// too_many_requests | unavailable | internal_error
+    #[schema(example = "validation_failed")]
+    code: String,
+    /// Localized headline.
+    message: String,
+    /// Only for 422 (absent otherwise): each refused field with its reason.
+    #[schema(required = false)]
+    fields: Vec<FieldErrorBody>,
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct FieldErrorBody {
+    #[schema(example = "date_of_birth")]
+    field: String,
+    /// The reason, e.g. required, under_18, too_long, choice.
+    #[schema(example = "under_18")]
+    code: String,
+    message: String,
+}
+
+/// A photo's bytes (JPEG or PNG).
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+#[allow(dead_code)]
+pub struct Image(Vec<u8>);
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            BEARER,
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Cardroom API",
+        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
+    ),
+    paths(
+        api::login,
+        api::change_password,
+        api::me,
+        api::list_players,
+        api::create_player,
+        api::get_player,
+        api::update_player,
+        api::put_photo,
+        api::get_photo,
+        api::eligibility,
+        api::ban_player,
+        api::lift_ban,
+        api::separate,
+        api::remove_separation,
+        api::player_history,
+        api::get_room,
+        api::update_room,
+        api::list_games,
+        api::create_game,
+        api::get_game,
+        api::update_game,
+        api::list_tables,
+        api::create_table,
+        api::update_table,
+        api::list_staff,
+        api::create_staff,
+        api::update_staff,
+        api::list_audit,
+        api::verify_audit,
+        api::get_clock,
+        api::advance_clock,
+    ),
+    components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
+    tags(
+        (name = "auth", description = "Sign-in and one's own account"),
+        (name = "players", description = "The player registry, exclusions and separations (BSOP 1, 2, 3, 10, 11, 47)"),
+        (name = "room", description = "The room and its rule profile"),
+        (name = "games", description = "Games and tables"),
+        (name = "staff", description = "Staff accounts"),
+        (name = "audit", description = "The hash-chained audit trail"),
+        (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as served: without the test-clock paths when that setting is off.
+pub fn spec_json(test_clock: bool) -> String {
+    let mut doc = ApiDoc::openapi();
+    if !test_clock {
+        doc.paths.paths.retain(|p, _| !p.starts_with("/api/v1/test/"));
+        if let Some(tags) = doc.tags.as_mut() {
+            tags.retain(|t| t.name != "test");
+        }
+    }
+    doc.to_json().unwrap_or_else(|e| {
+        log::error!("OpenAPI document: {e}");
+        "{}".into()
+    })
+}

@@ -47,7 +47,15 @@ dash-games = games
 dash-tables = tables
 dash-tables-with-game = tables with a game
 dash-setup = Room setup
-dash-other-roles = Your tablet and cash desk screens arrive with the next releases. You can change your password from your name at the top.
+dash-no-tables = No tables yet: an admin adds them under Tables.
+dash-table = Table
+dash-game = Game
+dash-blinds = Blinds
+dash-buy-in = Buy-in (BSOP 24)
+dash-seats = Seats
+dash-mode = Runs
+dash-mode-continuous = Continuously
+dash-mode-session = In sessions
 
 ## Players
 players-new = Register player

@@ -47,7 +47,15 @@ dash-games = jogos
 dash-tables = mesas
 dash-tables-with-game = mesas com jogo
 dash-setup = Configuração da sala
-dash-other-roles = Os ecrãs do tablet de mesa e da caixa chegam nas próximas versões. Pode alterar a sua palavra-passe a partir do seu nome, no topo.
+dash-no-tables = Ainda não há mesas: um administrador cria-as em Mesas.
+dash-table = Mesa
+dash-game = Jogo
+dash-blinds = Blinds
+dash-buy-in = Cave (BSOP 24)
+dash-seats = Lugares
+dash-mode = Funciona
+dash-mode-continuous = Em contínuo
+dash-mode-session = Por sessões
 
 ## Jogadores
 players-new = Registar jogador

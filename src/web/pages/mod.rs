@@ -123,7 +123,7 @@ async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<
     let f = form.0;
     let now = st.clock.now();
     let (user, pw) = (f.username.clone(), f.password.clone());
-    match st.write(move |_, c| services::staff::login(c, now, &user, &pw)).await {
+    match st.write(move |_, c| services::staff::login(c, now, &user, &pw)).await? {
         Ok(staff) => {
             let (token, _) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Web, now, st.config.session_hours);
             let mut res = see_other(&safe_next(f.next.as_deref()));
@@ -133,7 +133,7 @@ async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<
             }
             Ok(res)
         }
-        Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => {
+        Err(e) => {
             let (token, _) = prelogin_token(&req);
             let c = anonymous_ctx(&req, &st, token).await?;
             let (message, _) = super::errors::describe(&st.i18n, c.lang, &e);
@@ -141,7 +141,6 @@ async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<
             let page = LoginPage { c, username: f.username, next: safe_next(f.next.as_deref()), error: Some(message) };
             render(status, &page)
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -182,6 +181,8 @@ struct Dashboard {
     games: usize,
     tables: usize,
     tables_with_game: usize,
+    /// Active tables with their game, for everyone on the floor (dealers included).
+    table_list: Vec<(crate::db::models::TableRow, Option<crate::db::models::GameRow>)>,
 }
 
 async fn dashboard(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<Dashboard> {
@@ -201,6 +202,7 @@ async fn dashboard(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> 
         games: games.iter().filter(|g| g.active).count(),
         tables: tables.iter().filter(|(t, _)| t.active).count(),
         tables_with_game: tables.iter().filter(|(t, g)| t.active && g.is_some()).count(),
+        table_list: tables.into_iter().filter(|(t, _)| t.active).collect(),
     })
 }
 

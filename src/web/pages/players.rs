@@ -4,7 +4,7 @@
 use super::{ctx, render, see_other, SearchQuery};
 use crate::db::models::{AuditRow, ExclusionRow, PlayerRow, SeparationRow};
 use crate::domain::eligibility::Ineligible;
-use crate::domain::player::{DocumentKind, Language, NotifyPref, ID_EXPIRY_WARNING_DAYS};
+use crate::domain::player::{id_warnings, DocumentKind, Language, NotifyPref, Warning};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::photo::{self, Photo};
@@ -308,11 +308,10 @@ async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, pa
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
-    let days = (p.doc_expiry - today).num_days();
-    let mut warnings = Vec::new();
-    if (0..=ID_EXPIRY_WARNING_DAYS).contains(&days) {
-        warnings.push(c.i18n.msg(c.lang, "warn-id-expires", &[("date", c.date(p.doc_expiry)), ("days", days.to_string())]));
-    }
+    let warnings = id_warnings(p.doc_expiry, today)
+        .into_iter()
+        .map(|Warning::IdExpiresSoon { on, days }| c.i18n.msg(c.lang, "warn-id-expires", &[("date", on.to_string()), ("days", days.to_string())]))
+        .collect();
     let age = crate::domain::age::age_on(p.date_of_birth, today);
     Ok(ShowPage { c, p, age, ineligible, warnings, bans, separations, history })
 }
