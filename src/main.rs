@@ -62,10 +62,14 @@ fn main() -> std::process::ExitCode {
                     std::process::ExitCode::SUCCESS
                 }
                 Ok(r) => {
+                    let why = match r.problem {
+                        Some("tampered") => "its content does not match its hash",
+                        Some("unlinked") => "it does not link to the previous record",
+                        _ => "records are missing before it",
+                    };
                     println!(
-                        "audit trail BROKEN at record {}: {} ({} records verified before it)",
+                        "audit trail BROKEN at record {}: {why} ({} records verified before it)",
                         r.broken_at.unwrap_or_default(),
-                        r.problem.unwrap_or_default(),
                         r.records
                     );
                     std::process::ExitCode::from(3)

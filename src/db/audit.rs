@@ -82,7 +82,9 @@ pub struct ChainReport {
     pub records: u64,
     /// The first broken record's sequence number.
     pub broken_at: Option<i64>,
-    pub problem: Option<String>,
+    /// `tampered` (content does not match its hash), `unlinked` (does not point at the
+    /// previous record) or `gap` (records missing before it).
+    pub problem: Option<&'static str>,
 }
 
 /// Verifies the whole chain, reading in pages so memory stays flat.
@@ -114,11 +116,11 @@ pub fn verify(conn: &mut DbConn) -> QueryResult<ChainReport> {
             };
             if let Err(b) = v.feed(&fields, &r.hash) {
                 let (seq, problem) = match b {
-                    ChainBreak::Tampered { seq } => (seq, "record content does not match its hash"),
-                    ChainBreak::Unlinked { seq } => (seq, "record does not link to the previous record"),
-                    ChainBreak::Gap { found, .. } => (found, "records are missing before this one"),
+                    ChainBreak::Tampered { seq } => (seq, "tampered"),
+                    ChainBreak::Unlinked { seq } => (seq, "unlinked"),
+                    ChainBreak::Gap { found, .. } => (found, "gap"),
                 };
-                return Ok(ChainReport { ok: false, records: v.verified, broken_at: Some(seq), problem: Some(problem.into()) });
+                return Ok(ChainReport { ok: false, records: v.verified, broken_at: Some(seq), problem: Some(problem) });
             }
         }
     }

@@ -368,6 +368,7 @@ pub struct ChainReportOut {
     pub records: u64,
     /// The first broken record's sequence number.
     pub broken_at: Option<i64>,
+    /// `tampered`, `unlinked` or `gap`.
     pub problem: Option<String>,
 }
 
@@ -1107,7 +1108,7 @@ pub async fn list_audit(
 #[utoipa::path(get, path = "/api/v1/audit/verify", tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
 pub async fn verify_audit(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<web::Json<ChainReportOut>> {
     let r = st.run(|_, conn| services::audit::verify_chain(conn)).await?;
-    Ok(web::Json(ChainReportOut { ok: r.ok, records: r.records, broken_at: r.broken_at, problem: r.problem }))
+    Ok(web::Json(ChainReportOut { ok: r.ok, records: r.records, broken_at: r.broken_at, problem: r.problem.map(str::to_string) }))
 }
 
 // ---- test clock (only with CARDROOM_TEST_CLOCK=1) --------------------------------------

@@ -1,0 +1,234 @@
+# Admin pages: room and rule profile, games, tables, staff, audit trail.
+
+## Shared
+
+admin-saved = Saved.
+admin-status = Status
+admin-active = Active
+admin-inactive = Inactive
+admin-history = History
+admin-range = Allowed: { $min } to { $max }.
+admin-range-minutes = Allowed: { $min } to { $max } minutes.
+admin-range-minutes-fixed = Fixed: { $value } minutes.
+admin-range-percent = Allowed: { $min } % to { $max } %.
+
+## Room
+
+admin-room-title = Room and rules
+admin-room-general = Room
+admin-room-name = Room name
+admin-room-timezone = Time zone
+admin-room-timezone-hint = An IANA time zone, e.g. Europe/Lisbon. Dates and times are shown and typed in it.
+admin-room-currency = Currency
+admin-room-currency-hint = Amounts are kept in cents; changing the currency does not convert them.
+admin-room-language = Default language
+admin-room-language-hint = Used wherever nobody has chosen a language.
+
+## Rule profile
+
+admin-profile-kind = Rule profile
+admin-profile-kind-hint = Where the rule texts disagree, the profile decides. Changing it here only changes the label; use the reset below to load a profile's values.
+admin-profile-title = House rules
+admin-profile-intro = Every number the floor works with. Each setting cites the rule it comes from and only takes the values that rule allows.
+admin-profile-reset-title = Reset to a profile's defaults
+admin-profile-reset-hint = Replaces every house rule above with the seed defaults of the chosen profile. The room's name, time zone, currency and language stay as they are.
+admin-profile-reset = Reset the rules
+profile-pt-casino = Portuguese casino (PT-2007)
+profile-bsop = BSOP (Brazil)
+
+admin-profile-group-running = Running a game
+admin-profile-note-running = PT-2007 24: a game with fewer players than the minimum is suspended, and closes if it does not get back to the minimum in time (PT-ONL 7 runs with 2).
+admin-profile-group-absence = Absence and return
+admin-profile-note-absence = BSOP 36: an absent player's chips may be removed after the absence limit or the missed big blinds. BSOP 26, 37: the return window. PT-2007 90 and BSOP 39: missed blinds.
+admin-profile-group-stay = Minimum stay
+admin-profile-note-stay = BSOP 38: a winning player stays at least 1 hour at a Mid Limit table and 2 hours at a High Limit table.
+admin-profile-group-cagnotte = Cagnotte (house percentage)
+admin-profile-note-cagnotte = PT-2007 7: the house takes its percentage per hand (7a, up to 5 %) or per session (7b, 5 % to 20 % per hour of play). PT-ONL 18: no flop, no drop. PT-2007 28: joining a session game.
+admin-profile-group-calls = Waiting list and seat calls
+admin-profile-note-calls = How long a called player has to answer, what happens when they do not, how long telephone entries last and when the floor is alerted.
+
+admin-profile-min-players-to-run = Minimum players to run a game
+admin-profile-min-players-to-run-hint = PT-2007 24: with fewer players the game is suspended.
+admin-profile-suspension-grace-min = Suspension grace period (minutes)
+admin-profile-suspension-grace-min-hint = PT-2007 24: a suspended game closes if it is not back to the minimum within this time.
+admin-profile-absence-limit-min = Absence limit (minutes)
+admin-profile-absence-limit-min-hint = BSOP 36: an absent player's chips may be removed after this time.
+admin-profile-missed-bb-before-removal = Missed big blinds before removal
+admin-profile-missed-bb-before-removal-hint = BSOP 36: or once the player has missed this many big blinds.
+admin-profile-return-window-min = Return window (minutes)
+admin-profile-return-window-min-hint = BSOP 26, 37: a player who leaves and comes back within this time counts as returning.
+admin-profile-missed-blinds-dead = Missed blinds are paid dead on return
+admin-profile-missed-blinds-dead-hint = PT-2007 90. Unticked, BSOP 39 applies: post the missed blinds or wait for the big blind.
+admin-profile-min-stay-mid-min = Minimum stay at Mid Limit (minutes)
+admin-profile-min-stay-mid-min-hint = BSOP 38: a winner at a Mid Limit table stays at least this long.
+admin-profile-min-stay-high-min = Minimum stay at High Limit (minutes)
+admin-profile-min-stay-high-min-hint = BSOP 38: a winner at a High Limit table stays at least this long; never less than at Mid Limit.
+admin-profile-cagnotte-mode = Default cagnotte mode for new games
+admin-profile-cagnotte-mode-hint = PT-2007 7: per hand (7a) or per session (7b).
+admin-profile-rake-percent-bp = Cagnotte per hand (%)
+admin-profile-rake-percent-bp-hint = PT-2007 7a: at most 5 % of each pot.
+admin-profile-session-percent-bp = Cagnotte per session (%)
+admin-profile-session-percent-bp-hint = PT-2007 7b: 5 % to 20 % per session.
+admin-profile-session-length-min = Session length (minutes)
+admin-profile-session-length-min-hint = PT-2007 7b: one hour of play, plus the hand in progress.
+admin-profile-late-seat-window-min = Late seating window (minutes)
+admin-profile-late-seat-window-min-hint = PT-2007 7b: players seated up to this long after a session starts also pay for it.
+admin-profile-no-flop-no-drop = No flop, no drop
+admin-profile-no-flop-no-drop-hint = PT-ONL 18: no cagnotte on a hand that ends before the flop without a voluntary bet.
+admin-profile-join-at-average-stack = Join session games at the average stack
+admin-profile-join-at-average-stack-hint = PT-2007 28: a player joining a running session game buys in for the table's average capital.
+admin-profile-seat-call-response-min = Time to answer a seat call (minutes)
+admin-profile-seat-call-response-min-hint = How long a called player has to come to the table.
+admin-profile-call-expiry = When a seat call expires
+admin-profile-call-expiry-hint = What happens to a called player who does not answer in time.
+admin-profile-call-in-expiry-min = Telephone entries last (minutes)
+admin-profile-call-in-expiry-min-hint = A call-in list entry is dropped if the player has not checked in within this time.
+admin-profile-seat-call-ack-escalation-min = Alert on unacknowledged calls after (minutes)
+admin-profile-seat-call-ack-escalation-min-hint = A seat call nobody has acknowledged is flagged on the floor dashboard after this time.
+
+cagnotte-per_hand = Per hand
+cagnotte-per_session = Per session
+call-expiry-bottom = Move to the bottom of the list
+call-expiry-remove = Remove from the list
+
+## Games
+
+admin-games-title = Games
+admin-games-none = No games yet. Create the first one below.
+admin-game-new = New game
+admin-game-create = Create game
+admin-game-edit = Edit game
+admin-game-name = Name
+admin-game-variant = Variant
+admin-game-blinds = Blinds
+admin-game-small-blind = Small blind
+admin-game-big-blind = Big blind
+admin-game-blinds-hint = In whole units, e.g. 2.50. Banked games (Q Poker, 13 cards) have no blinds: leave both empty.
+admin-game-limit = Limit class
+admin-game-limit-hint = BSOP 38: sets a winner's minimum stay.
+admin-game-buy-in = Buy-in
+admin-game-buy-in-min = Minimum buy-in
+admin-game-buy-in-max = Maximum buy-in
+admin-game-buy-in-max-hint = Optional: empty means no maximum (BSOP 27).
+admin-game-no-max = no maximum
+admin-game-seats = Seats
+admin-game-seats-hint = Optional: empty uses the variant's default (PT-2007 6, BSOP 92, MO-QP 2, MO-13 3):
+admin-game-cagnotte = Cagnotte
+admin-game-cagnotte-mode = Cagnotte mode
+admin-game-cagnotte-percent = Cagnotte (%)
+admin-game-cagnotte-hint = Optional; PT-2007 7: per hand up to 5 %, per session 5 % to 20 %.
+admin-game-cagnotte-default = Room default: { $mode }, { $hand } % per hand, { $session } % per session.
+admin-game-profile-default = Room default
+admin-game-active-hint = An inactive game is kept, but no longer offered.
+
+variant-holdem_nl = Hold'em No Limit
+variant-holdem_pl = Hold'em Pot Limit
+variant-holdem_limit = Hold'em Limit
+variant-plo = Pot Limit Omaha
+variant-omaha = Omaha
+variant-short_deck_holdem = Short Deck Hold'em
+variant-short_deck_plo = Short Deck PLO
+variant-synthetic = Synthetic poker
+variant-q_poker = Q Poker
+variant-thirteen_cards = 13 cards
+limit-low = Low Limit
+limit-mid = Mid Limit
+limit-high = High Limit
+
+## Tables
+
+admin-tables-title = Tables
+admin-tables-none = No tables yet. Create the first one below.
+admin-table-new = New table
+admin-table-create = Create table
+admin-table-title = Table { $number }
+admin-table-number = Number
+admin-table-number-hint = 1 to 999, unique in the room.
+admin-table-seats = Seats
+admin-table-seats-hint = Optional: empty uses the game's seats (10 without a game). PT-2007 6: at most 11.
+admin-table-game = Game
+admin-table-no-game = No game
+admin-table-mode = Mode
+admin-table-mode-hint = PT-2007 74: a table runs continuously or in sessions.
+admin-table-state = State
+admin-table-active = Active
+admin-table-inactive = Inactive
+admin-table-active-hint = An inactive table is kept, but not used for seating.
+mode-continuous = Continuous
+mode-session = In sessions
+table-state-closed = Closed
+table-state-open = Open
+table-state-suspended = Suspended
+
+## Staff
+
+admin-staff-title = Staff
+admin-staff-new = New staff member
+admin-staff-create = Create account
+admin-staff-display-name = Display name
+admin-staff-role = Role
+admin-staff-role-hint = Admin: settings, staff and audit. Floor: player registry and floor. Dealer: the table tablet. Cashier: looks players up.
+admin-staff-created = Created
+admin-staff-updated = Last changed
+admin-staff-username-hint = Lower-case letters, digits, dot, dash and underscore; up to 32. It cannot be changed later.
+admin-staff-username-fixed = A username never changes.
+admin-staff-initial-password = Initial password
+admin-staff-password-hint = At least 10 characters. Hand it to the person, who should change it after signing in.
+admin-staff-password = Password
+admin-staff-new-password = New password
+admin-staff-new-password-hint = Leave empty to keep the current one. Setting a new one signs the person out everywhere.
+admin-staff-active-hint = An inactive account cannot sign in; its open sessions end at once.
+admin-staff-is-me = This is your own account: you cannot take away your admin role or deactivate yourself.
+
+## Audit trail
+
+admin-audit-title = Audit trail
+admin-audit-action = Action
+admin-audit-action-hint = An action or its beginning, e.g. player. or game.update
+admin-audit-actor-hint = username
+admin-audit-subject = Subject
+admin-audit-subject-kind = Subject type
+admin-audit-subject-id = Subject number
+admin-audit-kind-any = Any
+admin-audit-kind-player = Player
+admin-audit-kind-staff = Staff member
+admin-audit-kind-game = Game
+admin-audit-kind-table = Table
+admin-audit-kind-room = Room
+admin-audit-dates-hint = Dates in the room's time zone ({ $zone }).
+admin-audit-to-hint = Includes the whole day.
+admin-audit-page-size = Records per page
+admin-audit-page-size-hint = 1 to 200 (default 50).
+admin-audit-clear = Clear filters
+admin-audit-bad-filter = Some filters are not valid:
+admin-audit-fix-filter = Correct the filters above to see the records.
+admin-audit-none = No records match.
+admin-audit-seq = No.
+admin-audit-change = Change
+admin-audit-show = Before → after
+admin-audit-before = Before:
+admin-audit-after = After:
+admin-audit-hash = Hash
+admin-audit-pages = Pages
+admin-audit-newest = ← Newest
+admin-audit-older = Older
+admin-audit-verify = Verify the chain
+admin-audit-verify-intro = Recomputes every record's hash and checks that each record links to the one before it. Changing any past record breaks the chain from that record on.
+admin-audit-verify-ok = Chain intact: { $count ->
+    [one] 1 record verified.
+   *[other] { $count } records verified.
+}
+admin-audit-verify-broken = The chain is broken at record { $seq }.
+admin-audit-verify-broken-unknown = The chain is broken.
+admin-audit-verify-checked = { $count ->
+    [one] 1 record before it verified.
+   *[other] { $count } records before it verified.
+}
+admin-audit-verify-show = Show the records around it
+admin-audit-broken-tampered = The record's content does not match its hash: it was changed after it was written.
+admin-audit-broken-unlinked = The record does not link to the record before it.
+admin-audit-broken-gap = Records are missing before this one.
+
+## Field messages of these pages
+
+admin-err-percent-range = Must be between { $min } % and { $max } %.

@@ -1,0 +1,234 @@
+# Páginas de administração: sala e perfil de regras, jogos, mesas, pessoal, registo de auditoria.
+
+## Comum
+
+admin-saved = Guardado.
+admin-status = Estado
+admin-active = Ativo
+admin-inactive = Inativo
+admin-history = Histórico
+admin-range = Permitido: de { $min } a { $max }.
+admin-range-minutes = Permitido: de { $min } a { $max } minutos.
+admin-range-minutes-fixed = Fixo: { $value } minutos.
+admin-range-percent = Permitido: de { $min } % a { $max } %.
+
+## Sala
+
+admin-room-title = Sala e regras
+admin-room-general = Sala
+admin-room-name = Nome da sala
+admin-room-timezone = Fuso horário
+admin-room-timezone-hint = Um fuso horário IANA, p. ex. Europe/Lisbon. As datas e horas são mostradas e introduzidas neste fuso.
+admin-room-currency = Moeda
+admin-room-currency-hint = Os montantes são guardados em cêntimos; mudar a moeda não os converte.
+admin-room-language = Língua por omissão
+admin-room-language-hint = Usada sempre que ninguém escolheu uma língua.
+
+## Perfil de regras
+
+admin-profile-kind = Perfil de regras
+admin-profile-kind-hint = Onde os textos das regras divergem, decide o perfil. Mudá-lo aqui só muda a designação; para carregar os valores de um perfil, use a reposição abaixo.
+admin-profile-title = Regras da casa
+admin-profile-intro = Todos os números com que a chefia de sala trabalha. Cada regra indica a sua origem e só aceita os valores que essa regra permite.
+admin-profile-reset-title = Repor os valores de um perfil
+admin-profile-reset-hint = Substitui todas as regras da casa acima pelos valores de origem do perfil escolhido. O nome, o fuso horário, a moeda e a língua da sala mantêm-se.
+admin-profile-reset = Repor as regras
+profile-pt-casino = Casino português (PT-2007)
+profile-bsop = BSOP (Brasil)
+
+admin-profile-group-running = Funcionamento do jogo
+admin-profile-note-running = PT-2007 24: um jogo com menos jogadores do que o mínimo é suspenso e encerra se não voltar ao mínimo a tempo (o PT-ONL 7 funciona com 2).
+admin-profile-group-absence = Ausência e regresso
+admin-profile-note-absence = BSOP 36: as fichas de um jogador ausente podem ser retiradas depois do limite de ausência ou das big blinds falhadas. BSOP 26, 37: a janela de regresso. PT-2007 90 e BSOP 39: blinds em falta.
+admin-profile-group-stay = Permanência mínima
+admin-profile-note-stay = BSOP 38: um jogador que está a ganhar fica pelo menos 1 hora numa mesa Mid Limit e 2 horas numa mesa High Limit.
+admin-profile-group-cagnotte = Cagnotte (percentagem da casa)
+admin-profile-note-cagnotte = PT-2007 7: a casa cobra a sua percentagem por mão (7a, até 5 %) ou por sessão (7b, de 5 % a 20 % por hora de jogo). PT-ONL 18: sem flop, sem cagnotte. PT-2007 28: entrada num jogo por sessão.
+admin-profile-group-calls = Lista de espera e chamadas
+admin-profile-note-calls = Quanto tempo tem um jogador chamado para responder, o que acontece quando não responde, quanto duram as inscrições por telefone e quando é alertado o chefe de sala.
+
+admin-profile-min-players-to-run = Mínimo de jogadores para o jogo decorrer
+admin-profile-min-players-to-run-hint = PT-2007 24: com menos jogadores, o jogo é suspenso.
+admin-profile-suspension-grace-min = Prazo de suspensão (minutos)
+admin-profile-suspension-grace-min-hint = PT-2007 24: um jogo suspenso encerra se não voltar ao mínimo dentro deste prazo.
+admin-profile-absence-limit-min = Limite de ausência (minutos)
+admin-profile-absence-limit-min-hint = BSOP 36: as fichas de um jogador ausente podem ser retiradas depois deste tempo.
+admin-profile-missed-bb-before-removal = Big blinds falhadas antes da remoção
+admin-profile-missed-bb-before-removal-hint = BSOP 36: ou quando o jogador falhar este número de big blinds.
+admin-profile-return-window-min = Janela de regresso (minutos)
+admin-profile-return-window-min-hint = BSOP 26, 37: um jogador que sai e volta dentro deste tempo conta como regresso.
+admin-profile-missed-blinds-dead = Blinds em falta pagas como mortas no regresso
+admin-profile-missed-blinds-dead-hint = PT-2007 90. Desmarcado, aplica-se o BSOP 39: pagar as blinds em falta ou esperar pela big blind.
+admin-profile-min-stay-mid-min = Permanência mínima em Mid Limit (minutos)
+admin-profile-min-stay-mid-min-hint = BSOP 38: quem está a ganhar numa mesa Mid Limit fica pelo menos este tempo.
+admin-profile-min-stay-high-min = Permanência mínima em High Limit (minutos)
+admin-profile-min-stay-high-min-hint = BSOP 38: quem está a ganhar numa mesa High Limit fica pelo menos este tempo; nunca menos do que em Mid Limit.
+admin-profile-cagnotte-mode = Modo de cagnotte por omissão para novos jogos
+admin-profile-cagnotte-mode-hint = PT-2007 7: por mão (7a) ou por sessão (7b).
+admin-profile-rake-percent-bp = Cagnotte por mão (%)
+admin-profile-rake-percent-bp-hint = PT-2007 7a: no máximo 5 % de cada pote.
+admin-profile-session-percent-bp = Cagnotte por sessão (%)
+admin-profile-session-percent-bp-hint = PT-2007 7b: de 5 % a 20 % por sessão.
+admin-profile-session-length-min = Duração da sessão (minutos)
+admin-profile-session-length-min-hint = PT-2007 7b: uma hora de jogo, mais a mão em curso.
+admin-profile-late-seat-window-min = Prazo de entrada tardia (minutos)
+admin-profile-late-seat-window-min-hint = PT-2007 7b: os jogadores sentados até este tempo depois do início da sessão também a pagam.
+admin-profile-no-flop-no-drop = Sem flop, sem cagnotte
+admin-profile-no-flop-no-drop-hint = PT-ONL 18: não há cagnotte numa mão que termina antes do flop sem aposta voluntária.
+admin-profile-join-at-average-stack = Entrada em jogos por sessão com a média das fichas
+admin-profile-join-at-average-stack-hint = PT-2007 28: quem entra num jogo por sessão já em curso entra com o capital médio da mesa.
+admin-profile-seat-call-response-min = Tempo para responder a uma chamada (minutos)
+admin-profile-seat-call-response-min-hint = Quanto tempo tem um jogador chamado para se apresentar na mesa.
+admin-profile-call-expiry = Quando uma chamada expira
+admin-profile-call-expiry-hint = O que acontece a um jogador chamado que não responde a tempo.
+admin-profile-call-in-expiry-min = Duração das inscrições por telefone (minutos)
+admin-profile-call-in-expiry-min-hint = Uma inscrição por telefone é retirada se o jogador não se apresentar dentro deste prazo.
+admin-profile-seat-call-ack-escalation-min = Alertar chamadas sem confirmação após (minutos)
+admin-profile-seat-call-ack-escalation-min-hint = Uma chamada que ninguém confirmou é destacada no painel do chefe de sala depois deste tempo.
+
+cagnotte-per_hand = Por mão
+cagnotte-per_session = Por sessão
+call-expiry-bottom = Passa para o fim da lista
+call-expiry-remove = Sai da lista
+
+## Jogos
+
+admin-games-title = Jogos
+admin-games-none = Ainda não há jogos. Crie o primeiro abaixo.
+admin-game-new = Novo jogo
+admin-game-create = Criar jogo
+admin-game-edit = Editar jogo
+admin-game-name = Nome
+admin-game-variant = Variante
+admin-game-blinds = Blinds
+admin-game-small-blind = Small blind
+admin-game-big-blind = Big blind
+admin-game-blinds-hint = Em unidades, p. ex. 2,50. Os jogos bancados (Q Poker, 13 cartas) não têm blinds: deixe ambas em branco.
+admin-game-limit = Classe de limite
+admin-game-limit-hint = BSOP 38: define a permanência mínima de quem está a ganhar.
+admin-game-buy-in = Buy-in
+admin-game-buy-in-min = Buy-in mínimo
+admin-game-buy-in-max = Buy-in máximo
+admin-game-buy-in-max-hint = Opcional: em branco, não há máximo (BSOP 27).
+admin-game-no-max = sem máximo
+admin-game-seats = Lugares
+admin-game-seats-hint = Opcional: em branco, usa o número da variante (PT-2007 6, BSOP 92, MO-QP 2, MO-13 3):
+admin-game-cagnotte = Cagnotte
+admin-game-cagnotte-mode = Modo de cagnotte
+admin-game-cagnotte-percent = Cagnotte (%)
+admin-game-cagnotte-hint = Opcional; PT-2007 7: por mão até 5 %, por sessão de 5 % a 20 %.
+admin-game-cagnotte-default = Predefinição da sala: { $mode }, { $hand } % por mão, { $session } % por sessão.
+admin-game-profile-default = Predefinição da sala
+admin-game-active-hint = Um jogo inativo é mantido, mas deixa de ser proposto.
+
+variant-holdem_nl = Hold'em No Limit
+variant-holdem_pl = Hold'em Pot Limit
+variant-holdem_limit = Hold'em Limit
+variant-plo = Omaha Pot Limit
+variant-omaha = Omaha
+variant-short_deck_holdem = Hold'em Short Deck
+variant-short_deck_plo = PLO Short Deck
+variant-synthetic = Póquer sintético
+variant-q_poker = Q Poker
+variant-thirteen_cards = 13 cartas
+limit-low = Low Limit
+limit-mid = Mid Limit
+limit-high = High Limit
+
+## Mesas
+
+admin-tables-title = Mesas
+admin-tables-none = Ainda não há mesas. Crie a primeira abaixo.
+admin-table-new = Nova mesa
+admin-table-create = Criar mesa
+admin-table-title = Mesa { $number }
+admin-table-number = Número
+admin-table-number-hint = De 1 a 999, único na sala.
+admin-table-seats = Lugares
+admin-table-seats-hint = Opcional: em branco, usa os lugares do jogo (10 sem jogo). PT-2007 6: no máximo 11.
+admin-table-game = Jogo
+admin-table-no-game = Sem jogo
+admin-table-mode = Modo
+admin-table-mode-hint = PT-2007 74: uma mesa funciona em contínuo ou por sessões.
+admin-table-state = Situação
+admin-table-active = Ativa
+admin-table-inactive = Inativa
+admin-table-active-hint = Uma mesa inativa é mantida, mas não é usada para sentar jogadores.
+mode-continuous = Contínuo
+mode-session = Por sessões
+table-state-closed = Fechada
+table-state-open = Aberta
+table-state-suspended = Suspensa
+
+## Pessoal
+
+admin-staff-title = Pessoal
+admin-staff-new = Novo funcionário
+admin-staff-create = Criar conta
+admin-staff-display-name = Nome a mostrar
+admin-staff-role = Função
+admin-staff-role-hint = Administrador: configuração, pessoal e auditoria. Chefe de sala: registo de jogadores e sala. Croupier: o tablet da mesa. Caixa: consulta jogadores.
+admin-staff-created = Criado em
+admin-staff-updated = Última alteração
+admin-staff-username-hint = Letras minúsculas, algarismos, ponto, hífen e sublinhado; até 32. Não pode ser alterado depois.
+admin-staff-username-fixed = O nome de utilizador nunca muda.
+admin-staff-initial-password = Palavra-passe inicial
+admin-staff-password-hint = Pelo menos 10 caracteres. Entregue-a à pessoa, que a deve alterar depois de entrar.
+admin-staff-password = Palavra-passe
+admin-staff-new-password = Nova palavra-passe
+admin-staff-new-password-hint = Deixe em branco para manter a atual. Definir uma nova termina todas as sessões da pessoa.
+admin-staff-active-hint = Uma conta inativa não pode entrar; as sessões abertas terminam de imediato.
+admin-staff-is-me = Esta é a sua própria conta: não pode retirar a sua função de administrador nem desativar-se.
+
+## Registo de auditoria
+
+admin-audit-title = Registo de auditoria
+admin-audit-action = Ação
+admin-audit-action-hint = Uma ação ou o seu início, p. ex. player. ou game.update
+admin-audit-actor-hint = nome de utilizador
+admin-audit-subject = Objeto
+admin-audit-subject-kind = Tipo de objeto
+admin-audit-subject-id = Número do objeto
+admin-audit-kind-any = Qualquer
+admin-audit-kind-player = Jogador
+admin-audit-kind-staff = Funcionário
+admin-audit-kind-game = Jogo
+admin-audit-kind-table = Mesa
+admin-audit-kind-room = Sala
+admin-audit-dates-hint = Datas no fuso horário da sala ({ $zone }).
+admin-audit-to-hint = Inclui o dia inteiro.
+admin-audit-page-size = Registos por página
+admin-audit-page-size-hint = De 1 a 200 (50 por omissão).
+admin-audit-clear = Limpar filtros
+admin-audit-bad-filter = Alguns filtros não são válidos:
+admin-audit-fix-filter = Corrija os filtros acima para ver os registos.
+admin-audit-none = Nenhum registo corresponde.
+admin-audit-seq = N.º
+admin-audit-change = Alteração
+admin-audit-show = Antes → depois
+admin-audit-before = Antes:
+admin-audit-after = Depois:
+admin-audit-hash = Hash
+admin-audit-pages = Páginas
+admin-audit-newest = ← Mais recentes
+admin-audit-older = Mais antigos
+admin-audit-verify = Verificar a cadeia
+admin-audit-verify-intro = Recalcula o hash de cada registo e confirma que cada registo está ligado ao anterior. Qualquer alteração a um registo passado quebra a cadeia a partir desse registo.
+admin-audit-verify-ok = Cadeia intacta: { $count ->
+    [one] 1 registo verificado.
+   *[other] { $count } registos verificados.
+}
+admin-audit-verify-broken = A cadeia está quebrada no registo n.º { $seq }.
+admin-audit-verify-broken-unknown = A cadeia está quebrada.
+admin-audit-verify-checked = { $count ->
+    [one] 1 registo anterior verificado.
+   *[other] { $count } registos anteriores verificados.
+}
+admin-audit-verify-show = Mostrar os registos à volta
+admin-audit-broken-tampered = O conteúdo do registo não corresponde ao seu hash: foi alterado depois de escrito.
+admin-audit-broken-unlinked = O registo não está ligado ao registo anterior.
+admin-audit-broken-gap = Faltam registos antes deste.
+
+## Mensagens de campo destas páginas
+
+admin-err-percent-range = Deve estar entre { $min } % e { $max } %.

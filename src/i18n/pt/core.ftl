@@ -1,7 +1,7 @@
 # Catálogo principal (português europeu): navegação, entrada, jogadores, erros.
 
 ## Navegação e ações comuns
-nav-home = Sala
+nav-home = Painel
 nav-players = Jogadores
 nav-room = Sala de jogo
 nav-games = Jogos
@@ -41,7 +41,7 @@ field-confirm-password = Repita a nova palavra-passe
 hint-password = Pelo menos 10 caracteres.
 
 ## Painel da sala
-dash-title = Sala
+dash-title = Painel da sala
 dash-players = jogadores registados
 dash-games = jogos
 dash-tables = mesas
@@ -174,6 +174,8 @@ err-form = O formulário não é válido: { $detail }
 err-query = A consulta não é válida: { $detail }
 err-concurrent-change = Outra pessoa alterou isto ao mesmo tempo. Recarregue e tente de novo.
 err-stale-edit = Outra pessoa guardou este registo depois de o abrir. Recarregue para ver as alterações e edite de novo.
+err-number = Indique um número inteiro.
+err-money = Indique um montante, p. ex. 2,50.
 err-required = Obrigatório.
 err-too-long = No máximo { $max } caracteres.
 err-invalid-chars = Contém caracteres não permitidos.
