@@ -12,3 +12,5 @@ mod authz;
 mod pages;
 #[path = "http/migrations.rs"]
 mod migrations;
+#[path = "http/admin.rs"]
+mod admin;

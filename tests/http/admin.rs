@@ -1,0 +1,1 @@
+//! Admin pages (room and profile, games, tables, staff, audit) through the browser forms.
