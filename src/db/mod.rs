@@ -61,10 +61,8 @@ impl ManageConnection for Manager {
             Backend::Sqlite => {
                 let mut c = diesel::SqliteConnection::establish(sqlite_path(&self.url))
                     .map_err(r2d2::Error::ConnectionError)?;
-                c.batch_execute(
-                    "PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; \
-                     PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
-                )
+                // WAL is a property of the file, set once in `Db::open`.
+                c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
                 .map_err(r2d2::Error::QueryError)?;
                 Ok(DbConn::Sqlite(c))
             }
@@ -112,6 +110,13 @@ impl Db {
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                 std::fs::create_dir_all(dir).map_err(|e| DbError::Open(format!("{}: {e}", dir.display())))?;
             }
+        }
+        if backend == Backend::Sqlite {
+            // Switching to WAL needs the file to itself: do it once, before the pool opens
+            // its connections in parallel.
+            let mut c = diesel::SqliteConnection::establish(sqlite_path(url)).map_err(|e| DbError::Open(e.to_string()))?;
+            c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
+                .map_err(|e| DbError::Open(e.to_string()))?;
         }
         let manager = Manager { url: url.to_string(), backend };
         let pool = Pool::builder()

@@ -89,7 +89,8 @@ pub struct ExclusionRow {
     pub reason: String,
     pub starts_at: NaiveDateTime,
     pub ends_at: Option<NaiveDateTime>,
-    pub created_by: i64,
+    /// None: done by the system.
+    pub created_by: Option<i64>,
     pub created_at: NaiveDateTime,
     pub lifted_at: Option<NaiveDateTime>,
     pub lifted_by: Option<i64>,
@@ -103,7 +104,8 @@ pub struct SeparationRow {
     pub player_a: i64,
     pub player_b: i64,
     pub reason: String,
-    pub created_by: i64,
+    /// None: done by the system.
+    pub created_by: Option<i64>,
     pub created_at: NaiveDateTime,
     pub removed_at: Option<NaiveDateTime>,
     pub removed_by: Option<i64>,

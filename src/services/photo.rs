@@ -51,13 +51,14 @@ pub fn process(bytes: &[u8]) -> Result<Photo, AppError> {
     Ok(Photo { jpeg: out, width: rgb.width(), height: rgb.height() })
 }
 
-/// A simple generated portrait (demo room and tests): a coloured background with a head and
-/// shoulders, so staff can tell demo players apart.
+/// A simple generated portrait (demo room and tests): a head and shoulders in varied skin,
+/// shirt and background tones, so staff can tell demo players apart.
 pub fn generated_portrait(seed: u64) -> Vec<u8> {
-    let hue = |s: u64, k: u64| ((s.wrapping_mul(2654435761).wrapping_add(k * 97)) % 200 + 40) as u8;
-    let bg = image::Rgb([hue(seed, 1), hue(seed, 2), hue(seed, 3)]);
-    let skin = image::Rgb([hue(seed, 4).max(150), hue(seed, 5).max(110), hue(seed, 6).max(90)]);
-    let shirt = image::Rgb([hue(seed, 7) / 2, hue(seed, 8) / 2, hue(seed, 9) / 2]);
+    const SKIN: [[u8; 3]; 6] = [[255, 224, 196], [234, 192, 160], [198, 144, 106], [160, 110, 75], [120, 80, 52], [90, 60, 40]];
+    const BACKGROUND: [[u8; 3]; 6] = [[96, 125, 139], [120, 144, 156], [84, 110, 122], [141, 160, 170], [70, 90, 110], [110, 120, 140]];
+    const SHIRT: [[u8; 3]; 6] = [[33, 33, 33], [25, 55, 109], [94, 30, 40], [30, 80, 60], [70, 70, 80], [120, 90, 40]];
+    let pick = |list: &[[u8; 3]; 6], k: u64| image::Rgb(list[(seed.wrapping_mul(2654435761).wrapping_add(k) % 6) as usize]);
+    let (skin, bg, shirt) = (pick(&SKIN, 1), pick(&BACKGROUND, 2), pick(&SHIRT, 3));
     let img = image::RgbImage::from_fn(240, 320, |x, y| {
         let (fx, fy) = (x as i64 - 120, y as i64 - 120);
         if fx * fx * 100 / 55 / 55 + fy * fy * 100 / 70 / 70 <= 100 {

@@ -407,6 +407,16 @@ pub fn eligibility(conn: &mut DbConn, player: &PlayerRow, now: DateTime<Utc>, tz
     Ok(eligible_to_play(&facts, &bans, now, room_date(now, tz)))
 }
 
+/// Of these players, the ones with a ban in force now (for lists).
+pub fn banned_now(conn: &mut DbConn, ids: &[i64], now: DateTime<Utc>) -> AppResult<std::collections::HashSet<i64>> {
+    let rows: Vec<ExclusionRow> = exclusions::table
+        .filter(exclusions::player_id.eq_any(ids))
+        .filter(exclusions::lifted_at.is_null())
+        .select(ExclusionRow::as_select())
+        .load(conn)?;
+    Ok(rows.iter().filter(|e| as_ban(e).in_force(now)).map(|e| e.player_id).collect())
+}
+
 /// Exclusions of a player, newest first, with whether each is in force now.
 pub fn exclusions_of(conn: &mut DbConn, player_id: i64, now: DateTime<Utc>) -> AppResult<Vec<(ExclusionRow, bool)>> {
     Ok(bans_of(conn, player_id)?.into_iter().map(|e| {
@@ -475,7 +485,7 @@ pub fn ban(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, actor: &Actor, player_
         reason,
         starts_at: starts.unwrap_or(now).naive_utc(),
         ends_at: ends.map(|t| t.naive_utc()),
-        created_by: actor.id.unwrap_or(0),
+        created_by: actor.id,
         created_at: now.naive_utc(),
         lifted_at: None,
         lifted_by: None,
@@ -555,7 +565,7 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
         player_a: a,
         player_b: b,
         reason: why,
-        created_by: actor.id.unwrap_or(0),
+        created_by: actor.id,
         created_at: now.naive_utc(),
         removed_at: None,
         removed_by: None,

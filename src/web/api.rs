@@ -234,7 +234,7 @@ pub struct ExclusionOut {
     pub starts_at: DateTime<Utc>,
     /// None: permanent.
     pub ends_at: Option<DateTime<Utc>>,
-    pub created_by: i64,
+    pub created_by: Option<i64>,
     pub created_at: DateTime<Utc>,
     pub lifted_at: Option<DateTime<Utc>>,
     pub lifted_by: Option<i64>,
@@ -277,7 +277,7 @@ pub struct SeparationOut {
     pub player_a: i64,
     pub player_b: i64,
     pub reason: String,
-    pub created_by: i64,
+    pub created_by: Option<i64>,
     pub created_at: DateTime<Utc>,
     pub removed_at: Option<DateTime<Utc>>,
     pub removed_by: Option<i64>,

@@ -238,6 +238,9 @@ async fn bans_and_separations_from_the_player_page() {
     let page = app.page("/players/1", &s).await.text();
     assert!(page.contains("badge-bad"), "banned badge");
     assert!(page.contains("Threatened a dealer"));
+    // The list shows the ban at a glance (BSOP 10).
+    let list = app.page("/players", &s).await.text();
+    assert_eq!(list.matches("badge-bad").count(), 1, "one banned player in the list");
 
     // Lift it.
     let r = app.post_form("/bans/1/lift", &s, &[("reason", "Apologised; decision of the director")]).await;

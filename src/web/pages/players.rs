@@ -60,9 +60,11 @@ pub struct PlayerLine {
     pub status_class: &'static str,
 }
 
-fn line(p: PlayerRow, c: &Ctx) -> PlayerLine {
+fn line(p: PlayerRow, c: &Ctx, banned: bool) -> PlayerLine {
     let today = crate::domain::age::room_date(c.now, c.tz);
-    let (status, status_class) = if !p.has_photo || p.doc_expiry < today {
+    let (status, status_class) = if banned {
+        ("inelig-banned", "badge-bad")
+    } else if !p.has_photo || p.doc_expiry < today {
         ("status-incomplete", "badge-warn")
     } else {
         ("status-complete", "badge-ok")
@@ -85,9 +87,16 @@ async fn list(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, q:
     let c = ctx(&req, &st, &who.0).await?;
     let query = q.q.clone().unwrap_or_default();
     let qq = query.clone();
-    let rows = st.run(move |_, conn| svc::search(conn, &qq, LIST_LIMIT + 1)).await?;
+    let now = c.now;
+    let (rows, banned) = st
+        .run(move |_, conn| {
+            let rows = svc::search(conn, &qq, LIST_LIMIT + 1)?;
+            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            Ok((rows, svc::banned_now(conn, &ids, now)?))
+        })
+        .await?;
     let limited = rows.len() as i64 > LIST_LIMIT;
-    let players = rows.into_iter().take(LIST_LIMIT as usize).map(|p| line(p, &c)).collect();
+    let players = rows.into_iter().take(LIST_LIMIT as usize).map(|p| { let b = banned.contains(&p.id); line(p, &c, b) }).collect();
     Ok(ListPage { c, q: query, players, limited })
 }
 
