@@ -30,6 +30,8 @@ pub struct StaffRow {
     pub language: Option<String>,
     #[serde(skip)]
     pub token_version: i32,
+    /// Signed in with a one-time password: must choose a new one before anything else.
+    pub must_change_password: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }

@@ -37,6 +37,7 @@ diesel::table! {
         active -> Bool,
         language -> Nullable<Text>,
         token_version -> Integer,
+        must_change_password -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
     }

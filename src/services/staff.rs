@@ -49,11 +49,22 @@ pub fn bootstrap_admin(conn: &mut DbConn, now: DateTime<Utc>, password: Option<&
             (p.clone(), Bootstrap::CreatedWithPassword(p))
         }
     };
-    insert(conn, now, &Actor::system(), "admin", "Administrator", Role::Admin, &pw)?;
+    let one_time = matches!(outcome, Bootstrap::CreatedWithPassword(_));
+    insert(conn, now, &Actor::system(), "admin", "Administrator", Role::Admin, &pw, one_time)?;
     Ok(outcome)
 }
 
-fn insert(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, username: &str, display: &str, role: Role, pw: &str) -> AppResult<StaffRow> {
+#[allow(clippy::too_many_arguments)]
+fn insert(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    username: &str,
+    display: &str,
+    role: Role,
+    pw: &str,
+    one_time: bool,
+) -> AppResult<StaffRow> {
     let row = StaffRow {
         id: next_seq(conn, "staff")?,
         username: username.to_string(),
@@ -63,6 +74,7 @@ fn insert(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, username: &str, 
         active: true,
         language: None,
         token_version: 0,
+        must_change_password: one_time,
         created_at: now.naive_utc(),
         updated_at: now.naive_utc(),
     };
@@ -156,6 +168,7 @@ pub fn change_password(conn: &mut DbConn, now: DateTime<Utc>, me: &StaffRow, c: 
         .set((
             staff::password_hash.eq(hash_password(&c.new_password)),
             staff::token_version.eq(me.token_version + 1),
+            staff::must_change_password.eq(false),
             staff::updated_at.eq(now.naive_utc()),
         ))
         .execute(conn)?;
@@ -206,7 +219,7 @@ pub fn create(conn: &mut DbConn, now: DateTime<Utc>, by: &Actor, i: &StaffInput)
         e.push(f);
     }
     e.into_result(())?;
-    insert(conn, now, by, &username, &i.display_name, role.unwrap_or(Role::Dealer), &pw)
+    insert(conn, now, by, &username, &i.display_name, role.unwrap_or(Role::Dealer), &pw, false)
 }
 
 /// Admin edits a staff member. An admin cannot remove their own admin role or deactivate

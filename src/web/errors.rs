@@ -126,6 +126,8 @@ pub async fn localize(
     let (req, _) = res.into_parts();
     let new = if is_api {
         json_response(&st.i18n, lang, &err)
+    } else if matches!(&err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
+        HttpResponse::SeeOther().insert_header((header::LOCATION, "/account/password")).finish()
     } else if matches!(err, AppError::Unauthorized(_)) {
         // Pages: send the browser to the sign-in page, then back here.
         // After signing in, come back here — for a form post, to the page instead.

@@ -14,6 +14,9 @@ use serde::de::DeserializeOwned;
 pub const SESSION_COOKIE: &str = "cr_session";
 pub const PRELOGIN_COOKIE: &str = "cr_pre";
 
+/// What a staff member signed in with a one-time password may still reach.
+const PASSWORD_CHANGE_PATHS: &[&str] = &["/account/password", "/logout", "/api/v1/auth/password", "/api/v1/me"];
+
 /// A signed-in staff member (loaded fresh from the database on every request, so a role
 /// change, a deactivation or a password change takes effect at once).
 #[derive(Clone)]
@@ -62,6 +65,10 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
         })?;
     if !staff.active || staff.token_version != claims.ver {
         return Err(AppError::Unauthorized(Problem::new("err-session-ended")));
+    }
+    // A one-time password opens only the way to choose a new one.
+    if staff.must_change_password && !PASSWORD_CHANGE_PATHS.contains(&req.path()) {
+        return Err(AppError::Forbidden(Problem::new("err-password-change-required")));
     }
     let a = Authed { staff, claims };
     req.extensions_mut().insert(a.clone());

@@ -322,3 +322,64 @@ async fn unknown_pages_get_a_translated_404() {
     assert_eq!(r.status, 404);
     assert!(r.text().contains("Not found"));
 }
+
+#[actix_web::test]
+async fn a_one_time_admin_password_must_be_changed_first() {
+    use actix_web::{test, App};
+    let db = fresh_db();
+    // First start without CARDROOM_ADMIN_PASSWORD: a one-time password is generated.
+    let pw = {
+        let d = cardroom::db::Db::open(&db.url, 1).unwrap();
+        d.migrate().unwrap();
+        let mut c = d.conn().unwrap();
+        match cardroom::services::staff::bootstrap_admin(&mut c, Utc::now(), None).unwrap() {
+            cardroom::services::staff::Bootstrap::CreatedWithPassword(p) => p,
+            other => panic!("expected a generated password, got {other:?}"),
+        }
+    };
+    let mut cfg = config(&db, false);
+    cfg.admin_password = None;
+    let state = cardroom::app::build_state(cfg).unwrap();
+    let svc = test::init_service(App::new().configure(cardroom::web::configure(state))).await;
+    let call = |req| test::call_service(&svc, req);
+    let page = call(TestRequest::get().uri("/login").to_request()).await;
+    let pre = page.response().cookies().find(|c| c.name() == "cr_pre").unwrap().value().to_string();
+    let html = String::from_utf8(test::read_body(page).await.to_vec()).unwrap();
+    let csrf = hidden_csrf(&html);
+    let r = call(
+        TestRequest::post()
+            .uri("/login")
+            .cookie(Cookie::new("cr_pre", pre))
+            .set_form([("csrf", csrf.as_str()), ("username", "admin"), ("password", pw.as_str())])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(r.status(), 303);
+    let session = r.response().cookies().find(|c| c.name() == "cr_session").unwrap().value().to_string();
+    // Every page leads to the password form until a password is chosen.
+    let r = call(TestRequest::get().uri("/players").cookie(Cookie::new("cr_session", session.clone())).to_request()).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers().get("location").unwrap(), "/account/password");
+    let r = call(TestRequest::get().uri("/account/password").cookie(Cookie::new("cr_session", session.clone())).to_request()).await;
+    assert_eq!(r.status(), 200);
+    let html = String::from_utf8(test::read_body(r).await.to_vec()).unwrap();
+    assert!(html.contains("id=\"one-time\""));
+    let csrf = hidden_csrf(&html);
+    let r = call(
+        TestRequest::post()
+            .uri("/account/password")
+            .cookie(Cookie::new("cr_session", session))
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("current_password", pw.as_str()),
+                ("new_password", "my-own-password-1"),
+                ("confirm_password", "my-own-password-1"),
+            ])
+            .to_request(),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    let renewed = r.response().cookies().find(|c| c.name() == "cr_session").unwrap().value().to_string();
+    let r = call(TestRequest::get().uri("/players").cookie(Cookie::new("cr_session", renewed)).to_request()).await;
+    assert_eq!(r.status(), 200);
+}

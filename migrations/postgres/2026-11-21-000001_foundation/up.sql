@@ -34,6 +34,7 @@ CREATE TABLE staff (
     active BOOLEAN NOT NULL DEFAULT TRUE,
     language TEXT,
     token_version INTEGER NOT NULL DEFAULT 0,
+    must_change_password BOOLEAN NOT NULL DEFAULT FALSE,
     created_at TIMESTAMP NOT NULL,
     updated_at TIMESTAMP NOT NULL
 );
