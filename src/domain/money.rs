@@ -63,28 +63,39 @@ pub fn format_money(minor: i64, currency: &str, lang: Language) -> String {
 }
 
 /// Parses what a person types ("12,50", "12.50", "1.234,50", "1,234.50", "20") into minor
-/// units. Refuses more decimals than the currency has, negative amounts and anything else.
+/// units. The last `.` or `,` followed by up to the currency's decimals is the decimal mark;
+/// followed by exactly three digits it groups thousands. Anything else — more decimals than
+/// the currency has, irregular groups ("1.23.45"), negative amounts, letters — is refused.
 pub fn parse_money(s: &str, currency: &str) -> Option<i64> {
     let digits = minor_digits(currency).unwrap_or(2) as usize;
     let t: String = s.trim().chars().filter(|c| !c.is_whitespace()).collect();
-    if t.is_empty() || t.len() > 20 {
+    if t.is_empty() || t.len() > 20 || !t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
         return None;
     }
-    // The last '.' or ',' followed by 1..=digits digits is the decimal separator.
-    let last = t.rfind(['.', ',']);
-    let (int_part, frac_part) = match last {
+    let (int_part, frac_part) = match t.rfind(['.', ',']) {
         Some(i) if (1..=digits).contains(&(t.len() - i - 1)) => (&t[..i], &t[i + 1..]),
-        // Three digits after the last separator: a thousands separator ("1.000", "1,234").
-        _ => (t.as_str(), ""),
+        Some(i) if t.len() - i - 1 == 3 => (t.as_str(), ""),
+        Some(_) => return None,
+        None => (t.as_str(), ""),
     };
-    let int_clean: String = int_part.chars().filter(|c| *c != '.' && *c != ',').collect();
-    if int_clean.is_empty() && frac_part.is_empty() {
+    // Thousands groups: one kind of separator, not the decimal mark, 1-3 digits then threes.
+    let decimal_mark = t[int_part.len()..].chars().next();
+    let seps: Vec<char> = int_part.chars().filter(|c| !c.is_ascii_digit()).collect();
+    if let Some(&sep) = seps.first() {
+        if seps.iter().any(|c| *c != sep) || Some(sep) == decimal_mark {
+            return None;
+        }
+        let groups: Vec<&str> = int_part.split(sep).collect();
+        let first = groups[0];
+        if first.is_empty() || first.len() > 3 || first.starts_with('0') || groups[1..].iter().any(|g| g.len() != 3) {
+            return None;
+        }
+    }
+    let int_clean: String = int_part.chars().filter(|c| c.is_ascii_digit()).collect();
+    if int_clean.is_empty() {
         return None;
     }
-    if !int_clean.chars().all(|c| c.is_ascii_digit()) || !frac_part.chars().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let int: i64 = if int_clean.is_empty() { 0 } else { int_clean.parse().ok()? };
+    let int: i64 = int_clean.parse().ok()?;
     let mut frac: i64 = if frac_part.is_empty() { 0 } else { frac_part.parse().ok()? };
     for _ in frac_part.len()..digits {
         frac *= 10;
@@ -117,5 +128,26 @@ mod tests {
         assert_eq!(parse_money("1,234", "EUR"), Some(123_400));
         assert_eq!(parse_money("abc", "EUR"), None);
         assert_eq!(parse_money("", "EUR"), None);
+        assert_eq!(parse_money("0,50", "EUR"), Some(50));
+        assert_eq!(parse_money("1.234.567,89", "EUR"), Some(123_456_789));
+        // More decimals than the euro has, irregular or mixed groups: refused, never guessed.
+        assert_eq!(parse_money("5,0000", "EUR"), None);
+        assert_eq!(parse_money("12.3456", "EUR"), None);
+        assert_eq!(parse_money("0,125", "EUR"), None);
+        assert_eq!(parse_money("1.23.45", "EUR"), None);
+        assert_eq!(parse_money("1,234,56", "EUR"), None);
+        assert_eq!(parse_money("1.234.56", "EUR"), None);
+        assert_eq!(parse_money(",50", "EUR"), None);
+    }
+
+    proptest::proptest! {
+        /// Whatever the locale's way of writing it, an amount reads back as itself.
+        #[test]
+        fn formatted_amounts_parse_back(minor in 0i64..10_000_000_000, pt in proptest::bool::ANY) {
+            let lang = if pt { Language::Pt } else { Language::En };
+            let shown = format_money(minor, "EUR", lang);
+            let number: String = shown.chars().filter(|c| c.is_ascii_digit() || *c == '.' || *c == ',').collect();
+            proptest::prop_assert_eq!(parse_money(&number, "EUR"), Some(minor));
+        }
     }
 }
