@@ -297,14 +297,17 @@ async fn password_change_ends_other_sessions() {
 async fn logout_and_language_switch() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
-    let r = app.call(TestRequest::get().uri("/lang/pt?next=/players").cookie(s.c()).to_request()).await;
+    // Without the form's token nothing changes.
+    let r = app.call(TestRequest::post().uri("/lang/pt").cookie(s.c()).set_form([("next", "/players")]).to_request()).await;
+    assert_eq!(r.status, 403);
+    let r = app.post_form("/lang/pt", &s, &[("next", "/players")]).await;
     assert_eq!(r.status, 303);
     assert_eq!(r.header("location").as_deref(), Some("/players"));
     assert_eq!(r.cookie("cr_lang").as_deref(), Some("pt"));
     let page = app.call(TestRequest::get().uri("/players").cookie(s.c()).cookie(Cookie::new("cr_lang", "pt")).to_request()).await;
     assert!(page.text().contains("Registar jogador"));
     // An open redirect is not possible.
-    let r = app.call(TestRequest::get().uri("/lang/en?next=//evil.example").to_request()).await;
+    let r = app.post_form("/lang/en", &s, &[("next", "//evil.example")]).await;
     assert_eq!(r.header("location").as_deref(), Some("/"));
     let r = app.post_form("/logout", &s, &[]).await;
     assert_eq!(r.status, 303);

@@ -22,7 +22,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/login", web::get().to(login_page))
         .route("/login", web::post().to(login_submit))
         .route("/logout", web::post().to(logout))
-        .route("/lang/{code}", web::get().to(set_lang))
+        .route("/lang/{code}", web::post().to(set_lang))
         .route("/account/password", web::get().to(password_page))
         .route("/account/password", web::post().to(password_submit))
         .configure(players::routes)
@@ -155,8 +155,11 @@ async fn logout(st: web::Data<AppState>, _form: CsrfForm<Empty>) -> HttpResponse
     res
 }
 
-async fn set_lang(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>, q: web::Query<NextQuery>) -> AppResult<HttpResponse> {
+/// Switches the language (a small form in the top bar, CSRF-checked like every form); a
+/// signed-in staff member keeps the choice for their next sign-in.
+async fn set_lang(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>, form: CsrfForm<NextQuery>) -> AppResult<HttpResponse> {
     let lang: Language = path.parse().map_err(|_| AppError::NotFound)?;
+    let q = form.0;
     if let Ok(a) = authenticate(&req).await {
         let now = st.clock.now();
         st.write(move |_, c| services::staff::set_language(c, now, &a.staff, lang)).await?;
