@@ -14,3 +14,5 @@ mod pages;
 mod migrations;
 #[path = "http/admin.rs"]
 mod admin;
+#[path = "http/openapi.rs"]
+mod openapi;
