@@ -6,7 +6,9 @@
 
 pub mod age;
 pub mod audit;
+pub mod cards;
 pub mod clock;
+pub mod draw;
 pub mod eligibility;
 pub mod error;
 pub mod game;
