@@ -16,5 +16,7 @@ pub mod money;
 pub mod player;
 pub mod profile;
 pub mod staff;
+pub mod table;
+pub mod waitlist;
 
 pub use error::{FieldError, Problem};

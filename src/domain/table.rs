@@ -1,0 +1,278 @@
+//! Table states and suspension (PT-2007 24), must-move tables (BSOP 55, 56, 57) and
+//! balancing (BSOP 58, PT-2007 26).
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+/// A table's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableState {
+    /// No game: not in use.
+    Closed,
+    /// Opened for a game, waiting for enough players to start.
+    Open,
+    /// The game is under way.
+    Running,
+    /// Below the minimum; closes at the deadline unless players come back (PT-2007 24).
+    Suspended,
+}
+
+impl TableState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TableState::Closed => "closed",
+            TableState::Open => "open",
+            TableState::Running => "running",
+            TableState::Suspended => "suspended",
+        }
+    }
+    pub fn parse(s: &str) -> Option<TableState> {
+        Some(match s {
+            "closed" => TableState::Closed,
+            "open" => TableState::Open,
+            "running" => TableState::Running,
+            "suspended" => TableState::Suspended,
+            _ => return None,
+        })
+    }
+}
+
+/// What should happen to a table now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "decision", rename_all = "snake_case")]
+pub enum Transition {
+    Stay,
+    /// Enough players: the game may start (or resume).
+    Run,
+    /// PT-2007 24: fewer than the minimum: suspend, with the deadline to close.
+    Suspend { closes_at: DateTime<Utc> },
+    /// PT-2007 24: the minimum was not back in time: close; players are offered elsewhere.
+    Close,
+}
+
+/// PT-2007 24: a game may not start or continue with fewer than the minimum (4 in
+/// `pt-casino`; PT-ONL 7: 2). Below it the game is suspended; if the minimum is not back
+/// within the grace period (15 minutes) of the suspension, the game is closed. A restart
+/// after the deadline closes the table at once (the decision reads only stored times).
+pub fn evaluate(
+    state: TableState,
+    seated: usize,
+    min_players: i32,
+    suspended_at: Option<DateTime<Utc>>,
+    grace: Duration,
+    now: DateTime<Utc>,
+) -> Transition {
+    let enough = seated >= min_players.max(1) as usize;
+    match state {
+        TableState::Closed => Transition::Stay,
+        TableState::Open => {
+            if enough {
+                Transition::Run
+            } else {
+                Transition::Stay
+            }
+        }
+        TableState::Running => {
+            if enough {
+                Transition::Stay
+            } else {
+                Transition::Suspend { closes_at: now + grace }
+            }
+        }
+        TableState::Suspended => {
+            let since = suspended_at.unwrap_or(now);
+            if enough {
+                Transition::Run
+            } else if now >= since + grace {
+                Transition::Close
+            } else {
+                Transition::Stay
+            }
+        }
+    }
+}
+
+/// A table of one game and limit, for must-move and balance decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameTable {
+    pub table_id: i64,
+    /// When the table was formed (opened for this game): older tables are main games.
+    pub formed_at: DateTime<Utc>,
+    pub seated: usize,
+    pub seats: usize,
+}
+
+/// BSOP 55, 56: among the running tables of one game and limit, the two oldest are main
+/// games and the newest is the must-move table (with a single table there is none). When a
+/// table breaks, the roles follow from the tables that remain: with the third gone, the
+/// second-formed becomes the must-move.
+pub fn must_move_table(tables: &[GameTable]) -> Option<i64> {
+    if tables.len() < 2 {
+        return None;
+    }
+    tables.iter().max_by_key(|t| (t.formed_at, t.table_id)).map(|t| t.table_id)
+}
+
+/// A player at the must-move table, in the original waiting-list order (BSOP 55).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MustMovePlayer {
+    pub player_id: i64,
+    /// The order they had on the waiting list (or from the break draw, BSOP 56).
+    pub list_order: i64,
+    /// BSOP 57: in the small blind or on the button, the move waits for the next hand.
+    pub in_small_blind_or_button: bool,
+}
+
+/// BSOP 55, 57: who moves to a freed main-game seat now: the first must-move player in
+/// original list order, unless in the small blind or on the button (then nobody moves yet;
+/// the same player is due after the hand).
+pub fn must_move_due(players: &[MustMovePlayer]) -> Option<i64> {
+    let first = players.iter().min_by_key(|p| (p.list_order, p.player_id))?;
+    (!first.in_small_blind_or_button).then_some(first.player_id)
+}
+
+/// BSOP 55: a player who refuses to move either gives up the game or may re-join the list
+/// no sooner than one hour after refusing.
+pub fn may_rejoin_after_refusal(refused_at: DateTime<Utc>, return_window: Duration) -> DateTime<Utc> {
+    refused_at + return_window
+}
+
+/// BSOP 58: without must-move, a new player goes to the table that needs a player most:
+/// the fewest seated players (ties: the older table).
+pub fn neediest_table(tables: &[GameTable]) -> Option<i64> {
+    tables
+        .iter()
+        .filter(|t| t.seated < t.seats)
+        .min_by_key(|t| (t.seated, t.formed_at, t.table_id))
+        .map(|t| t.table_id)
+}
+
+/// Why a voluntary table change is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransferRefusal {
+    /// BSOP 58: the table left would have fewer players than the destination.
+    Unbalances,
+    /// PT-2007 26: in session mode only after losing the cave.
+    CaveNotLost,
+    /// PT-2007 26: the move would leave the table below the minimum.
+    LeavesTableShort,
+    /// The destination is full.
+    DestinationFull,
+}
+
+/// BSOP 58, PT-2007 26: may a player move voluntarily from one similar table to another?
+/// `from_seated`/`to_seated` count before the move.
+pub fn transfer_allowed(
+    from_seated: usize,
+    to_seated: usize,
+    to_seats: usize,
+    session_mode: bool,
+    cave_lost: bool,
+    min_players: i32,
+) -> Result<(), TransferRefusal> {
+    if to_seated >= to_seats {
+        return Err(TransferRefusal::DestinationFull);
+    }
+    if session_mode && !cave_lost {
+        return Err(TransferRefusal::CaveNotLost);
+    }
+    if session_mode && from_seated.saturating_sub(1) < min_players.max(0) as usize {
+        return Err(TransferRefusal::LeavesTableShort);
+    }
+    // BSOP 58: refused when the table being left has fewer players than the destination.
+    if from_seated < to_seated {
+        return Err(TransferRefusal::Unbalances);
+    }
+    // PT-2007 26: in session mode the move must not unbalance the tables: afterwards the
+    // destination may not hold more than the table left plus one.
+    if session_mode && to_seated + 1 > from_seated {
+        return Err(TransferRefusal::Unbalances);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn t0() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 21, 20, 0, 0).unwrap()
+    }
+    fn grace() -> Duration {
+        Duration::minutes(15)
+    }
+
+    #[test]
+    fn pt2007_24_cannot_start_below_the_minimum() {
+        assert_eq!(evaluate(TableState::Open, 3, 4, None, grace(), t0()), Transition::Stay);
+        assert_eq!(evaluate(TableState::Open, 4, 4, None, grace(), t0()), Transition::Run);
+    }
+
+    #[test]
+    fn pt2007_24_suspends_below_the_minimum_and_closes_after_15_minutes() {
+        assert_eq!(
+            evaluate(TableState::Running, 3, 4, None, grace(), t0()),
+            Transition::Suspend { closes_at: t0() + Duration::minutes(15) }
+        );
+        let s = Some(t0());
+        assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Stay);
+        assert_eq!(evaluate(TableState::Suspended, 4, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Run);
+        assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::minutes(15)), Transition::Close);
+        // A restart long after the deadline closes at once.
+        assert_eq!(evaluate(TableState::Suspended, 0, 4, s, grace(), t0() + Duration::hours(5)), Transition::Close);
+        // PT-ONL 7: the minimum is a profile setting.
+        assert_eq!(evaluate(TableState::Running, 2, 2, None, grace(), t0()), Transition::Stay);
+    }
+
+    fn gt(id: i64, minutes: i64, seated: usize) -> GameTable {
+        GameTable { table_id: id, formed_at: t0() + Duration::minutes(minutes), seated, seats: 10 }
+    }
+
+    #[test]
+    fn bsop_55_56_the_newest_table_is_the_must_move() {
+        assert_eq!(must_move_table(&[gt(1, 0, 9)]), None);
+        assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 5)]), Some(2));
+        assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 9), gt(3, 60, 4)]), Some(3));
+        // The third breaks: the second-formed becomes the must-move.
+        assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 9)]), Some(2));
+    }
+
+    #[test]
+    fn bsop_57_must_move_waits_while_in_small_blind_or_button() {
+        let mut ps = vec![
+            MustMovePlayer { player_id: 7, list_order: 2, in_small_blind_or_button: false },
+            MustMovePlayer { player_id: 5, list_order: 1, in_small_blind_or_button: false },
+        ];
+        assert_eq!(must_move_due(&ps), Some(5));
+        ps[1].in_small_blind_or_button = true;
+        assert_eq!(must_move_due(&ps), None, "the first in list order waits; nobody jumps the order");
+        assert_eq!(must_move_due(&[]), None);
+    }
+
+    #[test]
+    fn bsop_55_refusal_rejoins_after_one_hour() {
+        assert_eq!(may_rejoin_after_refusal(t0(), Duration::minutes(60)), t0() + Duration::hours(1));
+    }
+
+    #[test]
+    fn bsop_58_the_table_that_needs_a_player_most() {
+        assert_eq!(neediest_table(&[gt(1, 0, 8), gt(2, 10, 6), gt(3, 20, 6)]), Some(2));
+        assert_eq!(neediest_table(&[gt(1, 0, 10)]), None);
+    }
+
+    #[test]
+    fn bsop_58_pt2007_26_voluntary_transfers() {
+        assert_eq!(transfer_allowed(6, 8, 10, false, false, 4), Err(TransferRefusal::Unbalances));
+        assert_eq!(transfer_allowed(8, 6, 10, false, false, 4), Ok(()));
+        assert_eq!(transfer_allowed(8, 10, 10, false, false, 4), Err(TransferRefusal::DestinationFull));
+        assert_eq!(transfer_allowed(8, 6, 10, true, false, 4), Err(TransferRefusal::CaveNotLost));
+        assert_eq!(transfer_allowed(4, 3, 10, true, true, 4), Err(TransferRefusal::LeavesTableShort));
+        assert_eq!(transfer_allowed(8, 6, 10, true, true, 4), Ok(()));
+        // Equal tables: allowed without sessions (BSOP 58), not in session mode (7 vs 5 after).
+        assert_eq!(transfer_allowed(6, 6, 10, false, false, 4), Ok(()));
+        assert_eq!(transfer_allowed(6, 6, 10, true, true, 4), Err(TransferRefusal::Unbalances));
+    }
+}
