@@ -144,6 +144,13 @@ pub struct TableRow {
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// When the table was opened for its current game (older tables are main games, BSOP 56).
+    pub opened_at: Option<NaiveDateTime>,
+    /// PT-2007 24: when it fell below the minimum.
+    pub suspended_at: Option<NaiveDateTime>,
+    /// BSOP 55: the must-move table of its game.
+    pub must_move: bool,
+    pub button_seat: Option<i32>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
@@ -160,4 +167,103 @@ pub struct AuditRow {
     pub after_json: String,
     pub prev_hash: String,
     pub hash: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = waitlist_entries)]
+pub struct WaitlistRow {
+    pub id: i64,
+    pub game_id: i64,
+    pub player_id: i64,
+    pub order_key: i64,
+    pub joined_at: NaiveDateTime,
+    pub source: String,
+    pub call_in_expires_at: Option<NaiveDateTime>,
+    pub checked_in_at: Option<NaiveDateTime>,
+    pub state: String,
+    pub ended_at: Option<NaiveDateTime>,
+    pub end_reason: Option<String>,
+    pub created_by: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = seatings)]
+pub struct SeatingRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub game_id: Option<i64>,
+    pub entry_id: Option<i64>,
+    pub sat_at: NaiveDateTime,
+    pub left_at: Option<NaiveDateTime>,
+    pub left_reason: Option<String>,
+    pub seated_by: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = seat_calls)]
+pub struct SeatCallRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub entry_id: Option<i64>,
+    pub source: String,
+    pub called_at: NaiveDateTime,
+    pub respond_by: NaiveDateTime,
+    pub state: String,
+    pub acknowledged_at: Option<NaiveDateTime>,
+    pub resolved_at: Option<NaiveDateTime>,
+    pub created_by: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = seat_holds)]
+pub struct SeatHoldRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    pub player_id: Option<i64>,
+    pub reason: String,
+    pub held_at: NaiveDateTime,
+    pub until: Option<NaiveDateTime>,
+    pub released_at: Option<NaiveDateTime>,
+    pub created_by: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = seat_change_requests)]
+pub struct SeatChangeRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub player_id: i64,
+    pub requested_at: NaiveDateTime,
+    pub resolved_at: Option<NaiveDateTime>,
+    pub state: String,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = draws)]
+pub struct DrawRow {
+    pub id: i64,
+    pub kind: String,
+    /// The draw's u64 seed, stored bit-for-bit in a signed column.
+    pub seed: i64,
+    pub inputs: String,
+    pub result: String,
+    pub game_id: Option<i64>,
+    pub table_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub created_by: Option<i64>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = events)]
+pub struct EventRow {
+    pub seq: i64,
+    pub at: NaiveDateTime,
+    pub table_id: Option<i64>,
+    pub kind: String,
+    pub payload: String,
 }

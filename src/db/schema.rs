@@ -145,6 +145,10 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        opened_at -> Nullable<Timestamp>,
+        suspended_at -> Nullable<Timestamp>,
+        must_move -> Bool,
+        button_seat -> Nullable<Integer>,
     }
 }
 
@@ -164,11 +168,110 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    waitlist_entries (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        player_id -> BigInt,
+        order_key -> BigInt,
+        joined_at -> Timestamp,
+        source -> Text,
+        call_in_expires_at -> Nullable<Timestamp>,
+        checked_in_at -> Nullable<Timestamp>,
+        state -> Text,
+        ended_at -> Nullable<Timestamp>,
+        end_reason -> Nullable<Text>,
+        created_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    seatings (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        seat_no -> Integer,
+        player_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        entry_id -> Nullable<BigInt>,
+        sat_at -> Timestamp,
+        left_at -> Nullable<Timestamp>,
+        left_reason -> Nullable<Text>,
+        seated_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    seat_calls (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        seat_no -> Integer,
+        player_id -> BigInt,
+        entry_id -> Nullable<BigInt>,
+        source -> Text,
+        called_at -> Timestamp,
+        respond_by -> Timestamp,
+        state -> Text,
+        acknowledged_at -> Nullable<Timestamp>,
+        resolved_at -> Nullable<Timestamp>,
+        created_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    seat_holds (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        seat_no -> Integer,
+        player_id -> Nullable<BigInt>,
+        reason -> Text,
+        held_at -> Timestamp,
+        until -> Nullable<Timestamp>,
+        released_at -> Nullable<Timestamp>,
+        created_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    seat_change_requests (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        player_id -> BigInt,
+        requested_at -> Timestamp,
+        resolved_at -> Nullable<Timestamp>,
+        state -> Text,
+    }
+}
+
+diesel::table! {
+    draws (id) {
+        id -> BigInt,
+        kind -> Text,
+        seed -> BigInt,
+        inputs -> Text,
+        result -> Text,
+        game_id -> Nullable<BigInt>,
+        table_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    events (seq) {
+        seq -> BigInt,
+        at -> Timestamp,
+        table_id -> Nullable<BigInt>,
+        kind -> Text,
+        payload -> Text,
+    }
+}
+
 diesel::joinable!(player_photos -> players (player_id));
 diesel::joinable!(exclusions -> players (player_id));
 diesel::joinable!(card_tables -> games (game_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
-    separations, games, card_tables, audit_log,
+    separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
+    seat_change_requests, draws, events,
 );

@@ -208,6 +208,10 @@ pub fn create_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &Ta
         active: t.active.unwrap_or(true),
         created_at: now.naive_utc(),
         updated_at: now.naive_utc(),
+        opened_at: None,
+        suspended_at: None,
+        must_move: false,
+        button_seat: None,
     };
     diesel::insert_into(card_tables::table).values(&row).execute(conn).map_err(|e| {
         if crate::db::is_unique_violation(&e) { conflict("err-table-number-taken") } else { e.into() }
@@ -232,6 +236,10 @@ pub fn update_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
         active: t.active.unwrap_or(before.active),
         created_at: before.created_at,
         updated_at: now.naive_utc(),
+        opened_at: before.opened_at,
+        suspended_at: before.suspended_at,
+        must_move: before.must_move,
+        button_seat: before.button_seat,
     };
     diesel::update(card_tables::table.find(id)).set(&after).execute(conn)?;
     audit::record(conn, now, actor, "table.update", "table", Some(id), Some(&before), Some(&after))?;

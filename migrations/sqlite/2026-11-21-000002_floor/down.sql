@@ -1,0 +1,12 @@
+DROP TABLE events;
+DROP TABLE draws;
+DROP TABLE seat_change_requests;
+DROP TABLE seat_holds;
+DROP TABLE seat_calls;
+DROP TABLE seatings;
+DROP TABLE waitlist_entries;
+ALTER TABLE card_tables DROP COLUMN button_seat;
+ALTER TABLE card_tables DROP COLUMN must_move;
+ALTER TABLE card_tables DROP COLUMN suspended_at;
+ALTER TABLE card_tables DROP COLUMN opened_at;
+DELETE FROM sequences WHERE name IN ('waitlist', 'seating', 'seat_call', 'seat_hold', 'seat_change', 'draw', 'event');
