@@ -269,6 +269,8 @@ diesel::table! {
 diesel::joinable!(player_photos -> players (player_id));
 diesel::joinable!(exclusions -> players (player_id));
 diesel::joinable!(card_tables -> games (game_id));
+diesel::joinable!(waitlist_entries -> players (player_id));
+diesel::joinable!(seatings -> players (player_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
