@@ -16,3 +16,5 @@ mod migrations;
 mod admin;
 #[path = "http/openapi.rs"]
 mod openapi;
+#[path = "http/floor.rs"]
+mod floor;
