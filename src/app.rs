@@ -62,3 +62,29 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         i18n: Arc::new(I18n::default()),
     })
 }
+
+/// One pass of the timers (expired seat calls, lapsed call-ins, suspended tables), through
+/// the same service path as a user action. Returns how many things it acted on.
+pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
+    let mut conn = state.db.conn()?;
+    let now = state.clock.now();
+    state.db.write(&mut conn, |c| {
+        let room = services::room::get(c)?;
+        services::floor::tick(c, now, room.tz, &room.profile)
+    })
+}
+
+/// The background scheduler: asks the database what is due every second. Deadlines are
+/// stored columns, so nothing is lost across a restart (a deadline passed while the server
+/// was down is acted on at the first pass).
+pub fn spawn_scheduler(state: AppState) -> std::thread::JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("scheduler".into())
+        .spawn(move || loop {
+            if let Err(e) = run_timers(&state) {
+                log::error!("scheduler pass failed: {e}");
+            }
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        })
+        .expect("start the scheduler thread")
+}

@@ -129,6 +129,26 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             let (row, _) = services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
             player_ids.push(row.id);
         }
+        // A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
+        let tables = services::games::list_tables(c)?;
+        let table_id = |n: i32| tables.iter().find(|(t, _)| t.number == n).map(|(t, _)| t.id).unwrap_or_default();
+        let mut next = player_ids.iter().copied().filter(|id| *id != player_ids[7] && *id != player_ids[11]);
+        for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
+            let tid = table_id(number);
+            services::floor::open_table(c, now, &system, tid)?;
+            for seat in 1..=seated {
+                if let Some(pid) = next.next() {
+                    services::floor::seat_directly(c, now, room.tz, &room.profile, &system, tid, seat, pid)?;
+                }
+            }
+        }
+        for (game_index, count) in [(0usize, 4), (1, 2), (2, 1)] {
+            for _ in 0..count {
+                if let Some(pid) = next.next() {
+                    services::floor::join(c, now, room.tz, &room.profile, &system, ids[game_index], pid, false)?;
+                }
+            }
+        }
         let ban = BanForm { reason: Some("Comportamento abusivo (BSOP 10)".into()), starts_at: None, ends_at: None };
         services::players::ban(c, now, room.tz, &system, player_ids[11], &ban)?;
         let sep = SeparationForm { other_player_id: Some(player_ids[3]), reason: Some("Pedido da direção (BSOP 47)".into()) };

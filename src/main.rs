@@ -104,6 +104,7 @@ fn serve(config: Config, demo: bool) -> std::process::ExitCode {
             }
         }
     }
+    cardroom::app::spawn_scheduler(state.clone());
     let sys = actix_web::rt::System::new();
     let result = sys.block_on(async move {
         let mut server = HttpServer::new(move || {

@@ -631,3 +631,110 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
     }
     Ok(actions)
 }
+
+/// One seat on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatView {
+    pub seat_no: i32,
+    pub seating: Option<(SeatingRow, String)>,
+    pub call: Option<(SeatCallRow, String)>,
+    pub held: bool,
+}
+
+/// One table on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableView {
+    pub table: TableRow,
+    pub game: Option<GameRow>,
+    pub seats: Vec<SeatView>,
+    pub seated: usize,
+}
+
+/// One game's list on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameList {
+    pub game: GameRow,
+    pub lines: Vec<ListLine>,
+    /// Interest list (no table of the game open or running): players still needed to start.
+    pub needed: Option<usize>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Dashboard {
+    pub tables: Vec<TableView>,
+    pub lists: Vec<GameList>,
+}
+
+/// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
+/// size (tables, games, open seatings, open calls, holds, list entries).
+pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -> AppResult<Dashboard> {
+    let tables: Vec<(TableRow, Option<GameRow>)> = card_tables::table
+        .left_join(games::table)
+        .filter(card_tables::active.eq(true))
+        .order(card_tables::number.asc())
+        .select((TableRow::as_select(), Option::<GameRow>::as_select()))
+        .load(conn)?;
+    let seated: Vec<(SeatingRow, PlayerRow)> = seatings::table
+        .inner_join(players::table)
+        .filter(seatings::left_at.is_null())
+        .select((SeatingRow::as_select(), PlayerRow::as_select()))
+        .load(conn)?;
+    let calls: Vec<SeatCallRow> = seat_calls::table
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(SeatCallRow::as_select())
+        .load(conn)?;
+    let call_players: Vec<(i64, String)> = players::table
+        .filter(players::id.eq_any(calls.iter().map(|c| c.player_id).collect::<Vec<_>>()))
+        .select((players::id, players::alias))
+        .load(conn)?;
+    let holds: Vec<(i64, i32)> = seat_holds::table
+        .filter(seat_holds::released_at.is_null())
+        .select((seat_holds::table_id, seat_holds::seat_no))
+        .load(conn)?;
+    use std::collections::{HashMap, HashSet};
+    let seated: HashMap<(i64, i32), (SeatingRow, String)> =
+        seated.into_iter().map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias))).collect();
+    let aliases: HashMap<i64, String> = call_players.into_iter().collect();
+    let calls: HashMap<(i64, i32), (SeatCallRow, String)> = calls
+        .into_iter()
+        .map(|c| ((c.table_id, c.seat_no), (c.clone(), aliases.get(&c.player_id).cloned().unwrap_or_default())))
+        .collect();
+    let holds: HashSet<(i64, i32)> = holds.into_iter().collect();
+    let mut views = Vec::with_capacity(tables.len());
+    for (t, g) in tables {
+        let seats = (1..=t.seats)
+            .map(|n| SeatView {
+                seat_no: n,
+                seating: seated.get(&(t.id, n)).cloned(),
+                call: calls.get(&(t.id, n)).cloned(),
+                held: holds.contains(&(t.id, n)),
+            })
+            .collect::<Vec<_>>();
+        let n = seats.iter().filter(|s| s.seating.is_some()).count();
+        views.push(TableView { table: t, game: g, seats, seated: n });
+    }
+    let all_entries: Vec<(WaitlistRow, PlayerRow)> = waitlist_entries::table
+        .inner_join(players::table)
+        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .select((WaitlistRow::as_select(), PlayerRow::as_select()))
+        .load(conn)?;
+    let games_list: Vec<GameRow> = games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(conn)?;
+    let mut by_game: HashMap<i64, Vec<(WaitlistRow, PlayerRow)>> = HashMap::new();
+    for (e, p) in all_entries {
+        by_game.entry(e.game_id).or_default().push((e, p));
+    }
+    let mut lists = Vec::new();
+    for g in games_list {
+        let mine = by_game.remove(&g.id).unwrap_or_default();
+        let domain: Vec<Entry> = mine.iter().map(|(e, _)| as_entry(e)).collect();
+        let mut rows: HashMap<i64, (WaitlistRow, PlayerRow)> = mine.into_iter().map(|r| (r.0.id, r)).collect();
+        let lines: Vec<ListLine> = waitlist::positions(&domain, now)
+            .into_iter()
+            .filter_map(|(id, place)| rows.remove(&id).map(|(entry, player)| ListLine { entry, player, place }))
+            .collect();
+        let running = views.iter().any(|v| v.table.game_id == Some(g.id) && matches!(v.table.state.as_str(), "open" | "running" | "suspended"));
+        let needed = (!running).then(|| waitlist::players_needed(lines.len(), profile.min_players_to_run));
+        lists.push(GameList { game: g, lines, needed });
+    }
+    Ok(Dashboard { tables: views, lists })
+}

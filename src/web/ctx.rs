@@ -105,6 +105,17 @@ impl Ctx {
         }
     }
 
+    /// A stored UTC time as the room's clock time (HH:MM).
+    pub fn time(&self, t: impl Val<NaiveDateTime>) -> String {
+        t.val().and_utc().with_timezone(&self.tz).format("%H:%M").to_string()
+    }
+
+    /// Time left until a stored deadline, as m:ss (0:00 once passed).
+    pub fn remaining(&self, t: impl Val<NaiveDateTime>) -> String {
+        let secs = (t.val().and_utc() - self.now).num_seconds().max(0);
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+
     pub fn dt_opt(&self, t: impl Val<Option<NaiveDateTime>>) -> String {
         t.val().map(|t| self.dt(t)).unwrap_or_else(|| "—".into())
     }

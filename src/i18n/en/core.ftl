@@ -275,3 +275,26 @@ draw-too-many-players = { $players } players for { $places } places: the draw ca
 draw-deck-too-small = { $players } players but only { $cards } cards.
 draw-too-many-tables = A draw by suits serves at most { $max } tables ({ $tables } asked).
 draw-suit-too-small = Table { $table } would need { $players } cards of one suit: too many for a draw by suits.
+
+## Floor dashboard
+nav-floor = Lists & tables
+floor-title = Waiting lists and tables
+floor-add-to-list = Add a player to a list
+floor-no-games = No games yet: an admin adds them under Games.
+floor-player = Player
+floor-list = List
+floor-call-in = Call-in
+floor-lists = Waiting lists
+floor-interest = Interest list: { $needed } more to start a game
+floor-list-empty = Nobody waiting.
+floor-called = Called
+floor-check-in = Checked in
+floor-remove = Remove
+floor-removed-by-floor = Removed by the floor
+floor-open-table = Open table
+floor-suspended-since = Suspended since { $time } (PT-2007 24): closes after 15 minutes below the minimum.
+floor-leave = Leaves
+floor-seat = Seated
+floor-held = Held
+floor-call-next = Call next
+table-state-running = Running

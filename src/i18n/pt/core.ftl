@@ -275,3 +275,26 @@ draw-too-many-players = { $players } jogadores para { $places } lugares: o sorte
 draw-deck-too-small = { $players } jogadores mas só { $cards } cartas.
 draw-too-many-tables = Um sorteio por naipes serve no máximo { $max } mesas (pedidas { $tables }).
 draw-suit-too-small = A mesa { $table } precisaria de { $players } cartas de um naipe: demasiadas para um sorteio por naipes.
+
+## Painel da sala
+nav-floor = Listas e mesas
+floor-title = Listas de espera e mesas
+floor-add-to-list = Inscrever um jogador numa lista
+floor-no-games = Ainda não há jogos: um administrador cria-os em Jogos.
+floor-player = Jogador
+floor-list = Lista
+floor-call-in = Por telefone
+floor-lists = Listas de espera
+floor-interest = Lista de interesse: faltam { $needed } para começar um jogo
+floor-list-empty = Ninguém à espera.
+floor-called = Chamado
+floor-check-in = Chegou
+floor-remove = Retirar
+floor-removed-by-floor = Retirado pela chefia de sala
+floor-open-table = Abrir mesa
+floor-suspended-since = Suspensa desde as { $time } (PT-2007 24): encerra após 15 minutos abaixo do mínimo.
+floor-leave = Sai
+floor-seat = Sentou-se
+floor-held = Guardado
+floor-call-next = Chamar o seguinte
+table-state-running = Em jogo

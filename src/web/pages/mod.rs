@@ -1,6 +1,7 @@
 //! Server-rendered pages (askama). Handlers extract, call a service, render.
 
 pub mod admin;
+pub mod floor;
 pub mod players;
 
 use super::ctx::{Ctx, Errs, LANG_COOKIE};
@@ -26,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/account/password", web::get().to(password_page))
         .route("/account/password", web::post().to(password_submit))
         .configure(players::routes)
+        .configure(floor::routes)
         .configure(admin::routes);
 }
 

@@ -1,0 +1,190 @@
+//! The floor dashboard: every list with positions, every table with its seats and pending
+//! calls; actions post back here. The live part refreshes itself (htmx) without a reload.
+
+use super::{ctx, render, see_other};
+use crate::domain::player::normalize_doc_number;
+use crate::error::{AppError, AppResult};
+use crate::services::{self, floor::Dashboard};
+use crate::state::AppState;
+use crate::web::ctx::Ctx;
+use crate::web::extract::{CsrfForm, FloorStaff};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/floor", web::get().to(page))
+        .route("/floor/live", web::get().to(live))
+        .route("/floor/lists/{game_id}/join", web::post().to(join))
+        .route("/floor/entries/{id}/remove", web::post().to(remove))
+        .route("/floor/entries/{id}/check-in", web::post().to(check_in))
+        .route("/floor/tables/{id}/open", web::post().to(open_table))
+        .route("/floor/tables/{id}/seats/{seat}/call", web::post().to(call_next))
+        .route("/floor/calls/{id}/seat", web::post().to(confirm))
+        .route("/floor/seatings/{id}/leave", web::post().to(leave));
+}
+
+#[derive(Template)]
+#[template(path = "floor/dashboard.html")]
+struct Page {
+    c: Ctx,
+    d: Dashboard,
+    /// A refusal to show above everything (the action changed nothing).
+    problem: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "floor/live.html")]
+struct Live {
+    c: Ctx,
+    d: Dashboard,
+}
+
+async fn load(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<Dashboard> {
+    st.run(move |_, conn| {
+        let room = services::room::get(conn)?;
+        services::floor::dashboard(conn, now, &room.profile)
+    })
+    .await
+}
+
+async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+    let c = ctx(&req, &st, &who.0).await?;
+    let d = load(&st, c.now).await?;
+    render(StatusCode::OK, &Page { c, d, problem: None })
+}
+
+async fn live(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+    let c = ctx(&req, &st, &who.0).await?;
+    let d = load(&st, c.now).await?;
+    render(StatusCode::OK, &Live { c, d })
+}
+
+/// After an action: back to the dashboard, or the dashboard with the refusal on top.
+async fn done(req: &HttpRequest, st: &AppState, who: &FloorStaff, result: AppResult<()>) -> AppResult<HttpResponse> {
+    match result {
+        Ok(()) => Ok(see_other("/floor")),
+        Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
+            let c = ctx(req, st, &who.0).await?;
+            let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
+            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
+            let problem = if detail.is_empty() { message } else { format!("{message} {}", detail.join(" ")) };
+            let d = load(st, c.now).await?;
+            render(actix_web::ResponseError::status_code(&e), &Page { c, d, problem: Some(problem) })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[derive(Deserialize)]
+struct JoinForm {
+    /// Player number or document number.
+    player: String,
+    call_in: Option<String>,
+}
+
+async fn join(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<JoinForm>) -> AppResult<HttpResponse> {
+    let game_id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let f = form.0;
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let player_id = find_player(conn, &f.player)?;
+            services::floor::join(conn, now, room.tz, &room.profile, &actor, game_id, player_id, f.call_in.is_some()).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+/// A player typed at the desk: their number, or their document number.
+fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResult<i64> {
+    let t = typed.trim().trim_start_matches('#');
+    if t.is_empty() {
+        return Err(AppError::field("player", "err-required"));
+    }
+    if let Ok(id) = t.parse::<i64>() {
+        if services::players::get(conn, id).is_ok() {
+            return Ok(id);
+        }
+    }
+    match services::players::search(conn, &normalize_doc_number(t), 2)?.as_slice() {
+        [one] => Ok(one.id),
+        _ => Err(AppError::field("player", "err-player-unknown")),
+    }
+}
+
+#[derive(Deserialize)]
+struct ReasonForm {
+    reason: Option<String>,
+}
+
+async fn remove(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let reason = form.0.reason.unwrap_or_default();
+    let r = st.write(move |_, conn| services::floor::remove(conn, now, &actor, id, &reason).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+#[derive(Deserialize)]
+struct Empty {}
+
+async fn check_in(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::floor::check_in(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+async fn open_table(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::floor::open_table(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+async fn call_next(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let (table_id, seat) = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+async fn leave(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let reason = form.0.reason.filter(|r| !r.trim().is_empty()).unwrap_or_else(|| "left".into());
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::floor::leave(conn, now, &room.profile, &actor, id, &reason).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
