@@ -386,3 +386,80 @@ async fn a_one_time_admin_password_must_be_changed_first() {
     let r = call(TestRequest::get().uri("/players").cookie(Cookie::new("cr_session", renewed)).to_request()).await;
     assert_eq!(r.status(), 200);
 }
+
+/// Registers `n` eligible players (with photos) straight through the service.
+fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
+    let now = app.state.clock.now();
+    let photo = cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(5)).unwrap();
+    (0..n)
+        .map(|i| {
+            let input = cardroom::domain::player::PlayerInput {
+                full_name: format!("Floor Player {i}"),
+                date_of_birth: chrono::NaiveDate::from_ymd_opt(1980, 1, 1).unwrap(),
+                doc_kind: cardroom::domain::player::DocumentKind::Passport,
+                doc_number: format!("FLOOR{i:04}"),
+                doc_country: "PT".into(),
+                doc_expiry: chrono::NaiveDate::from_ymd_opt(2035, 1, 1).unwrap(),
+                phone: None,
+                email: None,
+                language: cardroom::domain::player::Language::Pt,
+                notify: cardroom::domain::player::NotifyPref::None,
+                alias: format!("FP{i}"),
+            };
+            app.with_conn(|c| {
+                cardroom::services::players::create(c, now, chrono_tz::Europe::Lisbon, &cardroom::db::audit::Actor::system(), &input, Some(&photo))
+                    .unwrap()
+                    .0
+                    .id
+            })
+        })
+        .collect()
+}
+
+#[actix_web::test]
+async fn floor_page_lists_calls_and_seats() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    let table = serde_json::json!({"number": 7, "game_id": 1, "mode": "continuous", "seats": 9});
+    assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
+    let ids = eligible_players(&app, 3);
+    let s = app.web_login("admin", ADMIN_PW).await;
+
+    // Interest list while no table is open (PT-2007 24: four to start).
+    let page = app.page("/floor", &s).await.text();
+    assert!(page.contains("4 more to start a game"), "{page}");
+
+    for id in &ids {
+        let r = app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        assert_eq!(r.status, 303, "{}", r.text());
+    }
+    // The same player twice: refused in place, nothing changes.
+    let before = (app.audit_count(), app.count("waitlist_entries"));
+    let r = app.post_form("/floor/lists/1/join", &s, &[("player", "FLOOR0000")]).await;
+    assert_eq!(r.status, 409);
+    assert!(r.text().contains("already on this list"));
+    assert!(r.text().contains("id=\"floor-problem\""));
+    assert_eq!((app.audit_count(), app.count("waitlist_entries")), before);
+
+    // Calling on a closed table is refused; open it, call seat 1: the first on the list.
+    let r = app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await;
+    assert_eq!(r.status, 409);
+    assert_eq!(app.post_form("/floor/tables/1/open", &s, &[]).await.status, 303);
+    assert_eq!(app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await.status, 303);
+    let page = app.page("/floor/live", &s).await.text();
+    // The response window (5 minutes) counts down on the dashboard.
+    assert!(page.contains("FP0") && (page.contains("class=\"countdown\">5:00") || page.contains("class=\"countdown\">4:5")), "{page}");
+    // The called player is confirmed: seated, off the list; the others move up.
+    assert_eq!(app.post_form("/floor/calls/1/seat", &s, &[]).await.status, 303);
+    let live = app.page("/floor/live", &s).await.text();
+    let list_part = &live[..live.find("floor-tables").unwrap()];
+    assert!(!list_part.contains(">FP0<") && list_part.contains(">FP1<"));
+    let seated: i64 = app.count("seatings");
+    assert_eq!(seated, 1);
+    // A seat number beyond the table's seats is refused with a message.
+    let r = app.post_form("/floor/tables/1/seats/10/call", &s, &[]).await;
+    assert_eq!(r.status, 422);
+}

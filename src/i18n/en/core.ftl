@@ -296,5 +296,5 @@ floor-suspended-since = Suspended since { $time } (PT-2007 24): closes after 15 
 floor-leave = Leaves
 floor-seat = Seated
 floor-held = Held
-floor-call-next = Call next
+floor-call-next = Call
 table-state-running = Running

@@ -296,5 +296,5 @@ floor-suspended-since = Suspensa desde as { $time } (PT-2007 24): encerra após 
 floor-leave = Sai
 floor-seat = Sentou-se
 floor-held = Guardado
-floor-call-next = Chamar o seguinte
+floor-call-next = Chamar
 table-state-running = Em jogo
