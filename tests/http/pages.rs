@@ -463,3 +463,26 @@ async fn floor_page_lists_calls_and_seats() {
     let r = app.post_form("/floor/tables/1/seats/10/call", &s, &[]).await;
     assert_eq!(r.status, 422);
 }
+
+#[actix_web::test]
+async fn bsop_24_lobby_board_shows_buy_ins_and_aliases_only() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 2/5", "variant": "holdem_nl", "small_blind": 200, "big_blind": 500,
+        "limit_class": "mid", "buy_in_min": 10000, "buy_in_max": 50000});
+    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    let ids = eligible_players(&app, 2);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &ids {
+        assert_eq!(app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await.status, 303);
+    }
+    // No sign-in needed: it is a screen in the room.
+    let r = app.call(TestRequest::get().uri("/lobby").insert_header(("accept-language", "en")).to_request()).await;
+    assert_eq!(r.status, 200);
+    let html = r.text();
+    assert!(html.contains("€100.00 – €500.00"), "buy-in min and max (BSOP 24): {html}");
+    assert!(html.contains("FP0") && html.contains("FP1"));
+    assert!(!html.contains("Floor Player"), "full names never appear on the public board");
+    assert!(!html.contains("FLOOR0000"), "documents never appear on the public board");
+    assert!(html.contains("Waiting: 2"));
+}

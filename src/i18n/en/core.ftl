@@ -298,3 +298,14 @@ floor-seat = Seated
 floor-held = Held
 floor-call-next = Call
 table-state-running = Running
+
+## Lobby board
+lobby-title = Cash games
+lobby-no-games = No games at the moment.
+lobby-buy-in = Buy-in
+lobby-tables = Tables
+lobby-seats-free = { $count ->
+    [one] 1 seat free
+   *[other] { $count } seats free
+}
+lobby-waiting = Waiting: { $count }

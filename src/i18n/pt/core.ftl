@@ -298,3 +298,14 @@ floor-seat = Sentou-se
 floor-held = Guardado
 floor-call-next = Chamar
 table-state-running = Em jogo
+
+## Painel do lobby
+lobby-title = Jogos a dinheiro
+lobby-no-games = Sem jogos de momento.
+lobby-buy-in = Cave
+lobby-tables = Mesas
+lobby-seats-free = { $count ->
+    [one] 1 lugar livre
+   *[other] { $count } lugares livres
+}
+lobby-waiting = Em espera: { $count }

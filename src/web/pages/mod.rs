@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod floor;
+pub mod lobby;
 pub mod players;
 
 use super::ctx::{Ctx, Errs, LANG_COOKIE};
@@ -28,6 +29,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/account/password", web::post().to(password_submit))
         .configure(players::routes)
         .configure(floor::routes)
+        .configure(lobby::routes)
         .configure(admin::routes);
 }
 

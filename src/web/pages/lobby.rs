@@ -1,0 +1,96 @@
+//! The lobby board: a read-only screen for the room (no sign-in). BSOP 24: buy-in minimum and
+//! maximum are shown; players appear by their public alias only — never names or documents.
+
+use super::render;
+use crate::error::AppResult;
+use crate::services;
+use crate::state::AppState;
+use crate::web::ctx::Ctx;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Serialize;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/lobby", web::get().to(board)).route("/lobby/live", web::get().to(live));
+}
+
+/// One game on the board.
+#[derive(Serialize)]
+pub struct BoardGame {
+    pub name: String,
+    pub small_blind: i64,
+    pub big_blind: i64,
+    pub buy_in_min: i64,
+    pub buy_in_max: Option<i64>,
+    pub tables: Vec<i32>,
+    pub seats_free: usize,
+    /// Aliases on the list, in order.
+    pub waiting: Vec<String>,
+    pub needed: Option<usize>,
+}
+
+fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
+    d.lists
+        .into_iter()
+        .map(|l| {
+            let tables: Vec<&services::floor::TableView> = d
+                .tables
+                .iter()
+                .filter(|t| t.table.game_id == Some(l.game.id) && matches!(t.table.state.as_str(), "open" | "running" | "suspended"))
+                .collect();
+            BoardGame {
+                name: l.game.name.clone(),
+                small_blind: l.game.small_blind,
+                big_blind: l.game.big_blind,
+                buy_in_min: l.game.buy_in_min,
+                buy_in_max: l.game.buy_in_max,
+                tables: tables.iter().map(|t| t.table.number).collect(),
+                seats_free: tables.iter().map(|t| t.seats.iter().filter(|s| s.seating.is_none() && s.call.is_none() && !s.held).count()).sum(),
+                waiting: l.lines.iter().map(|x| x.player.alias.clone()).collect(),
+                needed: l.needed,
+            }
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "lobby.html")]
+struct Board {
+    c: Ctx,
+    games: Vec<BoardGame>,
+}
+
+#[derive(Template)]
+#[template(path = "lobby_live.html")]
+struct BoardLive {
+    c: Ctx,
+    games: Vec<BoardGame>,
+}
+
+async fn data(req: &HttpRequest, st: &AppState) -> AppResult<(Ctx, Vec<BoardGame>)> {
+    let now = st.clock.now();
+    let (room, d) = st
+        .run(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let d = services::floor::dashboard(conn, now, &room.profile)?;
+            Ok((room, d))
+        })
+        .await?;
+    let mut c = Ctx::new(req, st.i18n.clone(), &room, None, String::new(), now);
+    // A screen in the room speaks the room's language unless the browser asks otherwise.
+    if req.headers().get("accept-language").is_none() && req.cookie(crate::web::ctx::LANG_COOKIE).is_none() {
+        c.lang = room.default_language;
+    }
+    Ok((c, board_games(d)))
+}
+
+async fn board(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let (c, games) = data(&req, &st).await?;
+    render(StatusCode::OK, &Board { c, games })
+}
+
+async fn live(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let (c, games) = data(&req, &st).await?;
+    render(StatusCode::OK, &BoardLive { c, games })
+}
