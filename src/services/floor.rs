@@ -154,7 +154,8 @@ pub fn join(
     Ok(row)
 }
 
-fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
+/// One list entry, whatever its state.
+pub fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
     Ok(waitlist_entries::table.find(id).select(WaitlistRow::as_select()).first(conn)?)
 }
 
@@ -244,6 +245,27 @@ pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>>
         .load(conn)?)
 }
 
+/// Who sits at a table and the open calls reserving its seats, each with the player (one
+/// query each, for the table's seat view).
+#[allow(clippy::type_complexity)]
+pub fn seats_of(conn: &mut DbConn, table_id: i64) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
+    let seated: Vec<(SeatingRow, PlayerRow)> = seatings::table
+        .inner_join(players::table)
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .order(seatings::seat_no.asc())
+        .select((SeatingRow::as_select(), PlayerRow::as_select()))
+        .load(conn)?;
+    let calls: Vec<(SeatCallRow, PlayerRow)> = seat_calls::table
+        .inner_join(players::table.on(players::id.eq(seat_calls::player_id)))
+        .filter(seat_calls::table_id.eq(table_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .order(seat_calls::seat_no.asc())
+        .select((SeatCallRow::as_select(), PlayerRow::as_select()))
+        .load(conn)?;
+    Ok((seated, calls))
+}
+
 /// BSOP 47: the players this one must never sit with.
 fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
     let rows: Vec<(i64, i64)> = separations::table
@@ -254,7 +276,26 @@ fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
     Ok(rows.into_iter().map(|(a, b)| if a == player_id { b } else { a }).collect())
 }
 
-fn is_seated_anywhere(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+    Ok(seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(seat_calls::state.eq_any(["pending", "acknowledged"])).count().get_result::<i64>(conn)? > 0)
+}
+
+/// Cancels open seat calls; the list entries they called go back to waiting, in their place.
+fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, call_ids: &[i64]) -> AppResult<()> {
+    if call_ids.is_empty() {
+        return Ok(());
+    }
+    let open = seat_calls::table.filter(seat_calls::id.eq_any(call_ids)).filter(seat_calls::state.eq_any(["pending", "acknowledged"]));
+    let entry_ids: Vec<i64> = open.clone().select(seat_calls::entry_id).load::<Option<i64>>(conn)?.into_iter().flatten().collect();
+    diesel::update(open).set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).execute(conn)?;
+    diesel::update(waitlist_entries::table.filter(waitlist_entries::id.eq_any(&entry_ids)).filter(waitlist_entries::state.eq("called")))
+        .set(waitlist_entries::state.eq("waiting"))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// BSOP 46: does this player hold a seat at any table?
+pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     Ok(seatings::table.filter(seatings::player_id.eq(player_id)).filter(seatings::left_at.is_null()).count().get_result::<i64>(conn)? > 0)
 }
 
@@ -305,7 +346,7 @@ fn check_player_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &Table
         return Ok(Some(PassOver::Ineligible));
     }
     // BSOP 46: a player may not hold a seat at more than one table.
-    if is_seated_anywhere(conn, player_id)? {
+    if seated_at_any(conn, player_id)? {
         return Ok(Some(PassOver::AlreadySeated));
     }
     // BSOP 47: never at the same table as someone they are kept apart from.
@@ -349,7 +390,15 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
     let db = std::cell::RefCell::new(&mut *conn);
     let failure = std::cell::RefCell::new(None);
     let pick = waitlist::next_for_seat(&changes, &[], &domain, now, |p| {
-        match check_player_may_sit(&mut db.borrow_mut(), now, tz, &t, p) {
+        let mut c = db.borrow_mut();
+        // A player already called to another table (another list) waits for that answer:
+        // passed over here, keeping the place (one open call per player).
+        let verdict = match has_open_call(&mut c, p) {
+            Ok(true) => Ok(Some(PassOver::AlreadyCalled)),
+            Ok(false) => check_player_may_sit(&mut c, now, tz, &t, p),
+            Err(e) => Err(e),
+        };
+        match verdict {
             Ok(v) => v,
             Err(e) => {
                 failure.borrow_mut().get_or_insert(e);
@@ -503,10 +552,15 @@ fn seat_player(
             .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
             .execute(conn)?;
     }
-    // BSOP 46: a player seated here leaves every other list's pending call.
-    diesel::update(seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(seat_calls::state.eq_any(["pending", "acknowledged"])).filter(seat_calls::id.ne(call_id.unwrap_or(-1))))
-        .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-        .execute(conn)?;
+    // BSOP 46: a player seated here leaves every other list's pending call (those entries
+    // wait again, in their place, passed over while the player is seated).
+    let others: Vec<i64> = seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, &others)?;
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
     emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": p.alias }))?;
@@ -552,6 +606,24 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(&t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
+    if new_state == TableState::Closed {
+        // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
+        // they no longer hold seats here (BSOP 46), and open calls to it end.
+        let calls: Vec<i64> = seat_calls::table
+            .filter(seat_calls::table_id.eq(table_id))
+            .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+            .select(seat_calls::id)
+            .load(conn)?;
+        cancel_open_calls(conn, now, &calls)?;
+        for s in seated_at(conn, table_id)? {
+            diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
+                .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed"))))
+                .execute(conn)?;
+            let after: SeatingRow = seatings::table.find(s.id).select(SeatingRow::as_select()).first(conn)?;
+            audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
+            emit(conn, now, Some(table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
+        }
+    }
     Ok(())
 }
 

@@ -5,6 +5,7 @@
 //! audit record together.
 
 pub mod audit;
+pub mod draws;
 pub mod floor;
 pub mod games;
 pub mod photo;

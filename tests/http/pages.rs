@@ -486,3 +486,61 @@ async fn bsop_24_lobby_board_shows_buy_ins_and_aliases_only() {
     assert!(!html.contains("FLOOR0000"), "documents never appear on the public board");
     assert!(html.contains("Waiting: 2"));
 }
+
+#[actix_web::test]
+async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    let table = serde_json::json!({"number": 3, "game_id": 1, "mode": "continuous", "seats": 6});
+    assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
+    let ids = eligible_players(&app, 8);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &ids {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+    }
+    // A draw needs an open table.
+    assert_eq!(app.post_form("/floor/tables/1/draw-seats", &s, &[]).await.status, 409);
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    // The first six on the list are seated in the six seats; two stay on the list.
+    use cardroom::db::schema::{card_tables, seatings, waitlist_entries};
+    let seated: Vec<(i64, i32)> = app.with_conn(|c| {
+        seatings::table.filter(seatings::left_at.is_null()).select((seatings::player_id, seatings::seat_no)).load(c).unwrap()
+    });
+    assert_eq!(seated.len(), 6);
+    let mut players: Vec<i64> = seated.iter().map(|(p, _)| *p).collect();
+    players.sort();
+    assert_eq!(players, ids[..6].to_vec());
+    let mut seats: Vec<i32> = seated.iter().map(|(_, s)| *s).collect();
+    seats.sort();
+    assert_eq!(seats, vec![1, 2, 3, 4, 5, 6]);
+    let waiting: i64 = app.with_conn(|c| waitlist_entries::table.filter(waitlist_entries::state.eq("waiting")).count().get_result(c).unwrap());
+    assert_eq!(waiting, 2);
+    // PT-2007 24: six players, the game runs.
+    let state: String = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::state).first(c).unwrap());
+    assert_eq!(state, "running");
+    // The draw replays to the same result.
+    let page = app.page("/draws/1", &s).await.text();
+    assert!(page.contains("id=\"draw-replay\"") && page.contains("the same result"), "{page}");
+    // BSOP 48: the button goes to the seat of the highest card.
+    assert_eq!(app.post_form("/floor/tables/1/draw-button", &s, &[]).await.status, 303);
+    let button: Option<i32> = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::button_seat).first(c).unwrap());
+    let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 2).unwrap());
+    assert!(replay.matches);
+    let d: cardroom::domain::draw::Draw = serde_json::from_str(&replay.draw.inputs).unwrap();
+    let cardroom::domain::draw::Draw::HighCard { result, .. } = d else { panic!("high card draw") };
+    let winner = result.winner().unwrap();
+    assert_eq!(button, seated.iter().find(|(p, _)| *p == winner).map(|(_, s)| *s));
+    assert!(app.page("/floor/live", &s).await.text().contains("class=\"dealer-button\""));
+    // A stored result edited afterwards no longer replays.
+    app.with_conn(|c| {
+        diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 1").execute(c).unwrap();
+    });
+    let page = app.page("/draws/1", &s).await.text();
+    assert!(page.contains("does NOT give the stored result"));
+}

@@ -309,3 +309,22 @@ lobby-seats-free = { $count ->
    *[other] { $count } seats free
 }
 lobby-waiting = Waiting: { $count }
+
+## Draws on the floor
+err-table-not-open-for-draw = The seat draw starts a game: open the table first.
+err-button-needs-players = The button is drawn among at least two seated players.
+action-draw-record = Draw recorded
+floor-draw-seats = Draw seats
+floor-draw-button = Draw the button
+floor-button = Dealer button
+draw-title = Draw
+draw-replay-ok = Replayed from its seed and inputs: the same result. The draw stands.
+draw-replay-bad = Replaying this draw does NOT give the stored result: report it to the floor manager.
+draw-kind = Kind
+draw-seed = Seed
+draw-record = The complete record (seed, inputs, result)
+draw-kind-high_card = High card (BSOP 48, 79)
+draw-kind-seat = Seat draw (PT-2007 11)
+draw-kind-seat_with_extra = Seat draw with an extra player (BSOP 50)
+draw-kind-suit = Draw by suits (PT-2007 25)
+draw-kind-oversubscribed = Oversubscribed draw (PT-2007 27)

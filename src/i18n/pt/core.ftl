@@ -309,3 +309,22 @@ lobby-seats-free = { $count ->
    *[other] { $count } lugares livres
 }
 lobby-waiting = Em espera: { $count }
+
+## Sorteios na sala
+err-table-not-open-for-draw = O sorteio de lugares inicia um jogo: abra primeiro a mesa.
+err-button-needs-players = O botão é sorteado entre pelo menos dois jogadores sentados.
+action-draw-record = Sorteio registado
+floor-draw-seats = Sortear lugares
+floor-draw-button = Sortear o botão
+floor-button = Botão do dealer
+draw-title = Sorteio
+draw-replay-ok = Repetido a partir da semente e dos dados: o mesmo resultado. O sorteio é válido.
+draw-replay-bad = Repetir este sorteio NÃO dá o resultado guardado: comunique-o à chefia de sala.
+draw-kind = Tipo
+draw-seed = Semente
+draw-record = O registo completo (semente, dados, resultado)
+draw-kind-high_card = Carta alta (BSOP 48, 79)
+draw-kind-seat = Sorteio de lugares (PT-2007 11)
+draw-kind-seat_with_extra = Sorteio de lugares com um jogador extra (BSOP 50)
+draw-kind-suit = Sorteio por naipes (PT-2007 25)
+draw-kind-oversubscribed = Sorteio com excesso de inscritos (PT-2007 27)

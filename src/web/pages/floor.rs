@@ -22,7 +22,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/tables/{id}/open", web::post().to(open_table))
         .route("/floor/tables/{id}/seats/{seat}/call", web::post().to(call_next))
         .route("/floor/calls/{id}/seat", web::post().to(confirm))
-        .route("/floor/seatings/{id}/leave", web::post().to(leave));
+        .route("/floor/seatings/{id}/leave", web::post().to(leave))
+        .route("/floor/tables/{id}/draw-seats", web::post().to(draw_seats))
+        .route("/floor/tables/{id}/draw-button", web::post().to(draw_button))
+        .route("/draws/{id}", web::get().to(show_draw));
 }
 
 #[derive(Template)]
@@ -187,4 +190,44 @@ async fn leave(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path:
         })
         .await;
     done(&req, &st, &who, r).await
+}
+
+async fn draw_seats(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::draws::start_game(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+async fn draw_button(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::draws::button(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+#[derive(Template)]
+#[template(path = "floor/draw.html")]
+struct DrawPage {
+    c: Ctx,
+    r: services::draws::Replay,
+    pretty: String,
+}
+
+/// A recorded draw: seed, inputs and result, and whether replaying it gives the same result.
+async fn show_draw(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let c = ctx(&req, &st, &who.0).await?;
+    let r = st.run(move |_, conn| services::draws::replay(conn, id)).await?;
+    let pretty = serde_json::from_str::<serde_json::Value>(&r.draw.inputs)
+        .and_then(|v| serde_json::to_string_pretty(&v))
+        .unwrap_or_else(|_| r.draw.inputs.clone());
+    render(StatusCode::OK, &DrawPage { c, r, pretty })
 }

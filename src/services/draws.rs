@@ -1,0 +1,128 @@
+//! Recorded draws: the start-of-game seat draw (PT-2007 11) and the button (BSOP 48). Each
+//! draw is stored with its seed, inputs and result, and can be replayed to settle a dispute.
+
+use super::conflict;
+use crate::db::audit::{self, Actor};
+use crate::db::models::{DrawRow, SeatingRow};
+use crate::db::schema::{card_tables, draws};
+use crate::db::{next_seq, DbConn};
+use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+use crate::domain::profile::RuleProfile;
+use crate::error::{AppError, AppResult};
+use crate::services::{floor, players as registry};
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use diesel::prelude::*;
+use serde::Serialize;
+
+fn draw_error(e: crate::domain::draw::DrawError) -> AppError {
+    AppError::Conflict(e.problem())
+}
+
+/// Stores a draw (kind, seed, the whole record as inputs, the result) and audits it.
+pub fn record(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, d: &Draw, game_id: Option<i64>, table_id: Option<i64>) -> AppResult<DrawRow> {
+    let full = serde_json::to_value(d).map_err(|e| AppError::Internal(e.to_string()))?;
+    let row = DrawRow {
+        id: next_seq(conn, "draw")?,
+        kind: d.kind().to_string(),
+        seed: d.seed().to_i64(),
+        inputs: full.to_string(),
+        result: full.get("result").map(|r| r.to_string()).unwrap_or_default(),
+        game_id,
+        table_id,
+        created_at: now.naive_utc(),
+        created_by: actor.id,
+    };
+    diesel::insert_into(draws::table).values(&row).execute(conn)?;
+    audit::record::<(), _>(conn, now, actor, "draw.record", "table", table_id, None, Some(&row))?;
+    Ok(row)
+}
+
+pub fn get(conn: &mut DbConn, id: i64) -> AppResult<DrawRow> {
+    Ok(draws::table.find(id).select(DrawRow::as_select()).first(conn)?)
+}
+
+/// A stored draw replayed: whether the recomputation gives the stored result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Replay {
+    pub draw: DrawRow,
+    pub matches: bool,
+}
+
+/// Replays a stored draw from its seed and inputs and compares with the stored result.
+pub fn replay(conn: &mut DbConn, id: i64) -> AppResult<Replay> {
+    let row = get(conn, id)?;
+    let stored: Option<Draw> = serde_json::from_str(&row.inputs).ok();
+    let matches = stored.is_some_and(|d| {
+        let result_same = serde_json::to_value(&d).ok().and_then(|v| v.get("result").map(|r| r.to_string())) == Some(row.result.clone());
+        d.verify() && result_same && d.seed().to_i64() == row.seed
+    });
+    Ok(Replay { draw: row, matches })
+}
+
+/// The outcome of a start-of-game draw.
+#[derive(Debug, Clone, Serialize)]
+pub struct StartDraw {
+    pub draw: DrawRow,
+    pub seated: Vec<SeatingRow>,
+}
+
+/// PT-2007 11: opening a game, the seats are drawn among the registered players: the first
+/// players on the game's list who may sit together (eligible, not seated elsewhere — BSOP 46
+/// — and not kept apart from one another — BSOP 47), as many as the table has free seats.
+/// The draw is recorded, then each player is seated through the usual checks.
+pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<StartDraw> {
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    if t.state != "open" {
+        return Err(conflict("err-table-not-open-for-draw"));
+    }
+    let taken: Vec<i32> = floor::seated_at(conn, table_id)?.iter().map(|s| s.seat_no).collect();
+    let free: Vec<i32> = (1..=t.seats).filter(|n| !taken.contains(n)).collect();
+    let mut chosen: Vec<i64> = Vec::new();
+    let mut apart: Vec<i64> = Vec::new();
+    for line in floor::list(conn, game_id, now)? {
+        if chosen.len() == free.len() {
+            break;
+        }
+        let p = &line.player;
+        if line.entry.state != "waiting" || apart.contains(&p.id) || !registry::eligibility(conn, p, now, tz)?.is_empty() {
+            continue;
+        }
+        if floor::seated_at_any(conn, p.id)? {
+            continue;
+        }
+        chosen.push(p.id);
+        apart.extend(registry::separations_of(conn, p.id)?.into_iter().map(|(_, other)| other.id));
+    }
+    if chosen.is_empty() {
+        return Err(conflict("err-nobody-to-call"));
+    }
+    let d = Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?;
+    let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
+    let Draw::Seat { result, .. } = &d else { return Err(AppError::Internal("seat draw kind".into())) };
+    let mut seated = Vec::new();
+    for a in &result.seats {
+        seated.push(floor::seat_directly(conn, now, tz, profile, actor, table_id, a.seat, a.player)?);
+    }
+    Ok(StartDraw { draw: row, seated })
+}
+
+/// BSOP 48, 79: a high card per seated player (dealt clockwise from seat 1) decides the
+/// button; the winner's seat gets it. Recorded like every draw.
+pub fn button(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<(DrawRow, i32)> {
+    let seated = floor::seated_at(conn, table_id)?;
+    if seated.len() < 2 {
+        return Err(conflict("err-button-needs-players"));
+    }
+    let players: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
+    let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::Button, &players).map_err(draw_error)?;
+    let Draw::HighCard { result, .. } = &d else { return Err(AppError::Internal("high card kind".into())) };
+    let winner = result.winner().ok_or_else(|| AppError::Internal("empty draw".into()))?;
+    let seat = seated.iter().find(|s| s.player_id == winner).map(|s| s.seat_no).unwrap_or(1);
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let row = record(conn, now, actor, &d, t.game_id, Some(table_id))?;
+    diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(Some(seat))).execute(conn)?;
+    floor::emit(conn, now, Some(table_id), "table.button", &serde_json::json!({ "table": t.number, "seat": seat, "draw_id": row.id }))?;
+    Ok((row, seat))
+}
