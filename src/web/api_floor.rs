@@ -1,6 +1,680 @@
 //! The floor's JSON API under `/api/v1`: waiting lists, seat calls, seating, tables.
+//!
+//! Thin handlers over `services::floor` (the same rules as the pages): every refusal is an
+//! `AppError` turned into the localized `{"error":{…}}` body; every change is audited and
+//! pushed as an event by the service, in the handler's one write transaction.
 
-use actix_web::web;
+use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, WaitlistRow};
+use crate::domain::waitlist;
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
+use crate::services::floor::{self, ListLine};
+use crate::services::players as registry;
+use crate::services::{self, games};
+use crate::state::AppState;
+use crate::web::api::GameOut;
+use crate::web::extract::{AnyStaff, FloorStaff};
+use crate::web::openapi::ErrorResponse;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// Registered inside the `/api/v1` scope.
-pub fn routes(_cfg: &mut web::ServiceConfig) {}
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/games/{id}/waitlist").route(web::get().to(list_waitlist)).route(web::post().to(join_waitlist)))
+        .service(web::resource("/waitlist/{id}/remove").route(web::post().to(remove_entry)))
+        .service(web::resource("/waitlist/{id}/reorder").route(web::post().to(reorder_entry)))
+        .service(web::resource("/waitlist/{id}/check-in").route(web::post().to(check_in)))
+        .service(web::resource("/tables/{id}/open").route(web::post().to(open_table)))
+        .service(web::resource("/tables/{id}/seats").route(web::get().to(table_seats)))
+        .service(web::resource("/tables/{id}/seats/{seat}/call-next").route(web::post().to(call_next)))
+        .service(web::resource("/tables/{id}/seats/{seat}").route(web::post().to(seat_directly)))
+        .service(web::resource("/seat-calls/{id}/seat").route(web::post().to(confirm_call)))
+        .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)));
+}
+
+// ---- response types --------------------------------------------------------------------
+
+fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
+    t.and_utc()
+}
+
+/// One player on a waiting list, with their place (PT-2007 8a).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WaitlistLineOut {
+    pub entry_id: i64,
+    pub game_id: i64,
+    pub player_id: i64,
+    pub alias: String,
+    pub full_name: String,
+    /// 1 = next to be called.
+    pub position: usize,
+    /// Players before this one.
+    pub ahead: usize,
+    /// Players on the list.
+    pub of: usize,
+    pub joined_at: DateTime<Utc>,
+    /// desk | call_in
+    pub source: String,
+    /// A call-in not yet checked in lapses at this time.
+    pub call_in_expires_at: Option<DateTime<Utc>>,
+    /// A call-in who has arrived at the desk (it no longer lapses). Always false for desk
+    /// entries, which never lapse.
+    pub checked_in: bool,
+    /// waiting | called (called: a seat call is waiting for the answer; keeps the place).
+    pub state: String,
+}
+
+impl From<&ListLine> for WaitlistLineOut {
+    fn from(l: &ListLine) -> Self {
+        WaitlistLineOut {
+            entry_id: l.entry.id,
+            game_id: l.entry.game_id,
+            player_id: l.player.id,
+            alias: l.player.alias.clone(),
+            full_name: l.player.full_name.clone(),
+            position: l.place.position,
+            ahead: l.place.ahead,
+            of: l.place.of,
+            joined_at: utc(l.entry.joined_at),
+            source: l.entry.source.clone(),
+            call_in_expires_at: l.entry.call_in_expires_at.map(utc),
+            checked_in: l.entry.checked_in_at.is_some(),
+            state: l.entry.state.clone(),
+        }
+    }
+}
+
+/// A game's waiting list in order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WaitlistOut {
+    pub game_id: i64,
+    pub game_name: String,
+    pub lines: Vec<WaitlistLineOut>,
+    /// An interest list (no table of the game open, running or suspended): how many more
+    /// players would start one (PT-2007 24). Null while a table of the game is in play.
+    pub players_needed: Option<usize>,
+}
+
+/// A list entry that left the list (removed, seated, lapsed).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WaitlistEntryOut {
+    pub id: i64,
+    pub game_id: i64,
+    pub player_id: i64,
+    pub joined_at: DateTime<Utc>,
+    /// desk | call_in
+    pub source: String,
+    pub call_in_expires_at: Option<DateTime<Utc>>,
+    pub checked_in_at: Option<DateTime<Utc>>,
+    /// waiting | called | seated | removed | lapsed
+    pub state: String,
+    pub ended_at: Option<DateTime<Utc>>,
+    pub end_reason: Option<String>,
+}
+
+impl From<&WaitlistRow> for WaitlistEntryOut {
+    fn from(e: &WaitlistRow) -> Self {
+        WaitlistEntryOut {
+            id: e.id,
+            game_id: e.game_id,
+            player_id: e.player_id,
+            joined_at: utc(e.joined_at),
+            source: e.source.clone(),
+            call_in_expires_at: e.call_in_expires_at.map(utc),
+            checked_in_at: e.checked_in_at.map(utc),
+            state: e.state.clone(),
+            ended_at: e.ended_at.map(utc),
+            end_reason: e.end_reason.clone(),
+        }
+    }
+}
+
+/// A table as the floor sees it (PT-2007 24: state, suspension and its deadline).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FloorTableOut {
+    pub id: i64,
+    pub number: i32,
+    pub seats: i32,
+    /// continuous | session
+    pub mode: String,
+    /// closed | open | running | suspended
+    pub state: String,
+    pub game_id: Option<i64>,
+    pub game: Option<GameOut>,
+    pub opened_at: Option<DateTime<Utc>>,
+    pub suspended_at: Option<DateTime<Utc>>,
+    /// A suspended table closes at this time unless the minimum is back (PT-2007 24).
+    pub closes_at: Option<DateTime<Utc>>,
+}
+
+fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) -> FloorTableOut {
+    let suspended_at = if t.state == "suspended" { t.suspended_at.map(utc) } else { None };
+    FloorTableOut {
+        id: t.id,
+        number: t.number,
+        seats: t.seats,
+        mode: t.mode.clone(),
+        state: t.state.clone(),
+        game_id: t.game_id,
+        game: game.map(GameOut::from),
+        opened_at: t.opened_at.map(utc),
+        suspended_at,
+        closes_at: suspended_at.map(|s| s + Duration::minutes(grace_min as i64)),
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatedOut {
+    pub seating_id: i64,
+    pub player_id: i64,
+    pub alias: String,
+    pub sat_at: DateTime<Utc>,
+}
+
+/// The open call for a seat: reserved for this player until `respond_by`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatCallBrief {
+    pub call_id: i64,
+    pub player_id: i64,
+    pub alias: String,
+    pub respond_by: DateTime<Utc>,
+    /// pending | acknowledged
+    pub state: String,
+}
+
+/// One seat: empty, taken, or reserved by an open call.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatOut {
+    /// 1 to the table's seats, from the dealer's left (PT-2007 6).
+    pub seat_no: i32,
+    /// empty | seated | called
+    pub state: String,
+    pub seated: Option<SeatedOut>,
+    pub call: Option<SeatCallBrief>,
+}
+
+/// A table with every seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableSeatsOut {
+    pub table: FloorTableOut,
+    /// Players seated now.
+    pub seated: usize,
+    pub seats: Vec<SeatOut>,
+}
+
+/// A seat call: the player is asked to take the seat before `respond_by`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatCallOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub table_number: i32,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub alias: String,
+    /// list | seat_change | must_move
+    pub source: String,
+    /// The list entry called (source list).
+    pub entry_id: Option<i64>,
+    pub called_at: DateTime<Utc>,
+    pub respond_by: DateTime<Utc>,
+    /// pending | acknowledged | seated | expired | cancelled
+    pub state: String,
+}
+
+fn seat_call_out(c: &SeatCallRow, t: &TableRow, p: &PlayerRow) -> SeatCallOut {
+    SeatCallOut {
+        id: c.id,
+        table_id: c.table_id,
+        table_number: t.number,
+        seat_no: c.seat_no,
+        player_id: c.player_id,
+        alias: p.alias.clone(),
+        source: c.source.clone(),
+        entry_id: c.entry_id,
+        called_at: utc(c.called_at),
+        respond_by: utc(c.respond_by),
+        state: c.state.clone(),
+    }
+}
+
+/// A player in a seat (one row per sit-down).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatingOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub table_number: i32,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub alias: String,
+    pub game_id: Option<i64>,
+    /// The list entry used up by this seating, if any.
+    pub entry_id: Option<i64>,
+    pub sat_at: DateTime<Utc>,
+    pub left_at: Option<DateTime<Utc>>,
+    pub left_reason: Option<String>,
+}
+
+fn seating_out(s: &SeatingRow, t: &TableRow, p: &PlayerRow) -> SeatingOut {
+    SeatingOut {
+        id: s.id,
+        table_id: s.table_id,
+        table_number: t.number,
+        seat_no: s.seat_no,
+        player_id: s.player_id,
+        alias: p.alias.clone(),
+        game_id: s.game_id,
+        entry_id: s.entry_id,
+        sat_at: utc(s.sat_at),
+        left_at: s.left_at.map(utc),
+        left_reason: s.left_reason.clone(),
+    }
+}
+
+/// Reads what a seating answer shows (same transaction as the change).
+fn seating_answer(conn: &mut crate::db::DbConn, s: &SeatingRow) -> AppResult<SeatingOut> {
+    let t = games::get_table(conn, s.table_id)?;
+    let p = registry::get(conn, s.player_id)?;
+    Ok(seating_out(s, &t, &p))
+}
+
+// ---- request bodies --------------------------------------------------------------------
+
+/// Adds a player to a game's list.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct JoinRequest {
+    pub player_id: Option<i64>,
+    /// A telephone sign-up: lapses unless the player checks in at the desk within the
+    /// room's `call_in_expiry_min`. Default false (the player is at the desk).
+    #[serde(default)]
+    pub call_in: bool,
+}
+
+/// Why (audited).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FloorReason {
+    /// Required, at most 500 characters.
+    pub reason: Option<String>,
+}
+
+/// Moves a player to another place on the list.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ReorderRequest {
+    /// The new place, from 1 (a place past the end moves the player to the bottom).
+    pub position: Option<i64>,
+    /// Required: why the order changes (audited).
+    pub reason: Option<String>,
+}
+
+/// Seats a player directly (BSOP 44).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SeatRequest {
+    pub player_id: Option<i64>,
+}
+
+/// A required reason of at most 500 characters.
+fn reason_text(v: Option<&str>) -> AppResult<String> {
+    let r = v.unwrap_or("").trim();
+    if r.is_empty() {
+        return Err(AppError::field("reason", "err-required"));
+    }
+    if r.chars().count() > 500 {
+        return Err(AppError::Validation(vec![FieldError::new("reason", "err-too-long").arg("max", 500)]));
+    }
+    Ok(r.to_string())
+}
+
+fn required_id(field: &str, v: Option<i64>) -> AppResult<i64> {
+    v.ok_or_else(|| AppError::field(field, "err-required"))
+}
+
+/// The entry's line on its list now (after a change).
+fn line_of(conn: &mut crate::db::DbConn, game_id: i64, entry_id: i64, now: DateTime<Utc>) -> AppResult<WaitlistLineOut> {
+    floor::list(conn, game_id, now)?
+        .iter()
+        .find(|l| l.entry.id == entry_id)
+        .map(WaitlistLineOut::from)
+        .ok_or_else(|| services::conflict("err-entry-not-active"))
+}
+
+// ---- waiting lists ---------------------------------------------------------------------
+
+/// A game's waiting list in order, each player with their place (PT-2007 8a), and for an
+/// interest list how many more players would start a table (PT-2007 24).
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}/waitlist", tag = "floor",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, body = WaitlistOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn list_waitlist(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<WaitlistOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let out = st
+        .run(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let game = games::get_game(conn, id)?;
+            let lines = floor::list(conn, id, now)?;
+            let in_play = games::list_tables(conn)?
+                .iter()
+                .any(|(t, _)| t.game_id == Some(id) && matches!(t.state.as_str(), "open" | "running" | "suspended"));
+            let players_needed = (!in_play).then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
+            Ok(WaitlistOut { game_id: id, game_name: game.name, lines: lines.iter().map(WaitlistLineOut::from).collect(), players_needed })
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// Adds an eligible player to a game's list, at the bottom (admin, floor). BSOP 1, 2, 3,
+/// 10: a player under 18, without a photo, with an expired ID or banned is refused (409).
+#[utoipa::path(
+    post, path = "/api/v1/games/{id}/waitlist", tag = "floor",
+    params(("id" = i64, Path, description = "Game id")),
+    request_body = JoinRequest,
+    responses(
+        (status = 201, body = WaitlistLineOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Not eligible, already on the list, or the game is not offered", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn join_waitlist(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<JoinRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let game_id = path.into_inner();
+    let player_id = required_id("player_id", body.player_id)?;
+    let call_in = body.call_in;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let line = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            games::get_game(conn, game_id)?;
+            let row = floor::join(conn, now, room.tz, &room.profile, &actor, game_id, player_id, call_in)?;
+            line_of(conn, game_id, row.id, now)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(line))
+}
+
+/// Takes a player off a list, with a reason (admin, floor). A pending seat call for the
+/// entry is cancelled with it.
+#[utoipa::path(
+    post, path = "/api/v1/waitlist/{id}/remove", tag = "floor",
+    params(("id" = i64, Path, description = "List entry id")),
+    request_body = FloorReason,
+    responses(
+        (status = 200, body = WaitlistEntryOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "No longer on the list", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn remove_entry(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<FloorReason>, actix_web::Error>) -> AppResult<web::Json<WaitlistEntryOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let reason = reason_text(body.reason.as_deref())?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let row = st.write(move |_, conn| floor::remove(conn, now, &actor, id, &reason)).await?;
+    Ok(web::Json(WaitlistEntryOut::from(&row)))
+}
+
+/// Moves a player to another place on the list (admin, floor); the reason is required and
+/// audited with the old and new places.
+#[utoipa::path(
+    post, path = "/api/v1/waitlist/{id}/reorder", tag = "floor",
+    params(("id" = i64, Path, description = "List entry id")),
+    request_body = ReorderRequest,
+    responses(
+        (status = 200, body = WaitlistLineOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "No longer on the list", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn reorder_entry(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<ReorderRequest>, actix_web::Error>) -> AppResult<web::Json<WaitlistLineOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let mut errors = Vec::new();
+    if body.position.is_none() {
+        errors.push(FieldError::new("position", "err-required"));
+    }
+    if let Err(AppError::Validation(v)) = reason_text(body.reason.as_deref()) {
+        errors.extend(v);
+    }
+    if !errors.is_empty() {
+        return Err(AppError::Validation(errors));
+    }
+    let position = body.position.unwrap_or(1);
+    let reason = reason_text(body.reason.as_deref())?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let line = st
+        .write(move |_, conn| {
+            floor::reorder(conn, now, &actor, id, position, &reason)?;
+            let game_id = floor::entry(conn, id)?.game_id;
+            line_of(conn, game_id, id, now)
+        })
+        .await?;
+    Ok(web::Json(line))
+}
+
+/// A call-in arrived at the desk (admin, floor): the entry no longer lapses.
+#[utoipa::path(
+    post, path = "/api/v1/waitlist/{id}/check-in", tag = "floor",
+    params(("id" = i64, Path, description = "List entry id")),
+    responses(
+        (status = 200, body = WaitlistLineOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Not a call-in waiting for check-in, or it lapsed", body = ErrorResponse),
+    )
+)]
+pub async fn check_in(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<WaitlistLineOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let line = st
+        .write(move |_, conn| {
+            let row = floor::check_in(conn, now, &actor, id)?;
+            line_of(conn, row.game_id, id, now)
+        })
+        .await?;
+    Ok(web::Json(line))
+}
+
+// ---- tables and seats ------------------------------------------------------------------
+
+/// Opens a closed table for its game, waiting for players (admin, floor). It starts running
+/// when the room's minimum is seated (PT-2007 24).
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/open", tag = "floor",
+    params(("id" = i64, Path, description = "Table id")),
+    responses(
+        (status = 200, body = FloorTableOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already open, or no game", body = ErrorResponse),
+    )
+)]
+pub async fn open_table(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<FloorTableOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let t = floor::open_table(conn, now, &actor, id)?;
+            let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
+            Ok(floor_table(&t, game.as_ref(), room.profile.suspension_grace_min))
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// A table and every seat: who sits there, or the open call reserving it, or empty.
+#[utoipa::path(
+    get, path = "/api/v1/tables/{id}/seats", tag = "floor",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = TableSeatsOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableSeatsOut>> {
+    let id = path.into_inner();
+    let out = st
+        .run(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let t = games::get_table(conn, id)?;
+            let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
+            let (seated, calls) = floor::seats_of(conn, id)?;
+            let seats = (1..=t.seats)
+                .map(|n| {
+                    let s = seated.iter().find(|(s, _)| s.seat_no == n);
+                    let c = calls.iter().find(|(c, _)| c.seat_no == n);
+                    SeatOut {
+                        seat_no: n,
+                        state: if s.is_some() { "seated" } else if c.is_some() { "called" } else { "empty" }.into(),
+                        seated: s.map(|(s, p)| SeatedOut { seating_id: s.id, player_id: s.player_id, alias: p.alias.clone(), sat_at: utc(s.sat_at) }),
+                        call: c.map(|(c, p)| SeatCallBrief {
+                            call_id: c.id,
+                            player_id: c.player_id,
+                            alias: p.alias.clone(),
+                            respond_by: utc(c.respond_by),
+                            state: c.state.clone(),
+                        }),
+                    }
+                })
+                .collect();
+            Ok(TableSeatsOut { table: floor_table(&t, game.as_ref(), room.profile.suspension_grace_min), seated: seated.len(), seats })
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// A seat is free: calls the next player for it (admin, floor). PT-2007 12, BSOP 51: players
+/// at the table who asked to change seat first, then the list in order, passing over (and
+/// keeping the place of) whoever cannot take this seat now: not eligible, seated elsewhere
+/// (BSOP 46), kept apart from someone at the table (BSOP 47), already called. The seat is
+/// reserved for the room's response window.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/seats/{seat}/call-next", tag = "floor",
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    responses(
+        (status = 201, body = SeatCallOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Table not open, seat taken, called or held, or nobody can take it", body = ErrorResponse),
+        (status = 422, description = "No such seat at this table", body = ErrorResponse),
+    )
+)]
+pub async fn call_next(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>) -> AppResult<HttpResponse> {
+    let (table_id, seat_no) = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let c = floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat_no)?;
+            let t = games::get_table(conn, c.table_id)?;
+            let p = registry::get(conn, c.player_id)?;
+            Ok(seat_call_out(&c, &t, &p))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// The called player arrived: seats them (admin, floor; BSOP 44). Their list entry is used
+/// up; any other open call of theirs is cancelled.
+#[utoipa::path(
+    post, path = "/api/v1/seat-calls/{id}/seat", tag = "floor",
+    params(("id" = i64, Path, description = "Seat call id")),
+    responses(
+        (status = 201, body = SeatingOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "The call is no longer open, or the player cannot sit there now", body = ErrorResponse),
+    )
+)]
+pub async fn confirm_call(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let s = floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id)?;
+            seating_answer(conn, &s)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// The floor seats a player directly (admin, floor; BSOP 44), with every check a call
+/// makes: eligibility (BSOP 1, 2, 3, 10), one seat per player (BSOP 46), separations
+/// (BSOP 47), and the seat free. Of two simultaneous requests for one seat, one wins and
+/// the other gets 409.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/seats/{seat}", tag = "floor",
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    request_body = SeatRequest,
+    responses(
+        (status = 201, body = SeatingOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Table not open, seat taken, called or held, or the player may not sit here now", body = ErrorResponse),
+        (status = 422, description = "No such seat at this table, or no such player", body = ErrorResponse),
+    )
+)]
+pub async fn seat_directly(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, body: Result<web::Json<SeatRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let (table_id, seat_no) = path.into_inner();
+    let player_id = required_id("player_id", body.player_id)?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let s = floor::seat_directly(conn, now, room.tz, &room.profile, &actor, table_id, seat_no, player_id)?;
+            seating_answer(conn, &s)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// A player leaves their seat (admin, floor). Below the room's minimum a running table is
+/// suspended, and closes if the minimum is not back in time (PT-2007 24).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/leave", tag = "floor",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = FloorReason,
+    responses(
+        (status = 200, body = SeatingOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already left", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn leave_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<FloorReason>, actix_web::Error>) -> AppResult<web::Json<SeatingOut>> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let reason = reason_text(body.reason.as_deref())?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let s = floor::leave(conn, now, &room.profile, &actor, id, &reason)?;
+            seating_answer(conn, &s)
+        })
+        .await?;
+    Ok(web::Json(out))
+}

@@ -1,6 +1,7 @@
 //! OpenAPI 3 description of `/api/v1`, served at `/api/openapi.json`.
 
 use super::api;
+use super::api_floor;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
@@ -97,6 +98,17 @@ impl Modify for BearerAuth {
         api::verify_audit,
         api::get_clock,
         api::advance_clock,
+        api_floor::list_waitlist,
+        api_floor::join_waitlist,
+        api_floor::remove_entry,
+        api_floor::reorder_entry,
+        api_floor::check_in,
+        api_floor::open_table,
+        api_floor::table_seats,
+        api_floor::call_next,
+        api_floor::confirm_call,
+        api_floor::seat_directly,
+        api_floor::leave_seat,
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -108,6 +120,7 @@ impl Modify for BearerAuth {
         (name = "games", description = "Games and tables"),
         (name = "staff", description = "Staff accounts"),
         (name = "audit", description = "The hash-chained audit trail"),
+        (name = "floor", description = "Waiting lists, seat calls, seating and table states (PT-2007 8a, 12, 24; BSOP 44, 46, 47, 51)"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )
 )]

@@ -77,6 +77,17 @@ const API: &[(&str, &str, &[&str])] = &[
     ("PUT", "/api/v1/staff/1", ADMIN),
     ("GET", "/api/v1/audit", ADMIN),
     ("GET", "/api/v1/audit/verify", ADMIN),
+    ("GET", "/api/v1/games/1/waitlist", ALL),
+    ("POST", "/api/v1/games/1/waitlist", FLOOR),
+    ("POST", "/api/v1/waitlist/1/remove", FLOOR),
+    ("POST", "/api/v1/waitlist/1/reorder", FLOOR),
+    ("POST", "/api/v1/waitlist/1/check-in", FLOOR),
+    ("POST", "/api/v1/tables/1/open", FLOOR),
+    ("GET", "/api/v1/tables/1/seats", ALL),
+    ("POST", "/api/v1/tables/1/seats/1/call-next", FLOOR),
+    ("POST", "/api/v1/tables/1/seats/1", FLOOR),
+    ("POST", "/api/v1/seat-calls/1/seat", FLOOR),
+    ("POST", "/api/v1/seatings/1/leave", FLOOR),
 ];
 
 /// One player with a photo, a second one, a ban, a separation, a game and a table.
