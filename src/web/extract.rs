@@ -75,6 +75,20 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
     Ok(a)
 }
 
+/// Middleware: signs the request in before the handler's arguments are extracted, so the
+/// role check is already settled when a body is parsed — a refused role always answers
+/// 403, whatever the body holds. (Failures are left for the extractors to report.)
+pub async fn preauthenticate(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let has_credentials = req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
+    if has_credentials {
+        let _ = authenticate(req.request()).await;
+    }
+    next.call(req).await
+}
+
 macro_rules! role_extractor {
     ($(#[$m:meta])* $name:ident, [$($role:literal),+]) => {
         $(#[$m])*
@@ -87,6 +101,16 @@ macro_rules! role_extractor {
             type Future = LocalBoxFuture<'static, Result<Self, AppError>>;
             fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
                 let req = req.clone();
+                // Already signed in by `preauthenticate`: answer at once, before any body.
+                let cached = req.extensions().get::<Authed>().cloned();
+                if let Some(a) = cached {
+                    let r = if Self::ROLES.contains(&a.staff.role.as_str()) {
+                        Ok($name(a))
+                    } else {
+                        Err(AppError::Forbidden(Problem::new("err-forbidden")))
+                    };
+                    return Box::pin(std::future::ready(r));
+                }
                 Box::pin(async move {
                     let a = authenticate(&req).await?;
                     if Self::ROLES.contains(&a.staff.role.as_str()) {

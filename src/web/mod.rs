@@ -41,6 +41,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .service(actix_files::Files::new("/static", concat!(env!("CARGO_MANIFEST_DIR"), "/static")).prefer_utf8(true))
             .service(
                 web::scope("")
+                    .wrap(from_fn(extract::preauthenticate))
                     .wrap(from_fn(errors::localize))
                     .wrap(
                         DefaultHeaders::new()

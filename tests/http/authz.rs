@@ -43,6 +43,18 @@ const PAGES: &[(&str, &str, &[&str])] = &[
     ("POST", "/admin/staff/1", ADMIN),
     ("GET", "/admin/audit", ADMIN),
     ("GET", "/admin/audit/verify", ADMIN),
+    ("GET", "/floor", FLOOR),
+    ("GET", "/floor/live", FLOOR),
+    ("POST", "/floor/lists/1/join", FLOOR),
+    ("POST", "/floor/entries/1/remove", FLOOR),
+    ("POST", "/floor/entries/1/check-in", FLOOR),
+    ("POST", "/floor/tables/1/open", FLOOR),
+    ("POST", "/floor/tables/1/seats/1/call", FLOOR),
+    ("POST", "/floor/calls/1/seat", FLOOR),
+    ("POST", "/floor/seatings/1/leave", FLOOR),
+    ("POST", "/floor/tables/1/draw-seats", FLOOR),
+    ("POST", "/floor/tables/1/draw-button", FLOOR),
+    ("GET", "/draws/1", FLOOR),
 ];
 
 /// Multipart page routes (registration and edit with the photo).
