@@ -55,6 +55,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     })?;
     drop(conn);
     Ok(AppState {
+        changes: Arc::new(tokio::sync::watch::channel(0).0),
         keys: Keys::from_secret(secret.as_bytes()),
         config: Arc::new(config),
         db,
@@ -68,10 +69,14 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
 pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     let mut conn = state.db.conn()?;
     let now = state.clock.now();
-    state.db.write(&mut conn, |c| {
+    let acted = state.db.write(&mut conn, |c| {
         let room = services::room::get(c)?;
         services::floor::tick(c, now, room.tz, &room.profile)
-    })
+    })?;
+    if acted > 0 {
+        state.changed();
+    }
+    Ok(acted)
 }
 
 /// The background scheduler: asks the database what is due every second. Deadlines are

@@ -27,6 +27,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     pub i18n: Arc<I18n>,
     pub keys: Keys,
+    /// Bumped after every committed write: live pages wake up and read the new events.
+    pub changes: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 impl AppState {
@@ -51,6 +53,15 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
     {
-        self.run(move |s, conn| s.db.write(conn, |c| f(s, c))).await
+        let r = self.run(move |s, conn| s.db.write(conn, |c| f(s, c))).await;
+        if r.is_ok() {
+            self.changed();
+        }
+        r
+    }
+
+    /// Tells live pages that something was committed.
+    pub fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
 }

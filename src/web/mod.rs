@@ -7,6 +7,7 @@ pub mod errors;
 pub mod extract;
 pub mod openapi;
 pub mod pages;
+pub mod stream;
 
 use crate::domain::Problem;
 use crate::error::AppError;
@@ -57,6 +58,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                     )
                     .route("/healthz", web::get().to(healthz))
                     .configure(|c| api::routes(c, test_clock))
+                    .configure(stream::routes)
                     .configure(pages::routes)
                     .default_service(web::to(not_found)),
             );

@@ -544,3 +544,50 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     let page = app.page("/draws/1", &s).await.text();
     assert!(page.contains("does NOT give the stored result"));
 }
+
+/// Reads a streaming body until `needle` appears (or 5 s pass); returns what was read.
+async fn read_stream_until(res: actix_web::dev::ServiceResponse, needle: &str) -> String {
+    use actix_web::body::MessageBody;
+    let mut body = res.into_body();
+    let mut seen = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !seen.contains(needle) && std::time::Instant::now() < deadline {
+        let next = futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_next(cx));
+        match tokio::time::timeout(std::time::Duration::from_secs(5), next).await {
+            Ok(Some(Ok(b))) => seen.push_str(&String::from_utf8_lossy(&b)),
+            _ => break,
+        }
+    }
+    seen
+}
+
+#[actix_web::test]
+async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    let ids = eligible_players(&app, 2);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[0].to_string())]).await;
+    // A page that was offline since event 0 gets what it missed, with its sequence number.
+    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).insert_header(("last-event-id", "0")).to_request()).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers().get("content-type").unwrap(), "text/event-stream");
+    let seen = read_stream_until(res, "id: 1\n").await;
+    assert!(seen.starts_with("retry: 2000"), "{seen}");
+    assert!(seen.contains("id: 1\ndata: {") && seen.contains("list.changed"), "{seen}");
+    // A fresh page starts from now and receives the next change as it happens.
+    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).to_request()).await;
+    let reader = actix_web::rt::spawn(read_stream_until(res, "id: 2\n"));
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[1].to_string())]).await;
+    let seen = reader.await.unwrap();
+    assert!(seen.contains("id: 2\n") && !seen.contains("id: 1\n"), "{seen}");
+    // Only the floor follows the stream.
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let r = app.call(TestRequest::get().uri("/floor/stream").cookie(d.c()).to_request()).await;
+    assert_eq!(r.status, 403);
+}

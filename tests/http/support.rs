@@ -121,6 +121,11 @@ impl TestApp {
         Resp { status, headers, body }
     }
 
+    /// The response as it comes (for streams that never end).
+    pub async fn call_raw(&self, req: Request) -> ServiceResponse<BoxBody> {
+        self.svc.call(req).await.expect("service call")
+    }
+
     /// Runs a closure on a database connection (to assert that nothing changed, etc.).
     pub fn with_conn<T>(&self, f: impl FnOnce(&mut cardroom::db::DbConn) -> T) -> T {
         let mut c = self.state.db.conn().expect("connection");

@@ -1,0 +1,81 @@
+//! Server-sent events: the event stream that live pages follow. Each event carries its
+//! sequence number as the SSE id; a reconnecting browser sends `Last-Event-ID` and receives
+//! every event it missed (they are rows in the database, so this holds across restarts).
+
+use crate::db::models::EventRow;
+use crate::db::schema::events;
+use crate::error::AppResult;
+use crate::state::AppState;
+use crate::web::extract::FloorStaff;
+use actix_web::web::Bytes;
+use actix_web::{web, HttpRequest, HttpResponse};
+use diesel::prelude::*;
+use std::time::Duration;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/floor/stream", web::get().to(floor_stream));
+}
+
+/// Events after `after`, oldest first (at most `limit`).
+pub fn events_after(conn: &mut crate::db::DbConn, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
+    Ok(events::table.filter(events::seq.gt(after)).order(events::seq.asc()).limit(limit).select(EventRow::as_select()).load(conn)?)
+}
+
+pub fn last_seq(conn: &mut crate::db::DbConn) -> AppResult<i64> {
+    Ok(events::table.select(diesel::dsl::max(events::seq)).first::<Option<i64>>(conn)?.unwrap_or(0))
+}
+
+fn sse(e: &EventRow) -> Bytes {
+    let data = serde_json::json!({ "kind": e.kind, "table_id": e.table_id, "payload": serde_json::from_str::<serde_json::Value>(&e.payload).unwrap_or_default() });
+    Bytes::from(format!("id: {}\ndata: {}\n\n", e.seq, data))
+}
+
+/// How long the stream waits for a change before checking the database anyway (changes
+/// made by another server process) and sending a keep-alive comment.
+const WAKE: Duration = Duration::from_secs(1);
+const KEEPALIVE_EVERY: u32 = 15;
+
+async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaff) -> AppResult<HttpResponse> {
+    let resume = req
+        .headers()
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i64>().ok());
+    let start = match resume {
+        Some(n) => n,
+        None => st.run(|_, c| last_seq(c)).await?,
+    };
+    let rx = st.changes.subscribe();
+    let state = st.get_ref().clone();
+    let stream = futures_util::stream::unfold((state, rx, start, 0u32, true), |(st, mut rx, last, idle, first)| async move {
+        if first {
+            // Tell the browser how long to wait before reconnecting.
+            return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, idle, false)));
+        }
+        loop {
+            let batch = st.run(move |_, c| events_after(c, last, 200)).await;
+            match batch {
+                Ok(evs) if !evs.is_empty() => {
+                    let next = evs.last().map(|e| e.seq).unwrap_or(last);
+                    let mut out = Vec::new();
+                    for e in &evs {
+                        out.extend_from_slice(&sse(e));
+                    }
+                    return Some((Ok(Bytes::from(out)), (st, rx, next, 0, false)));
+                }
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+            let _ = tokio::time::timeout(WAKE, rx.changed()).await;
+            if idle + 1 >= KEEPALIVE_EVERY {
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, 0, false)));
+            }
+            return Some((Ok(Bytes::new()), (st, rx, last, idle + 1, false)));
+        }
+    });
+    Ok(HttpResponse::Ok()
+        .insert_header(("Content-Type", "text/event-stream"))
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(stream))
+}
