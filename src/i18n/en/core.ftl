@@ -328,3 +328,8 @@ draw-kind-seat = Seat draw (PT-2007 11)
 draw-kind-seat_with_extra = Seat draw with an extra player (BSOP 50)
 draw-kind-suit = Draw by suits (PT-2007 25)
 draw-kind-oversubscribed = Oversubscribed draw (PT-2007 27)
+
+## Live
+floor-live-on = Live
+floor-live-off = Reconnecting…
+floor-live-connecting = Connecting…

@@ -328,3 +328,8 @@ draw-kind-seat = Sorteio de lugares (PT-2007 11)
 draw-kind-seat_with_extra = Sorteio de lugares com um jogador extra (BSOP 50)
 draw-kind-suit = Sorteio por naipes (PT-2007 25)
 draw-kind-oversubscribed = Sorteio com excesso de inscritos (PT-2007 27)
+
+## Em direto
+floor-live-on = Em direto
+floor-live-off = A religar…
+floor-live-connecting = A ligar…
