@@ -18,3 +18,5 @@ mod admin;
 mod openapi;
 #[path = "http/floor.rs"]
 mod floor;
+#[path = "http/invariants.rs"]
+mod invariants;

@@ -388,7 +388,7 @@ async fn a_one_time_admin_password_must_be_changed_first() {
 }
 
 /// Registers `n` eligible players (with photos) straight through the service.
-fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
+pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
     let now = app.state.clock.now();
     let photo = cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(5)).unwrap();
     (0..n)
