@@ -160,6 +160,12 @@ pub struct Server {
 /// taken between choosing and binding it makes the server exit early: then another port is
 /// tried (three attempts).
 pub fn start_server(bin: &str, dir: &Path) -> Server {
+    start_server_with_args(bin, dir, &[])
+}
+
+/// Like [`start_server`], with extra arguments after `serve` (e.g. `&["--demo"]`, which loads
+/// the demo room into the fresh database before the server answers).
+pub fn start_server_with_args(bin: &str, dir: &Path, args: &[&str]) -> Server {
     let db = dir.join("browser.db");
     let mut last_problem = String::new();
     for attempt in 1..=3 {
@@ -167,6 +173,7 @@ pub fn start_server(bin: &str, dir: &Path) -> Server {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let mut cmd = Command::new(bin);
         cmd.arg("serve")
+            .args(args)
             // The repository root, where the server finds `static/`.
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(Stdio::null());

@@ -1,0 +1,455 @@
+//! Real-browser test of the floor dashboard with two browsers at once: headless Chromium
+//! driven through chromedriver (WebDriver) against the real `cardroom serve --demo` binary on
+//! a fresh SQLite database.
+//!
+//! Browser A works the floor: opens a closed table, puts players on its game's list, runs
+//! the start-of-game draw (PT-2007 11), then puts one more player on the list, calls them to
+//! a free seat and confirms the seating. Browser B only watches `/floor`, never reloading
+//! (a `window.__marker` set at the start must survive to the end): its live part
+//! (`#floor-live`, refreshed through htmx when `/floor/stream` reports a change) must show
+//! the drawn players at the table, then the called player seated and gone from the list.
+//!
+//! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1` (set by
+//! `tests/run.sh`), which makes a missing browser a failure. Screenshots go to
+//! `target/browser-floor-a.png` and `target/browser-floor-b.png`, and on failure
+//! `target/browser-failure.png` (the browser that failed) and
+//! `target/browser-floor-failure-other.png` (the other one).
+
+#[path = "support/browser.rs"]
+mod browser_support;
+
+use browser_support::*;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Demo staff account (src/demo.rs) and its password.
+const FLOOR_USER: &str = "floor";
+const FLOOR_PASSWORD: &str = "demo-password";
+/// The demo room's closed table with a game that the test opens (tables 4, 6 and 7 are).
+const PREFERRED_TABLE: i64 = 4;
+/// Demo players neither seated nor listed nor banned (the demo seats or lists the first 30
+/// eligible of 36; #8 has no photo, #12 is banned): two for the draw, one for the call.
+const DRAW_PLAYERS: [i64; 2] = [33, 34];
+const CALLED_PLAYER: i64 = 35;
+/// How long browser B may take to show a change made in browser A.
+const LIVE_WAIT: Duration = Duration::from_secs(10);
+
+/// What a browser shows of one table card and one list card (read in one script, so both
+/// come from the same rendering of `#floor-live`).
+#[derive(Debug, Default)]
+struct Seen {
+    table: String,
+    list: String,
+    marker: Value,
+    live_status: String,
+    path: String,
+}
+
+impl std::fmt::Display for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "path {:?}, window.__marker {}, #live-status {:?}\n  table card: {:?}\n  list card: {:?}",
+            self.path, self.marker, self.live_status, self.table, self.list
+        )
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn floor_draw_and_call_show_live_in_a_second_browser() {
+    let Some(chromedriver) = find_chromedriver() else {
+        if std::env::var("CARDROOM_REQUIRE_BROWSER").as_deref() == Ok("1") {
+            panic!(
+                "CARDROOM_REQUIRE_BROWSER=1 but chromedriver is not installed \
+                 (looked for /usr/bin/chromedriver and chromedriver in PATH); \
+                 on Debian: apt-get install chromium chromium-driver"
+            );
+        }
+        println!("skipping: chromedriver not installed");
+        return;
+    };
+
+    // Declared first so it is removed last, after the processes using it are gone.
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let started = Instant::now();
+    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    eprintln!("server with the demo room up after {:?}", started.elapsed());
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+
+    let a = open_session(&webdriver_url, tmp.path(), "chrome-profile-a").await;
+    let b = open_session(&webdriver_url, tmp.path(), "chrome-profile-b").await;
+    let base = &server.base;
+
+    // 1. Both sign in as the floor manager and open the dashboard.
+    for c in [&a, &b] {
+        sign_in(c, base).await;
+        ok(c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
+        wait_css(c, "#floor-live").await;
+    }
+    // B must follow the stream before A changes anything: the stream starts at the
+    // newest event when the browser connects.
+    wait_live_connected(&b, &a).await;
+    wait_live_connected(&a, &b).await;
+    ok(&b, b.execute("window.__marker = 1; return window.__marker;", vec![]).await, "setting window.__marker in B").await;
+
+    // 2. A opens a closed table that has a game.
+    let (number, table_id) = pick_closed_table(&a, &b).await;
+    let table_css = format!("#table-{number}");
+    let game_id = game_of_table(&a, &b, &table_css).await;
+    let list_css = format!("#list-{game_id}");
+    eprintln!("table {number} (id {table_id}), game {game_id}");
+    submit(&a, &b, &format!("{table_css} form[action=\"/floor/tables/{table_id}/open\"] button"), "open the table").await;
+    let draw_css = format!("{table_css} form[action$=\"/floor/tables/{table_id}/draw-seats\"] button");
+    if find_now(&a, &draw_css).await.is_none() {
+        let seen = read_cards(&a, &table_css, &list_css).await;
+        fail2(&a, &b, format!("after opening table {number}, its card has no draw-seats button `{draw_css}`\n{seen}")).await;
+    }
+
+    // A puts two players on the game's list.
+    let mut added = Vec::new();
+    for id in DRAW_PLAYERS {
+        added.push(join_list(&a, &b, &list_css, game_id, id).await);
+    }
+    // PT-2007 11: the draw seats the first players on the list (those the demo listed for
+    // this game, then ours), as many as there are free seats.
+    let before_draw = read_cards(&a, &table_css, &list_css).await;
+    let listed = list_aliases(&a, &list_css).await;
+    for alias in &added {
+        if !listed.contains(alias) {
+            fail2(&a, &b, format!("{alias} is not on list {list_css} before the draw\n{before_draw}")).await;
+        }
+    }
+    eprintln!("on the list before the draw: {listed:?}");
+
+    // 3. The start-of-game draw.
+    submit(&a, &b, &draw_css, "run the start-of-game draw").await;
+    let after_draw = read_cards(&a, &table_css, &list_css).await;
+    let drawn: Vec<String> = listed.iter().filter(|al| after_draw.table.contains(al.as_str())).cloned().collect();
+    for alias in &added {
+        if !drawn.contains(alias) || after_draw.list.contains(alias.as_str()) {
+            fail2(
+                &a,
+                &b,
+                format!("after the draw, {alias} should be at table {number} and off the list (list before: {listed:?})\n{after_draw}"),
+            )
+            .await;
+        }
+    }
+    eprintln!("drawn to table {number}: {drawn:?}");
+
+    // B (no reload) shows every drawn player at the table and none of them on the list.
+    let t0 = Instant::now();
+    wait_seen(&b, &a, &table_css, &list_css, &format!("table {number} to show the drawn players {drawn:?}, off the list"), |s| {
+        drawn.iter().all(|al| s.table.contains(al.as_str()) && !s.list.contains(al.as_str()))
+    })
+    .await;
+    eprintln!("B showed the draw {:?} after A's page came back", t0.elapsed());
+
+    // 4. A lists one more player, calls the next player to a free seat and seats them.
+    let called = join_list(&a, &b, &list_css, game_id, CALLED_PLAYER).await;
+    let free_call = free_seat_call(&a, &b, &table_css, table_id).await;
+    submit(&a, &b, &free_call, "call the next player to a free seat").await;
+    let seat_css = format!("{table_css} form[action^=\"/floor/calls/\"] button");
+    let after_call = read_cards(&a, &table_css, &list_css).await;
+    if find_now(&a, &seat_css).await.is_none() || !after_call.table.contains(called.as_str()) {
+        fail2(
+            &a,
+            &b,
+            format!("after `{free_call}`, table {number} should show a pending call for {called} with a `{seat_css}`\n{after_call}"),
+        )
+        .await;
+    }
+    submit(&a, &b, &seat_css, "confirm the call (seated)").await;
+    let after_seat = read_cards(&a, &table_css, &list_css).await;
+    if !after_seat.table.contains(called.as_str()) || after_seat.list.contains(called.as_str()) || find_now(&a, &seat_css).await.is_some() {
+        fail2(&a, &b, format!("after confirming, {called} should sit at table {number} and be off the list\n{after_seat}")).await;
+    }
+
+    let t0 = Instant::now();
+    wait_seen(&b, &a, &table_css, &list_css, &format!("{called} seated at table {number} and gone from {list_css}"), |s| {
+        s.table.contains(called.as_str()) && !s.list.contains(called.as_str()) && !s.table.is_empty() && !s.list.is_empty()
+    })
+    .await;
+    eprintln!("B showed the seating {:?} after A's page came back", t0.elapsed());
+
+    // B never reloaded, and still shows every drawn player.
+    let end = read_cards(&b, &table_css, &list_css).await;
+    if end.marker != json!(1) {
+        fail2(&b, &a, format!("browser B reloaded: window.__marker is {} (expected 1)\n{end}", end.marker)).await;
+    }
+    if let Some(gone) = drawn.iter().find(|al| !end.table.contains(al.as_str())) {
+        fail2(&b, &a, format!("browser B no longer shows drawn player {gone} at table {number}\n{end}")).await;
+    }
+
+    // 5. Done: screenshots with the table in view (scrolling does not reload B).
+    for c in [&a, &b] {
+        let scroll = "const t = document.querySelector(arguments[0]); if (t) t.scrollIntoView({ block: 'start' }); return !!t;";
+        let _ = script(c, scroll, vec![json!(table_css)]).await;
+    }
+    screenshot(&a, "browser-floor-a.png").await;
+    screenshot(&b, "browser-floor-b.png").await;
+    for (name, c) in [("A", a), ("B", b)] {
+        if let Err(e) = c.close().await {
+            panic!("closing browser {name}'s session: {e}");
+        }
+    }
+}
+
+/// A Chromium session with its own profile directory, window 1366×1000.
+async fn open_session(webdriver_url: &str, dir: &Path, profile: &str) -> Client {
+    let profile_dir = dir.join(profile);
+    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
+    let mut builder = ClientBuilder::native();
+    builder.capabilities(chrome_capabilities(&profile_dir));
+    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => panic!(
+            "could not open a Chromium session ({profile}) through chromedriver at {webdriver_url}: {e}\n\
+             (chromedriver's log: {})",
+            dir.join("chromedriver.log").display()
+        ),
+        Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
+    };
+    ok(&client, client.set_window_size(1366, 1000).await, "setting the window to 1366×1000").await;
+    client
+}
+
+async fn sign_in(c: &Client, base: &str) {
+    ok(c, c.goto(&format!("{base}/login")).await, "opening /login").await;
+    wait_css(c, "#login-form").await;
+    type_into(c, "#login-form input[name=username]", FLOOR_USER).await;
+    type_into(c, "#login-form input[name=password]", FLOOR_PASSWORD).await;
+    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = ok(c, c.current_url().await, "reading the current URL").await;
+        if url.path() != "/login" {
+            break;
+        }
+        if find_now(c, "#login-error").await.is_some() || Instant::now() >= deadline {
+            fail(c, format!("signing in as {FLOOR_USER:?} / {FLOOR_PASSWORD:?} did not leave /login")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_css(c, "main").await;
+}
+
+/// Fails in `c`, after saving a screenshot of the other browser too.
+async fn fail2(c: &Client, other: &Client, what: impl std::fmt::Display) -> ! {
+    screenshot(other, "browser-floor-failure-other.png").await;
+    let elsewhere = where_we_are(other).await;
+    eprintln!("the other browser:\n{elsewhere}");
+    fail(c, what).await
+}
+
+/// The element matching `css` right now, if any (no waiting).
+async fn find_now(c: &Client, css: &str) -> Option<fantoccini::elements::Element> {
+    c.find(Locator::Css(css)).await.ok()
+}
+
+/// Runs a script and returns its value; errors (e.g. while a page is being replaced) as `None`.
+async fn script(c: &Client, js: &str, args: Vec<Value>) -> Option<Value> {
+    c.execute(js, args).await.ok()
+}
+
+/// Waits (10 s) until `#live-status` says the event stream is connected (`badge-ok`, set by
+/// static/floor.js on the EventSource's `open`). A page without the badge only gets a pause.
+async fn wait_live_connected(c: &Client, other: &Client) {
+    let js = "const s = document.getElementById('live-status');\
+              if (!s) return null;\
+              return { ok: s.classList.contains('badge-ok'), text: s.textContent, cls: s.className };";
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = script(c, js, vec![]).await;
+        match &v {
+            Some(Value::Null) => {
+                eprintln!("no #live-status on /floor; waiting 2 s for the event stream instead");
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                return;
+            }
+            Some(s) if s["ok"] == json!(true) => return,
+            _ => {}
+        }
+        if Instant::now() >= deadline {
+            fail2(c, other, format!("the floor's event stream did not connect within 10 s (#live-status: {v:?})")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The number and id of a closed table with a game: table 4 if it is one, else the first.
+async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64) {
+    let js = "return Array.from(document.querySelectorAll('#floor-live [id^=\"table-\"]')).map(t => {\
+                const f = t.querySelector('form[action^=\"/floor/tables/\"][action$=\"/open\"]');\
+                return { id: t.id, open: f ? f.getAttribute('action') : null };\
+              });";
+    let cards = ok(c, c.execute(js, vec![]).await, "listing the table cards").await;
+    let mut closed = Vec::new();
+    for card in cards.as_array().into_iter().flatten() {
+        let number = card["id"].as_str().and_then(|s| s.strip_prefix("table-")).and_then(|n| n.parse::<i64>().ok());
+        let id = card["open"]
+            .as_str()
+            .and_then(|a| a.strip_prefix("/floor/tables/"))
+            .and_then(|a| a.strip_suffix("/open"))
+            .and_then(|n| n.parse::<i64>().ok());
+        if let (Some(number), Some(id)) = (number, id) {
+            closed.push((number, id));
+        }
+    }
+    match closed.iter().find(|(n, _)| *n == PREFERRED_TABLE).or(closed.first()) {
+        Some(&t) => t,
+        None => fail2(c, other, format!("no closed table with an \"open table\" button on /floor (cards: {cards})")).await,
+    }
+}
+
+/// The game of a table card: the join button (`formaction="/floor/lists/<id>/join"`) whose
+/// label, the game's name, is the longest one the card's text contains.
+async fn game_of_table(c: &Client, other: &Client, table_css: &str) -> i64 {
+    let js = "const t = document.querySelector(arguments[0]);\
+              const text = t ? t.innerText : '';\
+              let best = null;\
+              for (const b of document.querySelectorAll('button[formaction^=\"/floor/lists/\"][formaction$=\"/join\"]')) {\
+                const name = b.innerText.trim();\
+                if (name && text.includes(name) && (!best || name.length > best.name.length)) {\
+                  best = { name, action: b.getAttribute('formaction') };\
+                }\
+              }\
+              return { text, best };";
+    let v = ok(c, c.execute(js, vec![json!(table_css)]).await, "finding the table's game").await;
+    let id = v["best"]["action"]
+        .as_str()
+        .and_then(|a| a.strip_prefix("/floor/lists/"))
+        .and_then(|a| a.strip_suffix("/join"))
+        .and_then(|n| n.parse::<i64>().ok());
+    match id {
+        Some(id) => id,
+        None => fail2(c, other, format!("no join button names the game of `{table_css}` ({v})")).await,
+    }
+}
+
+/// Clicks the element matching `css` (retrying while `#floor-live` is being re-rendered
+/// under it) and waits for the page the form's POST leads to; fails if it is not `/floor`
+/// or shows the refusal `#floor-problem`.
+async fn submit(c: &Client, other: &Client, css: &str, what: &str) {
+    let mark = "window.__beforeSubmit = true; return true;";
+    ok(c, c.execute(mark, vec![]).await, "marking the page before submitting").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut last_error;
+    loop {
+        // A click that reported an error may still have submitted: never click twice.
+        let still_here = script(c, "return window.__beforeSubmit === true;", vec![]).await;
+        if still_here == Some(json!(false)) {
+            break;
+        }
+        match c.find(Locator::Css(css)).await {
+            Ok(el) => match el.click().await {
+                Ok(()) => break,
+                Err(e) => last_error = format!("click: {e}"),
+            },
+            Err(e) => last_error = format!("find: {e}"),
+        }
+        if Instant::now() >= deadline {
+            fail2(c, other, format!("could not click `{css}` to {what} within 10 s (last error: {last_error})")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The new document: no marker, fully loaded, with the dashboard's live part.
+    let loaded = "return window.__beforeSubmit === undefined && document.readyState === 'complete' \
+                  && !!document.getElementById('floor-live');";
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while script(c, loaded, vec![]).await != Some(json!(true)) {
+        if Instant::now() >= deadline {
+            fail2(c, other, format!("after clicking `{css}` to {what}, no new /floor page within 10 s")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let path = ok(c, c.current_url().await, "reading the current URL").await.path().to_string();
+    let problem = script(c, "const p = document.getElementById('floor-problem'); return p ? p.innerText : null;", vec![]).await;
+    if let Some(Value::String(p)) = problem {
+        fail2(c, other, format!("the app refused to {what} (clicked `{css}`): {p:?} (at {path})")).await;
+    }
+    if path != "/floor" {
+        fail2(c, other, format!("after clicking `{css}` to {what}, the browser is at {path}, not /floor")).await;
+    }
+}
+
+/// Adds a player (by number) to a game's list with the join form; their alias as the list
+/// card shows it.
+async fn join_list(c: &Client, other: &Client, list_css: &str, game_id: i64, player: i64) -> String {
+    type_into(c, "#join-player", &player.to_string()).await;
+    submit(c, other, &format!("button[formaction=\"/floor/lists/{game_id}/join\"]"), &format!("add player #{player} to list {game_id}")).await;
+    let js = "const l = document.querySelector(arguments[0]);\
+              if (!l) return null;\
+              const a = l.querySelector('a[href=\"/players/' + arguments[1] + '\"]')\
+                     || l.querySelector('[data-player=\"' + arguments[1] + '\"] a');\
+              return a ? a.innerText.trim() : null;";
+    match script(c, js, vec![json!(list_css), json!(player)]).await {
+        Some(Value::String(alias)) if !alias.is_empty() => alias,
+        v => {
+            let seen = read_cards(c, "#no-table", list_css).await;
+            fail2(c, other, format!("player #{player} is not on {list_css} after joining ({v:?})\n{seen}")).await
+        }
+    }
+}
+
+/// The aliases on a list card, in order (the links to the players' pages).
+async fn list_aliases(c: &Client, list_css: &str) -> Vec<String> {
+    let js = "const l = document.querySelector(arguments[0]);\
+              return l ? Array.from(l.querySelectorAll('a[href^=\"/players/\"]')).map(a => a.innerText.trim()) : [];";
+    let v = ok(c, c.execute(js, vec![json!(list_css)]).await, "reading the list's aliases").await;
+    v.as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect()
+}
+
+/// The selector of the "call" button of the first free seat of a table.
+async fn free_seat_call(c: &Client, other: &Client, table_css: &str, table_id: i64) -> String {
+    let js = "const t = document.querySelector(arguments[0]);\
+              const f = t ? t.querySelector('form[action^=\"/floor/tables/' + arguments[1] + '/seats/\"][action$=\"/call\"]') : null;\
+              return f ? f.getAttribute('action') : null;";
+    match script(c, js, vec![json!(table_css), json!(table_id)]).await {
+        Some(Value::String(action)) => format!("{table_css} form[action=\"{action}\"] button"),
+        v => {
+            let seen = read_cards(c, table_css, "#no-list").await;
+            fail2(c, other, format!("no free seat with a call button at `{table_css}` ({v:?})\n{seen}")).await
+        }
+    }
+}
+
+/// The text of a table card and a list card, B's marker, the stream badge and the path.
+async fn read_cards(c: &Client, table_css: &str, list_css: &str) -> Seen {
+    let js = "const text = s => { const e = document.querySelector(s); return e ? e.innerText : ''; };\
+              const st = document.getElementById('live-status');\
+              return { table: text(arguments[0]), list: text(arguments[1]),\
+                       marker: window.__marker === undefined ? null : window.__marker,\
+                       live: st ? st.className + ' ' + st.textContent : '', path: location.pathname };";
+    match script(c, js, vec![json!(table_css), json!(list_css)]).await {
+        Some(v) => Seen {
+            table: v["table"].as_str().unwrap_or_default().to_string(),
+            list: v["list"].as_str().unwrap_or_default().to_string(),
+            marker: v["marker"].clone(),
+            live_status: v["live"].as_str().unwrap_or_default().to_string(),
+            path: v["path"].as_str().unwrap_or_default().to_string(),
+        },
+        None => Seen::default(),
+    }
+}
+
+/// Polls browser `c` (up to [`LIVE_WAIT`]) until what it shows satisfies `pred`, failing
+/// with what it last showed. Also fails at once if the page was reloaded (marker gone).
+async fn wait_seen(c: &Client, other: &Client, table_css: &str, list_css: &str, describe: &str, pred: impl Fn(&Seen) -> bool) {
+    let deadline = Instant::now() + LIVE_WAIT;
+    loop {
+        let seen = read_cards(c, table_css, list_css).await;
+        if seen.marker != json!(1) && !seen.path.is_empty() {
+            fail2(c, other, format!("browser B reloaded while waiting for {describe} (window.__marker is {})\n{seen}", seen.marker)).await;
+        }
+        if pred(&seen) {
+            return;
+        }
+        if Instant::now() >= deadline {
+            fail2(c, other, format!("browser B did not show {describe} within {LIVE_WAIT:?} without reloading; it shows:\n{seen}")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
