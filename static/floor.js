@@ -13,7 +13,11 @@
     var el = document.getElementById("floor-live");
     if (el) { window.htmx.trigger(el, "refresh"); }
   }
-  var es = new EventSource(live.getAttribute("data-stream"));
+  // Start right after the last event this page was rendered with; on reconnects the
+  // browser sends Last-Event-ID itself.
+  var since = status ? status.getAttribute("data-since") : null;
+  var url = live.getAttribute("data-stream") + (since ? "?since=" + encodeURIComponent(since) : "");
+  var es = new EventSource(url);
   es.onmessage = function () {
     if (pending) { clearTimeout(pending); }
     pending = setTimeout(refresh, 120);

@@ -36,11 +36,17 @@ const WAKE: Duration = Duration::from_secs(1);
 const KEEPALIVE_EVERY: u32 = 15;
 
 async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaff) -> AppResult<HttpResponse> {
+    // A reconnecting browser's Last-Event-ID wins; a page's first connection says which
+    // event it was rendered with (`?since=`).
+    let since = web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+        .ok()
+        .and_then(|q| q.get("since").and_then(|v| v.parse::<i64>().ok()));
     let resume = req
         .headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<i64>().ok());
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .or(since);
     let start = match resume {
         Some(n) => n,
         None => st.run(|_, c| last_seq(c)).await?,

@@ -585,6 +585,12 @@ async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
     app.post_form("/floor/lists/1/join", &s, &[("player", &ids[1].to_string())]).await;
     let seen = reader.await.unwrap();
     assert!(seen.contains("id: 2\n") && !seen.contains("id: 1\n"), "{seen}");
+    // A page rendered at event 1 connects with ?since=1: it gets event 2, made meanwhile.
+    let page = app.page("/floor", &s).await.text();
+    assert!(page.contains("data-since=\"2\""), "the page says which event it shows");
+    let res = app.call_raw(TestRequest::get().uri("/floor/stream?since=1").cookie(s.c()).to_request()).await;
+    let seen = read_stream_until(res, "id: 2\n").await;
+    assert!(seen.contains("id: 2\n") && !seen.contains("id: 1\n"), "{seen}");
     // Only the floor follows the stream.
     app.create_staff("dealer1", "dealer");
     let d = app.web_login("dealer1", STAFF_PW).await;

@@ -25,6 +25,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/seatings/{id}/leave", web::post().to(leave))
         .route("/floor/tables/{id}/draw-seats", web::post().to(draw_seats))
         .route("/floor/tables/{id}/draw-button", web::post().to(draw_button))
+        .route("/floor/seatings/{id}/seat-change", web::post().to(request_seat_change))
+        .route("/floor/seat-changes/{id}/cancel", web::post().to(cancel_seat_change))
+        .route("/floor/seatings/{id}/refuse-must-move", web::post().to(refuse_must_move))
+        .route("/floor/seatings/{id}/transfer", web::post().to(transfer))
+        .route("/floor/tables/{id}/seats/{seat}/hold", web::post().to(hold_seat))
+        .route("/floor/holds/{id}/release", web::post().to(release_hold))
         .route("/draws/{id}", web::get().to(show_draw));
 }
 
@@ -33,6 +39,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 struct Page {
     c: Ctx,
     d: Dashboard,
+    /// The last event this render includes: the live stream starts after it.
+    since: i64,
     /// A refusal to show above everything (the action changed nothing).
     problem: Option<String>,
 }
@@ -45,17 +53,24 @@ struct Live {
 }
 
 async fn load(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<Dashboard> {
+    Ok(load_since(st, now).await?.0)
+}
+
+/// The dashboard and the last event number read just before it (a change committed in
+/// between is pushed again: at worst one extra refresh, never a missed one).
+async fn load_since(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, i64)> {
     st.run(move |_, conn| {
+        let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
-        services::floor::dashboard(conn, now, &room.profile)
+        Ok((services::floor::dashboard(conn, now, &room.profile)?, since))
     })
     .await
 }
 
 async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let d = load(&st, c.now).await?;
-    render(StatusCode::OK, &Page { c, d, problem: None })
+    let (d, since) = load_since(&st, c.now).await?;
+    render(StatusCode::OK, &Page { c, d, since, problem: None })
 }
 
 async fn live(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
@@ -73,8 +88,8 @@ async fn done(req: &HttpRequest, st: &AppState, who: &FloorStaff, result: AppRes
             let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
             let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
             let problem = if detail.is_empty() { message } else { format!("{message} {}", detail.join(" ")) };
-            let d = load(st, c.now).await?;
-            render(actix_web::ResponseError::status_code(&e), &Page { c, d, problem: Some(problem) })
+            let (d, since) = load_since(st, c.now).await?;
+            render(actix_web::ResponseError::status_code(&e), &Page { c, d, since, problem: Some(problem) })
         }
         Err(e) => Err(e),
     }
@@ -230,4 +245,109 @@ async fn show_draw(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, p
         .and_then(|v| serde_json::to_string_pretty(&v))
         .unwrap_or_else(|_| r.draw.inputs.clone());
     render(StatusCode::OK, &DrawPage { c, r, pretty })
+}
+
+// ---- moves and holds (BSOP 45, 49, 51, 55, 58; PT-2007 12, 26) --------------------------
+
+/// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table.
+async fn request_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::floor::request_seat_change(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+async fn cancel_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::floor::cancel_seat_change(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+#[derive(Deserialize)]
+struct RefusalForm {
+    /// give_up | rejoin_later
+    choice: Option<String>,
+}
+
+/// BSOP 55: a must-move player refused to move to the main game.
+async fn refuse_must_move(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<RefusalForm>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let choice = form.0.choice.as_deref().and_then(services::floor::RefusalChoice::parse);
+    let r = match choice {
+        None => Err(AppError::field("choice", "err-required")),
+        Some(choice) => {
+            st.write(move |_, conn| {
+                let room = services::room::get(conn)?;
+                services::floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice).map(|_| ())
+            })
+            .await
+        }
+    };
+    done(&req, &st, &who, r).await
+}
+
+#[derive(Deserialize)]
+struct TransferForm {
+    table_id: Option<i64>,
+    cave_lost: Option<String>,
+}
+
+/// BSOP 58, PT-2007 26: a player moves to a similar table at their request.
+async fn transfer(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<TransferForm>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let f = form.0;
+    let r = match f.table_id {
+        None => Err(AppError::field("table_id", "err-required")),
+        Some(to) => {
+            let cave_lost = f.cave_lost.is_some();
+            st.write(move |_, conn| {
+                let room = services::room::get(conn)?;
+                services::floor::transfer(conn, now, room.tz, &room.profile, &actor, id, to, cave_lost).map(|_| ())
+            })
+            .await
+        }
+    };
+    done(&req, &st, &who, r).await
+}
+
+#[derive(Deserialize)]
+struct HoldForm {
+    /// The player it is held for (number or document number), or empty for a reservation.
+    player: Option<String>,
+    reason: Option<String>,
+}
+
+/// BSOP 45, 49: holds a free seat for a player, or reserves it with a reason.
+async fn hold_seat(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, form: CsrfForm<HoldForm>) -> AppResult<HttpResponse> {
+    let (table_id, seat) = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let f = form.0;
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let player = match f.player.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+                Some(p) => Some(find_player(conn, p)?),
+                None => None,
+            };
+            let reason = f.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| r.chars().take(500).collect::<String>());
+            services::floor::hold_seat(conn, now, room.tz, &actor, table_id, seat, player, reason.as_deref()).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+async fn release_hold(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, conn| services::floor::release_hold(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
 }
