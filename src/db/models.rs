@@ -243,6 +243,25 @@ pub struct SeatChangeRow {
     pub state: String,
 }
 
+/// BSOP 55: a must-move player who refused to move to the main game.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = must_move_refusals)]
+pub struct MustMoveRefusalRow {
+    pub id: i64,
+    pub game_id: i64,
+    /// The must-move table the player refused to leave.
+    pub table_id: i64,
+    pub player_id: i64,
+    /// The seating at the must-move table, ended by the refusal.
+    pub seating_id: i64,
+    /// give_up | rejoin_later
+    pub choice: String,
+    pub refused_at: NaiveDateTime,
+    /// rejoin_later: not on this game's list before this time.
+    pub rejoin_after: Option<NaiveDateTime>,
+    pub created_by: Option<i64>,
+}
+
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = draws)]
 pub struct DrawRow {

@@ -243,6 +243,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    must_move_refusals (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        table_id -> BigInt,
+        player_id -> BigInt,
+        seating_id -> BigInt,
+        choice -> Text,
+        refused_at -> Timestamp,
+        rejoin_after -> Nullable<Timestamp>,
+        created_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
     draws (id) {
         id -> BigInt,
         kind -> Text,
@@ -275,5 +289,5 @@ diesel::joinable!(seatings -> players (player_id));
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
-    seat_change_requests, draws, events,
+    seat_change_requests, draws, events, must_move_refusals,
 );

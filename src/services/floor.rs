@@ -3,12 +3,17 @@
 
 use super::conflict;
 use crate::db::audit::{self, Actor};
-use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, WaitlistRow};
-use crate::db::schema::{card_tables, events, games, players, seat_calls, seat_change_requests, seat_holds, seatings, separations, waitlist_entries};
+use crate::db::models::{GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatingRow, TableRow, WaitlistRow};
+use crate::db::schema::{
+    card_tables, events, games, must_move_refusals, players, seat_calls, seat_change_requests, seat_holds, seatings, separations, waitlist_entries,
+};
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::profile::{CallExpiry, RuleProfile};
-use crate::domain::table::{evaluate, TableState, Transition};
+use crate::domain::table::{
+    evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, neediest_table, transfer_allowed, GameTable, MustMovePlayer, TableState,
+    TransferRefusal, Transition,
+};
 use crate::domain::waitlist::{self, Candidate, Entry, PassOver, Place};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
@@ -126,6 +131,12 @@ pub fn join(
     let why = registry::eligibility(conn, &p, now, tz)?;
     if !why.is_empty() {
         return Err(ineligible_error(&why));
+    }
+    // BSOP 55: a must-move player who refused to move and chose to come back later may
+    // re-join this game's list only after the return window (one hour).
+    if let Some(from) = rejoin_not_before(conn, profile, game_id, player_id, now)? {
+        let time = from.with_timezone(&tz).format("%H:%M").to_string();
+        return Err(AppError::Conflict(Problem::new("err-must-move-rejoin-later").arg("time", time)));
     }
     let current = entries(conn, game_id)?;
     if current.iter().any(|e| e.player_id == player_id) {
@@ -299,8 +310,9 @@ pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     Ok(seatings::table.filter(seatings::player_id.eq(player_id)).filter(seatings::left_at.is_null()).count().get_result::<i64>(conn)? > 0)
 }
 
-/// Why a seat cannot be given now (the seat itself, not the player).
-fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: Option<i64>) -> AppResult<()> {
+/// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
+/// named player (BSOP 49) is free for that player only (`for_player`).
+fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: Option<i64>, for_player: Option<i64>) -> AppResult<()> {
     if !(1..=t.seats).contains(&seat_no) {
         return Err(AppError::Validation(vec![FieldError::new("seat_no", "err-range").arg("min", 1).arg("max", t.seats)]));
     }
@@ -327,14 +339,11 @@ fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: O
     if calls.count().get_result::<i64>(conn)? > 0 {
         return Err(conflict("err-seat-called"));
     }
-    let held: i64 = seat_holds::table
-        .filter(seat_holds::table_id.eq(t.id))
-        .filter(seat_holds::seat_no.eq(seat_no))
-        .filter(seat_holds::released_at.is_null())
-        .count()
-        .get_result(conn)?;
-    if held > 0 {
-        return Err(conflict("err-seat-held"));
+    // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for.
+    if let Some(h) = active_hold(conn, t.id, seat_no)? {
+        if for_player.is_none() || h.player_id != for_player {
+            return Err(conflict("err-seat-held"));
+        }
     }
     Ok(())
 }
@@ -370,32 +379,49 @@ fn pass_over_error(p: PassOver, conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, p
     })
 }
 
-/// PT-2007 12, BSOP 51: a seat is free — call the next player for it (seat-change requests
-/// at this table first, then the waiting list in order, passing over who cannot take it).
-/// The call reserves the seat for the response window and is pushed to the table.
+/// PT-2007 12, BSOP 51: a seat is free — call the next player for it: seat-change requests
+/// at this table first (first asked, first served), then, at a main table of a game with a
+/// must-move table, the must-move player due (BSOP 55, 57), then the waiting list in order,
+/// passing over who cannot take it. The call reserves the seat for the response window and
+/// is pushed to the table.
 pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64, seat_no: i32) -> AppResult<SeatCallRow> {
     let t = table(conn, table_id)?;
-    check_seat_free(conn, &t, seat_no, None)?;
+    check_seat_free(conn, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
-    let changes: Vec<(i64, chrono::NaiveDateTime)> = seat_change_requests::table
+    // Seat-change requests of players still seated here and not already called elsewhere.
+    let requests: Vec<(i64, chrono::NaiveDateTime)> = seat_change_requests::table
         .filter(seat_change_requests::table_id.eq(table_id))
         .filter(seat_change_requests::state.eq("open"))
         .select((seat_change_requests::player_id, seat_change_requests::requested_at))
         .load(conn)?;
-    let changes: Vec<(i64, DateTime<Utc>)> = changes.into_iter().map(|(p, at)| (p, at.and_utc())).collect();
+    let here: Vec<i64> = seated_at(conn, table_id)?.iter().map(|s| s.player_id).collect();
+    let mut changes: Vec<(i64, DateTime<Utc>)> = Vec::new();
+    for (p, at) in requests {
+        if here.contains(&p) && !has_open_call(conn, p)? {
+            changes.push((p, at.and_utc()));
+        }
+    }
+    // BSOP 55, 57: a seat at a main game goes to the must-move players first.
+    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
     let rows = entries(conn, game_id)?;
     let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
     // The domain picks in order; whether a listed player may take this seat needs the
     // database, asked lazily (only until someone can).
     let db = std::cell::RefCell::new(&mut *conn);
     let failure = std::cell::RefCell::new(None);
-    let pick = waitlist::next_for_seat(&changes, &[], &domain, now, |p| {
+    let pick = waitlist::next_for_seat(&changes, &due, &domain, now, |p| {
         let mut c = db.borrow_mut();
         // A player already called to another table (another list) waits for that answer:
         // passed over here, keeping the place (one open call per player).
         let verdict = match has_open_call(&mut c, p) {
             Ok(true) => Ok(Some(PassOver::AlreadyCalled)),
-            Ok(false) => check_player_may_sit(&mut c, now, tz, &t, p),
+            Ok(false) => match check_player_may_sit(&mut c, now, tz, &t, p) {
+                // BSOP 55: who refused a must-move and gave up may not play at that
+                // must-move table (the domain has no reason of its own for it: passed over
+                // as not able to play here, keeping the place).
+                Ok(None) => barred_from_table(&mut c, p, &t).map(|barred| barred.then_some(PassOver::Ineligible)),
+                other => other,
+            },
             Err(e) => Err(e),
         };
         match verdict {
@@ -414,6 +440,7 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
     let (player_id, entry_id, source) = match candidate {
         Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
         Candidate::MustMove { player_id } => (player_id, None, "must_move"),
+        Candidate::List { .. } if must_move_waits => return Err(conflict("err-must-move-waits")),
         Candidate::List { entry_id, player_id } => (player_id, Some(entry_id), "list"),
     };
     create_call(conn, now, profile, actor, &t, seat_no, player_id, entry_id, source)
@@ -469,13 +496,35 @@ pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
 }
 
 /// The called player arrived: the floor (or the dealer) confirms the seating (BSOP 44).
+/// A must-move call (BSOP 55) moves the player from the must-move table and a seat-change
+/// call (PT-2007 12, BSOP 51) moves them within their table: the old seating ends and the new
+/// one starts in the same transaction, so the player never holds two seats (BSOP 46).
 pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, call_id: i64) -> AppResult<SeatingRow> {
     let c = call(conn, call_id)?;
     if !matches!(c.state.as_str(), "pending" | "acknowledged") {
         return Err(conflict("err-call-not-open"));
     }
     let t = table(conn, c.table_id)?;
-    let seating = seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?;
+    let seating = match c.source.as_str() {
+        "must_move" | "seat_change" => {
+            let from = current_seating(conn, c.player_id)?.ok_or_else(|| conflict("err-move-not-seated"))?;
+            let (reason, action) = if c.source == "must_move" {
+                // The player must still be at the game's must-move table.
+                let ft = table(conn, from.table_id)?;
+                if !ft.must_move || ft.game_id != t.game_id {
+                    return Err(conflict("err-move-not-seated"));
+                }
+                ("must-move", "seat.must_move")
+            } else {
+                if from.table_id != t.id {
+                    return Err(conflict("err-move-not-seated"));
+                }
+                ("seat change", "seat.change")
+            };
+            move_player(conn, now, tz, profile, actor, &from, &t, c.seat_no, Some(c.id), reason, action)?
+        }
+        _ => seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?,
+    };
     let n = diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq_any(["pending", "acknowledged"])))
         .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
         .execute(conn)?;
@@ -508,6 +557,13 @@ pub fn seat_directly(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Ru
             .optional()?,
         None => None,
     };
+    // BSOP 49: a seat held for a player finishing a hand at another table: seating them
+    // there moves them (the seat they leave ends in the same transaction, BSOP 46).
+    if let Some(from) = current_seating(conn, player_id)? {
+        if active_hold(conn, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
+            return move_player(conn, now, tz, profile, actor, &from, &t, seat_no, None, "moved to held seat", "seat.move");
+        }
+    }
     seat_player(conn, now, tz, profile, actor, &t, seat_no, player_id, entry_id, None)
 }
 
@@ -524,12 +580,16 @@ fn seat_player(
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
-    check_seat_free(conn, t, seat_no, call_id)?;
+    check_seat_free(conn, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
     if let Some(p) = check_player_may_sit(conn, now, tz, t, player_id)? {
         return Err(pass_over_error(p, conn, now, tz, player_id)?);
+    }
+    // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
+    if barred_from_table(conn, player_id, t)? {
+        return Err(conflict("err-refused-must-move-table"));
     }
     let row = SeatingRow {
         id: next_seq(conn, "seating")?,
@@ -562,6 +622,8 @@ fn seat_player(
         .load(conn)?;
     cancel_open_calls(conn, now, &others)?;
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
+    // BSOP 49: the player took the seat held for them: the hold ends.
+    release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
     let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
     emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": p.alias }))?;
     apply_table_rules(conn, now, profile, actor, t.id)?;
@@ -581,6 +643,16 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
         return Err(conflict("err-already-left"));
     }
     let after: SeatingRow = seatings::table.find(seating_id).select(SeatingRow::as_select()).first(conn)?;
+    // A seat-change request only makes sense while seated at that table, and a must-move
+    // call while seated at the must-move table: both end with the seating.
+    cancel_seat_changes(conn, now, s.player_id, s.table_id)?;
+    let must_move_calls: Vec<i64> = seat_calls::table
+        .filter(seat_calls::player_id.eq(s.player_id))
+        .filter(seat_calls::source.eq("must_move"))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, &must_move_calls)?;
     audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
     apply_table_rules(conn, now, profile, actor, s.table_id)?;
@@ -608,20 +680,39 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
     if new_state == TableState::Closed {
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
-        // they no longer hold seats here (BSOP 46), and open calls to it end.
+        // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
+        // holds and seat-change requests.
         let calls: Vec<i64> = seat_calls::table
             .filter(seat_calls::table_id.eq(table_id))
             .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
             .select(seat_calls::id)
             .load(conn)?;
         cancel_open_calls(conn, now, &calls)?;
+        let holds: Vec<SeatHoldRow> = seat_holds::table
+            .filter(seat_holds::table_id.eq(table_id))
+            .filter(seat_holds::released_at.is_null())
+            .select(SeatHoldRow::as_select())
+            .load(conn)?;
+        for h in holds {
+            end_hold(conn, now, actor, &h, "table closed")?;
+        }
+        let mut left = Vec::new();
         for s in seated_at(conn, table_id)? {
             diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
                 .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed"))))
                 .execute(conn)?;
+            cancel_seat_changes(conn, now, s.player_id, table_id)?;
             let after: SeatingRow = seatings::table.find(s.id).select(SeatingRow::as_select()).first(conn)?;
             audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
             emit(conn, now, Some(table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
+            left.push(s.player_id);
+        }
+        if let Some(game_id) = t.game_id {
+            // PT-2007 24: offered the next seats of their game: back on its list, at the top.
+            relist_at_top(conn, now, actor, game_id, table_id, &left)?;
+            // BSOP 56: with a table gone, the must-move is recomputed (the third breaks:
+            // the second-formed becomes the must-move).
+            recompute_must_move(conn, now, actor, game_id)?;
         }
     }
     Ok(())
@@ -642,7 +733,11 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.open", "table", Some(table_id), Some(&t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": "open" }))?;
-    Ok(after)
+    // BSOP 55, 56: another table of the same game: the newest is the must-move.
+    if let Some(game_id) = t.game_id {
+        recompute_must_move(conn, now, actor, game_id)?;
+    }
+    table(conn, table_id)
 }
 
 /// The scheduler's pass: expires unanswered seat calls (the player goes to the bottom of
@@ -711,6 +806,10 @@ pub struct SeatView {
     pub seating: Option<(SeatingRow, String)>,
     pub call: Option<(SeatCallRow, String)>,
     pub held: bool,
+    /// BSOP 45, 49: the hold on this seat, with the alias of the player it is held for.
+    pub hold: Option<(SeatHoldRow, Option<String>)>,
+    /// PT-2007 12, BSOP 51: the open seat-change request of the player seated here.
+    pub seat_change: Option<i64>,
 }
 
 /// One table on the dashboard.
@@ -720,6 +819,9 @@ pub struct TableView {
     pub game: Option<GameRow>,
     pub seats: Vec<SeatView>,
     pub seated: usize,
+    /// The other tables of the same game in play (id, number): where a player may transfer
+    /// (BSOP 58, PT-2007 26).
+    pub siblings: Vec<(i64, i32)>,
 }
 
 /// One game's list on the dashboard.
@@ -729,6 +831,9 @@ pub struct GameList {
     pub lines: Vec<ListLine>,
     /// Interest list (no table of the game open or running): players still needed to start.
     pub needed: Option<usize>,
+    /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
+    /// else the one that needs a player most), if one has a free seat.
+    pub suggested: Option<i32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -759,11 +864,16 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         .filter(players::id.eq_any(calls.iter().map(|c| c.player_id).collect::<Vec<_>>()))
         .select((players::id, players::alias))
         .load(conn)?;
-    let holds: Vec<(i64, i32)> = seat_holds::table
+    let holds: Vec<(SeatHoldRow, Option<String>)> = seat_holds::table
+        .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
         .filter(seat_holds::released_at.is_null())
-        .select((seat_holds::table_id, seat_holds::seat_no))
+        .select((SeatHoldRow::as_select(), players::alias.nullable()))
         .load(conn)?;
-    use std::collections::{HashMap, HashSet};
+    let changes: Vec<(i64, i64, i64)> = seat_change_requests::table
+        .filter(seat_change_requests::state.eq("open"))
+        .select((seat_change_requests::id, seat_change_requests::table_id, seat_change_requests::player_id))
+        .load(conn)?;
+    use std::collections::HashMap;
     let seated: HashMap<(i64, i32), (SeatingRow, String)> =
         seated.into_iter().map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias))).collect();
     let aliases: HashMap<i64, String> = call_players.into_iter().collect();
@@ -771,19 +881,32 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         .into_iter()
         .map(|c| ((c.table_id, c.seat_no), (c.clone(), aliases.get(&c.player_id).cloned().unwrap_or_default())))
         .collect();
-    let holds: HashSet<(i64, i32)> = holds.into_iter().collect();
+    let holds: HashMap<(i64, i32), (SeatHoldRow, Option<String>)> = holds.into_iter().map(|h| ((h.0.table_id, h.0.seat_no), h)).collect();
+    let changes: HashMap<(i64, i64), i64> = changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
+    let live: Vec<(i64, i32, Option<i64>)> = tables.iter().filter(|(t, _)| in_play(t)).map(|(t, _)| (t.id, t.number, t.game_id)).collect();
     let mut views = Vec::with_capacity(tables.len());
     for (t, g) in tables {
         let seats = (1..=t.seats)
-            .map(|n| SeatView {
-                seat_no: n,
-                seating: seated.get(&(t.id, n)).cloned(),
-                call: calls.get(&(t.id, n)).cloned(),
-                held: holds.contains(&(t.id, n)),
+            .map(|n| {
+                let seating = seated.get(&(t.id, n)).cloned();
+                let seat_change = seating.as_ref().and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
+                SeatView {
+                    seat_no: n,
+                    seating,
+                    call: calls.get(&(t.id, n)).cloned(),
+                    held: holds.contains_key(&(t.id, n)),
+                    hold: holds.get(&(t.id, n)).cloned(),
+                    seat_change,
+                }
             })
             .collect::<Vec<_>>();
         let n = seats.iter().filter(|s| s.seating.is_some()).count();
-        views.push(TableView { table: t, game: g, seats, seated: n });
+        let siblings = if in_play(&t) && t.game_id.is_some() {
+            live.iter().filter(|(id, _, g)| *id != t.id && *g == t.game_id).map(|(id, num, _)| (*id, *num)).collect()
+        } else {
+            Vec::new()
+        };
+        views.push(TableView { table: t, game: g, seats, seated: n, siblings });
     }
     let all_entries: Vec<(WaitlistRow, PlayerRow)> = waitlist_entries::table
         .inner_join(players::table)
@@ -806,7 +929,814 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
             .collect();
         let running = views.iter().any(|v| v.table.game_id == Some(g.id) && matches!(v.table.state.as_str(), "open" | "running" | "suspended"));
         let needed = (!running).then(|| waitlist::players_needed(lines.len(), profile.min_players_to_run));
-        lists.push(GameList { game: g, lines, needed });
+        let mine: Vec<&TableView> = views.iter().filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table)).collect();
+        let suggested = suggest_among(&mine.iter().map(|v| (&v.table, v.seated, first_free_in_view(v).is_some())).collect::<Vec<_>>())
+            .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
+            .map(|v| v.table.number);
+        lists.push(GameList { game: g, lines, needed, suggested });
     }
     Ok(Dashboard { tables: views, lists })
+}
+
+// ---- moves, holds and balance (BSOP 45, 49, 51, 55-58; PT-2007 12, 24, 26) ---------------
+
+/// A table in play: open, running or suspended.
+fn in_play(t: &TableRow) -> bool {
+    matches!(t.state.as_str(), "open" | "running" | "suspended")
+}
+
+/// When a table was formed for its game (older tables are main games, BSOP 56).
+fn formed_at(t: &TableRow) -> DateTime<Utc> {
+    t.opened_at.unwrap_or(t.created_at).and_utc()
+}
+
+/// One seating, whatever its state.
+pub fn seating(conn: &mut DbConn, id: i64) -> AppResult<SeatingRow> {
+    Ok(seatings::table.find(id).select(SeatingRow::as_select()).first(conn)?)
+}
+
+/// BSOP 46: the one seat a player holds now, if any.
+fn current_seating(conn: &mut DbConn, player_id: i64) -> AppResult<Option<SeatingRow>> {
+    Ok(seatings::table
+        .filter(seatings::player_id.eq(player_id))
+        .filter(seatings::left_at.is_null())
+        .select(SeatingRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
+/// single table). Stored in `card_tables.must_move`, exactly one per game or none; each change
+/// is audited and pushed. Runs when a table of the game opens or closes.
+pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64) -> AppResult<Option<i64>> {
+    let all: Vec<TableRow> = card_tables::table.filter(card_tables::game_id.eq(game_id)).select(TableRow::as_select()).load(conn)?;
+    // The choice reads only when each table was formed; the seat counts do not matter.
+    let live: Vec<GameTable> = all
+        .iter()
+        .filter(|t| in_play(t))
+        .map(|t| GameTable { table_id: t.id, formed_at: formed_at(t), seated: 0, seats: t.seats.max(0) as usize })
+        .collect();
+    let chosen = must_move_table(&live);
+    // Clear before set, so the game never shows two must-move tables.
+    let mut changed: Vec<&TableRow> = all.iter().filter(|t| t.must_move && Some(t.id) != chosen).collect();
+    changed.extend(all.iter().filter(|t| !t.must_move && Some(t.id) == chosen));
+    for t in changed {
+        let want = Some(t.id) == chosen;
+        diesel::update(card_tables::table.find(t.id))
+            .set((card_tables::must_move.eq(want), card_tables::updated_at.eq(now.naive_utc())))
+            .execute(conn)?;
+        let after = table(conn, t.id)?;
+        audit::record(conn, now, actor, "table.must_move", "table", Some(t.id), Some(t), Some(&after))?;
+        emit(conn, now, Some(t.id), "table.must_move", &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }))?;
+    }
+    Ok(chosen)
+}
+
+/// The game's must-move table in play, if any.
+fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
+    Ok(card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(card_tables::must_move.eq(true))
+        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
+        .select(TableRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// BSOP 55: the players at a must-move table in the original waiting-list order: by the
+/// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
+/// time; players seated without a list entry come after, by the time they sat down.
+fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
+    let mut rows: Vec<(SeatingRow, PlayerRow, Option<i64>, Option<chrono::NaiveDateTime>)> = seatings::table
+        .inner_join(players::table)
+        .left_join(waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id)))
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .select((SeatingRow::as_select(), PlayerRow::as_select(), waitlist_entries::order_key.nullable(), waitlist_entries::joined_at.nullable()))
+        .load(conn)?;
+    rows.sort_by_key(|(s, _, key, joined)| (key.is_none(), key.unwrap_or(0), joined.unwrap_or(s.sat_at), s.sat_at, s.id));
+    Ok(rows.into_iter().map(|(s, p, _, _)| (s, p)).collect())
+}
+
+/// A game's must-move table and its players in must-move order (BSOP 55).
+#[allow(clippy::type_complexity)]
+pub fn must_move_list(conn: &mut DbConn, game_id: i64) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
+    game(conn, game_id)?;
+    let Some(m) = must_move_table_of(conn, game_id)? else { return Ok(None) };
+    let players = must_move_players(conn, m.id)?;
+    Ok(Some((m, players)))
+}
+
+/// BSOP 55, 57: for a free seat at table `t`, the must-move player due now (at most one), and
+/// whether the must-move players are waiting (nobody may take the seat from the list).
+/// Only at a main game (not the must-move table) of a game that has a must-move table.
+/// Players who cannot take this seat now are left out: already called, no longer eligible,
+/// or kept apart from someone at the main table (BSOP 47).
+///
+/// BSOP 57 (the move waits while the player is in the small blind or on the button) needs
+/// hand positions, which the dealer tablet will report later: until then
+/// `in_small_blind_or_button` is always false and the first player in order moves at once.
+fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow, game_id: i64) -> AppResult<(Vec<i64>, bool)> {
+    if t.must_move {
+        return Ok((Vec::new(), false));
+    }
+    let Some(m) = must_move_table_of(conn, game_id)? else { return Ok((Vec::new(), false)) };
+    if m.id == t.id {
+        return Ok((Vec::new(), false));
+    }
+    let here: Vec<i64> = seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect();
+    let mut players = Vec::new();
+    for (i, (s, p)) in must_move_players(conn, m.id)?.into_iter().enumerate() {
+        if has_open_call(conn, s.player_id)? || !registry::eligibility(conn, &p, now, tz)?.is_empty() {
+            continue;
+        }
+        let apart = separated_from(conn, s.player_id)?;
+        if here.iter().any(|h| apart.contains(h)) {
+            continue;
+        }
+        players.push(MustMovePlayer { player_id: s.player_id, list_order: i as i64, in_small_blind_or_button: false });
+    }
+    let due = must_move_due(&players);
+    Ok((due.into_iter().collect(), due.is_none() && !players.is_empty()))
+}
+
+/// BSOP 55: a player who refused a must-move and gave up may not play at that must-move
+/// table (while it is the must-move table, since it was opened).
+fn barred_from_table(conn: &mut DbConn, player_id: i64, t: &TableRow) -> AppResult<bool> {
+    let Some(opened) = t.opened_at else { return Ok(false) };
+    if !t.must_move {
+        return Ok(false);
+    }
+    let n: i64 = must_move_refusals::table
+        .filter(must_move_refusals::player_id.eq(player_id))
+        .filter(must_move_refusals::table_id.eq(t.id))
+        .filter(must_move_refusals::choice.eq("give_up"))
+        .filter(must_move_refusals::refused_at.ge(opened))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// BSOP 55: the earliest time a player who refused a must-move (and chose to come back) may
+/// join the game's list again, if that is still in the future: the latest refusal plus the
+/// room's return window (`may_rejoin_after_refusal`).
+fn rejoin_not_before(conn: &mut DbConn, profile: &RuleProfile, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<Option<DateTime<Utc>>> {
+    let last: Option<chrono::NaiveDateTime> = must_move_refusals::table
+        .filter(must_move_refusals::player_id.eq(player_id))
+        .filter(must_move_refusals::game_id.eq(game_id))
+        .filter(must_move_refusals::choice.eq("rejoin_later"))
+        .order(must_move_refusals::refused_at.desc())
+        .select(must_move_refusals::refused_at)
+        .first(conn)
+        .optional()?;
+    Ok(last
+        .map(|at| may_rejoin_after_refusal(at.and_utc(), Duration::minutes(profile.return_window_min as i64)))
+        .filter(|until| now < *until))
+}
+
+/// What a must-move player who refuses to move chooses (BSOP 55).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalChoice {
+    /// Gives up: leaves, and may not play at the must-move table.
+    GiveUp,
+    /// Leaves, and may join the waiting list again no sooner than the return window.
+    RejoinLater,
+}
+
+impl RefusalChoice {
+    pub fn parse(s: &str) -> Option<RefusalChoice> {
+        match s {
+            "give_up" => Some(RefusalChoice::GiveUp),
+            "rejoin_later" => Some(RefusalChoice::RejoinLater),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefusalChoice::GiveUp => "give_up",
+            RefusalChoice::RejoinLater => "rejoin_later",
+        }
+    }
+}
+
+/// BSOP 55: a must-move player refuses to move to the main game. Either way they leave the
+/// must-move table (their seating ends, reason "refused must-move"): giving up, they may not
+/// play at that must-move table again; coming back later, they are taken off the game's
+/// list and may join it again only after the return window (one hour). The must-move call
+/// they refused is declined and the seat is offered to the next must-move player. Returns
+/// the refusal and that next call, if someone could be called.
+#[allow(clippy::too_many_arguments)]
+pub fn refuse_must_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    choice: RefusalChoice,
+) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
+    let s = seating(conn, seating_id)?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let t = table(conn, s.table_id)?;
+    if !t.must_move {
+        return Err(conflict("err-not-must-move-table"));
+    }
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let n = diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
+        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("refused must-move"))))
+        .execute(conn)?;
+    if n != 1 {
+        return Err(conflict("err-already-left"));
+    }
+    let ended = seating(conn, s.id)?;
+    cancel_seat_changes(conn, now, s.player_id, t.id)?;
+    // The must-move call is declined; any other open call of the player ends.
+    let open: Vec<SeatCallRow> = seat_calls::table
+        .filter(seat_calls::player_id.eq(s.player_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(SeatCallRow::as_select())
+        .load(conn)?;
+    let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
+    for c in &declined {
+        diesel::update(seat_calls::table.find(c.id))
+            .set((seat_calls::state.eq("declined"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
+            .execute(conn)?;
+    }
+    let others: Vec<i64> = open.iter().filter(|c| c.source != "must_move").map(|c| c.id).collect();
+    cancel_open_calls(conn, now, &others)?;
+    let rejoin_after = (choice == RefusalChoice::RejoinLater)
+        .then(|| may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64)).naive_utc());
+    if choice == RefusalChoice::RejoinLater {
+        let active: Option<WaitlistRow> = waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq(game_id))
+            .filter(waitlist_entries::player_id.eq(s.player_id))
+            .filter(waitlist_entries::state.eq_any(ACTIVE))
+            .select(WaitlistRow::as_select())
+            .first(conn)
+            .optional()?;
+        if let Some(e) = active {
+            cancel_calls_of_entry(conn, now, e.id)?;
+            end_entry(conn, now, actor, &e, "removed", "refused must-move", "list.remove")?;
+        }
+    }
+    let row = MustMoveRefusalRow {
+        id: next_seq(conn, "must_move_refusal")?,
+        game_id,
+        table_id: t.id,
+        player_id: s.player_id,
+        seating_id: s.id,
+        choice: choice.as_str().into(),
+        refused_at: now.naive_utc(),
+        rejoin_after,
+        created_by: actor.id,
+    };
+    diesel::insert_into(must_move_refusals::table).values(&row).execute(conn)?;
+    let after = serde_json::json!({ "seating": ended, "refusal": row });
+    audit::record(conn, now, actor, "seat.refuse_must_move", "player", Some(s.player_id), Some(&s), Some(&after))?;
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "reason": "refused must-move", "choice": choice }),
+    )?;
+    apply_table_rules(conn, now, profile, actor, t.id)?;
+    // The main-game seat goes to the next must-move player.
+    let mut next = None;
+    for c in declined {
+        match call_next(conn, now, tz, profile, actor, c.table_id, c.seat_no) {
+            Ok(call) => next = Some(call),
+            Err(AppError::Conflict(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((row, next))
+}
+
+/// Moves a seated player to another seat, at their table or another (a must-move, a
+/// seat change, a voluntary transfer, a held seat): the old seating ends with `reason` and
+/// the new one starts in the same transaction, so the player never holds two seats
+/// (BSOP 46). The destination seat must be free (a call for it: `call_id`; a hold: held for
+/// this player), the player eligible and not kept apart from anyone there (BSOP 47).
+#[allow(clippy::too_many_arguments)]
+fn move_player(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    from: &SeatingRow,
+    to: &TableRow,
+    seat_no: i32,
+    call_id: Option<i64>,
+    reason: &str,
+    action: &str,
+) -> AppResult<SeatingRow> {
+    let player_id = from.player_id;
+    check_seat_free(conn, to, seat_no, call_id, Some(player_id))?;
+    let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let p = registry::get(conn, player_id)?;
+    let why = registry::eligibility(conn, &p, now, tz)?;
+    if !why.is_empty() {
+        return Err(ineligible_error(&why));
+    }
+    let apart = separated_from(conn, player_id)?;
+    if !apart.is_empty() && seated_at(conn, to.id)?.iter().any(|s| s.player_id != player_id && apart.contains(&s.player_id)) {
+        return Err(conflict("err-separated-at-table"));
+    }
+    if barred_from_table(conn, player_id, to)? {
+        return Err(conflict("err-refused-must-move-table"));
+    }
+    let n = diesel::update(seatings::table.find(from.id).filter(seatings::left_at.is_null()))
+        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason))))
+        .execute(conn)?;
+    if n != 1 {
+        return Err(conflict("err-already-left"));
+    }
+    let ended = seating(conn, from.id)?;
+    // Within a game the seating keeps the list entry it came from (the original list order,
+    // BSOP 55); into another game it uses up the player's entry on that game's list.
+    let (entry_id, new_entry) = if from.game_id == Some(game_id) {
+        (from.entry_id, false)
+    } else {
+        let e: Option<i64> = waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq(game_id))
+            .filter(waitlist_entries::player_id.eq(player_id))
+            .filter(waitlist_entries::state.eq_any(ACTIVE))
+            .select(waitlist_entries::id)
+            .first(conn)
+            .optional()?;
+        (e, e.is_some())
+    };
+    let row = SeatingRow {
+        id: next_seq(conn, "seating")?,
+        table_id: to.id,
+        seat_no,
+        player_id,
+        game_id: Some(game_id),
+        entry_id,
+        sat_at: now.naive_utc(),
+        left_at: None,
+        left_reason: None,
+        seated_by: actor.id,
+    };
+    diesel::insert_into(seatings::table).values(&row).execute(conn).map_err(|e| {
+        if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
+    })?;
+    if let (true, Some(eid)) = (new_entry, entry_id) {
+        cancel_calls_of_entry(conn, now, eid)?;
+        diesel::update(waitlist_entries::table.find(eid))
+            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
+            .execute(conn)?;
+    }
+    let others: Vec<i64> = seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, &others)?;
+    if to.id != from.table_id {
+        cancel_seat_changes(conn, now, player_id, from.table_id)?;
+    }
+    let after = serde_json::json!({ "left": ended, "seated": row, "reason": reason });
+    audit::record(conn, now, actor, action, "player", Some(player_id), Some(from), Some(&after))?;
+    release_holds_taken_by(conn, now, actor, to, seat_no, player_id)?;
+    let from_t = table(conn, from.table_id)?;
+    emit(
+        conn,
+        now,
+        Some(from.table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": from.seat_no, "player_id": player_id, "reason": reason, "to_table": to.number, "to_seat": seat_no }),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(to.id),
+        "seat.taken",
+        &serde_json::json!({ "table": to.number, "seat": seat_no, "player_id": player_id, "alias": p.alias, "reason": reason,
+            "from_table": from_t.number, "from_seat": from.seat_no }),
+    )?;
+    apply_table_rules(conn, now, profile, actor, from.table_id)?;
+    if to.id != from.table_id {
+        apply_table_rules(conn, now, profile, actor, to.id)?;
+    }
+    Ok(row)
+}
+
+/// PT-2007 24: the players of a closed table are offered the next seats of their game: back
+/// on its list at the top, in their seat order (source `table_break`). A player already on
+/// the list moves to the top instead. Audited per player, pushed once.
+fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64, table_id: i64, players_in_seat_order: &[i64]) -> AppResult<()> {
+    if players_in_seat_order.is_empty() || !game(conn, game_id)?.active {
+        return Ok(());
+    }
+    let current = entries(conn, game_id)?;
+    let n = players_in_seat_order.len() as i64;
+    let top = current.iter().map(|e| e.order_key).min().unwrap_or((n + 1) * waitlist::KEY_STEP);
+    for (i, p) in players_in_seat_order.iter().enumerate() {
+        let key = top - (n - i as i64) * waitlist::KEY_STEP;
+        if let Some(e) = current.iter().find(|e| e.player_id == *p) {
+            diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).execute(conn)?;
+            let after = entry(conn, e.id)?;
+            audit::record(conn, now, actor, "list.table_break", "player", Some(*p), Some(e), Some(&after))?;
+        } else {
+            let row = WaitlistRow {
+                id: next_seq(conn, "waitlist")?,
+                game_id,
+                player_id: *p,
+                order_key: key,
+                joined_at: now.naive_utc(),
+                source: "table_break".into(),
+                call_in_expires_at: None,
+                checked_in_at: None,
+                state: "waiting".into(),
+                ended_at: None,
+                end_reason: None,
+                created_by: actor.id,
+            };
+            diesel::insert_into(waitlist_entries::table).values(&row).execute(conn)?;
+            audit::record::<(), _>(conn, now, actor, "list.table_break", "player", Some(*p), None, Some(&row))?;
+        }
+    }
+    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": game_id, "table_break": table_id }))?;
+    Ok(())
+}
+
+// ---- seat-change requests (PT-2007 12, BSOP 51) -----------------------------------------
+
+pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
+    Ok(seat_change_requests::table.find(id).select(SeatChangeRow::as_select()).first(conn)?)
+}
+
+/// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table; when a seat
+/// there frees up, the requests are served first, first asked first served. One open
+/// request per player.
+pub fn request_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64) -> AppResult<SeatChangeRow> {
+    let s = seating(conn, seating_id)?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let open: i64 = seat_change_requests::table
+        .filter(seat_change_requests::player_id.eq(s.player_id))
+        .filter(seat_change_requests::state.eq("open"))
+        .count()
+        .get_result(conn)?;
+    if open > 0 {
+        return Err(conflict("err-seat-change-open"));
+    }
+    let row = SeatChangeRow {
+        id: next_seq(conn, "seat_change")?,
+        table_id: s.table_id,
+        player_id: s.player_id,
+        requested_at: now.naive_utc(),
+        resolved_at: None,
+        state: "open".into(),
+    };
+    diesel::insert_into(seat_change_requests::table).values(&row).execute(conn).map_err(|e| {
+        if is_unique_violation(&e) { conflict("err-seat-change-open") } else { e.into() }
+    })?;
+    audit::record::<(), _>(conn, now, actor, "seat.change_request", "player", Some(s.player_id), None, Some(&row))?;
+    emit(conn, now, Some(s.table_id), "seat.change_requested", &serde_json::json!({ "request_id": row.id, "seat": s.seat_no, "player_id": s.player_id }))?;
+    Ok(row)
+}
+
+/// Withdraws an open seat-change request; a call it received ends (the seat is free again).
+pub fn cancel_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeatChangeRow> {
+    let r = seat_change(conn, id)?;
+    if r.state != "open" {
+        return Err(conflict("err-seat-change-not-open"));
+    }
+    cancel_seat_changes(conn, now, r.player_id, r.table_id)?;
+    let after = seat_change(conn, id)?;
+    audit::record(conn, now, actor, "seat.change_cancel", "player", Some(r.player_id), Some(&r), Some(&after))?;
+    emit(conn, now, Some(r.table_id), "seat.change_cancelled", &serde_json::json!({ "request_id": r.id, "player_id": r.player_id }))?;
+    Ok(after)
+}
+
+/// Ends a player's open seat-change requests at a table, and the seat-change calls they got.
+fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, table_id: i64) -> AppResult<()> {
+    diesel::update(
+        seat_change_requests::table
+            .filter(seat_change_requests::player_id.eq(player_id))
+            .filter(seat_change_requests::table_id.eq(table_id))
+            .filter(seat_change_requests::state.eq("open")),
+    )
+    .set((seat_change_requests::state.eq("cancelled"), seat_change_requests::resolved_at.eq(Some(now.naive_utc()))))
+    .execute(conn)?;
+    let calls: Vec<i64> = seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(seat_calls::table_id.eq(table_id))
+        .filter(seat_calls::source.eq("seat_change"))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, &calls)
+}
+
+/// The open seat-change requests at a table, first asked first, each with the player and
+/// their seat.
+pub fn seat_changes_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatChangeRow, PlayerRow, Option<i32>)>> {
+    table(conn, table_id)?;
+    let rows: Vec<(SeatChangeRow, PlayerRow)> = seat_change_requests::table
+        .inner_join(players::table.on(players::id.eq(seat_change_requests::player_id)))
+        .filter(seat_change_requests::table_id.eq(table_id))
+        .filter(seat_change_requests::state.eq("open"))
+        .order((seat_change_requests::requested_at.asc(), seat_change_requests::id.asc()))
+        .select((SeatChangeRow::as_select(), PlayerRow::as_select()))
+        .load(conn)?;
+    let seated = seated_at(conn, table_id)?;
+    Ok(rows
+        .into_iter()
+        .map(|(r, p)| {
+            let seat = seated.iter().find(|s| s.player_id == r.player_id).map(|s| s.seat_no);
+            (r, p, seat)
+        })
+        .collect())
+}
+
+// ---- seat holds (BSOP 45, 49) -----------------------------------------------------------
+
+pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
+    Ok(seat_holds::table.find(id).select(SeatHoldRow::as_select()).first(conn)?)
+}
+
+fn active_hold(conn: &mut DbConn, table_id: i64, seat_no: i32) -> AppResult<Option<SeatHoldRow>> {
+    Ok(seat_holds::table
+        .filter(seat_holds::table_id.eq(table_id))
+        .filter(seat_holds::seat_no.eq(seat_no))
+        .filter(seat_holds::released_at.is_null())
+        .select(SeatHoldRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// The reason stored for a hold for a named player when the floor gives none (BSOP 49).
+pub const HOLD_FINISHING_HAND: &str = "finishing a hand at another table";
+
+/// BSOP 49: holds a free seat for a named player still in a hand at another table, until
+/// they come (seating them there releases the hold); BSOP 45: or reserves it by the floor
+/// for a good reason (e.g. special needs; the reason is then required). A held seat is not
+/// called nor given to anyone else.
+#[allow(clippy::too_many_arguments)]
+pub fn hold_seat(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+    player_id: Option<i64>,
+    reason: Option<&str>,
+) -> AppResult<SeatHoldRow> {
+    let t = table(conn, table_id)?;
+    let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    let mut errors = Vec::new();
+    if player_id.is_none() && reason.is_none() {
+        errors.push(FieldError::new("reason", "err-required"));
+    }
+    let player = match player_id {
+        Some(id) => match registry::get(conn, id) {
+            Ok(p) => Some(p),
+            Err(AppError::NotFound) => {
+                errors.push(FieldError::new("player_id", "err-player-unknown"));
+                None
+            }
+            Err(e) => return Err(e),
+        },
+        None => None,
+    };
+    if !errors.is_empty() {
+        return Err(AppError::Validation(errors));
+    }
+    check_seat_free(conn, &t, seat_no, None, None)?;
+    if t.game_id.is_none() {
+        return Err(conflict("err-table-no-game"));
+    }
+    if let Some(p) = &player {
+        let why = registry::eligibility(conn, p, now, tz)?;
+        if !why.is_empty() {
+            return Err(ineligible_error(&why));
+        }
+        let apart = separated_from(conn, p.id)?;
+        if !apart.is_empty() && seated_at(conn, t.id)?.iter().any(|s| apart.contains(&s.player_id)) {
+            return Err(conflict("err-separated-at-table"));
+        }
+        let held: i64 = seat_holds::table
+            .filter(seat_holds::player_id.eq(p.id))
+            .filter(seat_holds::released_at.is_null())
+            .count()
+            .get_result(conn)?;
+        if held > 0 {
+            return Err(conflict("err-player-has-hold"));
+        }
+    }
+    let row = SeatHoldRow {
+        id: next_seq(conn, "seat_hold")?,
+        table_id,
+        seat_no,
+        player_id,
+        reason: reason.unwrap_or(HOLD_FINISHING_HAND).to_string(),
+        held_at: now.naive_utc(),
+        until: None,
+        released_at: None,
+        created_by: actor.id,
+    };
+    diesel::insert_into(seat_holds::table).values(&row).execute(conn).map_err(|e| {
+        if is_unique_violation(&e) { conflict("err-seat-held") } else { e.into() }
+    })?;
+    audit::record::<(), _>(conn, now, actor, "seat.hold", "table", Some(table_id), None, Some(&row))?;
+    emit(
+        conn,
+        now,
+        Some(table_id),
+        "seat.held",
+        &serde_json::json!({ "hold_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
+            "alias": player.map(|p| p.alias), "reason": row.reason }),
+    )?;
+    Ok(row)
+}
+
+/// The floor releases a hold: the seat can be called or given again.
+pub fn release_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeatHoldRow> {
+    let h = hold(conn, id)?;
+    if h.released_at.is_some() {
+        return Err(conflict("err-hold-released"));
+    }
+    end_hold(conn, now, actor, &h, "released")
+}
+
+fn end_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, h: &SeatHoldRow, why: &str) -> AppResult<SeatHoldRow> {
+    let n = diesel::update(seat_holds::table.find(h.id).filter(seat_holds::released_at.is_null()))
+        .set(seat_holds::released_at.eq(Some(now.naive_utc())))
+        .execute(conn)?;
+    if n != 1 {
+        return Err(conflict("err-hold-released"));
+    }
+    let after = hold(conn, h.id)?;
+    audit::record(conn, now, actor, "seat.hold_release", "table", Some(h.table_id), Some(h), Some(&after))?;
+    emit(
+        conn,
+        now,
+        Some(h.table_id),
+        "seat.hold_released",
+        &serde_json::json!({ "hold_id": h.id, "seat": h.seat_no, "player_id": h.player_id, "why": why }),
+    )?;
+    Ok(after)
+}
+
+/// BSOP 49: the player took the seat held for them: the hold ends.
+fn release_holds_taken_by(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &TableRow, seat_no: i32, player_id: i64) -> AppResult<()> {
+    if let Some(h) = active_hold(conn, t.id, seat_no)? {
+        if h.player_id == Some(player_id) {
+            end_hold(conn, now, actor, &h, "seated")?;
+        }
+    }
+    Ok(())
+}
+
+/// The active holds at a table, each with the alias of the player it is held for.
+pub fn holds_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatHoldRow, Option<String>)>> {
+    Ok(seat_holds::table
+        .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
+        .filter(seat_holds::table_id.eq(table_id))
+        .filter(seat_holds::released_at.is_null())
+        .order(seat_holds::seat_no.asc())
+        .select((SeatHoldRow::as_select(), players::alias.nullable()))
+        .load(conn)?)
+}
+
+// ---- balance (BSOP 58, PT-2007 26) ------------------------------------------------------
+
+/// The first seat of a table that is free now: nobody sitting, no open call, no hold.
+fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
+    let taken: Vec<i32> = seated_at(conn, t.id)?.iter().map(|s| s.seat_no).collect();
+    let called: Vec<i32> = seat_calls::table
+        .filter(seat_calls::table_id.eq(t.id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(seat_calls::seat_no)
+        .load(conn)?;
+    let held: Vec<i32> = seat_holds::table
+        .filter(seat_holds::table_id.eq(t.id))
+        .filter(seat_holds::released_at.is_null())
+        .select(seat_holds::seat_no)
+        .load(conn)?;
+    Ok((1..=t.seats).find(|n| !taken.contains(n) && !called.contains(n) && !held.contains(n)))
+}
+
+fn first_free_in_view(v: &TableView) -> Option<i32> {
+    v.seats.iter().find(|s| s.seating.is_none() && s.call.is_none() && s.hold.is_none()).map(|s| s.seat_no)
+}
+
+/// BSOP 55, 58: where a new player of a game goes, among its tables in play given as
+/// (table, seated, has a free seat): the must-move table when the game has one (it feeds
+/// the main games); otherwise the table that needs a player most (`neediest_table`). Only a
+/// table with a free seat is suggested. Returns the table id and the rule applied.
+fn suggest_among(tables: &[(&TableRow, usize, bool)]) -> Option<(i64, &'static str)> {
+    if let Some((t, _, free)) = tables.iter().find(|(t, _, _)| t.must_move) {
+        return free.then_some((t.id, "must_move"));
+    }
+    let g: Vec<GameTable> = tables
+        .iter()
+        .map(|(t, seated, free)| GameTable {
+            table_id: t.id,
+            formed_at: formed_at(t),
+            seated: *seated,
+            // A table without a free seat counts as full.
+            seats: if *free { t.seats.max(0) as usize } else { *seated },
+        })
+        .collect();
+    neediest_table(&g).map(|id| (id, "neediest"))
+}
+
+/// The suggestion for a new player of a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    pub table: Option<TableRow>,
+    /// must_move (BSOP 55) | neediest (BSOP 58); none when no table has a free seat.
+    pub rule: Option<&'static str>,
+    pub seated: usize,
+    /// The first free seat of the suggested table (not taken, called or held).
+    pub free_seat: Option<i32>,
+}
+
+/// BSOP 58: the table of a game that needs a player most (or BSOP 55 its must-move table).
+pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
+    game(conn, game_id)?;
+    let tables: Vec<TableRow> = card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
+        .select(TableRow::as_select())
+        .load(conn)?;
+    let mut info = Vec::with_capacity(tables.len());
+    for t in &tables {
+        let seated = seated_at(conn, t.id)?.len();
+        let free = first_free_seat(conn, t)?;
+        info.push((t, seated, free));
+    }
+    let pick = suggest_among(&info.iter().map(|(t, n, f)| (*t, *n, f.is_some())).collect::<Vec<_>>());
+    Ok(match pick.and_then(|(id, rule)| info.iter().find(|(t, _, _)| t.id == id).map(|i| (i, rule))) {
+        Some(((t, seated, free), rule)) => Suggestion { table: Some((*t).clone()), rule: Some(rule), seated: *seated, free_seat: *free },
+        None => Suggestion { table: None, rule: None, seated: 0, free_seat: None },
+    })
+}
+
+fn transfer_error(r: TransferRefusal, session: bool, profile: &RuleProfile, from_seated: usize, to_seated: usize) -> AppError {
+    AppError::Conflict(match r {
+        TransferRefusal::DestinationFull => Problem::new("err-transfer-destination-full"),
+        TransferRefusal::CaveNotLost => Problem::new("err-transfer-cave-not-lost"),
+        TransferRefusal::LeavesTableShort => Problem::new("err-transfer-leaves-table-short").arg("min", profile.min_players_to_run),
+        TransferRefusal::Unbalances if session => Problem::new("err-transfer-unbalances-session").arg("from", from_seated).arg("to", to_seated),
+        TransferRefusal::Unbalances => Problem::new("err-transfer-unbalances").arg("from", from_seated).arg("to", to_seated),
+    })
+}
+
+/// BSOP 58, PT-2007 26: a player asks to move to a similar table (same game and limit).
+/// Refused when the table left has fewer players than the destination (BSOP 58); in session
+/// mode (either table's mode is `session`) only after losing the cave, and not if the move
+/// leaves the table below the minimum or unbalances the tables (PT-2007 26). The player
+/// takes the destination's first free seat (not taken, called or held). `cave_lost` comes
+/// from the floor for now; the dealer tablet will report it later.
+#[allow(clippy::too_many_arguments)]
+pub fn transfer(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    to_table_id: i64,
+    cave_lost: bool,
+) -> AppResult<SeatingRow> {
+    let s = seating(conn, seating_id)?;
+    let to = table(conn, to_table_id).map_err(|e| match e {
+        AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
+        e => e,
+    })?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let from = table(conn, s.table_id)?;
+    if to.id == from.id {
+        return Err(conflict("err-transfer-same-table"));
+    }
+    if to.game_id.is_none() || to.game_id != from.game_id {
+        return Err(conflict("err-transfer-not-similar"));
+    }
+    if !in_play(&to) {
+        return Err(conflict("err-table-not-open"));
+    }
+    let from_seated = seated_at(conn, from.id)?.len();
+    let to_seated = seated_at(conn, to.id)?.len();
+    let free = first_free_seat(conn, &to)?;
+    let to_seats = if free.is_some() { to.seats.max(0) as usize } else { to_seated };
+    let session = from.mode == "session" || to.mode == "session";
+    transfer_allowed(from_seated, to_seated, to_seats, session, cave_lost, profile.min_players_to_run)
+        .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
+    let seat_no = free.ok_or_else(|| conflict("err-transfer-destination-full"))?;
+    move_player(conn, now, tz, profile, actor, &s, &to, seat_no, None, "transfer", "seat.transfer")
 }

@@ -31,7 +31,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/tables/{id}/seats/{seat}/call-next").route(web::post().to(call_next)))
         .service(web::resource("/tables/{id}/seats/{seat}").route(web::post().to(seat_directly)))
         .service(web::resource("/seat-calls/{id}/seat").route(web::post().to(confirm_call)))
-        .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)));
+        .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)))
+        .service(web::resource("/games/{id}/must-move").route(web::get().to(must_move_list)))
+        .service(web::resource("/games/{id}/suggest-table").route(web::get().to(suggest_table)))
+        .service(web::resource("/seatings/{id}/refuse-must-move").route(web::post().to(refuse_must_move)))
+        .service(web::resource("/seatings/{id}/seat-change").route(web::post().to(request_seat_change)))
+        .service(web::resource("/seatings/{id}/transfer").route(web::post().to(transfer)))
+        .service(web::resource("/tables/{id}/seat-changes").route(web::get().to(list_seat_changes)))
+        .service(web::resource("/seat-changes/{id}/cancel").route(web::post().to(cancel_seat_change)))
+        .service(web::resource("/tables/{id}/seats/{seat}/hold").route(web::post().to(hold_seat)))
+        .service(web::resource("/seat-holds/{id}/release").route(web::post().to(release_hold)));
 }
 
 // ---- response types --------------------------------------------------------------------
@@ -144,6 +153,9 @@ pub struct FloorTableOut {
     pub game_id: Option<i64>,
     pub game: Option<GameOut>,
     pub opened_at: Option<DateTime<Utc>>,
+    /// BSOP 55, 56: the must-move table of its game (the newest of two or more in play);
+    /// its players move to the main games in the original waiting-list order.
+    pub must_move: bool,
     pub suspended_at: Option<DateTime<Utc>>,
     /// A suspended table closes at this time unless the minimum is back (PT-2007 24).
     pub closes_at: Option<DateTime<Utc>>,
@@ -160,6 +172,7 @@ fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) -> FloorTab
         game_id: t.game_id,
         game: game.map(GameOut::from),
         opened_at: t.opened_at.map(utc),
+        must_move: t.must_move,
         suspended_at,
         closes_at: suspended_at.map(|s| s + Duration::minutes(grace_min as i64)),
     }
@@ -185,15 +198,17 @@ pub struct SeatCallBrief {
     pub state: String,
 }
 
-/// One seat: empty, taken, or reserved by an open call.
+/// One seat: empty, taken, reserved by an open call, or held.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatOut {
     /// 1 to the table's seats, from the dealer's left (PT-2007 6).
     pub seat_no: i32,
-    /// empty | seated | called
+    /// empty | seated | called | held
     pub state: String,
     pub seated: Option<SeatedOut>,
     pub call: Option<SeatCallBrief>,
+    /// BSOP 45, 49: the hold on this (free) seat.
+    pub hold: Option<SeatHoldOut>,
 }
 
 /// A table with every seat.
@@ -533,13 +548,25 @@ pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Pat
             let t = games::get_table(conn, id)?;
             let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
             let (seated, calls) = floor::seats_of(conn, id)?;
+            let holds = floor::holds_at(conn, id)?;
             let seats = (1..=t.seats)
                 .map(|n| {
                     let s = seated.iter().find(|(s, _)| s.seat_no == n);
                     let c = calls.iter().find(|(c, _)| c.seat_no == n);
+                    let h = holds.iter().find(|(h, _)| h.seat_no == n);
                     SeatOut {
                         seat_no: n,
-                        state: if s.is_some() { "seated" } else if c.is_some() { "called" } else { "empty" }.into(),
+                        state: if s.is_some() {
+                            "seated"
+                        } else if c.is_some() {
+                            "called"
+                        } else if h.is_some() {
+                            "held"
+                        } else {
+                            "empty"
+                        }
+                        .into(),
+                        hold: h.map(|(h, alias)| hold_out(h, alias.clone())),
                         seated: s.map(|(s, p)| SeatedOut { seating_id: s.id, player_id: s.player_id, alias: p.alias.clone(), sat_at: utc(s.sat_at) }),
                         call: c.map(|(c, p)| SeatCallBrief {
                             call_id: c.id,
@@ -558,7 +585,9 @@ pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Pat
 }
 
 /// A seat is free: calls the next player for it (admin, floor). PT-2007 12, BSOP 51: players
-/// at the table who asked to change seat first, then the list in order, passing over (and
+/// at the table who asked to change seat first; then, at a main game of a game with a
+/// must-move table, the first must-move player in the original list order (BSOP 55, 57;
+/// `source` must_move); then the list in order, passing over (and
 /// keeping the place of) whoever cannot take this seat now: not eligible, seated elsewhere
 /// (BSOP 46), kept apart from someone at the table (BSOP 47), already called. The seat is
 /// reserved for the room's response window.
@@ -590,7 +619,9 @@ pub async fn call_next(st: web::Data<AppState>, who: FloorStaff, path: web::Path
 }
 
 /// The called player arrived: seats them (admin, floor; BSOP 44). Their list entry is used
-/// up; any other open call of theirs is cancelled.
+/// up; any other open call of theirs is cancelled. A must-move call (BSOP 55) or a
+/// seat-change call (PT-2007 12, BSOP 51) moves the player: their old seating ends (reason
+/// "must-move" or "seat change") and the new one starts in the same transaction (BSOP 46).
 #[utoipa::path(
     post, path = "/api/v1/seat-calls/{id}/seat", tag = "floor",
     params(("id" = i64, Path, description = "Seat call id")),
@@ -677,4 +708,457 @@ pub async fn leave_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Pat
         })
         .await?;
     Ok(web::Json(out))
+}
+
+// ---- must-move, seat changes, holds and balance -----------------------------------------
+
+/// One player at a must-move table, in must-move order (BSOP 55).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MustMovePlayerOut {
+    /// 1 = the next to move to a main game.
+    pub order: usize,
+    pub seating_id: i64,
+    pub player_id: i64,
+    pub alias: String,
+    pub seat_no: i32,
+    /// The list entry the player was seated from (its place sets the order); null for a
+    /// player seated without one (they come after, by the time they sat down).
+    pub entry_id: Option<i64>,
+    pub sat_at: DateTime<Utc>,
+}
+
+/// A game's must-move table and its players in the original waiting-list order (BSOP 55).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MustMoveOut {
+    pub game_id: i64,
+    /// Null when the game has no must-move table (fewer than two tables in play).
+    pub table: Option<FloorTableOut>,
+    pub players: Vec<MustMovePlayerOut>,
+}
+
+/// Where a new player of a game should sit (BSOP 55, 58).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SuggestTableOut {
+    pub game_id: i64,
+    /// Null when no table of the game in play has a free seat.
+    pub table_id: Option<i64>,
+    pub table_number: Option<i32>,
+    /// must_move: the game has a must-move table, new players sit there (BSOP 55);
+    /// neediest: the table that needs a player most (BSOP 58).
+    pub rule: Option<String>,
+    /// Players seated at the suggested table.
+    pub seated: usize,
+    /// Its first free seat (not taken, called or held).
+    pub free_seat: Option<i32>,
+}
+
+/// A must-move player refuses to move to the main game (BSOP 55).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RefuseMustMoveRequest {
+    /// give_up: leaves and may not play at the must-move table; rejoin_later: leaves and may
+    /// join the waiting list again only after the room's return window (one hour).
+    pub choice: Option<String>,
+}
+
+/// A recorded must-move refusal.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MustMoveRefusalOut {
+    pub id: i64,
+    pub game_id: i64,
+    /// The must-move table the player left.
+    pub table_id: i64,
+    pub player_id: i64,
+    /// The seating that ended (reason "refused must-move").
+    pub seating_id: i64,
+    /// give_up | rejoin_later
+    pub choice: String,
+    pub refused_at: DateTime<Utc>,
+    /// rejoin_later: the player may not join this game's list before this time.
+    pub rejoin_after: Option<DateTime<Utc>>,
+    /// The main-game seat the player refused, called for the next must-move player.
+    pub next_call: Option<SeatCallOut>,
+}
+
+/// A seat-change request (PT-2007 12, BSOP 51).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatChangeOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub player_id: i64,
+    pub alias: String,
+    /// The seat the player has now (null once they left the table).
+    pub seat_no: Option<i32>,
+    pub requested_at: DateTime<Utc>,
+    pub resolved_at: Option<DateTime<Utc>>,
+    /// open | served | cancelled
+    pub state: String,
+}
+
+/// A table's open seat-change requests, first asked first (they are served in this order).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatChangesOut {
+    pub table_id: i64,
+    pub requests: Vec<SeatChangeOut>,
+}
+
+/// Holds a free seat (BSOP 45, 49).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct HoldRequest {
+    /// BSOP 49: the player the seat is held for (still in a hand at another table); seating
+    /// them there releases the hold.
+    pub player_id: Option<i64>,
+    /// BSOP 45: why the floor reserves the seat (required without a player; at most 500
+    /// characters).
+    pub reason: Option<String>,
+}
+
+/// A seat hold.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatHoldOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    /// The player it is held for (BSOP 49), or null for a reservation by the floor (BSOP 45).
+    pub player_id: Option<i64>,
+    pub alias: Option<String>,
+    pub reason: String,
+    pub held_at: DateTime<Utc>,
+    pub released_at: Option<DateTime<Utc>>,
+}
+
+fn hold_out(h: &crate::db::models::SeatHoldRow, alias: Option<String>) -> SeatHoldOut {
+    SeatHoldOut {
+        id: h.id,
+        table_id: h.table_id,
+        seat_no: h.seat_no,
+        player_id: h.player_id,
+        alias,
+        reason: h.reason.clone(),
+        held_at: utc(h.held_at),
+        released_at: h.released_at.map(utc),
+    }
+}
+
+/// A voluntary move to a similar table (BSOP 58, PT-2007 26).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct TransferRequest {
+    /// The destination: a table of the same game in play.
+    pub table_id: Option<i64>,
+    /// PT-2007 26: in session mode a player may change table only after losing the cave.
+    /// Said by the floor for now; the dealer tablet will report it later. Default false.
+    #[serde(default)]
+    pub cave_lost: bool,
+}
+
+fn seat_change_out(conn: &mut crate::db::DbConn, r: &crate::db::models::SeatChangeRow) -> AppResult<SeatChangeOut> {
+    let p = registry::get(conn, r.player_id)?;
+    let seat_no = floor::seated_at(conn, r.table_id)?.iter().find(|s| s.player_id == r.player_id).map(|s| s.seat_no);
+    Ok(SeatChangeOut {
+        id: r.id,
+        table_id: r.table_id,
+        player_id: r.player_id,
+        alias: p.alias,
+        seat_no,
+        requested_at: utc(r.requested_at),
+        resolved_at: r.resolved_at.map(utc),
+        state: r.state.clone(),
+    })
+}
+
+/// A game's must-move table and its players in the original waiting-list order (BSOP 55):
+/// when a seat frees up at a main game, the first of them is called to it.
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}/must-move", tag = "floor",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, body = MustMoveOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn must_move_list(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<MustMoveOut>> {
+    let id = path.into_inner();
+    let out = st
+        .run(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let Some((t, players)) = floor::must_move_list(conn, id)? else {
+                return Ok(MustMoveOut { game_id: id, table: None, players: Vec::new() });
+            };
+            let game = games::get_game(conn, id)?;
+            Ok(MustMoveOut {
+                game_id: id,
+                table: Some(floor_table(&t, Some(&game), room.profile.suspension_grace_min)),
+                players: players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (s, p))| MustMovePlayerOut {
+                        order: i + 1,
+                        seating_id: s.id,
+                        player_id: s.player_id,
+                        alias: p.alias.clone(),
+                        seat_no: s.seat_no,
+                        entry_id: s.entry_id,
+                        sat_at: utc(s.sat_at),
+                    })
+                    .collect(),
+            })
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// The table a new player of this game should sit at: its must-move table when it has one
+/// (BSOP 55), otherwise the table that needs a player most (BSOP 58: fewest seated, the
+/// older on a tie). Only a table with a free seat is suggested; `table_id` is null if none.
+#[utoipa::path(
+    get, path = "/api/v1/games/{id}/suggest-table", tag = "floor",
+    params(("id" = i64, Path, description = "Game id")),
+    responses((status = 200, body = SuggestTableOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn suggest_table(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<SuggestTableOut>> {
+    let id = path.into_inner();
+    let s = st.run(move |_, conn| floor::suggest_table(conn, id)).await?;
+    Ok(web::Json(SuggestTableOut {
+        game_id: id,
+        table_id: s.table.as_ref().map(|t| t.id),
+        table_number: s.table.as_ref().map(|t| t.number),
+        rule: s.rule.map(str::to_string),
+        seated: s.seated,
+        free_seat: s.free_seat,
+    }))
+}
+
+/// A must-move player refuses to move to the main game (admin, floor; BSOP 55). Either way
+/// their seating at the must-move table ends (reason "refused must-move"). `give_up`: they
+/// may not play at that must-move table again. `rejoin_later`: they leave the game's list
+/// and may join it again only after the room's return window (one hour): until then joining
+/// is refused with 409 naming the time. The main-game seat they were called to is offered
+/// to the next must-move player.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/refuse-must-move", tag = "floor",
+    params(("id" = i64, Path, description = "Seating id (at the must-move table)")),
+    request_body = RefuseMustMoveRequest,
+    responses(
+        (status = 201, body = MustMoveRefusalOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already left, or not at the must-move table", body = ErrorResponse),
+        (status = 422, body = ErrorResponse),
+    )
+)]
+pub async fn refuse_must_move(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<RefuseMustMoveRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let choice = match body.choice.as_deref().map(str::trim) {
+        None | Some("") => return Err(AppError::field("choice", "err-required")),
+        Some(c) => floor::RefusalChoice::parse(c)
+            .ok_or_else(|| AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)]))?,
+    };
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let (r, next) = floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice)?;
+            let next_call = match next {
+                Some(c) => {
+                    let t = games::get_table(conn, c.table_id)?;
+                    let p = registry::get(conn, c.player_id)?;
+                    Some(seat_call_out(&c, &t, &p))
+                }
+                None => None,
+            };
+            Ok(MustMoveRefusalOut {
+                id: r.id,
+                game_id: r.game_id,
+                table_id: r.table_id,
+                player_id: r.player_id,
+                seating_id: r.seating_id,
+                choice: r.choice,
+                refused_at: utc(r.refused_at),
+                rejoin_after: r.rejoin_after.map(utc),
+                next_call,
+            })
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// A seated player asks for another seat at the same table (admin, floor; PT-2007 12,
+/// BSOP 51): when a seat there frees up, the requests are called first, first asked first
+/// served; confirming the call moves the player (old seating ends, reason "seat change").
+/// One open request per player.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/seat-change", tag = "floor",
+    params(("id" = i64, Path, description = "Seating id")),
+    responses(
+        (status = 201, body = SeatChangeOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already left, or an open request already", body = ErrorResponse),
+    )
+)]
+pub async fn request_seat_change(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let r = floor::request_seat_change(conn, now, &actor, id)?;
+            seat_change_out(conn, &r)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// A table's open seat-change requests, in the order they are served (PT-2007 12, BSOP 51).
+#[utoipa::path(
+    get, path = "/api/v1/tables/{id}/seat-changes", tag = "floor",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = SeatChangesOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
+)]
+pub async fn list_seat_changes(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatChangesOut>> {
+    let id = path.into_inner();
+    let out = st
+        .run(move |_, conn| {
+            let rows = floor::seat_changes_at(conn, id)?;
+            Ok(SeatChangesOut {
+                table_id: id,
+                requests: rows
+                    .into_iter()
+                    .map(|(r, p, seat_no)| SeatChangeOut {
+                        id: r.id,
+                        table_id: r.table_id,
+                        player_id: r.player_id,
+                        alias: p.alias,
+                        seat_no,
+                        requested_at: utc(r.requested_at),
+                        resolved_at: r.resolved_at.map(utc),
+                        state: r.state,
+                    })
+                    .collect(),
+            })
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// Withdraws an open seat-change request (admin, floor); a seat call it received ends.
+#[utoipa::path(
+    post, path = "/api/v1/seat-changes/{id}/cancel", tag = "floor",
+    params(("id" = i64, Path, description = "Seat-change request id")),
+    responses(
+        (status = 200, body = SeatChangeOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "No longer open", body = ErrorResponse),
+    )
+)]
+pub async fn cancel_seat_change(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatChangeOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let r = floor::cancel_seat_change(conn, now, &actor, id)?;
+            seat_change_out(conn, &r)
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// Holds a free seat (admin, floor): BSOP 49, for a named player still in a hand at
+/// another table (seating them there releases the hold, and moves them from the table
+/// they leave); BSOP 45, reserved by the floor for a good reason. A held seat is not called
+/// nor given to anyone else.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/seats/{seat}/hold", tag = "floor",
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    request_body = HoldRequest,
+    responses(
+        (status = 201, body = SeatHoldOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Table not open, seat taken, called or held, the player holds another seat already, or may not play here", body = ErrorResponse),
+        (status = 422, description = "No such seat or player, or no reason for a reservation", body = ErrorResponse),
+    )
+)]
+pub async fn hold_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, body: Result<web::Json<HoldRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let (table_id, seat_no) = path.into_inner();
+    let player_id = body.player_id;
+    let reason = match body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => Some(reason_text(Some(r))?),
+        None => None,
+    };
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let h = floor::hold_seat(conn, now, room.tz, &actor, table_id, seat_no, player_id, reason.as_deref())?;
+            let alias = h.player_id.map(|p| registry::get(conn, p)).transpose()?.map(|p| p.alias);
+            Ok(hold_out(&h, alias))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// Releases a seat hold (admin, floor): the seat can be called or given again.
+#[utoipa::path(
+    post, path = "/api/v1/seat-holds/{id}/release", tag = "floor",
+    params(("id" = i64, Path, description = "Seat hold id")),
+    responses(
+        (status = 200, body = SeatHoldOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already released", body = ErrorResponse),
+    )
+)]
+pub async fn release_hold(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatHoldOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let h = floor::release_hold(conn, now, &actor, id)?;
+            let alias = h.player_id.map(|p| registry::get(conn, p)).transpose()?.map(|p| p.alias);
+            Ok(hold_out(&h, alias))
+        })
+        .await?;
+    Ok(web::Json(out))
+}
+
+/// A player moves to a similar table (same game) at their request (admin, floor), into its
+/// first free seat: the old seating ends (reason "transfer") and the new one starts at once
+/// (BSOP 46). Refused (409, naming the rule) when the table left has fewer players than the
+/// destination (BSOP 58); at a session-mode table, before the cave is lost, when the move
+/// leaves the table below the minimum, or when it unbalances the tables (PT-2007 26); or
+/// when the destination has no free seat.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/transfer", tag = "floor",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = TransferRequest,
+    responses(
+        (status = 201, body = SeatingOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Refused by BSOP 58 or PT-2007 26, not a similar table, destination full or not open, already left", body = ErrorResponse),
+        (status = 422, description = "No destination, or no such table", body = ErrorResponse),
+    )
+)]
+pub async fn transfer(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<TransferRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let id = path.into_inner();
+    let to = required_id("table_id", body.table_id)?;
+    let cave_lost = body.cave_lost;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let s = floor::transfer(conn, now, room.tz, &room.profile, &actor, id, to, cave_lost)?;
+            seating_answer(conn, &s)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
 }

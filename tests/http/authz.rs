@@ -54,6 +54,12 @@ const PAGES: &[(&str, &str, &[&str])] = &[
     ("POST", "/floor/seatings/1/leave", FLOOR),
     ("POST", "/floor/tables/1/draw-seats", FLOOR),
     ("POST", "/floor/tables/1/draw-button", FLOOR),
+    ("POST", "/floor/seatings/1/seat-change", FLOOR),
+    ("POST", "/floor/seat-changes/1/cancel", FLOOR),
+    ("POST", "/floor/seatings/1/refuse-must-move", FLOOR),
+    ("POST", "/floor/seatings/1/transfer", FLOOR),
+    ("POST", "/floor/tables/1/seats/1/hold", FLOOR),
+    ("POST", "/floor/holds/1/release", FLOOR),
     ("GET", "/draws/1", FLOOR),
 ];
 
@@ -100,6 +106,15 @@ const API: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/tables/1/seats/1", FLOOR),
     ("POST", "/api/v1/seat-calls/1/seat", FLOOR),
     ("POST", "/api/v1/seatings/1/leave", FLOOR),
+    ("GET", "/api/v1/games/1/must-move", ALL),
+    ("GET", "/api/v1/games/1/suggest-table", ALL),
+    ("POST", "/api/v1/seatings/1/refuse-must-move", FLOOR),
+    ("POST", "/api/v1/seatings/1/seat-change", FLOOR),
+    ("POST", "/api/v1/seatings/1/transfer", FLOOR),
+    ("GET", "/api/v1/tables/1/seat-changes", ALL),
+    ("POST", "/api/v1/seat-changes/1/cancel", FLOOR),
+    ("POST", "/api/v1/tables/1/seats/1/hold", FLOOR),
+    ("POST", "/api/v1/seat-holds/1/release", FLOOR),
 ];
 
 /// One player with a photo, a second one, a ban, a separation, a game and a table.

@@ -43,12 +43,13 @@ struct Snapshot {
     calls: i64,
     events: i64,
     /// Every list entry's (id, state, order key), every seating's (id, left or not), every
-    /// call's (id, state), every table's (id, state).
+    /// call's (id, state), every table's (id, state, must-move), every hold's (id, released
+    /// or not), every seat-change request's (id, state), and the must-move refusals.
     states: String,
 }
 
 fn snapshot(app: &TestApp) -> Snapshot {
-    use cardroom::db::schema::{card_tables, seat_calls, seatings, waitlist_entries};
+    use cardroom::db::schema::{card_tables, must_move_refusals, seat_calls, seat_change_requests, seat_holds, seatings, waitlist_entries};
     let states = app.with_conn(|c| {
         let e: Vec<(i64, String, i64)> = waitlist_entries::table
             .select((waitlist_entries::id, waitlist_entries::state, waitlist_entries::order_key))
@@ -58,8 +59,17 @@ fn snapshot(app: &TestApp) -> Snapshot {
         let s: Vec<(i64, bool)> =
             seatings::table.select((seatings::id, seatings::left_at.is_null())).order(seatings::id).load(c).unwrap();
         let k: Vec<(i64, String)> = seat_calls::table.select((seat_calls::id, seat_calls::state)).order(seat_calls::id).load(c).unwrap();
-        let t: Vec<(i64, String)> = card_tables::table.select((card_tables::id, card_tables::state)).order(card_tables::id).load(c).unwrap();
-        format!("{e:?} {s:?} {k:?} {t:?}")
+        let t: Vec<(i64, String, bool)> =
+            card_tables::table.select((card_tables::id, card_tables::state, card_tables::must_move)).order(card_tables::id).load(c).unwrap();
+        let h: Vec<(i64, bool)> =
+            seat_holds::table.select((seat_holds::id, seat_holds::released_at.is_null())).order(seat_holds::id).load(c).unwrap();
+        let r: Vec<(i64, String)> = seat_change_requests::table
+            .select((seat_change_requests::id, seat_change_requests::state))
+            .order(seat_change_requests::id)
+            .load(c)
+            .unwrap();
+        let m: i64 = must_move_refusals::table.count().get_result(c).unwrap();
+        format!("{e:?} {s:?} {k:?} {t:?} {h:?} {r:?} {m}")
     });
     Snapshot {
         audit: app.audit_count(),
@@ -792,7 +802,8 @@ async fn pt2007_24_a_table_runs_at_four_suspends_below_and_closes_after_15_minut
     assert_eq!(view["table"]["state"], "closed");
     assert!(view["table"]["closes_at"].is_null());
     let (action, after) = last_audit(&app);
-    assert!(action == "table.state" || action == "seat.leave", "{action}");
+    // The last records: the table closing, its players leaving, and coming back on the list.
+    assert!(action == "table.state" || action == "seat.leave" || action == "list.table_break", "{action}");
     assert!(app.with_conn(|c| {
         use cardroom::db::schema::audit_log::dsl as a;
         a::audit_log.filter(a::action.eq("table.state")).filter(a::after_json.like("%\"closed\"%")).count().get_result::<i64>(c).unwrap()
@@ -925,4 +936,736 @@ async fn a_hundred_simultaneous_seatings_fill_each_seat_exactly_once() {
     let view = seats(&app, &floor, table).await;
     assert_eq!(view["seated"], 10);
     assert_eq!(view["table"]["state"], "running");
+}
+
+// ---- must-move tables (BSOP 55, 56, 57) ------------------------------------------------
+
+async fn create_table_mode(app: &TestApp, admin: &str, number: i32, game: i64, mode: &str) -> i64 {
+    let r = post(app, "/api/v1/tables", admin, json!({"number": number, "game_id": game, "mode": mode})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json()["id"].as_i64().unwrap()
+}
+
+async fn must_move_of(app: &TestApp, token: &str, table: i64) -> bool {
+    seats(app, token, table).await["table"]["must_move"].as_bool().unwrap()
+}
+
+/// The game's must-move list: (table id, player ids in order).
+async fn must_move_list(app: &TestApp, token: &str, game: i64) -> (Option<i64>, Vec<i64>) {
+    let r = app.get(&format!("/api/v1/games/{game}/must-move"), token).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let j = r.json();
+    let players = j["players"].as_array().unwrap().iter().map(|p| p["player_id"].as_i64().unwrap()).collect();
+    (j["table"]["id"].as_i64(), players)
+}
+
+/// The open seatings of a player: (table, seat).
+fn open_seatings(app: &TestApp, player: i64) -> Vec<(i64, i32)> {
+    app.with_conn(|c| {
+        use cardroom::db::schema::seatings::dsl::*;
+        seatings.filter(player_id.eq(player)).filter(left_at.is_null()).select((table_id, seat_no)).load(c).unwrap()
+    })
+}
+
+fn left_reason_of(app: &TestApp, seating: i64) -> Option<String> {
+    app.with_conn(|c| {
+        use cardroom::db::schema::seatings::dsl::*;
+        seatings.find(seating).select(left_reason).first(c).unwrap()
+    })
+}
+
+fn audits(app: &TestApp, what: &str) -> i64 {
+    app.with_conn(|c| {
+        use cardroom::db::schema::audit_log::dsl::*;
+        audit_log.filter(action.eq(what)).count().get_result(c).unwrap()
+    })
+}
+
+fn events_of(app: &TestApp, what: &str) -> i64 {
+    app.with_conn(|c| {
+        use cardroom::db::schema::events::dsl::*;
+        events.filter(kind.eq(what)).count().get_result(c).unwrap()
+    })
+}
+
+/// Two tables of one game, each open: `main` opened first (and created second, so the
+/// choice follows the opening time, not the id), `mm` one minute later.
+struct TwoTables {
+    admin: String,
+    game: i64,
+    main: i64,
+    mm: i64,
+}
+
+async fn two_tables(app: &TestApp) -> TwoTables {
+    let admin = app.admin_token().await;
+    let game = create_game(app, &admin, "NL 1/2").await;
+    let mm = create_table(app, &admin, 1, game).await;
+    let main = create_table(app, &admin, 2, game).await;
+    open_table(app, &admin, main).await;
+    advance(app, &admin, 1).await;
+    open_table(app, &admin, mm).await;
+    TwoTables { admin, game, main, mm }
+}
+
+#[actix_rt::test]
+async fn bsop_55_56_with_two_tables_of_a_game_the_newer_is_the_must_move() {
+    let app = TestApp::with_clock(true).await;
+    let admin = app.admin_token().await;
+    let game = create_game(&app, &admin, "NL 1/2").await;
+    let other_game = create_game(&app, &admin, "PLO 1/2").await;
+    let t1 = create_table(&app, &admin, 1, game).await;
+    let t2 = create_table(&app, &admin, 2, game).await;
+    let other = create_table(&app, &admin, 3, other_game).await;
+    // One table: no must-move.
+    let first = open_table(&app, &admin, t2).await;
+    assert_eq!(first["must_move"], false);
+    assert_eq!(must_move_list(&app, &admin, game).await, (None, vec![]));
+    assert_eq!(audits(&app, "table.must_move"), 0);
+    advance(&app, &admin, 1).await;
+    // A table of another game changes nothing for this one.
+    open_table(&app, &admin, other).await;
+    assert!(!must_move_of(&app, &admin, other).await);
+    advance(&app, &admin, 1).await;
+    // The second table of the game (opened later, though created first) is the must-move.
+    let second = open_table(&app, &admin, t1).await;
+    assert_eq!(second["must_move"], true, "{second}");
+    assert!(!must_move_of(&app, &admin, t2).await);
+    assert!(!must_move_of(&app, &admin, other).await);
+    assert_eq!(must_move_list(&app, &admin, game).await.0, Some(t1));
+    assert_eq!(audits(&app, "table.must_move"), 1);
+    assert_eq!(events_of(&app, "table.must_move"), 1);
+    let (action, after) = last_audit(&app);
+    assert_eq!(action, "table.must_move");
+    assert!(after.contains("\"must_move\":true"), "{after}");
+    // Anyone on the staff reads it.
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    assert_eq!(must_move_list(&app, &dealer, game).await.0, Some(t1));
+    assert_eq!(app.get("/api/v1/games/999/must-move", &dealer).await.status, 404);
+    // The dashboard shows the badge on that table only.
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let html = app.page("/floor/live", &s).await.text();
+    assert_eq!(html.matches("badge badge-warn must-move").count(), 1, "{html}");
+    let card = &html[html.find("id=\"table-1\"").unwrap()..html.find("id=\"table-2\"").unwrap()];
+    assert!(card.contains("Must-move"), "{card}");
+}
+
+#[actix_rt::test]
+async fn bsop_56_the_third_table_breaks_and_the_second_formed_becomes_the_must_move() {
+    let app = TestApp::with_clock(true).await;
+    let r = two_tables(&app).await;
+    advance(&app, &r.admin, 1).await;
+    let third = create_table(&app, &r.admin, 3, r.game).await;
+    assert_eq!(open_table(&app, &r.admin, third).await["must_move"], true);
+    // BSOP 56: the first two are main games, the newest the must-move.
+    assert!(!must_move_of(&app, &r.admin, r.main).await);
+    assert!(!must_move_of(&app, &r.admin, r.mm).await);
+    // The third runs, falls below four, and closes 15 minutes later (PT-2007 24).
+    let p = eligible_players(&app, 4);
+    let mut s = Vec::new();
+    for (i, id) in p.iter().enumerate() {
+        s.push(seat(&app, &r.admin, third, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    leave(&app, &r.admin, s[3]).await;
+    advance(&app, &r.admin, 15).await;
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, third).await, "closed");
+    // The second-formed becomes the must-move; the closed one is not any more.
+    assert!(!must_move_of(&app, &r.admin, third).await);
+    assert!(must_move_of(&app, &r.admin, r.mm).await);
+    assert!(!must_move_of(&app, &r.admin, r.main).await);
+    assert_eq!(must_move_list(&app, &r.admin, r.game).await.0, Some(r.mm));
+    // With one table left there is no must-move at all.
+    let q = eligible_players(&app, 4);
+    let mut s2 = Vec::new();
+    for (i, id) in q.iter().enumerate() {
+        s2.push(seat(&app, &r.admin, r.mm, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    leave(&app, &r.admin, s2[0]).await;
+    advance(&app, &r.admin, 16).await;
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, r.mm).await, "closed");
+    assert!(!must_move_of(&app, &r.admin, r.main).await);
+    assert_eq!(must_move_list(&app, &r.admin, r.game).await, (None, vec![]));
+}
+
+/// The must-move scene: `main` has four players; at `mm` sit, in this seat order, z, x, y
+/// (who joined the list x, y, z) and w (seated without a list entry); q waits on the list.
+struct MustMoveScene {
+    t: TwoTables,
+    main_seatings: Vec<i64>,
+    x: i64,
+    y: i64,
+    z: i64,
+    w: i64,
+    q: i64,
+    mm_seatings: std::collections::HashMap<i64, i64>,
+}
+
+async fn must_move_scene(app: &TestApp) -> MustMoveScene {
+    let t = two_tables(app).await;
+    let p = eligible_players(app, 9);
+    let (x, y, z, w, q) = (p[4], p[5], p[6], p[7], p[8]);
+    let mut main_seatings = Vec::new();
+    for (i, id) in p.iter().take(4).enumerate() {
+        main_seatings.push(seat(app, &t.admin, t.main, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    for id in [x, y, z] {
+        join(app, &t.admin, t.game, id, false).await;
+    }
+    let mut mm_seatings = std::collections::HashMap::new();
+    for (i, id) in [z, x, y, w].iter().enumerate() {
+        let s = seat(app, &t.admin, t.mm, i as i32 + 1, *id).await;
+        if *id != w {
+            assert!(s["entry_id"].is_i64(), "{s}");
+        }
+        mm_seatings.insert(*id, s["id"].as_i64().unwrap());
+    }
+    join(app, &t.admin, t.game, q, false).await;
+    assert_eq!(table_state(app, &t.admin, t.main).await, "running");
+    assert_eq!(table_state(app, &t.admin, t.mm).await, "running");
+    MustMoveScene { t, main_seatings, x, y, z, w, q, mm_seatings }
+}
+
+#[actix_rt::test]
+async fn bsop_55_a_freed_main_seat_goes_to_the_first_must_move_player_in_list_order_and_confirming_moves_them() {
+    let app = TestApp::with_clock(true).await;
+    let m = must_move_scene(&app).await;
+    let t = &m.t;
+    let floor = app.staff_token("floor1", "floor").await;
+    // BSOP 55: the must-move list keeps the original waiting-list order (not the seat or
+    // sitting order); a player seated without a list entry comes after.
+    assert_eq!(must_move_list(&app, &floor, t.game).await, (Some(t.mm), vec![m.x, m.y, m.z, m.w]));
+    // A seat frees up at the main game: the first must-move player is called, before q on
+    // the list.
+    leave(&app, &floor, m.main_seatings[1]).await;
+    let call = call_next(&app, &floor, t.main, 2).await;
+    assert_eq!(call["player_id"], m.x);
+    assert_eq!(call["source"], "must_move");
+    assert!(call["entry_id"].is_null());
+    assert_eq!(lines(&waitlist(&app, &floor, t.game).await), vec![(m.q, 1, "waiting".into())]);
+    // Confirming moves x: the must-move seating ends, the main one starts; one seat only.
+    let res = post(&app, &format!("/api/v1/seat-calls/{}/seat", call["id"]), &floor, json!({})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let moved = res.json();
+    assert_eq!(moved["table_id"], t.main);
+    assert_eq!(moved["seat_no"], 2);
+    assert_eq!(moved["player_id"], m.x);
+    assert_eq!(open_seatings(&app, m.x), vec![(t.main, 2)]);
+    assert_eq!(left_reason_of(&app, m.mm_seatings[&m.x]).as_deref(), Some("must-move"));
+    let (action, after) = last_audit(&app);
+    assert!(action == "seat.must_move" || action == "table.state", "{action}");
+    assert_eq!(audits(&app, "seat.must_move"), 1);
+    assert!(after.contains("must-move") || action == "table.state", "{after}");
+    assert_eq!(seats(&app, &floor, t.mm).await["seats"][1]["state"], "empty");
+    assert_eq!(seats(&app, &floor, t.main).await["seated"], 4);
+    // The call is used up; the list did not move.
+    let msg = refuse(&app, &format!("/api/v1/seat-calls/{}/seat", call["id"]), &floor, None, None, 409, "conflict").await;
+    assert!(msg.contains("no longer open"), "{msg}");
+    assert_eq!(lines(&waitlist(&app, &floor, t.game).await), vec![(m.q, 1, "waiting".into())]);
+    assert_eq!(must_move_list(&app, &floor, t.game).await.1, vec![m.y, m.z, m.w]);
+    // Two more main seats: the next two in order, each called once.
+    leave(&app, &floor, m.main_seatings[2]).await;
+    leave(&app, &floor, m.main_seatings[3]).await;
+    assert_eq!(call_next(&app, &floor, t.main, 3).await["player_id"], m.y);
+    let z_call = call_next(&app, &floor, t.main, 4).await;
+    assert_eq!(z_call["player_id"], m.z);
+    // z goes home instead: the must-move call ends with the seating; seat 4 is free again.
+    leave(&app, &floor, m.mm_seatings[&m.z]).await;
+    assert_eq!(seats(&app, &floor, t.main).await["seats"][3]["state"], "empty");
+    refuse(&app, &format!("/api/v1/seat-calls/{}/seat", z_call["id"]), &floor, None, None, 409, "conflict").await;
+    // A seat at the must-move table itself goes to the waiting list.
+    let c = call_next(&app, &floor, t.mm, 9).await;
+    assert_eq!((c["player_id"].as_i64(), c["source"].as_str()), (Some(m.q), Some("list")));
+}
+
+#[actix_rt::test]
+async fn bsop_55_a_refusal_to_come_back_later_keeps_the_player_off_the_list_for_one_hour() {
+    let app = TestApp::with_clock(true).await;
+    let m = must_move_scene(&app).await;
+    let t = &m.t;
+    leave(&app, &t.admin, m.main_seatings[0]).await;
+    let call = call_next(&app, &t.admin, t.main, 1).await;
+    assert_eq!(call["player_id"], m.x);
+    let uri = format!("/api/v1/seatings/{}/refuse-must-move", m.mm_seatings[&m.x]);
+    // The choice is required and must be one of the two.
+    let before = snapshot(&app);
+    let res = post(&app, &uri, &t.admin, json!({})).await;
+    refused(&res, 422, "validation_failed");
+    assert_eq!(refused_fields(&res), vec!["choice"]);
+    let res = post(&app, &uri, &t.admin, json!({"choice": "stay"})).await;
+    assert_eq!(refused_fields(&res), vec!["choice"]);
+    assert_eq!(snapshot(&app), before);
+    // Only a player at the must-move table can refuse a must-move.
+    let msg = refuse(&app, &format!("/api/v1/seatings/{}/refuse-must-move", m.main_seatings[1]), &t.admin, Some(json!({"choice": "give_up"})), None, 409, "conflict").await;
+    assert!(msg.contains("BSOP 55"), "{msg}");
+    refuse(&app, "/api/v1/seatings/999/refuse-must-move", &t.admin, Some(json!({"choice": "give_up"})), None, 404, "not_found").await;
+
+    let res = post(&app, &uri, &t.admin, json!({"choice": "rejoin_later"})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let refusal = res.json();
+    assert_eq!(refusal["choice"], "rejoin_later");
+    assert_eq!(refusal["player_id"], m.x);
+    assert_eq!(refusal["table_id"], t.mm);
+    let refused_at: chrono::DateTime<chrono::Utc> = refusal["refused_at"].as_str().unwrap().parse().unwrap();
+    let rejoin_after: chrono::DateTime<chrono::Utc> = refusal["rejoin_after"].as_str().unwrap().parse().unwrap();
+    assert_eq!((rejoin_after - refused_at).num_minutes(), 60, "the room's return window");
+    // x left the must-move table; the call was declined and the seat offered to y.
+    assert!(open_seatings(&app, m.x).is_empty());
+    assert_eq!(left_reason_of(&app, m.mm_seatings[&m.x]).as_deref(), Some("refused must-move"));
+    let call_state: String = app.with_conn(|c| {
+        use cardroom::db::schema::seat_calls::dsl::*;
+        seat_calls.find(call["id"].as_i64().unwrap()).select(state).first(c).unwrap()
+    });
+    assert_eq!(call_state, "declined");
+    assert_eq!(refusal["next_call"]["player_id"], m.y);
+    assert_eq!(refusal["next_call"]["source"], "must_move");
+    assert_eq!(refusal["next_call"]["seat_no"], 1);
+    assert_eq!(audits(&app, "seat.refuse_must_move"), 1);
+    // Refusing again: the seating already ended.
+    refuse(&app, &uri, &t.admin, Some(json!({"choice": "rejoin_later"})), None, 409, "conflict").await;
+
+    // Joining the list again is refused before the hour, naming the time, in both languages.
+    let tz = app.with_conn(|c| cardroom::services::room::get(c).unwrap().tz);
+    let time = rejoin_after.with_timezone(&tz).format("%H:%M").to_string();
+    let join_uri = format!("/api/v1/games/{}/waitlist", t.game);
+    let msg = refuse(&app, &join_uri, &t.admin, Some(json!({"player_id": m.x})), None, 409, "conflict").await;
+    assert!(msg.contains(&time) && msg.contains("BSOP 55"), "{msg} (expected {time})");
+    let msg = refuse(&app, &join_uri, &t.admin, Some(json!({"player_id": m.x})), Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains(&time) && msg.contains("recusou"), "{msg}");
+    advance(&app, &t.admin, 59).await;
+    refuse(&app, &join_uri, &t.admin, Some(json!({"player_id": m.x})), None, 409, "conflict").await;
+    // Another game's list is not affected.
+    let other = create_game(&app, &t.admin, "PLO 1/2").await;
+    join(&app, &t.admin, other, m.x, false).await;
+    // From the hour on, x may join again (at the bottom).
+    advance(&app, &t.admin, 1).await;
+    let line = join(&app, &t.admin, t.game, m.x, false).await;
+    assert_eq!(line["position"], 2, "{line}");
+}
+
+#[actix_rt::test]
+async fn bsop_55_a_player_who_refuses_and_gives_up_may_not_play_at_the_must_move_table() {
+    let app = TestApp::with_clock(true).await;
+    let m = must_move_scene(&app).await;
+    let t = &m.t;
+    let res = post(&app, &format!("/api/v1/seatings/{}/refuse-must-move", m.mm_seatings[&m.x]), &t.admin, json!({"choice": "give_up"})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["choice"], "give_up");
+    assert!(res.json()["rejoin_after"].is_null());
+    assert!(res.json()["next_call"].is_null(), "no must-move call was refused");
+    assert!(open_seatings(&app, m.x).is_empty());
+    assert_eq!(left_reason_of(&app, m.mm_seatings[&m.x]).as_deref(), Some("refused must-move"));
+    assert_eq!(must_move_list(&app, &t.admin, t.game).await.1, vec![m.y, m.z, m.w]);
+    // Not back at the must-move table, directly or by a call.
+    let msg = refuse(&app, &format!("/api/v1/tables/{}/seats/8", t.mm), &t.admin, Some(json!({"player_id": m.x})), None, 409, "conflict").await;
+    assert!(msg.contains("BSOP 55") && msg.contains("gave up"), "{msg}");
+    let msg = refuse(&app, &format!("/api/v1/tables/{}/seats/8", t.mm), &t.admin, Some(json!({"player_id": m.x})), Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains("desistiu"), "{msg}");
+    // On the list (nothing stops that) they are passed over for the must-move table...
+    join(&app, &t.admin, t.game, m.x, false).await;
+    let list = waitlist(&app, &t.admin, t.game).await;
+    assert_eq!(lines(&list), vec![(m.q, 1, "waiting".into()), (m.x, 2, "waiting".into())]);
+    let c = call_next(&app, &t.admin, t.mm, 8).await;
+    assert_eq!(c["player_id"], m.q);
+    let msg = refuse(&app, &format!("/api/v1/tables/{}/seats/9/call-next", t.mm), &t.admin, None, None, 409, "conflict").await;
+    assert!(msg.contains("Nobody"), "{msg}");
+    // ...but may play at a main game.
+    seat(&app, &t.admin, t.main, 5, m.x).await;
+    assert_eq!(open_seatings(&app, m.x), vec![(t.main, 5)]);
+}
+
+// ---- seat-change requests (PT-2007 12, BSOP 51) -----------------------------------------
+
+#[actix_rt::test]
+async fn pt2007_12_bsop_51_a_seat_change_request_is_served_first_and_moves_the_player_within_the_table() {
+    let app = TestApp::new().await;
+    let r = room(&app).await;
+    let floor = app.staff_token("floor1", "floor").await;
+    let p = eligible_players(&app, 6);
+    open_table(&app, &floor, r.table).await;
+    let mut s = Vec::new();
+    for (i, id) in p.iter().take(5).enumerate() {
+        s.push(seat(&app, &floor, r.table, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    let q = p[5];
+    join(&app, &floor, r.game, q, false).await;
+    // p[2] asks first, then p[4].
+    let res = post(&app, &format!("/api/v1/seatings/{}/seat-change", s[2]), &floor, json!({})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let r2 = res.json();
+    assert_eq!((r2["player_id"].as_i64(), r2["seat_no"].as_i64(), r2["state"].as_str()), (Some(p[2]), Some(3), Some("open")));
+    assert_eq!(last_audit(&app).0, "seat.change_request");
+    let r4 = post(&app, &format!("/api/v1/seatings/{}/seat-change", s[4]), &floor, json!({})).await.json();
+    // One open request per player; the seating must be current.
+    let msg = refuse(&app, &format!("/api/v1/seatings/{}/seat-change", s[2]), &floor, None, None, 409, "conflict").await;
+    assert!(msg.contains("already asked"), "{msg}");
+    let msg = refuse(&app, &format!("/api/v1/seatings/{}/seat-change", s[2]), &floor, None, Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains("já pediu"), "{msg}");
+    refuse(&app, "/api/v1/seatings/999/seat-change", &floor, None, None, 404, "not_found").await;
+    // Anyone on the staff reads the requests, first asked first.
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    let list = app.get(&format!("/api/v1/tables/{}/seat-changes", r.table), &dealer).await.json();
+    let order: Vec<i64> = list["requests"].as_array().unwrap().iter().map(|x| x["player_id"].as_i64().unwrap()).collect();
+    assert_eq!(order, vec![p[2], p[4]]);
+
+    // Seat 1 frees up: the first request is called before the list.
+    leave(&app, &floor, s[0]).await;
+    let call = call_next(&app, &floor, r.table, 1).await;
+    assert_eq!((call["player_id"].as_i64(), call["source"].as_str()), (Some(p[2]), Some("seat_change")));
+    let res = post(&app, &format!("/api/v1/seat-calls/{}/seat", call["id"]), &floor, json!({})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["seat_no"], 1);
+    // Moved within the table: one seating, the old one ended; the request is served.
+    assert_eq!(open_seatings(&app, p[2]), vec![(r.table, 1)]);
+    assert_eq!(left_reason_of(&app, s[2]).as_deref(), Some("seat change"));
+    assert_eq!(audits(&app, "seat.change"), 1);
+    let state: String = app.with_conn(|c| {
+        use cardroom::db::schema::seat_change_requests::dsl::*;
+        seat_change_requests.find(r2["id"].as_i64().unwrap()).select(state).first(c).unwrap()
+    });
+    assert_eq!(state, "served");
+    let view = seats(&app, &floor, r.table).await;
+    assert_eq!(view["seated"], 4);
+    assert_eq!(view["seats"][2]["state"], "empty");
+    // Seat 3 (just freed): the next request.
+    let call = call_next(&app, &floor, r.table, 3).await;
+    assert_eq!((call["player_id"].as_i64(), call["source"].as_str()), (Some(p[4]), Some("seat_change")));
+    // Withdrawn: the call ends with it and the seat goes to the list.
+    let res = post(&app, &format!("/api/v1/seat-changes/{}/cancel", r4["id"]), &floor, json!({})).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(res.json()["state"], "cancelled");
+    assert_eq!(last_audit(&app).0, "seat.change_cancel");
+    assert_eq!(seats(&app, &floor, r.table).await["seats"][2]["state"], "empty");
+    let msg = refuse(&app, &format!("/api/v1/seat-changes/{}/cancel", r4["id"]), &floor, None, None, 409, "conflict").await;
+    assert!(msg.contains("no longer open"), "{msg}");
+    refuse(&app, "/api/v1/seat-changes/999/cancel", &floor, None, None, 404, "not_found").await;
+    assert_eq!(call_next(&app, &floor, r.table, 3).await["player_id"], q);
+    // A player who leaves the table takes their request with them.
+    post(&app, &format!("/api/v1/seatings/{}/seat-change", s[1]), &floor, json!({})).await;
+    leave(&app, &floor, s[1]).await;
+    let list = app.get(&format!("/api/v1/tables/{}/seat-changes", r.table), &floor).await.json();
+    assert!(list["requests"].as_array().unwrap().is_empty(), "{list}");
+}
+
+// ---- seat holds (BSOP 45, 49) -----------------------------------------------------------
+
+#[actix_rt::test]
+async fn bsop_45_49_a_held_seat_blocks_calls_and_seating_the_named_player_releases_it() {
+    let app = TestApp::new().await;
+    let r = room(&app).await;
+    let game2 = create_game(&app, &r.admin, "PLO 2/5").await;
+    let other = create_table(&app, &r.admin, 2, game2).await;
+    open_table(&app, &r.admin, r.table).await;
+    open_table(&app, &r.admin, other).await;
+    let p = eligible_players(&app, 4);
+    let (h, listed, someone) = (p[0], p[1], p[2]);
+    // h is finishing a hand at the other table.
+    let at_other = seat(&app, &r.admin, other, 1, h).await["id"].as_i64().unwrap();
+    join(&app, &r.admin, r.game, listed, false).await;
+    let t = r.table;
+    // A reservation without a player needs a reason; an unknown player is refused.
+    let before = snapshot(&app);
+    let res = post(&app, &format!("/api/v1/tables/{t}/seats/3/hold"), &r.admin, json!({})).await;
+    refused(&res, 422, "validation_failed");
+    assert_eq!(refused_fields(&res), vec!["reason"]);
+    let res = post(&app, &format!("/api/v1/tables/{t}/seats/3/hold"), &r.admin, json!({"player_id": 9999})).await;
+    assert_eq!(refused_fields(&res), vec!["player_id"]);
+    let res = post(&app, &format!("/api/v1/tables/{t}/seats/11/hold"), &r.admin, json!({"player_id": h})).await;
+    assert_eq!(refused_fields(&res), vec!["seat_no"]);
+    assert_eq!(snapshot(&app), before);
+
+    // BSOP 49: seat 3 held for h.
+    let res = post(&app, &format!("/api/v1/tables/{t}/seats/3/hold"), &r.admin, json!({"player_id": h})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let hold = res.json();
+    assert_eq!((hold["player_id"].as_i64(), hold["seat_no"].as_i64()), (Some(h), Some(3)));
+    assert!(hold["alias"].as_str().unwrap().starts_with('P'));
+    assert!(hold["released_at"].is_null());
+    assert_eq!(last_audit(&app).0, "seat.hold");
+    assert_eq!(events_of(&app, "seat.held"), 1);
+    let view = seats(&app, &r.admin, t).await;
+    assert_eq!(view["seats"][2]["state"], "held");
+    assert_eq!(view["seats"][2]["hold"]["player_id"], h);
+    // The hold blocks calls and other players; the seat cannot be held twice, nor a second
+    // seat for the same player.
+    let msg = refuse(&app, &format!("/api/v1/tables/{t}/seats/3/call-next"), &r.admin, None, None, 409, "conflict").await;
+    assert!(msg.contains("held"), "{msg}");
+    let msg = refuse(&app, &format!("/api/v1/tables/{t}/seats/3"), &r.admin, Some(json!({"player_id": someone})), Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains("guardado"), "{msg}");
+    refuse(&app, &format!("/api/v1/tables/{t}/seats/3/hold"), &r.admin, Some(json!({"reason": "again"})), None, 409, "conflict").await;
+    let msg = refuse(&app, &format!("/api/v1/tables/{t}/seats/4/hold"), &r.admin, Some(json!({"player_id": h})), None, 409, "conflict").await;
+    assert!(msg.contains("BSOP 49"), "{msg}");
+    // Another seat is called as usual.
+    assert_eq!(call_next(&app, &r.admin, t, 4).await["player_id"], listed);
+
+    // h arrives: seated in the held seat, moved from the other table (one seat, BSOP 46);
+    // the hold ends.
+    let s = seat(&app, &r.admin, t, 3, h).await;
+    assert_eq!(s["seat_no"], 3);
+    assert_eq!(open_seatings(&app, h), vec![(t, 3)]);
+    assert_eq!(left_reason_of(&app, at_other).as_deref(), Some("moved to held seat"));
+    let released: Option<chrono::NaiveDateTime> = app.with_conn(|c| {
+        use cardroom::db::schema::seat_holds::dsl::*;
+        seat_holds.find(hold["id"].as_i64().unwrap()).select(released_at).first(c).unwrap()
+    });
+    assert!(released.is_some());
+    assert_eq!(audits(&app, "seat.hold_release"), 1);
+    assert_eq!(audits(&app, "seat.move"), 1);
+    refuse(&app, &format!("/api/v1/seat-holds/{}/release", hold["id"]), &r.admin, None, None, 409, "conflict").await;
+
+    // BSOP 45: the floor reserves seat 5 with a reason; released, it can be called.
+    let res = post(&app, &format!("/api/v1/tables/{t}/seats/5/hold"), &r.admin, json!({"reason": "wheelchair access (BSOP 45)"})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let reserved = res.json();
+    assert!(reserved["player_id"].is_null());
+    assert_eq!(reserved["reason"], "wheelchair access (BSOP 45)");
+    refuse(&app, &format!("/api/v1/tables/{t}/seats/5"), &r.admin, Some(json!({"player_id": someone})), None, 409, "conflict").await;
+    let res = post(&app, &format!("/api/v1/seat-holds/{}/release", reserved["id"]), &r.admin, json!({})).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert!(res.json()["released_at"].is_string());
+    let msg = refuse(&app, &format!("/api/v1/seat-holds/{}/release", reserved["id"]), &r.admin, None, None, 409, "conflict").await;
+    assert!(msg.contains("already released"), "{msg}");
+    refuse(&app, "/api/v1/seat-holds/999/release", &r.admin, None, None, 404, "not_found").await;
+    join(&app, &r.admin, r.game, someone, false).await;
+    assert_eq!(call_next(&app, &r.admin, t, 5).await["player_id"], someone);
+}
+
+// ---- balance (BSOP 58, PT-2007 26) -------------------------------------------------------
+
+#[actix_rt::test]
+async fn bsop_58_a_transfer_to_a_table_with_more_players_is_refused_and_allowed_otherwise() {
+    let app = TestApp::with_clock(true).await;
+    let t = two_tables(&app).await;
+    let floor = app.staff_token("floor1", "floor").await;
+    let p = eligible_players(&app, 10);
+    let mut main = Vec::new();
+    for (i, id) in p.iter().take(4).enumerate() {
+        main.push(seat(&app, &floor, t.main, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    let mut mm = Vec::new();
+    for (i, id) in p.iter().skip(4).enumerate() {
+        mm.push(seat(&app, &floor, t.mm, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    // From 4 players to 6: the table left has fewer players (BSOP 58).
+    let uri = format!("/api/v1/seatings/{}/transfer", main[0]);
+    let msg = refuse(&app, &uri, &floor, Some(json!({"table_id": t.mm})), None, 409, "conflict").await;
+    assert!(msg.contains("BSOP 58") && msg.contains('4') && msg.contains('6'), "{msg}");
+    let msg = refuse(&app, &uri, &floor, Some(json!({"table_id": t.mm})), Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains("menos jogadores"), "{msg}");
+    // The request itself: a destination is required and must exist; not the same table,
+    // not another game's table.
+    let before = snapshot(&app);
+    let res = post(&app, &uri, &floor, json!({})).await;
+    assert_eq!(refused_fields(&res), vec!["table_id"]);
+    let res = post(&app, &uri, &floor, json!({"table_id": 999})).await;
+    assert_eq!(refused_fields(&res), vec!["table_id"]);
+    assert_eq!(snapshot(&app), before);
+    refuse(&app, &uri, &floor, Some(json!({"table_id": t.main})), None, 409, "conflict").await;
+    let game2 = create_game(&app, &t.admin, "PLO 2/5").await;
+    let other = create_table(&app, &t.admin, 3, game2).await;
+    open_table(&app, &t.admin, other).await;
+    let msg = refuse(&app, &uri, &floor, Some(json!({"table_id": other})), None, 409, "conflict").await;
+    assert!(msg.contains("same game"), "{msg}");
+    refuse(&app, "/api/v1/seatings/999/transfer", &floor, Some(json!({"table_id": t.mm})), None, 404, "not_found").await;
+
+    // From 6 to 4: allowed; the player takes the first free seat (seat 5 held: seat 6).
+    let res = post(&app, &format!("/api/v1/tables/{}/seats/5/hold", t.main), &floor, json!({"reason": "reserved"})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let mover = p[4];
+    let res = post(&app, &format!("/api/v1/seatings/{}/transfer", mm[0]), &floor, json!({"table_id": t.main})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let s = res.json();
+    assert_eq!((s["table_id"].as_i64(), s["seat_no"].as_i64(), s["player_id"].as_i64()), (Some(t.main), Some(6), Some(mover)));
+    assert_eq!(open_seatings(&app, mover), vec![(t.main, 6)]);
+    assert_eq!(left_reason_of(&app, mm[0]).as_deref(), Some("transfer"));
+    assert_eq!(audits(&app, "seat.transfer"), 1);
+    // Now 5 and 5: equal tables may still exchange a player outside session mode.
+    let res = post(&app, &format!("/api/v1/seatings/{}/transfer", main[1]), &floor, json!({"table_id": t.mm})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    // A seating that ended cannot move.
+    refuse(&app, &format!("/api/v1/seatings/{}/transfer", main[1]), &floor, Some(json!({"table_id": t.mm})), None, 409, "conflict").await;
+}
+
+#[actix_rt::test]
+async fn pt2007_26_at_session_tables_a_move_needs_a_lost_cave_four_players_left_and_balance() {
+    let app = TestApp::with_clock(true).await;
+    let admin = app.admin_token().await;
+    let game = create_game(&app, &admin, "NL 1/2").await;
+    let a = create_table_mode(&app, &admin, 1, game, "session").await;
+    let b = create_table_mode(&app, &admin, 2, game, "session").await;
+    open_table(&app, &admin, a).await;
+    advance(&app, &admin, 1).await;
+    open_table(&app, &admin, b).await;
+    let p = eligible_players(&app, 13);
+    let mut at_a = Vec::new();
+    for (i, id) in p.iter().take(6).enumerate() {
+        at_a.push(seat(&app, &admin, a, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    let mut at_b = Vec::new();
+    for (i, id) in p.iter().skip(6).take(4).enumerate() {
+        at_b.push(seat(&app, &admin, b, i as i32 + 1, *id).await["id"].as_i64().unwrap());
+    }
+    // Cave not lost: no change of table in session mode.
+    let uri = format!("/api/v1/seatings/{}/transfer", at_a[0]);
+    let msg = refuse(&app, &uri, &admin, Some(json!({"table_id": b})), None, 409, "conflict").await;
+    assert!(msg.contains("PT-2007 26") && msg.contains("cave"), "{msg}");
+    let msg = refuse(&app, &uri, &admin, Some(json!({"table_id": b, "cave_lost": false})), Some("pt-PT"), 409, "conflict").await;
+    assert!(msg.contains("perdido a cave"), "{msg}");
+    // Leaving a table of 4 would leave it with 3.
+    let msg = refuse(&app, &format!("/api/v1/seatings/{}/transfer", at_b[0]), &admin, Some(json!({"table_id": a, "cave_lost": true})), None, 409, "conflict").await;
+    assert!(msg.contains("below 4") && msg.contains("PT-2007 26"), "{msg}");
+    // 6 and 6: the move would unbalance the tables (7 against 5).
+    for (i, id) in p.iter().skip(10).take(2).enumerate() {
+        seat(&app, &admin, b, i as i32 + 5, *id).await;
+    }
+    let msg = refuse(&app, &uri, &admin, Some(json!({"table_id": b, "cave_lost": true})), None, 409, "conflict").await;
+    assert!(msg.contains("unbalance") && msg.contains("PT-2007 26"), "{msg}");
+    // 6 and 5, cave lost: allowed (6 and 5 → 5 and 6).
+    leave(&app, &admin, at_b[0]).await;
+    let res = post(&app, &uri, &admin, json!({"table_id": b, "cave_lost": true})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["table_id"], b);
+    assert_eq!(open_seatings(&app, p[0]).len(), 1);
+    assert_eq!(seats(&app, &admin, a).await["seated"], 5);
+    assert_eq!(seats(&app, &admin, b).await["seated"], 6);
+}
+
+#[actix_rt::test]
+async fn bsop_55_58_the_suggested_table_for_a_new_player() {
+    let app = TestApp::with_clock(true).await;
+    let admin = app.admin_token().await;
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    let game = create_game(&app, &admin, "NL 1/2").await;
+    let uri = format!("/api/v1/games/{game}/suggest-table");
+    // No table in play: nothing to suggest.
+    let s = app.get(&uri, &dealer).await.json();
+    assert!(s["table_id"].is_null(), "{s}");
+    assert_eq!(app.get("/api/v1/games/999/suggest-table", &dealer).await.status, 404);
+    // One table: the one that needs a player most (BSOP 58), with its first free seat.
+    let t1 = create_table(&app, &admin, 1, game).await;
+    open_table(&app, &admin, t1).await;
+    let p = eligible_players(&app, 12);
+    for (i, id) in p.iter().take(2).enumerate() {
+        seat(&app, &admin, t1, i as i32 + 1, *id).await;
+    }
+    let s = app.get(&uri, &dealer).await.json();
+    assert_eq!((s["table_id"].as_i64(), s["rule"].as_str(), s["seated"].as_i64(), s["free_seat"].as_i64()), (Some(t1), Some("neediest"), Some(2), Some(3)));
+    // A second table: new players go to the must-move table (BSOP 55).
+    advance(&app, &admin, 1).await;
+    let t2 = create_table(&app, &admin, 2, game).await;
+    open_table(&app, &admin, t2).await;
+    let s = app.get(&uri, &dealer).await.json();
+    assert_eq!((s["table_id"].as_i64(), s["rule"].as_str(), s["table_number"].as_i64()), (Some(t2), Some("must_move"), Some(2)));
+    // The must-move table full: nowhere (new players wait on the list).
+    for (i, id) in p.iter().skip(2).take(10).enumerate() {
+        seat(&app, &admin, t2, i as i32 + 1, *id).await;
+    }
+    let s = app.get(&uri, &dealer).await.json();
+    assert!(s["table_id"].is_null(), "{s}");
+    // The dashboard names the suggested table on the game's list.
+    let web = app.web_login("admin", ADMIN_PW).await;
+    let html = app.page("/floor/live", &web).await.text();
+    assert!(!html.contains("New players: table"), "{html}");
+}
+
+// ---- a closed table's players (PT-2007 24) -----------------------------------------------
+
+#[actix_rt::test]
+async fn pt2007_24_a_closed_table_puts_its_players_at_the_top_of_the_list_in_seat_order() {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    let p = eligible_players(&app, 6);
+    open_table(&app, &r.admin, r.table).await;
+    // Seated in seats 7, 2, 5, 9; q1 and q2 wait; the player in seat 5 is on the list too.
+    let mut by_seat = Vec::new();
+    for (seat_no, id) in [(7, p[0]), (2, p[1]), (5, p[2]), (9, p[3])] {
+        by_seat.push((seat_no, seat(&app, &r.admin, r.table, seat_no, id).await["id"].as_i64().unwrap(), id));
+    }
+    let (q1, q2) = (p[4], p[5]);
+    join(&app, &r.admin, r.game, q1, false).await;
+    let also_listed = join(&app, &r.admin, r.game, p[2], false).await["entry_id"].as_i64().unwrap();
+    join(&app, &r.admin, r.game, q2, false).await;
+    // Seat 9 leaves: suspended; 15 minutes later closed.
+    leave(&app, &r.admin, by_seat[3].1).await;
+    advance(&app, &r.admin, 15).await;
+    let before_breaks = audits(&app, "list.table_break");
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, r.table).await, "closed");
+    // Back on the list at the top, in seat order (2, 5, 7), before q1 and q2; the one
+    // already listed moved up (still one entry).
+    let list = waitlist(&app, &r.admin, r.game).await;
+    let order: Vec<i64> = lines(&list).iter().map(|l| l.0).collect();
+    assert_eq!(order, vec![p[1], p[2], p[0], q1, q2]);
+    let sources: Vec<&str> = list["lines"].as_array().unwrap().iter().map(|l| l["source"].as_str().unwrap()).collect();
+    assert_eq!(sources, vec!["table_break", "desk", "table_break", "desk", "desk"]);
+    assert_eq!(list["lines"][1]["entry_id"], also_listed);
+    assert_eq!(audits(&app, "list.table_break") - before_breaks, 3);
+    let breaks: i64 = app.with_conn(|c| {
+        use cardroom::db::schema::events::dsl::*;
+        events.filter(kind.eq("list.changed")).filter(payload.like("%table_break%")).count().get_result(c).unwrap()
+    });
+    assert_eq!(breaks, 1);
+    // They are offered the next seats: another table of the game calls them first.
+    let t2 = create_table(&app, &r.admin, 2, r.game).await;
+    open_table(&app, &r.admin, t2).await;
+    assert_eq!(call_next(&app, &r.admin, t2, 1).await["player_id"], p[1]);
+    assert_eq!(call_next(&app, &r.admin, t2, 2).await["player_id"], p[2]);
+}
+
+// ---- the dashboard -----------------------------------------------------------------------
+
+#[actix_rt::test]
+async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
+    let app = TestApp::with_clock(true).await;
+    let m = must_move_scene(&app).await;
+    let t = &m.t;
+    let web = app.web_login("admin", ADMIN_PW).await;
+    let html = app.page("/floor/live", &web).await.text();
+    // The suggested table for the game's list is the must-move table (number 1).
+    assert!(html.contains("New players: table 1"), "{html}");
+    let zs = m.mm_seatings[&m.z];
+    assert!(html.contains(&format!("/floor/seatings/{zs}/refuse-must-move")), "{html}");
+    assert!(html.contains(&format!("/floor/seatings/{zs}/seat-change")));
+    assert!(html.contains(&format!("/floor/seatings/{zs}/transfer")));
+    assert!(html.contains(&format!("/floor/tables/{}/seats/5/hold", t.main)));
+    // A seat-change request from the page, then withdrawn.
+    let r = app.post_form(&format!("/floor/seatings/{zs}/seat-change"), &web, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let req: i64 = app.with_conn(|c| {
+        use cardroom::db::schema::seat_change_requests::dsl::*;
+        seat_change_requests.filter(state.eq("open")).select(id).first(c).unwrap()
+    });
+    let html = app.page("/floor/live", &web).await.text();
+    assert!(html.contains(&format!("/floor/seat-changes/{req}/cancel")), "{html}");
+    assert_eq!(app.post_form(&format!("/floor/seat-changes/{req}/cancel"), &web, &[]).await.status, 303);
+    // A hold for a player typed by number, shown with their alias, then released.
+    let r = app.post_form(&format!("/floor/tables/{}/seats/5/hold", t.main), &web, &[("player", &m.q.to_string()), ("reason", "")]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let html = app.page("/floor/live", &web).await.text();
+    assert!(html.contains("Held for P"), "{html}");
+    let hold: i64 = app.with_conn(|c| {
+        use cardroom::db::schema::seat_holds::dsl::*;
+        seat_holds.select(id).first(c).unwrap()
+    });
+    assert_eq!(app.post_form(&format!("/floor/holds/{hold}/release"), &web, &[]).await.status, 303);
+    // Refusals are shown in place and change nothing.
+    seat(&app, &t.admin, t.mm, 5, m.q).await;
+    let before = snapshot(&app);
+    let r = app.post_form(&format!("/floor/seatings/{zs}/refuse-must-move"), &web, &[("choice", "maybe")]).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = app.post_form(&format!("/floor/seatings/{}/transfer", m.main_seatings[0]), &web, &[("table_id", &t.mm.to_string())]).await;
+    assert_eq!(r.status, 409);
+    assert!(r.text().contains("BSOP 58"), "{}", r.text());
+    assert_eq!(snapshot(&app), before);
+    // A refusal from the page: z gives up.
+    let r = app.post_form(&format!("/floor/seatings/{zs}/refuse-must-move"), &web, &[("choice", "give_up")]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert!(open_seatings(&app, m.z).is_empty());
+    // A transfer from the page: 4 at the main game, 4 left at the must-move table: allowed.
+    let r = app.post_form(&format!("/floor/seatings/{}/transfer", m.main_seatings[0]), &web, &[("table_id", &t.mm.to_string())]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(seats(&app, &t.admin, t.mm).await["seated"], 5);
+    assert_eq!(seats(&app, &t.admin, t.main).await["seated"], 3);
+    let _ = (m.w, m.x, m.y);
 }

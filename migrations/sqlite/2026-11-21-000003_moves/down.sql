@@ -1,0 +1,2 @@
+DROP TABLE must_move_refusals;
+DELETE FROM sequences WHERE name = 'must_move_refusal';
