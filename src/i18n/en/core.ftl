@@ -377,3 +377,4 @@ floor-release = Release
 floor-transfer = Move to table
 floor-cave-lost = Cave lost
 floor-suggested = New players: table { $table }
+floor-actions = Actions for this seat

@@ -377,3 +377,4 @@ floor-release = Libertar
 floor-transfer = Mudar para a mesa
 floor-cave-lost = Perdeu a cave
 floor-suggested = Novos jogadores: mesa { $table }
+floor-actions = Ações para este lugar
