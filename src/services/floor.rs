@@ -84,6 +84,28 @@ pub struct ListLine {
     pub entry: WaitlistRow,
     pub player: PlayerRow,
     pub place: Place,
+    /// Estimated wait in minutes, from the game's measured seat turnover (None: not enough
+    /// history yet).
+    pub wait_min: Option<i64>,
+}
+
+/// How many recent seat openings of a game the wait estimate looks at.
+const TURNOVER_SAMPLE: i64 = 12;
+
+/// The times seats of a game were freed recently (newest first), for wait estimates.
+pub fn recent_openings(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<DateTime<Utc>>> {
+    let t: Vec<chrono::NaiveDateTime> = seatings::table
+        .filter(seatings::game_id.eq(game_id))
+        .filter(seatings::left_at.is_not_null())
+        .order(seatings::left_at.desc())
+        .limit(TURNOVER_SAMPLE)
+        .select(seatings::left_at.assume_not_null())
+        .load(conn)?;
+    Ok(t.into_iter().map(|x| x.and_utc()).collect())
+}
+
+fn wait_minutes(ahead: usize, openings: &[DateTime<Utc>]) -> Option<i64> {
+    waitlist::estimated_wait(ahead, openings).map(|d| (d.num_seconds() + 59) / 60)
 }
 
 /// PT-2007 8a: a game's list in order, with each player's place (one computation for every
@@ -97,10 +119,13 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .select((WaitlistRow::as_select(), PlayerRow::as_select()))
         .load(conn)?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
+    let openings = recent_openings(conn, game_id)?;
     let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> = rows.into_iter().map(|r| (r.0.id, r)).collect();
     Ok(waitlist::positions(&domain, now)
         .into_iter()
-        .filter_map(|(id, place)| by_id.remove(&id).map(|(entry, player)| ListLine { entry, player, place }))
+        .filter_map(|(id, place)| {
+            by_id.remove(&id).map(|(entry, player)| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
+        })
         .collect())
 }
 
@@ -921,11 +946,14 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
     let mut lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
+        let openings = if mine.is_empty() { Vec::new() } else { recent_openings(conn, g.id)? };
         let domain: Vec<Entry> = mine.iter().map(|(e, _)| as_entry(e)).collect();
         let mut rows: HashMap<i64, (WaitlistRow, PlayerRow)> = mine.into_iter().map(|r| (r.0.id, r)).collect();
         let lines: Vec<ListLine> = waitlist::positions(&domain, now)
             .into_iter()
-            .filter_map(|(id, place)| rows.remove(&id).map(|(entry, player)| ListLine { entry, player, place }))
+            .filter_map(|(id, place)| {
+                rows.remove(&id).map(|(entry, player)| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
+            })
             .collect();
         let running = views.iter().any(|v| v.table.game_id == Some(g.id) && matches!(v.table.state.as_str(), "open" | "running" | "suspended"));
         let needed = (!running).then(|| waitlist::players_needed(lines.len(), profile.min_players_to_run));

@@ -73,6 +73,9 @@ pub struct WaitlistLineOut {
     pub checked_in: bool,
     /// waiting | called (called: a seat call is waiting for the answer; keeps the place).
     pub state: String,
+    /// Estimated wait in minutes from the game's measured seat turnover (null: not enough
+    /// history yet).
+    pub estimated_wait_min: Option<i64>,
 }
 
 impl From<&ListLine> for WaitlistLineOut {
@@ -91,6 +94,7 @@ impl From<&ListLine> for WaitlistLineOut {
             call_in_expires_at: l.entry.call_in_expires_at.map(utc),
             checked_in: l.entry.checked_in_at.is_some(),
             state: l.entry.state.clone(),
+            estimated_wait_min: l.wait_min,
         }
     }
 }

@@ -597,3 +597,36 @@ async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
     let r = app.call(TestRequest::get().uri("/floor/stream").cookie(d.c()).to_request()).await;
     assert_eq!(r.status, 403);
 }
+
+#[actix_web::test]
+async fn waits_are_estimated_from_measured_seat_turnover() {
+    let app = TestApp::with_clock(true).await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 9});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    let ids = eligible_players(&app, 6);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    // Three players sit and leave ten minutes apart: seats open every 10 minutes.
+    for (i, id) in ids[..3].iter().enumerate() {
+        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{}", i + 1), &token, serde_json::json!({"player_id": id})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    // No history yet: no estimate.
+    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[3].to_string())]).await;
+    let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
+    assert!(list["lines"][0]["estimated_wait_min"].is_null(), "{list}");
+    for seating in 1..=3 {
+        app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 10})).await;
+        let r = app.send_json("POST", &format!("/api/v1/seatings/{seating}/leave"), &token, serde_json::json!({"reason": "went home"})).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[4].to_string())]).await;
+    let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
+    assert_eq!(list["lines"][0]["estimated_wait_min"], 10, "{list}");
+    assert_eq!(list["lines"][1]["estimated_wait_min"], 20, "{list}");
+    assert!(app.page("/floor/live", &s).await.text().contains("≈ 20 min"));
+}

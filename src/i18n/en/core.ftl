@@ -378,3 +378,5 @@ floor-transfer = Move to table
 floor-cave-lost = Cave lost
 floor-suggested = New players: table { $table }
 floor-actions = Actions for this seat
+floor-wait = { $minutes } min
+floor-wait-hint = Estimated wait, from how often seats of this game opened recently.

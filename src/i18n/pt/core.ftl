@@ -378,3 +378,5 @@ floor-transfer = Mudar para a mesa
 floor-cave-lost = Perdeu a cave
 floor-suggested = Novos jogadores: mesa { $table }
 floor-actions = Ações para este lugar
+floor-wait = { $minutes } min
+floor-wait-hint = Espera estimada, pela frequência com que se libertaram lugares deste jogo.

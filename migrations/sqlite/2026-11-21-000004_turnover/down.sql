@@ -1,0 +1,1 @@
+DROP INDEX seatings_by_game_left;
