@@ -79,10 +79,60 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
     }
     let taken: Vec<i32> = floor::seated_at(conn, table_id)?.iter().map(|s| s.seat_no).collect();
     let free: Vec<i32> = (1..=t.seats).filter(|n| !taken.contains(n)).collect();
+    let chosen = first_players_who_may_sit(conn, now, tz, game_id, free.len())?;
+    let d = Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?;
+    let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
+    let Draw::Seat { result, .. } = &d else { return Err(AppError::Internal("seat draw kind".into())) };
+    let mut seated = Vec::new();
+    for a in &result.seats {
+        seated.push(floor::seat_directly(conn, now, tz, profile, actor, table_id, a.seat, a.player)?);
+    }
+    Ok(StartDraw { draw: row, seated })
+}
+
+/// PT-2007 25: when the registered players fill more than one table, a draw by suits gives
+/// each player a table (one suit per table, BSOP 78 order) and then a seat there. Every open
+/// table of the game that has nobody seated yet takes part (at most four); the players are
+/// the first on the list who may sit together, as many as there are seats.
+pub fn start_tables_by_suit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, game_id: i64) -> AppResult<StartDraw> {
+    use crate::domain::draw::TableSeats;
+    let tables: Vec<crate::db::models::TableRow> = crate::services::games::list_tables(conn)?
+        .into_iter()
+        .map(|(t, _)| t)
+        .filter(|t| t.game_id == Some(game_id) && t.state == "open")
+        .collect();
+    let mut empty = Vec::new();
+    for t in tables {
+        if floor::seated_at(conn, t.id)?.is_empty() {
+            empty.push(t);
+        }
+    }
+    if empty.len() < 2 {
+        return Err(conflict("err-suit-draw-needs-tables"));
+    }
+    let capacity: usize = empty.iter().map(|t| t.seats as usize).sum();
+    let chosen = first_players_who_may_sit(conn, now, tz, game_id, capacity)?;
+    // Only as many tables as the players fill: a draw by suits is for more than one table.
+    let seats: Vec<TableSeats> = empty.iter().map(|t| TableSeats { table: t.id, seats: (1..=t.seats).collect() }).collect();
+    let d = Draw::suit(DrawSeed::random(), &chosen, &seats).map_err(draw_error)?;
+    let row = record(conn, now, actor, &d, Some(game_id), None)?;
+    let Draw::Suit { result, .. } = &d else { return Err(AppError::Internal("suit draw kind".into())) };
+    let mut seated = Vec::new();
+    for t in &result.tables {
+        for a in &t.seating.seats {
+            seated.push(floor::seat_directly(conn, now, tz, profile, actor, t.table, a.seat, a.player)?);
+        }
+    }
+    Ok(StartDraw { draw: row, seated })
+}
+
+/// The first players on a game's list who may sit together now: eligible, not seated
+/// anywhere (BSOP 46) and not kept apart from one another (BSOP 47); at most `n`.
+fn first_players_who_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, game_id: i64, n: usize) -> AppResult<Vec<i64>> {
     let mut chosen: Vec<i64> = Vec::new();
     let mut apart: Vec<i64> = Vec::new();
     for line in floor::list(conn, game_id, now)? {
-        if chosen.len() == free.len() {
+        if chosen.len() == n {
             break;
         }
         let p = &line.player;
@@ -98,14 +148,7 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
     if chosen.is_empty() {
         return Err(conflict("err-nobody-to-call"));
     }
-    let d = Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?;
-    let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
-    let Draw::Seat { result, .. } = &d else { return Err(AppError::Internal("seat draw kind".into())) };
-    let mut seated = Vec::new();
-    for a in &result.seats {
-        seated.push(floor::seat_directly(conn, now, tz, profile, actor, table_id, a.seat, a.player)?);
-    }
-    Ok(StartDraw { draw: row, seated })
+    Ok(chosen)
 }
 
 /// BSOP 48, 79: a high card per seated player (dealt clockwise from seat 1) decides the

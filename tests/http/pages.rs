@@ -630,3 +630,42 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
     assert_eq!(list["lines"][1]["estimated_wait_min"], 20, "{list}");
     assert!(app.page("/floor/live", &s).await.text().contains("≈ 20 min"));
 }
+
+#[actix_web::test]
+async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
+    use cardroom::db::schema::seatings;
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    for n in [1, 2] {
+        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
+        app.send_json("POST", "/api/v1/tables", &token, table).await;
+    }
+    let ids = eligible_players(&app, 13);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &ids {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+    }
+    // One open table is not enough for a draw by suits.
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    let before = app.audit_count();
+    let r = app.post_form("/floor/lists/1/draw-by-suits", &s, &[]).await;
+    assert_eq!(r.status, 409);
+    assert!(r.text().contains("PT-2007 25"));
+    assert_eq!(app.audit_count(), before);
+    app.post_form("/floor/tables/2/open", &s, &[]).await;
+    let r = app.post_form("/floor/lists/1/draw-by-suits", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let seated: Vec<(i64, i64)> = app.with_conn(|c| {
+        seatings::table.filter(seatings::left_at.is_null()).select((seatings::table_id, seatings::player_id)).load(c).unwrap()
+    });
+    assert_eq!(seated.len(), 13, "everyone on the list gets a seat");
+    let at1 = seated.iter().filter(|(t, _)| *t == 1).count();
+    assert!(at1 == 6 || at1 == 7, "tables filled evenly: {at1} and {}", 13 - at1);
+    let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
+    assert!(replay.matches);
+    assert_eq!(replay.draw.kind, "suit");
+}

@@ -31,7 +31,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/seatings/{id}/transfer", web::post().to(transfer))
         .route("/floor/tables/{id}/seats/{seat}/hold", web::post().to(hold_seat))
         .route("/floor/holds/{id}/release", web::post().to(release_hold))
-        .route("/draws/{id}", web::get().to(show_draw));
+        .route("/draws/{id}", web::get().to(show_draw))
+        .route("/floor/lists/{game_id}/draw-by-suits", web::post().to(draw_by_suits));
 }
 
 #[derive(Template)]
@@ -349,5 +350,19 @@ async fn release_hold(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let r = st.write(move |_, conn| services::floor::release_hold(conn, now, &actor, id).map(|_| ())).await;
+    done(&req, &st, &who, r).await
+}
+
+/// PT-2007 25: several empty open tables of a game are filled by a draw by suits.
+async fn draw_by_suits(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let game_id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::draws::start_tables_by_suit(conn, now, room.tz, &room.profile, &actor, game_id).map(|_| ())
+        })
+        .await;
     done(&req, &st, &who, r).await
 }
