@@ -734,7 +734,20 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
         }
         if let Some(game_id) = t.game_id {
             // PT-2007 24: offered the next seats of their game: back on its list, at the top.
-            relist_at_top(conn, now, actor, game_id, table_id, &left)?;
+            // BSOP 52, 56: a high card per player (dealt from seat 1, clockwise) sets the
+            // order in which they pick the next seats; the draw is recorded.
+            let order = if left.len() > 1 {
+                use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+                let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, &left).map_err(|e| AppError::Conflict(e.problem()))?;
+                crate::services::draws::record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
+                match d {
+                    Draw::HighCard { result, .. } => result.order,
+                    _ => left.clone(),
+                }
+            } else {
+                left.clone()
+            };
+            relist_at_top(conn, now, actor, game_id, table_id, &order)?;
             // BSOP 56: with a table gone, the must-move is recomputed (the third breaks:
             // the second-formed becomes the must-move).
             recompute_must_move(conn, now, actor, game_id)?;
@@ -1357,16 +1370,17 @@ fn move_player(
 }
 
 /// PT-2007 24: the players of a closed table are offered the next seats of their game: back
-/// on its list at the top, in their seat order (source `table_break`). A player already on
+/// on its list at the top, in the order of the table-break high-card draw (BSOP 52, 56;
+/// source `table_break`). A player already on
 /// the list moves to the top instead. Audited per player, pushed once.
-fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64, table_id: i64, players_in_seat_order: &[i64]) -> AppResult<()> {
-    if players_in_seat_order.is_empty() || !game(conn, game_id)?.active {
+fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64, table_id: i64, players_in_order: &[i64]) -> AppResult<()> {
+    if players_in_order.is_empty() || !game(conn, game_id)?.active {
         return Ok(());
     }
     let current = entries(conn, game_id)?;
-    let n = players_in_seat_order.len() as i64;
+    let n = players_in_order.len() as i64;
     let top = current.iter().map(|e| e.order_key).min().unwrap_or((n + 1) * waitlist::KEY_STEP);
-    for (i, p) in players_in_seat_order.iter().enumerate() {
+    for (i, p) in players_in_order.iter().enumerate() {
         let key = top - (n - i as i64) * waitlist::KEY_STEP;
         if let Some(e) = current.iter().find(|e| e.player_id == *p) {
             diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).execute(conn)?;

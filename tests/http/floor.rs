@@ -1572,7 +1572,7 @@ async fn bsop_55_58_the_suggested_table_for_a_new_player() {
 // ---- a closed table's players (PT-2007 24) -----------------------------------------------
 
 #[actix_rt::test]
-async fn pt2007_24_a_closed_table_puts_its_players_at_the_top_of_the_list_in_seat_order() {
+async fn pt2007_24_bsop_52_a_closed_table_puts_its_players_at_the_top_of_the_list_in_high_card_order() {
     let app = TestApp::with_clock(true).await;
     let r = room(&app).await;
     let p = eligible_players(&app, 6);
@@ -1592,14 +1592,28 @@ async fn pt2007_24_a_closed_table_puts_its_players_at_the_top_of_the_list_in_sea
     let before_breaks = audits(&app, "list.table_break");
     tick(&app);
     assert_eq!(table_state(&app, &r.admin, r.table).await, "closed");
-    // Back on the list at the top, in seat order (2, 5, 7), before q1 and q2; the one
-    // already listed moved up (still one entry).
+    // BSOP 52, 56: back on the list at the top in the order of a recorded high-card draw
+    // (cards dealt from seat 2, then 5, then 7), before q1 and q2; the one already listed
+    // moved up (still one entry).
+    let draw = app.with_conn(|c| {
+        use cardroom::db::schema::draws::dsl::*;
+        let last: i64 = draws.select(diesel::dsl::max(id)).first::<Option<i64>>(c).unwrap().unwrap();
+        cardroom::services::draws::replay(c, last).unwrap()
+    });
+    assert!(draw.matches && draw.draw.kind == "high_card");
+    let d: cardroom::domain::draw::Draw = serde_json::from_str(&draw.draw.inputs).unwrap();
+    let cardroom::domain::draw::Draw::HighCard { inputs, result, .. } = d else { panic!("high card") };
+    assert_eq!(inputs.players, vec![p[1], p[2], p[0]], "cards dealt in seat order");
     let list = waitlist(&app, &r.admin, r.game).await;
     let order: Vec<i64> = lines(&list).iter().map(|l| l.0).collect();
-    assert_eq!(order, vec![p[1], p[2], p[0], q1, q2]);
+    let mut expected = result.order.clone();
+    expected.extend([q1, q2]);
+    assert_eq!(order, expected);
     let sources: Vec<&str> = list["lines"].as_array().unwrap().iter().map(|l| l["source"].as_str().unwrap()).collect();
-    assert_eq!(sources, vec!["table_break", "desk", "table_break", "desk", "desk"]);
-    assert_eq!(list["lines"][1]["entry_id"], also_listed);
+    let expected_sources: Vec<&str> = result.order.iter().map(|x| if *x == p[2] { "desk" } else { "table_break" }).chain(["desk", "desk"]).collect();
+    assert_eq!(sources, expected_sources);
+    let pos_also = result.order.iter().position(|x| *x == p[2]).unwrap();
+    assert_eq!(list["lines"][pos_also]["entry_id"], also_listed);
     assert_eq!(audits(&app, "list.table_break") - before_breaks, 3);
     let breaks: i64 = app.with_conn(|c| {
         use cardroom::db::schema::events::dsl::*;
@@ -1609,8 +1623,8 @@ async fn pt2007_24_a_closed_table_puts_its_players_at_the_top_of_the_list_in_sea
     // They are offered the next seats: another table of the game calls them first.
     let t2 = create_table(&app, &r.admin, 2, r.game).await;
     open_table(&app, &r.admin, t2).await;
-    assert_eq!(call_next(&app, &r.admin, t2, 1).await["player_id"], p[1]);
-    assert_eq!(call_next(&app, &r.admin, t2, 2).await["player_id"], p[2]);
+    assert_eq!(call_next(&app, &r.admin, t2, 1).await["player_id"], result.order[0]);
+    assert_eq!(call_next(&app, &r.admin, t2, 2).await["player_id"], result.order[1]);
 }
 
 // ---- the dashboard -----------------------------------------------------------------------
