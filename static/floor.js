@@ -4,6 +4,17 @@
 // refreshes itself every 30 seconds.
 (function () {
   "use strict";
+  // Countdowns tick every second between refreshes (from the seconds left at render time,
+  // so the server's clock decides, not the browser's).
+  setInterval(function () {
+    var els = document.querySelectorAll(".countdown[data-seconds]");
+    for (var i = 0; i < els.length; i++) {
+      var left = Math.max(0, parseInt(els[i].getAttribute("data-seconds"), 10) - 1);
+      els[i].setAttribute("data-seconds", String(left));
+      els[i].textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (left === 0) { els[i].classList.add("expired"); }
+    }
+  }, 1000);
   var live = document.getElementById("floor-live");
   if (!live || !window.EventSource || !window.htmx) { return; }
   var pending = null;

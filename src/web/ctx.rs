@@ -110,6 +110,11 @@ impl Ctx {
         t.val().and_utc().with_timezone(&self.tz).format("%H:%M").to_string()
     }
 
+    /// Whole seconds left until a stored deadline (0 once passed); pages count down from it.
+    pub fn seconds_left(&self, t: impl Val<NaiveDateTime>) -> i64 {
+        (t.val().and_utc() - self.now).num_seconds().max(0)
+    }
+
     /// Time left until a stored deadline, as m:ss (0:00 once passed).
     pub fn remaining(&self, t: impl Val<NaiveDateTime>) -> String {
         let secs = (t.val().and_utc() - self.now).num_seconds().max(0);
