@@ -4,7 +4,7 @@
 use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{DrawRow, SeatingRow};
-use crate::db::schema::{card_tables, draws};
+use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
 use crate::domain::profile::RuleProfile;
@@ -69,8 +69,10 @@ pub struct StartDraw {
 
 /// PT-2007 11: opening a game, the seats are drawn among the registered players: the first
 /// players on the game's list who may sit together (eligible, not seated elsewhere — BSOP 46
-/// — and not kept apart from one another — BSOP 47), as many as the table has free seats.
-/// The draw is recorded, then each player is seated through the usual checks.
+/// — and not kept apart from one another — BSOP 47), as many as the table has free seats;
+/// when more are registered and no other table of the game can be opened, who plays is
+/// drawn first (PT-2007 27). Each draw is recorded, then each player is seated through the
+/// usual checks.
 pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<StartDraw> {
     let t = crate::services::games::get_table(conn, table_id)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
@@ -79,7 +81,30 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
     }
     let taken: Vec<i32> = floor::seated_at(conn, table_id)?.iter().map(|s| s.seat_no).collect();
     let free: Vec<i32> = (1..=t.seats).filter(|n| !taken.contains(n)).collect();
-    let chosen = first_players_who_may_sit(conn, now, tz, game_id, free.len())?;
+    let candidates = first_players_who_may_sit(conn, now, tz, game_id, usize::MAX)?;
+    let another_table_can_open = crate::services::games::list_tables(conn)?
+        .iter()
+        .any(|(o, _)| o.id != table_id && o.active && o.game_id == Some(game_id) && o.state == "closed");
+    let chosen = if candidates.len() > free.len() && !another_table_can_open {
+        // PT-2007 27: more registered players than seats and no table to open: who plays is
+        // drawn, with priority to the previous session's players (those who sat at this
+        // table within the last session length).
+        let since = now - chrono::Duration::minutes(profile.session_length_min as i64);
+        let previous: Vec<i64> = seatings::table
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::left_at.ge(since.naive_utc()))
+            .select(seatings::player_id)
+            .load(conn)?;
+        let (prev, others): (Vec<i64>, Vec<i64>) = candidates.iter().partition(|p| previous.contains(p));
+        let od = Draw::oversubscribed(DrawSeed::random(), &prev, &others, free.len()).map_err(draw_error)?;
+        record(conn, now, actor, &od, Some(game_id), Some(table_id))?;
+        match od {
+            Draw::Oversubscribed { result, .. } => result.seated,
+            _ => return Err(AppError::Internal("oversubscribed draw kind".into())),
+        }
+    } else {
+        candidates.into_iter().take(free.len()).collect()
+    };
     let d = Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?;
     let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
     let Draw::Seat { result, .. } = &d else { return Err(AppError::Internal("seat draw kind".into())) };

@@ -507,30 +507,32 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
-    // The first six on the list are seated in the six seats; two stay on the list.
     use cardroom::db::schema::{card_tables, seatings, waitlist_entries};
+    // Eight registered for six seats and no other table to open: who plays is drawn first
+    // (PT-2007 27, nobody has priority yet), then the seats (PT-2007 11); two stay listed.
     let seated: Vec<(i64, i32)> = app.with_conn(|c| {
         seatings::table.filter(seatings::left_at.is_null()).select((seatings::player_id, seatings::seat_no)).load(c).unwrap()
     });
     assert_eq!(seated.len(), 6);
-    let mut players: Vec<i64> = seated.iter().map(|(p, _)| *p).collect();
-    players.sort();
-    assert_eq!(players, ids[..6].to_vec());
+    assert!(seated.iter().all(|(p, _)| ids.contains(p)));
     let mut seats: Vec<i32> = seated.iter().map(|(_, s)| *s).collect();
     seats.sort();
     assert_eq!(seats, vec![1, 2, 3, 4, 5, 6]);
     let waiting: i64 = app.with_conn(|c| waitlist_entries::table.filter(waitlist_entries::state.eq("waiting")).count().get_result(c).unwrap());
     assert_eq!(waiting, 2);
+    let first = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
+    assert_eq!(first.draw.kind, "oversubscribed");
+    assert!(first.matches);
     // PT-2007 24: six players, the game runs.
     let state: String = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::state).first(c).unwrap());
     assert_eq!(state, "running");
-    // The draw replays to the same result.
-    let page = app.page("/draws/1", &s).await.text();
+    // The seat draw replays to the same result.
+    let page = app.page("/draws/2", &s).await.text();
     assert!(page.contains("id=\"draw-replay\"") && page.contains("the same result"), "{page}");
     // BSOP 48: the button goes to the seat of the highest card.
     assert_eq!(app.post_form("/floor/tables/1/draw-button", &s, &[]).await.status, 303);
     let button: Option<i32> = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::button_seat).first(c).unwrap());
-    let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 2).unwrap());
+    let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 3).unwrap());
     assert!(replay.matches);
     let d: cardroom::domain::draw::Draw = serde_json::from_str(&replay.draw.inputs).unwrap();
     let cardroom::domain::draw::Draw::HighCard { result, .. } = d else { panic!("high card draw") };
@@ -539,9 +541,9 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     assert!(app.page("/floor/live", &s).await.text().contains("class=\"dealer-button\""));
     // A stored result edited afterwards no longer replays.
     app.with_conn(|c| {
-        diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 1").execute(c).unwrap();
+        diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 2").execute(c).unwrap();
     });
-    let page = app.page("/draws/1", &s).await.text();
+    let page = app.page("/draws/2", &s).await.text();
     assert!(page.contains("does NOT give the stored result"));
 }
 
@@ -668,4 +670,46 @@ async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
     assert!(replay.matches);
     assert_eq!(replay.draw.kind, "suit");
+}
+
+#[actix_web::test]
+async fn pt2007_27_an_oversubscribed_table_gives_priority_to_the_previous_session() {
+    use cardroom::db::schema::seatings;
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "session", "seats": 4});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    let ids = eligible_players(&app, 9);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    // The previous session: players 6, 7, 8 sat at this table and left.
+    for (seat, p) in [(1, ids[6]), (2, ids[7]), (3, ids[8])] {
+        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{seat}"), &token, serde_json::json!({"player_id": p})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    for seating in 1..=3 {
+        app.send_json("POST", &format!("/api/v1/seatings/{seating}/leave"), &token, serde_json::json!({"reason": "session over"})).await;
+    }
+    // Everyone registers again for the next session; the newcomers are ahead on the list.
+    for p in ids.iter() {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &p.to_string())]).await;
+    }
+    // The table was closed below the minimum? Re-open if needed, then draw.
+    let state: String = app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1i64).select(cardroom::db::schema::card_tables::state).first(c).unwrap());
+    if state == "closed" {
+        app.post_form("/floor/tables/1/open", &s, &[]).await;
+    }
+    let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let seated: Vec<i64> = app.with_conn(|c| {
+        seatings::table.filter(seatings::left_at.is_null()).select(seatings::player_id).load(c).unwrap()
+    });
+    assert_eq!(seated.len(), 4);
+    for p in [ids[6], ids[7], ids[8]] {
+        assert!(seated.contains(&p), "previous-session player {p} plays (PT-2007 27): {seated:?}");
+    }
 }
