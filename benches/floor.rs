@@ -1,0 +1,882 @@
+//! Floor benchmark: a generated room (250 tables of 10 seats across 10 games, 2,500 seated
+//! players, 5,000 on the waiting lists, every player with a photo) on a temporary SQLite
+//! file, the real server in-process, and
+//!
+//! * "call next + seat" over HTTP from 32 concurrent clients: each operation frees a seat
+//!   (`POST /api/v1/seatings/{id}/leave`, timed separately), then calls the next player for
+//!   it (`POST /api/v1/tables/{id}/seats/{seat}/call-next`) and seats them
+//!   (`POST /api/v1/seat-calls/{id}/seat`); the call+seat pair is what is timed;
+//! * the floor dashboard: `GET /floor/live` with a signed-in session, and the service
+//!   `services::floor::dashboard` called directly;
+//! * the process's peak resident memory (`VmHWM`).
+//!
+//! It prints figures and PASS/MISS against the targets; it never fails on a figure.
+//! Run: `cargo bench --bench floor`. Knobs (environment): `FLOOR_BENCH_OPS` (3000),
+//! `FLOOR_BENCH_CLIENTS` (32), `FLOOR_BENCH_SECS` (20), `FLOOR_BENCH_DASH_RUNS` (50),
+//! `FLOOR_BENCH_DIRECT_OPS` (200);
+//! `FLOOR_BENCH_KEEP_DB=1` keeps the SQLite file and prints its path.
+
+use actix_web::{App, HttpServer};
+use cardroom::app::build_state;
+use cardroom::config::Config;
+use cardroom::db::audit::Actor;
+use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
+use cardroom::error::AppError;
+use cardroom::services::{self, games::GameInput, games::TableInput, photo};
+use cardroom::state::AppState;
+use chrono::{Datelike, Duration as Days, NaiveDate};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const TABLES: usize = 250;
+const SEATS: i32 = 10;
+const GAMES: usize = 10;
+const SEATED: usize = TABLES * SEATS as usize;
+const WAITLISTED: usize = 5_000;
+const BATCH: usize = 500;
+const ADMIN_PASSWORD: &str = "bench-admin-password";
+
+const TARGET_PAIRS_PER_S: f64 = 1_000.0;
+const TARGET_CALL_SEAT_P99_MS: f64 = 20.0;
+const TARGET_DASHBOARD_MS: f64 = 20.0;
+const TARGET_RSS_MB: f64 = 150.0;
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+// ---- a tiny HTTP/1.1 keep-alive client over std::net ------------------------------------
+
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+    fn cookie(&self, name: &str) -> Option<String> {
+        self.headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
+            .filter_map(|(_, v)| v.split(';').next())
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| k.trim() == name)
+            .map(|(_, v)| v.trim().to_string())
+    }
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+struct Client {
+    addr: SocketAddr,
+    conn: Option<(BufReader<TcpStream>, TcpStream)>,
+    /// Requests sent again on a fresh connection after the kept-alive one failed.
+    retries: usize,
+}
+
+impl Client {
+    fn new(addr: SocketAddr) -> Client {
+        Client { addr, conn: None, retries: 0 }
+    }
+
+    fn request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<(&str, &[u8])>) -> std::io::Result<Response> {
+        // One retry on a fresh connection if a kept-alive one was closed under us.
+        match self.try_request(method, path, headers, body) {
+            Ok(r) => Ok(r),
+            Err(_) => {
+                self.conn = None;
+                self.retries += 1;
+                self.try_request(method, path, headers, body)
+            }
+        }
+    }
+
+    fn try_request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<(&str, &[u8])>) -> std::io::Result<Response> {
+        if self.conn.is_none() {
+            let s = TcpStream::connect(self.addr)?;
+            s.set_nodelay(true)?;
+            s.set_read_timeout(Some(Duration::from_secs(60)))?;
+            self.conn = Some((BufReader::new(s.try_clone()?), s));
+        }
+        let (reader, writer) = self.conn.as_mut().expect("connected");
+        let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        let payload: &[u8] = match body {
+            Some((ctype, b)) => {
+                req.push_str(&format!("Content-Type: {ctype}\r\nContent-Length: {}\r\n\r\n", b.len()));
+                b
+            }
+            None if method == "POST" => {
+                req.push_str("Content-Length: 0\r\n\r\n");
+                &[]
+            }
+            None => {
+                req.push_str("\r\n");
+                &[]
+            }
+        };
+        let mut bytes = req.into_bytes();
+        bytes.extend_from_slice(payload);
+        writer.write_all(&bytes)?;
+
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "connection closed"));
+        }
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("bad status line {line:?}")))?;
+        let mut headers = Vec::new();
+        loop {
+            line.clear();
+            reader.read_line(&mut line)?;
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = l.split_once(':') {
+                headers.push((k.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        let mut resp = Response { status, headers, body: Vec::new() };
+        let chunked = resp.header("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
+        if chunked {
+            loop {
+                line.clear();
+                reader.read_line(&mut line)?;
+                let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16).unwrap_or(0);
+                let start = resp.body.len();
+                resp.body.resize(start + size + 2, 0);
+                reader.read_exact(&mut resp.body[start..])?;
+                resp.body.truncate(start + size);
+                if size == 0 {
+                    break;
+                }
+            }
+        } else if let Some(n) = resp.header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+            resp.body.resize(n, 0);
+            reader.read_exact(&mut resp.body)?;
+        } else if !(status == 204 || status == 304 || (100..200).contains(&status)) {
+            reader.read_to_end(&mut resp.body)?;
+            self.conn = None;
+        }
+        if resp.header("connection").is_some_and(|v| v.eq_ignore_ascii_case("close")) {
+            self.conn = None;
+        }
+        Ok(resp)
+    }
+}
+
+// ---- statistics ------------------------------------------------------------------------
+
+/// Nearest-rank percentile of sorted microsecond samples, in milliseconds.
+fn pct(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil().max(1.0) as usize;
+    sorted[rank.min(sorted.len()) - 1] as f64 / 1000.0
+}
+
+struct Summary {
+    n: usize,
+    p50: f64,
+    p90: f64,
+    p99: f64,
+    max: f64,
+    mean: f64,
+}
+
+fn summarize(mut v: Vec<u64>) -> Summary {
+    v.sort_unstable();
+    let mean = if v.is_empty() { f64::NAN } else { v.iter().sum::<u64>() as f64 / v.len() as f64 / 1000.0 };
+    Summary { n: v.len(), p50: pct(&v, 50.0), p90: pct(&v, 90.0), p99: pct(&v, 99.0), max: pct(&v, 100.0), mean }
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "PASS"
+    } else {
+        "MISS"
+    }
+}
+
+fn rss_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// CPU seconds used by the whole process so far (user + system; Linux clock ticks of 1/100 s).
+fn cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // Fields after the command name (which is in parentheses and may hold spaces).
+            let rest = s.rsplit_once(')')?.1.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+            let utime: f64 = rest.get(11)?.parse().ok()?;
+            let stime: f64 = rest.get(12)?.parse().ok()?;
+            Some((utime + stime) / 100.0)
+        })
+        .unwrap_or(f64::NAN)
+}
+
+// ---- the generated room (services directly, one write transaction per batch) ------------
+
+#[derive(Clone)]
+struct BenchTable {
+    id: i64,
+    /// BSOP 55: the game's must-move table (its players are moved by the app itself).
+    must_move: bool,
+    /// The open seating per seat (index = seat − 1), as far as this benchmark knows.
+    seats: Vec<Option<i64>>,
+}
+
+struct Room {
+    tables: Vec<BenchTable>,
+}
+
+fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
+    PlayerInput {
+        full_name: format!("Bench Player {i:05}"),
+        date_of_birth: NaiveDate::from_ymd_opt(today.year() - 25 - (i % 40) as i32, (i % 12) as u32 + 1, (i % 28) as u32 + 1).unwrap_or(today),
+        doc_kind: DocumentKind::NationalId,
+        doc_number: format!("PT{:08}", 10_000_000 + i),
+        doc_country: "PT".into(),
+        doc_expiry: today + Days::days(400 + (i % 1000) as i64),
+        phone: Some(format!("+3519{:08}", 10_000_000 + i)),
+        email: None,
+        language: if i % 3 == 0 { Language::En } else { Language::Pt },
+        notify: NotifyPref::Sms,
+        alias: format!("P{i:05}"),
+    }
+}
+
+fn build_room(state: &AppState) -> Result<Room, AppError> {
+    let system = Actor::system();
+    let now = state.clock.now();
+    let mut conn = state.db.conn()?;
+    let room = services::room::get(&mut conn)?;
+
+    let t = Instant::now();
+    let variants = [
+        ("holdem_nl", 100, 200, "low", 4_000, 20_000),
+        ("holdem_nl", 200, 500, "mid", 10_000, 50_000),
+        ("holdem_nl", 500, 1_000, "high", 50_000, 250_000),
+        ("holdem_pl", 100, 200, "low", 4_000, 20_000),
+        ("holdem_pl", 200, 500, "mid", 10_000, 50_000),
+        ("plo", 100, 200, "low", 4_000, 20_000),
+        ("plo", 500, 1_000, "high", 50_000, 250_000),
+        ("omaha", 100, 200, "low", 4_000, 20_000),
+        ("omaha", 200, 500, "mid", 10_000, 50_000),
+        ("holdem_nl", 1_000, 2_000, "high", 100_000, 500_000),
+    ];
+    let tables = state.db.write(&mut conn, |c| -> Result<Vec<(i64, usize)>, AppError> {
+        let mut game_ids = Vec::new();
+        for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
+            let g = GameInput {
+                name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
+                variant: (*variant).into(),
+                small_blind: *sb,
+                big_blind: *bb,
+                limit_class: (*class).into(),
+                buy_in_min: *min,
+                buy_in_max: Some(*max),
+                ..GameInput::default()
+            };
+            game_ids.push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
+        }
+        let mut tables = Vec::new();
+        for n in 0..TABLES {
+            let gi = n % GAMES;
+            let input = TableInput { number: n as i32 + 1, seats: Some(SEATS), game_id: Some(game_ids[gi]), mode: "continuous".into(), active: Some(true) };
+            let row = services::games::create_table(c, now, &system, &input)?;
+            services::floor::open_table(c, now, &system, row.id)?;
+            tables.push((row.id, gi));
+        }
+        Ok(tables)
+    })?;
+    let games_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let pic = photo::process(&photo::generated_portrait(1))?;
+    let today = cardroom::domain::age::room_date(now, room.tz);
+    let mut player_ids = Vec::with_capacity(SEATED + WAITLISTED);
+    for start in (0..SEATED + WAITLISTED).step_by(BATCH) {
+        let end = (start + BATCH).min(SEATED + WAITLISTED);
+        let ids = state.db.write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
+            (start..end)
+                .map(|i| services::players::create(c, now, room.tz, &system, &player_input(i, today), Some(&pic)).map(|(row, _)| row.id))
+                .collect()
+        })?;
+        player_ids.extend(ids);
+    }
+    let players_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let mut seatings = vec![vec![None; SEATS as usize]; TABLES];
+    for start in (0..SEATED).step_by(BATCH) {
+        let end = (start + BATCH).min(SEATED);
+        let rows = state.db.write(&mut conn, |c| -> Result<Vec<(usize, usize, i64)>, AppError> {
+            (start..end)
+                .map(|i| {
+                    let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
+                    let s = services::floor::seat_directly(c, now, room.tz, &room.profile, &system, tables[ti].0, si as i32 + 1, player_ids[i])?;
+                    Ok((ti, si, s.id))
+                })
+                .collect()
+        })?;
+        for (ti, si, id) in rows {
+            seatings[ti][si] = Some(id);
+        }
+    }
+    let seat_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    // Waiting players: player j on the list of game j % 10 (500 per game), in order.
+    let game_ids: Vec<i64> = {
+        let mut g: Vec<(usize, i64)> = Vec::new();
+        for &(tid, gi) in tables.iter().take(GAMES) {
+            let gid = services::games::get_table(&mut conn, tid)?.game_id.unwrap_or_default();
+            g.push((gi, gid));
+        }
+        g.sort();
+        g.into_iter().map(|(_, id)| id).collect()
+    };
+    for start in (0..WAITLISTED).step_by(BATCH) {
+        let end = (start + BATCH).min(WAITLISTED);
+        state.db.write(&mut conn, |c| -> Result<(), AppError> {
+            for j in start..end {
+                services::floor::join(c, now, room.tz, &room.profile, &system, game_ids[j % GAMES], player_ids[SEATED + j], false)?;
+            }
+            Ok(())
+        })?;
+    }
+    let join_s = t.elapsed().as_secs_f64();
+    println!(
+        "setup: games+tables {games_s:.1} s, {} players with photo {players_s:.1} s, {SEATED} seatings {seat_s:.1} s, {WAITLISTED} list joins {join_s:.1} s",
+        SEATED + WAITLISTED
+    );
+    let mut out = Vec::with_capacity(TABLES);
+    for (ti, seats) in seatings.into_iter().enumerate() {
+        let t = services::games::get_table(&mut conn, tables[ti].0)?;
+        out.push(BenchTable { id: t.id, must_move: t.must_move, seats });
+    }
+    Ok(Room { tables: out })
+}
+
+// ---- the server --------------------------------------------------------------------------
+
+fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("local addr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("bench-server".into())
+        .spawn(move || {
+            let sys = actix_web::rt::System::new();
+            sys.block_on(async move {
+                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
+                    .workers(2)
+                    .disable_signals()
+                    .listen(listener)
+                    .expect("listen")
+                    .run();
+                tx.send(server.handle()).expect("send handle");
+                server.await
+            })
+        })
+        .expect("server thread");
+    let handle = rx.recv().expect("server handle");
+    // Wait until it answers.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut c = Client::new(addr);
+    while Instant::now() < deadline {
+        if c.request("GET", "/healthz", &[], None).map(|r| r.status == 200).unwrap_or(false) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (addr, handle)
+}
+
+fn api_token(addr: SocketAddr) -> String {
+    let mut c = Client::new(addr);
+    let body = serde_json::json!({ "username": "admin", "password": ADMIN_PASSWORD }).to_string();
+    let r = c.request("POST", "/api/v1/auth/login", &[], Some(("application/json", body.as_bytes()))).expect("api login");
+    assert_eq!(r.status, 200, "api login: {}", r.text());
+    r.json()["token"].as_str().expect("token").to_string()
+}
+
+/// Signs in through the page (GET /login → cr_pre + csrf, POST /login → cr_session).
+fn web_session(addr: SocketAddr) -> String {
+    let mut c = Client::new(addr);
+    let r = c.request("GET", "/login", &[], None).expect("GET /login");
+    assert_eq!(r.status, 200, "GET /login");
+    let pre = r.cookie("cr_pre").expect("cr_pre cookie");
+    let html = r.text();
+    let csrf = html
+        .split("name=\"csrf\"")
+        .nth(1)
+        .and_then(|rest| rest.split("value=\"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .expect("csrf field")
+        .to_string();
+    let form = serde_urlencoded::to_string([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PASSWORD)]).expect("form");
+    let cookie = format!("cr_pre={pre}");
+    let r = c
+        .request("POST", "/login", &[("Cookie", &cookie)], Some(("application/x-www-form-urlencoded", form.as_bytes())))
+        .expect("POST /login");
+    assert!(r.status == 303 || r.status == 302, "POST /login answered {}: {}", r.status, r.text());
+    r.cookie("cr_session").expect("cr_session cookie")
+}
+
+// ---- measurements ------------------------------------------------------------------------
+
+#[derive(Default)]
+struct ClientResult {
+    pairs: Vec<u64>,
+    call: Vec<u64>,
+    seat: Vec<u64>,
+    leave: Vec<u64>,
+    errors: Vec<String>,
+    /// Calls answered 409 (nobody may take the seat now), by message.
+    refused: std::collections::BTreeMap<String, usize>,
+    refused_us: Vec<u64>,
+    tables: Vec<BenchTable>,
+}
+
+struct CallSeat {
+    pairs: Summary,
+    call: Summary,
+    seat: Summary,
+    leave: Summary,
+    /// Wall time of the call+seat phases only (what the throughput is over).
+    pairs_s: f64,
+    /// Wall time of the leave phases.
+    leave_s: f64,
+    elapsed_s: f64,
+    rounds: usize,
+    main_tables: usize,
+    refused: std::collections::BTreeMap<String, usize>,
+    refused_ms: Summary,
+    errors: Vec<String>,
+    clients: usize,
+}
+
+/// Rounds of two phases, all clients in step (barriers): free one seat at every main table
+/// (leave, timed on its own), then call the next player for each free seat and seat them
+/// (the measured call+seat pairs). Client k owns main tables k, k + clients, …, so no two
+/// clients ever touch one seat; the games' must-move tables (BSOP 55) are left to the app,
+/// whose calls move their players into the freed seats first. A call refused with 409 (e.g.
+/// "must-move waits" while the must-move players are called elsewhere) leaves the seat
+/// free to be called again in the next round. Stops after `ops` leaves, or at the first
+/// round boundary past `max`.
+fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize, ops: usize, max: Duration) -> CallSeat {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::{Barrier, Mutex};
+    let claimed = Arc::new(AtomicUsize::new(0));
+    let barrier = Arc::new(Barrier::new(clients));
+    let stop = Arc::new(AtomicBool::new(false));
+    let rounds = Arc::new(AtomicUsize::new(0));
+    // (phase start, leave seconds, call+seat seconds)
+    let clock = Arc::new(Mutex::new((Instant::now(), 0.0f64, 0.0f64)));
+    let auth = format!("Bearer {token}");
+    let start = Instant::now();
+    let deadline = start + max;
+    let main: Vec<BenchTable> = room.tables.iter().filter(|t| !t.must_move).cloned().collect();
+    let handles: Vec<_> = (0..clients)
+        .map(|k| {
+            let mut mine: Vec<BenchTable> = main.iter().enumerate().filter(|(i, _)| i % clients == k).map(|(_, t)| t.clone()).collect();
+            let (claimed, barrier, stop, rounds, clock, auth) = (claimed.clone(), barrier.clone(), stop.clone(), rounds.clone(), clock.clone(), auth.clone());
+            std::thread::spawn(move || {
+                let mut out = ClientResult::default();
+                let mut c = Client::new(addr);
+                let h = [("Authorization", auth.as_str())];
+                // Free seats to call for: (index in `mine`, seat number).
+                let mut to_fill: Vec<(usize, i32)> = Vec::new();
+                let mut round = 0usize;
+                if barrier.wait().is_leader() {
+                    clock.lock().unwrap().0 = Instant::now();
+                }
+                loop {
+                    let seat = (round % SEATS as usize) as i32 + 1;
+                    // Phase 1: free this round's seat at each of my tables (within the budget).
+                    for (ti, t) in mine.iter_mut().enumerate() {
+                        let Some(sid) = t.seats[seat as usize - 1] else { continue };
+                        if claimed.fetch_add(1, Ordering::Relaxed) >= ops {
+                            break;
+                        }
+                        let t0 = Instant::now();
+                        match c.request("POST", &format!("/api/v1/seatings/{sid}/leave"), &h, Some(("application/json", br#"{"reason":"bench"}"#))) {
+                            Ok(r) if r.status == 200 => {
+                                out.leave.push(t0.elapsed().as_micros() as u64);
+                                t.seats[seat as usize - 1] = None;
+                                to_fill.push((ti, seat));
+                            }
+                            Ok(r) => out.errors.push(format!("leave {} (table {}, seat {seat}, seating {sid}): {}", r.status, t.id, r.text())),
+                            Err(e) => out.errors.push(format!("leave: {e}")),
+                        }
+                    }
+                    if barrier.wait().is_leader() {
+                        let mut g = clock.lock().unwrap();
+                        g.1 += g.0.elapsed().as_secs_f64();
+                        g.0 = Instant::now();
+                    }
+                    // Phase 2: call the next player for each free seat, and seat them.
+                    let mut still_free = Vec::new();
+                    for (ti, seat) in std::mem::take(&mut to_fill) {
+                        let tid = mine[ti].id;
+                        let t1 = Instant::now();
+                        let call_id = match c.request("POST", &format!("/api/v1/tables/{tid}/seats/{seat}/call-next"), &h, None) {
+                            Ok(r) if r.status == 201 => r.json()["id"].as_i64().unwrap_or_default(),
+                            Ok(r) if r.status == 409 => {
+                                let code = r.json()["error"]["message"].as_str().unwrap_or("?").to_string();
+                                *out.refused.entry(format!("call-next 409: {code}")).or_default() += 1;
+                                out.refused_us.push(t1.elapsed().as_micros() as u64);
+                                still_free.push((ti, seat));
+                                continue;
+                            }
+                            Ok(r) => {
+                                out.errors.push(format!("call-next {}: {}", r.status, r.text()));
+                                continue;
+                            }
+                            Err(e) => {
+                                out.errors.push(format!("call-next: {e}"));
+                                continue;
+                            }
+                        };
+                        let t2 = Instant::now();
+                        match c.request("POST", &format!("/api/v1/seat-calls/{call_id}/seat"), &h, None) {
+                            Ok(r) if r.status == 201 => {
+                                let t3 = Instant::now();
+                                out.call.push((t2 - t1).as_micros() as u64);
+                                out.seat.push((t3 - t2).as_micros() as u64);
+                                out.pairs.push((t3 - t1).as_micros() as u64);
+                                mine[ti].seats[seat as usize - 1] = r.json()["id"].as_i64();
+                            }
+                            Ok(r) => out.errors.push(format!("seat {}: {}", r.status, r.text())),
+                            Err(e) => out.errors.push(format!("seat: {e}")),
+                        }
+                    }
+                    to_fill = still_free;
+                    round += 1;
+                    if barrier.wait().is_leader() {
+                        let mut g = clock.lock().unwrap();
+                        g.2 += g.0.elapsed().as_secs_f64();
+                        rounds.store(round, Ordering::Relaxed);
+                        if claimed.load(Ordering::Relaxed) >= ops || Instant::now() >= deadline {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    // Everyone reads the leader's decision after this one.
+                    if barrier.wait().is_leader() {
+                        clock.lock().unwrap().0 = Instant::now();
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                }
+                out.tables = mine;
+                out
+            })
+        })
+        .collect();
+    let mut all = ClientResult::default();
+    for h in handles {
+        let r = h.join().expect("client thread");
+        all.pairs.extend(r.pairs);
+        all.call.extend(r.call);
+        all.seat.extend(r.seat);
+        all.leave.extend(r.leave);
+        all.errors.extend(r.errors);
+        all.refused_us.extend(r.refused_us);
+        for (k, n) in r.refused {
+            *all.refused.entry(k).or_default() += n;
+        }
+        for t in r.tables {
+            if let Some(slot) = room.tables.iter_mut().find(|x| x.id == t.id) {
+                *slot = t;
+            }
+        }
+    }
+    let elapsed_s = start.elapsed().as_secs_f64();
+    let (_, leave_s, pairs_s) = *clock.lock().unwrap();
+    CallSeat {
+        pairs: summarize(all.pairs),
+        call: summarize(all.call),
+        seat: summarize(all.seat),
+        leave: summarize(all.leave),
+        refused: all.refused,
+        refused_ms: summarize(all.refused_us),
+        pairs_s,
+        leave_s,
+        elapsed_s,
+        rounds: rounds.load(Ordering::Relaxed),
+        main_tables: main.len(),
+        errors: all.errors,
+        clients,
+    }
+}
+
+/// Diagnostic: the same leave / call-next / seat through the services in-process, one
+/// thread, each in its own write transaction as the handlers do (no HTTP, no queueing):
+/// what one call+seat pair costs the database and the rules.
+fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result<(Summary, Summary), AppError> {
+    let system = Actor::system();
+    let mut conn = state.db.conn()?;
+    let (mut call_us, mut pairs_us) = (Vec::new(), Vec::new());
+    let main: Vec<usize> = (0..room.tables.len()).filter(|&i| !room.tables[i].must_move).collect();
+    let mut done = 0;
+    'outer: for seat in 1..=SEATS {
+        for &ti in &main {
+            if done >= ops {
+                break 'outer;
+            }
+            let Some(sid) = room.tables[ti].seats[seat as usize - 1] else { continue };
+            let tid = room.tables[ti].id;
+            let now = state.clock.now();
+            state.db.write(&mut conn, |c| {
+                let r = services::room::get(c)?;
+                services::floor::leave(c, now, &r.profile, &system, sid, "bench")
+            })?;
+            room.tables[ti].seats[seat as usize - 1] = None;
+            let t1 = Instant::now();
+            let call = match state.db.write(&mut conn, |c| {
+                let r = services::room::get(c)?;
+                services::floor::call_next(c, now, r.tz, &r.profile, &system, tid, seat)
+            }) {
+                Ok(call) => call,
+                Err(AppError::Conflict(_)) => continue,
+                Err(e) => return Err(e),
+            };
+            let t2 = Instant::now();
+            let s = state.db.write(&mut conn, |c| {
+                let r = services::room::get(c)?;
+                services::floor::confirm_call(c, now, r.tz, &r.profile, &system, call.id)
+            })?;
+            let t3 = Instant::now();
+            room.tables[ti].seats[seat as usize - 1] = Some(s.id);
+            call_us.push((t2 - t1).as_micros() as u64);
+            pairs_us.push((t3 - t1).as_micros() as u64);
+            done += 1;
+        }
+    }
+    Ok((summarize(call_us), summarize(pairs_us)))
+}
+
+fn dashboard_http(addr: SocketAddr, session: &str, runs: usize) -> (Summary, usize) {
+    let mut c = Client::new(addr);
+    let cookie = format!("cr_session={session}");
+    let mut v = Vec::with_capacity(runs);
+    let mut bytes = 0;
+    // One warm-up request (template and connection).
+    let r = c.request("GET", "/floor/live", &[("Cookie", &cookie)], None).expect("GET /floor/live");
+    assert_eq!(r.status, 200, "GET /floor/live: {}", r.text());
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = c.request("GET", "/floor/live", &[("Cookie", &cookie)], None).expect("GET /floor/live");
+        v.push(t.elapsed().as_micros() as u64);
+        assert_eq!(r.status, 200, "GET /floor/live");
+        bytes = r.body.len();
+    }
+    (summarize(v), bytes)
+}
+
+fn dashboard_service(state: &AppState, runs: usize) -> (Summary, usize, usize) {
+    let mut conn = state.db.conn().expect("conn");
+    let room = services::room::get(&mut conn).expect("room");
+    let mut v = Vec::with_capacity(runs);
+    let (mut tables, mut lines) = (0, 0);
+    for _ in 0..runs + 1 {
+        let t = Instant::now();
+        let d = services::floor::dashboard(&mut conn, state.clock.now(), &room.profile).expect("dashboard");
+        v.push(t.elapsed().as_micros() as u64);
+        tables = d.tables.len();
+        lines = d.lists.iter().map(|l| l.lines.len()).sum();
+    }
+    v.remove(0); // warm-up
+    (summarize(v), tables, lines)
+}
+
+fn main() {
+    let t_all = Instant::now();
+    let ops = env_or("FLOOR_BENCH_OPS", 3_000);
+    let clients = env_or("FLOOR_BENCH_CLIENTS", 32).max(1);
+    let secs = env_or("FLOOR_BENCH_SECS", 20) as u64;
+    let dash_runs = env_or("FLOOR_BENCH_DASH_RUNS", 50).max(1);
+    let direct_ops = env_or("FLOOR_BENCH_DIRECT_OPS", 200);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let mb = |kb: u64| kb as f64 / 1024.0;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("bench.db");
+    let config = Config {
+        database_url: format!("sqlite://{}", db_path.display()),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        workers: Some(2),
+        ..Config::default()
+    };
+    let pool_size = config.pool_size;
+    println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; SQLite (pool {pool_size}), 2 HTTP workers, {cores} cores");
+
+    let t_setup = Instant::now();
+    let state = build_state(config).expect("build_state");
+    let mut room = build_room(&state).expect("generated room");
+    let setup_s = t_setup.elapsed().as_secs_f64();
+    let db_mb = std::fs::metadata(&db_path).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    let rss_setup = mb(rss_kb("VmHWM:"));
+    let must_move = room.tables.iter().filter(|t| t.must_move).count();
+    println!("setup {setup_s:.1} s (not part of the figures); database file {db_mb:.0} MB; {must_move} must-move tables (BSOP 55); peak RSS so far {rss_setup:.0} MB");
+
+    let (addr, handle) = start_server(state.clone());
+    let token = api_token(addr);
+    let session = web_session(addr);
+    println!("server on http://{addr}; signed in (API token, page session)");
+
+    // The dashboard first, on the room at its nominal size (2,500 seated, 5,000 waiting).
+    let (dash_svc, dash_tables, dash_lines) = dashboard_service(&state, dash_runs);
+    let rss_dash_svc = mb(rss_kb("VmHWM:"));
+    let (dash_http, dash_bytes) = dashboard_http(addr, &session, dash_runs);
+    let rss_dash = mb(rss_kb("VmHWM:"));
+    // Diagnostic: one call+seat through the services, no HTTP, lists at full length.
+    let (direct_call_full, direct_pair_full) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    println!(
+        "dashboard: {dash_tables} tables, {dash_lines} list lines; GET /floor/live answers {:.1} MB; peak RSS so far {rss_dash:.0} MB",
+        dash_bytes as f64 / 1e6
+    );
+
+    println!("call next + seat over HTTP: {clients} clients, {ops} operations or {secs} s …");
+    let cpu0 = cpu_s();
+    let cs = call_and_seat(addr, &token, &mut room, clients, ops, Duration::from_secs(secs));
+    let cores_busy = (cpu_s() - cpu0) / cs.elapsed_s;
+    let throughput = cs.pairs.n as f64 / cs.pairs_s;
+    let leave_throughput = cs.leave.n as f64 / cs.leave_s;
+    let rss_calls = mb(rss_kb("VmHWM:"));
+    for (what, n) in &cs.refused {
+        println!("  refused (not an error, the seat is called again next round): {n} × {what}");
+    }
+    if !cs.errors.is_empty() {
+        println!("  {} request(s) failed; first ones:", cs.errors.len());
+        for e in cs.errors.iter().take(8) {
+            println!("    {e}");
+        }
+    }
+
+    // Diagnostics: the services without HTTP, and the dashboard after the write phase.
+    let (direct_call, direct_pair) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    let (dash_after, _, lines_after) = dashboard_service(&state, dash_runs);
+
+    let peak_mb = mb(rss_kb("VmHWM:"));
+    let total_s = t_all.elapsed().as_secs_f64();
+
+    let row = |what: &str, value: String, target: &str, result: &str| {
+        println!("| {what:<60} | {value:>17} | {target:>7} | {result:<4} |");
+    };
+    println!();
+    println!("| {:<60} | {:>17} | {:>7} | {:<4} |", "measure", "value", "target", "");
+    println!("|{}|{}|{}|{}|", "-".repeat(62), "-".repeat(19), "-".repeat(9), "-".repeat(6));
+    row(&format!("call+seat over HTTP, {} clients: pairs/s", cs.clients), format!("{throughput:.0}"), "≥ 1000", verdict(throughput >= TARGET_PAIRS_PER_S));
+    row("call+seat p50 (ms)", format!("{:.2}", cs.pairs.p50), "", "");
+    row("call+seat p90 (ms)", format!("{:.2}", cs.pairs.p90), "", "");
+    row("call+seat p99 (ms)", format!("{:.2}", cs.pairs.p99), "≤ 20", verdict(cs.pairs.p99 <= TARGET_CALL_SEAT_P99_MS));
+    row("call+seat max (ms)", format!("{:.2}", cs.pairs.max), "", "");
+    row("  call-next alone p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.call.p50, cs.call.p99), "", "");
+    row("  seat alone p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.seat.p50, cs.seat.p99), "", "");
+    row("  pairs / refused calls / errors", format!("{} / {} / {}", cs.pairs.n, cs.refused_ms.n, cs.errors.len()), "", "");
+    row("  rounds / main tables", format!("{} / {}", cs.rounds, cs.main_tables), "", "");
+    row("  call+seat phases / whole loop (s)", format!("{:.2} / {:.2}", cs.pairs_s, cs.elapsed_s), "", "");
+    row("  CPU busy during the loop (cores, server + clients)", format!("{cores_busy:.2} of {cores}"), "", "");
+    row("leave over HTTP (own phase): leaves/s", format!("{leave_throughput:.0}"), "", "");
+    row("leave p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.leave.p50, cs.leave.p99), "", "");
+    row(&format!("services direct, 1 thread, n={}, lists ~500: call+seat", direct_pair_full.n), format!("{:.2} / {:.2}", direct_pair_full.p50, direct_pair_full.p99), "", "");
+    row("  of which call_next p50 / p99 (ms)", format!("{:.2} / {:.2}", direct_call_full.p50, direct_call_full.p99), "", "");
+    row(&format!("services direct, after the writes (lists ~{}): call+seat", lines_after / GAMES), format!("{:.2} / {:.2}", direct_pair.p50, direct_pair.p99), "", "");
+    row("  of which call_next p50 / p99 (ms)", format!("{:.2} / {:.2}", direct_call.p50, direct_call.p99), "", "");
+    row(&format!("GET /floor/live p50 (ms), n={}", dash_http.n), format!("{:.2}", dash_http.p50), "≤ 20", verdict(dash_http.p50 <= TARGET_DASHBOARD_MS));
+    row("GET /floor/live p99 (ms)", format!("{:.2}", dash_http.p99), "≤ 20", verdict(dash_http.p99 <= TARGET_DASHBOARD_MS));
+    row("GET /floor/live body (MB)", format!("{:.1}", dash_bytes as f64 / 1e6), "", "");
+    row(&format!("floor::dashboard() p50 (ms), n={}", dash_svc.n), format!("{:.2}", dash_svc.p50), "≤ 20", verdict(dash_svc.p50 <= TARGET_DASHBOARD_MS));
+    row("floor::dashboard() p99 (ms)", format!("{:.2}", dash_svc.p99), "≤ 20", verdict(dash_svc.p99 <= TARGET_DASHBOARD_MS));
+    row(&format!("  after the writes ({lines_after} waiting) p50 / p99"), format!("{:.2} / {:.2}", dash_after.p50, dash_after.p99), "", "");
+    row("peak RSS, VmHWM (MB)", format!("{peak_mb:.0}"), "≤ 150", verdict(peak_mb <= TARGET_RSS_MB));
+    row("  peak after setup / dashboard() / GET /floor/live (MB)", format!("{rss_setup:.0} / {rss_dash_svc:.0} / {rss_dash:.0}"), "", "");
+    row("  peak after call+seat over HTTP (MB)", format!("{rss_calls:.0}"), "", "");
+    row("setup (s, not part of the figures)", format!("{setup_s:.1}"), "", "");
+    row("whole run (s)", format!("{total_s:.1}"), "", "");
+    println!();
+    let kv = |k: &str, v: String| println!("floor.{k}={v}");
+    kv("room.tables", TABLES.to_string());
+    kv("room.seated", SEATED.to_string());
+    kv("room.waitlisted", WAITLISTED.to_string());
+    kv("setup_s", format!("{setup_s:.2}"));
+    kv("call_seat.clients", cs.clients.to_string());
+    kv("call_seat.pairs", cs.pairs.n.to_string());
+    kv("call_seat.refused", cs.refused_ms.n.to_string());
+    kv("call_seat.errors", cs.errors.len().to_string());
+    kv("call_seat.phase_s", format!("{:.3}", cs.pairs_s));
+    kv("call_seat.elapsed_s", format!("{:.3}", cs.elapsed_s));
+    kv("call_seat.rounds", cs.rounds.to_string());
+    kv("call_seat.throughput_per_s", format!("{throughput:.1}"));
+    kv("call_seat.p50_ms", format!("{:.3}", cs.pairs.p50));
+    kv("call_seat.p90_ms", format!("{:.3}", cs.pairs.p90));
+    kv("call_seat.p99_ms", format!("{:.3}", cs.pairs.p99));
+    kv("call_seat.max_ms", format!("{:.3}", cs.pairs.max));
+    kv("call_seat.mean_ms", format!("{:.3}", cs.pairs.mean));
+    kv("call_seat.cores_busy", format!("{cores_busy:.2}"));
+    kv("call_next.p50_ms", format!("{:.3}", cs.call.p50));
+    kv("call_next.p99_ms", format!("{:.3}", cs.call.p99));
+    kv("seat.p50_ms", format!("{:.3}", cs.seat.p50));
+    kv("seat.p99_ms", format!("{:.3}", cs.seat.p99));
+    kv("leave.throughput_per_s", format!("{leave_throughput:.1}"));
+    kv("leave.p50_ms", format!("{:.3}", cs.leave.p50));
+    kv("leave.p99_ms", format!("{:.3}", cs.leave.p99));
+    kv("direct_full_lists.call_seat.p50_ms", format!("{:.3}", direct_pair_full.p50));
+    kv("direct_full_lists.call_seat.p99_ms", format!("{:.3}", direct_pair_full.p99));
+    kv("direct_full_lists.call_next.p50_ms", format!("{:.3}", direct_call_full.p50));
+    kv("direct_full_lists.call_next.p99_ms", format!("{:.3}", direct_call_full.p99));
+    kv("direct.call_seat.p50_ms", format!("{:.3}", direct_pair.p50));
+    kv("direct.call_seat.p99_ms", format!("{:.3}", direct_pair.p99));
+    kv("direct.call_next.p50_ms", format!("{:.3}", direct_call.p50));
+    kv("direct.call_next.p99_ms", format!("{:.3}", direct_call.p99));
+    kv("dashboard_http.p50_ms", format!("{:.3}", dash_http.p50));
+    kv("dashboard_http.p99_ms", format!("{:.3}", dash_http.p99));
+    kv("dashboard_http.bytes", dash_bytes.to_string());
+    kv("dashboard_service.p50_ms", format!("{:.3}", dash_svc.p50));
+    kv("dashboard_service.p99_ms", format!("{:.3}", dash_svc.p99));
+    kv("dashboard_service_after.p50_ms", format!("{:.3}", dash_after.p50));
+    kv("dashboard_service_after.p99_ms", format!("{:.3}", dash_after.p99));
+    kv("peak_rss_mb", format!("{peak_mb:.1}"));
+    kv("peak_rss_after_setup_mb", format!("{rss_setup:.1}"));
+    kv("peak_rss_after_dashboard_service_mb", format!("{rss_dash_svc:.1}"));
+    kv("peak_rss_after_dashboard_http_mb", format!("{rss_dash:.1}"));
+    kv("total_s", format!("{total_s:.1}"));
+
+    // Stop the server; the temporary database goes with `dir` (unless kept).
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    rt.block_on(handle.stop(false));
+    drop(state);
+    if std::env::var_os("FLOOR_BENCH_KEEP_DB").is_some() {
+        println!("database kept at {}", dir.keep().join("bench.db").display());
+    }
+}
