@@ -67,6 +67,19 @@ fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
         .load(conn)?)
 }
 
+/// A page of a game's waiting entries (not yet called), in list order: calling the next
+/// player reads only as far down the list as it has to.
+fn waiting_page(conn: &mut DbConn, game_id: i64, offset: i64, limit: i64) -> AppResult<Vec<WaitlistRow>> {
+    Ok(waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(waitlist_entries::state.eq("waiting"))
+        .order((waitlist_entries::order_key.asc(), waitlist_entries::joined_at.asc(), waitlist_entries::id.asc()))
+        .offset(offset)
+        .limit(limit)
+        .select(WaitlistRow::as_select())
+        .load(conn)?)
+}
+
 fn as_entry(r: &WaitlistRow) -> Entry {
     Entry {
         id: r.id,
@@ -163,16 +176,25 @@ pub fn join(
         let time = from.with_timezone(&tz).format("%H:%M").to_string();
         return Err(AppError::Conflict(Problem::new("err-must-move-rejoin-later").arg("time", time)));
     }
-    let current = entries(conn, game_id)?;
-    if current.iter().any(|e| e.player_id == player_id) {
+    let already: i64 = waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(waitlist_entries::player_id.eq(player_id))
+        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .count()
+        .get_result(conn)?;
+    if already > 0 {
         return Err(conflict("err-already-on-list"));
     }
-    let domain: Vec<Entry> = current.iter().map(as_entry).collect();
+    let bottom: Option<i64> = waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .select(diesel::dsl::max(waitlist_entries::order_key))
+        .first(conn)?;
     let row = WaitlistRow {
         id: next_seq(conn, "waitlist")?,
         game_id,
         player_id,
-        order_key: waitlist::key_at_bottom(&domain),
+        order_key: bottom.map_or(waitlist::KEY_STEP, |k| k + waitlist::KEY_STEP),
         joined_at: now.naive_utc(),
         source: if call_in { "call_in" } else { "desk" }.into(),
         call_in_expires_at: call_in.then(|| (now + Duration::minutes(profile.call_in_expiry_min as i64)).naive_utc()),
@@ -428,39 +450,47 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
     }
     // BSOP 55, 57: a seat at a main game goes to the must-move players first.
     let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
-    let rows = entries(conn, game_id)?;
-    let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
     // The domain picks in order; whether a listed player may take this seat needs the
-    // database, asked lazily (only until someone can).
-    let db = std::cell::RefCell::new(&mut *conn);
-    let failure = std::cell::RefCell::new(None);
-    let pick = waitlist::next_for_seat(&changes, &due, &domain, now, |p| {
-        let mut c = db.borrow_mut();
-        // A player already called to another table (another list) waits for that answer:
-        // passed over here, keeping the place (one open call per player).
-        let verdict = match has_open_call(&mut c, p) {
-            Ok(true) => Ok(Some(PassOver::AlreadyCalled)),
-            Ok(false) => match check_player_may_sit(&mut c, now, tz, &t, p) {
-                // BSOP 55: who refused a must-move and gave up may not play at that
-                // must-move table (the domain has no reason of its own for it: passed over
-                // as not able to play here, keeping the place).
-                Ok(None) => barred_from_table(&mut c, p, &t).map(|barred| barred.then_some(PassOver::Ineligible)),
-                other => other,
-            },
-            Err(e) => Err(e),
-        };
-        match verdict {
-            Ok(v) => v,
-            Err(e) => {
-                failure.borrow_mut().get_or_insert(e);
-                Some(PassOver::Ineligible)
+    // database, asked lazily (only until someone can), reading the list a page at a time.
+    const PAGE: i64 = 32;
+    let mut offset = 0;
+    let pick = loop {
+        let rows = waiting_page(conn, game_id, offset, PAGE)?;
+        let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
+        let db = std::cell::RefCell::new(&mut *conn);
+        let failure = std::cell::RefCell::new(None);
+        let pick = waitlist::next_for_seat(&changes, &due, &domain, now, |p| {
+            let mut c = db.borrow_mut();
+            // A player already called to another table (another list) waits for that answer:
+            // passed over here, keeping the place (one open call per player).
+            let verdict = match has_open_call(&mut c, p) {
+                Ok(true) => Ok(Some(PassOver::AlreadyCalled)),
+                Ok(false) => match check_player_may_sit(&mut c, now, tz, &t, p) {
+                    // BSOP 55: who refused a must-move and gave up may not play at that
+                    // must-move table (the domain has no reason of its own for it: passed over
+                    // as not able to play here, keeping the place).
+                    Ok(None) => barred_from_table(&mut c, p, &t).map(|barred| barred.then_some(PassOver::Ineligible)),
+                    other => other,
+                },
+                Err(e) => Err(e),
+            };
+            match verdict {
+                Ok(v) => v,
+                Err(e) => {
+                    failure.borrow_mut().get_or_insert(e);
+                    Some(PassOver::Ineligible)
+                }
             }
+        });
+        drop(db);
+        if let Some(e) = failure.into_inner() {
+            return Err(e);
         }
-    });
-    drop(db);
-    if let Some(e) = failure.into_inner() {
-        return Err(e);
-    }
+        if pick.is_some() || (rows.len() as i64) < PAGE {
+            break pick;
+        }
+        offset += PAGE;
+    };
     let Some(candidate) = pick else { return Err(conflict("err-nobody-to-call")) };
     let (player_id, entry_id, source) = match candidate {
         Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
@@ -862,11 +892,18 @@ pub struct TableView {
     pub siblings: Vec<(i64, i32)>,
 }
 
+/// How many players of each list the dashboard and the lobby show by name (the rest are
+/// counted; the full list is in the list API).
+pub const LIST_SHOWN: usize = 20;
+
 /// One game's list on the dashboard.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameList {
     pub game: GameRow,
+    /// The first [`LIST_SHOWN`] players of the list, in order.
     pub lines: Vec<ListLine>,
+    /// Everyone on the list (the lines may show only the top of it).
+    pub total: usize,
     /// Interest list (no table of the game open or running): players still needed to start.
     pub needed: Option<usize>,
     /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
@@ -946,35 +983,47 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         };
         views.push(TableView { table: t, game: g, seats, seated: n, siblings });
     }
-    let all_entries: Vec<(WaitlistRow, PlayerRow)> = waitlist_entries::table
-        .inner_join(players::table)
+    // Positions need every entry's key; names only for the top of each list.
+    let all_entries: Vec<WaitlistRow> = waitlist_entries::table
         .filter(waitlist_entries::state.eq_any(ACTIVE))
-        .select((WaitlistRow::as_select(), PlayerRow::as_select()))
+        .select(WaitlistRow::as_select())
         .load(conn)?;
     let games_list: Vec<GameRow> = games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(conn)?;
-    let mut by_game: HashMap<i64, Vec<(WaitlistRow, PlayerRow)>> = HashMap::new();
-    for (e, p) in all_entries {
-        by_game.entry(e.game_id).or_default().push((e, p));
+    let mut by_game: HashMap<i64, Vec<WaitlistRow>> = HashMap::new();
+    for e in all_entries {
+        by_game.entry(e.game_id).or_default().push(e);
     }
     let mut lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
         let openings = if mine.is_empty() { Vec::new() } else { recent_openings(conn, g.id)? };
-        let domain: Vec<Entry> = mine.iter().map(|(e, _)| as_entry(e)).collect();
-        let mut rows: HashMap<i64, (WaitlistRow, PlayerRow)> = mine.into_iter().map(|r| (r.0.id, r)).collect();
-        let lines: Vec<ListLine> = waitlist::positions(&domain, now)
+        let domain: Vec<Entry> = mine.iter().map(as_entry).collect();
+        let places = waitlist::positions(&domain, now);
+        let total = places.len();
+        let top: Vec<(i64, Place)> = places.into_iter().take(LIST_SHOWN).collect();
+        let mut rows: HashMap<i64, WaitlistRow> = mine.into_iter().map(|r| (r.id, r)).collect();
+        let top_entries: Vec<(WaitlistRow, Place)> = top.into_iter().filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place))).collect();
+        let ids: Vec<i64> = top_entries.iter().map(|(e, _)| e.player_id).collect();
+        let mut people: HashMap<i64, PlayerRow> = players::table
+            .filter(players::id.eq_any(ids))
+            .select(PlayerRow::as_select())
+            .load(conn)?
             .into_iter()
-            .filter_map(|(id, place)| {
-                rows.remove(&id).map(|(entry, player)| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
+            .map(|p| (p.id, p))
+            .collect();
+        let lines: Vec<ListLine> = top_entries
+            .into_iter()
+            .filter_map(|(entry, place)| {
+                people.remove(&entry.player_id).map(|player| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
             })
             .collect();
         let running = views.iter().any(|v| v.table.game_id == Some(g.id) && matches!(v.table.state.as_str(), "open" | "running" | "suspended"));
-        let needed = (!running).then(|| waitlist::players_needed(lines.len(), profile.min_players_to_run));
+        let needed = (!running).then(|| waitlist::players_needed(total, profile.min_players_to_run));
         let mine: Vec<&TableView> = views.iter().filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table)).collect();
         let suggested = suggest_among(&mine.iter().map(|v| (&v.table, v.seated, first_free_in_view(v).is_some())).collect::<Vec<_>>())
             .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
             .map(|v| v.table.number);
-        lists.push(GameList { game: g, lines, needed, suggested });
+        lists.push(GameList { game: g, lines, total, needed, suggested });
     }
     Ok(Dashboard { tables: views, lists })
 }

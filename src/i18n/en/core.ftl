@@ -382,3 +382,4 @@ floor-wait = { $minutes } min
 floor-wait-hint = Estimated wait, from how often seats of this game opened recently.
 floor-draw-by-suits = Draw tables by suits
 err-suit-draw-needs-tables = A draw by suits fills two or more open tables of this game with nobody seated yet (PT-2007 25): open them first.
+floor-list-more = … and { $count } more waiting.

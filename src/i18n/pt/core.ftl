@@ -382,3 +382,4 @@ floor-wait = { $minutes } min
 floor-wait-hint = Espera estimada, pela frequência com que se libertaram lugares deste jogo.
 floor-draw-by-suits = Sortear mesas por naipes
 err-suit-draw-needs-tables = Um sorteio por naipes preenche duas ou mais mesas abertas deste jogo ainda sem ninguém sentado (PT-2007 25): abra-as primeiro.
+floor-list-more = … e mais { $count } em espera.

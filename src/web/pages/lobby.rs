@@ -25,8 +25,10 @@ pub struct BoardGame {
     pub buy_in_max: Option<i64>,
     pub tables: Vec<i32>,
     pub seats_free: usize,
-    /// Aliases on the list, in order.
+    /// Aliases at the top of the list, in order.
     pub waiting: Vec<String>,
+    /// Everyone on the list.
+    pub waiting_total: usize,
     pub needed: Option<usize>,
 }
 
@@ -48,6 +50,7 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                 tables: tables.iter().map(|t| t.table.number).collect(),
                 seats_free: tables.iter().map(|t| t.seats.iter().filter(|s| s.seating.is_none() && s.call.is_none() && !s.held).count()).sum(),
                 waiting: l.lines.iter().map(|x| x.player.alias.clone()).collect(),
+                waiting_total: l.total,
                 needed: l.needed,
             }
         })
