@@ -53,7 +53,11 @@ impl AppState {
         T: Send + 'static,
         F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
     {
-        let r = self.run(move |s, conn| s.db.write(conn, |c| f(s, c))).await;
+        let state = self.clone();
+        let r = actix_web::web::block(move || state.db.write_new(|c| f(&state, c)))
+            .await
+            .map_err(AppError::from)
+            .and_then(|r| r);
         if r.is_ok() {
             self.changed();
         }

@@ -142,11 +142,28 @@ impl Db {
     where
         E: From<diesel::result::Error>,
     {
-        let _turn = match self.backend {
+        let _turn = self.writer_turn();
+        conn.transaction(f)
+    }
+
+    /// SQLite takes one writer at a time: wait for the turn (PostgreSQL needs none).
+    fn writer_turn(&self) -> Option<std::sync::MutexGuard<'_, ()>> {
+        match self.backend {
             Backend::Sqlite => Some(self.writer.lock().unwrap_or_else(|e| e.into_inner())),
             Backend::Postgres => None,
-        };
-        conn.transaction(f)
+        }
+    }
+
+    /// Like [`write`](Self::write), taking a connection from the pool only once it is this
+    /// writer's turn: waiting writers hold no connection, so readers are never starved.
+    pub fn write_new<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<diesel::result::Error> + From<r2d2::PoolError>,
+    {
+        let _turn = self.writer_turn();
+        let mut conn = self.conn()?;
+        let c: &mut DbConn = &mut conn;
+        c.transaction(f)
     }
 }
 
