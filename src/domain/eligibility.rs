@@ -25,8 +25,8 @@ impl Ban {
     /// A ban is in force from its start until its end (exclusive), unless lifted before.
     pub fn in_force(&self, now: DateTime<Utc>) -> bool {
         now >= self.starts_at
-            && self.ends_at.map_or(true, |e| now < e)
-            && self.lifted_at.map_or(true, |l| now < l)
+            && self.ends_at.is_none_or(|e| now < e)
+            && self.lifted_at.is_none_or(|l| now < l)
     }
 }
 

@@ -482,7 +482,6 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
                 }
             }
         });
-        drop(db);
         if let Some(e) = failure.into_inner() {
             return Err(e);
         }

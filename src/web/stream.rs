@@ -58,26 +58,24 @@ async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaf
             // Tell the browser how long to wait before reconnecting.
             return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, idle, false)));
         }
-        loop {
-            let batch = st.run(move |_, c| events_after(c, last, 200)).await;
-            match batch {
-                Ok(evs) if !evs.is_empty() => {
-                    let next = evs.last().map(|e| e.seq).unwrap_or(last);
-                    let mut out = Vec::new();
-                    for e in &evs {
-                        out.extend_from_slice(&sse(e));
-                    }
-                    return Some((Ok(Bytes::from(out)), (st, rx, next, 0, false)));
+        let batch = st.run(move |_, c| events_after(c, last, 200)).await;
+        match batch {
+            Ok(evs) if !evs.is_empty() => {
+                let next = evs.last().map(|e| e.seq).unwrap_or(last);
+                let mut out = Vec::new();
+                for e in &evs {
+                    out.extend_from_slice(&sse(e));
                 }
-                Ok(_) => {}
-                Err(_) => return None,
+                return Some((Ok(Bytes::from(out)), (st, rx, next, 0, false)));
             }
-            let _ = tokio::time::timeout(WAKE, rx.changed()).await;
-            if idle + 1 >= KEEPALIVE_EVERY {
-                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, 0, false)));
-            }
-            return Some((Ok(Bytes::new()), (st, rx, last, idle + 1, false)));
+            Ok(_) => {}
+            Err(_) => return None,
         }
+        let _ = tokio::time::timeout(WAKE, rx.changed()).await;
+        if idle + 1 >= KEEPALIVE_EVERY {
+            return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, 0, false)));
+        }
+        Some((Ok(Bytes::new()), (st, rx, last, idle + 1, false)))
     });
     Ok(HttpResponse::Ok()
         .insert_header(("Content-Type", "text/event-stream"))
