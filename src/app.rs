@@ -67,9 +67,8 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
 /// One pass of the timers (expired seat calls, lapsed call-ins, suspended tables), through
 /// the same service path as a user action. Returns how many things it acted on.
 pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
-    let mut conn = state.db.conn()?;
     let now = state.clock.now();
-    let acted = state.db.write(&mut conn, |c| {
+    let acted = state.db.write_new(|c| -> Result<usize, AppError> {
         let room = services::room::get(c)?;
         services::floor::tick(c, now, room.tz, &room.profile)
     })?;

@@ -143,7 +143,10 @@ impl Db {
         E: From<diesel::result::Error>,
     {
         let _turn = self.writer_turn();
-        conn.transaction(f)
+        conn.transaction(|c| {
+            take_pg_turn(c)?;
+            f(c)
+        })
     }
 
     /// SQLite takes one writer at a time: wait for the turn (PostgreSQL needs none).
@@ -163,7 +166,20 @@ impl Db {
         let _turn = self.writer_turn();
         let mut conn = self.conn()?;
         let c: &mut DbConn = &mut conn;
-        c.transaction(f)
+        c.transaction(|c| {
+            take_pg_turn(c)?;
+            f(c)
+        })
+    }
+}
+
+/// PostgreSQL: writers take turns too, across every server process, with a transaction-level
+/// advisory lock. Every rule check then reads a state no other writer is changing, and rows
+/// are always locked in one order (no deadlocks). SQLite takes its turn in-process.
+fn take_pg_turn(conn: &mut DbConn) -> QueryResult<()> {
+    match conn {
+        DbConn::Postgres(c) => c.batch_execute("SELECT pg_advisory_xact_lock(72010001)"),
+        DbConn::Sqlite(_) => Ok(()),
     }
 }
 

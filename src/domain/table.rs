@@ -82,10 +82,12 @@ pub fn evaluate(
         }
         TableState::Suspended => {
             let since = suspended_at.unwrap_or(now);
-            if enough {
-                Transition::Run
-            } else if now >= since + grace {
+            // The deadline comes first: a fourth player arriving after the 15 minutes does
+            // not revive a game that should already be closed.
+            if now >= since + grace {
                 Transition::Close
+            } else if enough {
+                Transition::Run
             } else {
                 Transition::Stay
             }
@@ -221,6 +223,8 @@ mod tests {
         assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Stay);
         assert_eq!(evaluate(TableState::Suspended, 4, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Run);
         assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::minutes(15)), Transition::Close);
+        // Back to four only after the deadline: still closed (the deadline comes first).
+        assert_eq!(evaluate(TableState::Suspended, 4, 4, s, grace(), t0() + Duration::minutes(15)), Transition::Close);
         // A restart long after the deadline closes at once.
         assert_eq!(evaluate(TableState::Suspended, 0, 4, s, grace(), t0() + Duration::hours(5)), Transition::Close);
         // PT-ONL 7: the minimum is a profile setting.

@@ -530,7 +530,12 @@ fn create_call(
         if is_unique_violation(&e) { conflict("err-seat-called") } else { e.into() }
     })?;
     if let Some(eid) = entry_id {
-        diesel::update(waitlist_entries::table.find(eid)).set(waitlist_entries::state.eq("called")).execute(conn)?;
+        let n = diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("waiting")))
+            .set(waitlist_entries::state.eq("called"))
+            .execute(conn)?;
+        if n != 1 {
+            return Err(conflict("err-entry-not-active"));
+        }
     }
     audit::record::<(), _>(conn, now, actor, "seat.call", "player", Some(player_id), None, Some(&row))?;
     let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
@@ -557,6 +562,10 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
     let c = call(conn, call_id)?;
     if !matches!(c.state.as_str(), "pending" | "acknowledged") {
         return Err(conflict("err-call-not-open"));
+    }
+    // The response window is over: the call is expired even before the scheduler says so.
+    if c.respond_by.and_utc() <= now {
+        return Err(conflict("err-call-expired"));
     }
     let t = table(conn, c.table_id)?;
     let seating = match c.source.as_str() {
@@ -820,10 +829,14 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         .select(SeatCallRow::as_select())
         .load(conn)?;
     for c in due {
-        diesel::update(seat_calls::table.find(c.id))
+        let n = diesel::update(seat_calls::table.find(c.id).filter(seat_calls::state.eq_any(["pending", "acknowledged"])))
             .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
             .execute(conn)?;
-        if let Some(eid) = c.entry_id {
+        if n != 1 {
+            continue;
+        }
+        audit::record::<SeatCallRow, ()>(conn, now, &system, "seat.call_expired", "player", Some(c.player_id), Some(&c), None)?;
+        if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
             let e = entry(conn, eid)?;
             match profile.call_expiry {
                 CallExpiry::Remove => {
@@ -842,9 +855,11 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         }
         emit(conn, now, Some(c.table_id), "seat.call_expired", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
         actions += 1;
-        // The seat is still free: call the next one, if anyone can take it.
+        // The seat is still free: call the next one, if anyone can take it. A seat that can
+        // no longer be called (taken, held, gone after a change of seats) is left alone: one
+        // table's state never stops the timers of the others.
         match call_next(conn, now, tz, profile, &system, c.table_id, c.seat_no) {
-            Ok(_) | Err(AppError::Conflict(_)) => {}
+            Ok(_) | Err(AppError::Conflict(_)) | Err(AppError::Validation(_)) | Err(AppError::NotFound) => {}
             Err(e) => return Err(e),
         }
     }

@@ -713,3 +713,26 @@ async fn pt2007_27_an_oversubscribed_table_gives_priority_to_the_previous_sessio
         assert!(seated.contains(&p), "previous-session player {p} plays (PT-2007 27): {seated:?}");
     }
 }
+
+#[actix_web::test]
+async fn an_expired_seat_call_cannot_be_confirmed_even_before_the_scheduler_runs() {
+    let app = TestApp::with_clock(true).await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 9});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    let ids = eligible_players(&app, 1);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[0].to_string())]).await;
+    assert_eq!(app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await.status, 303);
+    // Five minutes is the response window; at 5:01 the call is over.
+    app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 6})).await;
+    let before = (app.audit_count(), app.count("seatings"));
+    let r = app.send_json("POST", "/api/v1/seat-calls/1/seat", &token, serde_json::json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.error().1.contains("expired"));
+    assert_eq!((app.audit_count(), app.count("seatings")), before);
+}

@@ -383,3 +383,6 @@ floor-wait-hint = Estimated wait, from how often seats of this game opened recen
 floor-draw-by-suits = Draw tables by suits
 err-suit-draw-needs-tables = A draw by suits fills two or more open tables of this game with nobody seated yet (PT-2007 25): open them first.
 floor-list-more = … and { $count } more waiting.
+err-call-expired = This seat call has expired: call the next player.
+action-seat-call_expired = Seat call expired
+action-seat-call_cancelled = Seat call cancelled

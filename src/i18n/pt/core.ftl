@@ -383,3 +383,6 @@ floor-wait-hint = Espera estimada, pela frequência com que se libertaram lugare
 floor-draw-by-suits = Sortear mesas por naipes
 err-suit-draw-needs-tables = Um sorteio por naipes preenche duas ou mais mesas abertas deste jogo ainda sem ninguém sentado (PT-2007 25): abra-as primeiro.
 floor-list-more = … e mais { $count } em espera.
+err-call-expired = Esta chamada expirou: chame o jogador seguinte.
+action-seat-call_expired = Chamada expirada
+action-seat-call_cancelled = Chamada anulada
