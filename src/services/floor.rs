@@ -172,10 +172,7 @@ pub fn join(
     }
     // BSOP 55: a must-move player who refused to move and chose to come back later may
     // re-join this game's list only after the return window (one hour).
-    if let Some(from) = rejoin_not_before(conn, profile, game_id, player_id, now)? {
-        let time = from.with_timezone(&tz).format("%H:%M").to_string();
-        return Err(AppError::Conflict(Problem::new("err-must-move-rejoin-later").arg("time", time)));
-    }
+    refuse_before_rejoin(conn, profile, tz, game_id, player_id, now)?;
     let already: i64 = waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::player_id.eq(player_id))
@@ -653,6 +650,10 @@ fn seat_player(
     // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
     if barred_from_table(conn, player_id, t)? {
         return Err(conflict("err-refused-must-move-table"));
+    }
+    // BSOP 55: who chose to come back later sits in this game again only after the window.
+    if let Some(g) = t.game_id {
+        refuse_before_rejoin(conn, profile, tz, g, player_id, now)?;
     }
     let row = SeatingRow {
         id: next_seq(conn, "seating")?,
@@ -1184,6 +1185,17 @@ fn barred_from_table(conn: &mut DbConn, player_id: i64, t: &TableRow) -> AppResu
 /// BSOP 55: the earliest time a player who refused a must-move (and chose to come back) may
 /// join the game's list again, if that is still in the future: the latest refusal plus the
 /// room's return window (`may_rejoin_after_refusal`).
+/// BSOP 55: the refusal to re-join (the list or a seat of the game) before the return window.
+fn refuse_before_rejoin(conn: &mut DbConn, profile: &RuleProfile, tz: Tz, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<()> {
+    match rejoin_not_before(conn, profile, game_id, player_id, now)? {
+        Some(from) => {
+            let time = from.with_timezone(&tz).format("%H:%M").to_string();
+            Err(AppError::Conflict(Problem::new("err-must-move-rejoin-later").arg("time", time)))
+        }
+        None => Ok(()),
+    }
+}
+
 fn rejoin_not_before(conn: &mut DbConn, profile: &RuleProfile, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<Option<DateTime<Utc>>> {
     let last: Option<chrono::NaiveDateTime> = must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
@@ -1834,6 +1846,15 @@ pub fn transfer(
     }
     if !in_play(&to) {
         return Err(conflict("err-table-not-open"));
+    }
+    // BSOP 55, 57: players of the must-move table reach the main games in their original
+    // list order: only the one whose turn it is may move to a main game now.
+    if from.must_move && !to.must_move {
+        let game_id = to.game_id.unwrap_or_default();
+        let (due, _) = must_move_due_for(conn, now, tz, &to, game_id)?;
+        if due.first() != Some(&s.player_id) {
+            return Err(conflict("err-transfer-from-must-move"));
+        }
     }
     let from_seated = seated_at(conn, from.id)?.len();
     let to_seated = seated_at(conn, to.id)?.len();

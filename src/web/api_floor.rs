@@ -13,7 +13,7 @@ use crate::services::players as registry;
 use crate::services::{self, games};
 use crate::state::AppState;
 use crate::web::api::GameOut;
-use crate::web::extract::{AnyStaff, FloorStaff};
+use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
@@ -367,7 +367,7 @@ fn line_of(conn: &mut crate::db::DbConn, game_id: i64, entry_id: i64, now: DateT
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = WaitlistOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn list_waitlist(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<WaitlistOut>> {
+pub async fn list_waitlist(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<WaitlistOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let out = st

@@ -95,7 +95,7 @@ const API: &[(&str, &str, &[&str])] = &[
     ("PUT", "/api/v1/staff/1", ADMIN),
     ("GET", "/api/v1/audit", ADMIN),
     ("GET", "/api/v1/audit/verify", ADMIN),
-    ("GET", "/api/v1/games/1/waitlist", ALL),
+    ("GET", "/api/v1/games/1/waitlist", REGISTRY),
     ("POST", "/api/v1/games/1/waitlist", FLOOR),
     ("POST", "/api/v1/waitlist/1/remove", FLOOR),
     ("POST", "/api/v1/waitlist/1/reorder", FLOOR),

@@ -299,10 +299,10 @@ async fn pt2007_8a_players_join_in_order_and_a_removal_closes_the_gap() {
         entries.push(line["entry_id"].as_i64().unwrap());
     }
     assert_eq!(last_audit(&app).0, "list.join");
-    // Anyone on the staff reads the list; with no table in play it is an interest list
-    // (PT-2007 24: 4 players start a game).
-    let dealer = app.staff_token("dealer1", "dealer").await;
-    let list = waitlist(&app, &dealer, r.game).await;
+    // The registry's readers (the cashier too) read the list with names; with no table in
+    // play it is an interest list (PT-2007 24: 4 players start a game).
+    let cashier = app.staff_token("cashier1", "cashier").await;
+    let list = waitlist(&app, &cashier, r.game).await;
     assert_eq!(lines(&list), vec![(p[0], 1, "waiting".into()), (p[1], 2, "waiting".into()), (p[2], 3, "waiting".into())]);
     assert_eq!(list["lines"][2]["of"], 3);
     assert_eq!(list["players_needed"], 1);
@@ -865,7 +865,12 @@ async fn a_dealer_or_cashier_reads_the_floor_but_changes_nothing() {
             refused(&res, 403, "forbidden");
             assert_eq!(snapshot(&app), before);
         }
-        assert_eq!(lines(&waitlist(&app, &token, r.game).await).len(), 1);
+        if role == "cashier" {
+            assert_eq!(lines(&waitlist(&app, &token, r.game).await).len(), 1);
+        } else {
+            // Dealers do not read the registry: the list (with full names) is refused.
+            assert_eq!(app.get(&format!("/api/v1/games/{}/waitlist", r.game), &token).await.status, 403);
+        }
         assert_eq!(seats(&app, &token, t).await["seated"], 1);
     }
     // Without a token: 401.
@@ -1469,6 +1474,10 @@ async fn bsop_58_a_transfer_to_a_table_with_more_players_is_refused_and_allowed_
     assert!(msg.contains("same game"), "{msg}");
     refuse(&app, "/api/v1/seatings/999/transfer", &floor, Some(json!({"table_id": t.mm})), None, 404, "not_found").await;
 
+    // BSOP 55, 57: from the must-move table only the player whose turn it is may move to
+    // the main game (the first seated here: no list entries); the second is refused.
+    let msg = refuse(&app, &format!("/api/v1/seatings/{}/transfer", mm[1]), &floor, Some(json!({"table_id": t.main})), None, 409, "conflict").await;
+    assert!(msg.contains("BSOP 55") && msg.contains("another player moves first"), "{msg}");
     // From 6 to 4: allowed; the player takes the first free seat (seat 5 held: seat 6).
     let res = post(&app, &format!("/api/v1/tables/{}/seats/5/hold", t.main), &floor, json!({"reason": "reserved"})).await;
     assert_eq!(res.status, 201, "{}", res.text());

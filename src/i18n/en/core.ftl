@@ -386,3 +386,4 @@ floor-list-more = … and { $count } more waiting.
 err-call-expired = This seat call has expired: call the next player.
 action-seat-call_expired = Seat call expired
 action-seat-call_cancelled = Seat call cancelled
+err-transfer-from-must-move = Players at the must-move table reach the main game in their list order (BSOP 55, 57): another player moves first.

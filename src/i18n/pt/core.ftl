@@ -386,3 +386,4 @@ floor-list-more = … e mais { $count } em espera.
 err-call-expired = Esta chamada expirou: chame o jogador seguinte.
 action-seat-call_expired = Chamada expirada
 action-seat-call_cancelled = Chamada anulada
+err-transfer-from-must-move = Os jogadores da mesa de mudança obrigatória passam ao jogo principal pela ordem da lista (BSOP 55, 57): outro jogador muda primeiro.
