@@ -239,15 +239,17 @@ pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i6
         return Err(AppError::field("reason", "err-required"));
     }
     // A pending call for this entry is cancelled with it.
-    cancel_calls_of_entry(conn, now, entry_id)?;
+    cancel_calls_of_entry(conn, now, actor, entry_id)?;
     end_entry(conn, now, actor, &e, "removed", reason, "list.remove")
 }
 
-fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, entry_id: i64) -> AppResult<()> {
-    diesel::update(seat_calls::table.filter(seat_calls::entry_id.eq(entry_id)).filter(seat_calls::state.eq_any(["pending", "acknowledged"])))
-        .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-        .execute(conn)?;
-    Ok(())
+fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<()> {
+    let ids: Vec<i64> = seat_calls::table
+        .filter(seat_calls::entry_id.eq(entry_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, actor, &ids)
 }
 
 /// Moves a player to another place on the list; the floor must say why (audited).
@@ -336,16 +338,28 @@ fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
-fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, call_ids: &[i64]) -> AppResult<()> {
+fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_ids: &[i64]) -> AppResult<()> {
     if call_ids.is_empty() {
         return Ok(());
     }
-    let open = seat_calls::table.filter(seat_calls::id.eq_any(call_ids)).filter(seat_calls::state.eq_any(["pending", "acknowledged"]));
-    let entry_ids: Vec<i64> = open.clone().select(seat_calls::entry_id).load::<Option<i64>>(conn)?.into_iter().flatten().collect();
-    diesel::update(open).set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).execute(conn)?;
-    diesel::update(waitlist_entries::table.filter(waitlist_entries::id.eq_any(&entry_ids)).filter(waitlist_entries::state.eq("called")))
-        .set(waitlist_entries::state.eq("waiting"))
-        .execute(conn)?;
+    let open: Vec<SeatCallRow> = seat_calls::table
+        .filter(seat_calls::id.eq_any(call_ids))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .select(SeatCallRow::as_select())
+        .load(conn)?;
+    for c in open {
+        diesel::update(seat_calls::table.find(c.id))
+            .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
+            .execute(conn)?;
+        // The player keeps their place on the list.
+        if let Some(eid) = c.entry_id {
+            diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("called")))
+                .set(waitlist_entries::state.eq("waiting"))
+                .execute(conn)?;
+        }
+        audit::record::<SeatCallRow, ()>(conn, now, actor, "seat.call_cancelled", "player", Some(c.player_id), Some(&c), None)?;
+        emit(conn, now, Some(c.table_id), "seat.call_cancelled", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+    }
     Ok(())
 }
 
@@ -684,7 +698,7 @@ fn seat_player(
         .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
         .select(seat_calls::id)
         .load(conn)?;
-    cancel_open_calls(conn, now, &others)?;
+    cancel_open_calls(conn, now, actor, &others)?;
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
@@ -709,14 +723,14 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
     let after: SeatingRow = seatings::table.find(seating_id).select(SeatingRow::as_select()).first(conn)?;
     // A seat-change request only makes sense while seated at that table, and a must-move
     // call while seated at the must-move table: both end with the seating.
-    cancel_seat_changes(conn, now, s.player_id, s.table_id)?;
+    cancel_seat_changes(conn, now, actor, s.player_id, s.table_id)?;
     let must_move_calls: Vec<i64> = seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
         .filter(seat_calls::source.eq("must_move"))
         .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
         .select(seat_calls::id)
         .load(conn)?;
-    cancel_open_calls(conn, now, &must_move_calls)?;
+    cancel_open_calls(conn, now, actor, &must_move_calls)?;
     audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
     apply_table_rules(conn, now, profile, actor, s.table_id)?;
@@ -751,7 +765,7 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
             .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
             .select(seat_calls::id)
             .load(conn)?;
-        cancel_open_calls(conn, now, &calls)?;
+        cancel_open_calls(conn, now, actor, &calls)?;
         let holds: Vec<SeatHoldRow> = seat_holds::table
             .filter(seat_holds::table_id.eq(table_id))
             .filter(seat_holds::released_at.is_null())
@@ -765,7 +779,15 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
             diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
                 .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed"))))
                 .execute(conn)?;
-            cancel_seat_changes(conn, now, s.player_id, table_id)?;
+            cancel_seat_changes(conn, now, actor, s.player_id, table_id)?;
+            // A move this player was called for (must-move, seat change) ends with the seat.
+            let moves: Vec<i64> = seat_calls::table
+                .filter(seat_calls::player_id.eq(s.player_id))
+                .filter(seat_calls::source.ne("list"))
+                .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+                .select(seat_calls::id)
+                .load(conn)?;
+            cancel_open_calls(conn, now, actor, &moves)?;
             let after: SeatingRow = seatings::table.find(s.id).select(SeatingRow::as_select()).first(conn)?;
             audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
             emit(conn, now, Some(table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
@@ -1268,7 +1290,7 @@ pub fn refuse_must_move(
         return Err(conflict("err-already-left"));
     }
     let ended = seating(conn, s.id)?;
-    cancel_seat_changes(conn, now, s.player_id, t.id)?;
+    cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;
     // The must-move call is declined; any other open call of the player ends.
     let open: Vec<SeatCallRow> = seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
@@ -1282,7 +1304,7 @@ pub fn refuse_must_move(
             .execute(conn)?;
     }
     let others: Vec<i64> = open.iter().filter(|c| c.source != "must_move").map(|c| c.id).collect();
-    cancel_open_calls(conn, now, &others)?;
+    cancel_open_calls(conn, now, actor, &others)?;
     let rejoin_after = (choice == RefusalChoice::RejoinLater)
         .then(|| may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64)).naive_utc());
     if choice == RefusalChoice::RejoinLater {
@@ -1294,7 +1316,7 @@ pub fn refuse_must_move(
             .first(conn)
             .optional()?;
         if let Some(e) = active {
-            cancel_calls_of_entry(conn, now, e.id)?;
+            cancel_calls_of_entry(conn, now, actor, e.id)?;
             end_entry(conn, now, actor, &e, "removed", "refused must-move", "list.remove")?;
         }
     }
@@ -1403,7 +1425,7 @@ fn move_player(
         if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
     })?;
     if let (true, Some(eid)) = (new_entry, entry_id) {
-        cancel_calls_of_entry(conn, now, eid)?;
+        cancel_calls_of_entry(conn, now, actor, eid)?;
         diesel::update(waitlist_entries::table.find(eid))
             .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
             .execute(conn)?;
@@ -1414,9 +1436,9 @@ fn move_player(
         .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
         .select(seat_calls::id)
         .load(conn)?;
-    cancel_open_calls(conn, now, &others)?;
+    cancel_open_calls(conn, now, actor, &others)?;
     if to.id != from.table_id {
-        cancel_seat_changes(conn, now, player_id, from.table_id)?;
+        cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
     }
     let after = serde_json::json!({ "left": ended, "seated": row, "reason": reason });
     audit::record(conn, now, actor, action, "player", Some(player_id), Some(from), Some(&after))?;
@@ -1528,7 +1550,7 @@ pub fn cancel_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, 
     if r.state != "open" {
         return Err(conflict("err-seat-change-not-open"));
     }
-    cancel_seat_changes(conn, now, r.player_id, r.table_id)?;
+    cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
     let after = seat_change(conn, id)?;
     audit::record(conn, now, actor, "seat.change_cancel", "player", Some(r.player_id), Some(&r), Some(&after))?;
     emit(conn, now, Some(r.table_id), "seat.change_cancelled", &serde_json::json!({ "request_id": r.id, "player_id": r.player_id }))?;
@@ -1536,7 +1558,7 @@ pub fn cancel_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, 
 }
 
 /// Ends a player's open seat-change requests at a table, and the seat-change calls they got.
-fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, table_id: i64) -> AppResult<()> {
+fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id: i64, table_id: i64) -> AppResult<()> {
     diesel::update(
         seat_change_requests::table
             .filter(seat_change_requests::player_id.eq(player_id))
@@ -1552,7 +1574,7 @@ fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, ta
         .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
         .select(seat_calls::id)
         .load(conn)?;
-    cancel_open_calls(conn, now, &calls)
+    cancel_open_calls(conn, now, actor, &calls)
 }
 
 /// The open seat-change requests at a table, first asked first, each with the player and
