@@ -69,12 +69,14 @@ pub fn reorder(entries: &[Entry], entry_id: i64, new_position: usize) -> Vec<(i6
     let moving = order.remove(from);
     let to = new_position.clamp(1, order.len() + 1) - 1;
     order.insert(to, moving);
-    // Renumber with even gaps: simple and keeps keys small; lists are short.
+    // Renumber with even gaps from the list's smallest key: the keys stay where the list
+    // already is (they never fall below those of players seated from it earlier).
+    let base = order.iter().map(|e| e.order_key).min().unwrap_or(KEY_STEP);
     order
         .iter()
         .enumerate()
         .filter_map(|(i, e)| {
-            let key = (i as i64 + 1) * KEY_STEP;
+            let key = base + i as i64 * KEY_STEP;
             (key != e.order_key).then_some((e.id, key))
         })
         .collect()

@@ -67,6 +67,18 @@ fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
         .load(conn)?)
 }
 
+/// The key for the bottom of a game's list. Keys only ever grow within a game (the maximum
+/// over every entry it ever had, seated or removed ones included), so the order of players
+/// who were seated from the list stays comparable with later ones: the must-move order
+/// (BSOP 55) reads it.
+fn bottom_key(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
+    let max: Option<i64> = waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .select(diesel::dsl::max(waitlist_entries::order_key))
+        .first(conn)?;
+    Ok(max.map_or(waitlist::KEY_STEP, |k| k + waitlist::KEY_STEP))
+}
+
 /// A page of a game's waiting entries (not yet called), in list order: calling the next
 /// player reads only as far down the list as it has to.
 fn waiting_page(conn: &mut DbConn, game_id: i64, offset: i64, limit: i64) -> AppResult<Vec<WaitlistRow>> {
@@ -182,16 +194,11 @@ pub fn join(
     if already > 0 {
         return Err(conflict("err-already-on-list"));
     }
-    let bottom: Option<i64> = waitlist_entries::table
-        .filter(waitlist_entries::game_id.eq(game_id))
-        .filter(waitlist_entries::state.eq_any(ACTIVE))
-        .select(diesel::dsl::max(waitlist_entries::order_key))
-        .first(conn)?;
     let row = WaitlistRow {
         id: next_seq(conn, "waitlist")?,
         game_id,
         player_id,
-        order_key: bottom.map_or(waitlist::KEY_STEP, |k| k + waitlist::KEY_STEP),
+        order_key: bottom_key(conn, game_id)?,
         joined_at: now.naive_utc(),
         source: if call_in { "call_in" } else { "desk" }.into(),
         call_in_expires_at: call_in.then(|| (now + Duration::minutes(profile.call_in_expiry_min as i64)).naive_utc()),
@@ -866,8 +873,7 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
                     end_entry(conn, now, &system, &e, "removed", "call expired", "list.call_expired")?;
                 }
                 CallExpiry::BottomOfList => {
-                    let rest: Vec<Entry> = entries(conn, e.game_id)?.iter().filter(|r| r.id != eid).map(as_entry).collect();
-                    let key = waitlist::key_at_bottom(&rest);
+                    let key = bottom_key(conn, e.game_id)?;
                     diesel::update(waitlist_entries::table.find(eid))
                         .set((waitlist_entries::state.eq("waiting"), waitlist_entries::order_key.eq(key)))
                         .execute(conn)?;

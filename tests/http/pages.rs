@@ -736,3 +736,53 @@ async fn an_expired_seat_call_cannot_be_confirmed_even_before_the_scheduler_runs
     assert!(r.error().1.contains("expired"));
     assert_eq!((app.audit_count(), app.count("seatings")), before);
 }
+
+#[actix_web::test]
+async fn bsop_55_must_move_order_survives_the_list_emptying() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    for n in [1, 2] {
+        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
+        app.send_json("POST", "/api/v1/tables", &token, table).await;
+    }
+    let p = eligible_players(&app, 7);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    app.post_form("/floor/tables/2/open", &s, &[]).await; // the newer: must-move (BSOP 55)
+    // The main table fills from the list: p0..p3.
+    for (i, id) in p[..4].iter().enumerate() {
+        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{}", i + 1), &token, serde_json::json!({"player_id": id})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    // C joins, is called to the must-move table and sits: the list is then empty.
+    let join = |pid: i64| {
+        let token = token.clone();
+        let app = &app;
+        async move { app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": pid})).await }
+    };
+    // X was on the list before C and left it: C's place was second when C joined.
+    let x = join(p[6]).await.json()["entry_id"].as_i64().unwrap();
+    assert_eq!(join(p[4]).await.status, 201);
+    let r = app.send_json("POST", &format!("/api/v1/waitlist/{x}/remove"), &token, serde_json::json!({"reason": "went home"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let call = app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &token, serde_json::json!({})).await.json();
+    assert_eq!(call["player_id"], p[4]);
+    assert_eq!(app.send_json("POST", &format!("/api/v1/seat-calls/{}/seat", call["id"]), &token, serde_json::json!({})).await.status, 201);
+    // D joins later and sits at the must-move table too.
+    assert_eq!(join(p[5]).await.status, 201);
+    let call = app.send_json("POST", "/api/v1/tables/2/seats/2/call-next", &token, serde_json::json!({})).await.json();
+    assert_eq!(call["player_id"], p[5]);
+    assert_eq!(app.send_json("POST", &format!("/api/v1/seat-calls/{}/seat", call["id"]), &token, serde_json::json!({})).await.status, 201);
+    // A main-game seat opens: C, who was on the list first, moves first.
+    let seating = app.get("/api/v1/tables/1/seats", &token).await.json();
+    let first = seating["seats"][0]["seating"]["id"].as_i64().or_else(|| seating["seats"][0]["seating_id"].as_i64());
+    let first = first.unwrap_or(1);
+    let r = app.send_json("POST", &format!("/api/v1/seatings/{first}/leave"), &token, serde_json::json!({"reason": "home"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let call = app.send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, serde_json::json!({})).await.json();
+    assert_eq!(call["source"], "must_move", "{call}");
+    assert_eq!(call["player_id"], p[4], "BSOP 55: original list order, not the reused key: {call}");
+}
