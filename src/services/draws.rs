@@ -79,9 +79,18 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
     if t.state != "open" {
         return Err(conflict("err-table-not-open-for-draw"));
     }
-    let taken: Vec<i32> = floor::seated_at(conn, table_id)?.iter().map(|s| s.seat_no).collect();
-    let free: Vec<i32> = (1..=t.seats).filter(|n| !taken.contains(n)).collect();
-    let candidates = first_players_who_may_sit(conn, now, tz, game_id, usize::MAX)?;
+    let seated = floor::seated_at(conn, table_id)?;
+    let here: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
+    // Seats already taken, held (BSOP 45, 49) or reserved by an open call are not drawn.
+    let (_, open_calls) = floor::seats_of(conn, table_id)?;
+    let held: Vec<i32> = floor::holds_at(conn, table_id)?.iter().map(|(h, _)| h.seat_no).collect();
+    let free: Vec<i32> = (1..=t.seats)
+        .filter(|n| !seated.iter().any(|s| s.seat_no == *n) && !held.contains(n) && !open_calls.iter().any(|(c, _)| c.seat_no == *n))
+        .collect();
+    if free.is_empty() {
+        return Err(conflict("err-nobody-to-call"));
+    }
+    let candidates = first_players_who_may_sit(conn, now, tz, game_id, usize::MAX, &here)?;
     let another_table_can_open = crate::services::games::list_tables(conn)?
         .iter()
         .any(|(o, _)| o.id != table_id && o.active && o.game_id == Some(game_id) && o.state == "closed");
@@ -136,7 +145,7 @@ pub fn start_tables_by_suit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profi
         return Err(conflict("err-suit-draw-needs-tables"));
     }
     let capacity: usize = empty.iter().map(|t| t.seats as usize).sum();
-    let chosen = first_players_who_may_sit(conn, now, tz, game_id, capacity)?;
+    let chosen = first_players_who_may_sit(conn, now, tz, game_id, capacity, &[])?;
     // Only as many tables as the players fill: a draw by suits is for more than one table.
     let seats: Vec<TableSeats> = empty.iter().map(|t| TableSeats { table: t.id, seats: (1..=t.seats).collect() }).collect();
     let d = Draw::suit(DrawSeed::random(), &chosen, &seats).map_err(draw_error)?;
@@ -153,9 +162,13 @@ pub fn start_tables_by_suit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profi
 
 /// The first players on a game's list who may sit together now: eligible, not seated
 /// anywhere (BSOP 46) and not kept apart from one another (BSOP 47); at most `n`.
-fn first_players_who_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, game_id: i64, n: usize) -> AppResult<Vec<i64>> {
+fn first_players_who_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, game_id: i64, n: usize, seated_here: &[i64]) -> AppResult<Vec<i64>> {
     let mut chosen: Vec<i64> = Vec::new();
+    // BSOP 47: nobody kept apart from a player already at the table.
     let mut apart: Vec<i64> = Vec::new();
+    for p in seated_here {
+        apart.extend(registry::separations_of(conn, *p)?.into_iter().map(|(_, other)| other.id));
+    }
     for line in floor::list(conn, game_id, now)? {
         if chosen.len() == n {
             break;

@@ -272,7 +272,8 @@ pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i
         return Err(AppError::Validation(vec![FieldError::new("position", "err-range").arg("min", 1).arg("max", 9999)]));
     }
     let rows = entries(conn, e.game_id)?;
-    let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
+    // Positions as the screens show them: lapsed call-ins do not count.
+    let domain: Vec<Entry> = rows.iter().map(as_entry).filter(|x| !x.lapsed(now)).collect();
     let before = waitlist::place_of(&domain, entry_id, now);
     for (id, key) in waitlist::reorder(&domain, entry_id, position as usize) {
         diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key)).execute(conn)?;

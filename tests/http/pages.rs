@@ -786,3 +786,40 @@ async fn bsop_55_must_move_order_survives_the_list_emptying() {
     assert_eq!(call["source"], "must_move", "{call}");
     assert_eq!(call["player_id"], p[4], "BSOP 55: original list order, not the reused key: {call}");
 }
+
+#[actix_web::test]
+async fn pt2007_11_the_seat_draw_skips_held_seats_and_players_kept_apart_from_those_seated() {
+    use cardroom::db::schema::seatings;
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 5});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    let second = serde_json::json!({"number": 2, "game_id": 1, "mode": "continuous", "seats": 5});
+    app.send_json("POST", "/api/v1/tables", &token, second).await; // another table could open
+    let p = eligible_players(&app, 6);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    // p0 sits in seat 1; p1 must never sit with p0 (BSOP 47); seat 2 is held (BSOP 45).
+    app.send_json("POST", "/api/v1/tables/1/seats/1", &token, serde_json::json!({"player_id": p[0]})).await;
+    let r = app.send_json("POST", &format!("/api/v1/players/{}/separations", p[1]), &token, serde_json::json!({"other_player_id": p[0], "reason": "BSOP 47"})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = app.send_json("POST", "/api/v1/tables/1/seats/2/hold", &token, serde_json::json!({"reason": "wheelchair access"})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    for id in &p[1..] {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+    }
+    let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let seated: Vec<(i64, i32)> = app.with_conn(|c| {
+        seatings::table.filter(seatings::left_at.is_null()).select((seatings::player_id, seatings::seat_no)).load(c).unwrap()
+    });
+    // Seats 3, 4, 5 drawn among p2, p3, p4 (p1 passed over, seat 2 left held).
+    let mut drawn: Vec<i64> = seated.iter().filter(|(pl, _)| *pl != p[0]).map(|(pl, _)| *pl).collect();
+    drawn.sort();
+    assert_eq!(drawn, vec![p[2], p[3], p[4]]);
+    assert!(seated.iter().all(|(_, seat)| *seat != 2), "the held seat is not drawn");
+}
