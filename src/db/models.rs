@@ -151,6 +151,8 @@ pub struct TableRow {
     /// BSOP 55: the must-move table of its game.
     pub must_move: bool,
     pub button_seat: Option<i32>,
+    /// BSOP 50: started with one extra player, seated in seat `seats + 1` until someone leaves.
+    pub extra_seat: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

@@ -149,6 +149,7 @@ diesel::table! {
         suspended_at -> Nullable<Timestamp>,
         must_move -> Bool,
         button_seat -> Nullable<Integer>,
+        extra_seat -> Bool,
     }
 }
 

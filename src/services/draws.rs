@@ -74,6 +74,17 @@ pub struct StartDraw {
 /// drawn first (PT-2007 27). Each draw is recorded, then each player is seated through the
 /// usual checks.
 pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<StartDraw> {
+    start_game_with(conn, now, tz, profile, actor, table_id, false)
+}
+
+/// BSOP 50: like [`start_game`], with one extra player when more are waiting than seats: the
+/// extra place is drawn with the others and becomes the temporary seat `seats + 1`, removed
+/// as soon as someone leaves.
+pub fn start_game_with_extra(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<StartDraw> {
+    start_game_with(conn, now, tz, profile, actor, table_id, true)
+}
+
+fn start_game_with(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64, extra: bool) -> AppResult<StartDraw> {
     let t = crate::services::games::get_table(conn, table_id)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     if t.state != "open" {
@@ -94,7 +105,9 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
     let another_table_can_open = crate::services::games::list_tables(conn)?
         .iter()
         .any(|(o, _)| o.id != table_id && o.active && o.game_id == Some(game_id) && o.state == "closed");
-    let chosen = if candidates.len() > free.len() && !another_table_can_open {
+    let with_extra = extra && candidates.len() > free.len() && !t.extra_seat;
+    let places = free.len() + usize::from(with_extra);
+    let chosen = if candidates.len() > places && !another_table_can_open {
         // PT-2007 27: more registered players than seats and no table to open: who plays is
         // drawn, with priority to the previous session's players (those who sat at this
         // table within the last session length).
@@ -105,21 +118,35 @@ pub fn start_game(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleP
             .select(seatings::player_id)
             .load(conn)?;
         let (prev, others): (Vec<i64>, Vec<i64>) = candidates.iter().partition(|p| previous.contains(p));
-        let od = Draw::oversubscribed(DrawSeed::random(), &prev, &others, free.len()).map_err(draw_error)?;
+        let od = Draw::oversubscribed(DrawSeed::random(), &prev, &others, places).map_err(draw_error)?;
         record(conn, now, actor, &od, Some(game_id), Some(table_id))?;
         match od {
             Draw::Oversubscribed { result, .. } => result.seated,
             _ => return Err(AppError::Internal("oversubscribed draw kind".into())),
         }
     } else {
-        candidates.into_iter().take(free.len()).collect()
+        candidates.into_iter().take(places).collect()
     };
-    let d = Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?;
+    let d = if with_extra && chosen.len() > free.len() {
+        Draw::seat_with_extra(DrawSeed::random(), &chosen, &free).map_err(draw_error)?
+    } else {
+        Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?
+    };
     let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
-    let Draw::Seat { result, .. } = &d else { return Err(AppError::Internal("seat draw kind".into())) };
+    let result = match &d {
+        Draw::Seat { result, .. } | Draw::SeatWithExtra { result, .. } => result.clone(),
+        _ => return Err(AppError::Internal("seat draw kind".into())),
+    };
     let mut seated = Vec::new();
     for a in &result.seats {
         seated.push(floor::seat_directly(conn, now, tz, profile, actor, table_id, a.seat, a.player)?);
+    }
+    if let Some(x) = result.extra {
+        // BSOP 50: the extra player takes the temporary seat after the last one.
+        diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(true)).execute(conn)?;
+        let after = crate::services::games::get_table(conn, table_id)?;
+        audit::record(conn, now, actor, "table.extra_seat", "table", Some(table_id), Some(&t), Some(&after))?;
+        seated.push(floor::seat_directly(conn, now, tz, profile, actor, table_id, t.seats + 1, x)?);
     }
     Ok(StartDraw { draw: row, seated })
 }

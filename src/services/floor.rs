@@ -379,7 +379,7 @@ pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
 /// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
 /// named player (BSOP 49) is free for that player only (`for_player`).
 fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: Option<i64>, for_player: Option<i64>) -> AppResult<()> {
-    if !(1..=t.seats).contains(&seat_no) {
+    if !(1..=t.seats + i32::from(t.extra_seat)).contains(&seat_no) {
         return Err(AppError::Validation(vec![FieldError::new("seat_no", "err-range").arg("min", 1).arg("max", t.seats)]));
     }
     if !matches!(TableState::parse(&t.state), Some(TableState::Open | TableState::Running | TableState::Suspended)) {
@@ -741,8 +741,39 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
     cancel_open_calls(conn, now, actor, &must_move_calls)?;
     audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
+    remove_extra_seat(conn, now, actor, s.table_id, s.seat_no)?;
     apply_table_rules(conn, now, profile, actor, s.table_id)?;
     Ok(after)
+}
+
+/// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
+/// leaves: the player in the extra seat takes the freed seat (or, if they are the one
+/// leaving, the extra seat simply goes).
+fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, freed_seat: i32) -> AppResult<()> {
+    let t = table(conn, table_id)?;
+    if !t.extra_seat {
+        return Ok(());
+    }
+    let extra_no = t.seats + 1;
+    if freed_seat != extra_no {
+        let extra: Option<SeatingRow> = seatings::table
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::seat_no.eq(extra_no))
+            .filter(seatings::left_at.is_null())
+            .select(SeatingRow::as_select())
+            .first(conn)
+            .optional()?;
+        if let Some(x) = extra {
+            diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat)).execute(conn)?;
+            let moved: SeatingRow = seatings::table.find(x.id).select(SeatingRow::as_select()).first(conn)?;
+            audit::record(conn, now, actor, "seat.extra_removed", "player", Some(x.player_id), Some(&x), Some(&moved))?;
+            emit(conn, now, Some(table_id), "seat.moved", &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }))?;
+        }
+    }
+    diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).execute(conn)?;
+    let after = table(conn, table_id)?;
+    audit::record(conn, now, actor, "table.extra_seat_removed", "table", Some(table_id), Some(&t), Some(&after))?;
+    Ok(())
 }
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
@@ -765,6 +796,8 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
     audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(&t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
     if new_state == TableState::Closed {
+        // BSOP 50: no extra seat outlives the game.
+        diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).execute(conn)?;
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
         // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
         // holds and seat-change requests.
@@ -1005,7 +1038,7 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
     let live: Vec<(i64, i32, Option<i64>)> = tables.iter().filter(|(t, _)| in_play(t)).map(|(t, _)| (t.id, t.number, t.game_id)).collect();
     let mut views = Vec::with_capacity(tables.len());
     for (t, g) in tables {
-        let seats = (1..=t.seats)
+        let seats = (1..=t.seats + i32::from(t.extra_seat))
             .map(|n| {
                 let seating = seated.get(&(t.id, n)).cloned();
                 let seat_change = seating.as_ref().and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());

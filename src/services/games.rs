@@ -212,6 +212,7 @@ pub fn create_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &Ta
         suspended_at: None,
         must_move: false,
         button_seat: None,
+        extra_seat: false,
     };
     diesel::insert_into(card_tables::table).values(&row).execute(conn).map_err(|e| {
         if crate::db::is_unique_violation(&e) { conflict("err-table-number-taken") } else { e.into() }
@@ -240,6 +241,7 @@ pub fn update_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
         suspended_at: before.suspended_at,
         must_move: before.must_move,
         button_seat: before.button_seat,
+        extra_seat: before.extra_seat,
     };
     diesel::update(card_tables::table.find(id)).set(&after).execute(conn)?;
     audit::record(conn, now, actor, "table.update", "table", Some(id), Some(&before), Some(&after))?;

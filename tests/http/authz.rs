@@ -54,6 +54,7 @@ const PAGES: &[(&str, &str, &[&str])] = &[
     ("POST", "/floor/seatings/1/leave", FLOOR),
     ("POST", "/floor/tables/1/draw-seats", FLOOR),
     ("POST", "/floor/tables/1/draw-button", FLOOR),
+    ("POST", "/floor/tables/1/draw-seats-extra", FLOOR),
     ("POST", "/floor/seatings/1/seat-change", FLOOR),
     ("POST", "/floor/seat-changes/1/cancel", FLOOR),
     ("POST", "/floor/seatings/1/refuse-must-move", FLOOR),

@@ -823,3 +823,56 @@ async fn pt2007_11_the_seat_draw_skips_held_seats_and_players_kept_apart_from_th
     assert_eq!(drawn, vec![p[2], p[3], p[4]]);
     assert!(seated.iter().all(|(_, seat)| *seat != 2), "the held seat is not drawn");
 }
+
+#[actix_web::test]
+async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_someone_leaves() {
+    use cardroom::db::schema::{card_tables, seatings};
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    app.send_json("POST", "/api/v1/games", &token, game).await;
+    for n in [1, 2] {
+        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
+        app.send_json("POST", "/api/v1/tables", &token, table).await;
+    }
+    let p = eligible_players(&app, 6);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &p {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+    }
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    let r = app.post_form("/floor/tables/1/draw-seats-extra", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let seated = |app: &TestApp| -> Vec<(i64, i32, i64)> {
+        app.with_conn(|c| {
+            seatings::table
+                .filter(seatings::left_at.is_null())
+                .order(seatings::seat_no.asc())
+                .select((seatings::id, seatings::seat_no, seatings::player_id))
+                .load(c)
+                .unwrap()
+        })
+    };
+    let now = seated(&app);
+    assert_eq!(now.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5], "four seats and the extra one");
+    let flag: bool = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::extra_seat).first(c).unwrap());
+    assert!(flag);
+    let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
+    assert_eq!(replay.draw.kind, "seat_with_extra");
+    assert!(replay.matches);
+    // Seat 2 leaves: the extra player takes seat 2 and the extra seat is gone.
+    let (seat2, _, _) = now[1];
+    let extra_player = now[4].2;
+    let r = app.send_json("POST", &format!("/api/v1/seatings/{seat2}/leave"), &token, serde_json::json!({"reason": "home"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let after = seated(&app);
+    assert_eq!(after.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert_eq!(after[1].2, extra_player);
+    let flag: bool = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::extra_seat).first(c).unwrap());
+    assert!(!flag);
+    // Seat 5 no longer exists.
+    let r = app.send_json("POST", "/api/v1/tables/1/seats/5", &token, serde_json::json!({"player_id": p[5]})).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+}

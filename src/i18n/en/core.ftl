@@ -387,3 +387,7 @@ err-call-expired = This seat call has expired: call the next player.
 action-seat-call_expired = Seat call expired
 action-seat-call_cancelled = Seat call cancelled
 err-transfer-from-must-move = Players at the must-move table reach the main game in their list order (BSOP 55, 57): another player moves first.
+floor-draw-seats-extra = Draw seats + 1 extra
+action-table-extra_seat = Extra seat added (BSOP 50)
+action-table-extra_seat_removed = Extra seat removed (BSOP 50)
+action-seat-extra_removed = Moved from the extra seat (BSOP 50)

@@ -387,3 +387,7 @@ err-call-expired = Esta chamada expirou: chame o jogador seguinte.
 action-seat-call_expired = Chamada expirada
 action-seat-call_cancelled = Chamada anulada
 err-transfer-from-must-move = Os jogadores da mesa de mudança obrigatória passam ao jogo principal pela ordem da lista (BSOP 55, 57): outro jogador muda primeiro.
+floor-draw-seats-extra = Sortear lugares + 1 extra
+action-table-extra_seat = Lugar extra acrescentado (BSOP 50)
+action-table-extra_seat_removed = Lugar extra retirado (BSOP 50)
+action-seat-extra_removed = Mudou do lugar extra (BSOP 50)

@@ -25,6 +25,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/seatings/{id}/leave", web::post().to(leave))
         .route("/floor/tables/{id}/draw-seats", web::post().to(draw_seats))
         .route("/floor/tables/{id}/draw-button", web::post().to(draw_button))
+        .route("/floor/tables/{id}/draw-seats-extra", web::post().to(draw_seats_extra))
         .route("/floor/seatings/{id}/seat-change", web::post().to(request_seat_change))
         .route("/floor/seat-changes/{id}/cancel", web::post().to(cancel_seat_change))
         .route("/floor/seatings/{id}/refuse-must-move", web::post().to(refuse_must_move))
@@ -362,6 +363,20 @@ async fn draw_by_suits(req: HttpRequest, st: web::Data<AppState>, who: FloorStaf
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
             services::draws::start_tables_by_suit(conn, now, room.tz, &room.profile, &actor, game_id).map(|_| ())
+        })
+        .await;
+    done(&req, &st, &who, r).await
+}
+
+/// BSOP 50: the start-of-game draw with one extra player.
+async fn draw_seats_extra(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::draws::start_game_with_extra(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
         })
         .await;
     done(&req, &st, &who, r).await

@@ -1,0 +1,1 @@
+ALTER TABLE card_tables DROP COLUMN extra_seat;
