@@ -121,6 +121,9 @@ impl Db {
         let manager = Manager { url: url.to_string(), backend };
         let pool = Pool::builder()
             .max_size(pool_size)
+            // No "SELECT 1" on every checkout: a broken connection shows up as a query error
+            // (answered 503) and r2d2 replaces it.
+            .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .map_err(|e| DbError::Open(e.to_string()))?;
