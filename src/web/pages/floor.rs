@@ -81,6 +81,32 @@ async fn live(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> App
     render(StatusCode::OK, &Live { c, d })
 }
 
+/// What every floor action gets: the time, who acts, and the room (zone, rule profile).
+struct Act {
+    now: chrono::DateTime<chrono::Utc>,
+    actor: crate::db::audit::Actor,
+    room: services::room::Room,
+}
+
+/// Runs a floor action in one write transaction, then shows the dashboard (or, refused, the
+/// dashboard with the reason on top: nothing changed).
+async fn act(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<()> + Send + 'static,
+) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            f(conn, &Act { now, actor, room })
+        })
+        .await;
+    done(req, st, who, r).await
+}
+
 /// After an action: back to the dashboard, or the dashboard with the refusal on top.
 async fn done(req: &HttpRequest, st: &AppState, who: &FloorStaff, result: AppResult<()>) -> AppResult<HttpResponse> {
     match result {
@@ -106,17 +132,12 @@ struct JoinForm {
 
 async fn join(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<JoinForm>) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let f = form.0;
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let player_id = find_player(conn, &f.player)?;
-            services::floor::join(conn, now, room.tz, &room.profile, &actor, game_id, player_id, f.call_in.is_some()).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        let player_id = find_player(conn, &f.player)?;
+        services::floor::join(conn, a.now, a.room.tz, &a.room.profile, &a.actor, game_id, player_id, f.call_in.is_some()).map(|_| ())
+    })
+    .await
 }
 
 /// A player typed at the desk: their number, or their document number.
@@ -143,11 +164,8 @@ struct ReasonForm {
 
 async fn remove(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let reason = form.0.reason.unwrap_or_default();
-    let r = st.write(move |_, conn| services::floor::remove(conn, now, &actor, id, &reason).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::remove(conn, a.now, &a.actor, id, &reason).map(|_| ())).await
 }
 
 #[derive(Deserialize)]
@@ -155,79 +173,50 @@ struct Empty {}
 
 async fn check_in(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::floor::check_in(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::check_in(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 async fn open_table(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::floor::open_table(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::open_table(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 async fn call_next(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::call_next(conn, a.now, a.room.tz, &a.room.profile, &a.actor, table_id, seat).map(|_| ())
+    })
+    .await
 }
 
 async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
 async fn leave(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let reason = form.0.reason.filter(|r| !r.trim().is_empty()).unwrap_or_else(|| "left".into());
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::floor::leave(conn, now, &room.profile, &actor, id, &reason).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason).map(|_| ())
+    })
+    .await
 }
 
 async fn draw_seats(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::draws::start_game(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::draws::start_game(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
 async fn draw_button(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::draws::button(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::draws::button(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 #[derive(Template)]
@@ -254,18 +243,12 @@ async fn show_draw(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, p
 /// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table.
 async fn request_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::floor::request_seat_change(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::request_seat_change(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 async fn cancel_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::floor::cancel_seat_change(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::cancel_seat_change(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 #[derive(Deserialize)]
@@ -277,20 +260,16 @@ struct RefusalForm {
 /// BSOP 55: a must-move player refused to move to the main game.
 async fn refuse_must_move(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<RefusalForm>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let choice = form.0.choice.as_deref().and_then(services::floor::RefusalChoice::parse);
-    let r = match choice {
-        None => Err(AppError::field("choice", "err-required")),
+    match choice {
+        None => done(&req, &st, &who, Err(AppError::field("choice", "err-required"))).await,
         Some(choice) => {
-            st.write(move |_, conn| {
-                let room = services::room::get(conn)?;
-                services::floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice).map(|_| ())
+            act(&req, &st, &who, move |conn, a| {
+                services::floor::refuse_must_move(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id, choice).map(|_| ())
             })
             .await
         }
-    };
-    done(&req, &st, &who, r).await
+    }
 }
 
 #[derive(Deserialize)]
@@ -302,21 +281,17 @@ struct TransferForm {
 /// BSOP 58, PT-2007 26: a player moves to a similar table at their request.
 async fn transfer(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<TransferForm>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let f = form.0;
-    let r = match f.table_id {
-        None => Err(AppError::field("table_id", "err-required")),
+    match f.table_id {
+        None => done(&req, &st, &who, Err(AppError::field("table_id", "err-required"))).await,
         Some(to) => {
             let cave_lost = f.cave_lost.is_some();
-            st.write(move |_, conn| {
-                let room = services::room::get(conn)?;
-                services::floor::transfer(conn, now, room.tz, &room.profile, &actor, id, to, cave_lost).map(|_| ())
+            act(&req, &st, &who, move |conn, a| {
+                services::floor::transfer(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id, to, cave_lost).map(|_| ())
             })
             .await
         }
-    };
-    done(&req, &st, &who, r).await
+    }
 }
 
 #[derive(Deserialize)]
@@ -329,55 +304,37 @@ struct HoldForm {
 /// BSOP 45, 49: holds a free seat for a player, or reserves it with a reason.
 async fn hold_seat(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, form: CsrfForm<HoldForm>) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
     let f = form.0;
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let player = match f.player.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
-                Some(p) => Some(find_player(conn, p)?),
-                None => None,
-            };
-            let reason = f.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| r.chars().take(500).collect::<String>());
-            services::floor::hold_seat(conn, now, room.tz, &actor, table_id, seat, player, reason.as_deref()).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        let player = match f.player.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+            Some(p) => Some(find_player(conn, p)?),
+            None => None,
+        };
+        let reason = f.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| r.chars().take(500).collect::<String>());
+        services::floor::hold_seat(conn, a.now, a.room.tz, &a.actor, table_id, seat, player, reason.as_deref()).map(|_| ())
+    })
+    .await
 }
 
 async fn release_hold(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, conn| services::floor::release_hold(conn, now, &actor, id).map(|_| ())).await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| services::floor::release_hold(conn, a.now, &a.actor, id).map(|_| ())).await
 }
 
 /// PT-2007 25: several empty open tables of a game are filled by a draw by suits.
 async fn draw_by_suits(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::draws::start_tables_by_suit(conn, now, room.tz, &room.profile, &actor, game_id).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::draws::start_tables_by_suit(conn, a.now, a.room.tz, &a.room.profile, &a.actor, game_id).map(|_| ())
+    })
+    .await
 }
 
 /// BSOP 50: the start-of-game draw with one extra player.
 async fn draw_seats_extra(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::draws::start_game_with_extra(conn, now, room.tz, &room.profile, &actor, id).map(|_| ())
-        })
-        .await;
-    done(&req, &st, &who, r).await
+    act(&req, &st, &who, move |conn, a| {
+        services::draws::start_game_with_extra(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+    })
+    .await
 }
