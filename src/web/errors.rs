@@ -78,10 +78,12 @@ struct ErrorPage {
     message: String,
     fields: Vec<String>,
     back: String,
+    /// Where "back" goes: the page the request came from (same site only), else home.
+    back_href: String,
     home: String,
 }
 
-pub fn page_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpResponse {
+pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &str) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
     let page = ErrorPage {
         lang: lang.as_str(),
@@ -90,6 +92,7 @@ pub fn page_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpRespons
         message,
         fields: fields.into_iter().map(|(_, _, m)| m).collect(),
         back: i18n.t(lang, "action-back"),
+        back_href: back_href.to_string(),
         home: i18n.t(lang, "nav-home"),
     };
     let html = page.render().unwrap_or_else(|_| "error".into());
@@ -124,6 +127,13 @@ pub async fn localize(
         return Ok(res.map_into_left_body());
     };
     let (req, _) = res.into_parts();
+    // "Back" returns to the page the form was on (a same-site referrer), else home.
+    let back_href = req
+        .headers()
+        .get(header::REFERER)
+        .and_then(|r| r.to_str().ok())
+        .and_then(|r| url_path_if_same_site(r, req.connection_info().host()))
+        .unwrap_or_else(|| "/".to_string());
     let new = if is_api {
         json_response(&st.i18n, lang, &err)
     } else if matches!(&err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
@@ -139,9 +149,16 @@ pub async fn localize(
         let target = format!("/login?next={}", urlencode(next));
         HttpResponse::SeeOther().insert_header((header::LOCATION, target)).finish()
     } else {
-        page_response(&st.i18n, lang, &err)
+        page_response(&st.i18n, lang, &err, &back_href)
     };
     Ok(ServiceResponse::new(req, new).map_into_right_body())
+}
+
+/// The path (and query) of a referrer on this same host; None for other sites.
+fn url_path_if_same_site(referer: &str, host: &str) -> Option<String> {
+    let rest = referer.strip_prefix("http://").or_else(|| referer.strip_prefix("https://"))?;
+    let (h, path) = rest.split_once('/').unwrap_or((rest, ""));
+    (h == host).then(|| crate::web::pages::safe_next(Some(&format!("/{path}"))))
 }
 
 fn urlencode(s: &str) -> String {

@@ -876,3 +876,24 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
     let r = app.send_json("POST", "/api/v1/tables/1/seats/5", &token, serde_json::json!({"player_id": p[5]})).await;
     assert_eq!(r.status, 422, "{}", r.text());
 }
+
+#[actix_web::test]
+async fn an_error_page_leads_back_to_the_form_it_came_from_and_never_off_site() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let post = |referer: &'static str| {
+        TestRequest::post()
+            .uri("/players/999/bans")
+            .cookie(s.c())
+            .insert_header(("referer", referer))
+            .set_form([("csrf", s.csrf.as_str()), ("reason", "x")])
+            .to_request()
+    };
+    let host = TestRequest::default().to_http_request().connection_info().host().to_string();
+    let same = Box::leak(format!("http://{host}/players?q=ana").into_boxed_str());
+    let r = app.call(post(same)).await;
+    assert_eq!(r.status, 404);
+    assert!(r.text().contains("href=\"/players?q=ana\" id=\"error-back\""), "{}", r.text());
+    let r = app.call(post("https://evil.example/phish")).await;
+    assert!(r.text().contains("href=\"/\" id=\"error-back\""));
+}
