@@ -30,9 +30,10 @@ pub fn process(bytes: &[u8]) -> Result<Photo, AppError> {
     }
     let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|_| not_image())?;
     let mut limits = Limits::default();
-    limits.max_image_width = Some(10_000);
-    limits.max_image_height = Some(10_000);
-    limits.max_alloc = Some(256 * 1024 * 1024);
+    // A desk photo never needs more: bounds the memory a decoded upload may take.
+    limits.max_image_width = Some(6_000);
+    limits.max_image_height = Some(6_000);
+    limits.max_alloc = Some(128 * 1024 * 1024);
     reader.limits(limits);
     let img = reader.decode().map_err(|_| not_image())?;
     if img.width() < 64 || img.height() < 64 {

@@ -206,6 +206,31 @@ pub fn search(conn: &mut DbConn, q: &str, limit: i64) -> AppResult<Vec<PlayerRow
     Ok(query.order((players::full_name.asc(), players::id.asc())).limit(limit).select(PlayerRow::as_select()).load(conn)?)
 }
 
+/// Players whose document number is exactly this one (separators and case ignored).
+pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<PlayerRow>> {
+    let norm = crate::domain::player::normalize_doc_number(typed);
+    if norm.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(players::table.filter(players::doc_number_norm.eq(norm)).limit(5).select(PlayerRow::as_select()).load(conn)?)
+}
+
+/// A player as typed at the desk: `#12` (the player number), or a document number, or a
+/// bare number that is no document's but is a player number. None when it is not exactly
+/// one player.
+pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
+    let t = typed.trim();
+    if let Some(n) = t.strip_prefix('#') {
+        return Ok(n.trim().parse::<i64>().ok().filter(|id| get(conn, *id).is_ok()));
+    }
+    match by_document_number(conn, t)?.as_slice() {
+        [one] => return Ok(Some(one.id)),
+        [_, _, ..] => return Ok(None),
+        [] => {}
+    }
+    Ok(t.parse::<i64>().ok().filter(|id| get(conn, *id).is_ok()))
+}
+
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<PlayerRow> {
     Ok(players::table.find(id).select(PlayerRow::as_select()).first(conn)?)
 }
@@ -437,6 +462,11 @@ pub struct BanForm {
 /// Reads a local date-time typed in the room's zone and converts it to UTC.
 pub fn parse_local(field: &str, s: &str, tz: Tz) -> Result<DateTime<Utc>, FieldError> {
     let s = s.trim();
+    // Four-digit years only (chrono would take "-5000" or "+20000", which databases refuse).
+    let year_ok = s.len() >= 4 && s.as_bytes()[..4].iter().all(u8::is_ascii_digit) && s.as_bytes().get(4) == Some(&b'-');
+    if !year_ok || &s[..4] < "1900" {
+        return Err(FieldError::new(field, "err-datetime"));
+    }
     let naive = NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M")
         .or_else(|_| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S"))
         .or_else(|_| NaiveDate::parse_from_str(s, "%Y-%m-%d").map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default()))

@@ -89,59 +89,99 @@ fn insert(
     Ok(row)
 }
 
-/// Signs in. Five failures within 15 minutes lock the username for 15 minutes (whether or
-/// not it exists, so the answer does not tell which usernames exist).
-///
-/// The outer result is for storage faults; the inner one is the answer. A refusal is an
-/// `Ok(Err(..))` so that the caller's transaction commits the failure count (and its audit
-/// record): rolling it back would mean the lockout never comes.
-pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<Result<StaffRow, AppError>> {
+/// A sign-in attempt, read before the (slow) password check.
+#[derive(Debug, Clone)]
+pub struct LoginAttempt {
+    username: String,
+    staff: Option<StaffRow>,
+    /// Already refused (locked out, or a malformed attempt): no password check needed.
+    refused: Option<AppError>,
+}
+
+fn login_failed() -> AppError {
+    AppError::Unauthorized(Problem::new("err-login-failed"))
+}
+
+/// Step 1 of a sign-in, read-only: is the username locked out, and who is it?
+pub fn login_prepare(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<LoginAttempt> {
     let username = username.trim().to_lowercase();
     if username.is_empty() || username.len() > 64 || password.is_empty() || password.len() > 1024 {
-        return Ok(Err(AppError::Unauthorized(Problem::new("err-login-failed"))));
+        return Ok(LoginAttempt { username, staff: None, refused: Some(login_failed()) });
     }
     let t = now.naive_utc();
     let throttle: Option<ThrottleRow> =
         login_throttle::table.find(&username).select(ThrottleRow::as_select()).first(conn).optional()?;
     if let Some(until) = throttle.as_ref().and_then(|r| r.locked_until).filter(|u| *u > t) {
         let minutes = ((until - t).num_seconds() + 59) / 60;
-        return Ok(Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes))));
+        let refused = AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes));
+        return Ok(LoginAttempt { username, staff: None, refused: Some(refused) });
     }
-    let found: Option<StaffRow> = staff::table
-        .filter(staff::username.eq(&username))
-        .select(StaffRow::as_select())
-        .first(conn)
-        .optional()?;
-    let ok = match &found {
+    let staff: Option<StaffRow> =
+        staff::table.filter(staff::username.eq(&username)).select(StaffRow::as_select()).first(conn).optional()?;
+    Ok(LoginAttempt { username, staff, refused: None })
+}
+
+/// Step 2, no database: the argon2 check (slow on purpose, so it runs outside any write
+/// turn). Unknown usernames cost the same work, so timing does not tell them apart.
+pub fn login_check(a: &LoginAttempt, password: &str) -> bool {
+    if a.refused.is_some() {
+        return false;
+    }
+    match &a.staff {
         Some(s) => verify_password(password, &s.password_hash) && s.active,
         None => {
-            // Same work as a real check, so timing does not reveal unknown usernames.
             let _ = hash_password(password);
             false
         }
-    };
-    if ok {
-        diesel::delete(login_throttle::table.find(&username)).execute(conn)?;
-        return Ok(Ok(found.expect("checked above")));
     }
+}
+
+/// Step 3, in a write transaction: records the outcome. Five failures within 15 minutes
+/// lock the username for 15 minutes (whether or not it exists, so the answer does not tell
+/// which usernames exist).
+///
+/// The outer result is for storage faults; the inner one is the answer. A refusal is an
+/// `Ok(Err(..))` so that the caller's transaction commits the failure count (and its audit
+/// record): rolling it back would mean the lockout never comes.
+pub fn login_record(conn: &mut DbConn, now: DateTime<Utc>, a: &LoginAttempt, ok: bool) -> AppResult<Result<StaffRow, AppError>> {
+    if let Some(e) = &a.refused {
+        return Ok(Err(e.clone()));
+    }
+    let username = &a.username;
+    let t = now.naive_utc();
+    if ok {
+        diesel::delete(login_throttle::table.find(username)).execute(conn)?;
+        return Ok(a.staff.clone().ok_or_else(login_failed));
+    }
+    // Read again inside the write turn: concurrent failures all count.
+    let throttle: Option<ThrottleRow> =
+        login_throttle::table.find(username).select(ThrottleRow::as_select()).first(conn).optional()?;
     let window = Duration::minutes(LOCKOUT_MINUTES);
     let (failures, start) = match throttle {
         Some(r) if t - r.window_start < window => (r.failures + 1, r.window_start),
         _ => (1, t),
     };
     let locked_until = (failures >= MAX_FAILED_LOGINS).then(|| t + window);
-    diesel::delete(login_throttle::table.find(&username)).execute(conn)?;
+    diesel::delete(login_throttle::table.find(username)).execute(conn)?;
     diesel::insert_into(login_throttle::table)
         .values(&ThrottleRow { username: username.clone(), failures, window_start: start, locked_until })
         .execute(conn)?;
-    if let Some(s) = &found {
+    if let Some(s) = &a.staff {
         let note = serde_json::json!({ "failures": failures, "locked": locked_until.is_some() });
         audit::record::<(), _>(conn, now, &actor(s), "staff.login_failed", "staff", Some(s.id), None, Some(&note))?;
     }
     if locked_until.is_some() {
         return Ok(Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES))));
     }
-    Ok(Err(AppError::Unauthorized(Problem::new("err-login-failed"))))
+    Ok(Err(login_failed()))
+}
+
+/// All three steps on one connection (scripts and tests; the web layer runs step 2 outside
+/// the write turn).
+pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<Result<StaffRow, AppError>> {
+    let a = login_prepare(conn, now, username, password)?;
+    let ok = login_check(&a, password);
+    login_record(conn, now, &a, ok)
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]

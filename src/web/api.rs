@@ -516,9 +516,7 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
 pub async fn login(st: web::Data<AppState>, body: web::Json<LoginRequest>) -> AppResult<web::Json<LoginResponse>> {
     let now = st.clock.now();
     let LoginRequest { username, password } = body.into_inner();
-    let staff = st
-        .write(move |_, c| services::staff::login(c, now, &username, &password))
-        .await??;
+    let staff = st.sign_in(username, password).await??;
     let (token, claims) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Api, now, st.config.session_hours);
     Ok(web::Json(LoginResponse {
         token,

@@ -897,3 +897,48 @@ async fn an_error_page_leads_back_to_the_form_it_came_from_and_never_off_site() 
     let r = app.call(post("https://evil.example/phish")).await;
     assert!(r.text().contains("href=\"/\" id=\"error-back\""));
 }
+
+#[actix_web::test]
+async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it() {
+    let app = TestApp::new().await;
+    // A tab inside `next` would become `//evil.example` in a browser.
+    let page = app.call(TestRequest::get().uri("/login?next=/%09/evil.example").to_request()).await;
+    let pre = page.cookie("cr_pre").unwrap();
+    let csrf = hidden_csrf(&page.text());
+    assert!(page.text().contains("name=\"next\" value=\"/\""), "unsafe next replaced by /");
+    let r = app
+        .call(
+            TestRequest::post()
+                .uri("/login")
+                .cookie(Cookie::new("cr_pre", pre))
+                .set_form([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PW), ("next", "/\t/evil.example")])
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/"));
+    // A session ended elsewhere (password changed): the login page drops the old cookie, so
+    // signing in again works instead of failing the form check.
+    app.create_staff("floor1", "floor");
+    let old = app.web_login("floor1", STAFF_PW).await;
+    let other = app.web_login("floor1", STAFF_PW).await;
+    let r = app
+        .post_form("/account/password", &other, &[("current_password", STAFF_PW), ("new_password", "fresh-password-9"), ("confirm_password", "fresh-password-9")])
+        .await;
+    assert_eq!(r.status, 200);
+    let page = app.call(TestRequest::get().uri("/login").cookie(old.c()).to_request()).await;
+    assert_eq!(page.cookie("cr_session").as_deref(), Some(""), "the stale session cookie is removed");
+    app.web_login("floor1", "fresh-password-9").await;
+}
+
+#[actix_web::test]
+async fn absurd_ban_dates_are_refused_not_a_server_error() {
+    let app = TestApp::new().await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let png = cardroom::services::photo::generated_portrait(4);
+    post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "AA1001"), Some(&png)).await;
+    for bad in ["-5000-01-01T00:00", "+20000-01-01T00:00", "0099-01-01T00:00"] {
+        let r = app.post_form("/players/1/bans", &s, &[("reason", "x"), ("starts_at", bad)]).await;
+        assert_eq!(r.status, 422, "{bad}: {}", r.text());
+    }
+}

@@ -2,7 +2,6 @@
 //! calls; actions post back here. The live part refreshes itself (htmx) without a reload.
 
 use super::{ctx, render, see_other};
-use crate::domain::player::normalize_doc_number;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, floor::Dashboard};
 use crate::state::AppState;
@@ -140,21 +139,12 @@ async fn join(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: 
     .await
 }
 
-/// A player typed at the desk: their number, or their document number.
+/// A player typed at the desk: `#number`, a document number, or a player number.
 fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResult<i64> {
-    let t = typed.trim().trim_start_matches('#');
-    if t.is_empty() {
+    if typed.trim().is_empty() {
         return Err(AppError::field("player", "err-required"));
     }
-    if let Ok(id) = t.parse::<i64>() {
-        if services::players::get(conn, id).is_ok() {
-            return Ok(id);
-        }
-    }
-    match services::players::search(conn, &normalize_doc_number(t), 2)?.as_slice() {
-        [one] => Ok(one.id),
-        _ => Err(AppError::field("player", "err-player-unknown")),
-    }
+    services::players::find_typed(conn, typed)?.ok_or_else(|| AppError::field("player", "err-player-unknown"))
 }
 
 #[derive(Deserialize)]

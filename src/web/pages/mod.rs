@@ -60,7 +60,14 @@ pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx>
 /// Only same-site paths are accepted as a place to go back to.
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") && n.len() < 512 => n.to_string(),
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && !n.chars().any(|c| c.is_control() || c == '\\')
+                && n.len() < 512 =>
+        {
+            n.to_string()
+        }
         _ => "/".to_string(),
     }
 }
@@ -103,6 +110,13 @@ async fn login_page(req: HttpRequest, st: web::Data<AppState>, q: web::Query<Nex
     if fresh {
         res.add_cookie(&prelogin_cookie(token, st.config.secure_cookies)).ok();
     }
+    // Whoever comes to sign in starts afresh: an old session cookie (ended by a password or
+    // role change) would otherwise make the form's CSRF check fail.
+    if req.cookie(SESSION_COOKIE).is_some() {
+        let mut gone = session_cookie(&st, String::new());
+        gone.make_removal();
+        res.add_cookie(&gone).ok();
+    }
     Ok(res)
 }
 
@@ -126,8 +140,7 @@ pub fn session_cookie(st: &AppState, token: String) -> Cookie<'static> {
 async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<LoginForm>) -> AppResult<HttpResponse> {
     let f = form.0;
     let now = st.clock.now();
-    let (user, pw) = (f.username.clone(), f.password.clone());
-    match st.write(move |_, c| services::staff::login(c, now, &user, &pw)).await? {
+    match st.sign_in(f.username.clone(), f.password.clone()).await? {
         Ok(staff) => {
             let (token, _) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Web, now, st.config.session_hours);
             let mut res = see_other(&safe_next(f.next.as_deref()));

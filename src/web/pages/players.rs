@@ -233,7 +233,9 @@ fn parse_upload(up: &PlayerUpload) -> Result<(crate::domain::player::PlayerInput
 async fn create(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, up: MultipartForm<PlayerUpload>) -> AppResult<HttpResponse> {
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
     let form = up.form();
-    let (input, photo) = match parse_upload(&up) {
+    let up = up.into_inner();
+    // Decoding a photo is CPU work: on the blocking pool, not on the request thread.
+    let (input, photo) = match web::block(move || parse_upload(&up)).await? {
         Ok(x) => x,
         Err(e) => return form_again(&req, &st, &who, None, &form, e).await,
     };
@@ -268,7 +270,8 @@ async fn update(
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
     let id = path.into_inner();
     let form = up.form();
-    let (input, photo) = match parse_upload(&up) {
+    let up = up.into_inner();
+    let (input, photo) = match web::block(move || parse_upload(&up)).await? {
         Ok(x) => x,
         Err(e) => return form_again(&req, &st, &who, Some(id), &form, e).await,
     };
@@ -369,16 +372,12 @@ async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>
     let f = form.0;
     st.write(move |_, conn| {
         let other = f.other.as_deref().map(str::trim).unwrap_or("");
-        let other_id = match other.parse::<i64>() {
-            Ok(n) if svc::get(conn, n).is_ok() => Some(n),
-            _ if other.is_empty() => None,
-            _ => {
-                let norm = crate::domain::player::normalize_doc_number(other);
-                let found = svc::search(conn, &norm, 2)?;
-                match found.as_slice() {
-                    [one] => Some(one.id),
-                    _ => return Err(AppError::field("other_player_id", "err-player-unknown")),
-                }
+        let other_id = if other.is_empty() {
+            None
+        } else {
+            match svc::find_typed(conn, other)? {
+                Some(id) => Some(id),
+                None => return Err(AppError::field("other_player_id", "err-player-unknown")),
             }
         };
         svc::separate(conn, now, &actor, id, &SeparationForm { other_player_id: other_id, reason: f.reason })
