@@ -123,7 +123,7 @@ impl PlayerForm {
             return Ok(input);
         }
         // Some fields are missing or unreadable: report the other fields' problems too, so
-        // the desk fixes everything in one go (placeholders stand in for what is missing).
+        // the desk fixes everything in one go (stand-in values take the place of what is missing).
         // Date rules need the room's date, so they wait for a form that parses.
         let mut errors = e.0;
         if let Err(more) = validate_player(&input, PLACEHOLDER_TODAY) {

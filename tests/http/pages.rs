@@ -420,9 +420,7 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
 async fn floor_page_lists_calls_and_seats() {
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 7, "game_id": 1, "mode": "continuous", "seats": 9});
     assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
     let ids = eligible_players(&app, 3);
@@ -492,9 +490,7 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     use diesel::prelude::*;
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 3, "game_id": 1, "mode": "continuous", "seats": 6});
     assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
     let ids = eligible_players(&app, 8);
@@ -567,9 +563,7 @@ async fn read_stream_until(res: actix_web::dev::ServiceResponse, needle: &str) -
 async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     let ids = eligible_players(&app, 2);
     let s = app.web_login("admin", ADMIN_PW).await;
     app.post_form("/floor/lists/1/join", &s, &[("player", &ids[0].to_string())]).await;
@@ -604,9 +598,7 @@ async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
 async fn waits_are_estimated_from_measured_seat_turnover() {
     let app = TestApp::with_clock(true).await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 9});
     app.send_json("POST", "/api/v1/tables", &token, table).await;
     let ids = eligible_players(&app, 6);
@@ -639,9 +631,7 @@ async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
     use diesel::prelude::*;
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     for n in [1, 2] {
         let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
@@ -678,9 +668,7 @@ async fn pt2007_27_an_oversubscribed_table_gives_priority_to_the_previous_sessio
     use diesel::prelude::*;
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "session", "seats": 4});
     app.send_json("POST", "/api/v1/tables", &token, table).await;
     let ids = eligible_players(&app, 9);
@@ -718,9 +706,7 @@ async fn pt2007_27_an_oversubscribed_table_gives_priority_to_the_previous_sessio
 async fn an_expired_seat_call_cannot_be_confirmed_even_before_the_scheduler_runs() {
     let app = TestApp::with_clock(true).await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 9});
     app.send_json("POST", "/api/v1/tables", &token, table).await;
     let ids = eligible_players(&app, 1);
@@ -741,9 +727,7 @@ async fn an_expired_seat_call_cannot_be_confirmed_even_before_the_scheduler_runs
 async fn bsop_55_must_move_order_survives_the_list_emptying() {
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     for n in [1, 2] {
         let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
@@ -793,9 +777,7 @@ async fn pt2007_11_the_seat_draw_skips_held_seats_and_players_kept_apart_from_th
     use diesel::prelude::*;
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 5});
     app.send_json("POST", "/api/v1/tables", &token, table).await;
     let second = serde_json::json!({"number": 2, "game_id": 1, "mode": "continuous", "seats": 5});
@@ -830,9 +812,7 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
     use diesel::prelude::*;
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
-        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    app.send_json("POST", "/api/v1/games", &token, game).await;
+    nl_game(&app, &token).await;
     for n in [1, 2] {
         let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
@@ -941,4 +921,12 @@ async fn absurd_ban_dates_are_refused_not_a_server_error() {
         let r = app.post_form("/players/1/bans", &s, &[("reason", "x"), ("starts_at", bad)]).await;
         assert_eq!(r.status, 422, "{bad}: {}", r.text());
     }
+}
+
+/// Game 1: NL Hold'em 1/2, low limit, buy-in 40-200 (minor units), through the API.
+async fn nl_game(app: &TestApp, token: &str) {
+    let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    let r = app.send_json("POST", "/api/v1/games", token, game).await;
+    assert_eq!(r.status, 201, "{}", r.text());
 }
