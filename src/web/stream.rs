@@ -31,11 +31,25 @@ fn sse(e: &EventRow) -> Bytes {
 }
 
 /// How long the stream waits for a change before checking the database anyway (changes
-/// made by another server process) and sending a keep-alive comment.
+/// made by another server process); every `KEEPALIVE_EVERY` steps it sends a keep-alive
+/// comment.
 const WAKE: Duration = Duration::from_secs(1);
 const KEEPALIVE_EVERY: u32 = 15;
 
-async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaff) -> AppResult<HttpResponse> {
+/// How often an open stream checks that its viewer may still see the floor (a deactivation,
+/// a role or password change ends it).
+const RECHECK_EVERY: u32 = 5;
+
+fn still_allowed(st: &AppState, staff_id: i64, ver: i32) -> bool {
+    st.db
+        .conn()
+        .ok()
+        .and_then(|mut c| crate::services::staff::get(&mut c, staff_id).ok())
+        .is_some_and(|s| s.active && s.token_version == ver && FloorStaff::ROLES.contains(&s.role.as_str()))
+}
+
+async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+    let (staff_id, ver) = (who.0.staff.id, who.0.claims.ver);
     // A reconnecting browser's Last-Event-ID wins; a page's first connection says which
     // event it was rendered with (`?since=`).
     let since = web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
@@ -53,10 +67,18 @@ async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaf
     };
     let rx = st.changes.subscribe();
     let state = st.get_ref().clone();
-    let stream = futures_util::stream::unfold((state, rx, start, 0u32, true), |(st, mut rx, last, idle, first)| async move {
+    let stream = futures_util::stream::unfold((state, rx, start, 0u32, true), move |(st, mut rx, last, step, first)| async move {
         if first {
             // Tell the browser how long to wait before reconnecting.
-            return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, idle, false)));
+            return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, step, false)));
+        }
+        let tick = step.wrapping_add(1);
+        if tick % RECHECK_EVERY == 0 {
+            let s2 = st.clone();
+            let ok = actix_web::web::block(move || still_allowed(&s2, staff_id, ver)).await.unwrap_or(false);
+            if !ok {
+                return None;
+            }
         }
         let batch = st.run(move |_, c| events_after(c, last, 200)).await;
         match batch {
@@ -66,16 +88,16 @@ async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, _who: FloorStaf
                 for e in &evs {
                     out.extend_from_slice(&sse(e));
                 }
-                return Some((Ok(Bytes::from(out)), (st, rx, next, 0, false)));
+                return Some((Ok(Bytes::from(out)), (st, rx, next, tick, false)));
             }
             Ok(_) => {}
             Err(_) => return None,
         }
         let _ = tokio::time::timeout(WAKE, rx.changed()).await;
-        if idle + 1 >= KEEPALIVE_EVERY {
-            return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, 0, false)));
+        if tick % KEEPALIVE_EVERY == 0 {
+            return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, tick, false)));
         }
-        Some((Ok(Bytes::new()), (st, rx, last, idle + 1, false)))
+        Some((Ok(Bytes::new()), (st, rx, last, tick, false)))
     });
     Ok(HttpResponse::Ok()
         .insert_header(("Content-Type", "text/event-stream"))

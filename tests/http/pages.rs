@@ -930,3 +930,38 @@ async fn nl_game(app: &TestApp, token: &str) {
     let r = app.send_json("POST", "/api/v1/games", token, game).await;
     assert_eq!(r.status, 201, "{}", r.text());
 }
+
+#[actix_web::test]
+async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
+    use actix_web::body::MessageBody;
+    let app = TestApp::new().await;
+    app.create_staff("floor1", "floor");
+    let s = app.web_login("floor1", STAFF_PW).await;
+    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).to_request()).await;
+    assert_eq!(res.status(), 200);
+    // The admin deactivates the account while the stream is open.
+    let now = app.state.clock.now();
+    app.with_conn(|c| {
+        let admin = cardroom::services::staff::get(c, 1).unwrap();
+        let input = cardroom::services::staff::StaffInput {
+            username: None,
+            display_name: "floor1".into(),
+            role: "floor".into(),
+            password: None,
+            active: Some(false),
+        };
+        cardroom::services::staff::update(c, now, &admin, 2, &input).unwrap();
+    });
+    let mut body = res.into_body();
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(15), async {
+        loop {
+            match futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_next(cx)).await {
+                None => break true,
+                Some(Err(_)) => break true,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert_eq!(ended, Ok(true), "the stream ends once the account is deactivated");
+}
