@@ -689,24 +689,7 @@ fn seat_player(
         left_reason: None,
         seated_by: actor.id,
     };
-    // The unique indexes settle a race between two floor managers: the loser gets a 409.
-    diesel::insert_into(seatings::table).values(&row).execute(conn).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
-    })?;
-    if let Some(eid) = entry_id {
-        diesel::update(waitlist_entries::table.find(eid))
-            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
-            .execute(conn)?;
-    }
-    // BSOP 46: a player seated here leaves every other list's pending call (those entries
-    // wait again, in their place, passed over while the player is seated).
-    let others: Vec<i64> = seat_calls::table
-        .filter(seat_calls::player_id.eq(player_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
-        .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
-        .select(seat_calls::id)
-        .load(conn)?;
-    cancel_open_calls(conn, now, actor, &others)?;
+    start_seating(conn, now, actor, &row, entry_id, call_id)?;
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
@@ -714,6 +697,28 @@ fn seat_player(
     emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": p.alias }))?;
     apply_table_rules(conn, now, profile, actor, t.id)?;
     Ok(row)
+}
+
+/// Starts a sit-down: the seating row (the unique indexes settle a race between two floor
+/// managers: the loser gets a 409), the list entry it uses up, and — BSOP 46 — the end of
+/// the player's other open calls (those entries wait again, in their place). `keep_call` is
+/// the call being answered by this seating.
+fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &SeatingRow, entry_id: Option<i64>, keep_call: Option<i64>) -> AppResult<()> {
+    diesel::insert_into(seatings::table).values(row).execute(conn).map_err(|e| {
+        if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
+    })?;
+    if let Some(eid) = entry_id {
+        diesel::update(waitlist_entries::table.find(eid))
+            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
+            .execute(conn)?;
+    }
+    let others: Vec<i64> = seat_calls::table
+        .filter(seat_calls::player_id.eq(row.player_id))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))
+        .select(seat_calls::id)
+        .load(conn)?;
+    cancel_open_calls(conn, now, actor, &others)
 }
 
 /// A player leaves their seat (the next player can then be called).
@@ -1461,22 +1466,10 @@ fn move_player(
         left_reason: None,
         seated_by: actor.id,
     };
-    diesel::insert_into(seatings::table).values(&row).execute(conn).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
-    })?;
     if let (true, Some(eid)) = (new_entry, entry_id) {
         cancel_calls_of_entry(conn, now, actor, eid)?;
-        diesel::update(waitlist_entries::table.find(eid))
-            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
-            .execute(conn)?;
     }
-    let others: Vec<i64> = seat_calls::table
-        .filter(seat_calls::player_id.eq(player_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
-        .filter(seat_calls::id.ne(call_id.unwrap_or(-1)))
-        .select(seat_calls::id)
-        .load(conn)?;
-    cancel_open_calls(conn, now, actor, &others)?;
+    start_seating(conn, now, actor, &row, entry_id.filter(|_| new_entry), call_id)?;
     if to.id != from.table_id {
         cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
     }
