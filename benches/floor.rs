@@ -645,6 +645,7 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
 fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result<(Summary, Summary), AppError> {
     let system = Actor::system();
     let mut conn = state.db.conn()?;
+    let sql_stats = std::env::var_os("FLOOR_BENCH_SQL").map(|_| sql_profile(&mut conn));
     let (mut call_us, mut pairs_us) = (Vec::new(), Vec::new());
     let main: Vec<usize> = (0..room.tables.len()).filter(|&i| !room.tables[i].must_move).collect();
     let mut done = 0;
@@ -682,7 +683,47 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
             done += 1;
         }
     }
+    if let Some(stats) = sql_stats {
+        use diesel::connection::Connection;
+        conn.set_instrumentation(|_: diesel::connection::InstrumentationEvent<'_>| {});
+        let stats = stats.lock().unwrap();
+        let mut rows: Vec<_> = stats.iter().collect();
+        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+        let total: u128 = rows.iter().map(|r| r.1 .1).sum();
+        let n: u64 = rows.iter().map(|r| r.1 .0).sum();
+        println!("SQL over {done} leave+call+seat rounds: {n} statements, {:.3} ms per round", total as f64 / 1e6 / done.max(1) as f64);
+        for (sql, (count, ns, cached)) in rows.iter().take(40) {
+            println!("{:>7.1} µs/round {:>6.2}/round cached={cached:<5} {}", *ns as f64 / 1e3 / done.max(1) as f64, *count as f64 / done.max(1) as f64, sql.chars().take(150).collect::<String>());
+        }
+    }
     Ok((summarize(call_us), summarize(pairs_us)))
+}
+
+type SqlStats = Arc<std::sync::Mutex<std::collections::HashMap<String, (u64, u128, bool)>>>;
+
+/// Diagnostic (FLOOR_BENCH_SQL=1): times every statement the direct path runs.
+fn sql_profile(conn: &mut cardroom::db::DbConn) -> SqlStats {
+    use diesel::connection::{Connection, InstrumentationEvent};
+    let stats: SqlStats = Arc::default();
+    let s2 = stats.clone();
+    let mut started: Option<Instant> = None;
+    conn.set_instrumentation(move |ev: InstrumentationEvent<'_>| match ev {
+        InstrumentationEvent::StartQuery { .. } => started = Some(Instant::now()),
+        InstrumentationEvent::CacheQuery { sql, .. } => {
+            s2.lock().unwrap().entry(sql.to_string()).or_default().2 = true;
+        }
+        InstrumentationEvent::FinishQuery { query, .. } => {
+            let ns = started.take().map(|t| t.elapsed().as_nanos()).unwrap_or(0);
+            let text = query.to_string();
+            let sql = text.split(" -- binds").next().unwrap_or("").to_string();
+            let mut g = s2.lock().unwrap();
+            let e = g.entry(sql).or_default();
+            e.0 += 1;
+            e.1 += ns;
+        }
+        _ => {}
+    });
+    stats
 }
 
 fn dashboard_http(addr: SocketAddr, session: &str, runs: usize) -> (Summary, usize) {
@@ -768,8 +809,17 @@ fn main() {
 
     println!("call next + seat over HTTP: {clients} clients, {ops} operations or {secs} s …");
     let cpu0 = cpu_s();
+    let ws = state.db.write_stats();
+    let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+    let (turns0, wait0, hold0, batches0) = (load(&ws.turns), load(&ws.wait_ns), load(&ws.hold_ns), load(&ws.batches));
     let cs = call_and_seat(addr, &token, &mut room, clients, ops, Duration::from_secs(secs));
     let cores_busy = (cpu_s() - cpu0) / cs.elapsed_s;
+    let turns = (load(&ws.turns) - turns0).max(1);
+    let turn_hold_ms = (load(&ws.hold_ns) - hold0) as f64 / turns as f64 / 1e6;
+    let batches = (load(&ws.batches) - batches0).max(1);
+    let turn_wait_ms = (load(&ws.wait_ns) - wait0) as f64 / batches as f64 / 1e6;
+    let per_batch = turns as f64 / batches as f64;
+    let turn_busy = (load(&ws.hold_ns) - hold0) as f64 / 1e9 / cs.elapsed_s;
     let throughput = cs.pairs.n as f64 / cs.pairs_s;
     let leave_throughput = cs.leave.n as f64 / cs.leave_s;
     let rss_calls = mb(rss_kb("VmHWM:"));
@@ -807,6 +857,9 @@ fn main() {
     row("  rounds / main tables", format!("{} / {}", cs.rounds, cs.main_tables), "", "");
     row("  call+seat phases / whole loop (s)", format!("{:.2} / {:.2}", cs.pairs_s, cs.elapsed_s), "", "");
     row("  CPU busy during the loop (cores, server + clients)", format!("{cores_busy:.2} of {cores}"), "", "");
+    row("  writes: transaction time per write (ms)", format!("{turn_hold_ms:.3}"), "", "");
+    row("  writes per transaction (group commit)", format!("{per_batch:.1}"), "", "");
+    row("  writer busy, share of the loop", format!("{:.0} %", turn_busy * 100.0), "", "");
     row("leave over HTTP (own phase): leaves/s", format!("{leave_throughput:.0}"), "", "");
     row("leave p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.leave.p50, cs.leave.p99), "", "");
     row(&format!("services direct, 1 thread, n={}, lists ~500: call+seat", direct_pair_full.n), format!("{:.2} / {:.2}", direct_pair_full.p50, direct_pair_full.p99), "", "");
@@ -844,6 +897,10 @@ fn main() {
     kv("call_seat.max_ms", format!("{:.3}", cs.pairs.max));
     kv("call_seat.mean_ms", format!("{:.3}", cs.pairs.mean));
     kv("call_seat.cores_busy", format!("{cores_busy:.2}"));
+    kv("call_seat.turn_hold_ms", format!("{turn_hold_ms:.3}"));
+    kv("call_seat.turn_wait_ms", format!("{turn_wait_ms:.3}"));
+    kv("call_seat.writes_per_transaction", format!("{per_batch:.2}"));
+    kv("call_seat.turn_busy", format!("{turn_busy:.3}"));
     kv("call_next.p50_ms", format!("{:.3}", cs.call.p50));
     kv("call_next.p99_ms", format!("{:.3}", cs.call.p99));
     kv("seat.p50_ms", format!("{:.3}", cs.seat.p50));

@@ -68,7 +68,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
 /// the same service path as a user action. Returns how many things it acted on.
 pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     let now = state.clock.now();
-    let acted = state.db.write_new(|c| -> Result<usize, AppError> {
+    let acted = state.db.write_new(move |c| -> Result<usize, AppError> {
         let room = services::room::get(c)?;
         services::floor::tick(c, now, room.tz, &room.profile)
     })?;

@@ -136,6 +136,9 @@ impl From<diesel::result::Error> for AppError {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound,
             e if crate::db::is_unique_violation(&e) => AppError::Conflict(Problem::new("err-concurrent-change")),
+            diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, m) => {
+                AppError::Unavailable(format!("database: {}", m.message()))
+            }
             e => AppError::Internal(format!("database: {e}")),
         }
     }

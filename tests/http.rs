@@ -20,3 +20,5 @@ mod openapi;
 mod floor;
 #[path = "http/invariants.rs"]
 mod invariants;
+#[path = "http/writes.rs"]
+mod writes;

@@ -92,6 +92,88 @@ pub struct Db {
     pub pool: Pool<Manager>,
     pub backend: Backend,
     writer: Arc<Mutex<()>>,
+    stats: Arc<WriteStats>,
+    /// SQLite: the queue of the writer thread (see [`Db::write_new`]).
+    jobs: Option<Arc<Mutex<std::sync::mpsc::Sender<Job>>>>,
+}
+
+/// A write for the writer thread: runs in the batch's transaction (in its own savepoint) and
+/// returns what answers its caller once the batch is committed (or not).
+/// Without a connection (the pool could not give one) it answers at once.
+type Job = Box<dyn FnOnce(Result<&mut DbConn, String>) -> Answer + Send>;
+type Answer = Box<dyn FnOnce(&Result<(), String>) + Send>;
+
+/// How long the writer thread keeps adding waiting writes to one transaction before it
+/// commits: bounds what the first write of a batch waits for the others.
+const BATCH_TIME: Duration = Duration::from_millis(2);
+const BATCH_JOBS: usize = 64;
+
+fn db_error(msg: impl Into<String>) -> diesel::result::Error {
+    diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::Unknown, Box::new(msg.into()))
+}
+
+/// The database cannot be reached right now (answered 503: try again).
+fn db_unavailable(msg: impl Into<String>) -> diesel::result::Error {
+    diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, Box::new(msg.into()))
+}
+
+/// The SQLite writer thread: takes the first waiting write, then every write queued behind
+/// it (up to [`BATCH_JOBS`] or [`BATCH_TIME`]), runs them in one transaction, commits, and
+/// answers them all. It stops when the last handle to the database is dropped.
+fn writer_loop(pool: Pool<Manager>, writer: Arc<Mutex<()>>, stats: Arc<WriteStats>, rx: std::sync::mpsc::Receiver<Job>) {
+    use std::sync::atomic::Ordering::Relaxed;
+    while let Ok(first) = rx.recv() {
+        let t0 = std::time::Instant::now();
+        let _turn = writer.lock().unwrap_or_else(|e| e.into_inner());
+        let t1 = std::time::Instant::now();
+        let mut conn = match pool.get() {
+            Ok(c) => c,
+            Err(e) => {
+                // Nothing ran: the caller hears why.
+                first(Err(format!("database pool: {e}")))(&Ok(()));
+                continue;
+            }
+        };
+        let mut answers: Vec<Answer> = Vec::new();
+        let mut first = Some(first);
+        let r = conn.transaction::<(), diesel::result::Error, _>(|c| {
+            let mut job = first.take();
+            while let Some(j) = job.take() {
+                answers.push(j(Ok(c)));
+                if answers.len() >= BATCH_JOBS || t1.elapsed() >= BATCH_TIME {
+                    break;
+                }
+                job = rx.try_recv().ok();
+            }
+            Ok(())
+        });
+        let committed = r.map_err(|e| e.to_string());
+        if let Err(e) = &committed {
+            log::error!("a batch of {} write(s) could not be committed: {e}", answers.len());
+        }
+        stats.turns.fetch_add(answers.len() as u64, Relaxed);
+        stats.batches.fetch_add(1, Relaxed);
+        stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        drop(conn);
+        drop(_turn);
+        for a in answers {
+            a(&committed);
+        }
+        // BEGIN itself failed: the first write never ran; dropping it tells its caller.
+        drop(first);
+    }
+}
+
+/// Counters of the write turns taken (read by the benchmark): how many, and the time spent
+/// waiting for a turn and holding it.
+#[derive(Debug, Default)]
+pub struct WriteStats {
+    pub turns: std::sync::atomic::AtomicU64,
+    pub wait_ns: std::sync::atomic::AtomicU64,
+    pub hold_ns: std::sync::atomic::AtomicU64,
+    /// Transactions (SQLite: several writes may share one, see [`Db::write_new`]).
+    pub batches: std::sync::atomic::AtomicU64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -112,6 +194,7 @@ impl Db {
             }
         }
         if backend == Backend::Sqlite {
+            configure_sqlite_library();
             // Switching to WAL needs the file to itself: do it once, before the pool opens
             // its connections in parallel.
             let mut c = diesel::SqliteConnection::establish(sqlite_path(url)).map_err(|e| DbError::Open(e.to_string()))?;
@@ -127,7 +210,20 @@ impl Db {
             .connection_timeout(Duration::from_secs(10))
             .build(manager)
             .map_err(|e| DbError::Open(e.to_string()))?;
-        Ok(Db { pool, backend, writer: Arc::new(Mutex::new(())) })
+        let writer = Arc::new(Mutex::new(()));
+        let stats: Arc<WriteStats> = Arc::default();
+        let jobs = if backend == Backend::Sqlite {
+            let (tx, rx) = std::sync::mpsc::channel::<Job>();
+            let (p, w, st) = (pool.clone(), writer.clone(), stats.clone());
+            std::thread::Builder::new()
+                .name("db-writer".into())
+                .spawn(move || writer_loop(p, w, st, rx))
+                .map_err(|e| DbError::Open(format!("writer thread: {e}")))?;
+            Some(Arc::new(Mutex::new(tx)))
+        } else {
+            None
+        };
+        Ok(Db { pool, backend, writer, stats, jobs })
     }
 
     pub fn conn(&self) -> Result<Conn, r2d2::PoolError> {
@@ -160,20 +256,131 @@ impl Db {
         }
     }
 
-    /// Like [`write`](Self::write), taking a connection from the pool only once it is this
-    /// writer's turn: waiting writers hold no connection, so readers are never starved.
-    pub fn write_new<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+    /// Like [`write`](Self::write), taking a connection only once it is this writer's turn:
+    /// waiting writers hold no connection, so readers are never starved.
+    ///
+    /// SQLite: the write goes to the room's one writer thread, which runs the writes waiting
+    /// at that moment back to back in one transaction ("group commit"), each in its own
+    /// savepoint — a write that fails is undone alone and the others go on — and answers every
+    /// one of them only once that transaction is committed. The rules see exactly what they
+    /// would see one transaction at a time (the writes still run one after another); the room
+    /// saves a commit and a thread hand-over per write. PostgreSQL: one transaction per write.
+    pub fn write_new<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static) -> Result<T, E>
     where
-        E: From<diesel::result::Error> + From<r2d2::PoolError>,
+        T: Send + 'static,
+        E: From<diesel::result::Error> + From<r2d2::PoolError> + Send + 'static,
     {
+        if self.jobs.is_some() {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Result<T, E>>(1);
+            self.enqueue(f, move |r| {
+                let _ = tx.send(r);
+            });
+            return rx.recv().unwrap_or_else(|_| Err(E::from(db_unavailable("the database could not start a transaction; nothing was saved"))));
+        }
+        use std::sync::atomic::Ordering::Relaxed;
+        let t0 = std::time::Instant::now();
         let _turn = self.writer_turn();
+        let t1 = std::time::Instant::now();
         let mut conn = self.conn()?;
         let c: &mut DbConn = &mut conn;
-        c.transaction(|c| {
+        let r = c.transaction(|c| {
             take_pg_turn(c)?;
-            f(c)
-        })
+            // A panic is contained as on SQLite: this write is rolled back, its caller told.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(|_| {
+                log::error!("a write panicked; its transaction was rolled back");
+                Err(E::from(db_error("a write failed inside the server (panic); it was undone")))
+            })
+        });
+        self.stats.turns.fetch_add(1, Relaxed);
+        self.stats.batches.fetch_add(1, Relaxed);
+        self.stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        self.stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        r
     }
+
+    /// SQLite: like [`write_new`](Self::write_new) without blocking the caller's thread:
+    /// the answer comes back on a future. `None` for PostgreSQL (use `write_new` on a
+    /// blocking thread).
+    pub fn write_async<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
+    ) -> Option<impl std::future::Future<Output = Result<T, E>>>
+    where
+        T: Send + 'static,
+        E: From<diesel::result::Error> + Send + 'static,
+    {
+        self.jobs.as_ref()?;
+        let (tx, rx) = tokio::sync::oneshot::channel::<Result<T, E>>();
+        self.enqueue(f, move |r| {
+            let _ = tx.send(r);
+        });
+        Some(async move { rx.await.unwrap_or_else(|_| Err(E::from(db_unavailable("the database could not start a transaction; nothing was saved")))) })
+    }
+
+    /// Hands a write to the SQLite writer thread; `reply` gets its outcome once the batch it
+    /// ran in is committed (or not). A write that never runs (BEGIN failed, the writer
+    /// stopped) drops `reply` unanswered.
+    fn enqueue<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static, reply: impl FnOnce(Result<T, E>) + Send + 'static)
+    where
+        T: Send + 'static,
+        E: From<diesel::result::Error> + Send + 'static,
+    {
+        let Some(jobs) = &self.jobs else { return };
+        let job: Job = Box::new(move |c: Result<&mut DbConn, String>| {
+            let c = match c {
+                Ok(c) => c,
+                Err(msg) => {
+                    return Box::new(move |_: &Result<(), String>| reply(Err(E::from(db_unavailable(msg))))) as Answer;
+                }
+            };
+            let mut panicked = false;
+            let r = c.transaction(|c| match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))) {
+                Ok(r) => r,
+                Err(_) => {
+                    panicked = true;
+                    Err(E::from(db_error("a write failed inside the server (panic); it was undone")))
+                }
+            });
+            if panicked {
+                log::error!("a write panicked; its savepoint was rolled back");
+            }
+            Box::new(move |committed: &Result<(), String>| {
+                reply(match (r, committed) {
+                    (Ok(v), Ok(())) => Ok(v),
+                    (Ok(_), Err(msg)) => Err(E::from(db_error(msg.clone()))),
+                    (Err(e), _) => Err(e),
+                })
+            }) as Answer
+        });
+        // A send fails only when the writer thread is gone: `job` (and `reply`) are dropped.
+        let _ = jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job);
+    }
+
+    /// The write-turn counters so far.
+    pub fn write_stats(&self) -> &WriteStats {
+        &self.stats
+    }
+}
+
+/// SQLite library settings, once per process and before its first connection: "multi-thread"
+/// mode (a connection is only ever used by one thread at a time — the pool hands it out —
+/// so SQLite's per-call connection mutex is pure overhead), and no global memory statistics
+/// (their mutex is taken on every allocation, by every connection in the process).
+fn configure_sqlite_library() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        use libsqlite3_sys as ffi;
+        // SAFETY: sqlite3_config is called before any connection is opened in this process
+        // (it answers SQLITE_MISUSE otherwise, changing nothing); the arguments match the
+        // documented variadic signatures (no argument; one int).
+        unsafe {
+            let a = ffi::sqlite3_config(ffi::SQLITE_CONFIG_MULTITHREAD);
+            let b = ffi::sqlite3_config(ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::ffi::c_int);
+            if a != ffi::SQLITE_OK || b != ffi::SQLITE_OK {
+                log::warn!("SQLite kept its default threading/memory settings (sqlite3_config: {a}, {b})");
+            }
+        }
+    });
 }
 
 /// PostgreSQL: writers take turns too, across every server process, with a transaction-level
@@ -207,8 +414,7 @@ pub fn revert_all_migrations(conn: &mut DbConn) -> Result<usize, DbError> {
 /// this update takes serialises concurrent writers until commit, on both backends.
 pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
-    diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).execute(conn)?;
-    s::sequences.filter(s::name.eq(name)).select(s::value).first(conn)
+    diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).returning(s::value).get_result(conn)
 }
 
 /// Reads a setting.

@@ -25,6 +25,31 @@ use serde::Serialize;
 
 const ACTIVE: [&str; 2] = ["waiting", "called"];
 
+// State filters written as equalities joined by OR rather than `IN (…)`: diesel prepares an
+// `IN` list afresh on every run, these once per connection (the statement cache), which
+// matters on the hot path of calls and seatings.
+
+/// A seat call still open: pending or acknowledged.
+macro_rules! call_open {
+    () => {
+        seat_calls::state.eq("pending").or(seat_calls::state.eq("acknowledged"))
+    };
+}
+
+/// A list entry still active: waiting or called.
+macro_rules! entry_active {
+    () => {
+        waitlist_entries::state.eq("waiting").or(waitlist_entries::state.eq("called"))
+    };
+}
+
+/// A table in play: open, running or suspended.
+macro_rules! table_in_play {
+    () => {
+        card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended"))
+    };
+}
+
 /// Appends an event to the push stream (same transaction as the change).
 pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Option<i64>, kind: &str, payload: &P) -> AppResult<i64> {
     let seq = next_seq(conn, "event")?;
@@ -62,7 +87,7 @@ fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
 fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
     Ok(waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
-        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .filter(entry_active!())
         .select(WaitlistRow::as_select())
         .load(conn)?)
 }
@@ -140,7 +165,7 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
     let rows: Vec<(WaitlistRow, PlayerRow)> = waitlist_entries::table
         .inner_join(players::table)
         .filter(waitlist_entries::game_id.eq(game_id))
-        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .filter(entry_active!())
         .select((WaitlistRow::as_select(), PlayerRow::as_select()))
         .load(conn)?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
@@ -188,7 +213,7 @@ pub fn join(
     let already: i64 = waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .filter(entry_active!())
         .count()
         .get_result(conn)?;
     if already > 0 {
@@ -222,7 +247,7 @@ pub fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
 }
 
 fn end_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e: &WaitlistRow, state: &str, reason: &str, action: &str) -> AppResult<WaitlistRow> {
-    let n = diesel::update(waitlist_entries::table.find(e.id).filter(waitlist_entries::state.eq_any(ACTIVE)))
+    let n = diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
         .set((
             waitlist_entries::state.eq(state),
             waitlist_entries::ended_at.eq(Some(now.naive_utc())),
@@ -253,7 +278,7 @@ pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i6
 fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<()> {
     let ids: Vec<i64> = seat_calls::table
         .filter(seat_calls::entry_id.eq(entry_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(seat_calls::id)
         .load(conn)?;
     cancel_open_calls(conn, now, actor, &ids)
@@ -324,7 +349,7 @@ pub fn seats_of(conn: &mut DbConn, table_id: i64) -> AppResult<(Vec<(SeatingRow,
     let calls: Vec<(SeatCallRow, PlayerRow)> = seat_calls::table
         .inner_join(players::table.on(players::id.eq(seat_calls::player_id)))
         .filter(seat_calls::table_id.eq(table_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .order(seat_calls::seat_no.asc())
         .select((SeatCallRow::as_select(), PlayerRow::as_select()))
         .load(conn)?;
@@ -342,7 +367,7 @@ fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
 }
 
 fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
-    Ok(seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(seat_calls::state.eq_any(["pending", "acknowledged"])).count().get_result::<i64>(conn)? > 0)
+    Ok(seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(call_open!()).count().get_result::<i64>(conn)? > 0)
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
@@ -352,7 +377,7 @@ fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_
     }
     let open: Vec<SeatCallRow> = seat_calls::table
         .filter(seat_calls::id.eq_any(call_ids))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(conn)?;
     for c in open {
@@ -394,15 +419,14 @@ fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: O
     if taken > 0 {
         return Err(conflict("err-seat-taken"));
     }
-    let mut calls = seat_calls::table
+    let calls: i64 = seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
         .filter(seat_calls::seat_no.eq(seat_no))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
-        .into_boxed();
-    if let Some(c) = except_call {
-        calls = calls.filter(seat_calls::id.ne(c));
-    }
-    if calls.count().get_result::<i64>(conn)? > 0 {
+        .filter(call_open!())
+        .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        .count()
+        .get_result(conn)?;
+    if calls > 0 {
         return Err(conflict("err-seat-called"));
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for.
@@ -471,10 +495,11 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
     let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
     // The domain picks in order; whether a listed player may take this seat needs the
     // database, asked lazily (only until someone can), reading the list a page at a time.
-    const PAGE: i64 = 32;
+    // A short first page (the next player is usually among the first few), longer ones after.
+    let mut page = 8;
     let mut offset = 0;
     let pick = loop {
-        let rows = waiting_page(conn, game_id, offset, PAGE)?;
+        let rows = waiting_page(conn, game_id, offset, page)?;
         let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
         let db = std::cell::RefCell::new(&mut *conn);
         let failure = std::cell::RefCell::new(None);
@@ -504,10 +529,11 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
         if let Some(e) = failure.into_inner() {
             return Err(e);
         }
-        if pick.is_some() || (rows.len() as i64) < PAGE {
+        if pick.is_some() || (rows.len() as i64) < page {
             break pick;
         }
-        offset += PAGE;
+        offset += page;
+        page = 64;
     };
     let Some(candidate) = pick else { return Err(conflict("err-nobody-to-call")) };
     let (player_id, entry_id, source) = match candidate {
@@ -557,14 +583,14 @@ fn create_call(
         }
     }
     audit::record::<(), _>(conn, now, actor, "seat.call", "player", Some(player_id), None, Some(&row))?;
-    let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
+    let alias: String = players::table.find(player_id).select(players::alias).first(conn)?;
     emit(
         conn,
         now,
         Some(t.id),
         "seat.call",
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
-            "alias": p.alias, "respond_by": row.respond_by.and_utc(), "source": source }),
+            "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
     Ok(row)
 }
@@ -607,7 +633,7 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
         }
         _ => seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?,
     };
-    let n = diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq_any(["pending", "acknowledged"])))
+    let n = diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
         .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
         .execute(conn)?;
     if n != 1 {
@@ -633,7 +659,7 @@ pub fn seat_directly(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Ru
         Some(g) => waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(g))
             .filter(waitlist_entries::player_id.eq(player_id))
-            .filter(waitlist_entries::state.eq_any(ACTIVE))
+            .filter(entry_active!())
             .select(waitlist_entries::id)
             .first(conn)
             .optional()?,
@@ -693,9 +719,9 @@ fn seat_player(
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
-    let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
-    emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": p.alias }))?;
-    apply_table_rules(conn, now, profile, actor, t.id)?;
+    let alias: String = players::table.find(player_id).select(players::alias).first(conn)?;
+    emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": alias }))?;
+    apply_table_rules_to(conn, now, profile, actor, t)?;
     Ok(row)
 }
 
@@ -714,7 +740,7 @@ fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &Sea
     }
     let others: Vec<i64> = seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))
         .select(seat_calls::id)
         .load(conn)?;
@@ -740,7 +766,7 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
     let must_move_calls: Vec<i64> = seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
         .filter(seat_calls::source.eq("must_move"))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(seat_calls::id)
         .load(conn)?;
     cancel_open_calls(conn, now, actor, &must_move_calls)?;
@@ -784,6 +810,12 @@ fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
 fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<()> {
     let t = table(conn, table_id)?;
+    apply_table_rules_to(conn, now, profile, actor, &t)
+}
+
+/// [`apply_table_rules`] for a table row read in this transaction and not changed since.
+fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, t: &TableRow) -> AppResult<()> {
+    let table_id = t.id;
     let Some(state) = TableState::parse(&t.state) else { return Ok(()) };
     let seated = seated_at(conn, table_id)?.len();
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
@@ -798,7 +830,7 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
         .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc())))
         .execute(conn)?;
     let after = table(conn, table_id)?;
-    audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(&t), Some(&after))?;
+    audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
     if new_state == TableState::Closed {
         // BSOP 50: no extra seat outlives the game.
@@ -808,7 +840,7 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
         // holds and seat-change requests.
         let calls: Vec<i64> = seat_calls::table
             .filter(seat_calls::table_id.eq(table_id))
-            .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+            .filter(call_open!())
             .select(seat_calls::id)
             .load(conn)?;
         cancel_open_calls(conn, now, actor, &calls)?;
@@ -830,7 +862,7 @@ fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfil
             let moves: Vec<i64> = seat_calls::table
                 .filter(seat_calls::player_id.eq(s.player_id))
                 .filter(seat_calls::source.ne("list"))
-                .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+                .filter(call_open!())
                 .select(seat_calls::id)
                 .load(conn)?;
             cancel_open_calls(conn, now, actor, &moves)?;
@@ -893,12 +925,12 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
     let system = Actor::system();
     let mut actions = 0;
     let due: Vec<SeatCallRow> = seat_calls::table
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .filter(seat_calls::respond_by.le(now.naive_utc()))
         .select(SeatCallRow::as_select())
         .load(conn)?;
     for c in due {
-        let n = diesel::update(seat_calls::table.find(c.id).filter(seat_calls::state.eq_any(["pending", "acknowledged"])))
+        let n = diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
             .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
             .execute(conn)?;
         if n != 1 {
@@ -1014,7 +1046,7 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         .select((SeatingRow::as_select(), PlayerRow::as_select()))
         .load(conn)?;
     let calls: Vec<SeatCallRow> = seat_calls::table
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(conn)?;
     let call_players: Vec<(i64, String)> = players::table
@@ -1067,7 +1099,7 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
     }
     // Positions need every entry's key; names only for the top of each list.
     let all_entries: Vec<WaitlistRow> = waitlist_entries::table
-        .filter(waitlist_entries::state.eq_any(ACTIVE))
+        .filter(entry_active!())
         .select(WaitlistRow::as_select())
         .load(conn)?;
     let games_list: Vec<GameRow> = games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(conn)?;
@@ -1169,7 +1201,7 @@ fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<Table
     Ok(card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .filter(card_tables::must_move.eq(true))
-        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
+        .filter(table_in_play!())
         .select(TableRow::as_select())
         .first(conn)
         .optional()?)
@@ -1339,7 +1371,7 @@ pub fn refuse_must_move(
     // The must-move call is declined; any other open call of the player ends.
     let open: Vec<SeatCallRow> = seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(conn)?;
     let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
@@ -1356,7 +1388,7 @@ pub fn refuse_must_move(
         let active: Option<WaitlistRow> = waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(s.player_id))
-            .filter(waitlist_entries::state.eq_any(ACTIVE))
+            .filter(entry_active!())
             .select(WaitlistRow::as_select())
             .first(conn)
             .optional()?;
@@ -1448,7 +1480,7 @@ fn move_player(
         let e: Option<i64> = waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(player_id))
-            .filter(waitlist_entries::state.eq_any(ACTIVE))
+            .filter(entry_active!())
             .select(waitlist_entries::id)
             .first(conn)
             .optional()?;
@@ -1604,7 +1636,7 @@ fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, pla
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
         .filter(seat_calls::source.eq("seat_change"))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(seat_calls::id)
         .load(conn)?;
     cancel_open_calls(conn, now, actor, &calls)
@@ -1789,7 +1821,7 @@ fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
     let taken: Vec<i32> = seated_at(conn, t.id)?.iter().map(|s| s.seat_no).collect();
     let called: Vec<i32> = seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(call_open!())
         .select(seat_calls::seat_no)
         .load(conn)?;
     let held: Vec<i32> = seat_holds::table
@@ -1841,7 +1873,7 @@ pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
     game(conn, game_id)?;
     let tables: Vec<TableRow> = card_tables::table
         .filter(card_tables::game_id.eq(game_id))
-        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
+        .filter(table_in_play!())
         .select(TableRow::as_select())
         .load(conn)?;
     let mut info = Vec::with_capacity(tables.len());

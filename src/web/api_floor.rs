@@ -610,10 +610,15 @@ pub async fn call_next(st: web::Data<AppState>, who: FloorStaff, path: web::Path
     let (table_id, seat_no) = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let out = st
+    let c = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let c = floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat_no)?;
+            floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat_no)
+        })
+        .await?;
+    // The answer's details are read after the commit, outside the room's write turn.
+    let out = st
+        .run(move |_, conn| {
             let t = games::get_table(conn, c.table_id)?;
             let p = registry::get(conn, c.player_id)?;
             Ok(seat_call_out(&c, &t, &p))
@@ -640,13 +645,14 @@ pub async fn confirm_call(st: web::Data<AppState>, who: FloorStaff, path: web::P
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let out = st
+    let s = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let s = floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id)?;
-            seating_answer(conn, &s)
+            floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id)
         })
         .await?;
+    // Read after the commit, outside the room's write turn.
+    let out = st.run(move |_, conn| seating_answer(conn, &s)).await?;
     Ok(HttpResponse::Created().json(out))
 }
 

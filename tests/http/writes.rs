@@ -1,0 +1,75 @@
+//! The room's write path (`Db::write_new`): on SQLite, writes waiting at the same moment share
+//! one transaction (group commit), each in its own savepoint. A write that fails or panics is
+//! undone alone; every other write commits and gets its own answer. (On PostgreSQL each write
+//! is its own transaction; the same outcomes hold.)
+
+use crate::support::TestApp;
+use cardroom::db::schema::settings;
+use cardroom::error::AppError;
+use diesel::prelude::*;
+
+fn key(i: usize) -> String {
+    format!("test.write.{i:03}")
+}
+
+/// 64 writers at once; every third one writes and then fails, every seventh panics after
+/// writing. Exactly the others' rows are there, and each caller got its own outcome.
+#[actix_web::test]
+async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let n = 64;
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                db.write_new(move |c| -> Result<usize, AppError> {
+                    diesel::insert_into(settings::table).values((settings::key.eq(key(i)), settings::value.eq(i.to_string()))).execute(c)?;
+                    if i % 7 == 0 {
+                        panic!("write {i} panics after writing");
+                    }
+                    if i % 3 == 0 {
+                        return Err(AppError::field("value", "err-required"));
+                    }
+                    Ok(i)
+                })
+            })
+        })
+        .collect();
+    let mut ok = Vec::new();
+    for (i, h) in handles.into_iter().enumerate() {
+        match h.join().expect("the caller's thread does not panic") {
+            Ok(v) => {
+                assert_eq!(v, i, "each caller gets its own answer");
+                ok.push(i);
+            }
+            Err(AppError::Validation(_)) => assert!(i % 3 == 0 && i % 7 != 0, "write {i} failed validation unexpectedly"),
+            Err(AppError::Internal(m)) => assert!(i % 7 == 0, "write {i}: unexpected internal error {m}"),
+            Err(e) => panic!("write {i}: unexpected {e:?}"),
+        }
+    }
+    let expected: Vec<usize> = (0..n).filter(|i| i % 3 != 0 && i % 7 != 0).collect();
+    assert_eq!(ok, expected);
+    let stored: Vec<String> = app.with_conn(|c| {
+        settings::table.filter(settings::key.like("test.write.%")).order(settings::key.asc()).select(settings::key).load(c).unwrap()
+    });
+    assert_eq!(stored, expected.iter().map(|&i| key(i)).collect::<Vec<_>>(), "only the writes that succeeded are stored");
+}
+
+/// A write whose answer has been given is committed: a fresh connection reads it at once.
+#[actix_web::test]
+async fn an_answered_write_is_committed() {
+    let app = TestApp::new().await;
+    for i in 0..20 {
+        app.state
+            .write(move |_, c| -> Result<(), AppError> {
+                diesel::insert_into(settings::table).values((settings::key.eq(key(i)), settings::value.eq("x"))).execute(c)?;
+                Ok(())
+            })
+            .await
+            .unwrap();
+        let mut fresh = app.state.db.conn().unwrap();
+        let n: i64 = settings::table.filter(settings::key.eq(key(i))).count().get_result(&mut *fresh).unwrap();
+        assert_eq!(n, 1, "write {i} is visible to another connection once answered");
+    }
+}
