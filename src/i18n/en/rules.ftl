@@ -1,0 +1,1 @@
+# Table-side rules (dealer tablet): buy-ins, minimum stay, absence, hands.

@@ -1,0 +1,1 @@
+# The dealer tablet: pairing, seat map, calls, actions.
