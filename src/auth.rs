@@ -35,6 +35,8 @@ pub enum TokenKind {
     Web,
     /// A Bearer token for `/api/v1`.
     Api,
+    /// A paired dealer tablet (`sub` = tablet id, `ver` = the tablet's token version).
+    Device,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -22,3 +22,5 @@ mod floor;
 mod invariants;
 #[path = "http/writes.rs"]
 mod writes;
+#[path = "http/tablets.rs"]
+mod tablets;

@@ -218,6 +218,8 @@ pub struct SeatCallRow {
     pub acknowledged_at: Option<NaiveDateTime>,
     pub resolved_at: Option<NaiveDateTime>,
     pub created_by: Option<i64>,
+    /// Not acknowledged by the table in time: shown escalated on the floor dashboard.
+    pub escalated_at: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
@@ -287,4 +289,31 @@ pub struct EventRow {
     pub table_id: Option<i64>,
     pub kind: String,
     pub payload: String,
+}
+
+/// A dealer tablet paired with a table (issue 4).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = tablets)]
+pub struct TabletRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub label: String,
+    pub token_version: i32,
+    pub paired_at: NaiveDateTime,
+    pub paired_by: Option<i64>,
+    pub revoked_at: Option<NaiveDateTime>,
+    pub revoked_by: Option<i64>,
+    pub last_seen_at: Option<NaiveDateTime>,
+}
+
+/// A pairing code shown on an unpaired tablet.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = tablet_pairings)]
+pub struct TabletPairingRow {
+    pub code: String,
+    pub secret_hash: String,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub tablet_id: Option<i64>,
+    pub collected_at: Option<NaiveDateTime>,
 }

@@ -215,6 +215,7 @@ diesel::table! {
         acknowledged_at -> Nullable<Timestamp>,
         resolved_at -> Nullable<Timestamp>,
         created_by -> Nullable<BigInt>,
+        escalated_at -> Nullable<Timestamp>,
     }
 }
 
@@ -281,14 +282,40 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tablets (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        label -> Text,
+        token_version -> Integer,
+        paired_at -> Timestamp,
+        paired_by -> Nullable<BigInt>,
+        revoked_at -> Nullable<Timestamp>,
+        revoked_by -> Nullable<BigInt>,
+        last_seen_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    tablet_pairings (code) {
+        code -> Text,
+        secret_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        tablet_id -> Nullable<BigInt>,
+        collected_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(player_photos -> players (player_id));
 diesel::joinable!(exclusions -> players (player_id));
 diesel::joinable!(card_tables -> games (game_id));
 diesel::joinable!(waitlist_entries -> players (player_id));
 diesel::joinable!(seatings -> players (player_id));
+diesel::joinable!(tablets -> card_tables (table_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
-    seat_change_requests, draws, events, must_move_refusals,
+    seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings,
 );

@@ -570,6 +570,7 @@ fn create_call(
         acknowledged_at: None,
         resolved_at: None,
         created_by: actor.id,
+        escalated_at: None,
     };
     diesel::insert_into(seat_calls::table).values(&row).execute(conn).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-called") } else { e.into() }
@@ -593,6 +594,48 @@ fn create_call(
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
     Ok(row)
+}
+
+/// The dealer at the table acknowledges a seat call (the tablet got it and the seat is kept
+/// for the player). `at_table`: the tablet's table — a call for another table is not theirs.
+/// Acknowledging twice is harmless (the first time is kept).
+pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_id: i64, at_table: Option<i64>) -> AppResult<SeatCallRow> {
+    let c = call(conn, call_id)?;
+    if at_table.is_some_and(|t| t != c.table_id) {
+        return Err(AppError::NotFound);
+    }
+    match c.state.as_str() {
+        "acknowledged" => return Ok(c),
+        "pending" => {}
+        _ => return Err(conflict("err-call-not-open")),
+    }
+    diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq("pending")))
+        .set((seat_calls::state.eq("acknowledged"), seat_calls::acknowledged_at.eq(Some(now.naive_utc()))))
+        .execute(conn)?;
+    let after = call(conn, call_id)?;
+    audit::record(conn, now, actor, "seat.call_ack", "player", Some(c.player_id), Some(&c), Some(&after))?;
+    emit(conn, now, Some(c.table_id), "seat.call_ack", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+    Ok(after)
+}
+
+/// Seat calls the table has not acknowledged within the profile's
+/// `seat_call_ack_escalation_min`: marked once, audited, and pushed so the floor dashboard
+/// shows them escalated.
+fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, system: &Actor) -> AppResult<usize> {
+    let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
+    let late: Vec<SeatCallRow> = seat_calls::table
+        .filter(seat_calls::state.eq("pending"))
+        .filter(seat_calls::escalated_at.is_null())
+        .filter(seat_calls::called_at.le(limit))
+        .select(SeatCallRow::as_select())
+        .load(conn)?;
+    for c in &late {
+        diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc()))).execute(conn)?;
+        let after = call(conn, c.id)?;
+        audit::record(conn, now, system, "seat.call_escalated", "player", Some(c.player_id), Some(c), Some(&after))?;
+        emit(conn, now, Some(c.table_id), "seat.call_escalated", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+    }
+    Ok(late.len())
 }
 
 pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
@@ -923,7 +966,7 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
 /// after a deadline acts at once.
 pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile) -> AppResult<usize> {
     let system = Actor::system();
-    let mut actions = 0;
+    let mut actions = escalate_unacknowledged(conn, now, profile, &system)?;
     let due: Vec<SeatCallRow> = seat_calls::table
         .filter(call_open!())
         .filter(seat_calls::respond_by.le(now.naive_utc()))

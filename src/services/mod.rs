@@ -12,6 +12,7 @@ pub mod photo;
 pub mod players;
 pub mod room;
 pub mod staff;
+pub mod tablets;
 
 use crate::domain::Problem;
 use crate::error::AppError;

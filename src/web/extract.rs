@@ -126,6 +126,7 @@ macro_rules! role_extractor {
 
 role_extractor!(/** Any signed-in staff member. */ AnyStaff, ["admin", "floor", "dealer", "cashier"]);
 role_extractor!(/** Who may look up players: admin, floor, cashier. */ RegistryReader, ["admin", "floor", "cashier"]);
+role_extractor!(/** Who runs a table from its tablet: admin, floor, dealer. */ DealerStaff, ["admin", "floor", "dealer"]);
 role_extractor!(/** Who keeps the registry and the floor: admin, floor. */ FloorStaff, ["admin", "floor"]);
 role_extractor!(/** Configuration, staff accounts, audit: admin. */ AdminStaff, ["admin"]);
 

@@ -21,6 +21,82 @@ pub fn events_after(conn: &mut crate::db::DbConn, after: i64, limit: i64) -> App
     Ok(events::table.filter(events::seq.gt(after)).order(events::seq.asc()).limit(limit).select(EventRow::as_select()).load(conn)?)
 }
 
+/// Events of one table after `after`, oldest first (at most `limit`): what its tablet follows.
+pub fn table_events_after(conn: &mut crate::db::DbConn, table_id: i64, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
+    Ok(events::table
+        .filter(events::seq.gt(after))
+        .filter(events::table_id.eq(table_id))
+        .order(events::seq.asc())
+        .limit(limit)
+        .select(EventRow::as_select())
+        .load(conn)?)
+}
+
+/// Where a stream starts: the browser's `Last-Event-ID` on a reconnect, else the event the
+/// page was rendered with (`?since=`), else now.
+pub fn resume_point(req: &HttpRequest) -> Option<i64> {
+    let since = web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+        .ok()
+        .and_then(|q| q.get("since").and_then(|v| v.parse::<i64>().ok()));
+    req.headers()
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .or(since)
+}
+
+/// An SSE response following the events `read` returns after each sequence number,
+/// from `start`; every few steps `allowed` says whether the viewer may still watch (the
+/// stream ends otherwise).
+pub fn event_stream<R, A>(st: AppState, start: i64, read: R, allowed: A) -> HttpResponse
+where
+    R: Fn(&mut crate::db::DbConn, i64) -> AppResult<Vec<EventRow>> + Clone + Send + Sync + 'static,
+    A: Fn(&AppState) -> bool + Clone + Send + Sync + 'static,
+{
+    let rx = st.changes.subscribe();
+    let stream = futures_util::stream::unfold((st, rx, start, 0u32, true), move |(st, mut rx, last, step, first)| {
+        let read = read.clone();
+        let allowed = allowed.clone();
+        async move {
+            if first {
+                // Tell the browser how long to wait before reconnecting.
+                return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, step, false)));
+            }
+            let tick = step.wrapping_add(1);
+            if tick % RECHECK_EVERY == 0 {
+                let s2 = st.clone();
+                let ok = actix_web::web::block(move || allowed(&s2)).await.unwrap_or(false);
+                if !ok {
+                    return None;
+                }
+            }
+            let batch = st.run(move |_, c| read(c, last)).await;
+            match batch {
+                Ok(evs) if !evs.is_empty() => {
+                    let next = evs.last().map(|e| e.seq).unwrap_or(last);
+                    let mut out = Vec::new();
+                    for e in &evs {
+                        out.extend_from_slice(&sse(e));
+                    }
+                    return Some((Ok(Bytes::from(out)), (st, rx, next, tick, false)));
+                }
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+            let _ = tokio::time::timeout(WAKE, rx.changed()).await;
+            if tick % KEEPALIVE_EVERY == 0 {
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, tick, false)));
+            }
+            Some((Ok(Bytes::new()), (st, rx, last, tick, false)))
+        }
+    });
+    HttpResponse::Ok()
+        .insert_header(("Content-Type", "text/event-stream"))
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(stream)
+}
+
 pub fn last_seq(conn: &mut crate::db::DbConn) -> AppResult<i64> {
     Ok(events::table.select(diesel::dsl::max(events::seq)).first::<Option<i64>>(conn)?.unwrap_or(0))
 }
@@ -50,58 +126,9 @@ fn still_allowed(st: &AppState, staff_id: i64, ver: i32) -> bool {
 
 async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
     let (staff_id, ver) = (who.0.staff.id, who.0.claims.ver);
-    // A reconnecting browser's Last-Event-ID wins; a page's first connection says which
-    // event it was rendered with (`?since=`).
-    let since = web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
-        .ok()
-        .and_then(|q| q.get("since").and_then(|v| v.parse::<i64>().ok()));
-    let resume = req
-        .headers()
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .or(since);
-    let start = match resume {
+    let start = match resume_point(&req) {
         Some(n) => n,
         None => st.run(|_, c| last_seq(c)).await?,
     };
-    let rx = st.changes.subscribe();
-    let state = st.get_ref().clone();
-    let stream = futures_util::stream::unfold((state, rx, start, 0u32, true), move |(st, mut rx, last, step, first)| async move {
-        if first {
-            // Tell the browser how long to wait before reconnecting.
-            return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, step, false)));
-        }
-        let tick = step.wrapping_add(1);
-        if tick % RECHECK_EVERY == 0 {
-            let s2 = st.clone();
-            let ok = actix_web::web::block(move || still_allowed(&s2, staff_id, ver)).await.unwrap_or(false);
-            if !ok {
-                return None;
-            }
-        }
-        let batch = st.run(move |_, c| events_after(c, last, 200)).await;
-        match batch {
-            Ok(evs) if !evs.is_empty() => {
-                let next = evs.last().map(|e| e.seq).unwrap_or(last);
-                let mut out = Vec::new();
-                for e in &evs {
-                    out.extend_from_slice(&sse(e));
-                }
-                return Some((Ok(Bytes::from(out)), (st, rx, next, tick, false)));
-            }
-            Ok(_) => {}
-            Err(_) => return None,
-        }
-        let _ = tokio::time::timeout(WAKE, rx.changed()).await;
-        if tick % KEEPALIVE_EVERY == 0 {
-            return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, tick, false)));
-        }
-        Some((Ok(Bytes::new()), (st, rx, last, tick, false)))
-    });
-    Ok(HttpResponse::Ok()
-        .insert_header(("Content-Type", "text/event-stream"))
-        .insert_header(("Cache-Control", "no-store"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(stream))
+    Ok(event_stream(st.get_ref().clone(), start, |c, after| events_after(c, after, 200), move |st| still_allowed(st, staff_id, ver)))
 }

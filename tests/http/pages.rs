@@ -544,7 +544,7 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
 }
 
 /// Reads a streaming body until `needle` appears (or 5 s pass); returns what was read.
-async fn read_stream_until(res: actix_web::dev::ServiceResponse, needle: &str) -> String {
+pub async fn read_stream_until(res: actix_web::dev::ServiceResponse, needle: &str) -> String {
     use actix_web::body::MessageBody;
     let mut body = res.into_body();
     let mut seen = String::new();
@@ -924,7 +924,7 @@ async fn absurd_ban_dates_are_refused_not_a_server_error() {
 }
 
 /// Game 1: NL Hold'em 1/2, low limit, buy-in 40-200 (minor units), through the API.
-async fn nl_game(app: &TestApp, token: &str) {
+pub async fn nl_game(app: &TestApp, token: &str) {
     let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
         "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
     let r = app.send_json("POST", "/api/v1/games", token, game).await;

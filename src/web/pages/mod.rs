@@ -4,6 +4,7 @@ pub mod admin;
 pub mod floor;
 pub mod lobby;
 pub mod players;
+pub mod tablet;
 
 use super::ctx::{Ctx, Errs, LANG_COOKIE};
 use super::extract::{authenticate, AnyStaff, Authed, CsrfForm, PRELOGIN_COOKIE, SESSION_COOKIE};
@@ -30,6 +31,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(players::routes)
         .configure(floor::routes)
         .configure(lobby::routes)
+        .configure(tablet::routes)
         .configure(admin::routes);
 }
 

@@ -1,0 +1,200 @@
+//! Dealer tablets: pairing a tablet with a table, revoking it, and the device it signs in as.
+//!
+//! An unpaired tablet asks for a short code (shown in large type) and keeps a secret only it
+//! knows. A floor manager or admin enters the code and picks the table; the tablet, polling
+//! with its secret, then collects a signed device token (tablet id + token version). A
+//! revoked tablet (or one whose version changed) is refused on its next request.
+
+use crate::db::audit::{self, Actor};
+use crate::db::models::{TabletPairingRow, TabletRow};
+use crate::db::schema::{card_tables, tablet_pairings, tablets};
+use crate::db::{is_unique_violation, next_seq, DbConn};
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
+use crate::services::conflict;
+use chrono::{DateTime, Duration, Utc};
+use diesel::prelude::*;
+use sha2::{Digest, Sha256};
+
+/// How long a pairing code stays valid.
+pub const CODE_VALID_MIN: i64 = 10;
+/// Letters and digits that cannot be mistaken for each other when read across a table
+/// (no 0/O, 1/I/L).
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LEN: usize = 6;
+
+fn hash(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+/// A typed code as stored: upper case, without spaces or dashes (the screen shows `ABC-DEF`).
+pub fn normalize_code(typed: &str) -> String {
+    typed.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect()
+}
+
+/// How a code is shown: two groups of three.
+pub fn display_code(code: &str) -> String {
+    if code.len() == CODE_LEN {
+        format!("{}-{}", &code[..3], &code[3..])
+    } else {
+        code.to_string()
+    }
+}
+
+fn random_code() -> String {
+    use rand::Rng;
+    let mut rng = rand::rng();
+    (0..CODE_LEN).map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char).collect()
+}
+
+/// A new pairing code for an unpaired tablet, with the secret the tablet keeps.
+pub fn start_pairing(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(TabletPairingRow, String)> {
+    // Expired codes are of no use to anyone: clear them as new ones are made.
+    diesel::delete(tablet_pairings::table.filter(tablet_pairings::expires_at.lt(now.naive_utc()))).execute(conn)?;
+    let secret = crate::auth::random_token(24);
+    for _ in 0..20 {
+        let row = TabletPairingRow {
+            code: random_code(),
+            secret_hash: hash(&secret),
+            created_at: now.naive_utc(),
+            expires_at: (now + Duration::minutes(CODE_VALID_MIN)).naive_utc(),
+            tablet_id: None,
+            collected_at: None,
+        };
+        match diesel::insert_into(tablet_pairings::table).values(&row).execute(conn) {
+            Ok(_) => return Ok((row, secret)),
+            Err(e) if is_unique_violation(&e) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(AppError::Unavailable("no free pairing code".into()))
+}
+
+/// The pairing this tablet is waiting on, if its code and secret still match and it has
+/// not expired.
+pub fn pairing(conn: &mut DbConn, now: DateTime<Utc>, code: &str, secret: &str) -> AppResult<Option<TabletPairingRow>> {
+    let row: Option<TabletPairingRow> =
+        tablet_pairings::table.find(normalize_code(code)).select(TabletPairingRow::as_select()).first(conn).optional()?;
+    Ok(row.filter(|r| crate::auth::same_token(&r.secret_hash, &hash(secret)) && (r.tablet_id.is_some() || r.expires_at.and_utc() > now)))
+}
+
+/// A floor manager (or admin) pairs the tablet showing `code` with a table.
+pub fn pair(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, code: &str, table_id: i64, label: &str) -> AppResult<TabletRow> {
+    let code = normalize_code(code);
+    let label = label.trim();
+    let mut errs = Vec::new();
+    if code.len() != CODE_LEN {
+        errs.push(FieldError::new("code", "err-pairing-code-format").arg("len", CODE_LEN));
+    }
+    if label.chars().count() > 40 {
+        errs.push(FieldError::new("label", "err-too-long").arg("max", 40));
+    }
+    let table_number: Option<i32> = card_tables::table.find(table_id).select(card_tables::number).first(conn).optional()?;
+    if table_number.is_none() {
+        errs.push(FieldError::new("table_id", "err-table-unknown"));
+    }
+    if !errs.is_empty() {
+        return Err(AppError::Validation(errs));
+    }
+    let p: Option<TabletPairingRow> = tablet_pairings::table.find(&code).select(TabletPairingRow::as_select()).first(conn).optional()?;
+    let p = match p {
+        None => return Err(AppError::field("code", "err-pairing-code-unknown")),
+        Some(p) if p.tablet_id.is_some() => return Err(AppError::field("code", "err-pairing-code-used")),
+        Some(p) if p.expires_at.and_utc() <= now => return Err(AppError::field("code", "err-pairing-code-expired")),
+        Some(p) => p,
+    };
+    let number = table_number.unwrap_or_default();
+    let row = TabletRow {
+        id: next_seq(conn, "tablet")?,
+        table_id,
+        label: if label.is_empty() { format!("{number}") } else { label.to_string() },
+        token_version: 1,
+        paired_at: now.naive_utc(),
+        paired_by: actor.id,
+        revoked_at: None,
+        revoked_by: None,
+        last_seen_at: None,
+    };
+    diesel::insert_into(tablets::table).values(&row).execute(conn)?;
+    let n = diesel::update(tablet_pairings::table.find(&p.code).filter(tablet_pairings::tablet_id.is_null()))
+        .set(tablet_pairings::tablet_id.eq(Some(row.id)))
+        .execute(conn)?;
+    if n != 1 {
+        return Err(AppError::field("code", "err-pairing-code-used"));
+    }
+    audit::record::<(), _>(conn, now, actor, "tablet.pair", "tablet", Some(row.id), None, Some(&row))?;
+    Ok(row)
+}
+
+/// The tablet collects its device token once: the pairing is then used up.
+pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, code: &str, secret: &str) -> AppResult<Option<TabletRow>> {
+    let Some(p) = pairing(conn, now, code, secret)? else { return Err(conflict("err-pairing-expired")) };
+    let Some(tablet_id) = p.tablet_id else { return Ok(None) };
+    if p.collected_at.is_some() {
+        return Err(conflict("err-pairing-expired"));
+    }
+    diesel::update(tablet_pairings::table.find(&p.code)).set(tablet_pairings::collected_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    let t = get(conn, tablet_id)?;
+    if t.revoked_at.is_some() {
+        return Err(conflict("err-tablet-revoked"));
+    }
+    Ok(Some(t))
+}
+
+pub fn get(conn: &mut DbConn, id: i64) -> AppResult<TabletRow> {
+    Ok(tablets::table.find(id).select(TabletRow::as_select()).first(conn)?)
+}
+
+/// The tablet behind a device token, if it is still paired with this token version.
+pub fn active(conn: &mut DbConn, id: i64, version: i32) -> AppResult<Option<TabletRow>> {
+    let t: Option<TabletRow> = tablets::table.find(id).select(TabletRow::as_select()).first(conn).optional()?;
+    Ok(t.filter(|t| t.revoked_at.is_none() && t.token_version == version))
+}
+
+/// Records that the tablet was seen (at most once a minute, to keep writes rare).
+pub fn seen(conn: &mut DbConn, now: DateTime<Utc>, t: &TabletRow) -> AppResult<()> {
+    if t.last_seen_at.is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1)) {
+        diesel::update(tablets::table.find(t.id)).set(tablets::last_seen_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Revokes a tablet: its device token stops working at once (its open stream ends).
+pub fn revoke(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<TabletRow> {
+    let before = get(conn, id)?;
+    if before.revoked_at.is_some() {
+        return Err(conflict("err-tablet-revoked"));
+    }
+    diesel::update(tablets::table.find(id))
+        .set((tablets::revoked_at.eq(Some(now.naive_utc())), tablets::revoked_by.eq(actor.id), tablets::token_version.eq(before.token_version + 1)))
+        .execute(conn)?;
+    let after = get(conn, id)?;
+    audit::record(conn, now, actor, "tablet.revoke", "tablet", Some(id), Some(&before), Some(&after))?;
+    crate::services::floor::emit(conn, now, Some(before.table_id), "tablet.revoked", &serde_json::json!({ "tablet_id": id }))?;
+    Ok(after)
+}
+
+/// Tablets still paired, each with its table's number, by table.
+pub fn list(conn: &mut DbConn) -> AppResult<Vec<(TabletRow, i32)>> {
+    Ok(tablets::table
+        .inner_join(card_tables::table)
+        .filter(tablets::revoked_at.is_null())
+        .order((card_tables::number.asc(), tablets::id.asc()))
+        .select((TabletRow::as_select(), card_tables::number))
+        .load(conn)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_read_back_whatever_the_typing() {
+        assert_eq!(normalize_code(" abc-d2f "), "ABCD2F");
+        assert_eq!(display_code("ABCD2F"), "ABC-D2F");
+        let c = random_code();
+        assert_eq!(c.len(), CODE_LEN);
+        assert!(c.bytes().all(|b| CODE_ALPHABET.contains(&b)), "{c}");
+        assert!(!c.contains('0') && !c.contains('O') && !c.contains('1') && !c.contains('I'));
+    }
+}

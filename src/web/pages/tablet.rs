@@ -1,0 +1,373 @@
+//! The dealer tablet: pairing (a short code the floor enters), the dealer's sign-in on the
+//! paired tablet, and the table view with seat calls pushed live (acknowledge, seat).
+//! The floor's side: `/floor/tablets` lists paired tablets, pairs one from its code, revokes.
+
+use super::{ctx, render, see_other};
+use crate::auth::{self, TokenKind};
+use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, TabletRow};
+use crate::error::{AppError, AppResult};
+use crate::services::{self, tablets};
+use crate::state::AppState;
+use crate::web::ctx::Ctx;
+use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
+use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+pub const DEVICE_COOKIE: &str = "cr_device";
+const PAIRING_COOKIE: &str = "cr_pairing";
+/// A paired tablet stays paired for a year (or until revoked).
+const DEVICE_HOURS: u32 = 24 * 365;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/tablet", web::get().to(home))
+        .route("/tablet/pair/status", web::get().to(pair_status))
+        .route("/tablet/view", web::get().to(view))
+        .route("/tablet/stream", web::get().to(stream))
+        .route("/tablet/calls/{id}/ack", web::post().to(ack))
+        .route("/tablet/calls/{id}/seat", web::post().to(seat))
+        .route("/floor/tablets", web::get().to(floor_tablets))
+        .route("/floor/tablets/pair", web::post().to(floor_pair))
+        .route("/floor/tablets/{id}/revoke", web::post().to(floor_revoke));
+}
+
+fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
+    Cookie::build(DEVICE_COOKIE, token)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(st.config.secure_cookies)
+        .max_age(CookieDuration::hours(DEVICE_HOURS as i64))
+        .finish()
+}
+
+/// The tablet this browser is, if its device token is valid and the tablet still paired.
+async fn device(req: &HttpRequest, st: &AppState) -> AppResult<Option<TabletRow>> {
+    let Some(c) = req.cookie(DEVICE_COOKIE) else { return Ok(None) };
+    let Ok(claims) = auth::verify(&st.keys, c.value(), TokenKind::Device, st.clock.now()) else { return Ok(None) };
+    st.run(move |_, conn| tablets::active(conn, claims.sub, claims.ver)).await
+}
+
+/// The tablet, or the refusal for a browser that is not (or no longer) a paired tablet.
+async fn this_tablet(req: &HttpRequest, st: &AppState) -> AppResult<TabletRow> {
+    device(req, st).await?.ok_or_else(|| AppError::Forbidden(crate::domain::Problem::new("err-tablet-not-paired")))
+}
+
+#[derive(Template)]
+#[template(path = "tablet/pair.html")]
+struct PairPage {
+    c: Ctx,
+    code: String,
+    expires_at: chrono::NaiveDateTime,
+}
+
+/// One seat as the tablet shows it.
+pub struct SeatLine {
+    pub seat_no: i32,
+    pub seating: Option<(SeatingRow, PlayerRow)>,
+    pub call: Option<(SeatCallRow, PlayerRow)>,
+}
+
+pub struct TableView {
+    pub table: TableRow,
+    pub game: Option<GameRow>,
+    pub seats: Vec<SeatLine>,
+    pub calls: Vec<(SeatCallRow, PlayerRow)>,
+}
+
+#[derive(Template)]
+#[template(path = "tablet/table.html")]
+struct TablePage {
+    c: Ctx,
+    tablet: TabletRow,
+    v: TableView,
+    since: i64,
+    problem: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "tablet/view.html")]
+struct ViewFragment {
+    c: Ctx,
+    v: TableView,
+}
+
+fn load_view(conn: &mut crate::db::DbConn, table_id: i64) -> AppResult<TableView> {
+    let table = services::games::get_table(conn, table_id)?;
+    let game = match table.game_id {
+        Some(g) => Some(services::games::get_game(conn, g)?),
+        None => None,
+    };
+    let (seated, calls) = services::floor::seats_of(conn, table_id)?;
+    let n = table.seats + i32::from(table.extra_seat);
+    let seats = (1..=n)
+        .map(|seat_no| SeatLine {
+            seat_no,
+            seating: seated.iter().find(|(s, _)| s.seat_no == seat_no).cloned(),
+            call: calls.iter().find(|(c, _)| c.seat_no == seat_no).cloned(),
+        })
+        .collect();
+    Ok(TableView { table, game, seats, calls })
+}
+
+/// `/tablet`: unpaired → the pairing code; paired but nobody signed in → the sign-in page
+/// (back here after); paired and signed in (dealer, floor, admin) → the table.
+async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let Some(tablet) = device(&req, &st).await? else { return pairing_page(&req, &st).await };
+    let who = match crate::web::extract::authenticate(&req).await {
+        Ok(a) if DealerStaff::ROLES.contains(&a.staff.role.as_str()) => a,
+        Ok(_) => return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden"))),
+        Err(_) => return Ok(see_other("/login?next=/tablet")),
+    };
+    table_page(&req, &st, &who, tablet, StatusCode::OK, None).await
+}
+
+async fn table_page(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &crate::web::extract::Authed,
+    tablet: TabletRow,
+    status: StatusCode,
+    problem: Option<String>,
+) -> AppResult<HttpResponse> {
+    let c = ctx(req, st, who).await?;
+    let now = c.now;
+    let t = tablet.clone();
+    let (v, since) = st
+        .run(move |_, conn| {
+            let since = crate::web::stream::last_seq(conn)?;
+            Ok((load_view(conn, t.table_id)?, since))
+        })
+        .await?;
+    let t = tablet.clone();
+    // The floor's list shows when each tablet was last seen.
+    let _ = st.write(move |_, conn| tablets::seen(conn, now, &t)).await;
+    render(status, &TablePage { c, tablet, v, since, problem })
+}
+
+async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    // The same browser keeps its code while it is valid (a reload does not change it).
+    let kept = match req.cookie(PAIRING_COOKIE).and_then(|c| c.value().split_once(':').map(|(a, b)| (a.to_string(), b.to_string()))) {
+        Some((code, secret)) => st.run(move |_, conn| tablets::pairing(conn, now, &code, &secret)).await?.filter(|p| p.tablet_id.is_none()).map(|p| (p, None)),
+        None => None,
+    };
+    let (p, secret) = match kept {
+        Some(k) => k,
+        None => {
+            let (p, secret) = st.write(move |_, conn| tablets::start_pairing(conn, now)).await?;
+            (p, Some(secret))
+        }
+    };
+    // No form on this page (the browser only shows the code and polls): no CSRF token.
+    let room = st.run(|_, c| services::room::get(c)).await?;
+    let c = Ctx::new(req, st.i18n.clone(), &room, None, String::new(), now);
+    let mut res = render(StatusCode::OK, &PairPage { c, code: tablets::display_code(&p.code), expires_at: p.expires_at })?;
+    if let Some(secret) = secret {
+        let cookie = Cookie::build(PAIRING_COOKIE, format!("{}:{}", p.code, secret))
+            .path("/tablet")
+            .http_only(true)
+            .same_site(SameSite::Strict)
+            .secure(st.config.secure_cookies)
+            .max_age(CookieDuration::minutes(tablets::CODE_VALID_MIN))
+            .finish();
+        res.add_cookie(&cookie).ok();
+    }
+    res.headers_mut().insert(actix_web::http::header::CACHE_CONTROL, actix_web::http::header::HeaderValue::from_static("no-store"));
+    Ok(res)
+}
+
+/// Polled by the pairing page: 204 while waiting; once the floor has entered the code, the
+/// device token is set and the page goes to `/tablet` (htmx `HX-Redirect`); an expired code
+/// starts over.
+async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let Some((code, secret)) = req.cookie(PAIRING_COOKIE).and_then(|c| c.value().split_once(':').map(|(a, b)| (a.to_string(), b.to_string()))) else {
+        return Ok(HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).finish());
+    };
+    let r = st.write(move |_, conn| tablets::collect(conn, now, &code, &secret)).await;
+    match r {
+        Ok(None) => Ok(HttpResponse::NoContent().insert_header(("Cache-Control", "no-store")).finish()),
+        Ok(Some(t)) => {
+            let (token, _) = auth::issue(&st.keys, t.id, t.token_version, TokenKind::Device, now, DEVICE_HOURS);
+            let mut res = HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).insert_header(("Cache-Control", "no-store")).finish();
+            res.add_cookie(&device_cookie(&st, token)).ok();
+            let mut gone = Cookie::build(PAIRING_COOKIE, "").path("/tablet").finish();
+            gone.make_removal();
+            res.add_cookie(&gone).ok();
+            Ok(res)
+        }
+        // Expired or used: a new code.
+        Err(AppError::Conflict(_)) => {
+            let mut res = HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).finish();
+            let mut gone = Cookie::build(PAIRING_COOKIE, "").path("/tablet").finish();
+            gone.make_removal();
+            res.add_cookie(&gone).ok();
+            Ok(res)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+async fn view(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> AppResult<HttpResponse> {
+    let tablet = this_tablet(&req, &st).await?;
+    let c = ctx(&req, &st, &who.0).await?;
+    let tid = tablet.table_id;
+    let v = st.run(move |_, conn| load_view(conn, tid)).await?;
+    render(StatusCode::OK, &ViewFragment { c, v })
+}
+
+/// The tablet's live stream: the events of its table only; `Last-Event-ID` resumes after a
+/// drop or a server restart. It ends when the tablet is revoked or the dealer's session ends.
+async fn stream(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> AppResult<HttpResponse> {
+    let tablet = this_tablet(&req, &st).await?;
+    let (staff_id, ver) = (who.0.staff.id, who.0.claims.ver);
+    let start = match crate::web::stream::resume_point(&req) {
+        Some(n) => n,
+        None => st.run(|_, c| crate::web::stream::last_seq(c)).await?,
+    };
+    let (table_id, tablet_id, tablet_ver) = (tablet.table_id, tablet.id, tablet.token_version);
+    Ok(crate::web::stream::event_stream(
+        st.get_ref().clone(),
+        start,
+        move |c, after| crate::web::stream::table_events_after(c, table_id, after, 200),
+        move |st| {
+            let Ok(mut c) = st.db.conn() else { return false };
+            let tablet_ok = tablets::active(&mut c, tablet_id, tablet_ver).ok().flatten().is_some();
+            let staff_ok = services::staff::get(&mut c, staff_id)
+                .is_ok_and(|s| s.active && s.token_version == ver && DealerStaff::ROLES.contains(&s.role.as_str()));
+            tablet_ok && staff_ok
+        },
+    ))
+}
+
+#[derive(Deserialize)]
+struct Empty {}
+
+/// Runs a tablet action for this tablet's table, then back to the table (or the table
+/// with the refusal on top: nothing changed).
+async fn tablet_act(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &DealerStaff,
+    f: impl FnOnce(&mut crate::db::DbConn, &TabletRow, &crate::db::audit::Actor, chrono::DateTime<chrono::Utc>) -> AppResult<()> + Send + 'static,
+) -> AppResult<HttpResponse> {
+    let tablet = this_tablet(req, st).await?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let t = tablet.clone();
+    let r = st.write(move |_, conn| f(conn, &t, &actor, now)).await;
+    match r {
+        Ok(()) => Ok(see_other("/tablet")),
+        Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
+            let lang = crate::web::ctx::request_lang(req);
+            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
+            table_page(req, st, &who.0, tablet, actix_web::ResponseError::status_code(&e), Some(message)).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The dealer acknowledges a seat call for this table (the floor sees it).
+async fn ack(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    tablet_act(&req, &st, &who, move |conn, t, actor, now| services::floor::acknowledge_call(conn, now, actor, id, Some(t.table_id)).map(|_| ())).await
+}
+
+/// The called player arrived at the table: the dealer seats them (BSOP 44).
+async fn seat(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let c = services::floor::call(conn, id)?;
+        if c.table_id != t.table_id {
+            return Err(AppError::NotFound);
+        }
+        let room = services::room::get(conn)?;
+        services::floor::confirm_call(conn, now, room.tz, &room.profile, actor, id).map(|_| ())
+    })
+    .await
+}
+
+// ---- the floor's side ---------------------------------------------------------------------
+
+#[derive(Template)]
+#[template(path = "floor/tablets.html")]
+struct FloorTablets {
+    c: Ctx,
+    tablets: Vec<(TabletRow, i32)>,
+    tables: Vec<(i64, i32)>,
+    problem: Option<String>,
+    code: String,
+    label: String,
+    paired: Option<String>,
+}
+
+async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: StatusCode, problem: Option<String>, form: (String, String), paired: Option<String>) -> AppResult<HttpResponse> {
+    let c = ctx(req, st, &who.0).await?;
+    let (list, tables) = st
+        .run(|_, conn| {
+            use crate::db::schema::card_tables;
+            use diesel::prelude::*;
+            let tables: Vec<(i64, i32)> = card_tables::table
+                .filter(card_tables::active.eq(true))
+                .order(card_tables::number.asc())
+                .select((card_tables::id, card_tables::number))
+                .load(conn)?;
+            Ok((tablets::list(conn)?, tables))
+        })
+        .await?;
+    render(status, &FloorTablets { c, tablets: list, tables, problem, code: form.0, label: form.1, paired })
+}
+
+async fn floor_tablets(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+    floor_tablets_page(&req, &st, &who, StatusCode::OK, None, (String::new(), String::new()), None).await
+}
+
+#[derive(Deserialize)]
+struct PairForm {
+    code: String,
+    table_id: Option<String>,
+    #[serde(default)]
+    label: String,
+}
+
+async fn floor_pair(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, form: CsrfForm<PairForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let (code, label) = (f.code.clone(), f.label.clone());
+    let table_id = f.table_id.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
+    let r = match table_id {
+        None => Err(AppError::field("table_id", "err-table-unknown")),
+        Some(tid) => st.write(move |_, conn| tablets::pair(conn, now, &actor, &code, tid, &label)).await,
+    };
+    match r {
+        Ok(t) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, (String::new(), String::new()), Some(t.label)).await,
+        Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
+            let lang = crate::web::ctx::request_lang(&req);
+            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
+            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
+            let problem = if detail.is_empty() { message } else { detail.join(" ") };
+            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), (f.code, f.label), None).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+async fn floor_revoke(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    match st.write(move |_, conn| tablets::revoke(conn, now, &actor, id)).await {
+        Ok(_) => Ok(see_other("/floor/tablets")),
+        Err(e @ (AppError::Conflict(_) | AppError::NotFound)) => {
+            let lang = crate::web::ctx::request_lang(&req);
+            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
+            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(message), (String::new(), String::new()), None).await
+        }
+        Err(e) => Err(e),
+    }
+}
+

@@ -1,0 +1,243 @@
+//! Dealer tablets (issue 4): pairing with a code, the dealer's sign-in on the paired
+//! tablet, seat calls pushed to the table's tablet only, acknowledgement, escalation of an
+//! unacknowledged call on the floor dashboard, revocation.
+
+use crate::pages::{eligible_players, nl_game, read_stream_until};
+use crate::support::{TestApp, ADMIN_PW, STAFF_PW};
+use actix_web::cookie::Cookie;
+use actix_web::test::TestRequest;
+use cardroom::db::schema::seat_calls;
+use diesel::prelude::*;
+
+/// The code on the pairing page, without the dash.
+fn shown_code(html: &str) -> String {
+    let i = html.find("id=\"pair-code\"").expect("pairing code on the page");
+    let rest = &html[i..];
+    let start = rest.find('>').unwrap() + 1;
+    let end = rest.find('<').unwrap();
+    rest[start..end].trim().replace('-', "")
+}
+
+struct Tablet {
+    device: String,
+}
+
+impl Tablet {
+    fn c(&self) -> Cookie<'static> {
+        Cookie::new("cr_device", self.device.clone())
+    }
+}
+
+/// Two tables of NL 1/2 open, and a tablet paired with table 1 by the floor.
+async fn paired_room(app: &TestApp) -> (String, crate::support::WebSession, Tablet) {
+    let token = app.admin_token().await;
+    nl_game(app, &token).await;
+    for n in 1..=2 {
+        let t = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
+        assert_eq!(app.send_json("POST", "/api/v1/tables", &token, t).await.status, 201);
+    }
+    let floor = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &floor, &[]).await;
+    app.post_form("/floor/tables/2/open", &floor, &[]).await;
+    let page = app.call(TestRequest::get().uri("/tablet").to_request()).await;
+    assert_eq!(page.status, 200);
+    let pairing = page.cookie("cr_pairing").expect("the tablet keeps its pairing secret");
+    let code = shown_code(&page.text());
+    let r = app.post_form("/floor/tablets/pair", &floor, &[("code", &code.to_lowercase()), ("table_id", "1"), ("label", "T1 main")]).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("id=\"tablets-paired\""), "{}", r.text());
+    let r = app.call(TestRequest::get().uri("/tablet/pair/status").cookie(Cookie::new("cr_pairing", pairing)).to_request()).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("hx-redirect").as_deref(), Some("/tablet"));
+    let device = r.cookie("cr_device").expect("device token");
+    (token, floor, Tablet { device })
+}
+
+#[actix_web::test]
+async fn a_tablet_pairs_with_a_code_and_a_dealer_signs_in_on_it() {
+    let app = TestApp::new().await;
+    let audit0 = app.audit_count();
+    let (_, _, tablet) = paired_room(&app).await;
+    assert!(app.audit_count() > audit0, "pairing is audited");
+    // Paired, nobody signed in: the sign-in page, back to the tablet after.
+    let r = app.call(TestRequest::get().uri("/tablet").cookie(tablet.c()).to_request()).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(r.header("location").as_deref(), Some("/login?next=/tablet"));
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let r = app.call(TestRequest::get().uri("/tablet").cookie(tablet.c()).cookie(d.c()).to_request()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let html = r.text();
+    assert!(html.contains("Table 1") || html.contains("Mesa 1"), "{html}");
+    assert!(html.contains("T1 main"));
+    assert!(html.contains("data-stream=\"/tablet/stream\""));
+    // Without the device token a dealer's session does not make a tablet.
+    let r = app.call(TestRequest::get().uri("/tablet/view").cookie(d.c()).to_request()).await;
+    assert_eq!(r.status, 403);
+    // A cashier may not run a table.
+    app.create_staff("cash", "cashier");
+    let k = app.web_login("cash", STAFF_PW).await;
+    let r = app.call(TestRequest::get().uri("/tablet").cookie(tablet.c()).cookie(k.c()).to_request()).await;
+    assert_eq!(r.status, 403);
+}
+
+#[actix_web::test]
+async fn a_wrong_expired_or_used_code_is_refused_and_changes_nothing() {
+    let app = TestApp::with_clock(true).await;
+    let (token, floor, _) = paired_room(&app).await;
+    let audit0 = app.audit_count();
+    let tablets0 = app.count("tablets");
+    let r = app.post_form("/floor/tablets/pair", &floor, &[("code", "ZZZZZZ"), ("table_id", "1")]).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("No tablet shows this code"), "{}", r.text());
+    let r = app.post_form("/floor/tablets/pair", &floor, &[("code", "AB"), ("table_id", "1")]).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("6 letters and digits"), "{}", r.text());
+    // A code shown 11 minutes ago has expired.
+    let page = app.call(TestRequest::get().uri("/tablet").to_request()).await;
+    let code = shown_code(&page.text());
+    let r = app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 11})).await;
+    assert_eq!(r.status, 200);
+    let audit1 = app.audit_count();
+    let r = app.post_form("/floor/tablets/pair", &floor, &[("code", &code), ("table_id", "1")]).await;
+    assert_eq!(r.status, 422);
+    assert!(r.text().contains("expired"), "{}", r.text());
+    assert_eq!(app.count("tablets"), tablets0, "nothing paired");
+    assert_eq!(app.audit_count(), audit1, "refusals write nothing");
+    assert!(audit1 > audit0, "the clock move is audited");
+}
+
+#[actix_web::test]
+async fn seat_calls_reach_their_tablet_and_the_dealer_acknowledges_them() {
+    let app = TestApp::new().await;
+    let (token, floor, tablet) = paired_room(&app).await;
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let ids = eligible_players(&app, 2);
+    for id in &ids {
+        let r = app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": id})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    // The tablet follows its table's stream from now.
+    let res = app.call_raw(TestRequest::get().uri("/tablet/stream").cookie(tablet.c()).cookie(d.c()).to_request()).await;
+    assert_eq!(res.status(), 200);
+    let reader = actix_web::rt::spawn(read_stream_until(res, "seat.call\""));
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    // A call at table 2 is not for this tablet; the call at table 1 is.
+    let r2 = app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &token, serde_json::json!({})).await;
+    assert_eq!(r2.status, 201, "{}", r2.text());
+    let r1 = app.send_json("POST", "/api/v1/tables/1/seats/4/call-next", &token, serde_json::json!({})).await;
+    assert_eq!(r1.status, 201, "{}", r1.text());
+    let (c1, c2) = (r1.json()["id"].as_i64().unwrap(), r2.json()["id"].as_i64().unwrap());
+    let seen = reader.await.unwrap();
+    assert!(seen.contains("\"seat\":4"), "{seen}");
+    assert!(!seen.contains(&format!("\"call_id\":{c2}")), "another table's call is not pushed here: {seen}");
+    // The tablet lists the call; the dealer acknowledges it.
+    let view = app.call(TestRequest::get().uri("/tablet/view").cookie(tablet.c()).cookie(d.c()).to_request()).await.text();
+    assert!(view.contains(&format!("id=\"ack-{c1}\"")), "{view}");
+    let audit0 = app.audit_count();
+    let r = app
+        .call(TestRequest::post().uri(&format!("/tablet/calls/{c1}/ack")).cookie(tablet.c()).cookie(d.c()).set_form([("csrf", d.csrf.as_str())]).to_request())
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(app.audit_count(), audit0 + 1);
+    let state: String = app.with_conn(|c| seat_calls::table.find(c1).select(seat_calls::state).first(c).unwrap());
+    assert_eq!(state, "acknowledged");
+    // The floor sees it acknowledged.
+    let live = app.page("/floor/live", &floor).await.text();
+    assert!(live.contains("Acknowledged") || live.contains("Recebida"), "{live}");
+    // The other table's call is not this tablet's to acknowledge: 404, nothing changes.
+    let r = app
+        .call(TestRequest::post().uri(&format!("/tablet/calls/{c2}/ack")).cookie(tablet.c()).cookie(d.c()).set_form([("csrf", d.csrf.as_str())]).to_request())
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text());
+    let state: String = app.with_conn(|c| seat_calls::table.find(c2).select(seat_calls::state).first(c).unwrap());
+    assert_eq!(state, "pending");
+    // The dealer seats the player who arrived.
+    let r = app
+        .call(TestRequest::post().uri(&format!("/tablet/calls/{c1}/seat")).cookie(tablet.c()).cookie(d.c()).set_form([("csrf", d.csrf.as_str())]).to_request())
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let state: String = app.with_conn(|c| seat_calls::table.find(c1).select(seat_calls::state).first(c).unwrap());
+    assert_eq!(state, "seated");
+}
+
+#[actix_web::test]
+async fn a_tablet_gets_every_event_it_missed_after_a_drop() {
+    let app = TestApp::new().await;
+    let (token, _floor, tablet) = paired_room(&app).await;
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let ids = eligible_players(&app, 3);
+    for id in &ids {
+        app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": id})).await;
+    }
+    let last: i64 = app.with_conn(|c| cardroom::web::stream::last_seq(c).unwrap());
+    // Offline: three calls at table 1 (and one at table 2).
+    let mut calls = Vec::new();
+    for seat in [2, 5] {
+        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{seat}/call-next"), &token, serde_json::json!({})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        calls.push(r.json()["id"].as_i64().unwrap());
+    }
+    app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &token, serde_json::json!({})).await;
+    // Back online with Last-Event-ID: both calls, in order, each once; nothing of table 2.
+    let res = app
+        .call_raw(TestRequest::get().uri("/tablet/stream").cookie(tablet.c()).cookie(d.c()).insert_header(("last-event-id", last.to_string())).to_request())
+        .await;
+    let needle = format!("\"call_id\":{}", calls[1]);
+    let seen = read_stream_until(res, &needle).await;
+    let a = seen.find(&format!("\"call_id\":{}", calls[0])).expect("first call delivered");
+    let b = seen.find(&needle).expect("second call delivered");
+    assert!(a < b, "in order: {seen}");
+    assert_eq!(seen.matches(&needle).count(), 1, "once: {seen}");
+    assert!(!seen.contains("\"table_id\":2"), "only this table's events: {seen}");
+}
+
+#[actix_web::test]
+async fn an_unacknowledged_call_is_escalated_on_the_floor_dashboard() {
+    let app = TestApp::with_clock(true).await;
+    let (token, floor, _) = paired_room(&app).await;
+    let ids = eligible_players(&app, 1);
+    app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": ids[0]})).await;
+    let r = app.send_json("POST", "/api/v1/tables/1/seats/3/call-next", &token, serde_json::json!({})).await;
+    let call = r.json()["id"].as_i64().unwrap();
+    cardroom::app::run_timers(&app.state).unwrap();
+    let live = app.page("/floor/live", &floor).await.text();
+    assert!(!live.contains("Not acknowledged"), "not yet (the window is 2 minutes)");
+    // Two minutes without acknowledgement (pt-casino default): escalated, once, audited.
+    app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 2})).await;
+    let audit0 = app.audit_count();
+    assert!(cardroom::app::run_timers(&app.state).unwrap() >= 1);
+    assert_eq!(app.audit_count(), audit0 + 1);
+    cardroom::app::run_timers(&app.state).unwrap();
+    assert_eq!(app.audit_count(), audit0 + 1, "escalated once");
+    let at: Option<chrono::NaiveDateTime> = app.with_conn(|c| seat_calls::table.find(call).select(seat_calls::escalated_at).first(c).unwrap());
+    assert!(at.is_some());
+    let live = app.page("/floor/live", &floor).await.text();
+    assert!(live.contains("Not acknowledged"), "{live}");
+}
+
+#[actix_web::test]
+async fn a_revoked_tablet_is_a_tablet_no_more() {
+    let app = TestApp::new().await;
+    let (_, floor, tablet) = paired_room(&app).await;
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let id: i64 = app.with_conn(|c| cardroom::db::schema::tablets::table.select(cardroom::db::schema::tablets::id).first(c).unwrap());
+    let list = app.page("/floor/tablets", &floor).await.text();
+    assert!(list.contains("T1 main"), "{list}");
+    let r = app.post_form(&format!("/floor/tablets/{id}/revoke"), &floor, &[]).await;
+    assert_eq!(r.status, 303);
+    // The same device token now opens the pairing page, and its actions are refused.
+    let r = app.call(TestRequest::get().uri("/tablet").cookie(tablet.c()).cookie(d.c()).to_request()).await;
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("id=\"pair-code\""), "{}", r.text());
+    let r = app.call(TestRequest::get().uri("/tablet/view").cookie(tablet.c()).cookie(d.c()).to_request()).await;
+    assert_eq!(r.status, 403);
+    // Revoking twice is refused with a reason.
+    let r = app.post_form(&format!("/floor/tablets/{id}/revoke"), &floor, &[]).await;
+    assert_eq!(r.status, 409);
+    // A dealer cannot reach the floor's tablet page.
+    assert_eq!(app.page("/floor/tablets", &d).await.status, 403);
+}
