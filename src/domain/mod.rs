@@ -15,6 +15,7 @@ pub mod game;
 pub mod money;
 pub mod player;
 pub mod profile;
+pub mod seat_rules;
 pub mod staff;
 pub mod table;
 pub mod waitlist;

@@ -1,1 +1,54 @@
 # Table-side rules (dealer tablet): buy-ins, minimum stay, absence, hands.
+
+## Amounts (minor units in the arguments; the web layer formats them)
+rules-amount-not-positive = Enter an amount greater than zero.
+
+## Buy-in when sitting down (BSOP 26, 37; PT-2007 28, 78)
+rules-buyin-below-min = The minimum buy-in for this game is { $min }.
+rules-buyin-above-max = The maximum buy-in for this game is { $max }.
+rules-buyin-below-taken-off = Returning to the same game within an hour of leaving, the player must buy in for at least the { $required } taken off the table (BSOP 26).
+rules-buyin-same-stack = A player removed for absence comes back within the hour with the same stack: exactly { $required } (BSOP 37).
+rules-buyin-average-capital = Joining a game under way, the player enters with the average capital in play at the table: exactly { $required } (PT-2007 28).
+rules-buyin-exact = The buy-in must be exactly { $required }.
+
+## Rebuys (PT-2007 79)
+rules-rebuy-above-max = A rebuy may not take the stack above the maximum buy-in of { $max }: at most { $allowed } now.
+rules-rebuy-stack-at-max = The stack is already at or above the maximum buy-in of { $max }: no rebuy is possible.
+
+## Changing table with the whole stack (BSOP 27)
+rules-transfer-first-hour-above-max = The stack ({ $stack }) is above the game's maximum buy-in ({ $max }): no voluntary table change in the first hour. { $minutes ->
+    [one] 1 minute left.
+   *[other] { $minutes } minutes left.
+}
+
+## Minimum stay for winners (BSOP 38)
+rules-min-stay = A player with a winning stack stays at least { $stay } minutes at a { $limit ->
+    [high] High Limit
+   *[mid] Mid Limit
+} table before leaving (BSOP 38). { $minutes ->
+    [one] 1 minute left.
+   *[other] { $minutes } minutes left.
+}
+
+## Absence (BSOP 36)
+rules-absence-due-missed-bb = { $count ->
+    [one] The player has missed the big blind:
+   *[other] The player has missed the big blind { $count } times:
+} the chips may be taken off the table and the seat given to someone else (BSOP 36).
+rules-absence-due-away = The player has been away for { $minutes } minutes or more: the chips may be taken off the table and the seat given to someone else (BSOP 36).
+
+## Missed blinds on return (BSOP 39, PT-2007 90)
+rules-return-post-bb-or-wait = Missed blind: post the big blind now or wait for the big blind. Posted out of position it is not a straddle (BSOP 39).
+rules-return-pay-dead-small = Missed small blind: pay it dead this hand; it does not count towards the player's bets (PT-2007 90).
+rules-return-pay-dead-big = Missed big blind: pay it dead this hand; it does not count towards the player's bets (PT-2007 90).
+rules-return-pay-dead-both = Missed small and big blinds: pay both dead this hand; they do not count towards the player's bets (PT-2007 90).
+
+## Resting and hands without betting (PT-2007 13, 89)
+rules-hands-resting = { $hands ->
+    [0] Resting: no rest hands left, the player must play the next hand (PT-2007 13).
+    [one] Resting: 1 more hand may be rested (PT-2007 13).
+   *[other] Resting: { $hands } more hands may be rested (PT-2007 13).
+}
+rules-hands-post-bb = Five hands without betting: the player must post a big blind next hand, without changing the betting order (PT-2007 89).
+rules-hands-leave-rested-too-long = Three hands in a row without playing: the player must leave the table (PT-2007 13).
+rules-hands-leave-rested-repeatedly = Resting again without having bet since the last rest: the player must leave the table (PT-2007 13).

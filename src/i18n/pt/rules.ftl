@@ -1,1 +1,54 @@
 # Table-side rules (dealer tablet): buy-ins, minimum stay, absence, hands.
+
+## Montantes (em cêntimos nos argumentos; a camada web formata-os)
+rules-amount-not-positive = Indique um montante superior a zero.
+
+## Cave ao sentar (BSOP 26, 37; PT-2007 28, 78)
+rules-buyin-below-min = A cave mínima deste jogo é de { $min }.
+rules-buyin-above-max = A cave máxima deste jogo é de { $max }.
+rules-buyin-below-taken-off = Ao regressar ao mesmo jogo menos de uma hora depois de sair, o jogador tem de entrar com, pelo menos, os { $required } que retirou da mesa (BSOP 26).
+rules-buyin-same-stack = Um jogador retirado por ausência que regresse dentro de uma hora volta com as mesmas fichas: exatamente { $required } (BSOP 37).
+rules-buyin-average-capital = Ao entrar numa partida em curso, o jogador entra com a média do capital em jogo na mesa: exatamente { $required } (PT-2007 28).
+rules-buyin-exact = A cave tem de ser exatamente de { $required }.
+
+## Reposições (PT-2007 79)
+rules-rebuy-above-max = Uma reposição não pode levar a cave acima do máximo de { $max }: agora, no máximo { $allowed }.
+rules-rebuy-stack-at-max = A cave já está no máximo de { $max } ou acima dele: não é possível fazer uma reposição.
+
+## Mudar de mesa com todas as fichas (BSOP 27)
+rules-transfer-first-hour-above-max = As fichas do jogador ({ $stack }) excedem a cave máxima do jogo ({ $max }): não é permitida a mudança voluntária de mesa na primeira hora. { $minutes ->
+    [one] Falta 1 minuto.
+   *[other] Faltam { $minutes } minutos.
+}
+
+## Permanência mínima de quem está a ganhar (BSOP 38)
+rules-min-stay = Um jogador a ganhar tem de ficar pelo menos { $stay } minutos numa mesa { $limit ->
+    [high] High Limit
+   *[mid] Mid Limit
+} antes de sair (BSOP 38). { $minutes ->
+    [one] Falta 1 minuto.
+   *[other] Faltam { $minutes } minutos.
+}
+
+## Ausência (BSOP 36)
+rules-absence-due-missed-bb = { $count ->
+    [one] O jogador falhou a big blind:
+   *[other] O jogador falhou a big blind { $count } vezes:
+} as fichas podem ser retiradas da mesa e o lugar dado a outro jogador (BSOP 36).
+rules-absence-due-away = O jogador está ausente há { $minutes } minutos ou mais: as fichas podem ser retiradas da mesa e o lugar dado a outro jogador (BSOP 36).
+
+## Blinds em falta no regresso (BSOP 39, PT-2007 90)
+rules-return-post-bb-or-wait = Blind em falta: pagar já a big blind ou esperar pela big blind. Paga fora de posição, não é um straddle (BSOP 39).
+rules-return-pay-dead-small = Small blind em falta: paga-se morta nesta mão e não conta para as apostas do jogador (PT-2007 90).
+rules-return-pay-dead-big = Big blind em falta: paga-se morta nesta mão e não conta para as apostas do jogador (PT-2007 90).
+rules-return-pay-dead-both = Small blind e big blind em falta: pagam-se ambas mortas nesta mão e não contam para as apostas do jogador (PT-2007 90).
+
+## Descanso e mãos sem apostar (PT-2007 13, 89)
+rules-hands-resting = { $hands ->
+    [0] A descansar: já não há mãos de descanso; o jogador tem de jogar a próxima mão (PT-2007 13).
+    [one] A descansar: pode descansar mais 1 mão (PT-2007 13).
+   *[other] A descansar: pode descansar mais { $hands } mãos (PT-2007 13).
+}
+rules-hands-post-bb = Cinco mãos sem apostar: o jogador tem de fazer uma grande aposta (big blind) na próxima mão, sem alterar a sequência das apostas (PT-2007 89).
+rules-hands-leave-rested-too-long = Três mãos seguidas sem jogar: o jogador tem de abandonar a mesa (PT-2007 13).
+rules-hands-leave-rested-repeatedly = Voltou a descansar sem ter apostado desde o último descanso: o jogador tem de abandonar a mesa (PT-2007 13).
