@@ -24,3 +24,5 @@ mod invariants;
 mod writes;
 #[path = "http/tablets.rs"]
 mod tablets;
+#[path = "http/table_side.rs"]
+mod table_side;

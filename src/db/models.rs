@@ -317,3 +317,92 @@ pub struct TabletPairingRow {
     pub tablet_id: Option<i64>,
     pub collected_at: Option<NaiveDateTime>,
 }
+
+/// The table-side state of a seating (issue 4): chips, absence, buttons, hand counters.
+/// Read apart from [`SeatingRow`] so the floor's hot path selects only what it needs.
+#[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq, Eq)]
+#[diesel(table_name = seatings)]
+pub struct SeatSideRow {
+    pub id: i64,
+    pub stack: i64,
+    pub bought_in: i64,
+    pub taken_off: Option<i64>,
+    pub away_since: Option<NaiveDateTime>,
+    pub away_extended_until: Option<NaiveDateTime>,
+    pub removal_alerted_at: Option<NaiveDateTime>,
+    pub missed_sb: i32,
+    pub missed_bb: i32,
+    pub missed_blind_button: bool,
+    pub absence_button: bool,
+    pub hands_no_bet: i32,
+    pub rest_hands: i32,
+    pub rested_since_bet: bool,
+    pub resting: bool,
+    pub no_bet: bool,
+    pub hand_notice: Option<String>,
+}
+
+/// A buy-in, rebuy or stack carried to another table.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = buyins)]
+pub struct BuyinRow {
+    pub id: i64,
+    pub seating_id: i64,
+    pub table_id: i64,
+    pub player_id: i64,
+    pub game_id: Option<i64>,
+    pub kind: String,
+    pub amount: i64,
+    pub stack_before: i64,
+    pub rule: Option<String>,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
+}
+
+/// BSOP 36: chips taken off an absent player's seat, counted by two staff members.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = chip_custody)]
+pub struct CustodyRow {
+    pub id: i64,
+    pub seating_id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub amount: i64,
+    pub storage: String,
+    pub state: String,
+    pub counted_by: i64,
+    pub counted_at: NaiveDateTime,
+    pub confirmed_by: Option<i64>,
+    pub confirmed_at: Option<NaiveDateTime>,
+    pub resolved_at: Option<NaiveDateTime>,
+    pub resolved_by: Option<i64>,
+    pub note: Option<String>,
+}
+
+/// A table's request to the floor.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = service_requests)]
+pub struct ServiceRequestRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub kind: String,
+    pub note: String,
+    pub created_at: NaiveDateTime,
+    pub created_by: Option<i64>,
+    pub handled_at: Option<NaiveDateTime>,
+    pub handled_by: Option<i64>,
+}
+
+/// One "new hand" tap.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = hands)]
+pub struct HandRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    pub number: i32,
+    pub button_seat: Option<i32>,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
+}

@@ -198,6 +198,22 @@ diesel::table! {
         left_at -> Nullable<Timestamp>,
         left_reason -> Nullable<Text>,
         seated_by -> Nullable<BigInt>,
+        stack -> BigInt,
+        bought_in -> BigInt,
+        taken_off -> Nullable<BigInt>,
+        away_since -> Nullable<Timestamp>,
+        away_extended_until -> Nullable<Timestamp>,
+        removal_alerted_at -> Nullable<Timestamp>,
+        missed_sb -> Integer,
+        missed_bb -> Integer,
+        missed_blind_button -> Bool,
+        absence_button -> Bool,
+        hands_no_bet -> Integer,
+        rest_hands -> Integer,
+        rested_since_bet -> Bool,
+        resting -> Bool,
+        no_bet -> Bool,
+        hand_notice -> Nullable<Text>,
     }
 }
 
@@ -307,15 +323,79 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    buyins (id) {
+        id -> BigInt,
+        seating_id -> BigInt,
+        table_id -> BigInt,
+        player_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        kind -> Text,
+        amount -> BigInt,
+        stack_before -> BigInt,
+        rule -> Nullable<Text>,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    chip_custody (id) {
+        id -> BigInt,
+        seating_id -> BigInt,
+        table_id -> BigInt,
+        seat_no -> Integer,
+        player_id -> BigInt,
+        amount -> BigInt,
+        storage -> Text,
+        state -> Text,
+        counted_by -> BigInt,
+        counted_at -> Timestamp,
+        confirmed_by -> Nullable<BigInt>,
+        confirmed_at -> Nullable<Timestamp>,
+        resolved_at -> Nullable<Timestamp>,
+        resolved_by -> Nullable<BigInt>,
+        note -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    service_requests (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        kind -> Text,
+        note -> Text,
+        created_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
+        handled_at -> Nullable<Timestamp>,
+        handled_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    hands (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        number -> Integer,
+        button_seat -> Nullable<Integer>,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(player_photos -> players (player_id));
 diesel::joinable!(exclusions -> players (player_id));
 diesel::joinable!(card_tables -> games (game_id));
 diesel::joinable!(waitlist_entries -> players (player_id));
 diesel::joinable!(seatings -> players (player_id));
 diesel::joinable!(tablets -> card_tables (table_id));
+diesel::joinable!(chip_custody -> players (player_id));
+diesel::joinable!(service_requests -> card_tables (table_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
-    seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings,
+    seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings, buyins, chip_custody,
+    service_requests, hands,
 );

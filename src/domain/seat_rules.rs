@@ -638,6 +638,35 @@ impl HandCounter {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// 8. The button and the small blind (BSOP 57), the button's move at each hand
+// ---------------------------------------------------------------------------------------------
+
+/// The seat the button moves to for the next hand: the next occupied seat clockwise (higher
+/// number, wrapping) after `button`; with no button yet, the lowest occupied seat. `None` for
+/// an empty table. `occupied` need not be sorted.
+pub fn next_button(occupied: &[i32], button: Option<i32>) -> Option<i32> {
+    let mut seats: Vec<i32> = occupied.to_vec();
+    seats.sort_unstable();
+    seats.dedup();
+    let first = *seats.first()?;
+    let Some(b) = button else { return Some(first) };
+    Some(seats.iter().copied().find(|s| *s > b).unwrap_or(first))
+}
+
+/// BSOP 57: «a menos que esteja no small blind ou no botão»: the seats on the button and in
+/// the small blind for the hand being played. The button is `button` when that seat is
+/// occupied; the small blind is the next occupied seat clockwise after it (heads-up, the
+/// button posts the small blind: the same seat). An empty table or no button: none.
+pub fn button_and_small_blind(occupied: &[i32], button: Option<i32>) -> Vec<i32> {
+    let Some(b) = button.filter(|b| occupied.contains(b)) else { return Vec::new() };
+    if occupied.len() <= 2 {
+        return vec![b];
+    }
+    let sb = next_button(occupied, Some(b)).unwrap_or(b);
+    vec![b, sb]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1275,5 +1304,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bsop_57_button_moves_clockwise_to_the_next_occupied_seat() {
+        assert_eq!(next_button(&[2, 5, 9], Some(5)), Some(9));
+        assert_eq!(next_button(&[2, 5, 9], Some(9)), Some(2));
+        assert_eq!(next_button(&[9, 2, 5], Some(6)), Some(9));
+        assert_eq!(next_button(&[2, 5, 9], None), Some(2));
+        assert_eq!(next_button(&[], Some(3)), None);
+    }
+
+    #[test]
+    fn bsop_57_button_and_small_blind_seats() {
+        assert_eq!(button_and_small_blind(&[1, 4, 7, 9], Some(7)), vec![7, 9]);
+        assert_eq!(button_and_small_blind(&[1, 4, 7, 9], Some(9)), vec![9, 1]);
+        // Heads-up the button is the small blind.
+        assert_eq!(button_and_small_blind(&[3, 8], Some(8)), vec![8]);
+        // The button on an empty seat, or no button: nobody is protected.
+        assert!(button_and_small_blind(&[1, 4, 7], Some(5)).is_empty());
+        assert!(button_and_small_blind(&[1, 4, 7], None).is_empty());
     }
 }

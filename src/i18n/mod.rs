@@ -40,6 +40,8 @@ impl I18n {
     }
 
     /// The message for `key` in `lang`, with string arguments.
+    /// A message with arguments. An argument made by [`money`] is shown as an amount in the
+    /// reader's language.
     pub fn msg(&self, lang: Language, key: &str, args: &[(&str, String)]) -> String {
         let b = self.bundle(lang);
         let Some(pattern) = b.get_message(key).and_then(|m| m.value()) else {
@@ -49,7 +51,9 @@ impl I18n {
         let mut fa = FluentArgs::new();
         for (k, v) in args {
             // Numbers stay numbers so plural rules apply; ISO dates are shown the local way.
-            if let Ok(n) = v.parse::<i64>() {
+            if let Some((minor, currency)) = money_arg(v) {
+                fa.set(*k, FluentValue::from(crate::domain::money::format_money(minor, currency, lang)));
+            } else if let Ok(n) = v.parse::<i64>() {
                 fa.set(*k, FluentValue::from(n));
             } else if let Ok(d) = chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d") {
                 fa.set(*k, FluentValue::from(local_date(lang, d)));
@@ -155,4 +159,16 @@ mod tests {
         assert_eq!(negotiate(Some("pt"), Some("en")), Language::Pt);
         assert_eq!(negotiate(Some("xx"), None), Language::En);
     }
+}
+
+/// An amount as a message argument (minor units and currency), formatted in the reader's
+/// language when the message is shown.
+pub fn money(minor: i64, currency: &str) -> String {
+    format!("\u{a4}{minor}\u{a4}{currency}")
+}
+
+fn money_arg(v: &str) -> Option<(i64, &str)> {
+    let rest = v.strip_prefix('\u{a4}')?;
+    let (minor, currency) = rest.split_once('\u{a4}')?;
+    Some((minor.parse().ok()?, currency))
 }

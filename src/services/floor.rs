@@ -1017,6 +1017,8 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         end_entry(conn, now, &system, &e, "lapsed", "call-in not checked in", "list.lapse")?;
         actions += 1;
     }
+    // BSOP 36: absent players whose time ran out: the floor is alerted.
+    actions += crate::services::table_side::alert_due_removals(conn, now, profile)?;
     let suspended: Vec<i64> = card_tables::table.filter(card_tables::state.eq("suspended")).select(card_tables::id).load(conn)?;
     for id in suspended {
         apply_table_rules(conn, now, profile, &system, id)?;
@@ -1280,9 +1282,9 @@ pub fn must_move_list(conn: &mut DbConn, game_id: i64) -> AppResult<Option<(Tabl
 /// Players who cannot take this seat now are left out: already called, no longer eligible,
 /// or kept apart from someone at the main table (BSOP 47).
 ///
-/// BSOP 57 (the move waits while the player is in the small blind or on the button) needs
-/// hand positions, which the dealer tablet will report later: until then
-/// `in_small_blind_or_button` is always false and the first player in order moves at once.
+/// BSOP 57: the move waits while the player is in the small blind or on the button of the
+/// must-move table (the button the dealer's "new hand" taps move; no button known: nobody
+/// waits).
 fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow, game_id: i64) -> AppResult<(Vec<i64>, bool)> {
     if t.must_move {
         return Ok((Vec::new(), false));
@@ -1292,6 +1294,7 @@ fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow
         return Ok((Vec::new(), false));
     }
     let here: Vec<i64> = seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect();
+    let protected = crate::services::table_side::protected_seats(conn, &m)?;
     let mut players = Vec::new();
     for (i, (s, p)) in must_move_players(conn, m.id)?.into_iter().enumerate() {
         if has_open_call(conn, s.player_id)? || !registry::eligibility(conn, &p, now, tz)?.is_empty() {
@@ -1301,7 +1304,7 @@ fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow
         if here.iter().any(|h| apart.contains(h)) {
             continue;
         }
-        players.push(MustMovePlayer { player_id: s.player_id, list_order: i as i64, in_small_blind_or_button: false });
+        players.push(MustMovePlayer { player_id: s.player_id, list_order: i as i64, in_small_blind_or_button: protected.contains(&s.seat_no) });
     }
     let due = must_move_due(&players);
     Ok((due.into_iter().collect(), due.is_none() && !players.is_empty()))
@@ -1545,6 +1548,8 @@ fn move_player(
         cancel_calls_of_entry(conn, now, actor, eid)?;
     }
     start_seating(conn, now, actor, &row, entry_id.filter(|_| new_entry), call_id)?;
+    // The player moves with their chips, what they bought in, buttons and hand counters.
+    crate::services::table_side::carry_side(conn, from.id, row.id)?;
     if to.id != from.table_id {
         cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
     }

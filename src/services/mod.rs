@@ -12,6 +12,7 @@ pub mod photo;
 pub mod players;
 pub mod room;
 pub mod staff;
+pub mod table_side;
 pub mod tablets;
 
 use crate::domain::Problem;

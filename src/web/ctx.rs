@@ -121,6 +121,48 @@ impl Ctx {
         format!("{}:{:02}", secs / 60, secs % 60)
     }
 
+    /// Whole seconds left until an instant (0 once passed).
+    pub fn seconds_to(&self, t: &DateTime<Utc>) -> i64 {
+        (*t - self.now).num_seconds().max(0)
+    }
+
+    /// Time left until an instant, as m:ss.
+    pub fn remaining_to(&self, t: &DateTime<Utc>) -> String {
+        let secs = self.seconds_to(t);
+        format!("{}:{:02}", secs / 60, secs % 60)
+    }
+
+    /// An instant as the room's clock time (HH:MM).
+    pub fn clock(&self, t: &DateTime<Utc>) -> String {
+        t.with_timezone(&self.tz).format("%H:%M").to_string()
+    }
+
+    /// An amount as typed in a form field (no currency sign, a dot for decimals).
+    pub fn amount_input(&self, minor: impl Val<i64>) -> String {
+        let m = minor.val();
+        match crate::domain::money::minor_digits(&self.currency).unwrap_or(2) {
+            0 => m.to_string(),
+            d => {
+                let f = 10i64.pow(d);
+                format!("{}{}.{:0w$}", if m < 0 { "-" } else { "" }, (m / f).abs(), (m % f).abs(), w = d as usize)
+            }
+        }
+    }
+
+    /// Floor managers and admins may override and extend (BSOP 36, 38).
+    pub fn is_supervisor(&self) -> bool {
+        matches!(self.role(), "admin" | "floor")
+    }
+
+    /// A seat's stored notice: a rule message key, with the rest count after `|` for
+    /// `rules-hands-resting` (see `services::table_side::new_hand`).
+    pub fn notice(&self, stored: &str) -> String {
+        match stored.split_once('|') {
+            Some((key, hands)) => self.t1(key, "hands", hands),
+            None => self.t(stored),
+        }
+    }
+
     pub fn dt_opt(&self, t: impl Val<Option<NaiveDateTime>>) -> String {
         t.val().map(|t| self.dt(t)).unwrap_or_else(|| "—".into())
     }

@@ -18,18 +18,18 @@ fn shown_code(html: &str) -> String {
     rest[start..end].trim().replace('-', "")
 }
 
-struct Tablet {
+pub struct Tablet {
     device: String,
 }
 
 impl Tablet {
-    fn c(&self) -> Cookie<'static> {
+    pub fn c(&self) -> Cookie<'static> {
         Cookie::new("cr_device", self.device.clone())
     }
 }
 
 /// Two tables of NL 1/2 open, and a tablet paired with table 1 by the floor.
-async fn paired_room(app: &TestApp) -> (String, crate::support::WebSession, Tablet) {
+pub async fn paired_room(app: &TestApp) -> (String, crate::support::WebSession, Tablet) {
     let token = app.admin_token().await;
     nl_game(app, &token).await;
     for n in 1..=2 {
@@ -156,6 +156,19 @@ async fn seat_calls_reach_their_tablet_and_the_dealer_acknowledges_them() {
     // The dealer seats the player who arrived.
     let r = app
         .call(TestRequest::post().uri(&format!("/tablet/calls/{c1}/seat")).cookie(tablet.c()).cookie(d.c()).set_form([("csrf", d.csrf.as_str())]).to_request())
+        .await;
+    // A player from the list brings a buy-in (BSOP 26, 37; PT-2007 28): none typed, refused.
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("Enter the buy-in amount"), "{}", r.text());
+    let r = app
+        .call(
+            TestRequest::post()
+                .uri(&format!("/tablet/calls/{c1}/seat"))
+                .cookie(tablet.c())
+                .cookie(d.c())
+                .set_form([("csrf", d.csrf.as_str()), ("amount", "50")])
+                .to_request(),
+        )
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
     let state: String = app.with_conn(|c| seat_calls::table.find(c1).select(seat_calls::state).first(c).unwrap());

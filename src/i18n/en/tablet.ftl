@@ -42,3 +42,131 @@ err-pairing-code-expired = This code has expired. Reload the tablet for a new on
 err-pairing-expired = The pairing code expired; a new one is shown.
 err-tablet-revoked = This tablet has been revoked.
 err-tablet-not-paired = This device is not a paired tablet. Open /tablet to pair it.
+
+## Table tools
+tablet-hands-today = { $count ->
+    [one] 1 hand in the last 24 h
+   *[other] { $count } hands in the last 24 h
+}
+tablet-new-hand = New hand
+tablet-service-floor = Call the floor
+tablet-service-chips = Chips
+tablet-service-decision = Decision
+tablet-service-sent = sent
+tablet-buyin-required = Buy-in required:
+tablet-buyin-exactly = exactly { $amount }
+tablet-buyin-at-least = at least { $amount }
+tablet-buyin-amount = Buy-in amount
+tablet-seat-with-buyin = Seat with this buy-in
+
+## Seats
+tablet-bought-in = bought in { $amount }
+tablet-away = Away
+tablet-removal-due = Due for chip removal
+tablet-removal-counting = Removal being counted
+tablet-missed-blind-button = Missed-blind button
+tablet-missed-blind-short = Missed blind
+tablet-absence-button = Absence button
+tablet-absence-short = Absent
+tablet-resting = Resting
+tablet-no-bet = No bet this hand
+tablet-rebuy-needed = Rebuy needed
+tablet-rebuy-needed-help = The stack is below the table minimum: the player must rebuy to keep playing (PT-2007 79).
+tablet-protected = Button / small blind
+tablet-sat-at = Seated at
+tablet-stack = Stack
+tablet-total-bought-in = Total bought in
+tablet-min-stay-until = Winner: may leave at
+
+## Seat actions
+tablet-presence = At the table
+tablet-mark-away = Player away
+tablet-back = Player back
+tablet-away-since = Away since { $time }
+tablet-removal-in = chips removable in
+tablet-missed-small = Missed small blind
+tablet-missed-big = Missed big blind
+tablet-missed-counts = Small blinds missed: { $sb }
+tablet-missed-counts-bb = big blinds missed: { $bb }
+tablet-blinds-settled = Missed blinds settled
+tablet-extend = Extend the absence
+tablet-extend-minutes = Minutes
+tablet-extend-reason = Reason
+tablet-hand = This hand
+tablet-hand-help = Mark a player resting, or who has not bet in this hand, before tapping “New hand”.
+tablet-buyin = Buy-in
+tablet-rebuy = Rebuy
+tablet-stack-now = Stack now
+tablet-amount = Amount
+tablet-stack-counted = Stack counted
+tablet-count = Save the count
+tablet-cash-out = Leave the table
+tablet-cash-out-action = Cash out
+tablet-override-reason = Override reason (floor)
+tablet-change-table = Change table with the stack
+tablet-change-table-action = Change table
+tablet-cave-lost = The player has lost the cave (session game)
+
+## Chip removal (BSOP 36)
+tablet-removal-help = Count the chips, say where they are kept, then a second staff member counts again and confirms.
+tablet-removal-amount = Amount counted
+tablet-removal-storage = Kept at (box, rack, cage)
+tablet-removal-start = Take the chips off
+tablet-removal-confirm = Second count
+tablet-removal-counted = First count: { $amount }
+tablet-removal-storage-was = kept at { $storage }
+tablet-removal-second-help = A different staff member counts the chips and signs here (or a floor manager confirms on the floor's custody page).
+tablet-second-username = Second staff: username
+tablet-second-password = Password
+tablet-removal-confirm-action = Confirm and free the seat
+tablet-removal-cancel = Cancel the count
+
+## Custody (floor)
+custody-title = Chips in custody
+custody-intro = Chips taken off the tables for absence (BSOP 36), counted by two staff members, until the player reclaims them or the cashier settles them.
+custody-none = No chips in custody.
+custody-when = Counted
+custody-player = Player
+custody-amount = Amount
+custody-storage = Kept at
+custody-state = State
+custody-state-counting = Waiting for the second count
+custody-state-held = In custody
+custody-state-reclaimed = Reclaimed
+custody-state-settled = Settled
+custody-state-cancelled = Cancelled
+custody-recount = Amount
+custody-confirm = Confirm count
+custody-reclaimed = Reclaimed by the player
+custody-settled = Settled
+custody-note = Note
+
+## Refusals
+err-amount-negative = The amount cannot be negative.
+err-buyin-required = Enter the buy-in amount.
+err-already-away = The player is already marked away.
+err-not-away = The player is not marked away.
+err-still-away = The player is still away: mark them back first.
+err-override-floor-only = Only a floor manager can override the minimum stay.
+err-extend-floor-only = Only a floor manager can extend an absence.
+err-removal-not-due = The chips may not be removed yet (BSOP 36): { $minutes ->
+    [one] 1 minute left.
+   *[other] { $minutes } minutes left.
+}
+err-removal-pending = A count of these chips is already waiting for confirmation.
+err-custody-not-counting = This count is no longer waiting for confirmation.
+err-custody-same-staff = The second count must be made by a different staff member.
+err-custody-amount-differs = The counts differ ({ $first } and { $second }): count again.
+err-custody-not-held = These chips are no longer in custody.
+err-custody-how = Choose reclaimed or settled.
+err-table-not-running = The table is not in play.
+err-hand-needs-players = A hand needs at least two seated players.
+err-service-kind = Choose floor, chips or decision.
+err-blind-kind = Choose the small or the big blind.
+
+## Floor dashboard alerts
+floor-alerts = Alerts from the tables
+floor-alert-table = Table { $table }
+floor-service-handled = Handled
+floor-removal-due-time = away too long: the chips may be taken off (BSOP 36).
+floor-removal-due-blinds = missed the big blind twice: the chips may be taken off (BSOP 36).

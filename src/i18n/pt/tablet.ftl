@@ -42,3 +42,131 @@ err-pairing-code-expired = Este código expirou. Recarregue o tablet para obter 
 err-pairing-expired = O código de emparelhamento expirou; é mostrado um novo.
 err-tablet-revoked = Este tablet foi revogado.
 err-tablet-not-paired = Este dispositivo não é um tablet emparelhado. Abra /tablet para o emparelhar.
+
+## Ferramentas da mesa
+tablet-hands-today = { $count ->
+    [one] 1 mão nas últimas 24 h
+   *[other] { $count } mãos nas últimas 24 h
+}
+tablet-new-hand = Nova mão
+tablet-service-floor = Chamar o floor
+tablet-service-chips = Fichas
+tablet-service-decision = Decisão
+tablet-service-sent = enviado
+tablet-buyin-required = Buy-in exigido:
+tablet-buyin-exactly = exatamente { $amount }
+tablet-buyin-at-least = pelo menos { $amount }
+tablet-buyin-amount = Valor do buy-in
+tablet-seat-with-buyin = Sentar com este buy-in
+
+## Lugares
+tablet-bought-in = comprou { $amount }
+tablet-away = Ausente
+tablet-removal-due = Fichas a retirar
+tablet-removal-counting = Retirada em contagem
+tablet-missed-blind-button = Botão de blind perdido
+tablet-missed-blind-short = Blind perdido
+tablet-absence-button = Botão de ausência
+tablet-absence-short = Ausência
+tablet-resting = A descansar
+tablet-no-bet = Sem aposta nesta mão
+tablet-rebuy-needed = Reposição necessária
+tablet-rebuy-needed-help = A cave está abaixo do mínimo da mesa: o jogador tem de fazer uma reposição para continuar em jogo (PT-2007 79).
+tablet-protected = Botão / small blind
+tablet-sat-at = Sentado às
+tablet-stack = Fichas
+tablet-total-bought-in = Total comprado
+tablet-min-stay-until = A ganhar: pode sair às
+
+## Ações no lugar
+tablet-presence = Na mesa
+tablet-mark-away = Jogador ausente
+tablet-back = Jogador regressou
+tablet-away-since = Ausente desde as { $time }
+tablet-removal-in = fichas retiráveis dentro de
+tablet-missed-small = Perdeu o small blind
+tablet-missed-big = Perdeu o big blind
+tablet-missed-counts = Small blinds perdidos: { $sb }
+tablet-missed-counts-bb = big blinds perdidos: { $bb }
+tablet-blinds-settled = Blinds perdidos regularizados
+tablet-extend = Prorrogar a ausência
+tablet-extend-minutes = Minutos
+tablet-extend-reason = Motivo
+tablet-hand = Esta mão
+tablet-hand-help = Marque quem descansa, ou quem não apostou nesta mão, antes de tocar em “Nova mão”.
+tablet-buyin = Buy-in
+tablet-rebuy = Reposição
+tablet-stack-now = Fichas agora
+tablet-amount = Valor
+tablet-stack-counted = Fichas contadas
+tablet-count = Guardar a contagem
+tablet-cash-out = Sair da mesa
+tablet-cash-out-action = Trocar fichas e sair
+tablet-override-reason = Motivo da exceção (floor)
+tablet-change-table = Mudar de mesa com as fichas
+tablet-change-table-action = Mudar de mesa
+tablet-cave-lost = O jogador perdeu a cave (jogo por sessão)
+
+## Retirada de fichas (BSOP 36)
+tablet-removal-help = Conte as fichas, indique onde ficam guardadas; depois outro membro da equipa conta de novo e confirma.
+tablet-removal-amount = Valor contado
+tablet-removal-storage = Guardadas em (caixa, rack, cofre)
+tablet-removal-start = Retirar as fichas
+tablet-removal-confirm = Segunda contagem
+tablet-removal-counted = Primeira contagem: { $amount }
+tablet-removal-storage-was = guardadas em { $storage }
+tablet-removal-second-help = Outro membro da equipa conta as fichas e assina aqui (ou um floor confirma na página de custódia).
+tablet-second-username = Segundo membro: utilizador
+tablet-second-password = Palavra-passe
+tablet-removal-confirm-action = Confirmar e libertar o lugar
+tablet-removal-cancel = Anular a contagem
+
+## Custódia (floor)
+custody-title = Fichas em custódia
+custody-intro = Fichas retiradas das mesas por ausência (BSOP 36), contadas por dois membros da equipa, até o jogador as reclamar ou a caixa as liquidar.
+custody-none = Não há fichas em custódia.
+custody-when = Contadas
+custody-player = Jogador
+custody-amount = Valor
+custody-storage = Guardadas em
+custody-state = Estado
+custody-state-counting = À espera da segunda contagem
+custody-state-held = Em custódia
+custody-state-reclaimed = Reclamadas
+custody-state-settled = Liquidadas
+custody-state-cancelled = Anulada
+custody-recount = Valor
+custody-confirm = Confirmar contagem
+custody-reclaimed = Reclamadas pelo jogador
+custody-settled = Liquidadas
+custody-note = Nota
+
+## Recusas
+err-amount-negative = O valor não pode ser negativo.
+err-buyin-required = Indique o valor do buy-in.
+err-already-away = O jogador já está marcado como ausente.
+err-not-away = O jogador não está marcado como ausente.
+err-still-away = O jogador ainda está ausente: marque primeiro o regresso.
+err-override-floor-only = Só um floor pode abrir exceção ao tempo mínimo.
+err-extend-floor-only = Só um floor pode prorrogar uma ausência.
+err-removal-not-due = As fichas ainda não podem ser retiradas (BSOP 36): { $minutes ->
+    [one] falta 1 minuto.
+   *[other] faltam { $minutes } minutos.
+}
+err-removal-pending = Já há uma contagem destas fichas à espera de confirmação.
+err-custody-not-counting = Esta contagem já não está à espera de confirmação.
+err-custody-same-staff = A segunda contagem tem de ser feita por outro membro da equipa.
+err-custody-amount-differs = As contagens diferem ({ $first } e { $second }): contem de novo.
+err-custody-not-held = Estas fichas já não estão em custódia.
+err-custody-how = Escolha reclamadas ou liquidadas.
+err-table-not-running = A mesa não está em jogo.
+err-hand-needs-players = Uma mão precisa de pelo menos dois jogadores sentados.
+err-service-kind = Escolha floor, fichas ou decisão.
+err-blind-kind = Escolha o small ou o big blind.
+
+## Alertas no painel do floor
+floor-alerts = Alertas das mesas
+floor-alert-table = Mesa { $table }
+floor-service-handled = Tratado
+floor-removal-due-time = ausente há demasiado tempo: as fichas podem ser retiradas (BSOP 36).
+floor-removal-due-blinds = perdeu o big blind duas vezes: as fichas podem ser retiradas (BSOP 36).

@@ -10,6 +10,7 @@ use crate::web::extract::{CsrfForm, FloorStaff};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
+use crate::services::table_side::FloorAlerts;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -40,6 +41,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 struct Page {
     c: Ctx,
     d: Dashboard,
+    a: FloorAlerts,
     /// The last event this render includes: the live stream starts after it.
     since: i64,
     /// A refusal to show above everything (the action changed nothing).
@@ -51,33 +53,37 @@ struct Page {
 struct Live {
     c: Ctx,
     d: Dashboard,
+    a: FloorAlerts,
 }
 
-async fn load(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<Dashboard> {
-    Ok(load_since(st, now).await?.0)
+async fn load(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, FloorAlerts)> {
+    let (d, a, _) = load_since(st, now).await?;
+    Ok((d, a))
 }
 
 /// The dashboard and the last event number read just before it (a change committed in
 /// between is pushed again: at worst one extra refresh, never a missed one).
-async fn load_since(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, i64)> {
+async fn load_since(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, FloorAlerts, i64)> {
     st.run(move |_, conn| {
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
-        Ok((services::floor::dashboard(conn, now, &room.profile)?, since))
+        let d = services::floor::dashboard(conn, now, &room.profile)?;
+        let a = services::table_side::floor_alerts(conn, now, &room.profile)?;
+        Ok((d, a, since))
     })
     .await
 }
 
 async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let (d, since) = load_since(&st, c.now).await?;
-    render(StatusCode::OK, &Page { c, d, since, problem: None })
+    let (d, a, since) = load_since(&st, c.now).await?;
+    render(StatusCode::OK, &Page { c, d, a, since, problem: None })
 }
 
 async fn live(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let d = load(&st, c.now).await?;
-    render(StatusCode::OK, &Live { c, d })
+    let (d, a) = load(&st, c.now).await?;
+    render(StatusCode::OK, &Live { c, d, a })
 }
 
 /// What every floor action gets: the time, who acts, and the room (zone, rule profile).
@@ -115,8 +121,8 @@ async fn done(req: &HttpRequest, st: &AppState, who: &FloorStaff, result: AppRes
             let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
             let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
             let problem = if detail.is_empty() { message } else { format!("{message} {}", detail.join(" ")) };
-            let (d, since) = load_since(st, c.now).await?;
-            render(actix_web::ResponseError::status_code(&e), &Page { c, d, since, problem: Some(problem) })
+            let (d, a, since) = load_since(st, c.now).await?;
+            render(actix_web::ResponseError::status_code(&e), &Page { c, d, a, since, problem: Some(problem) })
         }
         Err(e) => Err(e),
     }

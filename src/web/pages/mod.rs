@@ -4,6 +4,7 @@ pub mod admin;
 pub mod floor;
 pub mod lobby;
 pub mod players;
+pub mod table_side;
 pub mod tablet;
 
 use super::ctx::{Ctx, Errs, LANG_COOKIE};
@@ -32,6 +33,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(floor::routes)
         .configure(lobby::routes)
         .configure(tablet::routes)
+        .configure(table_side::routes)
         .configure(admin::routes);
 }
 

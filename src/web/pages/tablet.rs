@@ -4,7 +4,8 @@
 
 use super::{ctx, render, see_other};
 use crate::auth::{self, TokenKind};
-use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, TabletRow};
+use crate::db::models::TabletRow;
+use crate::services::table_side::TableSideView;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, tablets};
 use crate::state::AppState;
@@ -51,7 +52,7 @@ async fn device(req: &HttpRequest, st: &AppState) -> AppResult<Option<TabletRow>
 }
 
 /// The tablet, or the refusal for a browser that is not (or no longer) a paired tablet.
-async fn this_tablet(req: &HttpRequest, st: &AppState) -> AppResult<TabletRow> {
+pub(super) async fn this_tablet(req: &HttpRequest, st: &AppState) -> AppResult<TabletRow> {
     device(req, st).await?.ok_or_else(|| AppError::Forbidden(crate::domain::Problem::new("err-tablet-not-paired")))
 }
 
@@ -63,26 +64,12 @@ struct PairPage {
     expires_at: chrono::NaiveDateTime,
 }
 
-/// One seat as the tablet shows it.
-pub struct SeatLine {
-    pub seat_no: i32,
-    pub seating: Option<(SeatingRow, PlayerRow)>,
-    pub call: Option<(SeatCallRow, PlayerRow)>,
-}
-
-pub struct TableView {
-    pub table: TableRow,
-    pub game: Option<GameRow>,
-    pub seats: Vec<SeatLine>,
-    pub calls: Vec<(SeatCallRow, PlayerRow)>,
-}
-
 #[derive(Template)]
 #[template(path = "tablet/table.html")]
 struct TablePage {
     c: Ctx,
     tablet: TabletRow,
-    v: TableView,
+    v: TableSideView,
     since: i64,
     problem: Option<String>,
 }
@@ -91,25 +78,14 @@ struct TablePage {
 #[template(path = "tablet/view.html")]
 struct ViewFragment {
     c: Ctx,
-    v: TableView,
+    v: TableSideView,
 }
 
-fn load_view(conn: &mut crate::db::DbConn, table_id: i64) -> AppResult<TableView> {
-    let table = services::games::get_table(conn, table_id)?;
-    let game = match table.game_id {
-        Some(g) => Some(services::games::get_game(conn, g)?),
-        None => None,
-    };
-    let (seated, calls) = services::floor::seats_of(conn, table_id)?;
-    let n = table.seats + i32::from(table.extra_seat);
-    let seats = (1..=n)
-        .map(|seat_no| SeatLine {
-            seat_no,
-            seating: seated.iter().find(|(s, _)| s.seat_no == seat_no).cloned(),
-            call: calls.iter().find(|(c, _)| c.seat_no == seat_no).cloned(),
-        })
-        .collect();
-    Ok(TableView { table, game, seats, calls })
+/// The table as the tablet shows it (seats with chips, absence and buttons; calls with the
+/// buy-in required; open requests to the floor).
+fn load_view(conn: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, table_id: i64) -> AppResult<TableSideView> {
+    let room = services::room::get(conn)?;
+    services::table_side::view(conn, now, &room.profile, table_id)
 }
 
 /// `/tablet`: unpaired → the pairing code; paired but nobody signed in → the sign-in page
@@ -121,10 +97,10 @@ async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpRespon
         Ok(_) => return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden"))),
         Err(_) => return Ok(see_other("/login?next=/tablet")),
     };
-    table_page(&req, &st, &who, tablet, StatusCode::OK, None).await
+    table_page_with(&req, &st, &who, tablet, StatusCode::OK, None).await
 }
 
-async fn table_page(
+pub(super) async fn table_page_with(
     req: &HttpRequest,
     st: &AppState,
     who: &crate::web::extract::Authed,
@@ -138,7 +114,7 @@ async fn table_page(
     let (v, since) = st
         .run(move |_, conn| {
             let since = crate::web::stream::last_seq(conn)?;
-            Ok((load_view(conn, t.table_id)?, since))
+            Ok((load_view(conn, now, t.table_id)?, since))
         })
         .await?;
     let t = tablet.clone();
@@ -215,7 +191,8 @@ async fn view(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> Ap
     let tablet = this_tablet(&req, &st).await?;
     let c = ctx(&req, &st, &who.0).await?;
     let tid = tablet.table_id;
-    let v = st.run(move |_, conn| load_view(conn, tid)).await?;
+    let now = c.now;
+    let v = st.run(move |_, conn| load_view(conn, now, tid)).await?;
     render(StatusCode::OK, &ViewFragment { c, v })
 }
 
@@ -248,7 +225,7 @@ struct Empty {}
 
 /// Runs a tablet action for this tablet's table, then back to the table (or the table
 /// with the refusal on top: nothing changed).
-async fn tablet_act(
+pub(super) async fn tablet_act(
     req: &HttpRequest,
     st: &AppState,
     who: &DealerStaff,
@@ -263,8 +240,10 @@ async fn tablet_act(
         Ok(()) => Ok(see_other("/tablet")),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let lang = crate::web::ctx::request_lang(req);
-            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
-            table_page(req, st, &who.0, tablet, actix_web::ResponseError::status_code(&e), Some(message)).await
+            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
+            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
+            let message = if detail.is_empty() { message } else { detail.join(" ") };
+            table_page_with(req, st, &who.0, tablet, actix_web::ResponseError::status_code(&e), Some(message)).await
         }
         Err(e) => Err(e),
     }
@@ -276,16 +255,22 @@ async fn ack(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: 
     tablet_act(&req, &st, &who, move |conn, t, actor, now| services::floor::acknowledge_call(conn, now, actor, id, Some(t.table_id)).map(|_| ())).await
 }
 
-/// The called player arrived at the table: the dealer seats them (BSOP 44).
-async fn seat(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+#[derive(Deserialize, Default)]
+struct SeatForm {
+    #[serde(default)]
+    amount: String,
+}
+
+/// The called player arrived at the table: the dealer seats them (BSOP 44) with their buy-in,
+/// checked against what the player must bring (BSOP 26, 37; PT-2007 28); a move brings the
+/// player's stack.
+async fn seat(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<SeatForm>) -> AppResult<HttpResponse> {
     let id = path.into_inner();
+    let amount = form.0.amount;
     tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        let c = services::floor::call(conn, id)?;
-        if c.table_id != t.table_id {
-            return Err(AppError::NotFound);
-        }
         let room = services::room::get(conn)?;
-        services::floor::confirm_call(conn, now, room.tz, &room.profile, actor, id).map(|_| ())
+        let amount = if amount.trim().is_empty() { None } else { Some(super::table_side::money_field("amount", &amount, &room.currency)?) };
+        services::table_side::seat_with_buyin(conn, now, &room, actor, id, amount, Some(t.table_id)).map(|_| ())
     })
     .await
 }

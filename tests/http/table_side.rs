@@ -1,0 +1,483 @@
+//! The table side from the dealer tablet (issue 4): buy-ins with the amount a returning player
+//! must bring (BSOP 26, 37), the minimum stay of winners with the floor's override (BSOP 38),
+//! absence, buttons and two-person chip removal into custody (BSOP 36, 39; PT-2007 90),
+//! rebuys (PT-2007 79), a table change with the stack (BSOP 27), hands (PT-2007 13, 89) and
+//! requests to the floor. Every refusal changes nothing; every change is audited.
+
+use crate::pages::eligible_players;
+use crate::support::{TestApp, WebSession, ADMIN_PW, STAFF_PW};
+use crate::tablets::{paired_room, Tablet};
+use actix_web::test::TestRequest;
+use cardroom::db::schema::{buyins, chip_custody, seat_calls, seatings};
+use diesel::prelude::*;
+
+struct Room {
+    app: TestApp,
+    token: String,
+    floor: WebSession,
+    tablet: Tablet,
+    dealer: WebSession,
+    players: Vec<i64>,
+}
+
+impl Room {
+    /// A POST from the tablet, signed in as `who`.
+    async fn tap(&self, who: &WebSession, uri: &str, fields: &[(&str, &str)]) -> crate::support::Resp {
+        let mut form: Vec<(&str, &str)> = vec![("csrf", who.csrf.as_str())];
+        form.extend_from_slice(fields);
+        self.app.call(TestRequest::post().uri(uri).cookie(self.tablet.c()).cookie(who.c()).set_form(form).to_request()).await
+    }
+
+    async fn view(&self) -> String {
+        self.app.call(TestRequest::get().uri("/tablet/view").cookie(self.tablet.c()).cookie(self.dealer.c()).to_request()).await.text()
+    }
+
+    async fn seat_page(&self, seating: i64) -> crate::support::Resp {
+        self.app.call(TestRequest::get().uri(&format!("/tablet/seats/{seating}")).cookie(self.tablet.c()).cookie(self.dealer.c()).to_request()).await
+    }
+
+    async fn join(&self, player: i64) {
+        let game: i64 = self.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1).select(cardroom::db::schema::card_tables::game_id).first::<Option<i64>>(c).unwrap().unwrap());
+        let r = self.app.send_json("POST", &format!("/api/v1/games/{game}/waitlist"), &self.token, serde_json::json!({ "player_id": player })).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+
+    async fn call(&self, seat: i32) -> i64 {
+        let r = self.app.send_json("POST", &format!("/api/v1/tables/1/seats/{seat}/call-next"), &self.token, serde_json::json!({})).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        r.json()["id"].as_i64().unwrap()
+    }
+
+    /// Calls the next player for `seat` and seats them from the tablet with `amount`.
+    async fn seat(&self, seat: i32, amount: &str) -> i64 {
+        let call = self.call(seat).await;
+        let r = self.tap(&self.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", amount)]).await;
+        assert_eq!(r.status, 303, "{}", r.text());
+        self.seating_at(seat).expect("seated")
+    }
+
+    fn seating_at(&self, seat: i32) -> Option<i64> {
+        self.app.with_conn(|c| {
+            seatings::table
+                .filter(seatings::table_id.eq(1))
+                .filter(seatings::seat_no.eq(seat))
+                .filter(seatings::left_at.is_null())
+                .select(seatings::id)
+                .first(c)
+                .optional()
+                .unwrap()
+        })
+    }
+
+    fn stack(&self, seating: i64) -> (i64, i64, Option<i64>) {
+        self.app.with_conn(|c| seatings::table.find(seating).select((seatings::stack, seatings::bought_in, seatings::taken_off)).first(c).unwrap())
+    }
+
+    async fn advance(&self, minutes: i64) {
+        let r = self.app.send_json("POST", "/api/v1/test/clock/advance", &self.token, serde_json::json!({ "minutes": minutes })).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+
+    /// One pass of the scheduler, as the server runs it.
+    fn tick(&self) -> usize {
+        let now = self.app.state.clock.now();
+        self.app.with_conn(|c| {
+            self.app
+                .state
+                .db
+                .write(c, |c| {
+                    let room = cardroom::services::room::get(c)?;
+                    cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+                })
+                .expect("tick")
+        })
+    }
+}
+
+/// Two open tables of NL 1/2 (buy-in €40–€200), a tablet at table 1 with dealer1 signed in,
+/// `n` eligible players.
+async fn room(n: usize) -> Room {
+    let app = TestApp::with_clock(true).await;
+    let (token, floor, tablet) = paired_room(&app).await;
+    app.create_staff("dealer1", "dealer");
+    app.create_staff("dealer2", "dealer");
+    let dealer = app.web_login("dealer1", STAFF_PW).await;
+    let players = eligible_players(&app, n);
+    Room { app, token, floor, tablet, dealer, players }
+}
+
+#[actix_web::test]
+async fn bsop_26_the_tablet_shows_and_checks_the_buyin_of_a_player_returning_within_the_hour() {
+    let r = room(1).await;
+    let p = r.players[0];
+    r.join(p).await;
+    let call = r.call(3).await;
+    // The tablet shows the game's range before anything is typed.
+    let view = r.view().await;
+    assert!(view.contains(&format!("id=\"required-{call}\"")), "{view}");
+    assert!(view.contains("€40.00 – €200.00"), "{view}");
+    // Below the minimum: refused (PT-2007 78), nothing changes.
+    let audit0 = r.app.audit_count();
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "30")]).await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(res.text().contains("The minimum buy-in for this game is €40.00"), "{}", res.text());
+    assert_eq!(r.app.audit_count(), audit0);
+    assert_eq!(r.seating_at(3), None);
+    assert_eq!(r.app.count("buyins"), 0);
+    // Not a number: a clear refusal too.
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "lots")]).await;
+    assert_eq!(res.status, 422);
+    // €100: seated with a stack of €100, audited.
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let s = r.seating_at(3).expect("seated");
+    assert_eq!(r.stack(s), (10_000, 10_000, None));
+    let kind: String = r.app.with_conn(|c| buyins::table.filter(buyins::seating_id.eq(s)).select(buyins::kind).first(c).unwrap());
+    assert_eq!(kind, "buyin");
+    assert!(r.app.audit_count() > audit0);
+    // The player leaves with €150 (low limit: no minimum stay); €150 is recorded taken off.
+    r.advance(20).await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "150")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert_eq!(r.stack(s).2, Some(15_000));
+    // Back on the list and called again 30 minutes later: at least €150 (BSOP 26).
+    r.advance(30).await;
+    r.join(p).await;
+    let call = r.call(5).await;
+    let view = r.view().await;
+    assert!(view.contains("€150.00 – €200.00") && view.contains("BSOP 26"), "{view}");
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    assert_eq!(res.status, 422);
+    assert!(res.text().contains("at least the €150.00 taken off the table (BSOP 26)"), "{}", res.text());
+    assert_eq!(r.seating_at(5), None);
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "150")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let s2 = r.seating_at(5).unwrap();
+    assert_eq!(r.stack(s2).0, 15_000);
+}
+
+#[actix_web::test]
+async fn bsop_26_exactly_one_hour_after_leaving_the_game_range_applies_again() {
+    let r = room(1).await;
+    let p = r.players[0];
+    r.join(p).await;
+    let s = r.seat(2, "100").await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "180")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    r.advance(60).await;
+    r.join(p).await;
+    let call = r.call(2).await;
+    let view = r.view().await;
+    assert!(view.contains("€40.00 – €200.00") && !view.contains("BSOP 26"), "{view}");
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "40")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+}
+
+/// A Mid Limit game (BSOP 38: one hour for winners) with its own table 3 and the tablet
+/// moved there.
+async fn mid_limit_room() -> (Room, i64) {
+    let r = room(2).await;
+    let game = serde_json::json!({"name": "NL 5/10", "variant": "holdem_nl", "small_blind": 500, "big_blind": 1000,
+        "limit_class": "mid", "buy_in_min": 20000, "buy_in_max": 100000});
+    let g = r.app.send_json("POST", "/api/v1/games", &r.token, game).await;
+    assert_eq!(g.status, 201, "{}", g.text());
+    let gid = g.json()["id"].as_i64().unwrap();
+    // Table 1 (open, empty) changes game.
+    let t = r.app.send_json("PUT", "/api/v1/tables/1", &r.token, serde_json::json!({"number": 1, "game_id": gid, "mode": "continuous", "seats": 9})).await;
+    assert!(t.status < 300, "{}", t.text());
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    (r, gid)
+}
+
+#[actix_web::test]
+async fn bsop_38_a_winner_may_not_leave_a_mid_limit_table_before_an_hour_unless_the_floor_overrides() {
+    let (r, _) = mid_limit_room().await;
+    let s = r.seat(1, "300").await;
+    r.advance(40).await;
+    // Winning (€450 > €300 bought in) after 40 minutes: refused with the time left.
+    let audit0 = r.app.audit_count();
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450")]).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.text().contains("20 minutes left"), "{}", res.text());
+    assert!(res.text().contains("BSOP 38"), "{}", res.text());
+    assert_eq!(r.app.audit_count(), audit0);
+    assert!(r.seating_at(1).is_some());
+    // A dealer cannot override.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450"), ("override_reason", "taxi")]).await;
+    assert_eq!(res.status, 403, "{}", res.text());
+    assert!(r.seating_at(1).is_some());
+    // Equal to the total bought in is not winning: allowed at once (another player).
+    let s2 = r.seat(2, "300").await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s2}/cash-out"), &[("stack", "300")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    // The floor manager, signed in on the tablet, overrides with a reason: audited.
+    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450"), ("override_reason", "Family emergency")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert_eq!(r.seating_at(1), None);
+    let overrides = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log;
+        audit_log::table.filter(audit_log::action.eq("seat.min_stay_override")).select(audit_log::after_json).load::<String>(c).unwrap()
+    });
+    assert_eq!(overrides.len(), 1);
+    assert!(overrides[0].contains("Family emergency"), "{overrides:?}");
+}
+
+#[actix_web::test]
+async fn bsop_38_exactly_at_the_minimum_stay_a_winner_may_leave() {
+    let (r, _) = mid_limit_room().await;
+    let s = r.seat(1, "300").await;
+    r.advance(60).await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "900")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+}
+
+#[actix_web::test]
+async fn bsop_36_away_fifteen_minutes_then_two_staff_count_the_chips_into_custody_and_the_next_player_is_called() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    r.join(a).await;
+    let s = r.seat(4, "120").await;
+    r.join(b).await;
+    // Away: the clock starts; the tablet shows the countdown.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let view = r.view().await;
+    assert!(view.contains("data-seconds=\"900\"") || view.contains("data-seconds=\"899\""), "15:00 to go: {view}");
+    // Marking away twice is refused.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    assert_eq!(res.status, 409);
+    // 14:59 in: not yet (refused with the time left, nothing written).
+    r.advance(14).await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "120"), ("storage", "Box 3")]).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.text().contains("1 minute left"), "{}", res.text());
+    assert_eq!(r.app.count("chip_custody"), 0);
+    // Exactly 15:00: due. The scheduler alerts the floor once.
+    r.advance(1).await;
+    assert!(r.tick() >= 1);
+    let live = r.app.page("/floor/live", &r.floor).await.text();
+    assert!(live.contains("id=\"removal-1-4\""), "{live}");
+    let alerts: i64 = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log;
+        audit_log::table.filter(audit_log::action.eq("seat.removal_due")).count().get_result(c).unwrap()
+    });
+    assert_eq!(alerts, 1);
+    r.tick();
+    let again: i64 = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log;
+        audit_log::table.filter(audit_log::action.eq("seat.removal_due")).count().get_result(c).unwrap()
+    });
+    assert_eq!(again, 1, "alerted once");
+    assert!(r.seat_page(s).await.text().contains("id=\"start-removal\""));
+    // Storage is required.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "120"), ("storage", " ")]).await;
+    assert_eq!(res.status, 422);
+    // dealer1 counts €118 into box 3.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "118"), ("storage", "Box 3")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let k: i64 = r.app.with_conn(|c| chip_custody::table.select(chip_custody::id).first(c).unwrap());
+    // The same person cannot be the second count.
+    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118")]).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.text().contains("different staff member"), "{}", res.text());
+    // dealer2 signs on the same tablet with a wrong password: refused.
+    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118"), ("username", "dealer2"), ("password", "nope")]).await;
+    assert_eq!(res.status, 401, "{}", res.text());
+    // dealer2 counts a different amount: both count again.
+    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "120"), ("username", "dealer2"), ("password", STAFF_PW)]).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.text().contains("€118.00 and €120.00"), "{}", res.text());
+    assert!(r.seating_at(4).is_some(), "nothing changed yet");
+    // dealer2 counts €118: custody, seat freed, the next player called for it.
+    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118"), ("username", "dealer2"), ("password", STAFF_PW)]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let (state, counted_by, confirmed_by): (String, i64, Option<i64>) =
+        r.app.with_conn(|c| chip_custody::table.find(k).select((chip_custody::state, chip_custody::counted_by, chip_custody::confirmed_by)).first(c).unwrap());
+    assert_eq!(state, "held");
+    assert!(confirmed_by.is_some() && confirmed_by != Some(counted_by));
+    assert_eq!(r.seating_at(4), None);
+    let next: (i64, String) = r.app.with_conn(|c| {
+        seat_calls::table.filter(seat_calls::table_id.eq(1)).filter(seat_calls::seat_no.eq(4)).filter(seat_calls::state.eq("pending")).select((seat_calls::player_id, seat_calls::source)).first(c).unwrap()
+    });
+    assert_eq!(next.0, b, "the next on the list is called for the seat");
+    // The custody page lists the chips; A comes back within the hour: exactly the same stack
+    // (BSOP 37).
+    let page = r.app.page("/floor/custody", &r.floor).await.text();
+    assert!(page.contains(&format!("id=\"custody-{k}\"")) && page.contains("Box 3") && page.contains("€118.00"), "{page}");
+    r.advance(10).await;
+    r.join(a).await;
+    let call = r.call(6).await;
+    let view = r.view().await;
+    assert!(view.contains("exactly €118.00") && view.contains("BSOP 37"), "{view}");
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "200")]).await;
+    assert_eq!(res.status, 422);
+    assert!(res.text().contains("BSOP 37"), "{}", res.text());
+    // The player reclaims the chips at the desk.
+    let res = r.app.post_form(&format!("/floor/custody/{k}/resolve"), &r.floor, &[("how", "reclaimed")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let res = r.app.post_form(&format!("/floor/custody/{k}/resolve"), &r.floor, &[("how", "settled")]).await;
+    assert_eq!(res.status, 409, "already out of custody");
+}
+
+#[actix_web::test]
+async fn bsop_36_39_pt_2007_90_missed_blinds_give_buttons_two_big_blinds_make_the_seat_due_and_the_floor_may_extend() {
+    let r = room(2).await;
+    r.join(r.players[0]).await;
+    let s = r.seat(2, "100").await;
+    // A missed blind needs the player away.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    assert_eq!(res.status, 409);
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "small")]).await;
+    assert_eq!(res.status, 303);
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    assert_eq!(res.status, 303);
+    let (mb, bb): (bool, i32) = r.app.with_conn(|c| seatings::table.find(s).select((seatings::missed_blind_button, seatings::missed_bb)).first(c).unwrap());
+    assert!(mb);
+    assert_eq!(bb, 1);
+    // Back (pt-casino profile): pays both blinds dead (PT-2007 90); the tablet says so.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/back"), &[]).await;
+    assert_eq!(res.status, 303);
+    assert!(r.view().await.contains("pay both dead"), "PT-2007 90 notice");
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/settled"), &[]).await;
+    assert_eq!(res.status, 303);
+    let mb: bool = r.app.with_conn(|c| seatings::table.find(s).select(seatings::missed_blind_button).first(c).unwrap());
+    assert!(!mb, "buttons cleared once settled");
+    // Away again, two big blinds missed: due at once (BSOP 36), the floor is alerted.
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    assert!(r.view().await.contains("id=\"removal-due-2\""));
+    // A dealer may not extend; the floor extends 20 minutes with a reason: no longer due.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "Phone call")]).await;
+    assert_eq!(res.status, 403);
+    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "")]).await;
+    assert_eq!(res.status, 422, "a reason is required");
+    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "Phone call, told the floor")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let view = r.view().await;
+    assert!(!view.contains("id=\"removal-due-2\"") && (view.contains("data-seconds=\"1200\"") || view.contains("data-seconds=\"1199\"")), "{view}");
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "100"), ("storage", "Box 1")]).await;
+    assert_eq!(res.status, 409, "extended: not due");
+}
+
+#[actix_web::test]
+async fn pt_2007_79_rebuys_are_kept_under_the_maximum() {
+    let r = room(1).await;
+    r.join(r.players[0]).await;
+    let s = r.seat(1, "100").await;
+    // €150 on the table + €80 would be €230 > €200: refused with what is allowed.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/chips"), &[("stack", "150"), ("amount", "80")]).await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(res.text().contains("at most €50.00 now"), "{}", res.text());
+    assert_eq!(r.stack(s), (10_000, 10_000, None));
+    // Down to €20 (below the €40 minimum: the tablet says a rebuy is needed), rebuy €100.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/count"), &[("stack", "20")]).await;
+    assert_eq!(res.status, 303);
+    assert!(r.view().await.contains("Rebuy needed"));
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/chips"), &[("stack", "20"), ("amount", "100")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert_eq!(r.stack(s), (12_000, 20_000, None));
+    assert!(!r.view().await.contains("Rebuy needed"));
+}
+
+#[actix_web::test]
+async fn bsop_27_no_table_change_in_the_first_hour_with_a_stack_above_the_maximum() {
+    let r = room(3).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let s = r.seat(1, "200").await;
+    r.seat(2, "100").await;
+    r.advance(30).await;
+    // €250 > €200 maximum, 30 minutes in: refused with the time left.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/transfer"), &[("table_id", "2"), ("stack", "250")]).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.text().contains("30 minutes left"), "{}", res.text());
+    assert!(r.seating_at(1).is_some());
+    // €180: allowed, the stack and what was bought in move with the player.
+    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/transfer"), &[("table_id", "2"), ("stack", "180")]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let (stack, bought): (i64, i64) = r.app.with_conn(|c| {
+        seatings::table.filter(seatings::table_id.eq(2)).filter(seatings::left_at.is_null()).select((seatings::stack, seatings::bought_in)).first(c).unwrap()
+    });
+    assert_eq!((stack, bought), (18_000, 20_000));
+}
+
+#[actix_web::test]
+async fn pt_2007_13_89_hands_count_rests_and_hands_without_betting_and_the_button_moves() {
+    let r = room(3).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let s1 = r.seat(1, "100").await;
+    let s2 = r.seat(3, "100").await;
+    r.seat(5, "100").await;
+    // Seat 1 rests; seat 3 does not bet.
+    r.tap(&r.dealer, &format!("/tablet/seats/{s1}/flags"), &[("resting", "1")]).await;
+    let mut buttons = Vec::new();
+    for _ in 0..5 {
+        r.tap(&r.dealer, &format!("/tablet/seats/{s2}/flags"), &[("no_bet", "1")]).await;
+        let res = r.tap(&r.dealer, "/tablet/hand", &[]).await;
+        assert_eq!(res.status, 303, "{}", res.text());
+        let b: Option<i32> = r.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1).select(cardroom::db::schema::card_tables::button_seat).first(c).unwrap());
+        buttons.push(b);
+        if buttons.len() == 2 {
+            // Two rest hands allowed (PT-2007 13).
+            assert!(r.view().await.contains("no rest hands left"));
+        }
+    }
+    assert_eq!(buttons, vec![Some(1), Some(3), Some(5), Some(1), Some(3)], "the button moves clockwise");
+    let notices: Vec<Option<String>> = r.app.with_conn(|c| {
+        seatings::table.filter(seatings::id.eq_any([s1, s2])).order(seatings::seat_no.asc()).select(seatings::hand_notice).load(c).unwrap()
+    });
+    assert_eq!(notices[0].as_deref(), Some("rules-hands-leave-rested-too-long"), "third rest: must leave (PT-2007 13)");
+    assert_eq!(notices[1].as_deref(), Some("rules-hands-post-bb"), "five hands without a bet: big blind (PT-2007 89)");
+    assert_eq!(r.app.count("hands"), 5);
+}
+
+#[actix_web::test]
+async fn a_table_asks_the_floor_and_the_request_stays_on_the_dashboard_until_handled() {
+    let r = room(0).await;
+    let res = r.tap(&r.dealer, "/tablet/service", &[("kind", "chips")]).await;
+    assert_eq!(res.status, 303);
+    // Asking twice is one request.
+    r.tap(&r.dealer, "/tablet/service", &[("kind", "chips")]).await;
+    assert_eq!(r.app.count("service_requests"), 1);
+    let res = r.tap(&r.dealer, "/tablet/service", &[("kind", "pizza")]).await;
+    assert_eq!(res.status, 422);
+    assert_eq!(r.app.count("service_requests"), 1);
+    let live = r.app.page("/floor/live", &r.floor).await.text();
+    let id: i64 = r.app.with_conn(|c| cardroom::db::schema::service_requests::table.select(cardroom::db::schema::service_requests::id).first(c).unwrap());
+    assert!(live.contains(&format!("id=\"service-{id}\"")), "{live}");
+    let res = r.app.post_form(&format!("/floor/service/{id}/handled"), &r.floor, &[]).await;
+    assert_eq!(res.status, 303);
+    let live = r.app.page("/floor/live", &r.floor).await.text();
+    assert!(!live.contains(&format!("id=\"service-{id}\"")));
+}
+
+#[actix_web::test]
+async fn a_tablet_cannot_act_on_another_tables_seat() {
+    let r = room(1).await;
+    r.join(r.players[0]).await;
+    // Seated at table 2 by the floor.
+    let call = {
+        let res = r.app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &r.token, serde_json::json!({})).await;
+        res.json()["id"].as_i64().unwrap()
+    };
+    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    assert_eq!(res.status, 404);
+    let confirmed = r.app.send_json("POST", &format!("/api/v1/seat-calls/{call}/seat"), &r.token, serde_json::json!({})).await;
+    assert_eq!(confirmed.status, 201, "{}", confirmed.text());
+    let s: i64 = r.app.with_conn(|c| seatings::table.filter(seatings::table_id.eq(2)).select(seatings::id).first(c).unwrap());
+    let audit0 = r.app.audit_count();
+    for (uri, form) in [("away", vec![]), ("cash-out", vec![("stack", "10")]), ("count", vec![("stack", "10")])] {
+        let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/{uri}"), &form).await;
+        assert_eq!(res.status, 404, "{uri} {:?} {}", res.header("location"), res.text());
+    }
+    assert_eq!(r.seat_page(s).await.status, 404);
+    assert_eq!(r.app.audit_count(), audit0);
+    let _ = ADMIN_PW;
+}
