@@ -2,6 +2,7 @@
 
 use super::api;
 use super::api_floor;
+use super::api_table;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
@@ -118,6 +119,28 @@ impl Modify for BearerAuth {
         api_floor::hold_seat,
         api_floor::release_hold,
         api_floor::transfer,
+        api_table::table_side_view,
+        api_table::acknowledge,
+        api_table::seat_with_buyin,
+        api_table::chips,
+        api_table::count,
+        api_table::cash_out,
+        api_table::transfer_with_stack,
+        api_table::away,
+        api_table::back,
+        api_table::missed_blind,
+        api_table::blinds_settled,
+        api_table::extend_absence,
+        api_table::hand_flags,
+        api_table::start_removal,
+        api_table::list_custody,
+        api_table::confirm_removal,
+        api_table::cancel_removal,
+        api_table::resolve_custody,
+        api_table::new_hand,
+        api_table::request_service,
+        api_table::list_service_requests,
+        api_table::handle_service,
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -130,6 +153,7 @@ impl Modify for BearerAuth {
         (name = "staff", description = "Staff accounts"),
         (name = "audit", description = "The hash-chained audit trail"),
         (name = "floor", description = "Waiting lists, seat calls, seating and table states (PT-2007 8a, 12, 24; BSOP 44, 46, 47, 51)"),
+        (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )
 )]

@@ -481,3 +481,59 @@ async fn a_tablet_cannot_act_on_another_tables_seat() {
     assert_eq!(r.app.audit_count(), audit0);
     let _ = ADMIN_PW;
 }
+
+#[actix_web::test]
+async fn the_json_api_runs_the_same_table_side_rules() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    r.join(a).await;
+    r.join(b).await;
+    let dealer = r.app.staff_token("dealer9", "dealer").await;
+    let call = r.call(7).await;
+    // The side view shows the call with the buy-in required.
+    let v = r.app.get("/api/v1/tables/1/side", &dealer).await;
+    assert_eq!(v.status, 200, "{}", v.text());
+    let calls = v.json()["calls"].as_array().unwrap().clone();
+    assert_eq!(calls[0]["buyin"]["min"], 4000);
+    // Too little: 422 on the amount field, in the reader's language.
+    let req = TestRequest::post()
+        .uri(&format!("/api/v1/seat-calls/{call}/seat-with-buyin"))
+        .insert_header(("Authorization", format!("Bearer {dealer}")))
+        .insert_header(("Accept-Language", "pt"))
+        .set_json(serde_json::json!({ "amount": 1000 }))
+        .to_request();
+    let res = r.app.call(req).await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert_eq!(res.json()["error"]["fields"][0]["field"], "amount");
+    assert!(res.json()["error"]["fields"][0]["message"].as_str().unwrap().contains("40,00"), "{}", res.text());
+    let res = r.app.send_json("POST", &format!("/api/v1/seat-calls/{call}/seat-with-buyin"), &dealer, serde_json::json!({ "amount": 10000 })).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let s = res.json()["seating_id"].as_i64().unwrap();
+    assert_eq!(res.json()["stack"], 10000);
+    // Away, 15 minutes, removal counted by the dealer and confirmed by the floor (admin).
+    assert_eq!(r.app.send_json("POST", &format!("/api/v1/seatings/{s}/away"), &dealer, serde_json::json!({})).await.status, 200);
+    r.advance(15).await;
+    let res = r.app.send_json("POST", &format!("/api/v1/seatings/{s}/removal"), &dealer, serde_json::json!({ "amount": 9500, "storage": "Cage" })).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let k = res.json()["id"].as_i64().unwrap();
+    let res = r.app.send_json("POST", &format!("/api/v1/custody/{k}/confirm"), &dealer, serde_json::json!({ "amount": 9500 })).await;
+    assert_eq!(res.status, 409, "the same person: {}", res.text());
+    let res = r.app.send_json("POST", &format!("/api/v1/custody/{k}/confirm"), &r.token, serde_json::json!({ "amount": 9500 })).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(res.json()["state"], "held");
+    let next: i64 = r.app.with_conn(|c| {
+        seat_calls::table.filter(seat_calls::seat_no.eq(7)).filter(seat_calls::state.eq("pending")).select(seat_calls::player_id).first(c).unwrap()
+    });
+    assert_eq!(next, b);
+    // Hands need two players; requests to the floor.
+    let res = r.app.send_json("POST", "/api/v1/tables/1/hands", &dealer, serde_json::json!({})).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    let res = r.app.send_json("POST", "/api/v1/tables/1/service-requests", &dealer, serde_json::json!({ "kind": "decision", "note": "split pot" })).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let open = r.app.get("/api/v1/service-requests", &dealer).await.json();
+    assert_eq!(open.as_array().unwrap().len(), 1);
+    // A dealer may not extend an absence nor mark a request handled.
+    let id = open[0]["id"].as_i64().unwrap();
+    assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &dealer, serde_json::json!({})).await.status, 403);
+    assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &r.token, serde_json::json!({})).await.status, 200);
+}

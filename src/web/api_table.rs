@@ -1,0 +1,800 @@
+//! The table side's JSON API under `/api/v1` (what the dealer tablet does, for any client):
+//! the seats with chips, absence and buttons; seating with a buy-in; rebuys and counts;
+//! cashing out; away/back and missed blinds; chip removal by two staff into custody; hands;
+//! requests to the floor. Amounts are integer minor units. Thin handlers over
+//! `services::table_side`: the same rules, refusals and audit as the tablet pages.
+
+use crate::db::models::{BuyinRow, CustodyRow, HandRow, SeatSideRow, ServiceRequestRow};
+use crate::domain::seat_rules::{AbsenceStatus, Blind, ReturnObligation};
+use crate::error::{AppError, AppResult};
+use crate::services::table_side::{self, SeatedView, TableSideView};
+use crate::services::{self};
+use crate::state::AppState;
+use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
+use crate::web::openapi::ErrorResponse;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Registered inside the `/api/v1` scope.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/tables/{id}/side").route(web::get().to(table_side_view)))
+        .service(web::resource("/seat-calls/{id}/acknowledge").route(web::post().to(acknowledge)))
+        .service(web::resource("/seat-calls/{id}/seat-with-buyin").route(web::post().to(seat_with_buyin)))
+        .service(web::resource("/seatings/{id}/chips").route(web::post().to(chips)))
+        .service(web::resource("/seatings/{id}/count").route(web::post().to(count)))
+        .service(web::resource("/seatings/{id}/cash-out").route(web::post().to(cash_out)))
+        .service(web::resource("/seatings/{id}/transfer-with-stack").route(web::post().to(transfer_with_stack)))
+        .service(web::resource("/seatings/{id}/away").route(web::post().to(away)))
+        .service(web::resource("/seatings/{id}/back").route(web::post().to(back)))
+        .service(web::resource("/seatings/{id}/missed-blind").route(web::post().to(missed_blind)))
+        .service(web::resource("/seatings/{id}/blinds-settled").route(web::post().to(blinds_settled)))
+        .service(web::resource("/seatings/{id}/extend-absence").route(web::post().to(extend_absence)))
+        .service(web::resource("/seatings/{id}/hand-flags").route(web::post().to(hand_flags)))
+        .service(web::resource("/seatings/{id}/removal").route(web::post().to(start_removal)))
+        .service(web::resource("/custody").route(web::get().to(list_custody)))
+        .service(web::resource("/custody/{id}/confirm").route(web::post().to(confirm_removal)))
+        .service(web::resource("/custody/{id}/cancel").route(web::post().to(cancel_removal)))
+        .service(web::resource("/custody/{id}/resolve").route(web::post().to(resolve_custody)))
+        .service(web::resource("/tables/{id}/hands").route(web::post().to(new_hand)))
+        .service(web::resource("/tables/{id}/service-requests").route(web::post().to(request_service)))
+        .service(web::resource("/service-requests").route(web::get().to(list_service_requests)))
+        .service(web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)));
+}
+
+fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
+    t.and_utc()
+}
+
+// ---- response types --------------------------------------------------------------------
+
+/// One seat's chips and state (BSOP 26, 36, 38, 39; PT-2007 13, 79, 89, 90).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatSideOut {
+    pub seating_id: i64,
+    pub stack: i64,
+    pub bought_in: i64,
+    /// The stack counted when the player left (BSOP 26).
+    pub taken_off: Option<i64>,
+    pub away_since: Option<DateTime<Utc>>,
+    pub away_extended_until: Option<DateTime<Utc>>,
+    pub missed_sb: i32,
+    pub missed_bb: i32,
+    pub missed_blind_button: bool,
+    pub absence_button: bool,
+    pub resting: bool,
+    pub no_bet: bool,
+    /// The notice for the dealer (a rule message key, e.g. `rules-hands-post-bb`).
+    pub notice: Option<String>,
+}
+
+fn side_out(s: &SeatSideRow) -> SeatSideOut {
+    SeatSideOut {
+        seating_id: s.id,
+        stack: s.stack,
+        bought_in: s.bought_in,
+        taken_off: s.taken_off,
+        away_since: s.away_since.map(utc),
+        away_extended_until: s.away_extended_until.map(utc),
+        missed_sb: s.missed_sb,
+        missed_bb: s.missed_bb,
+        missed_blind_button: s.missed_blind_button,
+        absence_button: s.absence_button,
+        resting: s.resting,
+        no_bet: s.no_bet,
+        notice: s.hand_notice.clone(),
+    }
+}
+
+/// A seated player as the tablet shows them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatedOut {
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub alias: String,
+    pub sat_at: DateTime<Utc>,
+    pub side: SeatSideOut,
+    /// present | away | due_for_removal (BSOP 36)
+    pub absence: String,
+    /// Away: the chips may be removed from this instant (BSOP 36).
+    pub removal_due_at: Option<DateTime<Utc>>,
+    /// A removal count waiting for the second staff member.
+    pub counting_custody_id: Option<i64>,
+    /// PT-2007 79: below the table minimum.
+    pub rebuy_needed: bool,
+    /// BSOP 38: winning by the last count; may leave at this time.
+    pub min_stay_until: Option<DateTime<Utc>>,
+}
+
+fn seated_out(v: &SeatedView) -> SeatedOut {
+    let (absence, due) = match v.absence {
+        AbsenceStatus::Present => ("present", None),
+        AbsenceStatus::Away { due_at } => ("away", Some(due_at)),
+        AbsenceStatus::DueForRemoval { .. } => ("due_for_removal", None),
+    };
+    SeatedOut {
+        seat_no: v.seating.seat_no,
+        player_id: v.player.id,
+        alias: v.player.alias.clone(),
+        sat_at: utc(v.seating.sat_at),
+        side: side_out(&v.side),
+        absence: absence.into(),
+        removal_due_at: due,
+        counting_custody_id: v.counting.as_ref().map(|c| c.id),
+        rebuy_needed: v.rebuy_needed,
+        min_stay_until: v.min_stay_until,
+    }
+}
+
+/// What a called player must buy in for (BSOP 26, 37; PT-2007 28, 78).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BuyinRequirementOut {
+    pub min: i64,
+    pub max: Option<i64>,
+    pub exact: Option<i64>,
+    /// The rule that set it (absent: the game's range).
+    pub rule: Option<String>,
+}
+
+/// An open seat call with the buy-in required (none for a move: the player brings the stack).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CallSideOut {
+    pub call_id: i64,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub alias: String,
+    /// list | must_move | seat_change
+    pub source: String,
+    /// pending | acknowledged
+    pub state: String,
+    pub respond_by: DateTime<Utc>,
+    pub buyin: Option<BuyinRequirementOut>,
+}
+
+/// A table as its tablet shows it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableSideOut {
+    pub table_id: i64,
+    pub table_number: i32,
+    pub state: String,
+    pub button_seat: Option<i32>,
+    /// BSOP 57: the seats on the button and in the small blind.
+    pub protected_seats: Vec<i32>,
+    pub seated: Vec<SeatedOut>,
+    pub calls: Vec<CallSideOut>,
+    pub hands_last_24h: i64,
+    pub open_requests: Vec<ServiceRequestOut>,
+}
+
+fn table_out(v: &TableSideView) -> TableSideOut {
+    TableSideOut {
+        table_id: v.table.id,
+        table_number: v.table.number,
+        state: v.table.state.clone(),
+        button_seat: v.table.button_seat,
+        protected_seats: v.protected.clone(),
+        seated: v.seats.iter().filter_map(|s| s.seated.as_ref()).map(seated_out).collect(),
+        calls: v
+            .calls
+            .iter()
+            .map(|c| CallSideOut {
+                call_id: c.call.id,
+                seat_no: c.call.seat_no,
+                player_id: c.player.id,
+                alias: c.player.alias.clone(),
+                source: c.call.source.clone(),
+                state: c.call.state.clone(),
+                respond_by: utc(c.call.respond_by),
+                buyin: c.requirement.map(|r| BuyinRequirementOut { min: r.min, max: r.max, exact: r.exact, rule: r.rule.map(str::to_string) }),
+            })
+            .collect(),
+        hands_last_24h: v.hands_today,
+        open_requests: v.requests.iter().map(|r| service_out(r, v.table.number)).collect(),
+    }
+}
+
+/// A buy-in or rebuy recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BuyinOut {
+    pub id: i64,
+    pub seating_id: i64,
+    /// buyin | rebuy
+    pub kind: String,
+    pub amount: i64,
+    pub stack_before: i64,
+    pub rule: Option<String>,
+    pub at: DateTime<Utc>,
+}
+
+fn buyin_out(b: &BuyinRow) -> BuyinOut {
+    BuyinOut { id: b.id, seating_id: b.seating_id, kind: b.kind.clone(), amount: b.amount, stack_before: b.stack_before, rule: b.rule.clone(), at: utc(b.at) }
+}
+
+/// Chips taken off for absence (BSOP 36).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustodyOut {
+    pub id: i64,
+    pub seating_id: i64,
+    pub table_id: i64,
+    pub seat_no: i32,
+    pub player_id: i64,
+    pub amount: i64,
+    pub storage: String,
+    /// counting | held | reclaimed | settled | cancelled
+    pub state: String,
+    pub counted_by: i64,
+    pub counted_at: DateTime<Utc>,
+    pub confirmed_by: Option<i64>,
+    pub confirmed_at: Option<DateTime<Utc>>,
+    pub note: Option<String>,
+}
+
+fn custody_out(c: &CustodyRow) -> CustodyOut {
+    CustodyOut {
+        id: c.id,
+        seating_id: c.seating_id,
+        table_id: c.table_id,
+        seat_no: c.seat_no,
+        player_id: c.player_id,
+        amount: c.amount,
+        storage: c.storage.clone(),
+        state: c.state.clone(),
+        counted_by: c.counted_by,
+        counted_at: utc(c.counted_at),
+        confirmed_by: c.confirmed_by,
+        confirmed_at: c.confirmed_at.map(utc),
+        note: c.note.clone(),
+    }
+}
+
+/// A table's request to the floor.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ServiceRequestOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub table_number: i32,
+    /// floor | chips | decision
+    pub kind: String,
+    pub note: String,
+    pub created_at: DateTime<Utc>,
+    pub handled_at: Option<DateTime<Utc>>,
+}
+
+fn service_out(r: &ServiceRequestRow, number: i32) -> ServiceRequestOut {
+    ServiceRequestOut {
+        id: r.id,
+        table_id: r.table_id,
+        table_number: number,
+        kind: r.kind.clone(),
+        note: r.note.clone(),
+        created_at: utc(r.created_at),
+        handled_at: r.handled_at.map(utc),
+    }
+}
+
+/// A hand counted (PT-2007 13, 89), with the notices for the dealer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HandOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub number: i32,
+    pub button_seat: Option<i32>,
+    pub at: DateTime<Utc>,
+    pub notices: Vec<SeatNoticeOut>,
+}
+
+/// A notice for the dealer about one seat after a hand.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatNoticeOut {
+    pub seat: i32,
+    /// A rule message key, e.g. `rules-hands-post-bb`.
+    pub notice: String,
+}
+
+/// What a returning player must do (BSOP 39; PT-2007 90): a rule message key, or none.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReturnOut {
+    pub obligation: Option<String>,
+}
+
+// ---- request bodies --------------------------------------------------------------------
+
+/// A buy-in for a called player (minor units). Omit it for a must-move or seat-change call.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BuyinRequest {
+    pub amount: Option<i64>,
+}
+
+/// Chips bought at the seat: the stack before (ignored for a first buy-in) and the amount.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ChipsRequest {
+    #[serde(default)]
+    pub stack: i64,
+    pub amount: i64,
+}
+
+/// A stack count (minor units).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StackRequest {
+    pub stack: i64,
+}
+
+/// Leaving with the counted stack; a floor manager may override BSOP 38 with a reason.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CashOutRequest {
+    pub stack: i64,
+    pub override_reason: Option<String>,
+}
+
+/// A change to a similar table with the whole stack (BSOP 27, 58; PT-2007 26).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StackTransferRequest {
+    pub table_id: i64,
+    pub stack: i64,
+    #[serde(default)]
+    pub cave_lost: bool,
+}
+
+/// small | big
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MissedBlindRequest {
+    pub blind: String,
+}
+
+/// A supervisor's extension of an absence (BSOP 36).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ExtendRequest {
+    pub minutes: i64,
+    pub reason: String,
+}
+
+/// PT-2007 13, 89: resting; no bet in this hand (absent: unchanged).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct HandFlagsRequest {
+    pub resting: Option<bool>,
+    pub no_bet: Option<bool>,
+}
+
+/// The first count of an absent player's chips (BSOP 36).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RemovalRequest {
+    pub amount: i64,
+    pub storage: String,
+}
+
+/// The second count, by the signed-in staff member (not the one who counted first).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConfirmRequest {
+    pub amount: i64,
+}
+
+/// reclaimed | settled, with an optional note.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ResolveRequest {
+    pub how: String,
+    #[serde(default)]
+    pub note: String,
+}
+
+/// floor | chips | decision, with an optional note.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ServiceRequestBody {
+    pub kind: String,
+    #[serde(default)]
+    pub note: String,
+}
+
+// ---- handlers ----------------------------------------------------------------------------
+
+fn supervisor(role: &str) -> bool {
+    matches!(role, "admin" | "floor")
+}
+
+async fn side_of(st: &AppState, seating_id: i64) -> AppResult<SeatSideOut> {
+    let s = st.run(move |_, c| table_side::side(c, seating_id)).await?;
+    Ok(side_out(&s))
+}
+
+/// The table as its tablet shows it (any staff member).
+#[utoipa::path(
+    get, path = "/api/v1/tables/{id}/side", tag = "table",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = TableSideOut), (status = 404, body = ErrorResponse))
+)]
+pub async fn table_side_view(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let v = st
+        .run(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::view(c, now, &room.profile, id)
+        })
+        .await?;
+    Ok(web::Json(table_out(&v)))
+}
+
+/// The dealer acknowledges a seat call (admin, floor, dealer).
+#[utoipa::path(
+    post, path = "/api/v1/seat-calls/{id}/acknowledge", tag = "table",
+    params(("id" = i64, Path, description = "Seat call id")),
+    responses((status = 204), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
+)]
+pub async fn acknowledge(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, c| services::floor::acknowledge_call(c, now, &actor, id, None)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Seats a called player with their buy-in (admin, floor, dealer): BSOP 26 (returning within
+/// the hour: at least what was taken off), BSOP 37 (removed for absence: the same stack),
+/// PT-2007 28 (pt-casino, a session game under way: the table's average), else the game's
+/// range. A refused amount is a 422 and changes nothing.
+#[utoipa::path(
+    post, path = "/api/v1/seat-calls/{id}/seat-with-buyin", tag = "table",
+    params(("id" = i64, Path, description = "Seat call id")),
+    request_body = BuyinRequest,
+    responses((status = 201, body = SeatSideOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn seat_with_buyin(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<BuyinRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let amount = body.amount;
+    let s = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::seat_with_buyin(c, now, &room, &actor, id, amount, None)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))
+}
+
+/// Chips bought at the seat: the first purchase is checked as the buy-in, later ones as
+/// rebuys under the game's maximum (PT-2007 75, 79).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/chips", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = ChipsRequest,
+    responses((status = 201, body = BuyinOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn chips(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<ChipsRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let row = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::buy_chips(c, now, &room, &actor, id, b.stack, b.amount, None)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(buyin_out(&row)))
+}
+
+/// A stack count (PT-2007 28 averages, PT-2007 79 rebuy notice).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/count", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = StackRequest,
+    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn count(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<StackRequest>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let stack = body.stack;
+    let s = st.write(move |_, c| table_side::count_stack(c, now, &actor, id, stack, None)).await?;
+    Ok(web::Json(side_out(&s)))
+}
+
+/// The player leaves with the counted stack (recorded as taken off, BSOP 26); the next
+/// player is called for the seat. BSOP 38: a winner before the minimum stay is refused (409,
+/// with the time left) unless a floor manager gives `override_reason` (audited); a dealer's
+/// override is 403.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/cash-out", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = CashOutRequest,
+    responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn cash_out(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CashOutRequest>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let sup = supervisor(&who.0.staff.role);
+    let b = body.into_inner();
+    st.write(move |_, c| {
+        let room = services::room::get(c)?;
+        table_side::cash_out(c, now, &room, &actor, sup, id, b.stack, b.override_reason.as_deref(), None)
+    })
+    .await?;
+    Ok(web::Json(side_of(&st, id).await?))
+}
+
+/// A change to a similar table with the whole stack: BSOP 27 (not in the first hour with a
+/// stack above the maximum), BSOP 58 and PT-2007 26 (balance). Answers the new seat.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/transfer-with-stack", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = StackTransferRequest,
+    responses((status = 201, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn transfer_with_stack(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<StackTransferRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let s = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::transfer_with_stack(c, now, &room, &actor, id, b.table_id, b.stack, b.cave_lost, None)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))
+}
+
+/// The player is away: the absence clock starts (BSOP 36).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/away", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn away(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let s = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::away(c, now, &room.profile, &actor, id, None)
+        })
+        .await?;
+    Ok(web::Json(side_out(&s)))
+}
+
+/// The player is back; answers what they must do for missed blinds (BSOP 39 / PT-2007 90).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/back", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    responses((status = 200, body = ReturnOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn back(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<ReturnOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let o: ReturnObligation = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::back(c, now, &room.profile, &actor, id, None)
+        })
+        .await?;
+    Ok(web::Json(ReturnOut { obligation: o.key().map(str::to_string) }))
+}
+
+/// An absent player's seat missed a blind (BSOP 36): buttons; two big blinds make the seat
+/// due for removal.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/missed-blind", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = MissedBlindRequest,
+    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn missed_blind(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<MissedBlindRequest>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let blind = match body.blind.as_str() {
+        "small" => Blind::Small,
+        "big" => Blind::Big,
+        _ => return Err(AppError::field("blind", "err-blind-kind")),
+    };
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, c| {
+        let room = services::room::get(c)?;
+        table_side::missed_blind(c, now, &room.profile, &actor, id, blind, None)
+    })
+    .await?;
+    Ok(web::Json(side_of(&st, id).await?))
+}
+
+/// The returning player settled the missed blinds (BSOP 39, PT-2007 90): the buttons go.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/blinds-settled", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn blinds_settled(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let s = st.write(move |_, c| table_side::blinds_settled(c, now, &actor, id, None)).await?;
+    Ok(web::Json(side_out(&s)))
+}
+
+/// A floor manager extends an absence with a reason (BSOP 36; admin, floor).
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/extend-absence", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = ExtendRequest,
+    responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn extend_absence(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<ExtendRequest>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let s = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::extend_absence(c, now, &room.profile, &actor, true, id, b.minutes, &b.reason, None)
+        })
+        .await?;
+    Ok(web::Json(side_out(&s)))
+}
+
+/// Resting / no bet in this hand (PT-2007 13, 89), counted at the next hand.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/hand-flags", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = HandFlagsRequest,
+    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn hand_flags(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<HandFlagsRequest>) -> AppResult<web::Json<SeatSideOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let s = st.write(move |_, c| table_side::set_hand_flags(c, now, &actor, id, b.resting, b.no_bet, None)).await?;
+    Ok(web::Json(side_out(&s)))
+}
+
+/// The first count of an absent player's chips (BSOP 36): only when the seat is due.
+#[utoipa::path(
+    post, path = "/api/v1/seatings/{id}/removal", tag = "table",
+    params(("id" = i64, Path, description = "Seating id")),
+    request_body = RemovalRequest,
+    responses((status = 201, body = CustodyOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn start_removal(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<RemovalRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let k = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::start_removal(c, now, &room, &actor, id, b.amount, &b.storage, None)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(custody_out(&k)))
+}
+
+/// Chips in custody and counts waiting (admin, floor, cashier, dealer).
+#[utoipa::path(
+    get, path = "/api/v1/custody", tag = "table",
+    responses((status = 200, body = Vec<CustodyOut>))
+)]
+pub async fn list_custody(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<CustodyOut>>> {
+    let rows = st.run(|_, c| table_side::custody_list(c, true)).await?;
+    Ok(web::Json(rows.iter().map(|(k, _, _)| custody_out(k)).collect()))
+}
+
+/// The second count by the signed-in staff member (BSOP 36): a different person, the same
+/// amount. The seat is freed and the next player called.
+#[utoipa::path(
+    post, path = "/api/v1/custody/{id}/confirm", tag = "table",
+    params(("id" = i64, Path, description = "Custody id")),
+    request_body = ConfirmRequest,
+    responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn confirm_removal(st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, body: web::Json<ConfirmRequest>) -> AppResult<web::Json<CustodyOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let amount = body.amount;
+    let (k, _) = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::confirm_removal(c, now, &room, &actor, id, amount, None)
+        })
+        .await?;
+    Ok(web::Json(custody_out(&k)))
+}
+
+/// A count not yet confirmed is dropped.
+#[utoipa::path(
+    post, path = "/api/v1/custody/{id}/cancel", tag = "table",
+    params(("id" = i64, Path, description = "Custody id")),
+    responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn cancel_removal(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<CustodyOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let k = st.write(move |_, c| table_side::cancel_removal(c, now, &actor, id, None)).await?;
+    Ok(web::Json(custody_out(&k)))
+}
+
+/// Chips leave custody: reclaimed by the player or settled by the cashier (admin, floor,
+/// cashier).
+#[utoipa::path(
+    post, path = "/api/v1/custody/{id}/resolve", tag = "table",
+    params(("id" = i64, Path, description = "Custody id")),
+    request_body = ResolveRequest,
+    responses((status = 200, body = CustodyOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn resolve_custody(st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, body: web::Json<ResolveRequest>) -> AppResult<web::Json<CustodyOut>> {
+    if !matches!(who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
+        return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden")));
+    }
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let k = st.write(move |_, c| table_side::resolve_custody(c, now, &actor, id, &b.how, &b.note)).await?;
+    Ok(web::Json(custody_out(&k)))
+}
+
+/// The dealer's "new hand" tap: counts the hand, moves the button (BSOP 57), updates the
+/// seats' counters (PT-2007 13, 89) and the absence buttons (BSOP 36).
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/hands", tag = "table",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 201, body = HandOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let (h, notices): (HandRow, _) = st.write(move |_, c| table_side::new_hand(c, now, &actor, id)).await?;
+    let notices = notices
+        .into_iter()
+        .filter_map(|n| n.notice.notice().map(|p| SeatNoticeOut { seat: n.seat, notice: p.key.to_string() }))
+        .collect();
+    Ok(HttpResponse::Created().json(HandOut { id: h.id, table_id: h.table_id, number: h.number, button_seat: h.button_seat, at: utc(h.at), notices }))
+}
+
+/// A table asks the floor (floor, chips, decision); asking again while open changes nothing.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/service-requests", tag = "table",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = ServiceRequestBody,
+    responses((status = 201, body = ServiceRequestOut), (status = 422, body = ErrorResponse))
+)]
+pub async fn request_service(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<ServiceRequestBody>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let r = st.write(move |_, c| table_side::request_service(c, now, &actor, id, &b.kind, &b.note)).await?;
+    let number = st.run(move |_, c| Ok(services::games::get_table(c, id)?.number)).await?;
+    Ok(HttpResponse::Created().json(service_out(&r, number)))
+}
+
+/// Open requests from the tables, oldest first.
+#[utoipa::path(
+    get, path = "/api/v1/service-requests", tag = "table",
+    responses((status = 200, body = Vec<ServiceRequestOut>))
+)]
+pub async fn list_service_requests(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<ServiceRequestOut>>> {
+    let rows = st.run(|_, c| table_side::open_requests(c, None)).await?;
+    Ok(web::Json(rows.iter().map(|(r, n)| service_out(r, *n)).collect()))
+}
+
+/// The floor handled a request (admin, floor).
+#[utoipa::path(
+    post, path = "/api/v1/service-requests/{id}/handled", tag = "table",
+    params(("id" = i64, Path, description = "Request id")),
+    responses((status = 200, body = ServiceRequestOut), (status = 404, body = ErrorResponse))
+)]
+pub async fn handle_service(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<ServiceRequestOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let r = st.write(move |_, c| table_side::handle_service(c, now, &actor, id)).await?;
+    let tid = r.table_id;
+    let number = st.run(move |_, c| Ok(services::games::get_table(c, tid)?.number)).await?;
+    Ok(web::Json(service_out(&r, number)))
+}
