@@ -113,6 +113,17 @@ impl TestApp {
         TestApp { state, db, svc: actix_service::boxed::service(svc) }
     }
 
+    /// The server stops and starts again on the same database (nothing kept in memory).
+    pub async fn restart(self) -> TestApp {
+        let TestApp { state, db, svc } = self;
+        let test_clock = state.config.test_clock;
+        drop(svc);
+        drop(state);
+        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
+        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+    }
+
     pub async fn call(&self, req: Request) -> Resp {
         let res = self.svc.call(req).await.expect("service call");
         let status = res.status().as_u16();

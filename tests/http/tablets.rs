@@ -254,3 +254,37 @@ async fn a_revoked_tablet_is_a_tablet_no_more() {
     // A dealer cannot reach the floor's tablet page.
     assert_eq!(app.page("/floor/tablets", &d).await.status, 403);
 }
+
+#[actix_web::test]
+async fn events_written_before_and_after_a_server_restart_all_reach_the_tablet_in_order_once() {
+    let app = TestApp::new().await;
+    let (token, _floor, tablet) = paired_room(&app).await;
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let ids = eligible_players(&app, 3);
+    for id in &ids {
+        app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": id})).await;
+    }
+    // The tablet saw everything up to here, then lost its connection.
+    let last: i64 = app.with_conn(|c| cardroom::web::stream::last_seq(c).unwrap());
+    let r = app.send_json("POST", "/api/v1/tables/1/seats/2/call-next", &token, serde_json::json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let before = r.json()["id"].as_i64().unwrap();
+    // The server restarts (same database, nothing kept in memory).
+    let app = app.restart().await;
+    let token = app.admin_token().await;
+    let r = app.send_json("POST", "/api/v1/tables/1/seats/5/call-next", &token, serde_json::json!({})).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let after = r.json()["id"].as_i64().unwrap();
+    // The tablet reconnects with its Last-Event-ID: both calls, in order, each once.
+    let res = app
+        .call_raw(TestRequest::get().uri("/tablet/stream").cookie(tablet.c()).cookie(d.c()).insert_header(("last-event-id", last.to_string())).to_request())
+        .await;
+    assert_eq!(res.status(), 200);
+    let needle = format!("\"call_id\":{after}");
+    let seen = read_stream_until(res, &needle).await;
+    let a = seen.find(&format!("\"call_id\":{before}")).expect("the call made before the restart");
+    let b = seen.find(&needle).expect("the call made after the restart");
+    assert!(a < b, "in order: {seen}");
+    assert_eq!(seen.matches(&format!("\"call_id\":{before},")).count() + seen.matches(&format!("\"call_id\":{before}}}")).count(), 1, "once: {seen}");
+}
