@@ -388,3 +388,101 @@ pub fn write_test_png(path: &Path) {
     });
     img.save(path).unwrap_or_else(|e| panic!("could not write test PNG {}: {e}", path.display()));
 }
+
+/// Like [`start_server_with_args`], with extra `CARDROOM_*` (or other) environment variables
+/// for the server, set after the ones every browser test uses (so they may override them),
+/// e.g. `&[("CARDROOM_TEST_CLOCK", "1")]`.
+pub fn start_server_with_env(bin: &str, dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+    let db = dir.join("browser.db");
+    let mut last_problem = String::new();
+    for attempt in 1..=3 {
+        let port = free_port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut cmd = Command::new(bin);
+        cmd.arg("serve").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null());
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().starts_with("CARDROOM_") {
+                cmd.env_remove(&k);
+            }
+        }
+        cmd.env("CARDROOM_BIND", addr.to_string())
+            .env("CARDROOM_DATABASE_URL", format!("sqlite://{}", db.display()))
+            .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
+            .env("CARDROOM_SECRET", SECRET)
+            .env("CARDROOM_CONFIG", dir.join("no-such-config.toml"))
+            .env("CARDROOM_WORKERS", "2")
+            .env("RUST_LOG", "warn");
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let mut guard = ChildGuard::spawn("cardroom serve", cmd);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if http_status(addr, "/healthz") == Some(200) {
+                return Server { base: format!("http://{addr}"), addr, _guard: guard };
+            }
+            if let Some(status) = guard.exited() {
+                last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
+                eprintln!("{last_problem}");
+                break;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "`cardroom serve` on {addr} did not answer GET /healthz with 200 within 30 s (last answer: {:?})",
+                    http_status(addr, "/healthz")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    panic!("could not start the server: {last_problem}");
+}
+
+/// One HTTP/1.1 request on a raw TCP connection (`Connection: close`, 10 s timeouts), with an
+/// optional Bearer token and JSON body; the status code and the body (chunked bodies are
+/// decoded). For the JSON API from a browser test, without an HTTP client crate.
+pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str>, body: Option<&serde_json::Value>) -> Result<(u16, String), String> {
+    let what = format!("{method} {path}");
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(3)).map_err(|e| format!("{what}: connect: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).map_err(|e| format!("{what}: {e}"))?;
+    s.set_write_timeout(Some(Duration::from_secs(10))).map_err(|e| format!("{what}: {e}"))?;
+    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: application/json\r\n");
+    if let Some(t) = bearer {
+        req.push_str(&format!("Authorization: Bearer {t}\r\n"));
+    }
+    if body.is_some() {
+        req.push_str("Content-Type: application/json\r\n");
+    }
+    req.push_str(&format!("Content-Length: {}\r\n\r\n{payload}", payload.len()));
+    s.write_all(req.as_bytes()).map_err(|e| format!("{what}: write: {e}"))?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).map_err(|e| format!("{what}: read: {e}"))?;
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| format!("{what}: no complete response head ({} bytes)", raw.len()))?;
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut rest = raw[split + 4..].to_vec();
+    let status = head
+        .lines()
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse::<u16>().ok())
+        .ok_or_else(|| format!("{what}: no status line in {head:?}"))?;
+    let chunked = head.lines().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    if chunked {
+        let mut out = Vec::new();
+        loop {
+            let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else { break };
+            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..eol]).split(';').next().unwrap_or("").trim(), 16).unwrap_or(0);
+            if size == 0 || rest.len() < eol + 2 + size {
+                break;
+            }
+            out.extend_from_slice(&rest[eol + 2..eol + 2 + size]);
+            rest.drain(..(eol + 2 + size + 2).min(rest.len()));
+        }
+        rest = out;
+    }
+    Ok((status, String::from_utf8_lossy(&rest).to_string()))
+}
