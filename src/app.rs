@@ -54,8 +54,10 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         })
     })?;
     drop(conn);
+    let changes = Arc::new(tokio::sync::watch::channel(0).0);
     Ok(AppState {
-        changes: Arc::new(tokio::sync::watch::channel(0).0),
+        push: crate::push::Hub::new(db.clone(), changes.clone(), &config.database_url),
+        changes,
         keys: Keys::from_secret(secret.as_bytes()),
         config: Arc::new(config),
         db,

@@ -27,8 +27,10 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     pub i18n: Arc<I18n>,
     pub keys: Keys,
-    /// Bumped after every committed write: live pages wake up and read the new events.
+    /// Bumped after every committed write: the push hub wakes up and reads the new events.
     pub changes: Arc<tokio::sync::watch::Sender<u64>>,
+    /// The process's event hub: reads new events once and pushes them to every open stream.
+    pub push: crate::push::Hub,
 }
 
 impl AppState {

@@ -24,5 +24,7 @@ mod invariants;
 mod writes;
 #[path = "http/tablets.rs"]
 mod tablets;
+#[path = "http/push.rs"]
+mod push;
 #[path = "http/table_side.rs"]
 mod table_side;

@@ -62,6 +62,8 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
             events::payload.eq(serde_json::to_string(payload).unwrap_or_default()),
         ))
         .execute(conn)?;
+    // PostgreSQL: wakes the push hubs of every server process at commit.
+    crate::push::notify(conn)?;
     Ok(seq)
 }
 

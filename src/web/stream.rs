@@ -1,16 +1,21 @@
 //! Server-sent events: the event stream that live pages follow. Each event carries its
 //! sequence number as the SSE id; a reconnecting browser sends `Last-Event-ID` and receives
 //! every event it missed (they are rows in the database, so this holds across restarts).
+//!
+//! A stream catches up from the database, then follows the process's push hub
+//! (`crate::push`), which reads each new event once for every open stream.
 
 use crate::db::models::EventRow;
-use crate::db::schema::events;
 use crate::error::AppResult;
+use crate::push::{Feed, Pushed};
 use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
-use diesel::prelude::*;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::broadcast::{self, error::RecvError, error::TryRecvError};
+use tokio::time::Instant;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/floor/stream", web::get().to(floor_stream));
@@ -18,18 +23,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// Events after `after`, oldest first (at most `limit`).
 pub fn events_after(conn: &mut crate::db::DbConn, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
-    Ok(events::table.filter(events::seq.gt(after)).order(events::seq.asc()).limit(limit).select(EventRow::as_select()).load(conn)?)
+    crate::push::read(conn, Feed::All, after, limit)
 }
 
 /// Events of one table after `after`, oldest first (at most `limit`): what its tablet follows.
 pub fn table_events_after(conn: &mut crate::db::DbConn, table_id: i64, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
-    Ok(events::table
-        .filter(events::seq.gt(after))
-        .filter(events::table_id.eq(table_id))
-        .order(events::seq.asc())
-        .limit(limit)
-        .select(EventRow::as_select())
-        .load(conn)?)
+    crate::push::read(conn, Feed::Table(table_id), after, limit)
 }
 
 /// Where a stream starts: the browser's `Last-Event-ID` on a reconnect, else the event the
@@ -45,50 +44,19 @@ pub fn resume_point(req: &HttpRequest) -> Option<i64> {
         .or(since)
 }
 
-/// An SSE response following the events `read` returns after each sequence number,
-/// from `start`; every few steps `allowed` says whether the viewer may still watch (the
-/// stream ends otherwise).
-pub fn event_stream<R, A>(st: AppState, start: i64, read: R, allowed: A) -> HttpResponse
+/// An SSE response with the events of `feed` after sequence number `start`, in order, each
+/// once: first those already written (from the database), then each new one as the hub
+/// pushes it. Every 5 s `allowed` says whether the viewer may still watch (the stream ends
+/// otherwise); a keep-alive comment goes out after 15 s of silence.
+pub fn event_stream<A>(st: AppState, start: i64, feed: Feed, allowed: A) -> HttpResponse
 where
-    R: Fn(&mut crate::db::DbConn, i64) -> AppResult<Vec<EventRow>> + Clone + Send + Sync + 'static,
     A: Fn(&AppState) -> bool + Clone + Send + Sync + 'static,
 {
-    let rx = st.changes.subscribe();
-    let stream = futures_util::stream::unfold((st, rx, start, 0u32, true), move |(st, mut rx, last, step, first)| {
-        let read = read.clone();
-        let allowed = allowed.clone();
-        async move {
-            if first {
-                // Tell the browser how long to wait before reconnecting.
-                return Some((Ok::<Bytes, actix_web::Error>(Bytes::from_static(b"retry: 2000\n\n")), (st, rx, last, step, false)));
-            }
-            let tick = step.wrapping_add(1);
-            if tick % RECHECK_EVERY == 0 {
-                let s2 = st.clone();
-                let ok = actix_web::web::block(move || allowed(&s2)).await.unwrap_or(false);
-                if !ok {
-                    return None;
-                }
-            }
-            let batch = st.run(move |_, c| read(c, last)).await;
-            match batch {
-                Ok(evs) if !evs.is_empty() => {
-                    let next = evs.last().map(|e| e.seq).unwrap_or(last);
-                    let mut out = Vec::new();
-                    for e in &evs {
-                        out.extend_from_slice(&sse(e));
-                    }
-                    return Some((Ok(Bytes::from(out)), (st, rx, next, tick, false)));
-                }
-                Ok(_) => {}
-                Err(_) => return None,
-            }
-            let _ = tokio::time::timeout(WAKE, rx.changed()).await;
-            if tick % KEEPALIVE_EVERY == 0 {
-                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), (st, rx, last, tick, false)));
-            }
-            Some((Ok(Bytes::new()), (st, rx, last, tick, false)))
-        }
+    let now = Instant::now();
+    let follow = Follow { st, feed, allowed, last: start, rx: None, catch_up_to: None, started: false, check_at: now + RECHECK, sent_at: now };
+    let stream = futures_util::stream::unfold(follow, |mut f| async move {
+        let out = f.next().await?;
+        Some((Ok::<Bytes, actix_web::Error>(out), f))
     });
     HttpResponse::Ok()
         .insert_header(("Content-Type", "text/event-stream"))
@@ -97,24 +65,169 @@ where
         .streaming(stream)
 }
 
+/// One open stream.
+struct Follow<A> {
+    st: AppState,
+    feed: Feed,
+    allowed: A,
+    /// The last event sent (or the starting point): nothing at or below it is sent.
+    last: i64,
+    /// The hub's broadcast; `None` until subscribed, and again after falling behind it.
+    rx: Option<broadcast::Receiver<Arc<Pushed>>>,
+    /// While catching up: the hub's horizon at subscription. Events up to it come from the
+    /// database, events after it from the broadcast.
+    catch_up_to: Option<i64>,
+    started: bool,
+    /// When to ask `allowed` again.
+    check_at: Instant,
+    /// When something was last sent (keep-alive after [`KEEPALIVE`] of silence).
+    sent_at: Instant,
+}
+
+/// Events read per query while catching up.
+const CATCH_UP_PAGE: i64 = 200;
+
+/// Frames sent in one write when several events are waiting.
+const BATCH: usize = 64;
+
+/// A comment line after this long without anything sent keeps proxies from closing the stream.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+/// How often an open stream checks that its viewer may still see it (a deactivation, a role
+/// or password change, a revoked tablet ends it).
+const RECHECK: Duration = Duration::from_secs(5);
+
+impl<A> Follow<A>
+where
+    A: Fn(&AppState) -> bool + Clone + Send + Sync + 'static,
+{
+    /// The next bytes to send; `None` ends the stream (viewer no longer allowed, database
+    /// unavailable: the browser reconnects with `Last-Event-ID`).
+    async fn next(&mut self) -> Option<Bytes> {
+        if !self.started {
+            self.started = true;
+            // Tell the browser how long to wait before reconnecting.
+            return Some(Bytes::from_static(b"retry: 2000\n\n"));
+        }
+        loop {
+            if Instant::now() >= self.check_at {
+                let (st, allowed) = (self.st.clone(), self.allowed.clone());
+                if !actix_web::web::block(move || allowed(&st)).await.unwrap_or(false) {
+                    return None;
+                }
+                self.check_at = Instant::now() + RECHECK;
+            }
+            let out = match self.catch_up_to {
+                Some(horizon) => self.catch_up(horizon).await?,
+                None if self.rx.is_none() => self.subscribe().await?,
+                None => self.follow().await?,
+            };
+            if !out.is_empty() {
+                self.sent_at = Instant::now();
+                return Some(out);
+            }
+        }
+    }
+
+    /// Subscribes to the hub and reads the first page of what was missed, in one trip to
+    /// the blocking pool.
+    async fn subscribe(&mut self) -> Option<Bytes> {
+        let (feed, last) = (self.feed, self.last);
+        let r = self
+            .st
+            .run(move |st, c| {
+                let (rx, horizon) = st.push.subscribe(c)?;
+                let page = crate::push::read(c, feed, last, CATCH_UP_PAGE)?;
+                Ok((rx, horizon, page))
+            })
+            .await;
+        let (rx, horizon, page) = r.ok()?;
+        self.rx = Some(rx);
+        Some(self.take_page(horizon, page))
+    }
+
+    /// The next page of what was missed, up to the horizon.
+    async fn catch_up(&mut self, horizon: i64) -> Option<Bytes> {
+        let (feed, last) = (self.feed, self.last);
+        let page = self.st.run(move |_, c| crate::push::read(c, feed, last, CATCH_UP_PAGE)).await.ok()?;
+        Some(self.take_page(horizon, page))
+    }
+
+    /// Frames the events of a catch-up page up to the horizon; once the page shows that
+    /// nothing more is there, the stream is at the horizon and follows the broadcast.
+    fn take_page(&mut self, horizon: i64, page: Vec<EventRow>) -> Bytes {
+        let full = page.len() as i64 == CATCH_UP_PAGE;
+        let mut out = Vec::new();
+        let mut beyond = false;
+        for e in &page {
+            if e.seq > horizon {
+                // Not published yet: it comes with the broadcast.
+                beyond = true;
+                break;
+            }
+            out.extend_from_slice(&crate::push::frame(e));
+            self.last = e.seq;
+        }
+        if full && !beyond {
+            self.catch_up_to = Some(horizon);
+        } else {
+            self.catch_up_to = None;
+            self.last = self.last.max(horizon);
+        }
+        Bytes::from(out)
+    }
+
+    /// Waits for the broadcast (until the next check or keep-alive is due); sends the events
+    /// of this feed that are newer than the last one sent, with whatever else is already
+    /// waiting.
+    async fn follow(&mut self) -> Option<Bytes> {
+        let Some(rx) = self.rx.as_mut() else { return Some(Bytes::new()) };
+        let keepalive_at = self.sent_at + KEEPALIVE;
+        let first = match tokio::time::timeout_at(self.check_at.min(keepalive_at), rx.recv()).await {
+            Ok(Ok(e)) => e,
+            Ok(Err(RecvError::Lagged(_))) => {
+                // Fell behind the broadcast: catch up from the database again.
+                self.rx = None;
+                return Some(Bytes::new());
+            }
+            Ok(Err(RecvError::Closed)) => return None,
+            Err(_) if Instant::now() >= keepalive_at => return Some(Bytes::from_static(b": keep-alive\n\n")),
+            Err(_) => return Some(Bytes::new()),
+        };
+        let mut frames: Vec<Arc<Pushed>> = vec![first];
+        let mut lagged = false;
+        while frames.len() < BATCH {
+            match rx.try_recv() {
+                Ok(e) => frames.push(e),
+                Err(TryRecvError::Lagged(_)) => {
+                    lagged = true;
+                    break;
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => break,
+            }
+        }
+        if lagged {
+            // Send what came before the gap, then catch up from the database.
+            self.rx = None;
+        }
+        let (last, feed) = (self.last, self.feed);
+        let wanted: Vec<&Arc<Pushed>> = frames.iter().filter(|e| e.seq > last && feed.wants(e.table_id)).collect();
+        let Some(newest) = wanted.last() else { return Some(Bytes::new()) };
+        self.last = newest.seq;
+        if let [one] = wanted[..] {
+            return Some(one.frame.clone());
+        }
+        let mut out = Vec::with_capacity(wanted.iter().map(|e| e.frame.len()).sum());
+        for e in wanted {
+            out.extend_from_slice(&e.frame);
+        }
+        Some(Bytes::from(out))
+    }
+}
+
 pub fn last_seq(conn: &mut crate::db::DbConn) -> AppResult<i64> {
-    Ok(events::table.select(diesel::dsl::max(events::seq)).first::<Option<i64>>(conn)?.unwrap_or(0))
+    crate::push::last_seq(conn)
 }
-
-fn sse(e: &EventRow) -> Bytes {
-    let data = serde_json::json!({ "kind": e.kind, "table_id": e.table_id, "payload": serde_json::from_str::<serde_json::Value>(&e.payload).unwrap_or_default() });
-    Bytes::from(format!("id: {}\ndata: {}\n\n", e.seq, data))
-}
-
-/// How long the stream waits for a change before checking the database anyway (changes
-/// made by another server process); every `KEEPALIVE_EVERY` steps it sends a keep-alive
-/// comment.
-const WAKE: Duration = Duration::from_secs(1);
-const KEEPALIVE_EVERY: u32 = 15;
-
-/// How often an open stream checks that its viewer may still see the floor (a deactivation,
-/// a role or password change ends it).
-const RECHECK_EVERY: u32 = 5;
 
 fn still_allowed(st: &AppState, staff_id: i64, ver: i32) -> bool {
     st.db
@@ -130,5 +243,5 @@ async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff
         Some(n) => n,
         None => st.run(|_, c| last_seq(c)).await?,
     };
-    Ok(event_stream(st.get_ref().clone(), start, |c, after| events_after(c, after, 200), move |st| still_allowed(st, staff_id, ver)))
+    Ok(event_stream(st.get_ref().clone(), start, Feed::All, move |st| still_allowed(st, staff_id, ver)))
 }

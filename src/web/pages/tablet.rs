@@ -209,7 +209,7 @@ async fn stream(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> 
     Ok(crate::web::stream::event_stream(
         st.get_ref().clone(),
         start,
-        move |c, after| crate::web::stream::table_events_after(c, table_id, after, 200),
+        crate::push::Feed::Table(table_id),
         move |st| {
             let Ok(mut c) = st.db.conn() else { return false };
             let tablet_ok = tablets::active(&mut c, tablet_id, tablet_ver).ok().flatten().is_some();
