@@ -595,6 +595,18 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
+    // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
+    if source == "must_move" {
+        if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
+            emit(
+                conn,
+                now,
+                Some(from.table_id),
+                "seat.move_due",
+                &serde_json::json!({ "call_id": row.id, "seat": from.seat_no, "player_id": player_id, "to_table": t.number, "to_seat": seat_no }),
+            )?;
+        }
+    }
     Ok(row)
 }
 

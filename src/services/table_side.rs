@@ -862,6 +862,9 @@ pub struct SeatedView {
     pub rebuy_needed: bool,
     /// BSOP 38: by the last count the player is winning and may leave at this time.
     pub min_stay_until: Option<DateTime<Utc>>,
+    /// BSOP 55, 57: the player is called to move (must-move or seat change): the table
+    /// number and seat they go to.
+    pub moving_to: Option<(i32, i32)>,
 }
 
 impl SeatedView {
@@ -964,6 +967,15 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, table_
         };
         calls.push(CallView { call: c, player: p, requirement });
     }
+    // BSOP 55, 57: moves called for players seated here (to another table or seat).
+    let here: Vec<i64> = seated.iter().map(|(s, _, _)| s.player_id).collect();
+    let moves: Vec<(i64, i32, i32)> = crate::db::schema::seat_calls::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(crate::db::schema::seat_calls::table_id)))
+        .filter(crate::db::schema::seat_calls::player_id.eq_any(&here))
+        .filter(crate::db::schema::seat_calls::source.eq("must_move").or(crate::db::schema::seat_calls::source.eq("seat_change")))
+        .filter(crate::db::schema::seat_calls::state.eq("pending").or(crate::db::schema::seat_calls::state.eq("acknowledged")))
+        .select((crate::db::schema::seat_calls::player_id, card_tables::number, crate::db::schema::seat_calls::seat_no))
+        .load(conn)?;
     let limit = game.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     let views: Vec<SeatedView> = seated
         .into_iter()
@@ -976,7 +988,8 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, table_
                 None
             };
             let counting = counting.iter().find(|c| c.seating_id == s.id).cloned();
-            SeatedView { seating: s, side: sd, player: p, absence, counting, rebuy_needed, min_stay_until }
+            let moving_to = moves.iter().find(|(pid, _, _)| *pid == s.player_id).map(|(_, t, n)| (*t, *n));
+            SeatedView { seating: s, side: sd, player: p, absence, counting, rebuy_needed, min_stay_until, moving_to }
         })
         .collect();
     let n = t.seats + i32::from(t.extra_seat);

@@ -537,3 +537,41 @@ async fn the_json_api_runs_the_same_table_side_rules() {
     assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &dealer, serde_json::json!({})).await.status, 403);
     assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &r.token, serde_json::json!({})).await.status, 200);
 }
+
+#[actix_web::test]
+async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_the_table_left() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    let must_move: bool = r.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(2).select(cardroom::db::schema::card_tables::must_move).first(c).unwrap());
+    assert!(must_move, "table 2, opened last, is the must-move table (BSOP 55)");
+    // A then B from the list to the must-move table (seats 1 and 2).
+    for (p, seat) in [(a, 1), (b, 2)] {
+        r.join(p).await;
+        let call = r.app.send_json("POST", &format!("/api/v1/tables/2/seats/{seat}/call-next"), &r.token, serde_json::json!({})).await;
+        assert_eq!(call.status, 201, "{}", call.text());
+        let id = call.json()["id"].as_i64().unwrap();
+        let res = r.app.send_json("POST", &format!("/api/v1/seat-calls/{id}/seat-with-buyin"), &r.token, serde_json::json!({ "amount": 10000 })).await;
+        assert_eq!(res.status, 201, "{}", res.text());
+    }
+    // First hand at table 2: the button goes to seat 1 (A, first in the must-move order).
+    let h = r.app.send_json("POST", "/api/v1/tables/2/hands", &r.token, serde_json::json!({})).await;
+    assert_eq!(h.status, 201, "{}", h.text());
+    assert_eq!(h.json()["button_seat"], 1);
+    // A seat opens at the main game: A is on the button and waits; nobody else may take it.
+    let res = r.app.send_json("POST", "/api/v1/tables/1/seats/3/call-next", &r.token, serde_json::json!({})).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    // Next hand: the button moves to seat 2; A moves now, and table 2's tablet is told.
+    let h = r.app.send_json("POST", "/api/v1/tables/2/hands", &r.token, serde_json::json!({})).await;
+    assert_eq!(h.json()["button_seat"], 2);
+    let res = r.app.send_json("POST", "/api/v1/tables/1/seats/3/call-next", &r.token, serde_json::json!({})).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["player_id"], a);
+    assert_eq!(res.json()["source"], "must_move");
+    let told: i64 = r.app.with_conn(|c| {
+        use cardroom::db::schema::events;
+        events::table.filter(events::kind.eq("seat.move_due")).filter(events::table_id.eq(2)).count().get_result(c).unwrap()
+    });
+    assert_eq!(told, 1);
+    let side = r.app.get("/api/v1/tables/2/side", &r.token).await;
+    assert_eq!(side.status, 200);
+}

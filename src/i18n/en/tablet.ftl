@@ -170,3 +170,5 @@ floor-alert-table = Table { $table }
 floor-service-handled = Handled
 floor-removal-due-time = away too long: the chips may be taken off (BSOP 36).
 floor-removal-due-blinds = missed the big blind twice: the chips may be taken off (BSOP 36).
+tablet-move-due-table = Moves now to table { $table }
+tablet-must-move-table = Must-move table

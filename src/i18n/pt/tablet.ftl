@@ -170,3 +170,5 @@ floor-alert-table = Mesa { $table }
 floor-service-handled = Tratado
 floor-removal-due-time = ausente há demasiado tempo: as fichas podem ser retiradas (BSOP 36).
 floor-removal-due-blinds = perdeu o big blind duas vezes: as fichas podem ser retiradas (BSOP 36).
+tablet-move-due-table = Muda agora para a mesa { $table }
+tablet-must-move-table = Mesa must-move
