@@ -319,6 +319,15 @@ async fn bsop_36_away_fifteen_minutes_then_two_staff_count_the_chips_into_custod
     assert_eq!(res.status, 303, "{}", res.text());
     let res = r.app.post_form(&format!("/floor/custody/{k}/resolve"), &r.floor, &[("how", "settled")]).await;
     assert_eq!(res.status, 409, "already out of custody");
+    // Every action of this story has a label in the audit trail, in both languages.
+    for lang in ["en", "pt"] {
+        let req = TestRequest::get().uri("/admin/audit?limit=200").cookie(r.floor.c()).insert_header(("Accept-Language", lang)).to_request();
+        let page = r.app.call(req).await;
+        assert_eq!(page.status, 200);
+        let text = page.text();
+        assert!(text.contains("custody.held") && text.contains("seat.away"), "{text}");
+        assert!(!text.contains(">action-"), "an audit action without a label ({lang}): {text}");
+    }
 }
 
 #[actix_web::test]
