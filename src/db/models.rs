@@ -394,6 +394,19 @@ pub struct ServiceRequestRow {
     pub handled_by: Option<i64>,
 }
 
+/// A free-text message from the floor to a table's tablet.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = floor_messages)]
+pub struct FloorMessageRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub body: String,
+    pub created_at: NaiveDateTime,
+    pub created_by: Option<i64>,
+    pub seen_at: Option<NaiveDateTime>,
+    pub seen_by: Option<i64>,
+}
+
 /// One "new hand" tap.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = hands)]

@@ -389,6 +389,18 @@ diesel::joinable!(exclusions -> players (player_id));
 diesel::joinable!(card_tables -> games (game_id));
 diesel::joinable!(waitlist_entries -> players (player_id));
 diesel::joinable!(seatings -> players (player_id));
+diesel::table! {
+    floor_messages (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        body -> Text,
+        created_at -> Timestamp,
+        created_by -> Nullable<BigInt>,
+        seen_at -> Nullable<Timestamp>,
+        seen_by -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(tablets -> card_tables (table_id));
 diesel::joinable!(chip_custody -> players (player_id));
 diesel::joinable!(service_requests -> card_tables (table_id));
@@ -397,5 +409,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
     seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings, buyins, chip_custody,
-    service_requests, hands,
+    service_requests, hands, floor_messages,
 );

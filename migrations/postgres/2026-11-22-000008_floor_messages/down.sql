@@ -1,0 +1,2 @@
+DROP TABLE floor_messages;
+DELETE FROM sequences WHERE name = 'floor_message';
