@@ -4,7 +4,7 @@
 //! requests to the floor. Amounts are integer minor units. Thin handlers over
 //! `services::table_side`: the same rules, refusals and audit as the tablet pages.
 
-use crate::db::models::{BuyinRow, CustodyRow, HandRow, SeatSideRow, ServiceRequestRow};
+use crate::db::models::{BuyinRow, CustodyRow, FloorMessageRow, HandRow, SeatSideRow, ServiceRequestRow};
 use crate::domain::seat_rules::{AbsenceStatus, Blind, ReturnObligation};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -40,7 +40,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/tables/{id}/hands").route(web::post().to(new_hand)))
         .service(web::resource("/tables/{id}/service-requests").route(web::post().to(request_service)))
         .service(web::resource("/service-requests").route(web::get().to(list_service_requests)))
-        .service(web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)));
+        .service(web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)))
+        .service(web::resource("/tables/{id}/floor-messages").route(web::get().to(list_floor_messages)).route(web::post().to(send_floor_message)))
+        .service(web::resource("/floor-messages/{id}/seen").route(web::post().to(floor_message_seen)));
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
@@ -165,6 +167,8 @@ pub struct TableSideOut {
     pub calls: Vec<CallSideOut>,
     pub hands_last_24h: i64,
     pub open_requests: Vec<ServiceRequestOut>,
+    /// Messages from the floor the dealer has not marked seen yet, oldest first.
+    pub unseen_messages: Vec<FloorMessageOut>,
 }
 
 fn table_out(v: &TableSideView) -> TableSideOut {
@@ -191,7 +195,39 @@ fn table_out(v: &TableSideView) -> TableSideOut {
             .collect(),
         hands_last_24h: v.hands_today,
         open_requests: v.requests.iter().map(|r| service_out(r, v.table.number)).collect(),
+        unseen_messages: v.messages.iter().map(|m| message_out(m, v.table.number, None, None)).collect(),
     }
+}
+
+/// A message from the floor to a table's tablet.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FloorMessageOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub table_number: i32,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+    pub sent_by: Option<String>,
+    /// When the dealer marked it seen (absent: still shown on the tablet).
+    pub seen_at: Option<DateTime<Utc>>,
+    pub seen_by: Option<String>,
+}
+
+fn message_out(m: &FloorMessageRow, number: i32, sent_by: Option<String>, seen_by: Option<String>) -> FloorMessageOut {
+    FloorMessageOut {
+        id: m.id,
+        table_id: m.table_id,
+        table_number: number,
+        body: m.body.clone(),
+        created_at: utc(m.created_at),
+        sent_by,
+        seen_at: m.seen_at.map(utc),
+        seen_by,
+    }
+}
+
+fn line_out(l: table_side::MessageLine) -> FloorMessageOut {
+    message_out(&l.message, l.table_number, l.sent_by, l.seen_by)
 }
 
 /// A buy-in or rebuy recorded.
@@ -375,6 +411,12 @@ pub struct ResolveRequest {
     pub how: String,
     #[serde(default)]
     pub note: String,
+}
+
+/// A free-text message for a table's tablet (at most 300 characters).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct FloorMessageBody {
+    pub body: String,
 }
 
 /// floor | chips | decision, with an optional note.
@@ -797,4 +839,63 @@ pub async fn handle_service(st: web::Data<AppState>, who: FloorStaff, path: web:
     let tid = r.table_id;
     let number = st.run(move |_, c| Ok(services::games::get_table(c, tid)?.number)).await?;
     Ok(web::Json(service_out(&r, number)))
+}
+
+/// The last 50 messages the floor sent a table, newest first, with who saw them.
+#[utoipa::path(
+    get, path = "/api/v1/tables/{id}/floor-messages", tag = "table",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = Vec<FloorMessageOut>), (status = 404, body = ErrorResponse))
+)]
+pub async fn list_floor_messages(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<Vec<FloorMessageOut>>> {
+    let id = path.into_inner();
+    let rows = st
+        .run(move |_, c| {
+            services::games::get_table(c, id)?;
+            table_side::messages(c, Some(id), 50)
+        })
+        .await?;
+    Ok(web::Json(rows.into_iter().map(line_out).collect()))
+}
+
+/// The floor sends a free-text message to a table's tablet (admin, floor); it stays on the
+/// tablet until the dealer marks it seen. 409 when no tablet is paired with the table.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/floor-messages", tag = "table",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = FloorMessageBody,
+    responses((status = 201, body = FloorMessageOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn send_floor_message(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<FloorMessageBody>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let b = body.into_inner();
+    let name = who.0.staff.display_name.clone();
+    let (m, number) = st
+        .write(move |_, c| {
+            let m = table_side::send_message(c, now, &actor, id, &b.body)?;
+            Ok((m, services::games::get_table(c, id)?.number))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(message_out(&m, number, Some(name), None)))
+}
+
+/// The dealer marks a message seen (it leaves the tablet; the floor sees who and when).
+#[utoipa::path(
+    post, path = "/api/v1/floor-messages/{id}/seen", tag = "table",
+    params(("id" = i64, Path, description = "Message id")),
+    responses((status = 200, body = FloorMessageOut), (status = 404, body = ErrorResponse))
+)]
+pub async fn floor_message_seen(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<FloorMessageOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let line = st
+        .write(move |_, c| {
+            table_side::message_seen(c, now, &actor, id, None)?;
+            table_side::message_line(c, id)
+        })
+        .await?;
+    Ok(web::Json(line_out(line)))
 }

@@ -584,3 +584,80 @@ async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_th
     let side = r.app.get("/api/v1/tables/2/side", &r.token).await;
     assert_eq!(side.status, 200);
 }
+
+#[actix_web::test]
+async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_marks_it_seen() {
+    use cardroom::db::schema::{events, floor_messages};
+    let r = room(0).await;
+    let audit0 = r.app.audit_count();
+    // Table 2 has no tablet: nobody would see it.
+    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "2"), ("body", "Fill table 2 first")]).await;
+    assert_eq!(res.status, 409);
+    assert!(res.text().contains("Table 2 has no paired tablet"), "{}", res.text());
+    assert!(res.text().contains("Fill table 2 first"), "the typed message is kept: {}", res.text());
+    // Empty, too long: refused on the field.
+    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "   ")]).await;
+    assert_eq!(res.status, 422);
+    let long = "x".repeat(301);
+    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", &long)]).await;
+    assert_eq!(res.status, 422);
+    assert_eq!(r.app.count("floor_messages"), 0);
+    assert_eq!(r.app.audit_count(), audit0);
+
+    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "  Seat 4 needs a new deck  ")]).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert!(res.text().contains("id=\"message-sent\""));
+    let (id, body): (i64, String) = r.app.with_conn(|c| floor_messages::table.select((floor_messages::id, floor_messages::body)).first(c).unwrap());
+    assert_eq!(body, "Seat 4 needs a new deck");
+    // Pushed to table 1's stream.
+    let pushed: Option<i64> = r.app.with_conn(|c| {
+        events::table.filter(events::kind.eq("floor.message")).select(events::table_id).first::<Option<i64>>(c).unwrap()
+    });
+    assert_eq!(pushed, Some(1));
+    assert_eq!(r.app.audit_count(), audit0 + 1);
+    // On the tablet until seen.
+    let view = r.view().await;
+    assert!(view.contains(&format!("id=\"floor-message-{id}\"")) && view.contains("Seat 4 needs a new deck"), "{view}");
+    let floor_page = r.app.page("/floor/tablets", &r.floor).await.text();
+    assert!(floor_page.contains("Not seen yet"), "{floor_page}");
+    let res = r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[]).await;
+    assert_eq!(res.status, 303);
+    assert!(!r.view().await.contains(&format!("id=\"floor-message-{id}\"")));
+    let floor_page = r.app.page("/floor/tablets", &r.floor).await.text();
+    assert!(!floor_page.contains("Not seen yet") && floor_page.contains("· dealer1"), "{floor_page}");
+    // Seen twice: nothing more.
+    let audit1 = r.app.audit_count();
+    assert_eq!(r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[]).await.status, 303);
+    assert_eq!(r.app.audit_count(), audit1);
+    assert_eq!(r.tap(&r.dealer, "/tablet/messages/999/seen", &[]).await.status, 404);
+
+    // The JSON API: same rules, in the caller's language.
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri("/api/v1/tables/2/floor-messages")
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("Accept-Language", "pt-PT"))
+                .set_json(serde_json::json!({ "body": "Olá" }))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 409);
+    assert!(res.text().contains("não tem tablet emparelhado"), "{}", res.text());
+    let res = r.app.send_json("POST", "/api/v1/tables/1/floor-messages", &r.token, serde_json::json!({ "body": "Break at 22:00" })).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let id2 = res.json()["id"].as_i64().unwrap();
+    let side = r.app.get("/api/v1/tables/1/side", &r.token).await.json();
+    assert_eq!(side["unseen_messages"][0]["body"], "Break at 22:00");
+    let dealer_token = r.app.api_login("dealer1", STAFF_PW).await;
+    let res = r.app.send_json("POST", &format!("/api/v1/floor-messages/{id2}/seen"), &dealer_token, serde_json::json!({})).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert_eq!(res.json()["seen_by"], "dealer1");
+    let list = r.app.get("/api/v1/tables/1/floor-messages", &r.token).await.json();
+    assert_eq!(list.as_array().unwrap().len(), 2);
+    assert_eq!(list[0]["id"], id2, "newest first");
+    // A dealer cannot send messages.
+    let res = r.app.send_json("POST", "/api/v1/tables/1/floor-messages", &dealer_token, serde_json::json!({ "body": "hi" })).await;
+    assert_eq!(res.status, 403);
+}

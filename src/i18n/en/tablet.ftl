@@ -199,3 +199,20 @@ action-custody-settled = Chips in custody settled
 action-table-hand = New hand
 action-service-request = Request to the floor
 action-service-handled = Request handled
+
+# Messages from the floor to a table's tablet
+messages-title = Messages to the tables
+messages-help = A message stays on the table's tablet until the dealer taps "Seen". You see here who saw it and when.
+messages-no-tablet = No table has a paired tablet yet: pair one above to send it messages.
+messages-body = Message
+messages-send = Send to the tablet
+messages-sent = Message sent to table { $table }.
+messages-sent-at = Sent
+messages-from = From
+messages-seen = Seen
+messages-not-seen = Not seen yet
+messages-from-floor = From the floor
+messages-mark-seen = Seen
+err-message-no-tablet = Table { $table } has no paired tablet: nobody would see the message. Pair a tablet with it first.
+action-message-sent = Message to a table
+action-message-seen = Message seen by the dealer

@@ -199,3 +199,20 @@ action-custody-settled = Fichas em custódia liquidadas
 action-table-hand = Nova mão
 action-service-request = Pedido ao floor
 action-service-handled = Pedido tratado
+
+# Mensagens do floor para o tablet de uma mesa
+messages-title = Mensagens às mesas
+messages-help = Uma mensagem fica no tablet da mesa até o dealer tocar em "Visto". Aqui vê quem a viu e quando.
+messages-no-tablet = Ainda nenhuma mesa tem tablet emparelhado: emparelhe um acima para lhe enviar mensagens.
+messages-body = Mensagem
+messages-send = Enviar para o tablet
+messages-sent = Mensagem enviada para a mesa { $table }.
+messages-sent-at = Enviada
+messages-from = De
+messages-seen = Vista
+messages-not-seen = Ainda não vista
+messages-from-floor = Do floor
+messages-mark-seen = Visto
+err-message-no-tablet = A mesa { $table } não tem tablet emparelhado: ninguém veria a mensagem. Emparelhe primeiro um tablet com ela.
+action-message-sent = Mensagem para uma mesa
+action-message-seen = Mensagem vista pelo dealer

@@ -31,7 +31,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tablet/calls/{id}/seat", web::post().to(seat))
         .route("/floor/tablets", web::get().to(floor_tablets))
         .route("/floor/tablets/pair", web::post().to(floor_pair))
-        .route("/floor/tablets/{id}/revoke", web::post().to(floor_revoke));
+        .route("/floor/tablets/{id}/revoke", web::post().to(floor_revoke))
+        .route("/floor/tablets/message", web::post().to(floor_message))
+        .route("/tablet/messages/{id}/seen", web::post().to(message_seen));
 }
 
 fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
@@ -283,15 +285,36 @@ struct FloorTablets {
     c: Ctx,
     tablets: Vec<(TabletRow, i32)>,
     tables: Vec<(i64, i32)>,
+    messages: Vec<services::table_side::MessageLine>,
     problem: Option<String>,
+    f: TabletsForms,
+}
+
+/// What the page's two forms show again after a refusal, and what just happened.
+#[derive(Default)]
+struct TabletsForms {
     code: String,
     label: String,
     paired: Option<String>,
+    msg_table: Option<i64>,
+    msg_body: String,
+    /// The table a message was just sent to.
+    sent_to: Option<i32>,
 }
 
-async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: StatusCode, problem: Option<String>, form: (String, String), paired: Option<String>) -> AppResult<HttpResponse> {
+impl FloorTablets {
+    /// Tables with a paired tablet (a message can reach them).
+    fn with_tablet(&self) -> Vec<(i64, i32)> {
+        let mut v: Vec<(i64, i32)> = self.tablets.iter().map(|(t, n)| (t.table_id, *n)).collect();
+        v.sort_by_key(|(_, n)| *n);
+        v.dedup();
+        v
+    }
+}
+
+async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: StatusCode, problem: Option<String>, f: TabletsForms) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
-    let (list, tables) = st
+    let (list, tables, messages) = st
         .run(|_, conn| {
             use crate::db::schema::card_tables;
             use diesel::prelude::*;
@@ -300,14 +323,32 @@ async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, 
                 .order(card_tables::number.asc())
                 .select((card_tables::id, card_tables::number))
                 .load(conn)?;
-            Ok((tablets::list(conn)?, tables))
+            Ok((tablets::list(conn)?, tables, services::table_side::messages(conn, None, 20)?))
         })
         .await?;
-    render(status, &FloorTablets { c, tablets: list, tables, problem, code: form.0, label: form.1, paired })
+    render(status, &FloorTablets { c, tablets: list, tables, messages, problem, f })
 }
 
-async fn floor_tablets(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
-    floor_tablets_page(&req, &st, &who, StatusCode::OK, None, (String::new(), String::new()), None).await
+#[derive(Deserialize)]
+struct TabletsQuery {
+    /// From the QR code on a tablet's pairing screen: the code, filled in.
+    code: Option<String>,
+}
+
+async fn floor_tablets(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<TabletsQuery>) -> AppResult<HttpResponse> {
+    let code: String = q.into_inner().code.unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(12).collect();
+    floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { code, ..Default::default() }).await
+}
+
+fn problem_of(req: &HttpRequest, st: &AppState, e: &AppError) -> String {
+    let lang = crate::web::ctx::request_lang(req);
+    let (message, fields) = crate::web::errors::describe(&st.i18n, lang, e);
+    let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
+    if detail.is_empty() {
+        message
+    } else {
+        detail.join(" ")
+    }
 }
 
 #[derive(Deserialize)]
@@ -329,16 +370,54 @@ async fn floor_pair(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, 
         Some(tid) => st.write(move |_, conn| tablets::pair(conn, now, &actor, &code, tid, &label)).await,
     };
     match r {
-        Ok(t) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, (String::new(), String::new()), Some(t.label)).await,
+        Ok(t) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { paired: Some(t.label), ..Default::default() }).await,
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
-            let lang = crate::web::ctx::request_lang(&req);
-            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
-            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let problem = if detail.is_empty() { message } else { detail.join(" ") };
-            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), (f.code, f.label), None).await
+            let problem = problem_of(&req, &st, &e);
+            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), TabletsForms { code: f.code, label: f.label, ..Default::default() }).await
         }
         Err(e) => Err(e),
     }
+}
+
+#[derive(Deserialize)]
+struct MessageForm {
+    table_id: Option<String>,
+    #[serde(default)]
+    body: String,
+}
+
+/// The floor sends a message to a table's tablet (shown there until the dealer marks it seen).
+async fn floor_message(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, form: CsrfForm<MessageForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let table_id = f.table_id.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
+    let body = f.body.clone();
+    let r = match table_id {
+        None => Err(AppError::field("table_id", "err-table-unknown")),
+        Some(tid) => {
+            st.write(move |_, conn| {
+                services::table_side::send_message(conn, now, &actor, tid, &body)?;
+                Ok(services::games::get_table(conn, tid)?.number)
+            })
+            .await
+        }
+    };
+    match r {
+        Ok(n) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { sent_to: Some(n), msg_table: table_id, ..Default::default() }).await,
+        Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
+            let problem = problem_of(&req, &st, &e);
+            let status = actix_web::ResponseError::status_code(&e);
+            floor_tablets_page(&req, &st, &who, status, Some(problem), TabletsForms { msg_table: table_id, msg_body: f.body, ..Default::default() }).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The dealer marks a message from the floor seen.
+async fn message_seen(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    tablet_act(&req, &st, &who, move |conn, t, actor, now| services::table_side::message_seen(conn, now, actor, id, Some(t.table_id)).map(|_| ())).await
 }
 
 async fn floor_revoke(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
@@ -348,9 +427,8 @@ async fn floor_revoke(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff
     match st.write(move |_, conn| tablets::revoke(conn, now, &actor, id)).await {
         Ok(_) => Ok(see_other("/floor/tablets")),
         Err(e @ (AppError::Conflict(_) | AppError::NotFound)) => {
-            let lang = crate::web::ctx::request_lang(&req);
-            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
-            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(message), (String::new(), String::new()), None).await
+            let problem = problem_of(&req, &st, &e);
+            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), TabletsForms::default()).await
         }
         Err(e) => Err(e),
     }
