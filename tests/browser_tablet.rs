@@ -15,7 +15,11 @@
 //! (`POST /api/v1/test/clock/advance`); the scheduler (one pass a second, `app::run_timers`)
 //! finds the absence limit passed (BSOP 36) and pushes `seat.removal_due`: the floor's
 //! dashboard shows the removal alert and the tablet the "due for chip removal" badge, neither
-//! reloaded. The seat page then offers `#start-removal`.
+//! reloaded. The seat page then offers `#start-removal`. While the dealer types the storage
+//! place there, the floor sends the table a message: the seat page shows it without a reload
+//! and keeps the typed text (`#live-stale` says the page changed); "Seen" removes it and the
+//! floor's `/floor/tablets` lists it as seen. Signing out takes two taps. Finally the tablet
+//! is switched to Portuguese for the `browser-tablet-pt-*.png` screenshots.
 //!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1` (set by
 //! `tests/run.sh`), which makes a missing browser a failure. Screenshots of the tablet go to
@@ -278,6 +282,80 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     wait_el(t, f, "#start-removal", "tablet: the seat page's Take the chips off button #start-removal").await;
     layout_report(t, "seat page due for removal").await;
     screenshot(t, "browser-tablet-seat-removal.png").await;
+
+    // 9. The seat page is live too, without wiping what the dealer types. The dealer starts
+    // typing the storage place; the floor sends the table a message (an event on the
+    // table's stream): the seat page shows it without a reload, keeps the typed text and
+    // says that the page changed meanwhile.
+    wait_live_connected(t, f, "tablet seat page").await;
+    set_marker(t, f, 3).await;
+    type_text(t, f, "#remove-storage", "Caixa 7").await;
+    let (status, body) = api(&server, "POST", &format!("/api/v1/tables/{table_id}/floor-messages"), &token, Some(json!({ "body": "Mesa 2: novo baralho a caminho" })));
+    if status != 201 {
+        die(t, f, format!("POST /api/v1/tables/{table_id}/floor-messages answered {status}: {body}")).await;
+    }
+    let message_id = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["id"].as_i64()).unwrap_or_default();
+    let msg_css = format!("#floor-message-{message_id}");
+    let t0 = Instant::now();
+    wait_js(t, f, LIVE_WAIT, &format!("tablet seat page: the floor's message {msg_css} without a reload"), JS_ELEMENT, vec![json!(msg_css)], |v| {
+        v["marker"] == json!(3) && v["text"].as_str().is_some_and(|s| s.contains("novo baralho"))
+    })
+    .await;
+    eprintln!("seat page showed the floor's message {:?} after it was sent (no reload)", t0.elapsed());
+    let kept = js(t, "const i = document.getElementById('remove-storage'), s = document.getElementById('live-stale');\
+                      return { value: i ? i.value : null, stale: s ? !s.hidden : null };", vec![]).await.unwrap_or(Value::Null);
+    if kept["value"] != json!("Caixa 7") || kept["stale"] != json!(true) {
+        die(t, f, format!("tablet seat page: after the live update the typed storage place must stay (\"Caixa 7\") and #live-stale show ({kept})")).await;
+    }
+    layout_report(t, "seat page with a message").await;
+    screenshot(t, "browser-tablet-seat-message.png").await;
+    // Seen: the message leaves the tablet; the floor's list shows who saw it.
+    click_and_load(t, f, &format!("#seen-{message_id}"), "tablet: tapping Seen on the floor's message").await;
+    tablet_problem(t, f, "marking the message seen").await;
+    if find_now(t, &msg_css).await.is_some() {
+        die(t, f, format!("tablet: {msg_css} is still shown after Seen")).await;
+    }
+    goto(f, t, &format!("{base}/floor/tablets"), "#messages").await;
+    let row = text_of(f, &format!("#message-{message_id}")).await.unwrap_or_default();
+    if !row.contains("novo baralho") || row.contains("Not seen yet") {
+        die(f, t, format!("floor: /floor/tablets should list the message as seen: {row:?}")).await;
+    }
+
+    // 10. Signing out of the tablet takes two taps: the first only asks again.
+    // (Seen brought the tablet back to the table page.)
+    goto(t, f, &format!("{base}/tablet"), "#sign-out").await;
+    let btn = wait_el(t, f, "#sign-out", "tablet: the Sign out button").await;
+    ok2(t, f, btn.click().await, "tablet: first tap on Sign out").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let label = text_of(t, "#sign-out").await.unwrap_or_default();
+    let path = current_path(t, f).await;
+    if path != "/tablet" || !label.contains("again") {
+        die(t, f, format!("tablet: one tap on Sign out should only ask again (at {path}, button {label:?})")).await;
+    }
+    screenshot(t, "browser-tablet-sign-out.png").await;
+    click_and_load(t, f, "#sign-out", "tablet: second tap on Sign out").await;
+    let path = current_path(t, f).await;
+    if path != "/login" && path != "/tablet" {
+        die(t, f, format!("tablet: after signing out the tablet is at {path}")).await;
+    }
+    if find_now(t, "#login-form").await.is_none() {
+        die(t, f, format!("tablet: after two taps on Sign out, no sign-in form (at {path})")).await;
+    }
+
+    // 11. The same tablet in Portuguese (screenshots of the pages a Lisbon dealer sees).
+    ok2(t, f, t.execute("document.cookie = 'cr_lang=pt; path=/'; return true;", vec![]).await, "tablet: choosing Portuguese").await;
+    sign_in(t, f, DEALER_USER).await;
+    goto(t, f, &format!("{base}/tablet"), ".tablet-title").await;
+    let title = text_of(t, ".tablet-title").await.unwrap_or_default();
+    if !title.contains("Mesa") {
+        die(t, f, format!("tablet: in Portuguese the title should read Mesa …, got {title:?}")).await;
+    }
+    layout_report(t, "table page (pt)").await;
+    screenshot(t, "browser-tablet-pt-table.png").await;
+    click_and_load(t, f, &format!("#seat-open-{seat}"), &format!("tablet: opening seat {seat} (pt)")).await;
+    wait_el(t, f, "#start-removal", "tablet (pt): the seat page's removal button").await;
+    layout_report(t, "seat page (pt)").await;
+    screenshot(t, "browser-tablet-pt-seat.png").await;
 
     for (name, c) in [("tablet", tablet), ("floor", floor)] {
         if let Err(e) = c.close().await {

@@ -661,3 +661,20 @@ async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_m
     let res = r.app.send_json("POST", "/api/v1/tables/1/floor-messages", &dealer_token, serde_json::json!({ "body": "hi" })).await;
     assert_eq!(res.status, 403);
 }
+
+#[actix_web::test]
+async fn the_seat_page_follows_the_tables_stream_and_sign_out_asks_twice() {
+    let r = room(1).await;
+    r.join(r.players[0]).await;
+    let s = r.seat(1, "100").await;
+    let since: i64 = r.app.with_conn(|c| cardroom::web::stream::last_seq(c).unwrap());
+    let page = r.seat_page(s).await.text();
+    assert!(page.contains("data-live=\"/tablet/stream\""), "{page}");
+    assert!(page.contains(&format!("data-since=\"{since}\"")), "the stream starts after the last event the page shows: {page}");
+    assert!(page.contains("id=\"live-stale\" hidden"));
+    let table = r.app.call(TestRequest::get().uri("/tablet").cookie(r.tablet.c()).cookie(r.dealer.c()).to_request()).await.text();
+    assert!(table.contains("id=\"sign-out\" data-confirm=\"Tap again to sign out\""), "{table}");
+    // A message from the floor shows on the seat page too.
+    r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "Count seat 1")]).await;
+    assert!(r.seat_page(s).await.text().contains("Count seat 1"));
+}

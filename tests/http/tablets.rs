@@ -288,3 +288,23 @@ async fn events_written_before_and_after_a_server_restart_all_reach_the_tablet_i
     assert!(a < b, "in order: {seen}");
     assert_eq!(seen.matches(&format!("\"call_id\":{before},")).count() + seen.matches(&format!("\"call_id\":{before}}}")).count(), 1, "once: {seen}");
 }
+
+#[actix_web::test]
+async fn the_pairing_screen_has_a_qr_code_that_opens_the_floors_form_with_the_code_filled_in() {
+    let app = TestApp::new().await;
+    let floor = app.web_login("admin", ADMIN_PW).await;
+    let page = app.call(TestRequest::get().uri("/tablet").insert_header(("Host", "room.local:8080")).to_request()).await;
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    let code = shown_code(&html);
+    let raw: String = code.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    assert!(html.contains("id=\"pair-qr\""), "{html}");
+    assert!(html.contains("src=\"data:image/svg+xml;base64,"), "the QR code is an inline SVG image");
+    let link = format!("data-link=\"http://room.local:8080/floor/tablets?code={raw}\"");
+    assert!(html.contains(&link), "expected {link} in {html}");
+    // The link fills the code in; junk in it is dropped.
+    let form = app.page(&format!("/floor/tablets?code={raw}"), &floor).await.text();
+    assert!(form.contains(&format!("value=\"{raw}\"")), "{form}");
+    let form = app.page("/floor/tablets?code=%3Cscript%3E", &floor).await.text();
+    assert!(!form.contains("<script>") && form.contains("value=\"script\""), "{form}");
+}

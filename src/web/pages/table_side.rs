@@ -72,10 +72,13 @@ struct SeatPage {
     problem: Option<String>,
     errs: Errs,
     vals: Vals,
+    /// The last event when the page was rendered: its live stream starts there.
+    since: i64,
 }
 
-async fn load(st: &AppState, table_id: i64, now: DateTime<Utc>) -> AppResult<(TableSideView, Vec<Sibling>)> {
+async fn load(st: &AppState, table_id: i64, now: DateTime<Utc>) -> AppResult<(TableSideView, Vec<Sibling>, i64)> {
     st.run(move |_, conn| {
+        let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
         let v = table_side::view(conn, now, &room.profile, table_id)?;
         let siblings = match v.table.game_id {
@@ -95,7 +98,7 @@ async fn load(st: &AppState, table_id: i64, now: DateTime<Utc>) -> AppResult<(Ta
             }
             None => Vec::new(),
         };
-        Ok((v, siblings))
+        Ok((v, siblings, since))
     })
     .await
 }
@@ -113,7 +116,7 @@ async fn render_seat(
     vals: Vals,
 ) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
-    let (v, siblings) = load(st, tablet.table_id, c.now).await?;
+    let (v, siblings, since) = load(st, tablet.table_id, c.now).await?;
     // The seat is gone (the player left): back to the table.
     let Some(s) = v.seated(seating_id).cloned() else {
         if problem.is_some() {
@@ -121,7 +124,7 @@ async fn render_seat(
         }
         return Ok(see_other("/tablet"));
     };
-    render(status, &SeatPage { c, tablet, v, s, siblings, problem, errs, vals })
+    render(status, &SeatPage { c, tablet, v, s, siblings, problem, errs, vals, since })
 }
 
 async fn seat_page(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {

@@ -64,6 +64,9 @@ struct PairPage {
     c: Ctx,
     code: String,
     expires_at: chrono::NaiveDateTime,
+    /// The floor's pairing form with this code filled in, and its QR code.
+    link: String,
+    qr: Option<String>,
 }
 
 #[derive(Template)]
@@ -125,6 +128,14 @@ pub(super) async fn table_page_with(
     render(status, &TablePage { c, tablet, v, since, problem })
 }
 
+/// A QR code as an `<img src>` (SVG, base64 data URL; the page's CSP allows `data:` images).
+pub(super) fn qr_data_url(text: &str) -> Option<String> {
+    use base64::Engine;
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    let svg = code.render::<qrcode::render::svg::Color>().min_dimensions(240, 240).quiet_zone(true).build();
+    Some(format!("data:image/svg+xml;base64,{}", base64::engine::general_purpose::STANDARD.encode(svg)))
+}
+
 async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpResponse> {
     let now = st.clock.now();
     // The same browser keeps its code while it is valid (a reload does not change it).
@@ -142,7 +153,13 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
     // No form on this page (the browser only shows the code and polls): no CSRF token.
     let room = st.run(|_, c| services::room::get(c)).await?;
     let c = Ctx::new(req, st.i18n.clone(), &room, None, String::new(), now);
-    let mut res = render(StatusCode::OK, &PairPage { c, code: tablets::display_code(&p.code), expires_at: p.expires_at })?;
+    // The QR code opens the floor's pairing form with this code filled in (scanned by a floor
+    // manager's phone or read aloud as the code above it).
+    let info = req.connection_info();
+    let link = format!("{}://{}/floor/tablets?code={}", info.scheme(), info.host(), p.code);
+    drop(info);
+    let qr = qr_data_url(&link);
+    let mut res = render(StatusCode::OK, &PairPage { c, code: tablets::display_code(&p.code), expires_at: p.expires_at, qr, link })?;
     if let Some(secret) = secret {
         let cookie = Cookie::build(PAIRING_COOKIE, format!("{}:{}", p.code, secret))
             .path("/tablet")
