@@ -356,6 +356,14 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     wait_el(t, f, "#start-removal", "tablet (pt): the seat page's removal button").await;
     layout_report(t, "seat page (pt)").await;
     screenshot(t, "browser-tablet-pt-seat.png").await;
+    // Portrait (the tablet turned): the same pages, one column.
+    ok2(t, f, t.set_window_size(TABLET_H, TABLET_W).await, "tablet: turning to portrait").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    layout_report(t, "seat page (pt, portrait)").await;
+    screenshot(t, "browser-tablet-pt-seat-portrait.png").await;
+    goto(t, f, &format!("{base}/tablet"), ".tablet-title").await;
+    layout_report(t, "table page (pt, portrait)").await;
+    screenshot(t, "browser-tablet-pt-table-portrait.png").await;
 
     for (name, c) in [("tablet", tablet), ("floor", floor)] {
         if let Err(e) = c.close().await {
