@@ -6,6 +6,7 @@
 
 pub mod age;
 pub mod audit;
+pub mod cagnotte;
 pub mod cards;
 pub mod clock;
 pub mod draw;

@@ -52,3 +52,12 @@ rules-hands-resting = { $hands ->
 rules-hands-post-bb = Five hands without betting: the player must post a big blind next hand, without changing the betting order (PT-2007 89).
 rules-hands-leave-rested-too-long = Three hands in a row without playing: the player must leave the table (PT-2007 13).
 rules-hands-leave-rested-repeatedly = Resting again without having bet since the last rest: the player must leave the table (PT-2007 13).
+
+# Cagnotte, rake, commission (issue 6)
+rules-cagnotte-session-percent = The session percentage must be between { $min } % and { $max } % (PT-2007 7b).
+rules-cagnotte-mode-fixed = The cagnotte mode is fixed before the game starts; to change it, start a new game (PT-2007 7).
+rules-rake-negative = The pot and the rake cannot be negative.
+rules-rake-no-flop-no-drop = No rake on a hand that ended before the flop without a voluntary bet (no flop, no drop: PT-ONL 18).
+rules-rake-over-pot = The rake cannot be more than the pot.
+rules-rake-over-cap = At most { $max } of rake on this hand: the game's cap per hand (PT-2007 7a).
+rules-rake-over-percent = At most { $max } of rake on this hand: { $percent } % of the pot, rounded down to the smallest chip (PT-2007 7a, BSOP 80).

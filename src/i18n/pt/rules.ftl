@@ -52,3 +52,12 @@ rules-hands-resting = { $hands ->
 rules-hands-post-bb = Cinco mãos sem apostar: o jogador tem de fazer uma grande aposta (big blind) na próxima mão, sem alterar a sequência das apostas (PT-2007 89).
 rules-hands-leave-rested-too-long = Três mãos seguidas sem jogar: o jogador tem de abandonar a mesa (PT-2007 13).
 rules-hands-leave-rested-repeatedly = Voltou a descansar sem ter apostado desde o último descanso: o jogador tem de abandonar a mesa (PT-2007 13).
+
+# Cagnotte, rake, comissão (issue 6)
+rules-cagnotte-session-percent = A percentagem por sessão tem de estar entre { $min } % e { $max } % (PT-2007 7b).
+rules-cagnotte-mode-fixed = A modalidade da percentagem é fixada antes do início da partida; para a mudar, inicie uma nova partida (PT-2007 7).
+rules-rake-negative = O pote e a percentagem não podem ser negativos.
+rules-rake-no-flop-no-drop = Não há percentagem numa mão que terminou antes do flop sem aposta voluntária (PT-ONL 18).
+rules-rake-over-pot = A percentagem não pode exceder o pote.
+rules-rake-over-cap = No máximo { $max } de percentagem nesta mão: o limite por mão do jogo (PT-2007 7a).
+rules-rake-over-percent = No máximo { $max } de percentagem nesta mão: { $percent } % do pote, arredondado por baixo à menor ficha (PT-2007 7a, BSOP 80).
