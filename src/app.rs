@@ -80,10 +80,15 @@ pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     Ok(acted)
 }
 
-/// The background scheduler: asks the database what is due every second. Deadlines are
-/// stored columns, so nothing is lost across a restart (a deadline passed while the server
-/// was down is acted on at the first pass).
+/// The background jobs of a server process: the scheduler, which asks the database what is
+/// due every second (deadlines are stored columns, so nothing is lost across a restart: a
+/// deadline passed while the server was down is acted on at the first pass), and the
+/// message delivery worker (`notify::worker`, which reads the outbox the same way).
 pub fn spawn_scheduler(state: AppState) -> std::thread::JoinHandle<()> {
+    if let Err(e) = crate::notify::worker::spawn(state.clone()) {
+        // The settings were validated at start: only a thread that cannot start gets here.
+        log::error!("messages to players will not be sent: {e}");
+    }
     std::thread::Builder::new()
         .name("scheduler".into())
         .spawn(move || loop {

@@ -29,6 +29,58 @@ pub struct Config {
     pub session_hours: u32,
     /// `CARDROOM_WORKERS`: HTTP worker threads (default: one per core).
     pub workers: Option<usize>,
+    /// `CARDROOM_PUBLIC_URL`: the address players reach the server at, for the links in
+    /// messages (default `http://` + `CARDROOM_BIND`).
+    pub public_url: Option<String>,
+    /// `CARDROOM_GAMING_DAY_ENDS`: local time (HH:MM, room's zone) at which the gaming day
+    /// ends and players' links expire (default 06:00).
+    pub gaming_day_ends: String,
+    /// `CARDROOM_SMTP_HOST`: the SMTP relay for e-mail (unset: e-mail goes to the local sink).
+    pub smtp_host: Option<String>,
+    /// `CARDROOM_SMTP_PORT` (default by `CARDROOM_SMTP_TLS`: 587 starttls, 465 tls, 25 none).
+    pub smtp_port: Option<u16>,
+    /// `CARDROOM_SMTP_TLS`: `starttls` (default), `tls` (implicit TLS) or `none`.
+    pub smtp_tls: String,
+    /// `CARDROOM_SMTP_USER` / `CARDROOM_SMTP_PASSWORD`: credentials (both or neither).
+    pub smtp_user: Option<String>,
+    pub smtp_password: Option<String>,
+    /// `CARDROOM_MAIL_FROM`: the sender, e.g. `Cardroom <floor@example.com>` (needed with SMTP).
+    pub mail_from: Option<String>,
+    /// `CARDROOM_SMS_PROVIDER`: `generic` or `twilio` (unset: SMS go to the local sink).
+    pub sms_provider: Option<String>,
+    /// `CARDROOM_SMS_URL`: generic: the gateway's endpoint; twilio: the API base URL
+    /// (default `https://api.twilio.com`).
+    pub sms_url: Option<String>,
+    /// `CARDROOM_SMS_USER` / `CARDROOM_SMS_PASSWORD`: HTTP basic credentials (Twilio: the
+    /// Account SID and the auth token).
+    pub sms_user: Option<String>,
+    pub sms_password: Option<String>,
+    /// `CARDROOM_SMS_TOKEN`: generic: a Bearer token instead of basic credentials.
+    pub sms_token: Option<String>,
+    /// `CARDROOM_SMS_FROM`: the sender number or name.
+    pub sms_from: Option<String>,
+    /// `CARDROOM_SMS_TEMPLATE`: generic: the request body, with `{to}`, `{from}`, `{text}`
+    /// and `{key}` (the idempotency key), escaped for the content type.
+    pub sms_template: String,
+    /// `CARDROOM_SMS_CONTENT_TYPE`: generic: `application/json` (default) or
+    /// `application/x-www-form-urlencoded`.
+    pub sms_content_type: String,
+    /// `CARDROOM_NOTIFY_SINK`: the file the local sink appends to (JSON lines); default
+    /// `cardroom-messages.log` beside the SQLite file (in the working directory on PostgreSQL).
+    pub notify_sink: Option<String>,
+    /// `CARDROOM_NOTIFY_MAX_ATTEMPTS`: attempts before a message is marked failed.
+    pub notify_max_attempts: u32,
+    /// `CARDROOM_NOTIFY_BACKOFF_MS`: the wait after the first failed attempt; it doubles
+    /// after each one, up to `CARDROOM_NOTIFY_BACKOFF_MAX_MS`.
+    pub notify_backoff_ms: u64,
+    pub notify_backoff_max_ms: u64,
+    /// `CARDROOM_NOTIFY_POLL_MS`: how often the delivery worker looks for due messages.
+    pub notify_poll_ms: u64,
+    /// `CARDROOM_NOTIFY_LEASE_SECS`: how long a claimed message is left to its worker before
+    /// another may take it over (a crashed worker's messages are re-sent after it).
+    pub notify_lease_secs: u64,
+    /// `CARDROOM_NOTIFY_TIMEOUT_SECS`: network timeout of one send.
+    pub notify_timeout_secs: u64,
 }
 
 impl Default for Config {
@@ -43,9 +95,35 @@ impl Default for Config {
             pool_size: 8,
             session_hours: 12,
             workers: None,
+            public_url: None,
+            gaming_day_ends: "06:00".into(),
+            smtp_host: None,
+            smtp_port: None,
+            smtp_tls: "starttls".into(),
+            smtp_user: None,
+            smtp_password: None,
+            mail_from: None,
+            sms_provider: None,
+            sms_url: None,
+            sms_user: None,
+            sms_password: None,
+            sms_token: None,
+            sms_from: None,
+            sms_template: DEFAULT_SMS_TEMPLATE.into(),
+            sms_content_type: "application/json".into(),
+            notify_sink: None,
+            notify_max_attempts: 8,
+            notify_backoff_ms: 5_000,
+            notify_backoff_max_ms: 600_000,
+            notify_poll_ms: 1_000,
+            notify_lease_secs: 120,
+            notify_timeout_secs: 20,
         }
     }
 }
+
+/// The generic SMS gateway's request body unless `CARDROOM_SMS_TEMPLATE` says otherwise.
+pub const DEFAULT_SMS_TEMPLATE: &str = r#"{"to":"{to}","from":"{from}","text":"{text}","idempotency_key":"{key}"}"#;
 
 fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     #[derive(Deserialize)]
@@ -126,7 +204,113 @@ impl Config {
                 return Err(bad("CARDROOM_WORKERS", "must be between 1 and 64"));
             }
         }
+        self.validate_messages()
+    }
+
+    /// The message settings (README "Messages"): each provider complete or absent.
+    fn validate_messages(&self) -> Result<(), ConfigError> {
+        fn set(v: &Option<String>) -> Option<&str> {
+            v.as_deref().map(str::trim).filter(|s| !s.is_empty())
+        }
+        if let Some(u) = set(&self.public_url) {
+            if !(u.starts_with("http://") || u.starts_with("https://")) || u.len() < 10 {
+                return Err(bad("CARDROOM_PUBLIC_URL", format!("{u:?} is not an address like https://room.example.com")));
+            }
+        }
+        if crate::notify::link::parse_hhmm(&self.gaming_day_ends).is_none() {
+            return Err(bad("CARDROOM_GAMING_DAY_ENDS", "must be a time HH:MM such as 06:00"));
+        }
+        if !matches!(self.smtp_tls.as_str(), "starttls" | "tls" | "none") {
+            return Err(bad("CARDROOM_SMTP_TLS", "must be starttls, tls or none"));
+        }
+        if set(&self.smtp_host).is_some() {
+            let from = set(&self.mail_from).ok_or_else(|| bad("CARDROOM_MAIL_FROM", "is needed when CARDROOM_SMTP_HOST is set"))?;
+            if from.parse::<lettre::message::Mailbox>().is_err() {
+                return Err(bad("CARDROOM_MAIL_FROM", format!("{from:?} is not an address like Cardroom <floor@example.com>")));
+            }
+            if set(&self.smtp_user).is_some() != set(&self.smtp_password).is_some() {
+                return Err(bad("CARDROOM_SMTP_PASSWORD", "CARDROOM_SMTP_USER and CARDROOM_SMTP_PASSWORD go together"));
+            }
+        } else if self.smtp_port.is_some() || set(&self.smtp_user).is_some() {
+            return Err(bad("CARDROOM_SMTP_HOST", "is needed when other CARDROOM_SMTP_* settings are given"));
+        }
+        if self.smtp_port == Some(0) {
+            return Err(bad("CARDROOM_SMTP_PORT", "must be between 1 and 65535"));
+        }
+        match set(&self.sms_provider) {
+            None => {
+                if set(&self.sms_url).is_some() {
+                    return Err(bad("CARDROOM_SMS_PROVIDER", "must be generic or twilio when CARDROOM_SMS_URL is set"));
+                }
+            }
+            Some("generic") => {
+                let url = set(&self.sms_url).ok_or_else(|| bad("CARDROOM_SMS_URL", "is needed with CARDROOM_SMS_PROVIDER=generic"))?;
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(bad("CARDROOM_SMS_URL", "must start with http:// or https://"));
+                }
+                if !matches!(self.sms_content_type.as_str(), "application/json" | "application/x-www-form-urlencoded") {
+                    return Err(bad("CARDROOM_SMS_CONTENT_TYPE", "must be application/json or application/x-www-form-urlencoded"));
+                }
+                if !self.sms_template.contains("{to}") || !self.sms_template.contains("{text}") {
+                    return Err(bad("CARDROOM_SMS_TEMPLATE", "must contain {to} and {text}"));
+                }
+            }
+            Some("twilio") => {
+                if let Some(url) = set(&self.sms_url) {
+                    if !(url.starts_with("http://") || url.starts_with("https://")) {
+                        return Err(bad("CARDROOM_SMS_URL", "must start with http:// or https://"));
+                    }
+                }
+                if set(&self.sms_user).is_none() || set(&self.sms_password).is_none() {
+                    return Err(bad("CARDROOM_SMS_USER", "Twilio needs CARDROOM_SMS_USER (Account SID) and CARDROOM_SMS_PASSWORD (auth token)"));
+                }
+                if set(&self.sms_from).is_none() {
+                    return Err(bad("CARDROOM_SMS_FROM", "Twilio needs the sender number"));
+                }
+            }
+            Some(other) => return Err(bad("CARDROOM_SMS_PROVIDER", format!("{other:?}: must be generic or twilio"))),
+        }
+        if self.notify_sink.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            return Err(bad("CARDROOM_NOTIFY_SINK", "must name a file"));
+        }
+        if !(1..=50).contains(&self.notify_max_attempts) {
+            return Err(bad("CARDROOM_NOTIFY_MAX_ATTEMPTS", "must be between 1 and 50"));
+        }
+        if self.notify_backoff_ms == 0 || self.notify_backoff_max_ms < self.notify_backoff_ms {
+            return Err(bad("CARDROOM_NOTIFY_BACKOFF_MAX_MS", "must be at least CARDROOM_NOTIFY_BACKOFF_MS, which must be above 0"));
+        }
+        if !(1..=60_000).contains(&self.notify_poll_ms) {
+            return Err(bad("CARDROOM_NOTIFY_POLL_MS", "must be between 1 and 60000"));
+        }
+        if !(1..=300).contains(&self.notify_timeout_secs) {
+            return Err(bad("CARDROOM_NOTIFY_TIMEOUT_SECS", "must be between 1 and 300"));
+        }
+        if self.notify_lease_secs <= self.notify_timeout_secs * 2 {
+            return Err(bad("CARDROOM_NOTIFY_LEASE_SECS", "must be more than twice CARDROOM_NOTIFY_TIMEOUT_SECS (a send must end before its lease)"));
+        }
         Ok(())
+    }
+
+    /// The local sink's file (see `notify_sink`).
+    pub fn sink_path(&self) -> String {
+        if let Some(s) = self.notify_sink.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            return s.to_string();
+        }
+        let name = "cardroom-messages.log";
+        if crate::db::Backend::of_url(&self.database_url) == crate::db::Backend::Sqlite {
+            if let Some(dir) = std::path::Path::new(crate::db::sqlite_path(&self.database_url)).parent().filter(|d| !d.as_os_str().is_empty()) {
+                return dir.join(name).display().to_string();
+            }
+        }
+        name.to_string()
+    }
+
+    /// The base of players' links: `CARDROOM_PUBLIC_URL` without a trailing slash.
+    pub fn public_base(&self) -> String {
+        match self.public_url.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            Some(u) => u.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.bind),
+        }
     }
 }
 
@@ -153,5 +337,42 @@ mod tests {
         let mut c = Config::default();
         c.admin_password = Some("admin".into());
         assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_ADMIN_PASSWORD");
+    }
+
+    #[test]
+    #[allow(clippy::field_reassign_with_default)]
+    fn message_settings_are_checked_together() {
+        let mut c = Config::default();
+        c.smtp_host = Some("smtp.example.com".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_MAIL_FROM");
+        c.mail_from = Some("Cardroom <floor@example.com>".into());
+        assert!(c.validate().is_ok());
+        c.smtp_user = Some("u".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMTP_PASSWORD");
+        c.smtp_password = Some("p".into());
+        c.smtp_tls = "ssl".into();
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMTP_TLS");
+        let mut c = Config::default();
+        c.sms_provider = Some("carrier-pigeon".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMS_PROVIDER");
+        c.sms_provider = Some("generic".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMS_URL");
+        c.sms_url = Some("http://127.0.0.1:9/sms".into());
+        assert!(c.validate().is_ok());
+        c.sms_provider = Some("twilio".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMS_USER");
+        let mut c = Config::default();
+        c.notify_lease_secs = 10;
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_NOTIFY_LEASE_SECS");
+        let mut c = Config::default();
+        c.gaming_day_ends = "25:00".into();
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_GAMING_DAY_ENDS");
+        let mut c = Config::default();
+        c.public_url = Some("room.example.com".into());
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_PUBLIC_URL");
+        assert_eq!(Config::default().public_base(), "http://127.0.0.1:8080");
+        let c = Config { database_url: "sqlite:///var/lib/room/cardroom.db".into(), ..Config::default() };
+        assert_eq!(c.sink_path(), "/var/lib/room/cardroom-messages.log");
+        assert_eq!(Config::default().sink_path(), "cardroom-messages.log");
     }
 }

@@ -9,6 +9,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod notify;
 pub mod push;
 pub mod services;
 pub mod state;

@@ -28,3 +28,5 @@ mod tablets;
 mod push;
 #[path = "http/table_side.rs"]
 mod table_side;
+#[path = "http/notify.rs"]
+mod notify;

@@ -2,7 +2,7 @@
 # The test command: `bash tests/run.sh` (CI runs it through .ci/run).
 #
 #   1. installs what is missing (Chromium, chromedriver, PostgreSQL, build libraries,
-#      cargo-nextest), idempotently;
+#      cargo-nextest, aiosmtpd for the e-mail tests), idempotently;
 #   2. starts a throwaway PostgreSQL cluster on 127.0.0.1 (removed on exit);
 #   3. builds once, then runs
 #        run 1: every test (unit, HTTP on temporary SQLite, real browser) with
@@ -84,6 +84,19 @@ PG_BIN=$(find_pg_bin) || die "PostgreSQL server binaries (pg_ctl, initdb) are st
 if ! cargo nextest --version >/dev/null 2>&1; then
     log "installing cargo-nextest"
     cargo install cargo-nextest --locked --quiet
+fi
+
+# The e-mail tests (tests/http/notify.rs) start a real SMTP server: aiosmtpd, from PyPI
+# (or Debian's python3-aiosmtpd where pip may not install into the system Python).
+if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
+    log "installing aiosmtpd (SMTP server for the e-mail tests)"
+    command -v python3 >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-pip >/dev/null; } \
+        || die "python3 is missing (needed by the e-mail tests)"
+    python3 -m pip install --quiet aiosmtpd >/dev/null 2>&1 \
+        || python3 -m pip install --quiet --break-system-packages aiosmtpd >/dev/null 2>&1 \
+        || { command -v apt-get >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-aiosmtpd >/dev/null; } \
+        || true
+    python3 -c 'import aiosmtpd' >/dev/null 2>&1 || die "could not install aiosmtpd (python3 -m pip install aiosmtpd)"
 fi
 
 # ---------------------------------------------------------------------------------------

@@ -419,3 +419,47 @@ pub struct HandRow {
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
 }
+
+/// One player message in the outbox (issue 5): what it says, to whom, by which channel, and
+/// where its delivery stands.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = outbox)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub player_id: Option<i64>,
+    pub kind: String,
+    pub channel: String,
+    pub recipient: String,
+    pub language: String,
+    pub params: String,
+    pub subject: Option<String>,
+    pub body: Option<String>,
+    #[serde(skip)]
+    pub idem_key: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: NaiveDateTime,
+    pub lease_until: Option<NaiveDateTime>,
+    pub claimed_by: Option<String>,
+    pub last_error: Option<String>,
+    pub provider_ref: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub sent_at: Option<NaiveDateTime>,
+    pub failed_at: Option<NaiveDateTime>,
+}
+
+/// One delivery attempt of an outbox message.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = outbox_attempts)]
+pub struct OutboxAttemptRow {
+    pub id: i64,
+    pub message_id: i64,
+    pub attempt: i32,
+    pub worker: String,
+    pub transport: String,
+    pub started_at: NaiveDateTime,
+    pub finished_at: Option<NaiveDateTime>,
+    pub outcome: String,
+    pub error: Option<String>,
+    pub provider_ref: Option<String>,
+}

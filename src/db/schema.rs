@@ -401,6 +401,57 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    outbox (id) {
+        id -> BigInt,
+        player_id -> Nullable<BigInt>,
+        kind -> Text,
+        channel -> Text,
+        recipient -> Text,
+        language -> Text,
+        params -> Text,
+        subject -> Nullable<Text>,
+        body -> Nullable<Text>,
+        idem_key -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        lease_until -> Nullable<Timestamp>,
+        claimed_by -> Nullable<Text>,
+        last_error -> Nullable<Text>,
+        provider_ref -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+        failed_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    outbox_attempts (id) {
+        id -> BigInt,
+        message_id -> BigInt,
+        attempt -> Integer,
+        worker -> Text,
+        transport -> Text,
+        started_at -> Timestamp,
+        finished_at -> Nullable<Timestamp>,
+        outcome -> Text,
+        error -> Nullable<Text>,
+        provider_ref -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    notify_marks (entry_id, kind) {
+        entry_id -> BigInt,
+        kind -> Text,
+        at -> Timestamp,
+    }
+}
+
+diesel::joinable!(outbox -> players (player_id));
+diesel::joinable!(outbox_attempts -> outbox (message_id));
+
 diesel::joinable!(tablets -> card_tables (table_id));
 diesel::joinable!(chip_custody -> players (player_id));
 diesel::joinable!(service_requests -> card_tables (table_id));
@@ -409,5 +460,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
     seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings, buyins, chip_custody,
-    service_requests, hands, floor_messages,
+    service_requests, hands, floor_messages, outbox, outbox_attempts, notify_marks,
 );

@@ -17,6 +17,7 @@ use crate::domain::table::{
 use crate::domain::waitlist::{self, Candidate, Entry, PassOver, Place};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
+use crate::notify::{self, messages, Kind, Params};
 use crate::services::players as registry;
 use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
@@ -64,7 +65,106 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
         .execute(conn)?;
     // PostgreSQL: wakes the push hubs of every server process at commit.
     crate::push::notify(conn)?;
+    // BSOP 36: chips removed into custody (services::table_side): the player is told how
+    // much and where to reclaim them, in the same transaction.
+    if kind == "custody.held" {
+        if let Some(id) = serde_json::to_value(payload).ok().and_then(|v| v["custody_id"].as_i64()) {
+            tell_custody(conn, now, id)?;
+        }
+    }
     Ok(seq)
+}
+
+// ---- messages to players (issue 5; `crate::notify`) ----------------------------------------
+// Each is put in the outbox in the transaction of the action that causes it.
+
+/// BSOP 36: "your chips are in custody": amount, table, where they are kept.
+fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppResult<()> {
+    use crate::db::schema::chip_custody;
+    let (player_id, table_id, amount, storage): (i64, i64, i64, String) = chip_custody::table
+        .find(custody_id)
+        .select((chip_custody::player_id, chip_custody::table_id, chip_custody::amount, chip_custody::storage))
+        .first(conn)?;
+    notify::tell(conn, now, player_id, Kind::Custody, |c, p| {
+        p.table = Some(table(c, table_id)?.number);
+        p.amount = Some(amount);
+        p.storage = Some(storage);
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// The seat call as the player hears it: "your seat is ready" (a list call) or "must-move:
+/// move now" (BSOP 55, 57). Seat-change calls (PT-2007 12, BSOP 51) go to a player already
+/// at the table: no message.
+fn tell_call(conn: &mut DbConn, now: DateTime<Utc>, t: &TableRow, call: &SeatCallRow) -> AppResult<()> {
+    let kind = match call.source.as_str() {
+        "list" => Kind::SeatReady,
+        "must_move" => Kind::MustMove,
+        _ => return Ok(()),
+    };
+    notify::tell(conn, now, call.player_id, kind, |c, p| {
+        p.game = t.game_id.map(|g| game(c, g)).transpose()?.map(|g| g.name);
+        p.table = Some(t.number);
+        p.seat = Some(call.seat_no);
+        p.respond_by = Some(call.respond_by.and_utc());
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// A message about a list entry, with the game's name.
+fn tell_entry(conn: &mut DbConn, now: DateTime<Utc>, e: &WaitlistRow, kind: Kind, fill: impl FnOnce(&mut Params)) -> AppResult<()> {
+    let game_id = e.game_id;
+    notify::tell(conn, now, e.player_id, kind, |c, p| {
+        p.game = Some(game(c, game_id)?.name);
+        fill(p);
+        Ok(())
+    })?;
+    Ok(())
+}
+
+/// "You are next" (first in line among the players waiting to be called) and "nearly next"
+/// (second and third), each once per list entry and "nearly next" never after "next"
+/// (`notify_marks`). Runs after every change that can move the head of a list. `quiet`: an
+/// entry marked without a message (a player who just joined is told the place in the
+/// "added" message).
+fn notify_heads(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64, quiet: Option<i64>) -> AppResult<()> {
+    let rows = waiting_page(conn, game_id, 0, 8)?;
+    let head: Vec<&WaitlistRow> = rows.iter().filter(|r| !as_entry(r).lapsed(now)).take(messages::NEARLY_NEXT_UP_TO).collect();
+    if head.is_empty() {
+        return Ok(());
+    }
+    let marks = messages::marks_of(conn, &head.iter().map(|e| e.id).collect::<Vec<_>>())?;
+    let has = |id: i64, k: Kind| marks.iter().any(|(e, m)| *e == id && m == k.as_str());
+    for (i, e) in head.into_iter().enumerate() {
+        let kind = if i == 0 { Kind::Next } else { Kind::NearlyNext };
+        if has(e.id, Kind::Next) || (kind == Kind::NearlyNext && has(e.id, Kind::NearlyNext)) {
+            continue;
+        }
+        messages::mark_once(conn, now, e.id, kind)?;
+        if quiet != Some(e.id) {
+            tell_entry(conn, now, e, kind, |p| p.position = Some(i as i64 + 1))?;
+        }
+    }
+    Ok(())
+}
+
+/// The place a player who just joined (at the bottom) has: everyone on the list who has not
+/// lapsed, this player included (PT-2007 8a, as `domain::waitlist::positions` counts).
+fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppResult<i64> {
+    let t = now.naive_utc();
+    Ok(waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(entry_active!())
+        .filter(
+            waitlist_entries::call_in_expires_at
+                .is_null()
+                .or(waitlist_entries::checked_in_at.is_not_null())
+                .or(waitlist_entries::call_in_expires_at.gt(t)),
+        )
+        .count()
+        .get_result(conn)?)
 }
 
 /// BSOP 1, 2, 3, 10: the refusal names the first reason (the player page lists them all).
@@ -240,6 +340,10 @@ pub fn join(
     })?;
     audit::record::<(), _>(conn, now, actor, "list.join", "player", Some(player_id), None, Some(&row))?;
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": game_id }))?;
+    // BSOP 43: the player is told the place and gets the link to follow it.
+    let place = place_at_bottom(conn, now, game_id)?;
+    tell_entry(conn, now, &row, Kind::Added, |p| p.position = Some(place))?;
+    notify_heads(conn, now, game_id, Some(row.id))?;
     Ok(row)
 }
 
@@ -262,6 +366,7 @@ fn end_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e: &WaitlistR
     let after = entry(conn, e.id)?;
     audit::record(conn, now, actor, action, "player", Some(e.player_id), Some(e), Some(&after))?;
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
+    notify_heads(conn, now, e.game_id, None)?;
     Ok(after)
 }
 
@@ -274,7 +379,9 @@ pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i6
     }
     // A pending call for this entry is cancelled with it.
     cancel_calls_of_entry(conn, now, actor, entry_id)?;
-    end_entry(conn, now, actor, &e, "removed", reason, "list.remove")
+    let after = end_entry(conn, now, actor, &e, "removed", reason, "list.remove")?;
+    tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
+    Ok(after)
 }
 
 fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<()> {
@@ -308,6 +415,7 @@ pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i
     let note = serde_json::json!({ "entry_id": entry_id, "from": before.map(|p| p.position), "to": position, "reason": reason.trim() });
     audit::record::<(), _>(conn, now, actor, "list.reorder", "player", Some(e.player_id), None, Some(&note))?;
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
+    notify_heads(conn, now, e.game_id, None)?;
     Ok(())
 }
 
@@ -595,6 +703,11 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
+    tell_call(conn, now, t, &row)?;
+    // The list's head moved on: the players now first in line are told.
+    if let (Some(g), true) = (t.game_id, entry_id.is_some()) {
+        notify_heads(conn, now, g, None)?;
+    }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
     if source == "must_move" {
         if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
@@ -773,6 +886,10 @@ fn seat_player(
         seated_by: actor.id,
     };
     start_seating(conn, now, actor, &row, entry_id, call_id)?;
+    // Seated straight from the list (no call): the next in line are told.
+    if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
+        notify_heads(conn, now, g, None)?;
+    }
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
@@ -1007,8 +1124,15 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
                         .execute(conn)?;
                     let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
                     audit::record::<(), _>(conn, now, &system, "list.call_expired", "player", Some(e.player_id), None, Some(&note))?;
+                    notify_heads(conn, now, e.game_id, None)?;
                 }
             }
+            let number = table(conn, c.table_id)?.number;
+            let back = profile.call_expiry == CallExpiry::BottomOfList;
+            tell_entry(conn, now, &e, Kind::CallExpired, |p| {
+                p.table = Some(number);
+                p.back_on_list = Some(back);
+            })?;
         }
         emit(conn, now, Some(c.table_id), "seat.call_expired", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
         actions += 1;
@@ -1029,6 +1153,7 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         .load(conn)?;
     for e in lapsed {
         end_entry(conn, now, &system, &e, "lapsed", "call-in not checked in", "list.lapse")?;
+        tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
         actions += 1;
     }
     // BSOP 36: absent players whose time ran out: the floor is alerted.
@@ -1088,6 +1213,9 @@ pub struct GameList {
 pub struct Dashboard {
     pub tables: Vec<TableView>,
     pub lists: Vec<GameList>,
+    /// Messages to players that failed (no more attempts): the floor is alerted and may
+    /// retry them on `/floor/messages`.
+    pub failed_messages: i64,
 }
 
 /// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
@@ -1198,7 +1326,8 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
             .map(|v| v.table.number);
         lists.push(GameList { game: g, lines, total, needed, suggested });
     }
-    Ok(Dashboard { tables: views, lists })
+    let failed_messages = notify::outbox::failed_count(conn)?;
+    Ok(Dashboard { tables: views, lists, failed_messages })
 }
 
 // ---- moves, holds and balance (BSOP 45, 49, 51, 55-58; PT-2007 12, 24, 26) ---------------
@@ -1630,6 +1759,7 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
         }
     }
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": game_id, "table_break": table_id }))?;
+    notify_heads(conn, now, game_id, None)?;
     Ok(())
 }
 

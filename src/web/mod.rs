@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod api_floor;
+pub mod api_messages;
 pub mod api_table;
 pub mod ctx;
 pub mod errors;

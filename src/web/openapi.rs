@@ -2,6 +2,7 @@
 
 use super::api;
 use super::api_floor;
+use super::api_messages;
 use super::api_table;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
@@ -144,6 +145,9 @@ impl Modify for BearerAuth {
         api_table::list_floor_messages,
         api_table::send_floor_message,
         api_table::floor_message_seen,
+        api_messages::list_messages,
+        api_messages::retry_message,
+        api_messages::revoke_links,
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -157,6 +161,7 @@ impl Modify for BearerAuth {
         (name = "audit", description = "The hash-chained audit trail"),
         (name = "floor", description = "Waiting lists, seat calls, seating and table states (PT-2007 8a, 12, 24; BSOP 44, 46, 47, 51)"),
         (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
+        (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )
 )]

@@ -232,3 +232,8 @@ admin-audit-broken-gap = Records are missing before this one.
 ## Field messages of these pages
 
 admin-err-percent-range = Must be between { $min } % and { $max } %.
+
+## Messages to players (issue 5)
+action-message-retry = Message to a player sent again (retry now)
+action-message-failed = Message to a player failed (no more attempts)
+action-player-links_revoked = Player's links revoked

@@ -232,3 +232,8 @@ admin-audit-broken-gap = Faltam registos antes deste.
 ## Mensagens de campo destas páginas
 
 admin-err-percent-range = Deve estar entre { $min } % e { $max } %.
+
+## Mensagens aos jogadores (issue 5)
+action-message-retry = Mensagem a um jogador enviada de novo (tentar agora)
+action-message-failed = Mensagem a um jogador falhou (sem mais tentativas)
+action-player-links_revoked = Links do jogador revogados

@@ -3,6 +3,7 @@
 pub mod admin;
 pub mod floor;
 pub mod lobby;
+pub mod outbox;
 pub mod players;
 pub mod table_side;
 pub mod tablet;
@@ -34,7 +35,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(lobby::routes)
         .configure(tablet::routes)
         .configure(table_side::routes)
-        .configure(admin::routes);
+        .configure(admin::routes)
+        .configure(outbox::routes);
 }
 
 /// Renders a template with a status (forms shown again with their errors use 422).

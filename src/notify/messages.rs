@@ -1,0 +1,391 @@
+//! The messages players get, how they are put in the outbox (in the caller's transaction)
+//! and how they are written (catalogs `notify.ftl`, the player's language).
+//!
+//! What a message says is fixed when it is enqueued: the numbers and times it needs are
+//! computed in the action's transaction and stored as [`Params`]. The text is written from
+//! them at the first delivery attempt and stored with the message, so every retry sends
+//! exactly the same words and the same link (the link token is deterministic: issued at the
+//! message's creation time, expiring at the end of that gaming day, with the player's link
+//! version as it was when the message was made).
+
+use super::link;
+use crate::db::models::{OutboxRow, PlayerRow};
+use crate::db::schema::{notify_marks, outbox, players};
+use crate::db::{next_seq, DbConn};
+use crate::domain::player::{Language, NotifyPref};
+use crate::error::AppResult;
+use crate::i18n::I18n;
+use crate::state::Keys;
+use chrono::{DateTime, NaiveTime, Utc};
+use chrono_tz::Tz;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+crate::domain::game::string_enum! {
+    /// What a message is about (issue 5).
+    Kind {
+        /// Added to a waiting list, with the player's link (BSOP 43: the room tells the
+        /// player, who no longer has to stand by the desk).
+        Added = "added",
+        /// First in line for the next free seat (once per list entry).
+        Next = "next",
+        /// Second or third in line (once per list entry, and not after "next").
+        NearlyNext = "nearly_next",
+        /// A seat is reserved for the player: table, seat, game, respond by HH:MM.
+        SeatReady = "seat_ready",
+        /// The response window ran out (PT-2007 12: the seat goes to the next player).
+        CallExpired = "call_expired",
+        /// Taken off a list (by the floor, or a call-in that was not checked in).
+        Removed = "removed",
+        /// BSOP 55, 57: the must-move player's turn to move to a main game.
+        MustMove = "must_move",
+        /// BSOP 36: the player's chips were removed into custody.
+        Custody = "custody",
+    }
+}
+
+/// "Nearly next": the players in these places of a list (2nd and 3rd) are told once.
+pub const NEARLY_NEXT_UP_TO: usize = 3;
+
+/// Everything a message says, computed when it is enqueued.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Params {
+    /// The room's name and time zone (times are shown in the room's zone, HH:MM).
+    pub room: String,
+    pub tz: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub respond_by: Option<DateTime<Utc>>,
+    /// Money in minor units, with the room's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub amount: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage: Option<String>,
+    /// Call expired: back at the bottom of the list (true) or taken off it (false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub back_on_list: Option<bool>,
+    /// The player's `link_token_version` when the message was made.
+    #[serde(default)]
+    pub link_version: i32,
+}
+
+/// The channels a player is reached by: their preference, and only where they gave that
+/// contact (`domain::player::NotifyPref`).
+pub fn channels(p: &PlayerRow) -> Vec<(&'static str, String)> {
+    let pref: NotifyPref = p.notify.parse().unwrap_or(NotifyPref::None);
+    let phone = p.phone.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let email = p.email.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let mut v = Vec::new();
+    if matches!(pref, NotifyPref::Sms | NotifyPref::Both) {
+        if let Some(ph) = phone {
+            v.push(("sms", ph.to_string()));
+        }
+    }
+    if matches!(pref, NotifyPref::Email | NotifyPref::Both) {
+        if let Some(e) = email {
+            v.push(("email", e.to_string()));
+        }
+    }
+    v
+}
+
+/// Puts one message per channel of the player in the outbox, in the caller's transaction
+/// (so it exists exactly when the action that causes it is committed). Returns the ids of the
+/// messages (none when the player is not reached by any channel).
+pub fn enqueue(conn: &mut DbConn, now: DateTime<Utc>, player: &PlayerRow, kind: Kind, params: &Params) -> AppResult<Vec<i64>> {
+    let mut ids = Vec::new();
+    let json = serde_json::to_string(params).unwrap_or_default();
+    for (channel, recipient) in channels(player) {
+        let id = next_seq(conn, "outbox")?;
+        let row = OutboxRow {
+            id,
+            player_id: Some(player.id),
+            kind: kind.to_string(),
+            channel: channel.into(),
+            recipient,
+            language: player.language.clone(),
+            params: json.clone(),
+            subject: None,
+            body: None,
+            // Unique across databases too (ids restart in a new database; the provider may
+            // remember keys for a while).
+            idem_key: format!("cr{id}-{}", crate::auth::random_token(9)),
+            status: "pending".into(),
+            attempts: 0,
+            next_attempt_at: now.naive_utc(),
+            lease_until: None,
+            claimed_by: None,
+            last_error: None,
+            provider_ref: None,
+            created_at: now.naive_utc(),
+            sent_at: None,
+            failed_at: None,
+        };
+        diesel::insert_into(outbox::table).values(&row).execute(conn)?;
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Tells a player something: loads the player (nothing is done, nothing read further, for
+/// a player reached by no channel), fills in the room's name and zone and the player's link
+/// version, lets `fill` add the rest, and enqueues it.
+pub fn tell(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    kind: Kind,
+    fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
+) -> AppResult<Vec<i64>> {
+    let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
+    if channels(&p).is_empty() {
+        return Ok(Vec::new());
+    }
+    let room = crate::services::room::get(conn)?;
+    let mut params = Params { room: room.name, tz: room.timezone, link_version: p.link_token_version, ..Params::default() };
+    if kind == Kind::Custody {
+        params.currency = Some(room.currency);
+    }
+    fill(conn, &mut params)?;
+    enqueue(conn, now, &p, kind, &params)
+}
+
+/// Records that a list entry was told `kind` (once per entry). True the first time.
+pub fn mark_once(conn: &mut DbConn, now: DateTime<Utc>, entry_id: i64, kind: Kind) -> AppResult<bool> {
+    let seen: i64 = notify_marks::table
+        .filter(notify_marks::entry_id.eq(entry_id))
+        .filter(notify_marks::kind.eq(kind.as_str()))
+        .count()
+        .get_result(conn)?;
+    if seen > 0 {
+        return Ok(false);
+    }
+    diesel::insert_into(notify_marks::table)
+        .values((notify_marks::entry_id.eq(entry_id), notify_marks::kind.eq(kind.as_str()), notify_marks::at.eq(now.naive_utc())))
+        .execute(conn)?;
+    Ok(true)
+}
+
+/// Which entries were already told which kinds (for a few entries at once).
+pub fn marks_of(conn: &mut DbConn, entry_ids: &[i64]) -> AppResult<Vec<(i64, String)>> {
+    if entry_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(notify_marks::table
+        .filter(notify_marks::entry_id.eq_any(entry_ids))
+        .select((notify_marks::entry_id, notify_marks::kind))
+        .load(conn)?)
+}
+
+/// Where links point and when they expire: from the configuration.
+#[derive(Debug, Clone)]
+pub struct LinkSettings {
+    pub public_base: String,
+    pub day_ends: NaiveTime,
+}
+
+/// A message as written for its channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// E-mail only.
+    pub subject: Option<String>,
+    pub body: String,
+}
+
+/// The link in a message: issued at the message's creation, expiring at the end of that
+/// gaming day (so a re-sent message carries the same link).
+pub fn message_link(keys: &Keys, links: &LinkSettings, m: &OutboxRow, params: &Params) -> Option<String> {
+    let player_id = m.player_id?;
+    let tz: Tz = params.tz.parse().unwrap_or(chrono_tz::UTC);
+    let created = m.created_at.and_utc();
+    let exp = link::gaming_day_end(created, tz, links.day_ends);
+    let token = link::issue(keys, player_id, params.link_version, link::Purpose::PlayerPage, created, exp);
+    Some(link::url(&links.public_base, &token))
+}
+
+/// Writes a message in the player's language: the short text (the SMS, also the e-mail's
+/// first paragraph), and for e-mail a subject and the player's link.
+pub fn write(i18n: &I18n, keys: &Keys, links: &LinkSettings, m: &OutboxRow) -> Result<Written, String> {
+    let kind: Kind = m.kind.parse().map_err(|_| format!("unknown message kind {:?}", m.kind))?;
+    let params: Params = serde_json::from_str(&m.params).map_err(|e| format!("message parameters: {e}"))?;
+    let lang: Language = m.language.parse().unwrap_or(Language::Pt);
+    let link = message_link(keys, links, m, &params);
+    Ok(write_with(i18n, lang, kind, &params, m.channel == "email", link.as_deref()))
+}
+
+/// [`write`] from its parts (pure: the unit tests call it).
+pub fn write_with(i18n: &I18n, lang: Language, kind: Kind, p: &Params, email: bool, link: Option<&str>) -> Written {
+    let tz: Tz = p.tz.parse().unwrap_or(chrono_tz::UTC);
+    let mut args: Vec<(&str, String)> = vec![("room", p.room.clone())];
+    if let Some(g) = &p.game {
+        args.push(("game", g.clone()));
+    }
+    if let Some(n) = p.position {
+        args.push(("position", n.to_string()));
+    }
+    if let Some(n) = p.table {
+        args.push(("table", n.to_string()));
+    }
+    if let Some(n) = p.seat {
+        args.push(("seat", n.to_string()));
+    }
+    if let Some(t) = p.respond_by {
+        // HH:MM in the room's zone.
+        args.push(("time", t.with_timezone(&tz).format("%H:%M").to_string()));
+    }
+    if let (Some(a), Some(c)) = (p.amount, &p.currency) {
+        args.push(("amount", crate::i18n::money(a, c)));
+    }
+    if let Some(s) = &p.storage {
+        args.push(("storage", s.clone()));
+    }
+    args.push(("outcome", if p.back_on_list.unwrap_or(false) { "bottom" } else { "removed" }.to_string()));
+    if let Some(l) = link {
+        args.push(("link", l.to_string()));
+    }
+    let key = kind.as_str().replace('_', "-");
+    let text = i18n.msg(lang, &format!("notify-{key}-sms"), &args);
+    if !email {
+        return Written { subject: None, body: text };
+    }
+    let subject = i18n.msg(lang, &format!("notify-{key}-subject"), &args);
+    let mut body = text;
+    if let Some(l) = link {
+        body.push_str("\n\n");
+        body.push_str(&i18n.msg(lang, "notify-email-link", &[("link", l.to_string())]));
+    }
+    body.push_str("\n\n");
+    body.push_str(&i18n.msg(lang, "notify-email-footer", &[("room", p.room.clone())]));
+    Written { subject: Some(subject), body }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::policy::sms_segments;
+
+    fn t(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn params() -> Params {
+        Params {
+            room: "Casino Lisboa".into(),
+            tz: "Europe/Lisbon".into(),
+            game: Some("NL 1/2".into()),
+            position: Some(3),
+            table: Some(12),
+            seat: Some(4),
+            // 21:45 UTC in November is 21:45 in Lisbon.
+            respond_by: Some(t("2026-11-22T21:45:00Z")),
+            amount: Some(15_050),
+            currency: Some("EUR".into()),
+            storage: Some("cofre 2".into()),
+            back_on_list: Some(true),
+            link_version: 0,
+        }
+    }
+
+    #[test]
+    fn seat_ready_names_table_seat_game_and_the_local_time() {
+        let i = I18n::default();
+        let en = write_with(&i, Language::En, Kind::SeatReady, &params(), false, None).body;
+        let pt = write_with(&i, Language::Pt, Kind::SeatReady, &params(), false, None).body;
+        for s in [&en, &pt] {
+            assert!(s.contains("12") && s.contains('4') && s.contains("NL 1/2") && s.contains("21:45"), "{s}");
+        }
+        assert!(en.contains("Your seat is ready"), "{en}");
+        assert!(pt.contains("O seu lugar"), "{pt}");
+        // São Paulo: the same instant is 18:45 there.
+        let mut sp = params();
+        sp.tz = "America/Sao_Paulo".into();
+        assert!(write_with(&i, Language::En, Kind::SeatReady, &sp, false, None).body.contains("18:45"));
+    }
+
+    #[test]
+    fn custody_shows_money_the_readers_way() {
+        let i = I18n::default();
+        let en = write_with(&i, Language::En, Kind::Custody, &params(), false, None).body;
+        let pt = write_with(&i, Language::Pt, Kind::Custody, &params(), false, None).body;
+        assert!(en.contains("€150.50") && en.contains("cofre 2"), "{en}");
+        assert!(pt.contains("150,50 €") && pt.contains("cofre 2"), "{pt}");
+    }
+
+    #[test]
+    fn call_expired_says_what_became_of_the_place() {
+        let i = I18n::default();
+        let mut p = params();
+        let bottom = write_with(&i, Language::En, Kind::CallExpired, &p, false, None).body;
+        p.back_on_list = Some(false);
+        let removed = write_with(&i, Language::En, Kind::CallExpired, &p, false, None).body;
+        assert_ne!(bottom, removed);
+        assert!(bottom.contains("bottom"), "{bottom}");
+    }
+
+    #[test]
+    fn every_message_exists_in_both_languages_and_fits_one_sms_where_it_can() {
+        let i = I18n::default();
+        for kind in Kind::ALL {
+            for lang in [Language::Pt, Language::En] {
+                let sms = write_with(&i, lang, *kind, &params(), false, Some("https://room.example/p/x")).body;
+                assert!(!sms.contains("notify-") && !sms.contains('{'), "{kind} {lang}: {sms}");
+                // Only "added" carries the link (a link is ~200 characters: two segments).
+                if *kind != Kind::Added {
+                    assert_eq!(sms_segments(&sms), 1, "{kind} {lang} takes more than one SMS: {sms} ({} chars)", sms.chars().count());
+                } else {
+                    assert!(sms.contains("https://room.example/p/x"), "{sms}");
+                }
+                let mail = write_with(&i, lang, *kind, &params(), true, Some("https://room.example/p/x"));
+                let subject = mail.subject.unwrap();
+                assert!(!subject.is_empty() && !subject.contains("notify-"), "{kind} {lang}: {subject}");
+                assert!(mail.body.contains("https://room.example/p/x") && mail.body.contains("Casino Lisboa"), "{}", mail.body);
+            }
+            let en = write_with(&i, Language::En, *kind, &params(), false, None).body;
+            let pt = write_with(&i, Language::Pt, *kind, &params(), false, None).body;
+            assert_ne!(en, pt, "{kind}: same text in both languages");
+        }
+    }
+
+    #[test]
+    fn channels_follow_the_preference_and_the_contacts() {
+        let mut p = PlayerRow {
+            id: 1,
+            full_name: "Ana".into(),
+            alias: "Ana".into(),
+            date_of_birth: chrono::NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),
+            doc_kind: "passport".into(),
+            doc_number: "X".into(),
+            doc_number_norm: "X".into(),
+            doc_country: "PT".into(),
+            doc_expiry: chrono::NaiveDate::from_ymd_opt(2035, 1, 1).unwrap(),
+            phone: Some("+351912345678".into()),
+            email: None,
+            language: "pt".into(),
+            notify: "both".into(),
+            has_photo: true,
+            search_key: "ana".into(),
+            link_token_version: 0,
+            version: 1,
+            created_at: t("2026-11-22T00:00:00Z").naive_utc(),
+            updated_at: t("2026-11-22T00:00:00Z").naive_utc(),
+        };
+        assert_eq!(channels(&p), vec![("sms", "+351912345678".to_string())]);
+        p.email = Some("ana@example.pt".into());
+        assert_eq!(channels(&p).len(), 2);
+        p.notify = "email".into();
+        assert_eq!(channels(&p), vec![("email", "ana@example.pt".to_string())]);
+        p.notify = "none".into();
+        assert!(channels(&p).is_empty());
+    }
+}
