@@ -43,6 +43,8 @@ crate::domain::game::string_enum! {
         MustMove = "must_move",
         /// BSOP 36: the player's chips were removed into custody.
         Custody = "custody",
+        /// The floor sends the player's link again (a new phone, a lost message).
+        Link = "link",
     }
 }
 

@@ -828,3 +828,66 @@ async fn list_messages_follow_the_list_once_per_entry() {
     assert_eq!(res.json()[0]["attempt_log"][0]["transport"], "sink");
     let _ = Transports::from_config(&app.config).unwrap();
 }
+
+#[actix_web::test]
+async fn the_desk_shows_the_link_as_a_qr_code_sends_it_again_and_revokes_every_link() {
+    let app = NApp::new(|_| {}).await;
+    let _r = room(&app).await;
+    let by_sms = player(&app, 1, Language::Pt, NotifyPref::Sms, Some("+351950000001"), None);
+    let unreachable = player(&app, 2, Language::En, NotifyPref::None, None, None);
+    let (session, csrf) = app.web_login().await;
+    let form = |uri: &str| {
+        test::TestRequest::post()
+            .uri(uri)
+            .cookie(actix_web::cookie::Cookie::new("cr_session", session.clone()))
+            .set_form([("csrf", csrf.as_str())])
+            .to_request()
+    };
+    let audit = |action: &str| -> i64 {
+        use cardroom::db::schema::audit_log::dsl as a;
+        app.with_conn(|c| a::audit_log.filter(a::action.eq(action)).count().get_result(c).unwrap())
+    };
+
+    // The QR code on the desk's screen: a link to this player's page that verifies.
+    let page = app.page(&format!("/players/{by_sms}/link"), &session, None).await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    let html = page.text();
+    assert!(html.contains("id=\"player-link-qr\"") && html.contains("data:image/svg+xml;base64,"), "{html}");
+    let start = html.find("id=\"player-link-url\">").expect("the link's text") + "id=\"player-link-url\">".len();
+    let url = html[start..].split('<').next().unwrap().to_string();
+    assert!(url.starts_with("https://room.example/p/"), "{url}");
+    let token = url.rsplit('/').next().unwrap().to_string();
+    let now = app.state.clock.now();
+    let claims = app.with_conn(|c| link::verify(c, &app.state.keys, &token, Purpose::PlayerPage, now)).expect("the shown link verifies");
+    assert_eq!(claims.sub, by_sms);
+    assert_eq!(audit("player.link_shown"), 1);
+
+    // Sent again by SMS through the outbox.
+    let r = app.call(form(&format!("/players/{by_sms}/link/send"))).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(r.header("location").as_deref(), Some(format!("/players/{by_sms}?link=sent").as_str()));
+    assert_eq!(app.kinds(), vec!["link".to_string()]);
+    assert_eq!(audit("player.link_sent"), 1);
+    let shown = app.page(&format!("/players/{by_sms}?link=sent"), &session, Some("pt")).await.text();
+    assert!(shown.contains("id=\"link-notice\"") && shown.contains("A ligação vai a caminho"), "{shown}");
+    app.drain(&app.worker());
+    let sink = std::fs::read_to_string(app.config.sink_path()).unwrap();
+    assert!(sink.contains("O seu lugar na lista") && sink.contains("https://room.example/p/"), "{sink}");
+
+    // Nobody to send to: refused, nothing written.
+    let r = app.call(form(&format!("/players/{unreachable}/link/send"))).await;
+    assert_eq!(r.status, 409);
+    assert!(r.text().contains("no phone or e-mail"), "{}", r.text());
+    assert_eq!(app.outbox().len(), 1);
+    assert_eq!(audit("player.link_sent"), 1);
+
+    // Revoked: the link shown before no longer opens anything.
+    let r = app.call(form(&format!("/players/{by_sms}/links/revoke"))).await;
+    assert_eq!(r.status, 303);
+    assert_eq!(app.with_conn(|c| link::verify(c, &app.state.keys, &token, Purpose::PlayerPage, now)), Err(LinkError::Revoked));
+    // The player's history names each step.
+    let history = app.page(&format!("/players/{by_sms}"), &session, None).await.text();
+    for label in ["link shown at the desk", "link sent again", "links revoked"] {
+        assert!(history.contains(&format!("Player&#39;s {label}")), "{label} in {history}");
+    }
+}

@@ -391,3 +391,19 @@ floor-draw-seats-extra = Draw seats + 1 extra
 action-table-extra_seat = Extra seat added (BSOP 50)
 action-table-extra_seat_removed = Extra seat removed (BSOP 50)
 action-seat-extra_removed = Moved from the extra seat (BSOP 50)
+
+# The player's link (issue 5)
+players-link-title = Player's link
+players-link-help = The player follows their place in line from this link (sent by SMS or e-mail when they join a list). Show it as a QR code to scan here, send it again, or make every link of this player stop working.
+players-link-show = Show as QR code
+players-link-send = Send the link again
+players-links-revoke = Revoke all links
+players-link-sent = The link is on its way (see Messages to players).
+players-links-revoked = Every link of this player stopped working. New messages carry a new link.
+players-link-scan = Let the player scan this code with their phone: it opens their place in line.
+players-link-qr-alt = QR code of the player's link
+players-link-valid-until = Valid until { $time } (end of the gaming day).
+players-link-private = Whoever has this link sees this player's places in line: show it to the player only.
+err-link-no-channel = This player has no phone or e-mail to send to (or chose no messages): show the link as a QR code instead.
+action-player-link_shown = Player's link shown at the desk
+action-player-link_sent = Player's link sent again

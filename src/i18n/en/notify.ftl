@@ -69,3 +69,7 @@ outbox-kind-custody = chips in custody
 outbox-next-try = next try { $time }
 err-message-not-failed = Only a failed message can be sent again.
 err-message-status = The status must be pending, sending, sent or failed.
+
+notify-link-sms = Your place in line at { $room }, live: { $link }
+notify-link-subject = Your link to follow your place in line
+outbox-kind-link = link sent again

@@ -391,3 +391,19 @@ floor-draw-seats-extra = Sortear lugares + 1 extra
 action-table-extra_seat = Lugar extra acrescentado (BSOP 50)
 action-table-extra_seat_removed = Lugar extra retirado (BSOP 50)
 action-seat-extra_removed = Mudou do lugar extra (BSOP 50)
+
+# A ligação do jogador (issue 5)
+players-link-title = Ligação do jogador
+players-link-help = O jogador acompanha o seu lugar na lista por esta ligação (enviada por SMS ou e-mail quando entra numa lista). Mostre-a como código QR para ler aqui, envie-a de novo, ou faça deixar de funcionar todas as ligações deste jogador.
+players-link-show = Mostrar como código QR
+players-link-send = Enviar a ligação de novo
+players-links-revoke = Revogar todas as ligações
+players-link-sent = A ligação vai a caminho (ver Mensagens aos jogadores).
+players-links-revoked = Todas as ligações deste jogador deixaram de funcionar. As novas mensagens levam uma nova ligação.
+players-link-scan = Peça ao jogador para ler este código com o telemóvel: abre o seu lugar na lista.
+players-link-qr-alt = Código QR da ligação do jogador
+players-link-valid-until = Válida até { $time } (fim do dia de jogo).
+players-link-private = Quem tiver esta ligação vê os lugares na lista deste jogador: mostre-a apenas ao jogador.
+err-link-no-channel = Este jogador não tem telefone nem e-mail para onde enviar (ou não quer mensagens): mostre antes a ligação como código QR.
+action-player-link_shown = Ligação do jogador mostrada no balcão
+action-player-link_sent = Ligação do jogador reenviada

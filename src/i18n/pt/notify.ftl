@@ -69,3 +69,7 @@ outbox-kind-custody = fichas em custódia
 outbox-next-try = nova tentativa às { $time }
 err-message-not-failed = Só uma mensagem falhada pode ser enviada de novo.
 err-message-status = O estado deve ser pending, sending, sent ou failed.
+
+notify-link-sms = O seu lugar na lista em { $room }, em direto: { $link }
+notify-link-subject = A sua ligação para acompanhar o seu lugar na lista
+outbox-kind-link = ligação reenviada

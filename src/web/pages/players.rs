@@ -50,7 +50,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route("/players/{id}/bans", web::post().to(ban))
     .route("/bans/{id}/lift", web::post().to(lift))
     .route("/players/{id}/separations", web::post().to(separate))
-    .route("/separations/{id}/remove", web::post().to(unseparate));
+    .route("/separations/{id}/remove", web::post().to(unseparate))
+    .route("/players/{id}/link", web::get().to(link_page))
+    .route("/players/{id}/link/send", web::post().to(link_send))
+    .route("/players/{id}/links/revoke", web::post().to(links_revoke));
 }
 
 /// A player line in lists, with what the floor needs at a glance.
@@ -302,10 +305,23 @@ struct ShowPage {
     bans: Vec<(ExclusionRow, bool)>,
     separations: Vec<(SeparationRow, PlayerRow)>,
     history: Vec<AuditRow>,
+    /// What just happened to the player's link (`?link=sent|revoked`).
+    link_notice: Option<String>,
 }
 
-async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, path: web::Path<i64>) -> AppResult<ShowPage> {
+#[derive(Deserialize)]
+struct ShowQuery {
+    link: Option<String>,
+}
+
+async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, path: web::Path<i64>, q: web::Query<ShowQuery>) -> AppResult<ShowPage> {
     let id = path.into_inner();
+    let link_notice = match q.into_inner().link.as_deref() {
+        Some("sent") => Some("players-link-sent"),
+        Some("revoked") => Some("players-links-revoked"),
+        _ => None,
+    }
+    .map(str::to_string);
     let c = ctx(&req, &st, &who.0).await?;
     let now = c.now;
     let tz = c.tz;
@@ -325,7 +341,7 @@ async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, pa
         .map(|Warning::IdExpiresSoon { on, days }| c.i18n.msg(c.lang, "warn-id-expires", &[("date", on.to_string()), ("days", days.to_string())]))
         .collect();
     let age = crate::domain::age::age_on(p.date_of_birth, today);
-    Ok(ShowPage { c, p, age, ineligible, warnings, bans, separations, history })
+    Ok(ShowPage { c, p, age, ineligible, warnings, bans, separations, history, link_notice })
 }
 
 async fn photo_file(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<HttpResponse> {
@@ -401,4 +417,67 @@ async fn unseparate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i6
 #[derive(Deserialize)]
 struct Back {
     from: Option<i64>,
+}
+
+// ---- the player's link (issue 5): shown as a QR code at the desk, sent again, revoked ----------
+
+#[derive(Template)]
+#[template(path = "players/link.html")]
+struct LinkPage {
+    c: Ctx,
+    p: PlayerRow,
+    url: String,
+    qr: Option<String>,
+    expires: chrono::DateTime<chrono::Utc>,
+}
+
+/// The player's link as a QR code on the desk's screen, for the player to scan. Making a link
+/// is audited (`player.link_shown`): whoever holds it sees the player's page.
+async fn link_page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let c = ctx(&req, &st, &who.0).await?;
+    let now = c.now;
+    let actor = services::staff::actor(&who.0.staff);
+    let day_ends = crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let (p, token, expires) = st
+        .write(move |st, conn| {
+            let p = svc::get(conn, id)?;
+            let room = services::room::get(conn)?;
+            let token = crate::notify::link::issue_for(conn, &st.keys, id, now, room.tz, day_ends)?;
+            let expires = crate::notify::link::gaming_day_end(now, room.tz, day_ends);
+            crate::db::audit::record::<(), _>(conn, now, &actor, "player.link_shown", "player", Some(id), None, Some(&serde_json::json!({ "expires_at": expires })))?;
+            Ok((p, token, expires))
+        })
+        .await?;
+    let url = crate::notify::link::url(&st.config.public_base(), &token);
+    let qr = super::tablet::qr_data_url(&url);
+    super::render(actix_web::http::StatusCode::OK, &LinkPage { c, p, url, qr, expires })
+}
+
+/// The floor sends the player's link again by the player's channels (SMS / e-mail), through
+/// the outbox. Refused when the player has no channel to be reached by.
+async fn link_send(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, conn| {
+        let p = svc::get(conn, id)?;
+        if crate::notify::messages::channels(&p).is_empty() {
+            return Err(AppError::Conflict(crate::domain::Problem::new("err-link-no-channel")));
+        }
+        let ids = crate::notify::tell(conn, now, id, crate::notify::Kind::Link, |_, _| Ok(()))?;
+        crate::db::audit::record::<(), _>(conn, now, &actor, "player.link_sent", "player", Some(id), None, Some(&serde_json::json!({ "messages": ids })))?;
+        Ok(())
+    })
+    .await?;
+    Ok(see_other(&format!("/players/{id}?link=sent")))
+}
+
+/// Every link of the player stops working at once (a lost phone, a link passed on).
+async fn links_revoke(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, conn| crate::notify::link::revoke_all(conn, now, &actor, id)).await?;
+    Ok(see_other(&format!("/players/{id}?link=revoked")))
 }
