@@ -81,6 +81,12 @@ pub struct Config {
     pub notify_lease_secs: u64,
     /// `CARDROOM_NOTIFY_TIMEOUT_SECS`: network timeout of one send.
     pub notify_timeout_secs: u64,
+    /// `CARDROOM_CALL_EXTENSION_MIN`: minutes a player's "need more time" (on their link)
+    /// adds to a seat call's response window, once per call (1–30).
+    pub call_extension_min: u32,
+    /// `CARDROOM_PLAYER_LINK_RATE`: requests per minute one client address may make to the
+    /// player's link pages `/p/…` (a bucket of this size refilled over a minute; 10–1,000,000).
+    pub player_link_rate: u32,
 }
 
 impl Default for Config {
@@ -118,6 +124,8 @@ impl Default for Config {
             notify_poll_ms: 1_000,
             notify_lease_secs: 120,
             notify_timeout_secs: 20,
+            call_extension_min: 5,
+            player_link_rate: 240,
         }
     }
 }
@@ -198,6 +206,12 @@ impl Config {
         }
         if !(1..=48).contains(&self.session_hours) {
             return Err(bad("CARDROOM_SESSION_HOURS", "must be between 1 and 48"));
+        }
+        if !(1..=30).contains(&self.call_extension_min) {
+            return Err(bad("CARDROOM_CALL_EXTENSION_MIN", "must be between 1 and 30 (minutes)"));
+        }
+        if !(10..=1_000_000).contains(&self.player_link_rate) {
+            return Err(bad("CARDROOM_PLAYER_LINK_RATE", "must be between 10 and 1000000 (requests per minute)"));
         }
         if let Some(w) = self.workers {
             if !(1..=64).contains(&w) {
@@ -337,6 +351,14 @@ mod tests {
         let mut c = Config::default();
         c.admin_password = Some("admin".into());
         assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_ADMIN_PASSWORD");
+        for bad in [0, 31] {
+            let mut c = Config::default();
+            c.call_extension_min = bad;
+            assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_CALL_EXTENSION_MIN");
+        }
+        let mut c = Config::default();
+        c.player_link_rate = 5;
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_PLAYER_LINK_RATE");
     }
 
     #[test]

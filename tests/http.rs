@@ -30,3 +30,5 @@ mod push;
 mod table_side;
 #[path = "http/notify.rs"]
 mod notify;
+#[path = "http/player_link.rs"]
+mod player_link;

@@ -19,6 +19,12 @@ impl Actor {
     pub fn system() -> Actor {
         Actor { id: None, name: "system".into() }
     }
+
+    /// A player acting through their own signed link (issue 5: the answers to a seat call,
+    /// leaving a list). Not a staff member: no id; the name says who it was.
+    pub fn player(player_id: i64) -> Actor {
+        Actor { id: None, name: format!("player #{player_id} (own link)") }
+    }
 }
 
 /// Serialises a value for the before/after columns ("" for nothing).

@@ -220,6 +220,11 @@ pub struct SeatCallRow {
     pub created_by: Option<i64>,
     /// Not acknowledged by the table in time: shown escalated on the floor dashboard.
     pub escalated_at: Option<NaiveDateTime>,
+    /// The player's answer from their link (issue 5): `on_my_way` or `more_time`.
+    pub player_answer: Option<String>,
+    pub answered_at: Option<NaiveDateTime>,
+    /// When the player asked for more time (the window is moved once only).
+    pub extended_at: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

@@ -232,6 +232,9 @@ diesel::table! {
         resolved_at -> Nullable<Timestamp>,
         created_by -> Nullable<BigInt>,
         escalated_at -> Nullable<Timestamp>,
+        player_answer -> Nullable<Text>,
+        answered_at -> Nullable<Timestamp>,
+        extended_at -> Nullable<Timestamp>,
     }
 }
 

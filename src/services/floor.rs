@@ -281,6 +281,37 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .collect())
 }
 
+/// One entry's place on its game's list and its estimated wait in minutes, computed exactly
+/// as [`list`] and the dashboard do (`domain::waitlist::positions` over the game's active
+/// entries, the wait from the game's measured seat turnover). For the player's own link:
+/// reads no other player's record. None: the entry is not on the list (ended, or a lapsed
+/// call-in).
+pub fn place_of(conn: &mut DbConn, game_id: i64, entry_id: i64, now: DateTime<Utc>) -> AppResult<Option<(Place, Option<i64>)>> {
+    let rows = entries(conn, game_id)?;
+    let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
+    let Some(place) = waitlist::positions(&domain, now).into_iter().find(|(id, _)| *id == entry_id).map(|(_, p)| p) else {
+        return Ok(None);
+    };
+    let openings = recent_openings(conn, game_id)?;
+    Ok(Some((place, wait_minutes(place.ahead, &openings))))
+}
+
+/// BSOP 43: the player leaves a list from their own link ("leave this list"): ended as the
+/// floor's removal ends it ([`remove`]: an open call for it is cancelled, the entry is
+/// `removed` with the reason, audited as `list.leave` with the player as the actor, pushed),
+/// without the "removed" message — the player did it and sees it on the page.
+pub fn leave_by_player(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<WaitlistRow> {
+    let e = entry(conn, entry_id)?;
+    if !ACTIVE.contains(&e.state.as_str()) {
+        return Err(conflict("err-entry-not-active"));
+    }
+    cancel_calls_of_entry(conn, now, actor, entry_id)?;
+    end_entry(conn, now, actor, &e, "removed", LEFT_BY_PLAYER, "list.leave")
+}
+
+/// The end reason of an entry the player left from their link.
+pub const LEFT_BY_PLAYER: &str = "left by the player";
+
 /// Adds a registered, eligible player to a game's list, at the desk or as a call-in that
 /// lapses unless the player checks in (profile `call_in_expiry_min`).
 pub fn join(
@@ -681,6 +712,9 @@ fn create_call(
         resolved_at: None,
         created_by: actor.id,
         escalated_at: None,
+        player_answer: None,
+        answered_at: None,
+        extended_at: None,
     };
     diesel::insert_into(seat_calls::table).values(&row).execute(conn).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-called") } else { e.into() }

@@ -9,6 +9,7 @@ pub mod draws;
 pub mod floor;
 pub mod games;
 pub mod photo;
+pub mod player_page;
 pub mod players;
 pub mod room;
 pub mod staff;

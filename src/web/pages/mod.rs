@@ -4,6 +4,7 @@ pub mod admin;
 pub mod floor;
 pub mod lobby;
 pub mod outbox;
+pub mod player_link;
 pub mod players;
 pub mod table_side;
 pub mod tablet;
@@ -36,7 +37,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(tablet::routes)
         .configure(table_side::routes)
         .configure(admin::routes)
-        .configure(outbox::routes);
+        .configure(outbox::routes)
+        .configure(player_link::routes);
 }
 
 /// Renders a template with a status (forms shown again with their errors use 422).

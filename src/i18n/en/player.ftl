@@ -1,0 +1,62 @@
+# The player's own page (issue 5, /p/{token}): every key starts with plink- (no collision with
+# the other catalogs: a duplicate key stops the start).
+
+plink-title = Your place in line
+plink-hello = Hello, { $alias }
+plink-private = This page is yours alone: do not share the link.
+plink-live = Updates by itself
+plink-lists = Your waiting lists
+plink-no-lists = You are not on any waiting list.
+plink-position = Your place
+plink-ahead = { $ahead ->
+    [0] Nobody ahead of you
+    [one] 1 player ahead of you
+   *[other] { $ahead } players ahead of you
+}
+plink-of = { $of ->
+    [one] 1 player on this list
+   *[other] { $of } players on this list
+}
+plink-wait = Estimated wait: about { $minutes } min
+plink-wait-unknown = Estimated wait: not enough data yet
+plink-call-in = Check in at the desk by { $time } to keep your place.
+plink-lapsed = Your call-in lapsed: please check in at the desk.
+plink-called = Your seat is ready!
+plink-called-where = Table { $table }, seat { $seat }
+plink-respond-by = Respond by { $time }
+plink-time-left = Time left
+plink-on-my-way = On my way
+plink-more-time = Need more time
+plink-more-time-hint = Adds { $minutes } min, once.
+plink-leave = Leave this list
+plink-leave-confirm = Yes, take me off this list
+plink-answer-on_my_way = The floor knows you are on your way.
+plink-answer-more_time = The floor gave you more time.
+plink-extended = You already had your extra time for this call.
+plink-seated = You are playing
+plink-seated-at = Table { $table }, seat { $seat }
+plink-seated-since = since { $time }
+plink-today = Today
+plink-today-hint = Since the gaming day began at { $time }
+plink-today-none = Nothing played today yet.
+plink-col-game = Game
+plink-col-time = Time played
+plink-col-in = Bought in
+plink-col-out = Taken off
+plink-total = Total
+plink-expired-title = This link has expired
+plink-expired-text = Links last until the end of the gaming day. Ask the floor for a new one.
+plink-revoked-title = This link is no longer valid
+plink-revoked-text = The floor has replaced it. Use the latest link you received, or ask at the desk.
+plink-forged-title = Link not recognised
+plink-forged-text = Check that you opened the whole link from your message, or ask at the desk.
+plink-rate-title = Too many requests
+plink-rate-text = Please wait a minute and try again.
+plink-error-title = That could not be done
+plink-back = Back to my page
+plink-err-extended-once = You can ask for more time only once per call.
+plink-floor-answer-on_my_way = On my way
+plink-floor-answer-more_time = Needs more time
+plink-floor-answer-hint = The player's answer from their link
+action-seat-call_answer = Answered a seat call (own link)
+action-list-leave = Left a waiting list (own link)

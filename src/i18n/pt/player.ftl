@@ -1,0 +1,62 @@
+# A página do próprio jogador (issue 5, /p/{token}): todas as chaves começam por plink- (sem
+# colisões com os outros catálogos: uma chave repetida impede o arranque).
+
+plink-title = O seu lugar na lista
+plink-hello = Olá, { $alias }
+plink-private = Esta página é só sua: não partilhe a ligação.
+plink-live = Atualiza-se sozinha
+plink-lists = As suas listas de espera
+plink-no-lists = Não está em nenhuma lista de espera.
+plink-position = O seu lugar
+plink-ahead = { $ahead ->
+    [0] Ninguém à sua frente
+    [one] 1 jogador à sua frente
+   *[other] { $ahead } jogadores à sua frente
+}
+plink-of = { $of ->
+    [one] 1 jogador nesta lista
+   *[other] { $of } jogadores nesta lista
+}
+plink-wait = Espera estimada: cerca de { $minutes } min
+plink-wait-unknown = Espera estimada: ainda sem dados suficientes
+plink-call-in = Apresente-se no balcão até às { $time } para manter o lugar.
+plink-lapsed = A sua inscrição por telefone caducou: apresente-se no balcão.
+plink-called = O seu lugar está pronto!
+plink-called-where = Mesa { $table }, lugar { $seat }
+plink-respond-by = Responda até às { $time }
+plink-time-left = Tempo restante
+plink-on-my-way = A caminho
+plink-more-time = Preciso de mais tempo
+plink-more-time-hint = Mais { $minutes } min, uma vez.
+plink-leave = Sair desta lista
+plink-leave-confirm = Sim, retirem-me desta lista
+plink-answer-on_my_way = O floor sabe que está a caminho.
+plink-answer-more_time = O floor deu-lhe mais tempo.
+plink-extended = Já teve o tempo extra para esta chamada.
+plink-seated = Está a jogar
+plink-seated-at = Mesa { $table }, lugar { $seat }
+plink-seated-since = desde as { $time }
+plink-today = Hoje
+plink-today-hint = Desde o início do dia de jogo, às { $time }
+plink-today-none = Ainda não jogou hoje.
+plink-col-game = Jogo
+plink-col-time = Tempo de jogo
+plink-col-in = Entradas
+plink-col-out = Retirado
+plink-total = Total
+plink-expired-title = Esta ligação expirou
+plink-expired-text = As ligações valem até ao fim do dia de jogo. Peça uma nova ao floor.
+plink-revoked-title = Esta ligação já não é válida
+plink-revoked-text = O floor substituiu-a. Use a ligação mais recente que recebeu, ou pergunte no balcão.
+plink-forged-title = Ligação não reconhecida
+plink-forged-text = Confirme que abriu a ligação completa da sua mensagem, ou pergunte no balcão.
+plink-rate-title = Demasiados pedidos
+plink-rate-text = Aguarde um minuto e tente de novo.
+plink-error-title = Não foi possível
+plink-back = Voltar à minha página
+plink-err-extended-once = Só pode pedir mais tempo uma vez por chamada.
+plink-floor-answer-on_my_way = A caminho
+plink-floor-answer-more_time = Pede mais tempo
+plink-floor-answer-hint = A resposta do jogador na sua ligação
+action-seat-call_answer = Respondeu a uma chamada (ligação própria)
+action-list-leave = Saiu de uma lista de espera (ligação própria)

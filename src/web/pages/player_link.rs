@@ -1,0 +1,377 @@
+//! The player's own page, `/p/{token}` (issue 5): phone-first, in the player's language,
+//! refreshing itself by short polling of `/p/{token}/state` with an ETag (304 when nothing
+//! changed), and the three answers as plain forms.
+//!
+//! **The signed token in the path is the credential.** No sign-in, no cookie: whoever holds
+//! the link acts as that player on this page only. That is also why the forms carry no CSRF
+//! token: a cross-site form can only post to `/p/{token}/…` if its author already has the
+//! token, and then they need no forgery — there is no ambient credential (cookie) for another
+//! site to ride on. The token is checked on every request (signature with our key only,
+//! purpose, expiry at the end of the gaming day, the player's current link version), so a
+//! revoked link stops at once. Responses carry `Cache-Control: no-store` and
+//! `Referrer-Policy: no-referrer` (the token must not leak through caches or the `Referer`
+//! of a followed link). Requests are rate-limited per client address
+//! (`CARDROOM_PLAYER_LINK_RATE`).
+//!
+//! Refusals are pages of their own (in the reader's language, never a trace): expired or
+//! revoked link → 410, a link we did not sign (another key, `alg: none`, an edited payload)
+//! → 404, too many requests → 429, an answer that conflicts with the state (a second "need
+//! more time") → 409 with the page and the reason.
+
+use super::render;
+use crate::domain::player::Language;
+use crate::error::AppError;
+use crate::notify::link::{self, LinkError, Purpose};
+use crate::services::player_page::{self, Answer, PlayerView};
+use crate::services::room::Room;
+use crate::state::AppState;
+use crate::web::ctx::{request_lang, Ctx};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{header, StatusCode};
+use actix_web::middleware::{from_fn, Next};
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use chrono::{DateTime, Duration, Utc};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/p")
+            .wrap(from_fn(guard))
+            .route("/{token}", web::get().to(page))
+            .route("/{token}/state", web::get().to(state))
+            .route("/{token}/calls/{call}/on-my-way", web::post().to(on_my_way))
+            .route("/{token}/calls/{call}/more-time", web::post().to(more_time))
+            .route("/{token}/entries/{entry}/leave", web::post().to(leave)),
+    );
+}
+
+// ---- rate limit and headers --------------------------------------------------------------
+
+/// One client address's token bucket.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// The buckets of this server process (per address; a process-wide map, shared by the HTTP
+/// workers). Old buckets are dropped when the map grows.
+fn buckets() -> &'static Mutex<HashMap<IpAddr, Bucket>> {
+    static B: OnceLock<Mutex<HashMap<IpAddr, Bucket>>> = OnceLock::new();
+    B.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Takes one request from the address's bucket: `per_min` requests a minute, up to
+/// `per_min` at once. False: over the limit.
+fn take(ip: IpAddr, per_min: u32) -> bool {
+    let now = Instant::now();
+    let cap = per_min as f64;
+    let mut map = buckets().lock().unwrap_or_else(|p| p.into_inner());
+    if map.len() > 50_000 {
+        map.retain(|_, b| now.duration_since(b.at).as_secs() < 120);
+    }
+    let b = map.entry(ip).or_insert(Bucket { tokens: cap, at: now });
+    let refill = now.duration_since(b.at).as_secs_f64() * cap / 60.0;
+    b.tokens = (b.tokens + refill).min(cap);
+    b.at = now;
+    if b.tokens >= 1.0 {
+        b.tokens -= 1.0;
+        true
+    } else {
+        false
+    }
+}
+
+/// The client's address: the TCP peer (a `Forwarded` header is not trusted: a client could
+/// write any). Behind a reverse proxy every client shares the proxy's bucket — see README.
+fn client_ip(req: &ServiceRequest) -> IpAddr {
+    req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]))
+}
+
+/// Rate limit, then the link's headers on every answer (refusals included).
+async fn guard(req: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let per_min = req.app_data::<web::Data<AppState>>().map_or(240, |s| s.config.player_link_rate);
+    let mut res = if take(client_ip(&req), per_min) {
+        next.call(req).await?.map_into_boxed_body()
+    } else {
+        let lang = request_lang(req.request());
+        let st = req.app_data::<web::Data<AppState>>().cloned();
+        let html = match &st {
+            Some(st) => gone_html(st, lang, "plink-rate-title", "plink-rate-text", None),
+            None => "429".into(),
+        };
+        let res = HttpResponse::TooManyRequests()
+            .insert_header((header::RETRY_AFTER, "60"))
+            .insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
+            .content_type("text/html; charset=utf-8")
+            .body(html);
+        req.into_response(res)
+    };
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    h.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    h.insert(header::HeaderName::from_static("x-robots-tag"), header::HeaderValue::from_static("noindex, nofollow"));
+    Ok(res)
+}
+
+// ---- refusal pages -------------------------------------------------------------------------
+
+#[derive(Template)]
+#[template(path = "player/gone.html")]
+struct Gone {
+    lang: &'static str,
+    title: String,
+    text: String,
+    back: Option<(String, String)>,
+}
+
+fn gone_html(st: &AppState, lang: Language, title: &str, text: &str, back: Option<String>) -> String {
+    let page = Gone {
+        lang: lang.as_str(),
+        title: st.i18n.t(lang, title),
+        text: st.i18n.t(lang, text),
+        back: back.map(|href| (href, st.i18n.t(lang, "plink-back"))),
+    };
+    page.render().unwrap_or_else(|_| st.i18n.t(lang, title))
+}
+
+fn gone(st: &AppState, status: StatusCode, lang: Language, title: &str, text: String, back: Option<String>) -> HttpResponse {
+    let page = Gone { lang: lang.as_str(), title: st.i18n.t(lang, title), text, back: back.map(|href| (href, st.i18n.t(lang, "plink-back"))) };
+    let html = page.render().unwrap_or_else(|_| st.i18n.t(lang, title));
+    HttpResponse::build(status).insert_header((header::CONTENT_LANGUAGE, lang.as_str())).content_type("text/html; charset=utf-8").body(html)
+}
+
+/// The page for a link refused: expired or revoked → 410 Gone, not ours → 404.
+fn refused(st: &AppState, req: &HttpRequest, e: LinkError) -> HttpResponse {
+    let lang = request_lang(req);
+    let (status, title, text) = match e {
+        LinkError::Expired => (StatusCode::GONE, "plink-expired-title", "plink-expired-text"),
+        LinkError::Revoked => (StatusCode::GONE, "plink-revoked-title", "plink-revoked-text"),
+        LinkError::Forged => (StatusCode::NOT_FOUND, "plink-forged-title", "plink-forged-text"),
+    };
+    gone(st, status, lang, title, st.i18n.t(lang, text), None)
+}
+
+/// Anything else that went wrong, as a page in the player's language: a 4xx with its
+/// message (and the way back to the page), a 5xx with the usual apology (detail logged).
+fn failed(st: &AppState, lang: Language, token: &str, e: &AppError) -> HttpResponse {
+    use actix_web::ResponseError;
+    if e.status_code().is_server_error() {
+        log::error!("player page: {e}");
+    }
+    let (message, _) = crate::web::errors::describe(&st.i18n, lang, e);
+    gone(st, e.status_code(), lang, "plink-error-title", message, Some(format!("/p/{token}")))
+}
+
+// ---- the page ------------------------------------------------------------------------------
+
+/// The live part of the page: the same bytes in the page and from `/state` (the ETag is
+/// their hash). Holds no "now": the countdown is computed in the browser from the deadline.
+#[derive(Template)]
+#[template(path = "player/state.html")]
+struct State<'a> {
+    c: &'a Ctx,
+    v: &'a PlayerView,
+    token: &'a str,
+    extension_min: u32,
+}
+
+impl State<'_> {
+    fn t2(&self, key: &str, a: &str, av: impl ToString, b: &str, bv: impl ToString) -> String {
+        self.c.i18n.msg(self.c.lang, key, &[(a, av.to_string()), (b, bv.to_string())])
+    }
+    fn clock(&self, t: &DateTime<Utc>) -> String {
+        self.c.clock(t)
+    }
+    fn hm(&self, minutes: impl crate::web::ctx::Val<i64>) -> String {
+        let minutes = minutes.val();
+        format!("{}:{:02}", minutes / 60, minutes % 60)
+    }
+    fn minutes_total(&self) -> i64 {
+        self.v.today.iter().map(|g| g.minutes).sum()
+    }
+}
+
+#[derive(Template)]
+#[template(path = "player/page.html")]
+struct Page<'a> {
+    c: &'a Ctx,
+    v: &'a PlayerView,
+    state: String,
+    /// The server's clock (seconds), for the countdown (the test clock may differ).
+    now: i64,
+    /// A refusal shown on the page (409: "need more time" asked twice).
+    notice: Option<String>,
+}
+
+/// What one request works from: the verified player, the room, the page as of now.
+struct Loaded {
+    view: PlayerView,
+    room: Room,
+    now: DateTime<Utc>,
+}
+
+/// Verifies the link and reads the player's page (one blocking job).
+async fn load(st: &AppState, token: &str) -> Result<Result<Loaded, LinkError>, AppError> {
+    let token = token.to_string();
+    let now = st.clock.now();
+    let day_ends = link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    st.run(move |s, c| {
+        let claims = match link::verify(c, &s.keys, &token, Purpose::PlayerPage, now) {
+            Ok(claims) => claims,
+            Err(e) => return Ok(Err(e)),
+        };
+        let room = crate::services::room::get(c)?;
+        let view = player_page::view(c, now, &room, claims.sub, day_ends)?;
+        Ok(Ok(Loaded { view, room, now }))
+    })
+    .await
+}
+
+fn ctx(req: &HttpRequest, st: &AppState, l: &Loaded) -> Ctx {
+    let mut c = Ctx::new(req, st.i18n.clone(), &l.room, None, String::new(), l.now);
+    c.lang = l.view.language;
+    c
+}
+
+fn state_html(st: &AppState, c: &Ctx, l: &Loaded, token: &str) -> Result<String, AppError> {
+    State { c, v: &l.view, token, extension_min: st.config.call_extension_min }
+        .render()
+        .map_err(|e| AppError::Internal(format!("template: {e}")))
+}
+
+fn etag_of(html: &str) -> String {
+    let d = Sha256::digest(html.as_bytes());
+    format!("\"{}\"", hex::encode(&d[..12]))
+}
+
+async fn show(req: &HttpRequest, st: &AppState, token: &str, status: StatusCode, notice: Option<String>) -> HttpResponse {
+    let l = match load(st, token).await {
+        Ok(Ok(l)) => l,
+        Ok(Err(e)) => return refused(st, req, e),
+        Err(e) => return failed(st, request_lang(req), token, &e),
+    };
+    let c = ctx(req, st, &l);
+    let html = state_html(st, &c, &l, token).and_then(|state| {
+        render(status, &Page { c: &c, v: &l.view, state, now: l.now.timestamp(), notice: notice.clone() })
+    });
+    match html {
+        Ok(mut res) => {
+            res.headers_mut().insert(header::CONTENT_LANGUAGE, header::HeaderValue::from_static(c.lang.as_str()));
+            res
+        }
+        Err(e) => failed(st, c.lang, token, &e),
+    }
+}
+
+/// `GET /p/{token}`: the page.
+async fn page(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+    show(&req, &st, &path, StatusCode::OK, None).await
+}
+
+/// `GET /p/{token}/state`: the live part as an HTML fragment, with an ETag; 304 when the
+/// browser's `If-None-Match` still matches. `X-Now` carries the server's clock (seconds) so
+/// the countdown ticks against the server's time.
+async fn state(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
+    let token = path.into_inner();
+    let l = match load(&st, &token).await {
+        Ok(Ok(l)) => l,
+        Ok(Err(e)) => return refused(&st, &req, e),
+        Err(e) => return failed(&st, request_lang(&req), &token, &e),
+    };
+    let c = ctx(&req, &st, &l);
+    let html = match state_html(&st, &c, &l, &token) {
+        Ok(h) => h,
+        Err(e) => return failed(&st, c.lang, &token, &e),
+    };
+    let etag = etag_of(&html);
+    let now = l.now.timestamp().to_string();
+    let matches = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == etag || t == "*"));
+    let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    res.insert_header((header::ETAG, etag)).insert_header(("X-Now", now)).insert_header((header::CONTENT_LANGUAGE, c.lang.as_str()));
+    if matches {
+        res.finish()
+    } else {
+        res.content_type("text/html; charset=utf-8").body(html)
+    }
+}
+
+/// Runs an answer for the verified player, then back to the page (303); a refusal shows
+/// the page again with the reason (409), or a page of its own.
+async fn answer<F>(req: HttpRequest, st: web::Data<AppState>, token: String, act: F) -> HttpResponse
+where
+    F: FnOnce(&mut crate::db::DbConn, DateTime<Utc>, i64, &AppState) -> crate::error::AppResult<()> + Send + 'static,
+{
+    let now = st.clock.now();
+    let t = token.clone();
+    // Checked once outside the write turn (a refused link costs no write), then again inside
+    // it, against the state the write sees.
+    let checked = st.run(move |s, c| Ok(link::verify(c, &s.keys, &t, Purpose::PlayerPage, now))).await;
+    let lang_of = |st: &AppState, player: i64| -> Language {
+        st.db
+            .conn()
+            .ok()
+            .and_then(|mut c| {
+                use crate::db::schema::players;
+                use diesel::prelude::*;
+                players::table.find(player).select(players::language).first::<String>(&mut c).ok()
+            })
+            .and_then(|l| l.parse().ok())
+            .unwrap_or_else(|| request_lang(&req))
+    };
+    let claims = match checked {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => return refused(&st, &req, e),
+        Err(e) => return failed(&st, request_lang(&req), &token, &e),
+    };
+    let t = token.clone();
+    let r = st
+        .write(move |s, c| {
+            let claims = link::verify(c, &s.keys, &t, Purpose::PlayerPage, now).map_err(|_| AppError::Conflict(crate::domain::Problem::new("plink-revoked-title")))?;
+            act(c, now, claims.sub, s)
+        })
+        .await;
+    match r {
+        Ok(()) => super::see_other(&format!("/p/{token}")),
+        Err(e @ AppError::Conflict(_)) => {
+            let lang = lang_of(&st, claims.sub);
+            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
+            show(&req, &st, &token, StatusCode::CONFLICT, Some(message)).await
+        }
+        Err(e) => failed(&st, lang_of(&st, claims.sub), &token, &e),
+    }
+}
+
+/// `POST /p/{token}/calls/{call}/on-my-way`.
+async fn on_my_way(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+    let (token, call) = path.into_inner();
+    answer(req, st, token, move |c, now, player, _| {
+        player_page::answer_call(c, now, player, call, Answer::OnMyWay, Duration::zero()).map(|_| ())
+    })
+    .await
+}
+
+/// `POST /p/{token}/calls/{call}/more-time`: once per call, by `CARDROOM_CALL_EXTENSION_MIN`.
+async fn more_time(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+    let (token, call) = path.into_inner();
+    answer(req, st, token, move |c, now, player, s| {
+        let ext = Duration::minutes(s.config.call_extension_min as i64);
+        player_page::answer_call(c, now, player, call, Answer::MoreTime, ext).map(|_| ())
+    })
+    .await
+}
+
+/// `POST /p/{token}/entries/{entry}/leave`.
+async fn leave(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+    let (token, entry) = path.into_inner();
+    answer(req, st, token, move |c, now, player, _| player_page::leave_list(c, now, player, entry)).await
+}
