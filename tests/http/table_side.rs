@@ -620,6 +620,10 @@ async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_m
     assert!(view.contains(&format!("id=\"floor-message-{id}\"")) && view.contains("Seat 4 needs a new deck"), "{view}");
     let floor_page = r.app.page("/floor/tablets", &r.floor).await.text();
     assert!(floor_page.contains("Not seen yet"), "{floor_page}");
+    // The form is in the page's body once (not in its <title>).
+    assert_eq!(floor_page.matches("id=\"message-form\"").count(), 1);
+    let title = &floor_page[floor_page.find("<title>").unwrap()..floor_page.find("</title>").unwrap()];
+    assert!(!title["<title>".len()..].contains('<'), "markup in the title: {title}");
     let res = r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[]).await;
     assert_eq!(res.status, 303);
     assert!(!r.view().await.contains(&format!("id=\"floor-message-{id}\"")));
