@@ -263,7 +263,8 @@ pub fn write_with(i18n: &I18n, lang: Language, kind: Kind, p: &Params, email: bo
     }
     let subject = i18n.msg(lang, &format!("notify-{key}-subject"), &args);
     let mut body = text;
-    if let Some(l) = link {
+    // The link once: messages whose text already carries it ("added", "link") get no second copy.
+    if let Some(l) = link.filter(|l| !body.contains(l)) {
         body.push_str("\n\n");
         body.push_str(&i18n.msg(lang, "notify-email-link", &[("link", l.to_string())]));
     }
@@ -313,6 +314,16 @@ mod tests {
         let mut sp = params();
         sp.tz = "America/Sao_Paulo".into();
         assert!(write_with(&i, Language::En, Kind::SeatReady, &sp, false, None).body.contains("18:45"));
+    }
+
+    #[test]
+    fn an_e_mail_carries_the_link_exactly_once() {
+        let i = I18n::default();
+        let link = "https://room.example/p/abc.def.ghi";
+        for kind in [Kind::Added, Kind::Link, Kind::SeatReady] {
+            let w = write_with(&i, Language::En, kind, &params(), true, Some(link));
+            assert_eq!(w.body.matches(link).count(), 1, "{kind:?}: {}", w.body);
+        }
     }
 
     #[test]
