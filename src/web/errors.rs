@@ -108,6 +108,8 @@ pub async fn localize(
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let lang = request_lang(req.request());
     let is_api = req.path().starts_with("/api/") || req.path() == "/healthz";
+    // A player's link carries its token in the path: no error page may pass it on.
+    let is_player_link = req.path().starts_with("/p/");
     let st = req.app_data::<web::Data<AppState>>().cloned();
     let res = next.call(req).await?;
     let status = res.status();
@@ -151,6 +153,10 @@ pub async fn localize(
     } else {
         page_response(&st.i18n, lang, &err, &back_href)
     };
+    let mut new = new;
+    if is_player_link {
+        new.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    }
     Ok(ServiceResponse::new(req, new).map_into_right_body())
 }
 

@@ -216,6 +216,10 @@ async fn refused_links_get_a_clear_page_and_change_nothing() {
         let r = app.state(&token, None).await;
         assert_eq!(r.status, 404, "{what}");
     }
+    // An address the router itself refuses (not a number) still keeps the token private.
+    let r = app.press(&format!("/p/{good}/calls/not-a-number/on-my-way")).await;
+    assert!((400..500).contains(&r.status), "{}", r.status);
+    assert_eq!(r.header("referrer-policy").as_deref(), Some("no-referrer"));
     // In the reader's language.
     let r = app.open_lang("/p/nothing.like.this", "pt-PT,pt;q=0.9").await;
     assert_eq!(r.status, 404);
