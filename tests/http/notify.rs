@@ -309,6 +309,42 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// An SMTP server that is "down" but keeps its port (so no parallel test takes it before
+/// the real one starts there): every connection is closed at once, before any greeting.
+struct DownPort {
+    port: u16,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl DownPort {
+    fn hold() -> DownPort {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        l.set_nonblocking(true).unwrap();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let s = stop.clone();
+        let thread = std::thread::spawn(move || {
+            while !s.load(std::sync::atomic::Ordering::Relaxed) {
+                match l.accept() {
+                    Ok((conn, _)) => drop(conn),
+                    Err(_) => std::thread::sleep(std::time::Duration::from_millis(5)),
+                }
+            }
+        });
+        DownPort { port, stop, thread: Some(thread) }
+    }
+
+    /// Gives the port back (for the real server to start on it right away).
+    fn release(mut self) -> u16 {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            t.join().unwrap();
+        }
+        self.port
+    }
+}
+
 fn smtp_settings(port: u16) -> impl FnOnce(&mut Config) {
     move |c: &mut Config| {
         c.smtp_host = Some("127.0.0.1".into());
@@ -569,7 +605,8 @@ async fn sms_goes_through_a_twilio_compatible_api() {
 #[actix_rt::test]
 async fn providers_down_for_a_while_then_back_deliver_every_message_exactly_once() {
     let gw = Gateway::start();
-    let port = free_port();
+    let down = DownPort::hold();
+    let port = down.port;
     let url = gw.url.clone();
     let app = NApp::new(move |c| {
         generic_settings(url)(c);
@@ -586,7 +623,7 @@ async fn providers_down_for_a_while_then_back_deliver_every_message_exactly_once
     // "added" ×4 (each told the place on joining), by SMS and by e-mail.
     let total = app.outbox().len();
     assert_eq!(total, 8);
-    gw.set_down(true); // and no SMTP server listening yet
+    gw.set_down(true); // and the SMTP server drops every connection
     let w = app.worker();
     let p = w.run_once().unwrap();
     assert_eq!((p.claimed, p.sent, p.retrying), (8, 0, 8));
@@ -603,7 +640,7 @@ async fn providers_down_for_a_while_then_back_deliver_every_message_exactly_once
     }
     // Both come back.
     gw.set_down(false);
-    let smtp = SmtpServer::start(port);
+    let smtp = SmtpServer::start(down.release());
     app.advance(Duration::milliseconds(2_100));
     app.drain(&w);
     assert!(app.outbox().iter().all(|m| m.4 == "sent"), "{:?}", app.outbox());
