@@ -48,7 +48,7 @@ pub fn record<B: Serialize, A: Serialize>(
     let prev_hash: String = if seq == 1 {
         GENESIS.to_string()
     } else {
-        a::audit_log.filter(a::seq.eq(seq - 1)).select(a::hash).first(conn)?
+        crate::native!(conn, |c| a::audit_log.filter(a::seq.eq(seq - 1)).select(a::hash).first(c))?
     };
     let before = to_json(before);
     let after = to_json(after);
@@ -77,7 +77,7 @@ pub fn record<B: Serialize, A: Serialize>(
         prev_hash,
         hash,
     };
-    diesel::insert_into(a::audit_log).values(&row).execute(conn)?;
+    crate::native!(conn, |c| diesel::insert_into(a::audit_log).values(&row).execute(c))?;
     Ok(seq)
 }
 

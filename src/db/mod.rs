@@ -379,8 +379,41 @@ fn configure_sqlite_library() {
             if a != ffi::SQLITE_OK || b != ffi::SQLITE_OK {
                 log::warn!("SQLite kept its default threading/memory settings (sqlite3_config: {a}, {b})");
             }
+            // Runs on every connection this process opens from now on (diesel gives no
+            // access to the raw handle, SQLite's auto-extension hook does).
+            let c = ffi::sqlite3_auto_extension(Some(stable_plans_on_open));
+            if c != ffi::SQLITE_OK {
+                log::warn!("SQLite statements may be recompiled on every run (sqlite3_auto_extension: {c})");
+            }
         }
     });
+}
+
+/// Turns on SQLite's query-planner stability guarantee (`SQLITE_DBCONFIG_ENABLE_QPSG`) for a
+/// new connection: plans no longer depend on the values bound to a statement's parameters.
+///
+/// Why: the bundled SQLite (3.53) marks every statement with a bound `LIMIT ?` — every
+/// diesel `.first()` — and every comparison a partial index's `WHERE` could use, as "to be
+/// recompiled when that parameter is bound again", so a cached prepared statement was
+/// parsed and planned again on every run: about half of the time of a write on the floor's
+/// hot path (measured with `perf` on `cargo bench --bench floor`). With the guarantee on,
+/// cached statements are reused as they are. The plans do not lose anything the room needs:
+/// the partial indexes serve as constraints (one open call per seat, one seat per player…),
+/// their `IN (…)` conditions could never be proved from bound values anyway, and plain
+/// indexes cover the lookups (migration 000011 adds the two the partial indexes had covered).
+unsafe extern "C" fn stable_plans_on_open(
+    db: *mut libsqlite3_sys::sqlite3,
+    _err: *mut *mut std::ffi::c_char,
+    _api: *const libsqlite3_sys::sqlite3_api_routines,
+) -> std::ffi::c_int {
+    use libsqlite3_sys as ffi;
+    // SAFETY: `db` is the connection being opened (SQLite calls this from sqlite3_open_v2);
+    // the variadic arguments of this op are documented as (int onoff, int *pResult) and a
+    // null pResult is allowed.
+    unsafe {
+        ffi::sqlite3_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_QPSG, 1 as std::ffi::c_int, std::ptr::null_mut::<std::ffi::c_int>());
+    }
+    ffi::SQLITE_OK
 }
 
 /// PostgreSQL: writers take turns too, across every server process, with a transaction-level
@@ -410,11 +443,66 @@ pub fn revert_all_migrations(conn: &mut DbConn) -> Result<usize, DbError> {
     r.map_err(|e| DbError::Migrate(e.to_string()))
 }
 
+/// Runs a diesel query on the connection's own backend (`SqliteConnection` or
+/// `PgConnection`) instead of through the [`DbConn`] `MultiConnection` wrapper: the body is
+/// compiled once per backend. Why: diesel caches a prepared statement under the query's
+/// Rust type when it runs on a backend's own connection, but under its SQL text when it
+/// runs through a `MultiConnection` — so each run through the wrapper writes the statement's
+/// SQL out again (quoting every identifier) just to find it in the cache. On the floor's
+/// hot path that was a third of a write's time. Used for the statements every seat call,
+/// seating and leave runs; everything else goes through the wrapper as usual.
+#[macro_export]
+macro_rules! native {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConn::Sqlite($c) => $body,
+            $crate::db::DbConn::Postgres($c) => $body,
+        }
+    };
+}
+
+/// A statement diesel would prepare afresh on every run, marked as fine to keep prepared.
+///
+/// diesel never keeps an `UPDATE` prepared (its `SET` list may skip `None` fields, so one
+/// Rust type can stand for several SQL texts). Wrapped in `Cached`, the statement is kept in
+/// the connection's cache **under its SQL text** (`QueryId` is not static, so the cache key
+/// is the SQL and the bind types, never the Rust type): a different text is a different
+/// statement, so this is safe for any statement. Used on the floor's hot path (sequence
+/// numbers, state changes of calls, seatings and list entries), where preparing each
+/// `UPDATE` again was a sizeable part of a write.
+#[derive(Debug, Clone, Copy)]
+pub struct Cached<Q>(pub Q);
+
+impl<Q> diesel::query_builder::QueryId for Cached<Q> {
+    type QueryId = ();
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl<Q: diesel::query_builder::Query> diesel::query_builder::Query for Cached<Q> {
+    type SqlType = Q::SqlType;
+}
+
+impl<Q, DB> diesel::query_builder::QueryFragment<DB> for Cached<Q>
+where
+    DB: diesel::backend::Backend,
+    Q: diesel::query_builder::QueryFragment<DB>,
+{
+    fn walk_ast<'b>(&'b self, pass: diesel::query_builder::AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.0.walk_ast(pass)
+    }
+
+    fn is_safe_to_cache_prepared(&self, _backend: &DB) -> QueryResult<bool> {
+        Ok(true)
+    }
+}
+
+impl<Q, Conn> RunQueryDsl<Conn> for Cached<Q> {}
+
 /// Takes the next number of a named sequence inside the current transaction. The row lock
 /// this update takes serialises concurrent writers until commit, on both backends.
 pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
-    diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).returning(s::value).get_result(conn)
+    native!(conn, |c| Cached(diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).returning(s::value)).get_result(c))
 }
 
 /// Reads a setting.

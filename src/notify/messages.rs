@@ -134,7 +134,7 @@ pub fn enqueue(conn: &mut DbConn, now: DateTime<Utc>, player: &PlayerRow, kind: 
             sent_at: None,
             failed_at: None,
         };
-        diesel::insert_into(outbox::table).values(&row).execute(conn)?;
+        crate::native!(conn, |c| diesel::insert_into(outbox::table).values(&row).execute(c))?;
         ids.push(id);
     }
     Ok(ids)
@@ -150,7 +150,7 @@ pub fn tell(
     kind: Kind,
     fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
 ) -> AppResult<Vec<i64>> {
-    let p: PlayerRow = players::table.find(player_id).select(PlayerRow::as_select()).first(conn)?;
+    let p: PlayerRow = crate::native!(conn, |c| players::table.find(player_id).select(PlayerRow::as_select()).first(c))?;
     if channels(&p).is_empty() {
         return Ok(Vec::new());
     }
@@ -165,29 +165,31 @@ pub fn tell(
 
 /// Records that a list entry was told `kind` (once per entry). True the first time.
 pub fn mark_once(conn: &mut DbConn, now: DateTime<Utc>, entry_id: i64, kind: Kind) -> AppResult<bool> {
-    let seen: i64 = notify_marks::table
-        .filter(notify_marks::entry_id.eq(entry_id))
-        .filter(notify_marks::kind.eq(kind.as_str()))
-        .count()
-        .get_result(conn)?;
-    if seen > 0 {
-        return Ok(false);
-    }
-    diesel::insert_into(notify_marks::table)
+    // The primary key (entry, kind) settles it in one statement: a second mark is ignored.
+    let added = crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
         .values((notify_marks::entry_id.eq(entry_id), notify_marks::kind.eq(kind.as_str()), notify_marks::at.eq(now.naive_utc())))
-        .execute(conn)?;
-    Ok(true)
+        .on_conflict_do_nothing()
+        .execute(dbc))?;
+    Ok(added == 1)
 }
 
-/// Which entries were already told which kinds (for a few entries at once).
+/// Which entries were already told which kinds (for a few entries at once: up to
+/// [`NEARLY_NEXT_UP_TO`], the head of a list). One statement with a fixed number of
+/// parameters (missing ids repeat the first), so it stays prepared: it runs on every seat
+/// call from a list.
 pub fn marks_of(conn: &mut DbConn, entry_ids: &[i64]) -> AppResult<Vec<(i64, String)>> {
-    if entry_ids.is_empty() {
-        return Ok(Vec::new());
+    let Some(&first) = entry_ids.first() else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for ids in entry_ids.chunks(3) {
+        let id = |i: usize| ids.get(i).copied().unwrap_or(first);
+        let (a, b, c) = (id(0), id(1), id(2));
+        let rows: Vec<(i64, String)> = crate::native!(conn, |dbc| notify_marks::table
+            .filter(notify_marks::entry_id.eq(a).or(notify_marks::entry_id.eq(b)).or(notify_marks::entry_id.eq(c)))
+            .select((notify_marks::entry_id, notify_marks::kind))
+            .load(dbc))?;
+        out.extend(rows);
     }
-    Ok(notify_marks::table
-        .filter(notify_marks::entry_id.eq_any(entry_ids))
-        .select((notify_marks::entry_id, notify_marks::kind))
-        .load(conn)?)
+    Ok(out)
 }
 
 /// Where links point and when they expire: from the configuration.

@@ -54,7 +54,7 @@ macro_rules! table_in_play {
 /// Appends an event to the push stream (same transaction as the change).
 pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Option<i64>, kind: &str, payload: &P) -> AppResult<i64> {
     let seq = next_seq(conn, "event")?;
-    diesel::insert_into(events::table)
+    crate::native!(conn, |dbc| diesel::insert_into(events::table)
         .values((
             events::seq.eq(seq),
             events::at.eq(now.naive_utc()),
@@ -62,7 +62,7 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
             events::kind.eq(kind),
             events::payload.eq(serde_json::to_string(payload).unwrap_or_default()),
         ))
-        .execute(conn)?;
+        .execute(dbc))?;
     // PostgreSQL: wakes the push hubs of every server process at commit.
     crate::push::notify(conn)?;
     // BSOP 36: chips removed into custody (services::table_side): the player is told how
@@ -81,10 +81,10 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
 /// BSOP 36: "your chips are in custody": amount, table, where they are kept.
 fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppResult<()> {
     use crate::db::schema::chip_custody;
-    let (player_id, table_id, amount, storage): (i64, i64, i64, String) = chip_custody::table
+    let (player_id, table_id, amount, storage): (i64, i64, i64, String) = crate::native!(conn, |dbc| chip_custody::table
         .find(custody_id)
         .select((chip_custody::player_id, chip_custody::table_id, chip_custody::amount, chip_custody::storage))
-        .first(conn)?;
+        .first(dbc))?;
     notify::tell(conn, now, player_id, Kind::Custody, |c, p| {
         p.table = Some(table(c, table_id)?.number);
         p.amount = Some(amount);
@@ -154,7 +154,7 @@ fn notify_heads(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64, quiet: Opti
 /// lapsed, this player included (PT-2007 8a, as `domain::waitlist::positions` counts).
 fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppResult<i64> {
     let t = now.naive_utc();
-    Ok(waitlist_entries::table
+    Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(entry_active!())
         .filter(
@@ -164,7 +164,7 @@ fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppRe
                 .or(waitlist_entries::call_in_expires_at.gt(t)),
         )
         .count()
-        .get_result(conn)?)
+        .get_result(dbc))?)
 }
 
 /// BSOP 1, 2, 3, 10: the refusal names the first reason (the player page lists them all).
@@ -179,19 +179,19 @@ fn ineligible_error(reasons: &[Ineligible]) -> AppError {
 }
 
 fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
-    Ok(games::table.find(id).select(GameRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| games::table.find(id).select(GameRow::as_select()).first(dbc))?)
 }
 
 fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
-    Ok(card_tables::table.find(id).select(TableRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| card_tables::table.find(id).select(TableRow::as_select()).first(dbc))?)
 }
 
 fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
-    Ok(waitlist_entries::table
+    Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(entry_active!())
         .select(WaitlistRow::as_select())
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 /// The key for the bottom of a game's list. Keys only ever grow within a game (the maximum
@@ -199,24 +199,24 @@ fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
 /// who were seated from the list stays comparable with later ones: the must-move order
 /// (BSOP 55) reads it.
 fn bottom_key(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
-    let max: Option<i64> = waitlist_entries::table
+    let max: Option<i64> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .select(diesel::dsl::max(waitlist_entries::order_key))
-        .first(conn)?;
+        .first(dbc))?;
     Ok(max.map_or(waitlist::KEY_STEP, |k| k + waitlist::KEY_STEP))
 }
 
 /// A page of a game's waiting entries (not yet called), in list order: calling the next
 /// player reads only as far down the list as it has to.
 fn waiting_page(conn: &mut DbConn, game_id: i64, offset: i64, limit: i64) -> AppResult<Vec<WaitlistRow>> {
-    Ok(waitlist_entries::table
+    Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::state.eq("waiting"))
         .order((waitlist_entries::order_key.asc(), waitlist_entries::joined_at.asc(), waitlist_entries::id.asc()))
         .offset(offset)
         .limit(limit)
         .select(WaitlistRow::as_select())
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 fn as_entry(r: &WaitlistRow) -> Entry {
@@ -246,13 +246,13 @@ const TURNOVER_SAMPLE: i64 = 12;
 
 /// The times seats of a game were freed recently (newest first), for wait estimates.
 pub fn recent_openings(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<DateTime<Utc>>> {
-    let t: Vec<chrono::NaiveDateTime> = seatings::table
+    let t: Vec<chrono::NaiveDateTime> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::game_id.eq(game_id))
         .filter(seatings::left_at.is_not_null())
         .order(seatings::left_at.desc())
         .limit(TURNOVER_SAMPLE)
         .select(seatings::left_at.assume_not_null())
-        .load(conn)?;
+        .load(dbc))?;
     Ok(t.into_iter().map(|x| x.and_utc()).collect())
 }
 
@@ -264,12 +264,12 @@ fn wait_minutes(ahead: usize, openings: &[DateTime<Utc>]) -> Option<i64> {
 /// page, the API and the player's link).
 pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Vec<ListLine>> {
     game(conn, game_id)?;
-    let rows: Vec<(WaitlistRow, PlayerRow)> = waitlist_entries::table
+    let rows: Vec<(WaitlistRow, PlayerRow)> = crate::native!(conn, |dbc| waitlist_entries::table
         .inner_join(players::table)
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(entry_active!())
         .select((WaitlistRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
+        .load(dbc))?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
     let openings = recent_openings(conn, game_id)?;
     let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> = rows.into_iter().map(|r| (r.0.id, r)).collect();
@@ -343,12 +343,12 @@ pub fn join(
     // BSOP 55: a must-move player who refused to move and chose to come back later may
     // re-join this game's list only after the return window (one hour).
     refuse_before_rejoin(conn, profile, tz, game_id, player_id, now)?;
-    let already: i64 = waitlist_entries::table
+    let already: i64 = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::player_id.eq(player_id))
         .filter(entry_active!())
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if already > 0 {
         return Err(conflict("err-already-on-list"));
     }
@@ -366,7 +366,7 @@ pub fn join(
         end_reason: None,
         created_by: actor.id,
     };
-    diesel::insert_into(waitlist_entries::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table).values(&row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-already-on-list") } else { e.into() }
     })?;
     audit::record::<(), _>(conn, now, actor, "list.join", "player", Some(player_id), None, Some(&row))?;
@@ -380,17 +380,17 @@ pub fn join(
 
 /// One list entry, whatever its state.
 pub fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
-    Ok(waitlist_entries::table.find(id).select(WaitlistRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| waitlist_entries::table.find(id).select(WaitlistRow::as_select()).first(dbc))?)
 }
 
 fn end_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e: &WaitlistRow, state: &str, reason: &str, action: &str) -> AppResult<WaitlistRow> {
-    let n = diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
         .set((
             waitlist_entries::state.eq(state),
             waitlist_entries::ended_at.eq(Some(now.naive_utc())),
             waitlist_entries::end_reason.eq(Some(reason)),
         ))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-entry-not-active"));
     }
@@ -416,11 +416,11 @@ pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i6
 }
 
 fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<()> {
-    let ids: Vec<i64> = seat_calls::table
+    let ids: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::entry_id.eq(entry_id))
         .filter(call_open!())
         .select(seat_calls::id)
-        .load(conn)?;
+        .load(dbc))?;
     cancel_open_calls(conn, now, actor, &ids)
 }
 
@@ -441,7 +441,7 @@ pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i
     let domain: Vec<Entry> = rows.iter().map(as_entry).filter(|x| !x.lapsed(now)).collect();
     let before = waitlist::place_of(&domain, entry_id, now);
     for (id, key) in waitlist::reorder(&domain, entry_id, position as usize) {
-        diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key)).execute(conn)?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key))).execute(dbc))?;
     }
     let note = serde_json::json!({ "entry_id": entry_id, "from": before.map(|p| p.position), "to": position, "reason": reason.trim() });
     audit::record::<(), _>(conn, now, actor, "list.reorder", "player", Some(e.player_id), None, Some(&note))?;
@@ -459,7 +459,7 @@ pub fn check_in(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: 
     if e.call_in_expires_at.is_some_and(|t| t.and_utc() <= now) {
         return Err(conflict("err-call-in-lapsed"));
     }
-    diesel::update(waitlist_entries::table.find(entry_id)).set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(entry_id)).set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc())))).execute(dbc))?;
     let after = entry(conn, entry_id)?;
     audit::record(conn, now, actor, "list.check_in", "player", Some(e.player_id), Some(&e), Some(&after))?;
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
@@ -468,47 +468,47 @@ pub fn check_in(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: 
 
 /// Players seated at a table now.
 pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>> {
-    Ok(seatings::table
+    Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .order(seatings::seat_no.asc())
         .select(SeatingRow::as_select())
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 /// Who sits at a table and the open calls reserving its seats, each with the player (one
 /// query each, for the table's seat view).
 #[allow(clippy::type_complexity)]
 pub fn seats_of(conn: &mut DbConn, table_id: i64) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
-    let seated: Vec<(SeatingRow, PlayerRow)> = seatings::table
+    let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .order(seatings::seat_no.asc())
         .select((SeatingRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
-    let calls: Vec<(SeatCallRow, PlayerRow)> = seat_calls::table
+        .load(dbc))?;
+    let calls: Vec<(SeatCallRow, PlayerRow)> = crate::native!(conn, |dbc| seat_calls::table
         .inner_join(players::table.on(players::id.eq(seat_calls::player_id)))
         .filter(seat_calls::table_id.eq(table_id))
         .filter(call_open!())
         .order(seat_calls::seat_no.asc())
         .select((SeatCallRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
+        .load(dbc))?;
     Ok((seated, calls))
 }
 
 /// BSOP 47: the players this one must never sit with.
 fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
-    let rows: Vec<(i64, i64)> = separations::table
+    let rows: Vec<(i64, i64)> = crate::native!(conn, |dbc| separations::table
         .filter(separations::removed_at.is_null())
         .filter(separations::player_a.eq(player_id).or(separations::player_b.eq(player_id)))
         .select((separations::player_a, separations::player_b))
-        .load(conn)?;
+        .load(dbc))?;
     Ok(rows.into_iter().map(|(a, b)| if a == player_id { b } else { a }).collect())
 }
 
 fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
-    Ok(seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(call_open!()).count().get_result::<i64>(conn)? > 0)
+    Ok(crate::native!(conn, |dbc| seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(call_open!()).count().get_result::<i64>(dbc))? > 0)
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
@@ -516,20 +516,20 @@ fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_
     if call_ids.is_empty() {
         return Ok(());
     }
-    let open: Vec<SeatCallRow> = seat_calls::table
+    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::id.eq_any(call_ids))
         .filter(call_open!())
         .select(SeatCallRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     for c in open {
-        diesel::update(seat_calls::table.find(c.id))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
             .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-            .execute(conn)?;
+            ).execute(dbc))?;
         // The player keeps their place on the list.
         if let Some(eid) = c.entry_id {
-            diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("called")))
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("called")))
                 .set(waitlist_entries::state.eq("waiting"))
-                .execute(conn)?;
+                ).execute(dbc))?;
         }
         audit::record::<SeatCallRow, ()>(conn, now, actor, "seat.call_cancelled", "player", Some(c.player_id), Some(&c), None)?;
         emit(conn, now, Some(c.table_id), "seat.call_cancelled", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -539,7 +539,7 @@ fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_
 
 /// BSOP 46: does this player hold a seat at any table?
 pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
-    Ok(seatings::table.filter(seatings::player_id.eq(player_id)).filter(seatings::left_at.is_null()).count().get_result::<i64>(conn)? > 0)
+    Ok(crate::native!(conn, |dbc| seatings::table.filter(seatings::player_id.eq(player_id)).filter(seatings::left_at.is_null()).count().get_result::<i64>(dbc))? > 0)
 }
 
 /// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
@@ -551,22 +551,22 @@ fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: O
     if !matches!(TableState::parse(&t.state), Some(TableState::Open | TableState::Running | TableState::Suspended)) {
         return Err(conflict("err-table-not-open"));
     }
-    let taken: i64 = seatings::table
+    let taken: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(t.id))
         .filter(seatings::seat_no.eq(seat_no))
         .filter(seatings::left_at.is_null())
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if taken > 0 {
         return Err(conflict("err-seat-taken"));
     }
-    let calls: i64 = seat_calls::table
+    let calls: i64 = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
         .filter(seat_calls::seat_no.eq(seat_no))
         .filter(call_open!())
         .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if calls > 0 {
         return Err(conflict("err-seat-called"));
     }
@@ -620,11 +620,11 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
     check_seat_free(conn, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     // Seat-change requests of players still seated here and not already called elsewhere.
-    let requests: Vec<(i64, chrono::NaiveDateTime)> = seat_change_requests::table
+    let requests: Vec<(i64, chrono::NaiveDateTime)> = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::table_id.eq(table_id))
         .filter(seat_change_requests::state.eq("open"))
         .select((seat_change_requests::player_id, seat_change_requests::requested_at))
-        .load(conn)?;
+        .load(dbc))?;
     let here: Vec<i64> = seated_at(conn, table_id)?.iter().map(|s| s.player_id).collect();
     let mut changes: Vec<(i64, DateTime<Utc>)> = Vec::new();
     for (p, at) in requests {
@@ -716,19 +716,19 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    diesel::insert_into(seat_calls::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(seat_calls::table).values(&row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-called") } else { e.into() }
     })?;
     if let Some(eid) = entry_id {
-        let n = diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("waiting")))
+        let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("waiting")))
             .set(waitlist_entries::state.eq("called"))
-            .execute(conn)?;
+            ).execute(dbc))?;
         if n != 1 {
             return Err(conflict("err-entry-not-active"));
         }
     }
     audit::record::<(), _>(conn, now, actor, "seat.call", "player", Some(player_id), None, Some(&row))?;
-    let alias: String = players::table.find(player_id).select(players::alias).first(conn)?;
+    let alias: String = crate::native!(conn, |dbc| players::table.find(player_id).select(players::alias).first(dbc))?;
     emit(
         conn,
         now,
@@ -770,9 +770,9 @@ pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, ca
         "pending" => {}
         _ => return Err(conflict("err-call-not-open")),
     }
-    diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq("pending")))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq("pending")))
         .set((seat_calls::state.eq("acknowledged"), seat_calls::acknowledged_at.eq(Some(now.naive_utc()))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = call(conn, call_id)?;
     audit::record(conn, now, actor, "seat.call_ack", "player", Some(c.player_id), Some(&c), Some(&after))?;
     emit(conn, now, Some(c.table_id), "seat.call_ack", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -784,14 +784,14 @@ pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, ca
 /// shows them escalated.
 fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, system: &Actor) -> AppResult<usize> {
     let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
-    let late: Vec<SeatCallRow> = seat_calls::table
+    let late: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::state.eq("pending"))
         .filter(seat_calls::escalated_at.is_null())
         .filter(seat_calls::called_at.le(limit))
         .select(SeatCallRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     for c in &late {
-        diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc()))).execute(conn)?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc())))).execute(dbc))?;
         let after = call(conn, c.id)?;
         audit::record(conn, now, system, "seat.call_escalated", "player", Some(c.player_id), Some(c), Some(&after))?;
         emit(conn, now, Some(c.table_id), "seat.call_escalated", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -800,7 +800,7 @@ fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &Rule
 }
 
 pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
-    Ok(seat_calls::table.find(id).select(SeatCallRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| seat_calls::table.find(id).select(SeatCallRow::as_select()).first(dbc))?)
 }
 
 /// The called player arrived: the floor (or the dealer) confirms the seating (BSOP 44).
@@ -837,16 +837,16 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
         }
         _ => seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?,
     };
-    let n = diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
         .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-call-not-open"));
     }
     if c.source == "seat_change" {
-        diesel::update(seat_change_requests::table.filter(seat_change_requests::player_id.eq(c.player_id)).filter(seat_change_requests::state.eq("open")))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_change_requests::table.filter(seat_change_requests::player_id.eq(c.player_id)).filter(seat_change_requests::state.eq("open")))
             .set((seat_change_requests::state.eq("served"), seat_change_requests::resolved_at.eq(Some(now.naive_utc()))))
-            .execute(conn)?;
+            ).execute(dbc))?;
     }
     Ok(seating)
 }
@@ -860,12 +860,12 @@ pub fn seat_directly(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Ru
     })?;
     // The player's active entry on this game's list, if any, is used up by the seating.
     let entry_id: Option<i64> = match t.game_id {
-        Some(g) => waitlist_entries::table
+        Some(g) => crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(g))
             .filter(waitlist_entries::player_id.eq(player_id))
             .filter(entry_active!())
             .select(waitlist_entries::id)
-            .first(conn)
+            .first(dbc))
             .optional()?,
         None => None,
     };
@@ -927,7 +927,7 @@ fn seat_player(
     audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
-    let alias: String = players::table.find(player_id).select(players::alias).first(conn)?;
+    let alias: String = crate::native!(conn, |dbc| players::table.find(player_id).select(players::alias).first(dbc))?;
     emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": alias }))?;
     apply_table_rules_to(conn, now, profile, actor, t)?;
     Ok(row)
@@ -938,45 +938,45 @@ fn seat_player(
 /// the player's other open calls (those entries wait again, in their place). `keep_call` is
 /// the call being answered by this seating.
 fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &SeatingRow, entry_id: Option<i64>, keep_call: Option<i64>) -> AppResult<()> {
-    diesel::insert_into(seatings::table).values(row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(seatings::table).values(row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
     })?;
     if let Some(eid) = entry_id {
-        diesel::update(waitlist_entries::table.find(eid))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
             .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated"))))
-            .execute(conn)?;
+            ).execute(dbc))?;
     }
-    let others: Vec<i64> = seat_calls::table
+    let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
         .filter(call_open!())
         .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))
         .select(seat_calls::id)
-        .load(conn)?;
+        .load(dbc))?;
     cancel_open_calls(conn, now, actor, &others)
 }
 
 /// A player leaves their seat (the next player can then be called).
 pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, seating_id: i64, reason: &str) -> AppResult<SeatingRow> {
-    let s: SeatingRow = seatings::table.find(seating_id).select(SeatingRow::as_select()).first(conn)?;
+    let s: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(SeatingRow::as_select()).first(dbc))?;
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
     }
-    let n = diesel::update(seatings::table.find(seating_id).filter(seatings::left_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(seating_id).filter(seatings::left_at.is_null()))
         .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
-    let after: SeatingRow = seatings::table.find(seating_id).select(SeatingRow::as_select()).first(conn)?;
+    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(SeatingRow::as_select()).first(dbc))?;
     // A seat-change request only makes sense while seated at that table, and a must-move
     // call while seated at the must-move table: both end with the seating.
     cancel_seat_changes(conn, now, actor, s.player_id, s.table_id)?;
-    let must_move_calls: Vec<i64> = seat_calls::table
+    let must_move_calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
         .filter(seat_calls::source.eq("must_move"))
         .filter(call_open!())
         .select(seat_calls::id)
-        .load(conn)?;
+        .load(dbc))?;
     cancel_open_calls(conn, now, actor, &must_move_calls)?;
     audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
@@ -995,21 +995,21 @@ fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table
     }
     let extra_no = t.seats + 1;
     if freed_seat != extra_no {
-        let extra: Option<SeatingRow> = seatings::table
+        let extra: Option<SeatingRow> = crate::native!(conn, |dbc| seatings::table
             .filter(seatings::table_id.eq(table_id))
             .filter(seatings::seat_no.eq(extra_no))
             .filter(seatings::left_at.is_null())
             .select(SeatingRow::as_select())
-            .first(conn)
+            .first(dbc))
             .optional()?;
         if let Some(x) = extra {
-            diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat)).execute(conn)?;
-            let moved: SeatingRow = seatings::table.find(x.id).select(SeatingRow::as_select()).first(conn)?;
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat))).execute(dbc))?;
+            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(x.id).select(SeatingRow::as_select()).first(dbc))?;
             audit::record(conn, now, actor, "seat.extra_removed", "player", Some(x.player_id), Some(&x), Some(&moved))?;
             emit(conn, now, Some(table_id), "seat.moved", &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }))?;
         }
     }
-    diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false))).execute(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.extra_seat_removed", "table", Some(table_id), Some(&t), Some(&after))?;
     Ok(())
@@ -1034,47 +1034,47 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
         Transition::Suspend { .. } => (TableState::Suspended, Some(now.naive_utc())),
         Transition::Close => (TableState::Closed, None),
     };
-    diesel::update(card_tables::table.find(table_id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id))
         .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc())))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
     if new_state == TableState::Closed {
         // BSOP 50: no extra seat outlives the game.
-        diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).execute(conn)?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false))).execute(dbc))?;
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
         // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
         // holds and seat-change requests.
-        let calls: Vec<i64> = seat_calls::table
+        let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
             .filter(seat_calls::table_id.eq(table_id))
             .filter(call_open!())
             .select(seat_calls::id)
-            .load(conn)?;
+            .load(dbc))?;
         cancel_open_calls(conn, now, actor, &calls)?;
-        let holds: Vec<SeatHoldRow> = seat_holds::table
+        let holds: Vec<SeatHoldRow> = crate::native!(conn, |dbc| seat_holds::table
             .filter(seat_holds::table_id.eq(table_id))
             .filter(seat_holds::released_at.is_null())
             .select(SeatHoldRow::as_select())
-            .load(conn)?;
+            .load(dbc))?;
         for h in holds {
             end_hold(conn, now, actor, &h, "table closed")?;
         }
         let mut left = Vec::new();
         for s in seated_at(conn, table_id)? {
-            diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
                 .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed"))))
-                .execute(conn)?;
+                ).execute(dbc))?;
             cancel_seat_changes(conn, now, actor, s.player_id, table_id)?;
             // A move this player was called for (must-move, seat change) ends with the seat.
-            let moves: Vec<i64> = seat_calls::table
+            let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
                 .filter(seat_calls::player_id.eq(s.player_id))
                 .filter(seat_calls::source.ne("list"))
                 .filter(call_open!())
                 .select(seat_calls::id)
-                .load(conn)?;
+                .load(dbc))?;
             cancel_open_calls(conn, now, actor, &moves)?;
-            let after: SeatingRow = seatings::table.find(s.id).select(SeatingRow::as_select()).first(conn)?;
+            let after: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(s.id).select(SeatingRow::as_select()).first(dbc))?;
             audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
             emit(conn, now, Some(table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
             left.push(s.player_id);
@@ -1112,9 +1112,9 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
     if t.state != "closed" {
         return Err(conflict("err-table-already-open"));
     }
-    diesel::update(card_tables::table.find(table_id).filter(card_tables::state.eq("closed")))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id).filter(card_tables::state.eq("closed")))
         .set((card_tables::state.eq("open"), card_tables::opened_at.eq(Some(now.naive_utc())), card_tables::updated_at.eq(now.naive_utc())))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.open", "table", Some(table_id), Some(&t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": "open" }))?;
@@ -1132,15 +1132,15 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
 pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile) -> AppResult<usize> {
     let system = Actor::system();
     let mut actions = escalate_unacknowledged(conn, now, profile, &system)?;
-    let due: Vec<SeatCallRow> = seat_calls::table
+    let due: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(call_open!())
         .filter(seat_calls::respond_by.le(now.naive_utc()))
         .select(SeatCallRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     for c in due {
-        let n = diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
+        let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
             .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-            .execute(conn)?;
+            ).execute(dbc))?;
         if n != 1 {
             continue;
         }
@@ -1153,9 +1153,9 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
                 }
                 CallExpiry::BottomOfList => {
                     let key = bottom_key(conn, e.game_id)?;
-                    diesel::update(waitlist_entries::table.find(eid))
+                    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
                         .set((waitlist_entries::state.eq("waiting"), waitlist_entries::order_key.eq(key)))
-                        .execute(conn)?;
+                        ).execute(dbc))?;
                     let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
                     audit::record::<(), _>(conn, now, &system, "list.call_expired", "player", Some(e.player_id), None, Some(&note))?;
                     notify_heads(conn, now, e.game_id, None)?;
@@ -1179,12 +1179,12 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         }
     }
     // Call-ins that were not checked in lapse.
-    let lapsed: Vec<WaitlistRow> = waitlist_entries::table
+    let lapsed: Vec<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::state.eq("waiting"))
         .filter(waitlist_entries::checked_in_at.is_null())
         .filter(waitlist_entries::call_in_expires_at.le(now.naive_utc()))
         .select(WaitlistRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     for e in lapsed {
         end_entry(conn, now, &system, &e, "lapsed", "call-in not checked in", "list.lapse")?;
         tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
@@ -1192,7 +1192,7 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
     }
     // BSOP 36: absent players whose time ran out: the floor is alerted.
     actions += crate::services::table_side::alert_due_removals(conn, now, profile)?;
-    let suspended: Vec<i64> = card_tables::table.filter(card_tables::state.eq("suspended")).select(card_tables::id).load(conn)?;
+    let suspended: Vec<i64> = crate::native!(conn, |dbc| card_tables::table.filter(card_tables::state.eq("suspended")).select(card_tables::id).load(dbc))?;
     for id in suspended {
         apply_table_rules(conn, now, profile, &system, id)?;
     }
@@ -1255,34 +1255,34 @@ pub struct Dashboard {
 /// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
 /// size (tables, games, open seatings, open calls, holds, list entries).
 pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -> AppResult<Dashboard> {
-    let tables: Vec<(TableRow, Option<GameRow>)> = card_tables::table
+    let tables: Vec<(TableRow, Option<GameRow>)> = crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::active.eq(true))
         .order(card_tables::number.asc())
         .select((TableRow::as_select(), Option::<GameRow>::as_select()))
-        .load(conn)?;
-    let seated: Vec<(SeatingRow, PlayerRow)> = seatings::table
+        .load(dbc))?;
+    let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .filter(seatings::left_at.is_null())
         .select((SeatingRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
-    let calls: Vec<SeatCallRow> = seat_calls::table
+        .load(dbc))?;
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(call_open!())
         .select(SeatCallRow::as_select())
-        .load(conn)?;
-    let call_players: Vec<(i64, String)> = players::table
+        .load(dbc))?;
+    let call_players: Vec<(i64, String)> = crate::native!(conn, |dbc| players::table
         .filter(players::id.eq_any(calls.iter().map(|c| c.player_id).collect::<Vec<_>>()))
         .select((players::id, players::alias))
-        .load(conn)?;
-    let holds: Vec<(SeatHoldRow, Option<String>)> = seat_holds::table
+        .load(dbc))?;
+    let holds: Vec<(SeatHoldRow, Option<String>)> = crate::native!(conn, |dbc| seat_holds::table
         .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
         .filter(seat_holds::released_at.is_null())
         .select((SeatHoldRow::as_select(), players::alias.nullable()))
-        .load(conn)?;
-    let changes: Vec<(i64, i64, i64)> = seat_change_requests::table
+        .load(dbc))?;
+    let changes: Vec<(i64, i64, i64)> = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::state.eq("open"))
         .select((seat_change_requests::id, seat_change_requests::table_id, seat_change_requests::player_id))
-        .load(conn)?;
+        .load(dbc))?;
     use std::collections::HashMap;
     let seated: HashMap<(i64, i32), (SeatingRow, String)> =
         seated.into_iter().map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias))).collect();
@@ -1319,11 +1319,11 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         views.push(TableView { table: t, game: g, seats, seated: n, siblings });
     }
     // Positions need every entry's key; names only for the top of each list.
-    let all_entries: Vec<WaitlistRow> = waitlist_entries::table
+    let all_entries: Vec<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(entry_active!())
         .select(WaitlistRow::as_select())
-        .load(conn)?;
-    let games_list: Vec<GameRow> = games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(conn)?;
+        .load(dbc))?;
+    let games_list: Vec<GameRow> = crate::native!(conn, |dbc| games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(dbc))?;
     let mut by_game: HashMap<i64, Vec<WaitlistRow>> = HashMap::new();
     for e in all_entries {
         by_game.entry(e.game_id).or_default().push(e);
@@ -1339,10 +1339,10 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         let mut rows: HashMap<i64, WaitlistRow> = mine.into_iter().map(|r| (r.id, r)).collect();
         let top_entries: Vec<(WaitlistRow, Place)> = top.into_iter().filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place))).collect();
         let ids: Vec<i64> = top_entries.iter().map(|(e, _)| e.player_id).collect();
-        let mut people: HashMap<i64, PlayerRow> = players::table
+        let mut people: HashMap<i64, PlayerRow> = crate::native!(conn, |dbc| players::table
             .filter(players::id.eq_any(ids))
             .select(PlayerRow::as_select())
-            .load(conn)?
+            .load(dbc))?
             .into_iter()
             .map(|p| (p.id, p))
             .collect();
@@ -1378,16 +1378,16 @@ fn formed_at(t: &TableRow) -> DateTime<Utc> {
 
 /// One seating, whatever its state.
 pub fn seating(conn: &mut DbConn, id: i64) -> AppResult<SeatingRow> {
-    Ok(seatings::table.find(id).select(SeatingRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| seatings::table.find(id).select(SeatingRow::as_select()).first(dbc))?)
 }
 
 /// BSOP 46: the one seat a player holds now, if any.
 fn current_seating(conn: &mut DbConn, player_id: i64) -> AppResult<Option<SeatingRow>> {
-    Ok(seatings::table
+    Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::left_at.is_null())
         .select(SeatingRow::as_select())
-        .first(conn)
+        .first(dbc))
         .optional()?)
 }
 
@@ -1395,7 +1395,7 @@ fn current_seating(conn: &mut DbConn, player_id: i64) -> AppResult<Option<Seatin
 /// single table). Stored in `card_tables.must_move`, exactly one per game or none; each change
 /// is audited and pushed. Runs when a table of the game opens or closes.
 pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64) -> AppResult<Option<i64>> {
-    let all: Vec<TableRow> = card_tables::table.filter(card_tables::game_id.eq(game_id)).select(TableRow::as_select()).load(conn)?;
+    let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table.filter(card_tables::game_id.eq(game_id)).select(TableRow::as_select()).load(dbc))?;
     // The choice reads only when each table was formed; the seat counts do not matter.
     let live: Vec<GameTable> = all
         .iter()
@@ -1408,9 +1408,9 @@ pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
     changed.extend(all.iter().filter(|t| !t.must_move && Some(t.id) == chosen));
     for t in changed {
         let want = Some(t.id) == chosen;
-        diesel::update(card_tables::table.find(t.id))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(t.id))
             .set((card_tables::must_move.eq(want), card_tables::updated_at.eq(now.naive_utc())))
-            .execute(conn)?;
+            ).execute(dbc))?;
         let after = table(conn, t.id)?;
         audit::record(conn, now, actor, "table.must_move", "table", Some(t.id), Some(t), Some(&after))?;
         emit(conn, now, Some(t.id), "table.must_move", &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }))?;
@@ -1420,12 +1420,12 @@ pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
 
 /// The game's must-move table in play, if any.
 fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
-    Ok(card_tables::table
+    Ok(crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .filter(card_tables::must_move.eq(true))
         .filter(table_in_play!())
         .select(TableRow::as_select())
-        .first(conn)
+        .first(dbc))
         .optional()?)
 }
 
@@ -1433,13 +1433,13 @@ fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<Table
 /// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
 /// time; players seated without a list entry come after, by the time they sat down.
 fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
-    let mut rows: Vec<(SeatingRow, PlayerRow, Option<i64>, Option<chrono::NaiveDateTime>)> = seatings::table
+    let mut rows: Vec<(SeatingRow, PlayerRow, Option<i64>, Option<chrono::NaiveDateTime>)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .left_join(waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id)))
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .select((SeatingRow::as_select(), PlayerRow::as_select(), waitlist_entries::order_key.nullable(), waitlist_entries::joined_at.nullable()))
-        .load(conn)?;
+        .load(dbc))?;
     rows.sort_by_key(|(s, _, key, joined)| (key.is_none(), key.unwrap_or(0), joined.unwrap_or(s.sat_at), s.sat_at, s.id));
     Ok(rows.into_iter().map(|(s, p, _, _)| (s, p)).collect())
 }
@@ -1494,13 +1494,13 @@ fn barred_from_table(conn: &mut DbConn, player_id: i64, t: &TableRow) -> AppResu
     if !t.must_move {
         return Ok(false);
     }
-    let n: i64 = must_move_refusals::table
+    let n: i64 = crate::native!(conn, |dbc| must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
         .filter(must_move_refusals::table_id.eq(t.id))
         .filter(must_move_refusals::choice.eq("give_up"))
         .filter(must_move_refusals::refused_at.ge(opened))
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     Ok(n > 0)
 }
 
@@ -1519,13 +1519,13 @@ fn refuse_before_rejoin(conn: &mut DbConn, profile: &RuleProfile, tz: Tz, game_i
 }
 
 fn rejoin_not_before(conn: &mut DbConn, profile: &RuleProfile, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<Option<DateTime<Utc>>> {
-    let last: Option<chrono::NaiveDateTime> = must_move_refusals::table
+    let last: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
         .filter(must_move_refusals::game_id.eq(game_id))
         .filter(must_move_refusals::choice.eq("rejoin_later"))
         .order(must_move_refusals::refused_at.desc())
         .select(must_move_refusals::refused_at)
-        .first(conn)
+        .first(dbc))
         .optional()?;
     Ok(last
         .map(|at| may_rejoin_after_refusal(at.and_utc(), Duration::minutes(profile.return_window_min as i64)))
@@ -1583,37 +1583,37 @@ pub fn refuse_must_move(
         return Err(conflict("err-not-must-move-table"));
     }
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
-    let n = diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
         .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("refused must-move"))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
     let ended = seating(conn, s.id)?;
     cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;
     // The must-move call is declined; any other open call of the player ends.
-    let open: Vec<SeatCallRow> = seat_calls::table
+    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
         .filter(call_open!())
         .select(SeatCallRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
     for c in &declined {
-        diesel::update(seat_calls::table.find(c.id))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
             .set((seat_calls::state.eq("declined"), seat_calls::resolved_at.eq(Some(now.naive_utc()))))
-            .execute(conn)?;
+            ).execute(dbc))?;
     }
     let others: Vec<i64> = open.iter().filter(|c| c.source != "must_move").map(|c| c.id).collect();
     cancel_open_calls(conn, now, actor, &others)?;
     let rejoin_after = (choice == RefusalChoice::RejoinLater)
         .then(|| may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64)).naive_utc());
     if choice == RefusalChoice::RejoinLater {
-        let active: Option<WaitlistRow> = waitlist_entries::table
+        let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(s.player_id))
             .filter(entry_active!())
             .select(WaitlistRow::as_select())
-            .first(conn)
+            .first(dbc))
             .optional()?;
         if let Some(e) = active {
             cancel_calls_of_entry(conn, now, actor, e.id)?;
@@ -1631,7 +1631,7 @@ pub fn refuse_must_move(
         rejoin_after,
         created_by: actor.id,
     };
-    diesel::insert_into(must_move_refusals::table).values(&row).execute(conn)?;
+    crate::native!(conn, |dbc| diesel::insert_into(must_move_refusals::table).values(&row).execute(dbc))?;
     let after = serde_json::json!({ "seating": ended, "refusal": row });
     audit::record(conn, now, actor, "seat.refuse_must_move", "player", Some(s.player_id), Some(&s), Some(&after))?;
     emit(
@@ -1688,9 +1688,9 @@ fn move_player(
     if barred_from_table(conn, player_id, to)? {
         return Err(conflict("err-refused-must-move-table"));
     }
-    let n = diesel::update(seatings::table.find(from.id).filter(seatings::left_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(from.id).filter(seatings::left_at.is_null()))
         .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1700,12 +1700,12 @@ fn move_player(
     let (entry_id, new_entry) = if from.game_id == Some(game_id) {
         (from.entry_id, false)
     } else {
-        let e: Option<i64> = waitlist_entries::table
+        let e: Option<i64> = crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(player_id))
             .filter(entry_active!())
             .select(waitlist_entries::id)
-            .first(conn)
+            .first(dbc))
             .optional()?;
         (e, e.is_some())
     };
@@ -1770,7 +1770,7 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
     for (i, p) in players_in_order.iter().enumerate() {
         let key = top - (n - i as i64) * waitlist::KEY_STEP;
         if let Some(e) = current.iter().find(|e| e.player_id == *p) {
-            diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).execute(conn)?;
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key))).execute(dbc))?;
             let after = entry(conn, e.id)?;
             audit::record(conn, now, actor, "list.table_break", "player", Some(*p), Some(e), Some(&after))?;
         } else {
@@ -1788,7 +1788,7 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
                 end_reason: None,
                 created_by: actor.id,
             };
-            diesel::insert_into(waitlist_entries::table).values(&row).execute(conn)?;
+            crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table).values(&row).execute(dbc))?;
             audit::record::<(), _>(conn, now, actor, "list.table_break", "player", Some(*p), None, Some(&row))?;
         }
     }
@@ -1800,7 +1800,7 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
 // ---- seat-change requests (PT-2007 12, BSOP 51) -----------------------------------------
 
 pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
-    Ok(seat_change_requests::table.find(id).select(SeatChangeRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| seat_change_requests::table.find(id).select(SeatChangeRow::as_select()).first(dbc))?)
 }
 
 /// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table; when a seat
@@ -1811,11 +1811,11 @@ pub fn request_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
     }
-    let open: i64 = seat_change_requests::table
+    let open: i64 = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::player_id.eq(s.player_id))
         .filter(seat_change_requests::state.eq("open"))
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if open > 0 {
         return Err(conflict("err-seat-change-open"));
     }
@@ -1827,7 +1827,7 @@ pub fn request_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
         resolved_at: None,
         state: "open".into(),
     };
-    diesel::insert_into(seat_change_requests::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(seat_change_requests::table).values(&row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-change-open") } else { e.into() }
     })?;
     audit::record::<(), _>(conn, now, actor, "seat.change_request", "player", Some(s.player_id), None, Some(&row))?;
@@ -1850,21 +1850,21 @@ pub fn cancel_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, 
 
 /// Ends a player's open seat-change requests at a table, and the seat-change calls they got.
 fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id: i64, table_id: i64) -> AppResult<()> {
-    diesel::update(
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(
         seat_change_requests::table
             .filter(seat_change_requests::player_id.eq(player_id))
             .filter(seat_change_requests::table_id.eq(table_id))
             .filter(seat_change_requests::state.eq("open")),
     )
     .set((seat_change_requests::state.eq("cancelled"), seat_change_requests::resolved_at.eq(Some(now.naive_utc()))))
-    .execute(conn)?;
-    let calls: Vec<i64> = seat_calls::table
+    ).execute(dbc))?;
+    let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
         .filter(seat_calls::source.eq("seat_change"))
         .filter(call_open!())
         .select(seat_calls::id)
-        .load(conn)?;
+        .load(dbc))?;
     cancel_open_calls(conn, now, actor, &calls)
 }
 
@@ -1872,13 +1872,13 @@ fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, pla
 /// their seat.
 pub fn seat_changes_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatChangeRow, PlayerRow, Option<i32>)>> {
     table(conn, table_id)?;
-    let rows: Vec<(SeatChangeRow, PlayerRow)> = seat_change_requests::table
+    let rows: Vec<(SeatChangeRow, PlayerRow)> = crate::native!(conn, |dbc| seat_change_requests::table
         .inner_join(players::table.on(players::id.eq(seat_change_requests::player_id)))
         .filter(seat_change_requests::table_id.eq(table_id))
         .filter(seat_change_requests::state.eq("open"))
         .order((seat_change_requests::requested_at.asc(), seat_change_requests::id.asc()))
         .select((SeatChangeRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
+        .load(dbc))?;
     let seated = seated_at(conn, table_id)?;
     Ok(rows
         .into_iter()
@@ -1892,16 +1892,16 @@ pub fn seat_changes_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatC
 // ---- seat holds (BSOP 45, 49) -----------------------------------------------------------
 
 pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
-    Ok(seat_holds::table.find(id).select(SeatHoldRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| seat_holds::table.find(id).select(SeatHoldRow::as_select()).first(dbc))?)
 }
 
 fn active_hold(conn: &mut DbConn, table_id: i64, seat_no: i32) -> AppResult<Option<SeatHoldRow>> {
-    Ok(seat_holds::table
+    Ok(crate::native!(conn, |dbc| seat_holds::table
         .filter(seat_holds::table_id.eq(table_id))
         .filter(seat_holds::seat_no.eq(seat_no))
         .filter(seat_holds::released_at.is_null())
         .select(SeatHoldRow::as_select())
-        .first(conn)
+        .first(dbc))
         .optional()?)
 }
 
@@ -1956,11 +1956,11 @@ pub fn hold_seat(
         if !apart.is_empty() && seated_at(conn, t.id)?.iter().any(|s| apart.contains(&s.player_id)) {
             return Err(conflict("err-separated-at-table"));
         }
-        let held: i64 = seat_holds::table
+        let held: i64 = crate::native!(conn, |dbc| seat_holds::table
             .filter(seat_holds::player_id.eq(p.id))
             .filter(seat_holds::released_at.is_null())
             .count()
-            .get_result(conn)?;
+            .get_result(dbc))?;
         if held > 0 {
             return Err(conflict("err-player-has-hold"));
         }
@@ -1976,7 +1976,7 @@ pub fn hold_seat(
         released_at: None,
         created_by: actor.id,
     };
-    diesel::insert_into(seat_holds::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(seat_holds::table).values(&row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-held") } else { e.into() }
     })?;
     audit::record::<(), _>(conn, now, actor, "seat.hold", "table", Some(table_id), None, Some(&row))?;
@@ -2001,9 +2001,9 @@ pub fn release_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
 }
 
 fn end_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, h: &SeatHoldRow, why: &str) -> AppResult<SeatHoldRow> {
-    let n = diesel::update(seat_holds::table.find(h.id).filter(seat_holds::released_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_holds::table.find(h.id).filter(seat_holds::released_at.is_null()))
         .set(seat_holds::released_at.eq(Some(now.naive_utc())))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-hold-released"));
     }
@@ -2031,13 +2031,13 @@ fn release_holds_taken_by(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, 
 
 /// The active holds at a table, each with the alias of the player it is held for.
 pub fn holds_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatHoldRow, Option<String>)>> {
-    Ok(seat_holds::table
+    Ok(crate::native!(conn, |dbc| seat_holds::table
         .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
         .filter(seat_holds::table_id.eq(table_id))
         .filter(seat_holds::released_at.is_null())
         .order(seat_holds::seat_no.asc())
         .select((SeatHoldRow::as_select(), players::alias.nullable()))
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 // ---- balance (BSOP 58, PT-2007 26) ------------------------------------------------------
@@ -2045,16 +2045,16 @@ pub fn holds_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatHoldRow,
 /// The first seat of a table that is free now: nobody sitting, no open call, no hold.
 fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
     let taken: Vec<i32> = seated_at(conn, t.id)?.iter().map(|s| s.seat_no).collect();
-    let called: Vec<i32> = seat_calls::table
+    let called: Vec<i32> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
         .filter(call_open!())
         .select(seat_calls::seat_no)
-        .load(conn)?;
-    let held: Vec<i32> = seat_holds::table
+        .load(dbc))?;
+    let held: Vec<i32> = crate::native!(conn, |dbc| seat_holds::table
         .filter(seat_holds::table_id.eq(t.id))
         .filter(seat_holds::released_at.is_null())
         .select(seat_holds::seat_no)
-        .load(conn)?;
+        .load(dbc))?;
     Ok((1..=t.seats).find(|n| !taken.contains(n) && !called.contains(n) && !held.contains(n)))
 }
 
@@ -2097,11 +2097,11 @@ pub struct Suggestion {
 /// BSOP 58: the table of a game that needs a player most (or BSOP 55 its must-move table).
 pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
     game(conn, game_id)?;
-    let tables: Vec<TableRow> = card_tables::table
+    let tables: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .filter(table_in_play!())
         .select(TableRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     let mut info = Vec::with_capacity(tables.len());
     for t in &tables {
         let seated = seated_at(conn, t.id)?.len();

@@ -212,7 +212,7 @@ pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<Playe
     if norm.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(players::table.filter(players::doc_number_norm.eq(norm)).limit(5).select(PlayerRow::as_select()).load(conn)?)
+    Ok(crate::native!(conn, |dbc| players::table.filter(players::doc_number_norm.eq(norm)).limit(5).select(PlayerRow::as_select()).load(dbc))?)
 }
 
 /// A player as typed at the desk: `#12` (the player number), or a document number, or a
@@ -232,11 +232,11 @@ pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
 }
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<PlayerRow> {
-    Ok(players::table.find(id).select(PlayerRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| players::table.find(id).select(PlayerRow::as_select()).first(dbc))?)
 }
 
 pub fn count(conn: &mut DbConn) -> AppResult<i64> {
-    Ok(players::table.count().get_result(conn)?)
+    Ok(crate::native!(conn, |dbc| players::table.count().get_result(dbc))?)
 }
 
 fn duplicate_of(conn: &mut DbConn, p: &CleanPlayer, except: Option<i64>) -> AppResult<Option<PlayerRow>> {
@@ -258,8 +258,8 @@ fn duplicate_error(existing: &PlayerRow) -> AppError {
 }
 
 fn store_photo(conn: &mut DbConn, player_id: i64, photo: &Photo, now: NaiveDateTime) -> AppResult<()> {
-    diesel::delete(player_photos::table.find(player_id)).execute(conn)?;
-    diesel::insert_into(player_photos::table)
+    crate::native!(conn, |dbc| diesel::delete(player_photos::table.find(player_id)).execute(dbc))?;
+    crate::native!(conn, |dbc| diesel::insert_into(player_photos::table)
         .values(&PhotoRow {
             player_id,
             content_type: "image/jpeg".into(),
@@ -268,7 +268,7 @@ fn store_photo(conn: &mut DbConn, player_id: i64, photo: &Photo, now: NaiveDateT
             height: photo.height as i32,
             updated_at: now,
         })
-        .execute(conn)?;
+        .execute(dbc))?;
     Ok(())
 }
 
@@ -317,7 +317,7 @@ pub fn create(
         created_at: t,
         updated_at: t,
     };
-    diesel::insert_into(players::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(players::table).values(&row).execute(dbc)).map_err(|e| {
         if crate::db::is_unique_violation(&e) {
             conflict("err-duplicate-document-concurrent")
         } else {
@@ -377,9 +377,9 @@ pub fn update(
         created_at: before.created_at,
         updated_at: t,
     };
-    let n = diesel::update(players::table.filter(players::id.eq(id)).filter(players::version.eq(before.version)))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.filter(players::id.eq(id)).filter(players::version.eq(before.version)))
         .set(&after)
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-stale-edit"));
     }
@@ -397,24 +397,24 @@ pub fn set_photo(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, 
     let before = get(conn, id)?;
     let t = now.naive_utc();
     store_photo(conn, id, photo, t)?;
-    diesel::update(players::table.find(id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.find(id))
         .set((players::has_photo.eq(true), players::version.eq(before.version + 1), players::updated_at.eq(t)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let note = PhotoNote { photo_bytes: photo.jpeg.len(), width: photo.width, height: photo.height };
     audit::record::<(), _>(conn, now, actor, "player.photo", "player", Some(id), None, Some(&note))?;
     get(conn, id)
 }
 
 pub fn photo(conn: &mut DbConn, id: i64) -> AppResult<PhotoRow> {
-    Ok(player_photos::table.find(id).select(PhotoRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| player_photos::table.find(id).select(PhotoRow::as_select()).first(dbc))?)
 }
 
 fn bans_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<ExclusionRow>> {
-    Ok(exclusions::table
+    Ok(crate::native!(conn, |dbc| exclusions::table
         .filter(exclusions::player_id.eq(player_id))
         .order(exclusions::starts_at.desc())
         .select(ExclusionRow::as_select())
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 fn as_ban(e: &ExclusionRow) -> Ban {
@@ -434,11 +434,11 @@ pub fn eligibility(conn: &mut DbConn, player: &PlayerRow, now: DateTime<Utc>, tz
 
 /// Of these players, the ones with a ban in force now (for lists).
 pub fn banned_now(conn: &mut DbConn, ids: &[i64], now: DateTime<Utc>) -> AppResult<std::collections::HashSet<i64>> {
-    let rows: Vec<ExclusionRow> = exclusions::table
+    let rows: Vec<ExclusionRow> = crate::native!(conn, |dbc| exclusions::table
         .filter(exclusions::player_id.eq_any(ids))
         .filter(exclusions::lifted_at.is_null())
         .select(ExclusionRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     Ok(rows.iter().filter(|e| as_ban(e).in_force(now)).map(|e| e.player_id).collect())
 }
 
@@ -521,7 +521,7 @@ pub fn ban(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, actor: &Actor, player_
         lifted_by: None,
         lift_reason: None,
     };
-    diesel::insert_into(exclusions::table).values(&row).execute(conn)?;
+    crate::native!(conn, |dbc| diesel::insert_into(exclusions::table).values(&row).execute(dbc))?;
     audit::record::<(), _>(conn, now, actor, "player.ban", "player", Some(player_id), None, Some(&row))?;
     Ok(row)
 }
@@ -533,24 +533,24 @@ pub struct ReasonForm {
 
 /// Lifts a ban (with a reason). Lifting one already lifted or ended is refused.
 pub fn lift_ban(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, exclusion_id: i64, form: &ReasonForm) -> AppResult<ExclusionRow> {
-    let before: ExclusionRow = exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(conn)?;
+    let before: ExclusionRow = crate::native!(conn, |dbc| exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(dbc))?;
     let mut e = Errors::default();
     let why = reason(&mut e, &form.reason);
     e.into_result(())?;
     if before.lifted_at.is_some() || before.ends_at.is_some_and(|t| t.and_utc() <= now) {
         return Err(conflict("err-ban-not-active"));
     }
-    let n = diesel::update(exclusions::table.find(exclusion_id).filter(exclusions::lifted_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(exclusions::table.find(exclusion_id).filter(exclusions::lifted_at.is_null()))
         .set((
             exclusions::lifted_at.eq(Some(now.naive_utc())),
             exclusions::lifted_by.eq(actor.id),
             exclusions::lift_reason.eq(Some(why)),
         ))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-ban-not-active"));
     }
-    let after: ExclusionRow = exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(conn)?;
+    let after: ExclusionRow = crate::native!(conn, |dbc| exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "player.unban", "player", Some(before.player_id), Some(&before), Some(&after))?;
     Ok(after)
 }
@@ -578,15 +578,15 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
     let Some((a, b)) = separation_pair(player_id, other) else {
         return Err(AppError::field("other_player_id", "err-separation-self"));
     };
-    if players::table.find(other).count().get_result::<i64>(conn)? == 0 {
+    if crate::native!(conn, |dbc| players::table.find(other).count().get_result::<i64>(dbc))? == 0 {
         return Err(AppError::field("other_player_id", "err-player-unknown"));
     }
-    let exists: i64 = separations::table
+    let exists: i64 = crate::native!(conn, |dbc| separations::table
         .filter(separations::player_a.eq(a))
         .filter(separations::player_b.eq(b))
         .filter(separations::removed_at.is_null())
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if exists > 0 {
         return Err(conflict("err-separation-exists"));
     }
@@ -600,7 +600,7 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
         removed_at: None,
         removed_by: None,
     };
-    diesel::insert_into(separations::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(separations::table).values(&row).execute(dbc)).map_err(|e| {
         if crate::db::is_unique_violation(&e) { conflict("err-separation-exists") } else { e.into() }
     })?;
     audit::record::<(), _>(conn, now, actor, "player.separate", "player", Some(a), None, Some(&row))?;
@@ -609,14 +609,14 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
 }
 
 pub fn remove_separation(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeparationRow> {
-    let before: SeparationRow = separations::table.find(id).select(SeparationRow::as_select()).first(conn)?;
-    let n = diesel::update(separations::table.find(id).filter(separations::removed_at.is_null()))
+    let before: SeparationRow = crate::native!(conn, |dbc| separations::table.find(id).select(SeparationRow::as_select()).first(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(separations::table.find(id).filter(separations::removed_at.is_null()))
         .set((separations::removed_at.eq(Some(now.naive_utc())), separations::removed_by.eq(actor.id)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-separation-removed"));
     }
-    let after: SeparationRow = separations::table.find(id).select(SeparationRow::as_select()).first(conn)?;
+    let after: SeparationRow = crate::native!(conn, |dbc| separations::table.find(id).select(SeparationRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "player.unseparate", "player", Some(before.player_a), Some(&before), Some(&after))?;
     audit::record(conn, now, actor, "player.unseparate", "player", Some(before.player_b), Some(&before), Some(&after))?;
     Ok(after)
@@ -624,12 +624,12 @@ pub fn remove_separation(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, i
 
 /// BSOP 47: the players this one must never sit with (active separations), with the row.
 pub fn separations_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<(SeparationRow, PlayerRow)>> {
-    let rows: Vec<SeparationRow> = separations::table
+    let rows: Vec<SeparationRow> = crate::native!(conn, |dbc| separations::table
         .filter(separations::player_a.eq(player_id).or(separations::player_b.eq(player_id)))
         .filter(separations::removed_at.is_null())
         .order(separations::created_at.desc())
         .select(SeparationRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let other = if r.player_a == player_id { r.player_b } else { r.player_a };

@@ -55,7 +55,7 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
 }
 
 pub fn get(conn: &mut DbConn) -> AppResult<Room> {
-    let row: RoomRow = room::table.find(1i64).select(RoomRow::as_select()).first(conn)?;
+    let row: RoomRow = crate::native!(conn, |c| room::table.find(1i64).select(RoomRow::as_select()).first(c))?;
     from_row(row)
 }
 

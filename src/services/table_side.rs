@@ -43,7 +43,7 @@ pub const SERVICE_KINDS: [&str; 3] = ["floor", "chips", "decision"];
 // ---- reading ---------------------------------------------------------------------------------
 
 pub fn side(conn: &mut DbConn, seating_id: i64) -> AppResult<SeatSideRow> {
-    Ok(seatings::table.find(seating_id).select(SeatSideRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| seatings::table.find(seating_id).select(SeatSideRow::as_select()).first(dbc))?)
 }
 
 /// A seating still open, with its table-side state. `at_table`: the tablet's table (a seat
@@ -129,22 +129,22 @@ fn text(field: &str, v: &str, max: usize) -> AppResult<String> {
 
 /// BSOP 26, 37: the player's last departure from this game (any table of it).
 pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<Option<Departure>> {
-    let last: Option<(i64, Option<NaiveDateTime>, Option<String>, Option<i64>)> = seatings::table
+    let last: Option<(i64, Option<NaiveDateTime>, Option<String>, Option<i64>)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::game_id.eq(game_id))
         .filter(seatings::left_at.is_not_null())
         .order(seatings::left_at.desc())
         .select((seatings::id, seatings::left_at, seatings::left_reason, seatings::taken_off))
-        .first(conn)
+        .first(dbc))
         .optional()?;
     let Some((id, Some(left_at), reason, taken_off)) = last else { return Ok(None) };
     let removed = reason.as_deref() == Some(REMOVED_FOR_ABSENCE);
     let custody_amount = if removed {
-        chip_custody::table
+        crate::native!(conn, |dbc| chip_custody::table
             .filter(chip_custody::seating_id.eq(id))
             .filter(chip_custody::state.ne("counting").and(chip_custody::state.ne("cancelled")))
             .select(chip_custody::amount)
-            .first::<i64>(conn)
+            .first::<i64>(dbc))
             .optional()?
     } else {
         None
@@ -158,13 +158,13 @@ pub fn requirement(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile,
     let dep = departure(conn, player_id, g.id)?;
     // PT-2007 28: joining a session game already under way (the table is running).
     let avg = if profile.join_at_average_stack && t.mode == "session" && t.state == "running" {
-        let stacks: Vec<i64> = seatings::table
+        let stacks: Vec<i64> = crate::native!(conn, |dbc| seatings::table
             .filter(seatings::table_id.eq(t.id))
             .filter(seatings::left_at.is_null())
             .filter(seatings::player_id.ne(player_id))
             .filter(seatings::bought_in.gt(0))
             .select(seatings::stack)
-            .load(conn)?;
+            .load(dbc))?;
         average_capital(&stacks)
     } else {
         None
@@ -187,10 +187,10 @@ fn record_chips(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &Seatin
         at: now.naive_utc(),
         recorded_by: actor.id,
     };
-    diesel::insert_into(buyins::table).values(&row).execute(conn)?;
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| diesel::insert_into(buyins::table).values(&row).execute(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((seatings::stack.eq(stack_before + amount), seatings::bought_in.eq(before.bought_in + amount)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, &format!("seat.{kind}"), "player", Some(s.player_id), Some(&before), Some(&row))?;
     emit(conn, now, Some(s.table_id), "seat.chips", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": kind, "amount": amount, "stack": after.stack }))?;
@@ -249,7 +249,7 @@ pub fn buy_chips(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Act
 pub fn count_stack(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64, stack: i64, at_table: Option<i64>) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     not_negative("stack", stack)?;
-    diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack))).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.count", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.chips", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": "count", "stack": stack }))?;
@@ -307,7 +307,7 @@ pub fn cash_out(
             }
         }
     }
-    diesel::update(seatings::table.find(s.id)).set((seatings::stack.eq(stack), seatings::taken_off.eq(Some(stack)))).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::stack.eq(stack), seatings::taken_off.eq(Some(stack))))).execute(dbc))?;
     let note = serde_json::json!({ "stack": stack, "bought_in": sd.bought_in });
     audit::record::<(), _>(conn, now, actor, "seat.cash_out", "player", Some(s.player_id), None, Some(&note))?;
     let left = floor::leave(conn, now, &room.profile, actor, s.id, CASHED_OUT)?;
@@ -340,7 +340,7 @@ pub fn transfer_with_stack(
         let g = crate::services::games::get_game(conn, g)?;
         check_stack_transfer(stack, g.buy_in_max, s.sat_at.and_utc(), now).map_err(|p| rule_refusal(p, room))?;
     }
-    diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack))).execute(dbc))?;
     let moved = floor::transfer(conn, now, room.tz, &room.profile, actor, seating_id, to_table_id, cave_lost)?;
     let note = serde_json::json!({ "rule": "BSOP 27", "stack": stack, "from": s.table_id, "to": to_table_id });
     audit::record::<(), _>(conn, now, actor, "seat.transfer_stack", "player", Some(s.player_id), None, Some(&note))?;
@@ -351,7 +351,7 @@ pub fn transfer_with_stack(
 /// they bought in, and their buttons and hand counters: the new seating takes them over.
 pub fn carry_side(conn: &mut DbConn, from_id: i64, to_id: i64) -> AppResult<()> {
     let f = side(conn, from_id)?;
-    diesel::update(seatings::table.find(to_id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(to_id))
         .set((
             seatings::stack.eq(f.stack),
             seatings::bought_in.eq(f.bought_in),
@@ -362,7 +362,7 @@ pub fn carry_side(conn: &mut DbConn, from_id: i64, to_id: i64) -> AppResult<()> 
             seatings::rest_hands.eq(f.rest_hands),
             seatings::rested_since_bet.eq(f.rested_since_bet),
         ))
-        .execute(conn)?;
+        ).execute(dbc))?;
     Ok(())
 }
 
@@ -398,7 +398,7 @@ fn alert_if_due(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, ac
         return Ok(false);
     }
     let AbsenceStatus::DueForRemoval { because } = status_of(sd, profile, now) else { return Ok(false) };
-    diesel::update(seatings::table.find(s.id)).set(seatings::removal_alerted_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::removal_alerted_at.eq(Some(now.naive_utc())))).execute(dbc))?;
     let note = serde_json::json!({ "rule": "BSOP 36", "because": because, "seat": s.seat_no, "table_id": s.table_id });
     audit::record::<(), _>(conn, now, actor, "seat.removal_due", "player", Some(s.player_id), None, Some(&note))?;
     emit(conn, now, Some(s.table_id), "seat.removal_due", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "because": because }))?;
@@ -411,9 +411,9 @@ pub fn away(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor:
     if before.away_since.is_some() {
         return Err(conflict("err-already-away"));
     }
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((seatings::away_since.eq(Some(now.naive_utc())), seatings::away_extended_until.eq(None::<NaiveDateTime>), seatings::removal_alerted_at.eq(None::<NaiveDateTime>)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.away", "player", Some(s.player_id), Some(&before), Some(&after))?;
     let due = match status_of(&after, profile, now) {
@@ -432,7 +432,7 @@ pub fn back(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor:
     require_away(&before)?;
     let mut b = buttons_of(&before);
     let obligation = b.on_return(profile);
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((
             seatings::away_since.eq(None::<NaiveDateTime>),
             seatings::away_extended_until.eq(None::<NaiveDateTime>),
@@ -440,12 +440,12 @@ pub fn back(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor:
             seatings::absence_button.eq(b.absence),
             seatings::hand_notice.eq(obligation.key()),
         ))
-        .execute(conn)?;
-    let counting: Vec<CustodyRow> = chip_custody::table
+        ).execute(dbc))?;
+    let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::seating_id.eq(s.id))
         .filter(chip_custody::state.eq("counting"))
         .select(CustodyRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     for c in counting {
         end_custody(conn, now, actor, &c, "cancelled", Some("player back"))?;
     }
@@ -464,7 +464,7 @@ pub fn blinds_settled(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seat
     }
     let mut b = buttons_of(&before);
     b.on_blinds_settled();
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((
             seatings::missed_sb.eq(0),
             seatings::missed_bb.eq(0),
@@ -472,7 +472,7 @@ pub fn blinds_settled(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seat
             seatings::absence_button.eq(false),
             seatings::hand_notice.eq(None::<String>),
         ))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.blinds_settled", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.buttons", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
@@ -486,9 +486,9 @@ pub fn missed_blind(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile
     require_away(&before)?;
     let mut b = buttons_of(&before);
     b.on_blind_missed(blind);
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((seatings::missed_sb.eq(b.missed_sb as i32), seatings::missed_bb.eq(b.missed_bb as i32), seatings::missed_blind_button.eq(b.missed_blind)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.missed_blind", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.buttons", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "missed": blind }))?;
@@ -510,9 +510,9 @@ pub fn extend_absence(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfi
     }
     let reason = text("reason", reason, 300)?;
     let until = now + Duration::minutes(minutes);
-    diesel::update(seatings::table.find(s.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((seatings::away_extended_until.eq(Some(until.naive_utc())), seatings::removal_alerted_at.eq(None::<NaiveDateTime>)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = side(conn, s.id)?;
     let note = serde_json::json!({ "rule": "BSOP 36", "reason": reason, "until": until, "before": before });
     audit::record(conn, now, actor, "seat.absence_extended", "player", Some(s.player_id), Some(&note), Some(&after))?;
@@ -527,12 +527,12 @@ pub fn extend_absence(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfi
 /// The scheduler's pass: absent seats that became due for removal by time (BSOP 36) alert the
 /// floor once.
 pub fn alert_due_removals(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -> AppResult<usize> {
-    let away: Vec<(SeatingRow, SeatSideRow)> = seatings::table
+    let away: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::left_at.is_null())
         .filter(seatings::away_since.is_not_null())
         .filter(seatings::removal_alerted_at.is_null())
         .select((SeatingRow::as_select(), SeatSideRow::as_select()))
-        .load(conn)?;
+        .load(dbc))?;
     let system = Actor::system();
     let mut n = 0;
     for (s, sd) in away {
@@ -546,7 +546,7 @@ pub fn alert_due_removals(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleP
 // ---- chip removal and custody (BSOP 36, 37) ---------------------------------------------------
 
 pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
-    Ok(chip_custody::table.find(id).select(CustodyRow::as_select()).first(conn)?)
+    Ok(crate::native!(conn, |dbc| chip_custody::table.find(id).select(CustodyRow::as_select()).first(dbc))?)
 }
 
 /// BSOP 36: the first staff member counts an absent player's chips for removal (amount and
@@ -583,7 +583,7 @@ pub fn start_removal(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: 
         resolved_by: None,
         note: None,
     };
-    diesel::insert_into(chip_custody::table).values(&row).execute(conn).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(chip_custody::table).values(&row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-removal-pending") } else { e.into() }
     })?;
     audit::record::<(), _>(conn, now, actor, "custody.count", "player", Some(s.player_id), None, Some(&row))?;
@@ -609,13 +609,13 @@ pub fn confirm_removal(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, confi
     if amount != c.amount {
         return Err(rule_refusal(Problem::new("err-custody-amount-differs").arg("first", c.amount).arg("second", amount), room));
     }
-    let n = diesel::update(chip_custody::table.find(c.id).filter(chip_custody::state.eq("counting")))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(chip_custody::table.find(c.id).filter(chip_custody::state.eq("counting")))
         .set((chip_custody::state.eq("held"), chip_custody::confirmed_by.eq(Some(by)), chip_custody::confirmed_at.eq(Some(now.naive_utc()))))
-        .execute(conn)?;
+        ).execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-custody-not-counting"));
     }
-    diesel::update(seatings::table.find(c.seating_id)).set((seatings::stack.eq(c.amount), seatings::taken_off.eq(Some(c.amount)))).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(c.seating_id)).set((seatings::stack.eq(c.amount), seatings::taken_off.eq(Some(c.amount))))).execute(dbc))?;
     floor::leave(conn, now, &room.profile, confirmer, c.seating_id, REMOVED_FOR_ABSENCE)?;
     let after = custody(conn, c.id)?;
     audit::record(conn, now, confirmer, "custody.held", "player", Some(c.player_id), Some(&c), Some(&after))?;
@@ -625,9 +625,9 @@ pub fn confirm_removal(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, confi
 }
 
 fn end_custody(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, c: &CustodyRow, state: &str, note: Option<&str>) -> AppResult<CustodyRow> {
-    diesel::update(chip_custody::table.find(c.id))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(chip_custody::table.find(c.id))
         .set((chip_custody::state.eq(state), chip_custody::resolved_at.eq(Some(now.naive_utc())), chip_custody::resolved_by.eq(actor.id), chip_custody::note.eq(note)))
-        .execute(conn)?;
+        ).execute(dbc))?;
     let after = custody(conn, c.id)?;
     audit::record(conn, now, actor, &format!("custody.{state}"), "player", Some(c.player_id), Some(c), Some(&after))?;
     emit(conn, now, Some(c.table_id), "custody.changed", &serde_json::json!({ "custody_id": c.id, "state": state, "player_id": c.player_id }))?;
@@ -685,7 +685,7 @@ pub fn set_hand_flags(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seat
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     let resting = resting.unwrap_or(before.resting);
     let no_bet = no_bet.unwrap_or(before.no_bet);
-    diesel::update(seatings::table.find(s.id)).set((seatings::resting.eq(resting), seatings::no_bet.eq(no_bet))).execute(conn)?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::resting.eq(resting), seatings::no_bet.eq(no_bet)))).execute(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.hand_flags", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.hand_flags", &serde_json::json!({ "seat": s.seat_no, "resting": resting, "no_bet": no_bet }))?;
@@ -709,18 +709,18 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
     if !matches!(t.state.as_str(), "open" | "running") {
         return Err(conflict("err-table-not-running"));
     }
-    let seated: Vec<(SeatingRow, SeatSideRow)> = seatings::table
+    let seated: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .order(seatings::seat_no.asc())
         .select((SeatingRow::as_select(), SeatSideRow::as_select()))
-        .load(conn)?;
+        .load(dbc))?;
     if seated.len() < 2 {
         return Err(conflict("err-hand-needs-players"));
     }
     let present: Vec<i32> = seated.iter().filter(|(_, sd)| sd.away_since.is_none()).map(|(s, _)| s.seat_no).collect();
     let button = seat_rules::next_button(&present, t.button_seat);
-    let number: Option<i32> = hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(conn)?;
+    let number: Option<i32> = crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(dbc))?;
     let row = HandRow {
         id: next_seq(conn, "hand")?,
         table_id,
@@ -730,15 +730,15 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
         at: now.naive_utc(),
         recorded_by: actor.id,
     };
-    diesel::insert_into(hands::table).values(&row).execute(conn)?;
-    diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(button)).execute(conn)?;
+    crate::native!(conn, |dbc| diesel::insert_into(hands::table).values(&row).execute(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(button))).execute(dbc))?;
     let mut notices = Vec::new();
     for (s, sd) in &seated {
         if sd.away_since.is_some() {
             let mut b = buttons_of(sd);
             b.on_seat_empty_at_hand_start();
             if b.absence != sd.absence_button {
-                diesel::update(seatings::table.find(s.id)).set(seatings::absence_button.eq(b.absence)).execute(conn)?;
+                crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::absence_button.eq(b.absence))).execute(dbc))?;
             }
             continue;
         }
@@ -758,7 +758,7 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
         // A return obligation (BSOP 39, PT-2007 90) stays shown until the blinds are settled.
         let keep_return = sd.hand_notice.as_deref().is_some_and(|k| k.starts_with("rules-return-"));
         let shown = if keep_return && key.is_none() { sd.hand_notice.clone() } else { key };
-        diesel::update(seatings::table.find(s.id))
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
             .set((
                 seatings::hands_no_bet.eq(counter.hands_without_betting as i32),
                 seatings::rest_hands.eq(counter.rest_hands as i32),
@@ -766,7 +766,7 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
                 seatings::no_bet.eq(false),
                 seatings::hand_notice.eq(shown),
             ))
-            .execute(conn)?;
+            ).execute(dbc))?;
         if notice != HandNotice::Nothing {
             notices.push(SeatNotice { seat: s.seat_no, player_id: s.player_id, notice });
         }
@@ -778,7 +778,7 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
 
 /// How many hands a table has counted since `since`.
 pub fn hands_since(conn: &mut DbConn, table_id: i64, since: NaiveDateTime) -> AppResult<i64> {
-    Ok(hands::table.filter(hands::table_id.eq(table_id)).filter(hands::at.ge(since)).count().get_result(conn)?)
+    Ok(crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).filter(hands::at.ge(since)).count().get_result(dbc))?)
 }
 
 // ---- requests to the floor -----------------------------------------------------------------------
@@ -794,12 +794,12 @@ pub fn request_service(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, tab
     if note.chars().count() > 200 {
         return Err(AppError::Validation(vec![FieldError::new("note", "err-too-long").arg("max", 200)]));
     }
-    let open: Option<ServiceRequestRow> = service_requests::table
+    let open: Option<ServiceRequestRow> = crate::native!(conn, |dbc| service_requests::table
         .filter(service_requests::table_id.eq(table_id))
         .filter(service_requests::kind.eq(kind))
         .filter(service_requests::handled_at.is_null())
         .select(ServiceRequestRow::as_select())
-        .first(conn)
+        .first(dbc))
         .optional()?;
     if let Some(r) = open {
         return Ok(r);
@@ -814,7 +814,7 @@ pub fn request_service(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, tab
         handled_at: None,
         handled_by: None,
     };
-    diesel::insert_into(service_requests::table).values(&row).execute(conn)?;
+    crate::native!(conn, |dbc| diesel::insert_into(service_requests::table).values(&row).execute(dbc))?;
     audit::record::<(), _>(conn, now, actor, "service.request", "table", Some(table_id), None, Some(&row))?;
     emit(conn, now, Some(table_id), "service.request", &serde_json::json!({ "id": row.id, "table": t.number, "kind": kind }))?;
     Ok(row)
@@ -822,14 +822,14 @@ pub fn request_service(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, tab
 
 /// The floor handled a request.
 pub fn handle_service(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<ServiceRequestRow> {
-    let r: ServiceRequestRow = service_requests::table.find(id).select(ServiceRequestRow::as_select()).first(conn)?;
+    let r: ServiceRequestRow = crate::native!(conn, |dbc| service_requests::table.find(id).select(ServiceRequestRow::as_select()).first(dbc))?;
     if r.handled_at.is_some() {
         return Ok(r);
     }
-    diesel::update(service_requests::table.find(id).filter(service_requests::handled_at.is_null()))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(service_requests::table.find(id).filter(service_requests::handled_at.is_null()))
         .set((service_requests::handled_at.eq(Some(now.naive_utc())), service_requests::handled_by.eq(actor.id)))
-        .execute(conn)?;
-    let after: ServiceRequestRow = service_requests::table.find(id).select(ServiceRequestRow::as_select()).first(conn)?;
+        ).execute(dbc))?;
+    let after: ServiceRequestRow = crate::native!(conn, |dbc| service_requests::table.find(id).select(ServiceRequestRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "service.handled", "table", Some(r.table_id), Some(&r), Some(&after))?;
     emit(conn, now, Some(r.table_id), "service.handled", &serde_json::json!({ "id": id, "kind": r.kind }))?;
     Ok(after)
@@ -863,11 +863,11 @@ pub fn send_message(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_
     if body.chars().count() > MESSAGE_MAX {
         return Err(AppError::Validation(vec![FieldError::new("body", "err-too-long").arg("max", MESSAGE_MAX as i64)]));
     }
-    let paired: i64 = tablets::table
+    let paired: i64 = crate::native!(conn, |dbc| tablets::table
         .filter(tablets::table_id.eq(table_id))
         .filter(tablets::revoked_at.is_null())
         .count()
-        .get_result(conn)?;
+        .get_result(dbc))?;
     if paired == 0 {
         return Err(AppError::Conflict(Problem::new("err-message-no-tablet").arg("table", t.number)));
     }
@@ -880,7 +880,7 @@ pub fn send_message(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_
         seen_at: None,
         seen_by: None,
     };
-    diesel::insert_into(floor_messages::table).values(&row).execute(conn)?;
+    crate::native!(conn, |dbc| diesel::insert_into(floor_messages::table).values(&row).execute(dbc))?;
     audit::record::<(), _>(conn, now, actor, "message.sent", "table", Some(table_id), None, Some(&row))?;
     emit(conn, now, Some(table_id), "floor.message", &serde_json::json!({ "id": row.id, "table": t.number, "body": row.body }))?;
     Ok(row)
@@ -889,17 +889,17 @@ pub fn send_message(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_
 /// The dealer saw a message (`at_table`: the tablet's table; another table's message is not
 /// found from it). Seeing it again changes nothing.
 pub fn message_seen(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, at_table: Option<i64>) -> AppResult<FloorMessageRow> {
-    let m: FloorMessageRow = floor_messages::table.find(id).select(FloorMessageRow::as_select()).first(conn)?;
+    let m: FloorMessageRow = crate::native!(conn, |dbc| floor_messages::table.find(id).select(FloorMessageRow::as_select()).first(dbc))?;
     if at_table.is_some_and(|t| t != m.table_id) {
         return Err(AppError::NotFound);
     }
     if m.seen_at.is_some() {
         return Ok(m);
     }
-    diesel::update(floor_messages::table.find(id).filter(floor_messages::seen_at.is_null()))
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(floor_messages::table.find(id).filter(floor_messages::seen_at.is_null()))
         .set((floor_messages::seen_at.eq(Some(now.naive_utc())), floor_messages::seen_by.eq(actor.id)))
-        .execute(conn)?;
-    let after: FloorMessageRow = floor_messages::table.find(id).select(FloorMessageRow::as_select()).first(conn)?;
+        ).execute(dbc))?;
+    let after: FloorMessageRow = crate::native!(conn, |dbc| floor_messages::table.find(id).select(FloorMessageRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "message.seen", "table", Some(m.table_id), Some(&m), Some(&after))?;
     emit(conn, now, Some(m.table_id), "floor.message_seen", &serde_json::json!({ "id": id }))?;
     Ok(after)
@@ -938,7 +938,7 @@ fn message_lines(conn: &mut DbConn, table_id: Option<i64>, id: Option<i64>, limi
     let mut ids: Vec<i64> = rows.iter().flat_map(|(m, _)| [m.created_by, m.seen_by]).flatten().collect();
     ids.sort_unstable();
     ids.dedup();
-    let names: Vec<(i64, String)> = staff::table.filter(staff::id.eq_any(&ids)).select((staff::id, staff::display_name)).load(conn)?;
+    let names: Vec<(i64, String)> = crate::native!(conn, |dbc| staff::table.filter(staff::id.eq_any(&ids)).select((staff::id, staff::display_name)).load(dbc))?;
     let name = |id: Option<i64>| id.and_then(|i| names.iter().find(|(s, _)| *s == i).map(|(_, n)| n.clone()));
     Ok(rows
         .into_iter()
@@ -948,12 +948,12 @@ fn message_lines(conn: &mut DbConn, table_id: Option<i64>, id: Option<i64>, limi
 
 /// The messages a table has not marked seen yet, oldest first.
 pub fn unseen_messages(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<FloorMessageRow>> {
-    Ok(floor_messages::table
+    Ok(crate::native!(conn, |dbc| floor_messages::table
         .filter(floor_messages::table_id.eq(table_id))
         .filter(floor_messages::seen_at.is_null())
         .order(floor_messages::id.asc())
         .select(FloorMessageRow::as_select())
-        .load(conn)?)
+        .load(dbc))?)
 }
 
 // ---- the table as the tablet shows it ----------------------------------------------------------
@@ -1057,18 +1057,18 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, table_
         Some(g) => Some(crate::services::games::get_game(conn, g)?),
         None => None,
     };
-    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> = seatings::table
+    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .order(seatings::seat_no.asc())
         .select((SeatingRow::as_select(), SeatSideRow::as_select(), PlayerRow::as_select()))
-        .load(conn)?;
-    let counting: Vec<CustodyRow> = chip_custody::table
+        .load(dbc))?;
+    let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::table_id.eq(table_id))
         .filter(chip_custody::state.eq("counting"))
         .select(CustodyRow::as_select())
-        .load(conn)?;
+        .load(dbc))?;
     let (_, open_calls) = floor::seats_of(conn, table_id)?;
     let mut calls = Vec::new();
     for (c, p) in open_calls {
@@ -1131,12 +1131,12 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, table_
 
 /// BSOP 57: the seats of a table on the button and in the small blind now.
 pub fn protected_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
-    let present: Vec<i32> = seatings::table
+    let present: Vec<i32> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(t.id))
         .filter(seatings::left_at.is_null())
         .filter(seatings::away_since.is_null())
         .select(seatings::seat_no)
-        .load(conn)?;
+        .load(dbc))?;
     Ok(seat_rules::button_and_small_blind(&present, t.button_seat))
 }
 
@@ -1168,15 +1168,15 @@ impl FloorAlerts {
 
 pub fn floor_alerts(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -> AppResult<FloorAlerts> {
     let requests = open_requests(conn, None)?;
-    let away: Vec<(SeatingRow, SeatSideRow, String, i32)> = seatings::table
+    let away: Vec<(SeatingRow, SeatSideRow, String, i32)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
         .filter(seatings::left_at.is_null())
         .filter(seatings::away_since.is_not_null())
         .order((card_tables::number.asc(), seatings::seat_no.asc()))
         .select((SeatingRow::as_select(), SeatSideRow::as_select(), players::alias, card_tables::number))
-        .load(conn)?;
-    let counting: Vec<i64> = chip_custody::table.filter(chip_custody::state.eq("counting")).select(chip_custody::seating_id).load(conn)?;
+        .load(dbc))?;
+    let counting: Vec<i64> = crate::native!(conn, |dbc| chip_custody::table.filter(chip_custody::state.eq("counting")).select(chip_custody::seating_id).load(dbc))?;
     let removals = away
         .into_iter()
         .filter_map(|(s, sd, alias, number)| match status_of(&sd, profile, now) {
@@ -1190,6 +1190,6 @@ pub fn floor_alerts(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile
             _ => None,
         })
         .collect();
-    let in_custody = chip_custody::table.filter(chip_custody::state.eq("held")).count().get_result(conn)?;
+    let in_custody = crate::native!(conn, |dbc| chip_custody::table.filter(chip_custody::state.eq("held")).count().get_result(dbc))?;
     Ok(FloorAlerts { requests, removals, in_custody })
 }
