@@ -87,6 +87,8 @@ impl Response {
 
 struct Client {
     addr: SocketAddr,
+    /// The local address to connect from (None: the system's choice).
+    from: Option<std::net::IpAddr>,
     conn: Option<(BufReader<TcpStream>, TcpStream)>,
     /// Connections opened (1 when keep-alive held all along).
     connects: usize,
@@ -96,9 +98,19 @@ impl Client {
     fn new(addr: SocketAddr) -> Client {
         Client {
             addr,
+            from: None,
             conn: None,
             connects: 0,
         }
+    }
+
+    /// A client that connects from its own loopback address (127.0.0.x): the link's rate
+    /// limit counts per client address, and one address for 64 clients sending ~50,000
+    /// requests a second would empty even the largest bucket the settings allow.
+    fn from_address(addr: SocketAddr, n: usize) -> Client {
+        let mut c = Client::new(addr);
+        c.from = Some(std::net::IpAddr::from([127, 0, (1 + n / 250) as u8, (1 + n % 250) as u8]));
+        c
     }
 
     fn get(&mut self, path: &str, headers: &[(&str, &str)]) -> std::io::Result<Response> {
@@ -114,7 +126,16 @@ impl Client {
 
     fn try_get(&mut self, path: &str, headers: &[(&str, &str)]) -> std::io::Result<Response> {
         if self.conn.is_none() {
-            let s = TcpStream::connect(self.addr)?;
+            let s = match self.from {
+                None => TcpStream::connect(self.addr)?,
+                Some(ip) => {
+                    use socket2::{Domain, Protocol, SockAddr, Socket, Type};
+                    let sock = Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP))?;
+                    sock.bind(&SockAddr::from(SocketAddr::new(ip, 0)))?;
+                    sock.connect(&SockAddr::from(self.addr))?;
+                    TcpStream::from(sock)
+                }
+            };
             s.set_nodelay(true)?;
             s.set_read_timeout(Some(Duration::from_secs(60)))?;
             self.conn = Some((BufReader::new(s.try_clone()?), s));
@@ -603,7 +624,7 @@ fn run_phase(
         .map(|k| {
             let (links, barrier) = (links.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let mut c = Client::new(addr);
+                let mut c = Client::from_address(addr, k);
                 let mut lat = Vec::with_capacity(50_000);
                 let (mut expected, mut misses, mut bytes) = (0usize, 0usize, 0usize);
                 let mut other: BTreeMap<u16, usize> = BTreeMap::new();

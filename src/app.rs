@@ -63,6 +63,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         db,
         clock,
         i18n: Arc::new(I18n::default()),
+        player_pages: Arc::default(),
     })
 }
 

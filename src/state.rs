@@ -31,6 +31,8 @@ pub struct AppState {
     pub changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// The process's event hub: reads new events once and pushes them to every open stream.
     pub push: crate::push::Hub,
+    /// The players' pages built lately (see `web::pages::player_link::PageCache`).
+    pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
 }
 
 impl AppState {

@@ -561,6 +561,13 @@ pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     native!(conn, |c| Cached(diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).returning(s::value)).get_result(c))
 }
 
+/// The last number a named sequence gave (nothing taken). `audit`: it changes with every
+/// recorded change of state, so it tells whether anything happened since it was last read.
+pub fn current_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
+    use schema::sequences::dsl as s;
+    native!(conn, |c| s::sequences.filter(s::name.eq(name)).select(s::value).first(c))
+}
+
 /// Reads a setting.
 pub fn get_setting(conn: &mut DbConn, key: &str) -> QueryResult<Option<String>> {
     use schema::settings::dsl as s;

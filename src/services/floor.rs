@@ -281,17 +281,47 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .collect())
 }
 
-/// One entry's place on its game's list and its estimated wait in minutes, computed exactly
-/// as [`list`] and the dashboard do (`domain::waitlist::positions` over the game's active
-/// entries, the wait from the game's measured seat turnover). For the player's own link:
-/// reads no other player's record. None: the entry is not on the list (ended, or a lapsed
-/// call-in).
+/// One entry's place on its game's list and its estimated wait in minutes, as [`list`] and
+/// the dashboard give it (`domain::waitlist::positions` over the game's active entries:
+/// list order by key, then joining time, then id; lapsed call-ins left out), counted in the
+/// database instead of loading the list: the entries before this one, and all of them
+/// (`tests/http/invariants.rs` checks both ways agree). For the player's own link: reads no
+/// other player's record. None: the entry is not on the list (ended, or a lapsed call-in).
 pub fn place_of(conn: &mut DbConn, game_id: i64, entry_id: i64, now: DateTime<Utc>) -> AppResult<Option<(Place, Option<i64>)>> {
-    let rows = entries(conn, game_id)?;
-    let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
-    let Some(place) = waitlist::positions(&domain, now).into_iter().find(|(id, _)| *id == entry_id).map(|(_, p)| p) else {
+    let Some(e) = crate::native!(conn, |dbc| waitlist_entries::table
+        .find(entry_id)
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(entry_active!())
+        .select(WaitlistRow::as_select())
+        .first(dbc)
+        .optional())?
+    else {
         return Ok(None);
     };
+    if as_entry(&e).lapsed(now) {
+        return Ok(None);
+    }
+    let t = now.naive_utc();
+    let (k, j, id) = (e.order_key, e.joined_at, e.id);
+    let ahead: i64 = crate::native!(conn, |dbc| waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(entry_active!())
+        .filter(
+            waitlist_entries::call_in_expires_at
+                .is_null()
+                .or(waitlist_entries::checked_in_at.is_not_null())
+                .or(waitlist_entries::call_in_expires_at.gt(t)),
+        )
+        .filter(
+            waitlist_entries::order_key
+                .lt(k)
+                .or(waitlist_entries::order_key.eq(k).and(waitlist_entries::joined_at.lt(j)))
+                .or(waitlist_entries::order_key.eq(k).and(waitlist_entries::joined_at.eq(j)).and(waitlist_entries::id.lt(id))),
+        )
+        .count()
+        .get_result(dbc))?;
+    let of = place_at_bottom(conn, now, game_id)?;
+    let place = Place { position: ahead as usize + 1, ahead: ahead as usize, of: of as usize };
     let openings = recent_openings(conn, game_id)?;
     Ok(Some((place, wait_minutes(place.ahead, &openings))))
 }

@@ -124,6 +124,12 @@ fn check(r: &Room, history: &[Op]) {
         let lines = app.with_conn(|c| floor::list(c, *g, app.state.clock.now()).unwrap());
         let positions: Vec<usize> = lines.iter().map(|l| l.place.position).collect();
         assert_eq!(positions, (1..=lines.len()).collect::<Vec<_>>(), "PT-2007 8a: list order has a gap after {history:?}");
+        // The player's link counts its own place in the database (no list loaded): the same
+        // place as the floor's list, for every entry.
+        for l in &lines {
+            let own = app.with_conn(|c| floor::place_of(c, *g, l.entry.id, app.state.clock.now()).unwrap());
+            assert_eq!(own.map(|(p, _)| p), Some(l.place), "entry {} after {history:?}", l.entry.id);
+        }
     }
 }
 

@@ -473,3 +473,36 @@ async fn too_many_requests_get_a_429() {
     let r = app.call(from("10.9.9.10").to_request()).await;
     assert_eq!(r.status, 200);
 }
+
+/// A page built for a link is served again while nothing is recorded in the room, for at
+/// most 10 s of the clock (`PageCache`): the room's name changed behind the application's
+/// back (no audit record) is not seen at once, but 10 s later it is; a recorded change (the
+/// player's own list entry ending) shows at once.
+#[actix_web::test]
+async fn a_built_page_is_served_again_until_something_is_recorded_or_ten_seconds_pass() {
+    let app = PApp::new(|_| {}).await;
+    let me = app.player(0, Language::En);
+    let entry = app.join(me).await;
+    let token = app.token(me);
+    let first = app.open(&format!("/p/{token}")).await;
+    assert_eq!(first.status, 200);
+    assert!(first.text().contains("Cardroom"), "{}", first.text());
+    let etag = app.state(&token, None).await.header("etag").expect("an etag");
+    app.with_conn(|c| {
+        use cardroom::db::schema::room;
+        diesel::update(room::table).set(room::name.eq("Renamed Room")).execute(c).unwrap()
+    });
+    let kept = app.open(&format!("/p/{token}")).await;
+    assert!(kept.text().contains("Cardroom") && !kept.text().contains("Renamed Room"), "served again: {}", kept.text());
+    assert_eq!(app.state(&token, Some(&etag)).await.status, 304);
+    app.advance(Duration::seconds(10));
+    let rebuilt = app.open(&format!("/p/{token}")).await;
+    assert!(rebuilt.text().contains("Renamed Room"), "built again after 10 s: {}", rebuilt.text());
+    // A recorded change: the entry ends; the very next poll has it.
+    let etag = app.state(&token, None).await.header("etag").expect("an etag");
+    let r = app.press(&format!("/p/{token}/entries/{entry}/leave")).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let after = app.state(&token, Some(&etag)).await;
+    assert_eq!(after.status, 200, "the recorded change shows at once");
+    assert_ne!(after.header("etag"), Some(etag));
+}

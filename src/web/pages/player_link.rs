@@ -209,40 +209,119 @@ struct Page<'a> {
     notice: Option<String>,
 }
 
-/// What one request works from: the verified player, the room, the page as of now.
-struct Loaded {
+/// A player's page as built for one link: the view, the room, the live part rendered and
+/// its ETag, and when it was built (the room's audit sequence number and the clock).
+pub struct Built {
+    seq: i64,
+    at: DateTime<Utc>,
     view: PlayerView,
     room: Room,
+    state: String,
+    etag: String,
+}
+
+/// How long a built page is served again while nothing is recorded in the room: what
+/// changes with the clock alone (minutes played, estimated waits) shows within this.
+const FRESH_FOR: Duration = Duration::seconds(10);
+
+/// The pages built lately, by link. A phone polls its page every few seconds and almost every
+/// poll finds nothing changed: building the page again (link check, the player's lists,
+/// places, calls, seat and day, ~10 statements, the template, the hash) only to answer 304
+/// was the whole cost of the page. A built page is served again — to a poll (304 or the
+/// same bytes) and to a reload (the page around it is rendered afresh, with the clock) —
+/// while **the room's audit sequence number is unchanged** and for at most
+/// [`FRESH_FOR`]: every change of state writes an audit record (a seat call, a seating, a
+/// list change, an answer, a revoked link…), so anything that can change what the page
+/// says, in this process or another one on the same database, makes the next request build
+/// it again. The link's signature and expiry are still checked on every request; its
+/// revocation is a recorded change. One statement per request when nothing changed.
+#[derive(Default)]
+pub struct PageCache {
+    pages: Mutex<HashMap<String, std::sync::Arc<Built>>>,
+}
+
+impl PageCache {
+    fn get(&self, token: &str, seq: i64, now: DateTime<Utc>) -> Option<std::sync::Arc<Built>> {
+        let pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        pages.get(token).filter(|b| b.seq == seq && now >= b.at && now < b.at + FRESH_FOR).cloned()
+    }
+
+    fn put(&self, token: &str, built: std::sync::Arc<Built>) {
+        let mut pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
+        if pages.len() >= 20_000 {
+            let (seq, at) = (built.seq, built.at);
+            pages.retain(|_, b| b.seq == seq && at < b.at + FRESH_FOR);
+            if pages.len() >= 20_000 {
+                pages.clear();
+            }
+        }
+        pages.insert(token.to_string(), built);
+    }
+}
+
+/// What one request works from: the page as built (now or shortly before), and now.
+struct Loaded {
+    built: std::sync::Arc<Built>,
     now: DateTime<Utc>,
 }
 
-/// Verifies the link and reads the player's page (one blocking job).
-async fn load(st: &AppState, token: &str) -> Result<Result<Loaded, LinkError>, AppError> {
-    let token = token.to_string();
-    let now = st.clock.now();
-    let day_ends = link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
-    st.run(move |s, c| {
-        let claims = match link::verify(c, &s.keys, &token, Purpose::PlayerPage, now) {
-            Ok(claims) => claims,
-            Err(e) => return Ok(Err(e)),
-        };
-        let room = crate::services::room::get(c)?;
-        let view = player_page::view(c, now, &room, claims.sub, day_ends)?;
-        Ok(Ok(Loaded { view, room, now }))
-    })
-    .await
+/// What the database job found: a page built earlier that still holds, or what a new one
+/// is built from.
+enum Found {
+    Kept(std::sync::Arc<Built>),
+    Read { seq: i64, view: PlayerView, room: Room },
 }
 
-fn ctx(req: &HttpRequest, st: &AppState, l: &Loaded) -> Ctx {
-    let mut c = Ctx::new(req, st.i18n.clone(), &l.room, None, String::new(), l.now);
-    c.lang = l.view.language;
+/// Verifies the link and gets the player's page: the one built for this link if nothing was
+/// recorded since ([`PageCache`]), else read afresh (one blocking job) and rendered.
+async fn load(req: &HttpRequest, st: &AppState, token: &str) -> Result<Result<Loaded, LinkError>, AppError> {
+    let now = st.clock.now();
+    // Signature, purpose and expiry need no database.
+    if let Err(e) = link::verify_signature(&st.keys, token, Purpose::PlayerPage, now) {
+        return Ok(Err(e));
+    }
+    let day_ends = link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let t = token.to_string();
+    let found = st
+        .run(move |s, c| {
+            // Read before the page: a change committed meanwhile makes a later request
+            // rebuild it (the page is stored under the older number).
+            let seq = crate::db::current_seq(c, "audit")?;
+            if let Some(b) = s.player_pages.get(&t, seq, now) {
+                return Ok(Ok(Found::Kept(b)));
+            }
+            let claims = match link::verify(c, &s.keys, &t, Purpose::PlayerPage, now) {
+                Ok(claims) => claims,
+                Err(e) => return Ok(Err(e)),
+            };
+            let room = crate::services::room::get(c)?;
+            let view = player_page::view(c, now, &room, claims.sub, day_ends)?;
+            Ok(Ok(Found::Read { seq, view, room }))
+        })
+        .await?;
+    let (seq, view, room) = match found {
+        Ok(Found::Kept(built)) => return Ok(Ok(Loaded { built, now })),
+        Ok(Found::Read { seq, view, room }) => (seq, view, room),
+        Err(e) => return Ok(Err(e)),
+    };
+    let c = ctx_for(req, st, &room, &view, now);
+    let state = State { c: &c, v: &view, token, extension_min: st.config.call_extension_min }
+        .render()
+        .map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    let etag = etag_of(&state);
+    let built = std::sync::Arc::new(Built { seq, at: now, view, room, state, etag });
+    st.player_pages.put(token, built.clone());
+    Ok(Ok(Loaded { built, now }))
+}
+
+fn ctx_for(req: &HttpRequest, st: &AppState, room: &Room, view: &PlayerView, now: DateTime<Utc>) -> Ctx {
+    let mut c = Ctx::new(req, st.i18n.clone(), room, None, String::new(), now);
+    c.lang = view.language;
     c
 }
 
-fn state_html(st: &AppState, c: &Ctx, l: &Loaded, token: &str) -> Result<String, AppError> {
-    State { c, v: &l.view, token, extension_min: st.config.call_extension_min }
-        .render()
-        .map_err(|e| AppError::Internal(format!("template: {e}")))
+fn ctx(req: &HttpRequest, st: &AppState, l: &Loaded) -> Ctx {
+    ctx_for(req, st, &l.built.room, &l.built.view, l.now)
 }
 
 fn etag_of(html: &str) -> String {
@@ -251,15 +330,13 @@ fn etag_of(html: &str) -> String {
 }
 
 async fn show(req: &HttpRequest, st: &AppState, token: &str, status: StatusCode, notice: Option<String>) -> HttpResponse {
-    let l = match load(st, token).await {
+    let l = match load(req, st, token).await {
         Ok(Ok(l)) => l,
         Ok(Err(e)) => return refused(st, req, e),
         Err(e) => return failed(st, request_lang(req), token, &e),
     };
     let c = ctx(req, st, &l);
-    let html = state_html(st, &c, &l, token).and_then(|state| {
-        render(status, &Page { c: &c, v: &l.view, state, now: l.now.timestamp(), notice: notice.clone() })
-    });
+    let html = render(status, &Page { c: &c, v: &l.built.view, state: l.built.state.clone(), now: l.now.timestamp(), notice: notice.clone() });
     match html {
         Ok(mut res) => {
             res.headers_mut().insert(header::CONTENT_LANGUAGE, header::HeaderValue::from_static(c.lang.as_str()));
@@ -279,17 +356,13 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>
 /// the countdown ticks against the server's time.
 async fn state(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let token = path.into_inner();
-    let l = match load(&st, &token).await {
+    let l = match load(&req, &st, &token).await {
         Ok(Ok(l)) => l,
         Ok(Err(e)) => return refused(&st, &req, e),
         Err(e) => return failed(&st, request_lang(&req), &token, &e),
     };
-    let c = ctx(&req, &st, &l);
-    let html = match state_html(&st, &c, &l, &token) {
-        Ok(h) => h,
-        Err(e) => return failed(&st, c.lang, &token, &e),
-    };
-    let etag = etag_of(&html);
+    let lang = l.built.view.language;
+    let etag = l.built.etag.clone();
     let now = l.now.timestamp().to_string();
     let matches = req
         .headers()
@@ -297,11 +370,11 @@ async fn state(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == etag || t == "*"));
     let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    res.insert_header((header::ETAG, etag)).insert_header(("X-Now", now)).insert_header((header::CONTENT_LANGUAGE, c.lang.as_str()));
+    res.insert_header((header::ETAG, etag)).insert_header(("X-Now", now)).insert_header((header::CONTENT_LANGUAGE, lang.as_str()));
     if matches {
         res.finish()
     } else {
-        res.content_type("text/html; charset=utf-8").body(html)
+        res.content_type("text/html; charset=utf-8").body(l.built.state.clone())
     }
 }
 
