@@ -84,8 +84,9 @@ pub struct Config {
     /// `CARDROOM_CALL_EXTENSION_MIN`: minutes a player's "need more time" (on their link)
     /// adds to a seat call's response window, once per call (1–30).
     pub call_extension_min: u32,
-    /// `CARDROOM_PLAYER_LINK_RATE`: requests per minute one client address may make to the
-    /// player's link pages `/p/…` (a bucket of this size refilled over a minute; 10–1,000,000).
+    /// `CARDROOM_PLAYER_LINK_RATE`: requests per minute one player's link may take on `/p/…`
+    /// (a bucket of this size refilled over a minute; 10–1,000,000); one client address may
+    /// make `web::pages::player_link::ADDRESS_FACTOR` times that in all.
     pub player_link_rate: u32,
 }
 

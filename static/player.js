@@ -34,6 +34,9 @@
         var now = Number(res.headers.get("X-Now"));
         if (now) { offset = now - Date.now() / 1000; }
         if (res.status === 304) { return null; }
+        // Too many requests for a moment, or the server busy: keep showing the page, the
+        // next poll tries again. A link no longer valid (404/410): show why (reload).
+        if (res.status === 429 || res.status >= 500) { return null; }
         if (!res.ok) { window.location.reload(); return null; }
         etag = res.headers.get("ETag");
         return res.text();

@@ -456,22 +456,35 @@ async fn todays_summary_per_game() {
 async fn too_many_requests_get_a_429() {
     let app = PApp::new(|c| c.player_link_rate = 10).await;
     let me = app.player(0, Language::En);
+    let other = app.player(1, Language::En);
     let token = app.token(me);
-    let from = |ip: &str| test::TestRequest::get().uri(&format!("/p/{token}/state")).peer_addr(format!("{ip}:4000").parse().unwrap()).insert_header(("Accept-Language", "en"));
+    let from = |t: &str, ip: &str| test::TestRequest::get().uri(&format!("/p/{t}/state")).peer_addr(format!("{ip}:4000").parse().unwrap()).insert_header(("Accept-Language", "en"));
     for i in 0..10 {
-        let r = app.call(from("10.9.9.9").to_request()).await;
+        let r = app.call(from(&token, "10.9.9.9").to_request()).await;
         assert_eq!(r.status, 200, "request {i}");
     }
-    let r = app.call(from("10.9.9.9").to_request()).await;
+    // One link: 10 a minute, from any address.
+    for ip in ["10.9.9.9", "10.9.9.10"] {
+        let r = app.call(from(&token, ip).to_request()).await;
+        assert_eq!(r.status, 429, "from {ip}");
+        assert!(r.text().contains("Too many requests"), "{}", r.text());
+        assert_eq!(r.header("retry-after").as_deref(), Some("60"));
+        assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
+    }
+    // Another phone behind the same address (a room's Wi-Fi) is not held up by the first.
+    let theirs = app.token(other);
+    assert_eq!(app.call(from(&theirs, "10.9.9.9").to_request()).await.status, 200);
+    // One address: 25 times the link's rate in all, forged links included (no guessing at
+    // full speed): 12 used above, the rest of the 250 on made-up links, then even a good
+    // link is refused from there, and not from elsewhere.
+    for i in 12..250 {
+        let r = app.call(test::TestRequest::get().uri(&format!("/p/guess{i}")).peer_addr("10.9.9.9:4001".parse().unwrap()).to_request()).await;
+        assert_eq!(r.status, 404, "guess {i}");
+    }
+    let r = app.call(test::TestRequest::get().uri("/p/guess-more").peer_addr("10.9.9.9:4001".parse().unwrap()).to_request()).await;
     assert_eq!(r.status, 429);
-    assert!(r.text().contains("Too many requests"), "{}", r.text());
-    assert_eq!(r.header("retry-after").as_deref(), Some("60"));
-    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
-    // Forged tokens count too (no guessing at full speed); another address is not held up.
-    let r = app.call(test::TestRequest::get().uri("/p/forged").peer_addr("10.9.9.9:4001".parse().unwrap()).to_request()).await;
-    assert_eq!(r.status, 429);
-    let r = app.call(from("10.9.9.10").to_request()).await;
-    assert_eq!(r.status, 200);
+    assert_eq!(app.call(from(&theirs, "10.9.9.9").to_request()).await.status, 429);
+    assert_eq!(app.call(from(&theirs, "10.9.9.11").to_request()).await.status, 200);
 }
 
 /// A page built for a link is served again while nothing is recorded in the room, for at

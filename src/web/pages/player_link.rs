@@ -59,23 +59,36 @@ struct Bucket {
     at: Instant,
 }
 
-/// The buckets of this server process (per address; a process-wide map, shared by the HTTP
-/// workers). Old buckets are dropped when the map grows.
-fn buckets() -> &'static Mutex<HashMap<IpAddr, Bucket>> {
-    static B: OnceLock<Mutex<HashMap<IpAddr, Bucket>>> = OnceLock::new();
+/// What a bucket counts: one link, or one client address.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Who {
+    Link(String),
+    Addr(IpAddr),
+}
+
+/// How many times the per-link rate one client address may make in all: the phones of a
+/// room's guest Wi-Fi reach us from one public address (NAT), each polling its own link
+/// (20 requests a minute), so the address gets room for dozens of them; guessing links from
+/// one address is still held to this.
+pub const ADDRESS_FACTOR: u32 = 25;
+
+/// The buckets of this server process (per link and per address; a process-wide map, shared
+/// by the HTTP workers). Old buckets are dropped when the map grows.
+fn buckets() -> &'static Mutex<HashMap<Who, Bucket>> {
+    static B: OnceLock<Mutex<HashMap<Who, Bucket>>> = OnceLock::new();
     B.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// Takes one request from the address's bucket: `per_min` requests a minute, up to
-/// `per_min` at once. False: over the limit.
-fn take(ip: IpAddr, per_min: u32) -> bool {
+/// Takes one request from a bucket: `per_min` requests a minute, up to `per_min` at once.
+/// False: over the limit.
+fn take(who: Who, per_min: u32) -> bool {
     let now = Instant::now();
     let cap = per_min as f64;
     let mut map = buckets().lock().unwrap_or_else(|p| p.into_inner());
     if map.len() > 50_000 {
         map.retain(|_, b| now.duration_since(b.at).as_secs() < 120);
     }
-    let b = map.entry(ip).or_insert(Bucket { tokens: cap, at: now });
+    let b = map.entry(who).or_insert(Bucket { tokens: cap, at: now });
     let refill = now.duration_since(b.at).as_secs_f64() * cap / 60.0;
     b.tokens = (b.tokens + refill).min(cap);
     b.at = now;
@@ -93,10 +106,15 @@ fn client_ip(req: &ServiceRequest) -> IpAddr {
     req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]))
 }
 
-/// Rate limit, then the link's headers on every answer (refusals included).
+/// Rate limit — per link (`CARDROOM_PLAYER_LINK_RATE` a minute) and per client address
+/// ([`ADDRESS_FACTOR`] times that) — then the link's headers on every answer (refusals
+/// included).
 async fn guard(req: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let per_min = req.app_data::<web::Data<AppState>>().map_or(240, |s| s.config.player_link_rate);
-    let mut res = if take(client_ip(&req), per_min) {
+    let link = req.path().strip_prefix("/p/").and_then(|rest| rest.split('/').next()).filter(|t| !t.is_empty()).map(str::to_string);
+    let link_ok = link.is_none_or(|t| take(Who::Link(t), per_min));
+    let addr_ok = take(Who::Addr(client_ip(&req)), per_min.saturating_mul(ADDRESS_FACTOR));
+    let mut res = if link_ok && addr_ok {
         next.call(req).await?.map_into_boxed_body()
     } else {
         let lang = request_lang(req.request());
