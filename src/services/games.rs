@@ -130,6 +130,16 @@ pub fn create_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile
 pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, id: i64, g: &GameInput) -> AppResult<GameRow> {
     let before = get_game(conn, id)?;
     let (spec, mode, bp) = check_game(g, profile)?;
+    // PT-2007 7: the cagnotte (mode and percentage) is fixed before the game starts: while a
+    // table of this game is open, running or suspended it stays; a new game changes it.
+    if before.cagnotte_mode != mode.to_string() || before.cagnotte_bp != bp {
+        let in_play: i64 = card_tables::table
+            .filter(card_tables::game_id.eq(id))
+            .filter(card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended")))
+            .count()
+            .get_result(conn)?;
+        crate::domain::cagnotte::check_mode_change(in_play > 0).map_err(AppError::Conflict)?;
+    }
     let after = game_row(id, &spec, mode, bp, g.active.unwrap_or(before.active), before.created_at, now);
     diesel::update(games::table.find(id)).set(&after).execute(conn)?;
     audit::record(conn, now, actor, "game.update", "game", Some(id), Some(&before), Some(&after))?;

@@ -917,3 +917,42 @@ async fn unknown_api_paths_and_methods_answer_in_json() {
     refused(&app.get("/api/v1/players/424242", &token).await, 404, "not_found");
     refused(&send(&app, "DELETE", "/api/v1/players", Some(&token), None, None).await, 405, "method_not_allowed");
 }
+
+/// PT-2007 7: the cagnotte (mode and percentage) is fixed before the game starts. While a
+/// table of the game is in play a change is refused (409, in the user's language) and
+/// nothing is saved; other changes to the game go through; a game not in play may change it.
+#[actix_rt::test]
+async fn pt_2007_7_the_cagnotte_of_a_game_in_play_cannot_change() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let game = |name: &str, mode: &str| {
+        json!({"name": name, "variant": "holdem_nl", "small_blind": 100, "big_blind": 200, "limit_class": "low",
+            "buy_in_min": 4000, "buy_in_max": 20000, "cagnotte_mode": mode})
+    };
+    let r = send(&app, "POST", "/api/v1/games", Some(&token), Some(game("NL 1/2", "per_hand")), None).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let playing = r.json()["id"].as_i64().unwrap();
+    let r = send(&app, "POST", "/api/v1/games", Some(&token), Some(game("NL 2/4", "per_hand")), None).await;
+    let idle = r.json()["id"].as_i64().unwrap();
+    let r = send(&app, "POST", "/api/v1/tables", Some(&token), Some(json!({"number": 1, "game_id": playing, "mode": "continuous"})), None).await;
+    let table = r.json()["id"].as_i64().unwrap();
+    let r = send(&app, "POST", &format!("/api/v1/tables/{table}/open"), Some(&token), Some(json!({})), None).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+
+    let before = snapshot(&app);
+    let r = send(&app, "PUT", &format!("/api/v1/games/{playing}"), Some(&token), Some(game("NL 1/2", "per_session")), Some("pt-PT")).await;
+    let j = refused(&r, 409, "conflict");
+    assert!(message(&j).contains("nova partida"), "{j}");
+    let r = send(&app, "PUT", &format!("/api/v1/games/{playing}"), Some(&token), Some(game("NL 1/2", "per_session")), Some("en")).await;
+    assert!(message(&refused(&r, 409, "conflict")).contains("PT-2007 7"));
+    assert_eq!(snapshot(&app), before);
+    assert_eq!(app.get(&format!("/api/v1/games/{playing}"), &token).await.json()["cagnotte_mode"], "per_hand");
+    // The name may change while the game runs (the cagnotte stays as it is).
+    let r = send(&app, "PUT", &format!("/api/v1/games/{playing}"), Some(&token), Some(game("NL 1/2 main", "per_hand")), None).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(app.audit_count(), before.audit + 1);
+    // A game with no table in play sets its cagnotte before it starts.
+    let r = send(&app, "PUT", &format!("/api/v1/games/{idle}"), Some(&token), Some(game("NL 2/4", "per_session")), None).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["cagnotte_mode"], "per_session");
+}
