@@ -523,9 +523,10 @@ macro_rules! native {
 /// numbers, state changes of calls, seatings and list entries), where preparing each
 /// `UPDATE` again was a sizeable part of a write.
 ///
-/// Run it by value — `get_result`, `load` — not with `execute`: diesel's `execute` hands the
-/// statement on by reference, and a reference does not pass the "safe to cache" answer
-/// through. So the wrapped updates say `RETURNING id` and count the ids they get back.
+/// Run it by value — `get_result`, `load`, [`Cached::changed`] — not with `execute`: diesel's
+/// `execute` hands the statement on by reference, and a reference does not pass the "safe to
+/// cache" answer through. So the wrapped updates say `RETURNING id` and count the ids they
+/// get back.
 #[derive(Debug, Clone, Copy)]
 pub struct Cached<Q>(pub Q);
 
@@ -553,6 +554,18 @@ where
 }
 
 impl<Q, Conn> RunQueryDsl<Conn> for Cached<Q> {}
+
+impl<Q> Cached<Q> {
+    /// Runs an `UPDATE … RETURNING id` kept prepared and tells how many rows it changed (what
+    /// `execute` would answer).
+    pub fn changed<'q, C>(self, conn: &mut C) -> QueryResult<usize>
+    where
+        C: diesel::connection::Connection,
+        Self: diesel::query_dsl::LoadQuery<'q, C, i64>,
+    {
+        self.load::<i64>(conn).map(|ids| ids.len())
+    }
+}
 
 /// Takes the next number of a named sequence inside the current transaction. The row lock
 /// this update takes serialises concurrent writers until commit, on both backends.

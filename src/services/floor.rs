@@ -419,7 +419,7 @@ fn end_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e: &WaitlistR
             waitlist_entries::state.eq(state),
             waitlist_entries::ended_at.eq(Some(now.naive_utc())),
             waitlist_entries::end_reason.eq(Some(reason)),
-        )).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        )).returning(waitlist_entries::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-entry-not-active"));
     }
@@ -470,7 +470,7 @@ pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i
     let domain: Vec<Entry> = rows.iter().map(as_entry).filter(|x| !x.lapsed(now)).collect();
     let before = waitlist::place_of(&domain, entry_id, now);
     for (id, key) in waitlist::reorder(&domain, entry_id, position as usize) {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).changed(dbc))?;
     }
     let note = serde_json::json!({ "entry_id": entry_id, "from": before.map(|p| p.position), "to": position, "reason": reason.trim() });
     audit::record::<(), _>(conn, now, actor, "list.reorder", "player", Some(e.player_id), None, Some(&note))?;
@@ -488,7 +488,7 @@ pub fn check_in(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: 
     if e.call_in_expires_at.is_some_and(|t| t.and_utc() <= now) {
         return Err(conflict("err-call-in-lapsed"));
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(entry_id)).set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc()))).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(entry_id)).set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc()))).returning(waitlist_entries::id)).changed(dbc))?;
     let after = entry(conn, entry_id)?;
     audit::record(conn, now, actor, "list.check_in", "player", Some(e.player_id), Some(&e), Some(&after))?;
     emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
@@ -562,11 +562,11 @@ fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_
         .load(dbc))?;
     for c in open {
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
-            .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
         // The player keeps their place on the list.
         if let Some(eid) = c.entry_id {
             crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("called")))
-                .set(waitlist_entries::state.eq("waiting")).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+                .set(waitlist_entries::state.eq("waiting")).returning(waitlist_entries::id)).changed(dbc))?;
         }
         audit::record::<SeatCallRow, ()>(conn, now, actor, "seat.call_cancelled", "player", Some(c.player_id), Some(&c), None)?;
         emit(conn, now, Some(c.table_id), "seat.call_cancelled", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -758,7 +758,7 @@ fn create_call(
     })?;
     if let Some(eid) = entry_id {
         let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("waiting")))
-            .set(waitlist_entries::state.eq("called")).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set(waitlist_entries::state.eq("called")).returning(waitlist_entries::id)).changed(dbc))?;
         if n != 1 {
             return Err(conflict("err-entry-not-active"));
         }
@@ -807,7 +807,7 @@ pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, ca
         _ => return Err(conflict("err-call-not-open")),
     }
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq("pending")))
-        .set((seat_calls::state.eq("acknowledged"), seat_calls::acknowledged_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seat_calls::state.eq("acknowledged"), seat_calls::acknowledged_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
     let after = call(conn, call_id)?;
     audit::record(conn, now, actor, "seat.call_ack", "player", Some(c.player_id), Some(&c), Some(&after))?;
     emit(conn, now, Some(c.table_id), "seat.call_ack", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -826,7 +826,7 @@ fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &Rule
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in &late {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc()))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc()))).returning(seat_calls::id)).changed(dbc))?;
         let after = call(conn, c.id)?;
         audit::record(conn, now, system, "seat.call_escalated", "player", Some(c.player_id), Some(c), Some(&after))?;
         emit(conn, now, Some(c.table_id), "seat.call_escalated", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
@@ -873,13 +873,13 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
         _ => seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?,
     };
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
-        .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-call-not-open"));
     }
     if c.source == "seat_change" {
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_change_requests::table.filter(seat_change_requests::player_id.eq(c.player_id)).filter(seat_change_requests::state.eq("open")))
-            .set((seat_change_requests::state.eq("served"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((seat_change_requests::state.eq("served"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).changed(dbc))?;
     }
     Ok(seating)
 }
@@ -976,7 +976,7 @@ fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &Sea
     })?;
     if let Some(eid) = entry_id {
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
-            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated")))).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated")))).returning(waitlist_entries::id)).changed(dbc))?;
     }
     let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
@@ -994,7 +994,7 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
         return Err(conflict("err-already-left"));
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(seating_id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1034,13 +1034,13 @@ fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table
             .first(dbc))
             .optional()?;
         if let Some(x) = extra {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat)).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat)).returning(seatings::id)).changed(dbc))?;
             let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(x.id).select(SeatingRow::as_select()).first(dbc))?;
             audit::record(conn, now, actor, "seat.extra_removed", "player", Some(x.player_id), Some(&x), Some(&moved))?;
             emit(conn, now, Some(table_id), "seat.moved", &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }))?;
         }
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).changed(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.extra_seat_removed", "table", Some(table_id), Some(&t), Some(&after))?;
     Ok(())
@@ -1066,13 +1066,13 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
         Transition::Close => (TableState::Closed, None),
     };
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id))
-        .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
     if new_state == TableState::Closed {
         // BSOP 50: no extra seat outlives the game.
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).changed(dbc))?;
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
         // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
         // holds and seat-change requests.
@@ -1093,7 +1093,7 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
         let mut left = Vec::new();
         for s in seated_at(conn, table_id)? {
             crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
-                .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed")))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+                .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed")))).returning(seatings::id)).changed(dbc))?;
             cancel_seat_changes(conn, now, actor, s.player_id, table_id)?;
             // A move this player was called for (must-move, seat change) ends with the seat.
             let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
@@ -1142,7 +1142,7 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
         return Err(conflict("err-table-already-open"));
     }
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id).filter(card_tables::state.eq("closed")))
-        .set((card_tables::state.eq("open"), card_tables::opened_at.eq(Some(now.naive_utc())), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((card_tables::state.eq("open"), card_tables::opened_at.eq(Some(now.naive_utc())), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.open", "table", Some(table_id), Some(&t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": "open" }))?;
@@ -1167,7 +1167,7 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         .load(dbc))?;
     for c in due {
         let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
-            .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
         if n != 1 {
             continue;
         }
@@ -1181,7 +1181,7 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
                 CallExpiry::BottomOfList => {
                     let key = bottom_key(conn, e.game_id)?;
                     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
-                        .set((waitlist_entries::state.eq("waiting"), waitlist_entries::order_key.eq(key))).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+                        .set((waitlist_entries::state.eq("waiting"), waitlist_entries::order_key.eq(key))).returning(waitlist_entries::id)).changed(dbc))?;
                     let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
                     audit::record::<(), _>(conn, now, &system, "list.call_expired", "player", Some(e.player_id), None, Some(&note))?;
                     notify_heads(conn, now, e.game_id, None)?;
@@ -1435,7 +1435,7 @@ pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
     for t in changed {
         let want = Some(t.id) == chosen;
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(t.id))
-            .set((card_tables::must_move.eq(want), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((card_tables::must_move.eq(want), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
         let after = table(conn, t.id)?;
         audit::record(conn, now, actor, "table.must_move", "table", Some(t.id), Some(t), Some(&after))?;
         emit(conn, now, Some(t.id), "table.must_move", &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }))?;
@@ -1609,7 +1609,7 @@ pub fn refuse_must_move(
     }
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("refused must-move")))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("refused must-move")))).returning(seatings::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1624,7 +1624,7 @@ pub fn refuse_must_move(
     let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
     for c in &declined {
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
-            .set((seat_calls::state.eq("declined"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            .set((seat_calls::state.eq("declined"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
     }
     let others: Vec<i64> = open.iter().filter(|c| c.source != "must_move").map(|c| c.id).collect();
     cancel_open_calls(conn, now, actor, &others)?;
@@ -1712,7 +1712,7 @@ fn move_player(
         return Err(conflict("err-refused-must-move-table"));
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(from.id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1792,7 +1792,7 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
     for (i, p) in players_in_order.iter().enumerate() {
         let key = top - (n - i as i64) * waitlist::KEY_STEP;
         if let Some(e) = current.iter().find(|e| e.player_id == *p) {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).changed(dbc))?;
             let after = entry(conn, e.id)?;
             audit::record(conn, now, actor, "list.table_break", "player", Some(*p), Some(e), Some(&after))?;
         } else {
@@ -1878,7 +1878,7 @@ fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, pla
             .filter(seat_change_requests::table_id.eq(table_id))
             .filter(seat_change_requests::state.eq("open")),
     )
-    .set((seat_change_requests::state.eq("cancelled"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    .set((seat_change_requests::state.eq("cancelled"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).changed(dbc))?;
     let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
@@ -2023,7 +2023,7 @@ pub fn release_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
 
 fn end_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, h: &SeatHoldRow, why: &str) -> AppResult<SeatHoldRow> {
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_holds::table.find(h.id).filter(seat_holds::released_at.is_null()))
-        .set(seat_holds::released_at.eq(Some(now.naive_utc()))).returning(seat_holds::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set(seat_holds::released_at.eq(Some(now.naive_utc()))).returning(seat_holds::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-hold-released"));
     }

@@ -378,7 +378,7 @@ pub fn update(
         updated_at: t,
     };
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.filter(players::id.eq(id)).filter(players::version.eq(before.version)))
-        .set(&after).returning(players::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set(&after).returning(players::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-stale-edit"));
     }
@@ -397,7 +397,7 @@ pub fn set_photo(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, 
     let t = now.naive_utc();
     store_photo(conn, id, photo, t)?;
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.find(id))
-        .set((players::has_photo.eq(true), players::version.eq(before.version + 1), players::updated_at.eq(t))).returning(players::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((players::has_photo.eq(true), players::version.eq(before.version + 1), players::updated_at.eq(t))).returning(players::id)).changed(dbc))?;
     let note = PhotoNote { photo_bytes: photo.jpeg.len(), width: photo.width, height: photo.height };
     audit::record::<(), _>(conn, now, actor, "player.photo", "player", Some(id), None, Some(&note))?;
     get(conn, id)
@@ -543,7 +543,7 @@ pub fn lift_ban(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, exclusion_
             exclusions::lifted_at.eq(Some(now.naive_utc())),
             exclusions::lifted_by.eq(actor.id),
             exclusions::lift_reason.eq(Some(why)),
-        )).returning(exclusions::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        )).returning(exclusions::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-ban-not-active"));
     }
@@ -608,7 +608,7 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
 pub fn remove_separation(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeparationRow> {
     let before: SeparationRow = crate::native!(conn, |dbc| separations::table.find(id).select(SeparationRow::as_select()).first(dbc))?;
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(separations::table.find(id).filter(separations::removed_at.is_null()))
-        .set((separations::removed_at.eq(Some(now.naive_utc())), separations::removed_by.eq(actor.id))).returning(separations::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((separations::removed_at.eq(Some(now.naive_utc())), separations::removed_by.eq(actor.id))).returning(separations::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-separation-removed"));
     }

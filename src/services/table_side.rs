@@ -189,7 +189,7 @@ fn record_chips(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &Seatin
     };
     crate::native!(conn, |dbc| diesel::insert_into(buyins::table).values(&row).execute(dbc))?;
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
-        .set((seatings::stack.eq(stack_before + amount), seatings::bought_in.eq(before.bought_in + amount))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::stack.eq(stack_before + amount), seatings::bought_in.eq(before.bought_in + amount))).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, &format!("seat.{kind}"), "player", Some(s.player_id), Some(&before), Some(&row))?;
     emit(conn, now, Some(s.table_id), "seat.chips", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": kind, "amount": amount, "stack": after.stack }))?;
@@ -248,7 +248,7 @@ pub fn buy_chips(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Act
 pub fn count_stack(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64, stack: i64, at_table: Option<i64>) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     not_negative("stack", stack)?;
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.count", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.chips", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": "count", "stack": stack }))?;
@@ -306,7 +306,7 @@ pub fn cash_out(
             }
         }
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::stack.eq(stack), seatings::taken_off.eq(Some(stack)))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::stack.eq(stack), seatings::taken_off.eq(Some(stack)))).returning(seatings::id)).changed(dbc))?;
     let note = serde_json::json!({ "stack": stack, "bought_in": sd.bought_in });
     audit::record::<(), _>(conn, now, actor, "seat.cash_out", "player", Some(s.player_id), None, Some(&note))?;
     let left = floor::leave(conn, now, &room.profile, actor, s.id, CASHED_OUT)?;
@@ -339,7 +339,7 @@ pub fn transfer_with_stack(
         let g = crate::services::games::get_game(conn, g)?;
         check_stack_transfer(stack, g.buy_in_max, s.sat_at.and_utc(), now).map_err(|p| rule_refusal(p, room))?;
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::stack.eq(stack)).returning(seatings::id)).changed(dbc))?;
     let moved = floor::transfer(conn, now, room.tz, &room.profile, actor, seating_id, to_table_id, cave_lost)?;
     let note = serde_json::json!({ "rule": "BSOP 27", "stack": stack, "from": s.table_id, "to": to_table_id });
     audit::record::<(), _>(conn, now, actor, "seat.transfer_stack", "player", Some(s.player_id), None, Some(&note))?;
@@ -360,7 +360,7 @@ pub fn carry_side(conn: &mut DbConn, from_id: i64, to_id: i64) -> AppResult<()> 
             seatings::hands_no_bet.eq(f.hands_no_bet),
             seatings::rest_hands.eq(f.rest_hands),
             seatings::rested_since_bet.eq(f.rested_since_bet),
-        )).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        )).returning(seatings::id)).changed(dbc))?;
     Ok(())
 }
 
@@ -396,7 +396,7 @@ fn alert_if_due(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, ac
         return Ok(false);
     }
     let AbsenceStatus::DueForRemoval { because } = status_of(sd, profile, now) else { return Ok(false) };
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::removal_alerted_at.eq(Some(now.naive_utc()))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::removal_alerted_at.eq(Some(now.naive_utc()))).returning(seatings::id)).changed(dbc))?;
     let note = serde_json::json!({ "rule": "BSOP 36", "because": because, "seat": s.seat_no, "table_id": s.table_id });
     audit::record::<(), _>(conn, now, actor, "seat.removal_due", "player", Some(s.player_id), None, Some(&note))?;
     emit(conn, now, Some(s.table_id), "seat.removal_due", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "because": because }))?;
@@ -410,7 +410,7 @@ pub fn away(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor:
         return Err(conflict("err-already-away"));
     }
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
-        .set((seatings::away_since.eq(Some(now.naive_utc())), seatings::away_extended_until.eq(None::<NaiveDateTime>), seatings::removal_alerted_at.eq(None::<NaiveDateTime>))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::away_since.eq(Some(now.naive_utc())), seatings::away_extended_until.eq(None::<NaiveDateTime>), seatings::removal_alerted_at.eq(None::<NaiveDateTime>))).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.away", "player", Some(s.player_id), Some(&before), Some(&after))?;
     let due = match status_of(&after, profile, now) {
@@ -436,7 +436,7 @@ pub fn back(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor:
             seatings::removal_alerted_at.eq(None::<NaiveDateTime>),
             seatings::absence_button.eq(b.absence),
             seatings::hand_notice.eq(obligation.key()),
-        )).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        )).returning(seatings::id)).changed(dbc))?;
     let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::seating_id.eq(s.id))
         .filter(chip_custody::state.eq("counting"))
@@ -467,7 +467,7 @@ pub fn blinds_settled(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seat
             seatings::missed_blind_button.eq(false),
             seatings::absence_button.eq(false),
             seatings::hand_notice.eq(None::<String>),
-        )).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        )).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.blinds_settled", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.buttons", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
@@ -482,7 +482,7 @@ pub fn missed_blind(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile
     let mut b = buttons_of(&before);
     b.on_blind_missed(blind);
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
-        .set((seatings::missed_sb.eq(b.missed_sb as i32), seatings::missed_bb.eq(b.missed_bb as i32), seatings::missed_blind_button.eq(b.missed_blind))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::missed_sb.eq(b.missed_sb as i32), seatings::missed_bb.eq(b.missed_bb as i32), seatings::missed_blind_button.eq(b.missed_blind))).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.missed_blind", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.buttons", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "missed": blind }))?;
@@ -505,7 +505,7 @@ pub fn extend_absence(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfi
     let reason = text("reason", reason, 300)?;
     let until = now + Duration::minutes(minutes);
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
-        .set((seatings::away_extended_until.eq(Some(until.naive_utc())), seatings::removal_alerted_at.eq(None::<NaiveDateTime>))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((seatings::away_extended_until.eq(Some(until.naive_utc())), seatings::removal_alerted_at.eq(None::<NaiveDateTime>))).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     let note = serde_json::json!({ "rule": "BSOP 36", "reason": reason, "until": until, "before": before });
     audit::record(conn, now, actor, "seat.absence_extended", "player", Some(s.player_id), Some(&note), Some(&after))?;
@@ -603,11 +603,11 @@ pub fn confirm_removal(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, confi
         return Err(rule_refusal(Problem::new("err-custody-amount-differs").arg("first", c.amount).arg("second", amount), room));
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(chip_custody::table.find(c.id).filter(chip_custody::state.eq("counting")))
-        .set((chip_custody::state.eq("held"), chip_custody::confirmed_by.eq(Some(by)), chip_custody::confirmed_at.eq(Some(now.naive_utc())))).returning(chip_custody::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((chip_custody::state.eq("held"), chip_custody::confirmed_by.eq(Some(by)), chip_custody::confirmed_at.eq(Some(now.naive_utc())))).returning(chip_custody::id)).changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-custody-not-counting"));
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(c.seating_id)).set((seatings::stack.eq(c.amount), seatings::taken_off.eq(Some(c.amount)))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(c.seating_id)).set((seatings::stack.eq(c.amount), seatings::taken_off.eq(Some(c.amount)))).returning(seatings::id)).changed(dbc))?;
     floor::leave(conn, now, &room.profile, confirmer, c.seating_id, REMOVED_FOR_ABSENCE)?;
     let after = custody(conn, c.id)?;
     audit::record(conn, now, confirmer, "custody.held", "player", Some(c.player_id), Some(&c), Some(&after))?;
@@ -618,7 +618,7 @@ pub fn confirm_removal(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, confi
 
 fn end_custody(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, c: &CustodyRow, state: &str, note: Option<&str>) -> AppResult<CustodyRow> {
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(chip_custody::table.find(c.id))
-        .set((chip_custody::state.eq(state), chip_custody::resolved_at.eq(Some(now.naive_utc())), chip_custody::resolved_by.eq(actor.id), chip_custody::note.eq(note))).returning(chip_custody::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((chip_custody::state.eq(state), chip_custody::resolved_at.eq(Some(now.naive_utc())), chip_custody::resolved_by.eq(actor.id), chip_custody::note.eq(note))).returning(chip_custody::id)).changed(dbc))?;
     let after = custody(conn, c.id)?;
     audit::record(conn, now, actor, &format!("custody.{state}"), "player", Some(c.player_id), Some(c), Some(&after))?;
     emit(conn, now, Some(c.table_id), "custody.changed", &serde_json::json!({ "custody_id": c.id, "state": state, "player_id": c.player_id }))?;
@@ -676,7 +676,7 @@ pub fn set_hand_flags(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seat
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     let resting = resting.unwrap_or(before.resting);
     let no_bet = no_bet.unwrap_or(before.no_bet);
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::resting.eq(resting), seatings::no_bet.eq(no_bet))).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set((seatings::resting.eq(resting), seatings::no_bet.eq(no_bet))).returning(seatings::id)).changed(dbc))?;
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, "seat.hand_flags", "player", Some(s.player_id), Some(&before), Some(&after))?;
     emit(conn, now, Some(s.table_id), "seat.hand_flags", &serde_json::json!({ "seat": s.seat_no, "resting": resting, "no_bet": no_bet }))?;
@@ -722,14 +722,14 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
         recorded_by: actor.id,
     };
     crate::native!(conn, |dbc| diesel::insert_into(hands::table).values(&row).execute(dbc))?;
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(button)).returning(card_tables::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(button)).returning(card_tables::id)).changed(dbc))?;
     let mut notices = Vec::new();
     for (s, sd) in &seated {
         if sd.away_since.is_some() {
             let mut b = buttons_of(sd);
             b.on_seat_empty_at_hand_start();
             if b.absence != sd.absence_button {
-                crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::absence_button.eq(b.absence)).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+                crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id)).set(seatings::absence_button.eq(b.absence)).returning(seatings::id)).changed(dbc))?;
             }
             continue;
         }
@@ -756,7 +756,7 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
                 seatings::rested_since_bet.eq(counter.rested_since_bet),
                 seatings::no_bet.eq(false),
                 seatings::hand_notice.eq(shown),
-            )).returning(seatings::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+            )).returning(seatings::id)).changed(dbc))?;
         if notice != HandNotice::Nothing {
             notices.push(SeatNotice { seat: s.seat_no, player_id: s.player_id, notice });
         }
@@ -817,7 +817,7 @@ pub fn handle_service(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: 
         return Ok(r);
     }
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(service_requests::table.find(id).filter(service_requests::handled_at.is_null()))
-        .set((service_requests::handled_at.eq(Some(now.naive_utc())), service_requests::handled_by.eq(actor.id))).returning(service_requests::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((service_requests::handled_at.eq(Some(now.naive_utc())), service_requests::handled_by.eq(actor.id))).returning(service_requests::id)).changed(dbc))?;
     let after: ServiceRequestRow = crate::native!(conn, |dbc| service_requests::table.find(id).select(ServiceRequestRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "service.handled", "table", Some(r.table_id), Some(&r), Some(&after))?;
     emit(conn, now, Some(r.table_id), "service.handled", &serde_json::json!({ "id": id, "kind": r.kind }))?;
@@ -886,7 +886,7 @@ pub fn message_seen(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
         return Ok(m);
     }
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(floor_messages::table.find(id).filter(floor_messages::seen_at.is_null()))
-        .set((floor_messages::seen_at.eq(Some(now.naive_utc())), floor_messages::seen_by.eq(actor.id))).returning(floor_messages::id)).load::<i64>(dbc).map(|ids| ids.len()))?;
+        .set((floor_messages::seen_at.eq(Some(now.naive_utc())), floor_messages::seen_by.eq(actor.id))).returning(floor_messages::id)).changed(dbc))?;
     let after: FloorMessageRow = crate::native!(conn, |dbc| floor_messages::table.find(id).select(FloorMessageRow::as_select()).first(dbc))?;
     audit::record(conn, now, actor, "message.seen", "table", Some(m.table_id), Some(&m), Some(&after))?;
     emit(conn, now, Some(m.table_id), "floor.message_seen", &serde_json::json!({ "id": id }))?;
