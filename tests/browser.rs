@@ -36,17 +36,7 @@ fn is_player_page(path: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_player_in_a_real_browser() {
-    let Some(chromedriver) = find_chromedriver() else {
-        if std::env::var("CARDROOM_REQUIRE_BROWSER").as_deref() == Ok("1") {
-            panic!(
-                "CARDROOM_REQUIRE_BROWSER=1 but chromedriver is not installed \
-                 (looked for /usr/bin/chromedriver and chromedriver in PATH); \
-                 on Debian: apt-get install chromium chromium-driver"
-            );
-        }
-        println!("skipping: chromedriver not installed");
-        return;
-    };
+    let Some(chromedriver) = chromedriver_or_skip() else { return };
 
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");

@@ -24,6 +24,24 @@ pub fn free_port() -> u16 {
     l.local_addr().expect("local_addr").port()
 }
 
+/// chromedriver, or None when it is not installed and the test is to be skipped (it says
+/// so). With `CARDROOM_REQUIRE_BROWSER=1` (set by `tests/run.sh`) a missing chromedriver is
+/// a failure instead.
+pub fn chromedriver_or_skip() -> Option<PathBuf> {
+    let found = find_chromedriver();
+    if found.is_none() {
+        if std::env::var("CARDROOM_REQUIRE_BROWSER").as_deref() == Ok("1") {
+            panic!(
+                "CARDROOM_REQUIRE_BROWSER=1 but chromedriver is not installed \
+                 (looked for /usr/bin/chromedriver and chromedriver in PATH); \
+                 on Debian: apt-get install chromium chromium-driver"
+            );
+        }
+        println!("skipping: chromedriver not installed");
+    }
+    found
+}
+
 /// `/usr/bin/chromedriver`, else `chromedriver` found in `PATH`.
 pub fn find_chromedriver() -> Option<PathBuf> {
     let fixed = PathBuf::from("/usr/bin/chromedriver");
