@@ -32,3 +32,7 @@ mod table_side;
 mod notify;
 #[path = "http/player_link.rs"]
 mod player_link;
+#[path = "http/cagnotte.rs"]
+mod cagnotte;
+#[path = "http/reports.rs"]
+mod reports;

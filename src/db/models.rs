@@ -130,6 +130,12 @@ pub struct GameRow {
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// PT-2007 7b: what the session percentage is taken of: `table_max` or `cave`.
+    pub cagnotte_base: String,
+    /// PT-2007 7a: the most the house takes from one hand (none: only the percentage).
+    pub rake_cap: Option<i64>,
+    /// BSOP 80: the smallest chip in play (none: derived from the blinds).
+    pub smallest_chip: Option<i64>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]
@@ -423,6 +429,14 @@ pub struct HandRow {
     pub button_seat: Option<i32>,
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
+    /// The next "hand over" tap.
+    pub ended_at: Option<NaiveDateTime>,
+    /// PT-2007 7a: the pot and the rake taken from it, recorded at the hand over.
+    pub pot: Option<i64>,
+    pub rake: Option<i64>,
+    /// PT-ONL 18: the hand ended before the flop without a voluntary bet.
+    pub preflop_no_bet: bool,
+    pub result_by: Option<i64>,
 }
 
 /// One player message in the outbox (issue 5): what it says, to whom, by which channel, and
@@ -467,4 +481,110 @@ pub struct OutboxAttemptRow {
     pub outcome: String,
     pub error: Option<String>,
     pub provider_ref: Option<String>,
+}
+
+/// PT-2007 24: a time a table was suspended.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = table_suspensions)]
+pub struct SuspensionRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub from_at: NaiveDateTime,
+    pub to_at: Option<NaiveDateTime>,
+}
+
+/// PT-2007 7b: one cagnotte session of a table, with the game's settings when it started.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = cagnotte_sessions)]
+pub struct CagnotteSessionRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: i64,
+    pub number: i32,
+    pub started_at: NaiveDateTime,
+    pub closed_at: Option<NaiveDateTime>,
+    pub close_reason: Option<String>,
+    pub closed_by: Option<i64>,
+    pub bp: i32,
+    pub base: String,
+    pub table_max: Option<i64>,
+    pub smallest_chip: i64,
+    pub length_min: i32,
+    pub late_window_min: i32,
+}
+
+/// PT-2007 7b: what one player owes for one session, and how it was settled.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = cagnotte_dues)]
+pub struct CagnotteDueRow {
+    pub id: i64,
+    pub session_id: i64,
+    pub table_id: i64,
+    pub game_id: i64,
+    pub player_id: i64,
+    pub seating_id: i64,
+    pub seat_no: i32,
+    pub amount: i64,
+    pub late: bool,
+    pub due_at: NaiveDateTime,
+    /// due | collected | exempt
+    pub state: String,
+    pub collected: Option<i64>,
+    pub settled_at: Option<NaiveDateTime>,
+    pub settled_by: Option<i64>,
+    pub reason: Option<String>,
+}
+
+/// A dealer's shift at a table.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = dealer_shifts)]
+pub struct DealerShiftRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub dealer_id: i64,
+    pub started_at: NaiveDateTime,
+    pub ended_at: Option<NaiveDateTime>,
+}
+
+/// PT-2007 5, 9d: tips recorded at a table (apart from the cagnotte).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = tips)]
+pub struct TipRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    pub shift_id: Option<i64>,
+    pub dealer_id: Option<i64>,
+    pub amount: i64,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
+}
+
+/// The drop box's total for a table at the end of a shift (quick per-hand mode).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = drop_boxes)]
+pub struct DropBoxRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    pub shift_id: Option<i64>,
+    pub dealer_id: Option<i64>,
+    pub amount: i64,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
+}
+
+/// MO-13 11: the house's commission on a winner's payout in one round.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = commissions)]
+pub struct CommissionRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    pub round: i32,
+    pub player_id: Option<i64>,
+    pub payout: i64,
+    pub amount: i64,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
 }

@@ -131,6 +131,9 @@ diesel::table! {
         active -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        cagnotte_base -> Text,
+        rake_cap -> Nullable<BigInt>,
+        smallest_chip -> Nullable<BigInt>,
     }
 }
 
@@ -384,6 +387,11 @@ diesel::table! {
         button_seat -> Nullable<Integer>,
         at -> Timestamp,
         recorded_by -> Nullable<BigInt>,
+        ended_at -> Nullable<Timestamp>,
+        pot -> Nullable<BigInt>,
+        rake -> Nullable<BigInt>,
+        preflop_no_bet -> Bool,
+        result_by -> Nullable<BigInt>,
     }
 }
 
@@ -459,9 +467,104 @@ diesel::joinable!(tablets -> card_tables (table_id));
 diesel::joinable!(chip_custody -> players (player_id));
 diesel::joinable!(service_requests -> card_tables (table_id));
 
+diesel::table! {
+    table_suspensions (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        from_at -> Timestamp,
+        to_at -> Nullable<Timestamp>,
+    }
+}
+diesel::table! {
+    cagnotte_sessions (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> BigInt,
+        number -> Integer,
+        started_at -> Timestamp,
+        closed_at -> Nullable<Timestamp>,
+        close_reason -> Nullable<Text>,
+        closed_by -> Nullable<BigInt>,
+        bp -> Integer,
+        base -> Text,
+        table_max -> Nullable<BigInt>,
+        smallest_chip -> BigInt,
+        length_min -> Integer,
+        late_window_min -> Integer,
+    }
+}
+diesel::table! {
+    cagnotte_dues (id) {
+        id -> BigInt,
+        session_id -> BigInt,
+        table_id -> BigInt,
+        game_id -> BigInt,
+        player_id -> BigInt,
+        seating_id -> BigInt,
+        seat_no -> Integer,
+        amount -> BigInt,
+        late -> Bool,
+        due_at -> Timestamp,
+        state -> Text,
+        collected -> Nullable<BigInt>,
+        settled_at -> Nullable<Timestamp>,
+        settled_by -> Nullable<BigInt>,
+        reason -> Nullable<Text>,
+    }
+}
+diesel::table! {
+    dealer_shifts (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        dealer_id -> BigInt,
+        started_at -> Timestamp,
+        ended_at -> Nullable<Timestamp>,
+    }
+}
+diesel::table! {
+    tips (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        shift_id -> Nullable<BigInt>,
+        dealer_id -> Nullable<BigInt>,
+        amount -> BigInt,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+diesel::table! {
+    drop_boxes (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        shift_id -> Nullable<BigInt>,
+        dealer_id -> Nullable<BigInt>,
+        amount -> BigInt,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+diesel::table! {
+    commissions (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        round -> Integer,
+        player_id -> Nullable<BigInt>,
+        payout -> BigInt,
+        amount -> BigInt,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+diesel::joinable!(cagnotte_dues -> cagnotte_sessions (session_id));
+diesel::joinable!(cagnotte_dues -> players (player_id));
+diesel::joinable!(dealer_shifts -> staff (dealer_id));
 diesel::allow_tables_to_appear_in_same_query!(
     settings, sequences, room, staff, login_throttle, players, player_photos, exclusions,
     separations, games, card_tables, audit_log, waitlist_entries, seatings, seat_calls, seat_holds,
     seat_change_requests, draws, events, must_move_refusals, tablets, tablet_pairings, buyins, chip_custody,
     service_requests, hands, floor_messages, outbox, outbox_attempts, notify_marks,
+    table_suspensions, cagnotte_sessions, cagnotte_dues, dealer_shifts, tips, drop_boxes, commissions,
 );

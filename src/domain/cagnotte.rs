@@ -31,6 +31,36 @@ pub enum SessionBase {
     Cave,
 }
 
+impl SessionBase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionBase::TableMax => "table_max",
+            SessionBase::Cave => "cave",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SessionBase> {
+        match s {
+            "table_max" => Some(SessionBase::TableMax),
+            "cave" => Some(SessionBase::Cave),
+            _ => None,
+        }
+    }
+}
+
+/// BSOP 80: the smallest chip in play is the smallest unit the blinds use. A game may state
+/// it; otherwise it is the largest unit both blinds are whole multiples of (€2/€5 → €1,
+/// €0.50/€1 → €0.50); a game without blinds (banked) counts in minor units.
+pub fn smallest_chip(small_blind: i64, big_blind: i64, stated: Option<i64>) -> i64 {
+    if let Some(c) = stated.filter(|c| *c > 0) {
+        return c;
+    }
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    gcd(small_blind.max(0), big_blind.max(0)).max(1)
+}
+
 /// An amount rounded down to a multiple of the smallest chip (BSOP 80). A smallest chip of
 /// 0 or less is treated as one minor unit.
 pub fn round_down_to_chip(amount: i64, smallest_chip: i64) -> i64 {

@@ -6,8 +6,8 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
 /// Each language's catalog, in parts (one per area of the product).
-const EN: &[&str] = &[include_str!("en/core.ftl"), include_str!("en/admin.ftl"), include_str!("en/api.ftl"), include_str!("en/rules.ftl"), include_str!("en/tablet.ftl"), include_str!("en/notify.ftl"), include_str!("en/player.ftl")];
-const PT: &[&str] = &[include_str!("pt/core.ftl"), include_str!("pt/admin.ftl"), include_str!("pt/api.ftl"), include_str!("pt/rules.ftl"), include_str!("pt/tablet.ftl"), include_str!("pt/notify.ftl"), include_str!("pt/player.ftl")];
+const EN: &[&str] = &[include_str!("en/core.ftl"), include_str!("en/admin.ftl"), include_str!("en/api.ftl"), include_str!("en/rules.ftl"), include_str!("en/tablet.ftl"), include_str!("en/notify.ftl"), include_str!("en/player.ftl"), include_str!("en/reports.ftl")];
+const PT: &[&str] = &[include_str!("pt/core.ftl"), include_str!("pt/admin.ftl"), include_str!("pt/api.ftl"), include_str!("pt/rules.ftl"), include_str!("pt/tablet.ftl"), include_str!("pt/notify.ftl"), include_str!("pt/player.ftl"), include_str!("pt/reports.ftl")];
 
 pub struct I18n {
     en: FluentBundle<FluentResource>,

@@ -7,6 +7,7 @@ use crate::db::schema::{card_tables, games};
 use crate::db::{next_seq, DbConn};
 use crate::domain::error::Errors;
 use crate::domain::game::{validate_game, validate_table, GameSpec, LimitClass, TableMode, TableSpec, Variant};
+use crate::domain::cagnotte::SessionBase;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -33,6 +34,12 @@ pub struct GameInput {
     pub cagnotte_mode: Option<String>,
     /// Basis points (1 % = 100); default: the room profile's for the mode.
     pub cagnotte_bp: Option<i32>,
+    /// PT-2007 7b: what the session percentage is taken of: table_max (default) | cave.
+    pub cagnotte_base: Option<String>,
+    /// PT-2007 7a: the most the house takes from one hand, minor units; none: no cap.
+    pub rake_cap: Option<i64>,
+    /// BSOP 80: the smallest chip in play, minor units; none: derived from the blinds.
+    pub smallest_chip: Option<i64>,
     /// Default true.
     pub active: Option<bool>,
 }
@@ -51,8 +58,30 @@ fn parse_enum<T: std::str::FromStr>(e: &mut Errors, field: &str, s: &str) -> Opt
     }
 }
 
+/// A game's checked cagnotte settings (PT-2007 7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CagnotteSettings {
+    pub mode: CagnotteMode,
+    pub bp: i32,
+    pub base: SessionBase,
+    pub rake_cap: Option<i64>,
+    pub smallest_chip: Option<i64>,
+}
+
+impl CagnotteSettings {
+    fn of(g: &GameRow) -> Option<CagnotteSettings> {
+        Some(CagnotteSettings {
+            mode: g.cagnotte_mode.parse().ok()?,
+            bp: g.cagnotte_bp,
+            base: SessionBase::parse(&g.cagnotte_base)?,
+            rake_cap: g.rake_cap,
+            smallest_chip: g.smallest_chip,
+        })
+    }
+}
+
 /// Checks a game against the domain rules and the profile's cagnotte ranges (PT-2007 7).
-pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, CagnotteMode, i32), Vec<FieldError>> {
+pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, CagnotteSettings), Vec<FieldError>> {
     let mut e = Errors::default();
     let variant = parse_enum::<Variant>(&mut e, "variant", &g.variant);
     let limit = parse_enum::<LimitClass>(&mut e, "limit_class", &g.limit_class);
@@ -85,8 +114,33 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
     if bp < lo || bp > hi {
         errs.push(FieldError::new("cagnotte_bp", "err-percent-range").arg("min", lo / 100).arg("max", hi / 100));
     }
+    let base = match g.cagnotte_base.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => SessionBase::TableMax,
+        Some(b) => match SessionBase::parse(b) {
+            Some(b) => b,
+            None => {
+                errs.push(FieldError::new("cagnotte_base", "err-choice").arg("value", b.chars().take(40).collect::<String>()));
+                SessionBase::TableMax
+            }
+        },
+    };
+    // PT-2007 7b: a percentage of the table maximum needs a table maximum.
+    if mode == CagnotteMode::PerSession && base == SessionBase::TableMax && spec.buy_in_max.is_none() {
+        errs.push(FieldError::new("cagnotte_base", "err-cagnotte-base-needs-max"));
+    }
+    if g.rake_cap.is_some_and(|c| c <= 0) {
+        errs.push(FieldError::new("rake_cap", "err-rake-cap-positive"));
+    }
+    // BSOP 80: the smallest chip is the smallest unit the blinds are made of.
+    if let Some(chip) = g.smallest_chip {
+        if chip <= 0 {
+            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-positive"));
+        } else if spec.small_blind % chip != 0 || spec.big_blind % chip != 0 {
+            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-blinds"));
+        }
+    }
     if errs.is_empty() {
-        Ok((spec, mode, bp))
+        Ok((spec, CagnotteSettings { mode, bp, base, rake_cap: g.rake_cap, smallest_chip: g.smallest_chip }))
     } else {
         Err(errs)
     }
@@ -100,7 +154,7 @@ pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
     Ok(games::table.find(id).select(GameRow::as_select()).first(conn)?)
 }
 
-fn game_row(id: i64, spec: &GameSpec, mode: CagnotteMode, bp: i32, active: bool, created: chrono::NaiveDateTime, now: DateTime<Utc>) -> GameRow {
+fn game_row(id: i64, spec: &GameSpec, cs: &CagnotteSettings, active: bool, created: chrono::NaiveDateTime, now: DateTime<Utc>) -> GameRow {
     GameRow {
         id,
         name: spec.name.clone(),
@@ -111,17 +165,20 @@ fn game_row(id: i64, spec: &GameSpec, mode: CagnotteMode, bp: i32, active: bool,
         buy_in_min: spec.buy_in_min,
         buy_in_max: spec.buy_in_max,
         seats: spec.seats,
-        cagnotte_mode: mode.to_string(),
-        cagnotte_bp: bp,
+        cagnotte_mode: cs.mode.to_string(),
+        cagnotte_bp: cs.bp,
         active,
         created_at: created,
         updated_at: now.naive_utc(),
+        cagnotte_base: cs.base.as_str().to_string(),
+        rake_cap: cs.rake_cap,
+        smallest_chip: cs.smallest_chip,
     }
 }
 
 pub fn create_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, g: &GameInput) -> AppResult<GameRow> {
-    let (spec, mode, bp) = check_game(g, profile)?;
-    let row = game_row(next_seq(conn, "game")?, &spec, mode, bp, g.active.unwrap_or(true), now.naive_utc(), now);
+    let (spec, cs) = check_game(g, profile)?;
+    let row = game_row(next_seq(conn, "game")?, &spec, &cs, g.active.unwrap_or(true), now.naive_utc(), now);
     diesel::insert_into(games::table).values(&row).execute(conn)?;
     audit::record::<(), _>(conn, now, actor, "game.create", "game", Some(row.id), None, Some(&row))?;
     Ok(row)
@@ -129,10 +186,11 @@ pub fn create_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile
 
 pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, id: i64, g: &GameInput) -> AppResult<GameRow> {
     let before = get_game(conn, id)?;
-    let (spec, mode, bp) = check_game(g, profile)?;
-    // PT-2007 7: the cagnotte (mode and percentage) is fixed before the game starts: while a
-    // table of this game is open, running or suspended it stays; a new game changes it.
-    if before.cagnotte_mode != mode.to_string() || before.cagnotte_bp != bp {
+    let (spec, cs) = check_game(g, profile)?;
+    // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
+    // the game starts: while a table of this game is open, running or suspended it stays; a
+    // new game changes it.
+    if CagnotteSettings::of(&before).as_ref() != Some(&cs) {
         let in_play: i64 = card_tables::table
             .filter(card_tables::game_id.eq(id))
             .filter(card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended")))
@@ -140,7 +198,7 @@ pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile
             .get_result(conn)?;
         crate::domain::cagnotte::check_mode_change(in_play > 0).map_err(AppError::Conflict)?;
     }
-    let after = game_row(id, &spec, mode, bp, g.active.unwrap_or(before.active), before.created_at, now);
+    let after = game_row(id, &spec, &cs, g.active.unwrap_or(before.active), before.created_at, now);
     diesel::update(games::table.find(id)).set(&after).execute(conn)?;
     audit::record(conn, now, actor, "game.update", "game", Some(id), Some(&before), Some(&after))?;
     Ok(after)

@@ -5,12 +5,14 @@
 //! audit record together.
 
 pub mod audit;
+pub mod cagnotte;
 pub mod draws;
 pub mod floor;
 pub mod games;
 pub mod photo;
 pub mod player_page;
 pub mod players;
+pub mod reports;
 pub mod room;
 pub mod staff;
 pub mod table_side;

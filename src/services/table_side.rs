@@ -720,6 +720,11 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
         button_seat: button,
         at: now.naive_utc(),
         recorded_by: actor.id,
+        ended_at: None,
+        pot: None,
+        rake: None,
+        preflop_no_bet: false,
+        result_by: None,
     };
     crate::native!(conn, |dbc| diesel::insert_into(hands::table).values(&row).execute(dbc))?;
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::button_seat.eq(button)).returning(card_tables::id)).changed(dbc))?;

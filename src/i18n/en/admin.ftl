@@ -237,3 +237,11 @@ admin-err-percent-range = Must be between { $min } % and { $max } %.
 action-message-retry = Message to a player sent again (retry now)
 action-message-failed = Message to a player failed (no more attempts)
 action-player-links_revoked = Player's links revoked
+
+## Cagnotte settings (issue 6)
+admin-game-cagnotte-base = Session percentage of
+admin-game-cagnotte-base-hint = PT-2007 7b: the table maximum or the cave, by variant.
+admin-game-rake-cap = Rake cap per hand
+admin-game-rake-cap-hint = Optional; PT-2007 7a. Empty: only the percentage limits the rake.
+admin-game-smallest-chip = Smallest chip
+admin-game-smallest-chip-hint = Optional; BSOP 80: what the house takes is rounded down to it. Empty: from the blinds.

@@ -237,3 +237,11 @@ admin-err-percent-range = Deve estar entre { $min } % e { $max } %.
 action-message-retry = Mensagem a um jogador enviada de novo (tentar agora)
 action-message-failed = Mensagem a um jogador falhou (sem mais tentativas)
 action-player-links_revoked = Links do jogador revogados
+
+## Cagnotte settings (issue 6)
+admin-game-cagnotte-base = Percentagem por sessão sobre
+admin-game-cagnotte-base-hint = PT-2007 7b: o máximo da mesa ou a cave, conforme a variante.
+admin-game-rake-cap = Limite da percentagem por mão
+admin-game-rake-cap-hint = Opcional; PT-2007 7a. Vazio: só a percentagem limita.
+admin-game-smallest-chip = Ficha mais pequena
+admin-game-smallest-chip-hint = Opcional; BSOP 80: o que a casa retira é arredondado por defeito a esta ficha. Vazio: a partir das blinds.

@@ -407,3 +407,11 @@ players-link-private = Quem tiver esta ligação vê os lugares na lista deste j
 err-link-no-channel = Este jogador não tem telefone nem e-mail para onde enviar (ou não quer mensagens): mostre antes a ligação como código QR.
 action-player-link_shown = Ligação do jogador mostrada no balcão
 action-player-link_sent = Ligação do jogador reenviada
+
+## Cagnotte settings (issue 6)
+err-cagnotte-base-needs-max = Uma percentagem do máximo da mesa precisa de uma entrada máxima; defina-a, ou aplique a percentagem à cave (PT-2007 7b).
+err-rake-cap-positive = O limite por mão tem de ser maior que zero (deixe vazio para não ter limite).
+err-smallest-chip-positive = A ficha mais pequena tem de ser maior que zero (deixe vazio para usar as blinds).
+err-smallest-chip-blinds = As duas blinds têm de ser múltiplos exatos da ficha mais pequena (BSOP 80).
+cagnotte-base-table_max = Máximo da mesa
+cagnotte-base-cave = Cave (o que o jogador trouxe)

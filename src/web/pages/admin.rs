@@ -100,6 +100,9 @@ const GAME_LABELS: &[(&str, &str)] = &[
     ("seats", "admin-game-seats"),
     ("cagnotte_mode", "admin-game-cagnotte-mode"),
     ("cagnotte_bp", "admin-game-cagnotte-percent"),
+    ("cagnotte_base", "admin-game-cagnotte-base"),
+    ("rake_cap", "admin-game-rake-cap"),
+    ("smallest_chip", "admin-game-smallest-chip"),
 ];
 
 const TABLE_LABELS: &[(&str, &str)] = &[
@@ -799,6 +802,15 @@ struct GameForm {
     cagnotte_mode: String,
     /// Typed in percent; empty: the profile's percentage for the mode.
     cagnotte_bp: String,
+    /// table_max | cave (PT-2007 7b).
+    #[serde(default)]
+    cagnotte_base: String,
+    /// Empty: no cap per hand.
+    #[serde(default)]
+    rake_cap: String,
+    /// Empty: from the blinds (BSOP 80).
+    #[serde(default)]
+    smallest_chip: String,
     /// Only on the edit form.
     active: Option<String>,
 }
@@ -818,6 +830,9 @@ impl GameForm {
             seats: g.seats.to_string(),
             cagnotte_mode: g.cagnotte_mode.clone(),
             cagnotte_bp: bp_to_percent(g.cagnotte_bp, lang),
+            cagnotte_base: g.cagnotte_base.clone(),
+            rake_cap: g.rake_cap.map(|m| money_input(m, currency, lang)).unwrap_or_default(),
+            smallest_chip: g.smallest_chip.map(|m| money_input(m, currency, lang)).unwrap_or_default(),
             active: check_value(g.active),
         }
     }
@@ -838,6 +853,9 @@ impl GameForm {
             seats: p.opt_int("seats", &self.seats),
             cagnotte_mode: Some(self.cagnotte_mode.trim().to_string()).filter(|s| !s.is_empty()),
             cagnotte_bp: p.opt_percent("cagnotte_bp", &self.cagnotte_bp),
+            cagnotte_base: Some(self.cagnotte_base.trim().to_string()).filter(|s| !s.is_empty()),
+            rake_cap: p.opt_money("rake_cap", &self.rake_cap, cur),
+            smallest_chip: p.opt_money("smallest_chip", &self.smallest_chip, cur),
             active: editing.then(|| checkbox(&self.active)),
         };
         p.finish(|| services::games::check_game(&g, &room.profile).err().unwrap_or_default())?;

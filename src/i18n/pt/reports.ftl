@@ -1,0 +1,1 @@
+## Reports (issue 6): the floor and admin report pages, charts and CSV headers.

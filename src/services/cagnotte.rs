@@ -1,0 +1,1 @@
+//! Cagnotte sessions, dues, rake, tips, drop box and commission (issue 6).

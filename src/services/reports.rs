@@ -1,0 +1,1 @@
+//! The room's reports (issue 6).

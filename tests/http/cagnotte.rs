@@ -1,0 +1,4 @@
+//! Cagnotte billing over HTTP (issue 6).
+
+#[allow(unused_imports)]
+use super::support::*;
