@@ -6,6 +6,7 @@ pub mod lobby;
 pub mod outbox;
 pub mod player_link;
 pub mod players;
+pub mod reports;
 pub mod table_side;
 pub mod tablet;
 
@@ -38,6 +39,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(table_side::routes)
         .configure(admin::routes)
         .configure(outbox::routes)
+        .configure(reports::routes)
         .configure(player_link::routes);
 }
 
