@@ -1,0 +1,299 @@
+//! Real-browser test of the reports page (issue 6): headless Chromium through chromedriver
+//! against the real `cardroom serve --demo` binary on a fresh SQLite file. The test adds a
+//! gaming day's billing rows to that file (as the tablet stores them: hands with their rake,
+//! a cagnotte session with one due collected and one left open, a tip, two players seated
+//! from a list), signs in as the floor manager, opens `/floor/reports` for that day and
+//! checks that the charts are there with data (SVG bars with non-zero height, accessible
+//! titles), that the difference is shown highlighted, and that the CSV file behind the page's
+//! download link — fetched by the browser with its own session — has the same totals as the
+//! page.
+//!
+//! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
+//! `target/browser-reports.png` (top of the page), `target/browser-reports-charts.png` and
+//! `target/browser-reports-tables.png` (the tables of figures); on failure `target/browser-failure.png`.
+
+#[path = "support/browser.rs"]
+mod browser_support;
+
+use browser_support::*;
+use cardroom::db::models::*;
+use cardroom::db::schema::*;
+use cardroom::services::reports::{day_bounds, gaming_date};
+use chrono::{Duration as Dur, NaiveTime, Utc};
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const FLOOR_USER: &str = "floor";
+const FLOOR_PASSWORD: &str = "demo-password";
+/// Demo players neither seated nor listed (see tests/browser_floor.rs).
+const PLAYERS: [i64; 2] = [33, 34];
+
+/// The rows of yesterday's gaming day (so every time is in the past), at table `table` of
+/// game `game`. Returns the day (YYYY-MM-DD).
+fn seed(db: &Path, table: i64, game: i64) -> String {
+    let mut c = diesel::SqliteConnection::establish(&db.display().to_string()).expect("open the server's database");
+    c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;").expect("pragmas");
+    let tz = chrono_tz::Europe::Lisbon;
+    let six = NaiveTime::from_hms_opt(6, 0, 0).unwrap();
+    let day = gaming_date(Utc::now(), tz, six).pred_opt().unwrap();
+    let (from, _) = day_bounds(tz, day, six);
+    let t = |minutes: i64| (from + Dur::minutes(minutes)).naive_utc();
+    let sits = [
+        SeatingRow { id: 100_001, table_id: table, seat_no: 1, player_id: PLAYERS[0], game_id: Some(game), entry_id: Some(100_001), sat_at: t(60), left_at: Some(t(180)), left_reason: Some("left".into()), seated_by: None },
+        SeatingRow { id: 100_002, table_id: table, seat_no: 2, player_id: PLAYERS[1], game_id: Some(game), entry_id: Some(100_002), sat_at: t(120), left_at: Some(t(300)), left_reason: Some("left".into()), seated_by: None },
+    ];
+    let entries: Vec<WaitlistRow> = [(100_001, PLAYERS[0], 40, 60), (100_002, PLAYERS[1], 100, 120)]
+        .into_iter()
+        .map(|(id, player, joined, seated)| WaitlistRow {
+            id,
+            game_id: game,
+            player_id: player,
+            order_key: id,
+            joined_at: t(joined),
+            source: "desk".into(),
+            call_in_expires_at: None,
+            checked_in_at: None,
+            state: "seated".into(),
+            ended_at: Some(t(seated)),
+            end_reason: Some("seated".into()),
+            created_by: None,
+        })
+        .collect();
+    let hs: Vec<HandRow> = [(70, 300), (130, 500), (200, 700)]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (m, rake))| HandRow {
+            id: 100_001 + i as i64,
+            table_id: table,
+            game_id: Some(game),
+            number: 10_000 + i as i32,
+            button_seat: None,
+            at: t(m),
+            recorded_by: None,
+            ended_at: Some(t(m + 2)),
+            pot: Some(rake * 20),
+            rake: Some(rake),
+            preflop_no_bet: false,
+            result_by: None,
+        })
+        .collect();
+    let session = CagnotteSessionRow {
+        id: 100_001,
+        table_id: table,
+        game_id: game,
+        number: 1,
+        started_at: t(125),
+        closed_at: Some(t(190)),
+        close_reason: Some("hand_over".into()),
+        closed_by: None,
+        bp: 500,
+        base: "table_max".into(),
+        table_max: Some(20_000),
+        smallest_chip: 100,
+        length_min: 60,
+        late_window_min: 30,
+    };
+    let due = |id: i64, player: i64, seating: i64, state: &str, collected: Option<i64>| CagnotteDueRow {
+        id,
+        session_id: 100_001,
+        table_id: table,
+        game_id: game,
+        player_id: player,
+        seating_id: seating,
+        seat_no: 1,
+        amount: 1_000,
+        late: false,
+        due_at: t(125),
+        state: state.into(),
+        collected,
+        settled_at: None,
+        settled_by: None,
+        reason: None,
+    };
+    c.transaction::<_, diesel::result::Error, _>(|c| {
+        diesel::insert_into(waitlist_entries::table).values(&entries).execute(c)?;
+        diesel::insert_into(seatings::table).values(&sits[..]).execute(c)?;
+        diesel::insert_into(hands::table).values(&hs).execute(c)?;
+        diesel::insert_into(cagnotte_sessions::table).values(&session).execute(c)?;
+        diesel::insert_into(cagnotte_dues::table)
+            .values(&vec![due(100_001, PLAYERS[0], 100_001, "collected", Some(1_000)), due(100_002, PLAYERS[1], 100_002, "due", None)])
+            .execute(c)?;
+        diesel::insert_into(tips::table)
+            .values(TipRow { id: 100_001, table_id: table, game_id: Some(game), shift_id: None, dealer_id: None, amount: 400, at: t(150), recorded_by: None })
+            .execute(c)?;
+        Ok(())
+    })
+    .expect("seed the day");
+    day.format("%Y-%m-%d").to_string()
+}
+
+/// The first table of the demo room that has a game: (table id, game id).
+fn a_table_with_a_game(db: &Path) -> (i64, i64) {
+    let mut c = diesel::SqliteConnection::establish(&db.display().to_string()).expect("open the server's database");
+    c.batch_execute("PRAGMA busy_timeout = 10000;").expect("pragma");
+    let (id, game): (i64, Option<i64>) = card_tables::table
+        .filter(card_tables::game_id.is_not_null())
+        .order(card_tables::number.asc())
+        .select((card_tables::id, card_tables::game_id))
+        .first(&mut c)
+        .expect("a demo table with a game");
+    (id, game.expect("game"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
+    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let db = tmp.path().join("browser.db");
+    let (table, game) = a_table_with_a_game(&db);
+    let day = seed(&db, table, game);
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+    let c = open_session(&webdriver_url, tmp.path()).await;
+    let base = &server.base;
+
+    sign_in(&c, base).await;
+    // The floor's navigation leads to the reports.
+    ok(&c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
+    let link = wait_css(&c, "#nav-reports").await;
+    ok(&c, link.click().await, "clicking the Reports link").await;
+    wait_path(&c, "/floor/reports", |p| p == "/floor/reports").await;
+    wait_css(&c, "#report-summary").await;
+    ok(&c, c.goto(&format!("{base}/floor/reports?day={day}")).await, "opening the day's report").await;
+    wait_css(&c, "#chart-cagnotte").await;
+    screenshot(&c, "browser-reports.png").await;
+
+    // The charts: SVG, titled, with bars of non-zero height holding the day's data.
+    let charts = js(
+        &c,
+        "return ['chart-cagnotte', 'chart-occupancy', 'chart-waits'].map(id => {\
+           const svg = document.getElementById(id);\
+           if (!svg) return {id, missing: true};\
+           const bars = [...svg.querySelectorAll('rect.bar')];\
+           const box = svg.getBoundingClientRect();\
+           return {id, tag: svg.tagName.toLowerCase(), title: svg.querySelector('title').textContent,\
+             labelledby: svg.getAttribute('aria-labelledby'), role: svg.getAttribute('role'),\
+             bars: bars.length, drawn: bars.filter(b => b.getBBox().height > 0).length,\
+             sum: bars.reduce((s, b) => s + Number(b.dataset.value), 0), width: box.width, height: box.height,\
+             labels: [...svg.querySelectorAll('text.axis-label')].map(t => t.textContent)};\
+         });",
+    )
+    .await;
+    let charts = charts.as_array().cloned().unwrap_or_default();
+    assert_eq!(charts.len(), 3, "{charts:?}");
+    for ch in &charts {
+        if ch["tag"] != "svg" || ch["role"] != "img" || ch["drawn"].as_i64().unwrap_or(0) == 0 || ch["width"].as_f64().unwrap_or(0.0) < 200.0 {
+            fail(&c, format!("a chart is missing, empty or not drawn: {ch}")).await;
+        }
+        let labels = ch["labels"].as_array().map(|a| a.len()).unwrap_or(0);
+        assert_eq!(labels, 2, "both axes are labelled: {ch}");
+    }
+    assert_eq!(charts[0]["title"], "Cagnotte per hour of the day");
+    // Rake €3 + €5 + €7 and the €10 collected: €25 over the hours.
+    assert_eq!(charts[0]["sum"], 2_500, "{}", charts[0]);
+    // Waits of 20 and 20 minutes: median and 90th percentile 1,200 s each.
+    assert_eq!(charts[2]["sum"], 2_400, "{}", charts[2]);
+
+    // The page's totals, and the difference highlighted.
+    let page = js(
+        &c,
+        "const q = s => document.querySelector(s);\
+         return {cagnotte: q('#report-total-cagnotte').dataset.minor, difference: q('#report-total-difference').dataset.minor,\
+           tips: q('#report-total-tips').dataset.minor, hours: q('#report-total-hours').textContent.trim(),\
+           footCagnotte: q('#report-tables tfoot td[data-col=cagnotte]').dataset.minor,\
+           alert: !!q('#report-difference-alert'), diffCells: document.querySelectorAll('#report-tables td.report-diff').length,\
+           diffBg: getComputedStyle(q('#report-tables td.report-diff')).backgroundColor,\
+           csv: q('#report-csv-tables').href};",
+    )
+    .await;
+    assert_eq!(page["cagnotte"], "2500", "{page}");
+    assert_eq!(page["footCagnotte"], "2500", "{page}");
+    assert_eq!(page["difference"], "1000", "{page}");
+    assert_eq!(page["tips"], "400", "{page}");
+    assert_eq!(page["hours"], "5.00", "2 h + 3 h seated: {page}");
+    assert_eq!(page["alert"], true, "{page}");
+    assert!(page["diffCells"].as_i64().unwrap_or(0) >= 1, "{page}");
+    assert_ne!(page["diffBg"], "rgba(0, 0, 0, 0)", "the difference cell is coloured (static/reports.css): {page}");
+
+    // The CSV behind the download link, fetched by the browser with its session.
+    let href = page["csv"].as_str().unwrap_or_default().to_string();
+    let csv = match c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\
+             fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.text().then(t => done({status: r.status, type: r.headers.get('content-type'), disposition: r.headers.get('content-disposition'), text: t}))).catch(e => done({error: String(e)}));",
+            vec![json!(href)],
+        )
+        .await
+    {
+        Ok(v) => v,
+        Err(e) => fail(&c, format!("fetching {href}: {e}")).await,
+    };
+    assert_eq!(csv["status"], 200, "{csv}");
+    assert!(csv["type"].as_str().unwrap_or_default().starts_with("text/csv"), "{csv}");
+    assert!(csv["disposition"].as_str().unwrap_or_default().contains(&format!("report-{day}-tables.csv")), "{csv}");
+    let mut rd = csv::ReaderBuilder::new().has_headers(false).from_reader(csv["text"].as_str().unwrap_or_default().as_bytes());
+    let rows: Vec<Vec<String>> = rd.records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect();
+    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name:?}: {:?}", rows[0]));
+    let total = rows.last().expect("a total line");
+    assert_eq!(total[0], "Total");
+    let minor = |s: &str| s.replace('.', "").parse::<i64>().unwrap();
+    assert_eq!(minor(&total[col("Cagnotte (EUR)")]).to_string(), page["cagnotte"].as_str().unwrap(), "{rows:?}");
+    assert_eq!(minor(&total[col("Difference (EUR)")]).to_string(), page["difference"].as_str().unwrap(), "{rows:?}");
+    assert_eq!(minor(&total[col("Tips (EUR)")]).to_string(), page["tips"].as_str().unwrap(), "{rows:?}");
+    assert_eq!(total[col("Hours played")], page["hours"].as_str().unwrap(), "{rows:?}");
+
+    // The charts and the tables of figures, for a look.
+    let _ = c.execute("document.getElementById('report-charts').scrollIntoView();", vec![]).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    screenshot(&c, "browser-reports-charts.png").await;
+    let _ = c.execute("document.getElementById('report-tables-card').scrollIntoView();", vec![]).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    screenshot(&c, "browser-reports-tables.png").await;
+    let _ = c.close().await;
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    match c.execute(script, vec![]).await {
+        Ok(v) => v,
+        Err(e) => fail(c, format!("running a script: {e}")).await,
+    }
+}
+
+/// A Chromium session, window 1280×1000.
+async fn open_session(webdriver_url: &str, dir: &Path) -> Client {
+    let profile_dir = dir.join("chrome-profile-reports");
+    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
+    let mut builder = ClientBuilder::native();
+    builder.capabilities(chrome_capabilities(&profile_dir));
+    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => panic!("could not open a Chromium session through chromedriver at {webdriver_url}: {e}"),
+        Err(_) => panic!("opening a Chromium session took more than 60 s"),
+    };
+    ok(&client, client.set_window_size(1280, 1000).await, "setting the window to 1280×1000").await;
+    client
+}
+
+async fn sign_in(c: &Client, base: &str) {
+    ok(c, c.goto(&format!("{base}/login")).await, "opening /login").await;
+    wait_css(c, "#login-form").await;
+    type_into(c, "#login-form input[name=username]", FLOOR_USER).await;
+    type_into(c, "#login-form input[name=password]", FLOOR_PASSWORD).await;
+    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = ok(c, c.current_url().await, "reading the current URL").await;
+        if url.path() != "/login" {
+            break;
+        }
+        if Instant::now() >= deadline {
+            fail(c, format!("signing in as {FLOOR_USER:?} did not leave /login")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_css(c, "main").await;
+}
