@@ -1,0 +1,547 @@
+//! Reports benchmark (issue 6: "reports for a month of a 50-table room render in under a
+//! second"). Seeds a month (October 2026, 31 gaming days) of a 50-table room on a temporary
+//! SQLite file, rows inserted as the tablet and the floor store them: every table open 14 h
+//! a day, 9 seats filled by seatings of 30 min–4 h, a hand every ~2 min (rake on the
+//! per-hand tables, none on the per-session ones, ten quick-mode tables counting drop boxes
+//! instead), cagnotte sessions of ~65 min with a due per seated player (a few exempt, a few
+//! left open), a dealer shift per table and hour with a tip, a list entry for each seating
+//! (waits of 5–60 min; one in ten removed, some calls expired). Then it times, over several
+//! runs:
+//!
+//! * `services::reports::build` called directly (the service: every query and figure);
+//! * `GET /floor/reports?month=2026-10` through the real server in-process (service + page
+//!   with its three SVG charts);
+//! * `GET /floor/reports.csv?month=2026-10&part=…`, each of the six parts;
+//!
+//! and prints p50 / p99 (nearest rank) with PASS/MISS against the target (< 1 s for the
+//! page, and for each CSV file); it never fails on a figure. Setup time is printed, not
+//! measured.
+//!
+//! Run: `cargo bench --bench reports`. Knobs: `REPORTS_BENCH_RUNS` (10), `REPORTS_BENCH_TABLES`
+//! (50), `REPORTS_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
+
+use actix_web::{App, HttpServer};
+use cardroom::app::build_state;
+use cardroom::config::Config;
+use cardroom::db::models::*;
+use cardroom::db::schema::*;
+use cardroom::services::{self, reports};
+use cardroom::state::AppState;
+use chrono::{Duration as Dur, NaiveDate, NaiveDateTime, NaiveTime};
+use diesel::prelude::*;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::*;
+
+const ADMIN_PASSWORD: &str = "bench-admin-password";
+const TARGET_MS: f64 = 1_000.0;
+const GAMES: i64 = 5;
+const DEALERS: i64 = 20;
+const PLAYERS: i64 = 3_000;
+const DAYS: u32 = 31;
+
+/// A small deterministic generator (xorshift64*): the same room on every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+}
+
+#[derive(Default)]
+struct Rows {
+    seatings: Vec<SeatingRow>,
+    hands: Vec<HandRow>,
+    sessions: Vec<CagnotteSessionRow>,
+    dues: Vec<CagnotteDueRow>,
+    shifts: Vec<DealerShiftRow>,
+    tips: Vec<TipRow>,
+    boxes: Vec<DropBoxRow>,
+    entries: Vec<WaitlistRow>,
+    calls: Vec<SeatCallRow>,
+}
+
+fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut r = Rows::default();
+    let open_at = NaiveTime::from_hms_opt(13, 0, 0).unwrap();
+    for (ti, &(table, game)) in tables.iter().enumerate() {
+        // Tables 1–10 count drop boxes (quick mode); odd tables take rake per hand; even
+        // tables bill per session.
+        let quick = ti < 10;
+        let per_session = !quick && ti % 2 == 1;
+        for day in 0..DAYS as i64 {
+            let open: NaiveDateTime = (start + Dur::days(day)).and_time(open_at);
+            let close = open + Dur::hours(14);
+            // Seatings, seat by seat; each with the list entry it came from.
+            let mut table_sits: Vec<(i64, NaiveDateTime, NaiveDateTime)> = Vec::new();
+            for seat in 1..=9 {
+                let mut t = open + Dur::minutes(rng.range(0, 20));
+                while t < close {
+                    let len = Dur::minutes(rng.range(30, 240));
+                    let end = (t + len).min(close);
+                    let id = r.seatings.len() as i64 + 1;
+                    let player = rng.range(1, PLAYERS);
+                    let entry_id = r.entries.len() as i64 + 1;
+                    let wait = Dur::minutes(rng.range(5, 60));
+                    r.entries.push(WaitlistRow {
+                        id: entry_id,
+                        game_id: game,
+                        player_id: player,
+                        order_key: entry_id,
+                        joined_at: t - wait,
+                        source: "desk".into(),
+                        call_in_expires_at: None,
+                        checked_in_at: None,
+                        state: "seated".into(),
+                        ended_at: Some(t),
+                        end_reason: Some("seated".into()),
+                        created_by: None,
+                    });
+                    if rng.range(0, 9) == 0 {
+                        // One in ten leaves the list unseated.
+                        let id2 = r.entries.len() as i64 + 1;
+                        r.entries.push(WaitlistRow {
+                            id: id2,
+                            game_id: game,
+                            player_id: rng.range(1, PLAYERS),
+                            order_key: id2,
+                            joined_at: t - Dur::minutes(rng.range(5, 90)),
+                            source: "desk".into(),
+                            call_in_expires_at: None,
+                            checked_in_at: None,
+                            state: "removed".into(),
+                            ended_at: Some(t),
+                            end_reason: Some("removed".into()),
+                            created_by: None,
+                        });
+                        let cid = r.calls.len() as i64 + 1;
+                        r.calls.push(SeatCallRow {
+                            id: cid,
+                            table_id: table,
+                            seat_no: seat,
+                            player_id: player,
+                            entry_id: Some(id2),
+                            source: "list".into(),
+                            called_at: t - Dur::minutes(5),
+                            respond_by: t,
+                            state: "expired".into(),
+                            acknowledged_at: None,
+                            resolved_at: Some(t),
+                            created_by: None,
+                            escalated_at: None,
+                            player_answer: None,
+                            answered_at: None,
+                            extended_at: None,
+                        });
+                    }
+                    r.seatings.push(SeatingRow {
+                        id,
+                        table_id: table,
+                        seat_no: seat,
+                        player_id: player,
+                        game_id: Some(game),
+                        entry_id: Some(entry_id),
+                        sat_at: t,
+                        left_at: Some(end),
+                        left_reason: Some("left".into()),
+                        seated_by: None,
+                    });
+                    table_sits.push((id, t, end));
+                    t = end + Dur::minutes(rng.range(0, 20));
+                }
+            }
+            // A hand every ~2 minutes.
+            let mut t = open;
+            let mut n = 0;
+            while t < close {
+                n += 1;
+                let id = r.hands.len() as i64 + 1;
+                let rake = (!quick && !per_session).then(|| rng.range(1, 7) * 100);
+                r.hands.push(HandRow {
+                    id,
+                    table_id: table,
+                    game_id: Some(game),
+                    number: n,
+                    button_seat: None,
+                    at: t,
+                    recorded_by: None,
+                    ended_at: Some(t + Dur::seconds(100)),
+                    pot: rake.map(|x| x * 20),
+                    rake,
+                    preflop_no_bet: rake.is_none(),
+                    result_by: None,
+                });
+                t += Dur::seconds(rng.range(90, 150));
+            }
+            // A dealer shift per hour, each with its tip (and drop box in quick mode).
+            for h in 0..14 {
+                let s0 = open + Dur::hours(h);
+                let sid = r.shifts.len() as i64 + 1;
+                let dealer = 2 + (table + day + h) % DEALERS;
+                r.shifts.push(DealerShiftRow { id: sid, table_id: table, dealer_id: dealer, started_at: s0, ended_at: Some(s0 + Dur::hours(1)) });
+                let tid = r.tips.len() as i64 + 1;
+                r.tips.push(TipRow { id: tid, table_id: table, game_id: Some(game), shift_id: Some(sid), dealer_id: Some(dealer), amount: rng.range(5, 30) * 100, at: s0 + Dur::minutes(59), recorded_by: None });
+                if quick {
+                    let bid = r.boxes.len() as i64 + 1;
+                    r.boxes.push(DropBoxRow { id: bid, table_id: table, game_id: Some(game), shift_id: Some(sid), dealer_id: Some(dealer), amount: rng.range(50, 150) * 100, at: s0 + Dur::minutes(59), recorded_by: None });
+                }
+            }
+            // Cagnotte sessions of ~65 minutes: a due for each player seated at the start.
+            if per_session {
+                let mut s0 = open;
+                let mut number = 0;
+                while s0 < close {
+                    number += 1;
+                    let sid = r.sessions.len() as i64 + 1;
+                    let s1 = s0 + Dur::minutes(rng.range(61, 70));
+                    r.sessions.push(CagnotteSessionRow {
+                        id: sid,
+                        table_id: table,
+                        game_id: game,
+                        number,
+                        started_at: s0,
+                        closed_at: Some(s1),
+                        close_reason: Some("hand_over".into()),
+                        closed_by: None,
+                        bp: 500,
+                        base: "table_max".into(),
+                        table_max: Some(20_000),
+                        smallest_chip: 100,
+                        length_min: 60,
+                        late_window_min: 30,
+                    });
+                    let mut seen = std::collections::HashSet::new();
+                    for &(seating, a, b) in &table_sits {
+                        if a <= s0 && s0 < b {
+                            let player = r.seatings[seating as usize - 1].player_id;
+                            if !seen.insert(player) {
+                                continue;
+                            }
+                            let id = r.dues.len() as i64 + 1;
+                            let roll = rng.range(0, 99);
+                            let (state, collected) = match roll {
+                                0..=1 => ("exempt", None),
+                                2 => ("due", None),
+                                _ => ("collected", Some(1_000)),
+                            };
+                            r.dues.push(CagnotteDueRow {
+                                id,
+                                session_id: sid,
+                                table_id: table,
+                                game_id: game,
+                                player_id: player,
+                                seating_id: seating,
+                                seat_no: 1,
+                                amount: 1_000,
+                                late: false,
+                                due_at: s0,
+                                state: state.into(),
+                                collected,
+                                settled_at: None,
+                                settled_by: None,
+                                reason: (state == "exempt").then(|| "comp".into()),
+                            });
+                        }
+                    }
+                    s0 = s1;
+                }
+            }
+        }
+    }
+    r
+}
+
+fn insert_all(state: &AppState, r: &Rows) {
+    let mut conn = state.db.conn().expect("connection");
+    let c: &mut cardroom::db::DbConn = &mut conn;
+    macro_rules! ins {
+        ($c:ident, $table:expr, $rows:expr) => {
+            for chunk in $rows.chunks(1_000) {
+                cardroom::native!(&mut *$c, |dbc| diesel::insert_into($table).values(chunk).execute(dbc)).expect("insert");
+            }
+        };
+    }
+    c.transaction::<_, diesel::result::Error, _>(|c| {
+        ins!(c, waitlist_entries::table, r.entries);
+        ins!(c, seatings::table, r.seatings);
+        ins!(c, hands::table, r.hands);
+        ins!(c, cagnotte_sessions::table, r.sessions);
+        ins!(c, cagnotte_dues::table, r.dues);
+        ins!(c, dealer_shifts::table, r.shifts);
+        ins!(c, tips::table, r.tips);
+        ins!(c, drop_boxes::table, r.boxes);
+        ins!(c, seat_calls::table, r.calls);
+        Ok(())
+    })
+    .expect("seed");
+}
+
+/// Games, tables, players (rows as the registry stores them, no photos) and dealers.
+fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
+    let mut conn = state.db.conn().expect("connection");
+    let c: &mut cardroom::db::DbConn = &mut conn;
+    let now = state.clock.now();
+    let actor = cardroom::db::audit::Actor::system();
+    let room = services::room::get(c).expect("room");
+    for g in 0..GAMES {
+        let input = services::games::GameInput {
+            name: format!("NL {}/{}", g + 1, 2 * (g + 1)),
+            variant: "holdem_nl".into(),
+            small_blind: 100 * (g + 1),
+            big_blind: 200 * (g + 1),
+            limit_class: "low".into(),
+            buy_in_min: 4_000 * (g + 1),
+            buy_in_max: Some(20_000 * (g + 1)),
+            seats: Some(9),
+            cagnotte_mode: None,
+            cagnotte_bp: None,
+            cagnotte_base: None,
+            rake_cap: None,
+            smallest_chip: None,
+            active: None,
+        };
+        services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
+    }
+    let tables: Vec<(i64, i64)> = (1..=n_tables)
+        .map(|n| {
+            let game = 1 + (n - 1) % GAMES;
+            let t = services::games::TableInput { number: n as i32, seats: Some(9), game_id: Some(game), mode: "continuous".into(), active: None };
+            (services::games::create_table(c, now, &actor, &t).expect("table").id, game)
+        })
+        .collect();
+    let t0 = now.naive_utc();
+    let players: Vec<PlayerRow> = (1..=PLAYERS)
+        .map(|i| PlayerRow {
+            id: i,
+            full_name: format!("Bench Player {i}"),
+            alias: format!("BP{i}"),
+            date_of_birth: NaiveDate::from_ymd_opt(1980, 1, 1).unwrap(),
+            doc_kind: "passport".into(),
+            doc_number: format!("BENCH{i:06}"),
+            doc_number_norm: format!("BENCH{i:06}"),
+            doc_country: "PT".into(),
+            doc_expiry: NaiveDate::from_ymd_opt(2035, 1, 1).unwrap(),
+            phone: None,
+            email: None,
+            language: "pt".into(),
+            notify: "none".into(),
+            has_photo: false,
+            search_key: format!("bench player {i}"),
+            link_token_version: 1,
+            version: 1,
+            created_at: t0,
+            updated_at: t0,
+        })
+        .collect();
+    let dealers: Vec<StaffRow> = (0..DEALERS)
+        .map(|i| StaffRow {
+            id: 2 + i,
+            username: format!("dealer{i}"),
+            display_name: format!("Dealer {i}"),
+            role: "dealer".into(),
+            password_hash: "-".into(),
+            active: true,
+            language: None,
+            token_version: 1,
+            must_change_password: false,
+            created_at: t0,
+            updated_at: t0,
+        })
+        .collect();
+    for chunk in players.chunks(1_000) {
+        cardroom::native!(&mut *c, |dbc| diesel::insert_into(players::table).values(chunk).execute(dbc)).expect("players");
+    }
+    cardroom::native!(&mut *c, |dbc| diesel::insert_into(staff::table).values(&dealers[..]).execute(dbc)).expect("dealers");
+    tables
+}
+
+fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("local addr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("bench-server".into())
+        .spawn(move || {
+            let sys = actix_web::rt::System::new();
+            sys.block_on(async move {
+                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
+                    .workers(2)
+                    .disable_signals()
+                    .listen(listener)
+                    .expect("listen")
+                    .run();
+                tx.send(server.handle()).expect("send handle");
+                server.await
+            })
+        })
+        .expect("server thread");
+    let handle = rx.recv().expect("server handle");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut c = Client::new(addr);
+    while Instant::now() < deadline {
+        if c.get("/healthz", &[]).map(|r| r.status == 200).unwrap_or(false) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (addr, handle)
+}
+
+/// Signs in through the page (GET /login → cr_pre + csrf, POST /login → cr_session).
+fn web_session(addr: SocketAddr) -> String {
+    let mut c = Client::new(addr);
+    let r = c.request("GET", "/login", &[], None).expect("GET /login");
+    let pre = r.cookie("cr_pre").expect("cr_pre cookie");
+    let html = r.text();
+    let csrf = html.split("name=\"csrf\"").nth(1).and_then(|rest| rest.split("value=\"").nth(1)).and_then(|v| v.split('"').next()).expect("csrf field").to_string();
+    let form = serde_urlencoded::to_string([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PASSWORD)]).expect("form");
+    let cookie = format!("cr_pre={pre}");
+    let r = c.request("POST", "/login", &[("Cookie", &cookie)], Some(("application/x-www-form-urlencoded", form.as_bytes()))).expect("POST /login");
+    assert!(r.status == 303 || r.status == 302, "POST /login answered {}: {}", r.status, r.text());
+    r.cookie("cr_session").expect("cr_session cookie")
+}
+
+fn line(label: &str, s: &Summary, extra: &str) {
+    println!(
+        "{label:<44} p50 {:>7.1} ms  p99 {:>7.1} ms  max {:>7.1} ms  {}{extra}",
+        s.p50,
+        s.p99,
+        s.max,
+        verdict(s.p99 < TARGET_MS)
+    );
+}
+
+fn main() {
+    let runs = env_or("REPORTS_BENCH_RUNS", 10).max(1);
+    let n_tables = env_or("REPORTS_BENCH_TABLES", 50).max(1) as i64;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("reports-bench.db");
+    let config = Config {
+        database_url: format!("sqlite://{}", db_path.display()),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        workers: Some(2),
+        ..Config::default()
+    };
+    let t_setup = Instant::now();
+    let state = build_state(config).expect("build_state");
+    let tables = build_room(&state, n_tables);
+    let month = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
+    let rows = generate(&tables, month);
+    insert_all(&state, &rows);
+    let size = |p: std::path::PathBuf| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    let db_mb = (size(db_path.clone()) + size(dir.path().join("reports-bench.db-wal"))) as f64 / 1e6;
+    println!(
+        "reports benchmark: {n_tables} tables, October 2026 ({DAYS} gaming days, Europe/Lisbon), SQLite; seeded {} seatings, {} hands, {} cagnotte sessions, {} dues, {} shifts, {} tips, {} drop boxes, {} list entries, {} expired calls in {:.1} s (not measured); database {db_mb:.0} MB",
+        rows.seatings.len(),
+        rows.hands.len(),
+        rows.sessions.len(),
+        rows.dues.len(),
+        rows.shifts.len(),
+        rows.tips.len(),
+        rows.boxes.len(),
+        rows.entries.len(),
+        rows.calls.len(),
+        t_setup.elapsed().as_secs_f64()
+    );
+    drop(rows);
+
+    // The service alone.
+    let now = state.clock.now();
+    let mut conn = state.db.conn().expect("connection");
+    let room = services::room::get(&mut conn).expect("room");
+    let setting = reports::Setting { tz: room.tz, timezone: &room.timezone, currency: &room.currency, day_start: NaiveTime::from_hms_opt(6, 0, 0).unwrap() };
+    let mut build = Vec::new();
+    let mut report = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = reports::build(&mut conn, now, &setting, reports::Period::Month(month), reports::Filter::default()).expect("report");
+        build.push(t.elapsed().as_micros() as u64);
+        report = Some(r);
+    }
+    drop(conn);
+    let r = report.expect("a report");
+    println!(
+        "the month: cagnotte {} (EUR minor units), difference {}, tips {}, {} hands, {:.0} hours played, occupancy {} ‰, {} tables, {} shifts",
+        r.totals.cagnotte,
+        r.totals.difference,
+        r.totals.tips,
+        r.totals.hands,
+        r.totals.played_secs as f64 / 3600.0,
+        r.totals.occupancy_permille.unwrap_or(0),
+        r.tables.len(),
+        r.shifts.len()
+    );
+
+    // Through the real server: the page and each CSV file.
+    let (addr, handle) = start_server(state.clone());
+    let session = web_session(addr);
+    let cookie = format!("cr_session={session}");
+    let mut client = Client::new(addr);
+    let mut get = |path: &str| -> (u64, usize) {
+        let t = Instant::now();
+        let res = client.get(path, &[("Cookie", &cookie), ("Accept-Language", "en")]).expect("GET");
+        let us = t.elapsed().as_micros() as u64;
+        assert_eq!(res.status, 200, "{path}: {}", res.text().chars().take(500).collect::<String>());
+        (us, res.body.len())
+    };
+    // Warm-up (and a check that the page shows the service's total).
+    let page = client_text(addr, &cookie, "/floor/reports?month=2026-10");
+    assert!(page.contains(&format!("id=\"report-total-cagnotte\" data-minor=\"{}\"", r.totals.cagnotte)), "the page shows the service's total");
+    let mut page_t = Vec::new();
+    let mut page_bytes = 0;
+    for _ in 0..runs {
+        let (us, n) = get("/floor/reports?month=2026-10");
+        page_t.push(us);
+        page_bytes = n;
+    }
+    let parts = ["tables", "games", "days", "shifts", "waits", "hours"];
+    let mut csv_t: Vec<(&str, Vec<u64>, usize)> = Vec::new();
+    for part in parts {
+        let mut v = Vec::new();
+        let mut bytes = 0;
+        for _ in 0..runs {
+            let (us, n) = get(&format!("/floor/reports.csv?month=2026-10&part={part}"));
+            v.push(us);
+            bytes = n;
+        }
+        csv_t.push((part, v, bytes));
+    }
+    drop(handle);
+
+    println!("\n{runs} runs each; target < {TARGET_MS:.0} ms (p99):");
+    let b = summarize(build);
+    line("services::reports::build (month)", &b, "");
+    let p = summarize(page_t);
+    line("GET /floor/reports?month= (page + charts)", &p, &format!("  ({:.0} kB)", page_bytes as f64 / 1e3));
+    let mut keys = vec![("reports.build.p50_ms".to_string(), b.p50), ("reports.build.p99_ms".into(), b.p99), ("reports.page.p50_ms".into(), p.p50), ("reports.page.p99_ms".into(), p.p99)];
+    for (part, v, bytes) in csv_t {
+        let s = summarize(v);
+        line(&format!("GET /floor/reports.csv?part={part}"), &s, &format!("  ({:.0} kB)", bytes as f64 / 1e3));
+        keys.push((format!("reports.csv_{part}.p99_ms"), s.p99));
+    }
+    println!("peak RSS {:.0} MB", rss_kb("VmHWM:") as f64 / 1024.0);
+    for (k, v) in keys {
+        println!("{k}={v:.1}");
+    }
+    if std::env::var("REPORTS_BENCH_KEEP_DB").as_deref() == Ok("1") {
+        let kept = dir.keep();
+        println!("database kept: {}", kept.join("reports-bench.db").display());
+    }
+}
+
+fn client_text(addr: SocketAddr, cookie: &str, path: &str) -> String {
+    let mut c = Client::new(addr);
+    let r = c.get(path, &[("Cookie", cookie), ("Accept-Language", "en")]).expect("GET");
+    assert_eq!(r.status, 200, "{path}");
+    r.text()
+}
