@@ -547,7 +547,7 @@ pub struct DealerShiftRow {
 }
 
 /// PT-2007 5, 9d: tips recorded at a table (apart from the cagnotte).
-#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = tips)]
 pub struct TipRow {
     pub id: i64,
@@ -561,7 +561,7 @@ pub struct TipRow {
 }
 
 /// The drop box's total for a table at the end of a shift (quick per-hand mode).
-#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = drop_boxes)]
 pub struct DropBoxRow {
     pub id: i64,
@@ -575,7 +575,7 @@ pub struct DropBoxRow {
 }
 
 /// MO-13 11: the house's commission on a winner's payout in one round.
-#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = commissions)]
 pub struct CommissionRow {
     pub id: i64,

@@ -1,1 +1,650 @@
-//! Cagnotte sessions, dues, rake, tips, drop box and commission (issue 6).
+//! Cagnotte sessions, dues, rake, tips, drop box and commission (issue 6): the persistence
+//! around the pure rules of [`crate::domain::cagnotte`].
+//!
+//! - **Sessions** (PT-2007 7b) exist for games billed per session. A table's first "hand
+//!   over" tap (the first hand dealt) starts session 1; a tap at or after the hour of play is
+//!   up (suspensions do not count, PT-2007 24) closes it and starts the next at that instant;
+//!   the floor may confirm the close instead ([`close_by_floor`]); closing the table closes it.
+//!   Every player seated when a session starts owes at once; a player who sits down within
+//!   the late window (30 minutes of play) owes from the moment they sit ([`on_seat`]).
+//! - **Dues** are settled by the dealer (collected, at most the amount due) or exempted by the
+//!   floor with a reason. Each due, collection and exemption is audited.
+//! - **Rake per hand** (PT-2007 7a, PT-ONL 17a, 18) is recorded on the hand it was taken from,
+//!   at the tap that ends it; the quick mode records a drop box total per shift instead.
+//! - **Tips** (PT-2007 5, 9d) per table and dealer shift; **commission** (MO-13 11) per round.
+//!
+//! All amounts are integer minor units; what the house takes is rounded down to the smallest
+//! chip in play (BSOP 80, [`crate::domain::cagnotte::round_down_to_chip`]).
+
+use super::conflict;
+use crate::db::audit::{self, Actor};
+use crate::db::models::{CagnotteDueRow, CagnotteSessionRow, CommissionRow, DealerShiftRow, DropBoxRow, GameRow, HandRow, SeatSideRow, SeatingRow, SuspensionRow, TableRow, TipRow};
+use crate::db::schema::{cagnotte_dues, cagnotte_sessions, commissions, dealer_shifts, drop_boxes, hands, players, seatings, staff, table_suspensions, tips};
+use crate::db::{next_seq, DbConn};
+use crate::domain::cagnotte::{self as rules, SeatSpan, SessionBase, SessionBilling, SessionState, Suspension};
+use crate::domain::game::Variant;
+use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::{FieldError, Problem};
+use crate::error::{AppError, AppResult};
+use crate::services::floor::emit;
+use crate::services::room::Room;
+use chrono::{DateTime, Duration, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+
+fn utc(t: NaiveDateTime) -> DateTime<Utc> {
+    t.and_utc()
+}
+
+/// A rule's refusal of an amount typed in a field: a 422 on that field, amounts said in the
+/// room's currency.
+fn field_refusal(field: &str, p: Problem, room: &Room) -> AppError {
+    let p = crate::services::table_side::localize(p, room);
+    AppError::Validation(vec![FieldError { field: field.to_string(), key: p.key, args: p.args }])
+}
+
+/// The game's smallest chip (BSOP 80).
+pub fn chip_of(g: &GameRow) -> i64 {
+    rules::smallest_chip(g.small_blind, g.big_blind, g.smallest_chip)
+}
+
+fn per_session(g: &GameRow) -> bool {
+    g.cagnotte_mode == CagnotteMode::PerSession.to_string()
+}
+
+fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
+    crate::services::games::get_game(conn, id)
+}
+
+// ---- suspensions (PT-2007 24) -----------------------------------------------------------------
+
+/// The table was suspended at `now` (called where the table's state changes).
+pub fn suspension_started(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
+    let row = SuspensionRow { id: next_seq(conn, "suspension")?, table_id, from_at: now.naive_utc(), to_at: None };
+    crate::native!(conn, |dbc| diesel::insert_into(table_suspensions::table).values(&row).execute(dbc))?;
+    Ok(())
+}
+
+/// The table's suspension ended at `now` (it runs again, or it closed).
+pub fn suspension_ended(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::update(table_suspensions::table.filter(table_suspensions::table_id.eq(table_id)).filter(table_suspensions::to_at.is_null()))
+        .set(table_suspensions::to_at.eq(Some(now.naive_utc())))
+        .execute(dbc))?;
+    Ok(())
+}
+
+/// The table's suspensions that end after `since` (or are still running).
+pub fn suspensions_since(conn: &mut DbConn, table_id: i64, since: NaiveDateTime) -> AppResult<Vec<Suspension>> {
+    let rows: Vec<SuspensionRow> = crate::native!(conn, |dbc| table_suspensions::table
+        .filter(table_suspensions::table_id.eq(table_id))
+        .filter(table_suspensions::to_at.is_null().or(table_suspensions::to_at.gt(since)))
+        .select(SuspensionRow::as_select())
+        .load(dbc))?;
+    Ok(rows.into_iter().map(|r| Suspension { from: utc(r.from_at), to: r.to_at.map(utc) }).collect())
+}
+
+// ---- sessions (PT-2007 7b) --------------------------------------------------------------------
+
+/// The table's open session, if any.
+pub fn open_session(conn: &mut DbConn, table_id: i64) -> AppResult<Option<CagnotteSessionRow>> {
+    Ok(crate::native!(conn, |dbc| cagnotte_sessions::table
+        .filter(cagnotte_sessions::table_id.eq(table_id))
+        .filter(cagnotte_sessions::closed_at.is_null())
+        .select(CagnotteSessionRow::as_select())
+        .first(dbc)
+        .optional())?)
+}
+
+fn billing(s: &CagnotteSessionRow) -> SessionBilling {
+    SessionBilling {
+        bp: s.bp,
+        base: SessionBase::parse(&s.base).unwrap_or(SessionBase::TableMax),
+        table_max: s.table_max.unwrap_or(0),
+        smallest_chip: s.smallest_chip,
+        late_window: Duration::minutes(s.late_window_min as i64),
+    }
+}
+
+/// Where the session stands at `now` (a tap at `now` would close it when the hour is up).
+pub fn state_of(conn: &mut DbConn, s: &CagnotteSessionRow, now: DateTime<Utc>) -> AppResult<SessionState> {
+    if let Some(at) = s.closed_at {
+        return Ok(SessionState::Closed { at: utc(at) });
+    }
+    let susp = suspensions_since(conn, s.table_id, s.started_at)?;
+    Ok(rules::session_state(utc(s.started_at), Duration::minutes(s.length_min as i64), &susp, &[], now))
+}
+
+/// The seats open at the table, with the cave (what each player brought).
+fn seated(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, SeatSideRow)>> {
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .order(seatings::seat_no.asc())
+        .select((SeatingRow::as_select(), SeatSideRow::as_select()))
+        .load(dbc))?)
+}
+
+fn span(s: &SeatingRow, sd: &SeatSideRow) -> SeatSpan {
+    SeatSpan { player_id: s.player_id, seat_no: s.seat_no, sat_at: utc(s.sat_at), left_at: s.left_at.map(utc), cave: sd.bought_in }
+}
+
+fn insert_due(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &CagnotteSessionRow, seating_id: i64, d: &rules::SessionDue) -> AppResult<CagnotteDueRow> {
+    let row = CagnotteDueRow {
+        id: next_seq(conn, "cagnotte_due")?,
+        session_id: s.id,
+        table_id: s.table_id,
+        game_id: s.game_id,
+        player_id: d.player_id,
+        seating_id,
+        seat_no: d.seat_no,
+        amount: d.amount,
+        late: d.late,
+        due_at: d.at.naive_utc(),
+        state: "due".into(),
+        collected: None,
+        settled_at: None,
+        settled_by: None,
+        reason: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_dues::table).values(&row).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "cagnotte.due", "player", Some(d.player_id), None, Some(&row))?;
+    Ok(row)
+}
+
+/// Starts the table's next session at `now`: the game's settings are copied onto it and every
+/// player seated now owes (PT-2007 7b).
+fn start_session(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, t: &TableRow, g: &GameRow) -> AppResult<CagnotteSessionRow> {
+    let number: Option<i32> = crate::native!(conn, |dbc| cagnotte_sessions::table
+        .filter(cagnotte_sessions::table_id.eq(t.id))
+        .select(diesel::dsl::max(cagnotte_sessions::number))
+        .first(dbc))?;
+    let s = CagnotteSessionRow {
+        id: next_seq(conn, "cagnotte_session")?,
+        table_id: t.id,
+        game_id: g.id,
+        number: number.unwrap_or(0) + 1,
+        started_at: now.naive_utc(),
+        closed_at: None,
+        close_reason: None,
+        closed_by: None,
+        bp: g.cagnotte_bp,
+        base: g.cagnotte_base.clone(),
+        table_max: g.buy_in_max,
+        smallest_chip: chip_of(g),
+        length_min: profile.session_length_min,
+        late_window_min: profile.late_seat_window_min,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_sessions::table).values(&s).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "cagnotte.session_start", "table", Some(t.id), None, Some(&s))?;
+    let seats = seated(conn, t.id)?;
+    let spans: Vec<SeatSpan> = seats.iter().map(|(a, b)| span(a, b)).collect();
+    let dues = rules::session_dues(now, None, &billing(&s), &[], &spans);
+    for d in &dues {
+        let seating_id = seats.iter().find(|(x, _)| x.player_id == d.player_id).map(|(x, _)| x.id).unwrap_or_default();
+        insert_due(conn, now, actor, &s, seating_id, d)?;
+    }
+    emit(conn, now, Some(t.id), "cagnotte.session", &serde_json::json!({ "table": t.number, "session": s.number, "dues": dues.len() }))?;
+    Ok(s)
+}
+
+fn close_session(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &CagnotteSessionRow, reason: &str) -> AppResult<()> {
+    let n = crate::native!(conn, |dbc| diesel::update(cagnotte_sessions::table.find(s.id).filter(cagnotte_sessions::closed_at.is_null()))
+        .set((cagnotte_sessions::closed_at.eq(Some(now.naive_utc())), cagnotte_sessions::close_reason.eq(Some(reason)), cagnotte_sessions::closed_by.eq(actor.id)))
+        .execute(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-session-closed"));
+    }
+    audit::record(conn, now, actor, "cagnotte.session_close", "table", Some(s.table_id), Some(s), Some(&serde_json::json!({ "closed_at": now, "reason": reason })))?;
+    Ok(())
+}
+
+/// What the dealer recorded about the hand that just ended (PT-2007 7a).
+#[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
+pub struct HandResult {
+    /// The pot, minor units.
+    pub pot: Option<i64>,
+    /// The rake taken from it, minor units.
+    pub rake: Option<i64>,
+    /// PT-ONL 18: the hand ended before the flop without a voluntary bet.
+    #[serde(default)]
+    pub preflop_no_bet: bool,
+}
+
+impl HandResult {
+    pub fn is_empty(&self) -> bool {
+        self.pot.is_none() && self.rake.is_none() && !self.preflop_no_bet
+    }
+}
+
+/// What the "hand over" tap did to the cagnotte.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HandOver {
+    /// The session closed by this tap (its number).
+    pub closed: Option<i32>,
+    /// The session started by this tap (its number).
+    pub started: Option<i32>,
+}
+
+/// The dealer's "hand over" tap (called by [`crate::services::table_side::new_hand`] before the
+/// new hand is counted, in its transaction): records the ended hand's pot and rake, keeps the
+/// dealer's shift, and for per-session games starts the first session or — the hour of play
+/// being up — closes the session and starts the next (PT-2007 7b).
+pub fn on_hand_over(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, t: &TableRow, result: &HandResult) -> AppResult<HandOver> {
+    let Some(game_id) = t.game_id else { return Ok(HandOver::default()) };
+    let g = game(conn, game_id)?;
+    let last: Option<HandRow> = crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(t.id))
+        .order(hands::number.desc())
+        .select(HandRow::as_select())
+        .first(dbc)
+        .optional())?;
+    if !result.is_empty() {
+        let Some(h) = last.as_ref() else { return Err(conflict("err-hand-none-to-record")) };
+        record_result(conn, now, room, actor, &g, h, result)?;
+    } else if let Some(h) = last.as_ref() {
+        crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id)).set(hands::ended_at.eq(Some(now.naive_utc()))).execute(dbc))?;
+    }
+    if let Some(id) = actor.id {
+        keep_shift(conn, now, actor, t.id, id)?;
+    }
+    let mut out = HandOver::default();
+    if !per_session(&g) {
+        return Ok(out);
+    }
+    match open_session(conn, t.id)? {
+        None => {
+            out.started = Some(start_session(conn, now, &room.profile, actor, t, &g)?.number);
+        }
+        Some(s) => {
+            if matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
+                close_session(conn, now, actor, &s, "hand_over")?;
+                out.closed = Some(s.number);
+                out.started = Some(start_session(conn, now, &room.profile, actor, t, &g)?.number);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn record_result(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, g: &GameRow, h: &HandRow, r: &HandResult) -> AppResult<()> {
+    let pot = r.pot.unwrap_or(0);
+    let rake = r.rake.unwrap_or(0);
+    if pot < 0 {
+        return Err(AppError::field("pot", "err-amount-negative"));
+    }
+    if rake > 0 && per_session(g) {
+        return Err(field_refusal("rake", Problem::new("rules-rake-session-game"), room));
+    }
+    if r.pot.is_none() && rake > 0 {
+        return Err(AppError::field("pot", "err-required"));
+    }
+    let p = &room.profile;
+    rules::check_rake(pot, rake, g.cagnotte_bp, g.rake_cap, chip_of(g), r.preflop_no_bet, p.no_flop_no_drop).map_err(|e| field_refusal("rake", e, room))?;
+    crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
+        .set((
+            hands::ended_at.eq(Some(now.naive_utc())),
+            hands::pot.eq(r.pot),
+            hands::rake.eq(Some(rake)),
+            hands::preflop_no_bet.eq(r.preflop_no_bet),
+            hands::result_by.eq(actor.id),
+        ))
+        .execute(dbc))?;
+    audit::record(conn, now, actor, "cagnotte.rake", "table", Some(h.table_id), Some(h), Some(&serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet })))?;
+    Ok(())
+}
+
+/// PT-2007 7b: a player sat down (called where every seating starts, in its transaction).
+/// Within the late window of the table's open session, and not already charged in it, the
+/// player owes the session from now. Reads one row when no session is open.
+pub fn on_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &SeatingRow) -> AppResult<Option<CagnotteDueRow>> {
+    let Some(s) = open_session(conn, row.table_id)? else { return Ok(None) };
+    let already: i64 = crate::native!(conn, |dbc| cagnotte_dues::table
+        .filter(cagnotte_dues::session_id.eq(s.id))
+        .filter(cagnotte_dues::player_id.eq(row.player_id))
+        .count()
+        .get_result(dbc))?;
+    if already > 0 {
+        return Ok(None);
+    }
+    let susp = suspensions_since(conn, s.table_id, s.started_at)?;
+    let cave: i64 = crate::native!(conn, |dbc| seatings::table.find(row.id).select(seatings::bought_in).first(dbc))?;
+    let spans = [SeatSpan { player_id: row.player_id, seat_no: row.seat_no, sat_at: now, left_at: None, cave }];
+    let dues = rules::session_dues(utc(s.started_at), None, &billing(&s), &susp, &spans);
+    let Some(d) = dues.first() else { return Ok(None) };
+    let due = insert_due(conn, now, actor, &s, row.id, d)?;
+    emit(conn, now, Some(s.table_id), "cagnotte.due", &serde_json::json!({ "seat": row.seat_no, "amount": d.amount, "late": true }))?;
+    Ok(Some(due))
+}
+
+/// The cave (what the player brought) is known only once the chips are in: for a game charged
+/// on the cave, a due not yet settled is set from the seat's first buy-in.
+pub fn on_buyin(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64) -> AppResult<()> {
+    let due: Option<CagnotteDueRow> = crate::native!(conn, |dbc| cagnotte_dues::table
+        .filter(cagnotte_dues::seating_id.eq(seating_id))
+        .filter(cagnotte_dues::state.eq("due"))
+        .select(CagnotteDueRow::as_select())
+        .first(dbc)
+        .optional())?;
+    let Some(due) = due else { return Ok(()) };
+    let s: CagnotteSessionRow = crate::native!(conn, |dbc| cagnotte_sessions::table.find(due.session_id).select(CagnotteSessionRow::as_select()).first(dbc))?;
+    if s.base != SessionBase::Cave.as_str() {
+        return Ok(());
+    }
+    let cave: i64 = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(seatings::bought_in).first(dbc))?;
+    let amount = rules::session_charge(cave, s.bp, s.smallest_chip);
+    if amount != due.amount {
+        crate::native!(conn, |dbc| diesel::update(cagnotte_dues::table.find(due.id)).set(cagnotte_dues::amount.eq(amount)).execute(dbc))?;
+        audit::record(conn, now, actor, "cagnotte.due_cave", "player", Some(due.player_id), Some(&due), Some(&serde_json::json!({ "amount": amount, "cave": cave })))?;
+    }
+    Ok(())
+}
+
+/// The table closed (PT-2007 24): its open session ends, as does the dealer's shift.
+pub fn on_table_closed(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<()> {
+    if let Some(s) = open_session(conn, table_id)? {
+        close_session(conn, now, actor, &s, "table_closed")?;
+    }
+    crate::native!(conn, |dbc| diesel::update(dealer_shifts::table.filter(dealer_shifts::table_id.eq(table_id)).filter(dealer_shifts::ended_at.is_null()))
+        .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
+        .execute(dbc))?;
+    Ok(())
+}
+
+/// PT-2007 7b: the floor confirms the end of a session whose hour of play is up (when the
+/// hand in progress is over but nobody tapped); the next session starts now.
+pub fn close_by_floor(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, table_id: i64) -> AppResult<CagnotteSessionRow> {
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let s = open_session(conn, table_id)?.ok_or_else(|| conflict("err-session-none"))?;
+    if !matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
+        return Err(conflict("err-session-hour-not-up"));
+    }
+    let g = game(conn, s.game_id)?;
+    close_session(conn, now, actor, &s, "floor")?;
+    start_session(conn, now, &room.profile, actor, &t, &g)
+}
+
+// ---- settling dues ----------------------------------------------------------------------------
+
+pub fn due(conn: &mut DbConn, id: i64) -> AppResult<CagnotteDueRow> {
+    Ok(crate::native!(conn, |dbc| cagnotte_dues::table.find(id).select(CagnotteDueRow::as_select()).first(dbc))?)
+}
+
+fn settle(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, d: &CagnotteDueRow, state: &str, collected: Option<i64>, reason: Option<&str>) -> AppResult<CagnotteDueRow> {
+    let n = crate::native!(conn, |dbc| diesel::update(cagnotte_dues::table.find(d.id).filter(cagnotte_dues::state.eq("due")))
+        .set((
+            cagnotte_dues::state.eq(state),
+            cagnotte_dues::collected.eq(collected),
+            cagnotte_dues::settled_at.eq(Some(now.naive_utc())),
+            cagnotte_dues::settled_by.eq(actor.id),
+            cagnotte_dues::reason.eq(reason),
+        ))
+        .execute(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-due-settled"));
+    }
+    let after = due(conn, d.id)?;
+    audit::record(conn, now, actor, &format!("cagnotte.{state}"), "player", Some(d.player_id), Some(d), Some(&after))?;
+    emit(conn, now, Some(d.table_id), "cagnotte.settled", &serde_json::json!({ "seat": d.seat_no, "state": state }))?;
+    Ok(after)
+}
+
+/// The dealer took the session's percentage from the player (PT-2007 7b). `amount`: what was
+/// taken (default: the amount due); more than is due is refused, less is recorded as such and
+/// shows as a difference in the reports.
+pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, id: i64, amount: Option<i64>, at_table: Option<i64>) -> AppResult<CagnotteDueRow> {
+    let d = due(conn, id)?;
+    if at_table.is_some_and(|t| t != d.table_id) {
+        return Err(AppError::NotFound);
+    }
+    if d.state != "due" {
+        return Err(conflict("err-due-settled"));
+    }
+    let amount = amount.unwrap_or(d.amount);
+    if amount < 0 {
+        return Err(AppError::field("amount", "err-amount-negative"));
+    }
+    if amount > d.amount {
+        return Err(field_refusal("amount", Problem::new("rules-cagnotte-over-due").arg("max", d.amount), room));
+    }
+    settle(conn, now, actor, &d, "collected", Some(amount), None)
+}
+
+/// The floor exempts a player from a session's percentage, with a reason (audited).
+pub fn exempt(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, reason: &str) -> AppResult<CagnotteDueRow> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(AppError::field("reason", "err-reason-required"));
+    }
+    if reason.chars().count() > 200 {
+        return Err(AppError::Validation(vec![FieldError::new("reason", "err-too-long").arg("max", 200)]));
+    }
+    let d = due(conn, id)?;
+    if d.state != "due" {
+        return Err(conflict("err-due-settled"));
+    }
+    settle(conn, now, actor, &d, "exempt", None, Some(reason))
+}
+
+/// A due with the player's alias and the table number, for lists.
+#[derive(Debug, Clone, Serialize)]
+pub struct DueLine {
+    pub due: CagnotteDueRow,
+    pub alias: String,
+    pub table: i32,
+}
+
+/// Dues still to settle (all tables, or one), oldest first.
+pub fn open_dues(conn: &mut DbConn, table_id: Option<i64>) -> AppResult<Vec<DueLine>> {
+    use crate::db::schema::card_tables;
+    let mut q = cagnotte_dues::table
+        .inner_join(players::table)
+        .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_dues::table_id)))
+        .filter(cagnotte_dues::state.eq("due"))
+        .into_boxed();
+    if let Some(t) = table_id {
+        q = q.filter(cagnotte_dues::table_id.eq(t));
+    }
+    let rows: Vec<(CagnotteDueRow, String, i32)> = q
+        .order((cagnotte_dues::due_at.asc(), cagnotte_dues::seat_no.asc()))
+        .select((CagnotteDueRow::as_select(), players::alias, card_tables::number))
+        .load(conn)?;
+    Ok(rows.into_iter().map(|(due, alias, table)| DueLine { due, alias, table }).collect())
+}
+
+/// The table's session as the tablet shows it: the session, where it stands, and its dues.
+#[derive(Debug, Clone)]
+pub struct SessionPanel {
+    pub session: CagnotteSessionRow,
+    pub state: SessionState,
+    pub dues: Vec<DueLine>,
+}
+
+impl SessionPanel {
+    pub fn hour_up_at(&self) -> Option<DateTime<Utc>> {
+        match self.state {
+            SessionState::Running { hour_up_at } => hour_up_at,
+            SessionState::Finishing { since } => Some(since),
+            SessionState::Closed { at } => Some(at),
+        }
+    }
+    pub fn finishing(&self) -> bool {
+        matches!(self.state, SessionState::Finishing { .. })
+    }
+    pub fn to_collect(&self) -> i64 {
+        self.dues.iter().filter(|d| d.due.state == "due").map(|d| d.due.amount).sum()
+    }
+    /// The due of a seat in this session, if any.
+    pub fn due_of_seat(&self, seat_no: i32) -> Option<&DueLine> {
+        self.dues.iter().find(|d| d.due.seat_no == seat_no)
+    }
+}
+
+/// The table's open session with its dues (none when the game is billed per hand or no hand
+/// has been dealt yet).
+pub fn panel(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<Option<SessionPanel>> {
+    use crate::db::schema::card_tables;
+    let Some(s) = open_session(conn, table_id)? else { return Ok(None) };
+    let state = state_of(conn, &s, now)?;
+    let rows: Vec<(CagnotteDueRow, String, i32)> = crate::native!(conn, |dbc| cagnotte_dues::table
+        .inner_join(players::table)
+        .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_dues::table_id)))
+        .filter(cagnotte_dues::session_id.eq(s.id))
+        .order(cagnotte_dues::seat_no.asc())
+        .select((CagnotteDueRow::as_select(), players::alias, card_tables::number))
+        .load(dbc))?;
+    let dues = rows.into_iter().map(|(due, alias, table)| DueLine { due, alias, table }).collect();
+    Ok(Some(SessionPanel { session: s, state, dues }))
+}
+
+// ---- dealer shifts, tips, drop box, commission -------------------------------------------------
+
+/// The table's open dealer shift, if any.
+pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerShiftRow>> {
+    Ok(crate::native!(conn, |dbc| dealer_shifts::table
+        .filter(dealer_shifts::table_id.eq(table_id))
+        .filter(dealer_shifts::ended_at.is_null())
+        .select(DealerShiftRow::as_select())
+        .first(dbc)
+        .optional())?)
+}
+
+/// The staff member dealing at the table: their shift goes on, or begins (ending another's).
+fn keep_shift(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, dealer_id: i64) -> AppResult<DealerShiftRow> {
+    if let Some(s) = open_shift(conn, table_id)? {
+        if s.dealer_id == dealer_id {
+            return Ok(s);
+        }
+        end_shift_row(conn, now, actor, &s)?;
+    }
+    let row = DealerShiftRow { id: next_seq(conn, "dealer_shift")?, table_id, dealer_id, started_at: now.naive_utc(), ended_at: None };
+    crate::native!(conn, |dbc| diesel::insert_into(dealer_shifts::table).values(&row).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "shift.start", "table", Some(table_id), None, Some(&row))?;
+    Ok(row)
+}
+
+fn end_shift_row(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &DealerShiftRow) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::update(dealer_shifts::table.find(s.id).filter(dealer_shifts::ended_at.is_null()))
+        .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
+        .execute(dbc))?;
+    audit::record(conn, now, actor, "shift.end", "table", Some(s.table_id), Some(s), Some(&serde_json::json!({ "ended_at": now })))?;
+    Ok(())
+}
+
+/// The dealer's shift at the table ends (the tips and drop box recorded with it stay on it).
+pub fn end_shift(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<DealerShiftRow> {
+    let s = open_shift(conn, table_id)?.ok_or_else(|| conflict("err-shift-none"))?;
+    end_shift_row(conn, now, actor, &s)?;
+    Ok(s)
+}
+
+/// The shift a tip or drop box recorded now at the table belongs to: the open one, or one
+/// begun by whoever records it.
+fn shift_for(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<Option<DealerShiftRow>> {
+    if let Some(s) = open_shift(conn, table_id)? {
+        return Ok(Some(s));
+    }
+    match actor.id {
+        Some(id) => Ok(Some(keep_shift(conn, now, actor, table_id, id)?)),
+        None => Ok(None),
+    }
+}
+
+fn positive(field: &str, amount: i64) -> AppResult<()> {
+    if amount <= 0 {
+        return Err(AppError::field(field, "err-amount-positive"));
+    }
+    Ok(())
+}
+
+/// PT-2007 5, 9d: tips given at the table, recorded apart from the cagnotte, on the dealer's
+/// shift.
+pub fn record_tip(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, amount: i64) -> AppResult<TipRow> {
+    positive("amount", amount)?;
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let shift = shift_for(conn, now, actor, table_id)?;
+    let row = TipRow {
+        id: next_seq(conn, "tip")?,
+        table_id,
+        game_id: t.game_id,
+        shift_id: shift.as_ref().map(|s| s.id),
+        dealer_id: shift.as_ref().map(|s| s.dealer_id),
+        amount,
+        at: now.naive_utc(),
+        recorded_by: actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(tips::table).values(&row).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "cagnotte.tip", "table", Some(table_id), None, Some(&row))?;
+    Ok(row)
+}
+
+/// The quick mode of per-hand rake: the drop box's total at the end of the dealer's shift
+/// (the shift ends with it when `end`).
+pub fn record_drop(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, amount: i64, end: bool) -> AppResult<DropBoxRow> {
+    if amount < 0 {
+        return Err(AppError::field("amount", "err-amount-negative"));
+    }
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let shift = shift_for(conn, now, actor, table_id)?;
+    let row = DropBoxRow {
+        id: next_seq(conn, "drop_box")?,
+        table_id,
+        game_id: t.game_id,
+        shift_id: shift.as_ref().map(|s| s.id),
+        dealer_id: shift.as_ref().map(|s| s.dealer_id),
+        amount,
+        at: now.naive_utc(),
+        recorded_by: actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(drop_boxes::table).values(&row).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "cagnotte.drop", "table", Some(table_id), None, Some(&row))?;
+    if end {
+        if let Some(s) = shift {
+            end_shift_row(conn, now, actor, &s)?;
+        }
+    }
+    Ok(row)
+}
+
+/// MO-13 11: the house's 2 % of a winner's payout in the current round (the table's hand
+/// number), rounded down to the smallest chip. Only for the 13-card game.
+pub fn record_commission(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, payout: i64, player_id: Option<i64>) -> AppResult<CommissionRow> {
+    positive("payout", payout)?;
+    let t = crate::services::games::get_table(conn, table_id)?;
+    let g = game(conn, t.game_id.ok_or_else(|| conflict("err-table-no-game"))?)?;
+    if g.variant != Variant::ThirteenCards.to_string() {
+        return Err(conflict("err-commission-not-thirteen"));
+    }
+    if let Some(p) = player_id {
+        let seated: i64 = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::player_id.eq(p))
+            .filter(seatings::left_at.is_null())
+            .count()
+            .get_result(dbc))?;
+        if seated == 0 {
+            return Err(AppError::field("player_id", "err-player-not-seated-here"));
+        }
+    }
+    let round: Option<i32> = crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(dbc))?;
+    let row = CommissionRow {
+        id: next_seq(conn, "commission")?,
+        table_id,
+        game_id: t.game_id,
+        round: round.unwrap_or(0),
+        player_id,
+        payout,
+        amount: rules::commission(payout, chip_of(&g)),
+        at: now.naive_utc(),
+        recorded_by: actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(commissions::table).values(&row).execute(dbc))?;
+    audit::record::<(), _>(conn, now, actor, "cagnotte.commission", "table", Some(table_id), None, Some(&row))?;
+    Ok(row)
+}
+
+/// The open shift's dealer name, for the tablet's header.
+pub fn shift_dealer(conn: &mut DbConn, table_id: i64) -> AppResult<Option<(DealerShiftRow, String)>> {
+    let Some(s) = open_shift(conn, table_id)? else { return Ok(None) };
+    let name: String = crate::native!(conn, |dbc| staff::table.find(s.dealer_id).select(staff::display_name).first(dbc))?;
+    Ok(Some((s, name)))
+}

@@ -974,6 +974,8 @@ fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &Sea
     crate::native!(conn, |dbc| diesel::insert_into(seatings::table).values(row).execute(dbc)).map_err(|e| {
         if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
     })?;
+    // PT-2007 7b: a late seat owes the table's session.
+    crate::services::cagnotte::on_seat(conn, now, actor, row)?;
     if let Some(eid) = entry_id {
         crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
             .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated")))).returning(waitlist_entries::id)).changed(dbc))?;
@@ -1067,6 +1069,15 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
     };
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id))
         .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
+    // PT-2007 24, 7b: the suspension history (suspension is not play).
+    if new_state == TableState::Suspended {
+        crate::services::cagnotte::suspension_started(conn, now, table_id)?;
+    } else if t.state == TableState::Suspended.as_str() {
+        crate::services::cagnotte::suspension_ended(conn, now, table_id)?;
+    }
+    if new_state == TableState::Closed {
+        crate::services::cagnotte::on_table_closed(conn, now, actor, table_id)?;
+    }
     let after = table(conn, table_id)?;
     audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(t), Some(&after))?;
     emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;

@@ -34,7 +34,8 @@ pub struct GameInput {
     pub cagnotte_mode: Option<String>,
     /// Basis points (1 % = 100); default: the room profile's for the mode.
     pub cagnotte_bp: Option<i32>,
-    /// PT-2007 7b: what the session percentage is taken of: table_max (default) | cave.
+    /// PT-2007 7b: what the session percentage is taken of: table_max | cave; default: the
+    /// table maximum when the game has one, else the cave.
     pub cagnotte_base: Option<String>,
     /// PT-2007 7a: the most the house takes from one hand, minor units; none: no cap.
     pub rake_cap: Option<i64>,
@@ -114,8 +115,10 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
     if bp < lo || bp > hi {
         errs.push(FieldError::new("cagnotte_bp", "err-percent-range").arg("min", lo / 100).arg("max", hi / 100));
     }
+    // Not stated: the table maximum when the game has one, else the cave.
     let base = match g.cagnotte_base.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => SessionBase::TableMax,
+        None if spec.buy_in_max.is_some() => SessionBase::TableMax,
+        None => SessionBase::Cave,
         Some(b) => match SessionBase::parse(b) {
             Some(b) => b,
             None => {

@@ -190,6 +190,10 @@ fn record_chips(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &Seatin
     crate::native!(conn, |dbc| diesel::insert_into(buyins::table).values(&row).execute(dbc))?;
     crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id))
         .set((seatings::stack.eq(stack_before + amount), seatings::bought_in.eq(before.bought_in + amount))).returning(seatings::id)).changed(dbc))?;
+    // PT-2007 7b: a game charged on the cave knows a late seat's due once the chips are in.
+    if before.bought_in == 0 {
+        crate::services::cagnotte::on_buyin(conn, now, actor, s.id)?;
+    }
     let after = side(conn, s.id)?;
     audit::record(conn, now, actor, &format!("seat.{kind}"), "player", Some(s.player_id), Some(&before), Some(&row))?;
     emit(conn, now, Some(s.table_id), "seat.chips", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": kind, "amount": amount, "stack": after.stack }))?;
@@ -695,7 +699,11 @@ pub struct SeatNotice {
 /// sessions), the button moves to the next occupied seat (BSOP 57 reads it), empty seats with
 /// a missed-blind button get the absence button (BSOP 36), and each present seat's counters
 /// take the hand just finished (resting → rested; marked no-bet → no bet; otherwise a bet).
-pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<(HandRow, Vec<SeatNotice>)> {
+///
+/// The tap also ends the hand before it: its pot and rake (`result`, PT-2007 7a) are checked
+/// and recorded on it, and the cagnotte session is started or renewed (PT-2007 7b, see
+/// [`crate::services::cagnotte::on_hand_over`]); a refused rake changes nothing.
+pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, table_id: i64, result: &crate::services::cagnotte::HandResult) -> AppResult<(HandRow, Vec<SeatNotice>, crate::services::cagnotte::HandOver)> {
     let t = table(conn, table_id)?;
     if !matches!(t.state.as_str(), "open" | "running") {
         return Err(conflict("err-table-not-running"));
@@ -709,6 +717,7 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
     if seated.len() < 2 {
         return Err(conflict("err-hand-needs-players"));
     }
+    let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
     let present: Vec<i32> = seated.iter().filter(|(_, sd)| sd.away_since.is_none()).map(|(s, _)| s.seat_no).collect();
     let button = seat_rules::next_button(&present, t.button_seat);
     let number: Option<i32> = crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(dbc))?;
@@ -767,8 +776,8 @@ pub fn new_hand(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: 
         }
     }
     audit::record::<(), _>(conn, now, actor, "table.hand", "table", Some(table_id), None, Some(&serde_json::json!({ "hand": row, "notices": notices })))?;
-    emit(conn, now, Some(table_id), "table.hand", &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices }))?;
-    Ok((row, notices))
+    emit(conn, now, Some(table_id), "table.hand", &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over }))?;
+    Ok((row, notices, over))
 }
 
 /// How many hands a table has counted since `since`.
@@ -1031,9 +1040,29 @@ pub struct TableSideView {
     /// BSOP 36 (profile): minutes away and big blinds missed before chips may be removed.
     pub absence_limit_min: i32,
     pub missed_bb_limit: i32,
+    /// PT-2007 7b: the table's open cagnotte session with its dues (per-session games).
+    #[serde(skip)]
+    pub cagnotte: Option<crate::services::cagnotte::SessionPanel>,
+    /// The dealer on shift at this table.
+    pub shift_dealer: Option<String>,
+    /// The number of the hand in progress (none before the first tap).
+    pub hand_number: Option<i32>,
 }
 
 impl TableSideView {
+    /// PT-2007 7a: the game takes its cagnotte from each pot (the hand-over tap asks for it).
+    pub fn per_hand(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.cagnotte_mode == "per_hand")
+    }
+    /// MO-13 11: the 13-card game takes a commission on payouts.
+    pub fn commission_game(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.variant == "thirteen_cards")
+    }
+    /// The session's amount still due at a seat (PT-2007 7b), for the seat's badge.
+    pub fn due_at_seat(&self, seat_no: &i32) -> Option<i64> {
+        let p = self.cagnotte.as_ref()?;
+        p.dues.iter().find(|d| d.due.seat_no == *seat_no && d.due.state == "due").map(|d| d.due.amount)
+    }
     /// An open request of this kind was sent to the floor.
     pub fn requested(&self, kind: &str) -> bool {
         self.requests.iter().any(|r| r.kind == kind)
@@ -1119,6 +1148,9 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, table_
         protected,
         absence_limit_min: profile.absence_limit_min,
         missed_bb_limit: profile.missed_bb_before_removal,
+        cagnotte: crate::services::cagnotte::panel(conn, now, table_id)?,
+        shift_dealer: crate::services::cagnotte::shift_dealer(conn, table_id)?.map(|(_, n)| n),
+        hand_number: crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(dbc))?,
     })
 }
 

@@ -56,6 +56,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .service(web::resource("/audit/verify").route(web::get().to(verify_audit)))
         .configure(crate::web::api_floor::routes)
         .configure(crate::web::api_table::routes)
+        .configure(crate::web::api_cagnotte::routes)
         .configure(crate::web::api_messages::routes);
     if test_clock {
         v1 = v1

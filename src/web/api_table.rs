@@ -318,6 +318,9 @@ pub struct HandOut {
     pub button_seat: Option<i32>,
     pub at: DateTime<Utc>,
     pub notices: Vec<SeatNoticeOut>,
+    /// PT-2007 7b: the cagnotte session this tap closed and the one it started, if any.
+    pub session_closed: Option<i32>,
+    pub session_started: Option<i32>,
 }
 
 /// A notice for the dealer about one seat after a hand.
@@ -780,22 +783,46 @@ pub async fn resolve_custody(st: web::Data<AppState>, who: AnyStaff, path: web::
 }
 
 /// The dealer's "new hand" tap: counts the hand, moves the button (BSOP 57), updates the
-/// seats' counters (PT-2007 13, 89) and the absence buttons (BSOP 36).
+/// seats' counters (PT-2007 13, 89) and the absence buttons (BSOP 36). The optional body is
+/// the result of the hand that just ended (its pot and rake, PT-2007 7a; a rake over the 5 %
+/// or the game's cap is refused with 422 and nothing is counted); for a game billed per
+/// session the tap starts the first session or, the hour of play being up, closes it and
+/// starts the next (PT-2007 7b).
 #[utoipa::path(
     post, path = "/api/v1/tables/{id}/hands", tag = "table",
     params(("id" = i64, Path, description = "Table id")),
-    responses((status = 201, body = HandOut), (status = 409, body = ErrorResponse))
+    request_body(content = Option<crate::services::cagnotte::HandResult>, description = "The ended hand's pot and rake (optional)"),
+    responses((status = 201, body = HandOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Bytes) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let (h, notices): (HandRow, _) = st.write(move |_, c| table_side::new_hand(c, now, &actor, id)).await?;
+    let result: crate::services::cagnotte::HandResult = if body.iter().all(u8::is_ascii_whitespace) {
+        Default::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(crate::domain::Problem::new("err-json").arg("detail", e)))?
+    };
+    let (h, notices, over): (HandRow, _, _) = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::new_hand(c, now, &room, &actor, id, &result)
+        })
+        .await?;
     let notices = notices
         .into_iter()
         .filter_map(|n| n.notice.notice().map(|p| SeatNoticeOut { seat: n.seat, notice: p.key.to_string() }))
         .collect();
-    Ok(HttpResponse::Created().json(HandOut { id: h.id, table_id: h.table_id, number: h.number, button_seat: h.button_seat, at: utc(h.at), notices }))
+    Ok(HttpResponse::Created().json(HandOut {
+        id: h.id,
+        table_id: h.table_id,
+        number: h.number,
+        button_seat: h.button_seat,
+        at: utc(h.at),
+        notices,
+        session_closed: over.closed,
+        session_started: over.started,
+    }))
 }
 
 /// A table asks the floor (floor, chips, decision); asking again while open changes nothing.

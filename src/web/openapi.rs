@@ -3,6 +3,7 @@
 use super::api;
 use super::api_floor;
 use super::api_messages;
+use super::api_cagnotte;
 use super::api_table;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
@@ -120,6 +121,15 @@ impl Modify for BearerAuth {
         api_floor::hold_seat,
         api_floor::release_hold,
         api_floor::transfer,
+        api_cagnotte::table_cagnotte,
+        api_cagnotte::close_session,
+        api_cagnotte::list_dues,
+        api_cagnotte::collect,
+        api_cagnotte::exempt,
+        api_cagnotte::tip,
+        api_cagnotte::drop_box,
+        api_cagnotte::commission,
+        api_cagnotte::end_shift,
         api_table::table_side_view,
         api_table::acknowledge,
         api_table::seat_with_buyin,
@@ -161,6 +171,7 @@ impl Modify for BearerAuth {
         (name = "audit", description = "The hash-chained audit trail"),
         (name = "floor", description = "Waiting lists, seat calls, seating and table states (PT-2007 8a, 12, 24; BSOP 44, 46, 47, 51)"),
         (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
+        (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )

@@ -245,3 +245,4 @@ admin-game-rake-cap = Rake cap per hand
 admin-game-rake-cap-hint = Optional; PT-2007 7a. Empty: only the percentage limits the rake.
 admin-game-smallest-chip = Smallest chip
 admin-game-smallest-chip-hint = Optional; BSOP 80: what the house takes is rounded down to it. Empty: from the blinds.
+admin-game-cagnotte-base-auto = The table maximum if the game has one, else the cave

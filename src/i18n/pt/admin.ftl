@@ -245,3 +245,4 @@ admin-game-rake-cap = Limite da percentagem por mão
 admin-game-rake-cap-hint = Opcional; PT-2007 7a. Vazio: só a percentagem limita.
 admin-game-smallest-chip = Ficha mais pequena
 admin-game-smallest-chip-hint = Opcional; BSOP 80: o que a casa retira é arredondado por defeito a esta ficha. Vazio: a partir das blinds.
+admin-game-cagnotte-base-auto = O máximo da mesa se o jogo o tiver, senão a cave

@@ -1,6 +1,7 @@
 //! Server-rendered pages (askama). Handlers extract, call a service, render.
 
 pub mod admin;
+pub mod cagnotte;
 pub mod floor;
 pub mod lobby;
 pub mod outbox;
@@ -40,6 +41,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(admin::routes)
         .configure(outbox::routes)
         .configure(reports::routes)
+        .configure(cagnotte::routes)
         .configure(player_link::routes);
 }
 

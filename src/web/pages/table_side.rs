@@ -36,6 +36,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tablet/custody/{id}/confirm", web::post().to(confirm))
         .route("/tablet/custody/{id}/cancel", web::post().to(cancel))
         .route("/tablet/hand", web::post().to(hand))
+        .route("/tablet/dues/{id}/collect", web::post().to(collect_due))
+        .route("/tablet/tips", web::post().to(tip))
+        .route("/tablet/drop-box", web::post().to(drop_box))
+        .route("/tablet/commission", web::post().to(commission))
+        .route("/tablet/shift/end", web::post().to(end_shift))
         .route("/tablet/service", web::post().to(service))
         .route("/floor/service/{id}/handled", web::post().to(floor_handled))
         .route("/floor/custody", web::get().to(floor_custody))
@@ -460,9 +465,103 @@ async fn cancel(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, pat
     .await
 }
 
-/// The "new hand" tap.
-async fn hand(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| table_side::new_hand(conn, now, actor, t.table_id).map(|_| ())).await
+#[derive(Deserialize, Default)]
+struct HandForm {
+    #[serde(default)]
+    pot: String,
+    #[serde(default)]
+    rake: String,
+    #[serde(default)]
+    preflop_no_bet: Option<String>,
+}
+
+/// An optional amount typed in a tablet field (empty: none).
+fn opt_money(field: &str, s: &str, currency: &str) -> AppResult<Option<i64>> {
+    if s.trim().is_empty() {
+        Ok(None)
+    } else {
+        money_field(field, s, currency).map(Some)
+    }
+}
+
+/// The "hand over" tap: the next hand is dealt; for a game that takes its cagnotte per hand,
+/// the ended hand's pot and rake typed with it are checked and recorded (PT-2007 7a).
+async fn hand(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<HandForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let room = crate::services::room::get(conn)?;
+        let cur = &room.currency;
+        let result = crate::services::cagnotte::HandResult {
+            pot: opt_money("pot", &f.pot, cur)?,
+            rake: opt_money("rake", &f.rake, cur)?,
+            preflop_no_bet: f.preflop_no_bet.as_deref().is_some_and(|v| !v.is_empty()),
+        };
+        table_side::new_hand(conn, now, &room, actor, t.table_id, &result).map(|_| ())
+    })
+    .await
+}
+
+/// The dealer collected a session's percentage from the player (PT-2007 7b).
+async fn collect_due(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let room = crate::services::room::get(conn)?;
+        crate::services::cagnotte::collect(conn, now, &room, actor, id, None, Some(t.table_id)).map(|_| ())
+    })
+    .await
+}
+
+#[derive(Deserialize, Default)]
+struct AmountForm {
+    #[serde(default)]
+    amount: String,
+    #[serde(default)]
+    end_shift: Option<String>,
+}
+
+/// Tips given at the table (PT-2007 5, 9d).
+async fn tip(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<AmountForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let room = crate::services::room::get(conn)?;
+        let amount = money_field("amount", &f.amount, &room.currency)?;
+        crate::services::cagnotte::record_tip(conn, now, actor, t.table_id, amount).map(|_| ())
+    })
+    .await
+}
+
+/// The drop box's total at the end of the shift (quick per-hand mode); the shift ends.
+async fn drop_box(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<AmountForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let room = crate::services::room::get(conn)?;
+        let amount = money_field("amount", &f.amount, &room.currency)?;
+        let end = f.end_shift.as_deref().is_some_and(|v| !v.is_empty());
+        crate::services::cagnotte::record_drop(conn, now, actor, t.table_id, amount, end).map(|_| ())
+    })
+    .await
+}
+
+#[derive(Deserialize, Default)]
+struct PayoutForm {
+    #[serde(default)]
+    payout: String,
+}
+
+/// MO-13 11: the commission on a winner's payout.
+async fn commission(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<PayoutForm>) -> AppResult<HttpResponse> {
+    let f = form.0;
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        let room = crate::services::room::get(conn)?;
+        let payout = money_field("payout", &f.payout, &room.currency)?;
+        crate::services::cagnotte::record_commission(conn, now, actor, t.table_id, payout, None).map(|_| ())
+    })
+    .await
+}
+
+/// The dealer's shift at this table ends.
+async fn end_shift(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| crate::services::cagnotte::end_shift(conn, now, actor, t.table_id).map(|_| ())).await
 }
 
 #[derive(Deserialize)]

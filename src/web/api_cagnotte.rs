@@ -1,0 +1,327 @@
+//! The cagnotte's JSON API under `/api/v1` (issue 6): the table's session and its dues,
+//! collecting and exempting, tips, the drop box, commissions and the dealer's shift. Amounts
+//! are integer minor units. Thin handlers over `services::cagnotte`: the same rules, refusals
+//! and audit as the tablet and floor pages.
+
+use crate::db::models::{CagnotteDueRow, CommissionRow, DropBoxRow, TipRow};
+use crate::domain::cagnotte::SessionState;
+use crate::error::AppResult;
+use crate::services::cagnotte::{self, DueLine, SessionPanel};
+use crate::services::{self};
+use crate::state::AppState;
+use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
+use crate::web::openapi::ErrorResponse;
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Registered inside the `/api/v1` scope.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/tables/{id}/cagnotte").route(web::get().to(table_cagnotte)))
+        .service(web::resource("/tables/{id}/cagnotte/close").route(web::post().to(close_session)))
+        .service(web::resource("/cagnotte/dues").route(web::get().to(list_dues)))
+        .service(web::resource("/cagnotte/dues/{id}/collect").route(web::post().to(collect)))
+        .service(web::resource("/cagnotte/dues/{id}/exempt").route(web::post().to(exempt)))
+        .service(web::resource("/tables/{id}/tips").route(web::post().to(tip)))
+        .service(web::resource("/tables/{id}/drop-box").route(web::post().to(drop_box)))
+        .service(web::resource("/tables/{id}/commissions").route(web::post().to(commission)))
+        .service(web::resource("/tables/{id}/shift/end").route(web::post().to(end_shift)));
+}
+
+fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
+    t.and_utc()
+}
+
+/// What one player owes for one session (PT-2007 7b) and how it was settled.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DueOut {
+    pub id: i64,
+    pub session_id: i64,
+    pub table_id: i64,
+    pub table: i32,
+    pub seat: i32,
+    pub player_id: i64,
+    pub alias: String,
+    /// Minor units.
+    pub amount: i64,
+    /// Seated after the session started, within the late window.
+    pub late: bool,
+    pub due_at: DateTime<Utc>,
+    /// due | collected | exempt
+    pub state: String,
+    pub collected: Option<i64>,
+    pub settled_at: Option<DateTime<Utc>>,
+    /// The floor's reason for an exemption.
+    pub reason: Option<String>,
+}
+
+fn due_out(l: &DueLine) -> DueOut {
+    let d = &l.due;
+    DueOut {
+        id: d.id,
+        session_id: d.session_id,
+        table_id: d.table_id,
+        table: l.table,
+        seat: d.seat_no,
+        player_id: d.player_id,
+        alias: l.alias.clone(),
+        amount: d.amount,
+        late: d.late,
+        due_at: utc(d.due_at),
+        state: d.state.clone(),
+        collected: d.collected,
+        settled_at: d.settled_at.map(utc),
+        reason: d.reason.clone(),
+    }
+}
+
+/// The table's open cagnotte session (PT-2007 7b).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionOut {
+    pub id: i64,
+    pub number: i32,
+    pub started_at: DateTime<Utc>,
+    /// running | finishing (the hour of play is up: the next hand over closes it)
+    pub state: String,
+    /// When the hour of play is (or was) up; none while a suspension that began inside the
+    /// hour goes on.
+    pub hour_up_at: Option<DateTime<Utc>>,
+    /// Basis points of the base.
+    pub percent_bp: i32,
+    /// table_max | cave
+    pub base: String,
+    pub smallest_chip: i64,
+    pub dues: Vec<DueOut>,
+    /// Still to collect, minor units.
+    pub to_collect: i64,
+}
+
+/// The table's cagnotte now: its open session (none for a game billed per hand, or before the
+/// first hand).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableCagnotteOut {
+    pub table_id: i64,
+    pub session: Option<SessionOut>,
+}
+
+fn session_out(p: &SessionPanel) -> SessionOut {
+    let state = match p.state {
+        SessionState::Running { .. } => "running",
+        SessionState::Finishing { .. } => "finishing",
+        SessionState::Closed { .. } => "closed",
+    };
+    SessionOut {
+        id: p.session.id,
+        number: p.session.number,
+        started_at: utc(p.session.started_at),
+        state: state.into(),
+        hour_up_at: p.hour_up_at(),
+        percent_bp: p.session.bp,
+        base: p.session.base.clone(),
+        smallest_chip: p.session.smallest_chip,
+        dues: p.dues.iter().map(due_out).collect(),
+        to_collect: p.to_collect(),
+    }
+}
+
+#[utoipa::path(
+    get, path = "/api/v1/tables/{id}/cagnotte", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = TableCagnotteOut), (status = 404, body = ErrorResponse))
+)]
+pub async fn table_cagnotte(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableCagnotteOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let p = st
+        .run(move |_, c| {
+            services::games::get_table(c, id)?;
+            cagnotte::panel(c, now, id)
+        })
+        .await?;
+    Ok(web::Json(TableCagnotteOut { table_id: id, session: p.as_ref().map(session_out) }))
+}
+
+/// PT-2007 7b: the floor confirms the end of a session whose hour of play is up (409 before);
+/// the next session starts now and its dues are returned.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/cagnotte/close", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 200, body = TableCagnotteOut), (status = 409, body = ErrorResponse))
+)]
+pub async fn close_session(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<TableCagnotteOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let p = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            cagnotte::close_by_floor(c, now, &room, &actor, id)?;
+            cagnotte::panel(c, now, id)
+        })
+        .await?;
+    Ok(web::Json(TableCagnotteOut { table_id: id, session: p.as_ref().map(session_out) }))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct DuesQuery {
+    /// Only this table.
+    pub table_id: Option<i64>,
+}
+
+/// Dues not yet collected or exempted, oldest first.
+#[utoipa::path(
+    get, path = "/api/v1/cagnotte/dues", tag = "cagnotte",
+    params(DuesQuery),
+    responses((status = 200, body = Vec<DueOut>))
+)]
+pub async fn list_dues(st: web::Data<AppState>, _who: AnyStaff, q: web::Query<DuesQuery>) -> AppResult<web::Json<Vec<DueOut>>> {
+    let table = q.table_id;
+    let rows = st.run(move |_, c| cagnotte::open_dues(c, table)).await?;
+    Ok(web::Json(rows.iter().map(due_out).collect()))
+}
+
+async fn line(st: &AppState, d: CagnotteDueRow) -> AppResult<DueOut> {
+    let rows = st
+        .run(move |_, c| {
+            let alias = services::players::get(c, d.player_id)?.alias;
+            let table = services::games::get_table(c, d.table_id)?.number;
+            Ok(DueLine { due: d, alias, table })
+        })
+        .await?;
+    Ok(due_out(&rows))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CollectRequest {
+    /// What was taken, minor units; default: the amount due. More than due is refused (422).
+    pub amount: Option<i64>,
+}
+
+/// The dealer took the session's percentage (PT-2007 7b).
+#[utoipa::path(
+    post, path = "/api/v1/cagnotte/dues/{id}/collect", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Due id")),
+    request_body = CollectRequest,
+    responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn collect(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CollectRequest>) -> AppResult<web::Json<DueOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let amount = body.amount;
+    let d = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            cagnotte::collect(c, now, &room, &actor, id, amount, None)
+        })
+        .await?;
+    Ok(web::Json(line(&st, d).await?))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ExemptRequest {
+    /// Why the player does not pay this session (required, audited).
+    pub reason: String,
+}
+
+/// The floor exempts a player from a session's percentage, with a reason.
+#[utoipa::path(
+    post, path = "/api/v1/cagnotte/dues/{id}/exempt", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Due id")),
+    request_body = ExemptRequest,
+    responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn exempt(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<ExemptRequest>) -> AppResult<web::Json<DueOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let reason = body.into_inner().reason;
+    let d = st.write(move |_, c| cagnotte::exempt(c, now, &actor, id, &reason)).await?;
+    Ok(web::Json(line(&st, d).await?))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct AmountRequest {
+    /// Minor units.
+    pub amount: i64,
+}
+
+/// Tips given at the table (PT-2007 5, 9d), on the dealer's shift, apart from the cagnotte.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/tips", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = AmountRequest,
+    responses((status = 201, body = TipRow), (status = 422, body = ErrorResponse))
+)]
+pub async fn tip(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<AmountRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let amount = body.amount;
+    let row = st.write(move |_, c| cagnotte::record_tip(c, now, &actor, id, amount)).await?;
+    Ok(HttpResponse::Created().json(row))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct DropBoxRequest {
+    /// The drop box's total, minor units.
+    pub amount: i64,
+    /// End the dealer's shift with it.
+    #[serde(default)]
+    pub end_shift: bool,
+}
+
+/// The quick mode of per-hand rake: the drop box's total for the table at the end of a shift.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/drop-box", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = DropBoxRequest,
+    responses((status = 201, body = DropBoxRow), (status = 422, body = ErrorResponse))
+)]
+pub async fn drop_box(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<DropBoxRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let DropBoxRequest { amount, end_shift } = body.into_inner();
+    let row = st.write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end_shift)).await?;
+    Ok(HttpResponse::Created().json(row))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct CommissionRequest {
+    /// The winner's payout, minor units.
+    pub payout: i64,
+    /// The winner (seated at this table), if recorded.
+    pub player_id: Option<i64>,
+}
+
+/// MO-13 11: 2 % of a winner's payout in the 13-card game, for the current round.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/commissions", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = CommissionRequest,
+    responses((status = 201, body = CommissionRow), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+)]
+pub async fn commission(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CommissionRequest>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let CommissionRequest { payout, player_id } = body.into_inner();
+    let row = st.write(move |_, c| cagnotte::record_commission(c, now, &actor, id, payout, player_id)).await?;
+    Ok(HttpResponse::Created().json(row))
+}
+
+/// The dealer's shift at the table ends.
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/shift/end", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    responses((status = 204), (status = 409, body = ErrorResponse))
+)]
+pub async fn end_shift(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
