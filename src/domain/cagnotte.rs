@@ -319,6 +319,15 @@ mod tests {
     }
 
     #[test]
+    fn bsop_80_the_smallest_chip_is_stated_or_the_unit_the_blinds_are_made_of() {
+        assert_eq!(smallest_chip(200, 500, None), 100, "€2/€5: €1");
+        assert_eq!(smallest_chip(50, 100, None), 50, "€0.50/€1: €0.50");
+        assert_eq!(smallest_chip(100, 200, Some(25)), 25, "stated by the game");
+        assert_eq!(smallest_chip(0, 0, None), 1, "banked games: minor units");
+        assert_eq!(smallest_chip(100, 200, Some(0)), 100, "a stated 0 is no statement");
+    }
+
+    #[test]
     fn bsop_80_amounts_round_down_to_the_smallest_chip() {
         assert_eq!(round_down_to_chip(435, 100), 400);
         assert_eq!(round_down_to_chip(400, 100), 400);
