@@ -39,6 +39,97 @@ fn game(name: &str, variant: &str, sb: i64, bb: i64, class: &str, min: i64, max:
     }
 }
 
+/// Three past evenings (18:00-23:00 in the room's zone, the last three days) at the given
+/// tables, played through the same services as real use with the clock set back: players
+/// join the list and are seated, buy in, the dealers tap each hand (two shifts an evening),
+/// the cagnotte is collected (one exemption, one short collection an evening), tips are
+/// recorded, a player leaves and another is seated from the list, and the evening ends with
+/// the table closing (PT-2007 24).
+fn past_evenings(c: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, room: &services::room::Room, floor: &Actor, dealers: [&Actor; 2], tables: &[(i64, i64, &[i64])]) -> Result<(), AppError> {
+    use chrono::TimeZone;
+    let (tz, profile) = (room.tz, &room.profile);
+    let today = room_date(now, tz);
+    for day in (1..=3i64).rev() {
+        let date = today - Duration::days(day);
+        let Some(start) = tz.from_local_datetime(&date.and_hms_opt(18, 0, 0).unwrap_or_default()).earliest() else { continue };
+        let start = start.with_timezone(&chrono::Utc);
+        // Six players wait 5-30 minutes, then the table opens with them.
+        for (tid, gid, pool) in tables {
+            for (i, pid) in pool.iter().take(6).enumerate() {
+                services::floor::join(c, start - Duration::minutes(5 + 5 * i as i64), tz, profile, floor, *gid, *pid, false)?;
+            }
+            services::floor::open_table(c, start, floor, *tid)?;
+            for (i, pid) in pool.iter().take(6).enumerate() {
+                let s = services::floor::seat_directly(c, start, tz, profile, floor, *tid, i as i32 + 1, *pid)?;
+                services::table_side::buy_chips(c, start, room, floor, s.id, 0, 10_000 + 2_000 * i as i64, None)?;
+            }
+        }
+        let end = start + Duration::hours(5);
+        let mut t = start + Duration::minutes(2);
+        let mut n = 0;
+        while t < end {
+            let dealer = if t < start + Duration::minutes(150) { dealers[0] } else { dealers[1] };
+            for (k, (tid, gid, pool)) in tables.iter().enumerate() {
+                // Minute 70 (and 190): the player in seat 1 (then 2) leaves; one who joined
+                // the list 25 minutes earlier takes the seat.
+                for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {
+                    if n * 3 + 2 == at - 24 {
+                        services::floor::join(c, t, tz, profile, floor, *gid, pool[newcomer], false)?;
+                    }
+                    if n * 3 + 2 == at + 1 {
+                        let leaving = seated_at(c, *tid, seat)?;
+                        services::floor::leave(c, t, profile, floor, leaving, "left")?;
+                        let s = services::floor::seat_directly(c, t, tz, profile, floor, *tid, seat, pool[newcomer])?;
+                        services::table_side::buy_chips(c, t, room, floor, s.id, 0, 20_000, None)?;
+                    }
+                }
+                services::table_side::new_hand(c, t, room, dealer, *tid, &Default::default())?;
+                // The dealer collects what the session asks, once a new one starts; one due an
+                // evening is exempted by the floor and one is collected short.
+                for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?.into_iter().enumerate() {
+                    if i == 0 && k == 0 && n > 20 && d.due.late {
+                        services::cagnotte::exempt(c, t, floor, d.due.id, "Oferta da casa")?;
+                    } else if i == 1 && k == 1 && n > 20 {
+                        services::cagnotte::collect(c, t, room, dealer, d.due.id, Some(d.due.amount / 2), None)?;
+                    } else {
+                        services::cagnotte::collect(c, t, room, dealer, d.due.id, None, None)?;
+                    }
+                }
+            }
+            if t + Duration::minutes(3) >= start + Duration::minutes(150) && t < start + Duration::minutes(150) {
+                for (k, (tid, _, _)) in tables.iter().enumerate() {
+                    services::cagnotte::record_tip(c, t, dealers[0], *tid, 4_500 + 500 * k as i64)?;
+                }
+            }
+            t += Duration::minutes(3);
+            n += 1;
+        }
+        for (k, (tid, _, _)) in tables.iter().enumerate() {
+            services::cagnotte::record_tip(c, end, dealers[1], *tid, 6_000 - 500 * k as i64)?;
+            for seat in 1..=6 {
+                if let Ok(s) = seated_at(c, *tid, seat) {
+                    services::floor::leave(c, end, profile, floor, s, "left")?;
+                }
+            }
+        }
+        // Below the minimum for the grace period: the tables close (PT-2007 24).
+        services::floor::tick(c, end + Duration::minutes(profile.suspension_grace_min as i64 + 1), tz, profile)?;
+    }
+    Ok(())
+}
+
+/// The seating at a table's seat now.
+fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<i64, AppError> {
+    use crate::db::schema::seatings;
+    use diesel::prelude::*;
+    Ok(seatings::table
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::seat_no.eq(seat))
+        .filter(seatings::left_at.is_null())
+        .select(seatings::id)
+        .first(c)?)
+}
+
 /// Loads the demo room. Returns false (and changes nothing) when games already exist.
 pub fn load(state: &AppState) -> Result<bool, AppError> {
     let mut conn = state.db.conn()?;
@@ -82,6 +173,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             let t = TableInput { number, seats: None, game_id: g.map(|i| ids[i]), mode: mode.into(), active: Some(true) };
             services::games::create_table(c, now, &system, &t)?;
         }
+        let mut staff = Vec::new();
         for (username, name, role) in [
             ("floor", "Marta Floor", "floor"),
             ("dealer1", "Carlos Dealer", "dealer"),
@@ -95,7 +187,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 password: Some(DEMO_PASSWORD.into()),
                 active: Some(true),
             };
-            services::staff::create(c, now, &system, &s)?;
+            staff.push(services::staff::actor(&services::staff::create(c, now, &system, &s)?));
         }
         let today = room_date(now, room.tz);
         let mut player_ids = Vec::new();
@@ -129,9 +221,13 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             let (row, _) = services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
             player_ids.push(row.id);
         }
-        // A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
         let tables = services::games::list_tables(c)?;
         let table_id = |n: i32| tables.iter().find(|(t, _)| t.number == n).map(|(t, _)| t.id).unwrap_or_default();
+        // Three past evenings at tables 1 and 3, so the reports have something to show.
+        let regulars: Vec<i64> = player_ids.iter().copied().filter(|id| *id != player_ids[7] && *id != player_ids[11]).collect();
+        let history = [(table_id(1), ids[0], &regulars[..8]), (table_id(3), ids[1], &regulars[8..16])];
+        past_evenings(c, now, &room, &staff[0], [&staff[1], &staff[2]], &history)?;
+        // A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
         let mut next = player_ids.iter().copied().filter(|id| *id != player_ids[7] && *id != player_ids[11]);
         for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
             let tid = table_id(number);
