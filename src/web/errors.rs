@@ -52,6 +52,18 @@ pub fn describe(i18n: &I18n, lang: Language, err: &AppError) -> (String, Vec<(St
     (message, fields)
 }
 
+/// A refusal said in one line for the top of a page: the field messages when there are any
+/// (they say what to fix), else the headline.
+pub fn refusal_text(i18n: &I18n, lang: Language, err: &AppError) -> String {
+    let (message, fields) = describe(i18n, lang, err);
+    let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
+    if detail.is_empty() {
+        message
+    } else {
+        detail.join(" ")
+    }
+}
+
 pub fn json_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
     let body = ErrorJson {

@@ -79,10 +79,7 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> App
 async fn refused(req: &HttpRequest, st: &AppState, who: &FloorStaff, e: AppError, typed: Option<(i64, String)>) -> AppResult<HttpResponse> {
     match e {
         e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound) => {
-            let lang = crate::web::ctx::request_lang(req);
-            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
-            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let text = if detail.is_empty() { message } else { detail.join(" ") };
+            let text = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
             show(req, st, who, actix_web::ResponseError::status_code(&e), Some(text), typed).await
         }
         e => Err(e),

@@ -58,9 +58,7 @@ async fn show(req: &HttpRequest, st: &AppState, who: &FloorStaff, q: Query, stat
     let (rows, problem, status) = match r {
         Ok(rows) => (rows, problem, status),
         Err(e @ (AppError::Validation(_) | AppError::NotFound)) => {
-            let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
-            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let text = if detail.is_empty() { message } else { detail.join(" ") };
+            let text = crate::web::errors::refusal_text(&st.i18n, c.lang, &e);
             (Vec::new(), Some(text), actix_web::ResponseError::status_code(&e))
         }
         Err(e) => return Err(e),

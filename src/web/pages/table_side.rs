@@ -617,10 +617,7 @@ async fn floor_custody(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff)
 async fn custody_refused(req: &HttpRequest, st: &AppState, who: &AnyStaff, e: AppError) -> AppResult<HttpResponse> {
     match e {
         AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound => {
-            let lang = crate::web::ctx::request_lang(req);
-            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
-            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let problem = if detail.is_empty() { message } else { detail.join(" ") };
+            let problem = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
             custody_page(req, st, who, actix_web::ResponseError::status_code(&e), Some(problem)).await
         }
         e => Err(e),

@@ -258,10 +258,7 @@ pub(super) async fn tablet_act(
     match r {
         Ok(()) => Ok(see_other("/tablet")),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
-            let lang = crate::web::ctx::request_lang(req);
-            let (message, fields) = crate::web::errors::describe(&st.i18n, lang, &e);
-            let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let message = if detail.is_empty() { message } else { detail.join(" ") };
+            let message = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
             table_page_with(req, st, &who.0, tablet, actix_web::ResponseError::status_code(&e), Some(message)).await
         }
         Err(e) => Err(e),
@@ -358,14 +355,7 @@ async fn floor_tablets(req: HttpRequest, st: web::Data<AppState>, who: FloorStaf
 }
 
 fn problem_of(req: &HttpRequest, st: &AppState, e: &AppError) -> String {
-    let lang = crate::web::ctx::request_lang(req);
-    let (message, fields) = crate::web::errors::describe(&st.i18n, lang, e);
-    let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-    if detail.is_empty() {
-        message
-    } else {
-        detail.join(" ")
-    }
+    crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), e)
 }
 
 #[derive(Deserialize)]
