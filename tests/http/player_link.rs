@@ -422,6 +422,19 @@ async fn answers_reach_the_floor_more_time_once_and_leaving() {
 #[actix_rt::test]
 async fn todays_summary_per_game() {
     let app = PApp::new(|_| {}).await;
+    // The story takes 75 minutes of one gaming day (it ends at 06:00): start at noon, so the
+    // time the suite runs at cannot cut it in two.
+    {
+        use chrono::TimeZone;
+        let tz = app.with_conn(|c| cardroom::services::room::get(c).unwrap().tz);
+        let now = app.state.clock.now();
+        let noon = now.with_timezone(&tz).date_naive().and_hms_opt(12, 0, 0).unwrap();
+        let mut target = tz.from_local_datetime(&noon).earliest().unwrap().with_timezone(&chrono::Utc);
+        if target <= now {
+            target += Duration::days(1);
+        }
+        app.advance(target - now);
+    }
     let me = app.player(0, Language::En);
     app.join(me).await;
     let call = app.call_next(1).await;
