@@ -204,6 +204,29 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     layout_report(t, "table page with a seated player").await;
     screenshot(t, "browser-tablet-seated.png").await;
 
+    // 6b. The first hand-over tap starts the table's cagnotte session (PT-2007 7b, the demo's
+    // pt-casino profile): every seated player owes, each seat shows it, the dealer collects.
+    click_and_load(t, f, "#new-hand", "tablet: tapping the hand-over button").await;
+    tablet_problem(t, f, "the first hand (starting the cagnotte session)").await;
+    wait_el(t, f, "#cagnotte", "tablet: the cagnotte session panel").await;
+    let owes = text_of(t, &format!("#seat-due-{seat}")).await.unwrap_or_default();
+    if !owes.chars().any(|c| c.is_ascii_digit()) {
+        die(t, f, format!("tablet: seat {seat} should show what it owes for the session (#seat-due-{seat}: {owes:?})")).await;
+    }
+    let first = js(t, "const b = document.querySelector('#cagnotte button[id^=collect-]'); return b ? b.id : null;", vec![]).await.unwrap_or(Value::Null);
+    let Some(button) = first.as_str().map(str::to_string) else { die(t, f, "tablet: no Collect button in the cagnotte panel".to_string()).await };
+    let due_li = button.replace("collect-", "due-");
+    let before = text_of(t, "#cagnotte-to-collect").await.unwrap_or_default();
+    click_and_load(t, f, &format!("#{button}"), "tablet: tapping Collect").await;
+    tablet_problem(t, f, "collecting a session due").await;
+    let li = js(t, "const e = document.getElementById(arguments[0]); return e ? e.className : null;", vec![json!(due_li)]).await.unwrap_or(Value::Null);
+    let after = text_of(t, "#cagnotte-to-collect").await.unwrap_or_default();
+    if !li.as_str().is_some_and(|c| c.contains("due-collected")) || after == before || find_now(t, &format!("#{button}")).await.is_some() {
+        die(t, f, format!("tablet: after Collect, #{due_li} should be collected ({li}) and the total to collect should drop ({before:?} → {after:?})")).await;
+    }
+    eprintln!("cagnotte: {before:?} → {after:?} after one collection");
+    screenshot(t, "browser-tablet-cagnotte.png").await;
+
     // 7. The seat page; the player goes away.
     click_and_load(t, f, &format!("#seat-open-{seat}"), &format!("tablet: opening seat {seat}")).await;
     let path = current_path(t, f).await;
