@@ -499,3 +499,42 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     let v = app.call(view()).await.text();
     assert!(v.contains("id=\"shift-dealer\""), "the shift shows its dealer");
 }
+
+#[actix_web::test]
+async fn the_tablets_hand_over_takes_the_pot_and_rake_of_a_per_hand_game_and_refuses_a_rake_over_the_cap() {
+    use actix_web::test::TestRequest;
+    use cardroom::db::schema::games;
+    let app = TestApp::with_clock(true).await;
+    let (token, _floor, tablet) = crate::tablets::paired_room(&app).await;
+    // Arranged directly (the tables are already open): 5 % per hand, capped at €10.
+    app.with_conn(|c| {
+        diesel::update(games::table.find(1))
+            .set((games::cagnotte_mode.eq("per_hand"), games::cagnotte_bp.eq(500), games::rake_cap.eq(Some(1_000i64))))
+            .execute(c)
+            .unwrap()
+    });
+    app.create_staff("dealer1", "dealer");
+    let dealer = app.web_login("dealer1", STAFF_PW).await;
+    for (i, p) in eligible_players(&app, 2).iter().enumerate() {
+        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{}", i + 1), &token, json!({ "player_id": p })).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    let tap = |fields: Vec<(&'static str, &'static str)>| {
+        let mut form: Vec<(&str, &str)> = vec![("csrf", dealer.csrf.as_str())];
+        form.extend(fields);
+        TestRequest::post().uri("/tablet/hand").cookie(tablet.c()).cookie(dealer.c()).set_form(form).to_request()
+    };
+    assert_eq!(app.call(tap(vec![])).await.status, 303);
+    let v = app.call(TestRequest::get().uri("/tablet/view").cookie(tablet.c()).cookie(dealer.c()).to_request()).await.text();
+    assert!(v.contains("id=\"hand-rake\"") && v.contains("id=\"hand-pot\""), "a per-hand game asks for the pot and rake: {v}");
+    assert!(!v.contains("id=\"cagnotte\""), "no session in a per-hand game");
+    let hands0 = app.count("hands");
+    let r = app.call(tap(vec![("pot", "300"), ("rake", "15")])).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("€10"), "{}", r.text());
+    assert_eq!(app.count("hands"), hands0, "a refused rake deals no hand");
+    let r = app.call(tap(vec![("pot", "300"), ("rake", "10")])).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let first: (Option<i64>, Option<i64>) = app.with_conn(|c| hands::table.filter(hands::number.eq(1)).select((hands::pot, hands::rake)).first(c).unwrap());
+    assert_eq!(first, (Some(30_000), Some(1_000)));
+}
