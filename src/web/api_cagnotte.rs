@@ -26,7 +26,21 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/tables/{id}/tips").route(web::post().to(tip)))
         .service(web::resource("/tables/{id}/drop-box").route(web::post().to(drop_box)))
         .service(web::resource("/tables/{id}/commissions").route(web::post().to(commission)))
-        .service(web::resource("/tables/{id}/shift/end").route(web::post().to(end_shift)));
+        .service(web::resource("/tables/{id}/shift/end").route(web::post().to(end_shift)))
+        .service(web::resource("/reports").route(web::get().to(reports)));
+}
+
+/// The room's report for a gaming day or a month (in the room's zone): per table, game,
+/// dealer shift, gaming day and hour — cagnotte due, collected, exempted and the difference,
+/// rake, drop boxes, commissions, tips, hours played, occupancy, hands per hour, list lengths,
+/// waits and no-shows. The same figures as `/floor/reports` and its CSV files.
+#[utoipa::path(
+    get, path = "/api/v1/reports", tag = "cagnotte",
+    params(crate::web::pages::reports::ReportQuery),
+    responses((status = 200, body = crate::services::reports::Report), (status = 400, body = ErrorResponse))
+)]
+pub async fn reports(req: actix_web::HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<crate::web::pages::reports::ReportQuery>) -> AppResult<HttpResponse> {
+    crate::web::pages::reports::json(req, st, who, q).await
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {

@@ -203,6 +203,15 @@ impl Ctx {
         }
     }
 
+    /// [`Ctx::nav`], except under `but` (a section of its own inside `prefix`).
+    pub fn nav_but(&self, prefix: &str, but: &str) -> &'static str {
+        if self.path.starts_with(but) {
+            ""
+        } else {
+            self.nav(prefix)
+        }
+    }
+
     pub fn errors(&self, errs: &[FieldError]) -> Errs {
         let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for e in errs {

@@ -130,6 +130,7 @@ impl Modify for BearerAuth {
         api_cagnotte::drop_box,
         api_cagnotte::commission,
         api_cagnotte::end_shift,
+        api_cagnotte::reports,
         api_table::table_side_view,
         api_table::acknowledge,
         api_table::seat_with_buyin,

@@ -538,3 +538,25 @@ async fn the_tablets_hand_over_takes_the_pot_and_rake_of_a_per_hand_game_and_ref
     let first: (Option<i64>, Option<i64>) = app.with_conn(|c| hands::table.filter(hands::number.eq(1)).select((hands::pot, hands::rake)).first(c).unwrap());
     assert_eq!(first, (Some(30_000), Some(1_000)));
 }
+
+#[actix_web::test]
+async fn the_reports_api_counts_what_the_tables_recorded() {
+    let r = room(session_game(), 3).await;
+    for i in 0..3 {
+        r.sit(i, i as i32 + 1, 50_000).await;
+    }
+    assert_eq!(r.hand(json!({})).await.status, 201);
+    let ids: Vec<i64> = r.cagnotte().await["session"]["dues"].as_array().unwrap().iter().map(|d| d["id"].as_i64().unwrap()).collect();
+    assert_eq!(r.post(&r.dealer, &format!("/api/v1/cagnotte/dues/{}/collect", ids[0]), json!({})).await.status, 200);
+    assert_eq!(r.post(&r.floor, &format!("/api/v1/cagnotte/dues/{}/exempt", ids[1]), json!({ "reason": "house guest" })).await.status, 200);
+    assert_eq!(r.post(&r.dealer, &format!("/api/v1/tables/{}/tips", r.table), json!({ "amount": 500 })).await.status, 201);
+    let rep = r.app.get("/api/v1/reports", &r.floor).await;
+    assert_eq!(rep.status, 200, "{}", rep.text());
+    let t = &rep.json()["totals"];
+    assert_eq!((t["due"].as_i64(), t["collected"].as_i64(), t["exempt"].as_i64(), t["difference"].as_i64()), (Some(30_000), Some(10_000), Some(10_000), Some(10_000)), "{t}");
+    assert_eq!(t["tips"], 500);
+    assert_eq!(t["hands"], 1);
+    assert_eq!(r.app.get("/api/v1/reports", &r.dealer).await.status, 403);
+    let bad = r.app.get("/api/v1/reports?day=2026-13-40", &r.floor).await;
+    assert_eq!(bad.status, 400, "{}", bad.text());
+}

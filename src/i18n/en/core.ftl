@@ -415,3 +415,4 @@ err-smallest-chip-positive = The smallest chip must be more than zero (leave it 
 err-smallest-chip-blinds = Both blinds must be whole multiples of the smallest chip (BSOP 80).
 cagnotte-base-table_max = Table maximum
 cagnotte-base-cave = Cave (what the player brought)
+players-hours = Hours played (comps)

@@ -415,3 +415,4 @@ err-smallest-chip-positive = A ficha mais pequena tem de ser maior que zero (dei
 err-smallest-chip-blinds = As duas blinds têm de ser múltiplos exatos da ficha mais pequena (BSOP 80).
 cagnotte-base-table_max = Máximo da mesa
 cagnotte-base-cave = Cave (o que o jogador trouxe)
+players-hours = Horas de jogo (cortesias)
