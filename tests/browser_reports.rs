@@ -39,7 +39,9 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;").expect("pragmas");
     let tz = chrono_tz::Europe::Lisbon;
     let six = NaiveTime::from_hms_opt(6, 0, 0).unwrap();
-    let day = gaming_date(Utc::now(), tz, six).pred_opt().unwrap();
+    // Ten days back: before the demo's own past evenings (the last three days), so the day
+    // holds only what is seeded here.
+    let day = gaming_date(Utc::now(), tz, six) - Dur::days(10);
     let (from, _) = day_bounds(tz, day, six);
     let t = |minutes: i64| (from + Dur::minutes(minutes)).naive_utc();
     let sits = [
