@@ -16,7 +16,6 @@
 //! `FLOOR_BENCH_DIRECT_OPS` (200);
 //! `FLOOR_BENCH_KEEP_DB=1` keeps the SQLite file and prints its path.
 
-use actix_web::{App, HttpServer};
 use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
@@ -194,39 +193,6 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
 }
 
 // ---- the server --------------------------------------------------------------------------
-
-fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local addr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let sys = actix_web::rt::System::new();
-            sys.block_on(async move {
-                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
-                    .workers(2)
-                    .disable_signals()
-                    .listen(listener)
-                    .expect("listen")
-                    .run();
-                tx.send(server.handle()).expect("send handle");
-                server.await
-            })
-        })
-        .expect("server thread");
-    let handle = rx.recv().expect("server handle");
-    // Wait until it answers.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut c = Client::new(addr);
-    while Instant::now() < deadline {
-        if c.request("GET", "/healthz", &[], None).map(|r| r.status == 200).unwrap_or(false) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (addr, handle)
-}
 
 fn api_token(addr: SocketAddr) -> String {
     let mut c = Client::new(addr);

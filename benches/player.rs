@@ -31,7 +31,6 @@
 //! (1666 requests/s for (d); 0 leaves it out), `PLAYER_BENCH_SQL=1`,
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
-use actix_web::{App, HttpServer};
 use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
@@ -281,43 +280,6 @@ fn mint_links(state: &AppState, waiting: &[i64], n: usize) -> Result<Vec<(i64, S
 }
 
 // ---- the server --------------------------------------------------------------------------
-
-fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local addr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let sys = actix_web::rt::System::new();
-            sys.block_on(async move {
-                let server = HttpServer::new(move || {
-                    App::new().configure(cardroom::web::configure(state.clone()))
-                })
-                .workers(2)
-                .disable_signals()
-                .listen(listener)
-                .expect("listen")
-                .run();
-                tx.send(server.handle()).expect("send handle");
-                server.await
-            })
-        })
-        .expect("server thread");
-    let handle = rx.recv().expect("server handle");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut c = Client::new(addr);
-    while Instant::now() < deadline {
-        if c.get("/healthz", &[])
-            .map(|r| r.status == 200)
-            .unwrap_or(false)
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (addr, handle)
-}
 
 // ---- the load ------------------------------------------------------------------------------
 

@@ -20,7 +20,6 @@
 //! Run: `cargo bench --bench reports`. Knobs: `REPORTS_BENCH_RUNS` (10), `REPORTS_BENCH_TABLES`
 //! (50), `REPORTS_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
-use actix_web::{App, HttpServer};
 use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::models::*;
@@ -30,7 +29,7 @@ use cardroom::state::AppState;
 use chrono::{Duration as Dur, NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[path = "common/mod.rs"]
 mod common;
@@ -363,38 +362,6 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
     }
     cardroom::native!(&mut *c, |dbc| diesel::insert_into(staff::table).values(&dealers[..]).execute(dbc)).expect("dealers");
     tables
-}
-
-fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local addr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let sys = actix_web::rt::System::new();
-            sys.block_on(async move {
-                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
-                    .workers(2)
-                    .disable_signals()
-                    .listen(listener)
-                    .expect("listen")
-                    .run();
-                tx.send(server.handle()).expect("send handle");
-                server.await
-            })
-        })
-        .expect("server thread");
-    let handle = rx.recv().expect("server handle");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut c = Client::new(addr);
-    while Instant::now() < deadline {
-        if c.get("/healthz", &[]).map(|r| r.status == 200).unwrap_or(false) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (addr, handle)
 }
 
 /// Signs in through the page (GET /login → cr_pre + csrf, POST /login → cr_session).

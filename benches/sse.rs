@@ -20,7 +20,6 @@
 //! (250), `SSE_BENCH_SPARE` (`floor` | `tablet`), `SSE_BENCH_CLIENT_THREADS` (1),
 //! `SSE_BENCH_PAUSE_MS` (pause between actions, 5).
 
-use actix_web::{App, HttpServer};
 use cardroom::app::build_state;
 use cardroom::auth::{issue, TokenKind};
 use cardroom::config::Config;
@@ -36,6 +35,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+#[path = "common/mod.rs"]
+mod common;
+use common::start_server;
 
 const GAMES: usize = 10;
 const SEATS: i32 = 10;
@@ -152,37 +155,6 @@ fn build_room(state: &AppState, tables: usize, players_per_game: usize, tablets_
 }
 
 // ---- the server and a tiny blocking HTTP/1.1 client for the actions ---------------------------
-
-fn start_server(state: AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local addr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let sys = actix_web::rt::System::new();
-            sys.block_on(async move {
-                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
-                    .workers(2)
-                    .disable_signals()
-                    .listen(listener)
-                    .expect("listen")
-                    .run();
-                tx.send(server.handle()).expect("send handle");
-                server.await
-            })
-        })
-        .expect("server thread");
-    let handle = rx.recv().expect("server handle");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if request(&mut None, addr, "GET", "/healthz", &[], None).map(|r| r.0 == 200).unwrap_or(false) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (addr, handle)
-}
 
 type Conn = Option<(BufReader<TcpStream>, TcpStream)>;
 
