@@ -19,9 +19,8 @@
 mod browser_support;
 
 use browser_support::*;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Demo staff account (src/demo.rs) and its password.
@@ -68,8 +67,8 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     eprintln!("server with the demo room up after {:?}", started.elapsed());
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
 
-    let a = open_session(&webdriver_url, tmp.path(), "chrome-profile-a").await;
-    let b = open_session(&webdriver_url, tmp.path(), "chrome-profile-b").await;
+    let a = open_session(&webdriver_url, tmp.path(), "chrome-profile-a", 1366, 1000).await;
+    let b = open_session(&webdriver_url, tmp.path(), "chrome-profile-b", 1366, 1000).await;
     let base = &server.base;
 
     // 1. Both sign in as the floor manager and open the dashboard.
@@ -185,25 +184,6 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
             panic!("closing browser {name}'s session: {e}");
         }
     }
-}
-
-/// A Chromium session with its own profile directory, window 1366×1000.
-async fn open_session(webdriver_url: &str, dir: &Path, profile: &str) -> Client {
-    let profile_dir = dir.join(profile);
-    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
-    let mut builder = ClientBuilder::native();
-    builder.capabilities(chrome_capabilities(&profile_dir));
-    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => panic!(
-            "could not open a Chromium session ({profile}) through chromedriver at {webdriver_url}: {e}\n\
-             (chromedriver's log: {})",
-            dir.join("chromedriver.log").display()
-        ),
-        Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
-    };
-    ok(&client, client.set_window_size(1366, 1000).await, "setting the window to 1366×1000").await;
-    client
 }
 
 async fn sign_in(c: &Client, base: &str) {

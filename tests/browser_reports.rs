@@ -22,7 +22,7 @@ use cardroom::services::reports::{day_bounds, gaming_date};
 use chrono::{Duration as Dur, NaiveTime, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::Client;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -155,7 +155,7 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     let (table, game) = a_table_with_a_game(&db);
     let day = seed(&db, table, game);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
-    let c = open_session(&webdriver_url, tmp.path()).await;
+    let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-reports", 1280, 1000).await;
     let base = &server.base;
 
     sign_in(&c, base).await;
@@ -263,21 +263,6 @@ async fn js(c: &Client, script: &str) -> Value {
         Ok(v) => v,
         Err(e) => fail(c, format!("running a script: {e}")).await,
     }
-}
-
-/// A Chromium session, window 1280×1000.
-async fn open_session(webdriver_url: &str, dir: &Path) -> Client {
-    let profile_dir = dir.join("chrome-profile-reports");
-    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
-    let mut builder = ClientBuilder::native();
-    builder.capabilities(chrome_capabilities(&profile_dir));
-    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => panic!("could not open a Chromium session through chromedriver at {webdriver_url}: {e}"),
-        Err(_) => panic!("opening a Chromium session took more than 60 s"),
-    };
-    ok(&client, client.set_window_size(1280, 1000).await, "setting the window to 1280×1000").await;
-    client
 }
 
 async fn sign_in(c: &Client, base: &str) {

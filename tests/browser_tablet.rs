@@ -33,9 +33,8 @@
 mod browser_support;
 
 use browser_support::*;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Demo staff accounts (src/demo.rs) and their password.
@@ -432,37 +431,6 @@ const JS_LAYOUT: &str = "const r = { w: innerWidth, h: innerHeight, scrollW: doc
     return r;";
 
 // ---- helpers ------------------------------------------------------------------------------
-
-/// A Chromium session with its own profile directory, with a viewport of `w`×`h` (the window
-/// is grown by whatever the browser keeps for itself).
-async fn open_session(webdriver_url: &str, dir: &Path, profile: &str, w: u32, h: u32) -> Client {
-    let profile_dir = dir.join(profile);
-    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
-    let mut builder = ClientBuilder::native();
-    builder.capabilities(chrome_capabilities(&profile_dir));
-    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => panic!(
-            "could not open a Chromium session ({profile}) through chromedriver at {webdriver_url}: {e}\n\
-             (chromedriver's log: {})",
-            dir.join("chromedriver.log").display()
-        ),
-        Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
-    };
-    ok(&client, client.set_window_size(w, h).await, &format!("setting the window to {w}×{h}")).await;
-    let inner = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
-    let (iw, ih) = match inner.as_ref().and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?))) {
-        Some(x) => x,
-        None => return client,
-    };
-    if (iw, ih) != (w as u64, h as u64) {
-        let (ww, wh) = (w + (w as u64).saturating_sub(iw) as u32, h + (h as u64).saturating_sub(ih) as u32);
-        ok(&client, client.set_window_size(ww, wh).await, &format!("setting the window to {ww}×{wh}")).await;
-        let now = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
-        eprintln!("{profile}: viewport was {iw}×{ih} in a {w}×{h} window; window now {ww}×{wh}, viewport {now:?}");
-    }
-    client
-}
 
 /// The admin's API token (`POST /api/v1/auth/login`).
 fn admin_token(server: &Server) -> String {

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use fantoccini::error::CmdError;
-use fantoccini::{Client, Locator};
+use fantoccini::{Client, ClientBuilder, Locator};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -503,4 +503,35 @@ pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str
         rest = out;
     }
     Ok((status, String::from_utf8_lossy(&rest).to_string()))
+}
+
+/// A new Chromium session through chromedriver, with its own profile directory `dir/profile`
+/// and a viewport of exactly `w`×`h` (the window is grown by what the browser's frame takes).
+pub async fn open_session(webdriver_url: &str, dir: &Path, profile: &str, w: u32, h: u32) -> Client {
+    let profile_dir = dir.join(profile);
+    std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
+    let mut builder = ClientBuilder::native();
+    builder.capabilities(chrome_capabilities(&profile_dir));
+    let client = match tokio::time::timeout(Duration::from_secs(60), builder.connect(webdriver_url)).await {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => panic!(
+            "could not open a Chromium session ({profile}) through chromedriver at {webdriver_url}: {e}\n\
+             (chromedriver's log: {})",
+            dir.join("chromedriver.log").display()
+        ),
+        Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
+    };
+    ok(&client, client.set_window_size(w, h).await, &format!("setting the window to {w}×{h}")).await;
+    let inner = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
+    let (iw, ih) = match inner.as_ref().and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?))) {
+        Some(x) => x,
+        None => return client,
+    };
+    if (iw, ih) != (w as u64, h as u64) {
+        let (ww, wh) = (w + (w as u64).saturating_sub(iw) as u32, h + (h as u64).saturating_sub(ih) as u32);
+        ok(&client, client.set_window_size(ww, wh).await, &format!("setting the window to {ww}×{wh}")).await;
+        let now = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
+        eprintln!("{profile}: viewport was {iw}×{ih} in a {w}×{h} window; window now {ww}×{wh}, viewport {now:?}");
+    }
+    client
 }
