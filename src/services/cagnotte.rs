@@ -496,6 +496,35 @@ pub fn panel(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<
     Ok(Some(SessionPanel { session: s, state, dues }))
 }
 
+/// How long a due may wait to be collected before the floor is told.
+pub const DUE_ALERT_AFTER_MIN: i64 = 15;
+
+/// For the floor's dashboard: the tables whose session has had its hour of play (PT-2007 7b:
+/// waiting for the next hand over, or the floor's close), and how many dues are still open
+/// [`DUE_ALERT_AFTER_MIN`] minutes after they arose.
+pub fn alerts(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(Vec<i32>, i64)> {
+    use crate::db::schema::card_tables;
+    let open: Vec<(CagnotteSessionRow, i32)> = crate::native!(conn, |dbc| cagnotte_sessions::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_sessions::table_id)))
+        .filter(cagnotte_sessions::closed_at.is_null())
+        .order(card_tables::number.asc())
+        .select((CagnotteSessionRow::as_select(), card_tables::number))
+        .load(dbc))?;
+    let mut up = Vec::new();
+    for (s, number) in open {
+        if matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
+            up.push(number);
+        }
+    }
+    let before = (now - Duration::minutes(DUE_ALERT_AFTER_MIN)).naive_utc();
+    let late: i64 = crate::native!(conn, |dbc| cagnotte_dues::table
+        .filter(cagnotte_dues::state.eq("due"))
+        .filter(cagnotte_dues::due_at.le(before))
+        .count()
+        .get_result(dbc))?;
+    Ok((up, late))
+}
+
 // ---- dealer shifts, tips, drop box, commission -------------------------------------------------
 
 /// The table's open dealer shift, if any.

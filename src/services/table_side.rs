@@ -1183,11 +1183,16 @@ pub struct FloorAlerts {
     pub requests: Vec<(ServiceRequestRow, i32)>,
     pub removals: Vec<RemovalAlert>,
     pub in_custody: i64,
+    /// PT-2007 7b: tables whose cagnotte session has had its hour of play (the next hand
+    /// over closes it, or the floor does).
+    pub sessions_up: Vec<i32>,
+    /// Session dues still not collected nor exempted a quarter of an hour after they arose.
+    pub dues_late: i64,
 }
 
 impl FloorAlerts {
     pub fn is_empty(&self) -> bool {
-        self.requests.is_empty() && self.removals.is_empty()
+        self.requests.is_empty() && self.removals.is_empty() && self.sessions_up.is_empty() && self.dues_late == 0
     }
 }
 
@@ -1216,5 +1221,6 @@ pub fn floor_alerts(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile
         })
         .collect();
     let in_custody = crate::native!(conn, |dbc| chip_custody::table.filter(chip_custody::state.eq("held")).count().get_result(dbc))?;
-    Ok(FloorAlerts { requests, removals, in_custody })
+    let (sessions_up, dues_late) = crate::services::cagnotte::alerts(conn, now)?;
+    Ok(FloorAlerts { requests, removals, in_custody, sessions_up, dues_late })
 }

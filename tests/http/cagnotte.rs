@@ -456,6 +456,12 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     assert!(v.contains("id=\"seat-due-1\""), "seat 1 shows what it owes");
     let dues: Vec<i64> = app.with_conn(|c| cagnotte_dues::table.order(cagnotte_dues::seat_no.asc()).select(cagnotte_dues::id).load(c).unwrap());
     assert_eq!(dues.len(), 2);
+    // Not collected a quarter of an hour later: the floor's dashboard says so.
+    assert!(!app.page("/floor/live", &floor).await.text().contains("id=\"dues-late\""));
+    let r = app.send_json("POST", "/api/v1/test/clock/advance", &token, json!({ "minutes": 16 })).await;
+    assert_eq!(r.status, 200);
+    let live = app.page("/floor/live", &floor).await.text();
+    assert!(live.contains("id=\"dues-late\"") && live.contains("2 session dues have waited"), "{live}");
     // The dealer taps "Collected" for seat 1.
     let r = app.call(tap(format!("/tablet/dues/{}/collect", dues[0]), vec![])).await;
     assert_eq!(r.status, 303, "{}", r.text());
@@ -486,8 +492,12 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     assert_eq!(r.status, 409, "{}", r.text());
     let r = app.send_json("POST", "/api/v1/test/clock/advance", &token, json!({ "minutes": 60 })).await;
     assert_eq!(r.status, 200);
+    let live = app.page("/floor/live", &floor).await.text();
+    assert!(live.contains("id=\"session-up-1\""), "the dashboard shows the hour is up: {live}");
+    assert!(!live.contains("id=\"dues-late\""), "all settled");
     let r = app.post_form("/floor/cagnotte/tables/1/close", &floor, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
+    assert!(!app.page("/floor/live", &floor).await.text().contains("id=\"session-up-1\""));
     assert_eq!(app.count("cagnotte_sessions"), 2);
     // Tips from the tablet: an amount that is not money is refused.
     let r = app.call(tap("/tablet/tips".into(), vec![("amount", "abc".into())])).await;

@@ -287,3 +287,8 @@ floor-cagnotte-state = State
 floor-cagnotte-reason = Reason for the exemption
 floor-cagnotte-exempt = Exempt
 floor-cagnotte-close = Close the session
+floor-session-up = The cagnotte session's hour of play is up: the next hand over closes it, or close it yourself (PT-2007 7b).
+floor-dues-late = { $count ->
+    [one] One session due has waited more than 15 minutes to be collected.
+   *[other] { $count } session dues have waited more than 15 minutes to be collected.
+}

@@ -287,3 +287,8 @@ floor-cagnotte-state = Estado
 floor-cagnotte-reason = Motivo da dispensa
 floor-cagnotte-exempt = Dispensar
 floor-cagnotte-close = Encerrar a sessão
+floor-session-up = A hora de jogo da sessão de percentagem terminou: a próxima mão terminada encerra-a, ou encerre-a aqui (PT-2007 7b).
+floor-dues-late = { $count ->
+    [one] Uma percentagem de sessão espera há mais de 15 minutos para ser cobrada.
+   *[other] { $count } percentagens de sessão esperam há mais de 15 minutos para ser cobradas.
+}
