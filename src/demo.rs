@@ -115,6 +115,13 @@ fn past_evenings(c: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, 
         // Below the minimum for the grace period: the tables close (PT-2007 24).
         services::floor::tick(c, end + Duration::minutes(profile.suspension_grace_min as i64 + 1), tz, profile)?;
     }
+    // The players of a back-filled history are not messaged today: the messages its list
+    // joins and calls wrote (never sent, in this same transaction) go.
+    {
+        use crate::db::schema::outbox;
+        use diesel::prelude::*;
+        diesel::delete(outbox::table.filter(outbox::created_at.lt(now.naive_utc()))).execute(c)?;
+    }
     Ok(())
 }
 
