@@ -663,33 +663,6 @@ fn place_diag(
     Ok((summarize(full), summarize(counted), differ))
 }
 
-type SqlStats = Arc<std::sync::Mutex<std::collections::HashMap<String, (u64, u128, bool)>>>;
-
-/// Diagnostic (PLAYER_BENCH_SQL=1): times every statement the direct path runs.
-fn sql_profile(conn: &mut cardroom::db::DbConn) -> SqlStats {
-    use diesel::connection::{Connection, InstrumentationEvent};
-    let stats: SqlStats = Arc::default();
-    let s2 = stats.clone();
-    let mut started: Option<Instant> = None;
-    conn.set_instrumentation(move |ev: InstrumentationEvent<'_>| match ev {
-        InstrumentationEvent::StartQuery { .. } => started = Some(Instant::now()),
-        InstrumentationEvent::CacheQuery { sql, .. } => {
-            s2.lock().unwrap().entry(sql.to_string()).or_default().2 = true;
-        }
-        InstrumentationEvent::FinishQuery { query, .. } => {
-            let ns = started.take().map(|t| t.elapsed().as_nanos()).unwrap_or(0);
-            let text = query.to_string();
-            let sql = text.split(" -- binds").next().unwrap_or("").to_string();
-            let mut g = s2.lock().unwrap();
-            let e = g.entry(sql).or_default();
-            e.0 += 1;
-            e.1 += ns;
-        }
-        _ => {}
-    });
-    stats
-}
-
 fn main() {
     let t_all = Instant::now();
     let secs = env_or("PLAYER_BENCH_SECS", 8).max(1) as f64;

@@ -265,3 +265,31 @@ pub fn start_server(state: cardroom::state::AppState) -> (SocketAddr, actix_web:
     }
     (addr, handle)
 }
+
+pub type SqlStats = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (u64, u128, bool)>>>;
+
+/// Diagnostic (the benches' `*_BENCH_SQL=1`): times every statement run on `conn`, by its SQL
+/// text: (count, total ns, served from the statement cache).
+pub fn sql_profile(conn: &mut cardroom::db::DbConn) -> SqlStats {
+    use diesel::connection::{Connection, InstrumentationEvent};
+    let stats: SqlStats = SqlStats::default();
+    let s2 = stats.clone();
+    let mut started: Option<std::time::Instant> = None;
+    conn.set_instrumentation(move |ev: InstrumentationEvent<'_>| match ev {
+        InstrumentationEvent::StartQuery { .. } => started = Some(std::time::Instant::now()),
+        InstrumentationEvent::CacheQuery { sql, .. } => {
+            s2.lock().unwrap().entry(sql.to_string()).or_default().2 = true;
+        }
+        InstrumentationEvent::FinishQuery { query, .. } => {
+            let ns = started.take().map(|t| t.elapsed().as_nanos()).unwrap_or(0);
+            let text = query.to_string();
+            let sql = text.split(" -- binds").next().unwrap_or("").to_string();
+            let mut g = s2.lock().unwrap();
+            let e = g.entry(sql).or_default();
+            e.0 += 1;
+            e.1 += ns;
+        }
+        _ => {}
+    });
+    stats
+}
