@@ -73,7 +73,7 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
 
     // 1. Both sign in as the floor manager and open the dashboard.
     for c in [&a, &b] {
-        sign_in(c, base).await;
+        sign_in(c, base, FLOOR_USER, FLOOR_PASSWORD).await;
         ok(c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
         wait_css(c, "#floor-live").await;
     }
@@ -184,26 +184,6 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
             panic!("closing browser {name}'s session: {e}");
         }
     }
-}
-
-async fn sign_in(c: &Client, base: &str) {
-    ok(c, c.goto(&format!("{base}/login")).await, "opening /login").await;
-    wait_css(c, "#login-form").await;
-    type_into(c, "#login-form input[name=username]", FLOOR_USER).await;
-    type_into(c, "#login-form input[name=password]", FLOOR_PASSWORD).await;
-    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let url = ok(c, c.current_url().await, "reading the current URL").await;
-        if url.path() != "/login" {
-            break;
-        }
-        if find_now(c, "#login-error").await.is_some() || Instant::now() >= deadline {
-            fail(c, format!("signing in as {FLOOR_USER:?} / {FLOOR_PASSWORD:?} did not leave /login")).await;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    wait_css(c, "main").await;
 }
 
 /// Fails in `c`, after saving a screenshot of the other browser too.

@@ -25,7 +25,7 @@ use diesel::prelude::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const FLOOR_USER: &str = "floor";
 const FLOOR_PASSWORD: &str = "demo-password";
@@ -158,7 +158,7 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-reports", 1280, 1000).await;
     let base = &server.base;
 
-    sign_in(&c, base).await;
+    sign_in(&c, base, FLOOR_USER, FLOOR_PASSWORD).await;
     // The floor's navigation leads to the reports.
     ok(&c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
     let link = wait_css(&c, "#nav-reports").await;
@@ -265,22 +265,3 @@ async fn js(c: &Client, script: &str) -> Value {
     }
 }
 
-async fn sign_in(c: &Client, base: &str) {
-    ok(c, c.goto(&format!("{base}/login")).await, "opening /login").await;
-    wait_css(c, "#login-form").await;
-    type_into(c, "#login-form input[name=username]", FLOOR_USER).await;
-    type_into(c, "#login-form input[name=password]", FLOOR_PASSWORD).await;
-    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let url = ok(c, c.current_url().await, "reading the current URL").await;
-        if url.path() != "/login" {
-            break;
-        }
-        if Instant::now() >= deadline {
-            fail(c, format!("signing in as {FLOOR_USER:?} did not leave /login")).await;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    wait_css(c, "main").await;
-}

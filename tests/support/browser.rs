@@ -535,3 +535,25 @@ pub async fn open_session(webdriver_url: &str, dir: &Path, profile: &str, w: u32
     }
     client
 }
+
+/// Signs in on `/login` and waits for the page it leads to; fails (with a screenshot) on a
+/// refusal or if the browser is still on `/login` after 10 s.
+pub async fn sign_in(c: &Client, base: &str, user: &str, password: &str) {
+    ok(c, c.goto(&format!("{base}/login")).await, "opening /login").await;
+    wait_css(c, "#login-form").await;
+    type_into(c, "#login-form input[name=username]", user).await;
+    type_into(c, "#login-form input[name=password]", password).await;
+    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let url = ok(c, c.current_url().await, "reading the current URL").await;
+        if url.path() != "/login" {
+            break;
+        }
+        if c.find(Locator::Css("#login-error")).await.is_ok() || Instant::now() >= deadline {
+            fail(c, format!("signing in as {user:?} did not leave /login")).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_css(c, "main").await;
+}
