@@ -10,7 +10,7 @@
 //! after the hour (the dealer's new-hand tap, or the floor's confirmation); the next session
 //! starts at that instant.
 
-use super::Problem;
+use super::{FieldError, Problem};
 use chrono::{DateTime, Duration, Utc};
 
 /// PT-2007 7b: the session percentage lies between 5 % and 20 %.
@@ -59,6 +59,42 @@ pub fn smallest_chip(small_blind: i64, big_blind: i64, stated: Option<i64>) -> i
         if b == 0 { a } else { gcd(b, a % b) }
     }
     gcd(small_blind.max(0), big_blind.max(0)).max(1)
+}
+
+/// PT-2007 7b, 7a; BSOP 80: the checks of a game's cagnotte settings, each on its field.
+/// `session`: the game takes a percentage per session; `base`: what of (the caller resolves
+/// "not stated"); `table_max`: the game's maximum buy-in.
+pub fn check_settings(session: bool, base: SessionBase, table_max: Option<i64>, rake_cap: Option<i64>, chip: Option<i64>, small_blind: i64, big_blind: i64) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    // PT-2007 7b: a percentage of the table maximum needs a table maximum.
+    if session && base == SessionBase::TableMax && table_max.is_none() {
+        errs.push(FieldError::new("cagnotte_base", "err-cagnotte-base-needs-max"));
+    }
+    // PT-2007 7a: a cap is an amount the rake may not pass.
+    if rake_cap.is_some_and(|c| c <= 0) {
+        errs.push(FieldError::new("rake_cap", "err-rake-cap-positive"));
+    }
+    // BSOP 80: the smallest chip is the smallest unit the blinds are made of.
+    if let Some(chip) = chip {
+        if chip <= 0 {
+            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-positive"));
+        } else if small_blind % chip != 0 || big_blind % chip != 0 {
+            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-blinds"));
+        }
+    }
+    errs
+}
+
+/// PT-2007 7b: what the dealer records as collected for a session due: not negative, and
+/// never more than is due (less is recorded as such and shows as a difference).
+pub fn check_collected(collected: i64, due: i64) -> Result<(), Problem> {
+    if collected < 0 {
+        return Err(Problem::new("err-amount-negative"));
+    }
+    if collected > due {
+        return Err(Problem::new("rules-cagnotte-over-due").arg("max", due));
+    }
+    Ok(())
 }
 
 /// An amount rounded down to a multiple of the smallest chip (BSOP 80). A smallest chip of
@@ -316,6 +352,26 @@ mod tests {
     /// €500 table maximum, 20 %, €1 smallest chip, 30-minute late window.
     fn billing() -> SessionBilling {
         SessionBilling { bp: 2_000, base: SessionBase::TableMax, table_max: 50_000, smallest_chip: 100, late_window: Duration::minutes(30) }
+    }
+
+    #[test]
+    fn pt_2007_7_the_settings_of_a_games_cagnotte_are_checked_on_their_fields() {
+        let fields = |e: Vec<FieldError>| e.into_iter().map(|f| f.key).collect::<Vec<_>>();
+        assert!(check_settings(true, SessionBase::TableMax, Some(50_000), Some(1_000), Some(100), 200, 500).is_empty());
+        assert_eq!(fields(check_settings(true, SessionBase::TableMax, None, None, None, 200, 500)), vec!["err-cagnotte-base-needs-max"]);
+        assert!(check_settings(true, SessionBase::Cave, None, None, None, 200, 500).is_empty(), "the cave needs no maximum");
+        assert!(check_settings(false, SessionBase::TableMax, None, None, None, 200, 500).is_empty(), "per hand: no base");
+        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, Some(0), None, 200, 500)), vec!["err-rake-cap-positive"]);
+        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, None, Some(300), 200, 500)), vec!["err-smallest-chip-blinds"], "BSOP 80");
+        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, None, Some(0), 200, 500)), vec!["err-smallest-chip-positive"]);
+    }
+
+    #[test]
+    fn pt_2007_7b_at_most_the_amount_due_is_collected() {
+        assert!(check_collected(10_000, 10_000).is_ok());
+        assert!(check_collected(5_000, 10_000).is_ok(), "less is recorded as such");
+        assert_eq!(check_collected(10_100, 10_000).unwrap_err().key, "rules-cagnotte-over-due");
+        assert_eq!(check_collected(-1, 10_000).unwrap_err().key, "err-amount-negative");
     }
 
     #[test]

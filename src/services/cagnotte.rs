@@ -400,12 +400,7 @@ pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor
         return Err(conflict("err-due-settled"));
     }
     let amount = amount.unwrap_or(d.amount);
-    if amount < 0 {
-        return Err(AppError::field("amount", "err-amount-negative"));
-    }
-    if amount > d.amount {
-        return Err(field_refusal("amount", Problem::new("rules-cagnotte-over-due").arg("max", d.amount), room));
-    }
+    rules::check_collected(amount, d.amount).map_err(|p| field_refusal("amount", p, room))?;
     settle(conn, now, actor, &d, "collected", Some(amount), None)
 }
 

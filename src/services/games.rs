@@ -127,21 +127,15 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
             }
         },
     };
-    // PT-2007 7b: a percentage of the table maximum needs a table maximum.
-    if mode == CagnotteMode::PerSession && base == SessionBase::TableMax && spec.buy_in_max.is_none() {
-        errs.push(FieldError::new("cagnotte_base", "err-cagnotte-base-needs-max"));
-    }
-    if g.rake_cap.is_some_and(|c| c <= 0) {
-        errs.push(FieldError::new("rake_cap", "err-rake-cap-positive"));
-    }
-    // BSOP 80: the smallest chip is the smallest unit the blinds are made of.
-    if let Some(chip) = g.smallest_chip {
-        if chip <= 0 {
-            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-positive"));
-        } else if spec.small_blind % chip != 0 || spec.big_blind % chip != 0 {
-            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-blinds"));
-        }
-    }
+    errs.extend(crate::domain::cagnotte::check_settings(
+        mode == CagnotteMode::PerSession,
+        base,
+        spec.buy_in_max,
+        g.rake_cap,
+        g.smallest_chip,
+        spec.small_blind,
+        spec.big_blind,
+    ));
     if errs.is_empty() {
         Ok((spec, CagnotteSettings { mode, bp, base, rake_cap: g.rake_cap, smallest_chip: g.smallest_chip }))
     } else {
