@@ -166,6 +166,8 @@ if ((!PG_STARTED)); then
     die "could not start PostgreSQL"
 fi
 export CARDROOM_TEST_PG="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
+# Tests and benchmarks that need a cluster of their own (to stop and restart it) use these.
+export CARDROOM_TEST_PG_BIN="$PG_BIN"
 log "PostgreSQL ready: $CARDROOM_TEST_PG"
 
 # ---------------------------------------------------------------------------------------

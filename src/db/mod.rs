@@ -3,12 +3,17 @@
 //! embedded in the binary and run at start.
 
 pub mod audit;
+mod connection;
 pub mod models;
 pub mod schema;
+mod sqlite;
+
+pub use connection::{Health, Manager};
+use sqlite::{checkpointer_loop, configure_sqlite_library, writer_loop};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use diesel::r2d2::{self, ManageConnection, Pool, PooledConnection};
+use diesel::r2d2::{self, Pool, PooledConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -44,46 +49,6 @@ pub fn sqlite_path(url: &str) -> &str {
     url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url)
 }
 
-/// Opens connections for the pool and applies per-connection settings: SQLite in WAL mode,
-/// with a busy timeout and foreign keys on; PostgreSQL in UTC.
-#[derive(Debug, Clone)]
-pub struct Manager {
-    url: String,
-    backend: Backend,
-}
-
-impl ManageConnection for Manager {
-    type Connection = DbConn;
-    type Error = r2d2::Error;
-
-    fn connect(&self) -> Result<DbConn, r2d2::Error> {
-        match self.backend {
-            Backend::Sqlite => {
-                let mut c = diesel::SqliteConnection::establish(sqlite_path(&self.url))
-                    .map_err(r2d2::Error::ConnectionError)?;
-                // WAL is a property of the file, set once in `Db::open`. No checkpoint at
-                // commit: the checkpointer thread does it (see `checkpointer_loop`).
-                c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;")
-                .map_err(r2d2::Error::QueryError)?;
-                Ok(DbConn::Sqlite(c))
-            }
-            Backend::Postgres => {
-                let mut c = diesel::PgConnection::establish(&self.url).map_err(r2d2::Error::ConnectionError)?;
-                c.batch_execute("SET TIME ZONE 'UTC';").map_err(r2d2::Error::QueryError)?;
-                Ok(DbConn::Postgres(c))
-            }
-        }
-    }
-
-    fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        conn.batch_execute("SELECT 1").map_err(r2d2::Error::QueryError)
-    }
-
-    fn has_broken(&self, _conn: &mut DbConn) -> bool {
-        false
-    }
-}
-
 pub type Conn = PooledConnection<Manager>;
 
 /// The pool plus, for SQLite, a writer lock: SQLite allows one writer at a time, and taking
@@ -98,6 +63,8 @@ pub struct Db {
     jobs: Option<Arc<Mutex<std::sync::mpsc::Sender<Job>>>>,
     /// SQLite: the checkpointer thread stops when the last clone of this `Db` is dropped.
     _checkpointer: Option<Arc<std::sync::mpsc::Sender<()>>>,
+    /// Whether the database failed recently (see [`Health`]).
+    pub health: Arc<Health>,
 }
 
 /// A write for the writer thread: runs in the batch's transaction (in its own savepoint) and
@@ -120,92 +87,6 @@ fn db_unavailable(msg: impl Into<String>) -> diesel::result::Error {
     diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, Box::new(msg.into()))
 }
 
-/// The SQLite writer thread: takes the first waiting write, then every write queued behind
-/// it (up to [`BATCH_JOBS`] or [`BATCH_TIME`]), runs them in one transaction, commits, and
-/// answers them all. It stops when the last handle to the database is dropped.
-fn writer_loop(pool: Pool<Manager>, writer: Arc<Mutex<()>>, stats: Arc<WriteStats>, rx: std::sync::mpsc::Receiver<Job>) {
-    use std::sync::atomic::Ordering::Relaxed;
-    while let Ok(first) = rx.recv() {
-        let t0 = std::time::Instant::now();
-        let _turn = writer.lock().unwrap_or_else(|e| e.into_inner());
-        let t1 = std::time::Instant::now();
-        let mut conn = match pool.get() {
-            Ok(c) => c,
-            Err(e) => {
-                // Nothing ran: the caller hears why.
-                first(Err(format!("database pool: {e}")))(&Ok(()));
-                continue;
-            }
-        };
-        let mut answers: Vec<Answer> = Vec::new();
-        let mut first = Some(first);
-        let r = conn.transaction::<(), diesel::result::Error, _>(|c| {
-            let mut job = first.take();
-            while let Some(j) = job.take() {
-                answers.push(j(Ok(c)));
-                if answers.len() >= BATCH_JOBS || t1.elapsed() >= BATCH_TIME {
-                    break;
-                }
-                job = rx.try_recv().ok();
-            }
-            Ok(())
-        });
-        let committed = r.map_err(|e| e.to_string());
-        if let Err(e) = &committed {
-            log::error!("a batch of {} write(s) could not be committed: {e}", answers.len());
-        }
-        stats.turns.fetch_add(answers.len() as u64, Relaxed);
-        stats.batches.fetch_add(1, Relaxed);
-        stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
-        stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
-        drop(conn);
-        drop(_turn);
-        for a in answers {
-            a(&committed);
-        }
-        // BEGIN itself failed: the first write never ran; dropping it tells its caller.
-        drop(first);
-    }
-}
-
-/// How often the checkpointer looks at the write-ahead log.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
-
-/// SQLite: copies the write-ahead log back into the database file from its own connection,
-/// every [`CHECKPOINT_EVERY`], instead of SQLite doing it inside whichever commit crosses
-/// 1,000 pages (the default). That commit was the writer thread's, so every write queued
-/// behind it waited for the copy and its `fsync`: the floor benchmark's p99 went from
-/// ~20 ms to ~13 ms, and its throughput up by a third, once moved here. A `PASSIVE`
-/// checkpoint never blocks the writer or readers (it copies what no reader still needs and
-/// leaves the rest for next time), and the log starts over from its beginning once it has
-/// all been copied, so it stays small. Ends (after a last checkpoint) when the `Db` is
-/// dropped.
-fn checkpointer_loop(path: &str, stop: std::sync::mpsc::Receiver<()>) {
-    use std::sync::mpsc::RecvTimeoutError;
-    let mut conn: Option<diesel::SqliteConnection> = None;
-    loop {
-        let last = match stop.recv_timeout(CHECKPOINT_EVERY) {
-            Err(RecvTimeoutError::Timeout) => false,
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => true,
-        };
-        if conn.is_none() {
-            conn = diesel::SqliteConnection::establish(path)
-                .and_then(|mut c| c.batch_execute("PRAGMA busy_timeout = 1000;").map(|_| c).map_err(|e| diesel::ConnectionError::BadConnection(e.to_string())))
-                .map_err(|e| log::debug!("checkpointer: cannot open {path}: {e}"))
-                .ok();
-        }
-        if let Some(c) = conn.as_mut() {
-            if let Err(e) = c.batch_execute("PRAGMA wal_checkpoint(PASSIVE);") {
-                log::debug!("checkpointer: {e}");
-                conn = None;
-            }
-        }
-        if last {
-            return;
-        }
-    }
-}
-
 /// Counters of the write turns taken (read by the benchmark): how many, and the time spent
 /// waiting for a turn and holding it.
 #[derive(Debug, Default)]
@@ -215,6 +96,41 @@ pub struct WriteStats {
     pub hold_ns: std::sync::atomic::AtomicU64,
     /// Transactions (SQLite: several writes may share one, see [`Db::write_new`]).
     pub batches: std::sync::atomic::AtomicU64,
+}
+
+/// How long a checkout waits for a connection while the database is suspect.
+const SUSPECT_WAIT: Duration = Duration::from_secs(1);
+
+/// PostgreSQL: the pool (and the push hub's listening connection) must fit in what the server
+/// allows; otherwise the pool's start fails later with an unclear "timed out". Checked with
+/// one connection before the pool opens its own.
+fn check_pg_connections(url: &str, pool_size: u32) -> Result<(), DbError> {
+    #[derive(QueryableByName)]
+    struct Limits {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        max: i32,
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        reserved: i32,
+    }
+    let mut c = diesel::PgConnection::establish(url).map_err(|e| DbError::Open(e.to_string()))?;
+    let l: Limits = diesel::sql_query(
+        "SELECT current_setting('max_connections')::int AS max, \
+         (current_setting('superuser_reserved_connections')::int \
+          + COALESCE((SELECT setting::int FROM pg_settings WHERE name = 'reserved_connections'), 0)) AS reserved",
+    )
+    .get_result(&mut c)
+    .map_err(|e| DbError::Open(e.to_string()))?;
+    let allowed = (l.max - l.reserved).max(0) as u32;
+    let needed = pool_size.saturating_add(1);
+    if needed > allowed {
+        return Err(DbError::Open(format!(
+            "CARDROOM_POOL_SIZE = {pool_size} needs {needed} connections to PostgreSQL (the pool + 1 listening), \
+             but the server allows {allowed} (max_connections = {} minus {} reserved); \
+             lower CARDROOM_POOL_SIZE or raise max_connections",
+            l.max, l.reserved
+        )));
+    }
+    Ok(())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -242,13 +158,19 @@ impl Db {
             c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
                 .map_err(|e| DbError::Open(e.to_string()))?;
         }
-        let manager = Manager { url: url.to_string(), backend };
+        if backend == Backend::Postgres {
+            check_pg_connections(url, pool_size)?;
+        }
+        let health: Arc<Health> = Arc::default();
+        let manager = Manager { url: url.to_string(), backend, health: health.clone() };
         let pool = Pool::builder()
             .max_size(pool_size)
-            // No "SELECT 1" on every checkout: a broken connection shows up as a query error
-            // (answered 503) and r2d2 replaces it.
-            .test_on_check_out(false)
+            // `is_valid` on every checkout: a probe without a round trip (a test query only
+            // while the database is suspect), so a connection the server closed is never
+            // handed out (see `connection::Manager`).
+            .test_on_check_out(true)
             .connection_timeout(Duration::from_secs(10))
+            .error_handler(Box::new(connection::HealthErrors(health.clone())))
             .build(manager)
             .map_err(|e| DbError::Open(e.to_string()))?;
         let writer = Arc::new(Mutex::new(()));
@@ -275,11 +197,24 @@ impl Db {
         } else {
             None
         };
-        Ok(Db { pool, backend, writer, stats, jobs, _checkpointer: checkpointer })
+        Ok(Db { pool, backend, writer, stats, jobs, _checkpointer: checkpointer, health })
     }
 
+    /// A connection from the pool. While the database is suspect (it failed in the last
+    /// [`connection::SUSPECT_FOR`]), give up after [`SUSPECT_WAIT`] instead of the pool's 10 s:
+    /// in an outage a request is answered 503 at once rather than after a long wait.
     pub fn conn(&self) -> Result<Conn, r2d2::PoolError> {
-        self.pool.get()
+        if self.health.suspect() {
+            self.pool.get_timeout(SUSPECT_WAIT)
+        } else {
+            self.pool.get()
+        }
+    }
+
+    /// Tells the database's health that a caller's query lost its connection (the error
+    /// mapping calls this for 503 answers): checkouts then test connections with a query.
+    pub fn saw_unavailable(&self, why: &str) {
+        self.health.failed(why);
     }
 
     /// Applies pending migrations for this backend.
@@ -412,60 +347,6 @@ impl Db {
     pub fn write_stats(&self) -> &WriteStats {
         &self.stats
     }
-}
-
-/// SQLite library settings, once per process and before its first connection: "multi-thread"
-/// mode (a connection is only ever used by one thread at a time — the pool hands it out —
-/// so SQLite's per-call connection mutex is pure overhead), and no global memory statistics
-/// (their mutex is taken on every allocation, by every connection in the process).
-fn configure_sqlite_library() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        use libsqlite3_sys as ffi;
-        // SAFETY: sqlite3_config is called before any connection is opened in this process
-        // (it answers SQLITE_MISUSE otherwise, changing nothing); the arguments match the
-        // documented variadic signatures (no argument; one int).
-        unsafe {
-            let a = ffi::sqlite3_config(ffi::SQLITE_CONFIG_MULTITHREAD);
-            let b = ffi::sqlite3_config(ffi::SQLITE_CONFIG_MEMSTATUS, 0 as std::ffi::c_int);
-            if a != ffi::SQLITE_OK || b != ffi::SQLITE_OK {
-                log::warn!("SQLite kept its default threading/memory settings (sqlite3_config: {a}, {b})");
-            }
-            // Runs on every connection this process opens from now on (diesel gives no
-            // access to the raw handle, SQLite's auto-extension hook does).
-            let c = ffi::sqlite3_auto_extension(Some(stable_plans_on_open));
-            if c != ffi::SQLITE_OK {
-                log::warn!("SQLite statements may be recompiled on every run (sqlite3_auto_extension: {c})");
-            }
-        }
-    });
-}
-
-/// Turns on SQLite's query-planner stability guarantee (`SQLITE_DBCONFIG_ENABLE_QPSG`) for a
-/// new connection: plans no longer depend on the values bound to a statement's parameters.
-///
-/// Why: the bundled SQLite (3.53) marks every statement with a bound `LIMIT ?` — every
-/// diesel `.first()` — and every comparison a partial index's `WHERE` could use, as "to be
-/// recompiled when that parameter is bound again", so a cached prepared statement was
-/// parsed and planned again on every run: about half of the time of a write on the floor's
-/// hot path (measured with `perf` on `cargo bench --bench floor`). With the guarantee on,
-/// cached statements are reused as they are. The plans do not lose anything the room needs:
-/// the partial indexes serve as constraints (one open call per seat, one seat per player…),
-/// their `IN (…)` conditions could never be proved from bound values anyway, and plain
-/// indexes cover the lookups (migration 000011 adds the two the partial indexes had covered).
-unsafe extern "C" fn stable_plans_on_open(
-    db: *mut libsqlite3_sys::sqlite3,
-    _err: *mut *mut std::ffi::c_char,
-    _api: *const libsqlite3_sys::sqlite3_api_routines,
-) -> std::ffi::c_int {
-    use libsqlite3_sys as ffi;
-    // SAFETY: `db` is the connection being opened (SQLite calls this from sqlite3_open_v2);
-    // the variadic arguments of this op are documented as (int onoff, int *pResult) and a
-    // null pResult is allowed.
-    unsafe {
-        ffi::sqlite3_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_QPSG, 1 as std::ffi::c_int, std::ptr::null_mut::<std::ffi::c_int>());
-    }
-    ffi::SQLITE_OK
 }
 
 /// PostgreSQL: writers take turns too, across every server process, with a transaction-level
