@@ -94,9 +94,22 @@ pub fn spawn_scheduler(state: AppState) -> std::thread::JoinHandle<()> {
         .name("scheduler".into())
         .spawn(move || loop {
             if let Err(e) = run_timers(&state) {
-                log::error!("scheduler pass failed: {e}");
+                log_pass_failure(&state, "scheduler", &e);
             }
             std::thread::sleep(std::time::Duration::from_secs(1));
         })
         .expect("start the scheduler thread")
+}
+
+/// A background pass that failed. The database being unreachable is logged once per outage
+/// (by `db::Health`), not once a second per thread; the pass simply runs again, on a fresh
+/// connection, once the database is back. Anything else is an error worth a line each time.
+pub fn log_pass_failure(state: &AppState, what: &str, e: &AppError) {
+    match e {
+        AppError::Unavailable(why) => {
+            state.db.saw_unavailable(why);
+            log::debug!("{what} pass skipped: {e}");
+        }
+        _ => log::error!("{what} pass failed: {e}"),
+    }
 }

@@ -136,11 +136,44 @@ impl From<diesel::result::Error> for AppError {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound,
             e if crate::db::is_unique_violation(&e) => AppError::Conflict(Problem::new("err-concurrent-change")),
-            diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, m) => {
-                AppError::Unavailable(format!("database: {}", m.message()))
-            }
+            e if is_transient(&e) => AppError::Unavailable(format!("database: {e}")),
             e => AppError::Internal(format!("database: {e}")),
         }
+    }
+}
+
+/// A database error that says nothing about the request: the connection was lost (server
+/// stopped, restarted, failed over), or PostgreSQL gave up on the statement (a
+/// `statement_timeout`, a lock timeout, a deadlock, a serialization failure). The transaction
+/// was rolled back — nothing half-written — so the answer is 503 "try again", never 500.
+///
+/// libpq does not give diesel the SQLSTATE of every error, only of the kinds below; the others
+/// are recognised by PostgreSQL's own message (in English: the server's `lc_messages` must be
+/// `C` or `en_*`, the default of a cluster made by `initdb --locale=C` or with English).
+pub fn is_transient(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind as K, Error as E};
+    match e {
+        E::BrokenTransactionManager => true,
+        E::DatabaseError(K::ClosedConnection | K::UnableToSendCommand | K::SerializationFailure, _) => true,
+        E::DatabaseError(K::Unknown, info) => {
+            const TRANSIENT: [&str; 12] = [
+                "canceling statement due to statement timeout",
+                "canceling statement due to lock timeout",
+                "canceling statement due to conflict with recovery",
+                "deadlock detected",
+                "could not serialize access",
+                "terminating connection",
+                "the database system is",
+                "server closed the connection",
+                "no connection to the server",
+                "could not receive data from server",
+                "could not send data to server",
+                "connection to server",
+            ];
+            let m = info.message();
+            TRANSIENT.iter().any(|t| m.contains(t))
+        }
+        _ => false,
     }
 }
 

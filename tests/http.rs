@@ -36,3 +36,7 @@ mod player_link;
 mod cagnotte;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/outage.rs"]
+mod outage;
+#[path = "support/pg_cluster.rs"]
+mod pg_cluster;

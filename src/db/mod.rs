@@ -98,6 +98,11 @@ pub struct WriteStats {
     pub batches: std::sync::atomic::AtomicU64,
 }
 
+/// How long a checkout waits for a connection. r2d2 retries a connection it could not open
+/// with a back-off of up to half this: it bounds how long after an outage the pool takes to
+/// open its first new connection (issue 14: serving again within 5 s of the database).
+const POOL_WAIT: Duration = Duration::from_secs(4);
+
 /// How long a checkout waits for a connection while the database is suspect.
 const SUSPECT_WAIT: Duration = Duration::from_secs(1);
 
@@ -169,7 +174,7 @@ impl Db {
             // while the database is suspect), so a connection the server closed is never
             // handed out (see `connection::Manager`).
             .test_on_check_out(true)
-            .connection_timeout(Duration::from_secs(10))
+            .connection_timeout(POOL_WAIT)
             .error_handler(Box::new(connection::HealthErrors(health.clone())))
             .build(manager)
             .map_err(|e| DbError::Open(e.to_string()))?;

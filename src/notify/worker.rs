@@ -150,7 +150,7 @@ pub fn spawn(state: AppState) -> Result<std::thread::JoinHandle<()>, String> {
             match worker.run_once() {
                 Ok(p) if p.claimed as i64 >= BATCH => continue,
                 Ok(_) => {}
-                Err(e) => log::error!("message delivery pass failed: {e}"),
+                Err(e) => crate::app::log_pass_failure(&worker.state, "message delivery", &e),
             }
             std::thread::sleep(poll);
         })

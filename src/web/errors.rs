@@ -14,6 +14,10 @@ use actix_web::{web, HttpResponse, ResponseError};
 use askama::Template;
 use serde::Serialize;
 
+/// `Retry-After` of a 503 (the database is not answering): a broken connection is replaced
+/// within a second of the database being back, so a client may try again this soon.
+pub const RETRY_AFTER_SECS: &str = "2";
+
 #[derive(Serialize)]
 struct FieldJson {
     field: String,
@@ -78,6 +82,9 @@ pub fn json_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpRespons
     if let AppError::Unauthorized(_) = err {
         res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
     }
+    if let AppError::Unavailable(_) = err {
+        res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
+    }
     res.json(body)
 }
 
@@ -108,10 +115,11 @@ pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &st
         home: i18n.t(lang, "nav-home"),
     };
     let html = page.render().unwrap_or_else(|_| "error".into());
-    HttpResponse::build(err.status_code())
-        .insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
-        .content_type("text/html; charset=utf-8")
-        .body(html)
+    let mut res = HttpResponse::build(err.status_code());
+    if let AppError::Unavailable(_) = err {
+        res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
+    }
+    res.insert_header((header::CONTENT_LANGUAGE, lang.as_str())).content_type("text/html; charset=utf-8").body(html)
 }
 
 pub async fn localize(
@@ -140,6 +148,10 @@ pub async fn localize(
     let (Some(err), Some(st)) = (app_err, st) else {
         return Ok(res.map_into_left_body());
     };
+    if let AppError::Unavailable(why) = &err {
+        // The next checkouts test their connection with a query (see `db::Health`).
+        st.db.saw_unavailable(why);
+    }
     let (req, _) = res.into_parts();
     // "Back" returns to the page the form was on (a same-site referrer), else home.
     let back_href = req

@@ -18,17 +18,19 @@ use std::time::{Duration, Instant};
 const PATIENCE: Duration = Duration::from_secs(10);
 
 /// An open SSE response and everything read from it so far.
-struct Sse {
+pub(crate) struct Sse {
     body: BoxBody,
-    text: String,
+    pub(crate) text: String,
+    /// The server ended the stream (a browser would reconnect with `Last-Event-ID`).
+    pub(crate) ended: bool,
 }
 
 impl Sse {
     /// Checks the response and reads the `retry:` line the stream starts with.
-    async fn open(res: ServiceResponse) -> Sse {
+    pub(crate) async fn open(res: ServiceResponse) -> Sse {
         assert_eq!(res.status(), 200);
         assert_eq!(res.headers().get("content-type").map(|v| v.to_str().unwrap_or_default()), Some("text/event-stream"));
-        let mut s = Sse { body: res.into_body(), text: String::new() };
+        let mut s = Sse { body: res.into_body(), text: String::new(), ended: false };
         assert!(s.read_until(|t| t.contains("\n\n"), PATIENCE).await, "nothing came");
         assert!(s.text.starts_with("retry: 2000\n\n"), "{}", s.text);
         s
@@ -36,9 +38,12 @@ impl Sse {
 
     /// Reads until `done` holds for everything read so far, or `within` passes, or the
     /// stream ends. Returns whether `done` held.
-    async fn read_until(&mut self, done: impl Fn(&str) -> bool, within: Duration) -> bool {
+    pub(crate) async fn read_until(&mut self, done: impl Fn(&str) -> bool, within: Duration) -> bool {
         let deadline = Instant::now() + within;
         while !done(&self.text) {
+            if self.ended {
+                return false;
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return false;
@@ -46,7 +51,10 @@ impl Sse {
             let next = futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut self.body).poll_next(cx));
             match tokio::time::timeout(left, next).await {
                 Ok(Some(Ok(b))) => self.text.push_str(&String::from_utf8_lossy(&b)),
-                Ok(_) => return done(&self.text),
+                Ok(_) => {
+                    self.ended = true;
+                    return done(&self.text);
+                }
                 Err(_) => {}
             }
         }
@@ -54,24 +62,24 @@ impl Sse {
     }
 
     /// Reads until the event `seq` has come.
-    async fn read_to(&mut self, seq: i64) -> bool {
+    pub(crate) async fn read_to(&mut self, seq: i64) -> bool {
         let needle = format!("id: {seq}\n");
         self.read_until(|t| t.contains(&needle), PATIENCE).await
     }
 
     /// Keeps reading for a while (lets the stream subscribe, or shows late duplicates).
-    async fn pump(&mut self, d: Duration) {
+    pub(crate) async fn pump(&mut self, d: Duration) {
         self.read_until(|_| false, d).await;
     }
 
     /// The sequence numbers received, in the order received.
-    fn ids(&self) -> Vec<i64> {
+    pub(crate) fn ids(&self) -> Vec<i64> {
         self.text.lines().filter_map(|l| l.strip_prefix("id: ")).map(|n| n.trim().parse().expect("numeric id")).collect()
     }
 }
 
 /// The sequence numbers in the database after `after` (of one table, or all), in order.
-fn seqs_after(app: &TestApp, after: i64, table: Option<i64>) -> Vec<i64> {
+pub(crate) fn seqs_after(app: &TestApp, after: i64, table: Option<i64>) -> Vec<i64> {
     app.with_conn(|c| match table {
         None => events::table.filter(events::seq.gt(after)).order(events::seq.asc()).select(events::seq).load(c).unwrap(),
         Some(t) => events::table
@@ -84,7 +92,7 @@ fn seqs_after(app: &TestApp, after: i64, table: Option<i64>) -> Vec<i64> {
     })
 }
 
-fn last_seq(app: &TestApp) -> i64 {
+pub(crate) fn last_seq(app: &TestApp) -> i64 {
     app.with_conn(|c| cardroom::push::last_seq(c).unwrap())
 }
 
@@ -154,7 +162,7 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
 
 /// NL 1/2 with two open tables of 9 and `players` eligible players on its list; returns the
 /// API token and the admin's page session.
-async fn room(app: &TestApp, players: usize) -> (String, crate::support::WebSession) {
+pub(crate) async fn room(app: &TestApp, players: usize) -> (String, crate::support::WebSession) {
     let token = app.admin_token().await;
     nl_game(app, &token).await;
     for n in 1..=2 {

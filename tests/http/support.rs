@@ -113,6 +113,15 @@ impl TestApp {
         TestApp { state, db, svc: actix_service::boxed::service(svc) }
     }
 
+    /// The app on a database of the caller's (e.g. on a PostgreSQL cluster the test stops
+    /// and restarts itself).
+    pub async fn on_url(url: &str, test_clock: bool) -> TestApp {
+        let db = TestDb { url: url.to_string(), _dir: None };
+        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
+        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+    }
+
     /// The server stops and starts again on the same database (nothing kept in memory).
     pub async fn restart(self) -> TestApp {
         let TestApp { state, db, svc } = self;
