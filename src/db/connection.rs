@@ -95,14 +95,19 @@ impl r2d2::HandleError<r2d2::Error> for HealthErrors {
 }
 
 /// Is this connection still connected? PostgreSQL: reads what the server may have sent
-/// without waiting (libpq's `PQconsumeInput`, one non-blocking `recv`, no round trip): a
+/// without waiting (libpq's `PQconsumeInput`, non-blocking `recv`s, no round trip): a
 /// server that stopped or restarted has closed the socket, and libpq then reports the
 /// connection bad. The pool's connections never `LISTEN`, so nothing is lost by reading.
 fn probe(conn: &mut DbConn) -> Result<(), String> {
     match conn {
         DbConn::Postgres(c) => {
-            for n in c.notifications_iter() {
-                n.map_err(|e| e.to_string())?;
+            // Twice: a server that ends a connection sends its reason (a FATAL message) and
+            // then closes the socket. The first read takes the message, the second meets the
+            // end of the stream, which is what makes libpq call the connection bad.
+            for _ in 0..2 {
+                for n in c.notifications_iter() {
+                    n.map_err(|e| e.to_string())?;
+                }
             }
             Ok(())
         }

@@ -321,3 +321,70 @@ async fn a_failover_restart_in_the_middle_of_writes_leaves_each_write_answered_5
         attempts.iter().filter(|a| a.status == 503 && by_doc.contains_key(a.doc.as_str())).count()
     );
 }
+
+#[actix_web::test]
+async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers() {
+    if !is_postgres() {
+        eprintln!("skipped: PostgreSQL only (CARDROOM_TEST_DB=postgres)");
+        return;
+    }
+    let pg = PgCluster::start(&[("fsync", "off"), ("max_connections", "20")]).expect("a PostgreSQL cluster of the test's own");
+    let url = pg.create_database("cardroom_pool").expect("create database");
+    let config = cardroom::config::Config { database_url: url.clone(), pool_size: 40, ..cardroom::config::Config::default() };
+    let err = match cardroom::app::build_state(config) {
+        Ok(_) => panic!("a pool of 40 on a server that allows 17 connections started"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.contains("CARDROOM_POOL_SIZE = 40") && err.contains("max_connections = 20") && err.contains("allows 17"), "{err}");
+    // A pool that fits starts.
+    let config = cardroom::config::Config {
+        database_url: url,
+        pool_size: 8,
+        admin_password: Some(ADMIN_PW.into()),
+        ..cardroom::config::Config::default()
+    };
+    assert!(cardroom::app::build_state(config).is_ok());
+}
+
+#[actix_web::test]
+async fn a_statement_postgresql_cancels_is_answered_503_and_changes_nothing() {
+    let Some((_pg, url)) = own_cluster("cardroom_timeout") else { return };
+    let app = TestApp::on_url(&url, false).await;
+    let token = app.admin_token().await;
+    assert_eq!(new_player(&app, &token, "TMO0001").await.status, 201);
+    // Statements that wait for a lock give up after 300 ms; the pool's connections are cut
+    // (as an administrator's pg_terminate_backend would) and come back with the setting.
+    let mut admin = diesel::PgConnection::establish(&url).unwrap();
+    diesel::sql_query("ALTER DATABASE cardroom_timeout SET lock_timeout = '300ms'").execute(&mut admin).unwrap();
+    diesel::sql_query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        .execute(&mut admin)
+        .unwrap();
+    // (pg_terminate_backend only signals: wait until those connections are really gone.)
+    #[derive(QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let t = Instant::now();
+    while diesel::sql_query("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        .get_result::<N>(&mut admin)
+        .unwrap()
+        .n
+        > 0
+    {
+        assert!(t.elapsed() < PATIENCE, "the terminated connections did not go");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Someone holds the players' table (a long maintenance job).
+    let before = app.count("players");
+    let audit_before = app.audit_count();
+    diesel::sql_query("BEGIN").execute(&mut admin).unwrap();
+    diesel::sql_query("LOCK TABLE players IN ACCESS EXCLUSIVE MODE").execute(&mut admin).unwrap();
+    let r = new_player(&app, &token, "TMO0002").await;
+    assert!(is_503_with_retry(&r), "a write cancelled by lock_timeout: {} {}", r.status, r.text());
+    assert_eq!(r.json()["error"]["code"], "unavailable");
+    diesel::sql_query("COMMIT").execute(&mut admin).unwrap();
+    assert_eq!(app.count("players"), before, "the cancelled write left nothing");
+    assert_eq!(app.audit_count(), audit_before);
+    assert_eq!(new_player(&app, &token, "TMO0002").await.status, 201, "the same write, once the lock is gone");
+}

@@ -421,9 +421,10 @@ async fn answers_reach_the_floor_more_time_once_and_leaving() {
 
 #[actix_rt::test]
 async fn todays_summary_per_game() {
-    let app = PApp::new(|_| {}).await;
+    let mut app = PApp::new(|_| {}).await;
     // The story takes 75 minutes of one gaming day (it ends at 06:00): start at noon, so the
-    // time the suite runs at cannot cut it in two.
+    // time the suite runs at cannot cut it in two (then sign in again: the move may pass the
+    // 12 hours a sign-in lasts, when the suite runs in the afternoon).
     {
         use chrono::TimeZone;
         let tz = app.with_conn(|c| cardroom::services::room::get(c).unwrap().tz);
@@ -434,6 +435,8 @@ async fn todays_summary_per_game() {
             target += Duration::days(1);
         }
         app.advance(target - now);
+        let r = app.call(test::TestRequest::post().uri("/api/v1/auth/login").set_json(json!({"username": "admin", "password": ADMIN_PW})).to_request()).await;
+        app.admin = r.json()["token"].as_str().unwrap().to_string();
     }
     let me = app.player(0, Language::En);
     app.join(me).await;
