@@ -124,8 +124,11 @@ impl ResponseError for AppError {
 
     /// A plain English body; the error middleware replaces it with the localized JSON or page.
     fn error_response(&self) -> HttpResponse {
-        if matches!(self, AppError::Internal(_) | AppError::Unavailable(_)) {
-            log::error!("{self}");
+        match self {
+            AppError::Internal(_) => log::error!("{self}"),
+            // An outage is logged once by `db::Health`, not once per request answered 503.
+            AppError::Unavailable(_) => log::debug!("{self}"),
+            _ => {}
         }
         HttpResponse::build(self.status_code()).content_type("text/plain; charset=utf-8").body(self.code())
     }
