@@ -5,6 +5,7 @@ pub mod api_floor;
 pub mod api_messages;
 pub mod api_table;
 pub mod api_cagnotte;
+pub mod assets;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
@@ -42,7 +43,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             }))
             .app_data(web::PathConfig::default().error_handler(|_, _| AppError::NotFound.into()))
             .app_data(web::PayloadConfig::default().limit(8 * 1024 * 1024))
-            .service(actix_files::Files::new("/static", concat!(env!("CARGO_MANIFEST_DIR"), "/static")).prefer_utf8(true))
+            .route("/static/{name:.+}", web::get().to(assets::serve))
             .service(
                 web::scope("")
                     .wrap(from_fn(extract::preauthenticate))

@@ -271,7 +271,7 @@ async fn the_place_follows_the_floor_with_etags_and_shows_no_other_name() {
             assert!(!html.contains(name) && !html.contains(&format!("Nick{i}")), "another player's name ({name}) on the page");
         }
     }
-    assert!(html.contains("src=\"/static/player.js\"") && !html.contains("<script>"), "no inline script");
+    assert!(html.contains("src=\"/static/player.js?v=") && !html.contains("<script>"), "no inline script");
     // Headers: no caching, no referrer, the app's CSP.
     assert_eq!(page.header("cache-control").as_deref(), Some("no-store"));
     assert_eq!(page.header("referrer-policy").as_deref(), Some("no-referrer"));
