@@ -64,6 +64,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         clock,
         i18n: Arc::new(I18n::default()),
         player_pages: Arc::default(),
+        shutdown: Shutdown::default(),
     })
 }
 
@@ -84,21 +85,69 @@ pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
 /// The background jobs of a server process: the scheduler, which asks the database what is
 /// due every second (deadlines are stored columns, so nothing is lost across a restart: a
 /// deadline passed while the server was down is acted on at the first pass), and the
-/// message delivery worker (`notify::worker`, which reads the outbox the same way).
-pub fn spawn_scheduler(state: AppState) -> std::thread::JoinHandle<()> {
-    if let Err(e) = crate::notify::worker::spawn(state.clone()) {
+/// message delivery worker (`notify::worker`, which reads the outbox the same way). Both
+/// finish their current pass and return once [`Shutdown::begin`] is called; join them.
+pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
+    let mut threads = Vec::new();
+    match crate::notify::worker::spawn(state.clone()) {
+        Ok(t) => threads.push(t),
         // The settings were validated at start: only a thread that cannot start gets here.
-        log::error!("messages to players will not be sent: {e}");
+        Err(e) => log::error!("messages to players will not be sent: {e}"),
     }
-    std::thread::Builder::new()
-        .name("scheduler".into())
-        .spawn(move || loop {
-            if let Err(e) = run_timers(&state) {
-                log_pass_failure(&state, "scheduler", &e);
-            }
-            std::thread::sleep(std::time::Duration::from_secs(1));
-        })
-        .expect("start the scheduler thread")
+    threads.push(
+        std::thread::Builder::new()
+            .name("scheduler".into())
+            .spawn(move || {
+                while !state.shutdown.is_set() {
+                    if let Err(e) = run_timers(&state) {
+                        log_pass_failure(&state, "scheduler", &e);
+                    }
+                    state.shutdown.sleep(std::time::Duration::from_secs(1));
+                }
+            })
+            .expect("start the scheduler thread"),
+    );
+    threads
+}
+
+/// The process's stop signal (SIGTERM/SIGINT): open event streams end (browsers and tablets
+/// reconnect, to another process or to this one when it is back, and resume from their
+/// `Last-Event-ID`), and the background threads finish their current pass and return.
+#[derive(Clone, Default)]
+pub struct Shutdown(Arc<ShutdownInner>);
+
+#[derive(Default)]
+struct ShutdownInner {
+    set: std::sync::Mutex<bool>,
+    wake_threads: std::sync::Condvar,
+    wake_streams: tokio::sync::Notify,
+}
+
+impl Shutdown {
+    pub fn begin(&self) {
+        *self.0.set.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.0.wake_threads.notify_all();
+        self.0.wake_streams.notify_waiters();
+    }
+
+    pub fn is_set(&self) -> bool {
+        *self.0.set.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A background thread's pause between passes: returns early when the stop is asked.
+    pub fn sleep(&self, d: std::time::Duration) {
+        let set = self.0.set.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self.0.wake_threads.wait_timeout_while(set, d, |stop| !*stop);
+    }
+
+    /// Resolves once the stop is asked (at once if it already was).
+    pub async fn asked(&self) {
+        let notified = self.0.wake_streams.notified();
+        if self.is_set() {
+            return;
+        }
+        notified.await;
+    }
 }
 
 /// A background pass that failed. The database being unreachable is logged once per outage

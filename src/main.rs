@@ -104,24 +104,76 @@ fn serve(config: Config, demo: bool) -> std::process::ExitCode {
             }
         }
     }
-    cardroom::app::spawn_scheduler(state.clone());
+    let background = cardroom::app::spawn_scheduler(state.clone());
+    let shutdown = state.shutdown.clone();
+    let db = state.db.clone();
     let sys = actix_web::rt::System::new();
     let result = sys.block_on(async move {
         let mut server = HttpServer::new(move || {
             App::new().wrap(Logger::new("%r %s %Dms")).configure(cardroom::web::configure(state.clone()))
-        });
+        })
+        // Signals are ours (below): the streams must end before the server waits for its
+        // connections, or one open stream holds the stop for the whole timeout.
+        .disable_signals()
+        .shutdown_timeout(STOP_GRACE.as_secs());
         if let Some(w) = workers {
             server = server.workers(w);
         }
-        let server = server.bind(&bind)?;
+        let server = server.bind(&bind)?.run();
         println!("cardroom listening on http://{bind}");
-        server.run().await
+        let handle = server.handle();
+        actix_web::rt::spawn(async move {
+            let why = stop_signal().await;
+            log::info!("{why}: stopping (streams end, requests in progress finish, background passes finish)");
+            shutdown.begin();
+            handle.stop(true).await;
+        });
+        server.await
     });
+    // The scheduler and the message worker finish the pass they are in.
+    let deadline = std::time::Instant::now() + STOP_GRACE;
+    for t in background {
+        while !t.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if t.is_finished() {
+            let _ = t.join();
+        } else {
+            log::warn!("a background thread did not finish its pass in time; stopping anyway");
+        }
+    }
+    if let Err(e) = db.checkpoint() {
+        log::warn!("final checkpoint: {e}");
+    }
     match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(()) => {
+            log::info!("stopped");
+            std::process::ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("cardroom: {e}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+/// How long a stop waits for requests in progress and background passes (SIGTERM to exit
+/// stays within an orchestrator's usual grace period).
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// SIGTERM (service manager, orchestrator) or SIGINT (Ctrl-C).
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("cannot watch SIGTERM ({e}); Ctrl-C only");
+            let _ = tokio::signal::ctrl_c().await;
+            return "SIGINT";
+        }
+    };
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = tokio::signal::ctrl_c() => "SIGINT",
     }
 }

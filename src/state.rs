@@ -33,6 +33,8 @@ pub struct AppState {
     pub push: crate::push::Hub,
     /// The players' pages built lately (see `web::pages::player_link::PageCache`).
     pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
+    /// Set when the process is asked to stop: streams end, background threads finish.
+    pub shutdown: crate::app::Shutdown,
 }
 
 impl AppState {

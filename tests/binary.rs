@@ -141,3 +141,109 @@ fn the_binary_alone_in_an_empty_directory_serves_every_asset_its_pages_link() {
     assert!(files.iter().all(|f| f == "cardroom" || f.starts_with("room.db")), "{files:?}");
     drop(guard);
 }
+
+/// One raw HTTP/1.1 exchange (`Connection: close`): status line + headers, and body.
+fn exchange(addr: SocketAddr, request: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    (head.to_string(), body.to_string())
+}
+
+fn cookie<'a>(head: &'a str, name: &str) -> &'a str {
+    let at = head.find(&format!("{name}=")).unwrap_or_else(|| panic!("cookie {name} in {head}"));
+    head[at + name.len() + 1..].split(';').next().unwrap()
+}
+
+/// Signs in through the sign-in page; the session cookie (`cr_session=…`).
+fn web_session(addr: SocketAddr) -> String {
+    let (head, body) = exchange(addr, &format!("GET /login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"));
+    let pre = cookie(&head, "cr_pre").to_string();
+    let csrf = body.split("name=\"csrf\" value=\"").nth(1).and_then(|r| r.split('"').next()).expect("csrf field").to_string();
+    let form = format!("csrf={csrf}&username=admin&password={ADMIN_PASSWORD}");
+    let (head, _) = exchange(
+        addr,
+        &format!(
+            "POST /login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nCookie: cr_pre={pre}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+            form.len()
+        ),
+    );
+    assert!(head.starts_with("HTTP/1.1 303"), "{head}");
+    format!("cr_session={}", cookie(&head, "cr_session"))
+}
+
+/// A server binary started as in production (its own directory, SQLite file).
+fn start(dir: &std::path::Path) -> (ChildGuard, SocketAddr) {
+    let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardroom"));
+    cmd.arg("serve").current_dir(dir).stdin(Stdio::null());
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("CARDROOM_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("CARDROOM_BIND", addr.to_string())
+        .env("CARDROOM_DATABASE_URL", "sqlite://room.db")
+        .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
+        .env("CARDROOM_SECRET", SECRET)
+        .env("CARDROOM_WORKERS", "2")
+        .env("RUST_LOG", "info");
+    let mut guard = ChildGuard::spawn("cardroom serve", cmd);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while http_status(addr, "/healthz") != Some(200) {
+        assert!(guard.exited().is_none(), "the server exited");
+        assert!(Instant::now() < deadline, "the server did not answer /healthz");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (guard, addr)
+}
+
+#[test]
+fn sigterm_with_streams_open_ends_them_and_exits_cleanly_within_5_seconds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut guard, addr) = start(dir.path());
+    let session = web_session(addr);
+    // Three floor screens following the room, and one idle keep-alive connection.
+    let mut streams: Vec<TcpStream> = (0..3)
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            write!(s, "GET /floor/stream HTTP/1.1\r\nHost: {addr}\r\nCookie: {session}\r\nAccept: text/event-stream\r\n\r\n").unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let mut buf = [0u8; 512];
+            let n = s.read(&mut buf).unwrap();
+            let head = String::from_utf8_lossy(&buf[..n]).to_string();
+            assert!(head.starts_with("HTTP/1.1 200") && head.contains("text/event-stream"), "{head}");
+            s
+        })
+        .collect();
+    let mut idle = TcpStream::connect(addr).unwrap();
+    write!(idle, "GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    let mut buf = [0u8; 512];
+    assert!(idle.read(&mut buf).unwrap() > 0);
+
+    let asked = Instant::now();
+    let kill = Command::new("kill").args(["-TERM", &guard.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let status = loop {
+        if let Some(s) = guard.exited() {
+            break s;
+        }
+        assert!(asked.elapsed() < Duration::from_secs(5), "still running 5 s after SIGTERM (issue 15: a clean stop within 5 s)");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let took = asked.elapsed();
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+    // Each stream was ended by the server (a browser reconnects and resumes from its id).
+    for s in &mut streams {
+        let mut rest = Vec::new();
+        let _ = s.read_to_end(&mut rest);
+        assert!(String::from_utf8_lossy(&rest).ends_with("0\r\n\r\n") || rest.is_empty(), "{}", String::from_utf8_lossy(&rest));
+    }
+    // The database file is whole: the write-ahead log was copied in and emptied.
+    let wal = dir.path().join("room.db-wal");
+    assert!(std::fs::metadata(&wal).map(|m| m.len() == 0).unwrap_or(true), "the WAL was checkpointed at the stop");
+    eprintln!("stopped {took:?} after SIGTERM");
+}

@@ -146,13 +146,15 @@ pub fn spawn(state: AppState) -> Result<std::thread::JoinHandle<()>, String> {
     );
     std::thread::Builder::new()
         .name("notify".into())
-        .spawn(move || loop {
-            match worker.run_once() {
-                Ok(p) if p.claimed as i64 >= BATCH => continue,
-                Ok(_) => {}
-                Err(e) => crate::app::log_pass_failure(&worker.state, "message delivery", &e),
+        .spawn(move || {
+            while !worker.state.shutdown.is_set() {
+                match worker.run_once() {
+                    Ok(p) if p.claimed as i64 >= BATCH => continue,
+                    Ok(_) => {}
+                    Err(e) => crate::app::log_pass_failure(&worker.state, "message delivery", &e),
+                }
+                worker.state.shutdown.sleep(poll);
             }
-            std::thread::sleep(poll);
         })
         .map_err(|e| format!("message worker thread: {e}"))
 }

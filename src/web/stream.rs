@@ -110,6 +110,10 @@ where
             return Some(Bytes::from_static(b"retry: 2000\n\n"));
         }
         loop {
+            if self.st.shutdown.is_set() {
+                // The server is stopping: the browser reconnects and resumes from its last id.
+                return None;
+            }
             if Instant::now() >= self.check_at {
                 let (st, allowed) = (self.st.clone(), self.allowed.clone());
                 if !actix_web::web::block(move || allowed(&st)).await.unwrap_or(false) {
@@ -183,16 +187,27 @@ where
     async fn follow(&mut self) -> Option<Bytes> {
         let Some(rx) = self.rx.as_mut() else { return Some(Bytes::new()) };
         let keepalive_at = self.sent_at + KEEPALIVE;
-        let first = match tokio::time::timeout_at(self.check_at.min(keepalive_at), rx.recv()).await {
-            Ok(Ok(e)) => e,
-            Ok(Err(RecvError::Lagged(_))) => {
+        let stop = self.st.shutdown.clone();
+        let wait = async {
+            tokio::select! {
+                r = rx.recv() => Some(r),
+                _ = stop.asked() => None,
+            }
+        };
+        let first = match tokio::time::timeout_at(self.check_at.min(keepalive_at), wait).await {
+            Ok(None) => return None,
+            Ok(Some(r)) => r,
+            Err(_) if Instant::now() >= keepalive_at => return Some(Bytes::from_static(b": keep-alive\n\n")),
+            Err(_) => return Some(Bytes::new()),
+        };
+        let first = match first {
+            Ok(e) => e,
+            Err(RecvError::Lagged(_)) => {
                 // Fell behind the broadcast: catch up from the database again.
                 self.rx = None;
                 return Some(Bytes::new());
             }
-            Ok(Err(RecvError::Closed)) => return None,
-            Err(_) if Instant::now() >= keepalive_at => return Some(Bytes::from_static(b": keep-alive\n\n")),
-            Err(_) => return Some(Bytes::new()),
+            Err(RecvError::Closed) => return None,
         };
         let mut frames: Vec<Arc<Pushed>> = vec![first];
         let mut lagged = false;
