@@ -4,6 +4,7 @@
 //! transaction each, audited); `web` the thin HTML and JSON handlers.
 
 pub mod auth;
+pub mod backup;
 pub mod config;
 pub mod db;
 pub mod domain;

@@ -247,3 +247,130 @@ fn sigterm_with_streams_open_ends_them_and_exits_cleanly_within_5_seconds() {
     assert!(std::fs::metadata(&wal).map(|m| m.len() == 0).unwrap_or(true), "the WAL was checkpointed at the stop");
     eprintln!("stopped {took:?} after SIGTERM");
 }
+
+fn api_token(addr: SocketAddr) -> String {
+    let body = format!(r#"{{"username":"admin","password":"{ADMIN_PASSWORD}"}}"#);
+    let (head, body) = exchange(
+        addr,
+        &format!("POST /api/v1/auth/login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()),
+    );
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let v: serde_json::Value = serde_json::from_str(body.trim()).unwrap_or_else(|_| panic!("{body}"));
+    v["token"].as_str().unwrap().to_string()
+}
+
+/// Registers a player through the API; the status code.
+fn add_player(addr: SocketAddr, token: &str, doc: &str) -> u16 {
+    let body = serde_json::json!({
+        "full_name": "Ana Maria Silva", "date_of_birth": "1990-05-17", "doc_kind": "national_id",
+        "doc_number": doc, "doc_country": "PT", "doc_expiry": "2031-01-01", "phone": "+351912345678",
+        "email": "ana@example.pt", "language": "pt", "notify": "sms", "alias": "Ana"
+    })
+    .to_string();
+    let (head, _) = exchange(
+        addr,
+        &format!(
+            "POST /api/v1/players HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+}
+
+fn cardroom(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cardroom"));
+    cmd.args(args).current_dir(dir).stdin(Stdio::null());
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("CARDROOM_") {
+            cmd.env_remove(&k);
+        }
+    }
+    cmd.env("CARDROOM_DATABASE_URL", "sqlite://room.db").env("CARDROOM_SECRET", SECRET).env("RUST_LOG", "warn");
+    cmd.output().expect("run cardroom")
+}
+
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn players_in(db: &std::path::Path) -> Vec<String> {
+    use diesel::prelude::*;
+    let mut c = diesel::SqliteConnection::establish(&db.to_string_lossy()).unwrap();
+    cardroom::db::schema::players::table.select(cardroom::db::schema::players::doc_number).load(&mut c).unwrap()
+}
+
+#[test]
+fn a_backup_taken_under_writes_restores_what_was_acknowledged_and_its_audit_chain_verifies() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut guard, addr) = start(dir.path());
+    let token = api_token(addr);
+    // A desk registering players all along.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let acked = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let writer = {
+        let (stop, acked, token) = (stop.clone(), acked.clone(), token.clone());
+        std::thread::spawn(move || {
+            let mut i = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                i += 1;
+                let doc = format!("BK{i:06}");
+                if add_player(addr, &token, &doc) == 201 {
+                    acked.lock().unwrap().push(doc);
+                }
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let before: Vec<String> = acked.lock().unwrap().clone();
+    let out = cardroom(dir.path(), &["backup", "--to", "night.db"]);
+    let after: Vec<String> = acked.lock().unwrap().clone();
+    std::thread::sleep(Duration::from_millis(300));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    assert!(out.status.success(), "backup: {}", said(&out));
+    assert!(said(&out).contains("audit chain intact"), "{}", said(&out));
+    assert!(before.len() > 3, "the load was running ({} players before the backup)", before.len());
+
+    // What the backup holds: every player acknowledged before it started, and only players
+    // acknowledged by the time it finished (the snapshot's moment lies between).
+    let backup = players_in(&dir.path().join("night.db"));
+    for d in &before {
+        assert!(backup.contains(d), "{d} was acknowledged before the backup but is not in it");
+    }
+    for d in &backup {
+        assert!(after.contains(d) || !d.starts_with("BK"), "{d} is in the backup but was not acknowledged by its end");
+    }
+
+    // Restore refuses while the server holds the database, and refuses what is not a backup.
+    let o = cardroom(dir.path(), &["restore", "night.db"]);
+    assert!(!o.status.success() && said(&o).contains("server is running"), "{}", said(&o));
+    std::fs::write(dir.path().join("junk.db"), b"this is not a database").unwrap();
+    // A backup never overwrites; an unwritable target fails clearly and leaves the rest alone.
+    let o = cardroom(dir.path(), &["backup", "--to", "night.db"]);
+    assert!(!o.status.success() && said(&o).contains("exists already"), "{}", said(&o));
+    let o = cardroom(dir.path(), &["backup", "--to", "/proc/cardroom-cannot-write-here.db"]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert_eq!(players_in(&dir.path().join("night.db")), backup, "the good backup is untouched");
+
+    // Stop the server, restore, start again: the room is the backup's.
+    Command::new("kill").args(["-TERM", &guard.id().to_string()]).status().unwrap();
+    let t = Instant::now();
+    while guard.exited().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(10), "server did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let o = cardroom(dir.path(), &["restore", "junk.db"]);
+    assert!(!o.status.success() && said(&o).contains("not a SQLite database"), "{}", said(&o));
+    let o = cardroom(dir.path(), &["restore", "night.db"]);
+    assert!(o.status.success(), "restore: {}", said(&o));
+    assert!(said(&o).contains("kept as"), "{}", said(&o));
+    let mut restored = players_in(&dir.path().join("room.db"));
+    let mut expected = backup.clone();
+    restored.sort();
+    expected.sort();
+    assert_eq!(restored, expected);
+    let o = cardroom(dir.path(), &["verify-audit"]);
+    assert!(o.status.success() && said(&o).contains("intact"), "{}", said(&o));
+    let (_guard2, addr2) = start(dir.path());
+    assert_eq!(add_player(addr2, &api_token(addr2), "AFTER0001"), 201, "the restored room takes new work");
+}
