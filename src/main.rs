@@ -1,6 +1,6 @@
 //! `cardroom`: serve the back-office, or run a maintenance command.
 
-use actix_web::{middleware::Logger, App, HttpServer};
+use actix_web::{App, HttpServer};
 use cardroom::config::Config;
 use clap::{Parser, Subcommand};
 
@@ -41,7 +41,10 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    if let Err(e) = init_logging() {
+        eprintln!("cardroom: {e}");
+        return std::process::ExitCode::from(2);
+    }
     let cli = Cli::parse();
     let config = match Config::load() {
         Ok(c) => c,
@@ -170,7 +173,7 @@ fn serve(config: Config, demo: bool) -> std::process::ExitCode {
     let sys = actix_web::rt::System::new();
     let result = sys.block_on(async move {
         let mut server = HttpServer::new(move || {
-            App::new().wrap(Logger::new("%r %s %Dms")).configure(cardroom::web::configure(state.clone()))
+            App::new().configure(cardroom::web::configure(state.clone()))
         })
         // Signals are ours (below): the streams must end before the server waits for its
         // connections, or one open stream holds the stop for the whole timeout.
@@ -236,4 +239,21 @@ async fn stop_signal() -> &'static str {
         _ = term.recv() => "SIGTERM",
         _ = tokio::signal::ctrl_c() => "SIGINT",
     }
+}
+
+/// Logs: `RUST_LOG` filters (default `info`); `CARDROOM_LOG_FORMAT` = `text` (default, for a
+/// terminal or journald) or `json` (one object per line, for log shippers). Lines written
+/// while a request is handled carry its id (see `web::request_id`); the `log` lines of the
+/// libraries are taken in too.
+fn init_logging() -> Result<(), String> {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let format = std::env::var("CARDROOM_LOG_FORMAT").unwrap_or_else(|_| "text".into());
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let r = match format.as_str() {
+        "text" => builder.try_init(),
+        "json" => builder.json().with_current_span(true).with_span_list(false).try_init(),
+        other => return Err(format!("CARDROOM_LOG_FORMAT must be `text` or `json`, not `{other}`")),
+    };
+    r.map_err(|e| format!("logging: {e}"))
 }

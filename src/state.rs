@@ -45,7 +45,10 @@ impl AppState {
         F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
     {
         let state = self.clone();
+        // The blocking thread logs under the request's id too.
+        let span = tracing::Span::current();
         actix_web::web::block(move || {
+            let _in = span.enter();
             let mut conn = state.db.conn()?;
             f(&state, &mut conn)
         })

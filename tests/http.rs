@@ -38,5 +38,7 @@ mod cagnotte;
 mod reports;
 #[path = "http/outage.rs"]
 mod outage;
+#[path = "http/observability.rs"]
+mod observability;
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;

@@ -29,6 +29,9 @@ struct FieldJson {
 struct ErrorBody {
     code: &'static str,
     message: String,
+    /// 5xx only: the request's id, to quote to whoever reads the logs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    request_id: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     fields: Vec<FieldJson>,
 }
@@ -68,12 +71,13 @@ pub fn refusal_text(i18n: &I18n, lang: Language, err: &AppError) -> String {
     }
 }
 
-pub fn json_response(i18n: &I18n, lang: Language, err: &AppError) -> HttpResponse {
+pub fn json_response(i18n: &I18n, lang: Language, err: &AppError, request_id: Option<String>) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
     let body = ErrorJson {
         error: ErrorBody {
             code: err.code(),
             message,
+            request_id: request_id.filter(|_| err.status_code().is_server_error()),
             fields: fields.into_iter().map(|(field, code, message)| FieldJson { field, code, message }).collect(),
         },
     };
@@ -97,13 +101,16 @@ struct ErrorPage {
     message: String,
     fields: Vec<String>,
     back: String,
+    /// 5xx only: "Reference: <request id>".
+    reference: Option<String>,
     /// Where "back" goes: the page the request came from (same site only), else home.
     back_href: String,
     home: String,
 }
 
-pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &str) -> HttpResponse {
+pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &str, request_id: Option<String>) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
+    let reference = request_id.filter(|_| err.status_code().is_server_error()).map(|id| i18n.msg(lang, "error-reference", &[("id", id)]));
     let page = ErrorPage {
         lang: lang.as_str(),
         status: err.status_code().as_u16(),
@@ -111,6 +118,7 @@ pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &st
         message,
         fields: fields.into_iter().map(|(_, _, m)| m).collect(),
         back: i18n.t(lang, "action-back"),
+        reference,
         back_href: back_href.to_string(),
         home: i18n.t(lang, "nav-home"),
     };
@@ -161,7 +169,7 @@ pub async fn localize(
         .and_then(|r| url_path_if_same_site(r, req.connection_info().host()))
         .unwrap_or_else(|| "/".to_string());
     let new = if is_api {
-        json_response(&st.i18n, lang, &err)
+        json_response(&st.i18n, lang, &err, super::request_id::of(&req))
     } else if matches!(&err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
         HttpResponse::SeeOther().insert_header((header::LOCATION, "/account/password")).finish()
     } else if matches!(err, AppError::Unauthorized(_)) {
@@ -175,7 +183,7 @@ pub async fn localize(
         let target = format!("/login?next={}", urlencode(next));
         HttpResponse::SeeOther().insert_header((header::LOCATION, target)).finish()
     } else {
-        page_response(&st.i18n, lang, &err, &back_href)
+        page_response(&st.i18n, lang, &err, &back_href, super::request_id::of(&req))
     };
     let mut new = new;
     if is_player_link {

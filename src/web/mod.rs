@@ -11,6 +11,7 @@ pub mod errors;
 pub mod extract;
 pub mod openapi;
 pub mod pages;
+pub mod request_id;
 pub mod stream;
 
 use crate::domain::Problem;
@@ -60,6 +61,8 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                                  frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
                             )),
                     )
+                    // Outermost: the id exists for everything inside, errors included.
+                    .wrap(from_fn(request_id::trace))
                     .route("/healthz", web::get().to(healthz))
                     .configure(|c| api::routes(c, test_clock))
                     .configure(stream::routes)

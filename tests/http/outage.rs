@@ -138,6 +138,9 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     for (what, r) in &answers {
         assert!(is_503_with_retry(r), "{what} while the database is down: {} {:?} {}", r.status, r.header("retry-after"), r.text());
         assert_eq!(r.json()["error"]["code"], "unavailable", "{what}: {}", r.text());
+        // The id to quote to whoever reads the logs.
+        let id = r.header("x-request-id").expect("X-Request-Id");
+        assert_eq!(r.json()["error"]["request_id"], id.as_str(), "{what}");
     }
     // Someone at the floor's desk: a page in their language, not a JSON error or a 500.
     let page = app
@@ -146,6 +149,7 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     assert!(is_503_with_retry(&page), "page: {} {}", page.status, page.text());
     assert!(page.header("content-type").unwrap_or_default().starts_with("text/html"));
     assert!(page.text().contains("A base de dados não está a responder"), "{}", page.text());
+    assert!(page.text().contains(&page.header("x-request-id").unwrap()), "the page shows the request's reference");
     let h = app.call(TestRequest::get().uri("/healthz").to_request()).await;
     assert!(is_503_with_retry(&h), "healthz: {} {}", h.status, h.text());
     // Down for a while.

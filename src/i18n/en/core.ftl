@@ -26,6 +26,7 @@ role-dealer = Dealer
 role-cashier = Cashier
 lang-pt = Portuguese
 lang-en = English
+error-reference = Reference for the staff who read the logs: { $id }
 error-title = Something is not right
 
 ## Sign-in and account

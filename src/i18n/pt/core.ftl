@@ -26,6 +26,7 @@ role-dealer = Croupier
 role-cashier = Caixa
 lang-pt = Português
 lang-en = Inglês
+error-reference = Referência para quem lê os registos do servidor: { $id }
 error-title = Algo não está certo
 
 ## Entrada e conta
