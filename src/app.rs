@@ -65,6 +65,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         i18n: Arc::new(I18n::default()),
         player_pages: Arc::default(),
         shutdown: Shutdown::default(),
+        metrics: Arc::default(),
     })
 }
 
@@ -99,8 +100,9 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
             .name("scheduler".into())
             .spawn(move || {
                 while !state.shutdown.is_set() {
-                    if let Err(e) = run_timers(&state) {
-                        log_pass_failure(&state, "scheduler", &e);
+                    match run_timers(&state) {
+                        Ok(_) => state.metrics.scheduler_passed(),
+                        Err(e) => log_pass_failure(&state, "scheduler", &e),
                     }
                     state.shutdown.sleep(std::time::Duration::from_secs(1));
                 }

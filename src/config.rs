@@ -25,6 +25,9 @@ pub struct Config {
     pub secure_cookies: bool,
     /// `CARDROOM_POOL_SIZE`: database connections.
     pub pool_size: u32,
+    /// `CARDROOM_METRICS_TOKEN`: the bearer token `GET /metrics` wants (≥ 16 characters).
+    /// Unset: `/metrics` answers only requests from the machine itself (loopback).
+    pub metrics_token: Option<String>,
     /// `CARDROOM_SESSION_HOURS`: how long a sign-in lasts.
     pub session_hours: u32,
     /// `CARDROOM_WORKERS`: HTTP worker threads (default: one per core).
@@ -100,6 +103,7 @@ impl Default for Config {
             test_clock: false,
             secure_cookies: false,
             pool_size: 8,
+            metrics_token: None,
             session_hours: 12,
             workers: None,
             public_url: None,
@@ -201,6 +205,9 @@ impl Config {
         if let Some(p) = &self.admin_password {
             crate::domain::staff::validate_password(p, "admin")
                 .map_err(|_| bad("CARDROOM_ADMIN_PASSWORD", format!("must be {} to 128 characters and not the username", crate::domain::staff::PASSWORD_MIN)))?;
+        }
+        if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16 || t.chars().any(char::is_whitespace)) {
+            return Err(bad("CARDROOM_METRICS_TOKEN", "must be at least 16 characters, without spaces"));
         }
         if !(1..=64).contains(&self.pool_size) {
             return Err(bad("CARDROOM_POOL_SIZE", "must be between 1 and 64"));

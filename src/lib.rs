@@ -10,6 +10,7 @@ pub mod db;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod metrics;
 pub mod notify;
 pub mod push;
 pub mod services;

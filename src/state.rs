@@ -35,6 +35,8 @@ pub struct AppState {
     pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
     /// Set when the process is asked to stop: streams end, background threads finish.
     pub shutdown: crate::app::Shutdown,
+    /// What the process measures (`GET /metrics`).
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl AppState {

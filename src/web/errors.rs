@@ -135,7 +135,7 @@ pub async fn localize(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let lang = request_lang(req.request());
-    let is_api = req.path().starts_with("/api/") || req.path() == "/healthz";
+    let is_api = req.path().starts_with("/api/") || req.path() == "/healthz" || req.path() == "/metrics";
     // A player's link carries its token in the path: no error page may pass it on.
     let is_player_link = req.path().starts_with("/p/");
     let st = req.app_data::<web::Data<AppState>>().cloned();

@@ -9,6 +9,7 @@ pub mod assets;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
+pub mod metrics;
 pub mod openapi;
 pub mod pages;
 pub mod request_id;
@@ -64,6 +65,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                     // Outermost: the id exists for everything inside, errors included.
                     .wrap(from_fn(request_id::trace))
                     .route("/healthz", web::get().to(healthz))
+                    .route("/metrics", web::get().to(metrics::scrape))
                     .configure(|c| api::routes(c, test_clock))
                     .configure(stream::routes)
                     .configure(pages::routes)

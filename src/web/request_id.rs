@@ -45,6 +45,7 @@ pub async fn trace(req: ServiceRequest, next: Next<impl MessageBody + 'static>) 
         .map(str::to_string)
         .unwrap_or_else(new_id);
     req.extensions_mut().insert(RequestId(id.clone()));
+    let metrics = req.app_data::<actix_web::web::Data<crate::state::AppState>>().map(|s| s.metrics.clone());
     let span = tracing::info_span!("request", id = %id);
     let method = req.method().clone();
     let started = std::time::Instant::now();
@@ -59,6 +60,9 @@ pub async fn trace(req: ServiceRequest, next: Next<impl MessageBody + 'static>) 
     };
     let route = res.request().match_pattern().unwrap_or_else(|| "(no route)".into());
     let status = res.status().as_u16();
+    if let Some(m) = metrics {
+        m.request(method.as_str(), &route, status, ms / 1000.0);
+    }
     span.in_scope(|| tracing::info!(target: "http", method = %method, route = %route, status, ms = format_args!("{ms:.1}"), "{method} {route} {status}"));
     if let Ok(v) = HeaderValue::from_str(&id) {
         res.headers_mut().insert(HeaderName::from_static(HEADER), v);

@@ -53,7 +53,12 @@ where
     A: Fn(&AppState) -> bool + Clone + Send + Sync + 'static,
 {
     let now = Instant::now();
-    let follow = Follow { st, feed, allowed, last: start, rx: None, catch_up_to: None, started: false, check_at: now + RECHECK, sent_at: now };
+    let kind = match feed {
+        Feed::All => "floor",
+        Feed::Table(_) => "tablet",
+    };
+    let open = st.metrics.stream_opened(kind);
+    let follow = Follow { _open: open, st, feed, allowed, last: start, rx: None, catch_up_to: None, started: false, check_at: now + RECHECK, sent_at: now };
     let stream = futures_util::stream::unfold(follow, |mut f| async move {
         let out = f.next().await?;
         Some((Ok::<Bytes, actix_web::Error>(out), f))
@@ -67,6 +72,8 @@ where
 
 /// One open stream.
 struct Follow<A> {
+    /// Counts the stream as open (metrics) until it ends.
+    _open: crate::metrics::StreamGuard,
     st: AppState,
     feed: Feed,
     allowed: A,

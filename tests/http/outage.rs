@@ -185,7 +185,8 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     // The scheduler acts again: the call's response window runs out (test clock).
     let r = app.send_json("POST", "/api/v1/test/clock/advance", &token, json!({"minutes": 30})).await;
     assert_eq!(r.status, 200, "{}", r.text());
-    while call_state(&app, call_id) == "open" {
+    assert_eq!(call_state(&app, call_id), "pending", "the call waits for its player");
+    while ["pending", "acknowledged"].contains(&call_state(&app, call_id).as_str()) {
         assert!(back.elapsed() < RECOVERY + Duration::from_secs(2), "the scheduler did not resume: the call is still open");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -156,6 +156,7 @@ err-bad-request = The request could not be understood.
 err-not-found = Not found: it may have been removed, or the address is wrong.
 err-method = This action is not available here.
 err-internal = Something went wrong on our side. Nothing was changed; please try again.
+err-metrics-token = The metrics need the token set in CARDROOM_METRICS_TOKEN (Authorization: Bearer …), or a request from this machine.
 err-unavailable = The database is not answering right now. Please try again in a few seconds; if you had just saved something, check that it is there before saving it again.
 err-forbidden = Your role does not allow this.
 err-csrf = This form has expired or did not come from this site. Reload the page and try again.

@@ -156,6 +156,7 @@ err-bad-request = O pedido não foi compreendido.
 err-not-found = Não encontrado: pode ter sido removido, ou o endereço está errado.
 err-method = Esta ação não está disponível aqui.
 err-internal = Algo correu mal do nosso lado. Nada foi alterado; tente de novo.
+err-metrics-token = As métricas pedem o token definido em CARDROOM_METRICS_TOKEN (Authorization: Bearer …), ou um pedido desta máquina.
 err-unavailable = A base de dados não está a responder neste momento. Tente de novo dentro de alguns segundos; se acabou de gravar algo, verifique se ficou registado antes de o gravar outra vez.
 err-forbidden = A sua função não permite esta ação.
 err-csrf = Este formulário expirou ou não veio deste sítio. Recarregue a página e tente de novo.
