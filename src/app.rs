@@ -66,6 +66,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         player_pages: Arc::default(),
         shutdown: Shutdown::default(),
         metrics: Arc::default(),
+        backups: Arc::default(),
     })
 }
 
@@ -94,6 +95,23 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
         Ok(t) => threads.push(t),
         // The settings were validated at start: only a thread that cannot start gets here.
         Err(e) => log::error!("messages to players will not be sent: {e}"),
+    }
+    if let Some(dir) = state.config.backup_dir.clone().filter(|_| state.db.backend == crate::db::Backend::Sqlite) {
+        let st = state.clone();
+        let every = std::time::Duration::from_secs(u64::from(st.config.backup_every_min) * 60);
+        threads.push(
+            std::thread::Builder::new()
+                .name("backups".into())
+                .spawn(move || loop {
+                    st.shutdown.sleep(every);
+                    if st.shutdown.is_set() {
+                        return;
+                    }
+                    let now = chrono::Utc::now();
+                    let _ = crate::backup::scheduled(&st.config.database_url, std::path::Path::new(&dir), st.config.backup_keep as usize, now, &st.backups);
+                })
+                .expect("start the backup thread"),
+        );
     }
     threads.push(
         std::thread::Builder::new()

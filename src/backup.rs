@@ -90,10 +90,13 @@ pub fn check_file(path: &Path) -> Result<Checked, BackupError> {
     Ok(Checked { path: path.to_path_buf(), bytes, audit_records: chain.records, players })
 }
 
-/// The default name of a backup: `cardroom-YYYYMMDD-HHMMSS.db` (UTC).
+/// The default name of a backup: `cardroom-YYYYMMDD-HHMMSS.mmm.db` (UTC; the milliseconds
+/// keep a "back up now" right after another from colliding with it).
 pub fn default_name(now: chrono::DateTime<chrono::Utc>) -> String {
-    format!("cardroom-{}.db", now.format("%Y%m%d-%H%M%S"))
+    format!("cardroom-{}.db", now.format(NAME_TIME))
 }
+
+const NAME_TIME: &str = "%Y%m%d-%H%M%S%.3f";
 
 /// Copies the room's SQLite database to `dest` while it may be in use, checks the copy, and
 /// only then gives it its name. `dest` must not exist yet.
@@ -228,6 +231,80 @@ impl ServeLock {
     }
 }
 
+// ---- scheduled backups (`CARDROOM_BACKUP_DIR`) -------------------------------------------
+
+/// A backup the server made, as found in the directory: only files named
+/// `cardroom-YYYYMMDD-HHMMSS.mmm.db` count (a file gets that name only once it passed its check).
+#[derive(Debug, Clone)]
+pub struct BackupFile {
+    pub name: String,
+    pub bytes: u64,
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The scheduled backups, newest first.
+pub fn list(dir: &Path) -> Vec<BackupFile> {
+    let mut out: Vec<BackupFile> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().to_string();
+                    let stamp = name.strip_prefix("cardroom-")?.strip_suffix(".db")?;
+                    let at = chrono::NaiveDateTime::parse_from_str(stamp, NAME_TIME).ok()?.and_utc();
+                    let bytes = e.metadata().ok()?.len();
+                    Some(BackupFile { name, bytes, at })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort_by(|a, b| b.at.cmp(&a.at));
+    out
+}
+
+/// Deletes the oldest scheduled backups beyond `keep` (never anything else in the directory).
+pub fn prune(dir: &Path, keep: usize) -> usize {
+    list(dir).into_iter().skip(keep).filter(|f| std::fs::remove_file(dir.join(&f.name)).is_ok()).count()
+}
+
+/// What the server knows of its own scheduled backups (shown on `/admin/backups`; a failure
+/// is an alert on every staff page until a backup succeeds again).
+#[derive(Debug, Clone, Default)]
+pub struct Status {
+    pub last_ok: Option<(chrono::DateTime<chrono::Utc>, String)>,
+    pub last_error: Option<(chrono::DateTime<chrono::Utc>, String)>,
+}
+
+impl Status {
+    /// The failure to show, if the last attempt failed.
+    pub fn failing(&self) -> Option<&(chrono::DateTime<chrono::Utc>, String)> {
+        match (&self.last_ok, &self.last_error) {
+            (Some((ok, _)), Some(e)) if e.0 > *ok => Some(e),
+            (None, Some(e)) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// One scheduled backup: a checked copy in `dir`, then the oldest beyond `keep` removed.
+pub fn scheduled(database_url: &str, dir: &Path, keep: usize, now: chrono::DateTime<chrono::Utc>, status: &std::sync::Mutex<Status>) -> Result<Checked, BackupError> {
+    let r = std::fs::create_dir_all(dir)
+        .map_err(|e| BackupError::Io(format!("{}: {e}", dir.display())))
+        .and_then(|_| backup_to(database_url, &dir.join(default_name(now))));
+    let mut s = status.lock().unwrap_or_else(|p| p.into_inner());
+    match &r {
+        Ok(c) => {
+            let pruned = prune(dir, keep);
+            tracing::info!(file = %c.path.display(), bytes = c.bytes, audit_records = c.audit_records, pruned, "scheduled backup written and checked");
+            s.last_ok = Some((now, c.path.display().to_string()));
+        }
+        Err(e) => {
+            tracing::error!(error = %e, dir = %dir.display(), "scheduled backup FAILED (the backups already there are untouched)");
+            s.last_error = Some((now, e.to_string()));
+        }
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +330,33 @@ mod tests {
         let e = check_file(&g).unwrap_err().to_string();
         assert!(e.contains("is not a cardroom database"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn only_scheduled_backups_are_listed_and_pruned() {
+        let dir = tempfile_dir();
+        for n in ["cardroom-20261101-010000.000.db", "cardroom-20261102-010000.000.db", "cardroom-20261103-010000.500.db", "notes.txt", ".cardroom-x.db.partial", "cardroom-bad.db"] {
+            std::fs::write(dir.join(n), b"x").unwrap();
+        }
+        let l = list(&dir);
+        assert_eq!(l.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["cardroom-20261103-010000.500.db", "cardroom-20261102-010000.000.db", "cardroom-20261101-010000.000.db"]);
+        assert_eq!(prune(&dir, 2), 1);
+        assert!(!dir.join("cardroom-20261101-010000.000.db").exists());
+        assert!(dir.join("notes.txt").exists() && dir.join("cardroom-bad.db").exists(), "nothing else is touched");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_failure_shows_until_a_later_success() {
+        let t = |h: i64| chrono::DateTime::<chrono::Utc>::from_timestamp(h * 3600, 0).unwrap();
+        let mut s = Status::default();
+        assert!(s.failing().is_none());
+        s.last_error = Some((t(1), "disk full".into()));
+        assert!(s.failing().is_some());
+        s.last_ok = Some((t(2), "f".into()));
+        assert!(s.failing().is_none());
+        s.last_error = Some((t(3), "disk full".into()));
+        assert_eq!(s.failing().unwrap().1, "disk full");
     }
 
     #[test]

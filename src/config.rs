@@ -25,6 +25,13 @@ pub struct Config {
     pub secure_cookies: bool,
     /// `CARDROOM_POOL_SIZE`: database connections.
     pub pool_size: u32,
+    /// `CARDROOM_BACKUP_DIR`: SQLite only — the server backs the database up there on its own
+    /// (checked copies, see `cardroom backup`); unset: no scheduled backups.
+    pub backup_dir: Option<String>,
+    /// `CARDROOM_BACKUP_EVERY_MIN`: minutes between scheduled backups (5-1440, default 60).
+    pub backup_every_min: u32,
+    /// `CARDROOM_BACKUP_KEEP`: scheduled backups kept in the directory (1-1000, default 48).
+    pub backup_keep: u32,
     /// `CARDROOM_METRICS_TOKEN`: the bearer token `GET /metrics` wants (≥ 16 characters).
     /// Unset: `/metrics` answers only requests from the machine itself (loopback).
     pub metrics_token: Option<String>,
@@ -104,6 +111,9 @@ impl Default for Config {
             secure_cookies: false,
             pool_size: 8,
             metrics_token: None,
+            backup_dir: None,
+            backup_every_min: 60,
+            backup_keep: 48,
             session_hours: 12,
             workers: None,
             public_url: None,
@@ -208,6 +218,21 @@ impl Config {
         }
         if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16 || t.chars().any(char::is_whitespace)) {
             return Err(bad("CARDROOM_METRICS_TOKEN", "must be at least 16 characters, without spaces"));
+        }
+        if !(5..=1440).contains(&self.backup_every_min) {
+            return Err(bad("CARDROOM_BACKUP_EVERY_MIN", "must be between 5 and 1440 (minutes)"));
+        }
+        if !(1..=1000).contains(&self.backup_keep) {
+            return Err(bad("CARDROOM_BACKUP_KEEP", "must be between 1 and 1000"));
+        }
+        if let Some(d) = &self.backup_dir {
+            if url.starts_with("postgres") {
+                return Err(bad("CARDROOM_BACKUP_DIR", "is for the embedded SQLite database; back PostgreSQL up with pg_dump or WAL archiving (see `cardroom backup`)"));
+            }
+            let p = std::path::Path::new(d);
+            if p.exists() && !p.is_dir() {
+                return Err(bad("CARDROOM_BACKUP_DIR", format!("{d} is not a directory")));
+            }
         }
         if !(1..=64).contains(&self.pool_size) {
             return Err(bad("CARDROOM_POOL_SIZE", "must be between 1 and 64"));

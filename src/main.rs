@@ -25,7 +25,7 @@ enum Command {
     /// Copy the SQLite database while the server runs, check the copy (integrity, audit
     /// chain) and only then keep it. Exit 0 with the file's name, non-zero otherwise.
     Backup {
-        /// The backup file (must not exist); default: cardroom-YYYYMMDD-HHMMSS.db in --dir.
+        /// The backup file (must not exist); default: cardroom-YYYYMMDD-HHMMSS.mmm.db in --dir.
         #[arg(long)]
         to: Option<std::path::PathBuf>,
         /// Directory for the default name (default: the current directory).

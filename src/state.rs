@@ -37,6 +37,8 @@ pub struct AppState {
     pub shutdown: crate::app::Shutdown,
     /// What the process measures (`GET /metrics`).
     pub metrics: Arc<crate::metrics::Metrics>,
+    /// The scheduled backups' last outcomes (`CARDROOM_BACKUP_DIR`).
+    pub backups: Arc<std::sync::Mutex<crate::backup::Status>>,
 }
 
 impl AppState {

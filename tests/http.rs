@@ -40,5 +40,7 @@ mod reports;
 mod outage;
 #[path = "http/observability.rs"]
 mod observability;
+#[path = "http/backups.rs"]
+mod backups;
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;

@@ -52,6 +52,8 @@ pub struct Ctx {
     pub tz: Tz,
     pub path: String,
     pub now: DateTime<Utc>,
+    /// A scheduled backup failed at this time (and: the viewer is an admin, who gets a link).
+    pub alert: Option<(NaiveDateTime, bool)>,
 }
 
 impl Ctx {
@@ -66,6 +68,7 @@ impl Ctx {
             tz: room.tz,
             path: req.path().to_string(),
             now,
+            alert: None,
         }
     }
 

@@ -113,6 +113,17 @@ impl TestApp {
         TestApp { state, db, svc: actix_service::boxed::service(svc) }
     }
 
+    /// The app with some settings changed (on a fresh database).
+    pub async fn tuned(tune: impl FnOnce(&mut Config)) -> TestApp {
+        let db = fresh_db();
+        let mut c = config(&db, false);
+        tune(&mut c);
+        c.validate().expect("valid settings");
+        let state = cardroom::app::build_state(c).expect("app state");
+        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+    }
+
     /// The app on a database of the caller's (e.g. on a PostgreSQL cluster the test stops
     /// and restarts itself).
     pub async fn on_url(url: &str, test_clock: bool) -> TestApp {

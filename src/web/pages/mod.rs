@@ -1,6 +1,7 @@
 //! Server-rendered pages (askama). Handlers extract, call a service, render.
 
 pub mod admin;
+pub mod backups;
 pub mod cagnotte;
 pub mod floor;
 pub mod lobby;
@@ -34,6 +35,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/account/password", web::get().to(password_page))
         .route("/account/password", web::post().to(password_submit))
         .configure(players::routes)
+        .configure(backups::routes)
         .configure(floor::routes)
         .configure(lobby::routes)
         .configure(tablet::routes)
@@ -60,6 +62,12 @@ pub fn see_other(to: &str) -> HttpResponse {
 pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx> {
     let room = st.run(|_, c| services::room::get(c)).await?;
     let mut c = Ctx::new(req, st.i18n.clone(), &room, Some(a.staff.clone()), a.claims.csrf.clone(), st.clock.now());
+    // A scheduled backup that failed is everyone's problem until one succeeds (admins and floor).
+    if matches!(a.staff.role.as_str(), "admin" | "floor") {
+        if let Some((t, _)) = st.backups.lock().unwrap_or_else(|p| p.into_inner()).failing() {
+            c.alert = Some((t.naive_utc(), a.staff.role == "admin"));
+        }
+    }
     // A staff member's saved language applies unless this browser chose another.
     if req.cookie(LANG_COOKIE).is_none() {
         if let Some(l) = a.staff.language.as_deref().and_then(|l| l.parse::<Language>().ok()) {
