@@ -145,6 +145,10 @@ impl Default for Config {
     }
 }
 
+/// The commented example settings file (`cardroom config --example`): every key, its default
+/// and what it does.
+pub const EXAMPLE: &str = include_str!("cardroom.example.toml");
+
 /// The generic SMS gateway's request body unless `CARDROOM_SMS_TEMPLATE` says otherwise.
 pub const DEFAULT_SMS_TEMPLATE: &str = r#"{"to":"{to}","from":"{from}","text":"{text}","idempotency_key":"{key}"}"#;
 
@@ -429,5 +433,29 @@ mod tests {
         let c = Config { database_url: "sqlite:///var/lib/room/cardroom.db".into(), ..Config::default() };
         assert_eq!(c.sink_path(), "/var/lib/room/cardroom-messages.log");
         assert_eq!(Config::default().sink_path(), "cardroom-messages.log");
+    }
+}
+
+#[cfg(test)]
+mod example_tests {
+    use super::*;
+
+    /// The example names every setting there is, and loads as it is shipped.
+    #[test]
+    fn the_example_file_has_every_key_and_is_valid() {
+        let keys = serde_json::to_value(Config::default()).expect("settings as JSON");
+        for key in keys.as_object().expect("an object").keys() {
+            assert!(EXAMPLE.contains(&format!("{key} = ")), "the example file lacks `{key}`");
+        }
+        let c: Config = Figment::from(Serialized::defaults(Config::default())).merge(Toml::string(EXAMPLE)).extract().expect("the example parses");
+        c.validate().expect("the example is valid");
+        // Uncommenting a line gives a valid value too (each documented example parses).
+        let all: String = EXAMPLE
+            .lines()
+            .map(|l| l.strip_prefix("# ").filter(|r| r.contains(" = ") && !r.starts_with(' ')).unwrap_or(l))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let parsed: Result<Config, _> = Figment::from(Serialized::defaults(Config::default())).merge(Toml::string(&all)).extract();
+        assert!(parsed.is_ok(), "every example value parses: {parsed:?}");
     }
 }

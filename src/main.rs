@@ -32,6 +32,12 @@ enum Command {
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
     },
+    /// Print the settings file with every key, commented (`--example`), and exit.
+    Config {
+        /// Print the commented example `cardroom.toml`.
+        #[arg(long)]
+        example: bool,
+    },
     /// Replace the SQLite database with a checked backup (the server must be stopped; the
     /// replaced database is kept beside it).
     Restore {
@@ -46,6 +52,22 @@ fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     }
     let cli = Cli::parse();
+    if let Some(Command::Config { example }) = &cli.command {
+        if *example {
+            print!("{}", cardroom::config::EXAMPLE);
+            return std::process::ExitCode::SUCCESS;
+        }
+        return match Config::load() {
+            Ok(_) => {
+                println!("the settings are valid");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("cardroom: {e}");
+                std::process::ExitCode::from(2)
+            }
+        };
+    }
     let config = match Config::load() {
         Ok(c) => c,
         Err(e) => {
@@ -132,6 +154,7 @@ fn main() -> std::process::ExitCode {
             }
         },
         Command::Serve => serve(config, cli.demo),
+        Command::Config { .. } => std::process::ExitCode::SUCCESS,
     }
 }
 
