@@ -7,8 +7,10 @@
 #   3. builds once, then runs
 #        run 1: every test (unit, HTTP on temporary SQLite, real browser) with
 #               CARDROOM_REQUIRE_BROWSER=1;
-#        run 2: the HTTP suite (tests/http.rs) again on PostgreSQL;
-#   4. exits non-zero if either run failed.
+#        run 2: the HTTP suite (tests/http.rs) again on PostgreSQL (with the outage
+#               tests, which stop and restart clusters of their own);
+#        run 3: the Debian package built, installed and run (tests/package.sh);
+#   4. exits non-zero if any run failed.
 #
 # Environment: PG_PORT (first port to try, default 55432); anything cargo/nextest reads.
 set -euo pipefail
@@ -188,11 +190,18 @@ CARDROOM_TEST_DB=postgres cargo nextest run --no-fail-fast --test http
 run2=$?
 set -e
 
+log "run 3: the Debian package, built and installed (tests/package.sh)"
+set +e
+bash tests/package.sh
+run3=$?
+set -e
+
 verdict() { if (($1 == 0)); then echo "passed"; else echo "FAILED (exit $1)"; fi; }
 echo
 echo "run 1 (SQLite + unit + browser): $(verdict "$run1")"
 echo "run 2 (HTTP suite on PostgreSQL): $(verdict "$run2")"
+echo "run 3 (Debian package): $(verdict "$run3")"
 
-if ((run1 != 0 || run2 != 0)); then
+if ((run1 != 0 || run2 != 0 || run3 != 0)); then
     exit 1
 fi
