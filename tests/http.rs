@@ -36,3 +36,5 @@ mod player_link;
 mod cagnotte;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/sqlite_night.rs"]
+mod sqlite_night;
