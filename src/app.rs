@@ -26,7 +26,7 @@ impl From<AppError> for StartError {
 /// Opens the database, applies migrations and prepares a fresh database (room, admin
 /// account, signing secret). Returns the state every handler shares.
 pub fn build_state(config: Config) -> Result<AppState, StartError> {
-    let db = Db::open(&config.database_url, config.pool_size)?;
+    let db = Db::open_with(&config.database_url, config.pool_size, config.sqlite_synchronous())?;
     db.migrate()?;
     let clock: Arc<dyn Clock> = if config.test_clock {
         log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");

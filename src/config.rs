@@ -98,6 +98,11 @@ pub struct Config {
     /// (a bucket of this size refilled over a minute; 10–1,000,000); one client address may
     /// make `web::pages::player_link::ADDRESS_FACTOR` times that in all.
     pub player_link_rate: u32,
+    /// `CARDROOM_SQLITE_SYNCHRONOUS`: `full` (default: every acknowledged write is on disk,
+    /// it survives a power loss or an OS crash) or `normal` (faster commits; the last
+    /// transactions before a power loss or OS crash may be lost, never the database's
+    /// integrity; a crash of the server process alone loses nothing). SQLite only.
+    pub sqlite_synchronous: String,
 }
 
 impl Default for Config {
@@ -141,6 +146,7 @@ impl Default for Config {
             notify_timeout_secs: 20,
             call_extension_min: 5,
             player_link_rate: 240,
+            sqlite_synchronous: "full".into(),
         }
     }
 }
@@ -250,6 +256,9 @@ impl Config {
         if !(10..=1_000_000).contains(&self.player_link_rate) {
             return Err(bad("CARDROOM_PLAYER_LINK_RATE", "must be between 10 and 1000000 (requests per minute)"));
         }
+        if crate::db::Synchronous::parse(&self.sqlite_synchronous).is_none() {
+            return Err(bad("CARDROOM_SQLITE_SYNCHRONOUS", format!("{:?}: must be full or normal", self.sqlite_synchronous)));
+        }
         if let Some(w) = self.workers {
             if !(1..=64).contains(&w) {
                 return Err(bad("CARDROOM_WORKERS", "must be between 1 and 64"));
@@ -356,6 +365,11 @@ impl Config {
         name.to_string()
     }
 
+    /// SQLite's `PRAGMA synchronous` (`CARDROOM_SQLITE_SYNCHRONOUS`, checked by `validate`).
+    pub fn sqlite_synchronous(&self) -> crate::db::Synchronous {
+        crate::db::Synchronous::parse(&self.sqlite_synchronous).unwrap_or_default()
+    }
+
     /// The base of players' links: `CARDROOM_PUBLIC_URL` without a trailing slash.
     pub fn public_base(&self) -> String {
         match self.public_url.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
@@ -396,6 +410,13 @@ mod tests {
         let mut c = Config::default();
         c.player_link_rate = 5;
         assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_PLAYER_LINK_RATE");
+        let mut c = Config::default();
+        assert_eq!(c.sqlite_synchronous(), crate::db::Synchronous::Full);
+        c.sqlite_synchronous = "Normal".into();
+        assert!(c.validate().is_ok());
+        assert_eq!(c.sqlite_synchronous(), crate::db::Synchronous::Normal);
+        c.sqlite_synchronous = "off".into();
+        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SQLITE_SYNCHRONOUS");
     }
 
     #[test]

@@ -44,3 +44,5 @@ mod observability;
 mod backups;
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;
+#[path = "http/sqlite_night.rs"]
+mod sqlite_night;

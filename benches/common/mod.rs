@@ -8,7 +8,10 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 pub fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 // ---- a tiny HTTP/1.1 keep-alive client over std::net ------------------------------------
@@ -21,7 +24,10 @@ pub struct Response {
 
 impl Response {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
     pub fn cookie(&self, name: &str) -> Option<String> {
         self.headers
@@ -53,7 +59,13 @@ pub struct Client {
 
 impl Client {
     pub fn new(addr: SocketAddr) -> Client {
-        Client { addr, from: None, conn: None, retries: 0, connects: 0 }
+        Client {
+            addr,
+            from: None,
+            conn: None,
+            retries: 0,
+            connects: 0,
+        }
     }
 
     /// A client that connects from its own loopback address (127.0.x.y): the player link's
@@ -61,7 +73,12 @@ impl Client {
     /// thousands of requests a second would empty even the largest bucket the settings allow.
     pub fn from_address(addr: SocketAddr, n: usize) -> Client {
         let mut c = Client::new(addr);
-        c.from = Some(std::net::IpAddr::from([127, 0, (1 + n / 250) as u8, (1 + n % 250) as u8]));
+        c.from = Some(std::net::IpAddr::from([
+            127,
+            0,
+            (1 + n / 250) as u8,
+            (1 + n % 250) as u8,
+        ]));
         c
     }
 
@@ -69,7 +86,13 @@ impl Client {
         self.request("GET", path, headers, None)
     }
 
-    pub fn request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<(&str, &[u8])>) -> std::io::Result<Response> {
+    pub fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<(&str, &[u8])>,
+    ) -> std::io::Result<Response> {
         // One retry on a fresh connection if a kept-alive one was closed under us.
         match self.try_request(method, path, headers, body) {
             Ok(r) => Ok(r),
@@ -81,7 +104,13 @@ impl Client {
         }
     }
 
-    fn try_request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<(&str, &[u8])>) -> std::io::Result<Response> {
+    fn try_request(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<(&str, &[u8])>,
+    ) -> std::io::Result<Response> {
         if self.conn.is_none() {
             let s = match self.from {
                 None => TcpStream::connect(self.addr)?,
@@ -105,7 +134,10 @@ impl Client {
         }
         let payload: &[u8] = match body {
             Some((ctype, b)) => {
-                req.push_str(&format!("Content-Type: {ctype}\r\nContent-Length: {}\r\n\r\n", b.len()));
+                req.push_str(&format!(
+                    "Content-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+                    b.len()
+                ));
                 b
             }
             None if method == "POST" => {
@@ -123,13 +155,21 @@ impl Client {
 
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 {
-            return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "connection closed"));
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "connection closed",
+            ));
         }
         let status: u16 = line
             .split_whitespace()
             .nth(1)
             .and_then(|s| s.parse().ok())
-            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("bad status line {line:?}")))?;
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("bad status line {line:?}"),
+                )
+            })?;
         let mut headers = Vec::new();
         loop {
             line.clear();
@@ -142,13 +182,20 @@ impl Client {
                 headers.push((k.trim().to_string(), v.trim().to_string()));
             }
         }
-        let mut resp = Response { status, headers, body: Vec::new() };
-        let chunked = resp.header("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
+        let mut resp = Response {
+            status,
+            headers,
+            body: Vec::new(),
+        };
+        let chunked = resp
+            .header("transfer-encoding")
+            .is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
         if chunked {
             loop {
                 line.clear();
                 reader.read_line(&mut line)?;
-                let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16).unwrap_or(0);
+                let size = usize::from_str_radix(line.trim().split(';').next().unwrap_or("0"), 16)
+                    .unwrap_or(0);
                 let start = resp.body.len();
                 resp.body.resize(start + size + 2, 0);
                 reader.read_exact(&mut resp.body[start..])?;
@@ -157,14 +204,20 @@ impl Client {
                     break;
                 }
             }
-        } else if let Some(n) = resp.header("content-length").and_then(|v| v.parse::<usize>().ok()) {
+        } else if let Some(n) = resp
+            .header("content-length")
+            .and_then(|v| v.parse::<usize>().ok())
+        {
             resp.body.resize(n, 0);
             reader.read_exact(&mut resp.body)?;
         } else if !(status == 204 || status == 304 || (100..200).contains(&status)) {
             reader.read_to_end(&mut resp.body)?;
             self.conn = None;
         }
-        if resp.header("connection").is_some_and(|v| v.eq_ignore_ascii_case("close")) {
+        if resp
+            .header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"))
+        {
             self.conn = None;
         }
         Ok(resp)
@@ -193,8 +246,19 @@ pub struct Summary {
 
 pub fn summarize(mut v: Vec<u64>) -> Summary {
     v.sort_unstable();
-    let mean = if v.is_empty() { f64::NAN } else { v.iter().sum::<u64>() as f64 / v.len() as f64 / 1000.0 };
-    Summary { n: v.len(), p50: pct(&v, 50.0), p90: pct(&v, 90.0), p99: pct(&v, 99.0), max: pct(&v, 100.0), mean }
+    let mean = if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<u64>() as f64 / v.len() as f64 / 1000.0
+    };
+    Summary {
+        n: v.len(),
+        p50: pct(&v, 50.0),
+        p90: pct(&v, 90.0),
+        p99: pct(&v, 99.0),
+        max: pct(&v, 100.0),
+        mean,
+    }
 }
 
 pub fn verdict(ok: bool) -> &'static str {
@@ -223,7 +287,12 @@ pub fn cpu_s() -> f64 {
         .ok()
         .and_then(|s| {
             // Fields after the command name (which is in parentheses and may hold spaces).
-            let rest = s.rsplit_once(')')?.1.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+            let rest = s
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>();
             let utime: f64 = rest.get(11)?.parse().ok()?;
             let stime: f64 = rest.get(12)?.parse().ok()?;
             Some((utime + stime) / 100.0)
@@ -233,7 +302,9 @@ pub fn cpu_s() -> f64 {
 
 /// Runs the real app (the same `configure` as the server) on 127.0.0.1 with two workers, in a
 /// thread of its own; returns once it answers `/healthz` (or after 10 s).
-pub fn start_server(state: cardroom::state::AppState) -> (SocketAddr, actix_web::dev::ServerHandle) {
+pub fn start_server(
+    state: cardroom::state::AppState,
+) -> (SocketAddr, actix_web::dev::ServerHandle) {
     use actix_web::{App, HttpServer};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().expect("local addr");
@@ -243,12 +314,14 @@ pub fn start_server(state: cardroom::state::AppState) -> (SocketAddr, actix_web:
         .spawn(move || {
             let sys = actix_web::rt::System::new();
             sys.block_on(async move {
-                let server = HttpServer::new(move || App::new().configure(cardroom::web::configure(state.clone())))
-                    .workers(2)
-                    .disable_signals()
-                    .listen(listener)
-                    .expect("listen")
-                    .run();
+                let server = HttpServer::new(move || {
+                    App::new().configure(cardroom::web::configure(state.clone()))
+                })
+                .workers(2)
+                .disable_signals()
+                .listen(listener)
+                .expect("listen")
+                .run();
                 tx.send(server.handle()).expect("send handle");
                 server.await
             })
@@ -258,7 +331,10 @@ pub fn start_server(state: cardroom::state::AppState) -> (SocketAddr, actix_web:
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let mut c = Client::new(addr);
     while std::time::Instant::now() < deadline {
-        if c.get("/healthz", &[]).map(|r| r.status == 200).unwrap_or(false) {
+        if c.get("/healthz", &[])
+            .map(|r| r.status == 200)
+            .unwrap_or(false)
+        {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -266,7 +342,8 @@ pub fn start_server(state: cardroom::state::AppState) -> (SocketAddr, actix_web:
     (addr, handle)
 }
 
-pub type SqlStats = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (u64, u128, bool)>>>;
+pub type SqlStats =
+    std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, (u64, u128, bool)>>>;
 
 /// Diagnostic (the benches' `*_BENCH_SQL=1`): times every statement run on `conn`, by its SQL
 /// text: (count, total ns, served from the statement cache).

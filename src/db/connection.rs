@@ -23,6 +23,8 @@ pub struct Manager {
     pub(super) url: String,
     pub(super) backend: Backend,
     pub(super) health: Arc<Health>,
+    /// SQLite: `PRAGMA synchronous` of every connection (`CARDROOM_SQLITE_SYNCHRONOUS`).
+    pub(super) synchronous: super::Synchronous,
 }
 
 /// How long after the last failure seen the database stays "suspect".
@@ -136,10 +138,9 @@ impl ManageConnection for Manager {
             Backend::Sqlite => {
                 let mut c = diesel::SqliteConnection::establish(sqlite_path(&self.url))
                     .map_err(r2d2::Error::ConnectionError)?;
-                // WAL is a property of the file, set once in `Db::open`. No checkpoint at
-                // commit: the checkpointer thread does it (see `checkpointer_loop`).
-                c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0;")
-                .map_err(r2d2::Error::QueryError)?;
+                // WAL is a property of the file, set once in `Db::open`; the rest (durability,
+                // checkpoints left to the checkpointer thread) in `sqlite::connection_pragmas`.
+                c.batch_execute(&super::sqlite::connection_pragmas(self.synchronous)).map_err(r2d2::Error::QueryError)?;
                 Ok(DbConn::Sqlite(c))
             }
             Backend::Postgres => {

@@ -10,6 +10,7 @@ mod sqlite;
 
 pub use connection::{Health, Manager};
 use sqlite::{checkpointer_loop, configure_sqlite_library, writer_loop};
+pub use sqlite::{should_truncate, CheckpointPass, CheckpointStats, Synchronous, ESCALATE_AT_BYTES, JOURNAL_SIZE_LIMIT_BYTES};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -62,7 +63,7 @@ pub struct Db {
     /// SQLite: the queue of the writer thread (see [`Db::write_new`]).
     jobs: Option<Arc<Mutex<std::sync::mpsc::Sender<Job>>>>,
     /// SQLite: the checkpointer thread stops when the last clone of this `Db` is dropped.
-    _checkpointer: Option<Arc<std::sync::mpsc::Sender<()>>>,
+    checkpointer: Option<Arc<sqlite::Checkpointer>>,
     /// Whether the database failed recently (see [`Health`]).
     pub health: Arc<Health>,
 }
@@ -147,7 +148,13 @@ pub enum DbError {
 }
 
 impl Db {
+    /// Opens the database with the default settings (SQLite: `synchronous = FULL`).
     pub fn open(url: &str, pool_size: u32) -> Result<Db, DbError> {
+        Db::open_with(url, pool_size, Synchronous::default())
+    }
+
+    /// [`open`](Self::open) with SQLite's durability setting (`CARDROOM_SQLITE_SYNCHRONOUS`).
+    pub fn open_with(url: &str, pool_size: u32, synchronous: Synchronous) -> Result<Db, DbError> {
         let backend = Backend::of_url(url);
         if backend == Backend::Sqlite {
             let path = std::path::Path::new(sqlite_path(url));
@@ -167,7 +174,7 @@ impl Db {
             check_pg_connections(url, pool_size)?;
         }
         let health: Arc<Health> = Arc::default();
-        let manager = Manager { url: url.to_string(), backend, health: health.clone() };
+        let manager = Manager { url: url.to_string(), backend, health: health.clone(), synchronous };
         let pool = Pool::builder()
             .max_size(pool_size)
             // `is_valid` on every checkout: a probe without a round trip (a test query only
@@ -192,17 +199,19 @@ impl Db {
             None
         };
         let checkpointer = if backend == Backend::Sqlite {
-            let (stop, stopped) = std::sync::mpsc::channel::<()>();
+            let (requests, received) = std::sync::mpsc::channel::<sqlite::CheckpointRequest>();
             let path = sqlite_path(url).to_string();
+            let (w, cs) = (writer.clone(), Arc::<CheckpointStats>::default());
+            let stats = cs.clone();
             std::thread::Builder::new()
                 .name("db-checkpoint".into())
-                .spawn(move || checkpointer_loop(&path, stopped))
+                .spawn(move || checkpointer_loop(&path, w, cs, received))
                 .map_err(|e| DbError::Open(format!("checkpoint thread: {e}")))?;
-            Some(Arc::new(stop))
+            Some(Arc::new(sqlite::Checkpointer { requests: Mutex::new(requests), stats }))
         } else {
             None
         };
-        Ok(Db { pool, backend, writer, stats, jobs, _checkpointer: checkpointer, health })
+        Ok(Db { pool, backend, writer, stats, jobs, checkpointer, health })
     }
 
     /// A connection from the pool. While the database is suspect (it failed in the last

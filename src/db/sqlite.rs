@@ -56,41 +56,255 @@ pub(super) fn writer_loop(pool: Pool<Manager>, writer: Arc<Mutex<()>>, stats: Ar
     }
 }
 
-/// How often the checkpointer looks at the write-ahead log.
-const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+/// How often the checkpointer looks at the write-ahead log. A `PASSIVE` pass over a small
+/// log costs little; four a second because, under the soak benchmark's load with
+/// `synchronous = FULL`, the log grew by up to ~40 MB/s (large group-commit batches), and
+/// with one pass a second it peaked at 58 MB of the 64 allowed.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+/// Log size (frames × page size, after a `PASSIVE` pass) from which the checkpointer takes
+/// the writer's turn and runs a `TRUNCATE` checkpoint (see [`checkpointer_loop`]). A quarter
+/// of the 64 MB the log must stay under (issue 14), leaving room for what is written between
+/// two passes.
+pub const ESCALATE_AT_BYTES: u64 = 16 << 20;
+
+/// `PRAGMA journal_size_limit`: when the writer starts the log over from its beginning it
+/// also cuts the file back to this size (otherwise the file keeps its largest size forever).
+pub const JOURNAL_SIZE_LIMIT_BYTES: u64 = 16 << 20;
+
+/// How long a `TRUNCATE` checkpoint waits for readers still using the log (SQLite's busy
+/// handler, on the checkpointer's own connection). The writer waits this long at most (it
+/// waits for the turn the checkpointer holds); a reader longer than that (a month's report)
+/// makes the checkpoint give up until the next pass, nothing else.
+const TRUNCATE_WAIT_MS: u32 = 100;
+
+/// How SQLite makes a commit durable (`CARDROOM_SQLITE_SYNCHRONOUS`, README "Durability").
+///
+/// With the log (WAL), `FULL` syncs the log at every commit, so a commit acknowledged to the
+/// floor is on disk: it survives a power loss or an OS crash. `NORMAL` syncs only at
+/// checkpoints: the last transactions before a power loss or OS crash may be lost (the
+/// database is never corrupted; a crash of the process alone loses nothing, the OS has the
+/// writes). Group commit (see [`writer_loop`]) shares one sync among the writes of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Synchronous {
+    #[default]
+    Full,
+    Normal,
+}
+
+impl Synchronous {
+    /// `full` or `normal` (any case); anything else is refused.
+    pub fn parse(s: &str) -> Option<Synchronous> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "full" => Some(Synchronous::Full),
+            "normal" => Some(Synchronous::Normal),
+            _ => None,
+        }
+    }
+
+    /// The value for `PRAGMA synchronous`.
+    pub fn pragma(self) -> &'static str {
+        match self {
+            Synchronous::Full => "FULL",
+            Synchronous::Normal => "NORMAL",
+        }
+    }
+}
+
+/// The per-connection settings of a SQLite connection of the room's pool.
+///
+/// `wal_autocheckpoint = 0`: no checkpoint at commit, the checkpointer thread does it (see
+/// [`checkpointer_loop`]); `journal_size_limit`: see [`JOURNAL_SIZE_LIMIT_BYTES`].
+pub(super) fn connection_pragmas(sync: Synchronous) -> String {
+    format!(
+        "PRAGMA busy_timeout = 10000; PRAGMA synchronous = {}; PRAGMA foreign_keys = ON; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT_BYTES};",
+        sync.pragma()
+    )
+}
+
+/// What the checkpointer should do after a `PASSIVE` pass, from what it answered (frames in
+/// the log, frames copied) and the log file's size: escalate to `TRUNCATE` when the log
+/// holds [`ESCALATE_AT_BYTES`] or more, or when the file is larger than that (a log that
+/// was reset but whose file kept its size).
+///
+/// Why escalating is needed at all: SQLite starts the log over only once every frame has
+/// been copied into the database *and* no reader still reads from the log. A `PASSIVE`
+/// checkpoint copies only what no reader may still need; with player pages and dashboards
+/// reading all the time there is always a reader on a snapshot a few commits old, so the
+/// copy never catches up and the log only grows (1.3 GB in 10 minutes, issue 14). A
+/// `TRUNCATE` checkpoint holds the writer's turn, waits for the readers of older snapshots
+/// (new readers then read the database file alone), copies the rest and empties the file.
+pub fn should_truncate(log_frames: i64, page_size: u64, wal_file_bytes: u64) -> bool {
+    let log_bytes = (log_frames.max(0) as u64).saturating_mul(page_size);
+    log_bytes >= ESCALATE_AT_BYTES || wal_file_bytes > ESCALATE_AT_BYTES
+}
+
+/// What one pass of the checkpointer did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CheckpointPass {
+    /// Frames in the log after the `PASSIVE` checkpoint, and how many of them were copied.
+    pub log_frames: i64,
+    pub checkpointed: i64,
+    /// A `TRUNCATE` checkpoint was tried, and it emptied the log.
+    pub escalated: bool,
+    pub truncated: bool,
+    /// How long the writer's turn was held for it (ms).
+    pub held_ms: f64,
+    /// The `-wal` file's size after the pass.
+    pub wal_bytes: u64,
+}
+
+/// Counters of the checkpointer (read by the soak benchmark).
+#[derive(Debug, Default)]
+pub struct CheckpointStats {
+    pub passes: std::sync::atomic::AtomicU64,
+    pub escalations: std::sync::atomic::AtomicU64,
+    pub truncations: std::sync::atomic::AtomicU64,
+    /// Longest time the writer's turn was held by a `TRUNCATE` (µs).
+    pub max_held_us: std::sync::atomic::AtomicU64,
+    pub held_us: std::sync::atomic::AtomicU64,
+}
+
+/// A request to the checkpointer thread: `Some(reply)`: a pass now, answered on `reply`;
+/// `None` (or every sender gone): a last pass, then stop.
+pub(super) type CheckpointRequest = Option<std::sync::mpsc::SyncSender<Result<CheckpointPass, String>>>;
+
+/// The checkpointer thread's handle, held by every clone of the `Db`.
+#[derive(Debug)]
+pub struct Checkpointer {
+    pub(super) requests: Mutex<std::sync::mpsc::Sender<CheckpointRequest>>,
+    pub stats: Arc<CheckpointStats>,
+}
+
+struct CheckpointerState {
+    path: String,
+    conn: Option<diesel::SqliteConnection>,
+    page_size: u64,
+    writer: Arc<Mutex<()>>,
+    stats: Arc<CheckpointStats>,
+}
+
+#[derive(QueryableByName)]
+struct CheckpointRow {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    busy: i32,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    log: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    checkpointed: i64,
+}
+
+#[derive(QueryableByName)]
+struct PageSize {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    page_size: i64,
+}
+
+impl CheckpointerState {
+    fn wal_bytes(path: &str) -> u64 {
+        std::fs::metadata(format!("{path}-wal")).map(|m| m.len()).unwrap_or(0)
+    }
+
+    fn pass(&mut self) -> Result<CheckpointPass, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.conn.is_none() {
+            let mut c = diesel::SqliteConnection::establish(&self.path).map_err(|e| e.to_string())?;
+            c.batch_execute(&format!("PRAGMA busy_timeout = {TRUNCATE_WAIT_MS};")).map_err(|e| e.to_string())?;
+            let ps: PageSize = diesel::sql_query("PRAGMA page_size").get_result(&mut c).map_err(|e| e.to_string())?;
+            self.page_size = ps.page_size.max(512) as u64;
+            self.conn = Some(c);
+        }
+        let Some(c) = self.conn.as_mut() else { return Err("no connection".into()) };
+        let r: CheckpointRow = diesel::sql_query("PRAGMA wal_checkpoint(PASSIVE)").get_result(c).map_err(|e| e.to_string())?;
+        let mut out = CheckpointPass { log_frames: r.log, checkpointed: r.checkpointed, ..CheckpointPass::default() };
+        let _ = r.busy;
+        self.stats.passes.fetch_add(1, Relaxed);
+        if should_truncate(r.log, self.page_size, Self::wal_bytes(&self.path)) {
+            out.escalated = true;
+            self.stats.escalations.fetch_add(1, Relaxed);
+            // The writer's turn first (the writer thread takes it per batch): the checkpoint
+            // then never waits for a writer, and the writer waits on a mutex that wakes it
+            // the moment the checkpoint is done (not in SQLite's busy-handler sleeps).
+            let turn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            let t = std::time::Instant::now();
+            let r: Result<CheckpointRow, _> = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)").get_result(c);
+            let held = t.elapsed();
+            drop(turn);
+            out.held_ms = held.as_secs_f64() * 1e3;
+            let us = held.as_micros() as u64;
+            self.stats.held_us.fetch_add(us, Relaxed);
+            self.stats.max_held_us.fetch_max(us, Relaxed);
+            match r {
+                Ok(r) if r.busy == 0 => {
+                    out.truncated = true;
+                    out.log_frames = r.log;
+                    out.checkpointed = r.checkpointed;
+                    self.stats.truncations.fetch_add(1, Relaxed);
+                }
+                Ok(_) => log::debug!("checkpointer: a reader held the log for over {TRUNCATE_WAIT_MS} ms; next pass"),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        out.wal_bytes = Self::wal_bytes(&self.path);
+        Ok(out)
+    }
+}
 
 /// SQLite: copies the write-ahead log back into the database file from its own connection,
 /// every [`CHECKPOINT_EVERY`], instead of SQLite doing it inside whichever commit crosses
 /// 1,000 pages (the default). That commit was the writer thread's, so every write queued
 /// behind it waited for the copy and its `fsync`: the floor benchmark's p99 went from
-/// ~20 ms to ~13 ms, and its throughput up by a third, once moved here. A `PASSIVE`
-/// checkpoint never blocks the writer or readers (it copies what no reader still needs and
-/// leaves the rest for next time), and the log starts over from its beginning once it has
-/// all been copied, so it stays small. Ends (after a last checkpoint) when the `Db` is
-/// dropped.
-pub(super) fn checkpointer_loop(path: &str, stop: std::sync::mpsc::Receiver<()>) {
+/// ~20 ms to ~13 ms, and its throughput up by a third, once moved here.
+///
+/// Each pass is a `PASSIVE` checkpoint (never blocks the writer or readers: it copies what
+/// no reader still needs). That alone cannot keep the log small under a steady read load
+/// (see [`should_truncate`]): past [`ESCALATE_AT_BYTES`] the pass escalates to `TRUNCATE`,
+/// holding the writer's turn (`writer`, the writer thread's mutex) for the copy of what
+/// the `PASSIVE` pass left, at most [`TRUNCATE_WAIT_MS`] of waiting for older readers.
+/// Ends (after a last pass) when the `Db` is dropped.
+pub(super) fn checkpointer_loop(path: &str, writer: Arc<Mutex<()>>, stats: Arc<CheckpointStats>, requests: std::sync::mpsc::Receiver<CheckpointRequest>) {
     use std::sync::mpsc::RecvTimeoutError;
-    let mut conn: Option<diesel::SqliteConnection> = None;
+    let mut state = CheckpointerState { path: path.to_string(), conn: None, page_size: 4096, writer, stats };
     loop {
-        let last = match stop.recv_timeout(CHECKPOINT_EVERY) {
-            Err(RecvTimeoutError::Timeout) => false,
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => true,
+        let (reply, last) = match requests.recv_timeout(CHECKPOINT_EVERY) {
+            Err(RecvTimeoutError::Timeout) => (None, false),
+            Ok(Some(reply)) => (Some(reply), false),
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => (None, true),
         };
-        if conn.is_none() {
-            conn = diesel::SqliteConnection::establish(path)
-                .and_then(|mut c| c.batch_execute("PRAGMA busy_timeout = 1000;").map(|_| c).map_err(|e| diesel::ConnectionError::BadConnection(e.to_string())))
-                .map_err(|e| log::debug!("checkpointer: cannot open {path}: {e}"))
-                .ok();
+        let r = state.pass();
+        if let Err(e) = &r {
+            log::debug!("checkpointer: {path}: {e}");
+            state.conn = None;
         }
-        if let Some(c) = conn.as_mut() {
-            if let Err(e) = c.batch_execute("PRAGMA wal_checkpoint(PASSIVE);") {
-                log::debug!("checkpointer: {e}");
-                conn = None;
-            }
+        if let Some(reply) = reply {
+            let _ = reply.send(r);
         }
         if last {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escalates_past_the_threshold_only() {
+        assert!(!should_truncate(0, 4096, 0));
+        assert!(!should_truncate(4095, 4096, 4095 * 4096));
+        assert!(should_truncate(4096, 4096, 4096 * 4096));
+        // A log started over whose file kept a large size.
+        assert!(should_truncate(10, 4096, 100 << 20));
+        assert!(!should_truncate(-1, 4096, 0));
+    }
+
+    #[test]
+    fn synchronous_setting_parses() {
+        assert_eq!(Synchronous::parse("full"), Some(Synchronous::Full));
+        assert_eq!(Synchronous::parse(" NORMAL "), Some(Synchronous::Normal));
+        assert_eq!(Synchronous::parse("off"), None);
+        assert_eq!(Synchronous::default().pragma(), "FULL");
     }
 }
 
@@ -148,3 +362,21 @@ unsafe extern "C" fn stable_plans_on_open(
     ffi::SQLITE_OK
 }
 
+
+impl super::Db {
+    /// SQLite: runs one pass of the checkpointer thread now and tells what it did (tests,
+    /// benchmarks); `None` on PostgreSQL.
+    pub fn checkpoint_now(&self) -> Option<Result<CheckpointPass, String>> {
+        let cp = self.checkpointer.as_ref()?;
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if cp.requests.lock().unwrap_or_else(|e| e.into_inner()).send(Some(tx)).is_err() {
+            return Some(Err("the checkpointer has stopped".into()));
+        }
+        Some(rx.recv().unwrap_or_else(|_| Err("the checkpointer has stopped".into())))
+    }
+
+    /// SQLite: the checkpointer's counters; `None` on PostgreSQL.
+    pub fn checkpoint_stats(&self) -> Option<&CheckpointStats> {
+        self.checkpointer.as_deref().map(|c| &*c.stats)
+    }
+}
