@@ -139,6 +139,10 @@ impl From<diesel::result::Error> for AppError {
             diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, m) => {
                 AppError::Unavailable(format!("database: {}", m.message()))
             }
+            // PostgreSQL: a serialization failure, a deadlock or a statement cancelled by a
+            // timeout rolled its transaction (or savepoint) back; the request may succeed if
+            // sent again (issue 14: 503, never 500).
+            e if crate::db::is_transient(&e) => AppError::Unavailable(format!("database busy, try again: {e}")),
             e => AppError::Internal(format!("database: {e}")),
         }
     }

@@ -1,0 +1,100 @@
+//! PostgreSQL only: the writer thread (group commit across the process's writes, the room's
+//! write turn taken once per batch) and the classification of errors that mean "try again".
+//!
+//! Adapted from the SQLite writer thread in `db/sqlite.rs` (copied rather than shared: that
+//! file has its own owner and its own concerns — checkpoints — and the two loops differ in
+//! where the turn is taken and how a connection is obtained).
+
+use super::{Answer, Job, Manager, WriteStats, BATCH_JOBS, BATCH_TIME, SUSPECT_WAIT};
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::Pool;
+use std::sync::Arc;
+
+/// The advisory lock every write transaction takes: the room's one write turn, across every
+/// server process on the database (see `take_pg_turn`).
+pub(super) const TURN_LOCK: &str = "SELECT pg_advisory_xact_lock(72010001)";
+
+/// The PostgreSQL writer thread: takes the first waiting write, then every write queued
+/// behind it (up to [`BATCH_JOBS`] or [`BATCH_TIME`]), runs them in ONE transaction that
+/// takes the room's advisory lock once, each write in its own savepoint, commits, and answers
+/// them all. Why: before, each write was its own transaction — the lock, ~35 round trips and
+/// a commit (an fsync) — while every other writer of the room waited on the lock; under load
+/// the commits queued one behind the other. Now a batch pays one lock and one commit.
+///
+/// Rules still see what they would one transaction at a time: the writes of a batch run one
+/// after another, and every other process waits for the lock, so a rule check spanning tables
+/// (one seat per player, separations) never races. A write that fails is rolled back to its
+/// savepoint alone; the others commit. Nobody is answered before the commit.
+pub(super) fn writer_loop(pool: Pool<Manager>, health: Arc<super::Health>, stats: Arc<WriteStats>, rx: std::sync::mpsc::Receiver<Job>) {
+    use std::sync::atomic::Ordering::Relaxed;
+    while let Ok(first) = rx.recv() {
+        let t0 = std::time::Instant::now();
+        // As `Db::conn`: while the database is suspect, give up quickly (503) rather than
+        // keep every queued write waiting for the pool's full timeout.
+        let got = if health.suspect() { pool.get_timeout(SUSPECT_WAIT) } else { pool.get() };
+        let mut conn = match got {
+            Ok(c) => c,
+            Err(e) => {
+                first(Err(format!("database pool: {e}")))(&Ok(()));
+                continue;
+            }
+        };
+        let mut answers: Vec<Answer> = Vec::new();
+        let mut first = Some(first);
+        let mut t1 = t0;
+        let r = conn.transaction::<(), diesel::result::Error, _>(|c| {
+            // The turn: waits for any other process's write transaction to end.
+            c.batch_execute(TURN_LOCK)?;
+            t1 = std::time::Instant::now();
+            let mut job = first.take();
+            while let Some(j) = job.take() {
+                answers.push(j(Ok(c)));
+                if answers.len() >= BATCH_JOBS || t1.elapsed() >= BATCH_TIME {
+                    break;
+                }
+                job = rx.try_recv().ok();
+            }
+            Ok(())
+        });
+        let committed = r.map_err(|e| e.to_string());
+        if let Err(e) = &committed {
+            log::error!("a batch of {} write(s) could not be committed: {e}", answers.len());
+        }
+        stats.turns.fetch_add(answers.len() as u64, Relaxed);
+        stats.batches.fetch_add(1, Relaxed);
+        stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        drop(conn);
+        for a in answers {
+            a(&committed);
+        }
+        // BEGIN or the lock failed: the first write never ran; its caller is told why.
+        if let Some(first) = first {
+            let why = committed.err().unwrap_or_else(|| "the write could not start".into());
+            first(Err(why))(&Ok(()));
+        }
+    }
+}
+
+/// True for a PostgreSQL error that says "this attempt lost, the same request may succeed
+/// later": a serialization failure (40001), a deadlock (40P01), a statement cancelled by
+/// `statement_timeout` or `lock_timeout` (57014, 55P03). diesel reports the first as its own
+/// kind; the others only by their message (diesel 2 does not expose the SQLSTATE), which
+/// PostgreSQL words in English whatever `lc_messages` says only when built without NLS — so
+/// both the English text and the kind are checked. Such an error rolled back its transaction
+/// (or savepoint): nothing it wrote is kept, so answering 503 "try again" is honest.
+pub fn is_transient(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind, Error};
+    match e {
+        Error::DatabaseError(DatabaseErrorKind::SerializationFailure, _) => true,
+        Error::DatabaseError(DatabaseErrorKind::Unknown, info) => {
+            let m = info.message();
+            m.contains("canceling statement due to statement timeout")
+                || m.contains("canceling statement due to lock timeout")
+                || m.contains("deadlock detected")
+                || m.contains("could not obtain lock")
+        }
+        _ => false,
+    }
+}
