@@ -36,3 +36,5 @@ mod player_link;
 mod cagnotte;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/concurrency_pg.rs"]
+mod concurrency_pg;
