@@ -42,10 +42,15 @@ const TARGET_PAIRS_PER_S: f64 = 1_000.0;
 const TARGET_CALL_SEAT_P99_MS: f64 = 20.0;
 const TARGET_DASHBOARD_MS: f64 = 20.0;
 const TARGET_RSS_MB: f64 = 150.0;
+/// Statements one call+seat pair runs (call-next and seat, each its own transaction, through
+/// the services), counted with diesel's instrumentation; the same code on both backends.
+const TARGET_STATEMENTS_PER_PAIR: f64 = 60.0;
 
 #[path = "common/mod.rs"]
 mod common;
 use common::*;
+#[path = "../tests/support/pg_cluster.rs"]
+mod pg_cluster;
 
 
 // ---- the generated room (services directly, one write transaction per batch) ------------
@@ -416,10 +421,15 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
 /// Diagnostic: the same leave / call-next / seat through the services in-process, one
 /// thread, each in its own write transaction as the handlers do (no HTTP, no queueing):
 /// what one call+seat pair costs the database and the rules.
-fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result<(Summary, Summary), AppError> {
+fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result<(Summary, Summary, f64), AppError> {
     let system = Actor::system();
     let mut conn = state.db.conn()?;
-    let sql_stats = std::env::var_os("FLOOR_BENCH_SQL").map(|_| sql_profile(&mut conn));
+    // Every statement run on this connection, by SQL text: the count per call+seat pair is
+    // always printed; the detail with FLOOR_BENCH_SQL=1.
+    let profile = sql_profile(&mut conn);
+    let statements = |p: &SqlStats| p.lock().unwrap().values().map(|v| v.0).sum::<u64>();
+    let mut pair_statements = 0u64;
+    let sql_stats = std::env::var_os("FLOOR_BENCH_SQL").map(|_| profile.clone());
     let (mut call_us, mut pairs_us) = (Vec::new(), Vec::new());
     let main: Vec<usize> = (0..room.tables.len()).filter(|&i| !room.tables[i].must_move).collect();
     let mut done = 0;
@@ -436,6 +446,7 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
                 services::floor::leave(c, now, &r.profile, &system, sid, "bench")
             })?;
             room.tables[ti].seats[seat as usize - 1] = None;
+            let before = statements(&profile);
             let t1 = Instant::now();
             let call = match state.db.write(&mut conn, |c| {
                 let r = services::room::get(c)?;
@@ -451,15 +462,18 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
                 services::floor::confirm_call(c, now, r.tz, &r.profile, &system, call.id)
             })?;
             let t3 = Instant::now();
+            pair_statements += statements(&profile) - before;
             room.tables[ti].seats[seat as usize - 1] = Some(s.id);
             call_us.push((t2 - t1).as_micros() as u64);
             pairs_us.push((t3 - t1).as_micros() as u64);
             done += 1;
         }
     }
-    if let Some(stats) = sql_stats {
+    {
         use diesel::connection::Connection;
         conn.set_instrumentation(|_: diesel::connection::InstrumentationEvent<'_>| {});
+    }
+    if let Some(stats) = sql_stats {
         let stats = stats.lock().unwrap();
         let mut rows: Vec<_> = stats.iter().collect();
         rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
@@ -470,7 +484,8 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
             println!("{:>7.1} µs/round {:>6.2}/round cached={cached:<5} {}", *ns as f64 / 1e3 / done.max(1) as f64, *count as f64 / done.max(1) as f64, sql.chars().take(150).collect::<String>());
         }
     }
-    Ok((summarize(call_us), summarize(pairs_us)))
+    let per_pair = pair_statements as f64 / pairs_us.len().max(1) as f64;
+    Ok((summarize(call_us), summarize(pairs_us), per_pair))
 }
 
 fn dashboard_http(addr: SocketAddr, session: &str, runs: usize) -> (Summary, usize) {
@@ -507,35 +522,188 @@ fn dashboard_service(state: &AppState, runs: usize) -> (Summary, usize, usize) {
     (summarize(v), tables, lines)
 }
 
+/// What one backend's run gives the comparison at the end.
+struct Figures {
+    name: &'static str,
+    raw_single: f64,
+    raw_multi: f64,
+    raw_clients: usize,
+    throughput: f64,
+    p50: f64,
+    p99: f64,
+    statements_per_pair: f64,
+    writes_per_transaction: f64,
+    errors: usize,
+}
+
+/// The machine's own limit: the raw rate of a transaction comparable to a floor write — six
+/// indexed row writes (a table with a primary key and two secondary indexes), committed —
+/// on connections from the app's own pool (so with the app's pragmas / `synchronous_commit`),
+/// one client committing after another, then `clients` at once. The first is the limit the
+/// ratios use: one durable commit after another is what the disk allows without batching.
+fn raw_rate(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
+    use diesel::connection::{Connection, SimpleConnection};
+    use diesel::RunQueryDsl;
+    let pg = state.db.backend == cardroom::db::Backend::Postgres;
+    {
+        let mut conn = state.db.conn().expect("conn");
+        let ddl = if pg {
+            "CREATE TABLE IF NOT EXISTS bench_raw (id BIGSERIAL PRIMARY KEY, k BIGINT NOT NULL, t TEXT NOT NULL, v BIGINT NOT NULL); \
+             CREATE INDEX IF NOT EXISTS bench_raw_k ON bench_raw (k); CREATE INDEX IF NOT EXISTS bench_raw_t ON bench_raw (t);"
+        } else {
+            "CREATE TABLE IF NOT EXISTS bench_raw (id INTEGER PRIMARY KEY, k INTEGER NOT NULL, t TEXT NOT NULL, v INTEGER NOT NULL); \
+             CREATE INDEX IF NOT EXISTS bench_raw_k ON bench_raw (k); CREATE INDEX IF NOT EXISTS bench_raw_t ON bench_raw (t);"
+        };
+        conn.batch_execute(ddl).expect("bench_raw table");
+    }
+    let sql = if pg { "INSERT INTO bench_raw (k, t, v) VALUES ($1, $2, $3)" } else { "INSERT INTO bench_raw (k, t, v) VALUES (?, ?, ?)" };
+    let run = |k: usize| -> usize {
+        let mut conn = state.db.conn().expect("conn");
+        let c: &mut cardroom::db::DbConn = &mut conn;
+        let end = Instant::now() + Duration::from_secs_f64(secs);
+        let mut n = 0usize;
+        while Instant::now() < end {
+            let r = c.transaction::<_, diesel::result::Error, _>(|c| {
+                for i in 0..6i64 {
+                    let key = (k * 1_000_000 + n * 6) as i64 + i;
+                    diesel::sql_query(sql)
+                        .bind::<diesel::sql_types::BigInt, _>(key.wrapping_mul(2_654_435_761) % 1_000_003)
+                        .bind::<diesel::sql_types::Text, _>(format!("row {key}"))
+                        .bind::<diesel::sql_types::BigInt, _>(key)
+                        .execute(c)?;
+                }
+                Ok(())
+            });
+            if r.is_ok() {
+                n += 1;
+            }
+        }
+        n
+    };
+    let t = Instant::now();
+    let single = run(0) as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let total: usize = std::thread::scope(|s| {
+        let hs: Vec<_> = (1..=clients).map(|k| s.spawn(move || run(k))).collect();
+        hs.into_iter().map(|h| h.join().expect("raw client")).sum()
+    });
+    let multi = total as f64 / t.elapsed().as_secs_f64();
+    (single, multi)
+}
+
 fn main() {
+    let backends = std::env::var("FLOOR_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let mut figures = Vec::new();
+    if backends.contains("sqlite") {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db_path = dir.path().join("bench.db");
+        figures.push(run_backend("SQLite", format!("sqlite://{}", db_path.display()), Some(&db_path)));
+        if std::env::var_os("FLOOR_BENCH_KEEP_DB").is_some() {
+            println!("database kept at {}", dir.keep().join("bench.db").display());
+        }
+    }
+    if backends.contains("postgres") {
+        // A given server (an empty database), or a private throwaway cluster with the
+        // server's durable defaults (fsync on, synchronous_commit on) on this machine.
+        let mut _cluster = None;
+        let url = match std::env::var("FLOOR_BENCH_DATABASE_URL") {
+            Ok(u) => Some(u),
+            Err(_) => match pg_cluster::PgCluster::start(&[]) {
+                Ok(c) => {
+                    let url = c.create_database("floor_bench").expect("create database floor_bench");
+                    _cluster = Some(c);
+                    Some(url)
+                }
+                Err(e) => {
+                    println!();
+                    println!("PostgreSQL: SKIPPED — no throwaway cluster could be started ({e}); set FLOOR_BENCH_DATABASE_URL=postgres://… to use a server");
+                    None
+                }
+            },
+        };
+        if let Some(url) = url {
+            println!();
+            figures.push(run_backend("PostgreSQL", url, None));
+        }
+    }
+    compare(&figures);
+}
+
+/// The issue's targets across backends, each PASS/MISS, with the machine's own limits.
+fn compare(figures: &[Figures]) {
+    let sqlite = figures.iter().find(|f| f.name == "SQLite");
+    let pg = figures.iter().find(|f| f.name == "PostgreSQL");
+    println!();
+    println!("== both backends, same run (limit = raw 6-indexed-row transactions/s, one client; the ratios are what compares across machines) ==");
+    println!("| {:<66} | {:>17} | {:>7} | {:<4} |", "measure", "value", "target", "");
+    println!("|{}|{}|{}|{}|", "-".repeat(68), "-".repeat(19), "-".repeat(9), "-".repeat(6));
+    let row = |what: &str, value: String, target: &str, result: &str| {
+        println!("| {what:<66} | {value:>17} | {target:>7} | {result:<4} |");
+    };
+    for f in figures {
+        row(&format!("{}: limit, raw 6-row transactions/s, 1 client", f.name), format!("{:.0}", f.raw_single), "", "");
+        row(&format!("{}:   raw 6-row transactions/s, {} clients", f.name, f.raw_clients), format!("{:.0}", f.raw_multi), "", "");
+        row(&format!("{}: call+seat pairs/s over HTTP", f.name), format!("{:.0}", f.throughput), "", "");
+        row(&format!("{}: call+seat pairs/s ÷ its limit", f.name), format!("{:.2}×", f.throughput / f.raw_single), "", "");
+        row(&format!("{}: call+seat p50 / p99 (ms)", f.name), format!("{:.2} / {:.2}", f.p50, f.p99), "≤ 20", verdict(f.p99 <= TARGET_CALL_SEAT_P99_MS));
+        row(
+            &format!("{}: statements per call+seat pair (services, 1 tx each)", f.name),
+            format!("{:.1}", f.statements_per_pair),
+            &format!("≤ {TARGET_STATEMENTS_PER_PAIR:.0}"),
+            verdict(f.statements_per_pair <= TARGET_STATEMENTS_PER_PAIR),
+        );
+        row(&format!("{}: writes per transaction (group commit) / errors", f.name), format!("{:.1} / {}", f.writes_per_transaction, f.errors), "", "");
+    }
+    if let Some(s) = sqlite {
+        let r = s.throughput / s.raw_single;
+        row("SQLite: call+seat pairs/s ≥ 0.5 × its raw 6-row rate", format!("{r:.2}×"), "≥ 0.50", verdict(r >= 0.5));
+    }
+    if let (Some(s), Some(p)) = (sqlite, pg) {
+        let r = p.throughput / s.throughput;
+        row("PostgreSQL: call+seat pairs/s ≥ 0.8 × SQLite's", format!("{r:.2}×"), "≥ 0.80", verdict(r >= 0.8));
+        println!("floor.compare.postgres_over_sqlite={r:.3}");
+    }
+    for f in figures {
+        let k = if f.name == "SQLite" { "sqlite" } else { "postgres" };
+        println!("floor.compare.{k}.raw_single_per_s={:.1}", f.raw_single);
+        println!("floor.compare.{k}.raw_multi_per_s={:.1}", f.raw_multi);
+        println!("floor.compare.{k}.throughput_over_raw={:.3}", f.throughput / f.raw_single);
+        println!("floor.compare.{k}.statements_per_pair={:.1}", f.statements_per_pair);
+    }
+}
+
+/// One backend's whole run: the generated room, the limit, the floor over HTTP, diagnostics.
+fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::path::Path>) -> Figures {
     let t_all = Instant::now();
     let ops = env_or("FLOOR_BENCH_OPS", 3_000);
     let clients = env_or("FLOOR_BENCH_CLIENTS", 32).max(1);
     let secs = env_or("FLOOR_BENCH_SECS", 20) as u64;
     let dash_runs = env_or("FLOOR_BENCH_DASH_RUNS", 50).max(1);
     let direct_ops = env_or("FLOOR_BENCH_DIRECT_OPS", 200);
+    let raw_secs = env_or("FLOOR_BENCH_RAW_SECS", 2).max(1) as f64;
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
     let mb = |kb: u64| kb as f64 / 1024.0;
+    // Peak RSS per backend: reset the process's high-water mark (Linux: "5" to clear_refs).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db_path = dir.path().join("bench.db");
-    let config = Config {
-        database_url: format!("sqlite://{}", db_path.display()),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        ..Config::default()
-    };
+    let config = Config { database_url, admin_password: Some(ADMIN_PASSWORD.into()), workers: Some(2), ..Config::default() };
     let pool_size = config.pool_size;
-    println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; SQLite (pool {pool_size}), 2 HTTP workers, {cores} cores");
+    println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; {name} (pool {pool_size}), 2 HTTP workers, {cores} cores");
 
     let t_setup = Instant::now();
     let state = build_state(config).expect("build_state");
     let mut room = build_room(&state).expect("generated room");
     let setup_s = t_setup.elapsed().as_secs_f64();
-    let db_mb = std::fs::metadata(&db_path).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    let db_mb = db_path.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
     let rss_setup = mb(rss_kb("VmHWM:"));
     let must_move = room.tables.iter().filter(|t| t.must_move).count();
     println!("setup {setup_s:.1} s (not part of the figures); database file {db_mb:.0} MB; {must_move} must-move tables (BSOP 55); peak RSS so far {rss_setup:.0} MB");
+
+    // The machine's own limit, measured now on this backend's connections (before the server
+    // opens its own).
+    let raw_clients = clients.min(pool_size.saturating_sub(1).max(1) as usize);
+    let (raw_single, raw_multi) = raw_rate(&state, raw_clients, raw_secs);
+    println!("limit ({name}, same connections and settings as the app): raw 6-indexed-row transactions {raw_single:.0}/s with 1 client, {raw_multi:.0}/s with {raw_clients} clients");
 
     let (addr, handle) = start_server(state.clone());
     let token = api_token(addr);
@@ -548,7 +716,7 @@ fn main() {
     let (dash_http, dash_bytes) = dashboard_http(addr, &session, dash_runs);
     let rss_dash = mb(rss_kb("VmHWM:"));
     // Diagnostic: one call+seat through the services, no HTTP, lists at full length.
-    let (direct_call_full, direct_pair_full) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    let (direct_call_full, direct_pair_full, _) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
     println!(
         "dashboard: {dash_tables} tables, {dash_lines} list lines; GET /floor/live answers {:.1} MB; peak RSS so far {rss_dash:.0} MB",
         dash_bytes as f64 / 1e6
@@ -581,7 +749,7 @@ fn main() {
     }
 
     // Diagnostics: the services without HTTP, and the dashboard after the write phase.
-    let (direct_call, direct_pair) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    let (direct_call, direct_pair, statements_per_pair) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
     let (dash_after, _, lines_after) = dashboard_service(&state, dash_runs);
 
     let peak_mb = mb(rss_kb("VmHWM:"));
@@ -591,6 +759,7 @@ fn main() {
         println!("| {what:<60} | {value:>17} | {target:>7} | {result:<4} |");
     };
     println!();
+    println!("{name}:");
     println!("| {:<60} | {:>17} | {:>7} | {:<4} |", "measure", "value", "target", "");
     println!("|{}|{}|{}|{}|", "-".repeat(62), "-".repeat(19), "-".repeat(9), "-".repeat(6));
     row(&format!("call+seat over HTTP, {} clients: pairs/s", cs.clients), format!("{throughput:.0}"), "≥ 1000", verdict(throughput >= TARGET_PAIRS_PER_S));
@@ -625,7 +794,12 @@ fn main() {
     row("setup (s, not part of the figures)", format!("{setup_s:.1}"), "", "");
     row("whole run (s)", format!("{total_s:.1}"), "", "");
     println!();
-    let kv = |k: &str, v: String| println!("floor.{k}={v}");
+    // SQLite's keys as before; PostgreSQL's under floor.postgres.
+    let prefix = if name == "SQLite" { "floor" } else { "floor.postgres" };
+    let kv = |k: &str, v: String| println!("{prefix}.{k}={v}");
+    kv("raw_single_per_s", format!("{raw_single:.1}"));
+    kv("raw_multi_per_s", format!("{raw_multi:.1}"));
+    kv("statements_per_pair", format!("{statements_per_pair:.1}"));
     kv("room.tables", TABLES.to_string());
     kv("room.seated", SEATED.to_string());
     kv("room.waitlisted", WAITLISTED.to_string());
@@ -676,11 +850,20 @@ fn main() {
     kv("peak_rss_after_dashboard_http_mb", format!("{rss_dash:.1}"));
     kv("total_s", format!("{total_s:.1}"));
 
-    // Stop the server; the temporary database goes with `dir` (unless kept).
+    // Stop the server and the database's threads before the next backend runs.
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     rt.block_on(handle.stop(false));
     drop(state);
-    if std::env::var_os("FLOOR_BENCH_KEEP_DB").is_some() {
-        println!("database kept at {}", dir.keep().join("bench.db").display());
+    Figures {
+        name,
+        raw_single,
+        raw_multi,
+        raw_clients,
+        throughput,
+        p50: cs.pairs.p50,
+        p99: cs.pairs.p99,
+        statements_per_pair,
+        writes_per_transaction: per_batch,
+        errors: cs.errors.len(),
     }
 }

@@ -159,8 +159,9 @@ pub fn is_transient(e: &diesel::result::Error) -> bool {
         E::BrokenTransactionManager => true,
         E::DatabaseError(K::ClosedConnection | K::UnableToSendCommand | K::SerializationFailure, _) => true,
         E::DatabaseError(K::Unknown, info) => {
-            const TRANSIENT: [&str; 12] = [
+            const TRANSIENT: [&str; 13] = [
                 "canceling statement due to statement timeout",
+                "could not obtain lock",
                 "canceling statement due to lock timeout",
                 "canceling statement due to conflict with recovery",
                 "deadlock detected",

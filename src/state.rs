@@ -67,19 +67,11 @@ impl AppState {
         F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
     {
         let state = self.clone();
-        let r = if self.db.backend == crate::db::Backend::Sqlite {
-            let answer = self.db.write_async(move |c| f(&state, c)).expect("SQLite has a writer thread");
-            // SQLite: the room's writer thread runs it (no blocking thread needed here).
-            answer.await
-        } else {
-            let state = self.clone();
-            actix_web::web::block(move || {
-                let s2 = state.clone();
-                state.db.write_new(move |c| f(&s2, c))
-            })
-            .await
-            .map_err(AppError::from)
-            .and_then(|r| r)
+        // Both backends: the process's writer thread runs it (group commit), no blocking
+        // thread needed here.
+        let r = match self.db.write_async(move |c| f(&state, c)) {
+            Some(answer) => answer.await,
+            None => Err(AppError::Unavailable("database: no writer thread".into())),
         };
         if r.is_ok() {
             self.changed();

@@ -46,3 +46,5 @@ mod backups;
 mod pg_cluster;
 #[path = "http/sqlite_night.rs"]
 mod sqlite_night;
+#[path = "http/concurrency_pg.rs"]
+mod concurrency_pg;

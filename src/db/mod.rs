@@ -5,6 +5,7 @@
 pub mod audit;
 mod connection;
 pub mod models;
+mod postgres;
 pub mod schema;
 mod sqlite;
 
@@ -60,7 +61,7 @@ pub struct Db {
     pub backend: Backend,
     writer: Arc<Mutex<()>>,
     stats: Arc<WriteStats>,
-    /// SQLite: the queue of the writer thread (see [`Db::write_new`]).
+    /// The queue of the writer thread (see [`Db::write_new`]); both backends have one.
     jobs: Option<Arc<Mutex<std::sync::mpsc::Sender<Job>>>>,
     /// SQLite: the checkpointer thread stops when the last clone of this `Db` is dropped.
     checkpointer: Option<Arc<sqlite::Checkpointer>>,
@@ -187,16 +188,18 @@ impl Db {
             .map_err(|e| DbError::Open(e.to_string()))?;
         let writer = Arc::new(Mutex::new(()));
         let stats: Arc<WriteStats> = Arc::default();
-        let jobs = if backend == Backend::Sqlite {
+        // Both backends: one writer thread per process doing group commit (see `write_new`).
+        let jobs = {
             let (tx, rx) = std::sync::mpsc::channel::<Job>();
-            let (p, w, st) = (pool.clone(), writer.clone(), stats.clone());
+            let (p, w, st, h) = (pool.clone(), writer.clone(), stats.clone(), health.clone());
             std::thread::Builder::new()
                 .name("db-writer".into())
-                .spawn(move || writer_loop(p, w, st, rx))
+                .spawn(move || match backend {
+                    Backend::Sqlite => writer_loop(p, w, st, rx),
+                    Backend::Postgres => postgres::writer_loop(p, h, st, rx),
+                })
                 .map_err(|e| DbError::Open(format!("writer thread: {e}")))?;
             Some(Arc::new(Mutex::new(tx)))
-        } else {
-            None
         };
         let checkpointer = if backend == Backend::Sqlite {
             let (requests, received) = std::sync::mpsc::channel::<sqlite::CheckpointRequest>();
@@ -265,7 +268,8 @@ impl Db {
     /// savepoint — a write that fails is undone alone and the others go on — and answers every
     /// one of them only once that transaction is committed. The rules see exactly what they
     /// would see one transaction at a time (the writes still run one after another); the room
-    /// saves a commit and a thread hand-over per write. PostgreSQL: one transaction per write.
+    /// saves a commit and a thread hand-over per write. PostgreSQL: the same, the batch taking
+    /// the room's advisory lock once (see `postgres::writer_loop`).
     pub fn write_new<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static) -> Result<T, E>
     where
         T: Send + 'static,
@@ -299,9 +303,8 @@ impl Db {
         r
     }
 
-    /// SQLite: like [`write_new`](Self::write_new) without blocking the caller's thread:
-    /// the answer comes back on a future. `None` for PostgreSQL (use `write_new` on a
-    /// blocking thread).
+    /// Like [`write_new`](Self::write_new) without blocking the caller's thread: the answer
+    /// comes back on a future. `None` when there is no writer thread (never, today).
     pub fn write_async<T, E>(
         &self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
@@ -348,7 +351,10 @@ impl Db {
             Box::new(move |committed: &Result<(), String>| {
                 reply(match (r, committed) {
                     (Ok(v), Ok(())) => Ok(v),
-                    (Ok(_), Err(msg)) => Err(E::from(db_error(msg.clone()))),
+                    // The batch was rolled back as a whole (its commit failed, or the
+                    // connection was lost): nothing of this write was kept, so "try again"
+                    // (503) is the honest answer, not an internal error.
+                    (Ok(_), Err(msg)) => Err(E::from(db_unavailable(format!("the write was not saved: {msg}")))),
                     (Err(e), _) => Err(e),
                 })
             }) as Answer
@@ -378,7 +384,7 @@ impl Db {
 /// are always locked in one order (no deadlocks). SQLite takes its turn in-process.
 fn take_pg_turn(conn: &mut DbConn) -> QueryResult<()> {
     match conn {
-        DbConn::Postgres(c) => c.batch_execute("SELECT pg_advisory_xact_lock(72010001)"),
+        DbConn::Postgres(c) => c.batch_execute(postgres::TURN_LOCK),
         DbConn::Sqlite(_) => Ok(()),
     }
 }
