@@ -44,10 +44,9 @@
 //! Money is integer minor units throughout; ratios (occupancy, hands per hour) are integers
 //! too (per mille, tenths), so no figure depends on floating point.
 
-use crate::db::schema::{
-    cagnotte_dues, cagnotte_sessions, card_tables, commissions, dealer_shifts, drop_boxes, games, hands, players, seat_calls, seatings, staff, tips,
-    waitlist_entries,
-};
+mod rows;
+
+use crate::db::schema::{card_tables, dealer_shifts, games, players, seatings, staff};
 use crate::db::DbConn;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
@@ -539,10 +538,10 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         (t < s.1).then_some(s.2)
     };
 
-    // Adds to every row an event at `t` belongs to.
-    macro_rules! add {
-        ($table:expr, $game:expr, $t:expr, $shift:expr, |$f:ident| $body:expr) => {{
-            let (table, game, t): (i64, i64, i64) = ($table, $game, $t);
+    // Adds to every row of a table, a game, a gaming day (its index) and a shift.
+    macro_rules! add_in {
+        ($table:expr, $game:expr, $day:expr, $shift:expr, |$f:ident| $body:expr) => {{
+            let (table, game, day): (i64, i64, Option<usize>) = ($table, $game, $day);
             {
                 let $f = &mut acc.total;
                 $body;
@@ -555,7 +554,7 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
                 let $f = acc.games.entry(game).or_default();
                 $body;
             }
-            if let Some(d) = bucket(t, &day_bounds_v) {
+            if let Some(d) = day {
                 let $f = &mut acc.days[d];
                 $body;
             }
@@ -565,31 +564,26 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
             }
         }};
     }
+    // Adds to every row an event at `t` belongs to.
+    macro_rules! add {
+        ($table:expr, $game:expr, $t:expr, $shift:expr, |$f:ident| $body:expr) => {{
+            let t: i64 = $t;
+            add_in!($table, $game, bucket(t, &day_bounds_v), $shift, |$f| $body)
+        }};
+    }
     let hour_at = |t: i64| bucket(t, &hour_bounds).map(|i| hour_of[i] as usize);
 
     // Cagnotte sessions and their dues (PT-2007 7b).
-    let sessions: Vec<(i64, i64, NaiveDateTime)> = cagnotte_sessions::table
-        .filter(cagnotte_sessions::started_at.ge(nf))
-        .filter(cagnotte_sessions::started_at.lt(nt))
-        .select((cagnotte_sessions::table_id, cagnotte_sessions::game_id, cagnotte_sessions::started_at))
-        .load(conn)?;
-    for (table, game, at) in sessions {
+    for (table, game, t) in rows::sessions(conn, nf, nt)? {
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
         add!(table, game, t, shift_of(table, t), |f| f.sessions += 1);
     }
-    let dues: Vec<(i64, i64, i64, String, Option<i64>, NaiveDateTime)> = cagnotte_dues::table
-        .filter(cagnotte_dues::due_at.ge(nf))
-        .filter(cagnotte_dues::due_at.lt(nt))
-        .select((cagnotte_dues::table_id, cagnotte_dues::game_id, cagnotte_dues::amount, cagnotte_dues::state, cagnotte_dues::collected, cagnotte_dues::due_at))
-        .load(conn)?;
-    for (table, game, amount, state, collected, at) in dues {
+    for (table, game, amount, state, collected, t) in rows::dues(conn, nf, nt)? {
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
         let exempt = state == "exempt";
         let got = if exempt { 0 } else { collected.unwrap_or(0) };
         add!(table, game, t, shift_of(table, t), |f| {
@@ -607,73 +601,56 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     }
 
     // Hands and their rake (PT-2007 7a).
-    let hand_rows: Vec<(i64, Option<i64>, NaiveDateTime, Option<i64>)> = hands::table
-        .filter(hands::at.ge(nf))
-        .filter(hands::at.lt(nt))
-        .select((hands::table_id, hands::game_id, hands::at, hands::rake))
-        .load(conn)?;
-    for (table, own_game, at, rake) in hand_rows {
+    // A month is ~650k hands: they are first counted per (table, game, day, shift, hour) —
+    // one hash per hand instead of five — and each group is then added to its rows.
+    let mut hand_groups: HashMap<(i64, i64, Option<usize>, Option<i64>, Option<usize>), (i64, i64)> = HashMap::new();
+    for (table, own_game, t, rake) in rows::hands(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
-        let rake = rake.unwrap_or(0);
-        add!(table, game, t, shift_of(table, t), |f| {
-            f.hands += 1;
+        let g = hand_groups.entry((table, game, bucket(t, &day_bounds_v), shift_of(table, t), hour_at(t))).or_default();
+        g.0 += 1;
+        g.1 += rake.unwrap_or(0);
+    }
+    for ((table, game, day, shift, hour), (count, rake)) in hand_groups {
+        add_in!(table, game, day, shift, |f| {
+            f.hands += count;
             f.rake += rake;
         });
-        if let Some(h) = hour_at(t) {
+        if let Some(h) = hour {
             acc.hours[h].cagnotte += rake;
         }
     }
 
     // Drop boxes (the quick per-hand mode) and tips: by their shift, else by their time.
-    let boxes: Vec<(i64, Option<i64>, Option<i64>, i64, NaiveDateTime)> = drop_boxes::table
-        .filter(drop_boxes::at.ge(nf))
-        .filter(drop_boxes::at.lt(nt))
-        .select((drop_boxes::table_id, drop_boxes::game_id, drop_boxes::shift_id, drop_boxes::amount, drop_boxes::at))
-        .load(conn)?;
-    for (table, own_game, shift, amount, at) in boxes {
+    let known_shifts: std::collections::HashSet<i64> = shift_rows.iter().map(|r| r.0).collect();
+    for (table, own_game, shift, amount, t) in rows::drop_boxes(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
-        let shift = shift.filter(|s| shift_rows.iter().any(|r| r.0 == *s)).or_else(|| shift_of(table, t));
+        let shift = shift.filter(|s| known_shifts.contains(s)).or_else(|| shift_of(table, t));
         add!(table, game, t, shift, |f| f.drop_box += amount);
         if let Some(h) = hour_at(t) {
             acc.hours[h].cagnotte += amount;
         }
     }
-    let tip_rows: Vec<(i64, Option<i64>, Option<i64>, i64, NaiveDateTime)> = tips::table
-        .filter(tips::at.ge(nf))
-        .filter(tips::at.lt(nt))
-        .select((tips::table_id, tips::game_id, tips::shift_id, tips::amount, tips::at))
-        .load(conn)?;
-    let known_shifts: std::collections::HashSet<i64> = shift_rows.iter().map(|r| r.0).collect();
-    for (table, own_game, shift, amount, at) in tip_rows {
+    for (table, own_game, shift, amount, t) in rows::tips(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
         let shift = shift.filter(|s| known_shifts.contains(s)).or_else(|| shift_of(table, t));
         add!(table, game, t, shift, |f| f.tips += amount);
     }
 
     // Commissions (MO-13 11).
-    let commission_rows: Vec<(i64, Option<i64>, i64, NaiveDateTime)> = commissions::table
-        .filter(commissions::at.ge(nf))
-        .filter(commissions::at.lt(nt))
-        .select((commissions::table_id, commissions::game_id, commissions::amount, commissions::at))
-        .load(conn)?;
-    for (table, own_game, amount, at) in commission_rows {
+    for (table, own_game, amount, t) in rows::commissions(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
         add!(table, game, t, shift_of(table, t), |f| f.commission += amount);
         if let Some(h) = hour_at(t) {
             acc.hours[h].cagnotte += amount;
@@ -682,19 +659,14 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
 
     // Play: seatings clipped to the period (open ones up to now); a table is open while
     // someone sits at it.
-    let sits: Vec<(i64, Option<i64>, NaiveDateTime, Option<NaiveDateTime>)> = seatings::table
-        .filter(seatings::sat_at.lt(nu))
-        .filter(seatings::left_at.is_null().or(seatings::left_at.gt(nf)))
-        .select((seatings::table_id, seatings::game_id, seatings::sat_at, seatings::left_at))
-        .load(conn)?;
     let mut spans: HashMap<(i64, i64), Vec<(i64, i64)>> = HashMap::new();
-    for (table, own_game, sat, left) in sits {
+    for (table, own_game, sat, left) in rows::seatings(conn, nf, nu)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let a = secs(sat).max(from);
-        let b = left.map(secs).unwrap_or(until).min(until);
+        let a = sat.max(from);
+        let b = left.unwrap_or(until).min(until);
         if a >= b {
             continue;
         }
@@ -726,20 +698,12 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     }
 
     // No-shows: expired seat calls (the game of the list the call came from).
-    let calls: Vec<(i64, Option<i64>, NaiveDateTime)> = seat_calls::table
-        .left_join(waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seat_calls::entry_id)))
-        .filter(seat_calls::state.eq("expired"))
-        .filter(seat_calls::called_at.ge(nf))
-        .filter(seat_calls::called_at.lt(nt))
-        .select((seat_calls::table_id, waitlist_entries::game_id.nullable(), seat_calls::called_at))
-        .load(conn)?;
     let mut no_shows: BTreeMap<i64, i64> = BTreeMap::new();
-    for (table, own_game, at) in calls {
+    for (table, own_game, t) in rows::no_shows(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let t = secs(at);
         add!(table, game, t, shift_of(table, t), |f| f.no_shows += 1);
         *no_shows.entry(game).or_default() += 1;
     }
@@ -770,18 +734,12 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     // The lists (per game, then all together).
     let games_seen: std::collections::HashSet<i64> = acc.games.keys().copied().collect();
     let keep_list = |game: i64| filter.game.is_none_or(|g| g == game) && (filter.table.is_none() || games_seen.contains(&game));
-    let entries: Vec<(i64, NaiveDateTime, Option<NaiveDateTime>, Option<String>)> = waitlist_entries::table
-        .filter(waitlist_entries::joined_at.lt(nu))
-        .filter(waitlist_entries::ended_at.is_null().or(waitlist_entries::ended_at.gt(nf)))
-        .select((waitlist_entries::game_id, waitlist_entries::joined_at, waitlist_entries::ended_at, waitlist_entries::end_reason))
-        .load(conn)?;
     let mut lists: BTreeMap<i64, ListAcc> = BTreeMap::new();
     let mut all = ListAcc::default();
-    for (game, joined, ended, reason) in entries {
+    for (game, j, e, reason) in rows::entries(conn, nf, nu)? {
         if !keep_list(game) {
             continue;
         }
-        let (j, e) = (secs(joined), ended.map(secs));
         for l in [lists.entry(game).or_default(), &mut all] {
             if j >= from {
                 l.joined += 1;
