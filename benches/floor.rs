@@ -52,7 +52,6 @@ use common::*;
 #[path = "../tests/support/pg_cluster.rs"]
 mod pg_cluster;
 
-
 // ---- the generated room (services directly, one write transaction per batch) ------------
 
 #[derive(Clone)]
@@ -71,14 +70,23 @@ struct Room {
 fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
     PlayerInput {
         full_name: format!("Bench Player {i:05}"),
-        date_of_birth: NaiveDate::from_ymd_opt(today.year() - 25 - (i % 40) as i32, (i % 12) as u32 + 1, (i % 28) as u32 + 1).unwrap_or(today),
+        date_of_birth: NaiveDate::from_ymd_opt(
+            today.year() - 25 - (i % 40) as i32,
+            (i % 12) as u32 + 1,
+            (i % 28) as u32 + 1,
+        )
+        .unwrap_or(today),
         doc_kind: DocumentKind::NationalId,
         doc_number: format!("PT{:08}", 10_000_000 + i),
         doc_country: "PT".into(),
         doc_expiry: today + Days::days(400 + (i % 1000) as i64),
         phone: Some(format!("+3519{:08}", 10_000_000 + i)),
         email: None,
-        language: if i % 3 == 0 { Language::En } else { Language::Pt },
+        language: if i % 3 == 0 {
+            Language::En
+        } else {
+            Language::Pt
+        },
         notify: NotifyPref::Sms,
         alias: format!("P{i:05}"),
     }
@@ -103,31 +111,39 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
         ("omaha", 200, 500, "mid", 10_000, 50_000),
         ("holdem_nl", 1_000, 2_000, "high", 100_000, 500_000),
     ];
-    let tables = state.db.write(&mut conn, |c| -> Result<Vec<(i64, usize)>, AppError> {
-        let mut game_ids = Vec::new();
-        for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
-            let g = GameInput {
-                name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
-                variant: (*variant).into(),
-                small_blind: *sb,
-                big_blind: *bb,
-                limit_class: (*class).into(),
-                buy_in_min: *min,
-                buy_in_max: Some(*max),
-                ..GameInput::default()
-            };
-            game_ids.push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
-        }
-        let mut tables = Vec::new();
-        for n in 0..TABLES {
-            let gi = n % GAMES;
-            let input = TableInput { number: n as i32 + 1, seats: Some(SEATS), game_id: Some(game_ids[gi]), mode: "continuous".into(), active: Some(true) };
-            let row = services::games::create_table(c, now, &system, &input)?;
-            services::floor::open_table(c, now, &system, row.id)?;
-            tables.push((row.id, gi));
-        }
-        Ok(tables)
-    })?;
+    let tables = state
+        .db
+        .write(&mut conn, |c| -> Result<Vec<(i64, usize)>, AppError> {
+            let mut game_ids = Vec::new();
+            for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
+                let g = GameInput {
+                    name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
+                    variant: (*variant).into(),
+                    small_blind: *sb,
+                    big_blind: *bb,
+                    limit_class: (*class).into(),
+                    buy_in_min: *min,
+                    buy_in_max: Some(*max),
+                    ..GameInput::default()
+                };
+                game_ids.push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
+            }
+            let mut tables = Vec::new();
+            for n in 0..TABLES {
+                let gi = n % GAMES;
+                let input = TableInput {
+                    number: n as i32 + 1,
+                    seats: Some(SEATS),
+                    game_id: Some(game_ids[gi]),
+                    mode: "continuous".into(),
+                    active: Some(true),
+                };
+                let row = services::games::create_table(c, now, &system, &input)?;
+                services::floor::open_table(c, now, &system, row.id)?;
+                tables.push((row.id, gi));
+            }
+            Ok(tables)
+        })?;
     let games_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -136,11 +152,23 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     let mut player_ids = Vec::with_capacity(SEATED + WAITLISTED);
     for start in (0..SEATED + WAITLISTED).step_by(BATCH) {
         let end = (start + BATCH).min(SEATED + WAITLISTED);
-        let ids = state.db.write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
-            (start..end)
-                .map(|i| services::players::create(c, now, room.tz, &system, &player_input(i, today), Some(&pic)).map(|(row, _)| row.id))
-                .collect()
-        })?;
+        let ids = state
+            .db
+            .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
+                (start..end)
+                    .map(|i| {
+                        services::players::create(
+                            c,
+                            now,
+                            room.tz,
+                            &system,
+                            &player_input(i, today),
+                            Some(&pic),
+                        )
+                        .map(|(row, _)| row.id)
+                    })
+                    .collect()
+            })?;
         player_ids.extend(ids);
     }
     let players_s = t.elapsed().as_secs_f64();
@@ -149,15 +177,27 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     let mut seatings = vec![vec![None; SEATS as usize]; TABLES];
     for start in (0..SEATED).step_by(BATCH) {
         let end = (start + BATCH).min(SEATED);
-        let rows = state.db.write(&mut conn, |c| -> Result<Vec<(usize, usize, i64)>, AppError> {
-            (start..end)
-                .map(|i| {
-                    let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
-                    let s = services::floor::seat_directly(c, now, room.tz, &room.profile, &system, tables[ti].0, si as i32 + 1, player_ids[i])?;
-                    Ok((ti, si, s.id))
-                })
-                .collect()
-        })?;
+        let rows = state.db.write(
+            &mut conn,
+            |c| -> Result<Vec<(usize, usize, i64)>, AppError> {
+                (start..end)
+                    .map(|i| {
+                        let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
+                        let s = services::floor::seat_directly(
+                            c,
+                            now,
+                            room.tz,
+                            &room.profile,
+                            &system,
+                            tables[ti].0,
+                            si as i32 + 1,
+                            player_ids[i],
+                        )?;
+                        Ok((ti, si, s.id))
+                    })
+                    .collect()
+            },
+        )?;
         for (ti, si, id) in rows {
             seatings[ti][si] = Some(id);
         }
@@ -169,7 +209,9 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     let game_ids: Vec<i64> = {
         let mut g: Vec<(usize, i64)> = Vec::new();
         for &(tid, gi) in tables.iter().take(GAMES) {
-            let gid = services::games::get_table(&mut conn, tid)?.game_id.unwrap_or_default();
+            let gid = services::games::get_table(&mut conn, tid)?
+                .game_id
+                .unwrap_or_default();
             g.push((gi, gid));
         }
         g.sort();
@@ -179,7 +221,16 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
         let end = (start + BATCH).min(WAITLISTED);
         state.db.write(&mut conn, |c| -> Result<(), AppError> {
             for j in start..end {
-                services::floor::join(c, now, room.tz, &room.profile, &system, game_ids[j % GAMES], player_ids[SEATED + j], false)?;
+                services::floor::join(
+                    c,
+                    now,
+                    room.tz,
+                    &room.profile,
+                    &system,
+                    game_ids[j % GAMES],
+                    player_ids[SEATED + j],
+                    false,
+                )?;
             }
             Ok(())
         })?;
@@ -192,7 +243,11 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     let mut out = Vec::with_capacity(TABLES);
     for (ti, seats) in seatings.into_iter().enumerate() {
         let t = services::games::get_table(&mut conn, tables[ti].0)?;
-        out.push(BenchTable { id: t.id, must_move: t.must_move, seats });
+        out.push(BenchTable {
+            id: t.id,
+            must_move: t.must_move,
+            seats,
+        });
     }
     Ok(Room { tables: out })
 }
@@ -202,7 +257,14 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
 fn api_token(addr: SocketAddr) -> String {
     let mut c = Client::new(addr);
     let body = serde_json::json!({ "username": "admin", "password": ADMIN_PASSWORD }).to_string();
-    let r = c.request("POST", "/api/v1/auth/login", &[], Some(("application/json", body.as_bytes()))).expect("api login");
+    let r = c
+        .request(
+            "POST",
+            "/api/v1/auth/login",
+            &[],
+            Some(("application/json", body.as_bytes())),
+        )
+        .expect("api login");
     assert_eq!(r.status, 200, "api login: {}", r.text());
     r.json()["token"].as_str().expect("token").to_string()
 }
@@ -221,12 +283,27 @@ fn web_session(addr: SocketAddr) -> String {
         .and_then(|v| v.split('"').next())
         .expect("csrf field")
         .to_string();
-    let form = serde_urlencoded::to_string([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PASSWORD)]).expect("form");
+    let form = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("username", "admin"),
+        ("password", ADMIN_PASSWORD),
+    ])
+    .expect("form");
     let cookie = format!("cr_pre={pre}");
     let r = c
-        .request("POST", "/login", &[("Cookie", &cookie)], Some(("application/x-www-form-urlencoded", form.as_bytes())))
+        .request(
+            "POST",
+            "/login",
+            &[("Cookie", &cookie)],
+            Some(("application/x-www-form-urlencoded", form.as_bytes())),
+        )
         .expect("POST /login");
-    assert!(r.status == 303 || r.status == 302, "POST /login answered {}: {}", r.status, r.text());
+    assert!(
+        r.status == 303 || r.status == 302,
+        "POST /login answered {}: {}",
+        r.status,
+        r.text()
+    );
     r.cookie("cr_session").expect("cr_session cookie")
 }
 
@@ -271,7 +348,14 @@ struct CallSeat {
 /// "must-move waits" while the must-move players are called elsewhere) leaves the seat
 /// free to be called again in the next round. Stops after `ops` leaves, or at the first
 /// round boundary past `max`.
-fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize, ops: usize, max: Duration) -> CallSeat {
+fn call_and_seat(
+    addr: SocketAddr,
+    token: &str,
+    room: &mut Room,
+    clients: usize,
+    ops: usize,
+    max: Duration,
+) -> CallSeat {
     use std::sync::atomic::AtomicBool;
     use std::sync::{Barrier, Mutex};
     let claimed = Arc::new(AtomicUsize::new(0));
@@ -283,11 +367,28 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
     let auth = format!("Bearer {token}");
     let start = Instant::now();
     let deadline = start + max;
-    let main: Vec<BenchTable> = room.tables.iter().filter(|t| !t.must_move).cloned().collect();
+    let main: Vec<BenchTable> = room
+        .tables
+        .iter()
+        .filter(|t| !t.must_move)
+        .cloned()
+        .collect();
     let handles: Vec<_> = (0..clients)
         .map(|k| {
-            let mut mine: Vec<BenchTable> = main.iter().enumerate().filter(|(i, _)| i % clients == k).map(|(_, t)| t.clone()).collect();
-            let (claimed, barrier, stop, rounds, clock, auth) = (claimed.clone(), barrier.clone(), stop.clone(), rounds.clone(), clock.clone(), auth.clone());
+            let mut mine: Vec<BenchTable> = main
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % clients == k)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let (claimed, barrier, stop, rounds, clock, auth) = (
+                claimed.clone(),
+                barrier.clone(),
+                stop.clone(),
+                rounds.clone(),
+                clock.clone(),
+                auth.clone(),
+            );
             std::thread::spawn(move || {
                 let mut out = ClientResult::default();
                 let mut c = Client::new(addr);
@@ -302,18 +403,30 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
                     let seat = (round % SEATS as usize) as i32 + 1;
                     // Phase 1: free this round's seat at each of my tables (within the budget).
                     for (ti, t) in mine.iter_mut().enumerate() {
-                        let Some(sid) = t.seats[seat as usize - 1] else { continue };
+                        let Some(sid) = t.seats[seat as usize - 1] else {
+                            continue;
+                        };
                         if claimed.fetch_add(1, Ordering::Relaxed) >= ops {
                             break;
                         }
                         let t0 = Instant::now();
-                        match c.request("POST", &format!("/api/v1/seatings/{sid}/leave"), &h, Some(("application/json", br#"{"reason":"bench"}"#))) {
+                        match c.request(
+                            "POST",
+                            &format!("/api/v1/seatings/{sid}/leave"),
+                            &h,
+                            Some(("application/json", br#"{"reason":"bench"}"#)),
+                        ) {
                             Ok(r) if r.status == 200 => {
                                 out.leave.push(t0.elapsed().as_micros() as u64);
                                 t.seats[seat as usize - 1] = None;
                                 to_fill.push((ti, seat));
                             }
-                            Ok(r) => out.errors.push(format!("leave {} (table {}, seat {seat}, seating {sid}): {}", r.status, t.id, r.text())),
+                            Ok(r) => out.errors.push(format!(
+                                "leave {} (table {}, seat {seat}, seating {sid}): {}",
+                                r.status,
+                                t.id,
+                                r.text()
+                            )),
                             Err(e) => out.errors.push(format!("leave: {e}")),
                         }
                     }
@@ -327,17 +440,28 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
                     for (ti, seat) in std::mem::take(&mut to_fill) {
                         let tid = mine[ti].id;
                         let t1 = Instant::now();
-                        let call_id = match c.request("POST", &format!("/api/v1/tables/{tid}/seats/{seat}/call-next"), &h, None) {
+                        let call_id = match c.request(
+                            "POST",
+                            &format!("/api/v1/tables/{tid}/seats/{seat}/call-next"),
+                            &h,
+                            None,
+                        ) {
                             Ok(r) if r.status == 201 => r.json()["id"].as_i64().unwrap_or_default(),
                             Ok(r) if r.status == 409 => {
-                                let code = r.json()["error"]["message"].as_str().unwrap_or("?").to_string();
-                                *out.refused.entry(format!("call-next 409: {code}")).or_default() += 1;
+                                let code = r.json()["error"]["message"]
+                                    .as_str()
+                                    .unwrap_or("?")
+                                    .to_string();
+                                *out.refused
+                                    .entry(format!("call-next 409: {code}"))
+                                    .or_default() += 1;
                                 out.refused_us.push(t1.elapsed().as_micros() as u64);
                                 still_free.push((ti, seat));
                                 continue;
                             }
                             Ok(r) => {
-                                out.errors.push(format!("call-next {}: {}", r.status, r.text()));
+                                out.errors
+                                    .push(format!("call-next {}: {}", r.status, r.text()));
                                 continue;
                             }
                             Err(e) => {
@@ -346,7 +470,12 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
                             }
                         };
                         let t2 = Instant::now();
-                        match c.request("POST", &format!("/api/v1/seat-calls/{call_id}/seat"), &h, None) {
+                        match c.request(
+                            "POST",
+                            &format!("/api/v1/seat-calls/{call_id}/seat"),
+                            &h,
+                            None,
+                        ) {
                             Ok(r) if r.status == 201 => {
                                 let t3 = Instant::now();
                                 out.call.push((t2 - t1).as_micros() as u64);
@@ -421,7 +550,11 @@ fn call_and_seat(addr: SocketAddr, token: &str, room: &mut Room, clients: usize,
 /// Diagnostic: the same leave / call-next / seat through the services in-process, one
 /// thread, each in its own write transaction as the handlers do (no HTTP, no queueing):
 /// what one call+seat pair costs the database and the rules.
-fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result<(Summary, Summary, f64), AppError> {
+fn call_and_seat_direct(
+    state: &AppState,
+    room: &mut Room,
+    ops: usize,
+) -> Result<(Summary, Summary, f64), AppError> {
     let system = Actor::system();
     let mut conn = state.db.conn()?;
     // Every statement run on this connection, by SQL text: the count per call+seat pair is
@@ -431,14 +564,18 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
     let mut pair_statements = 0u64;
     let sql_stats = std::env::var_os("FLOOR_BENCH_SQL").map(|_| profile.clone());
     let (mut call_us, mut pairs_us) = (Vec::new(), Vec::new());
-    let main: Vec<usize> = (0..room.tables.len()).filter(|&i| !room.tables[i].must_move).collect();
+    let main: Vec<usize> = (0..room.tables.len())
+        .filter(|&i| !room.tables[i].must_move)
+        .collect();
     let mut done = 0;
     'outer: for seat in 1..=SEATS {
         for &ti in &main {
             if done >= ops {
                 break 'outer;
             }
-            let Some(sid) = room.tables[ti].seats[seat as usize - 1] else { continue };
+            let Some(sid) = room.tables[ti].seats[seat as usize - 1] else {
+                continue;
+            };
             let tid = room.tables[ti].id;
             let now = state.clock.now();
             state.db.write(&mut conn, |c| {
@@ -479,9 +616,17 @@ fn call_and_seat_direct(state: &AppState, room: &mut Room, ops: usize) -> Result
         rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
         let total: u128 = rows.iter().map(|r| r.1 .1).sum();
         let n: u64 = rows.iter().map(|r| r.1 .0).sum();
-        println!("SQL over {done} leave+call+seat rounds: {n} statements, {:.3} ms per round", total as f64 / 1e6 / done.max(1) as f64);
+        println!(
+            "SQL over {done} leave+call+seat rounds: {n} statements, {:.3} ms per round",
+            total as f64 / 1e6 / done.max(1) as f64
+        );
         for (sql, (count, ns, cached)) in rows.iter().take(40) {
-            println!("{:>7.1} µs/round {:>6.2}/round cached={cached:<5} {}", *ns as f64 / 1e3 / done.max(1) as f64, *count as f64 / done.max(1) as f64, sql.chars().take(150).collect::<String>());
+            println!(
+                "{:>7.1} µs/round {:>6.2}/round cached={cached:<5} {}",
+                *ns as f64 / 1e3 / done.max(1) as f64,
+                *count as f64 / done.max(1) as f64,
+                sql.chars().take(150).collect::<String>()
+            );
         }
     }
     let per_pair = pair_statements as f64 / pairs_us.len().max(1) as f64;
@@ -494,11 +639,15 @@ fn dashboard_http(addr: SocketAddr, session: &str, runs: usize) -> (Summary, usi
     let mut v = Vec::with_capacity(runs);
     let mut bytes = 0;
     // One warm-up request (template and connection).
-    let r = c.request("GET", "/floor/live", &[("Cookie", &cookie)], None).expect("GET /floor/live");
+    let r = c
+        .request("GET", "/floor/live", &[("Cookie", &cookie)], None)
+        .expect("GET /floor/live");
     assert_eq!(r.status, 200, "GET /floor/live: {}", r.text());
     for _ in 0..runs {
         let t = Instant::now();
-        let r = c.request("GET", "/floor/live", &[("Cookie", &cookie)], None).expect("GET /floor/live");
+        let r = c
+            .request("GET", "/floor/live", &[("Cookie", &cookie)], None)
+            .expect("GET /floor/live");
         v.push(t.elapsed().as_micros() as u64);
         assert_eq!(r.status, 200, "GET /floor/live");
         bytes = r.body.len();
@@ -513,7 +662,8 @@ fn dashboard_service(state: &AppState, runs: usize) -> (Summary, usize, usize) {
     let (mut tables, mut lines) = (0, 0);
     for _ in 0..runs + 1 {
         let t = Instant::now();
-        let d = services::floor::dashboard(&mut conn, state.clock.now(), &room.profile).expect("dashboard");
+        let d = services::floor::dashboard(&mut conn, state.clock.now(), &room.profile)
+            .expect("dashboard");
         v.push(t.elapsed().as_micros() as u64);
         tables = d.tables.len();
         lines = d.lists.iter().map(|l| l.lines.len()).sum();
@@ -556,7 +706,11 @@ fn raw_rate(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
         };
         conn.batch_execute(ddl).expect("bench_raw table");
     }
-    let sql = if pg { "INSERT INTO bench_raw (k, t, v) VALUES ($1, $2, $3)" } else { "INSERT INTO bench_raw (k, t, v) VALUES (?, ?, ?)" };
+    let sql = if pg {
+        "INSERT INTO bench_raw (k, t, v) VALUES ($1, $2, $3)"
+    } else {
+        "INSERT INTO bench_raw (k, t, v) VALUES (?, ?, ?)"
+    };
     let run = |k: usize| -> usize {
         let mut conn = state.db.conn().expect("conn");
         let c: &mut cardroom::db::DbConn = &mut conn;
@@ -567,7 +721,9 @@ fn raw_rate(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
                 for i in 0..6i64 {
                     let key = (k * 1_000_000 + n * 6) as i64 + i;
                     diesel::sql_query(sql)
-                        .bind::<diesel::sql_types::BigInt, _>(key.wrapping_mul(2_654_435_761) % 1_000_003)
+                        .bind::<diesel::sql_types::BigInt, _>(
+                            key.wrapping_mul(2_654_435_761) % 1_000_003,
+                        )
                         .bind::<diesel::sql_types::Text, _>(format!("row {key}"))
                         .bind::<diesel::sql_types::BigInt, _>(key)
                         .execute(c)?;
@@ -592,12 +748,17 @@ fn raw_rate(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
 }
 
 fn main() {
-    let backends = std::env::var("FLOOR_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let backends =
+        std::env::var("FLOOR_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
     let mut figures = Vec::new();
     if backends.contains("sqlite") {
         let dir = tempfile::tempdir().expect("temp dir");
         let db_path = dir.path().join("bench.db");
-        figures.push(run_backend("SQLite", format!("sqlite://{}", db_path.display()), Some(&db_path)));
+        figures.push(run_backend(
+            "SQLite",
+            format!("sqlite://{}", db_path.display()),
+            Some(&db_path),
+        ));
         if std::env::var_os("FLOOR_BENCH_KEEP_DB").is_some() {
             println!("database kept at {}", dir.keep().join("bench.db").display());
         }
@@ -610,7 +771,9 @@ fn main() {
             Ok(u) => Some(u),
             Err(_) => match pg_cluster::PgCluster::start(&[]) {
                 Ok(c) => {
-                    let url = c.create_database("floor_bench").expect("create database floor_bench");
+                    let url = c
+                        .create_database("floor_bench")
+                        .expect("create database floor_bench");
                     _cluster = Some(c);
                     Some(url)
                 }
@@ -635,45 +798,114 @@ fn compare(figures: &[Figures]) {
     let pg = figures.iter().find(|f| f.name == "PostgreSQL");
     println!();
     println!("== both backends, same run (limit = raw 6-indexed-row transactions/s, one client; the ratios are what compares across machines) ==");
-    println!("| {:<66} | {:>17} | {:>7} | {:<4} |", "measure", "value", "target", "");
-    println!("|{}|{}|{}|{}|", "-".repeat(68), "-".repeat(19), "-".repeat(9), "-".repeat(6));
+    println!(
+        "| {:<66} | {:>17} | {:>7} | {:<4} |",
+        "measure", "value", "target", ""
+    );
+    println!(
+        "|{}|{}|{}|{}|",
+        "-".repeat(68),
+        "-".repeat(19),
+        "-".repeat(9),
+        "-".repeat(6)
+    );
     let row = |what: &str, value: String, target: &str, result: &str| {
         println!("| {what:<66} | {value:>17} | {target:>7} | {result:<4} |");
     };
     for f in figures {
-        row(&format!("{}: limit, raw 6-row transactions/s, 1 client", f.name), format!("{:.0}", f.raw_single), "", "");
-        row(&format!("{}:   raw 6-row transactions/s, {} clients", f.name, f.raw_clients), format!("{:.0}", f.raw_multi), "", "");
-        row(&format!("{}: call+seat pairs/s over HTTP", f.name), format!("{:.0}", f.throughput), "", "");
-        row(&format!("{}: call+seat pairs/s ÷ its limit", f.name), format!("{:.2}×", f.throughput / f.raw_single), "", "");
-        row(&format!("{}: call+seat p50 / p99 (ms)", f.name), format!("{:.2} / {:.2}", f.p50, f.p99), "≤ 20", verdict(f.p99 <= TARGET_CALL_SEAT_P99_MS));
         row(
-            &format!("{}: statements per call+seat pair (services, 1 tx each)", f.name),
+            &format!("{}: limit, raw 6-row transactions/s, 1 client", f.name),
+            format!("{:.0}", f.raw_single),
+            "",
+            "",
+        );
+        row(
+            &format!(
+                "{}:   raw 6-row transactions/s, {} clients",
+                f.name, f.raw_clients
+            ),
+            format!("{:.0}", f.raw_multi),
+            "",
+            "",
+        );
+        row(
+            &format!("{}: call+seat pairs/s over HTTP", f.name),
+            format!("{:.0}", f.throughput),
+            "",
+            "",
+        );
+        row(
+            &format!("{}: call+seat pairs/s ÷ its limit", f.name),
+            format!("{:.2}×", f.throughput / f.raw_single),
+            "",
+            "",
+        );
+        row(
+            &format!("{}: call+seat p50 / p99 (ms)", f.name),
+            format!("{:.2} / {:.2}", f.p50, f.p99),
+            "≤ 20",
+            verdict(f.p99 <= TARGET_CALL_SEAT_P99_MS),
+        );
+        row(
+            &format!(
+                "{}: statements per call+seat pair (services, 1 tx each)",
+                f.name
+            ),
             format!("{:.1}", f.statements_per_pair),
             &format!("≤ {TARGET_STATEMENTS_PER_PAIR:.0}"),
             verdict(f.statements_per_pair <= TARGET_STATEMENTS_PER_PAIR),
         );
-        row(&format!("{}: writes per transaction (group commit) / errors", f.name), format!("{:.1} / {}", f.writes_per_transaction, f.errors), "", "");
+        row(
+            &format!("{}: writes per transaction (group commit) / errors", f.name),
+            format!("{:.1} / {}", f.writes_per_transaction, f.errors),
+            "",
+            "",
+        );
     }
     if let Some(s) = sqlite {
         let r = s.throughput / s.raw_single;
-        row("SQLite: call+seat pairs/s ≥ 0.5 × its raw 6-row rate", format!("{r:.2}×"), "≥ 0.50", verdict(r >= 0.5));
+        row(
+            "SQLite: call+seat pairs/s ≥ 0.5 × its raw 6-row rate",
+            format!("{r:.2}×"),
+            "≥ 0.50",
+            verdict(r >= 0.5),
+        );
     }
     if let (Some(s), Some(p)) = (sqlite, pg) {
         let r = p.throughput / s.throughput;
-        row("PostgreSQL: call+seat pairs/s ≥ 0.8 × SQLite's", format!("{r:.2}×"), "≥ 0.80", verdict(r >= 0.8));
+        row(
+            "PostgreSQL: call+seat pairs/s ≥ 0.8 × SQLite's",
+            format!("{r:.2}×"),
+            "≥ 0.80",
+            verdict(r >= 0.8),
+        );
         println!("floor.compare.postgres_over_sqlite={r:.3}");
     }
     for f in figures {
-        let k = if f.name == "SQLite" { "sqlite" } else { "postgres" };
+        let k = if f.name == "SQLite" {
+            "sqlite"
+        } else {
+            "postgres"
+        };
         println!("floor.compare.{k}.raw_single_per_s={:.1}", f.raw_single);
         println!("floor.compare.{k}.raw_multi_per_s={:.1}", f.raw_multi);
-        println!("floor.compare.{k}.throughput_over_raw={:.3}", f.throughput / f.raw_single);
-        println!("floor.compare.{k}.statements_per_pair={:.1}", f.statements_per_pair);
+        println!(
+            "floor.compare.{k}.throughput_over_raw={:.3}",
+            f.throughput / f.raw_single
+        );
+        println!(
+            "floor.compare.{k}.statements_per_pair={:.1}",
+            f.statements_per_pair
+        );
     }
 }
 
 /// One backend's whole run: the generated room, the limit, the floor over HTTP, diagnostics.
-fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::path::Path>) -> Figures {
+fn run_backend(
+    name: &'static str,
+    database_url: String,
+    db_path: Option<&std::path::Path>,
+) -> Figures {
     let t_all = Instant::now();
     let ops = env_or("FLOOR_BENCH_OPS", 3_000);
     let clients = env_or("FLOOR_BENCH_CLIENTS", 32).max(1);
@@ -681,12 +913,19 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     let dash_runs = env_or("FLOOR_BENCH_DASH_RUNS", 50).max(1);
     let direct_ops = env_or("FLOOR_BENCH_DIRECT_OPS", 200);
     let raw_secs = env_or("FLOOR_BENCH_RAW_SECS", 2).max(1) as f64;
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
     let mb = |kb: u64| kb as f64 / 1024.0;
     // Peak RSS per backend: reset the process's high-water mark (Linux: "5" to clear_refs).
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 
-    let config = Config { database_url, admin_password: Some(ADMIN_PASSWORD.into()), workers: Some(2), ..Config::default() };
+    let config = Config {
+        database_url,
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        workers: Some(2),
+        ..Config::default()
+    };
     let pool_size = config.pool_size;
     println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; {name} (pool {pool_size}), 2 HTTP workers, {cores} cores");
 
@@ -694,7 +933,11 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     let state = build_state(config).expect("build_state");
     let mut room = build_room(&state).expect("generated room");
     let setup_s = t_setup.elapsed().as_secs_f64();
-    let db_mb = db_path.and_then(|p| std::fs::metadata(p).ok()).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    let db_mb = db_path
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .unwrap_or(0) as f64
+        / 1e6;
     let rss_setup = mb(rss_kb("VmHWM:"));
     let must_move = room.tables.iter().filter(|t| t.must_move).count();
     println!("setup {setup_s:.1} s (not part of the figures); database file {db_mb:.0} MB; {must_move} must-move tables (BSOP 55); peak RSS so far {rss_setup:.0} MB");
@@ -716,7 +959,8 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     let (dash_http, dash_bytes) = dashboard_http(addr, &session, dash_runs);
     let rss_dash = mb(rss_kb("VmHWM:"));
     // Diagnostic: one call+seat through the services, no HTTP, lists at full length.
-    let (direct_call_full, direct_pair_full, _) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    let (direct_call_full, direct_pair_full, _) =
+        call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
     println!(
         "dashboard: {dash_tables} tables, {dash_lines} list lines; GET /floor/live answers {:.1} MB; peak RSS so far {rss_dash:.0} MB",
         dash_bytes as f64 / 1e6
@@ -726,8 +970,20 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     let cpu0 = cpu_s();
     let ws = state.db.write_stats();
     let load = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
-    let (turns0, wait0, hold0, batches0) = (load(&ws.turns), load(&ws.wait_ns), load(&ws.hold_ns), load(&ws.batches));
-    let cs = call_and_seat(addr, &token, &mut room, clients, ops, Duration::from_secs(secs));
+    let (turns0, wait0, hold0, batches0) = (
+        load(&ws.turns),
+        load(&ws.wait_ns),
+        load(&ws.hold_ns),
+        load(&ws.batches),
+    );
+    let cs = call_and_seat(
+        addr,
+        &token,
+        &mut room,
+        clients,
+        ops,
+        Duration::from_secs(secs),
+    );
     let cores_busy = (cpu_s() - cpu0) / cs.elapsed_s;
     let turns = (load(&ws.turns) - turns0).max(1);
     let turn_hold_ms = (load(&ws.hold_ns) - hold0) as f64 / turns as f64 / 1e6;
@@ -749,7 +1005,8 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     }
 
     // Diagnostics: the services without HTTP, and the dashboard after the write phase.
-    let (direct_call, direct_pair, statements_per_pair) = call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
+    let (direct_call, direct_pair, statements_per_pair) =
+        call_and_seat_direct(&state, &mut room, direct_ops).expect("direct call+seat");
     let (dash_after, _, lines_after) = dashboard_service(&state, dash_runs);
 
     let peak_mb = mb(rss_kb("VmHWM:"));
@@ -760,42 +1017,196 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     };
     println!();
     println!("{name}:");
-    println!("| {:<60} | {:>17} | {:>7} | {:<4} |", "measure", "value", "target", "");
-    println!("|{}|{}|{}|{}|", "-".repeat(62), "-".repeat(19), "-".repeat(9), "-".repeat(6));
-    row(&format!("call+seat over HTTP, {} clients: pairs/s", cs.clients), format!("{throughput:.0}"), "≥ 1000", verdict(throughput >= TARGET_PAIRS_PER_S));
+    println!(
+        "| {:<60} | {:>17} | {:>7} | {:<4} |",
+        "measure", "value", "target", ""
+    );
+    println!(
+        "|{}|{}|{}|{}|",
+        "-".repeat(62),
+        "-".repeat(19),
+        "-".repeat(9),
+        "-".repeat(6)
+    );
+    row(
+        &format!("call+seat over HTTP, {} clients: pairs/s", cs.clients),
+        format!("{throughput:.0}"),
+        "≥ 1000",
+        verdict(throughput >= TARGET_PAIRS_PER_S),
+    );
     row("call+seat p50 (ms)", format!("{:.2}", cs.pairs.p50), "", "");
     row("call+seat p90 (ms)", format!("{:.2}", cs.pairs.p90), "", "");
-    row("call+seat p99 (ms)", format!("{:.2}", cs.pairs.p99), "≤ 20", verdict(cs.pairs.p99 <= TARGET_CALL_SEAT_P99_MS));
+    row(
+        "call+seat p99 (ms)",
+        format!("{:.2}", cs.pairs.p99),
+        "≤ 20",
+        verdict(cs.pairs.p99 <= TARGET_CALL_SEAT_P99_MS),
+    );
     row("call+seat max (ms)", format!("{:.2}", cs.pairs.max), "", "");
-    row("  call-next alone p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.call.p50, cs.call.p99), "", "");
-    row("  seat alone p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.seat.p50, cs.seat.p99), "", "");
-    row("  pairs / refused calls / errors", format!("{} / {} / {}", cs.pairs.n, cs.refused_ms.n, cs.errors.len()), "", "");
-    row("  rounds / main tables", format!("{} / {}", cs.rounds, cs.main_tables), "", "");
-    row("  call+seat phases / whole loop (s)", format!("{:.2} / {:.2}", cs.pairs_s, cs.elapsed_s), "", "");
-    row("  CPU busy during the loop (cores, server + clients)", format!("{cores_busy:.2} of {cores}"), "", "");
-    row("  writes: transaction time per write (ms)", format!("{turn_hold_ms:.3}"), "", "");
-    row("  writes per transaction (group commit)", format!("{per_batch:.1}"), "", "");
-    row("  writer busy, share of the loop", format!("{:.0} %", turn_busy * 100.0), "", "");
-    row("leave over HTTP (own phase): leaves/s", format!("{leave_throughput:.0}"), "", "");
-    row("leave p50 / p99 (ms)", format!("{:.2} / {:.2}", cs.leave.p50, cs.leave.p99), "", "");
-    row(&format!("services direct, 1 thread, n={}, lists ~500: call+seat", direct_pair_full.n), format!("{:.2} / {:.2}", direct_pair_full.p50, direct_pair_full.p99), "", "");
-    row("  of which call_next p50 / p99 (ms)", format!("{:.2} / {:.2}", direct_call_full.p50, direct_call_full.p99), "", "");
-    row(&format!("services direct, after the writes (lists ~{}): call+seat", lines_after / GAMES), format!("{:.2} / {:.2}", direct_pair.p50, direct_pair.p99), "", "");
-    row("  of which call_next p50 / p99 (ms)", format!("{:.2} / {:.2}", direct_call.p50, direct_call.p99), "", "");
-    row(&format!("GET /floor/live p50 (ms), n={}", dash_http.n), format!("{:.2}", dash_http.p50), "≤ 20", verdict(dash_http.p50 <= TARGET_DASHBOARD_MS));
-    row("GET /floor/live p99 (ms)", format!("{:.2}", dash_http.p99), "≤ 20", verdict(dash_http.p99 <= TARGET_DASHBOARD_MS));
-    row("GET /floor/live body (MB)", format!("{:.1}", dash_bytes as f64 / 1e6), "", "");
-    row(&format!("floor::dashboard() p50 (ms), n={}", dash_svc.n), format!("{:.2}", dash_svc.p50), "≤ 20", verdict(dash_svc.p50 <= TARGET_DASHBOARD_MS));
-    row("floor::dashboard() p99 (ms)", format!("{:.2}", dash_svc.p99), "≤ 20", verdict(dash_svc.p99 <= TARGET_DASHBOARD_MS));
-    row(&format!("  after the writes ({lines_after} waiting) p50 / p99"), format!("{:.2} / {:.2}", dash_after.p50, dash_after.p99), "", "");
-    row("peak RSS, VmHWM (MB)", format!("{peak_mb:.0}"), "≤ 150", verdict(peak_mb <= TARGET_RSS_MB));
-    row("  peak after setup / dashboard() / GET /floor/live (MB)", format!("{rss_setup:.0} / {rss_dash_svc:.0} / {rss_dash:.0}"), "", "");
-    row("  peak after call+seat over HTTP (MB)", format!("{rss_calls:.0}"), "", "");
-    row("setup (s, not part of the figures)", format!("{setup_s:.1}"), "", "");
+    row(
+        "  call-next alone p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", cs.call.p50, cs.call.p99),
+        "",
+        "",
+    );
+    row(
+        "  seat alone p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", cs.seat.p50, cs.seat.p99),
+        "",
+        "",
+    );
+    row(
+        "  pairs / refused calls / errors",
+        format!("{} / {} / {}", cs.pairs.n, cs.refused_ms.n, cs.errors.len()),
+        "",
+        "",
+    );
+    row(
+        "  rounds / main tables",
+        format!("{} / {}", cs.rounds, cs.main_tables),
+        "",
+        "",
+    );
+    row(
+        "  call+seat phases / whole loop (s)",
+        format!("{:.2} / {:.2}", cs.pairs_s, cs.elapsed_s),
+        "",
+        "",
+    );
+    row(
+        "  CPU busy during the loop (cores, server + clients)",
+        format!("{cores_busy:.2} of {cores}"),
+        "",
+        "",
+    );
+    row(
+        "  writes: transaction time per write (ms)",
+        format!("{turn_hold_ms:.3}"),
+        "",
+        "",
+    );
+    row(
+        "  writes per transaction (group commit)",
+        format!("{per_batch:.1}"),
+        "",
+        "",
+    );
+    row(
+        "  writer busy, share of the loop",
+        format!("{:.0} %", turn_busy * 100.0),
+        "",
+        "",
+    );
+    row(
+        "leave over HTTP (own phase): leaves/s",
+        format!("{leave_throughput:.0}"),
+        "",
+        "",
+    );
+    row(
+        "leave p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", cs.leave.p50, cs.leave.p99),
+        "",
+        "",
+    );
+    row(
+        &format!(
+            "services direct, 1 thread, n={}, lists ~500: call+seat",
+            direct_pair_full.n
+        ),
+        format!("{:.2} / {:.2}", direct_pair_full.p50, direct_pair_full.p99),
+        "",
+        "",
+    );
+    row(
+        "  of which call_next p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", direct_call_full.p50, direct_call_full.p99),
+        "",
+        "",
+    );
+    row(
+        &format!(
+            "services direct, after the writes (lists ~{}): call+seat",
+            lines_after / GAMES
+        ),
+        format!("{:.2} / {:.2}", direct_pair.p50, direct_pair.p99),
+        "",
+        "",
+    );
+    row(
+        "  of which call_next p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", direct_call.p50, direct_call.p99),
+        "",
+        "",
+    );
+    row(
+        &format!("GET /floor/live p50 (ms), n={}", dash_http.n),
+        format!("{:.2}", dash_http.p50),
+        "≤ 20",
+        verdict(dash_http.p50 <= TARGET_DASHBOARD_MS),
+    );
+    row(
+        "GET /floor/live p99 (ms)",
+        format!("{:.2}", dash_http.p99),
+        "≤ 20",
+        verdict(dash_http.p99 <= TARGET_DASHBOARD_MS),
+    );
+    row(
+        "GET /floor/live body (MB)",
+        format!("{:.1}", dash_bytes as f64 / 1e6),
+        "",
+        "",
+    );
+    row(
+        &format!("floor::dashboard() p50 (ms), n={}", dash_svc.n),
+        format!("{:.2}", dash_svc.p50),
+        "≤ 20",
+        verdict(dash_svc.p50 <= TARGET_DASHBOARD_MS),
+    );
+    row(
+        "floor::dashboard() p99 (ms)",
+        format!("{:.2}", dash_svc.p99),
+        "≤ 20",
+        verdict(dash_svc.p99 <= TARGET_DASHBOARD_MS),
+    );
+    row(
+        &format!("  after the writes ({lines_after} waiting) p50 / p99"),
+        format!("{:.2} / {:.2}", dash_after.p50, dash_after.p99),
+        "",
+        "",
+    );
+    row(
+        "peak RSS, VmHWM (MB)",
+        format!("{peak_mb:.0}"),
+        "≤ 150",
+        verdict(peak_mb <= TARGET_RSS_MB),
+    );
+    row(
+        "  peak after setup / dashboard() / GET /floor/live (MB)",
+        format!("{rss_setup:.0} / {rss_dash_svc:.0} / {rss_dash:.0}"),
+        "",
+        "",
+    );
+    row(
+        "  peak after call+seat over HTTP (MB)",
+        format!("{rss_calls:.0}"),
+        "",
+        "",
+    );
+    row(
+        "setup (s, not part of the figures)",
+        format!("{setup_s:.1}"),
+        "",
+        "",
+    );
     row("whole run (s)", format!("{total_s:.1}"), "", "");
     println!();
     // SQLite's keys as before; PostgreSQL's under floor.postgres.
-    let prefix = if name == "SQLite" { "floor" } else { "floor.postgres" };
+    let prefix = if name == "SQLite" {
+        "floor"
+    } else {
+        "floor.postgres"
+    };
     let kv = |k: &str, v: String| println!("{prefix}.{k}={v}");
     kv("raw_single_per_s", format!("{raw_single:.1}"));
     kv("raw_multi_per_s", format!("{raw_multi:.1}"));
@@ -820,7 +1231,10 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     kv("call_seat.cores_busy", format!("{cores_busy:.2}"));
     kv("call_seat.turn_hold_ms", format!("{turn_hold_ms:.3}"));
     kv("call_seat.turn_wait_ms", format!("{turn_wait_ms:.3}"));
-    kv("call_seat.writes_per_transaction", format!("{per_batch:.2}"));
+    kv(
+        "call_seat.writes_per_transaction",
+        format!("{per_batch:.2}"),
+    );
     kv("call_seat.turn_busy", format!("{turn_busy:.3}"));
     kv("call_next.p50_ms", format!("{:.3}", cs.call.p50));
     kv("call_next.p99_ms", format!("{:.3}", cs.call.p99));
@@ -829,10 +1243,22 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     kv("leave.throughput_per_s", format!("{leave_throughput:.1}"));
     kv("leave.p50_ms", format!("{:.3}", cs.leave.p50));
     kv("leave.p99_ms", format!("{:.3}", cs.leave.p99));
-    kv("direct_full_lists.call_seat.p50_ms", format!("{:.3}", direct_pair_full.p50));
-    kv("direct_full_lists.call_seat.p99_ms", format!("{:.3}", direct_pair_full.p99));
-    kv("direct_full_lists.call_next.p50_ms", format!("{:.3}", direct_call_full.p50));
-    kv("direct_full_lists.call_next.p99_ms", format!("{:.3}", direct_call_full.p99));
+    kv(
+        "direct_full_lists.call_seat.p50_ms",
+        format!("{:.3}", direct_pair_full.p50),
+    );
+    kv(
+        "direct_full_lists.call_seat.p99_ms",
+        format!("{:.3}", direct_pair_full.p99),
+    );
+    kv(
+        "direct_full_lists.call_next.p50_ms",
+        format!("{:.3}", direct_call_full.p50),
+    );
+    kv(
+        "direct_full_lists.call_next.p99_ms",
+        format!("{:.3}", direct_call_full.p99),
+    );
     kv("direct.call_seat.p50_ms", format!("{:.3}", direct_pair.p50));
     kv("direct.call_seat.p99_ms", format!("{:.3}", direct_pair.p99));
     kv("direct.call_next.p50_ms", format!("{:.3}", direct_call.p50));
@@ -842,16 +1268,28 @@ fn run_backend(name: &'static str, database_url: String, db_path: Option<&std::p
     kv("dashboard_http.bytes", dash_bytes.to_string());
     kv("dashboard_service.p50_ms", format!("{:.3}", dash_svc.p50));
     kv("dashboard_service.p99_ms", format!("{:.3}", dash_svc.p99));
-    kv("dashboard_service_after.p50_ms", format!("{:.3}", dash_after.p50));
-    kv("dashboard_service_after.p99_ms", format!("{:.3}", dash_after.p99));
+    kv(
+        "dashboard_service_after.p50_ms",
+        format!("{:.3}", dash_after.p50),
+    );
+    kv(
+        "dashboard_service_after.p99_ms",
+        format!("{:.3}", dash_after.p99),
+    );
     kv("peak_rss_mb", format!("{peak_mb:.1}"));
     kv("peak_rss_after_setup_mb", format!("{rss_setup:.1}"));
-    kv("peak_rss_after_dashboard_service_mb", format!("{rss_dash_svc:.1}"));
+    kv(
+        "peak_rss_after_dashboard_service_mb",
+        format!("{rss_dash_svc:.1}"),
+    );
     kv("peak_rss_after_dashboard_http_mb", format!("{rss_dash:.1}"));
     kv("total_s", format!("{total_s:.1}"));
 
     // Stop the server and the database's threads before the next backend runs.
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     rt.block_on(handle.stop(false));
     drop(state);
     Figures {

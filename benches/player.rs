@@ -61,7 +61,6 @@ const TARGET_P99_MS: f64 = 10.0;
 mod common;
 use common::*;
 
-
 /// CPU seconds the whole machine has been busy (every process; /proc/stat, 1/100 s ticks):
 /// with [`cpu_s`], how much of the machine other processes took during a phase.
 fn machine_busy_s() -> f64 {

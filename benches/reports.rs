@@ -198,12 +198,36 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 let s0 = open + Dur::hours(h);
                 let sid = r.shifts.len() as i64 + 1;
                 let dealer = 2 + (table + day + h) % DEALERS;
-                r.shifts.push(DealerShiftRow { id: sid, table_id: table, dealer_id: dealer, started_at: s0, ended_at: Some(s0 + Dur::hours(1)) });
+                r.shifts.push(DealerShiftRow {
+                    id: sid,
+                    table_id: table,
+                    dealer_id: dealer,
+                    started_at: s0,
+                    ended_at: Some(s0 + Dur::hours(1)),
+                });
                 let tid = r.tips.len() as i64 + 1;
-                r.tips.push(TipRow { id: tid, table_id: table, game_id: Some(game), shift_id: Some(sid), dealer_id: Some(dealer), amount: rng.range(5, 30) * 100, at: s0 + Dur::minutes(59), recorded_by: None });
+                r.tips.push(TipRow {
+                    id: tid,
+                    table_id: table,
+                    game_id: Some(game),
+                    shift_id: Some(sid),
+                    dealer_id: Some(dealer),
+                    amount: rng.range(5, 30) * 100,
+                    at: s0 + Dur::minutes(59),
+                    recorded_by: None,
+                });
                 if quick {
                     let bid = r.boxes.len() as i64 + 1;
-                    r.boxes.push(DropBoxRow { id: bid, table_id: table, game_id: Some(game), shift_id: Some(sid), dealer_id: Some(dealer), amount: rng.range(50, 150) * 100, at: s0 + Dur::minutes(59), recorded_by: None });
+                    r.boxes.push(DropBoxRow {
+                        id: bid,
+                        table_id: table,
+                        game_id: Some(game),
+                        shift_id: Some(sid),
+                        dealer_id: Some(dealer),
+                        amount: rng.range(50, 150) * 100,
+                        at: s0 + Dur::minutes(59),
+                        recorded_by: None,
+                    });
                 }
             }
             // Cagnotte sessions of ~65 minutes: a due for each player seated at the start.
@@ -277,7 +301,10 @@ fn insert_all(state: &AppState, r: &Rows) {
     macro_rules! ins {
         ($c:ident, $table:expr, $rows:expr) => {
             for chunk in $rows.chunks(1_000) {
-                cardroom::native!(&mut *$c, |dbc| diesel::insert_into($table).values(chunk).execute(dbc)).expect("insert");
+                cardroom::native!(&mut *$c, |dbc| diesel::insert_into($table)
+                    .values(chunk)
+                    .execute(dbc))
+                .expect("insert");
             }
         };
     }
@@ -325,8 +352,19 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
     let tables: Vec<(i64, i64)> = (1..=n_tables)
         .map(|n| {
             let game = 1 + (n - 1) % GAMES;
-            let t = services::games::TableInput { number: n as i32, seats: Some(9), game_id: Some(game), mode: "continuous".into(), active: None };
-            (services::games::create_table(c, now, &actor, &t).expect("table").id, game)
+            let t = services::games::TableInput {
+                number: n as i32,
+                seats: Some(9),
+                game_id: Some(game),
+                mode: "continuous".into(),
+                active: None,
+            };
+            (
+                services::games::create_table(c, now, &actor, &t)
+                    .expect("table")
+                    .id,
+                game,
+            )
         })
         .collect();
     let t0 = now.naive_utc();
@@ -369,9 +407,15 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
         })
         .collect();
     for chunk in players.chunks(1_000) {
-        cardroom::native!(&mut *c, |dbc| diesel::insert_into(players::table).values(chunk).execute(dbc)).expect("players");
+        cardroom::native!(&mut *c, |dbc| diesel::insert_into(players::table)
+            .values(chunk)
+            .execute(dbc))
+        .expect("players");
     }
-    cardroom::native!(&mut *c, |dbc| diesel::insert_into(staff::table).values(&dealers[..]).execute(dbc)).expect("dealers");
+    cardroom::native!(&mut *c, |dbc| diesel::insert_into(staff::table)
+        .values(&dealers[..])
+        .execute(dbc))
+    .expect("dealers");
     tables
 }
 
@@ -381,11 +425,34 @@ fn web_session(addr: SocketAddr) -> String {
     let r = c.request("GET", "/login", &[], None).expect("GET /login");
     let pre = r.cookie("cr_pre").expect("cr_pre cookie");
     let html = r.text();
-    let csrf = html.split("name=\"csrf\"").nth(1).and_then(|rest| rest.split("value=\"").nth(1)).and_then(|v| v.split('"').next()).expect("csrf field").to_string();
-    let form = serde_urlencoded::to_string([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PASSWORD)]).expect("form");
+    let csrf = html
+        .split("name=\"csrf\"")
+        .nth(1)
+        .and_then(|rest| rest.split("value=\"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .expect("csrf field")
+        .to_string();
+    let form = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("username", "admin"),
+        ("password", ADMIN_PASSWORD),
+    ])
+    .expect("form");
     let cookie = format!("cr_pre={pre}");
-    let r = c.request("POST", "/login", &[("Cookie", &cookie)], Some(("application/x-www-form-urlencoded", form.as_bytes()))).expect("POST /login");
-    assert!(r.status == 303 || r.status == 302, "POST /login answered {}: {}", r.status, r.text());
+    let r = c
+        .request(
+            "POST",
+            "/login",
+            &[("Cookie", &cookie)],
+            Some(("application/x-www-form-urlencoded", form.as_bytes())),
+        )
+        .expect("POST /login");
+    assert!(
+        r.status == 303 || r.status == 302,
+        "POST /login answered {}: {}",
+        r.status,
+        r.text()
+    );
     r.cookie("cr_session").expect("cr_session cookie")
 }
 
@@ -404,7 +471,13 @@ fn main() {
     let n_tables = env_or("REPORTS_BENCH_TABLES", 50).max(1) as i64;
     let dir = tempfile::tempdir().expect("temp dir");
     let db_path = dir.path().join("reports-bench.db");
-    let mut keys = bench_backend("sqlite", &format!("sqlite://{}", db_path.display()), runs, n_tables, Some(&db_path));
+    let mut keys = bench_backend(
+        "sqlite",
+        &format!("sqlite://{}", db_path.display()),
+        runs,
+        n_tables,
+        Some(&db_path),
+    );
 
     // PostgreSQL: a given server's empty database, or a private throwaway cluster with the
     // server's durable defaults (fsync, synchronous_commit on), as a room would run it.
@@ -417,8 +490,11 @@ fn main() {
                 keep_db(dir);
                 return;
             }
-            let cluster = pg_cluster::PgCluster::start(&[]).expect("start a throwaway PostgreSQL cluster");
-            let url = cluster.create_database("reports_bench").expect("CREATE DATABASE");
+            let cluster =
+                pg_cluster::PgCluster::start(&[]).expect("start a throwaway PostgreSQL cluster");
+            let url = cluster
+                .create_database("reports_bench")
+                .expect("CREATE DATABASE");
             (url, Some(cluster))
         }
     };
@@ -439,14 +515,22 @@ fn print_keys(keys: &[(String, f64)]) {
 fn keep_db(dir: tempfile::TempDir) {
     if std::env::var("REPORTS_BENCH_KEEP_DB").as_deref() == Ok("1") {
         let kept = dir.keep();
-        println!("SQLite database kept: {}", kept.join("reports-bench.db").display());
+        println!(
+            "SQLite database kept: {}",
+            kept.join("reports-bench.db").display()
+        );
     }
 }
 
 /// What the report cannot beat on this backend: the period's hands (the bulk of its rows)
 /// read from the same index and merely counted and summed in the database — no grouping, no
 /// transfer of rows to the application. Milliseconds, one per run.
-fn scan_limit(state: &AppState, from: NaiveDateTime, to: NaiveDateTime, runs: usize) -> (Vec<u64>, i64) {
+fn scan_limit(
+    state: &AppState,
+    from: NaiveDateTime,
+    to: NaiveDateTime,
+    runs: usize,
+) -> (Vec<u64>, i64) {
     #[derive(QueryableByName)]
     struct Scan {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -459,7 +543,10 @@ fn scan_limit(state: &AppState, from: NaiveDateTime, to: NaiveDateTime, runs: us
     let c: &mut cardroom::db::DbConn = &mut conn;
     let (lo, hi) = match c {
         cardroom::db::DbConn::Sqlite(_) => (format!("'{}'", f(from)), format!("'{}'", f(to))),
-        cardroom::db::DbConn::Postgres(_) => (format!("TIMESTAMP '{}'", f(from)), format!("TIMESTAMP '{}'", f(to))),
+        cardroom::db::DbConn::Postgres(_) => (
+            format!("TIMESTAMP '{}'", f(from)),
+            format!("TIMESTAMP '{}'", f(to)),
+        ),
     };
     let q = format!(
         "SELECT count(*) AS n, CAST(sum(COALESCE(rake, 0) + table_id + COALESCE(game_id, 0)) AS BIGINT) AS rake FROM hands WHERE at >= {lo} AND at < {hi}"
@@ -468,7 +555,8 @@ fn scan_limit(state: &AppState, from: NaiveDateTime, to: NaiveDateTime, runs: us
     let mut n = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let s: Scan = cardroom::native!(&mut *c, |dbc| diesel::sql_query(&q).get_result(dbc)).expect("scan");
+        let s: Scan =
+            cardroom::native!(&mut *c, |dbc| diesel::sql_query(&q).get_result(dbc)).expect("scan");
         v.push(t.elapsed().as_micros() as u64);
         n = s.n;
         std::hint::black_box(s.rake);
@@ -477,8 +565,19 @@ fn scan_limit(state: &AppState, from: NaiveDateTime, to: NaiveDateTime, runs: us
 }
 
 /// Seeds the month on one backend and times the service, the page and each CSV there.
-fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: Option<&std::path::Path>) -> Vec<(String, f64)> {
-    let config = Config { database_url: url.to_string(), admin_password: Some(ADMIN_PASSWORD.into()), workers: Some(2), ..Config::default() };
+fn bench_backend(
+    backend: &str,
+    url: &str,
+    runs: usize,
+    n_tables: i64,
+    db_path: Option<&std::path::Path>,
+) -> Vec<(String, f64)> {
+    let config = Config {
+        database_url: url.to_string(),
+        admin_password: Some(ADMIN_PASSWORD.into()),
+        workers: Some(2),
+        ..Config::default()
+    };
     let t_setup = Instant::now();
     let state = build_state(config).expect("build_state");
     let tables = build_room(&state, n_tables);
@@ -490,13 +589,21 @@ fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: 
         // What autovacuum does after a bulk load: planner statistics and the visibility map
         // (index-only scans need it).
         let mut conn = state.db.conn().expect("connection");
-        diesel::sql_query("VACUUM ANALYZE").execute(&mut *conn).expect("VACUUM ANALYZE");
+        diesel::sql_query("VACUUM ANALYZE")
+            .execute(&mut *conn)
+            .expect("VACUUM ANALYZE");
     }
     let size = match db_path {
         Some(p) => {
             let size = |p: std::path::PathBuf| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-            let wal = p.with_file_name(format!("{}-wal", p.file_name().and_then(|n| n.to_str()).unwrap_or_default()));
-            format!("; database {:.0} MB", (size(p.to_path_buf()) + size(wal)) as f64 / 1e6)
+            let wal = p.with_file_name(format!(
+                "{}-wal",
+                p.file_name().and_then(|n| n.to_str()).unwrap_or_default()
+            ));
+            format!(
+                "; database {:.0} MB",
+                (size(p.to_path_buf()) + size(wal)) as f64 / 1e6
+            )
         }
         None => String::new(),
     };
@@ -519,14 +626,20 @@ fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: 
     let now = state.clock.now();
     let mut conn = state.db.conn().expect("connection");
     let room = services::room::get(&mut conn).expect("room");
-    let setting = reports::Setting { tz: room.tz, timezone: &room.timezone, currency: &room.currency, day_start: NaiveTime::from_hms_opt(6, 0, 0).unwrap() };
+    let setting = reports::Setting {
+        tz: room.tz,
+        timezone: &room.timezone,
+        currency: &room.currency,
+        day_start: NaiveTime::from_hms_opt(6, 0, 0).unwrap(),
+    };
     let period = reports::Period::Month(month);
     let (from, to) = period.bounds(room.tz, setting.day_start);
     let mut build = Vec::new();
     let mut report = None;
     for _ in 0..runs {
         let t = Instant::now();
-        let r = reports::build(&mut conn, now, &setting, period, reports::Filter::default()).expect("report");
+        let r = reports::build(&mut conn, now, &setting, period, reports::Filter::default())
+            .expect("report");
         build.push(t.elapsed().as_micros() as u64);
         report = Some(r);
     }
@@ -553,14 +666,27 @@ fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: 
     let mut client = Client::new(addr);
     let mut get = |path: &str| -> (u64, usize) {
         let t = Instant::now();
-        let res = client.get(path, &[("Cookie", &cookie), ("Accept-Language", "en")]).expect("GET");
+        let res = client
+            .get(path, &[("Cookie", &cookie), ("Accept-Language", "en")])
+            .expect("GET");
         let us = t.elapsed().as_micros() as u64;
-        assert_eq!(res.status, 200, "{path}: {}", res.text().chars().take(500).collect::<String>());
+        assert_eq!(
+            res.status,
+            200,
+            "{path}: {}",
+            res.text().chars().take(500).collect::<String>()
+        );
         (us, res.body.len())
     };
     // Warm-up (and a check that the page shows the service's total).
     let page = client_text(addr, &cookie, "/floor/reports?month=2026-10");
-    assert!(page.contains(&format!("id=\"report-total-cagnotte\" data-minor=\"{}\"", r.totals.cagnotte)), "the page shows the service's total");
+    assert!(
+        page.contains(&format!(
+            "id=\"report-total-cagnotte\" data-minor=\"{}\"",
+            r.totals.cagnotte
+        )),
+        "the page shows the service's total"
+    );
     let mut page_t = Vec::new();
     let mut page_bytes = 0;
     for _ in 0..runs {
@@ -593,9 +719,21 @@ fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: 
     );
     let b = summarize(build);
     let lim = limit.p50.max(0.001);
-    line("services::reports::build (month)", &b, &format!("  ratio {:.1}×", b.p99 / lim));
+    line(
+        "services::reports::build (month)",
+        &b,
+        &format!("  ratio {:.1}×", b.p99 / lim),
+    );
     let p = summarize(page_t);
-    line("GET /floor/reports?month= (page + charts)", &p, &format!("  ratio {:.1}×  ({:.0} kB)", p.p99 / lim, page_bytes as f64 / 1e3));
+    line(
+        "GET /floor/reports?month= (page + charts)",
+        &p,
+        &format!(
+            "  ratio {:.1}×  ({:.0} kB)",
+            p.p99 / lim,
+            page_bytes as f64 / 1e3
+        ),
+    );
     let k = |name: &str| format!("reports.{backend}.{name}");
     let mut keys = vec![
         (k("limit_scan.p50_ms"), limit.p50),
@@ -609,18 +747,31 @@ fn bench_backend(backend: &str, url: &str, runs: usize, n_tables: i64, db_path: 
     let mut all_pass = b.p99 < TARGET_MS && p.p99 < TARGET_MS;
     for (part, v, bytes) in csv_t {
         let s = summarize(v);
-        line(&format!("GET /floor/reports.csv?part={part}"), &s, &format!("  ratio {:.1}×  ({:.0} kB)", s.p99 / lim, bytes as f64 / 1e3));
+        line(
+            &format!("GET /floor/reports.csv?part={part}"),
+            &s,
+            &format!(
+                "  ratio {:.1}×  ({:.0} kB)",
+                s.p99 / lim,
+                bytes as f64 / 1e3
+            ),
+        );
         keys.push((k(&format!("csv_{part}.p99_ms")), s.p99));
         all_pass &= s.p99 < TARGET_MS;
     }
-    println!("{backend}: the month report (service, page and every CSV) under a second at p99: {}", verdict(all_pass));
+    println!(
+        "{backend}: the month report (service, page and every CSV) under a second at p99: {}",
+        verdict(all_pass)
+    );
     println!("peak RSS so far {:.0} MB", rss_kb("VmHWM:") as f64 / 1024.0);
     keys
 }
 
 fn client_text(addr: SocketAddr, cookie: &str, path: &str) -> String {
     let mut c = Client::new(addr);
-    let r = c.get(path, &[("Cookie", cookie), ("Accept-Language", "en")]).expect("GET");
+    let r = c
+        .get(path, &[("Cookie", cookie), ("Accept-Language", "en")])
+        .expect("GET");
     assert_eq!(r.status, 200, "{path}");
     r.text()
 }

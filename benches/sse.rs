@@ -48,7 +48,10 @@ const TARGET_P99_MS: f64 = 10.0;
 const GIVE_UP: Duration = Duration::from_secs(5);
 
 fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn verdict(ok: bool) -> &'static str {
@@ -62,7 +65,12 @@ fn verdict(ok: bool) -> &'static str {
 fn rss_kb(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with(field)).and_then(|l| l.split_whitespace().nth(1)).and_then(|n| n.parse().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
         .unwrap_or(0)
 }
 
@@ -71,7 +79,12 @@ fn cpu_s() -> f64 {
     std::fs::read_to_string("/proc/self/stat")
         .ok()
         .and_then(|s| {
-            let rest: Vec<String> = s.rsplit_once(')')?.1.split_whitespace().map(str::to_string).collect();
+            let rest: Vec<String> = s
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
             Some((rest.get(11)?.parse::<f64>().ok()? + rest.get(12)?.parse::<f64>().ok()?) / 100.0)
         })
         .unwrap_or(f64::NAN)
@@ -95,7 +108,12 @@ struct Room {
     devices: Vec<Vec<String>>,
 }
 
-fn build_room(state: &AppState, tables: usize, players_per_game: usize, tablets_per_table: usize) -> Result<Room, AppError> {
+fn build_room(
+    state: &AppState,
+    tables: usize,
+    players_per_game: usize,
+    tablets_per_table: usize,
+) -> Result<Room, AppError> {
     let system = Actor::system();
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
@@ -121,14 +139,37 @@ fn build_room(state: &AppState, tables: usize, players_per_game: usize, tablets_
         let mut ids = Vec::new();
         let mut devices = Vec::new();
         for n in 0..tables {
-            let input = TableInput { number: n as i32 + 1, seats: Some(SEATS), game_id: Some(games[n % GAMES]), mode: "continuous".into(), active: Some(true) };
+            let input = TableInput {
+                number: n as i32 + 1,
+                seats: Some(SEATS),
+                game_id: Some(games[n % GAMES]),
+                mode: "continuous".into(),
+                active: Some(true),
+            };
             let t = services::games::create_table(c, now, &system, &input)?;
             services::floor::open_table(c, now, &system, t.id)?;
             let mut tokens = Vec::new();
             for k in 0..tablets_per_table {
                 let (p, _) = services::tablets::start_pairing(c, now)?;
-                let tablet = services::tablets::pair(c, now, &system, &p.code, t.id, &format!("T{} #{k}", n + 1))?;
-                tokens.push(issue(&keys, tablet.id, tablet.token_version, TokenKind::Device, now, 24).0);
+                let tablet = services::tablets::pair(
+                    c,
+                    now,
+                    &system,
+                    &p.code,
+                    t.id,
+                    &format!("T{} #{k}", n + 1),
+                )?;
+                tokens.push(
+                    issue(
+                        &keys,
+                        tablet.id,
+                        tablet.token_version,
+                        TokenKind::Device,
+                        now,
+                        24,
+                    )
+                    .0,
+                );
             }
             ids.push(t.id);
             devices.push(tokens);
@@ -148,9 +189,21 @@ fn build_room(state: &AppState, tables: usize, players_per_game: usize, tablets_
                 alias: format!("S{i:05}"),
             };
             let (p, _) = services::players::create(c, now, room.tz, &system, &input, Some(&pic))?;
-            services::floor::join(c, now, room.tz, &room.profile, &system, games[i % GAMES], p.id, false)?;
+            services::floor::join(
+                c,
+                now,
+                room.tz,
+                &room.profile,
+                &system,
+                games[i % GAMES],
+                p.id,
+                false,
+            )?;
         }
-        Ok(Room { tables: ids, devices })
+        Ok(Room {
+            tables: ids,
+            devices,
+        })
     })
 }
 
@@ -163,13 +216,22 @@ type Answer = (u16, Vec<(String, String)>, Vec<u8>);
 
 /// One request on a kept-alive connection (opened when needed): status, headers, body.
 /// Answers with `Content-Length` only (the API and the login pages).
-fn request(conn: &mut Conn, addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Option<(&str, &[u8])>) -> std::io::Result<Answer> {
+fn request(
+    conn: &mut Conn,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<(&str, &[u8])>,
+) -> std::io::Result<Answer> {
     if conn.is_none() {
         let s = TcpStream::connect(addr)?;
         s.set_nodelay(true)?;
         *conn = Some((BufReader::new(s.try_clone()?), s));
     }
-    let Some((reader, writer)) = conn.as_mut() else { unreachable!() };
+    let Some((reader, writer)) = conn.as_mut() else {
+        unreachable!()
+    };
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
@@ -178,13 +240,20 @@ fn request(conn: &mut Conn, addr: SocketAddr, method: &str, path: &str, headers:
         req.push_str(&format!("Content-Type: {ctype}\r\n"));
         b
     });
-    req.push_str(&format!("Content-Length: {}\r\n\r\n", payload.map_or(0, |b| b.len())));
+    req.push_str(&format!(
+        "Content-Length: {}\r\n\r\n",
+        payload.map_or(0, |b| b.len())
+    ));
     let mut bytes = req.into_bytes();
     bytes.extend_from_slice(payload.unwrap_or_default());
     writer.write_all(&bytes)?;
     let mut line = String::new();
     reader.read_line(&mut line)?;
-    let status = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut hs = Vec::new();
     loop {
         line.clear();
@@ -197,7 +266,11 @@ fn request(conn: &mut Conn, addr: SocketAddr, method: &str, path: &str, headers:
             hs.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
         }
     }
-    let n = hs.iter().find(|(k, _)| k == "content-length").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let n = hs
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
     let mut body = vec![0; n];
     reader.read_exact(&mut body)?;
     Ok((status, hs, body))
@@ -214,9 +287,20 @@ fn cookie(headers: &[(String, String)], name: &str) -> Option<String> {
 
 fn api_token(addr: SocketAddr) -> String {
     let body = serde_json::json!({ "username": "admin", "password": ADMIN_PASSWORD }).to_string();
-    let (status, _, b) = request(&mut None, addr, "POST", "/api/v1/auth/login", &[], Some(("application/json", body.as_bytes()))).expect("api login");
+    let (status, _, b) = request(
+        &mut None,
+        addr,
+        "POST",
+        "/api/v1/auth/login",
+        &[],
+        Some(("application/json", body.as_bytes())),
+    )
+    .expect("api login");
     assert_eq!(status, 200, "api login");
-    serde_json::from_slice::<serde_json::Value>(&b).ok().and_then(|j| j["token"].as_str().map(str::to_string)).expect("token")
+    serde_json::from_slice::<serde_json::Value>(&b)
+        .ok()
+        .and_then(|j| j["token"].as_str().map(str::to_string))
+        .expect("token")
 }
 
 /// A page session (GET /login → cr_pre + csrf, POST /login → cr_session).
@@ -225,11 +309,33 @@ fn web_session(addr: SocketAddr) -> String {
     let (_, hs, body) = request(&mut c, addr, "GET", "/login", &[], None).expect("GET /login");
     let pre = cookie(&hs, "cr_pre").expect("cr_pre cookie");
     let html = String::from_utf8_lossy(&body);
-    let csrf = html.split("name=\"csrf\"").nth(1).and_then(|r| r.split("value=\"").nth(1)).and_then(|v| v.split('"').next()).expect("csrf").to_string();
-    let form = serde_urlencoded::to_string([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PASSWORD)]).expect("form");
+    let csrf = html
+        .split("name=\"csrf\"")
+        .nth(1)
+        .and_then(|r| r.split("value=\"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .expect("csrf")
+        .to_string();
+    let form = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("username", "admin"),
+        ("password", ADMIN_PASSWORD),
+    ])
+    .expect("form");
     let pre = format!("cr_pre={pre}");
-    let (status, hs, _) = request(&mut c, addr, "POST", "/login", &[("Cookie", &pre)], Some(("application/x-www-form-urlencoded", form.as_bytes()))).expect("POST /login");
-    assert!(status == 303 || status == 302, "POST /login answered {status}");
+    let (status, hs, _) = request(
+        &mut c,
+        addr,
+        "POST",
+        "/login",
+        &[("Cookie", &pre)],
+        Some(("application/x-www-form-urlencoded", form.as_bytes())),
+    )
+    .expect("POST /login");
+    assert!(
+        status == 303 || status == 302,
+        "POST /login answered {status}"
+    );
     cookie(&hs, "cr_session").expect("cr_session cookie")
 }
 
@@ -266,7 +372,11 @@ impl Arrivals {
             if left.is_zero() {
                 return None;
             }
-            g = self.changed.wait_timeout(g, left).unwrap_or_else(|e| e.into_inner()).0;
+            g = self
+                .changed
+                .wait_timeout(g, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
     }
 }
@@ -301,7 +411,11 @@ impl Chunked {
     fn decode(&mut self, out: &mut Vec<u8>) {
         let mut at = 0;
         while let Some(eol) = self.raw[at..].windows(2).position(|w| w == b"\r\n") {
-            let size = std::str::from_utf8(&self.raw[at..at + eol]).ok().and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok());
+            let size = std::str::from_utf8(&self.raw[at..at + eol])
+                .ok()
+                .and_then(|s| {
+                    usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok()
+                });
             let Some(size) = size else { break };
             let start = at + eol + 2;
             if self.raw.len() < start + size + 2 {
@@ -316,13 +430,22 @@ impl Chunked {
 
 async fn follow(addr: SocketAddr, s: Stream, arrivals: Arc<Arrivals>, checks: Arc<Checks>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let fail = |why: String| checks.failed.lock().unwrap_or_else(|e| e.into_inner()).push(why);
+    let fail = |why: String| {
+        checks
+            .failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(why)
+    };
     let mut sock = match tokio::net::TcpStream::connect(addr).await {
         Ok(s) => s,
         Err(e) => return fail(format!("connect: {e}")),
     };
     let _ = sock.set_nodelay(true);
-    let req = format!("GET {} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nCookie: {}\r\n\r\n", s.path, s.cookie);
+    let req = format!(
+        "GET {} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nCookie: {}\r\n\r\n",
+        s.path, s.cookie
+    );
     if let Err(e) = sock.write_all(req.as_bytes()).await {
         return fail(format!("send: {e}"));
     }
@@ -340,8 +463,14 @@ async fn follow(addr: SocketAddr, s: Stream, arrivals: Arc<Arrivals>, checks: Ar
         };
         if !in_body {
             head.extend_from_slice(&buf[..n]);
-            let Some(end) = head.windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-            let status = String::from_utf8_lossy(&head[..end]).lines().next().unwrap_or("").to_string();
+            let Some(end) = head.windows(4).position(|w| w == b"\r\n\r\n") else {
+                continue;
+            };
+            let status = String::from_utf8_lossy(&head[..end])
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
             if !status.contains(" 200 ") {
                 return fail(format!("{}: {status}", s.path));
             }
@@ -357,20 +486,34 @@ async fn follow(addr: SocketAddr, s: Stream, arrivals: Arc<Arrivals>, checks: Ar
         while let Some(end) = text[used..].windows(2).position(|w| w == b"\n\n") {
             let frame = &text[used..used + end];
             used += end + 2;
-            let Ok(frame) = std::str::from_utf8(frame) else { continue };
-            let Some(id) = frame.lines().find_map(|l| l.strip_prefix("id: ")).and_then(|v| v.trim().parse::<i64>().ok()) else { continue };
+            let Ok(frame) = std::str::from_utf8(frame) else {
+                continue;
+            };
+            let Some(id) = frame
+                .lines()
+                .find_map(|l| l.strip_prefix("id: "))
+                .and_then(|v| v.trim().parse::<i64>().ok())
+            else {
+                continue;
+            };
             checks.events.fetch_add(1, Relaxed);
             if id <= last_id {
                 checks.out_of_order.fetch_add(1, Relaxed);
             }
             last_id = id;
             if let Some(t) = s.table {
-                if !frame.contains(&format!("\"table_id\":{t}}}")) && !frame.contains(&format!("\"table_id\":{t},")) {
+                if !frame.contains(&format!("\"table_id\":{t}}}"))
+                    && !frame.contains(&format!("\"table_id\":{t},"))
+                {
                     checks.foreign.fetch_add(1, Relaxed);
                 }
             }
             if frame.contains("\"kind\":\"seat.call\"") {
-                let call = frame.split("\"call_id\":").nth(1).and_then(|r| r.split(|ch: char| !ch.is_ascii_digit()).next()).and_then(|n| n.parse().ok());
+                let call = frame
+                    .split("\"call_id\":")
+                    .nth(1)
+                    .and_then(|r| r.split(|ch: char| !ch.is_ascii_digit()).next())
+                    .and_then(|n| n.parse().ok());
                 if let Some(call) = call {
                     arrivals.arrived(call);
                 }
@@ -387,14 +530,20 @@ fn main() {
     let client_threads = env_or("SSE_BENCH_CLIENT_THREADS", 1).max(1);
     let pause = Duration::from_millis(env_or("SSE_BENCH_PAUSE_MS", 5) as u64);
     let spare_tablet = std::env::var("SSE_BENCH_SPARE").is_ok_and(|v| v == "tablet");
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
     let mb = |kb: u64| kb as f64 / 1024.0;
     let total = actions + warmup;
     let tablets_per_table = if spare_tablet { 2 } else { 1 };
     let floor_streams = if spare_tablet { 0 } else { tables };
     let clients = tables * tablets_per_table + floor_streams;
     // Each action calls at its own table and seat: table k mod n, seat k / n + 1.
-    assert!(total <= tables * SEATS as usize, "at most {} actions with {tables} tables", tables * SEATS as usize);
+    assert!(
+        total <= tables * SEATS as usize,
+        "at most {} actions with {tables} tables",
+        tables * SEATS as usize
+    );
 
     let dir = tempfile::tempdir().expect("temp dir");
     let config = Config {
@@ -403,11 +552,16 @@ fn main() {
         workers: Some(2),
         ..Config::default()
     };
-    let spare = if spare_tablet { "a second tablet of the table" } else { "a /floor/stream" };
+    let spare = if spare_tablet {
+        "a second tablet of the table"
+    } else {
+        "a /floor/stream"
+    };
     println!("SSE fan-out benchmark: {tables} tables, {clients} SSE clients (per table its tablet + {spare}); SQLite, 2 HTTP workers, {cores} cores; {client_threads} client thread(s)");
     let t = Instant::now();
     let state = build_state(config).expect("build_state");
-    let room = build_room(&state, tables, total.div_ceil(GAMES) + 2, tablets_per_table).expect("room");
+    let room =
+        build_room(&state, tables, total.div_ceil(GAMES) + 2, tablets_per_table).expect("room");
     println!("setup {:.1} s (not measured)", t.elapsed().as_secs_f64());
 
     let (addr, handle) = start_server(state.clone());
@@ -421,19 +575,33 @@ fn main() {
     let mut streams = Vec::new();
     for (i, id) in room.tables.iter().enumerate() {
         for device in &room.devices[i] {
-            streams.push(Stream { path: "/tablet/stream".into(), cookie: format!("cr_session={session}; cr_device={device}"), table: Some(*id) });
+            streams.push(Stream {
+                path: "/tablet/stream".into(),
+                cookie: format!("cr_session={session}; cr_device={device}"),
+                table: Some(*id),
+            });
         }
         if !spare_tablet {
-            streams.push(Stream { path: "/floor/stream".into(), cookie: format!("cr_session={session}"), table: None });
+            streams.push(Stream {
+                path: "/floor/stream".into(),
+                cookie: format!("cr_session={session}"),
+                table: None,
+            });
         }
     }
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(client_threads).enable_all().build().expect("client runtime");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(client_threads)
+        .enable_all()
+        .build()
+        .expect("client runtime");
     let t = Instant::now();
     for s in streams {
         rt.spawn(follow(addr, s, arrivals.clone(), checks.clone()));
     }
     let deadline = Instant::now() + Duration::from_secs(60);
-    while (checks.connected.load(Relaxed) < clients || state.push.receivers() < clients) && Instant::now() < deadline {
+    while (checks.connected.load(Relaxed) < clients || state.push.receivers() < clients)
+        && Instant::now() < deadline
+    {
         std::thread::sleep(Duration::from_millis(20));
     }
     println!(
@@ -441,7 +609,13 @@ fn main() {
         state.push.receivers(),
         t.elapsed().as_secs_f64()
     );
-    for f in checks.failed.lock().unwrap_or_else(|e| e.into_inner()).iter().take(5) {
+    for f in checks
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .take(5)
+    {
         println!("  client failed: {f}");
     }
     let rss_clients = mb(rss_kb("VmHWM:"));
@@ -454,7 +628,8 @@ fn main() {
     let mut answered: Vec<u64> = Vec::new();
     let (mut missed, mut refused) = (0usize, Vec::new());
     let stats = state.push.stats();
-    let (mut reads0, mut cpu0, mut measuring) = (stats.reads.load(Relaxed), cpu_s(), Instant::now());
+    let (mut reads0, mut cpu0, mut measuring) =
+        (stats.reads.load(Relaxed), cpu_s(), Instant::now());
     for k in 0..total {
         let table = room.tables[k % tables];
         let seat = (k / tables) as i32 + 1;
@@ -463,21 +638,39 @@ fn main() {
             (reads0, cpu0, measuring) = (stats.reads.load(Relaxed), cpu_s(), Instant::now());
         }
         let t0 = Instant::now();
-        let mut r = request(&mut conn, addr, "POST", &path, &[("Authorization", &auth)], Some(("application/json", b"{}")));
+        let mut r = request(
+            &mut conn,
+            addr,
+            "POST",
+            &path,
+            &[("Authorization", &auth)],
+            Some(("application/json", b"{}")),
+        );
         if !matches!(r, Ok((s, _, _)) if s > 0) {
             // The kept-alive connection was closed before the request was read: once more
             // on a new one.
             conn = None;
-            r = request(&mut conn, addr, "POST", &path, &[("Authorization", &auth)], Some(("application/json", b"{}")));
+            r = request(
+                &mut conn,
+                addr,
+                "POST",
+                &path,
+                &[("Authorization", &auth)],
+                Some(("application/json", b"{}")),
+            );
         }
         let t1 = Instant::now();
         let call = match &r {
-            Ok((201, _, body)) => serde_json::from_slice::<serde_json::Value>(body).ok().and_then(|j| j["id"].as_i64()),
+            Ok((201, _, body)) => serde_json::from_slice::<serde_json::Value>(body)
+                .ok()
+                .and_then(|j| j["id"].as_i64()),
             _ => None,
         };
         let Some(call) = call else {
             refused.push(match r {
-                Ok((status, _, body)) => format!("{path}: {status} {}", String::from_utf8_lossy(&body)),
+                Ok((status, _, body)) => {
+                    format!("{path}: {status} {}", String::from_utf8_lossy(&body))
+                }
                 Err(e) => format!("{path}: {e}"),
             });
             conn = None;
@@ -501,30 +694,130 @@ fn main() {
     let peak = mb(rss_kb("VmHWM:"));
     delivered.sort_unstable();
     answered.sort_unstable();
-    let (p50, p90, p99, max) = (pct(&delivered, 50.0), pct(&delivered, 90.0), pct(&delivered, 99.0), pct(&delivered, 100.0));
-    let calls_seen = arrivals.calls.lock().unwrap_or_else(|e| e.into_inner()).values().map(|v| v.0).sum::<usize>();
+    let (p50, p90, p99, max) = (
+        pct(&delivered, 50.0),
+        pct(&delivered, 90.0),
+        pct(&delivered, 99.0),
+        pct(&delivered, 100.0),
+    );
+    let calls_seen = arrivals
+        .calls
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .values()
+        .map(|v| v.0)
+        .sum::<usize>();
 
-    let row = |what: &str, value: String, target: &str, result: &str| println!("| {what:<58} | {value:>15} | {target:>7} | {result:<4} |");
+    let row = |what: &str, value: String, target: &str, result: &str| {
+        println!("| {what:<58} | {value:>15} | {target:>7} | {result:<4} |")
+    };
     println!();
-    println!("| {:<58} | {:>15} | {:>7} | {:<4} |", "measure", "value", "target", "");
-    println!("|{}|{}|{}|{}|", "-".repeat(60), "-".repeat(17), "-".repeat(9), "-".repeat(6));
-    row(&format!("action → every client has it, p50 (ms), n={}", delivered.len()), format!("{p50:.2}"), "", "");
-    row("action → every client has it, p90 (ms)", format!("{p90:.2}"), "", "");
-    row("action → every client has it, p99 (ms)", format!("{p99:.2}"), "≤ 10", verdict(p99 <= TARGET_P99_MS && missed == 0));
-    row("action → every client has it, max (ms)", format!("{max:.2}"), "", "");
-    row("  POST call-next answered, p50 / p99 (ms)", format!("{:.2} / {:.2}", pct(&answered, 50.0), pct(&answered, 99.0)), "", "");
-    row("  clients per action (tablets + floor streams)", format!("{expected} of {clients}"), "", "");
-    row("  missed (not everywhere within 5 s) / refused actions", format!("{missed} / {}", refused.len()), "", "");
-    row("  hub reads of new events per action", format!("{:.2}", reads as f64 / actions as f64), "", "");
-    row("  events out of order / for another table (all clients)", format!("{} / {}", checks.out_of_order.load(Relaxed), checks.foreign.load(Relaxed)), "", "");
-    row("  seat calls read, all clients / expected", format!("{calls_seen} / {}", (total - refused.len()) * expected), "", "");
-    row("  CPU busy during the actions (cores, server + clients)", format!("{cpu_busy:.2} of {cores}"), "", "");
-    row("peak RSS, VmHWM (MB), server and clients", format!("{peak:.0}"), "", "");
-    row("  before the clients / with the clients connected (MB)", format!("{rss_before:.0} / {rss_clients:.0}"), "", "");
+    println!(
+        "| {:<58} | {:>15} | {:>7} | {:<4} |",
+        "measure", "value", "target", ""
+    );
+    println!(
+        "|{}|{}|{}|{}|",
+        "-".repeat(60),
+        "-".repeat(17),
+        "-".repeat(9),
+        "-".repeat(6)
+    );
+    row(
+        &format!(
+            "action → every client has it, p50 (ms), n={}",
+            delivered.len()
+        ),
+        format!("{p50:.2}"),
+        "",
+        "",
+    );
+    row(
+        "action → every client has it, p90 (ms)",
+        format!("{p90:.2}"),
+        "",
+        "",
+    );
+    row(
+        "action → every client has it, p99 (ms)",
+        format!("{p99:.2}"),
+        "≤ 10",
+        verdict(p99 <= TARGET_P99_MS && missed == 0),
+    );
+    row(
+        "action → every client has it, max (ms)",
+        format!("{max:.2}"),
+        "",
+        "",
+    );
+    row(
+        "  POST call-next answered, p50 / p99 (ms)",
+        format!("{:.2} / {:.2}", pct(&answered, 50.0), pct(&answered, 99.0)),
+        "",
+        "",
+    );
+    row(
+        "  clients per action (tablets + floor streams)",
+        format!("{expected} of {clients}"),
+        "",
+        "",
+    );
+    row(
+        "  missed (not everywhere within 5 s) / refused actions",
+        format!("{missed} / {}", refused.len()),
+        "",
+        "",
+    );
+    row(
+        "  hub reads of new events per action",
+        format!("{:.2}", reads as f64 / actions as f64),
+        "",
+        "",
+    );
+    row(
+        "  events out of order / for another table (all clients)",
+        format!(
+            "{} / {}",
+            checks.out_of_order.load(Relaxed),
+            checks.foreign.load(Relaxed)
+        ),
+        "",
+        "",
+    );
+    row(
+        "  seat calls read, all clients / expected",
+        format!("{calls_seen} / {}", (total - refused.len()) * expected),
+        "",
+        "",
+    );
+    row(
+        "  CPU busy during the actions (cores, server + clients)",
+        format!("{cpu_busy:.2} of {cores}"),
+        "",
+        "",
+    );
+    row(
+        "peak RSS, VmHWM (MB), server and clients",
+        format!("{peak:.0}"),
+        "",
+        "",
+    );
+    row(
+        "  before the clients / with the clients connected (MB)",
+        format!("{rss_before:.0} / {rss_clients:.0}"),
+        "",
+        "",
+    );
     for r in refused.iter().take(5) {
         println!("  refused: {r}");
     }
-    for f in checks.failed.lock().unwrap_or_else(|e| e.into_inner()).iter().take(5) {
+    for f in checks
+        .failed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .take(5)
+    {
         println!("  client failed: {f}");
     }
     println!();
@@ -540,15 +833,27 @@ fn main() {
     kv("max_ms", format!("{max:.3}"));
     kv("answer_p50_ms", format!("{:.3}", pct(&answered, 50.0)));
     kv("answer_p99_ms", format!("{:.3}", pct(&answered, 99.0)));
-    kv("hub_reads_per_action", format!("{:.3}", reads as f64 / actions as f64));
-    kv("out_of_order", checks.out_of_order.load(Relaxed).to_string());
+    kv(
+        "hub_reads_per_action",
+        format!("{:.3}", reads as f64 / actions as f64),
+    );
+    kv(
+        "out_of_order",
+        checks.out_of_order.load(Relaxed).to_string(),
+    );
     kv("foreign", checks.foreign.load(Relaxed).to_string());
     kv("cores_busy", format!("{cpu_busy:.2}"));
     kv("peak_rss_mb", format!("{peak:.1}"));
-    kv("verdict", verdict(p99 <= TARGET_P99_MS && missed == 0).to_string());
+    kv(
+        "verdict",
+        verdict(p99 <= TARGET_P99_MS && missed == 0).to_string(),
+    );
 
     rt.shutdown_background();
-    let stop = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let stop = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     stop.block_on(handle.stop(false));
     drop(state);
 }

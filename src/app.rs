@@ -26,7 +26,11 @@ impl From<AppError> for StartError {
 /// Opens the database, applies migrations and prepares a fresh database (room, admin
 /// account, signing secret). Returns the state every handler shares.
 pub fn build_state(config: Config) -> Result<AppState, StartError> {
-    let db = Db::open_with(&config.database_url, config.pool_size, config.sqlite_synchronous())?;
+    let db = Db::open_with(
+        &config.database_url,
+        config.pool_size,
+        config.sqlite_synchronous(),
+    )?;
     db.migrate()?;
     let clock: Arc<dyn Clock> = if config.test_clock {
         log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");
@@ -96,7 +100,12 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
         // The settings were validated at start: only a thread that cannot start gets here.
         Err(e) => log::error!("messages to players will not be sent: {e}"),
     }
-    if let Some(dir) = state.config.backup_dir.clone().filter(|_| state.db.backend == crate::db::Backend::Sqlite) {
+    if let Some(dir) = state
+        .config
+        .backup_dir
+        .clone()
+        .filter(|_| state.db.backend == crate::db::Backend::Sqlite)
+    {
         let st = state.clone();
         let every = std::time::Duration::from_secs(u64::from(st.config.backup_every_min) * 60);
         threads.push(
@@ -108,7 +117,13 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                         return;
                     }
                     let now = chrono::Utc::now();
-                    let _ = crate::backup::scheduled(&st.config.database_url, std::path::Path::new(&dir), st.config.backup_keep as usize, now, &st.backups);
+                    let _ = crate::backup::scheduled(
+                        &st.config.database_url,
+                        std::path::Path::new(&dir),
+                        st.config.backup_keep as usize,
+                        now,
+                        &st.backups,
+                    );
                 })
                 .expect("start the backup thread"),
         );
@@ -157,7 +172,10 @@ impl Shutdown {
     /// A background thread's pause between passes: returns early when the stop is asked.
     pub fn sleep(&self, d: std::time::Duration) {
         let set = self.0.set.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = self.0.wake_threads.wait_timeout_while(set, d, |stop| !*stop);
+        let _ = self
+            .0
+            .wake_threads
+            .wait_timeout_while(set, d, |stop| !*stop);
     }
 
     /// Resolves once the stop is asked (at once if it already was).

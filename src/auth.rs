@@ -1,6 +1,8 @@
 //! Passwords (argon2) and signed session tokens (jsonwebtoken, HS256).
 
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{
+    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
+};
 use argon2::Argon2;
 use chrono::{DateTime, Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, Header, Validation};
@@ -11,13 +13,17 @@ use crate::state::Keys;
 
 pub fn hash_password(pw: &str) -> String {
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default().hash_password(pw.as_bytes(), &salt).expect("argon2 hashing").to_string()
+    Argon2::default()
+        .hash_password(pw.as_bytes(), &salt)
+        .expect("argon2 hashing")
+        .to_string()
 }
 
 pub fn verify_password(pw: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).map(|h| Argon2::default().verify_password(pw.as_bytes(), &h).is_ok()).unwrap_or(false)
+    PasswordHash::new(hash)
+        .map(|h| Argon2::default().verify_password(pw.as_bytes(), &h).is_ok())
+        .unwrap_or(false)
 }
-
 
 /// A random URL-safe token (CSRF nonces, generated passwords, secrets).
 pub fn random_token(bytes: usize) -> String {
@@ -52,7 +58,14 @@ pub struct Claims {
     pub exp: i64,
 }
 
-pub fn issue(keys: &Keys, staff_id: i64, ver: i32, kind: TokenKind, now: DateTime<Utc>, hours: u32) -> (String, Claims) {
+pub fn issue(
+    keys: &Keys,
+    staff_id: i64,
+    ver: i32,
+    kind: TokenKind,
+    now: DateTime<Utc>,
+    hours: u32,
+) -> (String, Claims) {
     let claims = Claims {
         sub: staff_id,
         ver,
@@ -61,7 +74,8 @@ pub fn issue(keys: &Keys, staff_id: i64, ver: i32, kind: TokenKind, now: DateTim
         iat: now.timestamp(),
         exp: (now + Duration::hours(hours as i64)).timestamp(),
     };
-    let token = encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("HS256 encoding");
+    let token =
+        encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("HS256 encoding");
     (token, claims)
 }
 
@@ -75,7 +89,12 @@ pub enum TokenError {
 }
 
 /// Verifies signature (HS256 only) and expiry against the application clock.
-pub fn verify(keys: &Keys, token: &str, kind: TokenKind, now: DateTime<Utc>) -> Result<Claims, TokenError> {
+pub fn verify(
+    keys: &Keys,
+    token: &str,
+    kind: TokenKind,
+    now: DateTime<Utc>,
+) -> Result<Claims, TokenError> {
     let mut v = Validation::new(Algorithm::HS256);
     // Expiry is checked against the application clock below (which tests can move).
     v.validate_exp = false;
@@ -93,7 +112,11 @@ pub fn verify(keys: &Keys, token: &str, kind: TokenKind, now: DateTime<Utc>) -> 
 
 /// Constant-time comparison for CSRF tokens.
 pub fn same_token(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 #[cfg(test)]
@@ -119,10 +142,19 @@ mod tests {
         let (t, c) = issue(&keys(), 7, 0, TokenKind::Api, now, 12);
         assert_eq!(verify(&keys(), &t, TokenKind::Api, now).unwrap().sub, 7);
         assert_eq!(c.exp - c.iat, 12 * 3600);
-        assert_eq!(verify(&keys(), &t, TokenKind::Web, now).unwrap_err(), TokenError::WrongKind);
-        assert_eq!(verify(&keys(), &t, TokenKind::Api, now + Duration::hours(12)).unwrap_err(), TokenError::Expired);
+        assert_eq!(
+            verify(&keys(), &t, TokenKind::Web, now).unwrap_err(),
+            TokenError::WrongKind
+        );
+        assert_eq!(
+            verify(&keys(), &t, TokenKind::Api, now + Duration::hours(12)).unwrap_err(),
+            TokenError::Expired
+        );
         let other = Keys::from_secret(b"another-secret-another-secret-xx");
-        assert_eq!(verify(&other, &t, TokenKind::Api, now).unwrap_err(), TokenError::Invalid);
+        assert_eq!(
+            verify(&other, &t, TokenKind::Api, now).unwrap_err(),
+            TokenError::Invalid
+        );
     }
 
     #[test]
@@ -130,8 +162,12 @@ mod tests {
         let now = Utc::now();
         let (t, _) = issue(&keys(), 1, 0, TokenKind::Api, now, 1);
         let payload = t.split('.').nth(1).unwrap();
-        let header = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT"}"#);
+        let header = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(br#"{"alg":"none","typ":"JWT"}"#);
         let forged = format!("{header}.{payload}.");
-        assert_eq!(verify(&keys(), &forged, TokenKind::Api, now).unwrap_err(), TokenError::Invalid);
+        assert_eq!(
+            verify(&keys(), &forged, TokenKind::Api, now).unwrap_err(),
+            TokenError::Invalid
+        );
     }
 }

@@ -44,36 +44,57 @@ pub struct Checked {
 }
 
 /// Tables every cardroom database has (and a stray SQLite file does not).
-const REQUIRED_TABLES: [&str; 5] = ["__diesel_schema_migrations", "audit_log", "sequences", "players", "settings"];
+const REQUIRED_TABLES: [&str; 5] = [
+    "__diesel_schema_migrations",
+    "audit_log",
+    "sequences",
+    "players",
+    "settings",
+];
 
 /// Checks a SQLite file: it opens read-only, `PRAGMA integrity_check` says `ok`, it has the
 /// tables of a cardroom database, and its audit chain verifies from the first record to the
 /// last (and reaches the audit sequence's last number: a copy cut short is refused).
 pub fn check_file(path: &Path) -> Result<Checked, BackupError> {
-    let bytes = std::fs::metadata(path).map_err(|e| BackupError::Io(format!("{}: {e}", path.display())))?.len();
+    let bytes = std::fs::metadata(path)
+        .map_err(|e| BackupError::Io(format!("{}: {e}", path.display())))?
+        .len();
     let url = format!("file:{}?mode=ro", path.display());
-    let mut c = diesel::SqliteConnection::establish(&url).map_err(|e| BackupError::Check(format!("cannot open {}: {e}", path.display())))?;
+    let mut c = diesel::SqliteConnection::establish(&url)
+        .map_err(|e| BackupError::Check(format!("cannot open {}: {e}", path.display())))?;
     #[derive(QueryableByName)]
     struct Text {
         #[diesel(sql_type = diesel::sql_types::Text)]
         v: String,
     }
-    let integrity: Vec<Text> = diesel::sql_query("SELECT integrity_check AS v FROM pragma_integrity_check")
-        .load(&mut c)
-        .map_err(|e| BackupError::Check(format!("{} is not a SQLite database: {e}", path.display())))?;
+    let integrity: Vec<Text> =
+        diesel::sql_query("SELECT integrity_check AS v FROM pragma_integrity_check")
+            .load(&mut c)
+            .map_err(|e| {
+                BackupError::Check(format!("{} is not a SQLite database: {e}", path.display()))
+            })?;
     if integrity.len() != 1 || integrity[0].v != "ok" {
         let first: Vec<&str> = integrity.iter().take(3).map(|t| t.v.as_str()).collect();
-        return Err(BackupError::Check(format!("integrity_check: {}", first.join("; "))));
+        return Err(BackupError::Check(format!(
+            "integrity_check: {}",
+            first.join("; ")
+        )));
     }
     let tables: Vec<Text> =
-        diesel::sql_query("SELECT name AS v FROM sqlite_master WHERE type = 'table'").load(&mut c).map_err(|e| BackupError::Check(e.to_string()))?;
+        diesel::sql_query("SELECT name AS v FROM sqlite_master WHERE type = 'table'")
+            .load(&mut c)
+            .map_err(|e| BackupError::Check(e.to_string()))?;
     for t in REQUIRED_TABLES {
         if !tables.iter().any(|x| x.v == t) {
-            return Err(BackupError::Check(format!("{} is not a cardroom database (no table {t})", path.display())));
+            return Err(BackupError::Check(format!(
+                "{} is not a cardroom database (no table {t})",
+                path.display()
+            )));
         }
     }
     let mut conn = DbConn::Sqlite(c);
-    let chain = crate::db::audit::verify(&mut conn).map_err(|e| BackupError::Check(format!("audit trail: {e}")))?;
+    let chain = crate::db::audit::verify(&mut conn)
+        .map_err(|e| BackupError::Check(format!("audit trail: {e}")))?;
     if !chain.ok {
         return Err(BackupError::Check(format!(
             "audit trail broken at record {} ({})",
@@ -81,13 +102,25 @@ pub fn check_file(path: &Path) -> Result<Checked, BackupError> {
             chain.problem.unwrap_or("?")
         )));
     }
-    let last = crate::db::current_seq(&mut conn, "audit").map_err(|e| BackupError::Check(format!("audit sequence: {e}")))?;
+    let last = crate::db::current_seq(&mut conn, "audit")
+        .map_err(|e| BackupError::Check(format!("audit sequence: {e}")))?;
     if last != chain.records as i64 {
-        return Err(BackupError::Check(format!("the audit trail has {} records but its sequence says {last}: records are missing", chain.records)));
+        return Err(BackupError::Check(format!(
+            "the audit trail has {} records but its sequence says {last}: records are missing",
+            chain.records
+        )));
     }
     use crate::db::schema::players::dsl as p;
-    let players = p::players.count().get_result(&mut conn).map_err(|e| BackupError::Check(e.to_string()))?;
-    Ok(Checked { path: path.to_path_buf(), bytes, audit_records: chain.records, players })
+    let players = p::players
+        .count()
+        .get_result(&mut conn)
+        .map_err(|e| BackupError::Check(e.to_string()))?;
+    Ok(Checked {
+        path: path.to_path_buf(),
+        bytes,
+        audit_records: chain.records,
+        players,
+    })
 }
 
 /// The default name of a backup: `cardroom-YYYYMMDD-HHMMSS.mmm.db` (UTC; the milliseconds
@@ -109,34 +142,50 @@ pub fn backup_to(database_url: &str, dest: &Path) -> Result<Checked, BackupError
         return Err(BackupError::Io(format!("no database at {src}")));
     }
     if dest.exists() {
-        return Err(BackupError::Refused(format!("{} exists already; a backup never overwrites a file", dest.display())));
+        return Err(BackupError::Refused(format!(
+            "{} exists already; a backup never overwrites a file",
+            dest.display()
+        )));
     }
     let dir = match dest.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
     if !dir.is_dir() {
-        return Err(BackupError::Io(format!("the backup directory {} does not exist", dir.display())));
+        return Err(BackupError::Io(format!(
+            "the backup directory {} does not exist",
+            dir.display()
+        )));
     }
-    let name = dest.file_name().ok_or_else(|| BackupError::Io(format!("{} is not a file name", dest.display())))?;
+    let name = dest
+        .file_name()
+        .ok_or_else(|| BackupError::Io(format!("{} is not a file name", dest.display())))?;
     let tmp = dir.join(format!(".{}.partial", name.to_string_lossy()));
     let _ = std::fs::remove_file(&tmp);
     let result = (|| {
-        let mut c = diesel::SqliteConnection::establish(src).map_err(|e| BackupError::Db(e.to_string()))?;
-        c.batch_execute("PRAGMA busy_timeout = 10000;").map_err(|e| BackupError::Db(e.to_string()))?;
+        let mut c =
+            diesel::SqliteConnection::establish(src).map_err(|e| BackupError::Db(e.to_string()))?;
+        c.batch_execute("PRAGMA busy_timeout = 10000;")
+            .map_err(|e| BackupError::Db(e.to_string()))?;
         diesel::sql_query("VACUUM INTO ?")
             .bind::<diesel::sql_types::Text, _>(tmp.to_string_lossy().to_string())
             .execute(&mut c)
             .map_err(|e| BackupError::Io(format!("writing {}: {e}", tmp.display())))?;
         drop(c);
         // On disk before it is called a backup.
-        std::fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(|e| BackupError::Io(format!("{}: {e}", tmp.display())))?;
+        std::fs::File::open(&tmp)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| BackupError::Io(format!("{}: {e}", tmp.display())))?;
         let checked = check_file(&tmp)?;
-        std::fs::rename(&tmp, dest).map_err(|e| BackupError::Io(format!("{} → {}: {e}", tmp.display(), dest.display())))?;
+        std::fs::rename(&tmp, dest)
+            .map_err(|e| BackupError::Io(format!("{} → {}: {e}", tmp.display(), dest.display())))?;
         if let Ok(d) = std::fs::File::open(&dir) {
             let _ = d.sync_all();
         }
-        Ok(Checked { path: dest.to_path_buf(), ..checked })
+        Ok(Checked {
+            path: dest.to_path_buf(),
+            ..checked
+        })
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
@@ -148,7 +197,11 @@ pub fn backup_to(database_url: &str, dest: &Path) -> Result<Checked, BackupError
 /// The file is checked first; the database it replaces is renamed
 /// `<db>.before-restore-<time>` (with its `-wal`), never deleted. Returns the check of the
 /// restored database and where the old one went.
-pub fn restore(database_url: &str, file: &Path, now: chrono::DateTime<chrono::Utc>) -> Result<(Checked, Option<PathBuf>), BackupError> {
+pub fn restore(
+    database_url: &str,
+    file: &Path,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(Checked, Option<PathBuf>), BackupError> {
     if Backend::of_url(database_url) != Backend::Sqlite {
         return Err(BackupError::Refused(
             "the database is PostgreSQL: restore with pg_restore (see `cardroom backup` for the matching pg_dump command)".into(),
@@ -163,13 +216,26 @@ pub fn restore(database_url: &str, file: &Path, now: chrono::DateTime<chrono::Ut
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let tmp = dir.join(format!(".{}.restoring", db.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()));
-    std::fs::copy(file, &tmp).map_err(|e| BackupError::Io(format!("{} → {}: {e}", file.display(), tmp.display())))?;
-    std::fs::File::open(&tmp).and_then(|f| f.sync_all()).map_err(|e| BackupError::Io(e.to_string()))?;
+    let tmp = dir.join(format!(
+        ".{}.restoring",
+        db.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default()
+    ));
+    std::fs::copy(file, &tmp)
+        .map_err(|e| BackupError::Io(format!("{} → {}: {e}", file.display(), tmp.display())))?;
+    std::fs::File::open(&tmp)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| BackupError::Io(e.to_string()))?;
     let mut kept = None;
     if db.exists() {
-        let old = PathBuf::from(format!("{}.before-restore-{}", db.display(), now.format("%Y%m%d-%H%M%S")));
-        std::fs::rename(&db, &old).map_err(|e| BackupError::Io(format!("{}: {e}", db.display())))?;
+        let old = PathBuf::from(format!(
+            "{}.before-restore-{}",
+            db.display(),
+            now.format("%Y%m%d-%H%M%S")
+        ));
+        std::fs::rename(&db, &old)
+            .map_err(|e| BackupError::Io(format!("{}: {e}", db.display())))?;
         for suffix in ["-wal", "-shm"] {
             let side = PathBuf::from(format!("{}{suffix}", db.display()));
             if side.exists() {
@@ -226,7 +292,8 @@ impl ServeLock {
             .write(true)
             .open(&path)
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        file.try_lock().map_err(|e| format!("{} is locked by another process: {e}", path.display()))?;
+        file.try_lock()
+            .map_err(|e| format!("{} is locked by another process: {e}", path.display()))?;
         Ok(ServeLock { _file: file })
     }
 }
@@ -250,7 +317,9 @@ pub fn list(dir: &Path) -> Vec<BackupFile> {
                 .filter_map(|e| {
                     let name = e.file_name().to_string_lossy().to_string();
                     let stamp = name.strip_prefix("cardroom-")?.strip_suffix(".db")?;
-                    let at = chrono::NaiveDateTime::parse_from_str(stamp, NAME_TIME).ok()?.and_utc();
+                    let at = chrono::NaiveDateTime::parse_from_str(stamp, NAME_TIME)
+                        .ok()?
+                        .and_utc();
                     let bytes = e.metadata().ok()?.len();
                     Some(BackupFile { name, bytes, at })
                 })
@@ -263,7 +332,11 @@ pub fn list(dir: &Path) -> Vec<BackupFile> {
 
 /// Deletes the oldest scheduled backups beyond `keep` (never anything else in the directory).
 pub fn prune(dir: &Path, keep: usize) -> usize {
-    list(dir).into_iter().skip(keep).filter(|f| std::fs::remove_file(dir.join(&f.name)).is_ok()).count()
+    list(dir)
+        .into_iter()
+        .skip(keep)
+        .filter(|f| std::fs::remove_file(dir.join(&f.name)).is_ok())
+        .count()
 }
 
 /// What the server knows of its own scheduled backups (shown on `/admin/backups`; a failure
@@ -286,7 +359,13 @@ impl Status {
 }
 
 /// One scheduled backup: a checked copy in `dir`, then the oldest beyond `keep` removed.
-pub fn scheduled(database_url: &str, dir: &Path, keep: usize, now: chrono::DateTime<chrono::Utc>, status: &std::sync::Mutex<Status>) -> Result<Checked, BackupError> {
+pub fn scheduled(
+    database_url: &str,
+    dir: &Path,
+    keep: usize,
+    now: chrono::DateTime<chrono::Utc>,
+    status: &std::sync::Mutex<Status>,
+) -> Result<Checked, BackupError> {
     let r = std::fs::create_dir_all(dir)
         .map_err(|e| BackupError::Io(format!("{}: {e}", dir.display())))
         .and_then(|_| backup_to(database_url, &dir.join(default_name(now))));
@@ -311,7 +390,10 @@ mod tests {
 
     #[test]
     fn the_postgresql_advice_never_shows_the_password() {
-        let a = postgres_advice("postgres://cardroom:s3cr3t@db.example:5432/room", Path::new("/var/backups/cardroom-1.db"));
+        let a = postgres_advice(
+            "postgres://cardroom:s3cr3t@db.example:5432/room",
+            Path::new("/var/backups/cardroom-1.db"),
+        );
         assert!(!a.contains("s3cr3t"), "{a}");
         assert!(a.contains("pg_dump --format=custom --file=/var/backups/cardroom-1.dump 'postgres://cardroom@db.example:5432/room'"), "{a}");
         assert_eq!(without_password("postgres://u@h/d"), "postgres://u@h/d");
@@ -335,14 +417,31 @@ mod tests {
     #[test]
     fn only_scheduled_backups_are_listed_and_pruned() {
         let dir = tempfile_dir();
-        for n in ["cardroom-20261101-010000.000.db", "cardroom-20261102-010000.000.db", "cardroom-20261103-010000.500.db", "notes.txt", ".cardroom-x.db.partial", "cardroom-bad.db"] {
+        for n in [
+            "cardroom-20261101-010000.000.db",
+            "cardroom-20261102-010000.000.db",
+            "cardroom-20261103-010000.500.db",
+            "notes.txt",
+            ".cardroom-x.db.partial",
+            "cardroom-bad.db",
+        ] {
             std::fs::write(dir.join(n), b"x").unwrap();
         }
         let l = list(&dir);
-        assert_eq!(l.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["cardroom-20261103-010000.500.db", "cardroom-20261102-010000.000.db", "cardroom-20261101-010000.000.db"]);
+        assert_eq!(
+            l.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            [
+                "cardroom-20261103-010000.500.db",
+                "cardroom-20261102-010000.000.db",
+                "cardroom-20261101-010000.000.db"
+            ]
+        );
         assert_eq!(prune(&dir, 2), 1);
         assert!(!dir.join("cardroom-20261101-010000.000.db").exists());
-        assert!(dir.join("notes.txt").exists() && dir.join("cardroom-bad.db").exists(), "nothing else is touched");
+        assert!(
+            dir.join("notes.txt").exists() && dir.join("cardroom-bad.db").exists(),
+            "nothing else is touched"
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 
@@ -364,14 +463,21 @@ mod tests {
         let dir = tempfile_dir();
         let db = dir.join("room.db");
         let a = ServeLock::acquire(&db).expect("first");
-        assert!(ServeLock::acquire(&db).is_err(), "a second holder is refused");
+        assert!(
+            ServeLock::acquire(&db).is_err(),
+            "a second holder is refused"
+        );
         drop(a);
         assert!(ServeLock::acquire(&db).is_ok(), "free again once released");
         let _ = std::fs::remove_dir_all(dir);
     }
 
     fn tempfile_dir() -> PathBuf {
-        let d = std::env::temp_dir().join(format!("cardroom-backup-unit-{}-{:?}", std::process::id(), std::thread::current().id()));
+        let d = std::env::temp_dir().join(format!(
+            "cardroom-backup-unit-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d

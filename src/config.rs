@@ -156,7 +156,8 @@ impl Default for Config {
 pub const EXAMPLE: &str = include_str!("cardroom.example.toml");
 
 /// The generic SMS gateway's request body unless `CARDROOM_SMS_TEMPLATE` says otherwise.
-pub const DEFAULT_SMS_TEMPLATE: &str = r#"{"to":"{to}","from":"{from}","text":"{text}","idempotency_key":"{key}"}"#;
+pub const DEFAULT_SMS_TEMPLATE: &str =
+    r#"{"to":"{to}","from":"{from}","text":"{text}","idempotency_key":"{key}"}"#;
 
 fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     #[derive(Deserialize)]
@@ -172,7 +173,9 @@ fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
         F::S(s) => match s.trim().to_ascii_lowercase().as_str() {
             "1" | "true" | "yes" | "on" => Ok(true),
             "0" | "false" | "no" | "off" | "" => Ok(false),
-            other => Err(serde::de::Error::custom(format!("expected 1/0 or true/false, got {other:?}"))),
+            other => Err(serde::de::Error::custom(format!(
+                "expected 1/0 or true/false, got {other:?}"
+            ))),
         },
     }
 }
@@ -185,7 +188,10 @@ pub struct ConfigError {
 }
 
 fn bad(setting: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError { setting: setting.into(), message: message.into() }
+    ConfigError {
+        setting: setting.into(),
+        message: message.into(),
+    }
 }
 
 impl Config {
@@ -198,7 +204,11 @@ impl Config {
             .merge(Env::prefixed("CARDROOM_").ignore(&["config"]))
             .extract()
             .map_err(|e| {
-                let setting = e.path.first().map(|p| format!("CARDROOM_{}", p.to_ascii_uppercase())).unwrap_or_else(|| file.clone());
+                let setting = e
+                    .path
+                    .first()
+                    .map(|p| format!("CARDROOM_{}", p.to_ascii_uppercase()))
+                    .unwrap_or_else(|| file.clone());
                 bad(&setting, e.kind.to_string())
             })?;
         c.validate()?;
@@ -206,16 +216,27 @@ impl Config {
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.bind
-            .parse::<SocketAddr>()
-            .map_err(|_| bad("CARDROOM_BIND", format!("{:?} is not an address like 127.0.0.1:8080", self.bind)))?;
+        self.bind.parse::<SocketAddr>().map_err(|_| {
+            bad(
+                "CARDROOM_BIND",
+                format!("{:?} is not an address like 127.0.0.1:8080", self.bind),
+            )
+        })?;
         let url = self.database_url.as_str();
-        let ok_scheme = url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://");
+        let ok_scheme = url.starts_with("sqlite:")
+            || url.starts_with("postgres://")
+            || url.starts_with("postgresql://");
         if !ok_scheme {
-            return Err(bad("CARDROOM_DATABASE_URL", "must start with sqlite:// or postgres://"));
+            return Err(bad(
+                "CARDROOM_DATABASE_URL",
+                "must start with sqlite:// or postgres://",
+            ));
         }
         if crate::db::sqlite_path(url).is_empty() {
-            return Err(bad("CARDROOM_DATABASE_URL", "the SQLite file name is empty"));
+            return Err(bad(
+                "CARDROOM_DATABASE_URL",
+                "the SQLite file name is empty",
+            ));
         }
         if let Some(s) = &self.secret {
             if s.len() < 32 {
@@ -223,14 +244,31 @@ impl Config {
             }
         }
         if let Some(p) = &self.admin_password {
-            crate::domain::staff::validate_password(p, "admin")
-                .map_err(|_| bad("CARDROOM_ADMIN_PASSWORD", format!("must be {} to 128 characters and not the username", crate::domain::staff::PASSWORD_MIN)))?;
+            crate::domain::staff::validate_password(p, "admin").map_err(|_| {
+                bad(
+                    "CARDROOM_ADMIN_PASSWORD",
+                    format!(
+                        "must be {} to 128 characters and not the username",
+                        crate::domain::staff::PASSWORD_MIN
+                    ),
+                )
+            })?;
         }
-        if self.metrics_token.as_ref().is_some_and(|t| t.len() < 16 || t.chars().any(char::is_whitespace)) {
-            return Err(bad("CARDROOM_METRICS_TOKEN", "must be at least 16 characters, without spaces"));
+        if self
+            .metrics_token
+            .as_ref()
+            .is_some_and(|t| t.len() < 16 || t.chars().any(char::is_whitespace))
+        {
+            return Err(bad(
+                "CARDROOM_METRICS_TOKEN",
+                "must be at least 16 characters, without spaces",
+            ));
         }
         if !(5..=1440).contains(&self.backup_every_min) {
-            return Err(bad("CARDROOM_BACKUP_EVERY_MIN", "must be between 5 and 1440 (minutes)"));
+            return Err(bad(
+                "CARDROOM_BACKUP_EVERY_MIN",
+                "must be between 5 and 1440 (minutes)",
+            ));
         }
         if !(1..=1000).contains(&self.backup_keep) {
             return Err(bad("CARDROOM_BACKUP_KEEP", "must be between 1 and 1000"));
@@ -241,7 +279,10 @@ impl Config {
             }
             let p = std::path::Path::new(d);
             if p.exists() && !p.is_dir() {
-                return Err(bad("CARDROOM_BACKUP_DIR", format!("{d} is not a directory")));
+                return Err(bad(
+                    "CARDROOM_BACKUP_DIR",
+                    format!("{d} is not a directory"),
+                ));
             }
         }
         if !(1..=64).contains(&self.pool_size) {
@@ -251,13 +292,22 @@ impl Config {
             return Err(bad("CARDROOM_SESSION_HOURS", "must be between 1 and 48"));
         }
         if !(1..=30).contains(&self.call_extension_min) {
-            return Err(bad("CARDROOM_CALL_EXTENSION_MIN", "must be between 1 and 30 (minutes)"));
+            return Err(bad(
+                "CARDROOM_CALL_EXTENSION_MIN",
+                "must be between 1 and 30 (minutes)",
+            ));
         }
         if !(10..=1_000_000).contains(&self.player_link_rate) {
-            return Err(bad("CARDROOM_PLAYER_LINK_RATE", "must be between 10 and 1000000 (requests per minute)"));
+            return Err(bad(
+                "CARDROOM_PLAYER_LINK_RATE",
+                "must be between 10 and 1000000 (requests per minute)",
+            ));
         }
         if crate::db::Synchronous::parse(&self.sqlite_synchronous).is_none() {
-            return Err(bad("CARDROOM_SQLITE_SYNCHRONOUS", format!("{:?}: must be full or normal", self.sqlite_synchronous)));
+            return Err(bad(
+                "CARDROOM_SQLITE_SYNCHRONOUS",
+                format!("{:?}: must be full or normal", self.sqlite_synchronous),
+            ));
         }
         if let Some(w) = self.workers {
             if !(1..=64).contains(&w) {
@@ -274,25 +324,45 @@ impl Config {
         }
         if let Some(u) = set(&self.public_url) {
             if !(u.starts_with("http://") || u.starts_with("https://")) || u.len() < 10 {
-                return Err(bad("CARDROOM_PUBLIC_URL", format!("{u:?} is not an address like https://room.example.com")));
+                return Err(bad(
+                    "CARDROOM_PUBLIC_URL",
+                    format!("{u:?} is not an address like https://room.example.com"),
+                ));
             }
         }
         if crate::notify::link::parse_hhmm(&self.gaming_day_ends).is_none() {
-            return Err(bad("CARDROOM_GAMING_DAY_ENDS", "must be a time HH:MM such as 06:00"));
+            return Err(bad(
+                "CARDROOM_GAMING_DAY_ENDS",
+                "must be a time HH:MM such as 06:00",
+            ));
         }
         if !matches!(self.smtp_tls.as_str(), "starttls" | "tls" | "none") {
             return Err(bad("CARDROOM_SMTP_TLS", "must be starttls, tls or none"));
         }
         if set(&self.smtp_host).is_some() {
-            let from = set(&self.mail_from).ok_or_else(|| bad("CARDROOM_MAIL_FROM", "is needed when CARDROOM_SMTP_HOST is set"))?;
+            let from = set(&self.mail_from).ok_or_else(|| {
+                bad(
+                    "CARDROOM_MAIL_FROM",
+                    "is needed when CARDROOM_SMTP_HOST is set",
+                )
+            })?;
             if from.parse::<lettre::message::Mailbox>().is_err() {
-                return Err(bad("CARDROOM_MAIL_FROM", format!("{from:?} is not an address like Cardroom <floor@example.com>")));
+                return Err(bad(
+                    "CARDROOM_MAIL_FROM",
+                    format!("{from:?} is not an address like Cardroom <floor@example.com>"),
+                ));
             }
             if set(&self.smtp_user).is_some() != set(&self.smtp_password).is_some() {
-                return Err(bad("CARDROOM_SMTP_PASSWORD", "CARDROOM_SMTP_USER and CARDROOM_SMTP_PASSWORD go together"));
+                return Err(bad(
+                    "CARDROOM_SMTP_PASSWORD",
+                    "CARDROOM_SMTP_USER and CARDROOM_SMTP_PASSWORD go together",
+                ));
             }
         } else if self.smtp_port.is_some() || set(&self.smtp_user).is_some() {
-            return Err(bad("CARDROOM_SMTP_HOST", "is needed when other CARDROOM_SMTP_* settings are given"));
+            return Err(bad(
+                "CARDROOM_SMTP_HOST",
+                "is needed when other CARDROOM_SMTP_* settings are given",
+            ));
         }
         if self.smtp_port == Some(0) {
             return Err(bad("CARDROOM_SMTP_PORT", "must be between 1 and 65535"));
@@ -300,16 +370,33 @@ impl Config {
         match set(&self.sms_provider) {
             None => {
                 if set(&self.sms_url).is_some() {
-                    return Err(bad("CARDROOM_SMS_PROVIDER", "must be generic or twilio when CARDROOM_SMS_URL is set"));
+                    return Err(bad(
+                        "CARDROOM_SMS_PROVIDER",
+                        "must be generic or twilio when CARDROOM_SMS_URL is set",
+                    ));
                 }
             }
             Some("generic") => {
-                let url = set(&self.sms_url).ok_or_else(|| bad("CARDROOM_SMS_URL", "is needed with CARDROOM_SMS_PROVIDER=generic"))?;
+                let url = set(&self.sms_url).ok_or_else(|| {
+                    bad(
+                        "CARDROOM_SMS_URL",
+                        "is needed with CARDROOM_SMS_PROVIDER=generic",
+                    )
+                })?;
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    return Err(bad("CARDROOM_SMS_URL", "must start with http:// or https://"));
+                    return Err(bad(
+                        "CARDROOM_SMS_URL",
+                        "must start with http:// or https://",
+                    ));
                 }
-                if !matches!(self.sms_content_type.as_str(), "application/json" | "application/x-www-form-urlencoded") {
-                    return Err(bad("CARDROOM_SMS_CONTENT_TYPE", "must be application/json or application/x-www-form-urlencoded"));
+                if !matches!(
+                    self.sms_content_type.as_str(),
+                    "application/json" | "application/x-www-form-urlencoded"
+                ) {
+                    return Err(bad(
+                        "CARDROOM_SMS_CONTENT_TYPE",
+                        "must be application/json or application/x-www-form-urlencoded",
+                    ));
                 }
                 if !self.sms_template.contains("{to}") || !self.sms_template.contains("{text}") {
                     return Err(bad("CARDROOM_SMS_TEMPLATE", "must contain {to} and {text}"));
@@ -318,7 +405,10 @@ impl Config {
             Some("twilio") => {
                 if let Some(url) = set(&self.sms_url) {
                     if !(url.starts_with("http://") || url.starts_with("https://")) {
-                        return Err(bad("CARDROOM_SMS_URL", "must start with http:// or https://"));
+                        return Err(bad(
+                            "CARDROOM_SMS_URL",
+                            "must start with http:// or https://",
+                        ));
                     }
                 }
                 if set(&self.sms_user).is_none() || set(&self.sms_password).is_none() {
@@ -328,22 +418,43 @@ impl Config {
                     return Err(bad("CARDROOM_SMS_FROM", "Twilio needs the sender number"));
                 }
             }
-            Some(other) => return Err(bad("CARDROOM_SMS_PROVIDER", format!("{other:?}: must be generic or twilio"))),
+            Some(other) => {
+                return Err(bad(
+                    "CARDROOM_SMS_PROVIDER",
+                    format!("{other:?}: must be generic or twilio"),
+                ))
+            }
         }
-        if self.notify_sink.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        if self
+            .notify_sink
+            .as_deref()
+            .is_some_and(|s| s.trim().is_empty())
+        {
             return Err(bad("CARDROOM_NOTIFY_SINK", "must name a file"));
         }
         if !(1..=50).contains(&self.notify_max_attempts) {
-            return Err(bad("CARDROOM_NOTIFY_MAX_ATTEMPTS", "must be between 1 and 50"));
+            return Err(bad(
+                "CARDROOM_NOTIFY_MAX_ATTEMPTS",
+                "must be between 1 and 50",
+            ));
         }
         if self.notify_backoff_ms == 0 || self.notify_backoff_max_ms < self.notify_backoff_ms {
-            return Err(bad("CARDROOM_NOTIFY_BACKOFF_MAX_MS", "must be at least CARDROOM_NOTIFY_BACKOFF_MS, which must be above 0"));
+            return Err(bad(
+                "CARDROOM_NOTIFY_BACKOFF_MAX_MS",
+                "must be at least CARDROOM_NOTIFY_BACKOFF_MS, which must be above 0",
+            ));
         }
         if !(1..=60_000).contains(&self.notify_poll_ms) {
-            return Err(bad("CARDROOM_NOTIFY_POLL_MS", "must be between 1 and 60000"));
+            return Err(bad(
+                "CARDROOM_NOTIFY_POLL_MS",
+                "must be between 1 and 60000",
+            ));
         }
         if !(1..=300).contains(&self.notify_timeout_secs) {
-            return Err(bad("CARDROOM_NOTIFY_TIMEOUT_SECS", "must be between 1 and 300"));
+            return Err(bad(
+                "CARDROOM_NOTIFY_TIMEOUT_SECS",
+                "must be between 1 and 300",
+            ));
         }
         if self.notify_lease_secs <= self.notify_timeout_secs * 2 {
             return Err(bad("CARDROOM_NOTIFY_LEASE_SECS", "must be more than twice CARDROOM_NOTIFY_TIMEOUT_SECS (a send must end before its lease)"));
@@ -353,12 +464,20 @@ impl Config {
 
     /// The local sink's file (see `notify_sink`).
     pub fn sink_path(&self) -> String {
-        if let Some(s) = self.notify_sink.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(s) = self
+            .notify_sink
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             return s.to_string();
         }
         let name = "cardroom-messages.log";
         if crate::db::Backend::of_url(&self.database_url) == crate::db::Backend::Sqlite {
-            if let Some(dir) = std::path::Path::new(crate::db::sqlite_path(&self.database_url)).parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Some(dir) = std::path::Path::new(crate::db::sqlite_path(&self.database_url))
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
                 return dir.join(name).display().to_string();
             }
         }
@@ -372,7 +491,12 @@ impl Config {
 
     /// The base of players' links: `CARDROOM_PUBLIC_URL` without a trailing slash.
     pub fn public_base(&self) -> String {
-        match self.public_url.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        match self
+            .public_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             Some(u) => u.trim_end_matches('/').to_string(),
             None => format!("http://{}", self.bind),
         }
@@ -405,18 +529,27 @@ mod tests {
         for bad in [0, 31] {
             let mut c = Config::default();
             c.call_extension_min = bad;
-            assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_CALL_EXTENSION_MIN");
+            assert_eq!(
+                c.validate().unwrap_err().setting,
+                "CARDROOM_CALL_EXTENSION_MIN"
+            );
         }
         let mut c = Config::default();
         c.player_link_rate = 5;
-        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_PLAYER_LINK_RATE");
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_PLAYER_LINK_RATE"
+        );
         let mut c = Config::default();
         assert_eq!(c.sqlite_synchronous(), crate::db::Synchronous::Full);
         c.sqlite_synchronous = "Normal".into();
         assert!(c.validate().is_ok());
         assert_eq!(c.sqlite_synchronous(), crate::db::Synchronous::Normal);
         c.sqlite_synchronous = "off".into();
-        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SQLITE_SYNCHRONOUS");
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_SQLITE_SYNCHRONOUS"
+        );
     }
 
     #[test]
@@ -443,15 +576,24 @@ mod tests {
         assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_SMS_USER");
         let mut c = Config::default();
         c.notify_lease_secs = 10;
-        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_NOTIFY_LEASE_SECS");
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_NOTIFY_LEASE_SECS"
+        );
         let mut c = Config::default();
         c.gaming_day_ends = "25:00".into();
-        assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_GAMING_DAY_ENDS");
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_GAMING_DAY_ENDS"
+        );
         let mut c = Config::default();
         c.public_url = Some("room.example.com".into());
         assert_eq!(c.validate().unwrap_err().setting, "CARDROOM_PUBLIC_URL");
         assert_eq!(Config::default().public_base(), "http://127.0.0.1:8080");
-        let c = Config { database_url: "sqlite:///var/lib/room/cardroom.db".into(), ..Config::default() };
+        let c = Config {
+            database_url: "sqlite:///var/lib/room/cardroom.db".into(),
+            ..Config::default()
+        };
         assert_eq!(c.sink_path(), "/var/lib/room/cardroom-messages.log");
         assert_eq!(Config::default().sink_path(), "cardroom-messages.log");
     }
@@ -466,17 +608,29 @@ mod example_tests {
     fn the_example_file_has_every_key_and_is_valid() {
         let keys = serde_json::to_value(Config::default()).expect("settings as JSON");
         for key in keys.as_object().expect("an object").keys() {
-            assert!(EXAMPLE.contains(&format!("{key} = ")), "the example file lacks `{key}`");
+            assert!(
+                EXAMPLE.contains(&format!("{key} = ")),
+                "the example file lacks `{key}`"
+            );
         }
-        let c: Config = Figment::from(Serialized::defaults(Config::default())).merge(Toml::string(EXAMPLE)).extract().expect("the example parses");
+        let c: Config = Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::string(EXAMPLE))
+            .extract()
+            .expect("the example parses");
         c.validate().expect("the example is valid");
         // Uncommenting a line gives a valid value too (each documented example parses).
         let all: String = EXAMPLE
             .lines()
-            .map(|l| l.strip_prefix("# ").filter(|r| r.contains(" = ") && !r.starts_with(' ')).unwrap_or(l))
+            .map(|l| {
+                l.strip_prefix("# ")
+                    .filter(|r| r.contains(" = ") && !r.starts_with(' '))
+                    .unwrap_or(l)
+            })
             .map(|l| format!("{l}\n"))
             .collect();
-        let parsed: Result<Config, _> = Figment::from(Serialized::defaults(Config::default())).merge(Toml::string(&all)).extract();
+        let parsed: Result<Config, _> = Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::string(&all))
+            .extract();
         assert!(parsed.is_ok(), "every example value parses: {parsed:?}");
     }
 }

@@ -7,7 +7,10 @@ use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
-use crate::services::{self, games::GameInput, games::TableInput, photo, players::BanForm, players::SeparationForm, staff::StaffInput};
+use crate::services::{
+    self, games::GameInput, games::TableInput, photo, players::BanForm, players::SeparationForm,
+    staff::StaffInput,
+};
 use crate::state::AppState;
 use chrono::{Datelike, Duration, NaiveDate};
 
@@ -17,16 +20,73 @@ pub const DEMO_PASSWORD: &str = "demo-password";
 pub const BANNER: &str = "\n  Demo room loaded. Staff accounts (password `demo-password`):\n      floor    — floor manager\n      dealer1  — dealer\n      dealer2  — dealer\n      cashier  — cashier\n  The `admin` account uses CARDROOM_ADMIN_PASSWORD (or the one-time password printed above).\n";
 
 const FIRST: &[&str] = &[
-    "Ana", "João", "Maria", "Pedro", "Beatriz", "Tiago", "Inês", "Rui", "Carla", "Miguel", "Sofia", "Luís",
-    "Mariana", "Ricardo", "Helena", "Bruno", "Leong", "Chan", "Wong", "Lúcia", "Fernando", "Camila", "Rafael", "Joana",
-    "Gustavo", "Larissa", "Diogo", "Patrícia", "Vítor", "Daniela", "André", "Renata", "Paulo", "Teresa", "Marco", "Sílvia",
+    "Ana",
+    "João",
+    "Maria",
+    "Pedro",
+    "Beatriz",
+    "Tiago",
+    "Inês",
+    "Rui",
+    "Carla",
+    "Miguel",
+    "Sofia",
+    "Luís",
+    "Mariana",
+    "Ricardo",
+    "Helena",
+    "Bruno",
+    "Leong",
+    "Chan",
+    "Wong",
+    "Lúcia",
+    "Fernando",
+    "Camila",
+    "Rafael",
+    "Joana",
+    "Gustavo",
+    "Larissa",
+    "Diogo",
+    "Patrícia",
+    "Vítor",
+    "Daniela",
+    "André",
+    "Renata",
+    "Paulo",
+    "Teresa",
+    "Marco",
+    "Sílvia",
 ];
 const LAST: &[&str] = &[
-    "Silva", "Santos", "Ferreira", "Pereira", "Oliveira", "Costa", "Rodrigues", "Martins", "Jesus", "Sousa",
-    "Fernandes", "Gonçalves", "Kuok", "Lei", "Ho", "Almeida", "Ribeiro", "Carvalho",
+    "Silva",
+    "Santos",
+    "Ferreira",
+    "Pereira",
+    "Oliveira",
+    "Costa",
+    "Rodrigues",
+    "Martins",
+    "Jesus",
+    "Sousa",
+    "Fernandes",
+    "Gonçalves",
+    "Kuok",
+    "Lei",
+    "Ho",
+    "Almeida",
+    "Ribeiro",
+    "Carvalho",
 ];
 
-fn game(name: &str, variant: &str, sb: i64, bb: i64, class: &str, min: i64, max: Option<i64>) -> GameInput {
+fn game(
+    name: &str,
+    variant: &str,
+    sb: i64,
+    bb: i64,
+    class: &str,
+    min: i64,
+    max: Option<i64>,
+) -> GameInput {
     GameInput {
         name: name.into(),
         variant: variant.into(),
@@ -45,58 +105,132 @@ fn game(name: &str, variant: &str, sb: i64, bb: i64, class: &str, min: i64, max:
 /// the cagnotte is collected (one exemption, one short collection an evening), tips are
 /// recorded, a player leaves and another is seated from the list, and the evening ends with
 /// the table closing (PT-2007 24).
-fn past_evenings(c: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, room: &services::room::Room, floor: &Actor, dealers: [&Actor; 2], tables: &[(i64, i64, &[i64])]) -> Result<(), AppError> {
+fn past_evenings(
+    c: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    room: &services::room::Room,
+    floor: &Actor,
+    dealers: [&Actor; 2],
+    tables: &[(i64, i64, &[i64])],
+) -> Result<(), AppError> {
     use chrono::TimeZone;
     let (tz, profile) = (room.tz, &room.profile);
     let today = room_date(now, tz);
     for day in (1..=3i64).rev() {
         let date = today - Duration::days(day);
-        let Some(start) = tz.from_local_datetime(&date.and_hms_opt(18, 0, 0).unwrap_or_default()).earliest() else { continue };
+        let Some(start) = tz
+            .from_local_datetime(&date.and_hms_opt(18, 0, 0).unwrap_or_default())
+            .earliest()
+        else {
+            continue;
+        };
         let start = start.with_timezone(&chrono::Utc);
         // Six players wait 5-30 minutes, then the table opens with them.
         for (tid, gid, pool) in tables {
             for (i, pid) in pool.iter().take(6).enumerate() {
-                services::floor::join(c, start - Duration::minutes(5 + 5 * i as i64), tz, profile, floor, *gid, *pid, false)?;
+                services::floor::join(
+                    c,
+                    start - Duration::minutes(5 + 5 * i as i64),
+                    tz,
+                    profile,
+                    floor,
+                    *gid,
+                    *pid,
+                    false,
+                )?;
             }
             services::floor::open_table(c, start, floor, *tid)?;
             for (i, pid) in pool.iter().take(6).enumerate() {
-                let s = services::floor::seat_directly(c, start, tz, profile, floor, *tid, i as i32 + 1, *pid)?;
-                services::table_side::buy_chips(c, start, room, floor, s.id, 0, 10_000 + 2_000 * i as i64, None)?;
+                let s = services::floor::seat_directly(
+                    c,
+                    start,
+                    tz,
+                    profile,
+                    floor,
+                    *tid,
+                    i as i32 + 1,
+                    *pid,
+                )?;
+                services::table_side::buy_chips(
+                    c,
+                    start,
+                    room,
+                    floor,
+                    s.id,
+                    0,
+                    10_000 + 2_000 * i as i64,
+                    None,
+                )?;
             }
         }
         let end = start + Duration::hours(5);
         let mut t = start + Duration::minutes(2);
         let mut n = 0;
         while t < end {
-            let dealer = if t < start + Duration::minutes(150) { dealers[0] } else { dealers[1] };
+            let dealer = if t < start + Duration::minutes(150) {
+                dealers[0]
+            } else {
+                dealers[1]
+            };
             for (k, (tid, gid, pool)) in tables.iter().enumerate() {
                 // Minute 70 (and 190): the player in seat 1 (then 2) leaves; one who joined
                 // the list 25 minutes earlier takes the seat.
                 for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {
                     if n * 3 + 2 == at - 24 {
-                        services::floor::join(c, t, tz, profile, floor, *gid, pool[newcomer], false)?;
+                        services::floor::join(
+                            c,
+                            t,
+                            tz,
+                            profile,
+                            floor,
+                            *gid,
+                            pool[newcomer],
+                            false,
+                        )?;
                     }
                     if n * 3 + 2 == at + 1 {
                         let leaving = seated_at(c, *tid, seat)?;
                         services::floor::leave(c, t, profile, floor, leaving, "left")?;
-                        let s = services::floor::seat_directly(c, t, tz, profile, floor, *tid, seat, pool[newcomer])?;
+                        let s = services::floor::seat_directly(
+                            c,
+                            t,
+                            tz,
+                            profile,
+                            floor,
+                            *tid,
+                            seat,
+                            pool[newcomer],
+                        )?;
                         services::table_side::buy_chips(c, t, room, floor, s.id, 0, 20_000, None)?;
                     }
                 }
                 services::table_side::new_hand(c, t, room, dealer, *tid, &Default::default())?;
                 // The dealer collects what the session asks, once a new one starts; one due an
                 // evening is exempted by the floor and one is collected short.
-                for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?.into_iter().enumerate() {
+                for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?
+                    .into_iter()
+                    .enumerate()
+                {
                     if i == 0 && k == 0 && n > 20 && d.due.late {
                         services::cagnotte::exempt(c, t, floor, d.due.id, "Oferta da casa")?;
                     } else if i == 1 && k == 1 && n > 20 {
-                        services::cagnotte::collect(c, t, room, dealer, d.due.id, Some(d.due.amount / 2), None)?;
+                        services::cagnotte::collect(
+                            c,
+                            t,
+                            room,
+                            dealer,
+                            d.due.id,
+                            Some(d.due.amount / 2),
+                            None,
+                        )?;
                     } else {
                         services::cagnotte::collect(c, t, room, dealer, d.due.id, None, None)?;
                     }
                 }
             }
-            if t + Duration::minutes(3) >= start + Duration::minutes(150) && t < start + Duration::minutes(150) {
+            if t + Duration::minutes(3) >= start + Duration::minutes(150)
+                && t < start + Duration::minutes(150)
+            {
                 for (k, (tid, _, _)) in tables.iter().enumerate() {
                     services::cagnotte::record_tip(c, t, dealers[0], *tid, 4_500 + 500 * k as i64)?;
                 }
@@ -113,7 +247,12 @@ fn past_evenings(c: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, 
             }
         }
         // Below the minimum for the grace period: the tables close (PT-2007 24).
-        services::floor::tick(c, end + Duration::minutes(profile.suspension_grace_min as i64 + 1), tz, profile)?;
+        services::floor::tick(
+            c,
+            end + Duration::minutes(profile.suspension_grace_min as i64 + 1),
+            tz,
+            profile,
+        )?;
     }
     // The players of a back-filled history are not messaged today: the messages its list
     // joins and calls wrote (never sent, in this same transaction) go.
@@ -156,11 +295,43 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
         };
         room = services::room::update(c, now, &system, &update)?;
         let games = [
-            game("NL Hold'em 1/2", "holdem_nl", 100, 200, "low", 4_000, Some(20_000)),
-            game("NL Hold'em 2/5", "holdem_nl", 200, 500, "mid", 10_000, Some(50_000)),
+            game(
+                "NL Hold'em 1/2",
+                "holdem_nl",
+                100,
+                200,
+                "low",
+                4_000,
+                Some(20_000),
+            ),
+            game(
+                "NL Hold'em 2/5",
+                "holdem_nl",
+                200,
+                500,
+                "mid",
+                10_000,
+                Some(50_000),
+            ),
             game("PLO 5/10", "plo", 500, 1_000, "high", 50_000, Some(250_000)),
-            game("Short Deck 2/5", "short_deck_holdem", 200, 500, "mid", 10_000, Some(50_000)),
-            game("Sintético 1/2", "synthetic", 100, 200, "low", 4_000, Some(20_000)),
+            game(
+                "Short Deck 2/5",
+                "short_deck_holdem",
+                200,
+                500,
+                "mid",
+                10_000,
+                Some(50_000),
+            ),
+            game(
+                "Sintético 1/2",
+                "synthetic",
+                100,
+                200,
+                "low",
+                4_000,
+                Some(20_000),
+            ),
         ];
         let mut ids = Vec::new();
         for g in &games {
@@ -177,7 +348,13 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             (8, None, "continuous"),
         ];
         for (number, g, mode) in tables {
-            let t = TableInput { number, seats: None, game_id: g.map(|i| ids[i]), mode: mode.into(), active: Some(true) };
+            let t = TableInput {
+                number,
+                seats: None,
+                game_id: g.map(|i| ids[i]),
+                mode: mode.into(),
+                active: Some(true),
+            };
             services::games::create_table(c, now, &system, &t)?;
         }
         let mut staff = Vec::new();
@@ -194,7 +371,9 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 password: Some(DEMO_PASSWORD.into()),
                 active: Some(true),
             };
-            staff.push(services::staff::actor(&services::staff::create(c, now, &system, &s)?));
+            staff.push(services::staff::actor(&services::staff::create(
+                c, now, &system, &s,
+            )?));
         }
         let today = room_date(now, room.tz);
         let mut player_ids = Vec::new();
@@ -202,14 +381,19 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             let first = FIRST[i % FIRST.len()];
             let last = LAST[(i * 7) % LAST.len()];
             let year = today.year() - 21 - (i as i32 * 37 % 45);
-            let dob = NaiveDate::from_ymd_opt(year, (i % 12) as u32 + 1, (i * 3 % 28) as u32 + 1).unwrap_or(today);
+            let dob = NaiveDate::from_ymd_opt(year, (i % 12) as u32 + 1, (i * 3 % 28) as u32 + 1)
+                .unwrap_or(today);
             let (kind, country) = match i % 4 {
                 0 => (DocumentKind::NationalId, "PT"),
                 1 => (DocumentKind::Passport, "BR"),
                 2 => (DocumentKind::NationalId, "MO"),
                 _ => (DocumentKind::DrivingLicence, "PT"),
             };
-            let expiry = if i == 5 { today + Duration::days(10) } else { today + Duration::days(400 + i as i64 * 30) };
+            let expiry = if i == 5 {
+                today + Duration::days(10)
+            } else {
+                today + Duration::days(400 + i as i64 * 30)
+            };
             let input = PlayerInput {
                 full_name: format!("{first} {last}"),
                 date_of_birth: dob,
@@ -218,43 +402,101 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 doc_country: country.into(),
                 doc_expiry: expiry,
                 phone: Some(format!("+3519{:08}", 10_000_000 + i * 104_729)),
-                email: Some(format!("{}.{}@example.com", crate::services::players::fold(first), i)),
-                language: if i % 3 == 0 { Language::En } else { Language::Pt },
-                notify: if i % 2 == 0 { NotifyPref::Sms } else { NotifyPref::Both },
+                email: Some(format!(
+                    "{}.{}@example.com",
+                    crate::services::players::fold(first),
+                    i
+                )),
+                language: if i % 3 == 0 {
+                    Language::En
+                } else {
+                    Language::Pt
+                },
+                notify: if i % 2 == 0 {
+                    NotifyPref::Sms
+                } else {
+                    NotifyPref::Both
+                },
                 alias: format!("{}{}", first.chars().take(8).collect::<String>(), i),
             };
             // Player 7 registered without a photo: saved as incomplete.
-            let pic = if i == 7 { None } else { Some(photo::process(&photo::generated_portrait(i as u64 + 1))?) };
-            let (row, _) = services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
+            let pic = if i == 7 {
+                None
+            } else {
+                Some(photo::process(&photo::generated_portrait(i as u64 + 1))?)
+            };
+            let (row, _) =
+                services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
             player_ids.push(row.id);
         }
         let tables = services::games::list_tables(c)?;
-        let table_id = |n: i32| tables.iter().find(|(t, _)| t.number == n).map(|(t, _)| t.id).unwrap_or_default();
+        let table_id = |n: i32| {
+            tables
+                .iter()
+                .find(|(t, _)| t.number == n)
+                .map(|(t, _)| t.id)
+                .unwrap_or_default()
+        };
         // Three past evenings at tables 1 and 3, so the reports have something to show.
-        let regulars: Vec<i64> = player_ids.iter().copied().filter(|id| *id != player_ids[7] && *id != player_ids[11]).collect();
-        let history = [(table_id(1), ids[0], &regulars[..8]), (table_id(3), ids[1], &regulars[8..16])];
+        let regulars: Vec<i64> = player_ids
+            .iter()
+            .copied()
+            .filter(|id| *id != player_ids[7] && *id != player_ids[11])
+            .collect();
+        let history = [
+            (table_id(1), ids[0], &regulars[..8]),
+            (table_id(3), ids[1], &regulars[8..16]),
+        ];
         past_evenings(c, now, &room, &staff[0], [&staff[1], &staff[2]], &history)?;
         // A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
-        let mut next = player_ids.iter().copied().filter(|id| *id != player_ids[7] && *id != player_ids[11]);
+        let mut next = player_ids
+            .iter()
+            .copied()
+            .filter(|id| *id != player_ids[7] && *id != player_ids[11]);
         for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
             let tid = table_id(number);
             services::floor::open_table(c, now, &system, tid)?;
             for seat in 1..=seated {
                 if let Some(pid) = next.next() {
-                    services::floor::seat_directly(c, now, room.tz, &room.profile, &system, tid, seat, pid)?;
+                    services::floor::seat_directly(
+                        c,
+                        now,
+                        room.tz,
+                        &room.profile,
+                        &system,
+                        tid,
+                        seat,
+                        pid,
+                    )?;
                 }
             }
         }
         for (game_index, count) in [(0usize, 4), (1, 2), (2, 1)] {
             for _ in 0..count {
                 if let Some(pid) = next.next() {
-                    services::floor::join(c, now, room.tz, &room.profile, &system, ids[game_index], pid, false)?;
+                    services::floor::join(
+                        c,
+                        now,
+                        room.tz,
+                        &room.profile,
+                        &system,
+                        ids[game_index],
+                        pid,
+                        false,
+                    )?;
                 }
             }
         }
-        let ban = BanForm { reason: Some("Comportamento abusivo (BSOP 10)".into()), starts_at: None, ends_at: None };
+        let ban = BanForm {
+            reason: Some("Comportamento abusivo (BSOP 10)".into()),
+            starts_at: None,
+            ends_at: None,
+        };
         services::players::ban(c, now, room.tz, &system, player_ids[11], &ban)?;
-        let sep = SeparationForm { other_player_id: Some(player_ids[3]), reason: Some("Pedido da direção (BSOP 47)".into()) };
+        let sep = SeparationForm {
+            other_player_id: Some(player_ids[3]),
+            reason: Some("Pedido da direção (BSOP 47)".into()),
+        };
         services::players::separate(c, now, &system, player_ids[2], &sep)?;
         Ok(true)
     })

@@ -95,7 +95,9 @@ impl AppError {
             StatusCode::NOT_FOUND => AppError::NotFound,
             StatusCode::METHOD_NOT_ALLOWED => AppError::MethodNotAllowed,
             StatusCode::PAYLOAD_TOO_LARGE => AppError::TooLarge(Problem::new("err-too-large")),
-            StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::UnsupportedMedia(Problem::new("err-content-type")),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+                AppError::UnsupportedMedia(Problem::new("err-content-type"))
+            }
             StatusCode::UNAUTHORIZED => AppError::Unauthorized(Problem::new("err-sign-in")),
             StatusCode::FORBIDDEN => AppError::Forbidden(Problem::new("err-forbidden")),
             s if s.is_client_error() => AppError::BadRequest(Problem::new("err-bad-request")),
@@ -130,7 +132,9 @@ impl ResponseError for AppError {
             AppError::Unavailable(_) => log::debug!("{self}"),
             _ => {}
         }
-        HttpResponse::build(self.status_code()).content_type("text/plain; charset=utf-8").body(self.code())
+        HttpResponse::build(self.status_code())
+            .content_type("text/plain; charset=utf-8")
+            .body(self.code())
     }
 }
 
@@ -138,7 +142,9 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound,
-            e if crate::db::is_unique_violation(&e) => AppError::Conflict(Problem::new("err-concurrent-change")),
+            e if crate::db::is_unique_violation(&e) => {
+                AppError::Conflict(Problem::new("err-concurrent-change"))
+            }
             e if is_transient(&e) => AppError::Unavailable(format!("database: {e}")),
             e => AppError::Internal(format!("database: {e}")),
         }
@@ -157,7 +163,10 @@ pub fn is_transient(e: &diesel::result::Error) -> bool {
     use diesel::result::{DatabaseErrorKind as K, Error as E};
     match e {
         E::BrokenTransactionManager => true,
-        E::DatabaseError(K::ClosedConnection | K::UnableToSendCommand | K::SerializationFailure, _) => true,
+        E::DatabaseError(
+            K::ClosedConnection | K::UnableToSendCommand | K::SerializationFailure,
+            _,
+        ) => true,
         E::DatabaseError(K::Unknown, info) => {
             const TRANSIENT: [&str; 13] = [
                 "canceling statement due to statement timeout",

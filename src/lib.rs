@@ -3,10 +3,12 @@
 //! `domain` holds the rules as pure code; `db` the storage; `services` the actions (one
 //! transaction each, audited); `web` the thin HTML and JSON handlers.
 
+pub mod app;
 pub mod auth;
 pub mod backup;
 pub mod config;
 pub mod db;
+pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod i18n;
@@ -15,6 +17,4 @@ pub mod notify;
 pub mod push;
 pub mod services;
 pub mod state;
-pub mod app;
-pub mod demo;
 pub mod web;

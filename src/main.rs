@@ -5,7 +5,11 @@ use cardroom::config::Config;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "cardroom", version, about = "Back-office for live poker cash-game rooms")]
+#[command(
+    name = "cardroom",
+    version,
+    about = "Back-office for live poker cash-game rooms"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -76,16 +80,18 @@ fn main() -> std::process::ExitCode {
         }
     };
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Migrate => match cardroom::db::Db::open(&config.database_url, 1).and_then(|db| db.migrate()) {
-            Ok(n) => {
-                println!("applied {n} migration(s)");
-                std::process::ExitCode::SUCCESS
+        Command::Migrate => {
+            match cardroom::db::Db::open(&config.database_url, 1).and_then(|db| db.migrate()) {
+                Ok(n) => {
+                    println!("applied {n} migration(s)");
+                    std::process::ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("cardroom: {e}");
+                    std::process::ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("cardroom: {e}");
-                std::process::ExitCode::FAILURE
-            }
-        },
+        }
         Command::VerifyAudit => {
             let state = match cardroom::app::build_state(config) {
                 Ok(s) => s,
@@ -94,9 +100,11 @@ fn main() -> std::process::ExitCode {
                     return std::process::ExitCode::FAILURE;
                 }
             };
-            let report = state.db.conn().map_err(|e| e.to_string()).and_then(|mut c| {
-                cardroom::db::audit::verify(&mut c).map_err(|e| e.to_string())
-            });
+            let report = state
+                .db
+                .conn()
+                .map_err(|e| e.to_string())
+                .and_then(|mut c| cardroom::db::audit::verify(&mut c).map_err(|e| e.to_string()));
             match report {
                 Ok(r) if r.ok => {
                     println!("audit trail intact: {} records verified", r.records);
@@ -122,7 +130,10 @@ fn main() -> std::process::ExitCode {
             }
         }
         Command::Backup { to, dir } => {
-            let dest = to.unwrap_or_else(|| dir.unwrap_or_default().join(cardroom::backup::default_name(chrono::Utc::now())));
+            let dest = to.unwrap_or_else(|| {
+                dir.unwrap_or_default()
+                    .join(cardroom::backup::default_name(chrono::Utc::now()))
+            });
             match cardroom::backup::backup_to(&config.database_url, &dest) {
                 Ok(c) => {
                     println!(
@@ -140,19 +151,27 @@ fn main() -> std::process::ExitCode {
                 }
             }
         }
-        Command::Restore { file } => match cardroom::backup::restore(&config.database_url, &file, chrono::Utc::now()) {
-            Ok((c, kept)) => {
-                println!("restored {} into {} (audit chain intact, {} records; {} players)", file.display(), config.database_url, c.audit_records, c.players);
-                if let Some(k) = kept {
-                    println!("the database it replaced is kept as {}", k.display());
+        Command::Restore { file } => {
+            match cardroom::backup::restore(&config.database_url, &file, chrono::Utc::now()) {
+                Ok((c, kept)) => {
+                    println!(
+                        "restored {} into {} (audit chain intact, {} records; {} players)",
+                        file.display(),
+                        config.database_url,
+                        c.audit_records,
+                        c.players
+                    );
+                    if let Some(k) = kept {
+                        println!("the database it replaced is kept as {}", k.display());
+                    }
+                    std::process::ExitCode::SUCCESS
                 }
-                std::process::ExitCode::SUCCESS
+                Err(e) => {
+                    eprintln!("cardroom restore: {e}");
+                    std::process::ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("cardroom restore: {e}");
-                std::process::ExitCode::FAILURE
-            }
-        },
+        }
         Command::Serve => serve(config, cli.demo),
         Command::Config { .. } => std::process::ExitCode::SUCCESS,
     }
@@ -160,8 +179,12 @@ fn main() -> std::process::ExitCode {
 
 fn serve(config: Config, demo: bool) -> std::process::ExitCode {
     // SQLite: one server per database file, and `cardroom restore` waits for it to stop.
-    let _lock = if cardroom::db::Backend::of_url(&config.database_url) == cardroom::db::Backend::Sqlite {
-        match cardroom::backup::ServeLock::acquire(std::path::Path::new(cardroom::db::sqlite_path(&config.database_url))) {
+    let _lock = if cardroom::db::Backend::of_url(&config.database_url)
+        == cardroom::db::Backend::Sqlite
+    {
+        match cardroom::backup::ServeLock::acquire(std::path::Path::new(cardroom::db::sqlite_path(
+            &config.database_url,
+        ))) {
             Ok(l) => Some(l),
             Err(e) => {
                 eprintln!("cardroom: another cardroom server is running on this database ({e})");
@@ -183,7 +206,9 @@ fn serve(config: Config, demo: bool) -> std::process::ExitCode {
     if demo {
         match cardroom::demo::load(&state) {
             Ok(true) => println!("{}", cardroom::demo::BANNER),
-            Ok(false) => log::info!("--demo: the database already has games; demo room not loaded again"),
+            Ok(false) => {
+                log::info!("--demo: the database already has games; demo room not loaded again")
+            }
             Err(e) => {
                 eprintln!("cardroom: loading the demo room failed: {e}");
                 return std::process::ExitCode::FAILURE;
@@ -272,11 +297,21 @@ fn init_logging() -> Result<(), String> {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let format = std::env::var("CARDROOM_LOG_FORMAT").unwrap_or_else(|_| "text".into());
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     let r = match format.as_str() {
         "text" => builder.try_init(),
-        "json" => builder.json().with_current_span(true).with_span_list(false).try_init(),
-        other => return Err(format!("CARDROOM_LOG_FORMAT must be `text` or `json`, not `{other}`")),
+        "json" => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .try_init(),
+        other => {
+            return Err(format!(
+                "CARDROOM_LOG_FORMAT must be `text` or `json`, not `{other}`"
+            ))
+        }
     };
     r.map_err(|e| format!("logging: {e}"))
 }

@@ -82,20 +82,90 @@ fn gauge_f(e: &mut DescriptorEncoder, name: &str, help: &str, v: f64) -> std::fm
 impl Collector for SnapshotCollector {
     fn encode(&self, mut e: DescriptorEncoder) -> Result<(), std::fmt::Error> {
         let s = self.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        counter(&mut e, "cardroom_write_turns", "Writes run (each in its own transaction or savepoint)", s.write_turns)?;
-        counter(&mut e, "cardroom_write_transactions", "Write transactions committed or not (SQLite: one per group commit)", s.write_batches)?;
-        counter_f(&mut e, "cardroom_write_wait_seconds", "Time writes waited for their turn", s.write_wait_ns as f64 / 1e9)?;
-        counter_f(&mut e, "cardroom_write_hold_seconds", "Time writes held the turn", s.write_hold_ns as f64 / 1e9)?;
-        gauge(&mut e, "cardroom_db_pool_connections", "Database connections open", s.pool_connections as i64)?;
-        gauge(&mut e, "cardroom_db_pool_in_use", "Database connections in use", s.pool_connections.saturating_sub(s.pool_idle) as i64)?;
-        counter(&mut e, "cardroom_db_failures", "Connections found dead or not opened (database unreachable)", s.db_failures)?;
-        gauge(&mut e, "cardroom_db_up", "1 while the database answers, 0 during an outage", i64::from(!s.db_down))?;
-        gauge(&mut e, "cardroom_outbox_pending", "Messages to players waiting to be sent", s.outbox_pending)?;
-        gauge(&mut e, "cardroom_outbox_failed", "Messages to players that failed for good", s.outbox_failed)?;
-        gauge(&mut e, "cardroom_outbox_oldest_pending_seconds", "Age of the oldest message waiting to be sent", s.outbox_oldest_pending_s)?;
-        gauge(&mut e, "cardroom_seat_calls_open", "Seat calls waiting for their player", s.seat_calls_open)?;
-        counter(&mut e, "cardroom_audit_records", "Audit records written", s.audit_records.max(0) as u64)?;
-        gauge_f(&mut e, "cardroom_scheduler_seconds_since_pass", "Seconds since the scheduler last completed a pass (it runs every second)", s.scheduler_since_pass_s)?;
+        counter(
+            &mut e,
+            "cardroom_write_turns",
+            "Writes run (each in its own transaction or savepoint)",
+            s.write_turns,
+        )?;
+        counter(
+            &mut e,
+            "cardroom_write_transactions",
+            "Write transactions committed or not (SQLite: one per group commit)",
+            s.write_batches,
+        )?;
+        counter_f(
+            &mut e,
+            "cardroom_write_wait_seconds",
+            "Time writes waited for their turn",
+            s.write_wait_ns as f64 / 1e9,
+        )?;
+        counter_f(
+            &mut e,
+            "cardroom_write_hold_seconds",
+            "Time writes held the turn",
+            s.write_hold_ns as f64 / 1e9,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_db_pool_connections",
+            "Database connections open",
+            s.pool_connections as i64,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_db_pool_in_use",
+            "Database connections in use",
+            s.pool_connections.saturating_sub(s.pool_idle) as i64,
+        )?;
+        counter(
+            &mut e,
+            "cardroom_db_failures",
+            "Connections found dead or not opened (database unreachable)",
+            s.db_failures,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_db_up",
+            "1 while the database answers, 0 during an outage",
+            i64::from(!s.db_down),
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_outbox_pending",
+            "Messages to players waiting to be sent",
+            s.outbox_pending,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_outbox_failed",
+            "Messages to players that failed for good",
+            s.outbox_failed,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_outbox_oldest_pending_seconds",
+            "Age of the oldest message waiting to be sent",
+            s.outbox_oldest_pending_s,
+        )?;
+        gauge(
+            &mut e,
+            "cardroom_seat_calls_open",
+            "Seat calls waiting for their player",
+            s.seat_calls_open,
+        )?;
+        counter(
+            &mut e,
+            "cardroom_audit_records",
+            "Audit records written",
+            s.audit_records.max(0) as u64,
+        )?;
+        gauge_f(
+            &mut e,
+            "cardroom_scheduler_seconds_since_pass",
+            "Seconds since the scheduler last completed a pass (it runs every second)",
+            s.scheduler_since_pass_s,
+        )?;
         Ok(())
     }
 }
@@ -114,37 +184,75 @@ pub struct Metrics {
 }
 
 /// Latency buckets (seconds): a floor click is expected in milliseconds, a report in < 1 s.
-const BUCKETS: [f64; 12] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0];
+const BUCKETS: [f64; 12] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
 
 impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::default();
         let requests = Family::<RequestLabels, Counter>::default();
-        let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| Histogram::new(BUCKETS));
+        let latency =
+            Family::<RouteLabels, Histogram>::new_with_constructor(|| Histogram::new(BUCKETS));
         let streams = Family::<StreamLabels, Gauge>::default();
         let snapshot: Arc<Mutex<Snapshot>> = Arc::default();
-        registry.register("cardroom_http_requests", "HTTP requests answered, by route pattern and status", requests.clone());
-        registry.register("cardroom_http_request_duration_seconds", "Time to answer, by route pattern", latency.clone());
-        registry.register("cardroom_streams_open", "Event streams open (floor screens, tablets)", streams.clone());
+        registry.register(
+            "cardroom_http_requests",
+            "HTTP requests answered, by route pattern and status",
+            requests.clone(),
+        );
+        registry.register(
+            "cardroom_http_request_duration_seconds",
+            "Time to answer, by route pattern",
+            latency.clone(),
+        );
+        registry.register(
+            "cardroom_streams_open",
+            "Event streams open (floor screens, tablets)",
+            streams.clone(),
+        );
         registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
-        Metrics { registry, requests, latency, streams, snapshot, start: Instant::now(), scheduler_pass_ms: AtomicU64::new(0) }
+        Metrics {
+            registry,
+            requests,
+            latency,
+            streams,
+            snapshot,
+            start: Instant::now(),
+            scheduler_pass_ms: AtomicU64::new(0),
+        }
     }
 }
 
 impl Metrics {
     pub fn request(&self, method: &str, route: &str, status: u16, seconds: f64) {
-        self.requests.get_or_create(&RequestLabels { method: method.to_string(), route: route.to_string(), status }).inc();
-        self.latency.get_or_create(&RouteLabels { method: method.to_string(), route: route.to_string() }).observe(seconds);
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.to_string(),
+                route: route.to_string(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels {
+                method: method.to_string(),
+                route: route.to_string(),
+            })
+            .observe(seconds);
     }
 
     /// A stream opened; it counts until the guard is dropped (the stream ends).
     pub fn stream_opened(self: &Arc<Self>, kind: &'static str) -> StreamGuard {
         self.streams.get_or_create(&StreamLabels { kind }).inc();
-        StreamGuard { metrics: self.clone(), kind }
+        StreamGuard {
+            metrics: self.clone(),
+            kind,
+        }
     }
 
     pub fn scheduler_passed(&self) {
-        self.scheduler_pass_ms.store((self.start.elapsed().as_millis() as u64).max(1), Relaxed);
+        self.scheduler_pass_ms
+            .store((self.start.elapsed().as_millis() as u64).max(1), Relaxed);
     }
 
     /// Seconds since the scheduler's last pass (since the start, before the first).
@@ -169,7 +277,10 @@ pub struct StreamGuard {
 
 impl Drop for StreamGuard {
     fn drop(&mut self) {
-        self.metrics.streams.get_or_create(&StreamLabels { kind: self.kind }).dec();
+        self.metrics
+            .streams
+            .get_or_create(&StreamLabels { kind: self.kind })
+            .dec();
     }
 }
 
@@ -180,15 +291,32 @@ mod tests {
     #[test]
     fn requests_streams_and_snapshot_values_are_in_the_text() {
         let m = Arc::new(Metrics::default());
-        m.request("POST", "/api/v1/tables/{id}/seats/{seat}/call-next", 201, 0.004);
+        m.request(
+            "POST",
+            "/api/v1/tables/{id}/seats/{seat}/call-next",
+            201,
+            0.004,
+        );
         let g = m.stream_opened("tablet");
-        let text = m.encode(Snapshot { seat_calls_open: 3, audit_records: 17, ..Snapshot::default() }).unwrap();
+        let text = m
+            .encode(Snapshot {
+                seat_calls_open: 3,
+                audit_records: 17,
+                ..Snapshot::default()
+            })
+            .unwrap();
         assert!(text.contains(r#"cardroom_http_requests_total{method="POST",route="/api/v1/tables/{id}/seats/{seat}/call-next",status="201"} 1"#), "{text}");
-        assert!(text.contains(r#"cardroom_streams_open{kind="tablet"} 1"#), "{text}");
+        assert!(
+            text.contains(r#"cardroom_streams_open{kind="tablet"} 1"#),
+            "{text}"
+        );
         assert!(text.contains("cardroom_seat_calls_open 3"), "{text}");
         assert!(text.contains("cardroom_audit_records_total 17"), "{text}");
         drop(g);
         let text = m.encode(Snapshot::default()).unwrap();
-        assert!(text.contains(r#"cardroom_streams_open{kind="tablet"} 0"#), "{text}");
+        assert!(
+            text.contains(r#"cardroom_streams_open{kind="tablet"} 0"#),
+            "{text}"
+        );
     }
 }

@@ -16,7 +16,10 @@ pub struct Keys {
 
 impl Keys {
     pub fn from_secret(secret: &[u8]) -> Keys {
-        Keys { encoding: EncodingKey::from_secret(secret), decoding: DecodingKey::from_secret(secret) }
+        Keys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+        }
     }
 }
 
@@ -81,17 +84,24 @@ impl AppState {
 
     /// Signs a staff member in: reads (no write turn), checks the password on the blocking
     /// pool (argon2 is slow on purpose), then records the outcome in a write transaction.
-    pub async fn sign_in(&self, username: String, password: String) -> AppResult<Result<crate::db::models::StaffRow, AppError>> {
+    pub async fn sign_in(
+        &self,
+        username: String,
+        password: String,
+    ) -> AppResult<Result<crate::db::models::StaffRow, AppError>> {
         use crate::services::staff;
         let now = self.clock.now();
         let pw = password.clone();
-        let attempt = self.run(move |_, c| staff::login_prepare(c, now, &username, &pw)).await?;
+        let attempt = self
+            .run(move |_, c| staff::login_prepare(c, now, &username, &pw))
+            .await?;
         let (attempt, ok) = actix_web::web::block(move || {
             let ok = staff::login_check(&attempt, &password);
             (attempt, ok)
         })
         .await?;
-        self.write(move |_, c| staff::login_record(c, now, &attempt, ok)).await
+        self.write(move |_, c| staff::login_record(c, now, &attempt, ok))
+            .await
     }
 
     /// Tells live pages that something was committed.

@@ -26,7 +26,9 @@ const EMAIL: &str = "marta.navegador@example.com";
 const ALIAS: &str = "MartaN";
 
 fn lisbon_today() -> NaiveDate {
-    Utc::now().with_timezone(&chrono_tz::Europe::Lisbon).date_naive()
+    Utc::now()
+        .with_timezone(&chrono_tz::Europe::Lisbon)
+        .date_naive()
 }
 
 fn is_player_page(path: &str) -> bool {
@@ -36,7 +38,9 @@ fn is_player_page(path: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_player_in_a_real_browser() {
-    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
 
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
@@ -68,7 +72,12 @@ async fn register_player_in_a_real_browser() {
     wait_css(c, "#login-form").await;
     type_into(c, "#login-form input[name=username]", "admin").await;
     type_into(c, "#login-form input[name=password]", ADMIN_PASSWORD).await;
-    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
+    ok(
+        c,
+        wait_css(c, "#login-submit").await.click().await,
+        "clicking #login-submit",
+    )
+    .await;
     wait_path(c, "`/` after signing in", |p| p == "/").await;
     wait_css(c, "main").await;
 
@@ -78,9 +87,16 @@ async fn register_player_in_a_real_browser() {
         .checked_sub_months(Months::new(12 * 18))
         .expect("a date 18 years ago");
     let dob_17 = eighteen_years_ago + Days::new(1);
-    let expiry = today.checked_add_months(Months::new(12 * 5)).expect("a date in 5 years");
+    let expiry = today
+        .checked_add_months(Months::new(12 * 5))
+        .expect("a date in 5 years");
 
-    ok(c, c.goto(&format!("{base}/players/new")).await, "opening /players/new").await;
+    ok(
+        c,
+        c.goto(&format!("{base}/players/new")).await,
+        "opening /players/new",
+    )
+    .await;
     wait_css(c, "#player-form").await;
     type_into(c, "#player-form input[name=full_name]", FULL_NAME).await;
     set_value_js(c, "#player-form [name=date_of_birth]", &dob_17.to_string()).await;
@@ -94,10 +110,18 @@ async fn register_player_in_a_real_browser() {
     select_value(c, "#player-form select[name=notify]", "email").await;
     type_into(c, "#player-form [name=alias]", ALIAS).await;
     attach_photo(c, &photo).await;
-    ok(c, wait_css(c, "#player-submit").await.click().await, "clicking #player-submit").await;
+    ok(
+        c,
+        wait_css(c, "#player-submit").await.click().await,
+        "clicking #player-submit",
+    )
+    .await;
 
     let error = wait_css(c, ".field-error[data-field=date_of_birth]").await;
-    let path = ok(c, c.current_url().await, "reading the current URL").await.path().to_string();
+    let path = ok(c, c.current_url().await, "reading the current URL")
+        .await
+        .path()
+        .to_string();
     if is_player_page(&path) {
         fail(c, format!("a 17-year-old (born {dob_17}, room date {today}) was registered: redirected to {path}")).await;
     }
@@ -116,7 +140,11 @@ async fn register_player_in_a_real_browser() {
     }
     let kept = value_of(c, "input[name=full_name]").await;
     if kept != FULL_NAME {
-        fail(c, format!("the form did not keep full_name: {kept:?} instead of {FULL_NAME:?}")).await;
+        fail(
+            c,
+            format!("the form did not keep full_name: {kept:?} instead of {FULL_NAME:?}"),
+        )
+        .await;
     }
     let mut lost = Vec::new();
     for (field, typed) in [
@@ -138,21 +166,39 @@ async fn register_player_in_a_real_browser() {
         }
     }
     if !lost.is_empty() {
-        fail(c, format!("the re-rendered form did not keep what was entered: {}", lost.join("; "))).await;
+        fail(
+            c,
+            format!(
+                "the re-rendered form did not keep what was entered: {}",
+                lost.join("; ")
+            ),
+        )
+        .await;
     }
     screenshot(c, "browser-under18.png").await;
 
     // 4. Correct the date of birth, re-attach the photo (file inputs come back empty), submit.
-    let dob_30 = today.checked_sub_months(Months::new(12 * 30)).expect("a date 30 years ago");
+    let dob_30 = today
+        .checked_sub_months(Months::new(12 * 30))
+        .expect("a date 30 years ago");
     set_value_js(c, "#player-form [name=date_of_birth]", &dob_30.to_string()).await;
     attach_photo(c, &photo).await;
-    ok(c, wait_css(c, "#player-submit").await.click().await, "clicking #player-submit (second time)").await;
+    ok(
+        c,
+        wait_css(c, "#player-submit").await.click().await,
+        "clicking #player-submit (second time)",
+    )
+    .await;
 
     wait_path(c, "/players/<digits>", is_player_page).await;
     let h1 = wait_css(c, "h1").await;
     let heading = ok(c, h1.text().await, "reading the h1").await;
     if !heading.contains(FULL_NAME) {
-        fail(c, format!("the player page's h1 is {heading:?}; it should contain {FULL_NAME:?}")).await;
+        fail(
+            c,
+            format!("the player page's h1 is {heading:?}; it should contain {FULL_NAME:?}"),
+        )
+        .await;
     }
     wait_css(c, "img.player-photo").await;
     let width = photo_natural_width(c).await;
@@ -183,7 +229,11 @@ async fn attach_photo(c: &fantoccini::Client, photo: &std::path::Path) {
     )
     .await;
     if chosen.as_u64() != Some(1) {
-        fail(c, format!("the photo input holds {chosen} files after selecting {path}")).await;
+        fail(
+            c,
+            format!("the photo input holds {chosen} files after selecting {path}"),
+        )
+        .await;
     }
 }
 
@@ -195,14 +245,23 @@ async fn photo_natural_width(c: &fantoccini::Client) -> u64 {
                   return i.complete ? i.naturalWidth : -1;";
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let v = ok(c, c.execute(script, vec![]).await, "reading img.player-photo's naturalWidth").await;
+        let v = ok(
+            c,
+            c.execute(script, vec![]).await,
+            "reading img.player-photo's naturalWidth",
+        )
+        .await;
         match v.as_i64() {
             Some(w) if w >= 0 => return w as u64,
             Some(-2) => fail(c, "img.player-photo disappeared").await,
             _ => {}
         }
         if Instant::now() >= deadline {
-            fail(c, format!("img.player-photo still loading after 10 s ({v})")).await;
+            fail(
+                c,
+                format!("img.player-photo still loading after 10 s ({v})"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -58,7 +58,9 @@ impl std::fmt::Display for Seen {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn floor_draw_and_call_show_live_in_a_second_browser() {
-    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
 
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
@@ -81,7 +83,13 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     // newest event when the browser connects.
     wait_live_connected(&b, &a).await;
     wait_live_connected(&a, &b).await;
-    ok(&b, b.execute("window.__marker = 1; return window.__marker;", vec![]).await, "setting window.__marker in B").await;
+    ok(
+        &b,
+        b.execute("window.__marker = 1; return window.__marker;", vec![])
+            .await,
+        "setting window.__marker in B",
+    )
+    .await;
 
     // 2. A opens a closed table that has a game.
     let (number, table_id) = pick_closed_table(&a, &b).await;
@@ -89,8 +97,15 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     let game_id = game_of_table(&a, &b, &table_css).await;
     let list_css = format!("#list-{game_id}");
     eprintln!("table {number} (id {table_id}), game {game_id}");
-    submit(&a, &b, &format!("{table_css} form[action=\"/floor/tables/{table_id}/open\"] button"), "open the table").await;
-    let draw_css = format!("{table_css} form[action$=\"/floor/tables/{table_id}/draw-seats\"] button");
+    submit(
+        &a,
+        &b,
+        &format!("{table_css} form[action=\"/floor/tables/{table_id}/open\"] button"),
+        "open the table",
+    )
+    .await;
+    let draw_css =
+        format!("{table_css} form[action$=\"/floor/tables/{table_id}/draw-seats\"] button");
     if find_now(&a, &draw_css).await.is_none() {
         let seen = read_cards(&a, &table_css, &list_css).await;
         fail2(&a, &b, format!("after opening table {number}, its card has no draw-seats button `{draw_css}`\n{seen}")).await;
@@ -107,7 +122,12 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     let listed = list_aliases(&a, &list_css).await;
     for alias in &added {
         if !listed.contains(alias) {
-            fail2(&a, &b, format!("{alias} is not on list {list_css} before the draw\n{before_draw}")).await;
+            fail2(
+                &a,
+                &b,
+                format!("{alias} is not on list {list_css} before the draw\n{before_draw}"),
+            )
+            .await;
         }
     }
     eprintln!("on the list before the draw: {listed:?}");
@@ -115,7 +135,11 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     // 3. The start-of-game draw.
     submit(&a, &b, &draw_css, "run the start-of-game draw").await;
     let after_draw = read_cards(&a, &table_css, &list_css).await;
-    let drawn: Vec<String> = listed.iter().filter(|al| after_draw.table.contains(al.as_str())).cloned().collect();
+    let drawn: Vec<String> = listed
+        .iter()
+        .filter(|al| after_draw.table.contains(al.as_str()))
+        .cloned()
+        .collect();
     for alias in &added {
         if !drawn.contains(alias) || after_draw.list.contains(alias.as_str()) {
             fail2(
@@ -130,11 +154,23 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
 
     // B (no reload) shows every drawn player at the table and none of them on the list.
     let t0 = Instant::now();
-    wait_seen(&b, &a, &table_css, &list_css, &format!("table {number} to show the drawn players {drawn:?}, off the list"), |s| {
-        drawn.iter().all(|al| s.table.contains(al.as_str()) && !s.list.contains(al.as_str()))
-    })
+    wait_seen(
+        &b,
+        &a,
+        &table_css,
+        &list_css,
+        &format!("table {number} to show the drawn players {drawn:?}, off the list"),
+        |s| {
+            drawn
+                .iter()
+                .all(|al| s.table.contains(al.as_str()) && !s.list.contains(al.as_str()))
+        },
+    )
     .await;
-    eprintln!("B showed the draw {:?} after A's page came back", t0.elapsed());
+    eprintln!(
+        "B showed the draw {:?} after A's page came back",
+        t0.elapsed()
+    );
 
     // 4. A lists one more player, calls the next player to a free seat and seats them.
     let called = join_list(&a, &b, &list_css, game_id, CALLED_PLAYER).await;
@@ -152,24 +188,53 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     }
     submit(&a, &b, &seat_css, "confirm the call (seated)").await;
     let after_seat = read_cards(&a, &table_css, &list_css).await;
-    if !after_seat.table.contains(called.as_str()) || after_seat.list.contains(called.as_str()) || find_now(&a, &seat_css).await.is_some() {
+    if !after_seat.table.contains(called.as_str())
+        || after_seat.list.contains(called.as_str())
+        || find_now(&a, &seat_css).await.is_some()
+    {
         fail2(&a, &b, format!("after confirming, {called} should sit at table {number} and be off the list\n{after_seat}")).await;
     }
 
     let t0 = Instant::now();
-    wait_seen(&b, &a, &table_css, &list_css, &format!("{called} seated at table {number} and gone from {list_css}"), |s| {
-        s.table.contains(called.as_str()) && !s.list.contains(called.as_str()) && !s.table.is_empty() && !s.list.is_empty()
-    })
+    wait_seen(
+        &b,
+        &a,
+        &table_css,
+        &list_css,
+        &format!("{called} seated at table {number} and gone from {list_css}"),
+        |s| {
+            s.table.contains(called.as_str())
+                && !s.list.contains(called.as_str())
+                && !s.table.is_empty()
+                && !s.list.is_empty()
+        },
+    )
     .await;
-    eprintln!("B showed the seating {:?} after A's page came back", t0.elapsed());
+    eprintln!(
+        "B showed the seating {:?} after A's page came back",
+        t0.elapsed()
+    );
 
     // B never reloaded, and still shows every drawn player.
     let end = read_cards(&b, &table_css, &list_css).await;
     if end.marker != json!(1) {
-        fail2(&b, &a, format!("browser B reloaded: window.__marker is {} (expected 1)\n{end}", end.marker)).await;
+        fail2(
+            &b,
+            &a,
+            format!(
+                "browser B reloaded: window.__marker is {} (expected 1)\n{end}",
+                end.marker
+            ),
+        )
+        .await;
     }
     if let Some(gone) = drawn.iter().find(|al| !end.table.contains(al.as_str())) {
-        fail2(&b, &a, format!("browser B no longer shows drawn player {gone} at table {number}\n{end}")).await;
+        fail2(
+            &b,
+            &a,
+            format!("browser B no longer shows drawn player {gone} at table {number}\n{end}"),
+        )
+        .await;
     }
 
     // 5. Done: screenshots with the table in view (scrolling does not reload B).
@@ -223,7 +288,14 @@ async fn wait_live_connected(c: &Client, other: &Client) {
             _ => {}
         }
         if Instant::now() >= deadline {
-            fail2(c, other, format!("the floor's event stream did not connect within 10 s (#live-status: {v:?})")).await;
+            fail2(
+                c,
+                other,
+                format!(
+                    "the floor's event stream did not connect within 10 s (#live-status: {v:?})"
+                ),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -231,14 +303,18 @@ async fn wait_live_connected(c: &Client, other: &Client) {
 
 /// The number and id of a closed table with a game: table 4 if it is one, else the first.
 async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64) {
-    let js = "return Array.from(document.querySelectorAll('#floor-live [id^=\"table-\"]')).map(t => {\
+    let js =
+        "return Array.from(document.querySelectorAll('#floor-live [id^=\"table-\"]')).map(t => {\
                 const f = t.querySelector('form[action^=\"/floor/tables/\"][action$=\"/open\"]');\
                 return { id: t.id, open: f ? f.getAttribute('action') : null };\
               });";
     let cards = ok(c, c.execute(js, vec![]).await, "listing the table cards").await;
     let mut closed = Vec::new();
     for card in cards.as_array().into_iter().flatten() {
-        let number = card["id"].as_str().and_then(|s| s.strip_prefix("table-")).and_then(|n| n.parse::<i64>().ok());
+        let number = card["id"]
+            .as_str()
+            .and_then(|s| s.strip_prefix("table-"))
+            .and_then(|n| n.parse::<i64>().ok());
         let id = card["open"]
             .as_str()
             .and_then(|a| a.strip_prefix("/floor/tables/"))
@@ -248,9 +324,20 @@ async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64) {
             closed.push((number, id));
         }
     }
-    match closed.iter().find(|(n, _)| *n == PREFERRED_TABLE).or(closed.first()) {
+    match closed
+        .iter()
+        .find(|(n, _)| *n == PREFERRED_TABLE)
+        .or(closed.first())
+    {
         Some(&t) => t,
-        None => fail2(c, other, format!("no closed table with an \"open table\" button on /floor (cards: {cards})")).await,
+        None => {
+            fail2(
+                c,
+                other,
+                format!("no closed table with an \"open table\" button on /floor (cards: {cards})"),
+            )
+            .await
+        }
     }
 }
 
@@ -267,7 +354,12 @@ async fn game_of_table(c: &Client, other: &Client, table_css: &str) -> i64 {
                 }\
               }\
               return { text, best };";
-    let v = ok(c, c.execute(js, vec![json!(table_css)]).await, "finding the table's game").await;
+    let v = ok(
+        c,
+        c.execute(js, vec![json!(table_css)]).await,
+        "finding the table's game",
+    )
+    .await;
     let id = v["best"]["action"]
         .as_str()
         .and_then(|a| a.strip_prefix("/floor/lists/"))
@@ -275,7 +367,14 @@ async fn game_of_table(c: &Client, other: &Client, table_css: &str) -> i64 {
         .and_then(|n| n.parse::<i64>().ok());
     match id {
         Some(id) => id,
-        None => fail2(c, other, format!("no join button names the game of `{table_css}` ({v})")).await,
+        None => {
+            fail2(
+                c,
+                other,
+                format!("no join button names the game of `{table_css}` ({v})"),
+            )
+            .await
+        }
     }
 }
 
@@ -284,7 +383,12 @@ async fn game_of_table(c: &Client, other: &Client, table_css: &str) -> i64 {
 /// or shows the refusal `#floor-problem`.
 async fn submit(c: &Client, other: &Client, css: &str, what: &str) {
     let mark = "window.__beforeSubmit = true; return true;";
-    ok(c, c.execute(mark, vec![]).await, "marking the page before submitting").await;
+    ok(
+        c,
+        c.execute(mark, vec![]).await,
+        "marking the page before submitting",
+    )
+    .await;
     let deadline = Instant::now() + Duration::from_secs(10);
     let mut last_error;
     loop {
@@ -301,35 +405,76 @@ async fn submit(c: &Client, other: &Client, css: &str, what: &str) {
             Err(e) => last_error = format!("find: {e}"),
         }
         if Instant::now() >= deadline {
-            fail2(c, other, format!("could not click `{css}` to {what} within 10 s (last error: {last_error})")).await;
+            fail2(
+                c,
+                other,
+                format!("could not click `{css}` to {what} within 10 s (last error: {last_error})"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // The new document: no marker, fully loaded, with the dashboard's live part.
-    let loaded = "return window.__beforeSubmit === undefined && document.readyState === 'complete' \
+    let loaded =
+        "return window.__beforeSubmit === undefined && document.readyState === 'complete' \
                   && !!document.getElementById('floor-live');";
     let deadline = Instant::now() + Duration::from_secs(10);
     while script(c, loaded, vec![]).await != Some(json!(true)) {
         if Instant::now() >= deadline {
-            fail2(c, other, format!("after clicking `{css}` to {what}, no new /floor page within 10 s")).await;
+            fail2(
+                c,
+                other,
+                format!("after clicking `{css}` to {what}, no new /floor page within 10 s"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let path = ok(c, c.current_url().await, "reading the current URL").await.path().to_string();
-    let problem = script(c, "const p = document.getElementById('floor-problem'); return p ? p.innerText : null;", vec![]).await;
+    let path = ok(c, c.current_url().await, "reading the current URL")
+        .await
+        .path()
+        .to_string();
+    let problem = script(
+        c,
+        "const p = document.getElementById('floor-problem'); return p ? p.innerText : null;",
+        vec![],
+    )
+    .await;
     if let Some(Value::String(p)) = problem {
-        fail2(c, other, format!("the app refused to {what} (clicked `{css}`): {p:?} (at {path})")).await;
+        fail2(
+            c,
+            other,
+            format!("the app refused to {what} (clicked `{css}`): {p:?} (at {path})"),
+        )
+        .await;
     }
     if path != "/floor" {
-        fail2(c, other, format!("after clicking `{css}` to {what}, the browser is at {path}, not /floor")).await;
+        fail2(
+            c,
+            other,
+            format!("after clicking `{css}` to {what}, the browser is at {path}, not /floor"),
+        )
+        .await;
     }
 }
 
 /// Adds a player (by number) to a game's list with the join form; their alias as the list
 /// card shows it.
-async fn join_list(c: &Client, other: &Client, list_css: &str, game_id: i64, player: i64) -> String {
+async fn join_list(
+    c: &Client,
+    other: &Client,
+    list_css: &str,
+    game_id: i64,
+    player: i64,
+) -> String {
     type_into(c, "#join-player", &player.to_string()).await;
-    submit(c, other, &format!("button[formaction=\"/floor/lists/{game_id}/join\"]"), &format!("add player #{player} to list {game_id}")).await;
+    submit(
+        c,
+        other,
+        &format!("button[formaction=\"/floor/lists/{game_id}/join\"]"),
+        &format!("add player #{player} to list {game_id}"),
+    )
+    .await;
     let js = "const l = document.querySelector(arguments[0]);\
               if (!l) return null;\
               const a = l.querySelector('a[href=\"/players/' + arguments[1] + '\"]')\
@@ -339,7 +484,12 @@ async fn join_list(c: &Client, other: &Client, list_css: &str, game_id: i64, pla
         Some(Value::String(alias)) if !alias.is_empty() => alias,
         v => {
             let seen = read_cards(c, "#no-table", list_css).await;
-            fail2(c, other, format!("player #{player} is not on {list_css} after joining ({v:?})\n{seen}")).await
+            fail2(
+                c,
+                other,
+                format!("player #{player} is not on {list_css} after joining ({v:?})\n{seen}"),
+            )
+            .await
         }
     }
 }
@@ -348,8 +498,17 @@ async fn join_list(c: &Client, other: &Client, list_css: &str, game_id: i64, pla
 async fn list_aliases(c: &Client, list_css: &str) -> Vec<String> {
     let js = "const l = document.querySelector(arguments[0]);\
               return l ? Array.from(l.querySelectorAll('a[href^=\"/players/\"]')).map(a => a.innerText.trim()) : [];";
-    let v = ok(c, c.execute(js, vec![json!(list_css)]).await, "reading the list's aliases").await;
-    v.as_array().into_iter().flatten().filter_map(|a| a.as_str().map(String::from)).collect()
+    let v = ok(
+        c,
+        c.execute(js, vec![json!(list_css)]).await,
+        "reading the list's aliases",
+    )
+    .await;
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a.as_str().map(String::from))
+        .collect()
 }
 
 /// The selector of the "call" button of the first free seat of a table.
@@ -361,7 +520,12 @@ async fn free_seat_call(c: &Client, other: &Client, table_css: &str, table_id: i
         Some(Value::String(action)) => format!("{table_css} form[action=\"{action}\"] button"),
         v => {
             let seen = read_cards(c, table_css, "#no-list").await;
-            fail2(c, other, format!("no free seat with a call button at `{table_css}` ({v:?})\n{seen}")).await
+            fail2(
+                c,
+                other,
+                format!("no free seat with a call button at `{table_css}` ({v:?})\n{seen}"),
+            )
+            .await
         }
     }
 }
@@ -387,7 +551,14 @@ async fn read_cards(c: &Client, table_css: &str, list_css: &str) -> Seen {
 
 /// Polls browser `c` (up to [`LIVE_WAIT`]) until what it shows satisfies `pred`, failing
 /// with what it last showed. Also fails at once if the page was reloaded (marker gone).
-async fn wait_seen(c: &Client, other: &Client, table_css: &str, list_css: &str, describe: &str, pred: impl Fn(&Seen) -> bool) {
+async fn wait_seen(
+    c: &Client,
+    other: &Client,
+    table_css: &str,
+    list_css: &str,
+    describe: &str,
+    pred: impl Fn(&Seen) -> bool,
+) {
     let deadline = Instant::now() + LIVE_WAIT;
     loop {
         let seen = read_cards(c, table_css, list_css).await;

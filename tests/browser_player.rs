@@ -56,7 +56,9 @@ const MESSAGE_WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
-    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
 
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");

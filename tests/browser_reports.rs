@@ -35,8 +35,10 @@ const PLAYERS: [i64; 2] = [33, 34];
 /// The rows of yesterday's gaming day (so every time is in the past), at table `table` of
 /// game `game`. Returns the day (YYYY-MM-DD).
 fn seed(db: &Path, table: i64, game: i64) -> String {
-    let mut c = diesel::SqliteConnection::establish(&db.display().to_string()).expect("open the server's database");
-    c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;").expect("pragmas");
+    let mut c = diesel::SqliteConnection::establish(&db.display().to_string())
+        .expect("open the server's database");
+    c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;")
+        .expect("pragmas");
     let tz = chrono_tz::Europe::Lisbon;
     let six = NaiveTime::from_hms_opt(6, 0, 0).unwrap();
     // Ten days back: before the demo's own past evenings (the last three days), so the day
@@ -45,26 +47,51 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     let (from, _) = day_bounds(tz, day, six);
     let t = |minutes: i64| (from + Dur::minutes(minutes)).naive_utc();
     let sits = [
-        SeatingRow { id: 100_001, table_id: table, seat_no: 1, player_id: PLAYERS[0], game_id: Some(game), entry_id: Some(100_001), sat_at: t(60), left_at: Some(t(180)), left_reason: Some("left".into()), seated_by: None },
-        SeatingRow { id: 100_002, table_id: table, seat_no: 2, player_id: PLAYERS[1], game_id: Some(game), entry_id: Some(100_002), sat_at: t(120), left_at: Some(t(300)), left_reason: Some("left".into()), seated_by: None },
+        SeatingRow {
+            id: 100_001,
+            table_id: table,
+            seat_no: 1,
+            player_id: PLAYERS[0],
+            game_id: Some(game),
+            entry_id: Some(100_001),
+            sat_at: t(60),
+            left_at: Some(t(180)),
+            left_reason: Some("left".into()),
+            seated_by: None,
+        },
+        SeatingRow {
+            id: 100_002,
+            table_id: table,
+            seat_no: 2,
+            player_id: PLAYERS[1],
+            game_id: Some(game),
+            entry_id: Some(100_002),
+            sat_at: t(120),
+            left_at: Some(t(300)),
+            left_reason: Some("left".into()),
+            seated_by: None,
+        },
     ];
-    let entries: Vec<WaitlistRow> = [(100_001, PLAYERS[0], 40, 60), (100_002, PLAYERS[1], 100, 120)]
-        .into_iter()
-        .map(|(id, player, joined, seated)| WaitlistRow {
-            id,
-            game_id: game,
-            player_id: player,
-            order_key: id,
-            joined_at: t(joined),
-            source: "desk".into(),
-            call_in_expires_at: None,
-            checked_in_at: None,
-            state: "seated".into(),
-            ended_at: Some(t(seated)),
-            end_reason: Some("seated".into()),
-            created_by: None,
-        })
-        .collect();
+    let entries: Vec<WaitlistRow> = [
+        (100_001, PLAYERS[0], 40, 60),
+        (100_002, PLAYERS[1], 100, 120),
+    ]
+    .into_iter()
+    .map(|(id, player, joined, seated)| WaitlistRow {
+        id,
+        game_id: game,
+        player_id: player,
+        order_key: id,
+        joined_at: t(joined),
+        source: "desk".into(),
+        call_in_expires_at: None,
+        checked_in_at: None,
+        state: "seated".into(),
+        ended_at: Some(t(seated)),
+        end_reason: Some("seated".into()),
+        created_by: None,
+    })
+    .collect();
     let hs: Vec<HandRow> = [(70, 300), (130, 500), (200, 700)]
         .into_iter()
         .enumerate()
@@ -99,33 +126,52 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         length_min: 60,
         late_window_min: 30,
     };
-    let due = |id: i64, player: i64, seating: i64, state: &str, collected: Option<i64>| CagnotteDueRow {
-        id,
-        session_id: 100_001,
-        table_id: table,
-        game_id: game,
-        player_id: player,
-        seating_id: seating,
-        seat_no: 1,
-        amount: 1_000,
-        late: false,
-        due_at: t(125),
-        state: state.into(),
-        collected,
-        settled_at: None,
-        settled_by: None,
-        reason: None,
-    };
+    let due =
+        |id: i64, player: i64, seating: i64, state: &str, collected: Option<i64>| CagnotteDueRow {
+            id,
+            session_id: 100_001,
+            table_id: table,
+            game_id: game,
+            player_id: player,
+            seating_id: seating,
+            seat_no: 1,
+            amount: 1_000,
+            late: false,
+            due_at: t(125),
+            state: state.into(),
+            collected,
+            settled_at: None,
+            settled_by: None,
+            reason: None,
+        };
     c.transaction::<_, diesel::result::Error, _>(|c| {
-        diesel::insert_into(waitlist_entries::table).values(&entries).execute(c)?;
-        diesel::insert_into(seatings::table).values(&sits[..]).execute(c)?;
+        diesel::insert_into(waitlist_entries::table)
+            .values(&entries)
+            .execute(c)?;
+        diesel::insert_into(seatings::table)
+            .values(&sits[..])
+            .execute(c)?;
         diesel::insert_into(hands::table).values(&hs).execute(c)?;
-        diesel::insert_into(cagnotte_sessions::table).values(&session).execute(c)?;
+        diesel::insert_into(cagnotte_sessions::table)
+            .values(&session)
+            .execute(c)?;
         diesel::insert_into(cagnotte_dues::table)
-            .values(&vec![due(100_001, PLAYERS[0], 100_001, "collected", Some(1_000)), due(100_002, PLAYERS[1], 100_002, "due", None)])
+            .values(&vec![
+                due(100_001, PLAYERS[0], 100_001, "collected", Some(1_000)),
+                due(100_002, PLAYERS[1], 100_002, "due", None),
+            ])
             .execute(c)?;
         diesel::insert_into(tips::table)
-            .values(TipRow { id: 100_001, table_id: table, game_id: Some(game), shift_id: None, dealer_id: None, amount: 400, at: t(150), recorded_by: None })
+            .values(TipRow {
+                id: 100_001,
+                table_id: table,
+                game_id: Some(game),
+                shift_id: None,
+                dealer_id: None,
+                amount: 400,
+                at: t(150),
+                recorded_by: None,
+            })
             .execute(c)?;
         Ok(())
     })
@@ -135,8 +181,10 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
 
 /// The first table of the demo room that has a game: (table id, game id).
 fn a_table_with_a_game(db: &Path) -> (i64, i64) {
-    let mut c = diesel::SqliteConnection::establish(&db.display().to_string()).expect("open the server's database");
-    c.batch_execute("PRAGMA busy_timeout = 10000;").expect("pragma");
+    let mut c = diesel::SqliteConnection::establish(&db.display().to_string())
+        .expect("open the server's database");
+    c.batch_execute("PRAGMA busy_timeout = 10000;")
+        .expect("pragma");
     let (id, game): (i64, Option<i64>) = card_tables::table
         .filter(card_tables::game_id.is_not_null())
         .order(card_tables::number.asc())
@@ -148,14 +196,23 @@ fn a_table_with_a_game(db: &Path) -> (i64, i64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
-    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let db = tmp.path().join("browser.db");
     let (table, game) = a_table_with_a_game(&db);
     let day = seed(&db, table, game);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
-    let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-reports", 1280, 1000).await;
+    let c = open_session(
+        &webdriver_url,
+        tmp.path(),
+        "chrome-profile-reports",
+        1280,
+        1000,
+    )
+    .await;
     let base = &server.base;
 
     sign_in(&c, base, FLOOR_USER, FLOOR_PASSWORD).await;
@@ -165,7 +222,12 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     ok(&c, link.click().await, "clicking the Reports link").await;
     wait_path(&c, "/floor/reports", |p| p == "/floor/reports").await;
     wait_css(&c, "#report-summary").await;
-    ok(&c, c.goto(&format!("{base}/floor/reports?day={day}")).await, "opening the day's report").await;
+    ok(
+        &c,
+        c.goto(&format!("{base}/floor/reports?day={day}")).await,
+        "opening the day's report",
+    )
+    .await;
     wait_css(&c, "#chart-cagnotte").await;
     screenshot(&c, "browser-reports.png").await;
 
@@ -188,7 +250,11 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     let charts = charts.as_array().cloned().unwrap_or_default();
     assert_eq!(charts.len(), 3, "{charts:?}");
     for ch in &charts {
-        if ch["tag"] != "svg" || ch["role"] != "img" || ch["drawn"].as_i64().unwrap_or(0) == 0 || ch["width"].as_f64().unwrap_or(0.0) < 200.0 {
+        if ch["tag"] != "svg"
+            || ch["role"] != "img"
+            || ch["drawn"].as_i64().unwrap_or(0) == 0
+            || ch["width"].as_f64().unwrap_or(0.0) < 200.0
+        {
             fail(&c, format!("a chart is missing, empty or not drawn: {ch}")).await;
         }
         let labels = ch["labels"].as_array().map(|a| a.len()).unwrap_or(0);
@@ -219,7 +285,10 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     assert_eq!(page["hours"], "5.00", "2 h + 3 h seated: {page}");
     assert_eq!(page["alert"], true, "{page}");
     assert!(page["diffCells"].as_i64().unwrap_or(0) >= 1, "{page}");
-    assert_ne!(page["diffBg"], "rgba(0, 0, 0, 0)", "the difference cell is coloured (static/reports.css): {page}");
+    assert_ne!(
+        page["diffBg"], "rgba(0, 0, 0, 0)",
+        "the difference cell is coloured (static/reports.css): {page}"
+    );
 
     // The CSV behind the download link, fetched by the browser with its session.
     let href = page["csv"].as_str().unwrap_or_default().to_string();
@@ -235,24 +304,72 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
         Err(e) => fail(&c, format!("fetching {href}: {e}")).await,
     };
     assert_eq!(csv["status"], 200, "{csv}");
-    assert!(csv["type"].as_str().unwrap_or_default().starts_with("text/csv"), "{csv}");
-    assert!(csv["disposition"].as_str().unwrap_or_default().contains(&format!("report-{day}-tables.csv")), "{csv}");
-    let mut rd = csv::ReaderBuilder::new().has_headers(false).from_reader(csv["text"].as_str().unwrap_or_default().as_bytes());
-    let rows: Vec<Vec<String>> = rd.records().map(|r| r.unwrap().iter().map(str::to_string).collect()).collect();
-    let col = |name: &str| rows[0].iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name:?}: {:?}", rows[0]));
+    assert!(
+        csv["type"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("text/csv"),
+        "{csv}"
+    );
+    assert!(
+        csv["disposition"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("report-{day}-tables.csv")),
+        "{csv}"
+    );
+    let mut rd = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(csv["text"].as_str().unwrap_or_default().as_bytes());
+    let rows: Vec<Vec<String>> = rd
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let col = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name:?}: {:?}", rows[0]))
+    };
     let total = rows.last().expect("a total line");
     assert_eq!(total[0], "Total");
     let minor = |s: &str| s.replace('.', "").parse::<i64>().unwrap();
-    assert_eq!(minor(&total[col("Cagnotte (EUR)")]).to_string(), page["cagnotte"].as_str().unwrap(), "{rows:?}");
-    assert_eq!(minor(&total[col("Difference (EUR)")]).to_string(), page["difference"].as_str().unwrap(), "{rows:?}");
-    assert_eq!(minor(&total[col("Tips (EUR)")]).to_string(), page["tips"].as_str().unwrap(), "{rows:?}");
-    assert_eq!(total[col("Hours played")], page["hours"].as_str().unwrap(), "{rows:?}");
+    assert_eq!(
+        minor(&total[col("Cagnotte (EUR)")]).to_string(),
+        page["cagnotte"].as_str().unwrap(),
+        "{rows:?}"
+    );
+    assert_eq!(
+        minor(&total[col("Difference (EUR)")]).to_string(),
+        page["difference"].as_str().unwrap(),
+        "{rows:?}"
+    );
+    assert_eq!(
+        minor(&total[col("Tips (EUR)")]).to_string(),
+        page["tips"].as_str().unwrap(),
+        "{rows:?}"
+    );
+    assert_eq!(
+        total[col("Hours played")],
+        page["hours"].as_str().unwrap(),
+        "{rows:?}"
+    );
 
     // The charts and the tables of figures, for a look.
-    let _ = c.execute("document.getElementById('report-charts').scrollIntoView();", vec![]).await;
+    let _ = c
+        .execute(
+            "document.getElementById('report-charts').scrollIntoView();",
+            vec![],
+        )
+        .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     screenshot(&c, "browser-reports-charts.png").await;
-    let _ = c.execute("document.getElementById('report-tables-card').scrollIntoView();", vec![]).await;
+    let _ = c
+        .execute(
+            "document.getElementById('report-tables-card').scrollIntoView();",
+            vec![],
+        )
+        .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     screenshot(&c, "browser-reports-tables.png").await;
     let _ = c.close().await;
@@ -264,4 +381,3 @@ async fn js(c: &Client, script: &str) -> Value {
         Err(e) => fail(c, format!("running a script: {e}")).await,
     }
 }
-

@@ -54,13 +54,23 @@ const TABLET_H: u32 = 768;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
-    let Some(chromedriver) = chromedriver_or_skip() else { return };
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
 
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
     let started = Instant::now();
-    let server = start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[("CARDROOM_TEST_CLOCK", "1")]);
-    eprintln!("server with the demo room and the test clock up after {:?}", started.elapsed());
+    let server = start_server_with_env(
+        env!("CARGO_BIN_EXE_cardroom"),
+        tmp.path(),
+        &["--demo"],
+        &[("CARDROOM_TEST_CLOCK", "1")],
+    );
+    eprintln!(
+        "server with the demo room and the test clock up after {:?}",
+        started.elapsed()
+    );
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = &server.base;
 
@@ -71,12 +81,32 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
         panic!("GET /api/v1/test/clock answered {status} (is CARDROOM_TEST_CLOCK=1 reaching the server?): {body}");
     }
 
-    let floor = open_session(&webdriver_url, tmp.path(), "chrome-profile-floor", 1366, 1000).await;
-    let tablet = open_session(&webdriver_url, tmp.path(), "chrome-profile-tablet", TABLET_W, TABLET_H).await;
+    let floor = open_session(
+        &webdriver_url,
+        tmp.path(),
+        "chrome-profile-floor",
+        1366,
+        1000,
+    )
+    .await;
+    let tablet = open_session(
+        &webdriver_url,
+        tmp.path(),
+        "chrome-profile-tablet",
+        TABLET_W,
+        TABLET_H,
+    )
+    .await;
     let (t, f) = (&tablet, &floor);
 
     // 1. The floor manager signs in and finds table 2 and its first free seat.
-    ok2(f, t, f.goto(&format!("{base}/login")).await, "floor: opening /login").await;
+    ok2(
+        f,
+        t,
+        f.goto(&format!("{base}/login")).await,
+        "floor: opening /login",
+    )
+    .await;
     sign_in(f, t, FLOOR_USER).await;
     goto(f, t, &format!("{base}/floor"), "#floor-live").await;
     let table_css = format!("#table-{TABLE_NUMBER}");
@@ -85,7 +115,11 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
 
     // 2. The tablet shows a pairing code.
     goto(t, f, &format!("{base}/tablet"), "#pair-code").await;
-    let code = text_of(t, "#pair-code").await.unwrap_or_default().trim().to_string();
+    let code = text_of(t, "#pair-code")
+        .await
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     if !is_pair_code(&code) {
         die(t, f, format!("tablet: #pair-code shows {code:?}, expected two groups of three letters/digits like ABC-DEF")).await;
     }
@@ -97,34 +131,81 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     goto(f, t, &format!("{base}/floor/tablets"), "#pair-form").await;
     type_text(f, t, "#pair-code", &code).await;
     let select = wait_el(f, t, "#pair-table", "floor: the table choice #pair-table").await;
-    ok2(f, t, select.select_by_value(&table_id.to_string()).await, &format!("floor: choosing table id {table_id} in #pair-table")).await;
+    ok2(
+        f,
+        t,
+        select.select_by_value(&table_id.to_string()).await,
+        &format!("floor: choosing table id {table_id} in #pair-table"),
+    )
+    .await;
     type_text(f, t, "#pair-label", "Mesa 2").await;
-    click_and_load(f, t, "#pair-form button[type=submit]", "floor: submitting the pairing form").await;
-    let paired = wait_js(f, t, PAGE_WAIT, "floor: the pairing to be confirmed (#tablets-paired)", JS_PAIRED, vec![], |v| {
-        v["paired"].is_string() || v["problem"].is_string()
-    })
+    click_and_load(
+        f,
+        t,
+        "#pair-form button[type=submit]",
+        "floor: submitting the pairing form",
+    )
+    .await;
+    let paired = wait_js(
+        f,
+        t,
+        PAGE_WAIT,
+        "floor: the pairing to be confirmed (#tablets-paired)",
+        JS_PAIRED,
+        vec![],
+        |v| v["paired"].is_string() || v["problem"].is_string(),
+    )
     .await;
     if let Some(p) = paired["problem"].as_str() {
-        die(f, t, format!("floor: pairing code {code} with table {TABLE_NUMBER} was refused: {p:?}")).await;
+        die(
+            f,
+            t,
+            format!("floor: pairing code {code} with table {TABLE_NUMBER} was refused: {p:?}"),
+        )
+        .await;
     }
 
     // 3. The tablet, polling every 2 s, goes by itself to the dealer's sign-in.
-    let at = wait_js(t, f, Duration::from_secs(15), "tablet: to move by itself to /login?next=/tablet after pairing", JS_WHERE, vec![], |v| {
-        v["path"] == json!("/login") && v["ready"] == json!(true)
-    })
+    let at = wait_js(
+        t,
+        f,
+        Duration::from_secs(15),
+        "tablet: to move by itself to /login?next=/tablet after pairing",
+        JS_WHERE,
+        vec![],
+        |v| v["path"] == json!("/login") && v["ready"] == json!(true),
+    )
     .await;
     let search = at["search"].as_str().unwrap_or_default();
     if !(search.contains("next=/tablet") || search.contains("next=%2Ftablet")) {
-        die(t, f, format!("tablet: at /login{search}, expected ?next=/tablet")).await;
+        die(
+            t,
+            f,
+            format!("tablet: at /login{search}, expected ?next=/tablet"),
+        )
+        .await;
     }
     sign_in(t, f, DEALER_USER).await;
     let path = current_path(t, f).await;
     if path != "/tablet" {
-        die(t, f, format!("tablet: after {DEALER_USER} signed in, the tablet is at {path}, not /tablet")).await;
+        die(
+            t,
+            f,
+            format!("tablet: after {DEALER_USER} signed in, the tablet is at {path}, not /tablet"),
+        )
+        .await;
     }
     let title = text_of(&tablet, ".tablet-title").await.unwrap_or_default();
-    if !title.split_whitespace().any(|w| w == TABLE_NUMBER.to_string()) {
-        die(t, f, format!("tablet: .tablet-title is {title:?}, expected table {TABLE_NUMBER}")).await;
+    if !title
+        .split_whitespace()
+        .any(|w| w == TABLE_NUMBER.to_string())
+    {
+        die(
+            t,
+            f,
+            format!("tablet: .tablet-title is {title:?}, expected table {TABLE_NUMBER}"),
+        )
+        .await;
     }
     wait_live_connected(t, f, "tablet").await;
     set_marker(t, f, 1).await;
@@ -134,15 +215,35 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     // 4. The floor calls the next player to the free seat (the seat's "Call" button).
     goto(f, t, &format!("{base}/floor"), "#floor-live").await;
     wait_live_connected(f, t, "floor").await;
-    let call_button = format!("{table_css} form[action=\"/floor/tables/{table_id}/seats/{seat}/call\"] button");
-    click_and_load(f, t, &call_button, &format!("floor: calling the next player to seat {seat} of table {TABLE_NUMBER}")).await;
+    let call_button =
+        format!("{table_css} form[action=\"/floor/tables/{table_id}/seats/{seat}/call\"] button");
+    click_and_load(
+        f,
+        t,
+        &call_button,
+        &format!("floor: calling the next player to seat {seat} of table {TABLE_NUMBER}"),
+    )
+    .await;
     floor_problem(f, t, "calling the next player").await;
-    let called = js(f, JS_CALL_ON_FLOOR, vec![json!(table_css)]).await.unwrap_or(Value::Null);
-    let (Some(call_id), Some(alias)) = (called["id"].as_i64(), called["alias"].as_str().map(str::to_string)) else {
+    let called = js(f, JS_CALL_ON_FLOOR, vec![json!(table_css)])
+        .await
+        .unwrap_or(Value::Null);
+    let (Some(call_id), Some(alias)) = (
+        called["id"].as_i64(),
+        called["alias"].as_str().map(str::to_string),
+    ) else {
         die(f, t, format!("floor: after calling, table {TABLE_NUMBER} shows no pending call with a seat button ({called})")).await
     };
     if called["seat"].as_i64() != Some(seat) {
-        die(f, t, format!("floor: the call {call_id} is for seat {}, expected seat {seat} ({called})", called["seat"])).await;
+        die(
+            f,
+            t,
+            format!(
+                "floor: the call {call_id} is for seat {}, expected seat {seat} ({called})",
+                called["seat"]
+            ),
+        )
+        .await;
     }
     eprintln!("floor called {alias} to seat {seat} (call {call_id})");
     wait_live_connected(f, t, "floor").await;
@@ -151,24 +252,62 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     // The call reaches the tablet, pushed: no reload.
     let call_css = format!("#call-{call_id}");
     let t0 = Instant::now();
-    wait_js(t, f, LIVE_WAIT, &format!("tablet: the call {call_css} for {alias} to appear without a reload"), JS_ELEMENT, vec![json!(call_css)], |v| {
-        v["marker"] == json!(1) && v["text"].as_str().is_some_and(|s| s.contains(alias.as_str()))
-    })
+    wait_js(
+        t,
+        f,
+        LIVE_WAIT,
+        &format!("tablet: the call {call_css} for {alias} to appear without a reload"),
+        JS_ELEMENT,
+        vec![json!(call_css)],
+        |v| {
+            v["marker"] == json!(1)
+                && v["text"]
+                    .as_str()
+                    .is_some_and(|s| s.contains(alias.as_str()))
+        },
+    )
     .await;
-    eprintln!("tablet showed the call {:?} after the floor's page came back (no reload)", t0.elapsed());
+    eprintln!(
+        "tablet showed the call {:?} after the floor's page came back (no reload)",
+        t0.elapsed()
+    );
     no_reload(t, f, 1, "the call was pushed").await;
     layout_report(t, "table page with a call").await;
     screenshot(t, "browser-tablet-call.png").await;
 
     // 5. The dealer acknowledges it (a form: the tablet page loads again).
-    click_and_load(t, f, &format!("#ack-{call_id}"), "tablet: tapping Acknowledge").await;
+    click_and_load(
+        t,
+        f,
+        &format!("#ack-{call_id}"),
+        "tablet: tapping Acknowledge",
+    )
+    .await;
     tablet_problem(t, f, "acknowledging the call").await;
-    let acked = wait_js(t, f, PAGE_WAIT, &format!("tablet: {call_css} to show Acknowledged"), JS_ELEMENT, vec![json!(call_css)], |v| {
-        v["cls"].as_str().is_some_and(|c| c.split_whitespace().any(|x| x == "acked")) && v["text"].as_str().is_some_and(|s| s.contains("Acknowledged"))
-    })
+    let acked = wait_js(
+        t,
+        f,
+        PAGE_WAIT,
+        &format!("tablet: {call_css} to show Acknowledged"),
+        JS_ELEMENT,
+        vec![json!(call_css)],
+        |v| {
+            v["cls"]
+                .as_str()
+                .is_some_and(|c| c.split_whitespace().any(|x| x == "acked"))
+                && v["text"]
+                    .as_str()
+                    .is_some_and(|s| s.contains("Acknowledged"))
+        },
+    )
     .await;
     if find_now(t, &format!("#ack-{call_id}")).await.is_some() {
-        die(t, f, format!("tablet: the Acknowledge button is still there after acknowledging ({acked})")).await;
+        die(
+            t,
+            f,
+            format!("tablet: the Acknowledge button is still there after acknowledging ({acked})"),
+        )
+        .await;
     }
     screenshot(t, "browser-tablet-acked.png").await;
 
@@ -178,25 +317,55 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
         v["marker"] == json!(1) && v["acked"] == json!(true)
     })
     .await;
-    eprintln!("floor showed the acknowledgement {:?} after the tablet's page came back (no reload)", t0.elapsed());
+    eprintln!(
+        "floor showed the acknowledgement {:?} after the tablet's page came back (no reload)",
+        t0.elapsed()
+    );
 
     // 6. The buy-in the player must bring, shown before typing; an amount inside it.
-    let required = text_of(t, &format!("#required-{call_id}")).await.unwrap_or_default();
+    let required = text_of(t, &format!("#required-{call_id}"))
+        .await
+        .unwrap_or_default();
     let Some((min, max)) = buyin_range(&required) else {
         die(t, f, format!("tablet: cannot read a buy-in range (min – max) from #required-{call_id}: {required:?}")).await
     };
     let amount = choose_amount(min, max);
-    eprintln!("required buy-in {required:?}: min {min}, max {max} (minor units); typing {}", typed_amount(amount));
+    eprintln!(
+        "required buy-in {required:?}: min {min}, max {max} (minor units); typing {}",
+        typed_amount(amount)
+    );
     type_text(t, f, &format!("#amount-{call_id}"), &typed_amount(amount)).await;
-    click_and_load(t, f, &format!("#seat-{call_id}"), "tablet: tapping Seat with this buy-in").await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-{call_id}"),
+        "tablet: tapping Seat with this buy-in",
+    )
+    .await;
     tablet_problem(t, f, "seating the called player with the buy-in").await;
     if find_now(t, &call_css).await.is_some() {
-        die(t, f, format!("tablet: the call {call_css} is still shown after seating {alias}")).await;
+        die(
+            t,
+            f,
+            format!("tablet: the call {call_css} is still shown after seating {alias}"),
+        )
+        .await;
     }
     let card_css = format!("#seat-card-{seat}");
-    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)]).await.unwrap_or(Value::Null);
-    let stack_digits: String = card["stack"].as_str().unwrap_or_default().chars().filter(char::is_ascii_digit).collect();
-    if !card["text"].as_str().is_some_and(|s| s.contains(alias.as_str())) || stack_digits != amount.to_string() {
+    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)])
+        .await
+        .unwrap_or(Value::Null);
+    let stack_digits: String = card["stack"]
+        .as_str()
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    if !card["text"]
+        .as_str()
+        .is_some_and(|s| s.contains(alias.as_str()))
+        || stack_digits != amount.to_string()
+    {
         die(t, f, format!("tablet: {card_css} should show {alias} with a stack of {amount} minor units ({card})")).await;
     }
     eprintln!("seat card after seating: {:?}", card["text"]);
@@ -208,32 +377,72 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     click_and_load(t, f, "#new-hand", "tablet: tapping the hand-over button").await;
     tablet_problem(t, f, "the first hand (starting the cagnotte session)").await;
     wait_el(t, f, "#cagnotte", "tablet: the cagnotte session panel").await;
-    let owes = text_of(t, &format!("#seat-due-{seat}")).await.unwrap_or_default();
+    let owes = text_of(t, &format!("#seat-due-{seat}"))
+        .await
+        .unwrap_or_default();
     if !owes.chars().any(|c| c.is_ascii_digit()) {
         die(t, f, format!("tablet: seat {seat} should show what it owes for the session (#seat-due-{seat}: {owes:?})")).await;
     }
     let first = js(t, "const b = document.querySelector('#cagnotte button[id^=collect-]'); return b ? b.id : null;", vec![]).await.unwrap_or(Value::Null);
-    let Some(button) = first.as_str().map(str::to_string) else { die(t, f, "tablet: no Collect button in the cagnotte panel".to_string()).await };
+    let Some(button) = first.as_str().map(str::to_string) else {
+        die(
+            t,
+            f,
+            "tablet: no Collect button in the cagnotte panel".to_string(),
+        )
+        .await
+    };
     let due_li = button.replace("collect-", "due-");
     let before = text_of(t, "#cagnotte-to-collect").await.unwrap_or_default();
     click_and_load(t, f, &format!("#{button}"), "tablet: tapping Collect").await;
     tablet_problem(t, f, "collecting a session due").await;
-    let li = js(t, "const e = document.getElementById(arguments[0]); return e ? e.className : null;", vec![json!(due_li)]).await.unwrap_or(Value::Null);
+    let li = js(
+        t,
+        "const e = document.getElementById(arguments[0]); return e ? e.className : null;",
+        vec![json!(due_li)],
+    )
+    .await
+    .unwrap_or(Value::Null);
     let after = text_of(t, "#cagnotte-to-collect").await.unwrap_or_default();
-    if !li.as_str().is_some_and(|c| c.contains("due-collected")) || after == before || find_now(t, &format!("#{button}")).await.is_some() {
+    if !li.as_str().is_some_and(|c| c.contains("due-collected"))
+        || after == before
+        || find_now(t, &format!("#{button}")).await.is_some()
+    {
         die(t, f, format!("tablet: after Collect, #{due_li} should be collected ({li}) and the total to collect should drop ({before:?} → {after:?})")).await;
     }
     eprintln!("cagnotte: {before:?} → {after:?} after one collection");
     screenshot(t, "browser-tablet-cagnotte.png").await;
 
     // 7. The seat page; the player goes away.
-    click_and_load(t, f, &format!("#seat-open-{seat}"), &format!("tablet: opening seat {seat}")).await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        &format!("tablet: opening seat {seat}"),
+    )
+    .await;
     let path = current_path(t, f).await;
     if !path.starts_with("/tablet/seats/") {
-        die(t, f, format!("tablet: opening seat {seat} led to {path}, not /tablet/seats/…")).await;
+        die(
+            t,
+            f,
+            format!("tablet: opening seat {seat} led to {path}, not /tablet/seats/…"),
+        )
+        .await;
     }
-    wait_el(t, f, "#mark-away", "tablet: the seat page's Player away button #mark-away").await;
-    let seat_stack: String = text_of(t, "#seat-stack").await.unwrap_or_default().chars().filter(char::is_ascii_digit).collect();
+    wait_el(
+        t,
+        f,
+        "#mark-away",
+        "tablet: the seat page's Player away button #mark-away",
+    )
+    .await;
+    let seat_stack: String = text_of(t, "#seat-stack")
+        .await
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
     if seat_stack != amount.to_string() {
         die(t, f, format!("tablet: the seat page's #seat-stack shows {seat_stack:?} (digits), expected {amount}")).await;
     }
@@ -245,14 +454,29 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     if path != "/tablet" {
         die(t, f, format!("tablet: after Player away the tablet is at {path}, not back at the table (/tablet)")).await;
     }
-    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)]).await.unwrap_or(Value::Null);
-    let away = card["cls"].as_str().is_some_and(|c| c.split_whitespace().any(|x| x == "away"));
+    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)])
+        .await
+        .unwrap_or(Value::Null);
+    let away = card["cls"]
+        .as_str()
+        .is_some_and(|c| c.split_whitespace().any(|x| x == "away"));
     let secs = card["countdown"].as_i64();
     // BSOP 36 (demo profile): 15 minutes; a few seconds may have passed since.
-    if !away || !card["text"].as_str().is_some_and(|s| s.contains("Away")) || !secs.is_some_and(|s| (840..=900).contains(&s)) {
-        die(t, f, format!("tablet: {card_css} should show Away with a countdown of about 15:00 ({card})")).await;
+    if !away
+        || !card["text"].as_str().is_some_and(|s| s.contains("Away"))
+        || !secs.is_some_and(|s| (840..=900).contains(&s))
+    {
+        die(
+            t,
+            f,
+            format!("tablet: {card_css} should show Away with a countdown of about 15:00 ({card})"),
+        )
+        .await;
     }
-    eprintln!("seat card after Player away: {:?} (countdown {secs:?} s)", card["text"]);
+    eprintln!(
+        "seat card after Player away: {:?} (countdown {secs:?} s)",
+        card["text"]
+    );
     screenshot(t, "browser-tablet-away.png").await;
 
     // 8. The clock moves 15 minutes. Nothing is pushed by the move itself (the API only
@@ -262,25 +486,61 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     wait_live_connected(t, f, "tablet").await;
     set_marker(t, f, 2).await;
     set_marker(f, t, 2).await;
-    let (status, body) = api(&server, "POST", "/api/v1/test/clock/advance", &token, Some(json!({ "minutes": 15 })));
+    let (status, body) = api(
+        &server,
+        "POST",
+        "/api/v1/test/clock/advance",
+        &token,
+        Some(json!({ "minutes": 15 })),
+    );
     if status != 200 {
-        die(t, f, format!("POST /api/v1/test/clock/advance {{minutes: 15}} answered {status}: {body}")).await;
+        die(
+            t,
+            f,
+            format!("POST /api/v1/test/clock/advance {{minutes: 15}} answered {status}: {body}"),
+        )
+        .await;
     }
     eprintln!("clock advanced: {body}");
     let t0 = Instant::now();
     let removal_css = format!("#removal-{TABLE_NUMBER}-{seat}");
-    wait_js(f, t, LIVE_WAIT, &format!("floor: the removal alert {removal_css} (pushed by the scheduler, no reload)"), JS_ELEMENT, vec![json!(removal_css)], |v| {
-        v["marker"] == json!(2) && v["text"].as_str().is_some_and(|s| s.contains(alias.as_str()))
-    })
+    wait_js(
+        f,
+        t,
+        LIVE_WAIT,
+        &format!("floor: the removal alert {removal_css} (pushed by the scheduler, no reload)"),
+        JS_ELEMENT,
+        vec![json!(removal_css)],
+        |v| {
+            v["marker"] == json!(2)
+                && v["text"]
+                    .as_str()
+                    .is_some_and(|s| s.contains(alias.as_str()))
+        },
+    )
     .await;
-    eprintln!("floor showed {removal_css} {:?} after the clock moved", t0.elapsed());
+    eprintln!(
+        "floor showed {removal_css} {:?} after the clock moved",
+        t0.elapsed()
+    );
     let due_css = format!("#removal-due-{seat}");
-    wait_js(t, f, LIVE_WAIT, &format!("tablet: the badge {due_css} (pushed by the scheduler, no reload)"), JS_ELEMENT, vec![json!(due_css)], |v| {
-        v["marker"] == json!(2) && v["text"].is_string()
-    })
+    wait_js(
+        t,
+        f,
+        LIVE_WAIT,
+        &format!("tablet: the badge {due_css} (pushed by the scheduler, no reload)"),
+        JS_ELEMENT,
+        vec![json!(due_css)],
+        |v| v["marker"] == json!(2) && v["text"].is_string(),
+    )
     .await;
-    eprintln!("tablet showed {due_css} {:?} after the clock moved", t0.elapsed());
-    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)]).await.unwrap_or(Value::Null);
+    eprintln!(
+        "tablet showed {due_css} {:?} after the clock moved",
+        t0.elapsed()
+    );
+    let card = js(t, JS_SEAT_CARD, vec![json!(card_css)])
+        .await
+        .unwrap_or(Value::Null);
     if card["countdown"].is_i64() {
         die(t, f, format!("tablet: {card_css} still shows the away countdown although the seat is due for removal ({card})")).await;
     }
@@ -290,8 +550,20 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     screenshot(f, "browser-tablet-floor.png").await;
 
     // The seat page offers the chip removal.
-    click_and_load(t, f, &format!("#seat-open-{seat}"), &format!("tablet: opening seat {seat} due for removal")).await;
-    wait_el(t, f, "#start-removal", "tablet: the seat page's Take the chips off button #start-removal").await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        &format!("tablet: opening seat {seat} due for removal"),
+    )
+    .await;
+    wait_el(
+        t,
+        f,
+        "#start-removal",
+        "tablet: the seat page's Take the chips off button #start-removal",
+    )
+    .await;
     layout_report(t, "seat page due for removal").await;
     screenshot(t, "browser-tablet-seat-removal.png").await;
 
@@ -302,18 +574,46 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     wait_live_connected(t, f, "tablet seat page").await;
     set_marker(t, f, 3).await;
     type_text(t, f, "#remove-storage", "Caixa 7").await;
-    let (status, body) = api(&server, "POST", &format!("/api/v1/tables/{table_id}/floor-messages"), &token, Some(json!({ "body": "Mesa 2: novo baralho a caminho" })));
+    let (status, body) = api(
+        &server,
+        "POST",
+        &format!("/api/v1/tables/{table_id}/floor-messages"),
+        &token,
+        Some(json!({ "body": "Mesa 2: novo baralho a caminho" })),
+    );
     if status != 201 {
-        die(t, f, format!("POST /api/v1/tables/{table_id}/floor-messages answered {status}: {body}")).await;
+        die(
+            t,
+            f,
+            format!("POST /api/v1/tables/{table_id}/floor-messages answered {status}: {body}"),
+        )
+        .await;
     }
-    let message_id = serde_json::from_str::<Value>(&body).ok().and_then(|v| v["id"].as_i64()).unwrap_or_default();
+    let message_id = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v["id"].as_i64())
+        .unwrap_or_default();
     let msg_css = format!("#floor-message-{message_id}");
     let t0 = Instant::now();
-    wait_js(t, f, LIVE_WAIT, &format!("tablet seat page: the floor's message {msg_css} without a reload"), JS_ELEMENT, vec![json!(msg_css)], |v| {
-        v["marker"] == json!(3) && v["text"].as_str().is_some_and(|s| s.contains("novo baralho"))
-    })
+    wait_js(
+        t,
+        f,
+        LIVE_WAIT,
+        &format!("tablet seat page: the floor's message {msg_css} without a reload"),
+        JS_ELEMENT,
+        vec![json!(msg_css)],
+        |v| {
+            v["marker"] == json!(3)
+                && v["text"]
+                    .as_str()
+                    .is_some_and(|s| s.contains("novo baralho"))
+        },
+    )
     .await;
-    eprintln!("seat page showed the floor's message {:?} after it was sent (no reload)", t0.elapsed());
+    eprintln!(
+        "seat page showed the floor's message {:?} after it was sent (no reload)",
+        t0.elapsed()
+    );
     let kept = js(t, "const i = document.getElementById('remove-storage'), s = document.getElementById('live-stale');\
                       return { value: i ? i.value : null, stale: s ? !s.hidden : null };", vec![]).await.unwrap_or(Value::Null);
     if kept["value"] != json!("Caixa 7") || kept["stale"] != json!(true) {
@@ -322,15 +622,28 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     layout_report(t, "seat page with a message").await;
     screenshot(t, "browser-tablet-seat-message.png").await;
     // Seen: the message leaves the tablet; the floor's list shows who saw it.
-    click_and_load(t, f, &format!("#seen-{message_id}"), "tablet: tapping Seen on the floor's message").await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seen-{message_id}"),
+        "tablet: tapping Seen on the floor's message",
+    )
+    .await;
     tablet_problem(t, f, "marking the message seen").await;
     if find_now(t, &msg_css).await.is_some() {
         die(t, f, format!("tablet: {msg_css} is still shown after Seen")).await;
     }
     goto(f, t, &format!("{base}/floor/tablets"), "#messages").await;
-    let row = text_of(f, &format!("#message-{message_id}")).await.unwrap_or_default();
+    let row = text_of(f, &format!("#message-{message_id}"))
+        .await
+        .unwrap_or_default();
     if !row.contains("novo baralho") || row.contains("Not seen yet") {
-        die(f, t, format!("floor: /floor/tablets should list the message as seen: {row:?}")).await;
+        die(
+            f,
+            t,
+            format!("floor: /floor/tablets should list the message as seen: {row:?}"),
+        )
+        .await;
     }
 
     // 10. Signing out of the tablet takes two taps: the first only asks again.
@@ -342,34 +655,84 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     let label = text_of(t, "#sign-out").await.unwrap_or_default();
     let path = current_path(t, f).await;
     if path != "/tablet" || !label.contains("again") {
-        die(t, f, format!("tablet: one tap on Sign out should only ask again (at {path}, button {label:?})")).await;
+        die(
+            t,
+            f,
+            format!(
+                "tablet: one tap on Sign out should only ask again (at {path}, button {label:?})"
+            ),
+        )
+        .await;
     }
     screenshot(t, "browser-tablet-sign-out.png").await;
     click_and_load(t, f, "#sign-out", "tablet: second tap on Sign out").await;
     let path = current_path(t, f).await;
     if path != "/login" && path != "/tablet" {
-        die(t, f, format!("tablet: after signing out the tablet is at {path}")).await;
+        die(
+            t,
+            f,
+            format!("tablet: after signing out the tablet is at {path}"),
+        )
+        .await;
     }
     if find_now(t, "#login-form").await.is_none() {
-        die(t, f, format!("tablet: after two taps on Sign out, no sign-in form (at {path})")).await;
+        die(
+            t,
+            f,
+            format!("tablet: after two taps on Sign out, no sign-in form (at {path})"),
+        )
+        .await;
     }
 
     // 11. The same tablet in Portuguese (screenshots of the pages a Lisbon dealer sees).
-    ok2(t, f, t.execute("document.cookie = 'cr_lang=pt; path=/'; return true;", vec![]).await, "tablet: choosing Portuguese").await;
+    ok2(
+        t,
+        f,
+        t.execute(
+            "document.cookie = 'cr_lang=pt; path=/'; return true;",
+            vec![],
+        )
+        .await,
+        "tablet: choosing Portuguese",
+    )
+    .await;
     sign_in(t, f, DEALER_USER).await;
     goto(t, f, &format!("{base}/tablet"), ".tablet-title").await;
     let title = text_of(t, ".tablet-title").await.unwrap_or_default();
     if !title.contains("Mesa") {
-        die(t, f, format!("tablet: in Portuguese the title should read Mesa …, got {title:?}")).await;
+        die(
+            t,
+            f,
+            format!("tablet: in Portuguese the title should read Mesa …, got {title:?}"),
+        )
+        .await;
     }
     layout_report(t, "table page (pt)").await;
     screenshot(t, "browser-tablet-pt-table.png").await;
-    click_and_load(t, f, &format!("#seat-open-{seat}"), &format!("tablet: opening seat {seat} (pt)")).await;
-    wait_el(t, f, "#start-removal", "tablet (pt): the seat page's removal button").await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        &format!("tablet: opening seat {seat} (pt)"),
+    )
+    .await;
+    wait_el(
+        t,
+        f,
+        "#start-removal",
+        "tablet (pt): the seat page's removal button",
+    )
+    .await;
     layout_report(t, "seat page (pt)").await;
     screenshot(t, "browser-tablet-pt-seat.png").await;
     // Portrait (the tablet turned): the same pages, one column.
-    ok2(t, f, t.set_window_size(TABLET_H, TABLET_W).await, "tablet: turning to portrait").await;
+    ok2(
+        t,
+        f,
+        t.set_window_size(TABLET_H, TABLET_W).await,
+        "tablet: turning to portrait",
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     layout_report(t, "seat page (pt, portrait)").await;
     screenshot(t, "browser-tablet-pt-seat-portrait.png").await;
@@ -435,7 +798,8 @@ const JS_LAYOUT: &str = "const r = { w: innerWidth, h: innerHeight, scrollW: doc
 /// The admin's API token (`POST /api/v1/auth/login`).
 fn admin_token(server: &Server) -> String {
     let body = json!({ "username": "admin", "password": ADMIN_PASSWORD });
-    let (status, text) = http_json(server.addr, "POST", "/api/v1/auth/login", None, Some(&body)).unwrap_or_else(|e| panic!("API sign-in as admin: {e}"));
+    let (status, text) = http_json(server.addr, "POST", "/api/v1/auth/login", None, Some(&body))
+        .unwrap_or_else(|e| panic!("API sign-in as admin: {e}"));
     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     match (status, v["token"].as_str()) {
         (200, Some(t)) => t.to_string(),
@@ -444,14 +808,25 @@ fn admin_token(server: &Server) -> String {
 }
 
 /// A JSON API call with the admin's token.
-fn api(server: &Server, method: &str, path: &str, token: &str, body: Option<Value>) -> (u16, String) {
-    http_json(server.addr, method, path, Some(token), body.as_ref()).unwrap_or_else(|e| panic!("API call failed: {e}"))
+fn api(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: Option<Value>,
+) -> (u16, String) {
+    http_json(server.addr, method, path, Some(token), body.as_ref())
+        .unwrap_or_else(|e| panic!("API call failed: {e}"))
 }
 
 /// `ABC-DEF` from the pairing alphabet (letters and digits).
 fn is_pair_code(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 7 && b[3] == b'-' && b.iter().enumerate().all(|(i, c)| i == 3 || c.is_ascii_uppercase() || c.is_ascii_digit())
+    b.len() == 7
+        && b[3] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 3 || c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
 /// The minimum and maximum (minor units, two decimals) of a text like
@@ -511,7 +886,12 @@ async fn die(c: &Client, other: &Client, what: impl std::fmt::Display) -> ! {
     panic!("{what}\n{}", where_we_are(c).await);
 }
 
-async fn ok2<T>(c: &Client, other: &Client, r: Result<T, fantoccini::error::CmdError>, what: &str) -> T {
+async fn ok2<T>(
+    c: &Client,
+    other: &Client,
+    r: Result<T, fantoccini::error::CmdError>,
+    what: &str,
+) -> T {
     match r {
         Ok(v) => v,
         Err(e) => die(c, other, format!("{what}: {e}")).await,
@@ -528,20 +908,47 @@ async fn find_now(c: &Client, css: &str) -> Option<fantoccini::elements::Element
 }
 
 async fn text_of(c: &Client, css: &str) -> Option<String> {
-    js(c, "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", vec![json!(css)])
-        .await
-        .and_then(|v| v.as_str().map(str::to_string))
+    js(
+        c,
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+        vec![json!(css)],
+    )
+    .await
+    .and_then(|v| v.as_str().map(str::to_string))
 }
 
 /// Waits (up to [`PAGE_WAIT`]) for an element.
-async fn wait_el(c: &Client, other: &Client, css: &str, what: &str) -> fantoccini::elements::Element {
-    let r = c.wait().at_most(PAGE_WAIT).for_element(Locator::Css(css)).await;
-    ok2(c, other, r, &format!("waiting up to {PAGE_WAIT:?} for {what} (`{css}`)")).await
+async fn wait_el(
+    c: &Client,
+    other: &Client,
+    css: &str,
+    what: &str,
+) -> fantoccini::elements::Element {
+    let r = c
+        .wait()
+        .at_most(PAGE_WAIT)
+        .for_element(Locator::Css(css))
+        .await;
+    ok2(
+        c,
+        other,
+        r,
+        &format!("waiting up to {PAGE_WAIT:?} for {what} (`{css}`)"),
+    )
+    .await
 }
 
 /// Polls `script` until `pred` holds on its value (up to `timeout`); returns that value, or
 /// fails with the last one seen.
-async fn wait_js(c: &Client, other: &Client, timeout: Duration, describe: &str, script: &str, args: Vec<Value>, pred: impl Fn(&Value) -> bool) -> Value {
+async fn wait_js(
+    c: &Client,
+    other: &Client,
+    timeout: Duration,
+    describe: &str,
+    script: &str,
+    args: Vec<Value>,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
     let deadline = Instant::now() + timeout;
     loop {
         let v = js(c, script, args.clone()).await.unwrap_or(Value::Null);
@@ -549,7 +956,12 @@ async fn wait_js(c: &Client, other: &Client, timeout: Duration, describe: &str, 
             return v;
         }
         if Instant::now() >= deadline {
-            die(c, other, format!("waited {timeout:?} for {describe}; last seen: {v}")).await;
+            die(
+                c,
+                other,
+                format!("waited {timeout:?} for {describe}; last seen: {v}"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -561,31 +973,62 @@ async fn goto(c: &Client, other: &Client, url: &str, wait_for: &str) {
 }
 
 async fn current_path(c: &Client, other: &Client) -> String {
-    ok2(c, other, c.current_url().await, "reading the current URL").await.path().to_string()
+    ok2(c, other, c.current_url().await, "reading the current URL")
+        .await
+        .path()
+        .to_string()
 }
 
 async fn type_text(c: &Client, other: &Client, css: &str, text: &str) {
     let el = wait_el(c, other, css, &format!("the field {css}")).await;
     ok2(c, other, el.clear().await, &format!("clearing `{css}`")).await;
-    ok2(c, other, el.send_keys(text).await, &format!("typing into `{css}`")).await;
+    ok2(
+        c,
+        other,
+        el.send_keys(text).await,
+        &format!("typing into `{css}`"),
+    )
+    .await;
 }
 
 async fn set_marker(c: &Client, other: &Client, n: i64) {
-    let r = c.execute("window.__marker = arguments[0]; return window.__marker;", vec![json!(n)]).await;
+    let r = c
+        .execute(
+            "window.__marker = arguments[0]; return window.__marker;",
+            vec![json!(n)],
+        )
+        .await;
     ok2(c, other, r, "setting window.__marker").await;
 }
 
 async fn no_reload(c: &Client, other: &Client, n: i64, when: &str) {
-    let m = js(c, "return window.__marker === undefined ? null : window.__marker;", vec![]).await;
+    let m = js(
+        c,
+        "return window.__marker === undefined ? null : window.__marker;",
+        vec![],
+    )
+    .await;
     if m != Some(json!(n)) {
-        die(c, other, format!("the page was reloaded ({when}): window.__marker is {m:?}, expected {n}")).await;
+        die(
+            c,
+            other,
+            format!("the page was reloaded ({when}): window.__marker is {m:?}, expected {n}"),
+        )
+        .await;
     }
 }
 
 /// Clicks `css` (retrying while htmx replaces the part under it, never twice) and waits for
 /// the new document it leads to (a form's POST and its redirect, or a link).
 async fn click_and_load(c: &Client, other: &Client, css: &str, what: &str) {
-    ok2(c, other, c.execute("window.__beforeClick = true; return true;", vec![]).await, "marking the page before clicking").await;
+    ok2(
+        c,
+        other,
+        c.execute("window.__beforeClick = true; return true;", vec![])
+            .await,
+        "marking the page before clicking",
+    )
+    .await;
     let deadline = Instant::now() + PAGE_WAIT;
     let mut last_error;
     loop {
@@ -609,7 +1052,12 @@ async fn click_and_load(c: &Client, other: &Client, css: &str, what: &str) {
     let deadline = Instant::now() + PAGE_WAIT;
     while js(c, loaded, vec![]).await != Some(json!(true)) {
         if Instant::now() >= deadline {
-            die(c, other, format!("{what}: after clicking `{css}`, no new page within {PAGE_WAIT:?}")).await;
+            die(
+                c,
+                other,
+                format!("{what}: after clicking `{css}`, no new page within {PAGE_WAIT:?}"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -632,9 +1080,18 @@ async fn sign_in(c: &Client, other: &Client, user: &str) {
 /// static/floor.js when the EventSource opens).
 async fn wait_live_connected(c: &Client, other: &Client, who: &str) {
     let script = "const s = document.getElementById('live-status'); return s ? s.className : null;";
-    wait_js(c, other, LIVE_WAIT, &format!("{who}: #live-status to say the event stream is connected (badge-ok)"), script, vec![], |v| {
-        v.as_str().is_some_and(|s| s.split_whitespace().any(|x| x == "badge-ok"))
-    })
+    wait_js(
+        c,
+        other,
+        LIVE_WAIT,
+        &format!("{who}: #live-status to say the event stream is connected (badge-ok)"),
+        script,
+        vec![],
+        |v| {
+            v.as_str()
+                .is_some_and(|s| s.split_whitespace().any(|x| x == "badge-ok"))
+        },
+    )
     .await;
 }
 
@@ -643,12 +1100,28 @@ async fn free_seat(c: &Client, other: &Client, table_css: &str) -> (i64, i64) {
     let script = "const t = document.querySelector(arguments[0]);\
                   const f = t ? t.querySelector('form[action^=\"/floor/tables/\"][action$=\"/call\"]') : null;\
                   return { action: f ? f.getAttribute('action') : null, card: t ? t.innerText : null };";
-    let v = js(c, script, vec![json!(table_css)]).await.unwrap_or(Value::Null);
-    let parts: Vec<&str> = v["action"].as_str().unwrap_or_default().split('/').collect();
+    let v = js(c, script, vec![json!(table_css)])
+        .await
+        .unwrap_or(Value::Null);
+    let parts: Vec<&str> = v["action"]
+        .as_str()
+        .unwrap_or_default()
+        .split('/')
+        .collect();
     // /floor/tables/{id}/seats/{seat}/call
-    match (parts.get(3).and_then(|s| s.parse().ok()), parts.get(5).and_then(|s| s.parse().ok())) {
+    match (
+        parts.get(3).and_then(|s| s.parse().ok()),
+        parts.get(5).and_then(|s| s.parse().ok()),
+    ) {
         (Some(id), Some(seat)) => (id, seat),
-        _ => die(c, other, format!("floor: no free seat with a Call button on `{table_css}` ({v})")).await,
+        _ => {
+            die(
+                c,
+                other,
+                format!("floor: no free seat with a Call button on `{table_css}` ({v})"),
+            )
+            .await
+        }
     }
 }
 
@@ -658,7 +1131,12 @@ async fn floor_problem(c: &Client, other: &Client, what: &str) {
     }
     let path = current_path(c, other).await;
     if path != "/floor" {
-        die(c, other, format!("floor: after {what}, the browser is at {path}, not /floor")).await;
+        die(
+            c,
+            other,
+            format!("floor: after {what}, the browser is at {path}, not /floor"),
+        )
+        .await;
     }
 }
 
@@ -670,26 +1148,47 @@ async fn tablet_problem(c: &Client, other: &Client, what: &str) {
 
 /// Prints how a tablet page fits the viewport (for the humans reading the run).
 async fn layout_report(c: &Client, page: &str) {
-    let Some(v) = js(c, JS_LAYOUT, vec![]).await else { return };
+    let Some(v) = js(c, JS_LAYOUT, vec![]).await else {
+        return;
+    };
     eprintln!(
         "layout of the tablet's {page}: viewport {}×{}, document {}×{}{}",
         v["w"],
         v["h"],
         v["scrollW"],
         v["scrollH"],
-        if v["scrollW"].as_i64() > v["w"].as_i64() { " — HORIZONTAL OVERFLOW" } else { "" }
+        if v["scrollW"].as_i64() > v["w"].as_i64() {
+            " — HORIZONTAL OVERFLOW"
+        } else {
+            ""
+        }
     );
-    for (key, label) in [("small", "tap targets under 56 px"), ("clipped", "past the right edge")] {
+    for (key, label) in [
+        ("small", "tap targets under 56 px"),
+        ("clipped", "past the right edge"),
+    ] {
         if let Some(list) = v[key].as_array().filter(|l| !l.is_empty()) {
-            eprintln!("  {label}: {}", list.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("; "));
+            eprintln!(
+                "  {label}: {}",
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
         }
     }
 }
 
 #[test]
 fn buyin_range_reads_both_formats() {
-    assert_eq!(buyin_range("Buy-in required: €40.00 – €200.00"), Some((4_000, 20_000)));
-    assert_eq!(buyin_range("Compra obrigatória: 40,00 € – 1.200,00 €"), Some((4_000, 120_000)));
+    assert_eq!(
+        buyin_range("Buy-in required: €40.00 – €200.00"),
+        Some((4_000, 20_000))
+    );
+    assert_eq!(
+        buyin_range("Compra obrigatória: 40,00 € – 1.200,00 €"),
+        Some((4_000, 120_000))
+    );
     assert_eq!(buyin_range("Buy-in required: at least €40.00"), None);
     assert_eq!(choose_amount(4_000, 20_000), 12_000);
     assert_eq!(choose_amount(4_050, 4_060), 4_050);

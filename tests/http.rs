@@ -4,47 +4,47 @@
 #[path = "http/support.rs"]
 mod support;
 
+#[path = "http/admin.rs"]
+mod admin;
 #[path = "http/api.rs"]
 mod api;
 #[path = "http/authz.rs"]
 mod authz;
-#[path = "http/pages.rs"]
-mod pages;
-#[path = "http/migrations.rs"]
-mod migrations;
-#[path = "http/admin.rs"]
-mod admin;
-#[path = "http/openapi.rs"]
-mod openapi;
+#[path = "http/backups.rs"]
+mod backups;
+#[path = "http/cagnotte.rs"]
+mod cagnotte;
+#[path = "http/concurrency_pg.rs"]
+mod concurrency_pg;
 #[path = "http/floor.rs"]
 mod floor;
 #[path = "http/invariants.rs"]
 mod invariants;
-#[path = "http/writes.rs"]
-mod writes;
-#[path = "http/tablets.rs"]
-mod tablets;
-#[path = "http/push.rs"]
-mod push;
-#[path = "http/table_side.rs"]
-mod table_side;
+#[path = "http/migrations.rs"]
+mod migrations;
 #[path = "http/notify.rs"]
 mod notify;
-#[path = "http/player_link.rs"]
-mod player_link;
-#[path = "http/cagnotte.rs"]
-mod cagnotte;
-#[path = "http/reports.rs"]
-mod reports;
-#[path = "http/outage.rs"]
-mod outage;
 #[path = "http/observability.rs"]
 mod observability;
-#[path = "http/backups.rs"]
-mod backups;
+#[path = "http/openapi.rs"]
+mod openapi;
+#[path = "http/outage.rs"]
+mod outage;
+#[path = "http/pages.rs"]
+mod pages;
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;
+#[path = "http/player_link.rs"]
+mod player_link;
+#[path = "http/push.rs"]
+mod push;
+#[path = "http/reports.rs"]
+mod reports;
 #[path = "http/sqlite_night.rs"]
 mod sqlite_night;
-#[path = "http/concurrency_pg.rs"]
-mod concurrency_pg;
+#[path = "http/table_side.rs"]
+mod table_side;
+#[path = "http/tablets.rs"]
+mod tablets;
+#[path = "http/writes.rs"]
+mod writes;

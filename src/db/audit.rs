@@ -17,19 +17,26 @@ pub struct Actor {
 
 impl Actor {
     pub fn system() -> Actor {
-        Actor { id: None, name: "system".into() }
+        Actor {
+            id: None,
+            name: "system".into(),
+        }
     }
 
     /// A player acting through their own signed link (issue 5: the answers to a seat call,
     /// leaving a list). Not a staff member: no id; the name says who it was.
     pub fn player(player_id: i64) -> Actor {
-        Actor { id: None, name: format!("player #{player_id} (own link)") }
+        Actor {
+            id: None,
+            name: format!("player #{player_id} (own link)"),
+        }
     }
 }
 
 /// Serialises a value for the before/after columns ("" for nothing).
 pub fn to_json<T: Serialize>(v: Option<&T>) -> String {
-    v.map(|v| serde_json::to_string(v).unwrap_or_default()).unwrap_or_default()
+    v.map(|v| serde_json::to_string(v).unwrap_or_default())
+        .unwrap_or_default()
 }
 
 /// Appends one record, in the caller's transaction, chained to the previous one. The
@@ -48,7 +55,10 @@ pub fn record<B: Serialize, A: Serialize>(
     let prev_hash: String = if seq == 1 {
         GENESIS.to_string()
     } else {
-        crate::native!(conn, |c| a::audit_log.filter(a::seq.eq(seq - 1)).select(a::hash).first(c))?
+        crate::native!(conn, |c| a::audit_log
+            .filter(a::seq.eq(seq - 1))
+            .select(a::hash)
+            .first(c))?
     };
     let before = to_json(before);
     let after = to_json(after);
@@ -77,7 +87,9 @@ pub fn record<B: Serialize, A: Serialize>(
         prev_hash,
         hash,
     };
-    crate::native!(conn, |c| diesel::insert_into(a::audit_log).values(&row).execute(c))?;
+    crate::native!(conn, |c| diesel::insert_into(a::audit_log)
+        .values(&row)
+        .execute(c))?;
     Ok(seq)
 }
 
@@ -126,9 +138,19 @@ pub fn verify(conn: &mut DbConn) -> QueryResult<ChainReport> {
                     ChainBreak::Unlinked { seq } => (seq, "unlinked"),
                     ChainBreak::Gap { found, .. } => (found, "gap"),
                 };
-                return Ok(ChainReport { ok: false, records: v.verified, broken_at: Some(seq), problem: Some(problem) });
+                return Ok(ChainReport {
+                    ok: false,
+                    records: v.verified,
+                    broken_at: Some(seq),
+                    problem: Some(problem),
+                });
             }
         }
     }
-    Ok(ChainReport { ok: true, records: v.verified, broken_at: None, problem: None })
+    Ok(ChainReport {
+        ok: true,
+        records: v.verified,
+        broken_at: None,
+        problem: None,
+    })
 }

@@ -46,7 +46,12 @@ pub struct Health {
 
 impl Default for Health {
     fn default() -> Self {
-        Health { start: Instant::now(), suspect_until_ms: AtomicU64::new(0), down: AtomicBool::new(false), failures: AtomicU64::new(0) }
+        Health {
+            start: Instant::now(),
+            suspect_until_ms: AtomicU64::new(0),
+            down: AtomicBool::new(false),
+            failures: AtomicU64::new(0),
+        }
     }
 }
 
@@ -58,7 +63,8 @@ impl Health {
     /// A connection failed: the database may be down. Logged once per outage, not per request.
     pub fn failed(&self, why: &str) {
         self.failures.fetch_add(1, Relaxed);
-        self.suspect_until_ms.store(self.now_ms() + SUSPECT_FOR.as_millis() as u64, Relaxed);
+        self.suspect_until_ms
+            .store(self.now_ms() + SUSPECT_FOR.as_millis() as u64, Relaxed);
         if !self.down.swap(true, Relaxed) {
             log::error!("database unreachable ({why}); requests are answered 503 until it is back, and every connection is tested before use");
         } else {
@@ -140,12 +146,15 @@ impl ManageConnection for Manager {
                     .map_err(r2d2::Error::ConnectionError)?;
                 // WAL is a property of the file, set once in `Db::open`; the rest (durability,
                 // checkpoints left to the checkpointer thread) in `sqlite::connection_pragmas`.
-                c.batch_execute(&super::sqlite::connection_pragmas(self.synchronous)).map_err(r2d2::Error::QueryError)?;
+                c.batch_execute(&super::sqlite::connection_pragmas(self.synchronous))
+                    .map_err(r2d2::Error::QueryError)?;
                 Ok(DbConn::Sqlite(c))
             }
             Backend::Postgres => {
-                let mut c = diesel::PgConnection::establish(&with_connect_timeout(&self.url)).map_err(r2d2::Error::ConnectionError)?;
-                c.batch_execute("SET TIME ZONE 'UTC';").map_err(r2d2::Error::QueryError)?;
+                let mut c = diesel::PgConnection::establish(&with_connect_timeout(&self.url))
+                    .map_err(r2d2::Error::ConnectionError)?;
+                c.batch_execute("SET TIME ZONE 'UTC';")
+                    .map_err(r2d2::Error::QueryError)?;
                 self.health.worked();
                 Ok(DbConn::Postgres(c))
             }
@@ -156,10 +165,12 @@ impl ManageConnection for Manager {
     fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
         if let Err(e) = probe(conn) {
             self.health.failed(&e);
-            return Err(r2d2::Error::QueryError(diesel::result::Error::DatabaseError(
-                diesel::result::DatabaseErrorKind::ClosedConnection,
-                Box::new(e),
-            )));
+            return Err(r2d2::Error::QueryError(
+                diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::ClosedConnection,
+                    Box::new(e),
+                ),
+            ));
         }
         if self.health.suspect() {
             conn.batch_execute("SELECT 1").map_err(|e| {
@@ -188,4 +199,3 @@ impl ManageConnection for Manager {
         broken || gone.is_some()
     }
 }
-

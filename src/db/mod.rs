@@ -11,7 +11,10 @@ mod sqlite;
 
 pub use connection::{Health, Manager};
 use sqlite::{checkpointer_loop, configure_sqlite_library, writer_loop};
-pub use sqlite::{should_truncate, CheckpointPass, CheckpointStats, Synchronous, ESCALATE_AT_BYTES, JOURNAL_SIZE_LIMIT_BYTES};
+pub use sqlite::{
+    should_truncate, CheckpointPass, CheckpointStats, Synchronous, ESCALATE_AT_BYTES,
+    JOURNAL_SIZE_LIMIT_BYTES,
+};
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -48,7 +51,9 @@ impl Backend {
 
 /// The SQLite file path from `sqlite://path`, `sqlite:path` or a bare path.
 pub fn sqlite_path(url: &str) -> &str {
-    url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url)
+    url.strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url)
 }
 
 pub type Conn = PooledConnection<Manager>;
@@ -81,12 +86,18 @@ const BATCH_TIME: Duration = Duration::from_millis(2);
 const BATCH_JOBS: usize = 64;
 
 fn db_error(msg: impl Into<String>) -> diesel::result::Error {
-    diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::Unknown, Box::new(msg.into()))
+    diesel::result::Error::DatabaseError(
+        diesel::result::DatabaseErrorKind::Unknown,
+        Box::new(msg.into()),
+    )
 }
 
 /// The database cannot be reached right now (answered 503: try again).
 fn db_unavailable(msg: impl Into<String>) -> diesel::result::Error {
-    diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::ClosedConnection, Box::new(msg.into()))
+    diesel::result::Error::DatabaseError(
+        diesel::result::DatabaseErrorKind::ClosedConnection,
+        Box::new(msg.into()),
+    )
 }
 
 /// Counters of the write turns taken (read by the benchmark): how many, and the time spent
@@ -160,14 +171,16 @@ impl Db {
         if backend == Backend::Sqlite {
             let path = std::path::Path::new(sqlite_path(url));
             if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| DbError::Open(format!("{}: {e}", dir.display())))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| DbError::Open(format!("{}: {e}", dir.display())))?;
             }
         }
         if backend == Backend::Sqlite {
             configure_sqlite_library();
             // Switching to WAL needs the file to itself: do it once, before the pool opens
             // its connections in parallel.
-            let mut c = diesel::SqliteConnection::establish(sqlite_path(url)).map_err(|e| DbError::Open(e.to_string()))?;
+            let mut c = diesel::SqliteConnection::establish(sqlite_path(url))
+                .map_err(|e| DbError::Open(e.to_string()))?;
             c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
                 .map_err(|e| DbError::Open(e.to_string()))?;
         }
@@ -175,7 +188,12 @@ impl Db {
             check_pg_connections(url, pool_size)?;
         }
         let health: Arc<Health> = Arc::default();
-        let manager = Manager { url: url.to_string(), backend, health: health.clone(), synchronous };
+        let manager = Manager {
+            url: url.to_string(),
+            backend,
+            health: health.clone(),
+            synchronous,
+        };
         let pool = Pool::builder()
             .max_size(pool_size)
             // `is_valid` on every checkout: a probe without a round trip (a test query only
@@ -210,11 +228,22 @@ impl Db {
                 .name("db-checkpoint".into())
                 .spawn(move || checkpointer_loop(&path, w, cs, received))
                 .map_err(|e| DbError::Open(format!("checkpoint thread: {e}")))?;
-            Some(Arc::new(sqlite::Checkpointer { requests: Mutex::new(requests), stats }))
+            Some(Arc::new(sqlite::Checkpointer {
+                requests: Mutex::new(requests),
+                stats,
+            }))
         } else {
             None
         };
-        Ok(Db { pool, backend, writer, stats, jobs, checkpointer, health })
+        Ok(Db {
+            pool,
+            backend,
+            writer,
+            stats,
+            jobs,
+            checkpointer,
+            health,
+        })
     }
 
     /// A connection from the pool. While the database is suspect (it failed in the last
@@ -241,7 +270,11 @@ impl Db {
     }
 
     /// Runs `f` in one write transaction: everything it writes commits together, or nothing.
-    pub fn write<T, E>(&self, conn: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+    pub fn write<T, E>(
+        &self,
+        conn: &mut DbConn,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+    ) -> Result<T, E>
     where
         E: From<diesel::result::Error>,
     {
@@ -270,7 +303,10 @@ impl Db {
     /// would see one transaction at a time (the writes still run one after another); the room
     /// saves a commit and a thread hand-over per write. PostgreSQL: the same, the batch taking
     /// the room's advisory lock once (see `postgres::writer_loop`).
-    pub fn write_new<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static) -> Result<T, E>
+    pub fn write_new<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
     where
         T: Send + 'static,
         E: From<diesel::result::Error> + From<r2d2::PoolError> + Send + 'static,
@@ -280,7 +316,11 @@ impl Db {
             self.enqueue(f, move |r| {
                 let _ = tx.send(r);
             });
-            return rx.recv().unwrap_or_else(|_| Err(E::from(db_unavailable("the database could not start a transaction; nothing was saved"))));
+            return rx.recv().unwrap_or_else(|_| {
+                Err(E::from(db_unavailable(
+                    "the database could not start a transaction; nothing was saved",
+                )))
+            });
         }
         use std::sync::atomic::Ordering::Relaxed;
         let t0 = std::time::Instant::now();
@@ -293,13 +333,19 @@ impl Db {
             // A panic is contained as on SQLite: this write is rolled back, its caller told.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(|_| {
                 log::error!("a write panicked; its transaction was rolled back");
-                Err(E::from(db_error("a write failed inside the server (panic); it was undone")))
+                Err(E::from(db_error(
+                    "a write failed inside the server (panic); it was undone",
+                )))
             })
         });
         self.stats.turns.fetch_add(1, Relaxed);
         self.stats.batches.fetch_add(1, Relaxed);
-        self.stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
-        self.stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        self.stats
+            .wait_ns
+            .fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        self.stats
+            .hold_ns
+            .fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
         r
     }
 
@@ -318,14 +364,23 @@ impl Db {
         self.enqueue(f, move |r| {
             let _ = tx.send(r);
         });
-        Some(async move { rx.await.unwrap_or_else(|_| Err(E::from(db_unavailable("the database could not start a transaction; nothing was saved")))) })
+        Some(async move {
+            rx.await.unwrap_or_else(|_| {
+                Err(E::from(db_unavailable(
+                    "the database could not start a transaction; nothing was saved",
+                )))
+            })
+        })
     }
 
     /// Hands a write to the SQLite writer thread; `reply` gets its outcome once the batch it
     /// ran in is committed (or not). A write that never runs (BEGIN failed, the writer
     /// stopped) drops `reply` unanswered.
-    fn enqueue<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static, reply: impl FnOnce(Result<T, E>) + Send + 'static)
-    where
+    fn enqueue<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
+        reply: impl FnOnce(Result<T, E>) + Send + 'static,
+    ) where
         T: Send + 'static,
         E: From<diesel::result::Error> + Send + 'static,
     {
@@ -334,15 +389,21 @@ impl Db {
             let c = match c {
                 Ok(c) => c,
                 Err(msg) => {
-                    return Box::new(move |_: &Result<(), String>| reply(Err(E::from(db_unavailable(msg))))) as Answer;
+                    return Box::new(move |_: &Result<(), String>| {
+                        reply(Err(E::from(db_unavailable(msg))))
+                    }) as Answer;
                 }
             };
             let mut panicked = false;
-            let r = c.transaction(|c| match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))) {
-                Ok(r) => r,
-                Err(_) => {
-                    panicked = true;
-                    Err(E::from(db_error("a write failed inside the server (panic); it was undone")))
+            let r = c.transaction(|c| {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))) {
+                    Ok(r) => r,
+                    Err(_) => {
+                        panicked = true;
+                        Err(E::from(db_error(
+                            "a write failed inside the server (panic); it was undone",
+                        )))
+                    }
                 }
             });
             if panicked {
@@ -354,7 +415,9 @@ impl Db {
                     // The batch was rolled back as a whole (its commit failed, or the
                     // connection was lost): nothing of this write was kept, so "try again"
                     // (503) is the honest answer, not an internal error.
-                    (Ok(_), Err(msg)) => Err(E::from(db_unavailable(format!("the write was not saved: {msg}")))),
+                    (Ok(_), Err(msg)) => Err(E::from(db_unavailable(format!(
+                        "the write was not saved: {msg}"
+                    )))),
                     (Err(e), _) => Err(e),
                 })
             }) as Answer
@@ -370,7 +433,8 @@ impl Db {
             return Ok(());
         }
         let mut c = self.conn().map_err(|e| e.to_string())?;
-        c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE);").map_err(|e| e.to_string())
+        c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE);")
+            .map_err(|e| e.to_string())
     }
 
     /// The write-turn counters so far.
@@ -392,7 +456,9 @@ fn take_pg_turn(conn: &mut DbConn) -> QueryResult<()> {
 pub fn run_migrations(conn: &mut DbConn) -> Result<usize, DbError> {
     let r = match conn {
         DbConn::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        DbConn::Postgres(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()),
+        DbConn::Postgres(c) => c
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
     };
     r.map_err(|e| DbError::Migrate(e.to_string()))
 }
@@ -401,7 +467,9 @@ pub fn run_migrations(conn: &mut DbConn) -> Result<usize, DbError> {
 pub fn revert_all_migrations(conn: &mut DbConn) -> Result<usize, DbError> {
     let r = match conn {
         DbConn::Sqlite(c) => c.revert_all_migrations(SQLITE_MIGRATIONS).map(|v| v.len()),
-        DbConn::Postgres(c) => c.revert_all_migrations(POSTGRES_MIGRATIONS).map(|v| v.len()),
+        DbConn::Postgres(c) => c
+            .revert_all_migrations(POSTGRES_MIGRATIONS)
+            .map(|v| v.len()),
     };
     r.map_err(|e| DbError::Migrate(e.to_string()))
 }
@@ -482,20 +550,32 @@ impl<Q> Cached<Q> {
 /// this update takes serialises concurrent writers until commit, on both backends.
 pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
-    native!(conn, |c| Cached(diesel::update(s::sequences.filter(s::name.eq(name))).set(s::value.eq(s::value + 1)).returning(s::value)).get_result(c))
+    native!(conn, |c| Cached(
+        diesel::update(s::sequences.filter(s::name.eq(name)))
+            .set(s::value.eq(s::value + 1))
+            .returning(s::value)
+    )
+    .get_result(c))
 }
 
 /// The last number a named sequence gave (nothing taken). `audit`: it changes with every
 /// recorded change of state, so it tells whether anything happened since it was last read.
 pub fn current_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
-    native!(conn, |c| s::sequences.filter(s::name.eq(name)).select(s::value).first(c))
+    native!(conn, |c| s::sequences
+        .filter(s::name.eq(name))
+        .select(s::value)
+        .first(c))
 }
 
 /// Reads a setting.
 pub fn get_setting(conn: &mut DbConn, key: &str) -> QueryResult<Option<String>> {
     use schema::settings::dsl as s;
-    s::settings.filter(s::key.eq(key)).select(s::value).first(conn).optional()
+    s::settings
+        .filter(s::key.eq(key))
+        .select(s::value)
+        .first(conn)
+        .optional()
 }
 
 /// Stores a setting if it is not there yet; returns the value in force.
@@ -504,11 +584,16 @@ pub fn init_setting(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<St
     if let Some(v) = get_setting(conn, key)? {
         return Ok(v);
     }
-    diesel::insert_into(s::settings).values((s::key.eq(key), s::value.eq(value))).execute(conn)?;
+    diesel::insert_into(s::settings)
+        .values((s::key.eq(key), s::value.eq(value)))
+        .execute(conn)?;
     Ok(value.to_string())
 }
 
 /// True when the error is a unique-constraint violation (a concurrent or duplicate insert).
 pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
-    matches!(e, diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _))
+    matches!(
+        e,
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
+    )
 }

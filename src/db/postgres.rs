@@ -35,13 +35,22 @@ const PG_BATCH_TIME: Duration = Duration::from_millis(8);
 /// after another, and every other process waits for the lock, so a rule check spanning tables
 /// (one seat per player, separations) never races. A write that fails is rolled back to its
 /// savepoint alone; the others commit. Nobody is answered before the commit.
-pub(super) fn writer_loop(pool: Pool<Manager>, health: Arc<super::Health>, stats: Arc<WriteStats>, rx: std::sync::mpsc::Receiver<Job>) {
+pub(super) fn writer_loop(
+    pool: Pool<Manager>,
+    health: Arc<super::Health>,
+    stats: Arc<WriteStats>,
+    rx: std::sync::mpsc::Receiver<Job>,
+) {
     use std::sync::atomic::Ordering::Relaxed;
     while let Ok(first) = rx.recv() {
         let t0 = std::time::Instant::now();
         // As `Db::conn`: while the database is suspect, give up quickly (503) rather than
         // keep every queued write waiting for the pool's full timeout.
-        let got = if health.suspect() { pool.get_timeout(SUSPECT_WAIT) } else { pool.get() };
+        let got = if health.suspect() {
+            pool.get_timeout(SUSPECT_WAIT)
+        } else {
+            pool.get()
+        };
         let mut conn = match got {
             Ok(c) => c,
             Err(e) => {
@@ -68,19 +77,28 @@ pub(super) fn writer_loop(pool: Pool<Manager>, health: Arc<super::Health>, stats
         });
         let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {
-            log::error!("a batch of {} write(s) could not be committed: {e}", answers.len());
+            log::error!(
+                "a batch of {} write(s) could not be committed: {e}",
+                answers.len()
+            );
         }
         stats.turns.fetch_add(answers.len() as u64, Relaxed);
         stats.batches.fetch_add(1, Relaxed);
-        stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
-        stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        stats
+            .wait_ns
+            .fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        stats
+            .hold_ns
+            .fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
         drop(conn);
         for a in answers {
             a(&committed);
         }
         // BEGIN or the lock failed: the first write never ran; its caller is told why.
         if let Some(first) = first {
-            let why = committed.err().unwrap_or_else(|| "the write could not start".into());
+            let why = committed
+                .err()
+                .unwrap_or_else(|| "the write could not start".into());
             first(Err(why))(&Ok(()));
         }
     }

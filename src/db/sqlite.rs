@@ -11,7 +11,12 @@ use std::time::Duration;
 /// The SQLite writer thread: takes the first waiting write, then every write queued behind
 /// it (up to [`BATCH_JOBS`] or [`BATCH_TIME`]), runs them in one transaction, commits, and
 /// answers them all. It stops when the last handle to the database is dropped.
-pub(super) fn writer_loop(pool: Pool<Manager>, writer: Arc<Mutex<()>>, stats: Arc<WriteStats>, rx: std::sync::mpsc::Receiver<Job>) {
+pub(super) fn writer_loop(
+    pool: Pool<Manager>,
+    writer: Arc<Mutex<()>>,
+    stats: Arc<WriteStats>,
+    rx: std::sync::mpsc::Receiver<Job>,
+) {
     use std::sync::atomic::Ordering::Relaxed;
     while let Ok(first) = rx.recv() {
         let t0 = std::time::Instant::now();
@@ -40,12 +45,19 @@ pub(super) fn writer_loop(pool: Pool<Manager>, writer: Arc<Mutex<()>>, stats: Ar
         });
         let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {
-            log::error!("a batch of {} write(s) could not be committed: {e}", answers.len());
+            log::error!(
+                "a batch of {} write(s) could not be committed: {e}",
+                answers.len()
+            );
         }
         stats.turns.fetch_add(answers.len() as u64, Relaxed);
         stats.batches.fetch_add(1, Relaxed);
-        stats.wait_ns.fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
-        stats.hold_ns.fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
+        stats
+            .wait_ns
+            .fetch_add((t1 - t0).as_nanos() as u64, Relaxed);
+        stats
+            .hold_ns
+            .fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
         drop(conn);
         drop(_turn);
         for a in answers {
@@ -167,7 +179,8 @@ pub struct CheckpointStats {
 
 /// A request to the checkpointer thread: `Some(reply)`: a pass now, answered on `reply`;
 /// `None` (or every sender gone): a last pass, then stop.
-pub(super) type CheckpointRequest = Option<std::sync::mpsc::SyncSender<Result<CheckpointPass, String>>>;
+pub(super) type CheckpointRequest =
+    Option<std::sync::mpsc::SyncSender<Result<CheckpointPass, String>>>;
 
 /// The checkpointer thread's handle, held by every clone of the `Db`.
 #[derive(Debug)]
@@ -202,21 +215,35 @@ struct PageSize {
 
 impl CheckpointerState {
     fn wal_bytes(path: &str) -> u64 {
-        std::fs::metadata(format!("{path}-wal")).map(|m| m.len()).unwrap_or(0)
+        std::fs::metadata(format!("{path}-wal"))
+            .map(|m| m.len())
+            .unwrap_or(0)
     }
 
     fn pass(&mut self) -> Result<CheckpointPass, String> {
         use std::sync::atomic::Ordering::Relaxed;
         if self.conn.is_none() {
-            let mut c = diesel::SqliteConnection::establish(&self.path).map_err(|e| e.to_string())?;
-            c.batch_execute(&format!("PRAGMA busy_timeout = {TRUNCATE_WAIT_MS};")).map_err(|e| e.to_string())?;
-            let ps: PageSize = diesel::sql_query("PRAGMA page_size").get_result(&mut c).map_err(|e| e.to_string())?;
+            let mut c =
+                diesel::SqliteConnection::establish(&self.path).map_err(|e| e.to_string())?;
+            c.batch_execute(&format!("PRAGMA busy_timeout = {TRUNCATE_WAIT_MS};"))
+                .map_err(|e| e.to_string())?;
+            let ps: PageSize = diesel::sql_query("PRAGMA page_size")
+                .get_result(&mut c)
+                .map_err(|e| e.to_string())?;
             self.page_size = ps.page_size.max(512) as u64;
             self.conn = Some(c);
         }
-        let Some(c) = self.conn.as_mut() else { return Err("no connection".into()) };
-        let r: CheckpointRow = diesel::sql_query("PRAGMA wal_checkpoint(PASSIVE)").get_result(c).map_err(|e| e.to_string())?;
-        let mut out = CheckpointPass { log_frames: r.log, checkpointed: r.checkpointed, ..CheckpointPass::default() };
+        let Some(c) = self.conn.as_mut() else {
+            return Err("no connection".into());
+        };
+        let r: CheckpointRow = diesel::sql_query("PRAGMA wal_checkpoint(PASSIVE)")
+            .get_result(c)
+            .map_err(|e| e.to_string())?;
+        let mut out = CheckpointPass {
+            log_frames: r.log,
+            checkpointed: r.checkpointed,
+            ..CheckpointPass::default()
+        };
         let _ = r.busy;
         self.stats.passes.fetch_add(1, Relaxed);
         if should_truncate(r.log, self.page_size, Self::wal_bytes(&self.path)) {
@@ -227,7 +254,8 @@ impl CheckpointerState {
             // the moment the checkpoint is done (not in SQLite's busy-handler sleeps).
             let turn = self.writer.lock().unwrap_or_else(|e| e.into_inner());
             let t = std::time::Instant::now();
-            let r: Result<CheckpointRow, _> = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)").get_result(c);
+            let r: Result<CheckpointRow, _> =
+                diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)").get_result(c);
             let held = t.elapsed();
             drop(turn);
             out.held_ms = held.as_secs_f64() * 1e3;
@@ -241,7 +269,9 @@ impl CheckpointerState {
                     out.checkpointed = r.checkpointed;
                     self.stats.truncations.fetch_add(1, Relaxed);
                 }
-                Ok(_) => log::debug!("checkpointer: a reader held the log for over {TRUNCATE_WAIT_MS} ms; next pass"),
+                Ok(_) => log::debug!(
+                    "checkpointer: a reader held the log for over {TRUNCATE_WAIT_MS} ms; next pass"
+                ),
                 Err(e) => return Err(e.to_string()),
             }
         }
@@ -262,9 +292,20 @@ impl CheckpointerState {
 /// holding the writer's turn (`writer`, the writer thread's mutex) for the copy of what
 /// the `PASSIVE` pass left, at most [`TRUNCATE_WAIT_MS`] of waiting for older readers.
 /// Ends (after a last pass) when the `Db` is dropped.
-pub(super) fn checkpointer_loop(path: &str, writer: Arc<Mutex<()>>, stats: Arc<CheckpointStats>, requests: std::sync::mpsc::Receiver<CheckpointRequest>) {
+pub(super) fn checkpointer_loop(
+    path: &str,
+    writer: Arc<Mutex<()>>,
+    stats: Arc<CheckpointStats>,
+    requests: std::sync::mpsc::Receiver<CheckpointRequest>,
+) {
     use std::sync::mpsc::RecvTimeoutError;
-    let mut state = CheckpointerState { path: path.to_string(), conn: None, page_size: 4096, writer, stats };
+    let mut state = CheckpointerState {
+        path: path.to_string(),
+        conn: None,
+        page_size: 4096,
+        writer,
+        stats,
+    };
     loop {
         let (reply, last) = match requests.recv_timeout(CHECKPOINT_EVERY) {
             Err(RecvTimeoutError::Timeout) => (None, false),
@@ -357,11 +398,15 @@ unsafe extern "C" fn stable_plans_on_open(
     // the variadic arguments of this op are documented as (int onoff, int *pResult) and a
     // null pResult is allowed.
     unsafe {
-        ffi::sqlite3_db_config(db, ffi::SQLITE_DBCONFIG_ENABLE_QPSG, 1 as std::ffi::c_int, std::ptr::null_mut::<std::ffi::c_int>());
+        ffi::sqlite3_db_config(
+            db,
+            ffi::SQLITE_DBCONFIG_ENABLE_QPSG,
+            1 as std::ffi::c_int,
+            std::ptr::null_mut::<std::ffi::c_int>(),
+        );
     }
     ffi::SQLITE_OK
 }
-
 
 impl super::Db {
     /// SQLite: runs one pass of the checkpointer thread now and tells what it did (tests,
@@ -369,10 +414,19 @@ impl super::Db {
     pub fn checkpoint_now(&self) -> Option<Result<CheckpointPass, String>> {
         let cp = self.checkpointer.as_ref()?;
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
-        if cp.requests.lock().unwrap_or_else(|e| e.into_inner()).send(Some(tx)).is_err() {
+        if cp
+            .requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(Some(tx))
+            .is_err()
+        {
             return Some(Err("the checkpointer has stopped".into()));
         }
-        Some(rx.recv().unwrap_or_else(|_| Err("the checkpointer has stopped".into())))
+        Some(
+            rx.recv()
+                .unwrap_or_else(|_| Err("the checkpointer has stopped".into())),
+        )
     }
 
     /// SQLite: the checkpointer's counters; `None` on PostgreSQL.

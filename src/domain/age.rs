@@ -31,7 +31,9 @@ pub enum DobProblem {
     InFuture,
     TooOld,
     /// BSOP 1: under 18 on the room's local date; carries the date the person turns 18.
-    Under18 { adult_on: NaiveDate },
+    Under18 {
+        adult_on: NaiveDate,
+    },
 }
 
 /// The first day on which a person born on `dob` is `years` old.
@@ -52,7 +54,9 @@ pub fn check_dob(dob: NaiveDate, today: NaiveDate) -> Result<i32, DobProblem> {
         return Err(DobProblem::TooOld);
     }
     if age < MINIMUM_AGE as i32 {
-        return Err(DobProblem::Under18 { adult_on: birthday_reached(dob, MINIMUM_AGE as i32) });
+        return Err(DobProblem::Under18 {
+            adult_on: birthday_reached(dob, MINIMUM_AGE as i32),
+        });
     }
     Ok(age)
 }
@@ -72,7 +76,9 @@ mod tests {
         assert_eq!(check_dob(d(2008, 11, 21), d(2026, 11, 21)), Ok(18));
         assert_eq!(
             check_dob(d(2008, 11, 22), d(2026, 11, 21)),
-            Err(DobProblem::Under18 { adult_on: d(2026, 11, 22) })
+            Err(DobProblem::Under18 {
+                adult_on: d(2026, 11, 22)
+            })
         );
     }
 
@@ -81,7 +87,9 @@ mod tests {
         let dob = d(2008, 2, 29);
         assert_eq!(age_on(dob, d(2026, 2, 28)), 17);
         assert_eq!(age_on(dob, d(2026, 3, 1)), 18);
-        assert!(matches!(check_dob(dob, d(2026, 2, 28)), Err(DobProblem::Under18 { adult_on }) if adult_on == d(2026, 3, 1)));
+        assert!(
+            matches!(check_dob(dob, d(2026, 2, 28)), Err(DobProblem::Under18 { adult_on }) if adult_on == d(2026, 3, 1))
+        );
         assert_eq!(check_dob(dob, d(2026, 3, 1)), Ok(18));
         // In a leap year the birthday itself exists.
         assert_eq!(age_on(d(2010, 2, 29 - 1), d(2028, 2, 28)), 18);
@@ -90,8 +98,14 @@ mod tests {
 
     #[test]
     fn future_and_implausible_dates_are_refused() {
-        assert_eq!(check_dob(d(2026, 11, 22), d(2026, 11, 21)), Err(DobProblem::InFuture));
-        assert_eq!(check_dob(d(1905, 1, 1), d(2026, 11, 21)), Err(DobProblem::TooOld));
+        assert_eq!(
+            check_dob(d(2026, 11, 22), d(2026, 11, 21)),
+            Err(DobProblem::InFuture)
+        );
+        assert_eq!(
+            check_dob(d(1905, 1, 1), d(2026, 11, 21)),
+            Err(DobProblem::TooOld)
+        );
         assert_eq!(check_dob(d(1906, 11, 21), d(2026, 11, 21)), Ok(120));
     }
 

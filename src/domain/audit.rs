@@ -69,7 +69,11 @@ pub struct ChainVerifier {
 
 impl Default for ChainVerifier {
     fn default() -> Self {
-        ChainVerifier { prev_hash: GENESIS.to_string(), prev_seq: 0, verified: 0 }
+        ChainVerifier {
+            prev_hash: GENESIS.to_string(),
+            prev_seq: 0,
+            verified: 0,
+        }
     }
 }
 
@@ -77,7 +81,10 @@ impl ChainVerifier {
     /// Feeds the next record and the hash stored with it.
     pub fn feed(&mut self, fields: &AuditFields<'_>, stored_hash: &str) -> Result<(), ChainBreak> {
         if fields.seq != self.prev_seq + 1 {
-            return Err(ChainBreak::Gap { after: self.prev_seq, found: fields.seq });
+            return Err(ChainBreak::Gap {
+                after: self.prev_seq,
+                found: fields.seq,
+            });
         }
         if fields.prev_hash != self.prev_hash {
             return Err(ChainBreak::Unlinked { seq: fields.seq });
@@ -93,7 +100,9 @@ impl ChainVerifier {
 }
 
 /// Walks the records in sequence order and reports the first broken link.
-pub fn verify_chain<'a>(records: impl IntoIterator<Item = (AuditFields<'a>, &'a str)>) -> Result<u64, ChainBreak> {
+pub fn verify_chain<'a>(
+    records: impl IntoIterator<Item = (AuditFields<'a>, &'a str)>,
+) -> Result<u64, ChainBreak> {
     let mut v = ChainVerifier::default();
     for (fields, stored_hash) in records {
         v.feed(&fields, stored_hash)?;
@@ -119,7 +128,12 @@ mod tests {
             .map(|seq| {
                 let after = format!("{{\"n\":{seq}}}");
                 let hash = record_hash(&fields(seq, &after, &prev));
-                let r = Rec { seq, after, prev: prev.clone(), hash: hash.clone() };
+                let r = Rec {
+                    seq,
+                    after,
+                    prev: prev.clone(),
+                    hash: hash.clone(),
+                };
                 prev = hash;
                 r
             })
@@ -142,7 +156,10 @@ mod tests {
     }
 
     fn verify(rs: &[Rec]) -> Result<u64, ChainBreak> {
-        verify_chain(rs.iter().map(|r| (fields(r.seq, &r.after, &r.prev), r.hash.as_str())))
+        verify_chain(
+            rs.iter()
+                .map(|r| (fields(r.seq, &r.after, &r.prev), r.hash.as_str())),
+        )
     }
 
     #[test]
@@ -175,8 +192,16 @@ mod tests {
 
     #[test]
     fn field_boundaries_matter() {
-        let a = record_hash(&AuditFields { actor_name: "ab", action: "c", ..fields(1, "", GENESIS) });
-        let b = record_hash(&AuditFields { actor_name: "a", action: "bc", ..fields(1, "", GENESIS) });
+        let a = record_hash(&AuditFields {
+            actor_name: "ab",
+            action: "c",
+            ..fields(1, "", GENESIS)
+        });
+        let b = record_hash(&AuditFields {
+            actor_name: "a",
+            action: "bc",
+            ..fields(1, "", GENESIS)
+        });
         assert_ne!(a, b);
     }
 }

@@ -56,7 +56,11 @@ pub fn smallest_chip(small_blind: i64, big_blind: i64, stated: Option<i64>) -> i
         return c;
     }
     fn gcd(a: i64, b: i64) -> i64 {
-        if b == 0 { a } else { gcd(b, a % b) }
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
     }
     gcd(small_blind.max(0), big_blind.max(0)).max(1)
 }
@@ -64,11 +68,22 @@ pub fn smallest_chip(small_blind: i64, big_blind: i64, stated: Option<i64>) -> i
 /// PT-2007 7b, 7a; BSOP 80: the checks of a game's cagnotte settings, each on its field.
 /// `session`: the game takes a percentage per session; `base`: what of (the caller resolves
 /// "not stated"); `table_max`: the game's maximum buy-in.
-pub fn check_settings(session: bool, base: SessionBase, table_max: Option<i64>, rake_cap: Option<i64>, chip: Option<i64>, small_blind: i64, big_blind: i64) -> Vec<FieldError> {
+pub fn check_settings(
+    session: bool,
+    base: SessionBase,
+    table_max: Option<i64>,
+    rake_cap: Option<i64>,
+    chip: Option<i64>,
+    small_blind: i64,
+    big_blind: i64,
+) -> Vec<FieldError> {
     let mut errs = Vec::new();
     // PT-2007 7b: a percentage of the table maximum needs a table maximum.
     if session && base == SessionBase::TableMax && table_max.is_none() {
-        errs.push(FieldError::new("cagnotte_base", "err-cagnotte-base-needs-max"));
+        errs.push(FieldError::new(
+            "cagnotte_base",
+            "err-cagnotte-base-needs-max",
+        ));
     }
     // PT-2007 7a: a cap is an amount the rake may not pass.
     if rake_cap.is_some_and(|c| c <= 0) {
@@ -77,7 +92,10 @@ pub fn check_settings(session: bool, base: SessionBase, table_max: Option<i64>, 
     // BSOP 80: the smallest chip is the smallest unit the blinds are made of.
     if let Some(chip) = chip {
         if chip <= 0 {
-            errs.push(FieldError::new("smallest_chip", "err-smallest-chip-positive"));
+            errs.push(FieldError::new(
+                "smallest_chip",
+                "err-smallest-chip-positive",
+            ));
         } else if small_blind % chip != 0 || big_blind % chip != 0 {
             errs.push(FieldError::new("smallest_chip", "err-smallest-chip-blinds"));
         }
@@ -122,7 +140,9 @@ pub fn check_session_percent(bp: i32) -> Result<(), Problem> {
     if (SESSION_PERCENT_MIN_BP..=SESSION_PERCENT_MAX_BP).contains(&bp) {
         Ok(())
     } else {
-        Err(Problem::new("rules-cagnotte-session-percent").arg("min", SESSION_PERCENT_MIN_BP / 100).arg("max", SESSION_PERCENT_MAX_BP / 100))
+        Err(Problem::new("rules-cagnotte-session-percent")
+            .arg("min", SESSION_PERCENT_MIN_BP / 100)
+            .arg("max", SESSION_PERCENT_MAX_BP / 100))
     }
 }
 
@@ -146,7 +166,14 @@ pub fn session_charge(base_amount: i64, bp: i32, smallest_chip: i64) -> i64 {
 /// rounded down to the smallest chip, and never above the game's cap per hand. No rake at
 /// all on a hand that ended before the flop without a voluntary bet when the profile says so
 /// (PT-ONL 18, "no flop, no drop").
-pub fn max_rake(pot: i64, max_bp: i32, cap: Option<i64>, smallest_chip: i64, preflop_no_bet: bool, no_flop_no_drop: bool) -> i64 {
+pub fn max_rake(
+    pot: i64,
+    max_bp: i32,
+    cap: Option<i64>,
+    smallest_chip: i64,
+    preflop_no_bet: bool,
+    no_flop_no_drop: bool,
+) -> i64 {
     if preflop_no_bet && no_flop_no_drop {
         return 0;
     }
@@ -159,7 +186,15 @@ pub fn max_rake(pot: i64, max_bp: i32, cap: Option<i64>, smallest_chip: i64, pre
 }
 
 /// Checks the rake the dealer recorded for a hand. PT-2007 7a, PT-ONL 17a, 18.
-pub fn check_rake(pot: i64, rake: i64, max_bp: i32, cap: Option<i64>, smallest_chip: i64, preflop_no_bet: bool, no_flop_no_drop: bool) -> Result<(), Problem> {
+pub fn check_rake(
+    pot: i64,
+    rake: i64,
+    max_bp: i32,
+    cap: Option<i64>,
+    smallest_chip: i64,
+    preflop_no_bet: bool,
+    no_flop_no_drop: bool,
+) -> Result<(), Problem> {
     if pot < 0 || rake < 0 {
         return Err(Problem::new("rules-rake-negative"));
     }
@@ -169,11 +204,27 @@ pub fn check_rake(pot: i64, rake: i64, max_bp: i32, cap: Option<i64>, smallest_c
     if rake > pot {
         return Err(Problem::new("rules-rake-over-pot"));
     }
-    let allowed = max_rake(pot, max_bp, cap, smallest_chip, preflop_no_bet, no_flop_no_drop);
+    let allowed = max_rake(
+        pot,
+        max_bp,
+        cap,
+        smallest_chip,
+        preflop_no_bet,
+        no_flop_no_drop,
+    );
     if rake > allowed {
-        let capped = cap.is_some_and(|c| round_down_to_chip(c, smallest_chip) < percent_of(pot, max_bp.min(HAND_RAKE_MAX_BP), smallest_chip));
-        let key = if capped { "rules-rake-over-cap" } else { "rules-rake-over-percent" };
-        return Err(Problem::new(key).arg("max", allowed).arg("percent", format_bp(max_bp.min(HAND_RAKE_MAX_BP))));
+        let capped = cap.is_some_and(|c| {
+            round_down_to_chip(c, smallest_chip)
+                < percent_of(pot, max_bp.min(HAND_RAKE_MAX_BP), smallest_chip)
+        });
+        let key = if capped {
+            "rules-rake-over-cap"
+        } else {
+            "rules-rake-over-percent"
+        };
+        return Err(Problem::new(key)
+            .arg("max", allowed)
+            .arg("percent", format_bp(max_bp.min(HAND_RAKE_MAX_BP))));
     }
     Ok(())
 }
@@ -188,7 +239,9 @@ pub fn format_bp(bp: i32) -> String {
     if bp % 100 == 0 {
         (bp / 100).to_string()
     } else {
-        format!("{}.{:02}", bp / 100, bp % 100).trim_end_matches('0').to_string()
+        format!("{}.{:02}", bp / 100, bp % 100)
+            .trim_end_matches('0')
+            .to_string()
     }
 }
 
@@ -220,8 +273,16 @@ pub fn play_time(from: DateTime<Utc>, to: DateTime<Utc>, suspensions: &[Suspensi
 /// The instant at which `length` of play has passed since `start` (PT-2007 7b: the hour is
 /// up), pushed back by every suspension that begins before it. `None` while a suspension
 /// that began before the hour was up is still running (the hour cannot be up yet).
-pub fn hour_up_at(start: DateTime<Utc>, length: Duration, suspensions: &[Suspension]) -> Option<DateTime<Utc>> {
-    let mut sorted: Vec<Suspension> = suspensions.iter().copied().filter(|s| s.to.is_none_or(|to| to > start)).collect();
+pub fn hour_up_at(
+    start: DateTime<Utc>,
+    length: Duration,
+    suspensions: &[Suspension],
+) -> Option<DateTime<Utc>> {
+    let mut sorted: Vec<Suspension> = suspensions
+        .iter()
+        .copied()
+        .filter(|s| s.to.is_none_or(|to| to > start))
+        .collect();
     sorted.sort_by_key(|s| s.from);
     // `t`: how far the count has got; `left`: play still needed after `t`.
     let mut t = start;
@@ -254,14 +315,27 @@ pub enum SessionState {
 
 /// PT-2007 7b: the state of the session that began at `start`, given the hand-over taps so
 /// far (any order) and the time now.
-pub fn session_state(start: DateTime<Utc>, length: Duration, suspensions: &[Suspension], hand_overs: &[DateTime<Utc>], now: DateTime<Utc>) -> SessionState {
+pub fn session_state(
+    start: DateTime<Utc>,
+    length: Duration,
+    suspensions: &[Suspension],
+    hand_overs: &[DateTime<Utc>],
+    now: DateTime<Utc>,
+) -> SessionState {
     let Some(up) = hour_up_at(start, length, suspensions) else {
         return SessionState::Running { hour_up_at: None };
     };
     if now < up {
-        return SessionState::Running { hour_up_at: Some(up) };
+        return SessionState::Running {
+            hour_up_at: Some(up),
+        };
     }
-    match hand_overs.iter().copied().filter(|h| *h >= up && *h <= now).min() {
+    match hand_overs
+        .iter()
+        .copied()
+        .filter(|h| *h >= up && *h <= now)
+        .min()
+    {
         Some(at) => SessionState::Closed { at },
         None => SessionState::Finishing { since: up },
     }
@@ -307,7 +381,13 @@ pub struct SessionBilling {
 /// a seat up to the late window after the start (of play: a suspension does not count); a
 /// player seated later owes nothing for this session. One charge per player per session, at
 /// the player's first seat in it.
-pub fn session_dues(start: DateTime<Utc>, end: Option<DateTime<Utc>>, billing: &SessionBilling, suspensions: &[Suspension], seats: &[SeatSpan]) -> Vec<SessionDue> {
+pub fn session_dues(
+    start: DateTime<Utc>,
+    end: Option<DateTime<Utc>>,
+    billing: &SessionBilling,
+    suspensions: &[Suspension],
+    seats: &[SeatSpan],
+) -> Vec<SessionDue> {
     let mut spans: Vec<&SeatSpan> = seats.iter().collect();
     spans.sort_by_key(|s| (s.sat_at, s.seat_no));
     let mut out: Vec<SessionDue> = Vec::new();
@@ -330,7 +410,13 @@ pub fn session_dues(start: DateTime<Utc>, end: Option<DateTime<Utc>>, billing: &
             SessionBase::TableMax => billing.table_max,
             SessionBase::Cave => s.cave,
         };
-        out.push(SessionDue { player_id: s.player_id, seat_no: s.seat_no, at, amount: session_charge(base, billing.bp, billing.smallest_chip), late });
+        out.push(SessionDue {
+            player_id: s.player_id,
+            seat_no: s.seat_no,
+            at,
+            amount: session_charge(base, billing.bp, billing.smallest_chip),
+            late,
+        });
     }
     out
 }
@@ -346,32 +432,113 @@ mod tests {
     }
 
     fn span(player_id: i64, sat: i64, left: Option<i64>) -> SeatSpan {
-        SeatSpan { player_id, seat_no: player_id as i32, sat_at: t(sat), left_at: left.map(t), cave: 20_000 }
+        SeatSpan {
+            player_id,
+            seat_no: player_id as i32,
+            sat_at: t(sat),
+            left_at: left.map(t),
+            cave: 20_000,
+        }
     }
 
     /// €500 table maximum, 20 %, €1 smallest chip, 30-minute late window.
     fn billing() -> SessionBilling {
-        SessionBilling { bp: 2_000, base: SessionBase::TableMax, table_max: 50_000, smallest_chip: 100, late_window: Duration::minutes(30) }
+        SessionBilling {
+            bp: 2_000,
+            base: SessionBase::TableMax,
+            table_max: 50_000,
+            smallest_chip: 100,
+            late_window: Duration::minutes(30),
+        }
     }
 
     #[test]
     fn pt_2007_7_the_settings_of_a_games_cagnotte_are_checked_on_their_fields() {
         let fields = |e: Vec<FieldError>| e.into_iter().map(|f| f.key).collect::<Vec<_>>();
-        assert!(check_settings(true, SessionBase::TableMax, Some(50_000), Some(1_000), Some(100), 200, 500).is_empty());
-        assert_eq!(fields(check_settings(true, SessionBase::TableMax, None, None, None, 200, 500)), vec!["err-cagnotte-base-needs-max"]);
-        assert!(check_settings(true, SessionBase::Cave, None, None, None, 200, 500).is_empty(), "the cave needs no maximum");
-        assert!(check_settings(false, SessionBase::TableMax, None, None, None, 200, 500).is_empty(), "per hand: no base");
-        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, Some(0), None, 200, 500)), vec!["err-rake-cap-positive"]);
-        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, None, Some(300), 200, 500)), vec!["err-smallest-chip-blinds"], "BSOP 80");
-        assert_eq!(fields(check_settings(false, SessionBase::Cave, None, None, Some(0), 200, 500)), vec!["err-smallest-chip-positive"]);
+        assert!(check_settings(
+            true,
+            SessionBase::TableMax,
+            Some(50_000),
+            Some(1_000),
+            Some(100),
+            200,
+            500
+        )
+        .is_empty());
+        assert_eq!(
+            fields(check_settings(
+                true,
+                SessionBase::TableMax,
+                None,
+                None,
+                None,
+                200,
+                500
+            )),
+            vec!["err-cagnotte-base-needs-max"]
+        );
+        assert!(
+            check_settings(true, SessionBase::Cave, None, None, None, 200, 500).is_empty(),
+            "the cave needs no maximum"
+        );
+        assert!(
+            check_settings(false, SessionBase::TableMax, None, None, None, 200, 500).is_empty(),
+            "per hand: no base"
+        );
+        assert_eq!(
+            fields(check_settings(
+                false,
+                SessionBase::Cave,
+                None,
+                Some(0),
+                None,
+                200,
+                500
+            )),
+            vec!["err-rake-cap-positive"]
+        );
+        assert_eq!(
+            fields(check_settings(
+                false,
+                SessionBase::Cave,
+                None,
+                None,
+                Some(300),
+                200,
+                500
+            )),
+            vec!["err-smallest-chip-blinds"],
+            "BSOP 80"
+        );
+        assert_eq!(
+            fields(check_settings(
+                false,
+                SessionBase::Cave,
+                None,
+                None,
+                Some(0),
+                200,
+                500
+            )),
+            vec!["err-smallest-chip-positive"]
+        );
     }
 
     #[test]
     fn pt_2007_7b_at_most_the_amount_due_is_collected() {
         assert!(check_collected(10_000, 10_000).is_ok());
-        assert!(check_collected(5_000, 10_000).is_ok(), "less is recorded as such");
-        assert_eq!(check_collected(10_100, 10_000).unwrap_err().key, "rules-cagnotte-over-due");
-        assert_eq!(check_collected(-1, 10_000).unwrap_err().key, "err-amount-negative");
+        assert!(
+            check_collected(5_000, 10_000).is_ok(),
+            "less is recorded as such"
+        );
+        assert_eq!(
+            check_collected(10_100, 10_000).unwrap_err().key,
+            "rules-cagnotte-over-due"
+        );
+        assert_eq!(
+            check_collected(-1, 10_000).unwrap_err().key,
+            "err-amount-negative"
+        );
     }
 
     #[test]
@@ -380,7 +547,11 @@ mod tests {
         assert_eq!(smallest_chip(50, 100, None), 50, "€0.50/€1: €0.50");
         assert_eq!(smallest_chip(100, 200, Some(25)), 25, "stated by the game");
         assert_eq!(smallest_chip(0, 0, None), 1, "banked games: minor units");
-        assert_eq!(smallest_chip(100, 200, Some(0)), 100, "a stated 0 is no statement");
+        assert_eq!(
+            smallest_chip(100, 200, Some(0)),
+            100,
+            "a stated 0 is no statement"
+        );
     }
 
     #[test]
@@ -409,13 +580,19 @@ mod tests {
         assert!(check_session_percent(500).is_ok());
         assert!(check_session_percent(2_000).is_ok());
         assert!(check_session_percent(2_001).is_err());
-        assert_eq!(check_session_percent(0).unwrap_err().key, "rules-cagnotte-session-percent");
+        assert_eq!(
+            check_session_percent(0).unwrap_err().key,
+            "rules-cagnotte-session-percent"
+        );
     }
 
     #[test]
     fn pt_2007_7_the_mode_cannot_change_while_the_game_runs() {
         assert!(check_mode_change(false).is_ok());
-        assert_eq!(check_mode_change(true).unwrap_err().key, "rules-cagnotte-mode-fixed");
+        assert_eq!(
+            check_mode_change(true).unwrap_err().key,
+            "rules-cagnotte-mode-fixed"
+        );
     }
 
     #[test]
@@ -433,14 +610,29 @@ mod tests {
         assert_eq!(max_rake(12_000, 500, Some(450), 100, false, false), 400);
         // A profile asking for more than 5 % still gets 5 % (PT-2007 7a).
         assert_eq!(max_rake(10_000, 1_000, None, 1, false, false), 500);
-        assert_eq!(check_rake(100, 200, 500, None, 1, false, false).unwrap_err().key, "rules-rake-over-pot");
-        assert_eq!(check_rake(100, -1, 500, None, 1, false, false).unwrap_err().key, "rules-rake-negative");
+        assert_eq!(
+            check_rake(100, 200, 500, None, 1, false, false)
+                .unwrap_err()
+                .key,
+            "rules-rake-over-pot"
+        );
+        assert_eq!(
+            check_rake(100, -1, 500, None, 1, false, false)
+                .unwrap_err()
+                .key,
+            "rules-rake-negative"
+        );
     }
 
     #[test]
     fn pt_onl_18_no_flop_no_drop() {
         assert_eq!(max_rake(300, 500, None, 1, true, true), 0);
-        assert_eq!(check_rake(300, 10, 500, None, 1, true, true).unwrap_err().key, "rules-rake-no-flop-no-drop");
+        assert_eq!(
+            check_rake(300, 10, 500, None, 1, true, true)
+                .unwrap_err()
+                .key,
+            "rules-rake-no-flop-no-drop"
+        );
         assert!(check_rake(300, 0, 500, None, 1, true, true).is_ok());
         // Without the house rule, a pre-flop hand may be raked.
         assert_eq!(max_rake(300, 500, None, 1, true, false), 15);
@@ -455,25 +647,63 @@ mod tests {
 
     #[test]
     fn pt_2007_24_suspension_is_not_play_time() {
-        let s = [Suspension { from: t(20), to: Some(t(30)) }];
+        let s = [Suspension {
+            from: t(20),
+            to: Some(t(30)),
+        }];
         assert_eq!(play_time(t(0), t(60), &s), Duration::minutes(50));
         assert_eq!(play_time(t(25), t(60), &s), Duration::minutes(30));
         assert_eq!(play_time(t(0), t(10), &s), Duration::minutes(10));
         // Still suspended: counts up to `to` only.
-        let open = [Suspension { from: t(20), to: None }];
+        let open = [Suspension {
+            from: t(20),
+            to: None,
+        }];
         assert_eq!(play_time(t(0), t(40), &open), Duration::minutes(20));
     }
 
     #[test]
     fn pt_2007_7b_a_10_minute_suspension_inside_the_hour_moves_the_hour_10_minutes() {
-        let s = [Suspension { from: t(20), to: Some(t(30)) }];
+        let s = [Suspension {
+            from: t(20),
+            to: Some(t(30)),
+        }];
         assert_eq!(hour_up_at(t(0), Duration::minutes(60), &s), Some(t(70)));
         assert_eq!(hour_up_at(t(0), Duration::minutes(60), &[]), Some(t(60)));
         // A suspension after the hour changes nothing; one still running inside it: not up.
-        assert_eq!(hour_up_at(t(0), Duration::minutes(60), &[Suspension { from: t(65), to: Some(t(80)) }]), Some(t(60)));
-        assert_eq!(hour_up_at(t(0), Duration::minutes(60), &[Suspension { from: t(50), to: None }]), None);
+        assert_eq!(
+            hour_up_at(
+                t(0),
+                Duration::minutes(60),
+                &[Suspension {
+                    from: t(65),
+                    to: Some(t(80))
+                }]
+            ),
+            Some(t(60))
+        );
+        assert_eq!(
+            hour_up_at(
+                t(0),
+                Duration::minutes(60),
+                &[Suspension {
+                    from: t(50),
+                    to: None
+                }]
+            ),
+            None
+        );
         // Two suspensions.
-        let two = [Suspension { from: t(10), to: Some(t(15)) }, Suspension { from: t(40), to: Some(t(50)) }];
+        let two = [
+            Suspension {
+                from: t(10),
+                to: Some(t(15)),
+            },
+            Suspension {
+                from: t(40),
+                to: Some(t(50)),
+            },
+        ];
         assert_eq!(hour_up_at(t(0), Duration::minutes(60), &two), Some(t(75)));
     }
 
@@ -481,12 +711,26 @@ mod tests {
     fn pt_2007_7b_the_session_ends_at_the_first_hand_over_after_the_hour() {
         let len = Duration::minutes(60);
         let hands = [t(10), t(58), t(63), t(66)];
-        assert_eq!(session_state(t(0), len, &[], &hands, t(59)), SessionState::Running { hour_up_at: Some(t(60)) });
+        assert_eq!(
+            session_state(t(0), len, &[], &hands, t(59)),
+            SessionState::Running {
+                hour_up_at: Some(t(60))
+            }
+        );
         // The hour ended mid-hand: finishing until the next hand over.
-        assert_eq!(session_state(t(0), len, &[], &hands[..2], t(61)), SessionState::Finishing { since: t(60) });
-        assert_eq!(session_state(t(0), len, &[], &hands, t(70)), SessionState::Closed { at: t(63) });
+        assert_eq!(
+            session_state(t(0), len, &[], &hands[..2], t(61)),
+            SessionState::Finishing { since: t(60) }
+        );
+        assert_eq!(
+            session_state(t(0), len, &[], &hands, t(70)),
+            SessionState::Closed { at: t(63) }
+        );
         // A hand over exactly at the hour closes it.
-        assert_eq!(session_state(t(0), len, &[], &[t(60)], t(60)), SessionState::Closed { at: t(60) });
+        assert_eq!(
+            session_state(t(0), len, &[], &[t(60)], t(60)),
+            SessionState::Closed { at: t(60) }
+        );
     }
 
     #[test]
@@ -504,7 +748,10 @@ mod tests {
         let dues = session_dues(t(0), Some(t(63)), &b, &[], &seats);
         let who: Vec<i64> = dues.iter().map(|d| d.player_id).collect();
         assert_eq!(who, vec![1, 2, 3, 4, 5, 6]);
-        assert!(dues.iter().all(|d| d.amount == 10_000), "20 % of €500 each: {dues:?}");
+        assert!(
+            dues.iter().all(|d| d.amount == 10_000),
+            "20 % of €500 each: {dues:?}"
+        );
         let late = dues.iter().find(|d| d.player_id == 6).unwrap();
         assert!(late.late && late.at == t(29));
         assert_eq!(dues.iter().map(|d| d.amount).sum::<i64>(), 60_000);
@@ -513,19 +760,39 @@ mod tests {
     #[test]
     fn pt_2007_7b_exactly_thirty_minutes_is_still_charged_and_suspension_extends_the_window() {
         let b = billing();
-        assert_eq!(session_dues(t(0), None, &b, &[], &[span(1, 30, None)]).len(), 1);
-        assert_eq!(session_dues(t(0), None, &b, &[], &[span(1, 31, None)]).len(), 0);
+        assert_eq!(
+            session_dues(t(0), None, &b, &[], &[span(1, 30, None)]).len(),
+            1
+        );
+        assert_eq!(
+            session_dues(t(0), None, &b, &[], &[span(1, 31, None)]).len(),
+            0
+        );
         // Seated at wall-clock minute 38 after an 8-minute suspension: 30 minutes of play.
-        let s = [Suspension { from: t(10), to: Some(t(18)) }];
-        assert_eq!(session_dues(t(0), None, &b, &s, &[span(1, 38, None)]).len(), 1);
-        assert_eq!(session_dues(t(0), None, &b, &s, &[span(1, 39, None)]).len(), 0);
+        let s = [Suspension {
+            from: t(10),
+            to: Some(t(18)),
+        }];
+        assert_eq!(
+            session_dues(t(0), None, &b, &s, &[span(1, 38, None)]).len(),
+            1
+        );
+        assert_eq!(
+            session_dues(t(0), None, &b, &s, &[span(1, 39, None)]).len(),
+            0
+        );
     }
 
     #[test]
     fn pt_2007_7b_one_charge_per_player_per_session_and_only_players_of_that_session() {
         let b = billing();
         // Left and came back in the same session; left before it; sat after it ended.
-        let seats = [span(1, -10, Some(20)), span(1, 25, None), span(2, -60, Some(-1)), span(3, 64, None)];
+        let seats = [
+            span(1, -10, Some(20)),
+            span(1, 25, None),
+            span(2, -60, Some(-1)),
+            span(3, 64, None),
+        ];
         let dues = session_dues(t(0), Some(t(63)), &b, &[], &seats);
         assert_eq!(dues.len(), 1);
         assert_eq!(dues[0].player_id, 1);
@@ -534,7 +801,11 @@ mod tests {
 
     #[test]
     fn pt_2007_7b_on_the_cave_each_player_pays_on_what_they_brought() {
-        let b = SessionBilling { base: SessionBase::Cave, bp: 1_000, ..billing() };
+        let b = SessionBilling {
+            base: SessionBase::Cave,
+            bp: 1_000,
+            ..billing()
+        };
         let mut s = span(1, 0, None);
         s.cave = 15_050;
         // 10 % of €150.50 = €15.05 → €15.

@@ -256,7 +256,12 @@ impl Deck {
     fn from_lowest(lowest: Rank) -> Deck {
         let cards = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades]
             .into_iter()
-            .flat_map(|suit| Rank::ALL.into_iter().filter(move |r| *r >= lowest).map(move |rank| Card { rank, suit }))
+            .flat_map(|suit| {
+                Rank::ALL
+                    .into_iter()
+                    .filter(move |r| *r >= lowest)
+                    .map(move |rank| Card { rank, suit })
+            })
             .collect();
         Deck { cards }
     }

@@ -106,7 +106,9 @@ impl FromStr for DrawSeed {
         if s.is_empty() || s.len() > 16 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(BadSeed);
         }
-        u64::from_str_radix(s, 16).map(DrawSeed).map_err(|_| BadSeed)
+        u64::from_str_radix(s, 16)
+            .map(DrawSeed)
+            .map_err(|_| BadSeed)
     }
 }
 
@@ -208,10 +210,16 @@ impl DrawError {
             }
             DrawError::DuplicateTable { table } => p.arg("table", table),
             DrawError::DuplicateCard { card } => p.arg("card", card),
-            DrawError::TooManyPlayers { players, places } => p.arg("players", players).arg("places", places),
-            DrawError::DeckTooSmall { players, cards } => p.arg("players", players).arg("cards", cards),
+            DrawError::TooManyPlayers { players, places } => {
+                p.arg("players", players).arg("places", places)
+            }
+            DrawError::DeckTooSmall { players, cards } => {
+                p.arg("players", players).arg("cards", cards)
+            }
             DrawError::TooManyTables { tables, max } => p.arg("tables", tables).arg("max", max),
-            DrawError::SuitTooSmall { table, players } => p.arg("table", table).arg("players", players),
+            DrawError::SuitTooSmall { table, players } => {
+                p.arg("table", table).arg("players", players)
+            }
         }
     }
 }
@@ -284,7 +292,10 @@ impl HighCardDraw {
         }
         let mut ranked = dealt.clone();
         ranked.sort_by_key(|d| std::cmp::Reverse(d.card));
-        Ok(HighCardDraw { order: ranked.iter().map(|d| d.player).collect(), dealt })
+        Ok(HighCardDraw {
+            order: ranked.iter().map(|d| d.player).collect(),
+            dealt,
+        })
     }
 
     /// BSOP 48: the player who gets the button (the highest card); `None` with no players.
@@ -294,7 +305,10 @@ impl HighCardDraw {
 
     /// The card a player drew.
     pub fn card_of(&self, player: i64) -> Option<Card> {
-        self.dealt.iter().find(|d| d.player == player).map(|d| d.card)
+        self.dealt
+            .iter()
+            .find(|d| d.player == player)
+            .map(|d| d.card)
     }
 }
 
@@ -317,10 +331,17 @@ pub fn high_card(seed: DrawSeed, players: &[i64]) -> Result<HighCardDraw, DrawEr
     check_players(players)?;
     let mut deck = Deck::standard().into_cards();
     if players.len() > deck.len() {
-        return Err(DrawError::DeckTooSmall { players: players.len(), cards: deck.len() });
+        return Err(DrawError::DeckTooSmall {
+            players: players.len(),
+            cards: deck.len(),
+        });
     }
     shuffle(&mut seed.rng(), &mut deck);
-    let dealt = players.iter().zip(deck).map(|(&player, card)| DealtCard { player, card }).collect();
+    let dealt = players
+        .iter()
+        .zip(deck)
+        .map(|(&player, card)| DealtCard { player, card })
+        .collect();
     HighCardDraw::from_dealt(dealt)
 }
 
@@ -350,7 +371,10 @@ pub struct SeatDraw {
 impl SeatDraw {
     /// The seat a player drew (`None` for the extra player and for someone not in the draw).
     pub fn seat_of(&self, player: i64) -> Option<i32> {
-        self.seats.iter().find(|a| a.player == player).map(|a| a.seat)
+        self.seats
+            .iter()
+            .find(|a| a.player == player)
+            .map(|a| a.seat)
     }
 
     /// Pairs players (in the order given) with drawn places (`None` = the extra place).
@@ -364,7 +388,11 @@ impl SeatDraw {
             }
         }
         seats.sort_by_key(|a| a.seat);
-        let mut free: Vec<i32> = places[players.len().min(places.len())..].iter().flatten().copied().collect();
+        let mut free: Vec<i32> = places[players.len().min(places.len())..]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
         free.sort_unstable();
         SeatDraw { seats, extra, free }
     }
@@ -379,7 +407,10 @@ pub fn seat_draw(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<SeatD
     check_players(players)?;
     check_seats(None, seats)?;
     if players.len() > seats.len() {
-        return Err(DrawError::TooManyPlayers { players: players.len(), places: seats.len() });
+        return Err(DrawError::TooManyPlayers {
+            players: players.len(),
+            places: seats.len(),
+        });
     }
     let mut places: Vec<Option<i32>> = seats.iter().copied().map(Some).collect();
     shuffle(&mut seed.rng(), &mut places);
@@ -396,14 +427,21 @@ pub fn seat_draw(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<SeatD
 /// (the floor adds a chair for them; when someone leaves, the service moves them to the
 /// freed seat and the extra place is gone). With no more players than seats this is exactly
 /// [`seat_draw`] (same seed, same result, `extra: None`).
-pub fn seat_draw_with_extra(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<SeatDraw, DrawError> {
+pub fn seat_draw_with_extra(
+    seed: DrawSeed,
+    players: &[i64],
+    seats: &[i32],
+) -> Result<SeatDraw, DrawError> {
     if players.len() <= seats.len() {
         return seat_draw(seed, players, seats);
     }
     check_players(players)?;
     check_seats(None, seats)?;
     if players.len() > seats.len() + 1 {
-        return Err(DrawError::TooManyPlayers { players: players.len(), places: seats.len() + 1 });
+        return Err(DrawError::TooManyPlayers {
+            players: players.len(),
+            places: seats.len() + 1,
+        });
     }
     let mut places: Vec<Option<i32>> = seats.iter().copied().map(Some).chain([None]).collect();
     shuffle(&mut seed.rng(), &mut places);
@@ -445,12 +483,17 @@ impl SuitDraw {
     /// The table a player drew.
     pub fn table_of(&self, player: i64) -> Option<i64> {
         let card = self.cards.iter().find(|d| d.player == player)?.card;
-        self.tables.iter().find(|t| t.suit == card.suit).map(|t| t.table)
+        self.tables
+            .iter()
+            .find(|t| t.suit == card.suit)
+            .map(|t| t.table)
     }
 
     /// The table and seat a player drew.
     pub fn seat_of(&self, player: i64) -> Option<(i64, i32)> {
-        self.tables.iter().find_map(|t| t.seating.seat_of(player).map(|s| (t.table, s)))
+        self.tables
+            .iter()
+            .find_map(|t| t.seating.seat_of(player).map(|s| (t.table, s)))
     }
 }
 
@@ -490,7 +533,11 @@ fn balanced_counts(players: usize, capacities: &[usize]) -> Vec<usize> {
 /// Refuses more than four tables, a table, a seat in one table or a player listed twice,
 /// seat numbers below 1, more players than all free seats, and a table that would need more
 /// than 13 cards of its suit.
-pub fn suit_draw(seed: DrawSeed, players: &[i64], tables: &[TableSeats]) -> Result<SuitDraw, DrawError> {
+pub fn suit_draw(
+    seed: DrawSeed,
+    players: &[i64],
+    tables: &[TableSeats],
+) -> Result<SuitDraw, DrawError> {
     check_players(players)?;
     let mut table_ids = HashSet::new();
     for t in tables {
@@ -500,33 +547,64 @@ pub fn suit_draw(seed: DrawSeed, players: &[i64], tables: &[TableSeats]) -> Resu
         check_seats(Some(t.table), &t.seats)?;
     }
     if tables.len() > MAX_SUIT_DRAW_TABLES {
-        return Err(DrawError::TooManyTables { tables: tables.len(), max: MAX_SUIT_DRAW_TABLES });
+        return Err(DrawError::TooManyTables {
+            tables: tables.len(),
+            max: MAX_SUIT_DRAW_TABLES,
+        });
     }
     let capacities: Vec<usize> = tables.iter().map(|t| t.seats.len()).collect();
     let capacity: usize = capacities.iter().sum();
     if players.len() > capacity {
-        return Err(DrawError::TooManyPlayers { players: players.len(), places: capacity });
+        return Err(DrawError::TooManyPlayers {
+            players: players.len(),
+            places: capacity,
+        });
     }
     let counts = balanced_counts(players.len(), &capacities);
 
     let mut deck = Vec::with_capacity(players.len());
     for ((t, &count), suit) in tables.iter().zip(&counts).zip(Suit::BSOP_78_ORDER) {
         if count > Rank::ALL.len() {
-            return Err(DrawError::SuitTooSmall { table: t.table, players: count });
+            return Err(DrawError::SuitTooSmall {
+                table: t.table,
+                players: count,
+            });
         }
-        deck.extend(Rank::ALL.iter().rev().take(count).map(|&rank| Card { rank, suit }));
+        deck.extend(
+            Rank::ALL
+                .iter()
+                .rev()
+                .take(count)
+                .map(|&rank| Card { rank, suit }),
+        );
     }
     shuffle(&mut seed.rng(), &mut deck);
-    let cards: Vec<DealtCard> = players.iter().zip(deck).map(|(&player, card)| DealtCard { player, card }).collect();
+    let cards: Vec<DealtCard> = players
+        .iter()
+        .zip(deck)
+        .map(|(&player, card)| DealtCard { player, card })
+        .collect();
 
     let mut result = Vec::with_capacity(tables.len());
     for (i, (t, suit)) in tables.iter().zip(Suit::BSOP_78_ORDER).enumerate() {
-        let at_table: Vec<i64> = cards.iter().filter(|d| d.card.suit == suit).map(|d| d.player).collect();
+        let at_table: Vec<i64> = cards
+            .iter()
+            .filter(|d| d.card.suit == suit)
+            .map(|d| d.player)
+            .collect();
         let sub_seed = seed.sub_seed(i);
         let seating = seat_draw(sub_seed, &at_table, &t.seats)?;
-        result.push(SuitTable { table: t.table, suit, sub_seed, seating });
+        result.push(SuitTable {
+            table: t.table,
+            suit,
+            sub_seed,
+            seating,
+        });
     }
-    Ok(SuitDraw { cards, tables: result })
+    Ok(SuitDraw {
+        cards,
+        tables: result,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,19 +709,46 @@ pub struct OversubscribedInputs {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Draw {
-    HighCard { seed: DrawSeed, inputs: HighCardInputs, result: HighCardDraw },
-    Seat { seed: DrawSeed, inputs: SeatInputs, result: SeatDraw },
-    SeatWithExtra { seed: DrawSeed, inputs: SeatInputs, result: SeatDraw },
-    Suit { seed: DrawSeed, inputs: SuitInputs, result: SuitDraw },
-    Oversubscribed { seed: DrawSeed, inputs: OversubscribedInputs, result: OversubscribedDraw },
+    HighCard {
+        seed: DrawSeed,
+        inputs: HighCardInputs,
+        result: HighCardDraw,
+    },
+    Seat {
+        seed: DrawSeed,
+        inputs: SeatInputs,
+        result: SeatDraw,
+    },
+    SeatWithExtra {
+        seed: DrawSeed,
+        inputs: SeatInputs,
+        result: SeatDraw,
+    },
+    Suit {
+        seed: DrawSeed,
+        inputs: SuitInputs,
+        result: SuitDraw,
+    },
+    Oversubscribed {
+        seed: DrawSeed,
+        inputs: OversubscribedInputs,
+        result: OversubscribedDraw,
+    },
 }
 
 impl Draw {
     /// BSOP 48, 52, 56, 79: [`high_card`], recorded.
-    pub fn high_card(seed: DrawSeed, purpose: HighCardPurpose, players: &[i64]) -> Result<Draw, DrawError> {
+    pub fn high_card(
+        seed: DrawSeed,
+        purpose: HighCardPurpose,
+        players: &[i64],
+    ) -> Result<Draw, DrawError> {
         Ok(Draw::HighCard {
             seed,
-            inputs: HighCardInputs { purpose, players: players.to_vec() },
+            inputs: HighCardInputs {
+                purpose,
+                players: players.to_vec(),
+            },
             result: high_card(seed, players)?,
         })
     }
@@ -652,16 +757,26 @@ impl Draw {
     pub fn seat(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<Draw, DrawError> {
         Ok(Draw::Seat {
             seed,
-            inputs: SeatInputs { players: players.to_vec(), seats: seats.to_vec() },
+            inputs: SeatInputs {
+                players: players.to_vec(),
+                seats: seats.to_vec(),
+            },
             result: seat_draw(seed, players, seats)?,
         })
     }
 
     /// BSOP 50: [`seat_draw_with_extra`], recorded.
-    pub fn seat_with_extra(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<Draw, DrawError> {
+    pub fn seat_with_extra(
+        seed: DrawSeed,
+        players: &[i64],
+        seats: &[i32],
+    ) -> Result<Draw, DrawError> {
         Ok(Draw::SeatWithExtra {
             seed,
-            inputs: SeatInputs { players: players.to_vec(), seats: seats.to_vec() },
+            inputs: SeatInputs {
+                players: players.to_vec(),
+                seats: seats.to_vec(),
+            },
             result: seat_draw_with_extra(seed, players, seats)?,
         })
     }
@@ -670,7 +785,10 @@ impl Draw {
     pub fn suit(seed: DrawSeed, players: &[i64], tables: &[TableSeats]) -> Result<Draw, DrawError> {
         Ok(Draw::Suit {
             seed,
-            inputs: SuitInputs { players: players.to_vec(), tables: tables.to_vec() },
+            inputs: SuitInputs {
+                players: players.to_vec(),
+                tables: tables.to_vec(),
+            },
             result: suit_draw(seed, players, tables)?,
         })
     }
@@ -719,7 +837,9 @@ impl Draw {
         match self {
             Draw::HighCard { inputs, .. } => Draw::high_card(seed, inputs.purpose, &inputs.players),
             Draw::Seat { inputs, .. } => Draw::seat(seed, &inputs.players, &inputs.seats),
-            Draw::SeatWithExtra { inputs, .. } => Draw::seat_with_extra(seed, &inputs.players, &inputs.seats),
+            Draw::SeatWithExtra { inputs, .. } => {
+                Draw::seat_with_extra(seed, &inputs.players, &inputs.seats)
+            }
             Draw::Suit { inputs, .. } => Draw::suit(seed, &inputs.players, &inputs.tables),
             Draw::Oversubscribed { inputs, .. } => {
                 Draw::oversubscribed(seed, &inputs.previous_session, &inputs.others, inputs.seats)
@@ -776,7 +896,10 @@ mod tests {
             *counts.entry(v).or_insert(0) += 1;
         }
         assert_eq!(counts.len(), 6);
-        assert!(counts.values().all(|&n| (880..=1120).contains(&n)), "{counts:?}");
+        assert!(
+            counts.values().all(|&n| (880..=1120).contains(&n)),
+            "{counts:?}"
+        );
     }
 
     #[test]
@@ -801,10 +924,16 @@ mod tests {
         assert_eq!("+2a".parse::<DrawSeed>(), Err(BadSeed));
         assert_eq!("00000000000000002a".parse::<DrawSeed>(), Err(BadSeed));
         assert_eq!(serde_json::to_string(&s).unwrap(), "\"000000000000002a\"");
-        assert_eq!(serde_json::from_str::<DrawSeed>("\"ffffffffffffffff\"").unwrap(), DrawSeed(u64::MAX));
+        assert_eq!(
+            serde_json::from_str::<DrawSeed>("\"ffffffffffffffff\"").unwrap(),
+            DrawSeed(u64::MAX)
+        );
         assert_eq!(DrawSeed(u64::MAX).to_i64(), -1);
         assert_eq!(DrawSeed::from_i64(-1), DrawSeed(u64::MAX));
-        assert_eq!(DrawSeed::from_i64(DrawSeed(1 << 63).to_i64()), DrawSeed(1 << 63));
+        assert_eq!(
+            DrawSeed::from_i64(DrawSeed(1 << 63).to_i64()),
+            DrawSeed(1 << 63)
+        );
     }
 
     #[test]
@@ -827,10 +956,22 @@ mod tests {
     #[test]
     fn bsop_48_ace_of_spades_beats_ace_of_hearts() {
         let d = HighCardDraw::from_dealt(vec![
-            DealtCard { player: 1, card: c("Ah") },
-            DealtCard { player: 2, card: c("Kc") },
-            DealtCard { player: 3, card: c("As") },
-            DealtCard { player: 4, card: c("Ac") },
+            DealtCard {
+                player: 1,
+                card: c("Ah"),
+            },
+            DealtCard {
+                player: 2,
+                card: c("Kc"),
+            },
+            DealtCard {
+                player: 3,
+                card: c("As"),
+            },
+            DealtCard {
+                player: 4,
+                card: c("Ac"),
+            },
         ])
         .unwrap();
         assert_eq!(d.winner(), Some(3));
@@ -842,10 +983,34 @@ mod tests {
 
     #[test]
     fn bsop_48_hand_entered_draw_refuses_repeats() {
-        let dup_card = vec![DealtCard { player: 1, card: c("As") }, DealtCard { player: 2, card: c("As") }];
-        assert_eq!(HighCardDraw::from_dealt(dup_card), Err(DrawError::DuplicateCard { card: c("As") }));
-        let dup_player = vec![DealtCard { player: 1, card: c("As") }, DealtCard { player: 1, card: c("Ks") }];
-        assert_eq!(HighCardDraw::from_dealt(dup_player), Err(DrawError::DuplicatePlayer { player: 1 }));
+        let dup_card = vec![
+            DealtCard {
+                player: 1,
+                card: c("As"),
+            },
+            DealtCard {
+                player: 2,
+                card: c("As"),
+            },
+        ];
+        assert_eq!(
+            HighCardDraw::from_dealt(dup_card),
+            Err(DrawError::DuplicateCard { card: c("As") })
+        );
+        let dup_player = vec![
+            DealtCard {
+                player: 1,
+                card: c("As"),
+            },
+            DealtCard {
+                player: 1,
+                card: c("Ks"),
+            },
+        ];
+        assert_eq!(
+            HighCardDraw::from_dealt(dup_player),
+            Err(DrawError::DuplicatePlayer { player: 1 })
+        );
     }
 
     #[test]
@@ -865,7 +1030,10 @@ mod tests {
         // adding a player at the end never changes the cards of those before.
         let four = high_card(DrawSeed(9), &[1, 2, 3, 4]).unwrap();
         let five = high_card(DrawSeed(9), &[1, 2, 3, 4, 5]).unwrap();
-        assert_eq!(four.dealt.iter().map(|d| d.player).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+        assert_eq!(
+            four.dealt.iter().map(|d| d.player).collect::<Vec<_>>(),
+            vec![1, 2, 3, 4]
+        );
         assert_eq!(codes(&four.dealt), codes(&five.dealt)[..4]);
         // The same cards to a different order of players: the cards follow the positions.
         let rotated = high_card(DrawSeed(9), &[2, 3, 4, 1]).unwrap();
@@ -875,9 +1043,13 @@ mod tests {
     #[test]
     fn bsop_79_same_seed_same_result_different_seeds_usually_differ() {
         let players = [11, 12, 13, 14, 15, 16];
-        assert_eq!(high_card(DrawSeed(5), &players), high_card(DrawSeed(5), &players));
-        let distinct: BTreeSet<Vec<String>> =
-            (0..100u64).map(|s| codes(&high_card(DrawSeed(s), &players).unwrap().dealt)).collect();
+        assert_eq!(
+            high_card(DrawSeed(5), &players),
+            high_card(DrawSeed(5), &players)
+        );
+        let distinct: BTreeSet<Vec<String>> = (0..100u64)
+            .map(|s| codes(&high_card(DrawSeed(s), &players).unwrap().dealt))
+            .collect();
         assert_eq!(distinct.len(), 100);
     }
 
@@ -892,9 +1064,18 @@ mod tests {
 
     #[test]
     fn high_card_refuses_repeats_and_more_than_a_deck() {
-        assert_eq!(high_card(DrawSeed(1), &[1, 2, 1]), Err(DrawError::DuplicatePlayer { player: 1 }));
+        assert_eq!(
+            high_card(DrawSeed(1), &[1, 2, 1]),
+            Err(DrawError::DuplicatePlayer { player: 1 })
+        );
         let many: Vec<i64> = (0..53).collect();
-        assert_eq!(high_card(DrawSeed(1), &many), Err(DrawError::DeckTooSmall { players: 53, cards: 52 }));
+        assert_eq!(
+            high_card(DrawSeed(1), &many),
+            Err(DrawError::DeckTooSmall {
+                players: 53,
+                cards: 52
+            })
+        );
         assert_eq!(high_card(DrawSeed(1), &many[..52]).unwrap().order.len(), 52);
         assert_eq!(high_card(DrawSeed(1), &[]).unwrap().winner(), None);
     }
@@ -909,8 +1090,14 @@ mod tests {
         assert_eq!(d.extra, None);
         assert_eq!(d.free.len(), 4);
         assert!(d.free.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(d, seat_draw(DrawSeed(11), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap());
-        assert_ne!(d, seat_draw(DrawSeed(12), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap());
+        assert_eq!(
+            d,
+            seat_draw(DrawSeed(11), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap()
+        );
+        assert_ne!(
+            d,
+            seat_draw(DrawSeed(12), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap()
+        );
     }
     const PINNED_SEATS_11: [(i64, i32); 6] = [(5, 1), (1, 4), (2, 5), (6, 7), (3, 9), (4, 10)];
 
@@ -928,14 +1115,29 @@ mod tests {
     fn pt_2007_11_seat_draw_refusals() {
         assert_eq!(
             seat_draw(DrawSeed(1), &[1, 2, 3], &[1, 2]),
-            Err(DrawError::TooManyPlayers { players: 3, places: 2 })
+            Err(DrawError::TooManyPlayers {
+                players: 3,
+                places: 2
+            })
         );
-        assert_eq!(seat_draw(DrawSeed(1), &[1, 1], &[1, 2]), Err(DrawError::DuplicatePlayer { player: 1 }));
+        assert_eq!(
+            seat_draw(DrawSeed(1), &[1, 1], &[1, 2]),
+            Err(DrawError::DuplicatePlayer { player: 1 })
+        );
         assert_eq!(
             seat_draw(DrawSeed(1), &[1], &[3, 3]),
-            Err(DrawError::DuplicateSeat { table: None, seat: 3 })
+            Err(DrawError::DuplicateSeat {
+                table: None,
+                seat: 3
+            })
         );
-        assert_eq!(seat_draw(DrawSeed(1), &[1], &[0, 1]), Err(DrawError::InvalidSeat { table: None, seat: 0 }));
+        assert_eq!(
+            seat_draw(DrawSeed(1), &[1], &[0, 1]),
+            Err(DrawError::InvalidSeat {
+                table: None,
+                seat: 0
+            })
+        );
         let empty = seat_draw(DrawSeed(1), &[], &[4, 1]).unwrap();
         assert!(empty.seats.is_empty());
         assert_eq!(empty.free, vec![1, 4]);
@@ -960,19 +1162,36 @@ mod tests {
     #[test]
     fn bsop_50_the_extra_place_is_drawn_not_fixed() {
         let players: Vec<i64> = (1..=7).collect();
-        let extras: BTreeSet<i64> =
-            (0..60u64).map(|s| seat_draw_with_extra(DrawSeed(s), &players, &seats(6)).unwrap().extra.unwrap()).collect();
+        let extras: BTreeSet<i64> = (0..60u64)
+            .map(|s| {
+                seat_draw_with_extra(DrawSeed(s), &players, &seats(6))
+                    .unwrap()
+                    .extra
+                    .unwrap()
+            })
+            .collect();
         assert_eq!(extras.len(), 7, "every player can draw the extra place");
     }
 
     #[test]
     fn bsop_50_without_an_extra_player_it_is_the_plain_seat_draw() {
         let players = [1, 2, 3];
-        assert_eq!(seat_draw_with_extra(DrawSeed(4), &players, &seats(10)), seat_draw(DrawSeed(4), &players, &seats(10)));
-        assert_eq!(seat_draw_with_extra(DrawSeed(4), &players, &seats(3)).unwrap().extra, None);
+        assert_eq!(
+            seat_draw_with_extra(DrawSeed(4), &players, &seats(10)),
+            seat_draw(DrawSeed(4), &players, &seats(10))
+        );
+        assert_eq!(
+            seat_draw_with_extra(DrawSeed(4), &players, &seats(3))
+                .unwrap()
+                .extra,
+            None
+        );
         assert_eq!(
             seat_draw_with_extra(DrawSeed(4), &[1, 2, 3, 4, 5], &seats(3)),
-            Err(DrawError::TooManyPlayers { players: 5, places: 4 })
+            Err(DrawError::TooManyPlayers {
+                players: 5,
+                places: 4
+            })
         );
         assert_eq!(
             seat_draw_with_extra(DrawSeed(4), &[1, 2, 3, 1], &seats(2)),
@@ -983,16 +1202,33 @@ mod tests {
     // --- suits -------------------------------------------------------------------------
 
     fn two_tables() -> Vec<TableSeats> {
-        vec![TableSeats { table: 101, seats: seats(10) }, TableSeats { table: 102, seats: seats(10) }]
+        vec![
+            TableSeats {
+                table: 101,
+                seats: seats(10),
+            },
+            TableSeats {
+                table: 102,
+                seats: seats(10),
+            },
+        ]
     }
 
     #[test]
     fn pt_2007_25_suits_go_to_tables_in_bsop_78_order() {
-        let four: Vec<TableSeats> = (0..4).map(|i| TableSeats { table: 200 + i, seats: seats(10) }).collect();
+        let four: Vec<TableSeats> = (0..4)
+            .map(|i| TableSeats {
+                table: 200 + i,
+                seats: seats(10),
+            })
+            .collect();
         let players: Vec<i64> = (1..=30).collect();
         let d = suit_draw(DrawSeed(25), &players, &four).unwrap();
         let suits: Vec<Suit> = d.tables.iter().map(|t| t.suit).collect();
-        assert_eq!(suits, vec![Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs]);
+        assert_eq!(
+            suits,
+            vec![Suit::Spades, Suit::Hearts, Suit::Diamonds, Suit::Clubs]
+        );
         let counts: Vec<usize> = d.tables.iter().map(|t| t.seating.seats.len()).collect();
         assert_eq!(counts, vec![8, 8, 7, 7]);
     }
@@ -1005,15 +1241,30 @@ mod tests {
         assert_eq!(d.tables[0].seating.seats.len(), 8);
         assert_eq!(d.tables[1].seating.seats.len(), 7);
         for dc in &d.cards {
-            let table = if dc.card.suit == Suit::Spades { 101 } else { 102 };
+            let table = if dc.card.suit == Suit::Spades {
+                101
+            } else {
+                102
+            };
             assert_eq!(d.table_of(dc.player), Some(table));
             assert_eq!(d.seat_of(dc.player).map(|(t, _)| t), Some(table));
         }
         // Spades from the ace down, hearts from the ace down: exactly one card per player.
-        let mut spades: Vec<Card> = d.cards.iter().map(|x| x.card).filter(|x| x.suit == Suit::Spades).collect();
+        let mut spades: Vec<Card> = d
+            .cards
+            .iter()
+            .map(|x| x.card)
+            .filter(|x| x.suit == Suit::Spades)
+            .collect();
         spades.sort_unstable_by(|a, b| b.cmp(a));
-        assert_eq!(spades.iter().map(|x| x.code()).collect::<Vec<_>>(), ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]);
-        assert_eq!(d.cards.iter().map(|x| x.player).collect::<Vec<_>>(), players);
+        assert_eq!(
+            spades.iter().map(|x| x.code()).collect::<Vec<_>>(),
+            ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]
+        );
+        assert_eq!(
+            d.cards.iter().map(|x| x.player).collect::<Vec<_>>(),
+            players
+        );
         let spade_players: Vec<i64> = PINNED_SUIT_25_SPADES.to_vec();
         let mut got: Vec<i64> = d.tables[0].seating.seats.iter().map(|a| a.player).collect();
         got.sort_unstable();
@@ -1027,9 +1278,16 @@ mod tests {
         let d = suit_draw(DrawSeed(77), &players, &two_tables()).unwrap();
         for (i, t) in d.tables.iter().enumerate() {
             assert_eq!(t.sub_seed, DrawSeed(77).sub_seed(i));
-            let at_table: Vec<i64> =
-                d.cards.iter().filter(|x| x.card.suit == t.suit).map(|x| x.player).collect();
-            assert_eq!(seat_draw(t.sub_seed, &at_table, &seats(10)).unwrap(), t.seating);
+            let at_table: Vec<i64> = d
+                .cards
+                .iter()
+                .filter(|x| x.card.suit == t.suit)
+                .map(|x| x.player)
+                .collect();
+            assert_eq!(
+                seat_draw(t.sub_seed, &at_table, &seats(10)).unwrap(),
+                t.seating
+            );
         }
     }
 
@@ -1040,7 +1298,16 @@ mod tests {
         assert_eq!(balanced_counts(20, &[10, 10]), vec![10, 10]);
         assert_eq!(balanced_counts(5, &[10, 2, 10]), vec![2, 2, 1]);
         assert_eq!(balanced_counts(0, &[10, 10]), vec![0, 0]);
-        let tables = vec![TableSeats { table: 1, seats: vec![4, 5, 6] }, TableSeats { table: 2, seats: seats(10) }];
+        let tables = vec![
+            TableSeats {
+                table: 1,
+                seats: vec![4, 5, 6],
+            },
+            TableSeats {
+                table: 2,
+                seats: seats(10),
+            },
+        ];
         let players: Vec<i64> = (1..=12).collect();
         let d = suit_draw(DrawSeed(3), &players, &tables).unwrap();
         assert_eq!(d.tables[0].seating.seats.len(), 3);
@@ -1049,24 +1316,83 @@ mod tests {
 
     #[test]
     fn pt_2007_25_suit_draw_refusals() {
-        let five: Vec<TableSeats> = (0..5).map(|i| TableSeats { table: i, seats: seats(10) }).collect();
-        assert_eq!(suit_draw(DrawSeed(1), &[1, 2], &five), Err(DrawError::TooManyTables { tables: 5, max: 4 }));
+        let five: Vec<TableSeats> = (0..5)
+            .map(|i| TableSeats {
+                table: i,
+                seats: seats(10),
+            })
+            .collect();
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[1, 2], &five),
+            Err(DrawError::TooManyTables { tables: 5, max: 4 })
+        );
         let players: Vec<i64> = (1..=21).collect();
         assert_eq!(
             suit_draw(DrawSeed(1), &players, &two_tables()),
-            Err(DrawError::TooManyPlayers { players: 21, places: 20 })
+            Err(DrawError::TooManyPlayers {
+                players: 21,
+                places: 20
+            })
         );
-        assert_eq!(suit_draw(DrawSeed(1), &[1], &[]), Err(DrawError::TooManyPlayers { players: 1, places: 0 }));
-        let same = vec![TableSeats { table: 7, seats: seats(10) }, TableSeats { table: 7, seats: seats(10) }];
-        assert_eq!(suit_draw(DrawSeed(1), &[1], &same), Err(DrawError::DuplicateTable { table: 7 }));
-        let bad = vec![TableSeats { table: 7, seats: vec![1, 1] }];
-        assert_eq!(suit_draw(DrawSeed(1), &[1], &bad), Err(DrawError::DuplicateSeat { table: Some(7), seat: 1 }));
-        let bad = vec![TableSeats { table: 7, seats: vec![-1] }];
-        assert_eq!(suit_draw(DrawSeed(1), &[1], &bad), Err(DrawError::InvalidSeat { table: Some(7), seat: -1 }));
-        assert_eq!(suit_draw(DrawSeed(1), &[3, 3], &two_tables()), Err(DrawError::DuplicatePlayer { player: 3 }));
-        let huge = vec![TableSeats { table: 9, seats: seats(14) }];
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[1], &[]),
+            Err(DrawError::TooManyPlayers {
+                players: 1,
+                places: 0
+            })
+        );
+        let same = vec![
+            TableSeats {
+                table: 7,
+                seats: seats(10),
+            },
+            TableSeats {
+                table: 7,
+                seats: seats(10),
+            },
+        ];
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[1], &same),
+            Err(DrawError::DuplicateTable { table: 7 })
+        );
+        let bad = vec![TableSeats {
+            table: 7,
+            seats: vec![1, 1],
+        }];
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[1], &bad),
+            Err(DrawError::DuplicateSeat {
+                table: Some(7),
+                seat: 1
+            })
+        );
+        let bad = vec![TableSeats {
+            table: 7,
+            seats: vec![-1],
+        }];
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[1], &bad),
+            Err(DrawError::InvalidSeat {
+                table: Some(7),
+                seat: -1
+            })
+        );
+        assert_eq!(
+            suit_draw(DrawSeed(1), &[3, 3], &two_tables()),
+            Err(DrawError::DuplicatePlayer { player: 3 })
+        );
+        let huge = vec![TableSeats {
+            table: 9,
+            seats: seats(14),
+        }];
         let players: Vec<i64> = (1..=14).collect();
-        assert_eq!(suit_draw(DrawSeed(1), &players, &huge), Err(DrawError::SuitTooSmall { table: 9, players: 14 }));
+        assert_eq!(
+            suit_draw(DrawSeed(1), &players, &huge),
+            Err(DrawError::SuitTooSmall {
+                table: 9,
+                players: 14
+            })
+        );
         assert!(suit_draw(DrawSeed(1), &players[..13], &huge).is_ok());
     }
 
@@ -1134,7 +1460,16 @@ mod tests {
             Draw::oversubscribed(DrawSeed(1), &[1], &[2, 3], 2).unwrap(),
         ];
         let kinds: Vec<&str> = all.iter().map(|d| d.kind().as_str()).collect();
-        assert_eq!(kinds, ["high_card", "seat", "seat_with_extra", "suit", "oversubscribed"]);
+        assert_eq!(
+            kinds,
+            [
+                "high_card",
+                "seat",
+                "seat_with_extra",
+                "suit",
+                "oversubscribed"
+            ]
+        );
         for d in all {
             let json = serde_json::to_value(&d).unwrap();
             assert_eq!(json["kind"], d.kind().as_str());
@@ -1156,7 +1491,10 @@ mod tests {
         assert!(!tampered.verify());
         // Claim a different card.
         let mut json = serde_json::to_value(&d).unwrap();
-        let first = json["result"]["dealt"][0]["card"].as_str().unwrap().to_string();
+        let first = json["result"]["dealt"][0]["card"]
+            .as_str()
+            .unwrap()
+            .to_string();
         json["result"]["dealt"][0]["card"] = (if first == "As" { "2c" } else { "As" }).into();
         assert!(!serde_json::from_value::<Draw>(json).unwrap().verify());
         // Another seed gives another deal.
@@ -1167,23 +1505,38 @@ mod tests {
         let mut json = serde_json::to_value(&d).unwrap();
         json["inputs"]["players"] = serde_json::json!([10, 10, 30]);
         let broken: Draw = serde_json::from_value(json).unwrap();
-        assert_eq!(broken.replay(), Err(DrawError::DuplicatePlayer { player: 10 }));
+        assert_eq!(
+            broken.replay(),
+            Err(DrawError::DuplicatePlayer { player: 10 })
+        );
         assert!(!broken.verify());
     }
 
     #[test]
     fn draw_errors_carry_keys_and_arguments() {
-        let e = DrawError::TooManyPlayers { players: 12, places: 11 };
+        let e = DrawError::TooManyPlayers {
+            players: 12,
+            places: 11,
+        };
         assert_eq!(e.key(), "draw-too-many-players");
         let p = e.problem();
-        assert_eq!(p.args, vec![("players", "12".to_string()), ("places", "11".to_string())]);
+        assert_eq!(
+            p.args,
+            vec![("players", "12".to_string()), ("places", "11".to_string())]
+        );
         assert_eq!(e.to_string(), "draw-too-many-players players=12 places=11");
         assert_eq!(
             serde_json::to_value(&e).unwrap(),
             serde_json::json!({"error": "too_many_players", "players": 12, "places": 11})
         );
-        let e = DrawError::DuplicateSeat { table: Some(3), seat: 4 };
-        assert_eq!(e.problem().args, vec![("seat", "4".to_string()), ("table", "3".to_string())]);
+        let e = DrawError::DuplicateSeat {
+            table: Some(3),
+            seat: 4,
+        };
+        assert_eq!(
+            e.problem().args,
+            vec![("seat", "4".to_string()), ("table", "3".to_string())]
+        );
     }
 
     // --- properties ----------------------------------------------------------------------
@@ -1193,47 +1546,73 @@ mod tests {
         prop::collection::btree_set(1i32..=11, 0..=11).prop_flat_map(|s| {
             let seats: Vec<i32> = s.into_iter().collect();
             let n = seats.len();
-            (prop::collection::btree_set(any::<i64>(), 0..=n).prop_map(|p| p.into_iter().collect()), Just(seats))
+            (
+                prop::collection::btree_set(any::<i64>(), 0..=n)
+                    .prop_map(|p| p.into_iter().collect()),
+                Just(seats),
+            )
         })
     }
 
     /// 1 to 4 tables (ids 100..), each with 0 to 11 distinct free seats, and distinct players
     /// not more than all the seats.
     fn players_and_tables() -> impl Strategy<Value = (Vec<i64>, Vec<TableSeats>)> {
-        prop::collection::vec(prop::collection::btree_set(1i32..=11, 0..=11), 1..=4).prop_flat_map(|ts| {
-            let tables: Vec<TableSeats> = ts
-                .into_iter()
-                .enumerate()
-                .map(|(i, s)| TableSeats { table: 100 + i as i64, seats: s.into_iter().collect() })
-                .collect();
-            let capacity: usize = tables.iter().map(|t| t.seats.len()).sum();
-            (prop::collection::btree_set(-1000i64..1000, 0..=capacity).prop_map(|p| p.into_iter().collect()), Just(tables))
-        })
+        prop::collection::vec(prop::collection::btree_set(1i32..=11, 0..=11), 1..=4).prop_flat_map(
+            |ts| {
+                let tables: Vec<TableSeats> = ts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| TableSeats {
+                        table: 100 + i as i64,
+                        seats: s.into_iter().collect(),
+                    })
+                    .collect();
+                let capacity: usize = tables.iter().map(|t| t.seats.len()).sum();
+                (
+                    prop::collection::btree_set(-1000i64..1000, 0..=capacity)
+                        .prop_map(|p| p.into_iter().collect()),
+                    Just(tables),
+                )
+            },
+        )
     }
 
     /// Previous-session and other players, disjoint, and a seat count.
     fn oversubscribed_inputs() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize)> {
-        (prop::collection::btree_set(0i64..40, 0..=30), 0usize..=12).prop_flat_map(|(all, seats)| {
-            let all: Vec<i64> = all.into_iter().collect();
-            let n = all.len();
-            (0..=n).prop_map(move |k| (all[..k].to_vec(), all[k..].to_vec(), seats))
-        })
+        (prop::collection::btree_set(0i64..40, 0..=30), 0usize..=12).prop_flat_map(
+            |(all, seats)| {
+                let all: Vec<i64> = all.into_iter().collect();
+                let n = all.len();
+                (0..=n).prop_map(move |k| (all[..k].to_vec(), all[k..].to_vec(), seats))
+            },
+        )
     }
 
     fn any_draw() -> impl Strategy<Value = Draw> {
         let seed = any::<u64>().prop_map(DrawSeed);
         prop_oneof![
-            (seed.clone(), prop::collection::btree_set(any::<i64>(), 0..=20)).prop_map(|(s, p)| {
-                Draw::high_card(s, HighCardPurpose::MustMoveOrder, &p.into_iter().collect::<Vec<_>>()).unwrap()
-            }),
-            (seed.clone(), players_and_seats()).prop_map(|(s, (p, t))| Draw::seat(s, &p, &t).unwrap()),
+            (
+                seed.clone(),
+                prop::collection::btree_set(any::<i64>(), 0..=20)
+            )
+                .prop_map(|(s, p)| {
+                    Draw::high_card(
+                        s,
+                        HighCardPurpose::MustMoveOrder,
+                        &p.into_iter().collect::<Vec<_>>(),
+                    )
+                    .unwrap()
+                }),
+            (seed.clone(), players_and_seats())
+                .prop_map(|(s, (p, t))| Draw::seat(s, &p, &t).unwrap()),
             (seed.clone(), players_and_seats(), any::<i64>()).prop_map(|(s, (mut p, t), x)| {
                 if p.len() == t.len() && !p.contains(&x) {
                     p.push(x);
                 }
                 Draw::seat_with_extra(s, &p, &t).unwrap()
             }),
-            (seed.clone(), players_and_tables()).prop_map(|(s, (p, t))| Draw::suit(s, &p, &t).unwrap()),
+            (seed.clone(), players_and_tables())
+                .prop_map(|(s, (p, t))| Draw::suit(s, &p, &t).unwrap()),
             (seed, oversubscribed_inputs())
                 .prop_map(|(s, (p, o, n))| Draw::oversubscribed(s, &p, &o, n).unwrap()),
         ]

@@ -59,7 +59,12 @@ impl Ineligible {
 /// BSOP 1, 2, 3, 10: a player may be seated only when 18 or over on the room's date, with a
 /// photo on record, an unexpired ID and no exclusion in force. Returns every reason at once
 /// (empty = eligible). `today` is the room's local date at `now`.
-pub fn eligible_to_play(p: &PlayerFacts, bans: &[Ban], now: DateTime<Utc>, today: NaiveDate) -> Vec<Ineligible> {
+pub fn eligible_to_play(
+    p: &PlayerFacts,
+    bans: &[Ban],
+    now: DateTime<Utc>,
+    today: NaiveDate,
+) -> Vec<Ineligible> {
     let mut why = Vec::new();
     if super::age::check_dob(p.date_of_birth, today).is_err() {
         why.push(Ineligible::Under18);
@@ -114,18 +119,37 @@ mod tests {
         let mut p = facts();
         p.has_photo = false;
         p.doc_expiry = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap();
-        assert_eq!(eligible_to_play(&p, &[], now(), today()), vec![Ineligible::NoPhoto, Ineligible::IdExpired]);
+        assert_eq!(
+            eligible_to_play(&p, &[], now(), today()),
+            vec![Ineligible::NoPhoto, Ineligible::IdExpired]
+        );
     }
 
     #[test]
     fn bsop_10_bans_in_force_until_end_or_lift() {
-        let permanent = Ban { starts_at: now() - Duration::days(1), ends_at: None, lifted_at: None };
-        assert_eq!(eligible_to_play(&facts(), &[permanent.clone()], now(), today()), vec![Ineligible::Banned]);
-        let ended = Ban { ends_at: Some(now()), ..permanent.clone() };
+        let permanent = Ban {
+            starts_at: now() - Duration::days(1),
+            ends_at: None,
+            lifted_at: None,
+        };
+        assert_eq!(
+            eligible_to_play(&facts(), &[permanent.clone()], now(), today()),
+            vec![Ineligible::Banned]
+        );
+        let ended = Ban {
+            ends_at: Some(now()),
+            ..permanent.clone()
+        };
         assert!(eligible_to_play(&facts(), &[ended], now(), today()).is_empty());
-        let lifted = Ban { lifted_at: Some(now() - Duration::minutes(1)), ..permanent.clone() };
+        let lifted = Ban {
+            lifted_at: Some(now() - Duration::minutes(1)),
+            ..permanent.clone()
+        };
         assert!(eligible_to_play(&facts(), &[lifted], now(), today()).is_empty());
-        let future = Ban { starts_at: now() + Duration::hours(1), ..permanent };
+        let future = Ban {
+            starts_at: now() + Duration::hours(1),
+            ..permanent
+        };
         assert!(eligible_to_play(&facts(), &[future], now(), today()).is_empty());
     }
 

@@ -15,7 +15,11 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(field: &str, key: &'static str) -> Self {
-        FieldError { field: field.to_string(), key, args: Vec::new() }
+        FieldError {
+            field: field.to_string(),
+            key,
+            args: Vec::new(),
+        }
     }
     pub fn arg(mut self, name: &'static str, value: impl ToString) -> Self {
         self.args.push((name, value.to_string()));
@@ -32,7 +36,10 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(key: &'static str) -> Self {
-        Problem { key, args: Vec::new() }
+        Problem {
+            key,
+            args: Vec::new(),
+        }
     }
     pub fn arg(mut self, name: &'static str, value: impl ToString) -> Self {
         self.args.push((name, value.to_string()));

@@ -59,7 +59,11 @@ impl Variant {
     /// (7 players). MO-13 3: 4 places including the banker's (3 players).
     pub fn default_seats(self) -> i32 {
         match self {
-            Variant::HoldemNl | Variant::HoldemPl | Variant::HoldemLimit | Variant::Plo | Variant::Omaha => 10,
+            Variant::HoldemNl
+            | Variant::HoldemPl
+            | Variant::HoldemLimit
+            | Variant::Plo
+            | Variant::Omaha => 10,
             Variant::ShortDeckHoldem => 9,
             Variant::ShortDeckPlo => 6,
             Variant::Synthetic => 11,
@@ -139,7 +143,11 @@ pub fn validate_game(g: &GameSpec) -> Result<(), Vec<FieldError>> {
     }
     let (lo, hi) = g.variant.seat_range();
     if g.seats < lo || g.seats > hi {
-        e.push(FieldError::new("seats", "err-seats-range").arg("min", lo).arg("max", hi));
+        e.push(
+            FieldError::new("seats", "err-seats-range")
+                .arg("min", lo)
+                .arg("max", hi),
+        );
     }
     e.into_result(())
 }
@@ -156,11 +164,19 @@ pub struct TableSpec {
 pub fn validate_table(t: &TableSpec, game_variant: Option<Variant>) -> Result<(), Vec<FieldError>> {
     let mut e = Errors::default();
     if !(1..=999).contains(&t.number) {
-        e.push(FieldError::new("number", "err-range").arg("min", 1).arg("max", 999));
+        e.push(
+            FieldError::new("number", "err-range")
+                .arg("min", 1)
+                .arg("max", 999),
+        );
     }
     let (lo, hi) = game_variant.map(|v| v.seat_range()).unwrap_or((2, 11));
     if t.seats < lo || t.seats > hi {
-        e.push(FieldError::new("seats", "err-seats-range").arg("min", lo).arg("max", hi));
+        e.push(
+            FieldError::new("seats", "err-seats-range")
+                .arg("min", lo)
+                .arg("max", hi),
+        );
     }
     e.into_result(())
 }
@@ -202,10 +218,16 @@ mod tests {
         assert!(validate_game(&spec(Variant::HoldemNl)).is_ok());
         let mut g = spec(Variant::HoldemNl);
         g.big_blind = 50;
-        assert_eq!(validate_game(&g).unwrap_err()[0].key, "err-game-bb-below-sb");
+        assert_eq!(
+            validate_game(&g).unwrap_err()[0].key,
+            "err-game-bb-below-sb"
+        );
         let mut g = spec(Variant::HoldemNl);
         g.buy_in_max = Some(100);
-        assert_eq!(validate_game(&g).unwrap_err()[0].key, "err-game-max-below-min");
+        assert_eq!(
+            validate_game(&g).unwrap_err()[0].key,
+            "err-game-max-below-min"
+        );
         let mut g = spec(Variant::ShortDeckPlo);
         g.seats = 7;
         assert_eq!(validate_game(&g).unwrap_err()[0].field, "seats");

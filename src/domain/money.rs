@@ -69,7 +69,12 @@ pub fn format_money(minor: i64, currency: &str, lang: Language) -> String {
 pub fn parse_money(s: &str, currency: &str) -> Option<i64> {
     let digits = minor_digits(currency).unwrap_or(2) as usize;
     let t: String = s.trim().chars().filter(|c| !c.is_whitespace()).collect();
-    if t.is_empty() || t.len() > 20 || !t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',') {
+    if t.is_empty()
+        || t.len() > 20
+        || !t
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+    {
         return None;
     }
     let (int_part, frac_part) = match t.rfind(['.', ',']) {
@@ -87,7 +92,11 @@ pub fn parse_money(s: &str, currency: &str) -> Option<i64> {
         }
         let groups: Vec<&str> = int_part.split(sep).collect();
         let first = groups[0];
-        if first.is_empty() || first.len() > 3 || first.starts_with('0') || groups[1..].iter().any(|g| g.len() != 3) {
+        if first.is_empty()
+            || first.len() > 3
+            || first.starts_with('0')
+            || groups[1..].iter().any(|g| g.len() != 3)
+        {
             return None;
         }
     }
@@ -96,7 +105,11 @@ pub fn parse_money(s: &str, currency: &str) -> Option<i64> {
         return None;
     }
     let int: i64 = int_clean.parse().ok()?;
-    let mut frac: i64 = if frac_part.is_empty() { 0 } else { frac_part.parse().ok()? };
+    let mut frac: i64 = if frac_part.is_empty() {
+        0
+    } else {
+        frac_part.parse().ok()?
+    };
     for _ in frac_part.len()..digits {
         frac *= 10;
     }

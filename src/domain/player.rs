@@ -79,13 +79,19 @@ pub enum Warning {
 
 /// Strips the separators people type into document numbers.
 pub fn normalize_doc_number(s: &str) -> String {
-    s.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect()
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
 }
 
 /// E.164: a `+`, a country code not starting with 0, at most 15 digits in all.
 /// Spaces, dots, dashes and parentheses typed by the desk are removed first.
 pub fn normalize_phone(s: &str) -> Option<String> {
-    let t: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')')).collect();
+    let t: String = s
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')'))
+        .collect();
     let digits = t.strip_prefix('+')?;
     let ok = (8..=15).contains(&digits.len())
         && digits.chars().all(|c| c.is_ascii_digit())
@@ -114,11 +120,18 @@ pub fn id_warnings(expiry: NaiveDate, today: NaiveDate) -> Vec<Warning> {
 
 /// BSOP 1, 3: validates a registration or an edit on the room's local date `today`.
 /// Returns the cleaned record and warnings, or every refused field at once.
-pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
+pub fn validate_player(
+    input: &PlayerInput,
+    today: NaiveDate,
+) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
     let mut e = Errors::default();
     let mut warnings = Vec::new();
 
-    let full_name = input.full_name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let full_name = input
+        .full_name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     if full_name.is_empty() {
         e.add("full_name", "err-required");
     } else if full_name.chars().count() > NAME_MAX {
@@ -154,7 +167,12 @@ pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPl
         warnings.extend(id_warnings(input.doc_expiry, today));
     }
 
-    let phone = match input.phone.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let phone = match input
+        .phone
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(p) => match normalize_phone(p) {
             Some(n) => Some(n),
@@ -164,7 +182,12 @@ pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPl
             }
         },
     };
-    let email = match input.email.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let email = match input
+        .email
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None => None,
         Some(m) => {
             if m.len() <= EMAIL_MAX && m.contains('@') && email_address::EmailAddress::is_valid(m) {
@@ -178,7 +201,9 @@ pub fn validate_player(input: &PlayerInput, today: NaiveDate) -> Result<(CleanPl
     match input.notify {
         NotifyPref::Sms if phone.is_none() => e.add("phone", "err-notify-needs-phone"),
         NotifyPref::Email if email.is_none() => e.add("email", "err-notify-needs-email"),
-        NotifyPref::Both if phone.is_none() || email.is_none() => e.add("notify", "err-notify-needs-both"),
+        NotifyPref::Both if phone.is_none() || email.is_none() => {
+            e.add("notify", "err-notify-needs-both")
+        }
         _ => {}
     }
 
@@ -239,8 +264,13 @@ mod tests {
         d(2026, 11, 21)
     }
 
-    fn fields(r: Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>>) -> Vec<(String, &'static str)> {
-        r.unwrap_err().into_iter().map(|e| (e.field, e.key)).collect()
+    fn fields(
+        r: Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>>,
+    ) -> Vec<(String, &'static str)> {
+        r.unwrap_err()
+            .into_iter()
+            .map(|e| (e.field, e.key))
+            .collect()
     }
 
     #[test]
@@ -257,7 +287,10 @@ mod tests {
     fn bsop_1_under_18_by_one_day_is_refused() {
         let mut i = input();
         i.date_of_birth = d(2008, 11, 22);
-        assert_eq!(fields(validate_player(&i, today())), vec![("date_of_birth".into(), "err-under-18")]);
+        assert_eq!(
+            fields(validate_player(&i, today())),
+            vec![("date_of_birth".into(), "err-under-18")]
+        );
         i.date_of_birth = d(2008, 11, 21);
         assert!(validate_player(&i, today()).is_ok());
     }
@@ -266,13 +299,28 @@ mod tests {
     fn bsop_3_expired_id_is_refused_and_soon_expiring_warns() {
         let mut i = input();
         i.doc_expiry = d(2026, 11, 20);
-        assert_eq!(fields(validate_player(&i, today())), vec![("doc_expiry".into(), "err-id-expired")]);
+        assert_eq!(
+            fields(validate_player(&i, today())),
+            vec![("doc_expiry".into(), "err-id-expired")]
+        );
         i.doc_expiry = today(); // valid through its expiry date
         let (_, w) = validate_player(&i, today()).unwrap();
-        assert_eq!(w, vec![Warning::IdExpiresSoon { on: today(), days: 0 }]);
+        assert_eq!(
+            w,
+            vec![Warning::IdExpiresSoon {
+                on: today(),
+                days: 0
+            }]
+        );
         i.doc_expiry = d(2026, 12, 21);
         let (_, w) = validate_player(&i, today()).unwrap();
-        assert_eq!(w, vec![Warning::IdExpiresSoon { on: d(2026, 12, 21), days: 30 }]);
+        assert_eq!(
+            w,
+            vec![Warning::IdExpiresSoon {
+                on: d(2026, 12, 21),
+                days: 30
+            }]
+        );
         i.doc_expiry = d(2026, 12, 22);
         assert!(validate_player(&i, today()).unwrap().1.is_empty());
     }
@@ -295,8 +343,14 @@ mod tests {
 
     #[test]
     fn e164_phone_numbers() {
-        assert_eq!(normalize_phone("+55 (11) 98765-4321").as_deref(), Some("+5511987654321"));
-        assert_eq!(normalize_phone("+853 6612 3456").as_deref(), Some("+85366123456"));
+        assert_eq!(
+            normalize_phone("+55 (11) 98765-4321").as_deref(),
+            Some("+5511987654321")
+        );
+        assert_eq!(
+            normalize_phone("+853 6612 3456").as_deref(),
+            Some("+85366123456")
+        );
         assert_eq!(normalize_phone("+0351912345678"), None);
         assert_eq!(normalize_phone("+1234567890123456"), None);
         assert_eq!(normalize_phone("+35191234567a"), None);
@@ -306,7 +360,10 @@ mod tests {
     fn notification_preference_needs_its_channel() {
         let mut i = input();
         i.phone = None;
-        assert_eq!(fields(validate_player(&i, today())), vec![("phone".into(), "err-notify-needs-phone")]);
+        assert_eq!(
+            fields(validate_player(&i, today())),
+            vec![("phone".into(), "err-notify-needs-phone")]
+        );
         i.notify = NotifyPref::None;
         assert!(validate_player(&i, today()).is_ok());
     }

@@ -79,7 +79,11 @@ impl RuleProfile {
             return_window_min: 60,
             min_stay_mid_min: 60,
             min_stay_high_min: 120,
-            cagnotte_mode: if pt { CagnotteMode::PerSession } else { CagnotteMode::PerHand },
+            cagnotte_mode: if pt {
+                CagnotteMode::PerSession
+            } else {
+                CagnotteMode::PerHand
+            },
             rake_percent_bp: 500,
             session_percent_bp: 1000,
             session_length_min: 60,
@@ -105,29 +109,85 @@ pub struct Range {
 /// Ranges allowed by the seeds (and, where a seed gives one number, the house latitude).
 pub const RANGES: &[Range] = &[
     // PT-ONL 7 runs with 2; PT-2007 24 requires 4; a table has at most 11 seats.
-    Range { field: "min_players_to_run", min: 2, max: 10 },
+    Range {
+        field: "min_players_to_run",
+        min: 2,
+        max: 10,
+    },
     // PT-2007 24: 15 minutes; houses may be stricter, never more lenient than an hour.
-    Range { field: "suspension_grace_min", min: 1, max: 60 },
+    Range {
+        field: "suspension_grace_min",
+        min: 1,
+        max: 60,
+    },
     // BSOP 36: "at least 15 minutes"; the house may allow longer.
-    Range { field: "absence_limit_min", min: 15, max: 120 },
+    Range {
+        field: "absence_limit_min",
+        min: 15,
+        max: 120,
+    },
     // BSOP 36: twice.
-    Range { field: "missed_bb_before_removal", min: 1, max: 5 },
+    Range {
+        field: "missed_bb_before_removal",
+        min: 1,
+        max: 5,
+    },
     // BSOP 26, 37: one hour.
-    Range { field: "return_window_min", min: 30, max: 240 },
+    Range {
+        field: "return_window_min",
+        min: 30,
+        max: 240,
+    },
     // BSOP 38: 1 hour mid, 2 hours high.
-    Range { field: "min_stay_mid_min", min: 0, max: 240 },
-    Range { field: "min_stay_high_min", min: 0, max: 480 },
+    Range {
+        field: "min_stay_mid_min",
+        min: 0,
+        max: 240,
+    },
+    Range {
+        field: "min_stay_high_min",
+        min: 0,
+        max: 480,
+    },
     // PT-2007 7a, PT-ONL 17a: up to 5 % per hand.
-    Range { field: "rake_percent_bp", min: 0, max: 500 },
+    Range {
+        field: "rake_percent_bp",
+        min: 0,
+        max: 500,
+    },
     // PT-2007 7b, PT-ONL 17b: 5 % to 20 %.
-    Range { field: "session_percent_bp", min: 500, max: 2000 },
+    Range {
+        field: "session_percent_bp",
+        min: 500,
+        max: 2000,
+    },
     // PT-2007 7b: one hour of play.
-    Range { field: "session_length_min", min: 60, max: 60 },
+    Range {
+        field: "session_length_min",
+        min: 60,
+        max: 60,
+    },
     // PT-2007 7b: up to 30 minutes after the start.
-    Range { field: "late_seat_window_min", min: 0, max: 30 },
-    Range { field: "seat_call_response_min", min: 1, max: 30 },
-    Range { field: "call_in_expiry_min", min: 5, max: 240 },
-    Range { field: "seat_call_ack_escalation_min", min: 1, max: 15 },
+    Range {
+        field: "late_seat_window_min",
+        min: 0,
+        max: 30,
+    },
+    Range {
+        field: "seat_call_response_min",
+        min: 1,
+        max: 30,
+    },
+    Range {
+        field: "call_in_expiry_min",
+        min: 5,
+        max: 240,
+    },
+    Range {
+        field: "seat_call_ack_escalation_min",
+        min: 1,
+        max: 15,
+    },
 ];
 
 /// Refuses values outside the seeds' ranges (e.g. session cagnotte outside 5-20 %).
@@ -151,7 +211,11 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
     ];
     for (r, v) in RANGES.iter().zip(values) {
         if v < r.min || v > r.max {
-            e.push(FieldError::new(r.field, "err-range").arg("min", r.min).arg("max", r.max));
+            e.push(
+                FieldError::new(r.field, "err-range")
+                    .arg("min", r.min)
+                    .arg("max", r.max),
+            );
         }
     }
     // BSOP 38: high limit never asks less than mid limit.
@@ -201,7 +265,10 @@ mod tests {
     fn pt2007_7a_rake_over_5_percent_is_refused() {
         let mut p = RuleProfile::defaults(ProfileKind::Bsop);
         p.rake_percent_bp = 501;
-        assert_eq!(validate_profile(&p).unwrap_err()[0].field, "rake_percent_bp");
+        assert_eq!(
+            validate_profile(&p).unwrap_err()[0].field,
+            "rake_percent_bp"
+        );
     }
 
     proptest! {

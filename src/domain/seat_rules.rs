@@ -73,10 +73,20 @@ pub struct BuyinRequirement {
 
 impl BuyinRequirement {
     fn range(min: i64, max: Option<i64>, rule: Option<&'static str>) -> Self {
-        BuyinRequirement { min, max, exact: None, rule }
+        BuyinRequirement {
+            min,
+            max,
+            exact: None,
+            rule,
+        }
     }
     fn exactly(amount: i64, rule: &'static str) -> Self {
-        BuyinRequirement { min: amount, max: Some(amount), exact: Some(amount), rule: Some(rule) }
+        BuyinRequirement {
+            min: amount,
+            max: Some(amount),
+            exact: Some(amount),
+            rule: Some(rule),
+        }
     }
 }
 
@@ -207,7 +217,9 @@ pub fn check_rebuy(stack: i64, amount: i64, game_max: Option<i64>) -> Result<(),
         return Err(Problem::new("rules-rebuy-stack-at-max").arg("max", max));
     }
     if stack.saturating_add(amount) > max {
-        return Err(Problem::new("rules-rebuy-above-max").arg("max", max).arg("allowed", max - stack));
+        return Err(Problem::new("rules-rebuy-above-max")
+            .arg("max", max)
+            .arg("allowed", max - stack));
     }
     Ok(())
 }
@@ -302,7 +314,9 @@ pub fn check_leave(
     if stack <= total_bought_in {
         return Ok(());
     }
-    let Some(stay) = min_stay(limit, profile) else { return Ok(()) };
+    let Some(stay) = min_stay(limit, profile) else {
+        return Ok(());
+    };
     let allowed_at = sat_at + stay;
     if now >= allowed_at {
         return Ok(());
@@ -347,9 +361,13 @@ pub enum RemovalReason {
 pub enum AbsenceStatus {
     Present,
     /// Away; by time, the chips may be removed at `due_at` (earlier if the big blinds run out).
-    Away { due_at: DateTime<Utc> },
+    Away {
+        due_at: DateTime<Utc>,
+    },
     /// The chips may be taken off the table and the seat given to someone else.
-    DueForRemoval { because: RemovalReason },
+    DueForRemoval {
+        because: RemovalReason,
+    },
 }
 
 impl AbsenceStatus {
@@ -358,12 +376,17 @@ impl AbsenceStatus {
     /// when nothing is due.
     pub fn notice(&self, profile: &RuleProfile) -> Option<Problem> {
         match self {
-            AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds } => {
-                Some(Problem::new("rules-absence-due-missed-bb").arg("count", profile.missed_bb_before_removal))
-            }
-            AbsenceStatus::DueForRemoval { because: RemovalReason::AwayTooLong } => {
-                Some(Problem::new("rules-absence-due-away").arg("minutes", profile.absence_limit_min))
-            }
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::TwoMissedBigBlinds,
+            } => Some(
+                Problem::new("rules-absence-due-missed-bb")
+                    .arg("count", profile.missed_bb_before_removal),
+            ),
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::AwayTooLong,
+            } => Some(
+                Problem::new("rules-absence-due-away").arg("minutes", profile.absence_limit_min),
+            ),
             _ => None,
         }
     }
@@ -382,8 +405,14 @@ impl AbsenceStatus {
 /// moment becomes the later of the normal limit and `extended_until`; from `extended_until` on
 /// both grounds apply again (the blinds missed meanwhile still count, and are still owed on
 /// return: BSOP 39, PT-2007 90).
-pub fn absence_status(seat: &SeatAbsence, profile: &RuleProfile, now: DateTime<Utc>) -> AbsenceStatus {
-    let Some(since) = seat.away_since else { return AbsenceStatus::Present };
+pub fn absence_status(
+    seat: &SeatAbsence,
+    profile: &RuleProfile,
+    now: DateTime<Utc>,
+) -> AbsenceStatus {
+    let Some(since) = seat.away_since else {
+        return AbsenceStatus::Present;
+    };
     let normal_due = since + minutes(profile.absence_limit_min);
     let due_at = match seat.extended_until {
         Some(e) if e > normal_due => e,
@@ -392,10 +421,14 @@ pub fn absence_status(seat: &SeatAbsence, profile: &RuleProfile, now: DateTime<U
     let extended = seat.extended_until.is_some_and(|e| now < e);
     let bb_limit = profile.missed_bb_before_removal.max(1) as u32;
     if !extended && seat.missed_big_blinds >= bb_limit {
-        return AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds };
+        return AbsenceStatus::DueForRemoval {
+            because: RemovalReason::TwoMissedBigBlinds,
+        };
     }
     if now >= due_at {
-        return AbsenceStatus::DueForRemoval { because: RemovalReason::AwayTooLong };
+        return AbsenceStatus::DueForRemoval {
+            because: RemovalReason::AwayTooLong,
+        };
     }
     AbsenceStatus::Away { due_at }
 }
@@ -451,10 +484,22 @@ impl ReturnObligation {
         match self {
             ReturnObligation::Nothing => None,
             ReturnObligation::PostBigBlindOrWait => Some("rules-return-post-bb-or-wait"),
-            ReturnObligation::PayDead { small: true, big: false } => Some("rules-return-pay-dead-small"),
-            ReturnObligation::PayDead { small: false, big: true } => Some("rules-return-pay-dead-big"),
-            ReturnObligation::PayDead { small: true, big: true } => Some("rules-return-pay-dead-both"),
-            ReturnObligation::PayDead { small: false, big: false } => None,
+            ReturnObligation::PayDead {
+                small: true,
+                big: false,
+            } => Some("rules-return-pay-dead-small"),
+            ReturnObligation::PayDead {
+                small: false,
+                big: true,
+            } => Some("rules-return-pay-dead-big"),
+            ReturnObligation::PayDead {
+                small: true,
+                big: true,
+            } => Some("rules-return-pay-dead-both"),
+            ReturnObligation::PayDead {
+                small: false,
+                big: false,
+            } => None,
         }
     }
 }
@@ -545,11 +590,15 @@ pub enum LeaveReason {
 pub enum HandNotice {
     Nothing,
     /// PT-2007 13: resting; `hands_left` more hands may be rested (0: must play the next).
-    Resting { hands_left: u32 },
+    Resting {
+        hands_left: u32,
+    },
     /// PT-2007 89: must post a big blind in the next hand, without changing the betting order.
     MustPostBigBlind,
     /// PT-2007 13: must leave the table.
-    MustLeave { because: LeaveReason },
+    MustLeave {
+        because: LeaveReason,
+    },
 }
 
 impl HandNotice {
@@ -559,14 +608,16 @@ impl HandNotice {
     pub fn notice(&self) -> Option<Problem> {
         match self {
             HandNotice::Nothing => None,
-            HandNotice::Resting { hands_left } => Some(Problem::new("rules-hands-resting").arg("hands", hands_left)),
+            HandNotice::Resting { hands_left } => {
+                Some(Problem::new("rules-hands-resting").arg("hands", hands_left))
+            }
             HandNotice::MustPostBigBlind => Some(Problem::new("rules-hands-post-bb")),
-            HandNotice::MustLeave { because: LeaveReason::RestedTooLong } => {
-                Some(Problem::new("rules-hands-leave-rested-too-long"))
-            }
-            HandNotice::MustLeave { because: LeaveReason::RestedRepeatedly } => {
-                Some(Problem::new("rules-hands-leave-rested-repeatedly"))
-            }
+            HandNotice::MustLeave {
+                because: LeaveReason::RestedTooLong,
+            } => Some(Problem::new("rules-hands-leave-rested-too-long")),
+            HandNotice::MustLeave {
+                because: LeaveReason::RestedRepeatedly,
+            } => Some(Problem::new("rules-hands-leave-rested-repeatedly")),
         }
     }
 }
@@ -625,13 +676,19 @@ impl HandCounter {
                 self.rest_hands = self.rest_hands.saturating_add(1);
                 self.hands_without_betting = self.hands_without_betting.saturating_add(1);
                 if repeated {
-                    HandNotice::MustLeave { because: LeaveReason::RestedRepeatedly }
+                    HandNotice::MustLeave {
+                        because: LeaveReason::RestedRepeatedly,
+                    }
                 } else if self.rest_hands > REST_HANDS_ALLOWED {
-                    HandNotice::MustLeave { because: LeaveReason::RestedTooLong }
+                    HandNotice::MustLeave {
+                        because: LeaveReason::RestedTooLong,
+                    }
                 } else if self.hands_without_betting >= HANDS_BEFORE_FORCED_BIG_BLIND {
                     HandNotice::MustPostBigBlind
                 } else {
-                    HandNotice::Resting { hands_left: REST_HANDS_ALLOWED - self.rest_hands }
+                    HandNotice::Resting {
+                        hands_left: REST_HANDS_ALLOWED - self.rest_hands,
+                    }
                 }
             }
         }
@@ -659,7 +716,9 @@ pub fn next_button(occupied: &[i32], button: Option<i32>) -> Option<i32> {
 /// occupied; the small blind is the next occupied seat clockwise after it (heads-up, the
 /// button posts the small blind: the same seat). An empty table or no button: none.
 pub fn button_and_small_blind(occupied: &[i32], button: Option<i32>) -> Vec<i32> {
-    let Some(b) = button.filter(|b| occupied.contains(b)) else { return Vec::new() };
+    let Some(b) = button.filter(|b| occupied.contains(b)) else {
+        return Vec::new();
+    };
     if occupied.len() <= 2 {
         return vec![b];
     }
@@ -690,13 +749,33 @@ mod tests {
         RuleProfile::defaults(ProfileKind::PtCasino)
     }
     fn left(taken_off: i64) -> Departure {
-        Departure { left_at: t0(), taken_off, removed_for_absence: false, custody_amount: None }
+        Departure {
+            left_at: t0(),
+            taken_off,
+            removed_for_absence: false,
+            custody_amount: None,
+        }
     }
     fn removed(taken_off: i64, custody: Option<i64>) -> Departure {
-        Departure { left_at: t0(), taken_off, removed_for_absence: true, custody_amount: custody }
+        Departure {
+            left_at: t0(),
+            taken_off,
+            removed_for_absence: true,
+            custody_amount: custody,
+        }
     }
-    fn req(min: i64, max: Option<i64>, exact: Option<i64>, rule: Option<&'static str>) -> BuyinRequirement {
-        BuyinRequirement { min, max, exact, rule }
+    fn req(
+        min: i64,
+        max: Option<i64>,
+        exact: Option<i64>,
+        rule: Option<&'static str>,
+    ) -> BuyinRequirement {
+        BuyinRequirement {
+            min,
+            max,
+            exact,
+            rule,
+        }
     }
     fn args(p: &Problem) -> Vec<(&'static str, String)> {
         p.args.clone()
@@ -711,11 +790,23 @@ mod tests {
         assert_eq!(check_buyin(&r, 4000), Ok(()));
         assert_eq!(check_buyin(&r, 20000), Ok(()));
         let e = check_buyin(&r, 3999).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-buyin-below-min", vec![("min", "4000".to_string())]));
+        assert_eq!(
+            (e.key, args(&e)),
+            ("rules-buyin-below-min", vec![("min", "4000".to_string())])
+        );
         let e = check_buyin(&r, 20001).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-buyin-above-max", vec![("max", "20000".to_string())]));
-        assert_eq!(check_buyin(&r, 0).unwrap_err().key, "rules-amount-not-positive");
-        assert_eq!(check_buyin(&r, -5000).unwrap_err().key, "rules-amount-not-positive");
+        assert_eq!(
+            (e.key, args(&e)),
+            ("rules-buyin-above-max", vec![("max", "20000".to_string())])
+        );
+        assert_eq!(
+            check_buyin(&r, 0).unwrap_err().key,
+            "rules-amount-not-positive"
+        );
+        assert_eq!(
+            check_buyin(&r, -5000).unwrap_err().key,
+            "rules-amount-not-positive"
+        );
         // No maximum: anything from the minimum up.
         let open = buyin_requirement(4000, None, None, None, 60, t0());
         assert_eq!(check_buyin(&open, 9_000_000), Ok(()));
@@ -727,13 +818,29 @@ mod tests {
         let r = buyin_requirement(4000, Some(20000), Some(&d), None, 60, t0() + min(59));
         assert_eq!(r, req(15000, Some(20000), None, Some(BSOP_26)));
         let e = check_buyin(&r, 14999).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-buyin-below-taken-off", vec![("required", "15000".to_string())]));
+        assert_eq!(
+            (e.key, args(&e)),
+            (
+                "rules-buyin-below-taken-off",
+                vec![("required", "15000".to_string())]
+            )
+        );
         assert_eq!(check_buyin(&r, 15000), Ok(()));
         // More, up to the game maximum, is the same as returning and topping up.
         assert_eq!(check_buyin(&r, 20000), Ok(()));
-        assert_eq!(check_buyin(&r, 20001).unwrap_err().key, "rules-buyin-above-max");
+        assert_eq!(
+            check_buyin(&r, 20001).unwrap_err().key,
+            "rules-buyin-above-max"
+        );
         // One second before the hour: still bound.
-        let r = buyin_requirement(4000, Some(20000), Some(&d), None, 60, t0() + min(60) - sec(1));
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&d),
+            None,
+            60,
+            t0() + min(60) - sec(1),
+        );
         assert_eq!(r.min, 15000);
     }
 
@@ -754,8 +861,14 @@ mod tests {
         let r = buyin_requirement(4000, Some(20000), Some(&d), None, 60, t0() + min(10));
         assert_eq!(r, req(35000, Some(35000), None, Some(BSOP_26)));
         assert_eq!(check_buyin(&r, 35000), Ok(()));
-        assert_eq!(check_buyin(&r, 20000).unwrap_err().key, "rules-buyin-below-taken-off");
-        assert_eq!(check_buyin(&r, 35001).unwrap_err().key, "rules-buyin-above-max");
+        assert_eq!(
+            check_buyin(&r, 20000).unwrap_err().key,
+            "rules-buyin-below-taken-off"
+        );
+        assert_eq!(
+            check_buyin(&r, 35001).unwrap_err().key,
+            "rules-buyin-above-max"
+        );
         // Without a game maximum there is no ceiling.
         let r = buyin_requirement(4000, None, Some(&d), None, 60, t0() + min(10));
         assert_eq!(r, req(35000, None, None, Some(BSOP_26)));
@@ -765,7 +878,14 @@ mod tests {
     fn bsop_26_a_short_stack_taken_off_still_buys_the_game_minimum() {
         // Left with less than the minimum (or busted): the minimum already asks for more.
         for taken in [0, 1500, 4000] {
-            let r = buyin_requirement(4000, Some(20000), Some(&left(taken)), None, 60, t0() + min(5));
+            let r = buyin_requirement(
+                4000,
+                Some(20000),
+                Some(&left(taken)),
+                None,
+                60,
+                t0() + min(5),
+            );
             assert_eq!(r, req(4000, Some(20000), None, None), "taken off {taken}");
         }
     }
@@ -777,13 +897,40 @@ mod tests {
         assert_eq!(r, req(12500, Some(12500), Some(12500), Some(BSOP_37)));
         assert_eq!(check_buyin(&r, 12500), Ok(()));
         let e = check_buyin(&r, 20000).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-buyin-same-stack", vec![("required", "12500".to_string())]));
-        assert_eq!(check_buyin(&r, 4000).unwrap_err().key, "rules-buyin-same-stack");
+        assert_eq!(
+            (e.key, args(&e)),
+            (
+                "rules-buyin-same-stack",
+                vec![("required", "12500".to_string())]
+            )
+        );
+        assert_eq!(
+            check_buyin(&r, 4000).unwrap_err().key,
+            "rules-buyin-same-stack"
+        );
         // The custody count is the stack; without one, the amount taken off.
-        let r = buyin_requirement(4000, Some(20000), Some(&removed(12500, Some(12000))), None, 60, t0());
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&removed(12500, Some(12000))),
+            None,
+            60,
+            t0(),
+        );
         assert_eq!(r.exact, Some(12000));
-        let r = buyin_requirement(4000, Some(20000), Some(&removed(2500, None)), None, 60, t0());
-        assert_eq!(r, req(2500, Some(2500), Some(2500), Some(BSOP_37)), "even below the game minimum");
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&removed(2500, None)),
+            None,
+            60,
+            t0(),
+        );
+        assert_eq!(
+            r,
+            req(2500, Some(2500), Some(2500), Some(BSOP_37)),
+            "even below the game minimum"
+        );
         // Nothing to bring back: the game's range.
         let r = buyin_requirement(4000, Some(20000), Some(&removed(0, None)), None, 60, t0());
         assert_eq!(r, req(4000, Some(20000), None, None));
@@ -792,7 +939,14 @@ mod tests {
     #[test]
     fn bsop_37_after_one_hour_off_the_table_the_minimum_is_enough() {
         let d = removed(12500, Some(12500));
-        let r = buyin_requirement(4000, Some(20000), Some(&d), None, 60, t0() + min(60) - sec(1));
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&d),
+            None,
+            60,
+            t0() + min(60) - sec(1),
+        );
         assert_eq!(r.exact, Some(12500));
         let r = buyin_requirement(4000, Some(20000), Some(&d), None, 60, t0() + min(60));
         assert_eq!(r, req(4000, Some(20000), None, None));
@@ -810,7 +964,13 @@ mod tests {
         assert_eq!(r, req(10000, Some(10000), Some(10000), Some(PT_2007_28)));
         assert_eq!(check_buyin(&r, 10000), Ok(()));
         let e = check_buyin(&r, 10001).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-buyin-average-capital", vec![("required", "10000".to_string())]));
+        assert_eq!(
+            (e.key, args(&e)),
+            (
+                "rules-buyin-average-capital",
+                vec![("required", "10000".to_string())]
+            )
+        );
         // The average binds even above the game maximum.
         let r = buyin_requirement(4000, Some(20000), None, Some(30000), 60, t0());
         assert_eq!(r.exact, Some(30000));
@@ -819,19 +979,54 @@ mod tests {
     #[test]
     fn pt2007_28_a_return_rule_that_asks_for_more_wins() {
         // BSOP 26 asks 150.00, the average is 100.00: the return rule.
-        let r = buyin_requirement(4000, Some(20000), Some(&left(15000)), Some(10000), 60, t0() + min(5));
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&left(15000)),
+            Some(10000),
+            60,
+            t0() + min(5),
+        );
         assert_eq!(r, req(15000, Some(20000), None, Some(BSOP_26)));
         // The average is higher than the amount taken off: the average.
-        let r = buyin_requirement(4000, Some(20000), Some(&left(8000)), Some(10000), 60, t0() + min(5));
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&left(8000)),
+            Some(10000),
+            60,
+            t0() + min(5),
+        );
         assert_eq!(r, req(10000, Some(10000), Some(10000), Some(PT_2007_28)));
         // BSOP 37: same stack above the average wins; below it, the average.
-        let r = buyin_requirement(4000, Some(20000), Some(&removed(12000, None)), Some(10000), 60, t0());
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&removed(12000, None)),
+            Some(10000),
+            60,
+            t0(),
+        );
         assert_eq!(r.rule, Some(BSOP_37));
         assert_eq!(r.exact, Some(12000));
-        let r = buyin_requirement(4000, Some(20000), Some(&removed(9000, None)), Some(10000), 60, t0());
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&removed(9000, None)),
+            Some(10000),
+            60,
+            t0(),
+        );
         assert_eq!((r.rule, r.exact), (Some(PT_2007_28), Some(10000)));
         // After the window, the average alone.
-        let r = buyin_requirement(4000, Some(20000), Some(&left(15000)), Some(10000), 60, t0() + min(60));
+        let r = buyin_requirement(
+            4000,
+            Some(20000),
+            Some(&left(15000)),
+            Some(10000),
+            60,
+            t0() + min(60),
+        );
         assert_eq!((r.rule, r.exact), (Some(PT_2007_28), Some(10000)));
     }
 
@@ -852,15 +1047,41 @@ mod tests {
         let e = check_rebuy(3000, 17001, Some(20000)).unwrap_err();
         assert_eq!(
             (e.key, args(&e)),
-            ("rules-rebuy-above-max", vec![("max", "20000".to_string()), ("allowed", "17000".to_string())])
+            (
+                "rules-rebuy-above-max",
+                vec![
+                    ("max", "20000".to_string()),
+                    ("allowed", "17000".to_string())
+                ]
+            )
         );
         let e = check_rebuy(20000, 100, Some(20000)).unwrap_err();
-        assert_eq!((e.key, args(&e)), ("rules-rebuy-stack-at-max", vec![("max", "20000".to_string())]));
-        assert_eq!(check_rebuy(25000, 100, Some(20000)).unwrap_err().key, "rules-rebuy-stack-at-max");
-        assert_eq!(check_rebuy(3000, 0, Some(20000)).unwrap_err().key, "rules-amount-not-positive");
-        assert_eq!(check_rebuy(3000, -1, None).unwrap_err().key, "rules-amount-not-positive");
+        assert_eq!(
+            (e.key, args(&e)),
+            (
+                "rules-rebuy-stack-at-max",
+                vec![("max", "20000".to_string())]
+            )
+        );
+        assert_eq!(
+            check_rebuy(25000, 100, Some(20000)).unwrap_err().key,
+            "rules-rebuy-stack-at-max"
+        );
+        assert_eq!(
+            check_rebuy(3000, 0, Some(20000)).unwrap_err().key,
+            "rules-amount-not-positive"
+        );
+        assert_eq!(
+            check_rebuy(3000, -1, None).unwrap_err().key,
+            "rules-amount-not-positive"
+        );
         assert_eq!(check_rebuy(50000, 1_000_000, None), Ok(()));
-        assert_eq!(check_rebuy(i64::MAX - 1, 10, Some(i64::MAX - 5)).unwrap_err().key, "rules-rebuy-stack-at-max");
+        assert_eq!(
+            check_rebuy(i64::MAX - 1, 10, Some(i64::MAX - 5))
+                .unwrap_err()
+                .key,
+            "rules-rebuy-stack-at-max"
+        );
     }
 
     // --- 3. Table change ----------------------------------------------------------------
@@ -881,10 +1102,14 @@ mod tests {
             )
         );
         // 59:59 seated: one minute left, rounded up.
-        let e = check_stack_transfer(25000, Some(20000), t0(), t0() + min(60) - sec(1)).unwrap_err();
+        let e =
+            check_stack_transfer(25000, Some(20000), t0(), t0() + min(60) - sec(1)).unwrap_err();
         assert_eq!(e.args[2], ("minutes", "1".to_string()));
         // Exactly one hour: allowed.
-        assert_eq!(check_stack_transfer(25000, Some(20000), t0(), t0() + min(60)), Ok(()));
+        assert_eq!(
+            check_stack_transfer(25000, Some(20000), t0(), t0() + min(60)),
+            Ok(())
+        );
         // At or below the maximum, or no maximum: allowed at once.
         assert_eq!(check_stack_transfer(20000, Some(20000), t0(), t0()), Ok(()));
         assert_eq!(check_stack_transfer(90000, None, t0(), t0()), Ok(()));
@@ -898,7 +1123,12 @@ mod tests {
         let r = check_leave(30000, 20000, t0(), t0() + min(30), LimitClass::High, &p).unwrap_err();
         assert_eq!(
             r,
-            MinStayRefusal { limit: LimitClass::High, stay_min: 120, remaining_min: 90, allowed_at: t0() + min(120) }
+            MinStayRefusal {
+                limit: LimitClass::High,
+                stay_min: 120,
+                remaining_min: 90,
+                allowed_at: t0() + min(120)
+            }
         );
         let pr: Problem = r.into();
         assert_eq!(pr.key, "rules-min-stay");
@@ -912,7 +1142,15 @@ mod tests {
             ]
         );
         // 119:59 seated: still one minute.
-        let r = check_leave(30000, 20000, t0(), t0() + min(120) - sec(1), LimitClass::High, &p).unwrap_err();
+        let r = check_leave(
+            30000,
+            20000,
+            t0(),
+            t0() + min(120) - sec(1),
+            LimitClass::High,
+            &p,
+        )
+        .unwrap_err();
         assert_eq!(r.remaining_min, 1);
         // 61 minutes: allowed at Mid, not at High.
         assert!(check_leave(30000, 20000, t0(), t0() + min(61), LimitClass::High, &p).is_err());
@@ -921,68 +1159,140 @@ mod tests {
     #[test]
     fn bsop_38_exactly_at_the_minimum_stay_leaving_is_allowed() {
         let p = bsop();
-        assert_eq!(check_leave(30000, 20000, t0(), t0() + min(120), LimitClass::High, &p), Ok(()));
-        assert_eq!(check_leave(30000, 20000, t0(), t0() + min(60), LimitClass::Mid, &p), Ok(()));
+        assert_eq!(
+            check_leave(30000, 20000, t0(), t0() + min(120), LimitClass::High, &p),
+            Ok(())
+        );
+        assert_eq!(
+            check_leave(30000, 20000, t0(), t0() + min(60), LimitClass::Mid, &p),
+            Ok(())
+        );
     }
 
     #[test]
     fn bsop_38_a_winner_at_mid_limit_stays_one_hour_and_low_limit_has_none() {
         let p = bsop();
-        let r = check_leave(30000, 20000, t0(), t0() + min(45) + sec(30), LimitClass::Mid, &p).unwrap_err();
-        assert_eq!((r.stay_min, r.remaining_min, r.allowed_at), (60, 15, t0() + min(60)));
+        let r = check_leave(
+            30000,
+            20000,
+            t0(),
+            t0() + min(45) + sec(30),
+            LimitClass::Mid,
+            &p,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (r.stay_min, r.remaining_min, r.allowed_at),
+            (60, 15, t0() + min(60))
+        );
         assert_eq!(r.to_problem().args[3], ("limit", "mid".to_string()));
-        assert_eq!(check_leave(30000, 20000, t0(), t0() + min(1), LimitClass::Low, &p), Ok(()));
+        assert_eq!(
+            check_leave(30000, 20000, t0(), t0() + min(1), LimitClass::Low, &p),
+            Ok(())
+        );
         assert_eq!(min_stay(LimitClass::Low, &p), None);
         assert_eq!(min_stay(LimitClass::Mid, &p), Some(min(60)));
         assert_eq!(min_stay(LimitClass::High, &p), Some(min(120)));
         // The profile sets the numbers.
         let mut q = pt();
         q.min_stay_mid_min = 90;
-        assert_eq!(check_leave(30000, 20000, t0(), t0() + min(80), LimitClass::Mid, &q).unwrap_err().remaining_min, 10);
+        assert_eq!(
+            check_leave(30000, 20000, t0(), t0() + min(80), LimitClass::Mid, &q)
+                .unwrap_err()
+                .remaining_min,
+            10
+        );
     }
 
     #[test]
     fn bsop_38_a_stack_equal_to_the_total_bought_in_is_not_winning() {
         let p = bsop();
-        assert_eq!(check_leave(20000, 20000, t0(), t0() + min(1), LimitClass::High, &p), Ok(()));
-        assert_eq!(check_leave(19999, 20000, t0(), t0() + min(1), LimitClass::High, &p), Ok(()));
+        assert_eq!(
+            check_leave(20000, 20000, t0(), t0() + min(1), LimitClass::High, &p),
+            Ok(())
+        );
+        assert_eq!(
+            check_leave(19999, 20000, t0(), t0() + min(1), LimitClass::High, &p),
+            Ok(())
+        );
         assert!(check_leave(20001, 20000, t0(), t0() + min(1), LimitClass::High, &p).is_err());
     }
 
     // --- 5. Absence ---------------------------------------------------------------------
 
     fn away(since: DateTime<Utc>, ext: Option<DateTime<Utc>>, bb: u32) -> SeatAbsence {
-        SeatAbsence { away_since: Some(since), extended_until: ext, missed_big_blinds: bb }
+        SeatAbsence {
+            away_since: Some(since),
+            extended_until: ext,
+            missed_big_blinds: bb,
+        }
     }
 
     #[test]
     fn bsop_36_present_seat() {
-        assert_eq!(absence_status(&SeatAbsence::default(), &bsop(), t0()), AbsenceStatus::Present);
+        assert_eq!(
+            absence_status(&SeatAbsence::default(), &bsop(), t0()),
+            AbsenceStatus::Present
+        );
     }
 
     #[test]
     fn bsop_36_exactly_15_minutes_away_is_due_for_removal() {
         let p = bsop();
         let s = away(t0(), None, 0);
-        assert_eq!(absence_status(&s, &p, t0() + min(15) - sec(1)), AbsenceStatus::Away { due_at: t0() + min(15) });
+        assert_eq!(
+            absence_status(&s, &p, t0() + min(15) - sec(1)),
+            AbsenceStatus::Away {
+                due_at: t0() + min(15)
+            }
+        );
         let due = absence_status(&s, &p, t0() + min(15));
-        assert_eq!(due, AbsenceStatus::DueForRemoval { because: RemovalReason::AwayTooLong });
+        assert_eq!(
+            due,
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::AwayTooLong
+            }
+        );
         let n = due.notice(&p).unwrap();
-        assert_eq!((n.key, n.args), ("rules-absence-due-away", vec![("minutes", "15".to_string())]));
+        assert_eq!(
+            (n.key, n.args),
+            (
+                "rules-absence-due-away",
+                vec![("minutes", "15".to_string())]
+            )
+        );
     }
 
     #[test]
     fn bsop_36_two_missed_big_blinds_are_due_for_removal() {
         let p = bsop();
-        assert_eq!(absence_status(&away(t0(), None, 1), &p, t0() + min(3)), AbsenceStatus::Away { due_at: t0() + min(15) });
+        assert_eq!(
+            absence_status(&away(t0(), None, 1), &p, t0() + min(3)),
+            AbsenceStatus::Away {
+                due_at: t0() + min(15)
+            }
+        );
         let due = absence_status(&away(t0(), None, 2), &p, t0() + min(3));
-        assert_eq!(due, AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds });
+        assert_eq!(
+            due,
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::TwoMissedBigBlinds
+            }
+        );
         let n = due.notice(&p).unwrap();
-        assert_eq!((n.key, n.args), ("rules-absence-due-missed-bb", vec![("count", "2".to_string())]));
+        assert_eq!(
+            (n.key, n.args),
+            (
+                "rules-absence-due-missed-bb",
+                vec![("count", "2".to_string())]
+            )
+        );
         // Both grounds: the blinds are named.
         assert_eq!(
             absence_status(&away(t0(), None, 3), &p, t0() + min(20)),
-            AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds }
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::TwoMissedBigBlinds
+            }
         );
         assert_eq!(AbsenceStatus::Present.notice(&p), None);
     }
@@ -992,22 +1302,41 @@ mod tests {
         let p = bsop();
         let ext = Some(t0() + min(40));
         let s = away(t0(), ext, 0);
-        assert_eq!(absence_status(&s, &p, t0() + min(20)), AbsenceStatus::Away { due_at: t0() + min(40) });
+        assert_eq!(
+            absence_status(&s, &p, t0() + min(20)),
+            AbsenceStatus::Away {
+                due_at: t0() + min(40)
+            }
+        );
         // Blinds missed during the extension do not cut it short…
         let s = away(t0(), ext, 3);
-        assert_eq!(absence_status(&s, &p, t0() + min(39)), AbsenceStatus::Away { due_at: t0() + min(40) });
+        assert_eq!(
+            absence_status(&s, &p, t0() + min(39)),
+            AbsenceStatus::Away {
+                due_at: t0() + min(40)
+            }
+        );
         // …but count once it ends.
         assert_eq!(
             absence_status(&s, &p, t0() + min(40)),
-            AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds }
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::TwoMissedBigBlinds
+            }
         );
         assert_eq!(
             absence_status(&away(t0(), ext, 0), &p, t0() + min(40)),
-            AbsenceStatus::DueForRemoval { because: RemovalReason::AwayTooLong }
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::AwayTooLong
+            }
         );
         // An "extension" shorter than the limit does not shorten it.
         let s = away(t0(), Some(t0() + min(5)), 0);
-        assert_eq!(absence_status(&s, &p, t0() + min(10)), AbsenceStatus::Away { due_at: t0() + min(15) });
+        assert_eq!(
+            absence_status(&s, &p, t0() + min(10)),
+            AbsenceStatus::Away {
+                due_at: t0() + min(15)
+            }
+        );
     }
 
     // --- 6. Buttons ---------------------------------------------------------------------
@@ -1016,12 +1345,32 @@ mod tests {
     fn bsop_36_missed_blind_button_first_then_absence_button_on_the_empty_seat() {
         let mut b = SeatButtons::default();
         b.on_seat_empty_at_hand_start();
-        assert_eq!(b, SeatButtons::default(), "no absence button without a missed-blind button");
+        assert_eq!(
+            b,
+            SeatButtons::default(),
+            "no absence button without a missed-blind button"
+        );
         b.on_blind_missed(Blind::Small);
-        assert_eq!(b, SeatButtons { missed_blind: true, absence: false, missed_sb: 1, missed_bb: 0 });
+        assert_eq!(
+            b,
+            SeatButtons {
+                missed_blind: true,
+                absence: false,
+                missed_sb: 1,
+                missed_bb: 0
+            }
+        );
         b.on_seat_empty_at_hand_start();
         b.on_blind_missed(Blind::Big);
-        assert_eq!(b, SeatButtons { missed_blind: true, absence: true, missed_sb: 1, missed_bb: 1 });
+        assert_eq!(
+            b,
+            SeatButtons {
+                missed_blind: true,
+                absence: true,
+                missed_sb: 1,
+                missed_bb: 1
+            }
+        );
     }
 
     #[test]
@@ -1032,7 +1381,10 @@ mod tests {
         let o = b.on_return(&bsop());
         assert_eq!(o, ReturnObligation::PostBigBlindOrWait);
         assert_eq!(o.key(), Some("rules-return-post-bb-or-wait"));
-        assert!(!b.absence && b.missed_blind, "the absence button goes, the missed-blind button stays");
+        assert!(
+            !b.absence && b.missed_blind,
+            "the absence button goes, the missed-blind button stays"
+        );
         b.on_blinds_settled();
         assert_eq!(b, SeatButtons::default());
         assert_eq!(b.on_return(&bsop()), ReturnObligation::Nothing);
@@ -1044,17 +1396,51 @@ mod tests {
         let p = pt();
         let mut b = SeatButtons::default();
         b.on_blind_missed(Blind::Big);
-        assert_eq!(b.on_return(&p), ReturnObligation::PayDead { small: false, big: true });
+        assert_eq!(
+            b.on_return(&p),
+            ReturnObligation::PayDead {
+                small: false,
+                big: true
+            }
+        );
         let mut b = SeatButtons::default();
         b.on_blind_missed(Blind::Small);
         let o = b.on_return(&p);
-        assert_eq!((o, o.key()), (ReturnObligation::PayDead { small: true, big: false }, Some("rules-return-pay-dead-small")));
+        assert_eq!(
+            (o, o.key()),
+            (
+                ReturnObligation::PayDead {
+                    small: true,
+                    big: false
+                },
+                Some("rules-return-pay-dead-small")
+            )
+        );
         b.on_blind_missed(Blind::Big);
         b.on_blind_missed(Blind::Big);
         let o = b.on_return(&p);
-        assert_eq!((o, o.key()), (ReturnObligation::PayDead { small: true, big: true }, Some("rules-return-pay-dead-both")));
-        assert_eq!(ReturnObligation::PayDead { small: false, big: true }.key(), Some("rules-return-pay-dead-big"));
-        assert_eq!(SeatButtons::default().on_return(&p), ReturnObligation::Nothing);
+        assert_eq!(
+            (o, o.key()),
+            (
+                ReturnObligation::PayDead {
+                    small: true,
+                    big: true
+                },
+                Some("rules-return-pay-dead-both")
+            )
+        );
+        assert_eq!(
+            ReturnObligation::PayDead {
+                small: false,
+                big: true
+            }
+            .key(),
+            Some("rules-return-pay-dead-big")
+        );
+        assert_eq!(
+            SeatButtons::default().on_return(&p),
+            ReturnObligation::Nothing
+        );
     }
 
     // --- 7. Hands -----------------------------------------------------------------------
@@ -1073,21 +1459,34 @@ mod tests {
             vec![
                 HandNotice::Resting { hands_left: 1 },
                 HandNotice::Resting { hands_left: 0 },
-                HandNotice::MustLeave { because: LeaveReason::RestedTooLong },
+                HandNotice::MustLeave {
+                    because: LeaveReason::RestedTooLong
+                },
             ]
         );
         let k = n[2].notice().unwrap();
         assert_eq!(k.key, "rules-hands-leave-rested-too-long");
         let k = n[1].notice().unwrap();
-        assert_eq!((k.key, k.args), ("rules-hands-resting", vec![("hands", "0".to_string())]));
+        assert_eq!(
+            (k.key, k.args),
+            ("rules-hands-resting", vec![("hands", "0".to_string())])
+        );
     }
 
     #[test]
     fn pt2007_13_resting_again_before_betting_means_leaving() {
         let mut c = HandCounter::default();
         let n = feed(&mut c, &[Rested, Rested, NoBet, Rested]);
-        assert_eq!(n[3], HandNotice::MustLeave { because: LeaveReason::RestedRepeatedly });
-        assert_eq!(n[3].notice().unwrap().key, "rules-hands-leave-rested-repeatedly");
+        assert_eq!(
+            n[3],
+            HandNotice::MustLeave {
+                because: LeaveReason::RestedRepeatedly
+            }
+        );
+        assert_eq!(
+            n[3].notice().unwrap().key,
+            "rules-hands-leave-rested-repeatedly"
+        );
         // A bet in between: a new rest is allowed.
         let mut c = HandCounter::default();
         let n = feed(&mut c, &[Rested, Rested, Bet, Rested]);
@@ -1132,7 +1531,8 @@ mod tests {
         use crate::i18n::I18n;
         let i = I18n::default();
         let p = bsop();
-        let refusal = check_leave(30000, 20000, t0(), t0() + min(30), LimitClass::High, &p).unwrap_err();
+        let refusal =
+            check_leave(30000, 20000, t0(), t0() + min(30), LimitClass::High, &p).unwrap_err();
         let problems: Vec<Problem> = vec![
             check_buyin(&req(1, None, None, None), 0).unwrap_err(),
             check_buyin(&req(4000, Some(20000), None, None), 1).unwrap_err(),
@@ -1145,19 +1545,45 @@ mod tests {
             check_rebuy(30000, 1, Some(20000)).unwrap_err(),
             check_stack_transfer(30000, Some(20000), t0(), t0() + min(17)).unwrap_err(),
             refusal.to_problem(),
-            AbsenceStatus::DueForRemoval { because: RemovalReason::TwoMissedBigBlinds }.notice(&p).unwrap(),
-            AbsenceStatus::DueForRemoval { because: RemovalReason::AwayTooLong }.notice(&p).unwrap(),
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::TwoMissedBigBlinds,
+            }
+            .notice(&p)
+            .unwrap(),
+            AbsenceStatus::DueForRemoval {
+                because: RemovalReason::AwayTooLong,
+            }
+            .notice(&p)
+            .unwrap(),
             HandNotice::Resting { hands_left: 1 }.notice().unwrap(),
             HandNotice::MustPostBigBlind.notice().unwrap(),
-            HandNotice::MustLeave { because: LeaveReason::RestedTooLong }.notice().unwrap(),
-            HandNotice::MustLeave { because: LeaveReason::RestedRepeatedly }.notice().unwrap(),
+            HandNotice::MustLeave {
+                because: LeaveReason::RestedTooLong,
+            }
+            .notice()
+            .unwrap(),
+            HandNotice::MustLeave {
+                because: LeaveReason::RestedRepeatedly,
+            }
+            .notice()
+            .unwrap(),
         ];
-        let mut keys: Vec<(&str, Vec<(&str, String)>)> = problems.into_iter().map(|p| (p.key, p.args)).collect();
+        let mut keys: Vec<(&str, Vec<(&str, String)>)> =
+            problems.into_iter().map(|p| (p.key, p.args)).collect();
         for o in [
             ReturnObligation::PostBigBlindOrWait,
-            ReturnObligation::PayDead { small: true, big: false },
-            ReturnObligation::PayDead { small: false, big: true },
-            ReturnObligation::PayDead { small: true, big: true },
+            ReturnObligation::PayDead {
+                small: true,
+                big: false,
+            },
+            ReturnObligation::PayDead {
+                small: false,
+                big: true,
+            },
+            ReturnObligation::PayDead {
+                small: true,
+                big: true,
+            },
         ] {
             keys.push((o.key().unwrap(), Vec::new()));
         }
@@ -1165,18 +1591,28 @@ mod tests {
         for lang in [Language::En, Language::Pt] {
             let catalog = I18n::keys(lang);
             for (key, args) in &keys {
-                assert!(catalog.iter().any(|k| k == key), "{key} missing in {lang:?}");
+                assert!(
+                    catalog.iter().any(|k| k == key),
+                    "{key} missing in {lang:?}"
+                );
                 let text = i.msg(lang, key, args);
                 assert_ne!(&text, key);
                 for (name, value) in args {
                     if *name != "until" && *name != "limit" {
-                        assert!(text.contains(value.as_str()), "{key} ({lang:?}) does not show {name}: {text}");
+                        assert!(
+                            text.contains(value.as_str()),
+                            "{key} ({lang:?}) does not show {name}: {text}"
+                        );
                     }
                 }
             }
         }
-        assert!(i.msg(Language::Pt, "rules-min-stay", &refusal.to_problem().args).contains("Faltam 90 minutos"));
-        assert!(i.msg(Language::En, "rules-min-stay", &refusal.to_problem().args).contains("High Limit"));
+        assert!(i
+            .msg(Language::Pt, "rules-min-stay", &refusal.to_problem().args)
+            .contains("Faltam 90 minutos"));
+        assert!(i
+            .msg(Language::En, "rules-min-stay", &refusal.to_problem().args)
+            .contains("High Limit"));
     }
 
     // --- Properties ---------------------------------------------------------------------

@@ -40,7 +40,9 @@ pub fn validate_staff(username: &str, display_name: &str) -> Result<(), Vec<Fiel
     if username.is_empty() {
         e.add("username", "err-required");
     } else if username.len() > USERNAME_MAX
-        || !username.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_'))
+        || !username
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_'))
     {
         e.add("username", "err-username");
     }

@@ -46,7 +46,9 @@ pub enum Transition {
     /// Enough players: the game may start (or resume).
     Run,
     /// PT-2007 24: fewer than the minimum: suspend, with the deadline to close.
-    Suspend { closes_at: DateTime<Utc> },
+    Suspend {
+        closes_at: DateTime<Utc>,
+    },
     /// PT-2007 24: the minimum was not back in time: close; players are offered elsewhere.
     Close,
 }
@@ -77,7 +79,9 @@ pub fn evaluate(
             if enough {
                 Transition::Stay
             } else {
-                Transition::Suspend { closes_at: now + grace }
+                Transition::Suspend {
+                    closes_at: now + grace,
+                }
             }
         }
         TableState::Suspended => {
@@ -113,7 +117,10 @@ pub fn must_move_table(tables: &[GameTable]) -> Option<i64> {
     if tables.len() < 2 {
         return None;
     }
-    tables.iter().max_by_key(|t| (t.formed_at, t.table_id)).map(|t| t.table_id)
+    tables
+        .iter()
+        .max_by_key(|t| (t.formed_at, t.table_id))
+        .map(|t| t.table_id)
 }
 
 /// A player at the must-move table, in the original waiting-list order (BSOP 55).
@@ -136,7 +143,10 @@ pub fn must_move_due(players: &[MustMovePlayer]) -> Option<i64> {
 
 /// BSOP 55: a player who refuses to move either gives up the game or may re-join the list
 /// no sooner than one hour after refusing.
-pub fn may_rejoin_after_refusal(refused_at: DateTime<Utc>, return_window: Duration) -> DateTime<Utc> {
+pub fn may_rejoin_after_refusal(
+    refused_at: DateTime<Utc>,
+    return_window: Duration,
+) -> DateTime<Utc> {
     refused_at + return_window
 }
 
@@ -209,37 +219,106 @@ mod tests {
 
     #[test]
     fn pt2007_24_cannot_start_below_the_minimum() {
-        assert_eq!(evaluate(TableState::Open, 3, 4, None, grace(), t0()), Transition::Stay);
-        assert_eq!(evaluate(TableState::Open, 4, 4, None, grace(), t0()), Transition::Run);
+        assert_eq!(
+            evaluate(TableState::Open, 3, 4, None, grace(), t0()),
+            Transition::Stay
+        );
+        assert_eq!(
+            evaluate(TableState::Open, 4, 4, None, grace(), t0()),
+            Transition::Run
+        );
     }
 
     #[test]
     fn pt2007_24_suspends_below_the_minimum_and_closes_after_15_minutes() {
         assert_eq!(
             evaluate(TableState::Running, 3, 4, None, grace(), t0()),
-            Transition::Suspend { closes_at: t0() + Duration::minutes(15) }
+            Transition::Suspend {
+                closes_at: t0() + Duration::minutes(15)
+            }
         );
         let s = Some(t0());
-        assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Stay);
-        assert_eq!(evaluate(TableState::Suspended, 4, 4, s, grace(), t0() + Duration::seconds(899)), Transition::Run);
-        assert_eq!(evaluate(TableState::Suspended, 3, 4, s, grace(), t0() + Duration::minutes(15)), Transition::Close);
+        assert_eq!(
+            evaluate(
+                TableState::Suspended,
+                3,
+                4,
+                s,
+                grace(),
+                t0() + Duration::seconds(899)
+            ),
+            Transition::Stay
+        );
+        assert_eq!(
+            evaluate(
+                TableState::Suspended,
+                4,
+                4,
+                s,
+                grace(),
+                t0() + Duration::seconds(899)
+            ),
+            Transition::Run
+        );
+        assert_eq!(
+            evaluate(
+                TableState::Suspended,
+                3,
+                4,
+                s,
+                grace(),
+                t0() + Duration::minutes(15)
+            ),
+            Transition::Close
+        );
         // Back to four only after the deadline: still closed (the deadline comes first).
-        assert_eq!(evaluate(TableState::Suspended, 4, 4, s, grace(), t0() + Duration::minutes(15)), Transition::Close);
+        assert_eq!(
+            evaluate(
+                TableState::Suspended,
+                4,
+                4,
+                s,
+                grace(),
+                t0() + Duration::minutes(15)
+            ),
+            Transition::Close
+        );
         // A restart long after the deadline closes at once.
-        assert_eq!(evaluate(TableState::Suspended, 0, 4, s, grace(), t0() + Duration::hours(5)), Transition::Close);
+        assert_eq!(
+            evaluate(
+                TableState::Suspended,
+                0,
+                4,
+                s,
+                grace(),
+                t0() + Duration::hours(5)
+            ),
+            Transition::Close
+        );
         // PT-ONL 7: the minimum is a profile setting.
-        assert_eq!(evaluate(TableState::Running, 2, 2, None, grace(), t0()), Transition::Stay);
+        assert_eq!(
+            evaluate(TableState::Running, 2, 2, None, grace(), t0()),
+            Transition::Stay
+        );
     }
 
     fn gt(id: i64, minutes: i64, seated: usize) -> GameTable {
-        GameTable { table_id: id, formed_at: t0() + Duration::minutes(minutes), seated, seats: 10 }
+        GameTable {
+            table_id: id,
+            formed_at: t0() + Duration::minutes(minutes),
+            seated,
+            seats: 10,
+        }
     }
 
     #[test]
     fn bsop_55_56_the_newest_table_is_the_must_move() {
         assert_eq!(must_move_table(&[gt(1, 0, 9)]), None);
         assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 5)]), Some(2));
-        assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 9), gt(3, 60, 4)]), Some(3));
+        assert_eq!(
+            must_move_table(&[gt(1, 0, 9), gt(2, 30, 9), gt(3, 60, 4)]),
+            Some(3)
+        );
         // The third breaks: the second-formed becomes the must-move.
         assert_eq!(must_move_table(&[gt(1, 0, 9), gt(2, 30, 9)]), Some(2));
     }
@@ -247,36 +326,69 @@ mod tests {
     #[test]
     fn bsop_57_must_move_waits_while_in_small_blind_or_button() {
         let mut ps = vec![
-            MustMovePlayer { player_id: 7, list_order: 2, in_small_blind_or_button: false },
-            MustMovePlayer { player_id: 5, list_order: 1, in_small_blind_or_button: false },
+            MustMovePlayer {
+                player_id: 7,
+                list_order: 2,
+                in_small_blind_or_button: false,
+            },
+            MustMovePlayer {
+                player_id: 5,
+                list_order: 1,
+                in_small_blind_or_button: false,
+            },
         ];
         assert_eq!(must_move_due(&ps), Some(5));
         ps[1].in_small_blind_or_button = true;
-        assert_eq!(must_move_due(&ps), None, "the first in list order waits; nobody jumps the order");
+        assert_eq!(
+            must_move_due(&ps),
+            None,
+            "the first in list order waits; nobody jumps the order"
+        );
         assert_eq!(must_move_due(&[]), None);
     }
 
     #[test]
     fn bsop_55_refusal_rejoins_after_one_hour() {
-        assert_eq!(may_rejoin_after_refusal(t0(), Duration::minutes(60)), t0() + Duration::hours(1));
+        assert_eq!(
+            may_rejoin_after_refusal(t0(), Duration::minutes(60)),
+            t0() + Duration::hours(1)
+        );
     }
 
     #[test]
     fn bsop_58_the_table_that_needs_a_player_most() {
-        assert_eq!(neediest_table(&[gt(1, 0, 8), gt(2, 10, 6), gt(3, 20, 6)]), Some(2));
+        assert_eq!(
+            neediest_table(&[gt(1, 0, 8), gt(2, 10, 6), gt(3, 20, 6)]),
+            Some(2)
+        );
         assert_eq!(neediest_table(&[gt(1, 0, 10)]), None);
     }
 
     #[test]
     fn bsop_58_pt2007_26_voluntary_transfers() {
-        assert_eq!(transfer_allowed(6, 8, 10, false, false, 4), Err(TransferRefusal::Unbalances));
+        assert_eq!(
+            transfer_allowed(6, 8, 10, false, false, 4),
+            Err(TransferRefusal::Unbalances)
+        );
         assert_eq!(transfer_allowed(8, 6, 10, false, false, 4), Ok(()));
-        assert_eq!(transfer_allowed(8, 10, 10, false, false, 4), Err(TransferRefusal::DestinationFull));
-        assert_eq!(transfer_allowed(8, 6, 10, true, false, 4), Err(TransferRefusal::CaveNotLost));
-        assert_eq!(transfer_allowed(4, 3, 10, true, true, 4), Err(TransferRefusal::LeavesTableShort));
+        assert_eq!(
+            transfer_allowed(8, 10, 10, false, false, 4),
+            Err(TransferRefusal::DestinationFull)
+        );
+        assert_eq!(
+            transfer_allowed(8, 6, 10, true, false, 4),
+            Err(TransferRefusal::CaveNotLost)
+        );
+        assert_eq!(
+            transfer_allowed(4, 3, 10, true, true, 4),
+            Err(TransferRefusal::LeavesTableShort)
+        );
         assert_eq!(transfer_allowed(8, 6, 10, true, true, 4), Ok(()));
         // Equal tables: allowed without sessions (BSOP 58), not in session mode (7 vs 5 after).
         assert_eq!(transfer_allowed(6, 6, 10, false, false, 4), Ok(()));
-        assert_eq!(transfer_allowed(6, 6, 10, true, true, 4), Err(TransferRefusal::Unbalances));
+        assert_eq!(
+            transfer_allowed(6, 6, 10, true, true, 4),
+            Err(TransferRefusal::Unbalances)
+        );
     }
 }

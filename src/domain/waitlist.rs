@@ -38,7 +38,11 @@ pub fn ordered(entries: &[Entry]) -> Vec<&Entry> {
 
 /// The key for a player joining at the bottom.
 pub fn key_at_bottom(entries: &[Entry]) -> i64 {
-    entries.iter().map(|e| e.order_key).max().map_or(KEY_STEP, |k| k + KEY_STEP)
+    entries
+        .iter()
+        .map(|e| e.order_key)
+        .max()
+        .map_or(KEY_STEP, |k| k + KEY_STEP)
 }
 
 /// A player's place on a list: 1 = next.
@@ -52,20 +56,40 @@ pub struct Place {
 /// PT-2007 8a: the position of every player on the list, computed one way for every page,
 /// the API and the player's link. Lapsed call-ins are left out.
 pub fn positions(entries: &[Entry], now: DateTime<Utc>) -> Vec<(i64, Place)> {
-    let live: Vec<&Entry> = ordered(entries).into_iter().filter(|e| !e.lapsed(now)).collect();
+    let live: Vec<&Entry> = ordered(entries)
+        .into_iter()
+        .filter(|e| !e.lapsed(now))
+        .collect();
     let n = live.len();
-    live.iter().enumerate().map(|(i, e)| (e.id, Place { position: i + 1, ahead: i, of: n })).collect()
+    live.iter()
+        .enumerate()
+        .map(|(i, e)| {
+            (
+                e.id,
+                Place {
+                    position: i + 1,
+                    ahead: i,
+                    of: n,
+                },
+            )
+        })
+        .collect()
 }
 
 pub fn place_of(entries: &[Entry], entry_id: i64, now: DateTime<Utc>) -> Option<Place> {
-    positions(entries, now).into_iter().find(|(id, _)| *id == entry_id).map(|(_, p)| p)
+    positions(entries, now)
+        .into_iter()
+        .find(|(id, _)| *id == entry_id)
+        .map(|(_, p)| p)
 }
 
 /// Moves an entry to a new position (1-based; clamped to the list), returning the new keys
 /// of the entries that change. The relative order of everyone else is kept.
 pub fn reorder(entries: &[Entry], entry_id: i64, new_position: usize) -> Vec<(i64, i64)> {
     let mut order: Vec<&Entry> = ordered(entries);
-    let Some(from) = order.iter().position(|e| e.id == entry_id) else { return Vec::new() };
+    let Some(from) = order.iter().position(|e| e.id == entry_id) else {
+        return Vec::new();
+    };
     let moving = order.remove(from);
     let to = new_position.clamp(1, order.len() + 1) - 1;
     order.insert(to, moving);
@@ -149,7 +173,10 @@ pub fn next_for_seat(
     ordered(list)
         .into_iter()
         .find(|e| !e.called && !e.lapsed(now) && pass_over(e.player_id).is_none())
-        .map(|e| Candidate::List { entry_id: e.id, player_id: e.player_id })
+        .map(|e| Candidate::List {
+            entry_id: e.id,
+            player_id: e.player_id,
+        })
 }
 
 /// What happens to a called player who did not answer in time (room setting).
@@ -158,7 +185,13 @@ pub fn after_expired_call(entries: &[Entry], entry_id: i64, remove: bool) -> Opt
         None
     } else {
         // Back to the bottom of the list.
-        Some(key_at_bottom(&entries.iter().filter(|e| e.id != entry_id).cloned().collect::<Vec<_>>()))
+        Some(key_at_bottom(
+            &entries
+                .iter()
+                .filter(|e| e.id != entry_id)
+                .cloned()
+                .collect::<Vec<_>>(),
+        ))
     }
 }
 
@@ -173,15 +206,38 @@ mod tests {
     }
 
     fn entry(id: i64, key: i64) -> Entry {
-        Entry { id, player_id: 100 + id, order_key: key, joined_at: t0() + Duration::minutes(id), call_in_expires_at: None, called: false }
+        Entry {
+            id,
+            player_id: 100 + id,
+            order_key: key,
+            joined_at: t0() + Duration::minutes(id),
+            call_in_expires_at: None,
+            called: false,
+        }
     }
 
     #[test]
     fn pt2007_8a_positions_follow_the_list_order() {
-        let l = vec![entry(1, 3 * KEY_STEP), entry(2, KEY_STEP), entry(3, 2 * KEY_STEP)];
+        let l = vec![
+            entry(1, 3 * KEY_STEP),
+            entry(2, KEY_STEP),
+            entry(3, 2 * KEY_STEP),
+        ];
         let p = positions(&l, t0());
-        assert_eq!(p.iter().map(|(id, pl)| (*id, pl.position)).collect::<Vec<_>>(), vec![(2, 1), (3, 2), (1, 3)]);
-        assert_eq!(place_of(&l, 1, t0()), Some(Place { position: 3, ahead: 2, of: 3 }));
+        assert_eq!(
+            p.iter()
+                .map(|(id, pl)| (*id, pl.position))
+                .collect::<Vec<_>>(),
+            vec![(2, 1), (3, 2), (1, 3)]
+        );
+        assert_eq!(
+            place_of(&l, 1, t0()),
+            Some(Place {
+                position: 3,
+                ahead: 2,
+                of: 3
+            })
+        );
     }
 
     #[test]
@@ -189,19 +245,32 @@ mod tests {
         let mut l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP)];
         l[0].call_in_expires_at = Some(t0() + Duration::minutes(30));
         assert_eq!(place_of(&l, 2, t0()).unwrap().position, 2);
-        assert_eq!(place_of(&l, 2, t0() + Duration::minutes(30)).unwrap().position, 1);
+        assert_eq!(
+            place_of(&l, 2, t0() + Duration::minutes(30))
+                .unwrap()
+                .position,
+            1
+        );
         assert_eq!(place_of(&l, 1, t0() + Duration::minutes(30)), None);
     }
 
     #[test]
     fn reorder_moves_one_and_keeps_the_rest() {
-        let l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP), entry(3, 3 * KEY_STEP), entry(4, 4 * KEY_STEP)];
+        let l = vec![
+            entry(1, KEY_STEP),
+            entry(2, 2 * KEY_STEP),
+            entry(3, 3 * KEY_STEP),
+            entry(4, 4 * KEY_STEP),
+        ];
         let changes = reorder(&l, 4, 1);
         let mut l2 = l.clone();
         for (id, k) in changes {
             l2.iter_mut().find(|e| e.id == id).unwrap().order_key = k;
         }
-        assert_eq!(ordered(&l2).iter().map(|e| e.id).collect::<Vec<_>>(), vec![4, 1, 2, 3]);
+        assert_eq!(
+            ordered(&l2).iter().map(|e| e.id).collect::<Vec<_>>(),
+            vec![4, 1, 2, 3]
+        );
     }
 
     #[test]
@@ -213,7 +282,11 @@ mod tests {
     #[test]
     fn waits_come_from_measured_turnover() {
         assert_eq!(estimated_wait(3, &[t0()]), None);
-        let openings = [t0(), t0() + Duration::minutes(10), t0() + Duration::minutes(20)];
+        let openings = [
+            t0(),
+            t0() + Duration::minutes(10),
+            t0() + Duration::minutes(20),
+        ];
         assert_eq!(estimated_wait(0, &openings), Some(Duration::minutes(10)));
         assert_eq!(estimated_wait(2, &openings), Some(Duration::minutes(30)));
     }
@@ -222,24 +295,53 @@ mod tests {
     fn pt2007_12_bsop_51_seat_changes_first_then_must_move_then_list() {
         let l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP)];
         let none = |_| None;
-        let changes = [(55, t0() + Duration::minutes(5)), (54, t0() + Duration::minutes(2))];
-        assert_eq!(next_for_seat(&changes, &[77], &l, t0(), none), Some(Candidate::SeatChange { player_id: 54 }));
-        assert_eq!(next_for_seat(&[], &[77], &l, t0(), none), Some(Candidate::MustMove { player_id: 77 }));
-        assert_eq!(next_for_seat(&[], &[], &l, t0(), none), Some(Candidate::List { entry_id: 1, player_id: 101 }));
+        let changes = [
+            (55, t0() + Duration::minutes(5)),
+            (54, t0() + Duration::minutes(2)),
+        ];
+        assert_eq!(
+            next_for_seat(&changes, &[77], &l, t0(), none),
+            Some(Candidate::SeatChange { player_id: 54 })
+        );
+        assert_eq!(
+            next_for_seat(&[], &[77], &l, t0(), none),
+            Some(Candidate::MustMove { player_id: 77 })
+        );
+        assert_eq!(
+            next_for_seat(&[], &[], &l, t0(), none),
+            Some(Candidate::List {
+                entry_id: 1,
+                player_id: 101
+            })
+        );
     }
 
     #[test]
     fn bsop_47_separated_and_ineligible_players_keep_their_place_but_are_passed_over() {
-        let mut l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP), entry(3, 3 * KEY_STEP)];
+        let mut l = vec![
+            entry(1, KEY_STEP),
+            entry(2, 2 * KEY_STEP),
+            entry(3, 3 * KEY_STEP),
+        ];
         l[1].called = true;
         let pass = |p: i64| (p == 101).then_some(PassOver::Separated);
-        assert_eq!(next_for_seat(&[], &[], &l, t0(), pass), Some(Candidate::List { entry_id: 3, player_id: 103 }));
+        assert_eq!(
+            next_for_seat(&[], &[], &l, t0(), pass),
+            Some(Candidate::List {
+                entry_id: 3,
+                player_id: 103
+            })
+        );
         assert_eq!(place_of(&l, 1, t0()).unwrap().position, 1);
     }
 
     #[test]
     fn an_expired_call_goes_to_the_bottom_or_off_the_list() {
-        let l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP), entry(3, 3 * KEY_STEP)];
+        let l = vec![
+            entry(1, KEY_STEP),
+            entry(2, 2 * KEY_STEP),
+            entry(3, 3 * KEY_STEP),
+        ];
         assert_eq!(after_expired_call(&l, 1, false), Some(4 * KEY_STEP));
         assert_eq!(after_expired_call(&l, 1, true), None);
     }

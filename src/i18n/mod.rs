@@ -6,8 +6,26 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use unic_langid::LanguageIdentifier;
 
 /// Each language's catalog, in parts (one per area of the product).
-const EN: &[&str] = &[include_str!("en/core.ftl"), include_str!("en/admin.ftl"), include_str!("en/api.ftl"), include_str!("en/rules.ftl"), include_str!("en/tablet.ftl"), include_str!("en/notify.ftl"), include_str!("en/player.ftl"), include_str!("en/reports.ftl")];
-const PT: &[&str] = &[include_str!("pt/core.ftl"), include_str!("pt/admin.ftl"), include_str!("pt/api.ftl"), include_str!("pt/rules.ftl"), include_str!("pt/tablet.ftl"), include_str!("pt/notify.ftl"), include_str!("pt/player.ftl"), include_str!("pt/reports.ftl")];
+const EN: &[&str] = &[
+    include_str!("en/core.ftl"),
+    include_str!("en/admin.ftl"),
+    include_str!("en/api.ftl"),
+    include_str!("en/rules.ftl"),
+    include_str!("en/tablet.ftl"),
+    include_str!("en/notify.ftl"),
+    include_str!("en/player.ftl"),
+    include_str!("en/reports.ftl"),
+];
+const PT: &[&str] = &[
+    include_str!("pt/core.ftl"),
+    include_str!("pt/admin.ftl"),
+    include_str!("pt/api.ftl"),
+    include_str!("pt/rules.ftl"),
+    include_str!("pt/tablet.ftl"),
+    include_str!("pt/notify.ftl"),
+    include_str!("pt/player.ftl"),
+    include_str!("pt/reports.ftl"),
+];
 
 pub struct I18n {
     en: FluentBundle<FluentResource>,
@@ -19,15 +37,20 @@ fn bundle(lang: &str, parts: &[&str]) -> FluentBundle<FluentResource> {
     let mut b = FluentBundle::new_concurrent(vec![id]);
     b.set_use_isolating(false);
     for src in parts {
-        let res = FluentResource::try_new(src.to_string()).unwrap_or_else(|(_, errs)| panic!("catalog {lang}: {errs:?}"));
-        b.add_resource(res).unwrap_or_else(|errs| panic!("catalog {lang}: {errs:?}"));
+        let res = FluentResource::try_new(src.to_string())
+            .unwrap_or_else(|(_, errs)| panic!("catalog {lang}: {errs:?}"));
+        b.add_resource(res)
+            .unwrap_or_else(|errs| panic!("catalog {lang}: {errs:?}"));
     }
     b
 }
 
 impl Default for I18n {
     fn default() -> Self {
-        I18n { en: bundle("en", EN), pt: bundle("pt-PT", PT) }
+        I18n {
+            en: bundle("en", EN),
+            pt: bundle("pt-PT", PT),
+        }
     }
 }
 
@@ -52,7 +75,10 @@ impl I18n {
         for (k, v) in args {
             // Numbers stay numbers so plural rules apply; ISO dates are shown the local way.
             if let Some((minor, currency)) = money_arg(v) {
-                fa.set(*k, FluentValue::from(crate::domain::money::format_money(minor, currency, lang)));
+                fa.set(
+                    *k,
+                    FluentValue::from(crate::domain::money::format_money(minor, currency, lang)),
+                );
             } else if let Ok(n) = v.parse::<i64>() {
                 fa.set(*k, FluentValue::from(n));
             } else if let Ok(d) = chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d") {
@@ -62,7 +88,11 @@ impl I18n {
             }
         }
         let mut errors = Vec::new();
-        let s = b.format_pattern(pattern, if args.is_empty() { None } else { Some(&fa) }, &mut errors);
+        let s = b.format_pattern(
+            pattern,
+            if args.is_empty() { None } else { Some(&fa) },
+            &mut errors,
+        );
         if !errors.is_empty() {
             log::warn!("translation {key} ({lang}): {errors:?}");
         }
@@ -107,7 +137,11 @@ pub fn negotiate(choice: Option<&str>, accept_language: Option<&str>) -> Languag
         let mut it = part.trim().split(';');
         let tag = it.next().unwrap_or("").trim().to_ascii_lowercase();
         let q = it
-            .find_map(|p| p.trim().strip_prefix("q=").and_then(|q| q.parse::<f32>().ok()))
+            .find_map(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+            })
             .unwrap_or(1.0);
         let primary = tag.split('-').next().unwrap_or("");
         let lang = match primary {
@@ -147,14 +181,24 @@ mod tests {
         assert!(en.contains("12") && pt.contains("12"));
         assert_ne!(en, pt);
         let d = [("date", "2026-11-22".to_string())];
-        assert!(i.msg(Language::Pt, "err-under-18", &d).contains("22/11/2026"));
-        assert!(i.msg(Language::En, "err-under-18", &d).contains("22 Nov 2026"));
+        assert!(i
+            .msg(Language::Pt, "err-under-18", &d)
+            .contains("22/11/2026"));
+        assert!(i
+            .msg(Language::En, "err-under-18", &d)
+            .contains("22 Nov 2026"));
     }
 
     #[test]
     fn accept_language_negotiation() {
-        assert_eq!(negotiate(None, Some("pt-BR,pt;q=0.9,en;q=0.8")), Language::Pt);
-        assert_eq!(negotiate(None, Some("fr-FR,en;q=0.5,pt;q=0.4")), Language::En);
+        assert_eq!(
+            negotiate(None, Some("pt-BR,pt;q=0.9,en;q=0.8")),
+            Language::Pt
+        );
+        assert_eq!(
+            negotiate(None, Some("fr-FR,en;q=0.5,pt;q=0.4")),
+            Language::En
+        );
         assert_eq!(negotiate(None, Some("en;q=0.3, pt-PT;q=0.7")), Language::Pt);
         assert_eq!(negotiate(Some("pt"), Some("en")), Language::Pt);
         assert_eq!(negotiate(Some("xx"), None), Language::En);

@@ -79,15 +79,31 @@ pub fn gaming_day_end(now: DateTime<Utc>, tz: Tz, ends: NaiveTime) -> DateTime<U
     let naive = day.and_time(ends);
     tz.from_local_datetime(&naive)
         .earliest()
-        .or_else(|| tz.from_local_datetime(&(naive + Duration::hours(1))).earliest())
+        .or_else(|| {
+            tz.from_local_datetime(&(naive + Duration::hours(1)))
+                .earliest()
+        })
         .map(|t| t.with_timezone(&Utc))
         .unwrap_or(now + Duration::hours(24))
 }
 
 /// Signs a link token. `issued_at` and `expires_at` come from the caller so that the same
 /// message re-sent after a crash carries exactly the same link.
-pub fn issue(keys: &Keys, player_id: i64, version: i32, purpose: Purpose, issued_at: DateTime<Utc>, expires_at: DateTime<Utc>) -> String {
-    let claims = LinkClaims { sub: player_id, purpose, ver: version, iat: issued_at.timestamp(), exp: expires_at.timestamp() };
+pub fn issue(
+    keys: &Keys,
+    player_id: i64,
+    version: i32,
+    purpose: Purpose,
+    issued_at: DateTime<Utc>,
+    expires_at: DateTime<Utc>,
+) -> String {
+    let claims = LinkClaims {
+        sub: player_id,
+        purpose,
+        ver: version,
+        iat: issued_at.timestamp(),
+        exp: expires_at.timestamp(),
+    };
     encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("HS256 encoding")
 }
 
@@ -98,12 +114,19 @@ pub fn url(public_base: &str, token: &str) -> String {
 
 /// Checks the signature (HS256 with our key only) and the expiry, without the database:
 /// a forged token is [`LinkError::Forged`] whatever its dates say.
-pub fn verify_signature(keys: &Keys, token: &str, purpose: Purpose, now: DateTime<Utc>) -> Result<LinkClaims, LinkError> {
+pub fn verify_signature(
+    keys: &Keys,
+    token: &str,
+    purpose: Purpose,
+    now: DateTime<Utc>,
+) -> Result<LinkClaims, LinkError> {
     let mut v = Validation::new(Algorithm::HS256);
     // Expiry is checked against the application clock (which tests move) just below.
     v.validate_exp = false;
     v.required_spec_claims = ["exp".to_string()].into_iter().collect();
-    let c = decode::<LinkClaims>(token, &keys.decoding, &v).map_err(|_| LinkError::Forged)?.claims;
+    let c = decode::<LinkClaims>(token, &keys.decoding, &v)
+        .map_err(|_| LinkError::Forged)?
+        .claims;
     if c.purpose != purpose {
         return Err(LinkError::Forged);
     }
@@ -115,7 +138,13 @@ pub fn verify_signature(keys: &Keys, token: &str, purpose: Purpose, now: DateTim
 
 /// Verifies a player's link: signature, purpose, expiry, then the player's current
 /// `link_token_version` (a revoked link, or a player who no longer exists, is `Revoked`).
-pub fn verify(conn: &mut DbConn, keys: &Keys, token: &str, purpose: Purpose, now: DateTime<Utc>) -> Result<LinkClaims, LinkError> {
+pub fn verify(
+    conn: &mut DbConn,
+    keys: &Keys,
+    token: &str,
+    purpose: Purpose,
+    now: DateTime<Utc>,
+) -> Result<LinkClaims, LinkError> {
     let c = verify_signature(keys, token, purpose, now)?;
     let current: Option<i32> = players::table
         .find(c.sub)
@@ -134,24 +163,64 @@ pub fn verify(conn: &mut DbConn, keys: &Keys, token: &str, purpose: Purpose, now
 
 /// Issues the link of a player as of now (the player page's "resend link" / QR code use it):
 /// the player's current version, expiring at the end of this gaming day.
-pub fn issue_for(conn: &mut DbConn, keys: &Keys, player_id: i64, now: DateTime<Utc>, tz: Tz, day_ends: NaiveTime) -> AppResult<String> {
-    let ver: i32 = players::table.find(player_id).select(players::link_token_version).first(conn)?;
-    Ok(issue(keys, player_id, ver, Purpose::PlayerPage, now, gaming_day_end(now, tz, day_ends)))
+pub fn issue_for(
+    conn: &mut DbConn,
+    keys: &Keys,
+    player_id: i64,
+    now: DateTime<Utc>,
+    tz: Tz,
+    day_ends: NaiveTime,
+) -> AppResult<String> {
+    let ver: i32 = players::table
+        .find(player_id)
+        .select(players::link_token_version)
+        .first(conn)?;
+    Ok(issue(
+        keys,
+        player_id,
+        ver,
+        Purpose::PlayerPage,
+        now,
+        gaming_day_end(now, tz, day_ends),
+    ))
 }
 
 /// The floor revokes every link of a player at once: the player's `link_token_version` goes
 /// up (audited as `player.links_revoked`). Returns the new version.
-pub fn revoke_all(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id: i64) -> AppResult<i32> {
-    let before: i32 = players::table.find(player_id).select(players::link_token_version).first(conn)?;
-    let n = diesel::update(players::table.find(player_id).filter(players::link_token_version.eq(before)))
-        .set(players::link_token_version.eq(before + 1))
-        .execute(conn)?;
+pub fn revoke_all(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    player_id: i64,
+) -> AppResult<i32> {
+    let before: i32 = players::table
+        .find(player_id)
+        .select(players::link_token_version)
+        .first(conn)?;
+    let n = diesel::update(
+        players::table
+            .find(player_id)
+            .filter(players::link_token_version.eq(before)),
+    )
+    .set(players::link_token_version.eq(before + 1))
+    .execute(conn)?;
     if n != 1 {
-        return Err(AppError::Internal("the player's link version changed under the write turn".into()));
+        return Err(AppError::Internal(
+            "the player's link version changed under the write turn".into(),
+        ));
     }
     let b = serde_json::json!({ "link_token_version": before });
     let a = serde_json::json!({ "link_token_version": before + 1 });
-    audit::record(conn, now, actor, "player.links_revoked", "player", Some(player_id), Some(&b), Some(&a))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "player.links_revoked",
+        "player",
+        Some(player_id),
+        Some(&b),
+        Some(&a),
+    )?;
     Ok(before + 1)
 }
 
@@ -180,14 +249,26 @@ mod tests {
     fn the_gaming_day_ends_at_the_cut_over_in_the_room_zone() {
         let lisbon: Tz = "Europe/Lisbon".parse().unwrap();
         // 23:00 in Lisbon (winter, UTC+0) → 06:00 the next morning.
-        assert_eq!(gaming_day_end(t("2026-11-22T23:00:00Z"), lisbon, six()), t("2026-11-23T06:00:00Z"));
+        assert_eq!(
+            gaming_day_end(t("2026-11-22T23:00:00Z"), lisbon, six()),
+            t("2026-11-23T06:00:00Z")
+        );
         // 03:00 is still the previous gaming day → 06:00 the same morning.
-        assert_eq!(gaming_day_end(t("2026-11-23T03:00:00Z"), lisbon, six()), t("2026-11-23T06:00:00Z"));
+        assert_eq!(
+            gaming_day_end(t("2026-11-23T03:00:00Z"), lisbon, six()),
+            t("2026-11-23T06:00:00Z")
+        );
         // Exactly at the cut-over a new day starts.
-        assert_eq!(gaming_day_end(t("2026-11-23T06:00:00Z"), lisbon, six()), t("2026-11-24T06:00:00Z"));
+        assert_eq!(
+            gaming_day_end(t("2026-11-23T06:00:00Z"), lisbon, six()),
+            t("2026-11-24T06:00:00Z")
+        );
         // São Paulo (UTC−3): 02:00 UTC is 23:00 local → 06:00 local = 09:00 UTC.
         let sp: Tz = "America/Sao_Paulo".parse().unwrap();
-        assert_eq!(gaming_day_end(t("2026-11-23T02:00:00Z"), sp, six()), t("2026-11-23T09:00:00Z"));
+        assert_eq!(
+            gaming_day_end(t("2026-11-23T02:00:00Z"), sp, six()),
+            t("2026-11-23T09:00:00Z")
+        );
         assert_eq!(parse_hhmm("6:00"), None);
         assert_eq!(parse_hhmm("24:00"), None);
     }
@@ -201,46 +282,117 @@ mod tests {
         assert_eq!((c.sub, c.ver, c.exp), (7, 2, exp.timestamp()));
         // Deterministic: the same message re-sent carries the same link.
         assert_eq!(tok, issue(&keys(), 7, 2, Purpose::PlayerPage, now, exp));
-        assert_eq!(verify_signature(&keys(), &tok, Purpose::PlayerPage, exp), Err(LinkError::Expired));
-        assert_eq!(verify_signature(&keys(), &tok, Purpose::PlayerPage, exp - Duration::seconds(1)).map(|c| c.sub), Ok(7));
-        assert_eq!(url("https://room.example/", &tok), format!("https://room.example/p/{tok}"));
+        assert_eq!(
+            verify_signature(&keys(), &tok, Purpose::PlayerPage, exp),
+            Err(LinkError::Expired)
+        );
+        assert_eq!(
+            verify_signature(
+                &keys(),
+                &tok,
+                Purpose::PlayerPage,
+                exp - Duration::seconds(1)
+            )
+            .map(|c| c.sub),
+            Ok(7)
+        );
+        assert_eq!(
+            url("https://room.example/", &tok),
+            format!("https://room.example/p/{tok}")
+        );
     }
 
     #[test]
     fn another_key_is_forged() {
         let now = t("2026-11-22T20:00:00Z");
-        let tok = issue(&keys(), 7, 0, Purpose::PlayerPage, now, now + Duration::hours(1));
+        let tok = issue(
+            &keys(),
+            7,
+            0,
+            Purpose::PlayerPage,
+            now,
+            now + Duration::hours(1),
+        );
         let other = Keys::from_secret(b"another-secret-another-secret-xx");
-        assert_eq!(verify_signature(&other, &tok, Purpose::PlayerPage, now), Err(LinkError::Forged));
+        assert_eq!(
+            verify_signature(&other, &tok, Purpose::PlayerPage, now),
+            Err(LinkError::Forged)
+        );
         // A forged token is Forged even when its dates are over (no hint about validity).
-        let old = issue(&other, 7, 0, Purpose::PlayerPage, now, now + Duration::hours(1));
-        assert_eq!(verify_signature(&keys(), &old, Purpose::PlayerPage, now + Duration::hours(2)), Err(LinkError::Forged));
+        let old = issue(
+            &other,
+            7,
+            0,
+            Purpose::PlayerPage,
+            now,
+            now + Duration::hours(1),
+        );
+        assert_eq!(
+            verify_signature(&keys(), &old, Purpose::PlayerPage, now + Duration::hours(2)),
+            Err(LinkError::Forged)
+        );
     }
 
     #[test]
     fn alg_none_is_forged() {
         let now = t("2026-11-22T20:00:00Z");
-        let tok = issue(&keys(), 7, 0, Purpose::PlayerPage, now, now + Duration::hours(1));
+        let tok = issue(
+            &keys(),
+            7,
+            0,
+            Purpose::PlayerPage,
+            now,
+            now + Duration::hours(1),
+        );
         let payload = tok.split('.').nth(1).unwrap();
-        for header in [r#"{"alg":"none","typ":"JWT"}"#, r#"{"alg":"None"}"#, r#"{"alg":"HS512","typ":"JWT"}"#] {
+        for header in [
+            r#"{"alg":"none","typ":"JWT"}"#,
+            r#"{"alg":"None"}"#,
+            r#"{"alg":"HS512","typ":"JWT"}"#,
+        ] {
             let forged = format!("{}.{payload}.", b64(header.as_bytes()));
-            assert_eq!(verify_signature(&keys(), &forged, Purpose::PlayerPage, now), Err(LinkError::Forged), "{header}");
+            assert_eq!(
+                verify_signature(&keys(), &forged, Purpose::PlayerPage, now),
+                Err(LinkError::Forged),
+                "{header}"
+            );
         }
-        assert_eq!(verify_signature(&keys(), "not-a-token", Purpose::PlayerPage, now), Err(LinkError::Forged));
+        assert_eq!(
+            verify_signature(&keys(), "not-a-token", Purpose::PlayerPage, now),
+            Err(LinkError::Forged)
+        );
     }
 
     #[test]
     fn an_edited_payload_is_forged() {
         let now = t("2026-11-22T20:00:00Z");
-        let tok = issue(&keys(), 7, 0, Purpose::PlayerPage, now, now + Duration::hours(1));
+        let tok = issue(
+            &keys(),
+            7,
+            0,
+            Purpose::PlayerPage,
+            now,
+            now + Duration::hours(1),
+        );
         let parts: Vec<&str> = tok.split('.').collect();
         // Another player's id, and a later expiry, with the original signature.
         for claims in [
-            format!(r#"{{"sub":8,"purpose":"player_page","ver":0,"iat":{},"exp":{}}}"#, now.timestamp(), (now + Duration::hours(1)).timestamp()),
-            format!(r#"{{"sub":7,"purpose":"player_page","ver":0,"iat":{},"exp":{}}}"#, now.timestamp(), (now + Duration::days(30)).timestamp()),
+            format!(
+                r#"{{"sub":8,"purpose":"player_page","ver":0,"iat":{},"exp":{}}}"#,
+                now.timestamp(),
+                (now + Duration::hours(1)).timestamp()
+            ),
+            format!(
+                r#"{{"sub":7,"purpose":"player_page","ver":0,"iat":{},"exp":{}}}"#,
+                now.timestamp(),
+                (now + Duration::days(30)).timestamp()
+            ),
         ] {
             let edited = format!("{}.{}.{}", parts[0], b64(claims.as_bytes()), parts[2]);
-            assert_eq!(verify_signature(&keys(), &edited, Purpose::PlayerPage, now), Err(LinkError::Forged));
+            assert_eq!(
+                verify_signature(&keys(), &edited, Purpose::PlayerPage, now),
+                Err(LinkError::Forged)
+            );
         }
     }
 
@@ -260,20 +412,42 @@ mod tests {
         .execute(&mut c)
         .unwrap();
         let tok = issue_for(&mut c, &keys(), 1, now, chrono_tz::Europe::Lisbon, six()).unwrap();
-        assert_eq!(verify(&mut c, &keys(), &tok, Purpose::PlayerPage, now).map(|c| c.sub), Ok(1));
-        let v = db.write(&mut c, |c| revoke_all(c, now, &Actor::system(), 1)).unwrap();
+        assert_eq!(
+            verify(&mut c, &keys(), &tok, Purpose::PlayerPage, now).map(|c| c.sub),
+            Ok(1)
+        );
+        let v = db
+            .write(&mut c, |c| revoke_all(c, now, &Actor::system(), 1))
+            .unwrap();
         assert_eq!(v, 1);
-        assert_eq!(verify(&mut c, &keys(), &tok, Purpose::PlayerPage, now), Err(LinkError::Revoked));
+        assert_eq!(
+            verify(&mut c, &keys(), &tok, Purpose::PlayerPage, now),
+            Err(LinkError::Revoked)
+        );
         // A new link works again; a link naming a player who does not exist is refused.
         let fresh = issue_for(&mut c, &keys(), 1, now, chrono_tz::Europe::Lisbon, six()).unwrap();
         assert!(verify(&mut c, &keys(), &fresh, Purpose::PlayerPage, now).is_ok());
-        let ghost = issue(&keys(), 99, 0, Purpose::PlayerPage, now, now + Duration::hours(1));
-        assert_eq!(verify(&mut c, &keys(), &ghost, Purpose::PlayerPage, now), Err(LinkError::Revoked));
+        let ghost = issue(
+            &keys(),
+            99,
+            0,
+            Purpose::PlayerPage,
+            now,
+            now + Duration::hours(1),
+        );
+        assert_eq!(
+            verify(&mut c, &keys(), &ghost, Purpose::PlayerPage, now),
+            Err(LinkError::Revoked)
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 
     fn tempfile_dir() -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("cardroom-link-{}-{}", std::process::id(), crate::auth::random_token(6)));
+        let d = std::env::temp_dir().join(format!(
+            "cardroom-link-{}-{}",
+            std::process::id(),
+            crate::auth::random_token(6)
+        ));
         std::fs::create_dir_all(&d).unwrap();
         d
     }

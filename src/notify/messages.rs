@@ -105,7 +105,13 @@ pub fn channels(p: &PlayerRow) -> Vec<(&'static str, String)> {
 /// Puts one message per channel of the player in the outbox, in the caller's transaction
 /// (so it exists exactly when the action that causes it is committed). Returns the ids of the
 /// messages (none when the player is not reached by any channel).
-pub fn enqueue(conn: &mut DbConn, now: DateTime<Utc>, player: &PlayerRow, kind: Kind, params: &Params) -> AppResult<Vec<i64>> {
+pub fn enqueue(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player: &PlayerRow,
+    kind: Kind,
+    params: &Params,
+) -> AppResult<Vec<i64>> {
     let mut ids = Vec::new();
     let json = serde_json::to_string(params).unwrap_or_default();
     for (channel, recipient) in channels(player) {
@@ -134,7 +140,9 @@ pub fn enqueue(conn: &mut DbConn, now: DateTime<Utc>, player: &PlayerRow, kind: 
             sent_at: None,
             failed_at: None,
         };
-        crate::native!(conn, |c| diesel::insert_into(outbox::table).values(&row).execute(c))?;
+        crate::native!(conn, |c| diesel::insert_into(outbox::table)
+            .values(&row)
+            .execute(c))?;
         ids.push(id);
     }
     Ok(ids)
@@ -150,12 +158,20 @@ pub fn tell(
     kind: Kind,
     fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
 ) -> AppResult<Vec<i64>> {
-    let p: PlayerRow = crate::native!(conn, |c| players::table.find(player_id).select(PlayerRow::as_select()).first(c))?;
+    let p: PlayerRow = crate::native!(conn, |c| players::table
+        .find(player_id)
+        .select(PlayerRow::as_select())
+        .first(c))?;
     if channels(&p).is_empty() {
         return Ok(Vec::new());
     }
     let room = crate::services::room::get(conn)?;
-    let mut params = Params { room: room.name, tz: room.timezone, link_version: p.link_token_version, ..Params::default() };
+    let mut params = Params {
+        room: room.name,
+        tz: room.timezone,
+        link_version: p.link_token_version,
+        ..Params::default()
+    };
     if kind == Kind::Custody {
         params.currency = Some(room.currency);
     }
@@ -164,10 +180,19 @@ pub fn tell(
 }
 
 /// Records that a list entry was told `kind` (once per entry). True the first time.
-pub fn mark_once(conn: &mut DbConn, now: DateTime<Utc>, entry_id: i64, kind: Kind) -> AppResult<bool> {
+pub fn mark_once(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    entry_id: i64,
+    kind: Kind,
+) -> AppResult<bool> {
     // The primary key (entry, kind) settles it in one statement: a second mark is ignored.
     let added = crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
-        .values((notify_marks::entry_id.eq(entry_id), notify_marks::kind.eq(kind.as_str()), notify_marks::at.eq(now.naive_utc())))
+        .values((
+            notify_marks::entry_id.eq(entry_id),
+            notify_marks::kind.eq(kind.as_str()),
+            notify_marks::at.eq(now.naive_utc())
+        ))
         .on_conflict_do_nothing()
         .execute(dbc))?;
     Ok(added == 1)
@@ -178,13 +203,20 @@ pub fn mark_once(conn: &mut DbConn, now: DateTime<Utc>, entry_id: i64, kind: Kin
 /// parameters (missing ids repeat the first), so it stays prepared: it runs on every seat
 /// call from a list.
 pub fn marks_of(conn: &mut DbConn, entry_ids: &[i64]) -> AppResult<Vec<(i64, String)>> {
-    let Some(&first) = entry_ids.first() else { return Ok(Vec::new()) };
+    let Some(&first) = entry_ids.first() else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     for ids in entry_ids.chunks(3) {
         let id = |i: usize| ids.get(i).copied().unwrap_or(first);
         let (a, b, c) = (id(0), id(1), id(2));
         let rows: Vec<(i64, String)> = crate::native!(conn, |dbc| notify_marks::table
-            .filter(notify_marks::entry_id.eq(a).or(notify_marks::entry_id.eq(b)).or(notify_marks::entry_id.eq(c)))
+            .filter(
+                notify_marks::entry_id
+                    .eq(a)
+                    .or(notify_marks::entry_id.eq(b))
+                    .or(notify_marks::entry_id.eq(c))
+            )
             .select((notify_marks::entry_id, notify_marks::kind))
             .load(dbc))?;
         out.extend(rows);
@@ -209,27 +241,62 @@ pub struct Written {
 
 /// The link in a message: issued at the message's creation, expiring at the end of that
 /// gaming day (so a re-sent message carries the same link).
-pub fn message_link(keys: &Keys, links: &LinkSettings, m: &OutboxRow, params: &Params) -> Option<String> {
+pub fn message_link(
+    keys: &Keys,
+    links: &LinkSettings,
+    m: &OutboxRow,
+    params: &Params,
+) -> Option<String> {
     let player_id = m.player_id?;
     let tz: Tz = params.tz.parse().unwrap_or(chrono_tz::UTC);
     let created = m.created_at.and_utc();
     let exp = link::gaming_day_end(created, tz, links.day_ends);
-    let token = link::issue(keys, player_id, params.link_version, link::Purpose::PlayerPage, created, exp);
+    let token = link::issue(
+        keys,
+        player_id,
+        params.link_version,
+        link::Purpose::PlayerPage,
+        created,
+        exp,
+    );
     Some(link::url(&links.public_base, &token))
 }
 
 /// Writes a message in the player's language: the short text (the SMS, also the e-mail's
 /// first paragraph), and for e-mail a subject and the player's link.
-pub fn write(i18n: &I18n, keys: &Keys, links: &LinkSettings, m: &OutboxRow) -> Result<Written, String> {
-    let kind: Kind = m.kind.parse().map_err(|_| format!("unknown message kind {:?}", m.kind))?;
-    let params: Params = serde_json::from_str(&m.params).map_err(|e| format!("message parameters: {e}"))?;
+pub fn write(
+    i18n: &I18n,
+    keys: &Keys,
+    links: &LinkSettings,
+    m: &OutboxRow,
+) -> Result<Written, String> {
+    let kind: Kind = m
+        .kind
+        .parse()
+        .map_err(|_| format!("unknown message kind {:?}", m.kind))?;
+    let params: Params =
+        serde_json::from_str(&m.params).map_err(|e| format!("message parameters: {e}"))?;
     let lang: Language = m.language.parse().unwrap_or(Language::Pt);
     let link = message_link(keys, links, m, &params);
-    Ok(write_with(i18n, lang, kind, &params, m.channel == "email", link.as_deref()))
+    Ok(write_with(
+        i18n,
+        lang,
+        kind,
+        &params,
+        m.channel == "email",
+        link.as_deref(),
+    ))
 }
 
 /// [`write`] from its parts (pure: the unit tests call it).
-pub fn write_with(i18n: &I18n, lang: Language, kind: Kind, p: &Params, email: bool, link: Option<&str>) -> Written {
+pub fn write_with(
+    i18n: &I18n,
+    lang: Language,
+    kind: Kind,
+    p: &Params,
+    email: bool,
+    link: Option<&str>,
+) -> Written {
     let tz: Tz = p.tz.parse().unwrap_or(chrono_tz::UTC);
     let mut args: Vec<(&str, String)> = vec![("room", p.room.clone())];
     if let Some(g) = &p.game {
@@ -254,14 +321,25 @@ pub fn write_with(i18n: &I18n, lang: Language, kind: Kind, p: &Params, email: bo
     if let Some(s) = &p.storage {
         args.push(("storage", s.clone()));
     }
-    args.push(("outcome", if p.back_on_list.unwrap_or(false) { "bottom" } else { "removed" }.to_string()));
+    args.push((
+        "outcome",
+        if p.back_on_list.unwrap_or(false) {
+            "bottom"
+        } else {
+            "removed"
+        }
+        .to_string(),
+    ));
     if let Some(l) = link {
         args.push(("link", l.to_string()));
     }
     let key = kind.as_str().replace('_', "-");
     let text = i18n.msg(lang, &format!("notify-{key}-sms"), &args);
     if !email {
-        return Written { subject: None, body: text };
+        return Written {
+            subject: None,
+            body: text,
+        };
     }
     let subject = i18n.msg(lang, &format!("notify-{key}-subject"), &args);
     let mut body = text;
@@ -272,7 +350,10 @@ pub fn write_with(i18n: &I18n, lang: Language, kind: Kind, p: &Params, email: bo
     }
     body.push_str("\n\n");
     body.push_str(&i18n.msg(lang, "notify-email-footer", &[("room", p.room.clone())]));
-    Written { subject: Some(subject), body }
+    Written {
+        subject: Some(subject),
+        body,
+    }
 }
 
 #[cfg(test)]
@@ -308,14 +389,21 @@ mod tests {
         let en = write_with(&i, Language::En, Kind::SeatReady, &params(), false, None).body;
         let pt = write_with(&i, Language::Pt, Kind::SeatReady, &params(), false, None).body;
         for s in [&en, &pt] {
-            assert!(s.contains("12") && s.contains('4') && s.contains("NL 1/2") && s.contains("21:45"), "{s}");
+            assert!(
+                s.contains("12") && s.contains('4') && s.contains("NL 1/2") && s.contains("21:45"),
+                "{s}"
+            );
         }
         assert!(en.contains("Your seat is ready"), "{en}");
         assert!(pt.contains("O seu lugar"), "{pt}");
         // São Paulo: the same instant is 18:45 there.
         let mut sp = params();
         sp.tz = "America/Sao_Paulo".into();
-        assert!(write_with(&i, Language::En, Kind::SeatReady, &sp, false, None).body.contains("18:45"));
+        assert!(
+            write_with(&i, Language::En, Kind::SeatReady, &sp, false, None)
+                .body
+                .contains("18:45")
+        );
     }
 
     #[test]
@@ -353,18 +441,49 @@ mod tests {
         let i = I18n::default();
         for kind in Kind::ALL {
             for lang in [Language::Pt, Language::En] {
-                let sms = write_with(&i, lang, *kind, &params(), false, Some("https://room.example/p/x")).body;
-                assert!(!sms.contains("notify-") && !sms.contains('{'), "{kind} {lang}: {sms}");
+                let sms = write_with(
+                    &i,
+                    lang,
+                    *kind,
+                    &params(),
+                    false,
+                    Some("https://room.example/p/x"),
+                )
+                .body;
+                assert!(
+                    !sms.contains("notify-") && !sms.contains('{'),
+                    "{kind} {lang}: {sms}"
+                );
                 // Only "added" carries the link (a link is ~200 characters: two segments).
                 if *kind != Kind::Added {
-                    assert_eq!(sms_segments(&sms), 1, "{kind} {lang} takes more than one SMS: {sms} ({} chars)", sms.chars().count());
+                    assert_eq!(
+                        sms_segments(&sms),
+                        1,
+                        "{kind} {lang} takes more than one SMS: {sms} ({} chars)",
+                        sms.chars().count()
+                    );
                 } else {
                     assert!(sms.contains("https://room.example/p/x"), "{sms}");
                 }
-                let mail = write_with(&i, lang, *kind, &params(), true, Some("https://room.example/p/x"));
+                let mail = write_with(
+                    &i,
+                    lang,
+                    *kind,
+                    &params(),
+                    true,
+                    Some("https://room.example/p/x"),
+                );
                 let subject = mail.subject.unwrap();
-                assert!(!subject.is_empty() && !subject.contains("notify-"), "{kind} {lang}: {subject}");
-                assert!(mail.body.contains("https://room.example/p/x") && mail.body.contains("Casino Lisboa"), "{}", mail.body);
+                assert!(
+                    !subject.is_empty() && !subject.contains("notify-"),
+                    "{kind} {lang}: {subject}"
+                );
+                assert!(
+                    mail.body.contains("https://room.example/p/x")
+                        && mail.body.contains("Casino Lisboa"),
+                    "{}",
+                    mail.body
+                );
             }
             let en = write_with(&i, Language::En, *kind, &params(), false, None).body;
             let pt = write_with(&i, Language::Pt, *kind, &params(), false, None).body;

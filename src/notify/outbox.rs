@@ -24,7 +24,9 @@ macro_rules! due_now {
         outbox::status
             .eq("pending")
             .and(outbox::next_attempt_at.le($now))
-            .or(outbox::status.eq("sending").and(outbox::lease_until.le($now)))
+            .or(outbox::status
+                .eq("sending")
+                .and(outbox::lease_until.le($now)))
     };
 }
 
@@ -79,18 +81,29 @@ pub fn claim(
         }
         // A started attempt nobody recorded: its worker stopped after claiming (perhaps after
         // sending). This one sends again with the same key.
-        diesel::update(outbox_attempts::table.filter(outbox_attempts::message_id.eq(id)).filter(outbox_attempts::outcome.eq("started")))
-            .set((
-                outbox_attempts::outcome.eq("interrupted"),
-                outbox_attempts::finished_at.eq(Some(t)),
-                outbox_attempts::error.eq(Some("the worker stopped before recording the outcome; sent again with the same key")),
-            ))
-            .execute(conn)?;
-        let mut m: OutboxRow = outbox::table.find(id).select(OutboxRow::as_select()).first(conn)?;
+        diesel::update(
+            outbox_attempts::table
+                .filter(outbox_attempts::message_id.eq(id))
+                .filter(outbox_attempts::outcome.eq("started")),
+        )
+        .set((
+            outbox_attempts::outcome.eq("interrupted"),
+            outbox_attempts::finished_at.eq(Some(t)),
+            outbox_attempts::error.eq(Some(
+                "the worker stopped before recording the outcome; sent again with the same key",
+            )),
+        ))
+        .execute(conn)?;
+        let mut m: OutboxRow = outbox::table
+            .find(id)
+            .select(OutboxRow::as_select())
+            .first(conn)?;
         if m.body.is_none() {
             match write(&m) {
                 Ok((subject, body)) => {
-                    diesel::update(outbox::table.find(id)).set((outbox::subject.eq(&subject), outbox::body.eq(Some(&body)))).execute(conn)?;
+                    diesel::update(outbox::table.find(id))
+                        .set((outbox::subject.eq(&subject), outbox::body.eq(Some(&body))))
+                        .execute(conn)?;
                     m.subject = subject;
                     m.body = Some(body);
                 }
@@ -102,7 +115,10 @@ pub fn claim(
                 }
             }
         }
-        let attempt = 1 + outbox_attempts::table.filter(outbox_attempts::message_id.eq(id)).count().get_result::<i64>(conn)? as i32;
+        let attempt = 1 + outbox_attempts::table
+            .filter(outbox_attempts::message_id.eq(id))
+            .count()
+            .get_result::<i64>(conn)? as i32;
         let row = OutboxAttemptRow {
             id: next_seq(conn, "outbox_attempt")?,
             message_id: id,
@@ -115,8 +131,14 @@ pub fn claim(
             error: None,
             provider_ref: None,
         };
-        diesel::insert_into(outbox_attempts::table).values(&row).execute(conn)?;
-        out.push(Claimed { message: m, attempt_id: row.id, attempt });
+        diesel::insert_into(outbox_attempts::table)
+            .values(&row)
+            .execute(conn)?;
+        out.push(Claimed {
+            message: m,
+            attempt_id: row.id,
+            attempt,
+        });
     }
     Ok(out)
 }
@@ -131,7 +153,16 @@ fn fail(conn: &mut DbConn, now: DateTime<Utc>, id: i64, error: &str) -> AppResul
         ))
         .execute(conn)?;
     let after = serde_json::json!({ "message_id": id, "error": error });
-    audit::record::<(), _>(conn, now, &Actor::system(), "message.failed", "message", Some(id), None, Some(&after))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        &Actor::system(),
+        "message.failed",
+        "message",
+        Some(id),
+        None,
+        Some(&after),
+    )?;
     Ok(())
 }
 
@@ -148,7 +179,14 @@ pub enum Recorded {
 
 /// Records the outcome of a claimed message's attempt (the worker's own write, after the
 /// send). Fenced by the claim: only if the message is still this worker's `sending` claim.
-pub fn record(conn: &mut DbConn, now: DateTime<Utc>, worker: &str, c: &Claimed, outcome: &Result<Option<String>, SendError>, backoff: &Backoff) -> AppResult<Recorded> {
+pub fn record(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    worker: &str,
+    c: &Claimed,
+    outcome: &Result<Option<String>, SendError>,
+    backoff: &Backoff,
+) -> AppResult<Recorded> {
     let t = now.naive_utc();
     let (label, error, reference) = match outcome {
         Ok(r) => ("sent", None, r.clone()),
@@ -212,7 +250,12 @@ pub fn record(conn: &mut DbConn, now: DateTime<Utc>, worker: &str, c: &Claimed, 
 
 /// The floor sends a failed message again now ("retry now", audited): a new round of
 /// attempts with the same idempotency key.
-pub fn retry_now(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<OutboxRow> {
+pub fn retry_now(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+) -> AppResult<OutboxRow> {
     let m = get(conn, id)?;
     if m.status != "failed" {
         return Err(AppError::Conflict(Problem::new("err-message-not-failed")));
@@ -231,17 +274,32 @@ pub fn retry_now(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) 
     let after = get(conn, id)?;
     let b = serde_json::json!({ "status": m.status, "attempts": m.attempts, "last_error": m.last_error });
     let a = serde_json::json!({ "status": after.status, "kind": after.kind, "channel": after.channel, "player_id": after.player_id });
-    audit::record(conn, now, actor, "message.retry", "message", Some(id), Some(&b), Some(&a))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "message.retry",
+        "message",
+        Some(id),
+        Some(&b),
+        Some(&a),
+    )?;
     Ok(after)
 }
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<OutboxRow> {
-    Ok(outbox::table.find(id).select(OutboxRow::as_select()).first(conn)?)
+    Ok(outbox::table
+        .find(id)
+        .select(OutboxRow::as_select())
+        .first(conn)?)
 }
 
 /// How many messages have failed and wait for the floor (the dashboard's alert).
 pub fn failed_count(conn: &mut DbConn) -> AppResult<i64> {
-    Ok(outbox::table.filter(outbox::status.eq("failed")).count().get_result(conn)?)
+    Ok(outbox::table
+        .filter(outbox::status.eq("failed"))
+        .count()
+        .get_result(conn)?)
 }
 
 /// What the floor page and the API filter by.
@@ -272,7 +330,11 @@ pub fn one(conn: &mut DbConn, id: i64) -> AppResult<Listed> {
         .order(outbox_attempts::attempt.asc())
         .select(OutboxAttemptRow::as_select())
         .load(conn)?;
-    Ok(Listed { message, alias, attempts })
+    Ok(Listed {
+        message,
+        alias,
+        attempts,
+    })
 }
 
 pub const STATUSES: [&str; 4] = ["pending", "sending", "sent", "failed"];
@@ -297,11 +359,15 @@ pub fn list(conn: &mut DbConn, f: &Filter) -> AppResult<Vec<Listed>> {
         .select((OutboxRow::as_select(), players::alias.nullable()))
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|(m, _)| m.id).collect();
-    let mut attempts: std::collections::HashMap<i64, Vec<OutboxAttemptRow>> = std::collections::HashMap::new();
+    let mut attempts: std::collections::HashMap<i64, Vec<OutboxAttemptRow>> =
+        std::collections::HashMap::new();
     if !ids.is_empty() {
         let all: Vec<OutboxAttemptRow> = outbox_attempts::table
             .filter(outbox_attempts::message_id.eq_any(&ids))
-            .order((outbox_attempts::message_id.asc(), outbox_attempts::attempt.asc()))
+            .order((
+                outbox_attempts::message_id.asc(),
+                outbox_attempts::attempt.asc(),
+            ))
             .select(OutboxAttemptRow::as_select())
             .load(conn)?;
         for a in all {
@@ -312,7 +378,11 @@ pub fn list(conn: &mut DbConn, f: &Filter) -> AppResult<Vec<Listed>> {
         .into_iter()
         .map(|(message, alias)| {
             let attempts = attempts.remove(&message.id).unwrap_or_default();
-            Listed { message, alias, attempts }
+            Listed {
+                message,
+                alias,
+                attempts,
+            }
         })
         .collect())
 }

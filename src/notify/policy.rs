@@ -19,7 +19,10 @@ impl Backoff {
     /// The wait after failed attempt number `attempt` (1 = the first attempt).
     pub fn delay(&self, attempt: u32) -> Duration {
         let doublings = attempt.saturating_sub(1).min(30);
-        let ms = self.base.num_milliseconds().saturating_mul(1i64 << doublings);
+        let ms = self
+            .base
+            .num_milliseconds()
+            .saturating_mul(1i64 << doublings);
         Duration::milliseconds(ms).min(self.max)
     }
 
@@ -52,9 +55,17 @@ const GSM7_EXT: &str = "^{}\\[~]|€\u{c}";
 /// How many SMS segments a text takes (concatenated segments carry a header: 153 GSM-7
 /// characters or 67 UCS-2 characters each).
 pub fn sms_segments(text: &str) -> usize {
-    let gsm = text.chars().all(|c| GSM7.contains(c) || GSM7_EXT.contains(c));
+    let gsm = text
+        .chars()
+        .all(|c| GSM7.contains(c) || GSM7_EXT.contains(c));
     let (len, single, multi) = if gsm {
-        (text.chars().map(|c| if GSM7_EXT.contains(c) { 2 } else { 1 }).sum::<usize>(), 160, 153)
+        (
+            text.chars()
+                .map(|c| if GSM7_EXT.contains(c) { 2 } else { 1 })
+                .sum::<usize>(),
+            160,
+            153,
+        )
     } else {
         // UCS-2 counts UTF-16 code units.
         (text.encode_utf16().count(), 70, 67)
@@ -71,7 +82,11 @@ mod tests {
     use super::*;
 
     fn b() -> Backoff {
-        Backoff { base: Duration::seconds(5), max: Duration::minutes(10), max_attempts: 5 }
+        Backoff {
+            base: Duration::seconds(5),
+            max: Duration::minutes(10),
+            max_attempts: 5,
+        }
     }
 
     #[test]
@@ -88,9 +103,17 @@ mod tests {
     #[test]
     fn failures_retry_until_the_last_attempt() {
         let b = b();
-        let now = DateTime::parse_from_rfc3339("2026-11-22T20:00:00Z").unwrap().with_timezone(&Utc);
-        assert_eq!(b.after_failure(1, false, now), AfterFailure::RetryAt(now + Duration::seconds(5)));
-        assert_eq!(b.after_failure(4, false, now), AfterFailure::RetryAt(now + Duration::seconds(40)));
+        let now = DateTime::parse_from_rfc3339("2026-11-22T20:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(
+            b.after_failure(1, false, now),
+            AfterFailure::RetryAt(now + Duration::seconds(5))
+        );
+        assert_eq!(
+            b.after_failure(4, false, now),
+            AfterFailure::RetryAt(now + Duration::seconds(40))
+        );
         assert_eq!(b.after_failure(5, false, now), AfterFailure::Failed);
         // A permanent refusal (unknown number, bad credentials) is not retried.
         assert_eq!(b.after_failure(1, true, now), AfterFailure::Failed);

@@ -27,18 +27,29 @@ fn agent(timeout_secs: u64) -> ureq::Agent {
 }
 
 fn basic(user: &str, password: &str) -> String {
-    format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}")))
+    format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"))
+    )
 }
 
 /// The outcome of an HTTP answer: the gateway's reference on 2xx, else why.
-fn answer(provider: &str, r: Result<ureq::http::Response<ureq::Body>, ureq::Error>, reference: &[&str]) -> Result<Option<String>, SendError> {
+fn answer(
+    provider: &str,
+    r: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    reference: &[&str],
+) -> Result<Option<String>, SendError> {
     let resp = r.map_err(|e| SendError::transient(format!("{provider}: {e}")))?;
     let status = resp.status().as_u16();
     let text = resp.into_body().read_to_string().unwrap_or_default();
     if (200..300).contains(&status) {
         let id = serde_json::from_str::<serde_json::Value>(&text)
             .ok()
-            .and_then(|j| reference.iter().find_map(|k| j.get(*k).and_then(|v| v.as_str()).map(str::to_string)));
+            .and_then(|j| {
+                reference
+                    .iter()
+                    .find_map(|k| j.get(*k).and_then(|v| v.as_str()).map(str::to_string))
+            });
         return Ok(id);
     }
     let detail: String = text.chars().take(300).collect();
@@ -51,13 +62,23 @@ fn answer(provider: &str, r: Result<ureq::http::Response<ureq::Body>, ureq::Erro
 }
 
 /// Fills the generic gateway's body template, escaping each value for the content type.
-pub fn fill_template(template: &str, json: bool, to: &str, from: &str, text: &str, key: &str) -> String {
+pub fn fill_template(
+    template: &str,
+    json: bool,
+    to: &str,
+    from: &str,
+    text: &str,
+    key: &str,
+) -> String {
     let esc = |v: &str| -> String {
         if json {
             let q = serde_json::to_string(v).unwrap_or_default();
             q[1..q.len() - 1].to_string()
         } else {
-            serde_urlencoded::to_string([("", v)]).unwrap_or_default().trim_start_matches('=').to_string()
+            serde_urlencoded::to_string([("", v)])
+                .unwrap_or_default()
+                .trim_start_matches('=')
+                .to_string()
         }
     };
     // One pass, so a value that happens to contain "{text}" is never filled in again.
@@ -99,7 +120,11 @@ pub struct Generic {
 
 impl Generic {
     pub fn from_config(c: &Config) -> Result<Generic, String> {
-        let auth = match (c.sms_token.as_deref(), c.sms_user.as_deref(), c.sms_password.as_deref()) {
+        let auth = match (
+            c.sms_token.as_deref(),
+            c.sms_user.as_deref(),
+            c.sms_password.as_deref(),
+        ) {
             (Some(t), _, _) if !t.is_empty() => Some(format!("Bearer {t}")),
             (_, Some(u), Some(p)) => Some(basic(u, p)),
             _ => None,
@@ -123,11 +148,19 @@ impl Transport for Generic {
     fn send(&self, m: &Outgoing<'_>) -> Result<Option<String>, SendError> {
         let json = self.content_type == "application/json";
         let body = fill_template(&self.template, json, m.to, &self.from, m.body, m.key);
-        let mut req = self.agent.post(&self.url).header("Content-Type", &self.content_type).header("Idempotency-Key", m.key);
+        let mut req = self
+            .agent
+            .post(&self.url)
+            .header("Content-Type", &self.content_type)
+            .header("Idempotency-Key", m.key);
         if let Some(a) = &self.auth {
             req = req.header("Authorization", a);
         }
-        answer("SMS gateway", req.send(body.as_str()), &["id", "message_id", "sid"])
+        answer(
+            "SMS gateway",
+            req.send(body.as_str()),
+            &["id", "message_id", "sid"],
+        )
     }
 }
 
@@ -141,9 +174,20 @@ pub struct Twilio {
 
 impl Twilio {
     pub fn from_config(c: &Config) -> Result<Twilio, String> {
-        let sid = c.sms_user.clone().ok_or("CARDROOM_SMS_USER (Account SID) is needed")?;
-        let token = c.sms_password.clone().ok_or("CARDROOM_SMS_PASSWORD (auth token) is needed")?;
-        let base = c.sms_url.as_deref().unwrap_or("https://api.twilio.com").trim_end_matches('/').to_string();
+        let sid = c
+            .sms_user
+            .clone()
+            .ok_or("CARDROOM_SMS_USER (Account SID) is needed")?;
+        let token = c
+            .sms_password
+            .clone()
+            .ok_or("CARDROOM_SMS_PASSWORD (auth token) is needed")?;
+        let base = c
+            .sms_url
+            .as_deref()
+            .unwrap_or("https://api.twilio.com")
+            .trim_end_matches('/')
+            .to_string();
         Ok(Twilio {
             agent: agent(c.notify_timeout_secs),
             url: format!("{base}/2010-04-01/Accounts/{sid}/Messages.json"),
@@ -164,7 +208,11 @@ impl Transport for Twilio {
             .post(&self.url)
             .header("Authorization", &self.auth)
             .header("I-Twilio-Idempotency-Token", m.key);
-        answer("Twilio", req.send_form([("To", m.to), ("From", self.from.as_str()), ("Body", m.body)]), &["sid"])
+        answer(
+            "Twilio",
+            req.send_form([("To", m.to), ("From", self.from.as_str()), ("Body", m.body)]),
+            &["sid"],
+        )
     }
 }
 
@@ -175,13 +223,26 @@ mod tests {
     #[test]
     fn the_template_is_filled_with_escaped_values() {
         let t = r#"{"to":"{to}","text":"{text}","k":"{key}","from":"{from}"}"#;
-        let body = fill_template(t, true, "+351912345678", "Room", "Say \"hi\"\n{text}", "cr1-x");
+        let body = fill_template(
+            t,
+            true,
+            "+351912345678",
+            "Room",
+            "Say \"hi\"\n{text}",
+            "cr1-x",
+        );
         let j: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(j["text"], "Say \"hi\"\n{text}");
         assert_eq!(j["to"], "+351912345678");
         assert_eq!(j["k"], "cr1-x");
         let form = fill_template("to={to}&body={text}", false, "+351 91", "R", "a&b=c é", "k");
         let back: Vec<(String, String)> = serde_urlencoded::from_str(&form).unwrap();
-        assert_eq!(back, vec![("to".into(), "+351 91".into()), ("body".into(), "a&b=c é".into())]);
+        assert_eq!(
+            back,
+            vec![
+                ("to".into(), "+351 91".into()),
+                ("body".into(), "a&b=c é".into())
+            ]
+        );
     }
 }

@@ -25,7 +25,12 @@ pub fn message_id(key: &str, domain: &str) -> String {
 
 impl Smtp {
     pub fn from_config(c: &Config) -> Result<Smtp, String> {
-        let host = c.smtp_host.as_deref().map(str::trim).unwrap_or_default().to_string();
+        let host = c
+            .smtp_host
+            .as_deref()
+            .map(str::trim)
+            .unwrap_or_default()
+            .to_string();
         let from: Mailbox = c
             .mail_from
             .as_deref()
@@ -33,7 +38,8 @@ impl Smtp {
             .parse()
             .map_err(|e| format!("CARDROOM_MAIL_FROM: {e}"))?;
         let domain = from.email.domain().to_string();
-        let tls_params = || TlsParameters::new(host.clone()).map_err(|e| format!("CARDROOM_SMTP_TLS: {e}"));
+        let tls_params =
+            || TlsParameters::new(host.clone()).map_err(|e| format!("CARDROOM_SMTP_TLS: {e}"));
         let (tls, default_port) = match c.smtp_tls.as_str() {
             "none" => (Tls::None, 25),
             "tls" => (Tls::Wrapper(tls_params()?), 465),
@@ -46,7 +52,11 @@ impl Smtp {
         if let (Some(u), Some(p)) = (c.smtp_user.as_deref(), c.smtp_password.as_deref()) {
             b = b.credentials(Credentials::new(u.to_string(), p.to_string()));
         }
-        Ok(Smtp { transport: b.build(), from, domain })
+        Ok(Smtp {
+            transport: b.build(),
+            from,
+            domain,
+        })
     }
 }
 
@@ -56,7 +66,9 @@ impl Transport for Smtp {
     }
 
     fn send(&self, m: &Outgoing<'_>) -> Result<Option<String>, SendError> {
-        let to: Mailbox = m.to.parse().map_err(|e| SendError::permanent(format!("recipient {:?}: {e}", m.to)))?;
+        let to: Mailbox =
+            m.to.parse()
+                .map_err(|e| SendError::permanent(format!("recipient {:?}: {e}", m.to)))?;
         let id = message_id(m.key, &self.domain);
         let msg = Message::builder()
             .from(self.from.clone())

@@ -28,10 +28,16 @@ pub struct SendError {
 
 impl SendError {
     pub fn transient(message: impl Into<String>) -> SendError {
-        SendError { message: message.into(), permanent: false }
+        SendError {
+            message: message.into(),
+            permanent: false,
+        }
     }
     pub fn permanent(message: impl Into<String>) -> SendError {
-        SendError { message: message.into(), permanent: true }
+        SendError {
+            message: message.into(),
+            permanent: true,
+        }
     }
 }
 
@@ -54,10 +60,11 @@ impl Transports {
     /// the local sink.
     pub fn from_config(c: &Config) -> Result<Transports, String> {
         let sink = || -> Box<dyn Transport> { Box::new(Sink::new(&c.sink_path())) };
-        let email: Box<dyn Transport> = match c.smtp_host.as_deref().filter(|h| !h.trim().is_empty()) {
-            Some(_) => Box::new(super::smtp::Smtp::from_config(c)?),
-            None => sink(),
-        };
+        let email: Box<dyn Transport> =
+            match c.smtp_host.as_deref().filter(|h| !h.trim().is_empty()) {
+                Some(_) => Box::new(super::smtp::Smtp::from_config(c)?),
+                None => sink(),
+            };
         let sms: Box<dyn Transport> = match c.sms_provider.as_deref().map(str::trim) {
             Some("generic") => Box::new(super::sms::Generic::from_config(c)?),
             Some("twilio") => Box::new(super::sms::Twilio::from_config(c)?),
@@ -84,7 +91,10 @@ pub struct Sink {
 
 impl Sink {
     pub fn new(path: &str) -> Sink {
-        Sink { path: path.to_string(), lock: Mutex::new(()) }
+        Sink {
+            path: path.to_string(),
+            lock: Mutex::new(()),
+        }
     }
 }
 
@@ -97,14 +107,20 @@ impl Transport for Sink {
         let line = serde_json::json!({
             "at": chrono::Utc::now(), "channel": m.channel, "to": m.to, "subject": m.subject, "body": m.body, "key": m.key,
         });
-        log::info!("message ({}) to {}: {}", m.channel, m.to, m.body.lines().next().unwrap_or_default());
+        log::info!(
+            "message ({}) to {}: {}",
+            m.channel,
+            m.to,
+            m.body.lines().next().unwrap_or_default()
+        );
         let _g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&self.path)
             .map_err(|e| SendError::transient(format!("sink {}: {e}", self.path)))?;
-        writeln!(f, "{line}").map_err(|e| SendError::transient(format!("sink {}: {e}", self.path)))?;
+        writeln!(f, "{line}")
+            .map_err(|e| SendError::transient(format!("sink {}: {e}", self.path)))?;
         Ok(Some(format!("sink:{}", m.key)))
     }
 }

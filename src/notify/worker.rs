@@ -46,12 +46,20 @@ pub struct Worker {
 impl Worker {
     /// A worker with the transports of the configuration.
     pub fn new(state: &AppState) -> Result<Worker, String> {
-        Ok(Worker::with_transports(state, Transports::from_config(&state.config)?))
+        Ok(Worker::with_transports(
+            state,
+            Transports::from_config(&state.config)?,
+        ))
     }
 
     pub fn with_transports(state: &AppState, transports: Transports) -> Worker {
         let id = format!("w{}-{}", std::process::id(), crate::auth::random_token(6));
-        Worker { id, state: state.clone(), transports: Arc::new(transports), fault: None }
+        Worker {
+            id,
+            state: state.clone(),
+            transports: Arc::new(transports),
+            fault: None,
+        }
     }
 
     fn backoff(&self) -> Backoff {
@@ -92,21 +100,35 @@ impl Worker {
             if result.is_ok() {
                 sends += 1;
                 if self.fault == Some(Fault::StopAfterSend(sends)) {
-                    log::warn!("worker {}: injected fault, stopping after a send before recording it", self.id);
+                    log::warn!(
+                        "worker {}: injected fault, stopping after a send before recording it",
+                        self.id
+                    );
                     pass.stopped = true;
                     return Ok(pass);
                 }
             } else if let Err(e) = &result {
-                log::warn!("message {} ({} to {}), attempt {}: {}", m.id, m.channel, m.recipient, c.attempt, e.message);
+                log::warn!(
+                    "message {} ({} to {}), attempt {}: {}",
+                    m.id,
+                    m.channel,
+                    m.recipient,
+                    c.attempt,
+                    e.message
+                );
             }
             let now = st.clock.now();
             let (worker, b, id) = (self.id.clone(), backoff, m.id);
-            let recorded = st.db.write_new(move |conn| outbox::record(conn, now, &worker, &c, &result, &b))?;
+            let recorded = st
+                .db
+                .write_new(move |conn| outbox::record(conn, now, &worker, &c, &result, &b))?;
             match recorded {
                 Recorded::Sent => pass.sent += 1,
                 Recorded::Retry => pass.retrying += 1,
                 Recorded::Failed => pass.failed += 1,
-                Recorded::LeaseLost => log::warn!("message {id}: the lease ran out before the outcome was recorded"),
+                Recorded::LeaseLost => {
+                    log::warn!("message {id}: the lease ran out before the outcome was recorded")
+                }
             }
         }
         if pass.failed > 0 {
@@ -128,7 +150,9 @@ impl Worker {
         };
         st.db.clone().write_new(move |conn| {
             let transport_of = |ch: &str| transports.for_channel(ch).name();
-            let write = |m: &crate::db::models::OutboxRow| messages::write(&st.i18n, &st.keys, &links, m).map(|w| (w.subject, w.body));
+            let write = |m: &crate::db::models::OutboxRow| {
+                messages::write(&st.i18n, &st.keys, &links, m).map(|w| (w.subject, w.body))
+            };
             outbox::claim(conn, now, &worker, lease, &ids, &transport_of, &write)
         })
     }

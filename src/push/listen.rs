@@ -53,8 +53,10 @@ pub(super) fn run(hub: Weak<Inner>, url: &str, wake: Arc<Notify>, stats: Arc<Sta
 /// One connection's life: `Ok` once the hub is gone, `Err` when the connection fails.
 fn listen(hub: &Weak<Inner>, url: &str, wake: &Notify, stats: &Stats) -> Result<(), String> {
     let mut c = PgConnection::establish(url).map_err(|e| format!("cannot connect: {e}"))?;
-    c.batch_execute(&format!("SET application_name = '{APPLICATION_NAME}'; LISTEN {CHANNEL}"))
-        .map_err(|e| format!("LISTEN failed: {e}"))?;
+    c.batch_execute(&format!(
+        "SET application_name = '{APPLICATION_NAME}'; LISTEN {CHANNEL}"
+    ))
+    .map_err(|e| format!("LISTEN failed: {e}"))?;
     if stats.listens.fetch_add(1, Relaxed) > 0 {
         log::info!("event listener: listening again");
     }
@@ -75,7 +77,8 @@ fn listen(hub: &Weak<Inner>, url: &str, wake: &Notify, stats: &Stats) -> Result<
             wake.notify_one();
         }
         if pinged.elapsed() >= PING {
-            c.batch_execute("SELECT 1").map_err(|e| format!("connection lost: {e}"))?;
+            c.batch_execute("SELECT 1")
+                .map_err(|e| format!("connection lost: {e}"))?;
             pinged = Instant::now();
         }
         std::thread::sleep(POLL);

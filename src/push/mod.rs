@@ -99,7 +99,11 @@ pub struct Pushed {
 
 impl Pushed {
     pub fn of(e: &EventRow) -> Pushed {
-        Pushed { seq: e.seq, table_id: e.table_id, frame: frame(e) }
+        Pushed {
+            seq: e.seq,
+            table_id: e.table_id,
+            frame: frame(e),
+        }
     }
 }
 
@@ -112,7 +116,12 @@ pub fn frame(e: &EventRow) -> Bytes {
 /// Events of a feed after `after`, oldest first (at most `limit`).
 pub fn read(conn: &mut DbConn, feed: Feed, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
     Ok(match feed {
-        Feed::All => events::table.filter(events::seq.gt(after)).order(events::seq.asc()).limit(limit).select(EventRow::as_select()).load(conn)?,
+        Feed::All => events::table
+            .filter(events::seq.gt(after))
+            .order(events::seq.asc())
+            .limit(limit)
+            .select(EventRow::as_select())
+            .load(conn)?,
         Feed::Table(t) => events::table
             .filter(events::seq.gt(after))
             .filter(events::table_id.eq(t))
@@ -125,7 +134,10 @@ pub fn read(conn: &mut DbConn, feed: Feed, after: i64, limit: i64) -> AppResult<
 
 /// The highest sequence number written so far (0 for none).
 pub fn last_seq(conn: &mut DbConn) -> AppResult<i64> {
-    Ok(events::table.select(diesel::dsl::max(events::seq)).first::<Option<i64>>(conn)?.unwrap_or(0))
+    Ok(events::table
+        .select(diesel::dsl::max(events::seq))
+        .first::<Option<i64>>(conn)?
+        .unwrap_or(0))
 }
 
 /// PostgreSQL: tells the hubs of every server process that events are coming. Called in
@@ -197,7 +209,11 @@ impl Hub {
                 db,
                 database_url: database_url.to_string(),
                 changes,
-                published: Mutex::new(Published { started: false, horizon: 0, tx }),
+                published: Mutex::new(Published {
+                    started: false,
+                    horizon: 0,
+                    tx,
+                }),
                 wake: Arc::new(Notify::new()),
                 fallback_ms: AtomicU64::new(FALLBACK_POLL.as_millis() as u64),
                 stats: Arc::default(),
@@ -208,7 +224,9 @@ impl Hub {
     /// How long the hub waits for a wake-up (a local commit, a notification) before reading
     /// anyway. Tests set it very long to show that notifications alone deliver.
     pub fn set_fallback(&self, d: Duration) {
-        self.inner.fallback_ms.store(d.as_millis().clamp(1, u64::MAX as u128) as u64, Relaxed);
+        self.inner
+            .fallback_ms
+            .store(d.as_millis().clamp(1, u64::MAX as u128) as u64, Relaxed);
         self.inner.wake.notify_one();
     }
 
@@ -220,8 +238,15 @@ impl Hub {
     /// (and maybe some before it, to be dropped); everything up to the horizon is in the
     /// database. Blocking (the first call reads the database and starts the hub): call it
     /// on a blocking thread, with a connection.
-    pub fn subscribe(&self, conn: &mut DbConn) -> AppResult<(broadcast::Receiver<Arc<Pushed>>, i64)> {
-        let mut p = self.inner.published.lock().unwrap_or_else(|e| e.into_inner());
+    pub fn subscribe(
+        &self,
+        conn: &mut DbConn,
+    ) -> AppResult<(broadcast::Receiver<Arc<Pushed>>, i64)> {
+        let mut p = self
+            .inner
+            .published
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         if !p.started {
             // Starts after the newest event: what came before is the streams' catch-up.
             p.horizon = last_seq(conn)?;
@@ -233,12 +258,21 @@ impl Hub {
 
     /// The highest sequence number published so far.
     pub fn horizon(&self) -> i64 {
-        self.inner.published.lock().unwrap_or_else(|e| e.into_inner()).horizon
+        self.inner
+            .published
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .horizon
     }
 
     /// Streams subscribed at the moment.
     pub fn receivers(&self) -> usize {
-        self.inner.published.lock().unwrap_or_else(|e| e.into_inner()).tx.receiver_count()
+        self.inner
+            .published
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .tx
+            .receiver_count()
     }
 
     fn start(&self) -> AppResult<()> {
@@ -250,7 +284,11 @@ impl Hub {
             .map_err(|e| AppError::Internal(format!("cannot start the push hub: {e}")))?;
         if self.inner.db.backend == crate::db::Backend::Postgres {
             let weak = Arc::downgrade(&self.inner);
-            let (url, wake, stats) = (self.inner.database_url.clone(), self.inner.wake.clone(), self.inner.stats.clone());
+            let (url, wake, stats) = (
+                self.inner.database_url.clone(),
+                self.inner.wake.clone(),
+                self.inner.stats.clone(),
+            );
             std::thread::Builder::new()
                 .name("push-listen".into())
                 .spawn(move || listen::run(weak, &url, wake, stats))
@@ -286,8 +324,17 @@ impl Inner {
     /// Reads what is new after the horizon and publishes it, in order, up to the first
     /// missing number (see the module documentation).
     fn pump(&self, gap: &mut Option<Gap>) -> Step {
-        let horizon = self.published.lock().unwrap_or_else(|e| e.into_inner()).horizon;
-        let rows = match self.db.conn().map_err(AppError::from).and_then(|mut c| read(&mut c, Feed::All, horizon, PAGE)) {
+        let horizon = self
+            .published
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .horizon;
+        let rows = match self
+            .db
+            .conn()
+            .map_err(AppError::from)
+            .and_then(|mut c| read(&mut c, Feed::All, horizon, PAGE))
+        {
             Ok(rows) => rows,
             Err(e) => {
                 log::warn!("push hub: reading new events failed: {e}");
@@ -303,14 +350,19 @@ impl Inner {
                 let missing = next + 1;
                 let g = match gap {
                     Some(g) if g.seq == missing => g,
-                    _ => gap.insert(Gap { seq: missing, since: Instant::now() }),
+                    _ => gap.insert(Gap {
+                        seq: missing,
+                        since: Instant::now(),
+                    }),
                 };
                 if g.since.elapsed() < GAP_GRACE {
                     held = true;
                     break;
                 }
                 log::warn!("push hub: events {missing}..{} never appeared within {GAP_GRACE:?}; streams go on without them", e.seq - 1);
-                self.stats.skipped.fetch_add((e.seq - missing) as u64, Relaxed);
+                self.stats
+                    .skipped
+                    .fetch_add((e.seq - missing) as u64, Relaxed);
                 *gap = None;
             }
             next = e.seq;
@@ -341,10 +393,15 @@ impl Inner {
 /// The hub thread: reads and publishes at every wake-up, until the hub is dropped. It runs
 /// its own small runtime (it only waits; the reads block this thread, nobody else's).
 fn run(weak: Weak<Inner>, wake: Arc<Notify>, changes: Arc<watch::Sender<u64>>) {
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_time().build() {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
-            log::error!("push hub: cannot start its runtime: {e}; live pages fall back to reloading");
+            log::error!(
+                "push hub: cannot start its runtime: {e}; live pages fall back to reloading"
+            );
             return;
         }
     };
@@ -354,10 +411,12 @@ fn run(weak: Weak<Inner>, wake: Arc<Notify>, changes: Arc<watch::Sender<u64>>) {
         loop {
             let Some(inner) = weak.upgrade() else { break };
             // A fault in one read must not end the pushes for good: it counts as a failed read.
-            let step = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.pump(&mut gap))).unwrap_or_else(|_| {
-                log::error!("push hub: reading new events panicked; trying again");
-                Step::Failed
-            });
+            let step =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.pump(&mut gap)))
+                    .unwrap_or_else(|_| {
+                        log::error!("push hub: reading new events panicked; trying again");
+                        Step::Failed
+                    });
             let fallback = inner.fallback();
             drop(inner);
             let wait = match step {

@@ -24,7 +24,12 @@ pub struct AuditFilter {
     pub limit: Option<i64>,
 }
 
-pub fn list(conn: &mut DbConn, f: &AuditFilter, from: Option<DateTime<Utc>>, to: Option<DateTime<Utc>>) -> AppResult<Vec<AuditRow>> {
+pub fn list(
+    conn: &mut DbConn,
+    f: &AuditFilter,
+    from: Option<DateTime<Utc>>,
+    to: Option<DateTime<Utc>>,
+) -> AppResult<Vec<AuditRow>> {
     let limit = f.limit.unwrap_or(50);
     if !(1..=200).contains(&limit) {
         return Err(AppError::field("limit", "err-limit"));
@@ -34,10 +39,24 @@ pub fn list(conn: &mut DbConn, f: &AuditFilter, from: Option<DateTime<Utc>>, to:
         q = q.filter(audit_log::actor_name.eq(a.to_lowercase()));
     }
     if let Some(a) = f.action.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        let escaped: String = a.chars().flat_map(|c| if matches!(c, '%' | '_' | '\\') { vec!['\\', c] } else { vec![c] }).collect();
+        let escaped: String = a
+            .chars()
+            .flat_map(|c| {
+                if matches!(c, '%' | '_' | '\\') {
+                    vec!['\\', c]
+                } else {
+                    vec![c]
+                }
+            })
+            .collect();
         q = q.filter(audit_log::action.like(format!("{escaped}%")).escape('\\'));
     }
-    if let Some(k) = f.subject_kind.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    if let Some(k) = f
+        .subject_kind
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         q = q.filter(audit_log::subject_kind.eq(k.to_string()));
     }
     if let Some(id) = f.subject_id {
@@ -52,7 +71,10 @@ pub fn list(conn: &mut DbConn, f: &AuditFilter, from: Option<DateTime<Utc>>, to:
     if let Some(t) = to {
         q = q.filter(audit_log::at.lt(t.naive_utc()));
     }
-    Ok(q.order(audit_log::seq.desc()).limit(limit).select(AuditRow::as_select()).load(conn)?)
+    Ok(q.order(audit_log::seq.desc())
+        .limit(limit)
+        .select(AuditRow::as_select())
+        .load(conn)?)
 }
 
 pub fn history(conn: &mut DbConn, kind: &str, id: i64, limit: i64) -> AppResult<Vec<AuditRow>> {

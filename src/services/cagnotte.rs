@@ -18,10 +18,18 @@
 
 use super::conflict;
 use crate::db::audit::{self, Actor};
-use crate::db::models::{CagnotteDueRow, CagnotteSessionRow, CommissionRow, DealerShiftRow, DropBoxRow, GameRow, HandRow, SeatSideRow, SeatingRow, SuspensionRow, TableRow, TipRow};
-use crate::db::schema::{cagnotte_dues, cagnotte_sessions, commissions, dealer_shifts, drop_boxes, hands, players, seatings, staff, table_suspensions, tips};
+use crate::db::models::{
+    CagnotteDueRow, CagnotteSessionRow, CommissionRow, DealerShiftRow, DropBoxRow, GameRow,
+    HandRow, SeatSideRow, SeatingRow, SuspensionRow, TableRow, TipRow,
+};
+use crate::db::schema::{
+    cagnotte_dues, cagnotte_sessions, commissions, dealer_shifts, drop_boxes, hands, players,
+    seatings, staff, table_suspensions, tips,
+};
 use crate::db::{next_seq, DbConn};
-use crate::domain::cagnotte::{self as rules, SeatSpan, SessionBase, SessionBilling, SessionState, Suspension};
+use crate::domain::cagnotte::{
+    self as rules, SeatSpan, SessionBase, SessionBilling, SessionState, Suspension,
+};
 use crate::domain::game::Variant;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::{FieldError, Problem};
@@ -40,7 +48,11 @@ fn utc(t: NaiveDateTime) -> DateTime<Utc> {
 /// room's currency.
 fn field_refusal(field: &str, p: Problem, room: &Room) -> AppError {
     let p = crate::services::table_side::localize(p, room);
-    AppError::Validation(vec![FieldError { field: field.to_string(), key: p.key, args: p.args }])
+    AppError::Validation(vec![FieldError {
+        field: field.to_string(),
+        key: p.key,
+        args: p.args,
+    }])
 }
 
 /// The game's smallest chip (BSOP 80).
@@ -60,27 +72,52 @@ fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
 
 /// The table was suspended at `now` (called where the table's state changes).
 pub fn suspension_started(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
-    let row = SuspensionRow { id: next_seq(conn, "suspension")?, table_id, from_at: now.naive_utc(), to_at: None };
-    crate::native!(conn, |dbc| diesel::insert_into(table_suspensions::table).values(&row).execute(dbc))?;
+    let row = SuspensionRow {
+        id: next_seq(conn, "suspension")?,
+        table_id,
+        from_at: now.naive_utc(),
+        to_at: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(table_suspensions::table)
+        .values(&row)
+        .execute(dbc))?;
     Ok(())
 }
 
 /// The table's suspension ended at `now` (it runs again, or it closed).
 pub fn suspension_ended(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
-    crate::native!(conn, |dbc| diesel::update(table_suspensions::table.filter(table_suspensions::table_id.eq(table_id)).filter(table_suspensions::to_at.is_null()))
-        .set(table_suspensions::to_at.eq(Some(now.naive_utc())))
-        .execute(dbc))?;
+    crate::native!(conn, |dbc| diesel::update(
+        table_suspensions::table
+            .filter(table_suspensions::table_id.eq(table_id))
+            .filter(table_suspensions::to_at.is_null())
+    )
+    .set(table_suspensions::to_at.eq(Some(now.naive_utc())))
+    .execute(dbc))?;
     Ok(())
 }
 
 /// The table's suspensions that end after `since` (or are still running).
-pub fn suspensions_since(conn: &mut DbConn, table_id: i64, since: NaiveDateTime) -> AppResult<Vec<Suspension>> {
+pub fn suspensions_since(
+    conn: &mut DbConn,
+    table_id: i64,
+    since: NaiveDateTime,
+) -> AppResult<Vec<Suspension>> {
     let rows: Vec<SuspensionRow> = crate::native!(conn, |dbc| table_suspensions::table
         .filter(table_suspensions::table_id.eq(table_id))
-        .filter(table_suspensions::to_at.is_null().or(table_suspensions::to_at.gt(since)))
+        .filter(
+            table_suspensions::to_at
+                .is_null()
+                .or(table_suspensions::to_at.gt(since))
+        )
         .select(SuspensionRow::as_select())
         .load(dbc))?;
-    Ok(rows.into_iter().map(|r| Suspension { from: utc(r.from_at), to: r.to_at.map(utc) }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|r| Suspension {
+            from: utc(r.from_at),
+            to: r.to_at.map(utc),
+        })
+        .collect())
 }
 
 // ---- sessions (PT-2007 7b) --------------------------------------------------------------------
@@ -106,12 +143,22 @@ fn billing(s: &CagnotteSessionRow) -> SessionBilling {
 }
 
 /// Where the session stands at `now` (a tap at `now` would close it when the hour is up).
-pub fn state_of(conn: &mut DbConn, s: &CagnotteSessionRow, now: DateTime<Utc>) -> AppResult<SessionState> {
+pub fn state_of(
+    conn: &mut DbConn,
+    s: &CagnotteSessionRow,
+    now: DateTime<Utc>,
+) -> AppResult<SessionState> {
     if let Some(at) = s.closed_at {
         return Ok(SessionState::Closed { at: utc(at) });
     }
     let susp = suspensions_since(conn, s.table_id, s.started_at)?;
-    Ok(rules::session_state(utc(s.started_at), Duration::minutes(s.length_min as i64), &susp, &[], now))
+    Ok(rules::session_state(
+        utc(s.started_at),
+        Duration::minutes(s.length_min as i64),
+        &susp,
+        &[],
+        now,
+    ))
 }
 
 /// The seats open at the table, with the cave (what each player brought).
@@ -125,10 +172,23 @@ fn seated(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, SeatSi
 }
 
 fn span(s: &SeatingRow, sd: &SeatSideRow) -> SeatSpan {
-    SeatSpan { player_id: s.player_id, seat_no: s.seat_no, sat_at: utc(s.sat_at), left_at: s.left_at.map(utc), cave: sd.bought_in }
+    SeatSpan {
+        player_id: s.player_id,
+        seat_no: s.seat_no,
+        sat_at: utc(s.sat_at),
+        left_at: s.left_at.map(utc),
+        cave: sd.bought_in,
+    }
 }
 
-fn insert_due(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &CagnotteSessionRow, seating_id: i64, d: &rules::SessionDue) -> AppResult<CagnotteDueRow> {
+fn insert_due(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    s: &CagnotteSessionRow,
+    seating_id: i64,
+    d: &rules::SessionDue,
+) -> AppResult<CagnotteDueRow> {
     let row = CagnotteDueRow {
         id: next_seq(conn, "cagnotte_due")?,
         session_id: s.id,
@@ -146,14 +206,32 @@ fn insert_due(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &Cagnotte
         settled_by: None,
         reason: None,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_dues::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "cagnotte.due", "player", Some(d.player_id), None, Some(&row))?;
+    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_dues::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "cagnotte.due",
+        "player",
+        Some(d.player_id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
 /// Starts the table's next session at `now`: the game's settings are copied onto it and every
 /// player seated now owes (PT-2007 7b).
-fn start_session(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, t: &TableRow, g: &GameRow) -> AppResult<CagnotteSessionRow> {
+fn start_session(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    t: &TableRow,
+    g: &GameRow,
+) -> AppResult<CagnotteSessionRow> {
     let number: Option<i32> = crate::native!(conn, |dbc| cagnotte_sessions::table
         .filter(cagnotte_sessions::table_id.eq(t.id))
         .select(diesel::dsl::max(cagnotte_sessions::number))
@@ -174,27 +252,71 @@ fn start_session(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, a
         length_min: profile.session_length_min,
         late_window_min: profile.late_seat_window_min,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_sessions::table).values(&s).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "cagnotte.session_start", "table", Some(t.id), None, Some(&s))?;
+    crate::native!(conn, |dbc| diesel::insert_into(cagnotte_sessions::table)
+        .values(&s)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "cagnotte.session_start",
+        "table",
+        Some(t.id),
+        None,
+        Some(&s),
+    )?;
     let seats = seated(conn, t.id)?;
     let spans: Vec<SeatSpan> = seats.iter().map(|(a, b)| span(a, b)).collect();
     let dues = rules::session_dues(now, None, &billing(&s), &[], &spans);
     for d in &dues {
-        let seating_id = seats.iter().find(|(x, _)| x.player_id == d.player_id).map(|(x, _)| x.id).unwrap_or_default();
+        let seating_id = seats
+            .iter()
+            .find(|(x, _)| x.player_id == d.player_id)
+            .map(|(x, _)| x.id)
+            .unwrap_or_default();
         insert_due(conn, now, actor, &s, seating_id, d)?;
     }
-    emit(conn, now, Some(t.id), "cagnotte.session", &serde_json::json!({ "table": t.number, "session": s.number, "dues": dues.len() }))?;
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "cagnotte.session",
+        &serde_json::json!({ "table": t.number, "session": s.number, "dues": dues.len() }),
+    )?;
     Ok(s)
 }
 
-fn close_session(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &CagnotteSessionRow, reason: &str) -> AppResult<()> {
-    let n = crate::native!(conn, |dbc| diesel::update(cagnotte_sessions::table.find(s.id).filter(cagnotte_sessions::closed_at.is_null()))
-        .set((cagnotte_sessions::closed_at.eq(Some(now.naive_utc())), cagnotte_sessions::close_reason.eq(Some(reason)), cagnotte_sessions::closed_by.eq(actor.id)))
-        .execute(dbc))?;
+fn close_session(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    s: &CagnotteSessionRow,
+    reason: &str,
+) -> AppResult<()> {
+    let n = crate::native!(conn, |dbc| diesel::update(
+        cagnotte_sessions::table
+            .find(s.id)
+            .filter(cagnotte_sessions::closed_at.is_null())
+    )
+    .set((
+        cagnotte_sessions::closed_at.eq(Some(now.naive_utc())),
+        cagnotte_sessions::close_reason.eq(Some(reason)),
+        cagnotte_sessions::closed_by.eq(actor.id)
+    ))
+    .execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-session-closed"));
     }
-    audit::record(conn, now, actor, "cagnotte.session_close", "table", Some(s.table_id), Some(s), Some(&serde_json::json!({ "closed_at": now, "reason": reason })))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "cagnotte.session_close",
+        "table",
+        Some(s.table_id),
+        Some(s),
+        Some(&serde_json::json!({ "closed_at": now, "reason": reason })),
+    )?;
     Ok(())
 }
 
@@ -229,8 +351,17 @@ pub struct HandOver {
 /// new hand is counted, in its transaction): records the ended hand's pot and rake, keeps the
 /// dealer's shift, and for per-session games starts the first session or — the hour of play
 /// being up — closes the session and starts the next (PT-2007 7b).
-pub fn on_hand_over(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, t: &TableRow, result: &HandResult) -> AppResult<HandOver> {
-    let Some(game_id) = t.game_id else { return Ok(HandOver::default()) };
+pub fn on_hand_over(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    t: &TableRow,
+    result: &HandResult,
+) -> AppResult<HandOver> {
+    let Some(game_id) = t.game_id else {
+        return Ok(HandOver::default());
+    };
     let g = game(conn, game_id)?;
     let last: Option<HandRow> = crate::native!(conn, |dbc| hands::table
         .filter(hands::table_id.eq(t.id))
@@ -239,10 +370,14 @@ pub fn on_hand_over(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &
         .first(dbc)
         .optional())?;
     if !result.is_empty() {
-        let Some(h) = last.as_ref() else { return Err(conflict("err-hand-none-to-record")) };
+        let Some(h) = last.as_ref() else {
+            return Err(conflict("err-hand-none-to-record"));
+        };
         record_result(conn, now, room, actor, &g, h, result)?;
     } else if let Some(h) = last.as_ref() {
-        crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id)).set(hands::ended_at.eq(Some(now.naive_utc()))).execute(dbc))?;
+        crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
+            .set(hands::ended_at.eq(Some(now.naive_utc())))
+            .execute(dbc))?;
     }
     if let Some(id) = actor.id {
         keep_shift(conn, now, actor, t.id, id)?;
@@ -266,20 +401,41 @@ pub fn on_hand_over(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &
     Ok(out)
 }
 
-fn record_result(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, g: &GameRow, h: &HandRow, r: &HandResult) -> AppResult<()> {
+fn record_result(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    g: &GameRow,
+    h: &HandRow,
+    r: &HandResult,
+) -> AppResult<()> {
     let pot = r.pot.unwrap_or(0);
     let rake = r.rake.unwrap_or(0);
     if pot < 0 {
         return Err(AppError::field("pot", "err-amount-negative"));
     }
     if rake > 0 && per_session(g) {
-        return Err(field_refusal("rake", Problem::new("rules-rake-session-game"), room));
+        return Err(field_refusal(
+            "rake",
+            Problem::new("rules-rake-session-game"),
+            room,
+        ));
     }
     if r.pot.is_none() && rake > 0 {
         return Err(AppError::field("pot", "err-required"));
     }
     let p = &room.profile;
-    rules::check_rake(pot, rake, g.cagnotte_bp, g.rake_cap, chip_of(g), r.preflop_no_bet, p.no_flop_no_drop).map_err(|e| field_refusal("rake", e, room))?;
+    rules::check_rake(
+        pot,
+        rake,
+        g.cagnotte_bp,
+        g.rake_cap,
+        chip_of(g),
+        r.preflop_no_bet,
+        p.no_flop_no_drop,
+    )
+    .map_err(|e| field_refusal("rake", e, room))?;
     crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
         .set((
             hands::ended_at.eq(Some(now.naive_utc())),
@@ -289,15 +445,33 @@ fn record_result(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Act
             hands::result_by.eq(actor.id),
         ))
         .execute(dbc))?;
-    audit::record(conn, now, actor, "cagnotte.rake", "table", Some(h.table_id), Some(h), Some(&serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet })))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "cagnotte.rake",
+        "table",
+        Some(h.table_id),
+        Some(h),
+        Some(
+            &serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet }),
+        ),
+    )?;
     Ok(())
 }
 
 /// PT-2007 7b: a player sat down (called where every seating starts, in its transaction).
 /// Within the late window of the table's open session, and not already charged in it, the
 /// player owes the session from now. Reads one row when no session is open.
-pub fn on_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &SeatingRow) -> AppResult<Option<CagnotteDueRow>> {
-    let Some(s) = open_session(conn, row.table_id)? else { return Ok(None) };
+pub fn on_seat(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    row: &SeatingRow,
+) -> AppResult<Option<CagnotteDueRow>> {
+    let Some(s) = open_session(conn, row.table_id)? else {
+        return Ok(None);
+    };
     let already: i64 = crate::native!(conn, |dbc| cagnotte_dues::table
         .filter(cagnotte_dues::session_id.eq(s.id))
         .filter(cagnotte_dues::player_id.eq(row.player_id))
@@ -307,18 +481,40 @@ pub fn on_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &Seati
         return Ok(None);
     }
     let susp = suspensions_since(conn, s.table_id, s.started_at)?;
-    let cave: i64 = crate::native!(conn, |dbc| seatings::table.find(row.id).select(seatings::bought_in).first(dbc))?;
-    let spans = [SeatSpan { player_id: row.player_id, seat_no: row.seat_no, sat_at: now, left_at: None, cave }];
+    let cave: i64 = crate::native!(conn, |dbc| seatings::table
+        .find(row.id)
+        .select(seatings::bought_in)
+        .first(dbc))?;
+    let spans = [SeatSpan {
+        player_id: row.player_id,
+        seat_no: row.seat_no,
+        sat_at: now,
+        left_at: None,
+        cave,
+    }];
     let dues = rules::session_dues(utc(s.started_at), None, &billing(&s), &susp, &spans);
-    let Some(d) = dues.first() else { return Ok(None) };
+    let Some(d) = dues.first() else {
+        return Ok(None);
+    };
     let due = insert_due(conn, now, actor, &s, row.id, d)?;
-    emit(conn, now, Some(s.table_id), "cagnotte.due", &serde_json::json!({ "seat": row.seat_no, "amount": d.amount, "late": true }))?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "cagnotte.due",
+        &serde_json::json!({ "seat": row.seat_no, "amount": d.amount, "late": true }),
+    )?;
     Ok(Some(due))
 }
 
 /// The cave (what the player brought) is known only once the chips are in: for a game charged
 /// on the cave, a due not yet settled is set from the seat's first buy-in.
-pub fn on_buyin(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64) -> AppResult<()> {
+pub fn on_buyin(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    seating_id: i64,
+) -> AppResult<()> {
     let due: Option<CagnotteDueRow> = crate::native!(conn, |dbc| cagnotte_dues::table
         .filter(cagnotte_dues::seating_id.eq(seating_id))
         .filter(cagnotte_dues::state.eq("due"))
@@ -326,33 +522,67 @@ pub fn on_buyin(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id
         .first(dbc)
         .optional())?;
     let Some(due) = due else { return Ok(()) };
-    let s: CagnotteSessionRow = crate::native!(conn, |dbc| cagnotte_sessions::table.find(due.session_id).select(CagnotteSessionRow::as_select()).first(dbc))?;
+    let s: CagnotteSessionRow = crate::native!(conn, |dbc| cagnotte_sessions::table
+        .find(due.session_id)
+        .select(CagnotteSessionRow::as_select())
+        .first(dbc))?;
     if s.base != SessionBase::Cave.as_str() {
         return Ok(());
     }
-    let cave: i64 = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(seatings::bought_in).first(dbc))?;
+    let cave: i64 = crate::native!(conn, |dbc| seatings::table
+        .find(seating_id)
+        .select(seatings::bought_in)
+        .first(dbc))?;
     let amount = rules::session_charge(cave, s.bp, s.smallest_chip);
     if amount != due.amount {
-        crate::native!(conn, |dbc| diesel::update(cagnotte_dues::table.find(due.id)).set(cagnotte_dues::amount.eq(amount)).execute(dbc))?;
-        audit::record(conn, now, actor, "cagnotte.due_cave", "player", Some(due.player_id), Some(&due), Some(&serde_json::json!({ "amount": amount, "cave": cave })))?;
+        crate::native!(conn, |dbc| diesel::update(
+            cagnotte_dues::table.find(due.id)
+        )
+        .set(cagnotte_dues::amount.eq(amount))
+        .execute(dbc))?;
+        audit::record(
+            conn,
+            now,
+            actor,
+            "cagnotte.due_cave",
+            "player",
+            Some(due.player_id),
+            Some(&due),
+            Some(&serde_json::json!({ "amount": amount, "cave": cave })),
+        )?;
     }
     Ok(())
 }
 
 /// The table closed (PT-2007 24): its open session ends, as does the dealer's shift.
-pub fn on_table_closed(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<()> {
+pub fn on_table_closed(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<()> {
     if let Some(s) = open_session(conn, table_id)? {
         close_session(conn, now, actor, &s, "table_closed")?;
     }
-    crate::native!(conn, |dbc| diesel::update(dealer_shifts::table.filter(dealer_shifts::table_id.eq(table_id)).filter(dealer_shifts::ended_at.is_null()))
-        .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
-        .execute(dbc))?;
+    crate::native!(conn, |dbc| diesel::update(
+        dealer_shifts::table
+            .filter(dealer_shifts::table_id.eq(table_id))
+            .filter(dealer_shifts::ended_at.is_null())
+    )
+    .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
+    .execute(dbc))?;
     Ok(())
 }
 
 /// PT-2007 7b: the floor confirms the end of a session whose hour of play is up (when the
 /// hand in progress is over but nobody tapped); the next session starts now.
-pub fn close_by_floor(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, table_id: i64) -> AppResult<CagnotteSessionRow> {
+pub fn close_by_floor(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<CagnotteSessionRow> {
     let t = crate::services::games::get_table(conn, table_id)?;
     let s = open_session(conn, table_id)?.ok_or_else(|| conflict("err-session-none"))?;
     if !matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
@@ -366,32 +596,70 @@ pub fn close_by_floor(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor:
 // ---- settling dues ----------------------------------------------------------------------------
 
 pub fn due(conn: &mut DbConn, id: i64) -> AppResult<CagnotteDueRow> {
-    Ok(crate::native!(conn, |dbc| cagnotte_dues::table.find(id).select(CagnotteDueRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| cagnotte_dues::table
+        .find(id)
+        .select(CagnotteDueRow::as_select())
+        .first(dbc))?)
 }
 
-fn settle(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, d: &CagnotteDueRow, state: &str, collected: Option<i64>, reason: Option<&str>) -> AppResult<CagnotteDueRow> {
-    let n = crate::native!(conn, |dbc| diesel::update(cagnotte_dues::table.find(d.id).filter(cagnotte_dues::state.eq("due")))
-        .set((
-            cagnotte_dues::state.eq(state),
-            cagnotte_dues::collected.eq(collected),
-            cagnotte_dues::settled_at.eq(Some(now.naive_utc())),
-            cagnotte_dues::settled_by.eq(actor.id),
-            cagnotte_dues::reason.eq(reason),
-        ))
-        .execute(dbc))?;
+fn settle(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    d: &CagnotteDueRow,
+    state: &str,
+    collected: Option<i64>,
+    reason: Option<&str>,
+) -> AppResult<CagnotteDueRow> {
+    let n = crate::native!(conn, |dbc| diesel::update(
+        cagnotte_dues::table
+            .find(d.id)
+            .filter(cagnotte_dues::state.eq("due"))
+    )
+    .set((
+        cagnotte_dues::state.eq(state),
+        cagnotte_dues::collected.eq(collected),
+        cagnotte_dues::settled_at.eq(Some(now.naive_utc())),
+        cagnotte_dues::settled_by.eq(actor.id),
+        cagnotte_dues::reason.eq(reason),
+    ))
+    .execute(dbc))?;
     if n != 1 {
         return Err(conflict("err-due-settled"));
     }
     let after = due(conn, d.id)?;
-    audit::record(conn, now, actor, &format!("cagnotte.{state}"), "player", Some(d.player_id), Some(d), Some(&after))?;
-    emit(conn, now, Some(d.table_id), "cagnotte.settled", &serde_json::json!({ "seat": d.seat_no, "state": state }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        &format!("cagnotte.{state}"),
+        "player",
+        Some(d.player_id),
+        Some(d),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(d.table_id),
+        "cagnotte.settled",
+        &serde_json::json!({ "seat": d.seat_no, "state": state }),
+    )?;
     Ok(after)
 }
 
 /// The dealer took the session's percentage from the player (PT-2007 7b). `amount`: what was
 /// taken (default: the amount due); more than is due is refused, less is recorded as such and
 /// shows as a difference in the reports.
-pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor, id: i64, amount: Option<i64>, at_table: Option<i64>) -> AppResult<CagnotteDueRow> {
+pub fn collect(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    id: i64,
+    amount: Option<i64>,
+    at_table: Option<i64>,
+) -> AppResult<CagnotteDueRow> {
     let d = due(conn, id)?;
     if at_table.is_some_and(|t| t != d.table_id) {
         return Err(AppError::NotFound);
@@ -405,13 +673,23 @@ pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, actor: &Actor
 }
 
 /// The floor exempts a player from a session's percentage, with a reason (audited).
-pub fn exempt(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, reason: &str) -> AppResult<CagnotteDueRow> {
+pub fn exempt(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+    reason: &str,
+) -> AppResult<CagnotteDueRow> {
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(AppError::field("reason", "err-reason-required"));
     }
     if reason.chars().count() > 200 {
-        return Err(AppError::Validation(vec![FieldError::new("reason", "err-too-long").arg("max", 200)]));
+        return Err(AppError::Validation(vec![FieldError::new(
+            "reason",
+            "err-too-long",
+        )
+        .arg("max", 200)]));
     }
     let d = due(conn, id)?;
     if d.state != "due" {
@@ -441,9 +719,16 @@ pub fn open_dues(conn: &mut DbConn, table_id: Option<i64>) -> AppResult<Vec<DueL
     }
     let rows: Vec<(CagnotteDueRow, String, i32)> = q
         .order((cagnotte_dues::due_at.asc(), cagnotte_dues::seat_no.asc()))
-        .select((CagnotteDueRow::as_select(), players::alias, card_tables::number))
+        .select((
+            CagnotteDueRow::as_select(),
+            players::alias,
+            card_tables::number,
+        ))
         .load(conn)?;
-    Ok(rows.into_iter().map(|(due, alias, table)| DueLine { due, alias, table }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(due, alias, table)| DueLine { due, alias, table })
+        .collect())
 }
 
 /// The table's session as the tablet shows it: the session, where it stands, and its dues.
@@ -466,7 +751,11 @@ impl SessionPanel {
         matches!(self.state, SessionState::Finishing { .. })
     }
     pub fn to_collect(&self) -> i64 {
-        self.dues.iter().filter(|d| d.due.state == "due").map(|d| d.due.amount).sum()
+        self.dues
+            .iter()
+            .filter(|d| d.due.state == "due")
+            .map(|d| d.due.amount)
+            .sum()
     }
     /// The due of a seat in this session, if any.
     pub fn due_of_seat(&self, seat_no: i32) -> Option<&DueLine> {
@@ -476,19 +765,37 @@ impl SessionPanel {
 
 /// The table's open session with its dues (none when the game is billed per hand or no hand
 /// has been dealt yet).
-pub fn panel(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<Option<SessionPanel>> {
+pub fn panel(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    table_id: i64,
+) -> AppResult<Option<SessionPanel>> {
     use crate::db::schema::card_tables;
-    let Some(s) = open_session(conn, table_id)? else { return Ok(None) };
+    let Some(s) = open_session(conn, table_id)? else {
+        return Ok(None);
+    };
     let state = state_of(conn, &s, now)?;
-    let rows: Vec<(CagnotteDueRow, String, i32)> = crate::native!(conn, |dbc| cagnotte_dues::table
-        .inner_join(players::table)
-        .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_dues::table_id)))
-        .filter(cagnotte_dues::session_id.eq(s.id))
-        .order(cagnotte_dues::seat_no.asc())
-        .select((CagnotteDueRow::as_select(), players::alias, card_tables::number))
-        .load(dbc))?;
-    let dues = rows.into_iter().map(|(due, alias, table)| DueLine { due, alias, table }).collect();
-    Ok(Some(SessionPanel { session: s, state, dues }))
+    let rows: Vec<(CagnotteDueRow, String, i32)> =
+        crate::native!(conn, |dbc| cagnotte_dues::table
+            .inner_join(players::table)
+            .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_dues::table_id)))
+            .filter(cagnotte_dues::session_id.eq(s.id))
+            .order(cagnotte_dues::seat_no.asc())
+            .select((
+                CagnotteDueRow::as_select(),
+                players::alias,
+                card_tables::number
+            ))
+            .load(dbc))?;
+    let dues = rows
+        .into_iter()
+        .map(|(due, alias, table)| DueLine { due, alias, table })
+        .collect();
+    Ok(Some(SessionPanel {
+        session: s,
+        state,
+        dues,
+    }))
 }
 
 /// How long a due may wait to be collected before the floor is told.
@@ -499,12 +806,13 @@ pub const DUE_ALERT_AFTER_MIN: i64 = 15;
 /// [`DUE_ALERT_AFTER_MIN`] minutes after they arose.
 pub fn alerts(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(Vec<i32>, i64)> {
     use crate::db::schema::card_tables;
-    let open: Vec<(CagnotteSessionRow, i32)> = crate::native!(conn, |dbc| cagnotte_sessions::table
-        .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_sessions::table_id)))
-        .filter(cagnotte_sessions::closed_at.is_null())
-        .order(card_tables::number.asc())
-        .select((CagnotteSessionRow::as_select(), card_tables::number))
-        .load(dbc))?;
+    let open: Vec<(CagnotteSessionRow, i32)> =
+        crate::native!(conn, |dbc| cagnotte_sessions::table
+            .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_sessions::table_id)))
+            .filter(cagnotte_sessions::closed_at.is_null())
+            .order(card_tables::number.asc())
+            .select((CagnotteSessionRow::as_select(), card_tables::number))
+            .load(dbc))?;
     let mut up = Vec::new();
     for (s, number) in open {
         if matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
@@ -533,29 +841,75 @@ pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerSh
 }
 
 /// The staff member dealing at the table: their shift goes on, or begins (ending another's).
-fn keep_shift(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, dealer_id: i64) -> AppResult<DealerShiftRow> {
+fn keep_shift(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    dealer_id: i64,
+) -> AppResult<DealerShiftRow> {
     if let Some(s) = open_shift(conn, table_id)? {
         if s.dealer_id == dealer_id {
             return Ok(s);
         }
         end_shift_row(conn, now, actor, &s)?;
     }
-    let row = DealerShiftRow { id: next_seq(conn, "dealer_shift")?, table_id, dealer_id, started_at: now.naive_utc(), ended_at: None };
-    crate::native!(conn, |dbc| diesel::insert_into(dealer_shifts::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "shift.start", "table", Some(table_id), None, Some(&row))?;
+    let row = DealerShiftRow {
+        id: next_seq(conn, "dealer_shift")?,
+        table_id,
+        dealer_id,
+        started_at: now.naive_utc(),
+        ended_at: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(dealer_shifts::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "shift.start",
+        "table",
+        Some(table_id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
-fn end_shift_row(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, s: &DealerShiftRow) -> AppResult<()> {
-    crate::native!(conn, |dbc| diesel::update(dealer_shifts::table.find(s.id).filter(dealer_shifts::ended_at.is_null()))
-        .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
-        .execute(dbc))?;
-    audit::record(conn, now, actor, "shift.end", "table", Some(s.table_id), Some(s), Some(&serde_json::json!({ "ended_at": now })))?;
+fn end_shift_row(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    s: &DealerShiftRow,
+) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::update(
+        dealer_shifts::table
+            .find(s.id)
+            .filter(dealer_shifts::ended_at.is_null())
+    )
+    .set(dealer_shifts::ended_at.eq(Some(now.naive_utc())))
+    .execute(dbc))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "shift.end",
+        "table",
+        Some(s.table_id),
+        Some(s),
+        Some(&serde_json::json!({ "ended_at": now })),
+    )?;
     Ok(())
 }
 
 /// The dealer's shift at the table ends (the tips and drop box recorded with it stay on it).
-pub fn end_shift(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<DealerShiftRow> {
+pub fn end_shift(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<DealerShiftRow> {
     let s = open_shift(conn, table_id)?.ok_or_else(|| conflict("err-shift-none"))?;
     end_shift_row(conn, now, actor, &s)?;
     Ok(s)
@@ -563,7 +917,12 @@ pub fn end_shift(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id:
 
 /// The shift a tip or drop box recorded now at the table belongs to: the open one, or one
 /// begun by whoever records it.
-fn shift_for(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<Option<DealerShiftRow>> {
+fn shift_for(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<Option<DealerShiftRow>> {
     if let Some(s) = open_shift(conn, table_id)? {
         return Ok(Some(s));
     }
@@ -582,7 +941,13 @@ fn positive(field: &str, amount: i64) -> AppResult<()> {
 
 /// PT-2007 5, 9d: tips given at the table, recorded apart from the cagnotte, on the dealer's
 /// shift.
-pub fn record_tip(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, amount: i64) -> AppResult<TipRow> {
+pub fn record_tip(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    amount: i64,
+) -> AppResult<TipRow> {
     positive("amount", amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
     let shift = shift_for(conn, now, actor, table_id)?;
@@ -596,14 +961,32 @@ pub fn record_tip(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
         at: now.naive_utc(),
         recorded_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(tips::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "cagnotte.tip", "table", Some(table_id), None, Some(&row))?;
+    crate::native!(conn, |dbc| diesel::insert_into(tips::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "cagnotte.tip",
+        "table",
+        Some(table_id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
 /// The quick mode of per-hand rake: the drop box's total at the end of the dealer's shift
 /// (the shift ends with it when `end`).
-pub fn record_drop(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, amount: i64, end: bool) -> AppResult<DropBoxRow> {
+pub fn record_drop(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    amount: i64,
+    end: bool,
+) -> AppResult<DropBoxRow> {
     if amount < 0 {
         return Err(AppError::field("amount", "err-amount-negative"));
     }
@@ -619,8 +1002,19 @@ pub fn record_drop(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_i
         at: now.naive_utc(),
         recorded_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(drop_boxes::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "cagnotte.drop", "table", Some(table_id), None, Some(&row))?;
+    crate::native!(conn, |dbc| diesel::insert_into(drop_boxes::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "cagnotte.drop",
+        "table",
+        Some(table_id),
+        None,
+        Some(&row),
+    )?;
     if end {
         if let Some(s) = shift {
             end_shift_row(conn, now, actor, &s)?;
@@ -631,10 +1025,20 @@ pub fn record_drop(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_i
 
 /// MO-13 11: the house's 2 % of a winner's payout in the current round (the table's hand
 /// number), rounded down to the smallest chip. Only for the 13-card game.
-pub fn record_commission(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, payout: i64, player_id: Option<i64>) -> AppResult<CommissionRow> {
+pub fn record_commission(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    payout: i64,
+    player_id: Option<i64>,
+) -> AppResult<CommissionRow> {
     positive("payout", payout)?;
     let t = crate::services::games::get_table(conn, table_id)?;
-    let g = game(conn, t.game_id.ok_or_else(|| conflict("err-table-no-game"))?)?;
+    let g = game(
+        conn,
+        t.game_id.ok_or_else(|| conflict("err-table-no-game"))?,
+    )?;
     if g.variant != Variant::ThirteenCards.to_string() {
         return Err(conflict("err-commission-not-thirteen"));
     }
@@ -649,7 +1053,10 @@ pub fn record_commission(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t
             return Err(AppError::field("player_id", "err-player-not-seated-here"));
         }
     }
-    let round: Option<i32> = crate::native!(conn, |dbc| hands::table.filter(hands::table_id.eq(table_id)).select(diesel::dsl::max(hands::number)).first(dbc))?;
+    let round: Option<i32> = crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(table_id))
+        .select(diesel::dsl::max(hands::number))
+        .first(dbc))?;
     let row = CommissionRow {
         id: next_seq(conn, "commission")?,
         table_id,
@@ -661,14 +1068,33 @@ pub fn record_commission(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t
         at: now.naive_utc(),
         recorded_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(commissions::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "cagnotte.commission", "table", Some(table_id), None, Some(&row))?;
+    crate::native!(conn, |dbc| diesel::insert_into(commissions::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "cagnotte.commission",
+        "table",
+        Some(table_id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
 /// The open shift's dealer name, for the tablet's header.
-pub fn shift_dealer(conn: &mut DbConn, table_id: i64) -> AppResult<Option<(DealerShiftRow, String)>> {
-    let Some(s) = open_shift(conn, table_id)? else { return Ok(None) };
-    let name: String = crate::native!(conn, |dbc| staff::table.find(s.dealer_id).select(staff::display_name).first(dbc))?;
+pub fn shift_dealer(
+    conn: &mut DbConn,
+    table_id: i64,
+) -> AppResult<Option<(DealerShiftRow, String)>> {
+    let Some(s) = open_shift(conn, table_id)? else {
+        return Ok(None);
+    };
+    let name: String = crate::native!(conn, |dbc| staff::table
+        .find(s.dealer_id)
+        .select(staff::display_name)
+        .first(dbc))?;
     Ok(Some((s, name)))
 }

@@ -3,16 +3,20 @@
 
 use super::conflict;
 use crate::db::audit::{self, Actor};
-use crate::db::models::{GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatingRow, TableRow, WaitlistRow};
+use crate::db::models::{
+    GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatingRow,
+    TableRow, WaitlistRow,
+};
 use crate::db::schema::{
-    card_tables, events, games, must_move_refusals, players, seat_calls, seat_change_requests, seat_holds, seatings, separations, waitlist_entries,
+    card_tables, events, games, must_move_refusals, players, seat_calls, seat_change_requests,
+    seat_holds, seatings, separations, waitlist_entries,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::profile::{CallExpiry, RuleProfile};
 use crate::domain::table::{
-    evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, neediest_table, transfer_allowed, GameTable, MustMovePlayer, TableState,
-    TransferRefusal, Transition,
+    evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, neediest_table,
+    transfer_allowed, GameTable, MustMovePlayer, TableState, TransferRefusal, Transition,
 };
 use crate::domain::waitlist::{self, Candidate, Entry, PassOver, Place};
 use crate::domain::{FieldError, Problem};
@@ -33,26 +37,39 @@ const ACTIVE: [&str; 2] = ["waiting", "called"];
 /// A seat call still open: pending or acknowledged.
 macro_rules! call_open {
     () => {
-        seat_calls::state.eq("pending").or(seat_calls::state.eq("acknowledged"))
+        seat_calls::state
+            .eq("pending")
+            .or(seat_calls::state.eq("acknowledged"))
     };
 }
 
 /// A list entry still active: waiting or called.
 macro_rules! entry_active {
     () => {
-        waitlist_entries::state.eq("waiting").or(waitlist_entries::state.eq("called"))
+        waitlist_entries::state
+            .eq("waiting")
+            .or(waitlist_entries::state.eq("called"))
     };
 }
 
 /// A table in play: open, running or suspended.
 macro_rules! table_in_play {
     () => {
-        card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended"))
+        card_tables::state
+            .eq("open")
+            .or(card_tables::state.eq("running"))
+            .or(card_tables::state.eq("suspended"))
     };
 }
 
 /// Appends an event to the push stream (same transaction as the change).
-pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Option<i64>, kind: &str, payload: &P) -> AppResult<i64> {
+pub fn emit<P: Serialize>(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    table_id: Option<i64>,
+    kind: &str,
+    payload: &P,
+) -> AppResult<i64> {
     let seq = next_seq(conn, "event")?;
     crate::native!(conn, |dbc| diesel::insert_into(events::table)
         .values((
@@ -68,7 +85,10 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
     // BSOP 36: chips removed into custody (services::table_side): the player is told how
     // much and where to reclaim them, in the same transaction.
     if kind == "custody.held" {
-        if let Some(id) = serde_json::to_value(payload).ok().and_then(|v| v["custody_id"].as_i64()) {
+        if let Some(id) = serde_json::to_value(payload)
+            .ok()
+            .and_then(|v| v["custody_id"].as_i64())
+        {
             tell_custody(conn, now, id)?;
         }
     }
@@ -81,10 +101,16 @@ pub fn emit<P: Serialize>(conn: &mut DbConn, now: DateTime<Utc>, table_id: Optio
 /// BSOP 36: "your chips are in custody": amount, table, where they are kept.
 fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppResult<()> {
     use crate::db::schema::chip_custody;
-    let (player_id, table_id, amount, storage): (i64, i64, i64, String) = crate::native!(conn, |dbc| chip_custody::table
-        .find(custody_id)
-        .select((chip_custody::player_id, chip_custody::table_id, chip_custody::amount, chip_custody::storage))
-        .first(dbc))?;
+    let (player_id, table_id, amount, storage): (i64, i64, i64, String) =
+        crate::native!(conn, |dbc| chip_custody::table
+            .find(custody_id)
+            .select((
+                chip_custody::player_id,
+                chip_custody::table_id,
+                chip_custody::amount,
+                chip_custody::storage
+            ))
+            .first(dbc))?;
     notify::tell(conn, now, player_id, Kind::Custody, |c, p| {
         p.table = Some(table(c, table_id)?.number);
         p.amount = Some(amount);
@@ -97,7 +123,12 @@ fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppRe
 /// The seat call as the player hears it: "your seat is ready" (a list call) or "must-move:
 /// move now" (BSOP 55, 57). Seat-change calls (PT-2007 12, BSOP 51) go to a player already
 /// at the table: no message.
-fn tell_call(conn: &mut DbConn, now: DateTime<Utc>, t: &TableRow, call: &SeatCallRow) -> AppResult<()> {
+fn tell_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    t: &TableRow,
+    call: &SeatCallRow,
+) -> AppResult<()> {
     let kind = match call.source.as_str() {
         "list" => Kind::SeatReady,
         "must_move" => Kind::MustMove,
@@ -114,7 +145,13 @@ fn tell_call(conn: &mut DbConn, now: DateTime<Utc>, t: &TableRow, call: &SeatCal
 }
 
 /// A message about a list entry, with the game's name.
-fn tell_entry(conn: &mut DbConn, now: DateTime<Utc>, e: &WaitlistRow, kind: Kind, fill: impl FnOnce(&mut Params)) -> AppResult<()> {
+fn tell_entry(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    e: &WaitlistRow,
+    kind: Kind,
+    fill: impl FnOnce(&mut Params),
+) -> AppResult<()> {
     let game_id = e.game_id;
     notify::tell(conn, now, e.player_id, kind, |c, p| {
         p.game = Some(game(c, game_id)?.name);
@@ -129,9 +166,18 @@ fn tell_entry(conn: &mut DbConn, now: DateTime<Utc>, e: &WaitlistRow, kind: Kind
 /// (`notify_marks`). Runs after every change that can move the head of a list. `quiet`: an
 /// entry marked without a message (a player who just joined is told the place in the
 /// "added" message).
-fn notify_heads(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64, quiet: Option<i64>) -> AppResult<()> {
+fn notify_heads(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    game_id: i64,
+    quiet: Option<i64>,
+) -> AppResult<()> {
     let rows = waiting_page(conn, game_id, 0, 8)?;
-    let head: Vec<&WaitlistRow> = rows.iter().filter(|r| !as_entry(r).lapsed(now)).take(messages::NEARLY_NEXT_UP_TO).collect();
+    let head: Vec<&WaitlistRow> = rows
+        .iter()
+        .filter(|r| !as_entry(r).lapsed(now))
+        .take(messages::NEARLY_NEXT_UP_TO)
+        .collect();
     if head.is_empty() {
         return Ok(());
     }
@@ -179,11 +225,17 @@ fn ineligible_error(reasons: &[Ineligible]) -> AppError {
 }
 
 fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
-    Ok(crate::native!(conn, |dbc| games::table.find(id).select(GameRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(dbc))?)
 }
 
 fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
-    Ok(crate::native!(conn, |dbc| card_tables::table.find(id).select(TableRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| card_tables::table
+        .find(id)
+        .select(TableRow::as_select())
+        .first(dbc))?)
 }
 
 fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
@@ -208,11 +260,20 @@ fn bottom_key(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
 
 /// A page of a game's waiting entries (not yet called), in list order: calling the next
 /// player reads only as far down the list as it has to.
-fn waiting_page(conn: &mut DbConn, game_id: i64, offset: i64, limit: i64) -> AppResult<Vec<WaitlistRow>> {
+fn waiting_page(
+    conn: &mut DbConn,
+    game_id: i64,
+    offset: i64,
+    limit: i64,
+) -> AppResult<Vec<WaitlistRow>> {
     Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::state.eq("waiting"))
-        .order((waitlist_entries::order_key.asc(), waitlist_entries::joined_at.asc(), waitlist_entries::id.asc()))
+        .order((
+            waitlist_entries::order_key.asc(),
+            waitlist_entries::joined_at.asc(),
+            waitlist_entries::id.asc()
+        ))
         .offset(offset)
         .limit(limit)
         .select(WaitlistRow::as_select())
@@ -225,7 +286,11 @@ fn as_entry(r: &WaitlistRow) -> Entry {
         player_id: r.player_id,
         order_key: r.order_key,
         joined_at: r.joined_at.and_utc(),
-        call_in_expires_at: if r.checked_in_at.is_some() { None } else { r.call_in_expires_at.map(|t| t.and_utc()) },
+        call_in_expires_at: if r.checked_in_at.is_some() {
+            None
+        } else {
+            r.call_in_expires_at.map(|t| t.and_utc())
+        },
         called: r.state == "called",
     }
 }
@@ -272,11 +337,17 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .load(dbc))?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
     let openings = recent_openings(conn, game_id)?;
-    let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> = rows.into_iter().map(|r| (r.0.id, r)).collect();
+    let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> =
+        rows.into_iter().map(|r| (r.0.id, r)).collect();
     Ok(waitlist::positions(&domain, now)
         .into_iter()
         .filter_map(|(id, place)| {
-            by_id.remove(&id).map(|(entry, player)| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
+            by_id.remove(&id).map(|(entry, player)| ListLine {
+                entry,
+                player,
+                place,
+                wait_min: wait_minutes(place.ahead, &openings),
+            })
         })
         .collect())
 }
@@ -287,7 +358,12 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
 /// database instead of loading the list: the entries before this one, and all of them
 /// (`tests/http/invariants.rs` checks both ways agree). For the player's own link: reads no
 /// other player's record. None: the entry is not on the list (ended, or a lapsed call-in).
-pub fn place_of(conn: &mut DbConn, game_id: i64, entry_id: i64, now: DateTime<Utc>) -> AppResult<Option<(Place, Option<i64>)>> {
+pub fn place_of(
+    conn: &mut DbConn,
+    game_id: i64,
+    entry_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<Option<(Place, Option<i64>)>> {
     let Some(e) = crate::native!(conn, |dbc| waitlist_entries::table
         .find(entry_id)
         .filter(waitlist_entries::game_id.eq(game_id))
@@ -315,13 +391,22 @@ pub fn place_of(conn: &mut DbConn, game_id: i64, entry_id: i64, now: DateTime<Ut
         .filter(
             waitlist_entries::order_key
                 .lt(k)
-                .or(waitlist_entries::order_key.eq(k).and(waitlist_entries::joined_at.lt(j)))
-                .or(waitlist_entries::order_key.eq(k).and(waitlist_entries::joined_at.eq(j)).and(waitlist_entries::id.lt(id))),
+                .or(waitlist_entries::order_key
+                    .eq(k)
+                    .and(waitlist_entries::joined_at.lt(j)))
+                .or(waitlist_entries::order_key
+                    .eq(k)
+                    .and(waitlist_entries::joined_at.eq(j))
+                    .and(waitlist_entries::id.lt(id))),
         )
         .count()
         .get_result(dbc))?;
     let of = place_at_bottom(conn, now, game_id)?;
-    let place = Place { position: ahead as usize + 1, ahead: ahead as usize, of: of as usize };
+    let place = Place {
+        position: ahead as usize + 1,
+        ahead: ahead as usize,
+        of: of as usize,
+    };
     let openings = recent_openings(conn, game_id)?;
     Ok(Some((place, wait_minutes(place.ahead, &openings))))
 }
@@ -330,13 +415,26 @@ pub fn place_of(conn: &mut DbConn, game_id: i64, entry_id: i64, now: DateTime<Ut
 /// floor's removal ends it ([`remove`]: an open call for it is cancelled, the entry is
 /// `removed` with the reason, audited as `list.leave` with the player as the actor, pushed),
 /// without the "removed" message — the player did it and sees it on the page.
-pub fn leave_by_player(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<WaitlistRow> {
+pub fn leave_by_player(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !ACTIVE.contains(&e.state.as_str()) {
         return Err(conflict("err-entry-not-active"));
     }
     cancel_calls_of_entry(conn, now, actor, entry_id)?;
-    end_entry(conn, now, actor, &e, "removed", LEFT_BY_PLAYER, "list.leave")
+    end_entry(
+        conn,
+        now,
+        actor,
+        &e,
+        "removed",
+        LEFT_BY_PLAYER,
+        "list.leave",
+    )
 }
 
 /// The end reason of an entry the player left from their link.
@@ -389,18 +487,41 @@ pub fn join(
         order_key: bottom_key(conn, game_id)?,
         joined_at: now.naive_utc(),
         source: if call_in { "call_in" } else { "desk" }.into(),
-        call_in_expires_at: call_in.then(|| (now + Duration::minutes(profile.call_in_expiry_min as i64)).naive_utc()),
+        call_in_expires_at: call_in
+            .then(|| (now + Duration::minutes(profile.call_in_expiry_min as i64)).naive_utc()),
         checked_in_at: None,
         state: "waiting".into(),
         ended_at: None,
         end_reason: None,
         created_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table).values(&row).execute(dbc)).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-already-on-list") } else { e.into() }
+    crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-already-on-list")
+        } else {
+            e.into()
+        }
     })?;
-    audit::record::<(), _>(conn, now, actor, "list.join", "player", Some(player_id), None, Some(&row))?;
-    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": game_id }))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "list.join",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": game_id }),
+    )?;
     // BSOP 43: the player is told the place and gets the link to follow it.
     let place = place_at_bottom(conn, now, game_id)?;
     tell_entry(conn, now, &row, Kind::Added, |p| p.position = Some(place))?;
@@ -410,28 +531,64 @@ pub fn join(
 
 /// One list entry, whatever its state.
 pub fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
-    Ok(crate::native!(conn, |dbc| waitlist_entries::table.find(id).select(WaitlistRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| waitlist_entries::table
+        .find(id)
+        .select(WaitlistRow::as_select())
+        .first(dbc))?)
 }
 
-fn end_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e: &WaitlistRow, state: &str, reason: &str, action: &str) -> AppResult<WaitlistRow> {
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
-        .set((
-            waitlist_entries::state.eq(state),
-            waitlist_entries::ended_at.eq(Some(now.naive_utc())),
-            waitlist_entries::end_reason.eq(Some(reason)),
-        )).returning(waitlist_entries::id)).changed(dbc))?;
+fn end_entry(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    e: &WaitlistRow,
+    state: &str,
+    reason: &str,
+    action: &str,
+) -> AppResult<WaitlistRow> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
+            .set((
+                waitlist_entries::state.eq(state),
+                waitlist_entries::ended_at.eq(Some(now.naive_utc())),
+                waitlist_entries::end_reason.eq(Some(reason)),
+            ))
+            .returning(waitlist_entries::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-entry-not-active"));
     }
     let after = entry(conn, e.id)?;
-    audit::record(conn, now, actor, action, "player", Some(e.player_id), Some(e), Some(&after))?;
-    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        action,
+        "player",
+        Some(e.player_id),
+        Some(e),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": e.game_id }),
+    )?;
     notify_heads(conn, now, e.game_id, None)?;
     Ok(after)
 }
 
 /// Takes a player off a list (their choice or the floor's), with a reason.
-pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64, reason: &str) -> AppResult<WaitlistRow> {
+pub fn remove(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+    reason: &str,
+) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     let reason = reason.trim();
     if reason.is_empty() {
@@ -444,7 +601,12 @@ pub fn remove(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i6
     Ok(after)
 }
 
-fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<()> {
+fn cancel_calls_of_entry(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+) -> AppResult<()> {
     let ids: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::entry_id.eq(entry_id))
         .filter(call_open!())
@@ -454,7 +616,14 @@ fn cancel_calls_of_entry(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, e
 }
 
 /// Moves a player to another place on the list; the floor must say why (audited).
-pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64, position: i64, reason: &str) -> AppResult<()> {
+pub fn reorder(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+    position: i64,
+    reason: &str,
+) -> AppResult<()> {
     let e = entry(conn, entry_id)?;
     if !ACTIVE.contains(&e.state.as_str()) {
         return Err(conflict("err-entry-not-active"));
@@ -463,24 +632,58 @@ pub fn reorder(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i
         return Err(AppError::field("reason", "err-required"));
     }
     if position < 1 {
-        return Err(AppError::Validation(vec![FieldError::new("position", "err-range").arg("min", 1).arg("max", 9999)]));
+        return Err(AppError::Validation(vec![FieldError::new(
+            "position",
+            "err-range",
+        )
+        .arg("min", 1)
+        .arg("max", 9999)]));
     }
     let rows = entries(conn, e.game_id)?;
     // Positions as the screens show them: lapsed call-ins do not count.
-    let domain: Vec<Entry> = rows.iter().map(as_entry).filter(|x| !x.lapsed(now)).collect();
+    let domain: Vec<Entry> = rows
+        .iter()
+        .map(as_entry)
+        .filter(|x| !x.lapsed(now))
+        .collect();
     let before = waitlist::place_of(&domain, entry_id, now);
     for (id, key) in waitlist::reorder(&domain, entry_id, position as usize) {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(waitlist_entries::table.find(id))
+                .set(waitlist_entries::order_key.eq(key))
+                .returning(waitlist_entries::id)
+        )
+        .changed(dbc))?;
     }
     let note = serde_json::json!({ "entry_id": entry_id, "from": before.map(|p| p.position), "to": position, "reason": reason.trim() });
-    audit::record::<(), _>(conn, now, actor, "list.reorder", "player", Some(e.player_id), None, Some(&note))?;
-    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "list.reorder",
+        "player",
+        Some(e.player_id),
+        None,
+        Some(&note),
+    )?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": e.game_id }),
+    )?;
     notify_heads(conn, now, e.game_id, None)?;
     Ok(())
 }
 
 /// A call-in arrives at the desk: their entry no longer lapses.
-pub fn check_in(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: i64) -> AppResult<WaitlistRow> {
+pub fn check_in(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !ACTIVE.contains(&e.state.as_str()) || e.checked_in_at.is_some() || e.source != "call_in" {
         return Err(conflict("err-entry-not-call-in"));
@@ -488,10 +691,30 @@ pub fn check_in(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, entry_id: 
     if e.call_in_expires_at.is_some_and(|t| t.and_utc() <= now) {
         return Err(conflict("err-call-in-lapsed"));
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(entry_id)).set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc()))).returning(waitlist_entries::id)).changed(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(waitlist_entries::table.find(entry_id))
+            .set(waitlist_entries::checked_in_at.eq(Some(now.naive_utc())))
+            .returning(waitlist_entries::id)
+    )
+    .changed(dbc))?;
     let after = entry(conn, entry_id)?;
-    audit::record(conn, now, actor, "list.check_in", "player", Some(e.player_id), Some(&e), Some(&after))?;
-    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": e.game_id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "list.check_in",
+        "player",
+        Some(e.player_id),
+        Some(&e),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": e.game_id }),
+    )?;
     Ok(after)
 }
 
@@ -518,7 +741,10 @@ pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>>
 /// Who sits at a table and the open calls reserving its seats, each with the player (one
 /// query each, for the table's seat view).
 #[allow(clippy::type_complexity)]
-pub fn seats_of(conn: &mut DbConn, table_id: i64) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
+pub fn seats_of(
+    conn: &mut DbConn,
+    table_id: i64,
+) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
     let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .filter(seatings::table_id.eq(table_id))
@@ -540,18 +766,35 @@ pub fn seats_of(conn: &mut DbConn, table_id: i64) -> AppResult<(Vec<(SeatingRow,
 fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
     let rows: Vec<(i64, i64)> = crate::native!(conn, |dbc| separations::table
         .filter(separations::removed_at.is_null())
-        .filter(separations::player_a.eq(player_id).or(separations::player_b.eq(player_id)))
+        .filter(
+            separations::player_a
+                .eq(player_id)
+                .or(separations::player_b.eq(player_id))
+        )
         .select((separations::player_a, separations::player_b))
         .load(dbc))?;
-    Ok(rows.into_iter().map(|(a, b)| if a == player_id { b } else { a }).collect())
+    Ok(rows
+        .into_iter()
+        .map(|(a, b)| if a == player_id { b } else { a })
+        .collect())
 }
 
 fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
-    Ok(crate::native!(conn, |dbc| seat_calls::table.filter(seat_calls::player_id.eq(player_id)).filter(call_open!()).count().get_result::<i64>(dbc))? > 0)
+    Ok(crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(call_open!())
+        .count()
+        .get_result::<i64>(dbc))?
+        > 0)
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
-fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_ids: &[i64]) -> AppResult<()> {
+fn cancel_open_calls(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    call_ids: &[i64],
+) -> AppResult<()> {
     if call_ids.is_empty() {
         return Ok(());
     }
@@ -561,31 +804,80 @@ fn cancel_open_calls(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in open {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
-            .set((seat_calls::state.eq("cancelled"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set((
+                    seat_calls::state.eq("cancelled"),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
         // The player keeps their place on the list.
         if let Some(eid) = c.entry_id {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("called")))
-                .set(waitlist_entries::state.eq("waiting")).returning(waitlist_entries::id)).changed(dbc))?;
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(
+                    waitlist_entries::table
+                        .find(eid)
+                        .filter(waitlist_entries::state.eq("called"))
+                )
+                .set(waitlist_entries::state.eq("waiting"))
+                .returning(waitlist_entries::id)
+            )
+            .changed(dbc))?;
         }
-        audit::record::<SeatCallRow, ()>(conn, now, actor, "seat.call_cancelled", "player", Some(c.player_id), Some(&c), None)?;
-        emit(conn, now, Some(c.table_id), "seat.call_cancelled", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+        audit::record::<SeatCallRow, ()>(
+            conn,
+            now,
+            actor,
+            "seat.call_cancelled",
+            "player",
+            Some(c.player_id),
+            Some(&c),
+            None,
+        )?;
+        emit(
+            conn,
+            now,
+            Some(c.table_id),
+            "seat.call_cancelled",
+            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+        )?;
     }
     Ok(())
 }
 
 /// BSOP 46: does this player hold a seat at any table?
 pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
-    Ok(crate::native!(conn, |dbc| seatings::table.filter(seatings::player_id.eq(player_id)).filter(seatings::left_at.is_null()).count().get_result::<i64>(dbc))? > 0)
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::player_id.eq(player_id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result::<i64>(dbc))?
+        > 0)
 }
 
 /// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
 /// named player (BSOP 49) is free for that player only (`for_player`).
-fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: Option<i64>, for_player: Option<i64>) -> AppResult<()> {
+fn check_seat_free(
+    conn: &mut DbConn,
+    t: &TableRow,
+    seat_no: i32,
+    except_call: Option<i64>,
+    for_player: Option<i64>,
+) -> AppResult<()> {
     if !(1..=t.seats + i32::from(t.extra_seat)).contains(&seat_no) {
-        return Err(AppError::Validation(vec![FieldError::new("seat_no", "err-range").arg("min", 1).arg("max", t.seats)]));
+        return Err(AppError::Validation(vec![FieldError::new(
+            "seat_no",
+            "err-range",
+        )
+        .arg("min", 1)
+        .arg("max", t.seats)]));
     }
-    if !matches!(TableState::parse(&t.state), Some(TableState::Open | TableState::Running | TableState::Suspended)) {
+    if !matches!(
+        TableState::parse(&t.state),
+        Some(TableState::Open | TableState::Running | TableState::Suspended)
+    ) {
         return Err(conflict("err-table-not-open"));
     }
     let taken: i64 = crate::native!(conn, |dbc| seatings::table
@@ -617,7 +909,13 @@ fn check_seat_free(conn: &mut DbConn, t: &TableRow, seat_no: i32, except_call: O
 }
 
 /// Why a player cannot sit at this table now (the player, not the seat).
-fn check_player_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow, player_id: i64) -> AppResult<Option<PassOver>> {
+fn check_player_may_sit(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    t: &TableRow,
+    player_id: i64,
+) -> AppResult<Option<PassOver>> {
     let p = registry::get(conn, player_id)?;
     if !registry::eligibility(conn, &p, now, tz)?.is_empty() {
         return Ok(Some(PassOver::Ineligible));
@@ -628,13 +926,23 @@ fn check_player_may_sit(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &Table
     }
     // BSOP 47: never at the same table as someone they are kept apart from.
     let apart = separated_from(conn, player_id)?;
-    if !apart.is_empty() && seated_at(conn, t.id)?.iter().any(|s| apart.contains(&s.player_id)) {
+    if !apart.is_empty()
+        && seated_at(conn, t.id)?
+            .iter()
+            .any(|s| apart.contains(&s.player_id))
+    {
         return Ok(Some(PassOver::Separated));
     }
     Ok(None)
 }
 
-fn pass_over_error(p: PassOver, conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, player_id: i64) -> AppResult<AppError> {
+fn pass_over_error(
+    p: PassOver,
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    player_id: i64,
+) -> AppResult<AppError> {
     Ok(match p {
         PassOver::Ineligible => {
             let pl = registry::get(conn, player_id)?;
@@ -652,17 +960,36 @@ fn pass_over_error(p: PassOver, conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, p
 /// must-move table, the must-move player due (BSOP 55, 57), then the waiting list in order,
 /// passing over who cannot take it. The call reserves the seat for the response window and
 /// is pushed to the table.
-pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64, seat_no: i32) -> AppResult<SeatCallRow> {
+pub fn call_next(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+) -> AppResult<SeatCallRow> {
     let t = table(conn, table_id)?;
     check_seat_free(conn, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     // Seat-change requests of players still seated here and not already called elsewhere.
-    let requests: Vec<(i64, chrono::NaiveDateTime)> = crate::native!(conn, |dbc| seat_change_requests::table
-        .filter(seat_change_requests::table_id.eq(table_id))
-        .filter(seat_change_requests::state.eq("open"))
-        .select((seat_change_requests::player_id, seat_change_requests::requested_at))
-        .load(dbc))?;
-    let here: Vec<i64> = if requests.is_empty() { Vec::new() } else { seated_at(conn, table_id)?.iter().map(|s| s.player_id).collect() };
+    let requests: Vec<(i64, chrono::NaiveDateTime)> =
+        crate::native!(conn, |dbc| seat_change_requests::table
+            .filter(seat_change_requests::table_id.eq(table_id))
+            .filter(seat_change_requests::state.eq("open"))
+            .select((
+                seat_change_requests::player_id,
+                seat_change_requests::requested_at
+            ))
+            .load(dbc))?;
+    let here: Vec<i64> = if requests.is_empty() {
+        Vec::new()
+    } else {
+        seated_at(conn, table_id)?
+            .iter()
+            .map(|s| s.player_id)
+            .collect()
+    };
     let mut changes: Vec<(i64, DateTime<Utc>)> = Vec::new();
     for (p, at) in requests {
         if here.contains(&p) && !has_open_call(conn, p)? {
@@ -691,7 +1018,8 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
                     // BSOP 55: who refused a must-move and gave up may not play at that
                     // must-move table (the domain has no reason of its own for it: passed over
                     // as not able to play here, keeping the place).
-                    Ok(None) => barred_from_table(&mut c, p, &t).map(|barred| barred.then_some(PassOver::Ineligible)),
+                    Ok(None) => barred_from_table(&mut c, p, &t)
+                        .map(|barred| barred.then_some(PassOver::Ineligible)),
                     other => other,
                 },
                 Err(e) => Err(e),
@@ -713,14 +1041,21 @@ pub fn call_next(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RulePr
         offset += page;
         page = 64;
     };
-    let Some(candidate) = pick else { return Err(conflict("err-nobody-to-call")) };
+    let Some(candidate) = pick else {
+        return Err(conflict("err-nobody-to-call"));
+    };
     let (player_id, entry_id, source) = match candidate {
         Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
         Candidate::MustMove { player_id } => (player_id, None, "must_move"),
         Candidate::List { .. } if must_move_waits => return Err(conflict("err-must-move-waits")),
-        Candidate::List { entry_id, player_id } => (player_id, Some(entry_id), "list"),
+        Candidate::List {
+            entry_id,
+            player_id,
+        } => (player_id, Some(entry_id), "list"),
     };
-    create_call(conn, now, profile, actor, &t, seat_no, player_id, entry_id, source)
+    create_call(
+        conn, now, profile, actor, &t, seat_no, player_id, entry_id, source,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -753,18 +1088,45 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(seat_calls::table).values(&row).execute(dbc)).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-called") } else { e.into() }
+    crate::native!(conn, |dbc| diesel::insert_into(seat_calls::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-called")
+        } else {
+            e.into()
+        }
     })?;
     if let Some(eid) = entry_id {
-        let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid).filter(waitlist_entries::state.eq("waiting")))
-            .set(waitlist_entries::state.eq("called")).returning(waitlist_entries::id)).changed(dbc))?;
+        let n = crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(
+                waitlist_entries::table
+                    .find(eid)
+                    .filter(waitlist_entries::state.eq("waiting"))
+            )
+            .set(waitlist_entries::state.eq("called"))
+            .returning(waitlist_entries::id)
+        )
+        .changed(dbc))?;
         if n != 1 {
             return Err(conflict("err-entry-not-active"));
         }
     }
-    audit::record::<(), _>(conn, now, actor, "seat.call", "player", Some(player_id), None, Some(&row))?;
-    let alias: String = crate::native!(conn, |dbc| players::table.find(player_id).select(players::alias).first(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.call",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
+    let alias: String = crate::native!(conn, |dbc| players::table
+        .find(player_id)
+        .select(players::alias)
+        .first(dbc))?;
     emit(
         conn,
         now,
@@ -796,7 +1158,13 @@ fn create_call(
 /// The dealer at the table acknowledges a seat call (the tablet got it and the seat is kept
 /// for the player). `at_table`: the tablet's table — a call for another table is not theirs.
 /// Acknowledging twice is harmless (the first time is kept).
-pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, call_id: i64, at_table: Option<i64>) -> AppResult<SeatCallRow> {
+pub fn acknowledge_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    call_id: i64,
+    at_table: Option<i64>,
+) -> AppResult<SeatCallRow> {
     let c = call(conn, call_id)?;
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
@@ -806,18 +1174,49 @@ pub fn acknowledge_call(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, ca
         "pending" => {}
         _ => return Err(conflict("err-call-not-open")),
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(seat_calls::state.eq("pending")))
-        .set((seat_calls::state.eq("acknowledged"), seat_calls::acknowledged_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seat_calls::table
+                .find(call_id)
+                .filter(seat_calls::state.eq("pending"))
+        )
+        .set((
+            seat_calls::state.eq("acknowledged"),
+            seat_calls::acknowledged_at.eq(Some(now.naive_utc()))
+        ))
+        .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
     let after = call(conn, call_id)?;
-    audit::record(conn, now, actor, "seat.call_ack", "player", Some(c.player_id), Some(&c), Some(&after))?;
-    emit(conn, now, Some(c.table_id), "seat.call_ack", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.call_ack",
+        "player",
+        Some(c.player_id),
+        Some(&c),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(c.table_id),
+        "seat.call_ack",
+        &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+    )?;
     Ok(after)
 }
 
 /// Seat calls the table has not acknowledged within the profile's
 /// `seat_call_ack_escalation_min`: marked once, audited, and pushed so the floor dashboard
 /// shows them escalated.
-fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, system: &Actor) -> AppResult<usize> {
+fn escalate_unacknowledged(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    system: &Actor,
+) -> AppResult<usize> {
     let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
     let late: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::state.eq("pending"))
@@ -826,23 +1225,53 @@ fn escalate_unacknowledged(conn: &mut DbConn, now: DateTime<Utc>, profile: &Rule
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in &late {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id)).set(seat_calls::escalated_at.eq(Some(now.naive_utc()))).returning(seat_calls::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set(seat_calls::escalated_at.eq(Some(now.naive_utc())))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
         let after = call(conn, c.id)?;
-        audit::record(conn, now, system, "seat.call_escalated", "player", Some(c.player_id), Some(c), Some(&after))?;
-        emit(conn, now, Some(c.table_id), "seat.call_escalated", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+        audit::record(
+            conn,
+            now,
+            system,
+            "seat.call_escalated",
+            "player",
+            Some(c.player_id),
+            Some(c),
+            Some(&after),
+        )?;
+        emit(
+            conn,
+            now,
+            Some(c.table_id),
+            "seat.call_escalated",
+            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+        )?;
     }
     Ok(late.len())
 }
 
 pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
-    Ok(crate::native!(conn, |dbc| seat_calls::table.find(id).select(SeatCallRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| seat_calls::table
+        .find(id)
+        .select(SeatCallRow::as_select())
+        .first(dbc))?)
 }
 
 /// The called player arrived: the floor (or the dealer) confirms the seating (BSOP 44).
 /// A must-move call (BSOP 55) moves the player from the must-move table and a seat-change
 /// call (PT-2007 12, BSOP 51) moves them within their table: the old seating ends and the new
 /// one starts in the same transaction, so the player never holds two seats (BSOP 46).
-pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, call_id: i64) -> AppResult<SeatingRow> {
+pub fn confirm_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    call_id: i64,
+) -> AppResult<SeatingRow> {
     let c = call(conn, call_id)?;
     if !matches!(c.state.as_str(), "pending" | "acknowledged") {
         return Err(conflict("err-call-not-open"));
@@ -854,7 +1283,8 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
     let t = table(conn, c.table_id)?;
     let seating = match c.source.as_str() {
         "must_move" | "seat_change" => {
-            let from = current_seating(conn, c.player_id)?.ok_or_else(|| conflict("err-move-not-seated"))?;
+            let from = current_seating(conn, c.player_id)?
+                .ok_or_else(|| conflict("err-move-not-seated"))?;
             let (reason, action) = if c.source == "must_move" {
                 // The player must still be at the game's must-move table.
                 let ft = table(conn, from.table_id)?;
@@ -868,24 +1298,74 @@ pub fn confirm_call(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Rul
                 }
                 ("seat change", "seat.change")
             };
-            move_player(conn, now, tz, profile, actor, &from, &t, c.seat_no, Some(c.id), reason, action)?
+            move_player(
+                conn,
+                now,
+                tz,
+                profile,
+                actor,
+                &from,
+                &t,
+                c.seat_no,
+                Some(c.id),
+                reason,
+                action,
+            )?
         }
-        _ => seat_player(conn, now, tz, profile, actor, &t, c.seat_no, c.player_id, c.entry_id, Some(c.id))?,
+        _ => seat_player(
+            conn,
+            now,
+            tz,
+            profile,
+            actor,
+            &t,
+            c.seat_no,
+            c.player_id,
+            c.entry_id,
+            Some(c.id),
+        )?,
     };
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
-        .set((seat_calls::state.eq("seated"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
+            .set((
+                seat_calls::state.eq("seated"),
+                seat_calls::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-call-not-open"));
     }
     if c.source == "seat_change" {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_change_requests::table.filter(seat_change_requests::player_id.eq(c.player_id)).filter(seat_change_requests::state.eq("open")))
-            .set((seat_change_requests::state.eq("served"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(
+                seat_change_requests::table
+                    .filter(seat_change_requests::player_id.eq(c.player_id))
+                    .filter(seat_change_requests::state.eq("open"))
+            )
+            .set((
+                seat_change_requests::state.eq("served"),
+                seat_change_requests::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_change_requests::id)
+        )
+        .changed(dbc))?;
     }
     Ok(seating)
 }
 
 /// The floor seats a player directly (BSOP 44), with every check a call would make.
-pub fn seat_directly(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile, actor: &Actor, table_id: i64, seat_no: i32, player_id: i64) -> AppResult<SeatingRow> {
+pub fn seat_directly(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+    player_id: i64,
+) -> AppResult<SeatingRow> {
     let t = table(conn, table_id)?;
     registry::get(conn, player_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("player_id", "err-player-unknown"),
@@ -899,17 +1379,31 @@ pub fn seat_directly(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &Ru
             .filter(entry_active!())
             .select(waitlist_entries::id)
             .first(dbc))
-            .optional()?,
+        .optional()?,
         None => None,
     };
     // BSOP 49: a seat held for a player finishing a hand at another table: seating them
     // there moves them (the seat they leave ends in the same transaction, BSOP 46).
     if let Some(from) = current_seating(conn, player_id)? {
         if active_hold(conn, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
-            return move_player(conn, now, tz, profile, actor, &from, &t, seat_no, None, "moved to held seat", "seat.move");
+            return move_player(
+                conn,
+                now,
+                tz,
+                profile,
+                actor,
+                &from,
+                &t,
+                seat_no,
+                None,
+                "moved to held seat",
+                "seat.move",
+            );
         }
     }
-    seat_player(conn, now, tz, profile, actor, &t, seat_no, player_id, entry_id, None)
+    seat_player(
+        conn, now, tz, profile, actor, &t, seat_no, player_id, entry_id, None,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -957,11 +1451,29 @@ fn seat_player(
     if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
         notify_heads(conn, now, g, None)?;
     }
-    audit::record::<(), _>(conn, now, actor, "seat.take", "player", Some(player_id), None, Some(&row))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.take",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
     // BSOP 49: the player took the seat held for them: the hold ends.
     release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
-    let alias: String = crate::native!(conn, |dbc| players::table.find(player_id).select(players::alias).first(dbc))?;
-    emit(conn, now, Some(t.id), "seat.taken", &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": alias }))?;
+    let alias: String = crate::native!(conn, |dbc| players::table
+        .find(player_id)
+        .select(players::alias)
+        .first(dbc))?;
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "seat.taken",
+        &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": alias }),
+    )?;
     apply_table_rules_to(conn, now, profile, actor, t)?;
     Ok(row)
 }
@@ -970,15 +1482,37 @@ fn seat_player(
 /// managers: the loser gets a 409), the list entry it uses up, and — BSOP 46 — the end of
 /// the player's other open calls (those entries wait again, in their place). `keep_call` is
 /// the call being answered by this seating.
-fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &SeatingRow, entry_id: Option<i64>, keep_call: Option<i64>) -> AppResult<()> {
-    crate::native!(conn, |dbc| diesel::insert_into(seatings::table).values(row).execute(dbc)).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-race") } else { e.into() }
+fn start_seating(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    row: &SeatingRow,
+    entry_id: Option<i64>,
+    keep_call: Option<i64>,
+) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
+        .values(row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-race")
+        } else {
+            e.into()
+        }
     })?;
     // PT-2007 7b: a late seat owes the table's session.
     crate::services::cagnotte::on_seat(conn, now, actor, row)?;
     if let Some(eid) = entry_id {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
-            .set((waitlist_entries::state.eq("seated"), waitlist_entries::ended_at.eq(Some(now.naive_utc())), waitlist_entries::end_reason.eq(Some("seated")))).returning(waitlist_entries::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(waitlist_entries::table.find(eid))
+                .set((
+                    waitlist_entries::state.eq("seated"),
+                    waitlist_entries::ended_at.eq(Some(now.naive_utc())),
+                    waitlist_entries::end_reason.eq(Some("seated"))
+                ))
+                .returning(waitlist_entries::id)
+        )
+        .changed(dbc))?;
     }
     let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
@@ -990,17 +1524,41 @@ fn start_seating(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, row: &Sea
 }
 
 /// A player leaves their seat (the next player can then be called).
-pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, seating_id: i64, reason: &str) -> AppResult<SeatingRow> {
-    let s: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(SeatingRow::as_select()).first(dbc))?;
+pub fn leave(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    reason: &str,
+) -> AppResult<SeatingRow> {
+    let s: SeatingRow = crate::native!(conn, |dbc| seatings::table
+        .find(seating_id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?;
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
     }
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(seating_id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).changed(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(seating_id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
-    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(seating_id).select(SeatingRow::as_select()).first(dbc))?;
+    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
+        .find(seating_id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?;
     // A seat-change request only makes sense while seated at that table, and a must-move
     // call while seated at the must-move table: both end with the seating.
     cancel_seat_changes(conn, now, actor, s.player_id, s.table_id)?;
@@ -1011,8 +1569,23 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
         .select(seat_calls::id)
         .load(dbc))?;
     cancel_open_calls(conn, now, actor, &must_move_calls)?;
-    audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
-    emit(conn, now, Some(s.table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.leave",
+        "player",
+        Some(s.player_id),
+        Some(&s),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
+    )?;
     remove_extra_seat(conn, now, actor, s.table_id, s.seat_no)?;
     apply_table_rules(conn, now, profile, actor, s.table_id)?;
     Ok(after)
@@ -1021,7 +1594,13 @@ pub fn leave(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor
 /// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
 /// leaves: the player in the extra seat takes the freed seat (or, if they are the one
 /// leaving, the extra seat simply goes).
-fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64, freed_seat: i32) -> AppResult<()> {
+fn remove_extra_seat(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    freed_seat: i32,
+) -> AppResult<()> {
     let t = table(conn, table_id)?;
     if !t.extra_seat {
         return Ok(());
@@ -1034,41 +1613,107 @@ fn remove_extra_seat(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table
             .filter(seatings::left_at.is_null())
             .select(SeatingRow::as_select())
             .first(dbc))
-            .optional()?;
+        .optional()?;
         if let Some(x) = extra {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(x.id)).set(seatings::seat_no.eq(freed_seat)).returning(seatings::id)).changed(dbc))?;
-            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(x.id).select(SeatingRow::as_select()).first(dbc))?;
-            audit::record(conn, now, actor, "seat.extra_removed", "player", Some(x.player_id), Some(&x), Some(&moved))?;
-            emit(conn, now, Some(table_id), "seat.moved", &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }))?;
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(seatings::table.find(x.id))
+                    .set(seatings::seat_no.eq(freed_seat))
+                    .returning(seatings::id)
+            )
+            .changed(dbc))?;
+            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table
+                .find(x.id)
+                .select(SeatingRow::as_select())
+                .first(dbc))?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                "seat.extra_removed",
+                "player",
+                Some(x.player_id),
+                Some(&x),
+                Some(&moved),
+            )?;
+            emit(
+                conn,
+                now,
+                Some(table_id),
+                "seat.moved",
+                &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }),
+            )?;
         }
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).changed(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set(card_tables::extra_seat.eq(false))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
     let after = table(conn, table_id)?;
-    audit::record(conn, now, actor, "table.extra_seat_removed", "table", Some(table_id), Some(&t), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.extra_seat_removed",
+        "table",
+        Some(table_id),
+        Some(&t),
+        Some(&after),
+    )?;
     Ok(())
 }
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
-fn apply_table_rules(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, table_id: i64) -> AppResult<()> {
+fn apply_table_rules(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<()> {
     let t = table(conn, table_id)?;
     apply_table_rules_to(conn, now, profile, actor, &t)
 }
 
 /// [`apply_table_rules`] for a table row read in this transaction and not changed since.
-fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile, actor: &Actor, t: &TableRow) -> AppResult<()> {
+fn apply_table_rules_to(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    t: &TableRow,
+) -> AppResult<()> {
     let table_id = t.id;
-    let Some(state) = TableState::parse(&t.state) else { return Ok(()) };
+    let Some(state) = TableState::parse(&t.state) else {
+        return Ok(());
+    };
     let seated = seated_count(conn, table_id)?;
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
-    let decision = evaluate(state, seated, profile.min_players_to_run, t.suspended_at.map(|x| x.and_utc()), grace, now);
+    let decision = evaluate(
+        state,
+        seated,
+        profile.min_players_to_run,
+        t.suspended_at.map(|x| x.and_utc()),
+        grace,
+        now,
+    );
     let (new_state, suspended_at) = match decision {
         Transition::Stay => return Ok(()),
         Transition::Run => (TableState::Running, None),
         Transition::Suspend { .. } => (TableState::Suspended, Some(now.naive_utc())),
         Transition::Close => (TableState::Closed, None),
     };
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id))
-        .set((card_tables::state.eq(new_state.as_str()), card_tables::suspended_at.eq(suspended_at), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set((
+                card_tables::state.eq(new_state.as_str()),
+                card_tables::suspended_at.eq(suspended_at),
+                card_tables::updated_at.eq(now.naive_utc())
+            ))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
     // PT-2007 24, 7b: the suspension history (suspension is not play).
     if new_state == TableState::Suspended {
         crate::services::cagnotte::suspension_started(conn, now, table_id)?;
@@ -1079,11 +1724,31 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
         crate::services::cagnotte::on_table_closed(conn, now, actor, table_id)?;
     }
     let after = table(conn, table_id)?;
-    audit::record(conn, now, actor, "table.state", "table", Some(table_id), Some(t), Some(&after))?;
-    emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.state",
+        "table",
+        Some(table_id),
+        Some(t),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(table_id),
+        "table.state",
+        &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }),
+    )?;
     if new_state == TableState::Closed {
         // BSOP 50: no extra seat outlives the game.
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id)).set(card_tables::extra_seat.eq(false)).returning(card_tables::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(card_tables::table.find(table_id))
+                .set(card_tables::extra_seat.eq(false))
+                .returning(card_tables::id)
+        )
+        .changed(dbc))?;
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
         // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
         // holds and seat-change requests.
@@ -1103,8 +1768,19 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
         }
         let mut left = Vec::new();
         for s in seated_at(conn, table_id)? {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
-                .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("table closed")))).returning(seatings::id)).changed(dbc))?;
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(
+                    seatings::table
+                        .find(s.id)
+                        .filter(seatings::left_at.is_null())
+                )
+                .set((
+                    seatings::left_at.eq(Some(now.naive_utc())),
+                    seatings::left_reason.eq(Some("table closed"))
+                ))
+                .returning(seatings::id)
+            )
+            .changed(dbc))?;
             cancel_seat_changes(conn, now, actor, s.player_id, table_id)?;
             // A move this player was called for (must-move, seat change) ends with the seat.
             let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
@@ -1114,9 +1790,27 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
                 .select(seat_calls::id)
                 .load(dbc))?;
             cancel_open_calls(conn, now, actor, &moves)?;
-            let after: SeatingRow = crate::native!(conn, |dbc| seatings::table.find(s.id).select(SeatingRow::as_select()).first(dbc))?;
-            audit::record(conn, now, actor, "seat.leave", "player", Some(s.player_id), Some(&s), Some(&after))?;
-            emit(conn, now, Some(table_id), "seat.freed", &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }))?;
+            let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
+                .find(s.id)
+                .select(SeatingRow::as_select())
+                .first(dbc))?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                "seat.leave",
+                "player",
+                Some(s.player_id),
+                Some(&s),
+                Some(&after),
+            )?;
+            emit(
+                conn,
+                now,
+                Some(table_id),
+                "seat.freed",
+                &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
+            )?;
             left.push(s.player_id);
         }
         if let Some(game_id) = t.game_id {
@@ -1125,8 +1819,16 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
             // order in which they pick the next seats; the draw is recorded.
             let order = if left.len() > 1 {
                 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
-                let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, &left).map_err(|e| AppError::Conflict(e.problem()))?;
-                crate::services::draws::record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
+                let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, &left)
+                    .map_err(|e| AppError::Conflict(e.problem()))?;
+                crate::services::draws::record(
+                    conn,
+                    now,
+                    actor,
+                    &d,
+                    Some(game_id),
+                    Some(table_id),
+                )?;
                 match d {
                     Draw::HighCard { result, .. } => result.order,
                     _ => left.clone(),
@@ -1144,7 +1846,12 @@ fn apply_table_rules_to(conn: &mut DbConn, now: DateTime<Utc>, profile: &RulePro
 }
 
 /// Opens a closed table for its game (waiting for players).
-pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id: i64) -> AppResult<TableRow> {
+pub fn open_table(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+) -> AppResult<TableRow> {
     let t = table(conn, table_id)?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
@@ -1152,11 +1859,38 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
     if t.state != "closed" {
         return Err(conflict("err-table-already-open"));
     }
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(table_id).filter(card_tables::state.eq("closed")))
-        .set((card_tables::state.eq("open"), card_tables::opened_at.eq(Some(now.naive_utc())), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            card_tables::table
+                .find(table_id)
+                .filter(card_tables::state.eq("closed"))
+        )
+        .set((
+            card_tables::state.eq("open"),
+            card_tables::opened_at.eq(Some(now.naive_utc())),
+            card_tables::updated_at.eq(now.naive_utc())
+        ))
+        .returning(card_tables::id)
+    )
+    .changed(dbc))?;
     let after = table(conn, table_id)?;
-    audit::record(conn, now, actor, "table.open", "table", Some(table_id), Some(&t), Some(&after))?;
-    emit(conn, now, Some(table_id), "table.state", &serde_json::json!({ "table": t.number, "state": "open" }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.open",
+        "table",
+        Some(table_id),
+        Some(&t),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(table_id),
+        "table.state",
+        &serde_json::json!({ "table": t.number, "state": "open" }),
+    )?;
     // BSOP 55, 56: another table of the same game: the newest is the must-move.
     if let Some(game_id) = t.game_id {
         recompute_must_move(conn, now, actor, game_id)?;
@@ -1168,7 +1902,12 @@ pub fn open_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, table_id
 /// the list or off it, as the room decided, and the next is called), and closes suspended
 /// tables whose 15 minutes ran out (PT-2007 24). Reads only stored times, so a restart
 /// after a deadline acts at once.
-pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile) -> AppResult<usize> {
+pub fn tick(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+) -> AppResult<usize> {
     let system = Actor::system();
     let mut actions = escalate_unacknowledged(conn, now, profile, &system)?;
     let due: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
@@ -1177,24 +1916,64 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in due {
-        let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
-            .set((seat_calls::state.eq("expired"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
+        let n = crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
+                .set((
+                    seat_calls::state.eq("expired"),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
         if n != 1 {
             continue;
         }
-        audit::record::<SeatCallRow, ()>(conn, now, &system, "seat.call_expired", "player", Some(c.player_id), Some(&c), None)?;
+        audit::record::<SeatCallRow, ()>(
+            conn,
+            now,
+            &system,
+            "seat.call_expired",
+            "player",
+            Some(c.player_id),
+            Some(&c),
+            None,
+        )?;
         if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
             let e = entry(conn, eid)?;
             match profile.call_expiry {
                 CallExpiry::Remove => {
-                    end_entry(conn, now, &system, &e, "removed", "call expired", "list.call_expired")?;
+                    end_entry(
+                        conn,
+                        now,
+                        &system,
+                        &e,
+                        "removed",
+                        "call expired",
+                        "list.call_expired",
+                    )?;
                 }
                 CallExpiry::BottomOfList => {
                     let key = bottom_key(conn, e.game_id)?;
-                    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(eid))
-                        .set((waitlist_entries::state.eq("waiting"), waitlist_entries::order_key.eq(key))).returning(waitlist_entries::id)).changed(dbc))?;
+                    crate::native!(conn, |dbc| crate::db::Cached(
+                        diesel::update(waitlist_entries::table.find(eid))
+                            .set((
+                                waitlist_entries::state.eq("waiting"),
+                                waitlist_entries::order_key.eq(key)
+                            ))
+                            .returning(waitlist_entries::id)
+                    )
+                    .changed(dbc))?;
                     let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
-                    audit::record::<(), _>(conn, now, &system, "list.call_expired", "player", Some(e.player_id), None, Some(&note))?;
+                    audit::record::<(), _>(
+                        conn,
+                        now,
+                        &system,
+                        "list.call_expired",
+                        "player",
+                        Some(e.player_id),
+                        None,
+                        Some(&note),
+                    )?;
                     notify_heads(conn, now, e.game_id, None)?;
                 }
             }
@@ -1205,13 +1984,22 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
                 p.back_on_list = Some(back);
             })?;
         }
-        emit(conn, now, Some(c.table_id), "seat.call_expired", &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }))?;
+        emit(
+            conn,
+            now,
+            Some(c.table_id),
+            "seat.call_expired",
+            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+        )?;
         actions += 1;
         // The seat is still free: call the next one, if anyone can take it. A seat that can
         // no longer be called (taken, held, gone after a change of seats) is left alone: one
         // table's state never stops the timers of the others.
         match call_next(conn, now, tz, profile, &system, c.table_id, c.seat_no) {
-            Ok(_) | Err(AppError::Conflict(_)) | Err(AppError::Validation(_)) | Err(AppError::NotFound) => {}
+            Ok(_)
+            | Err(AppError::Conflict(_))
+            | Err(AppError::Validation(_))
+            | Err(AppError::NotFound) => {}
             Err(e) => return Err(e),
         }
     }
@@ -1223,13 +2011,24 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, profile: &RuleProfile
         .select(WaitlistRow::as_select())
         .load(dbc))?;
     for e in lapsed {
-        end_entry(conn, now, &system, &e, "lapsed", "call-in not checked in", "list.lapse")?;
+        end_entry(
+            conn,
+            now,
+            &system,
+            &e,
+            "lapsed",
+            "call-in not checked in",
+            "list.lapse",
+        )?;
         tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
         actions += 1;
     }
     // BSOP 36: absent players whose time ran out: the floor is alerted.
     actions += crate::services::table_side::alert_due_removals(conn, now, profile)?;
-    let suspended: Vec<i64> = crate::native!(conn, |dbc| card_tables::table.filter(card_tables::state.eq("suspended")).select(card_tables::id).load(dbc))?;
+    let suspended: Vec<i64> = crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::state.eq("suspended"))
+        .select(card_tables::id)
+        .load(dbc))?;
     for id in suspended {
         apply_table_rules(conn, now, profile, &system, id)?;
     }
@@ -1291,7 +2090,11 @@ pub struct Dashboard {
 
 /// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
 /// size (tables, games, open seatings, open calls, holds, list entries).
-pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -> AppResult<Dashboard> {
+pub fn dashboard(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+) -> AppResult<Dashboard> {
     let tables: Vec<(TableRow, Option<GameRow>)> = crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::active.eq(true))
@@ -1318,25 +2121,49 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
         .load(dbc))?;
     let changes: Vec<(i64, i64, i64)> = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::state.eq("open"))
-        .select((seat_change_requests::id, seat_change_requests::table_id, seat_change_requests::player_id))
+        .select((
+            seat_change_requests::id,
+            seat_change_requests::table_id,
+            seat_change_requests::player_id
+        ))
         .load(dbc))?;
     use std::collections::HashMap;
-    let seated: HashMap<(i64, i32), (SeatingRow, String)> =
-        seated.into_iter().map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias))).collect();
+    let seated: HashMap<(i64, i32), (SeatingRow, String)> = seated
+        .into_iter()
+        .map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias)))
+        .collect();
     let aliases: HashMap<i64, String> = call_players.into_iter().collect();
     let calls: HashMap<(i64, i32), (SeatCallRow, String)> = calls
         .into_iter()
-        .map(|c| ((c.table_id, c.seat_no), (c.clone(), aliases.get(&c.player_id).cloned().unwrap_or_default())))
+        .map(|c| {
+            (
+                (c.table_id, c.seat_no),
+                (
+                    c.clone(),
+                    aliases.get(&c.player_id).cloned().unwrap_or_default(),
+                ),
+            )
+        })
         .collect();
-    let holds: HashMap<(i64, i32), (SeatHoldRow, Option<String>)> = holds.into_iter().map(|h| ((h.0.table_id, h.0.seat_no), h)).collect();
-    let changes: HashMap<(i64, i64), i64> = changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
-    let live: Vec<(i64, i32, Option<i64>)> = tables.iter().filter(|(t, _)| in_play(t)).map(|(t, _)| (t.id, t.number, t.game_id)).collect();
+    let holds: HashMap<(i64, i32), (SeatHoldRow, Option<String>)> = holds
+        .into_iter()
+        .map(|h| ((h.0.table_id, h.0.seat_no), h))
+        .collect();
+    let changes: HashMap<(i64, i64), i64> =
+        changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
+    let live: Vec<(i64, i32, Option<i64>)> = tables
+        .iter()
+        .filter(|(t, _)| in_play(t))
+        .map(|(t, _)| (t.id, t.number, t.game_id))
+        .collect();
     let mut views = Vec::with_capacity(tables.len());
     for (t, g) in tables {
         let seats = (1..=t.seats + i32::from(t.extra_seat))
             .map(|n| {
                 let seating = seated.get(&(t.id, n)).cloned();
-                let seat_change = seating.as_ref().and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
+                let seat_change = seating
+                    .as_ref()
+                    .and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
                 SeatView {
                     seat_no: n,
                     seating,
@@ -1349,18 +2176,31 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
             .collect::<Vec<_>>();
         let n = seats.iter().filter(|s| s.seating.is_some()).count();
         let siblings = if in_play(&t) && t.game_id.is_some() {
-            live.iter().filter(|(id, _, g)| *id != t.id && *g == t.game_id).map(|(id, num, _)| (*id, *num)).collect()
+            live.iter()
+                .filter(|(id, _, g)| *id != t.id && *g == t.game_id)
+                .map(|(id, num, _)| (*id, *num))
+                .collect()
         } else {
             Vec::new()
         };
-        views.push(TableView { table: t, game: g, seats, seated: n, siblings });
+        views.push(TableView {
+            table: t,
+            game: g,
+            seats,
+            seated: n,
+            siblings,
+        });
     }
     // Positions need every entry's key; names only for the top of each list.
     let all_entries: Vec<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(entry_active!())
         .select(WaitlistRow::as_select())
         .load(dbc))?;
-    let games_list: Vec<GameRow> = crate::native!(conn, |dbc| games::table.filter(games::active.eq(true)).order(games::name.asc()).select(GameRow::as_select()).load(dbc))?;
+    let games_list: Vec<GameRow> = crate::native!(conn, |dbc| games::table
+        .filter(games::active.eq(true))
+        .order(games::name.asc())
+        .select(GameRow::as_select())
+        .load(dbc))?;
     let mut by_game: HashMap<i64, Vec<WaitlistRow>> = HashMap::new();
     for e in all_entries {
         by_game.entry(e.game_id).or_default().push(e);
@@ -1368,37 +2208,71 @@ pub fn dashboard(conn: &mut DbConn, now: DateTime<Utc>, profile: &RuleProfile) -
     let mut lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
-        let openings = if mine.is_empty() { Vec::new() } else { recent_openings(conn, g.id)? };
+        let openings = if mine.is_empty() {
+            Vec::new()
+        } else {
+            recent_openings(conn, g.id)?
+        };
         let domain: Vec<Entry> = mine.iter().map(as_entry).collect();
         let places = waitlist::positions(&domain, now);
         let total = places.len();
         let top: Vec<(i64, Place)> = places.into_iter().take(LIST_SHOWN).collect();
         let mut rows: HashMap<i64, WaitlistRow> = mine.into_iter().map(|r| (r.id, r)).collect();
-        let top_entries: Vec<(WaitlistRow, Place)> = top.into_iter().filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place))).collect();
+        let top_entries: Vec<(WaitlistRow, Place)> = top
+            .into_iter()
+            .filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place)))
+            .collect();
         let ids: Vec<i64> = top_entries.iter().map(|(e, _)| e.player_id).collect();
         let mut people: HashMap<i64, PlayerRow> = crate::native!(conn, |dbc| players::table
             .filter(players::id.eq_any(ids))
             .select(PlayerRow::as_select())
             .load(dbc))?
-            .into_iter()
-            .map(|p| (p.id, p))
-            .collect();
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
         let lines: Vec<ListLine> = top_entries
             .into_iter()
             .filter_map(|(entry, place)| {
-                people.remove(&entry.player_id).map(|player| ListLine { entry, player, place, wait_min: wait_minutes(place.ahead, &openings) })
+                people.remove(&entry.player_id).map(|player| ListLine {
+                    entry,
+                    player,
+                    place,
+                    wait_min: wait_minutes(place.ahead, &openings),
+                })
             })
             .collect();
-        let running = views.iter().any(|v| v.table.game_id == Some(g.id) && matches!(v.table.state.as_str(), "open" | "running" | "suspended"));
-        let needed = (!running).then(|| waitlist::players_needed(total, profile.min_players_to_run));
-        let mine: Vec<&TableView> = views.iter().filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table)).collect();
-        let suggested = suggest_among(&mine.iter().map(|v| (&v.table, v.seated, first_free_in_view(v).is_some())).collect::<Vec<_>>())
-            .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
-            .map(|v| v.table.number);
-        lists.push(GameList { game: g, lines, total, needed, suggested });
+        let running = views.iter().any(|v| {
+            v.table.game_id == Some(g.id)
+                && matches!(v.table.state.as_str(), "open" | "running" | "suspended")
+        });
+        let needed =
+            (!running).then(|| waitlist::players_needed(total, profile.min_players_to_run));
+        let mine: Vec<&TableView> = views
+            .iter()
+            .filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table))
+            .collect();
+        let suggested = suggest_among(
+            &mine
+                .iter()
+                .map(|v| (&v.table, v.seated, first_free_in_view(v).is_some()))
+                .collect::<Vec<_>>(),
+        )
+        .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
+        .map(|v| v.table.number);
+        lists.push(GameList {
+            game: g,
+            lines,
+            total,
+            needed,
+            suggested,
+        });
     }
     let failed_messages = notify::outbox::failed_count(conn)?;
-    Ok(Dashboard { tables: views, lists, failed_messages })
+    Ok(Dashboard {
+        tables: views,
+        lists,
+        failed_messages,
+    })
 }
 
 // ---- moves, holds and balance (BSOP 45, 49, 51, 55-58; PT-2007 12, 24, 26) ---------------
@@ -1415,7 +2289,10 @@ fn formed_at(t: &TableRow) -> DateTime<Utc> {
 
 /// One seating, whatever its state.
 pub fn seating(conn: &mut DbConn, id: i64) -> AppResult<SeatingRow> {
-    Ok(crate::native!(conn, |dbc| seatings::table.find(id).select(SeatingRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .find(id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?)
 }
 
 /// BSOP 46: the one seat a player holds now, if any.
@@ -1425,31 +2302,69 @@ fn current_seating(conn: &mut DbConn, player_id: i64) -> AppResult<Option<Seatin
         .filter(seatings::left_at.is_null())
         .select(SeatingRow::as_select())
         .first(dbc))
-        .optional()?)
+    .optional()?)
 }
 
 /// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
 /// single table). Stored in `card_tables.must_move`, exactly one per game or none; each change
 /// is audited and pushed. Runs when a table of the game opens or closes.
-pub fn recompute_must_move(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64) -> AppResult<Option<i64>> {
-    let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table.filter(card_tables::game_id.eq(game_id)).select(TableRow::as_select()).load(dbc))?;
+pub fn recompute_must_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    game_id: i64,
+) -> AppResult<Option<i64>> {
+    let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .select(TableRow::as_select())
+        .load(dbc))?;
     // The choice reads only when each table was formed; the seat counts do not matter.
     let live: Vec<GameTable> = all
         .iter()
         .filter(|t| in_play(t))
-        .map(|t| GameTable { table_id: t.id, formed_at: formed_at(t), seated: 0, seats: t.seats.max(0) as usize })
+        .map(|t| GameTable {
+            table_id: t.id,
+            formed_at: formed_at(t),
+            seated: 0,
+            seats: t.seats.max(0) as usize,
+        })
         .collect();
     let chosen = must_move_table(&live);
     // Clear before set, so the game never shows two must-move tables.
-    let mut changed: Vec<&TableRow> = all.iter().filter(|t| t.must_move && Some(t.id) != chosen).collect();
+    let mut changed: Vec<&TableRow> = all
+        .iter()
+        .filter(|t| t.must_move && Some(t.id) != chosen)
+        .collect();
     changed.extend(all.iter().filter(|t| !t.must_move && Some(t.id) == chosen));
     for t in changed {
         let want = Some(t.id) == chosen;
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(card_tables::table.find(t.id))
-            .set((card_tables::must_move.eq(want), card_tables::updated_at.eq(now.naive_utc()))).returning(card_tables::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(card_tables::table.find(t.id))
+                .set((
+                    card_tables::must_move.eq(want),
+                    card_tables::updated_at.eq(now.naive_utc())
+                ))
+                .returning(card_tables::id)
+        )
+        .changed(dbc))?;
         let after = table(conn, t.id)?;
-        audit::record(conn, now, actor, "table.must_move", "table", Some(t.id), Some(t), Some(&after))?;
-        emit(conn, now, Some(t.id), "table.must_move", &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }))?;
+        audit::record(
+            conn,
+            now,
+            actor,
+            "table.must_move",
+            "table",
+            Some(t.id),
+            Some(t),
+            Some(&after),
+        )?;
+        emit(
+            conn,
+            now,
+            Some(t.id),
+            "table.must_move",
+            &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }),
+        )?;
     }
     Ok(chosen)
 }
@@ -1462,29 +2377,54 @@ fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<Table
         .filter(table_in_play!())
         .select(TableRow::as_select())
         .first(dbc))
-        .optional()?)
+    .optional()?)
 }
 
 /// BSOP 55: the players at a must-move table in the original waiting-list order: by the
 /// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
 /// time; players seated without a list entry come after, by the time they sat down.
 fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
-    let mut rows: Vec<(SeatingRow, PlayerRow, Option<i64>, Option<chrono::NaiveDateTime>)> = crate::native!(conn, |dbc| seatings::table
+    let mut rows: Vec<(
+        SeatingRow,
+        PlayerRow,
+        Option<i64>,
+        Option<chrono::NaiveDateTime>,
+    )> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
-        .left_join(waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id)))
+        .left_join(
+            waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id))
+        )
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
-        .select((SeatingRow::as_select(), PlayerRow::as_select(), waitlist_entries::order_key.nullable(), waitlist_entries::joined_at.nullable()))
+        .select((
+            SeatingRow::as_select(),
+            PlayerRow::as_select(),
+            waitlist_entries::order_key.nullable(),
+            waitlist_entries::joined_at.nullable()
+        ))
         .load(dbc))?;
-    rows.sort_by_key(|(s, _, key, joined)| (key.is_none(), key.unwrap_or(0), joined.unwrap_or(s.sat_at), s.sat_at, s.id));
+    rows.sort_by_key(|(s, _, key, joined)| {
+        (
+            key.is_none(),
+            key.unwrap_or(0),
+            joined.unwrap_or(s.sat_at),
+            s.sat_at,
+            s.id,
+        )
+    });
     Ok(rows.into_iter().map(|(s, p, _, _)| (s, p)).collect())
 }
 
 /// A game's must-move table and its players in must-move order (BSOP 55).
 #[allow(clippy::type_complexity)]
-pub fn must_move_list(conn: &mut DbConn, game_id: i64) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
+pub fn must_move_list(
+    conn: &mut DbConn,
+    game_id: i64,
+) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
     game(conn, game_id)?;
-    let Some(m) = must_move_table_of(conn, game_id)? else { return Ok(None) };
+    let Some(m) = must_move_table_of(conn, game_id)? else {
+        return Ok(None);
+    };
     let players = must_move_players(conn, m.id)?;
     Ok(Some((m, players)))
 }
@@ -1498,11 +2438,19 @@ pub fn must_move_list(conn: &mut DbConn, game_id: i64) -> AppResult<Option<(Tabl
 /// BSOP 57: the move waits while the player is in the small blind or on the button of the
 /// must-move table (the button the dealer's "new hand" taps move; no button known: nobody
 /// waits).
-fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow, game_id: i64) -> AppResult<(Vec<i64>, bool)> {
+fn must_move_due_for(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    t: &TableRow,
+    game_id: i64,
+) -> AppResult<(Vec<i64>, bool)> {
     if t.must_move {
         return Ok((Vec::new(), false));
     }
-    let Some(m) = must_move_table_of(conn, game_id)? else { return Ok((Vec::new(), false)) };
+    let Some(m) = must_move_table_of(conn, game_id)? else {
+        return Ok((Vec::new(), false));
+    };
     if m.id == t.id {
         return Ok((Vec::new(), false));
     }
@@ -1510,23 +2458,34 @@ fn must_move_due_for(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, t: &TableRow
     let protected = crate::services::table_side::protected_seats(conn, &m)?;
     let mut players = Vec::new();
     for (i, (s, p)) in must_move_players(conn, m.id)?.into_iter().enumerate() {
-        if has_open_call(conn, s.player_id)? || !registry::eligibility(conn, &p, now, tz)?.is_empty() {
+        if has_open_call(conn, s.player_id)?
+            || !registry::eligibility(conn, &p, now, tz)?.is_empty()
+        {
             continue;
         }
         let apart = separated_from(conn, s.player_id)?;
         if here.iter().any(|h| apart.contains(h)) {
             continue;
         }
-        players.push(MustMovePlayer { player_id: s.player_id, list_order: i as i64, in_small_blind_or_button: protected.contains(&s.seat_no) });
+        players.push(MustMovePlayer {
+            player_id: s.player_id,
+            list_order: i as i64,
+            in_small_blind_or_button: protected.contains(&s.seat_no),
+        });
     }
     let due = must_move_due(&players);
-    Ok((due.into_iter().collect(), due.is_none() && !players.is_empty()))
+    Ok((
+        due.into_iter().collect(),
+        due.is_none() && !players.is_empty(),
+    ))
 }
 
 /// BSOP 55: a player who refused a must-move and gave up may not play at that must-move
 /// table (while it is the must-move table, since it was opened).
 fn barred_from_table(conn: &mut DbConn, player_id: i64, t: &TableRow) -> AppResult<bool> {
-    let Some(opened) = t.opened_at else { return Ok(false) };
+    let Some(opened) = t.opened_at else {
+        return Ok(false);
+    };
     if !t.must_move {
         return Ok(false);
     }
@@ -1544,17 +2503,32 @@ fn barred_from_table(conn: &mut DbConn, player_id: i64, t: &TableRow) -> AppResu
 /// join the game's list again, if that is still in the future: the latest refusal plus the
 /// room's return window (`may_rejoin_after_refusal`).
 /// BSOP 55: the refusal to re-join (the list or a seat of the game) before the return window.
-fn refuse_before_rejoin(conn: &mut DbConn, profile: &RuleProfile, tz: Tz, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<()> {
+fn refuse_before_rejoin(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    tz: Tz,
+    game_id: i64,
+    player_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
     match rejoin_not_before(conn, profile, game_id, player_id, now)? {
         Some(from) => {
             let time = from.with_timezone(&tz).format("%H:%M").to_string();
-            Err(AppError::Conflict(Problem::new("err-must-move-rejoin-later").arg("time", time)))
+            Err(AppError::Conflict(
+                Problem::new("err-must-move-rejoin-later").arg("time", time),
+            ))
         }
         None => Ok(()),
     }
 }
 
-fn rejoin_not_before(conn: &mut DbConn, profile: &RuleProfile, game_id: i64, player_id: i64, now: DateTime<Utc>) -> AppResult<Option<DateTime<Utc>>> {
+fn rejoin_not_before(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    game_id: i64,
+    player_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<Option<DateTime<Utc>>> {
     let last: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
         .filter(must_move_refusals::game_id.eq(game_id))
@@ -1562,9 +2536,14 @@ fn rejoin_not_before(conn: &mut DbConn, profile: &RuleProfile, game_id: i64, pla
         .order(must_move_refusals::refused_at.desc())
         .select(must_move_refusals::refused_at)
         .first(dbc))
-        .optional()?;
+    .optional()?;
     Ok(last
-        .map(|at| may_rejoin_after_refusal(at.and_utc(), Duration::minutes(profile.return_window_min as i64)))
+        .map(|at| {
+            may_rejoin_after_refusal(
+                at.and_utc(),
+                Duration::minutes(profile.return_window_min as i64),
+            )
+        })
         .filter(|until| now < *until))
 }
 
@@ -1619,8 +2598,19 @@ pub fn refuse_must_move(
         return Err(conflict("err-not-must-move-table"));
     }
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(s.id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some("refused must-move")))).returning(seatings::id)).changed(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(s.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some("refused must-move"))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1634,13 +2624,26 @@ pub fn refuse_must_move(
         .load(dbc))?;
     let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
     for c in &declined {
-        crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_calls::table.find(c.id))
-            .set((seat_calls::state.eq("declined"), seat_calls::resolved_at.eq(Some(now.naive_utc())))).returning(seat_calls::id)).changed(dbc))?;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set((
+                    seat_calls::state.eq("declined"),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
     }
-    let others: Vec<i64> = open.iter().filter(|c| c.source != "must_move").map(|c| c.id).collect();
+    let others: Vec<i64> = open
+        .iter()
+        .filter(|c| c.source != "must_move")
+        .map(|c| c.id)
+        .collect();
     cancel_open_calls(conn, now, actor, &others)?;
-    let rejoin_after = (choice == RefusalChoice::RejoinLater)
-        .then(|| may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64)).naive_utc());
+    let rejoin_after = (choice == RefusalChoice::RejoinLater).then(|| {
+        may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64))
+            .naive_utc()
+    });
     if choice == RefusalChoice::RejoinLater {
         let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
@@ -1648,10 +2651,18 @@ pub fn refuse_must_move(
             .filter(entry_active!())
             .select(WaitlistRow::as_select())
             .first(dbc))
-            .optional()?;
+        .optional()?;
         if let Some(e) = active {
             cancel_calls_of_entry(conn, now, actor, e.id)?;
-            end_entry(conn, now, actor, &e, "removed", "refused must-move", "list.remove")?;
+            end_entry(
+                conn,
+                now,
+                actor,
+                &e,
+                "removed",
+                "refused must-move",
+                "list.remove",
+            )?;
         }
     }
     let row = MustMoveRefusalRow {
@@ -1665,9 +2676,20 @@ pub fn refuse_must_move(
         rejoin_after,
         created_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(must_move_refusals::table).values(&row).execute(dbc))?;
+    crate::native!(conn, |dbc| diesel::insert_into(must_move_refusals::table)
+        .values(&row)
+        .execute(dbc))?;
     let after = serde_json::json!({ "seating": ended, "refusal": row });
-    audit::record(conn, now, actor, "seat.refuse_must_move", "player", Some(s.player_id), Some(&s), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.refuse_must_move",
+        "player",
+        Some(s.player_id),
+        Some(&s),
+        Some(&after),
+    )?;
     emit(
         conn,
         now,
@@ -1716,14 +2738,29 @@ fn move_player(
         return Err(ineligible_error(&why));
     }
     let apart = separated_from(conn, player_id)?;
-    if !apart.is_empty() && seated_at(conn, to.id)?.iter().any(|s| s.player_id != player_id && apart.contains(&s.player_id)) {
+    if !apart.is_empty()
+        && seated_at(conn, to.id)?
+            .iter()
+            .any(|s| s.player_id != player_id && apart.contains(&s.player_id))
+    {
         return Err(conflict("err-separated-at-table"));
     }
     if barred_from_table(conn, player_id, to)? {
         return Err(conflict("err-refused-must-move-table"));
     }
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seatings::table.find(from.id).filter(seatings::left_at.is_null()))
-        .set((seatings::left_at.eq(Some(now.naive_utc())), seatings::left_reason.eq(Some(reason)))).returning(seatings::id)).changed(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(from.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
@@ -1739,7 +2776,7 @@ fn move_player(
             .filter(entry_active!())
             .select(waitlist_entries::id)
             .first(dbc))
-            .optional()?;
+        .optional()?;
         (e, e.is_some())
     };
     let row = SeatingRow {
@@ -1757,14 +2794,30 @@ fn move_player(
     if let (true, Some(eid)) = (new_entry, entry_id) {
         cancel_calls_of_entry(conn, now, actor, eid)?;
     }
-    start_seating(conn, now, actor, &row, entry_id.filter(|_| new_entry), call_id)?;
+    start_seating(
+        conn,
+        now,
+        actor,
+        &row,
+        entry_id.filter(|_| new_entry),
+        call_id,
+    )?;
     // The player moves with their chips, what they bought in, buttons and hand counters.
     crate::services::table_side::carry_side(conn, from.id, row.id)?;
     if to.id != from.table_id {
         cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
     }
     let after = serde_json::json!({ "left": ended, "seated": row, "reason": reason });
-    audit::record(conn, now, actor, action, "player", Some(player_id), Some(from), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        action,
+        "player",
+        Some(player_id),
+        Some(from),
+        Some(&after),
+    )?;
     release_holds_taken_by(conn, now, actor, to, seat_no, player_id)?;
     let from_t = table(conn, from.table_id)?;
     emit(
@@ -1793,19 +2846,44 @@ fn move_player(
 /// on its list at the top, in the order of the table-break high-card draw (BSOP 52, 56;
 /// source `table_break`). A player already on
 /// the list moves to the top instead. Audited per player, pushed once.
-fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: i64, table_id: i64, players_in_order: &[i64]) -> AppResult<()> {
+fn relist_at_top(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    game_id: i64,
+    table_id: i64,
+    players_in_order: &[i64],
+) -> AppResult<()> {
     if players_in_order.is_empty() || !game(conn, game_id)?.active {
         return Ok(());
     }
     let current = entries(conn, game_id)?;
     let n = players_in_order.len() as i64;
-    let top = current.iter().map(|e| e.order_key).min().unwrap_or((n + 1) * waitlist::KEY_STEP);
+    let top = current
+        .iter()
+        .map(|e| e.order_key)
+        .min()
+        .unwrap_or((n + 1) * waitlist::KEY_STEP);
     for (i, p) in players_in_order.iter().enumerate() {
         let key = top - (n - i as i64) * waitlist::KEY_STEP;
         if let Some(e) = current.iter().find(|e| e.player_id == *p) {
-            crate::native!(conn, |dbc| crate::db::Cached(diesel::update(waitlist_entries::table.find(e.id)).set(waitlist_entries::order_key.eq(key)).returning(waitlist_entries::id)).changed(dbc))?;
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(waitlist_entries::table.find(e.id))
+                    .set(waitlist_entries::order_key.eq(key))
+                    .returning(waitlist_entries::id)
+            )
+            .changed(dbc))?;
             let after = entry(conn, e.id)?;
-            audit::record(conn, now, actor, "list.table_break", "player", Some(*p), Some(e), Some(&after))?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                "list.table_break",
+                "player",
+                Some(*p),
+                Some(e),
+                Some(&after),
+            )?;
         } else {
             let row = WaitlistRow {
                 id: next_seq(conn, "waitlist")?,
@@ -1821,11 +2899,28 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
                 end_reason: None,
                 created_by: actor.id,
             };
-            crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table).values(&row).execute(dbc))?;
-            audit::record::<(), _>(conn, now, actor, "list.table_break", "player", Some(*p), None, Some(&row))?;
+            crate::native!(conn, |dbc| diesel::insert_into(waitlist_entries::table)
+                .values(&row)
+                .execute(dbc))?;
+            audit::record::<(), _>(
+                conn,
+                now,
+                actor,
+                "list.table_break",
+                "player",
+                Some(*p),
+                None,
+                Some(&row),
+            )?;
         }
     }
-    emit(conn, now, None, "list.changed", &serde_json::json!({ "game_id": game_id, "table_break": table_id }))?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": game_id, "table_break": table_id }),
+    )?;
     notify_heads(conn, now, game_id, None)?;
     Ok(())
 }
@@ -1833,13 +2928,21 @@ fn relist_at_top(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, game_id: 
 // ---- seat-change requests (PT-2007 12, BSOP 51) -----------------------------------------
 
 pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
-    Ok(crate::native!(conn, |dbc| seat_change_requests::table.find(id).select(SeatChangeRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| seat_change_requests::table
+        .find(id)
+        .select(SeatChangeRow::as_select())
+        .first(dbc))?)
 }
 
 /// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table; when a seat
 /// there frees up, the requests are served first, first asked first served. One open
 /// request per player.
-pub fn request_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, seating_id: i64) -> AppResult<SeatChangeRow> {
+pub fn request_seat_change(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    seating_id: i64,
+) -> AppResult<SeatChangeRow> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
@@ -1860,36 +2963,91 @@ pub fn request_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor,
         resolved_at: None,
         state: "open".into(),
     };
-    crate::native!(conn, |dbc| diesel::insert_into(seat_change_requests::table).values(&row).execute(dbc)).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-change-open") } else { e.into() }
+    crate::native!(conn, |dbc| diesel::insert_into(seat_change_requests::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-change-open")
+        } else {
+            e.into()
+        }
     })?;
-    audit::record::<(), _>(conn, now, actor, "seat.change_request", "player", Some(s.player_id), None, Some(&row))?;
-    emit(conn, now, Some(s.table_id), "seat.change_requested", &serde_json::json!({ "request_id": row.id, "seat": s.seat_no, "player_id": s.player_id }))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.change_request",
+        "player",
+        Some(s.player_id),
+        None,
+        Some(&row),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.change_requested",
+        &serde_json::json!({ "request_id": row.id, "seat": s.seat_no, "player_id": s.player_id }),
+    )?;
     Ok(row)
 }
 
 /// Withdraws an open seat-change request; a call it received ends (the seat is free again).
-pub fn cancel_seat_change(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeatChangeRow> {
+pub fn cancel_seat_change(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+) -> AppResult<SeatChangeRow> {
     let r = seat_change(conn, id)?;
     if r.state != "open" {
         return Err(conflict("err-seat-change-not-open"));
     }
     cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
     let after = seat_change(conn, id)?;
-    audit::record(conn, now, actor, "seat.change_cancel", "player", Some(r.player_id), Some(&r), Some(&after))?;
-    emit(conn, now, Some(r.table_id), "seat.change_cancelled", &serde_json::json!({ "request_id": r.id, "player_id": r.player_id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.change_cancel",
+        "player",
+        Some(r.player_id),
+        Some(&r),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(r.table_id),
+        "seat.change_cancelled",
+        &serde_json::json!({ "request_id": r.id, "player_id": r.player_id }),
+    )?;
     Ok(after)
 }
 
 /// Ends a player's open seat-change requests at a table, and the seat-change calls they got.
-fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id: i64, table_id: i64) -> AppResult<()> {
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(
-        seat_change_requests::table
-            .filter(seat_change_requests::player_id.eq(player_id))
-            .filter(seat_change_requests::table_id.eq(table_id))
-            .filter(seat_change_requests::state.eq("open")),
+fn cancel_seat_changes(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    player_id: i64,
+    table_id: i64,
+) -> AppResult<()> {
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seat_change_requests::table
+                .filter(seat_change_requests::player_id.eq(player_id))
+                .filter(seat_change_requests::table_id.eq(table_id))
+                .filter(seat_change_requests::state.eq("open")),
+        )
+        .set((
+            seat_change_requests::state.eq("cancelled"),
+            seat_change_requests::resolved_at.eq(Some(now.naive_utc()))
+        ))
+        .returning(seat_change_requests::id)
     )
-    .set((seat_change_requests::state.eq("cancelled"), seat_change_requests::resolved_at.eq(Some(now.naive_utc())))).returning(seat_change_requests::id)).changed(dbc))?;
+    .changed(dbc))?;
     let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
@@ -1902,20 +3060,30 @@ fn cancel_seat_changes(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, pla
 
 /// The open seat-change requests at a table, first asked first, each with the player and
 /// their seat.
-pub fn seat_changes_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatChangeRow, PlayerRow, Option<i32>)>> {
+pub fn seat_changes_at(
+    conn: &mut DbConn,
+    table_id: i64,
+) -> AppResult<Vec<(SeatChangeRow, PlayerRow, Option<i32>)>> {
     table(conn, table_id)?;
-    let rows: Vec<(SeatChangeRow, PlayerRow)> = crate::native!(conn, |dbc| seat_change_requests::table
-        .inner_join(players::table.on(players::id.eq(seat_change_requests::player_id)))
-        .filter(seat_change_requests::table_id.eq(table_id))
-        .filter(seat_change_requests::state.eq("open"))
-        .order((seat_change_requests::requested_at.asc(), seat_change_requests::id.asc()))
-        .select((SeatChangeRow::as_select(), PlayerRow::as_select()))
-        .load(dbc))?;
+    let rows: Vec<(SeatChangeRow, PlayerRow)> =
+        crate::native!(conn, |dbc| seat_change_requests::table
+            .inner_join(players::table.on(players::id.eq(seat_change_requests::player_id)))
+            .filter(seat_change_requests::table_id.eq(table_id))
+            .filter(seat_change_requests::state.eq("open"))
+            .order((
+                seat_change_requests::requested_at.asc(),
+                seat_change_requests::id.asc()
+            ))
+            .select((SeatChangeRow::as_select(), PlayerRow::as_select()))
+            .load(dbc))?;
     let seated = seated_at(conn, table_id)?;
     Ok(rows
         .into_iter()
         .map(|(r, p)| {
-            let seat = seated.iter().find(|s| s.player_id == r.player_id).map(|s| s.seat_no);
+            let seat = seated
+                .iter()
+                .find(|s| s.player_id == r.player_id)
+                .map(|s| s.seat_no);
             (r, p, seat)
         })
         .collect())
@@ -1924,7 +3092,10 @@ pub fn seat_changes_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatC
 // ---- seat holds (BSOP 45, 49) -----------------------------------------------------------
 
 pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
-    Ok(crate::native!(conn, |dbc| seat_holds::table.find(id).select(SeatHoldRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| seat_holds::table
+        .find(id)
+        .select(SeatHoldRow::as_select())
+        .first(dbc))?)
 }
 
 fn active_hold(conn: &mut DbConn, table_id: i64, seat_no: i32) -> AppResult<Option<SeatHoldRow>> {
@@ -1934,7 +3105,7 @@ fn active_hold(conn: &mut DbConn, table_id: i64, seat_no: i32) -> AppResult<Opti
         .filter(seat_holds::released_at.is_null())
         .select(SeatHoldRow::as_select())
         .first(dbc))
-        .optional()?)
+    .optional()?)
 }
 
 /// The reason stored for a hold for a named player when the floor gives none (BSOP 49).
@@ -1985,7 +3156,11 @@ pub fn hold_seat(
             return Err(ineligible_error(&why));
         }
         let apart = separated_from(conn, p.id)?;
-        if !apart.is_empty() && seated_at(conn, t.id)?.iter().any(|s| apart.contains(&s.player_id)) {
+        if !apart.is_empty()
+            && seated_at(conn, t.id)?
+                .iter()
+                .any(|s| apart.contains(&s.player_id))
+        {
             return Err(conflict("err-separated-at-table"));
         }
         let held: i64 = crate::native!(conn, |dbc| seat_holds::table
@@ -2008,10 +3183,26 @@ pub fn hold_seat(
         released_at: None,
         created_by: actor.id,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(seat_holds::table).values(&row).execute(dbc)).map_err(|e| {
-        if is_unique_violation(&e) { conflict("err-seat-held") } else { e.into() }
+    crate::native!(conn, |dbc| diesel::insert_into(seat_holds::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-held")
+        } else {
+            e.into()
+        }
     })?;
-    audit::record::<(), _>(conn, now, actor, "seat.hold", "table", Some(table_id), None, Some(&row))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.hold",
+        "table",
+        Some(table_id),
+        None,
+        Some(&row),
+    )?;
     emit(
         conn,
         now,
@@ -2024,7 +3215,12 @@ pub fn hold_seat(
 }
 
 /// The floor releases a hold: the seat can be called or given again.
-pub fn release_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeatHoldRow> {
+pub fn release_hold(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+) -> AppResult<SeatHoldRow> {
     let h = hold(conn, id)?;
     if h.released_at.is_some() {
         return Err(conflict("err-hold-released"));
@@ -2032,14 +3228,37 @@ pub fn release_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
     end_hold(conn, now, actor, &h, "released")
 }
 
-fn end_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, h: &SeatHoldRow, why: &str) -> AppResult<SeatHoldRow> {
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(seat_holds::table.find(h.id).filter(seat_holds::released_at.is_null()))
-        .set(seat_holds::released_at.eq(Some(now.naive_utc()))).returning(seat_holds::id)).changed(dbc))?;
+fn end_hold(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    h: &SeatHoldRow,
+    why: &str,
+) -> AppResult<SeatHoldRow> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seat_holds::table
+                .find(h.id)
+                .filter(seat_holds::released_at.is_null())
+        )
+        .set(seat_holds::released_at.eq(Some(now.naive_utc())))
+        .returning(seat_holds::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-hold-released"));
     }
     let after = hold(conn, h.id)?;
-    audit::record(conn, now, actor, "seat.hold_release", "table", Some(h.table_id), Some(h), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.hold_release",
+        "table",
+        Some(h.table_id),
+        Some(h),
+        Some(&after),
+    )?;
     emit(
         conn,
         now,
@@ -2051,7 +3270,14 @@ fn end_hold(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, h: &SeatHoldRo
 }
 
 /// BSOP 49: the player took the seat held for them: the hold ends.
-fn release_holds_taken_by(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &TableRow, seat_no: i32, player_id: i64) -> AppResult<()> {
+fn release_holds_taken_by(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    t: &TableRow,
+    seat_no: i32,
+    player_id: i64,
+) -> AppResult<()> {
     if let Some(h) = active_hold(conn, t.id, seat_no)? {
         if h.player_id == Some(player_id) {
             end_hold(conn, now, actor, &h, "seated")?;
@@ -2090,7 +3316,10 @@ fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
 }
 
 fn first_free_in_view(v: &TableView) -> Option<i32> {
-    v.seats.iter().find(|s| s.seating.is_none() && s.call.is_none() && s.hold.is_none()).map(|s| s.seat_no)
+    v.seats
+        .iter()
+        .find(|s| s.seating.is_none() && s.call.is_none() && s.hold.is_none())
+        .map(|s| s.seat_no)
 }
 
 /// BSOP 55, 58: where a new player of a game goes, among its tables in play given as
@@ -2108,7 +3337,11 @@ fn suggest_among(tables: &[(&TableRow, usize, bool)]) -> Option<(i64, &'static s
             formed_at: formed_at(t),
             seated: *seated,
             // A table without a free seat counts as full.
-            seats: if *free { t.seats.max(0) as usize } else { *seated },
+            seats: if *free {
+                t.seats.max(0) as usize
+            } else {
+                *seated
+            },
         })
         .collect();
     neediest_table(&g).map(|id| (id, "neediest"))
@@ -2139,20 +3372,51 @@ pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
         let free = first_free_seat(conn, t)?;
         info.push((t, seated, free));
     }
-    let pick = suggest_among(&info.iter().map(|(t, n, f)| (*t, *n, f.is_some())).collect::<Vec<_>>());
-    Ok(match pick.and_then(|(id, rule)| info.iter().find(|(t, _, _)| t.id == id).map(|i| (i, rule))) {
-        Some(((t, seated, free), rule)) => Suggestion { table: Some((*t).clone()), rule: Some(rule), seated: *seated, free_seat: *free },
-        None => Suggestion { table: None, rule: None, seated: 0, free_seat: None },
-    })
+    let pick = suggest_among(
+        &info
+            .iter()
+            .map(|(t, n, f)| (*t, *n, f.is_some()))
+            .collect::<Vec<_>>(),
+    );
+    Ok(
+        match pick
+            .and_then(|(id, rule)| info.iter().find(|(t, _, _)| t.id == id).map(|i| (i, rule)))
+        {
+            Some(((t, seated, free), rule)) => Suggestion {
+                table: Some((*t).clone()),
+                rule: Some(rule),
+                seated: *seated,
+                free_seat: *free,
+            },
+            None => Suggestion {
+                table: None,
+                rule: None,
+                seated: 0,
+                free_seat: None,
+            },
+        },
+    )
 }
 
-fn transfer_error(r: TransferRefusal, session: bool, profile: &RuleProfile, from_seated: usize, to_seated: usize) -> AppError {
+fn transfer_error(
+    r: TransferRefusal,
+    session: bool,
+    profile: &RuleProfile,
+    from_seated: usize,
+    to_seated: usize,
+) -> AppError {
     AppError::Conflict(match r {
         TransferRefusal::DestinationFull => Problem::new("err-transfer-destination-full"),
         TransferRefusal::CaveNotLost => Problem::new("err-transfer-cave-not-lost"),
-        TransferRefusal::LeavesTableShort => Problem::new("err-transfer-leaves-table-short").arg("min", profile.min_players_to_run),
-        TransferRefusal::Unbalances if session => Problem::new("err-transfer-unbalances-session").arg("from", from_seated).arg("to", to_seated),
-        TransferRefusal::Unbalances => Problem::new("err-transfer-unbalances").arg("from", from_seated).arg("to", to_seated),
+        TransferRefusal::LeavesTableShort => {
+            Problem::new("err-transfer-leaves-table-short").arg("min", profile.min_players_to_run)
+        }
+        TransferRefusal::Unbalances if session => Problem::new("err-transfer-unbalances-session")
+            .arg("from", from_seated)
+            .arg("to", to_seated),
+        TransferRefusal::Unbalances => Problem::new("err-transfer-unbalances")
+            .arg("from", from_seated)
+            .arg("to", to_seated),
     })
 }
 
@@ -2203,10 +3467,33 @@ pub fn transfer(
     let from_seated = seated_count(conn, from.id)?;
     let to_seated = seated_count(conn, to.id)?;
     let free = first_free_seat(conn, &to)?;
-    let to_seats = if free.is_some() { to.seats.max(0) as usize } else { to_seated };
+    let to_seats = if free.is_some() {
+        to.seats.max(0) as usize
+    } else {
+        to_seated
+    };
     let session = from.mode == "session" || to.mode == "session";
-    transfer_allowed(from_seated, to_seated, to_seats, session, cave_lost, profile.min_players_to_run)
-        .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
+    transfer_allowed(
+        from_seated,
+        to_seated,
+        to_seats,
+        session,
+        cave_lost,
+        profile.min_players_to_run,
+    )
+    .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
     let seat_no = free.ok_or_else(|| conflict("err-transfer-destination-full"))?;
-    move_player(conn, now, tz, profile, actor, &s, &to, seat_no, None, "transfer", "seat.transfer")
+    move_player(
+        conn,
+        now,
+        tz,
+        profile,
+        actor,
+        &s,
+        &to,
+        seat_no,
+        None,
+        "transfer",
+        "seat.transfer",
+    )
 }

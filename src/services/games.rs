@@ -5,9 +5,11 @@ use crate::db::audit::{self, Actor};
 use crate::db::models::{GameRow, TableRow};
 use crate::db::schema::{card_tables, games};
 use crate::db::{next_seq, DbConn};
-use crate::domain::error::Errors;
-use crate::domain::game::{validate_game, validate_table, GameSpec, LimitClass, TableMode, TableSpec, Variant};
 use crate::domain::cagnotte::SessionBase;
+use crate::domain::error::Errors;
+use crate::domain::game::{
+    validate_game, validate_table, GameSpec, LimitClass, TableMode, TableSpec, Variant,
+};
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -52,7 +54,10 @@ fn parse_enum<T: std::str::FromStr>(e: &mut Errors, field: &str, s: &str) -> Opt
             if s.trim().is_empty() {
                 e.add(field, "err-required");
             } else {
-                e.push(FieldError::new(field, "err-choice").arg("value", s.chars().take(40).collect::<String>()));
+                e.push(
+                    FieldError::new(field, "err-choice")
+                        .arg("value", s.chars().take(40).collect::<String>()),
+                );
             }
             None
         }
@@ -82,7 +87,10 @@ impl CagnotteSettings {
 }
 
 /// Checks a game against the domain rules and the profile's cagnotte ranges (PT-2007 7).
-pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, CagnotteSettings), Vec<FieldError>> {
+pub fn check_game(
+    g: &GameInput,
+    profile: &RuleProfile,
+) -> Result<(GameSpec, CagnotteSettings), Vec<FieldError>> {
     let mut e = Errors::default();
     let variant = parse_enum::<Variant>(&mut e, "variant", &g.variant);
     let limit = parse_enum::<LimitClass>(&mut e, "limit_class", &g.limit_class);
@@ -91,7 +99,11 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
         Some(m) => parse_enum::<CagnotteMode>(&mut e, "cagnotte_mode", m),
     };
     e.into_result(())?;
-    let (variant, limit, mode) = (variant.unwrap_or(Variant::HoldemNl), limit.unwrap_or(LimitClass::Low), mode.unwrap_or(CagnotteMode::PerHand));
+    let (variant, limit, mode) = (
+        variant.unwrap_or(Variant::HoldemNl),
+        limit.unwrap_or(LimitClass::Low),
+        mode.unwrap_or(CagnotteMode::PerHand),
+    );
     let spec = GameSpec {
         name: g.name.trim().to_string(),
         variant,
@@ -113,16 +125,28 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
         CagnotteMode::PerSession => (500, 2000),
     };
     if bp < lo || bp > hi {
-        errs.push(FieldError::new("cagnotte_bp", "err-percent-range").arg("min", lo / 100).arg("max", hi / 100));
+        errs.push(
+            FieldError::new("cagnotte_bp", "err-percent-range")
+                .arg("min", lo / 100)
+                .arg("max", hi / 100),
+        );
     }
     // Not stated: the table maximum when the game has one, else the cave.
-    let base = match g.cagnotte_base.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let base = match g
+        .cagnotte_base
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
         None if spec.buy_in_max.is_some() => SessionBase::TableMax,
         None => SessionBase::Cave,
         Some(b) => match SessionBase::parse(b) {
             Some(b) => b,
             None => {
-                errs.push(FieldError::new("cagnotte_base", "err-choice").arg("value", b.chars().take(40).collect::<String>()));
+                errs.push(
+                    FieldError::new("cagnotte_base", "err-choice")
+                        .arg("value", b.chars().take(40).collect::<String>()),
+                );
                 SessionBase::TableMax
             }
         },
@@ -137,21 +161,43 @@ pub fn check_game(g: &GameInput, profile: &RuleProfile) -> Result<(GameSpec, Cag
         spec.big_blind,
     ));
     if errs.is_empty() {
-        Ok((spec, CagnotteSettings { mode, bp, base, rake_cap: g.rake_cap, smallest_chip: g.smallest_chip }))
+        Ok((
+            spec,
+            CagnotteSettings {
+                mode,
+                bp,
+                base,
+                rake_cap: g.rake_cap,
+                smallest_chip: g.smallest_chip,
+            },
+        ))
     } else {
         Err(errs)
     }
 }
 
 pub fn list_games(conn: &mut DbConn) -> AppResult<Vec<GameRow>> {
-    Ok(games::table.order((games::active.desc(), games::name.asc())).select(GameRow::as_select()).load(conn)?)
+    Ok(games::table
+        .order((games::active.desc(), games::name.asc()))
+        .select(GameRow::as_select())
+        .load(conn)?)
 }
 
 pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
-    Ok(games::table.find(id).select(GameRow::as_select()).first(conn)?)
+    Ok(games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)?)
 }
 
-fn game_row(id: i64, spec: &GameSpec, cs: &CagnotteSettings, active: bool, created: chrono::NaiveDateTime, now: DateTime<Utc>) -> GameRow {
+fn game_row(
+    id: i64,
+    spec: &GameSpec,
+    cs: &CagnotteSettings,
+    active: bool,
+    created: chrono::NaiveDateTime,
+    now: DateTime<Utc>,
+) -> GameRow {
     GameRow {
         id,
         name: spec.name.clone(),
@@ -173,15 +219,46 @@ fn game_row(id: i64, spec: &GameSpec, cs: &CagnotteSettings, active: bool, creat
     }
 }
 
-pub fn create_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, g: &GameInput) -> AppResult<GameRow> {
+pub fn create_game(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    profile: &RuleProfile,
+    g: &GameInput,
+) -> AppResult<GameRow> {
     let (spec, cs) = check_game(g, profile)?;
-    let row = game_row(next_seq(conn, "game")?, &spec, &cs, g.active.unwrap_or(true), now.naive_utc(), now);
-    diesel::insert_into(games::table).values(&row).execute(conn)?;
-    audit::record::<(), _>(conn, now, actor, "game.create", "game", Some(row.id), None, Some(&row))?;
+    let row = game_row(
+        next_seq(conn, "game")?,
+        &spec,
+        &cs,
+        g.active.unwrap_or(true),
+        now.naive_utc(),
+        now,
+    );
+    diesel::insert_into(games::table)
+        .values(&row)
+        .execute(conn)?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "game.create",
+        "game",
+        Some(row.id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
-pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile: &RuleProfile, id: i64, g: &GameInput) -> AppResult<GameRow> {
+pub fn update_game(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    profile: &RuleProfile,
+    id: i64,
+    g: &GameInput,
+) -> AppResult<GameRow> {
     let before = get_game(conn, id)?;
     let (spec, cs) = check_game(g, profile)?;
     // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
@@ -190,14 +267,37 @@ pub fn update_game(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, profile
     if CagnotteSettings::of(&before).as_ref() != Some(&cs) {
         let in_play: i64 = card_tables::table
             .filter(card_tables::game_id.eq(id))
-            .filter(card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended")))
+            .filter(
+                card_tables::state
+                    .eq("open")
+                    .or(card_tables::state.eq("running"))
+                    .or(card_tables::state.eq("suspended")),
+            )
             .count()
             .get_result(conn)?;
         crate::domain::cagnotte::check_mode_change(in_play > 0).map_err(AppError::Conflict)?;
     }
-    let after = game_row(id, &spec, &cs, g.active.unwrap_or(before.active), before.created_at, now);
-    diesel::update(games::table.find(id)).set(&after).execute(conn)?;
-    audit::record(conn, now, actor, "game.update", "game", Some(id), Some(&before), Some(&after))?;
+    let after = game_row(
+        id,
+        &spec,
+        &cs,
+        g.active.unwrap_or(before.active),
+        before.created_at,
+        now,
+    );
+    diesel::update(games::table.find(id))
+        .set(&after)
+        .execute(conn)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "game.update",
+        "game",
+        Some(id),
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }
 
@@ -223,7 +323,10 @@ pub fn list_tables(conn: &mut DbConn) -> AppResult<Vec<(TableRow, Option<GameRow
 }
 
 pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
-    Ok(card_tables::table.find(id).select(TableRow::as_select()).first(conn)?)
+    Ok(card_tables::table
+        .find(id)
+        .select(TableRow::as_select())
+        .first(conn)?)
 }
 
 fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Option<GameRow>)> {
@@ -231,7 +334,12 @@ fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Optio
     let mode = parse_enum::<TableMode>(&mut e, "mode", &t.mode);
     let game = match t.game_id {
         None => None,
-        Some(gid) => match games::table.find(gid).select(GameRow::as_select()).first(conn).optional()? {
+        Some(gid) => match games::table
+            .find(gid)
+            .select(GameRow::as_select())
+            .first(conn)
+            .optional()?
+        {
             Some(g) => Some(g),
             None => {
                 e.add("game_id", "err-game-unknown");
@@ -240,7 +348,9 @@ fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Optio
         },
     };
     e.into_result(())?;
-    let variant = game.as_ref().and_then(|g| g.variant.parse::<Variant>().ok());
+    let variant = game
+        .as_ref()
+        .and_then(|g| g.variant.parse::<Variant>().ok());
     let spec = TableSpec {
         number: t.number,
         seats: t.seats.or(game.as_ref().map(|g| g.seats)).unwrap_or(10),
@@ -251,17 +361,26 @@ fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Optio
 }
 
 fn number_taken(conn: &mut DbConn, number: i32, except: Option<i64>) -> AppResult<bool> {
-    let mut q = card_tables::table.filter(card_tables::number.eq(number)).into_boxed();
+    let mut q = card_tables::table
+        .filter(card_tables::number.eq(number))
+        .into_boxed();
     if let Some(id) = except {
         q = q.filter(card_tables::id.ne(id));
     }
     Ok(q.count().get_result::<i64>(conn)? > 0)
 }
 
-pub fn create_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &TableInput) -> AppResult<TableRow> {
+pub fn create_table(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    t: &TableInput,
+) -> AppResult<TableRow> {
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, None)? {
-        return Err(AppError::Conflict(crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number)));
+        return Err(AppError::Conflict(
+            crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number),
+        ));
     }
     let row = TableRow {
         id: next_seq(conn, "table")?,
@@ -279,18 +398,42 @@ pub fn create_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, t: &Ta
         button_seat: None,
         extra_seat: false,
     };
-    diesel::insert_into(card_tables::table).values(&row).execute(conn).map_err(|e| {
-        if crate::db::is_unique_violation(&e) { conflict("err-table-number-taken") } else { e.into() }
-    })?;
-    audit::record::<(), _>(conn, now, actor, "table.create", "table", Some(row.id), None, Some(&row))?;
+    diesel::insert_into(card_tables::table)
+        .values(&row)
+        .execute(conn)
+        .map_err(|e| {
+            if crate::db::is_unique_violation(&e) {
+                conflict("err-table-number-taken")
+            } else {
+                e.into()
+            }
+        })?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "table.create",
+        "table",
+        Some(row.id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
-pub fn update_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, t: &TableInput) -> AppResult<TableRow> {
+pub fn update_table(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+    t: &TableInput,
+) -> AppResult<TableRow> {
     let before = get_table(conn, id)?;
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, Some(id))? {
-        return Err(AppError::Conflict(crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number)));
+        return Err(AppError::Conflict(
+            crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number),
+        ));
     }
     let after = TableRow {
         id,
@@ -308,7 +451,18 @@ pub fn update_table(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i6
         button_seat: before.button_seat,
         extra_seat: before.extra_seat,
     };
-    diesel::update(card_tables::table.find(id)).set(&after).execute(conn)?;
-    audit::record(conn, now, actor, "table.update", "table", Some(id), Some(&before), Some(&after))?;
+    diesel::update(card_tables::table.find(id))
+        .set(&after)
+        .execute(conn)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.update",
+        "table",
+        Some(id),
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }

@@ -17,7 +17,9 @@
 use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::SeatCallRow;
-use crate::db::schema::{buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries};
+use crate::db::schema::{
+    buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries,
+};
 use crate::db::DbConn;
 use crate::domain::player::Language;
 use crate::error::{AppError, AppResult};
@@ -110,21 +112,46 @@ impl PlayerView {
 }
 
 /// The gaming day `now` falls in: from the last cut-over to the next one (room's zone).
-pub fn gaming_day(now: DateTime<Utc>, room: &Room, day_ends: NaiveTime) -> (DateTime<Utc>, DateTime<Utc>) {
+pub fn gaming_day(
+    now: DateTime<Utc>,
+    room: &Room,
+    day_ends: NaiveTime,
+) -> (DateTime<Utc>, DateTime<Utc>) {
     let end = gaming_day_end(now, room.tz, day_ends);
     let start = gaming_day_end(now - Duration::days(1), room.tz, day_ends).min(now);
     (start, end)
 }
 
 /// The player's page as of `now`.
-pub fn view(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, player_id: i64, day_ends: NaiveTime) -> AppResult<PlayerView> {
-    let (alias, language): (String, String) = players::table.find(player_id).select((players::alias, players::language)).first(conn)?;
+pub fn view(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    player_id: i64,
+    day_ends: NaiveTime,
+) -> AppResult<PlayerView> {
+    let (alias, language): (String, String) = players::table
+        .find(player_id)
+        .select((players::alias, players::language))
+        .first(conn)?;
     let language = language.parse().unwrap_or(room.default_language);
     // The lists: the player's active entries, each with its place computed as the floor does.
-    let entries: Vec<(i64, i64, Option<NaiveDateTime>, Option<NaiveDateTime>, String, i64, i64)> = waitlist_entries::table
+    let entries: Vec<(
+        i64,
+        i64,
+        Option<NaiveDateTime>,
+        Option<NaiveDateTime>,
+        String,
+        i64,
+        i64,
+    )> = waitlist_entries::table
         .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(waitlist_entries::state.eq("waiting").or(waitlist_entries::state.eq("called")))
+        .filter(
+            waitlist_entries::state
+                .eq("waiting")
+                .or(waitlist_entries::state.eq("called")),
+        )
         .order(waitlist_entries::joined_at.asc())
         .select((
             waitlist_entries::id,
@@ -139,13 +166,20 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, player_id: i64, 
     let calls: Vec<(SeatCallRow, i32)> = seat_calls::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
         .filter(seat_calls::player_id.eq(player_id))
-        .filter(seat_calls::state.eq("pending").or(seat_calls::state.eq("acknowledged")))
+        .filter(
+            seat_calls::state
+                .eq("pending")
+                .or(seat_calls::state.eq("acknowledged")),
+        )
         .select((SeatCallRow::as_select(), card_tables::number))
         .load(conn)?;
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
         let place = floor::place_of(conn, game_id, entry_id, now)?;
-        let call = calls.iter().find(|(c, _)| c.entry_id == Some(entry_id)).map(|(c, number)| call_view(c, *number));
+        let call = calls
+            .iter()
+            .find(|(c, _)| c.entry_id == Some(entry_id))
+            .map(|(c, number)| call_view(c, *number));
         lists.push(ListView {
             entry_id,
             game,
@@ -155,7 +189,11 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, player_id: i64, 
             ahead: place.map_or(0, |(p, _)| p.ahead),
             of: place.map_or(0, |(p, _)| p.of),
             wait_min: place.and_then(|(_, w)| w),
-            call_in_until: if checked_in.is_none() { call_in.map(|t| t.and_utc()) } else { None },
+            call_in_until: if checked_in.is_none() {
+                call_in.map(|t| t.and_utc())
+            } else {
+                None
+            },
             call,
         });
     }
@@ -164,12 +202,34 @@ pub fn view(conn: &mut DbConn, now: DateTime<Utc>, room: &Room, player_id: i64, 
         .left_join(games::table.on(games::id.nullable().eq(seatings::game_id)))
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::left_at.is_null())
-        .select((card_tables::number, seatings::seat_no, games::name.nullable(), seatings::sat_at))
+        .select((
+            card_tables::number,
+            seatings::seat_no,
+            games::name.nullable(),
+            seatings::sat_at,
+        ))
         .load(conn)?;
-    let seated = seated.into_iter().map(|(table, seat, game, since)| SeatedView { table, seat, game, since: since.and_utc() }).collect();
+    let seated = seated
+        .into_iter()
+        .map(|(table, seat, game, since)| SeatedView {
+            table,
+            seat,
+            game,
+            since: since.and_utc(),
+        })
+        .collect();
     let (day_start, day_end) = gaming_day(now, room, day_ends);
     let today = today(conn, now, player_id, day_start)?;
-    Ok(PlayerView { player_id, alias, language, lists, seated, today, day_start, day_end })
+    Ok(PlayerView {
+        player_id,
+        alias,
+        language,
+        lists,
+        seated,
+        today,
+        day_start,
+        day_end,
+    })
 }
 
 fn call_view(c: &SeatCallRow, table: i32) -> CallView {
@@ -185,20 +245,45 @@ fn call_view(c: &SeatCallRow, table: i32) -> CallView {
 }
 
 /// PT-ONL 65-67: time played, bought in and taken off per game since the gaming day began.
-fn today(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, start: DateTime<Utc>) -> AppResult<Vec<GameDay>> {
+fn today(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    start: DateTime<Utc>,
+) -> AppResult<Vec<GameDay>> {
     let (s, n) = (start.naive_utc(), now.naive_utc());
-    let names: BTreeMap<i64, String> = games::table.select((games::id, games::name)).load::<(i64, String)>(conn)?.into_iter().collect();
-    let name = |g: Option<i64>| g.and_then(|g| names.get(&g).cloned()).unwrap_or_else(|| "—".into());
+    let names: BTreeMap<i64, String> = games::table
+        .select((games::id, games::name))
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect();
+    let name = |g: Option<i64>| {
+        g.and_then(|g| names.get(&g).cloned())
+            .unwrap_or_else(|| "—".into())
+    };
     let mut by_game: BTreeMap<String, GameDay> = BTreeMap::new();
     // Seatings overlapping the day: the part inside it counts.
-    let sits: Vec<(Option<i64>, NaiveDateTime, Option<NaiveDateTime>, Option<i64>)> = seatings::table
+    let sits: Vec<(
+        Option<i64>,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        Option<i64>,
+    )> = seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::sat_at.le(n))
         .filter(seatings::left_at.is_null().or(seatings::left_at.gt(s)))
-        .select((seatings::game_id, seatings::sat_at, seatings::left_at, seatings::taken_off))
+        .select((
+            seatings::game_id,
+            seatings::sat_at,
+            seatings::left_at,
+            seatings::taken_off,
+        ))
         .load(conn)?;
     for (g, sat, left, taken) in sits {
-        let d = by_game.entry(name(g)).or_insert_with(|| GameDay { game: name(g), ..GameDay::default() });
+        let d = by_game.entry(name(g)).or_insert_with(|| GameDay {
+            game: name(g),
+            ..GameDay::default()
+        });
         let from = sat.max(s);
         let to = left.unwrap_or(n).min(n);
         d.minutes += ((to - from).num_seconds().max(0)) / 60;
@@ -213,7 +298,13 @@ fn today(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, start: DateTime<
         .select((buyins::game_id, buyins::amount))
         .load(conn)?;
     for (g, amount) in bought {
-        by_game.entry(name(g)).or_insert_with(|| GameDay { game: name(g), ..GameDay::default() }).bought_in += amount;
+        by_game
+            .entry(name(g))
+            .or_insert_with(|| GameDay {
+                game: name(g),
+                ..GameDay::default()
+            })
+            .bought_in += amount;
     }
     Ok(by_game.into_values().collect())
 }
@@ -237,7 +328,12 @@ impl Answer {
 /// The player's open call, refused as not found when it is another player's (nothing is
 /// told about other players' calls) and as a conflict when it is no longer open or its
 /// window is over.
-fn own_open_call(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, call_id: i64) -> AppResult<SeatCallRow> {
+fn own_open_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    call_id: i64,
+) -> AppResult<SeatCallRow> {
     let c = floor::call(conn, call_id)?;
     if c.player_id != player_id {
         return Err(AppError::NotFound);
@@ -256,7 +352,14 @@ fn own_open_call(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, call_id:
 /// request is a 409 `plink-err-extended-once`). Audited (`seat.call_answer`) with the player
 /// as the actor, and pushed (`seat.call_answer`, to the floor and the table's tablet).
 /// Answering "on my way" twice changes nothing and records nothing.
-pub fn answer_call(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, call_id: i64, answer: Answer, extension: Duration) -> AppResult<SeatCallRow> {
+pub fn answer_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    call_id: i64,
+    answer: Answer,
+    extension: Duration,
+) -> AppResult<SeatCallRow> {
     let c = own_open_call(conn, now, player_id, call_id)?;
     let at = Some(now.naive_utc());
     let n = match answer {
@@ -264,29 +367,49 @@ pub fn answer_call(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, call_i
             if c.player_answer.as_deref() == Some(Answer::OnMyWay.as_str()) {
                 return Ok(c);
             }
-            diesel::update(seat_calls::table.find(call_id).filter(seat_calls::respond_by.eq(c.respond_by)))
-                .set((seat_calls::player_answer.eq(Some(answer.as_str())), seat_calls::answered_at.eq(at)))
-                .execute(conn)?
+            diesel::update(
+                seat_calls::table
+                    .find(call_id)
+                    .filter(seat_calls::respond_by.eq(c.respond_by)),
+            )
+            .set((
+                seat_calls::player_answer.eq(Some(answer.as_str())),
+                seat_calls::answered_at.eq(at),
+            ))
+            .execute(conn)?
         }
         Answer::MoreTime => {
             if c.extended_at.is_some() {
                 return Err(conflict("plink-err-extended-once"));
             }
-            diesel::update(seat_calls::table.find(call_id).filter(seat_calls::extended_at.is_null()))
-                .set((
-                    seat_calls::player_answer.eq(Some(answer.as_str())),
-                    seat_calls::answered_at.eq(at),
-                    seat_calls::extended_at.eq(at),
-                    seat_calls::respond_by.eq(c.respond_by + extension),
-                ))
-                .execute(conn)?
+            diesel::update(
+                seat_calls::table
+                    .find(call_id)
+                    .filter(seat_calls::extended_at.is_null()),
+            )
+            .set((
+                seat_calls::player_answer.eq(Some(answer.as_str())),
+                seat_calls::answered_at.eq(at),
+                seat_calls::extended_at.eq(at),
+                seat_calls::respond_by.eq(c.respond_by + extension),
+            ))
+            .execute(conn)?
         }
     };
     if n != 1 {
         return Err(conflict("err-call-not-open"));
     }
     let after = floor::call(conn, call_id)?;
-    audit::record(conn, now, &Actor::player(player_id), "seat.call_answer", "player", Some(player_id), Some(&c), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        &Actor::player(player_id),
+        "seat.call_answer",
+        "player",
+        Some(player_id),
+        Some(&c),
+        Some(&after),
+    )?;
     floor::emit(
         conn,
         now,
@@ -301,7 +424,12 @@ pub fn answer_call(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, call_i
 /// "Leave this list": the player's own entry ends as the floor's removal ends it
 /// ([`floor::leave_by_player`], reason "left by the player"). Another player's entry is
 /// not found.
-pub fn leave_list(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64, entry_id: i64) -> AppResult<()> {
+pub fn leave_list(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    entry_id: i64,
+) -> AppResult<()> {
     let e = floor::entry(conn, entry_id)?;
     if e.player_id != player_id {
         return Err(AppError::NotFound);

@@ -69,7 +69,12 @@ fn date(e: &mut Errors, field: &str, v: &Option<String>) -> Option<NaiveDate> {
     }
 }
 
-fn choice<T: std::str::FromStr>(e: &mut Errors, field: &str, v: &Option<String>, default: Option<T>) -> Option<T> {
+fn choice<T: std::str::FromStr>(
+    e: &mut Errors,
+    field: &str,
+    v: &Option<String>,
+    default: Option<T>,
+) -> Option<T> {
     match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => {
             if default.is_none() {
@@ -80,7 +85,10 @@ fn choice<T: std::str::FromStr>(e: &mut Errors, field: &str, v: &Option<String>,
         Some(s) => match s.parse::<T>() {
             Ok(x) => Some(x),
             Err(_) => {
-                e.push(FieldError::new(field, "err-choice").arg("value", s.chars().take(40).collect::<String>()));
+                e.push(
+                    FieldError::new(field, "err-choice")
+                        .arg("value", s.chars().take(40).collect::<String>()),
+                );
                 None
             }
         },
@@ -203,7 +211,11 @@ pub fn search(conn: &mut DbConn, q: &str, limit: i64) -> AppResult<Vec<PlayerRow
             query = query.filter(players::search_key.like(like_pattern(&w)).escape('\\'));
         }
     }
-    Ok(query.order((players::full_name.asc(), players::id.asc())).limit(limit).select(PlayerRow::as_select()).load(conn)?)
+    Ok(query
+        .order((players::full_name.asc(), players::id.asc()))
+        .limit(limit)
+        .select(PlayerRow::as_select())
+        .load(conn)?)
 }
 
 /// Players whose document number is exactly this one (separators and case ignored).
@@ -212,7 +224,11 @@ pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<Playe
     if norm.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(crate::native!(conn, |dbc| players::table.filter(players::doc_number_norm.eq(norm)).limit(5).select(PlayerRow::as_select()).load(dbc))?)
+    Ok(crate::native!(conn, |dbc| players::table
+        .filter(players::doc_number_norm.eq(norm))
+        .limit(5)
+        .select(PlayerRow::as_select())
+        .load(dbc))?)
 }
 
 /// A player as typed at the desk: `#12` (the player number), or a document number, or a
@@ -221,7 +237,11 @@ pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<Playe
 pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
     let t = typed.trim();
     if let Some(n) = t.strip_prefix('#') {
-        return Ok(n.trim().parse::<i64>().ok().filter(|id| get(conn, *id).is_ok()));
+        return Ok(n
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .filter(|id| get(conn, *id).is_ok()));
     }
     match by_document_number(conn, t)?.as_slice() {
         [one] => return Ok(Some(one.id)),
@@ -232,14 +252,23 @@ pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
 }
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<PlayerRow> {
-    Ok(crate::native!(conn, |dbc| players::table.find(id).select(PlayerRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| players::table
+        .find(id)
+        .select(PlayerRow::as_select())
+        .first(dbc))?)
 }
 
 pub fn count(conn: &mut DbConn) -> AppResult<i64> {
-    Ok(crate::native!(conn, |dbc| players::table.count().get_result(dbc))?)
+    Ok(crate::native!(conn, |dbc| players::table
+        .count()
+        .get_result(dbc))?)
 }
 
-fn duplicate_of(conn: &mut DbConn, p: &CleanPlayer, except: Option<i64>) -> AppResult<Option<PlayerRow>> {
+fn duplicate_of(
+    conn: &mut DbConn,
+    p: &CleanPlayer,
+    except: Option<i64>,
+) -> AppResult<Option<PlayerRow>> {
     let mut q = players::table
         .filter(players::doc_kind.eq(p.doc_kind.as_str()))
         .filter(players::doc_country.eq(&p.doc_country))
@@ -253,12 +282,22 @@ fn duplicate_of(conn: &mut DbConn, p: &CleanPlayer, except: Option<i64>) -> AppR
 
 fn duplicate_error(existing: &PlayerRow) -> AppError {
     AppError::Conflict(
-        Problem::new("err-duplicate-document").arg("id", existing.id).arg("name", existing.full_name.clone()),
+        Problem::new("err-duplicate-document")
+            .arg("id", existing.id)
+            .arg("name", existing.full_name.clone()),
     )
 }
 
-fn store_photo(conn: &mut DbConn, player_id: i64, photo: &Photo, now: NaiveDateTime) -> AppResult<()> {
-    crate::native!(conn, |dbc| diesel::delete(player_photos::table.find(player_id)).execute(dbc))?;
+fn store_photo(
+    conn: &mut DbConn,
+    player_id: i64,
+    photo: &Photo,
+    now: NaiveDateTime,
+) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::delete(
+        player_photos::table.find(player_id)
+    )
+    .execute(dbc))?;
     crate::native!(conn, |dbc| diesel::insert_into(player_photos::table)
         .values(&PhotoRow {
             player_id,
@@ -317,18 +356,43 @@ pub fn create(
         created_at: t,
         updated_at: t,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(players::table).values(&row).execute(dbc)).map_err(|e| {
+    crate::native!(conn, |dbc| diesel::insert_into(players::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
         if crate::db::is_unique_violation(&e) {
             conflict("err-duplicate-document-concurrent")
         } else {
             e.into()
         }
     })?;
-    audit::record::<(), _>(conn, now, actor, "player.create", "player", Some(id), None, Some(&row))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "player.create",
+        "player",
+        Some(id),
+        None,
+        Some(&row),
+    )?;
     if let Some(p) = photo {
         store_photo(conn, id, p, t)?;
-        let note = PhotoNote { photo_bytes: p.jpeg.len(), width: p.width, height: p.height };
-        audit::record::<(), _>(conn, now, actor, "player.photo", "player", Some(id), None, Some(&note))?;
+        let note = PhotoNote {
+            photo_bytes: p.jpeg.len(),
+            width: p.width,
+            height: p.height,
+        };
+        audit::record::<(), _>(
+            conn,
+            now,
+            actor,
+            "player.photo",
+            "player",
+            Some(id),
+            None,
+            Some(&note),
+        )?;
     }
     Ok((row, warnings))
 }
@@ -377,34 +441,94 @@ pub fn update(
         created_at: before.created_at,
         updated_at: t,
     };
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.filter(players::id.eq(id)).filter(players::version.eq(before.version)))
-        .set(&after).returning(players::id)).changed(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            players::table
+                .filter(players::id.eq(id))
+                .filter(players::version.eq(before.version))
+        )
+        .set(&after)
+        .returning(players::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-stale-edit"));
     }
-    audit::record(conn, now, actor, "player.update", "player", Some(id), Some(&before), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "player.update",
+        "player",
+        Some(id),
+        Some(&before),
+        Some(&after),
+    )?;
     if let Some(p) = photo {
         store_photo(conn, id, p, t)?;
-        let note = PhotoNote { photo_bytes: p.jpeg.len(), width: p.width, height: p.height };
-        audit::record::<(), _>(conn, now, actor, "player.photo", "player", Some(id), None, Some(&note))?;
+        let note = PhotoNote {
+            photo_bytes: p.jpeg.len(),
+            width: p.width,
+            height: p.height,
+        };
+        audit::record::<(), _>(
+            conn,
+            now,
+            actor,
+            "player.photo",
+            "player",
+            Some(id),
+            None,
+            Some(&note),
+        )?;
     }
     Ok((after, warnings))
 }
 
 /// Replaces a player's photo (the desk takes a new one).
-pub fn set_photo(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64, photo: &Photo) -> AppResult<PlayerRow> {
+pub fn set_photo(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+    photo: &Photo,
+) -> AppResult<PlayerRow> {
     let before = get(conn, id)?;
     let t = now.naive_utc();
     store_photo(conn, id, photo, t)?;
-    crate::native!(conn, |dbc| crate::db::Cached(diesel::update(players::table.find(id))
-        .set((players::has_photo.eq(true), players::version.eq(before.version + 1), players::updated_at.eq(t))).returning(players::id)).changed(dbc))?;
-    let note = PhotoNote { photo_bytes: photo.jpeg.len(), width: photo.width, height: photo.height };
-    audit::record::<(), _>(conn, now, actor, "player.photo", "player", Some(id), None, Some(&note))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(players::table.find(id))
+            .set((
+                players::has_photo.eq(true),
+                players::version.eq(before.version + 1),
+                players::updated_at.eq(t)
+            ))
+            .returning(players::id)
+    )
+    .changed(dbc))?;
+    let note = PhotoNote {
+        photo_bytes: photo.jpeg.len(),
+        width: photo.width,
+        height: photo.height,
+    };
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "player.photo",
+        "player",
+        Some(id),
+        None,
+        Some(&note),
+    )?;
     get(conn, id)
 }
 
 pub fn photo(conn: &mut DbConn, id: i64) -> AppResult<PhotoRow> {
-    Ok(crate::native!(conn, |dbc| player_photos::table.find(id).select(PhotoRow::as_select()).first(dbc))?)
+    Ok(crate::native!(conn, |dbc| player_photos::table
+        .find(id)
+        .select(PhotoRow::as_select())
+        .first(dbc))?)
 }
 
 fn bans_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<ExclusionRow>> {
@@ -424,28 +548,52 @@ fn as_ban(e: &ExclusionRow) -> Ban {
 }
 
 /// The one check every seating path uses (BSOP 1, 2, 3, 10): empty means eligible.
-pub fn eligibility(conn: &mut DbConn, player: &PlayerRow, now: DateTime<Utc>, tz: Tz) -> AppResult<Vec<Ineligible>> {
+pub fn eligibility(
+    conn: &mut DbConn,
+    player: &PlayerRow,
+    now: DateTime<Utc>,
+    tz: Tz,
+) -> AppResult<Vec<Ineligible>> {
     let bans: Vec<Ban> = bans_of(conn, player.id)?.iter().map(as_ban).collect();
-    let facts = PlayerFacts { date_of_birth: player.date_of_birth, doc_expiry: player.doc_expiry, has_photo: player.has_photo };
+    let facts = PlayerFacts {
+        date_of_birth: player.date_of_birth,
+        doc_expiry: player.doc_expiry,
+        has_photo: player.has_photo,
+    };
     Ok(eligible_to_play(&facts, &bans, now, room_date(now, tz)))
 }
 
 /// Of these players, the ones with a ban in force now (for lists).
-pub fn banned_now(conn: &mut DbConn, ids: &[i64], now: DateTime<Utc>) -> AppResult<std::collections::HashSet<i64>> {
+pub fn banned_now(
+    conn: &mut DbConn,
+    ids: &[i64],
+    now: DateTime<Utc>,
+) -> AppResult<std::collections::HashSet<i64>> {
     let rows: Vec<ExclusionRow> = crate::native!(conn, |dbc| exclusions::table
         .filter(exclusions::player_id.eq_any(ids))
         .filter(exclusions::lifted_at.is_null())
         .select(ExclusionRow::as_select())
         .load(dbc))?;
-    Ok(rows.iter().filter(|e| as_ban(e).in_force(now)).map(|e| e.player_id).collect())
+    Ok(rows
+        .iter()
+        .filter(|e| as_ban(e).in_force(now))
+        .map(|e| e.player_id)
+        .collect())
 }
 
 /// Exclusions of a player, newest first, with whether each is in force now.
-pub fn exclusions_of(conn: &mut DbConn, player_id: i64, now: DateTime<Utc>) -> AppResult<Vec<(ExclusionRow, bool)>> {
-    Ok(bans_of(conn, player_id)?.into_iter().map(|e| {
-        let on = as_ban(&e).in_force(now);
-        (e, on)
-    }).collect())
+pub fn exclusions_of(
+    conn: &mut DbConn,
+    player_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<Vec<(ExclusionRow, bool)>> {
+    Ok(bans_of(conn, player_id)?
+        .into_iter()
+        .map(|e| {
+            let on = as_ban(&e).in_force(now);
+            (e, on)
+        })
+        .collect())
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
@@ -461,13 +609,18 @@ pub struct BanForm {
 pub fn parse_local(field: &str, s: &str, tz: Tz) -> Result<DateTime<Utc>, FieldError> {
     let s = s.trim();
     // Four-digit years only (chrono would take "-5000" or "+20000", which databases refuse).
-    let year_ok = s.len() >= 4 && s.as_bytes()[..4].iter().all(u8::is_ascii_digit) && s.as_bytes().get(4) == Some(&b'-');
+    let year_ok = s.len() >= 4
+        && s.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && s.as_bytes().get(4) == Some(&b'-');
     if !year_ok || &s[..4] < "1900" {
         return Err(FieldError::new(field, "err-datetime"));
     }
     let naive = NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M")
         .or_else(|_| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S"))
-        .or_else(|_| NaiveDate::parse_from_str(s, "%Y-%m-%d").map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default()))
+        .or_else(|_| {
+            NaiveDate::parse_from_str(s, "%Y-%m-%d")
+                .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default())
+        })
         .map_err(|_| FieldError::new(field, "err-datetime"))?;
     naive
         .and_local_timezone(tz)
@@ -487,7 +640,14 @@ fn reason(e: &mut Errors, v: &Option<String>) -> String {
 }
 
 /// BSOP 2, 10, 11: bans a player, from a start (default now) until an end or permanently.
-pub fn ban(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, actor: &Actor, player_id: i64, form: &BanForm) -> AppResult<ExclusionRow> {
+pub fn ban(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    actor: &Actor,
+    player_id: i64,
+    form: &BanForm,
+) -> AppResult<ExclusionRow> {
     get(conn, player_id)?;
     let mut e = Errors::default();
     let reason = reason(&mut e, &form.reason);
@@ -519,8 +679,19 @@ pub fn ban(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, actor: &Actor, player_
         lifted_by: None,
         lift_reason: None,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(exclusions::table).values(&row).execute(dbc))?;
-    audit::record::<(), _>(conn, now, actor, "player.ban", "player", Some(player_id), None, Some(&row))?;
+    crate::native!(conn, |dbc| diesel::insert_into(exclusions::table)
+        .values(&row)
+        .execute(dbc))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "player.ban",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
@@ -530,25 +701,54 @@ pub struct ReasonForm {
 }
 
 /// Lifts a ban (with a reason). Lifting one already lifted or ended is refused.
-pub fn lift_ban(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, exclusion_id: i64, form: &ReasonForm) -> AppResult<ExclusionRow> {
-    let before: ExclusionRow = crate::native!(conn, |dbc| exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(dbc))?;
+pub fn lift_ban(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    exclusion_id: i64,
+    form: &ReasonForm,
+) -> AppResult<ExclusionRow> {
+    let before: ExclusionRow = crate::native!(conn, |dbc| exclusions::table
+        .find(exclusion_id)
+        .select(ExclusionRow::as_select())
+        .first(dbc))?;
     let mut e = Errors::default();
     let why = reason(&mut e, &form.reason);
     e.into_result(())?;
     if before.lifted_at.is_some() || before.ends_at.is_some_and(|t| t.and_utc() <= now) {
         return Err(conflict("err-ban-not-active"));
     }
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(exclusions::table.find(exclusion_id).filter(exclusions::lifted_at.is_null()))
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            exclusions::table
+                .find(exclusion_id)
+                .filter(exclusions::lifted_at.is_null())
+        )
         .set((
             exclusions::lifted_at.eq(Some(now.naive_utc())),
             exclusions::lifted_by.eq(actor.id),
             exclusions::lift_reason.eq(Some(why)),
-        )).returning(exclusions::id)).changed(dbc))?;
+        ))
+        .returning(exclusions::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-ban-not-active"));
     }
-    let after: ExclusionRow = crate::native!(conn, |dbc| exclusions::table.find(exclusion_id).select(ExclusionRow::as_select()).first(dbc))?;
-    audit::record(conn, now, actor, "player.unban", "player", Some(before.player_id), Some(&before), Some(&after))?;
+    let after: ExclusionRow = crate::native!(conn, |dbc| exclusions::table
+        .find(exclusion_id)
+        .select(ExclusionRow::as_select())
+        .first(dbc))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "player.unban",
+        "player",
+        Some(before.player_id),
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }
 
@@ -560,7 +760,13 @@ pub struct SeparationForm {
 }
 
 /// BSOP 47: records that two players must never sit at the same table.
-pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id: i64, form: &SeparationForm) -> AppResult<SeparationRow> {
+pub fn separate(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    player_id: i64,
+    form: &SeparationForm,
+) -> AppResult<SeparationRow> {
     get(conn, player_id)?;
     let mut e = Errors::default();
     let why = reason(&mut e, &form.reason);
@@ -575,7 +781,12 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
     let Some((a, b)) = separation_pair(player_id, other) else {
         return Err(AppError::field("other_player_id", "err-separation-self"));
     };
-    if crate::native!(conn, |dbc| players::table.find(other).count().get_result::<i64>(dbc))? == 0 {
+    if crate::native!(conn, |dbc| players::table
+        .find(other)
+        .count()
+        .get_result::<i64>(dbc))?
+        == 0
+    {
         return Err(AppError::field("other_player_id", "err-player-unknown"));
     }
     let exists: i64 = crate::native!(conn, |dbc| separations::table
@@ -597,38 +808,114 @@ pub fn separate(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, player_id:
         removed_at: None,
         removed_by: None,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(separations::table).values(&row).execute(dbc)).map_err(|e| {
-        if crate::db::is_unique_violation(&e) { conflict("err-separation-exists") } else { e.into() }
+    crate::native!(conn, |dbc| diesel::insert_into(separations::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if crate::db::is_unique_violation(&e) {
+            conflict("err-separation-exists")
+        } else {
+            e.into()
+        }
     })?;
-    audit::record::<(), _>(conn, now, actor, "player.separate", "player", Some(a), None, Some(&row))?;
-    audit::record::<(), _>(conn, now, actor, "player.separate", "player", Some(b), None, Some(&row))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "player.separate",
+        "player",
+        Some(a),
+        None,
+        Some(&row),
+    )?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "player.separate",
+        "player",
+        Some(b),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
-pub fn remove_separation(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<SeparationRow> {
-    let before: SeparationRow = crate::native!(conn, |dbc| separations::table.find(id).select(SeparationRow::as_select()).first(dbc))?;
-    let n = crate::native!(conn, |dbc| crate::db::Cached(diesel::update(separations::table.find(id).filter(separations::removed_at.is_null()))
-        .set((separations::removed_at.eq(Some(now.naive_utc())), separations::removed_by.eq(actor.id))).returning(separations::id)).changed(dbc))?;
+pub fn remove_separation(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+) -> AppResult<SeparationRow> {
+    let before: SeparationRow = crate::native!(conn, |dbc| separations::table
+        .find(id)
+        .select(SeparationRow::as_select())
+        .first(dbc))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            separations::table
+                .find(id)
+                .filter(separations::removed_at.is_null())
+        )
+        .set((
+            separations::removed_at.eq(Some(now.naive_utc())),
+            separations::removed_by.eq(actor.id)
+        ))
+        .returning(separations::id)
+    )
+    .changed(dbc))?;
     if n != 1 {
         return Err(conflict("err-separation-removed"));
     }
-    let after: SeparationRow = crate::native!(conn, |dbc| separations::table.find(id).select(SeparationRow::as_select()).first(dbc))?;
-    audit::record(conn, now, actor, "player.unseparate", "player", Some(before.player_a), Some(&before), Some(&after))?;
-    audit::record(conn, now, actor, "player.unseparate", "player", Some(before.player_b), Some(&before), Some(&after))?;
+    let after: SeparationRow = crate::native!(conn, |dbc| separations::table
+        .find(id)
+        .select(SeparationRow::as_select())
+        .first(dbc))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "player.unseparate",
+        "player",
+        Some(before.player_a),
+        Some(&before),
+        Some(&after),
+    )?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "player.unseparate",
+        "player",
+        Some(before.player_b),
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }
 
 /// BSOP 47: the players this one must never sit with (active separations), with the row.
-pub fn separations_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<(SeparationRow, PlayerRow)>> {
+pub fn separations_of(
+    conn: &mut DbConn,
+    player_id: i64,
+) -> AppResult<Vec<(SeparationRow, PlayerRow)>> {
     let rows: Vec<SeparationRow> = crate::native!(conn, |dbc| separations::table
-        .filter(separations::player_a.eq(player_id).or(separations::player_b.eq(player_id)))
+        .filter(
+            separations::player_a
+                .eq(player_id)
+                .or(separations::player_b.eq(player_id))
+        )
         .filter(separations::removed_at.is_null())
         .order(separations::created_at.desc())
         .select(SeparationRow::as_select())
         .load(dbc))?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
-        let other = if r.player_a == player_id { r.player_b } else { r.player_a };
+        let other = if r.player_a == player_id {
+            r.player_b
+        } else {
+            r.player_a
+        };
         out.push((r, get(conn, other)?));
     }
     Ok(out)

@@ -41,9 +41,12 @@ pub struct RoomUpdate {
 }
 
 fn from_row(r: RoomRow) -> AppResult<Room> {
-    let tz: Tz = r.timezone.parse().map_err(|_| AppError::Internal(format!("stored time zone {}", r.timezone)))?;
-    let profile: RuleProfile =
-        serde_json::from_str(&r.profile).map_err(|e| AppError::Internal(format!("stored profile: {e}")))?;
+    let tz: Tz = r
+        .timezone
+        .parse()
+        .map_err(|_| AppError::Internal(format!("stored time zone {}", r.timezone)))?;
+    let profile: RuleProfile = serde_json::from_str(&r.profile)
+        .map_err(|e| AppError::Internal(format!("stored profile: {e}")))?;
     Ok(Room {
         name: r.name,
         timezone: r.timezone,
@@ -55,7 +58,10 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
 }
 
 pub fn get(conn: &mut DbConn) -> AppResult<Room> {
-    let row: RoomRow = crate::native!(conn, |c| room::table.find(1i64).select(RoomRow::as_select()).first(c))?;
+    let row: RoomRow = crate::native!(conn, |c| room::table
+        .find(1i64)
+        .select(RoomRow::as_select())
+        .first(c))?;
     from_row(row)
 }
 
@@ -70,11 +76,23 @@ pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
         timezone: "Europe/Lisbon".into(),
         currency: "EUR".into(),
         default_language: "pt".into(),
-        profile: serde_json::to_string(&RuleProfile::defaults(ProfileKind::PtCasino)).unwrap_or_default(),
+        profile: serde_json::to_string(&RuleProfile::defaults(ProfileKind::PtCasino))
+            .unwrap_or_default(),
         updated_at: now.naive_utc(),
     };
-    diesel::insert_into(room::table).values(&row).execute(conn)?;
-    audit::record::<(), _>(conn, now, &Actor::system(), "room.create", "room", Some(1), None, Some(&row))?;
+    diesel::insert_into(room::table)
+        .values(&row)
+        .execute(conn)?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        &Actor::system(),
+        "room.create",
+        "room",
+        Some(1),
+        None,
+        Some(&row),
+    )?;
     Ok(())
 }
 
@@ -101,20 +119,40 @@ pub fn validate(u: &RoomUpdate) -> Result<Tz, Vec<FieldError>> {
     e.into_result(tz.unwrap_or(chrono_tz::UTC))
 }
 
-pub fn update(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, u: &RoomUpdate) -> AppResult<Room> {
+pub fn update(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    u: &RoomUpdate,
+) -> AppResult<Room> {
     validate(u)?;
-    let before: RoomRow = room::table.find(1i64).select(RoomRow::as_select()).first(conn)?;
+    let before: RoomRow = room::table
+        .find(1i64)
+        .select(RoomRow::as_select())
+        .first(conn)?;
     let after = RoomRow {
         id: 1,
         name: u.name.trim().to_string(),
         timezone: u.timezone.trim().to_string(),
         currency: u.currency.clone(),
         default_language: u.default_language.to_string(),
-        profile: serde_json::to_string(&u.profile).map_err(|e| AppError::Internal(e.to_string()))?,
+        profile: serde_json::to_string(&u.profile)
+            .map_err(|e| AppError::Internal(e.to_string()))?,
         updated_at: now.naive_utc(),
     };
-    diesel::update(room::table.find(1i64)).set(&after).execute(conn)?;
-    audit::record(conn, now, actor, "room.update", "room", Some(1), Some(&before), Some(&after))?;
+    diesel::update(room::table.find(1i64))
+        .set(&after)
+        .execute(conn)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "room.update",
+        "room",
+        Some(1),
+        Some(&before),
+        Some(&after),
+    )?;
     from_row(after)
 }
 

@@ -8,7 +8,9 @@ use crate::db::schema::{login_throttle, staff};
 use crate::db::{next_seq, DbConn};
 use crate::domain::error::Errors;
 use crate::domain::player::Language;
-use crate::domain::staff::{validate_password, validate_staff, Role, LOCKOUT_MINUTES, MAX_FAILED_LOGINS};
+use crate::domain::staff::{
+    validate_password, validate_staff, Role, LOCKOUT_MINUTES, MAX_FAILED_LOGINS,
+};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
@@ -16,15 +18,24 @@ use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
-    Ok(staff::table.find(id).select(StaffRow::as_select()).first(conn)?)
+    Ok(staff::table
+        .find(id)
+        .select(StaffRow::as_select())
+        .first(conn)?)
 }
 
 pub fn list(conn: &mut DbConn) -> AppResult<Vec<StaffRow>> {
-    Ok(staff::table.order((staff::active.desc(), staff::username.asc())).select(StaffRow::as_select()).load(conn)?)
+    Ok(staff::table
+        .order((staff::active.desc(), staff::username.asc()))
+        .select(StaffRow::as_select())
+        .load(conn)?)
 }
 
 pub fn actor(s: &StaffRow) -> Actor {
-    Actor { id: Some(s.id), name: s.username.clone() }
+    Actor {
+        id: Some(s.id),
+        name: s.username.clone(),
+    }
 }
 
 /// What the first start did about the admin account.
@@ -38,7 +49,11 @@ pub enum Bootstrap {
 
 /// On the very first start (no staff at all) creates `admin`, with `CARDROOM_ADMIN_PASSWORD`
 /// or a generated one-time password.
-pub fn bootstrap_admin(conn: &mut DbConn, now: DateTime<Utc>, password: Option<&str>) -> AppResult<Bootstrap> {
+pub fn bootstrap_admin(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    password: Option<&str>,
+) -> AppResult<Bootstrap> {
     if staff::table.count().get_result::<i64>(conn)? > 0 {
         return Ok(Bootstrap::AlreadyHasStaff);
     }
@@ -50,7 +65,16 @@ pub fn bootstrap_admin(conn: &mut DbConn, now: DateTime<Utc>, password: Option<&
         }
     };
     let one_time = matches!(outcome, Bootstrap::CreatedWithPassword(_));
-    insert(conn, now, &Actor::system(), "admin", "Administrator", Role::Admin, &pw, one_time)?;
+    insert(
+        conn,
+        now,
+        &Actor::system(),
+        "admin",
+        "Administrator",
+        Role::Admin,
+        &pw,
+        one_time,
+    )?;
     Ok(outcome)
 }
 
@@ -78,14 +102,26 @@ fn insert(
         created_at: now.naive_utc(),
         updated_at: now.naive_utc(),
     };
-    diesel::insert_into(staff::table).values(&row).execute(conn).map_err(|e| {
-        if crate::db::is_unique_violation(&e) {
-            AppError::Conflict(Problem::new("err-username-taken").arg("username", username))
-        } else {
-            e.into()
-        }
-    })?;
-    audit::record::<(), _>(conn, now, actor, "staff.create", "staff", Some(row.id), None, Some(&row))?;
+    diesel::insert_into(staff::table)
+        .values(&row)
+        .execute(conn)
+        .map_err(|e| {
+            if crate::db::is_unique_violation(&e) {
+                AppError::Conflict(Problem::new("err-username-taken").arg("username", username))
+            } else {
+                e.into()
+            }
+        })?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "staff.create",
+        "staff",
+        Some(row.id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
@@ -103,22 +139,50 @@ fn login_failed() -> AppError {
 }
 
 /// Step 1 of a sign-in, read-only: is the username locked out, and who is it?
-pub fn login_prepare(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<LoginAttempt> {
+pub fn login_prepare(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    username: &str,
+    password: &str,
+) -> AppResult<LoginAttempt> {
     let username = username.trim().to_lowercase();
     if username.is_empty() || username.len() > 64 || password.is_empty() || password.len() > 1024 {
-        return Ok(LoginAttempt { username, staff: None, refused: Some(login_failed()) });
+        return Ok(LoginAttempt {
+            username,
+            staff: None,
+            refused: Some(login_failed()),
+        });
     }
     let t = now.naive_utc();
-    let throttle: Option<ThrottleRow> =
-        login_throttle::table.find(&username).select(ThrottleRow::as_select()).first(conn).optional()?;
-    if let Some(until) = throttle.as_ref().and_then(|r| r.locked_until).filter(|u| *u > t) {
+    let throttle: Option<ThrottleRow> = login_throttle::table
+        .find(&username)
+        .select(ThrottleRow::as_select())
+        .first(conn)
+        .optional()?;
+    if let Some(until) = throttle
+        .as_ref()
+        .and_then(|r| r.locked_until)
+        .filter(|u| *u > t)
+    {
         let minutes = ((until - t).num_seconds() + 59) / 60;
-        let refused = AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes));
-        return Ok(LoginAttempt { username, staff: None, refused: Some(refused) });
+        let refused =
+            AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes));
+        return Ok(LoginAttempt {
+            username,
+            staff: None,
+            refused: Some(refused),
+        });
     }
-    let staff: Option<StaffRow> =
-        staff::table.filter(staff::username.eq(&username)).select(StaffRow::as_select()).first(conn).optional()?;
-    Ok(LoginAttempt { username, staff, refused: None })
+    let staff: Option<StaffRow> = staff::table
+        .filter(staff::username.eq(&username))
+        .select(StaffRow::as_select())
+        .first(conn)
+        .optional()?;
+    Ok(LoginAttempt {
+        username,
+        staff,
+        refused: None,
+    })
 }
 
 /// Step 2, no database: the argon2 check (slow on purpose, so it runs outside any write
@@ -143,7 +207,12 @@ pub fn login_check(a: &LoginAttempt, password: &str) -> bool {
 /// The outer result is for storage faults; the inner one is the answer. A refusal is an
 /// `Ok(Err(..))` so that the caller's transaction commits the failure count (and its audit
 /// record): rolling it back would mean the lockout never comes.
-pub fn login_record(conn: &mut DbConn, now: DateTime<Utc>, a: &LoginAttempt, ok: bool) -> AppResult<Result<StaffRow, AppError>> {
+pub fn login_record(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    a: &LoginAttempt,
+    ok: bool,
+) -> AppResult<Result<StaffRow, AppError>> {
     if let Some(e) = &a.refused {
         return Ok(Err(e.clone()));
     }
@@ -154,8 +223,11 @@ pub fn login_record(conn: &mut DbConn, now: DateTime<Utc>, a: &LoginAttempt, ok:
         return Ok(a.staff.clone().ok_or_else(login_failed));
     }
     // Read again inside the write turn: concurrent failures all count.
-    let throttle: Option<ThrottleRow> =
-        login_throttle::table.find(username).select(ThrottleRow::as_select()).first(conn).optional()?;
+    let throttle: Option<ThrottleRow> = login_throttle::table
+        .find(username)
+        .select(ThrottleRow::as_select())
+        .first(conn)
+        .optional()?;
     let window = Duration::minutes(LOCKOUT_MINUTES);
     let (failures, start) = match throttle {
         Some(r) if t - r.window_start < window => (r.failures + 1, r.window_start),
@@ -164,21 +236,42 @@ pub fn login_record(conn: &mut DbConn, now: DateTime<Utc>, a: &LoginAttempt, ok:
     let locked_until = (failures >= MAX_FAILED_LOGINS).then(|| t + window);
     diesel::delete(login_throttle::table.find(username)).execute(conn)?;
     diesel::insert_into(login_throttle::table)
-        .values(&ThrottleRow { username: username.clone(), failures, window_start: start, locked_until })
+        .values(&ThrottleRow {
+            username: username.clone(),
+            failures,
+            window_start: start,
+            locked_until,
+        })
         .execute(conn)?;
     if let Some(s) = &a.staff {
         let note = serde_json::json!({ "failures": failures, "locked": locked_until.is_some() });
-        audit::record::<(), _>(conn, now, &actor(s), "staff.login_failed", "staff", Some(s.id), None, Some(&note))?;
+        audit::record::<(), _>(
+            conn,
+            now,
+            &actor(s),
+            "staff.login_failed",
+            "staff",
+            Some(s.id),
+            None,
+            Some(&note),
+        )?;
     }
     if locked_until.is_some() {
-        return Ok(Err(AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES))));
+        return Ok(Err(AppError::TooManyRequests(
+            Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES),
+        )));
     }
     Ok(Err(login_failed()))
 }
 
 /// All three steps on one connection (scripts and tests; the web layer runs step 2 outside
 /// the write turn).
-pub fn login(conn: &mut DbConn, now: DateTime<Utc>, username: &str, password: &str) -> AppResult<Result<StaffRow, AppError>> {
+pub fn login(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    username: &str,
+    password: &str,
+) -> AppResult<Result<StaffRow, AppError>> {
     let a = login_prepare(conn, now, username, password)?;
     let ok = login_check(&a, password);
     login_record(conn, now, &a, ok)
@@ -193,12 +286,20 @@ pub struct PasswordChange {
 }
 
 /// Changes one's own password; every other session of this person ends (token version).
-pub fn change_password(conn: &mut DbConn, now: DateTime<Utc>, me: &StaffRow, c: &PasswordChange) -> AppResult<StaffRow> {
+pub fn change_password(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    me: &StaffRow,
+    c: &PasswordChange,
+) -> AppResult<StaffRow> {
     if !verify_password(&c.current_password, &me.password_hash) {
         return Err(AppError::field("current_password", "err-current-password"));
     }
     validate_password(&c.new_password, &me.username).map_err(|e| AppError::Validation(vec![e]))?;
-    if c.confirm_password.as_deref().is_some_and(|p| p != c.new_password) {
+    if c.confirm_password
+        .as_deref()
+        .is_some_and(|p| p != c.new_password)
+    {
         return Err(AppError::field("confirm_password", "err-password-mismatch"));
     }
     if c.new_password == c.current_password {
@@ -213,15 +314,40 @@ pub fn change_password(conn: &mut DbConn, now: DateTime<Utc>, me: &StaffRow, c: 
         ))
         .execute(conn)?;
     let note = serde_json::json!({ "password": "changed" });
-    audit::record::<(), _>(conn, now, &actor(me), "staff.password", "staff", Some(me.id), None, Some(&note))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        &actor(me),
+        "staff.password",
+        "staff",
+        Some(me.id),
+        None,
+        Some(&note),
+    )?;
     get(conn, me.id)
 }
 
 /// Stores the language a staff member picked (used for their pages).
-pub fn set_language(conn: &mut DbConn, now: DateTime<Utc>, me: &StaffRow, lang: Language) -> AppResult<()> {
-    diesel::update(staff::table.find(me.id)).set(staff::language.eq(Some(lang.to_string()))).execute(conn)?;
+pub fn set_language(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    me: &StaffRow,
+    lang: Language,
+) -> AppResult<()> {
+    diesel::update(staff::table.find(me.id))
+        .set(staff::language.eq(Some(lang.to_string())))
+        .execute(conn)?;
     let note = serde_json::json!({ "language": lang });
-    audit::record::<(), _>(conn, now, &actor(me), "staff.language", "staff", Some(me.id), None, Some(&note))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        &actor(me),
+        "staff.language",
+        "staff",
+        Some(me.id),
+        None,
+        Some(&note),
+    )?;
     Ok(())
 }
 
@@ -240,13 +366,21 @@ fn parse_role(e: &mut Errors, s: &str) -> Option<Role> {
     match s.parse::<Role>() {
         Ok(r) => Some(r),
         Err(_) => {
-            e.push(FieldError::new("role", "err-choice").arg("value", s.chars().take(40).collect::<String>()));
+            e.push(
+                FieldError::new("role", "err-choice")
+                    .arg("value", s.chars().take(40).collect::<String>()),
+            );
             None
         }
     }
 }
 
-pub fn create(conn: &mut DbConn, now: DateTime<Utc>, by: &Actor, i: &StaffInput) -> AppResult<StaffRow> {
+pub fn create(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: &Actor,
+    i: &StaffInput,
+) -> AppResult<StaffRow> {
     let username = i.username.as_deref().unwrap_or("").trim().to_lowercase();
     let mut e = Errors::default();
     if let Err(fs) = validate_staff(&username, &i.display_name) {
@@ -259,12 +393,27 @@ pub fn create(conn: &mut DbConn, now: DateTime<Utc>, by: &Actor, i: &StaffInput)
         e.push(f);
     }
     e.into_result(())?;
-    insert(conn, now, by, &username, &i.display_name, role.unwrap_or(Role::Dealer), &pw, false)
+    insert(
+        conn,
+        now,
+        by,
+        &username,
+        &i.display_name,
+        role.unwrap_or(Role::Dealer),
+        &pw,
+        false,
+    )
 }
 
 /// Admin edits a staff member. An admin cannot remove their own admin role or deactivate
 /// themselves (the room would risk having no admin).
-pub fn update(conn: &mut DbConn, now: DateTime<Utc>, by: &StaffRow, id: i64, i: &StaffInput) -> AppResult<StaffRow> {
+pub fn update(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: &StaffRow,
+    id: i64,
+    i: &StaffInput,
+) -> AppResult<StaffRow> {
     let before = get(conn, id)?;
     let mut e = Errors::default();
     if let Err(fs) = validate_staff(&before.username, &i.display_name) {
@@ -295,9 +444,20 @@ pub fn update(conn: &mut DbConn, now: DateTime<Utc>, by: &StaffRow, id: i64, i: 
         ))
         .execute(conn)?;
     if let Some(p) = new_pw {
-        diesel::update(staff::table.find(id)).set(staff::password_hash.eq(hash_password(p))).execute(conn)?;
+        diesel::update(staff::table.find(id))
+            .set(staff::password_hash.eq(hash_password(p)))
+            .execute(conn)?;
     }
     let after = get(conn, id)?;
-    audit::record(conn, now, &actor(by), "staff.update", "staff", Some(id), Some(&before), Some(&after))?;
+    audit::record(
+        conn,
+        now,
+        &actor(by),
+        "staff.update",
+        "staff",
+        Some(id),
+        Some(&before),
+        Some(&after),
+    )?;
     Ok(after)
 }

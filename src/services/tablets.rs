@@ -29,7 +29,11 @@ fn hash(secret: &str) -> String {
 
 /// A typed code as stored: upper case, without spaces or dashes (the screen shows `ABC-DEF`).
 pub fn normalize_code(typed: &str) -> String {
-    typed.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect()
+    typed
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
 }
 
 /// How a code is shown: two groups of three.
@@ -44,13 +48,19 @@ pub fn display_code(code: &str) -> String {
 fn random_code() -> String {
     use rand::Rng;
     let mut rng = rand::rng();
-    (0..CODE_LEN).map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char).collect()
+    (0..CODE_LEN)
+        .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
+        .collect()
 }
 
 /// A new pairing code for an unpaired tablet, with the secret the tablet keeps.
-pub fn start_pairing(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(TabletPairingRow, String)> {
+pub fn start_pairing(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+) -> AppResult<(TabletPairingRow, String)> {
     // Expired codes are of no use to anyone: clear them as new ones are made.
-    diesel::delete(tablet_pairings::table.filter(tablet_pairings::expires_at.lt(now.naive_utc()))).execute(conn)?;
+    diesel::delete(tablet_pairings::table.filter(tablet_pairings::expires_at.lt(now.naive_utc())))
+        .execute(conn)?;
     let secret = crate::auth::random_token(24);
     for _ in 0..20 {
         let row = TabletPairingRow {
@@ -61,7 +71,10 @@ pub fn start_pairing(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(Tablet
             tablet_id: None,
             collected_at: None,
         };
-        match diesel::insert_into(tablet_pairings::table).values(&row).execute(conn) {
+        match diesel::insert_into(tablet_pairings::table)
+            .values(&row)
+            .execute(conn)
+        {
             Ok(_) => return Ok((row, secret)),
             Err(e) if is_unique_violation(&e) => continue,
             Err(e) => return Err(e.into()),
@@ -72,14 +85,32 @@ pub fn start_pairing(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(Tablet
 
 /// The pairing this tablet is waiting on, if its code and secret still match and it has
 /// not expired.
-pub fn pairing(conn: &mut DbConn, now: DateTime<Utc>, code: &str, secret: &str) -> AppResult<Option<TabletPairingRow>> {
-    let row: Option<TabletPairingRow> =
-        tablet_pairings::table.find(normalize_code(code)).select(TabletPairingRow::as_select()).first(conn).optional()?;
-    Ok(row.filter(|r| crate::auth::same_token(&r.secret_hash, &hash(secret)) && (r.tablet_id.is_some() || r.expires_at.and_utc() > now)))
+pub fn pairing(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    code: &str,
+    secret: &str,
+) -> AppResult<Option<TabletPairingRow>> {
+    let row: Option<TabletPairingRow> = tablet_pairings::table
+        .find(normalize_code(code))
+        .select(TabletPairingRow::as_select())
+        .first(conn)
+        .optional()?;
+    Ok(row.filter(|r| {
+        crate::auth::same_token(&r.secret_hash, &hash(secret))
+            && (r.tablet_id.is_some() || r.expires_at.and_utc() > now)
+    }))
 }
 
 /// A floor manager (or admin) pairs the tablet showing `code` with a table.
-pub fn pair(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, code: &str, table_id: i64, label: &str) -> AppResult<TabletRow> {
+pub fn pair(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    code: &str,
+    table_id: i64,
+    label: &str,
+) -> AppResult<TabletRow> {
     let code = normalize_code(code);
     let label = label.trim();
     let mut errs = Vec::new();
@@ -89,25 +120,41 @@ pub fn pair(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, code: &str, ta
     if label.chars().count() > 40 {
         errs.push(FieldError::new("label", "err-too-long").arg("max", 40));
     }
-    let table_number: Option<i32> = card_tables::table.find(table_id).select(card_tables::number).first(conn).optional()?;
+    let table_number: Option<i32> = card_tables::table
+        .find(table_id)
+        .select(card_tables::number)
+        .first(conn)
+        .optional()?;
     if table_number.is_none() {
         errs.push(FieldError::new("table_id", "err-table-unknown"));
     }
     if !errs.is_empty() {
         return Err(AppError::Validation(errs));
     }
-    let p: Option<TabletPairingRow> = tablet_pairings::table.find(&code).select(TabletPairingRow::as_select()).first(conn).optional()?;
+    let p: Option<TabletPairingRow> = tablet_pairings::table
+        .find(&code)
+        .select(TabletPairingRow::as_select())
+        .first(conn)
+        .optional()?;
     let p = match p {
         None => return Err(AppError::field("code", "err-pairing-code-unknown")),
-        Some(p) if p.tablet_id.is_some() => return Err(AppError::field("code", "err-pairing-code-used")),
-        Some(p) if p.expires_at.and_utc() <= now => return Err(AppError::field("code", "err-pairing-code-expired")),
+        Some(p) if p.tablet_id.is_some() => {
+            return Err(AppError::field("code", "err-pairing-code-used"))
+        }
+        Some(p) if p.expires_at.and_utc() <= now => {
+            return Err(AppError::field("code", "err-pairing-code-expired"))
+        }
         Some(p) => p,
     };
     let number = table_number.unwrap_or_default();
     let row = TabletRow {
         id: next_seq(conn, "tablet")?,
         table_id,
-        label: if label.is_empty() { format!("{number}") } else { label.to_string() },
+        label: if label.is_empty() {
+            format!("{number}")
+        } else {
+            label.to_string()
+        },
         token_version: 1,
         paired_at: now.naive_utc(),
         paired_by: actor.id,
@@ -115,25 +162,51 @@ pub fn pair(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, code: &str, ta
         revoked_by: None,
         last_seen_at: None,
     };
-    diesel::insert_into(tablets::table).values(&row).execute(conn)?;
-    let n = diesel::update(tablet_pairings::table.find(&p.code).filter(tablet_pairings::tablet_id.is_null()))
-        .set(tablet_pairings::tablet_id.eq(Some(row.id)))
+    diesel::insert_into(tablets::table)
+        .values(&row)
         .execute(conn)?;
+    let n = diesel::update(
+        tablet_pairings::table
+            .find(&p.code)
+            .filter(tablet_pairings::tablet_id.is_null()),
+    )
+    .set(tablet_pairings::tablet_id.eq(Some(row.id)))
+    .execute(conn)?;
     if n != 1 {
         return Err(AppError::field("code", "err-pairing-code-used"));
     }
-    audit::record::<(), _>(conn, now, actor, "tablet.pair", "tablet", Some(row.id), None, Some(&row))?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "tablet.pair",
+        "tablet",
+        Some(row.id),
+        None,
+        Some(&row),
+    )?;
     Ok(row)
 }
 
 /// The tablet collects its device token once: the pairing is then used up.
-pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, code: &str, secret: &str) -> AppResult<Option<TabletRow>> {
-    let Some(p) = pairing(conn, now, code, secret)? else { return Err(conflict("err-pairing-expired")) };
-    let Some(tablet_id) = p.tablet_id else { return Ok(None) };
+pub fn collect(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    code: &str,
+    secret: &str,
+) -> AppResult<Option<TabletRow>> {
+    let Some(p) = pairing(conn, now, code, secret)? else {
+        return Err(conflict("err-pairing-expired"));
+    };
+    let Some(tablet_id) = p.tablet_id else {
+        return Ok(None);
+    };
     if p.collected_at.is_some() {
         return Err(conflict("err-pairing-expired"));
     }
-    diesel::update(tablet_pairings::table.find(&p.code)).set(tablet_pairings::collected_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    diesel::update(tablet_pairings::table.find(&p.code))
+        .set(tablet_pairings::collected_at.eq(Some(now.naive_utc())))
+        .execute(conn)?;
     let t = get(conn, tablet_id)?;
     if t.revoked_at.is_some() {
         return Err(conflict("err-tablet-revoked"));
@@ -142,35 +215,70 @@ pub fn collect(conn: &mut DbConn, now: DateTime<Utc>, code: &str, secret: &str) 
 }
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<TabletRow> {
-    Ok(tablets::table.find(id).select(TabletRow::as_select()).first(conn)?)
+    Ok(tablets::table
+        .find(id)
+        .select(TabletRow::as_select())
+        .first(conn)?)
 }
 
 /// The tablet behind a device token, if it is still paired with this token version.
 pub fn active(conn: &mut DbConn, id: i64, version: i32) -> AppResult<Option<TabletRow>> {
-    let t: Option<TabletRow> = tablets::table.find(id).select(TabletRow::as_select()).first(conn).optional()?;
+    let t: Option<TabletRow> = tablets::table
+        .find(id)
+        .select(TabletRow::as_select())
+        .first(conn)
+        .optional()?;
     Ok(t.filter(|t| t.revoked_at.is_none() && t.token_version == version))
 }
 
 /// Records that the tablet was seen (at most once a minute, to keep writes rare).
 pub fn seen(conn: &mut DbConn, now: DateTime<Utc>, t: &TabletRow) -> AppResult<()> {
-    if t.last_seen_at.is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1)) {
-        diesel::update(tablets::table.find(t.id)).set(tablets::last_seen_at.eq(Some(now.naive_utc()))).execute(conn)?;
+    if t.last_seen_at
+        .is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1))
+    {
+        diesel::update(tablets::table.find(t.id))
+            .set(tablets::last_seen_at.eq(Some(now.naive_utc())))
+            .execute(conn)?;
     }
     Ok(())
 }
 
 /// Revokes a tablet: its device token stops working at once (its open stream ends).
-pub fn revoke(conn: &mut DbConn, now: DateTime<Utc>, actor: &Actor, id: i64) -> AppResult<TabletRow> {
+pub fn revoke(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+) -> AppResult<TabletRow> {
     let before = get(conn, id)?;
     if before.revoked_at.is_some() {
         return Err(conflict("err-tablet-revoked"));
     }
     diesel::update(tablets::table.find(id))
-        .set((tablets::revoked_at.eq(Some(now.naive_utc())), tablets::revoked_by.eq(actor.id), tablets::token_version.eq(before.token_version + 1)))
+        .set((
+            tablets::revoked_at.eq(Some(now.naive_utc())),
+            tablets::revoked_by.eq(actor.id),
+            tablets::token_version.eq(before.token_version + 1),
+        ))
         .execute(conn)?;
     let after = get(conn, id)?;
-    audit::record(conn, now, actor, "tablet.revoke", "tablet", Some(id), Some(&before), Some(&after))?;
-    crate::services::floor::emit(conn, now, Some(before.table_id), "tablet.revoked", &serde_json::json!({ "tablet_id": id }))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "tablet.revoke",
+        "tablet",
+        Some(id),
+        Some(&before),
+        Some(&after),
+    )?;
+    crate::services::floor::emit(
+        conn,
+        now,
+        Some(before.table_id),
+        "tablet.revoked",
+        &serde_json::json!({ "tablet_id": id }),
+    )?;
     Ok(after)
 }
 

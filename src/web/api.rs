@@ -7,7 +7,9 @@
 
 use crate::auth::{self, TokenKind};
 use crate::db::audit::record as audit_record;
-use crate::db::models::{AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow, StaffRow, TableRow};
+use crate::db::models::{
+    AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow, StaffRow, TableRow,
+};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::player::{Language, Warning};
 use crate::domain::{FieldError, Problem};
@@ -31,26 +33,62 @@ use utoipa::{IntoParams, ToSchema};
 
 pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
     let spec = web::Data::new(ApiSpec(crate::web::openapi::spec_json(test_clock)));
-    cfg.service(web::resource("/api/openapi.json").app_data(spec).route(web::get().to(openapi_json)));
+    cfg.service(
+        web::resource("/api/openapi.json")
+            .app_data(spec)
+            .route(web::get().to(openapi_json)),
+    );
     let mut v1 = web::scope("/api/v1")
         .service(web::resource("/auth/login").route(web::post().to(login)))
         .service(web::resource("/auth/password").route(web::post().to(change_password)))
         .service(web::resource("/me").route(web::get().to(me)))
-        .service(web::resource("/players").route(web::get().to(list_players)).route(web::post().to(create_player)))
-        .service(web::resource("/players/{id}").route(web::get().to(get_player)).route(web::put().to(update_player)))
-        .service(web::resource("/players/{id}/photo").route(web::get().to(get_photo)).route(web::put().to(put_photo)))
+        .service(
+            web::resource("/players")
+                .route(web::get().to(list_players))
+                .route(web::post().to(create_player)),
+        )
+        .service(
+            web::resource("/players/{id}")
+                .route(web::get().to(get_player))
+                .route(web::put().to(update_player)),
+        )
+        .service(
+            web::resource("/players/{id}/photo")
+                .route(web::get().to(get_photo))
+                .route(web::put().to(put_photo)),
+        )
         .service(web::resource("/players/{id}/eligibility").route(web::get().to(eligibility)))
         .service(web::resource("/players/{id}/exclusions").route(web::post().to(ban_player)))
         .service(web::resource("/exclusions/{id}/lift").route(web::post().to(lift_ban)))
         .service(web::resource("/players/{id}/separations").route(web::post().to(separate)))
         .service(web::resource("/separations/{id}").route(web::delete().to(remove_separation)))
         .service(web::resource("/players/{id}/history").route(web::get().to(player_history)))
-        .service(web::resource("/room").route(web::get().to(get_room)).route(web::put().to(update_room)))
-        .service(web::resource("/games").route(web::get().to(list_games)).route(web::post().to(create_game)))
-        .service(web::resource("/games/{id}").route(web::get().to(get_game)).route(web::put().to(update_game)))
-        .service(web::resource("/tables").route(web::get().to(list_tables)).route(web::post().to(create_table)))
+        .service(
+            web::resource("/room")
+                .route(web::get().to(get_room))
+                .route(web::put().to(update_room)),
+        )
+        .service(
+            web::resource("/games")
+                .route(web::get().to(list_games))
+                .route(web::post().to(create_game)),
+        )
+        .service(
+            web::resource("/games/{id}")
+                .route(web::get().to(get_game))
+                .route(web::put().to(update_game)),
+        )
+        .service(
+            web::resource("/tables")
+                .route(web::get().to(list_tables))
+                .route(web::post().to(create_table)),
+        )
         .service(web::resource("/tables/{id}").route(web::put().to(update_table)))
-        .service(web::resource("/staff").route(web::get().to(list_staff)).route(web::post().to(create_staff)))
+        .service(
+            web::resource("/staff")
+                .route(web::get().to(list_staff))
+                .route(web::post().to(create_staff)),
+        )
         .service(web::resource("/staff/{id}").route(web::put().to(update_staff)))
         .service(web::resource("/audit").route(web::get().to(list_audit)))
         .service(web::resource("/audit/verify").route(web::get().to(verify_audit)))
@@ -69,7 +107,9 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
 struct ApiSpec(String);
 
 async fn openapi_json(spec: web::Data<ApiSpec>) -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(spec.0.clone())
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(spec.0.clone())
 }
 
 // ---- response types --------------------------------------------------------------------
@@ -185,7 +225,10 @@ fn warning_out(i18n: &I18n, lang: Language, w: &Warning) -> WarningOut {
             message: i18n.msg(
                 lang,
                 "warn-id-expires",
-                &[("date", crate::i18n::local_date(lang, *on)), ("days", days.to_string())],
+                &[
+                    ("date", crate::i18n::local_date(lang, *on)),
+                    ("days", days.to_string()),
+                ],
             ),
             date: *on,
             days: *days,
@@ -196,7 +239,12 @@ fn warning_out(i18n: &I18n, lang: Language, w: &Warning) -> WarningOut {
 /// The reason codes of `eligible_to_play` (under18 | no_photo | id_expired | banned).
 fn reason_codes(r: &[Ineligible]) -> Vec<String> {
     r.iter()
-        .map(|x| serde_json::to_value(x).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default())
+        .map(|x| {
+            serde_json::to_value(x)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -301,7 +349,11 @@ impl SeparationOut {
             created_at: utc(s.created_at),
             removed_at: s.removed_at.map(utc),
             removed_by: s.removed_by,
-            other: other.map(|p| PlayerRef { id: p.id, full_name: p.full_name.clone(), alias: p.alias.clone() }),
+            other: other.map(|p| PlayerRef {
+                id: p.id,
+                full_name: p.full_name.clone(),
+                alias: p.alias.clone(),
+            }),
         }
     }
 }
@@ -495,7 +547,9 @@ fn page_limit(limit: Option<i64>) -> AppResult<i64> {
 }
 
 fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldError> {
-    let Some(s) = v.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    let Some(s) = v.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
     // An unencoded `+` in a query string arrives as a space.
     DateTime::parse_from_rfc3339(s)
         .or_else(|_| DateTime::parse_from_rfc3339(&s.replace(' ', "+")))
@@ -516,11 +570,21 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
         (status = 429, description = "Locked after repeated failures", body = ErrorResponse),
     )
 )]
-pub async fn login(st: web::Data<AppState>, body: web::Json<LoginRequest>) -> AppResult<web::Json<LoginResponse>> {
+pub async fn login(
+    st: web::Data<AppState>,
+    body: web::Json<LoginRequest>,
+) -> AppResult<web::Json<LoginResponse>> {
     let now = st.clock.now();
     let LoginRequest { username, password } = body.into_inner();
     let staff = st.sign_in(username, password).await??;
-    let (token, claims) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Api, now, st.config.session_hours);
+    let (token, claims) = auth::issue(
+        &st.keys,
+        staff.id,
+        staff.token_version,
+        TokenKind::Api,
+        now,
+        st.config.session_hours,
+    );
     Ok(web::Json(LoginResponse {
         token,
         expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or(now),
@@ -539,13 +603,18 @@ pub async fn login(st: web::Data<AppState>, body: web::Json<LoginRequest>) -> Ap
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn change_password(st: web::Data<AppState>, who: AnyStaff, body: Result<web::Json<PasswordChange>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn change_password(
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    body: Result<web::Json<PasswordChange>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
     let me = who.0.staff;
     let change = body.into_inner();
-    st.write(move |_, c| services::staff::change_password(c, now, &me, &change)).await?;
+    st.write(move |_, c| services::staff::change_password(c, now, &me, &change))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -563,10 +632,16 @@ pub async fn me(who: AnyStaff) -> web::Json<StaffOut> {
     params(PlayerQuery),
     responses((status = 200, body = [PlayerOut]), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn list_players(st: web::Data<AppState>, _who: RegistryReader, q: web::Query<PlayerQuery>) -> AppResult<web::Json<Vec<PlayerOut>>> {
+pub async fn list_players(
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    q: web::Query<PlayerQuery>,
+) -> AppResult<web::Json<Vec<PlayerOut>>> {
     let limit = page_limit(q.limit)?;
     let text = q.q.clone().unwrap_or_default();
-    let rows = st.run(move |_, conn| svc::search(conn, &text, limit)).await?;
+    let rows = st
+        .run(move |_, conn| svc::search(conn, &text, limit))
+        .await?;
     Ok(web::Json(rows.iter().map(PlayerOut::from).collect()))
 }
 
@@ -584,7 +659,12 @@ pub async fn list_players(st: web::Data<AppState>, _who: RegistryReader, q: web:
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn create_player(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, body: Result<web::Json<PlayerForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn create_player(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    body: Result<web::Json<PlayerForm>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let input = body.parse()?;
@@ -599,13 +679,24 @@ pub async fn create_player(req: HttpRequest, st: web::Data<AppState>, who: Floor
         })
         .await?;
     let saved = player_saved(&st.i18n, request_lang(&req), &row, &warnings, &inel);
-    Ok(HttpResponse::Created().insert_header((header::LOCATION, format!("/api/v1/players/{}", row.id))).json(saved))
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/api/v1/players/{}", row.id)))
+        .json(saved))
 }
 
-fn player_saved(i18n: &I18n, lang: Language, row: &PlayerRow, warnings: &[Warning], inel: &[Ineligible]) -> PlayerSaved {
+fn player_saved(
+    i18n: &I18n,
+    lang: Language,
+    row: &PlayerRow,
+    warnings: &[Warning],
+    inel: &[Ineligible],
+) -> PlayerSaved {
     PlayerSaved {
         player: PlayerOut::from(row),
-        warnings: warnings.iter().map(|w| warning_out(i18n, lang, w)).collect(),
+        warnings: warnings
+            .iter()
+            .map(|w| warning_out(i18n, lang, w))
+            .collect(),
         eligibility: reason_codes(inel),
     }
 }
@@ -616,7 +707,12 @@ fn player_saved(i18n: &I18n, lang: Language, row: &PlayerRow, warnings: &[Warnin
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = PlayerDetail), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn get_player(req: HttpRequest, st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<PlayerDetail>> {
+pub async fn get_player(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<PlayerDetail>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let (p, inel, bans, seps, tz) = st
@@ -630,14 +726,24 @@ pub async fn get_player(req: HttpRequest, st: web::Data<AppState>, _who: Registr
         })
         .await?;
     let lang = request_lang(&req);
-    let warnings = crate::domain::player::id_warnings(p.doc_expiry, crate::domain::age::room_date(now, tz));
+    let warnings =
+        crate::domain::player::id_warnings(p.doc_expiry, crate::domain::age::room_date(now, tz));
     Ok(web::Json(PlayerDetail {
         player: PlayerOut::from(&p),
         eligible: inel.is_empty(),
         eligibility: reason_codes(&inel),
-        exclusions: bans.iter().map(|(e, on)| ExclusionOut::new(e, Some(*on))).collect(),
-        separations: seps.iter().map(|(s, other)| SeparationOut::new(s, Some(other))).collect(),
-        warnings: warnings.iter().map(|w| warning_out(&st.i18n, lang, w)).collect(),
+        exclusions: bans
+            .iter()
+            .map(|(e, on)| ExclusionOut::new(e, Some(*on)))
+            .collect(),
+        separations: seps
+            .iter()
+            .map(|(s, other)| SeparationOut::new(s, Some(other)))
+            .collect(),
+        warnings: warnings
+            .iter()
+            .map(|w| warning_out(&st.i18n, lang, w))
+            .collect(),
     }))
 }
 
@@ -676,7 +782,13 @@ pub async fn update_player(
             Ok((row, warnings, inel))
         })
         .await?;
-    Ok(web::Json(player_saved(&st.i18n, request_lang(&req), &row, &warnings, &inel)))
+    Ok(web::Json(player_saved(
+        &st.i18n,
+        request_lang(&req),
+        &row,
+        &warnings,
+        &inel,
+    )))
 }
 
 /// Replaces a player's photo (admin, floor): the raw JPEG or PNG as the body, at most 5 MB.
@@ -706,13 +818,17 @@ pub async fn put_photo(
     let id = path.into_inner();
     let is_image = matches!(req.mime_type(), Ok(Some(m)) if m.essence_str() == "image/jpeg" || m.essence_str() == "image/png");
     if !is_image {
-        return Err(AppError::UnsupportedMedia(Problem::new("api-photo-content-type")));
+        return Err(AppError::UnsupportedMedia(Problem::new(
+            "api-photo-content-type",
+        )));
     }
     // Decoding and re-encoding is CPU work: off the async threads.
     let ph = web::block(move || photo::process(&body)).await??;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let row = st.write(move |_, conn| svc::set_photo(conn, now, &actor, id, &ph)).await?;
+    let row = st
+        .write(move |_, conn| svc::set_photo(conn, now, &actor, id, &ph))
+        .await?;
     Ok(web::Json(PlayerOut::from(&row)))
 }
 
@@ -726,7 +842,11 @@ pub async fn put_photo(
         (status = 404, description = "No such player or no photo", body = ErrorResponse),
     )
 )]
-pub async fn get_photo(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn get_photo(
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let ph = st.run(move |_, conn| svc::photo(conn, id)).await?;
     Ok(HttpResponse::Ok()
@@ -742,7 +862,12 @@ pub async fn get_photo(st: web::Data<AppState>, _who: RegistryReader, path: web:
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = EligibilityOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn eligibility(req: HttpRequest, st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<EligibilityOut>> {
+pub async fn eligibility(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<EligibilityOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let inel = st
@@ -752,7 +877,11 @@ pub async fn eligibility(req: HttpRequest, st: web::Data<AppState>, _who: Regist
             svc::eligibility(conn, &p, now, tz)
         })
         .await?;
-    Ok(web::Json(eligibility_out(&st.i18n, request_lang(&req), &inel)))
+    Ok(web::Json(eligibility_out(
+        &st.i18n,
+        request_lang(&req),
+        &inel,
+    )))
 }
 
 /// Bans a player (BSOP 2, 10, 11; admin, floor): from `starts_at` (default now) until
@@ -768,7 +897,12 @@ pub async fn eligibility(req: HttpRequest, st: web::Data<AppState>, _who: Regist
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn ban_player(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<BanForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn ban_player(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<BanForm>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
@@ -797,14 +931,21 @@ pub async fn ban_player(st: web::Data<AppState>, who: FloorStaff, path: web::Pat
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn lift_ban(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<ReasonForm>, actix_web::Error>) -> AppResult<web::Json<ExclusionOut>> {
+pub async fn lift_ban(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<ReasonForm>, actix_web::Error>,
+) -> AppResult<web::Json<ExclusionOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let form = body.into_inner();
-    let row = st.write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form)).await?;
+    let row = st
+        .write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form))
+        .await?;
     Ok(web::Json(ExclusionOut::new(&row, None)))
 }
 
@@ -821,14 +962,21 @@ pub async fn lift_ban(st: web::Data<AppState>, who: FloorStaff, path: web::Path<
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<SeparationForm>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn separate(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<SeparationForm>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let form = body.into_inner();
-    let row = st.write(move |_, conn| svc::separate(conn, now, &actor, id, &form)).await?;
+    let row = st
+        .write(move |_, conn| svc::separate(conn, now, &actor, id, &form))
+        .await?;
     Ok(HttpResponse::Created().json(SeparationOut::new(&row, None)))
 }
 
@@ -843,11 +991,17 @@ pub async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<
         (status = 409, description = "Already removed", body = ErrorResponse),
     )
 )]
-pub async fn remove_separation(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeparationOut>> {
+pub async fn remove_separation(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeparationOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let row = st.write(move |_, conn| svc::remove_separation(conn, now, &actor, id)).await?;
+    let row = st
+        .write(move |_, conn| svc::remove_separation(conn, now, &actor, id))
+        .await?;
     Ok(web::Json(SeparationOut::new(&row, None)))
 }
 
@@ -879,7 +1033,9 @@ pub async fn player_history(
 /// The room: name, time zone, currency, language and rule profile.
 #[utoipa::path(get, path = "/api/v1/room", tag = "room", responses((status = 200, body = Room), (status = 401, body = ErrorResponse)))]
 pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Room>> {
-    Ok(web::Json(st.run(|_, conn| services::room::get(conn)).await?))
+    Ok(web::Json(
+        st.run(|_, conn| services::room::get(conn)).await?,
+    ))
 }
 
 /// Changes the room and its rule profile (admin).
@@ -888,18 +1044,28 @@ pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web:
     request_body = RoomUpdate,
     responses((status = 200, body = Room), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn update_room(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<RoomUpdate>, actix_web::Error>) -> AppResult<web::Json<Room>> {
+pub async fn update_room(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    body: Result<web::Json<RoomUpdate>, actix_web::Error>,
+) -> AppResult<web::Json<Room>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let u = body.into_inner();
-    Ok(web::Json(st.write(move |_, conn| services::room::update(conn, now, &actor, &u)).await?))
+    Ok(web::Json(
+        st.write(move |_, conn| services::room::update(conn, now, &actor, &u))
+            .await?,
+    ))
 }
 
 /// Every game, active first.
 #[utoipa::path(get, path = "/api/v1/games", tag = "games", responses((status = 200, body = [GameOut]), (status = 401, body = ErrorResponse)))]
-pub async fn list_games(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<GameOut>>> {
+pub async fn list_games(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+) -> AppResult<web::Json<Vec<GameOut>>> {
     let rows = st.run(|_, conn| services::games::list_games(conn)).await?;
     Ok(web::Json(rows.iter().map(GameOut::from).collect()))
 }
@@ -910,7 +1076,11 @@ pub async fn list_games(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<we
     request_body = GameInput,
     responses((status = 201, body = GameOut), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn create_game(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<GameInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn create_game(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    body: Result<web::Json<GameInput>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
@@ -922,7 +1092,9 @@ pub async fn create_game(st: web::Data<AppState>, who: AdminStaff, body: Result<
             services::games::create_game(conn, now, &actor, &profile, &g)
         })
         .await?;
-    Ok(HttpResponse::Created().insert_header((header::LOCATION, format!("/api/v1/games/{}", row.id))).json(GameOut::from(&row)))
+    Ok(HttpResponse::Created()
+        .insert_header((header::LOCATION, format!("/api/v1/games/{}", row.id)))
+        .json(GameOut::from(&row)))
 }
 
 /// One game.
@@ -931,9 +1103,15 @@ pub async fn create_game(st: web::Data<AppState>, who: AdminStaff, body: Result<
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = GameOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn get_game(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<GameOut>> {
+pub async fn get_game(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<GameOut>> {
     let id = path.into_inner();
-    let row = st.run(move |_, conn| services::games::get_game(conn, id)).await?;
+    let row = st
+        .run(move |_, conn| services::games::get_game(conn, id))
+        .await?;
     Ok(web::Json(GameOut::from(&row)))
 }
 
@@ -944,7 +1122,12 @@ pub async fn get_game(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i
     request_body = GameInput,
     responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn update_game(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<GameInput>, actix_web::Error>) -> AppResult<web::Json<GameOut>> {
+pub async fn update_game(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<GameInput>, actix_web::Error>,
+) -> AppResult<web::Json<GameOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
@@ -962,14 +1145,23 @@ pub async fn update_game(st: web::Data<AppState>, who: AdminStaff, path: web::Pa
 
 /// Every table by number, each with its game.
 #[utoipa::path(get, path = "/api/v1/tables", tag = "games", responses((status = 200, body = [TableOut]), (status = 401, body = ErrorResponse)))]
-pub async fn list_tables(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<TableOut>>> {
+pub async fn list_tables(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+) -> AppResult<web::Json<Vec<TableOut>>> {
     let rows = st.run(|_, conn| services::games::list_tables(conn)).await?;
-    Ok(web::Json(rows.iter().map(|(t, g)| TableOut::new(t, g.as_ref())).collect()))
+    Ok(web::Json(
+        rows.iter()
+            .map(|(t, g)| TableOut::new(t, g.as_ref()))
+            .collect(),
+    ))
 }
 
 /// Reads a table's game for the answer (in the same transaction as the change).
 fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<GameRow>> {
-    t.game_id.map(|g| services::games::get_game(conn, g)).transpose()
+    t.game_id
+        .map(|g| services::games::get_game(conn, g))
+        .transpose()
 }
 
 /// Creates a table (admin).
@@ -983,7 +1175,11 @@ fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<Ga
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn create_table(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<TableInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn create_table(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    body: Result<web::Json<TableInput>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
@@ -1012,7 +1208,12 @@ pub async fn create_table(st: web::Data<AppState>, who: AdminStaff, body: Result
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn update_table(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<TableInput>, actix_web::Error>) -> AppResult<web::Json<TableOut>> {
+pub async fn update_table(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<TableInput>, actix_web::Error>,
+) -> AppResult<web::Json<TableOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
@@ -1033,7 +1234,10 @@ pub async fn update_table(st: web::Data<AppState>, who: AdminStaff, path: web::P
 
 /// Every staff account (admin).
 #[utoipa::path(get, path = "/api/v1/staff", tag = "staff", responses((status = 200, body = [StaffOut]), (status = 403, body = ErrorResponse)))]
-pub async fn list_staff(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<web::Json<Vec<StaffOut>>> {
+pub async fn list_staff(
+    st: web::Data<AppState>,
+    _who: AdminStaff,
+) -> AppResult<web::Json<Vec<StaffOut>>> {
     let rows = st.run(|_, conn| services::staff::list(conn)).await?;
     Ok(web::Json(rows.iter().map(StaffOut::from).collect()))
 }
@@ -1049,13 +1253,19 @@ pub async fn list_staff(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn create_staff(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<StaffInput>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn create_staff(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    body: Result<web::Json<StaffInput>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let i = body.into_inner();
-    let row = st.write(move |_, conn| services::staff::create(conn, now, &actor, &i)).await?;
+    let row = st
+        .write(move |_, conn| services::staff::create(conn, now, &actor, &i))
+        .await?;
     Ok(HttpResponse::Created().json(StaffOut::from(&row)))
 }
 
@@ -1072,14 +1282,21 @@ pub async fn create_staff(st: web::Data<AppState>, who: AdminStaff, body: Result
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn update_staff(st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>, body: Result<web::Json<StaffInput>, actix_web::Error>) -> AppResult<web::Json<StaffOut>> {
+pub async fn update_staff(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<StaffInput>, actix_web::Error>,
+) -> AppResult<web::Json<StaffOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let now = st.clock.now();
     let by = who.0.staff;
     let i = body.into_inner();
-    let row = st.write(move |_, conn| services::staff::update(conn, now, &by, id, &i)).await?;
+    let row = st
+        .write(move |_, conn| services::staff::update(conn, now, &by, id, &i))
+        .await?;
     Ok(web::Json(StaffOut::from(&row)))
 }
 
@@ -1099,18 +1316,34 @@ pub async fn list_audit(
     let to = instant("to", range.to.as_deref());
     let (from, to) = match (from, to) {
         (Ok(f), Ok(t)) => (f, t),
-        (f, t) => return Err(AppError::Validation(f.err().into_iter().chain(t.err()).collect())),
+        (f, t) => {
+            return Err(AppError::Validation(
+                f.err().into_iter().chain(t.err()).collect(),
+            ))
+        }
     };
     let filter = filter.into_inner();
-    let rows = st.run(move |_, conn| services::audit::list(conn, &filter, from, to)).await?;
+    let rows = st
+        .run(move |_, conn| services::audit::list(conn, &filter, from, to))
+        .await?;
     Ok(web::Json(rows.iter().map(AuditOut::from).collect()))
 }
 
 /// Verifies the whole hash chain (admin).
 #[utoipa::path(get, path = "/api/v1/audit/verify", tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
-pub async fn verify_audit(st: web::Data<AppState>, _who: AdminStaff) -> AppResult<web::Json<ChainReportOut>> {
-    let r = st.run(|_, conn| services::audit::verify_chain(conn)).await?;
-    Ok(web::Json(ChainReportOut { ok: r.ok, records: r.records, broken_at: r.broken_at, problem: r.problem.map(str::to_string) }))
+pub async fn verify_audit(
+    st: web::Data<AppState>,
+    _who: AdminStaff,
+) -> AppResult<web::Json<ChainReportOut>> {
+    let r = st
+        .run(|_, conn| services::audit::verify_chain(conn))
+        .await?;
+    Ok(web::Json(ChainReportOut {
+        ok: r.ok,
+        records: r.records,
+        broken_at: r.broken_at,
+        problem: r.problem.map(str::to_string),
+    }))
 }
 
 // ---- test clock (only with CARDROOM_TEST_CLOCK=1) --------------------------------------
@@ -1121,7 +1354,9 @@ pub const MAX_ADVANCE_MINUTES: i64 = 7 * 24 * 60;
 /// The server's clock (admin; only when the server runs with `CARDROOM_TEST_CLOCK=1`).
 #[utoipa::path(get, path = "/api/v1/test/clock", tag = "test", responses((status = 200, body = ClockOut), (status = 403, body = ErrorResponse), (status = 404, description = "Test clock off", body = ErrorResponse)))]
 pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<ClockOut> {
-    web::Json(ClockOut { now: st.clock.now() })
+    web::Json(ClockOut {
+        now: st.clock.now(),
+    })
 }
 
 /// Moves the server's clock forward (admin; only with `CARDROOM_TEST_CLOCK=1`), audited.
@@ -1135,14 +1370,21 @@ pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<C
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn advance_clock(st: web::Data<AppState>, who: AdminStaff, body: Result<web::Json<ClockAdvance>, actix_web::Error>) -> AppResult<web::Json<ClockOut>> {
+pub async fn advance_clock(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    body: Result<web::Json<ClockAdvance>, actix_web::Error>,
+) -> AppResult<web::Json<ClockOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let minutes = body.minutes;
     if !(1..=MAX_ADVANCE_MINUTES).contains(&minutes) {
-        return Err(AppError::Validation(vec![
-            FieldError::new("minutes", "err-range").arg("min", 1).arg("max", MAX_ADVANCE_MINUTES),
-        ]));
+        return Err(AppError::Validation(vec![FieldError::new(
+            "minutes",
+            "err-range",
+        )
+        .arg("min", 1)
+        .arg("max", MAX_ADVANCE_MINUTES)]));
     }
     let by = chrono::Duration::minutes(minutes);
     let actor = services::staff::actor(&who.0.staff);
@@ -1150,7 +1392,16 @@ pub async fn advance_clock(st: web::Data<AppState>, who: AdminStaff, body: Resul
         .write(move |s, conn| {
             let from = s.clock.now();
             let note = serde_json::json!({ "minutes": minutes, "from": from, "to": from + by });
-            audit_record::<(), _>(conn, from, &actor, "clock.advance", "clock", None, None, Some(&note))?;
+            audit_record::<(), _>(
+                conn,
+                from,
+                &actor,
+                "clock.advance",
+                "clock",
+                None,
+                None,
+                Some(&note),
+            )?;
             // Last, so a failed audit record leaves the clock where it was.
             s.clock.advance(by).ok_or(AppError::NotFound)
         })

@@ -39,7 +39,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     params(crate::web::pages::reports::ReportQuery),
     responses((status = 200, body = crate::services::reports::Report), (status = 400, body = ErrorResponse))
 )]
-pub async fn reports(req: actix_web::HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<crate::web::pages::reports::ReportQuery>) -> AppResult<HttpResponse> {
+pub async fn reports(
+    req: actix_web::HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<crate::web::pages::reports::ReportQuery>,
+) -> AppResult<HttpResponse> {
     crate::web::pages::reports::json(req, st, who, q).await
 }
 
@@ -144,7 +149,11 @@ fn session_out(p: &SessionPanel) -> SessionOut {
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableCagnotteOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn table_cagnotte(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableCagnotteOut>> {
+pub async fn table_cagnotte(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<TableCagnotteOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let p = st
@@ -153,7 +162,10 @@ pub async fn table_cagnotte(st: web::Data<AppState>, _who: AnyStaff, path: web::
             cagnotte::panel(c, now, id)
         })
         .await?;
-    Ok(web::Json(TableCagnotteOut { table_id: id, session: p.as_ref().map(session_out) }))
+    Ok(web::Json(TableCagnotteOut {
+        table_id: id,
+        session: p.as_ref().map(session_out),
+    }))
 }
 
 /// PT-2007 7b: the floor confirms the end of a session whose hour of play is up (409 before);
@@ -163,7 +175,11 @@ pub async fn table_cagnotte(st: web::Data<AppState>, _who: AnyStaff, path: web::
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableCagnotteOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn close_session(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<TableCagnotteOut>> {
+pub async fn close_session(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<TableCagnotteOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -174,7 +190,10 @@ pub async fn close_session(st: web::Data<AppState>, who: FloorStaff, path: web::
             cagnotte::panel(c, now, id)
         })
         .await?;
-    Ok(web::Json(TableCagnotteOut { table_id: id, session: p.as_ref().map(session_out) }))
+    Ok(web::Json(TableCagnotteOut {
+        table_id: id,
+        session: p.as_ref().map(session_out),
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -189,7 +208,11 @@ pub struct DuesQuery {
     params(DuesQuery),
     responses((status = 200, body = Vec<DueOut>))
 )]
-pub async fn list_dues(st: web::Data<AppState>, _who: AnyStaff, q: web::Query<DuesQuery>) -> AppResult<web::Json<Vec<DueOut>>> {
+pub async fn list_dues(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    q: web::Query<DuesQuery>,
+) -> AppResult<web::Json<Vec<DueOut>>> {
     let table = q.table_id;
     let rows = st.run(move |_, c| cagnotte::open_dues(c, table)).await?;
     Ok(web::Json(rows.iter().map(due_out).collect()))
@@ -200,7 +223,11 @@ async fn line(st: &AppState, d: CagnotteDueRow) -> AppResult<DueOut> {
         .run(move |_, c| {
             let alias = services::players::get(c, d.player_id)?.alias;
             let table = services::games::get_table(c, d.table_id)?.number;
-            Ok(DueLine { due: d, alias, table })
+            Ok(DueLine {
+                due: d,
+                alias,
+                table,
+            })
         })
         .await?;
     Ok(due_out(&rows))
@@ -219,7 +246,12 @@ pub struct CollectRequest {
     request_body = CollectRequest,
     responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn collect(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CollectRequest>) -> AppResult<web::Json<DueOut>> {
+pub async fn collect(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<CollectRequest>,
+) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -246,12 +278,19 @@ pub struct ExemptRequest {
     request_body = ExemptRequest,
     responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn exempt(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<ExemptRequest>) -> AppResult<web::Json<DueOut>> {
+pub async fn exempt(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: web::Json<ExemptRequest>,
+) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let reason = body.into_inner().reason;
-    let d = st.write(move |_, c| cagnotte::exempt(c, now, &actor, id, &reason)).await?;
+    let d = st
+        .write(move |_, c| cagnotte::exempt(c, now, &actor, id, &reason))
+        .await?;
     Ok(web::Json(line(&st, d).await?))
 }
 
@@ -268,12 +307,19 @@ pub struct AmountRequest {
     request_body = AmountRequest,
     responses((status = 201, body = TipRow), (status = 422, body = ErrorResponse))
 )]
-pub async fn tip(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<AmountRequest>) -> AppResult<HttpResponse> {
+pub async fn tip(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<AmountRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let amount = body.amount;
-    let row = st.write(move |_, c| cagnotte::record_tip(c, now, &actor, id, amount)).await?;
+    let row = st
+        .write(move |_, c| cagnotte::record_tip(c, now, &actor, id, amount))
+        .await?;
     Ok(HttpResponse::Created().json(row))
 }
 
@@ -293,12 +339,19 @@ pub struct DropBoxRequest {
     request_body = DropBoxRequest,
     responses((status = 201, body = DropBoxRow), (status = 422, body = ErrorResponse))
 )]
-pub async fn drop_box(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<DropBoxRequest>) -> AppResult<HttpResponse> {
+pub async fn drop_box(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<DropBoxRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let DropBoxRequest { amount, end_shift } = body.into_inner();
-    let row = st.write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end_shift)).await?;
+    let row = st
+        .write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end_shift))
+        .await?;
     Ok(HttpResponse::Created().json(row))
 }
 
@@ -317,12 +370,19 @@ pub struct CommissionRequest {
     request_body = CommissionRequest,
     responses((status = 201, body = CommissionRow), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn commission(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CommissionRequest>) -> AppResult<HttpResponse> {
+pub async fn commission(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<CommissionRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let CommissionRequest { payout, player_id } = body.into_inner();
-    let row = st.write(move |_, c| cagnotte::record_commission(c, now, &actor, id, payout, player_id)).await?;
+    let row = st
+        .write(move |_, c| cagnotte::record_commission(c, now, &actor, id, payout, player_id))
+        .await?;
     Ok(HttpResponse::Created().json(row))
 }
 
@@ -332,10 +392,15 @@ pub async fn commission(st: web::Data<AppState>, who: DealerStaff, path: web::Pa
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 204), (status = 409, body = ErrorResponse))
 )]
-pub async fn end_shift(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn end_shift(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id)).await?;
+    st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -22,25 +22,31 @@ use utoipa::ToSchema;
 
 /// Registered inside the `/api/v1` scope.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/games/{id}/waitlist").route(web::get().to(list_waitlist)).route(web::post().to(join_waitlist)))
-        .service(web::resource("/waitlist/{id}/remove").route(web::post().to(remove_entry)))
-        .service(web::resource("/waitlist/{id}/reorder").route(web::post().to(reorder_entry)))
-        .service(web::resource("/waitlist/{id}/check-in").route(web::post().to(check_in)))
-        .service(web::resource("/tables/{id}/open").route(web::post().to(open_table)))
-        .service(web::resource("/tables/{id}/seats").route(web::get().to(table_seats)))
-        .service(web::resource("/tables/{id}/seats/{seat}/call-next").route(web::post().to(call_next)))
-        .service(web::resource("/tables/{id}/seats/{seat}").route(web::post().to(seat_directly)))
-        .service(web::resource("/seat-calls/{id}/seat").route(web::post().to(confirm_call)))
-        .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)))
-        .service(web::resource("/games/{id}/must-move").route(web::get().to(must_move_list)))
-        .service(web::resource("/games/{id}/suggest-table").route(web::get().to(suggest_table)))
-        .service(web::resource("/seatings/{id}/refuse-must-move").route(web::post().to(refuse_must_move)))
-        .service(web::resource("/seatings/{id}/seat-change").route(web::post().to(request_seat_change)))
-        .service(web::resource("/seatings/{id}/transfer").route(web::post().to(transfer)))
-        .service(web::resource("/tables/{id}/seat-changes").route(web::get().to(list_seat_changes)))
-        .service(web::resource("/seat-changes/{id}/cancel").route(web::post().to(cancel_seat_change)))
-        .service(web::resource("/tables/{id}/seats/{seat}/hold").route(web::post().to(hold_seat)))
-        .service(web::resource("/seat-holds/{id}/release").route(web::post().to(release_hold)));
+    cfg.service(
+        web::resource("/games/{id}/waitlist")
+            .route(web::get().to(list_waitlist))
+            .route(web::post().to(join_waitlist)),
+    )
+    .service(web::resource("/waitlist/{id}/remove").route(web::post().to(remove_entry)))
+    .service(web::resource("/waitlist/{id}/reorder").route(web::post().to(reorder_entry)))
+    .service(web::resource("/waitlist/{id}/check-in").route(web::post().to(check_in)))
+    .service(web::resource("/tables/{id}/open").route(web::post().to(open_table)))
+    .service(web::resource("/tables/{id}/seats").route(web::get().to(table_seats)))
+    .service(web::resource("/tables/{id}/seats/{seat}/call-next").route(web::post().to(call_next)))
+    .service(web::resource("/tables/{id}/seats/{seat}").route(web::post().to(seat_directly)))
+    .service(web::resource("/seat-calls/{id}/seat").route(web::post().to(confirm_call)))
+    .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)))
+    .service(web::resource("/games/{id}/must-move").route(web::get().to(must_move_list)))
+    .service(web::resource("/games/{id}/suggest-table").route(web::get().to(suggest_table)))
+    .service(
+        web::resource("/seatings/{id}/refuse-must-move").route(web::post().to(refuse_must_move)),
+    )
+    .service(web::resource("/seatings/{id}/seat-change").route(web::post().to(request_seat_change)))
+    .service(web::resource("/seatings/{id}/transfer").route(web::post().to(transfer)))
+    .service(web::resource("/tables/{id}/seat-changes").route(web::get().to(list_seat_changes)))
+    .service(web::resource("/seat-changes/{id}/cancel").route(web::post().to(cancel_seat_change)))
+    .service(web::resource("/tables/{id}/seats/{seat}/hold").route(web::post().to(hold_seat)))
+    .service(web::resource("/seat-holds/{id}/release").route(web::post().to(release_hold)));
 }
 
 // ---- response types --------------------------------------------------------------------
@@ -166,7 +172,11 @@ pub struct FloorTableOut {
 }
 
 fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) -> FloorTableOut {
-    let suspended_at = if t.state == "suspended" { t.suspended_at.map(utc) } else { None };
+    let suspended_at = if t.state == "suspended" {
+        t.suspended_at.map(utc)
+    } else {
+        None
+    };
     FloorTableOut {
         id: t.id,
         number: t.number,
@@ -340,7 +350,11 @@ fn reason_text(v: Option<&str>) -> AppResult<String> {
         return Err(AppError::field("reason", "err-required"));
     }
     if r.chars().count() > 500 {
-        return Err(AppError::Validation(vec![FieldError::new("reason", "err-too-long").arg("max", 500)]));
+        return Err(AppError::Validation(vec![FieldError::new(
+            "reason",
+            "err-too-long",
+        )
+        .arg("max", 500)]));
     }
     Ok(r.to_string())
 }
@@ -350,7 +364,12 @@ fn required_id(field: &str, v: Option<i64>) -> AppResult<i64> {
 }
 
 /// The entry's line on its list now (after a change).
-fn line_of(conn: &mut crate::db::DbConn, game_id: i64, entry_id: i64, now: DateTime<Utc>) -> AppResult<WaitlistLineOut> {
+fn line_of(
+    conn: &mut crate::db::DbConn,
+    game_id: i64,
+    entry_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<WaitlistLineOut> {
     floor::list(conn, game_id, now)?
         .iter()
         .find(|l| l.entry.id == entry_id)
@@ -367,7 +386,11 @@ fn line_of(conn: &mut crate::db::DbConn, game_id: i64, entry_id: i64, now: DateT
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = WaitlistOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn list_waitlist(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<web::Json<WaitlistOut>> {
+pub async fn list_waitlist(
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<WaitlistOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let out = st
@@ -375,11 +398,18 @@ pub async fn list_waitlist(st: web::Data<AppState>, _who: RegistryReader, path: 
             let room = services::room::get(conn)?;
             let game = games::get_game(conn, id)?;
             let lines = floor::list(conn, id, now)?;
-            let in_play = games::list_tables(conn)?
-                .iter()
-                .any(|(t, _)| t.game_id == Some(id) && matches!(t.state.as_str(), "open" | "running" | "suspended"));
-            let players_needed = (!in_play).then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
-            Ok(WaitlistOut { game_id: id, game_name: game.name, lines: lines.iter().map(WaitlistLineOut::from).collect(), players_needed })
+            let in_play = games::list_tables(conn)?.iter().any(|(t, _)| {
+                t.game_id == Some(id)
+                    && matches!(t.state.as_str(), "open" | "running" | "suspended")
+            });
+            let players_needed = (!in_play)
+                .then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
+            Ok(WaitlistOut {
+                game_id: id,
+                game_name: game.name,
+                lines: lines.iter().map(WaitlistLineOut::from).collect(),
+                players_needed,
+            })
         })
         .await?;
     Ok(web::Json(out))
@@ -399,7 +429,12 @@ pub async fn list_waitlist(st: web::Data<AppState>, _who: RegistryReader, path: 
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn join_waitlist(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<JoinRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn join_waitlist(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<JoinRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let game_id = path.into_inner();
@@ -411,7 +446,16 @@ pub async fn join_waitlist(st: web::Data<AppState>, who: FloorStaff, path: web::
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
             games::get_game(conn, game_id)?;
-            let row = floor::join(conn, now, room.tz, &room.profile, &actor, game_id, player_id, call_in)?;
+            let row = floor::join(
+                conn,
+                now,
+                room.tz,
+                &room.profile,
+                &actor,
+                game_id,
+                player_id,
+                call_in,
+            )?;
             line_of(conn, game_id, row.id, now)
         })
         .await?;
@@ -432,14 +476,21 @@ pub async fn join_waitlist(st: web::Data<AppState>, who: FloorStaff, path: web::
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn remove_entry(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<FloorReason>, actix_web::Error>) -> AppResult<web::Json<WaitlistEntryOut>> {
+pub async fn remove_entry(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<FloorReason>, actix_web::Error>,
+) -> AppResult<web::Json<WaitlistEntryOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let reason = reason_text(body.reason.as_deref())?;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let row = st.write(move |_, conn| floor::remove(conn, now, &actor, id, &reason)).await?;
+    let row = st
+        .write(move |_, conn| floor::remove(conn, now, &actor, id, &reason))
+        .await?;
     Ok(web::Json(WaitlistEntryOut::from(&row)))
 }
 
@@ -457,7 +508,12 @@ pub async fn remove_entry(st: web::Data<AppState>, who: FloorStaff, path: web::P
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn reorder_entry(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<ReorderRequest>, actix_web::Error>) -> AppResult<web::Json<WaitlistLineOut>> {
+pub async fn reorder_entry(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<ReorderRequest>, actix_web::Error>,
+) -> AppResult<web::Json<WaitlistLineOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
@@ -496,7 +552,11 @@ pub async fn reorder_entry(st: web::Data<AppState>, who: FloorStaff, path: web::
         (status = 409, description = "Not a call-in waiting for check-in, or it lapsed", body = ErrorResponse),
     )
 )]
-pub async fn check_in(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<WaitlistLineOut>> {
+pub async fn check_in(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<WaitlistLineOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -523,7 +583,11 @@ pub async fn check_in(st: web::Data<AppState>, who: FloorStaff, path: web::Path<
         (status = 409, description = "Already open, or no game", body = ErrorResponse),
     )
 )]
-pub async fn open_table(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<FloorTableOut>> {
+pub async fn open_table(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<FloorTableOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -532,7 +596,11 @@ pub async fn open_table(st: web::Data<AppState>, who: FloorStaff, path: web::Pat
             let room = services::room::get(conn)?;
             let t = floor::open_table(conn, now, &actor, id)?;
             let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
-            Ok(floor_table(&t, game.as_ref(), room.profile.suspension_grace_min))
+            Ok(floor_table(
+                &t,
+                game.as_ref(),
+                room.profile.suspension_grace_min,
+            ))
         })
         .await?;
     Ok(web::Json(out))
@@ -544,7 +612,11 @@ pub async fn open_table(st: web::Data<AppState>, who: FloorStaff, path: web::Pat
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableSeatsOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableSeatsOut>> {
+pub async fn table_seats(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<TableSeatsOut>> {
     let id = path.into_inner();
     let out = st
         .run(move |_, conn| {
@@ -571,7 +643,12 @@ pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Pat
                         }
                         .into(),
                         hold: h.map(|(h, alias)| hold_out(h, alias.clone())),
-                        seated: s.map(|(s, p)| SeatedOut { seating_id: s.id, player_id: s.player_id, alias: p.alias.clone(), sat_at: utc(s.sat_at) }),
+                        seated: s.map(|(s, p)| SeatedOut {
+                            seating_id: s.id,
+                            player_id: s.player_id,
+                            alias: p.alias.clone(),
+                            sat_at: utc(s.sat_at),
+                        }),
                         call: c.map(|(c, p)| SeatCallBrief {
                             call_id: c.id,
                             player_id: c.player_id,
@@ -582,7 +659,11 @@ pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Pat
                     }
                 })
                 .collect();
-            Ok(TableSeatsOut { table: floor_table(&t, game.as_ref(), room.profile.suspension_grace_min), seated: seated.len(), seats })
+            Ok(TableSeatsOut {
+                table: floor_table(&t, game.as_ref(), room.profile.suspension_grace_min),
+                seated: seated.len(),
+                seats,
+            })
         })
         .await?;
     Ok(web::Json(out))
@@ -606,7 +687,11 @@ pub async fn table_seats(st: web::Data<AppState>, _who: AnyStaff, path: web::Pat
         (status = 422, description = "No such seat at this table", body = ErrorResponse),
     )
 )]
-pub async fn call_next(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>) -> AppResult<HttpResponse> {
+pub async fn call_next(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+) -> AppResult<HttpResponse> {
     let (table_id, seat_no) = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -641,7 +726,11 @@ pub async fn call_next(st: web::Data<AppState>, who: FloorStaff, path: web::Path
         (status = 409, description = "The call is no longer open, or the player cannot sit there now", body = ErrorResponse),
     )
 )]
-pub async fn confirm_call(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn confirm_call(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -672,7 +761,12 @@ pub async fn confirm_call(st: web::Data<AppState>, who: FloorStaff, path: web::P
         (status = 422, description = "No such seat at this table, or no such player", body = ErrorResponse),
     )
 )]
-pub async fn seat_directly(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, body: Result<web::Json<SeatRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn seat_directly(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    body: Result<web::Json<SeatRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let (table_id, seat_no) = path.into_inner();
@@ -682,7 +776,16 @@ pub async fn seat_directly(st: web::Data<AppState>, who: FloorStaff, path: web::
     let out = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let s = floor::seat_directly(conn, now, room.tz, &room.profile, &actor, table_id, seat_no, player_id)?;
+            let s = floor::seat_directly(
+                conn,
+                now,
+                room.tz,
+                &room.profile,
+                &actor,
+                table_id,
+                seat_no,
+                player_id,
+            )?;
             seating_answer(conn, &s)
         })
         .await?;
@@ -703,7 +806,12 @@ pub async fn seat_directly(st: web::Data<AppState>, who: FloorStaff, path: web::
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn leave_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<FloorReason>, actix_web::Error>) -> AppResult<web::Json<SeatingOut>> {
+pub async fn leave_seat(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<FloorReason>, actix_web::Error>,
+) -> AppResult<web::Json<SeatingOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
@@ -860,9 +968,15 @@ pub struct TransferRequest {
     pub cave_lost: bool,
 }
 
-fn seat_change_out(conn: &mut crate::db::DbConn, r: &crate::db::models::SeatChangeRow) -> AppResult<SeatChangeOut> {
+fn seat_change_out(
+    conn: &mut crate::db::DbConn,
+    r: &crate::db::models::SeatChangeRow,
+) -> AppResult<SeatChangeOut> {
     let p = registry::get(conn, r.player_id)?;
-    let seat_no = floor::seated_at(conn, r.table_id)?.iter().find(|s| s.player_id == r.player_id).map(|s| s.seat_no);
+    let seat_no = floor::seated_at(conn, r.table_id)?
+        .iter()
+        .find(|s| s.player_id == r.player_id)
+        .map(|s| s.seat_no);
     Ok(SeatChangeOut {
         id: r.id,
         table_id: r.table_id,
@@ -882,18 +996,30 @@ fn seat_change_out(conn: &mut crate::db::DbConn, r: &crate::db::models::SeatChan
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = MustMoveOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn must_move_list(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<MustMoveOut>> {
+pub async fn must_move_list(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<MustMoveOut>> {
     let id = path.into_inner();
     let out = st
         .run(move |_, conn| {
             let room = services::room::get(conn)?;
             let Some((t, players)) = floor::must_move_list(conn, id)? else {
-                return Ok(MustMoveOut { game_id: id, table: None, players: Vec::new() });
+                return Ok(MustMoveOut {
+                    game_id: id,
+                    table: None,
+                    players: Vec::new(),
+                });
             };
             let game = games::get_game(conn, id)?;
             Ok(MustMoveOut {
                 game_id: id,
-                table: Some(floor_table(&t, Some(&game), room.profile.suspension_grace_min)),
+                table: Some(floor_table(
+                    &t,
+                    Some(&game),
+                    room.profile.suspension_grace_min,
+                )),
                 players: players
                     .iter()
                     .enumerate()
@@ -921,9 +1047,15 @@ pub async fn must_move_list(st: web::Data<AppState>, _who: AnyStaff, path: web::
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = SuggestTableOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn suggest_table(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<SuggestTableOut>> {
+pub async fn suggest_table(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SuggestTableOut>> {
     let id = path.into_inner();
-    let s = st.run(move |_, conn| floor::suggest_table(conn, id)).await?;
+    let s = st
+        .run(move |_, conn| floor::suggest_table(conn, id))
+        .await?;
     Ok(web::Json(SuggestTableOut {
         game_id: id,
         table_id: s.table.as_ref().map(|t| t.id),
@@ -952,21 +1084,28 @@ pub async fn suggest_table(st: web::Data<AppState>, _who: AnyStaff, path: web::P
         (status = 422, body = ErrorResponse),
     )
 )]
-pub async fn refuse_must_move(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<RefuseMustMoveRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn refuse_must_move(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<RefuseMustMoveRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let choice = match body.choice.as_deref().map(str::trim) {
         None | Some("") => return Err(AppError::field("choice", "err-required")),
-        Some(c) => floor::RefusalChoice::parse(c)
-            .ok_or_else(|| AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)]))?,
+        Some(c) => floor::RefusalChoice::parse(c).ok_or_else(|| {
+            AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)])
+        })?,
     };
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let out = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let (r, next) = floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice)?;
+            let (r, next) =
+                floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice)?;
             let next_call = match next {
                 Some(c) => {
                     let t = games::get_table(conn, c.table_id)?;
@@ -1005,7 +1144,11 @@ pub async fn refuse_must_move(st: web::Data<AppState>, who: FloorStaff, path: we
         (status = 409, description = "Already left, or an open request already", body = ErrorResponse),
     )
 )]
-pub async fn request_seat_change(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn request_seat_change(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -1024,7 +1167,11 @@ pub async fn request_seat_change(st: web::Data<AppState>, who: FloorStaff, path:
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = SeatChangesOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
-pub async fn list_seat_changes(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatChangesOut>> {
+pub async fn list_seat_changes(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeatChangesOut>> {
     let id = path.into_inner();
     let out = st
         .run(move |_, conn| {
@@ -1061,7 +1208,11 @@ pub async fn list_seat_changes(st: web::Data<AppState>, _who: AnyStaff, path: we
         (status = 409, description = "No longer open", body = ErrorResponse),
     )
 )]
-pub async fn cancel_seat_change(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatChangeOut>> {
+pub async fn cancel_seat_change(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeatChangeOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -1090,12 +1241,22 @@ pub async fn cancel_seat_change(st: web::Data<AppState>, who: FloorStaff, path: 
         (status = 422, description = "No such seat or player, or no reason for a reservation", body = ErrorResponse),
     )
 )]
-pub async fn hold_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, body: Result<web::Json<HoldRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn hold_seat(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    body: Result<web::Json<HoldRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let (table_id, seat_no) = path.into_inner();
     let player_id = body.player_id;
-    let reason = match body.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+    let reason = match body
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+    {
         Some(r) => Some(reason_text(Some(r))?),
         None => None,
     };
@@ -1104,8 +1265,21 @@ pub async fn hold_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path
     let out = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let h = floor::hold_seat(conn, now, room.tz, &actor, table_id, seat_no, player_id, reason.as_deref())?;
-            let alias = h.player_id.map(|p| registry::get(conn, p)).transpose()?.map(|p| p.alias);
+            let h = floor::hold_seat(
+                conn,
+                now,
+                room.tz,
+                &actor,
+                table_id,
+                seat_no,
+                player_id,
+                reason.as_deref(),
+            )?;
+            let alias = h
+                .player_id
+                .map(|p| registry::get(conn, p))
+                .transpose()?
+                .map(|p| p.alias);
             Ok(hold_out(&h, alias))
         })
         .await?;
@@ -1123,14 +1297,22 @@ pub async fn hold_seat(st: web::Data<AppState>, who: FloorStaff, path: web::Path
         (status = 409, description = "Already released", body = ErrorResponse),
     )
 )]
-pub async fn release_hold(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatHoldOut>> {
+pub async fn release_hold(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeatHoldOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let out = st
         .write(move |_, conn| {
             let h = floor::release_hold(conn, now, &actor, id)?;
-            let alias = h.player_id.map(|p| registry::get(conn, p)).transpose()?.map(|p| p.alias);
+            let alias = h
+                .player_id
+                .map(|p| registry::get(conn, p))
+                .transpose()?
+                .map(|p| p.alias);
             Ok(hold_out(&h, alias))
         })
         .await?;
@@ -1155,7 +1337,12 @@ pub async fn release_hold(st: web::Data<AppState>, who: FloorStaff, path: web::P
         (status = 422, description = "No destination, or no such table", body = ErrorResponse),
     )
 )]
-pub async fn transfer(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: Result<web::Json<TransferRequest>, actix_web::Error>) -> AppResult<HttpResponse> {
+pub async fn transfer(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<TransferRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();

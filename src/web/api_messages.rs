@@ -123,9 +123,17 @@ pub struct MessageQuery {
     params(MessageQuery),
     responses((status = 200, body = Vec<MessageOut>), (status = 422, body = ErrorResponse))
 )]
-pub async fn list_messages(st: web::Data<AppState>, _who: FloorStaff, q: web::Query<MessageQuery>) -> AppResult<web::Json<Vec<MessageOut>>> {
+pub async fn list_messages(
+    st: web::Data<AppState>,
+    _who: FloorStaff,
+    q: web::Query<MessageQuery>,
+) -> AppResult<web::Json<Vec<MessageOut>>> {
     let q = q.into_inner();
-    let f = Filter { player_id: q.player_id, status: q.status.filter(|s| !s.is_empty()), limit: q.limit.unwrap_or(100) };
+    let f = Filter {
+        player_id: q.player_id,
+        status: q.status.filter(|s| !s.is_empty()),
+        limit: q.limit.unwrap_or(100),
+    };
     let rows = st.run(move |_, c| outbox::list(c, &f)).await?;
     Ok(web::Json(rows.iter().map(listed_out).collect()))
 }
@@ -137,11 +145,16 @@ pub async fn list_messages(st: web::Data<AppState>, _who: FloorStaff, q: web::Qu
     params(("id" = i64, Path, description = "Message id")),
     responses((status = 200, body = MessageOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
-pub async fn retry_message(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<MessageOut>> {
+pub async fn retry_message(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<MessageOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = crate::services::staff::actor(&who.0.staff);
-    st.write(move |_, c| outbox::retry_now(c, now, &actor, id)).await?;
+    st.write(move |_, c| outbox::retry_now(c, now, &actor, id))
+        .await?;
     let l = st.run(move |_, c| outbox::one(c, id)).await?;
     Ok(web::Json(listed_out(&l)))
 }
@@ -160,10 +173,19 @@ pub struct LinksRevokedOut {
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = LinksRevokedOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn revoke_links(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<LinksRevokedOut>> {
+pub async fn revoke_links(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<LinksRevokedOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = crate::services::staff::actor(&who.0.staff);
-    let v = st.write(move |_, c| crate::notify::link::revoke_all(c, now, &actor, id)).await?;
-    Ok(web::Json(LinksRevokedOut { player_id: id, link_token_version: v }))
+    let v = st
+        .write(move |_, c| crate::notify::link::revoke_all(c, now, &actor, id))
+        .await?;
+    Ok(web::Json(LinksRevokedOut {
+        player_id: id,
+        link_token_version: v,
+    }))
 }

@@ -4,7 +4,9 @@
 //! requests to the floor. Amounts are integer minor units. Thin handlers over
 //! `services::table_side`: the same rules, refusals and audit as the tablet pages.
 
-use crate::db::models::{BuyinRow, CustodyRow, FloorMessageRow, HandRow, SeatSideRow, ServiceRequestRow};
+use crate::db::models::{
+    BuyinRow, CustodyRow, FloorMessageRow, HandRow, SeatSideRow, ServiceRequestRow,
+};
 use crate::domain::seat_rules::{AbsenceStatus, Blind, ReturnObligation};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -21,16 +23,26 @@ use utoipa::ToSchema;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/tables/{id}/side").route(web::get().to(table_side_view)))
         .service(web::resource("/seat-calls/{id}/acknowledge").route(web::post().to(acknowledge)))
-        .service(web::resource("/seat-calls/{id}/seat-with-buyin").route(web::post().to(seat_with_buyin)))
+        .service(
+            web::resource("/seat-calls/{id}/seat-with-buyin")
+                .route(web::post().to(seat_with_buyin)),
+        )
         .service(web::resource("/seatings/{id}/chips").route(web::post().to(chips)))
         .service(web::resource("/seatings/{id}/count").route(web::post().to(count)))
         .service(web::resource("/seatings/{id}/cash-out").route(web::post().to(cash_out)))
-        .service(web::resource("/seatings/{id}/transfer-with-stack").route(web::post().to(transfer_with_stack)))
+        .service(
+            web::resource("/seatings/{id}/transfer-with-stack")
+                .route(web::post().to(transfer_with_stack)),
+        )
         .service(web::resource("/seatings/{id}/away").route(web::post().to(away)))
         .service(web::resource("/seatings/{id}/back").route(web::post().to(back)))
         .service(web::resource("/seatings/{id}/missed-blind").route(web::post().to(missed_blind)))
-        .service(web::resource("/seatings/{id}/blinds-settled").route(web::post().to(blinds_settled)))
-        .service(web::resource("/seatings/{id}/extend-absence").route(web::post().to(extend_absence)))
+        .service(
+            web::resource("/seatings/{id}/blinds-settled").route(web::post().to(blinds_settled)),
+        )
+        .service(
+            web::resource("/seatings/{id}/extend-absence").route(web::post().to(extend_absence)),
+        )
         .service(web::resource("/seatings/{id}/hand-flags").route(web::post().to(hand_flags)))
         .service(web::resource("/seatings/{id}/removal").route(web::post().to(start_removal)))
         .service(web::resource("/custody").route(web::get().to(list_custody)))
@@ -38,11 +50,21 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/custody/{id}/cancel").route(web::post().to(cancel_removal)))
         .service(web::resource("/custody/{id}/resolve").route(web::post().to(resolve_custody)))
         .service(web::resource("/tables/{id}/hands").route(web::post().to(new_hand)))
-        .service(web::resource("/tables/{id}/service-requests").route(web::post().to(request_service)))
+        .service(
+            web::resource("/tables/{id}/service-requests").route(web::post().to(request_service)),
+        )
         .service(web::resource("/service-requests").route(web::get().to(list_service_requests)))
-        .service(web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)))
-        .service(web::resource("/tables/{id}/floor-messages").route(web::get().to(list_floor_messages)).route(web::post().to(send_floor_message)))
-        .service(web::resource("/floor-messages/{id}/seen").route(web::post().to(floor_message_seen)));
+        .service(
+            web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)),
+        )
+        .service(
+            web::resource("/tables/{id}/floor-messages")
+                .route(web::get().to(list_floor_messages))
+                .route(web::post().to(send_floor_message)),
+        )
+        .service(
+            web::resource("/floor-messages/{id}/seen").route(web::post().to(floor_message_seen)),
+        );
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
@@ -178,7 +200,12 @@ fn table_out(v: &TableSideView) -> TableSideOut {
         state: v.table.state.clone(),
         button_seat: v.table.button_seat,
         protected_seats: v.protected.clone(),
-        seated: v.seats.iter().filter_map(|s| s.seated.as_ref()).map(seated_out).collect(),
+        seated: v
+            .seats
+            .iter()
+            .filter_map(|s| s.seated.as_ref())
+            .map(seated_out)
+            .collect(),
         calls: v
             .calls
             .iter()
@@ -190,12 +217,25 @@ fn table_out(v: &TableSideView) -> TableSideOut {
                 source: c.call.source.clone(),
                 state: c.call.state.clone(),
                 respond_by: utc(c.call.respond_by),
-                buyin: c.requirement.map(|r| BuyinRequirementOut { min: r.min, max: r.max, exact: r.exact, rule: r.rule.map(str::to_string) }),
+                buyin: c.requirement.map(|r| BuyinRequirementOut {
+                    min: r.min,
+                    max: r.max,
+                    exact: r.exact,
+                    rule: r.rule.map(str::to_string),
+                }),
             })
             .collect(),
         hands_last_24h: v.hands_today,
-        open_requests: v.requests.iter().map(|r| service_out(r, v.table.number)).collect(),
-        unseen_messages: v.messages.iter().map(|m| message_out(m, v.table.number, None, None)).collect(),
+        open_requests: v
+            .requests
+            .iter()
+            .map(|r| service_out(r, v.table.number))
+            .collect(),
+        unseen_messages: v
+            .messages
+            .iter()
+            .map(|m| message_out(m, v.table.number, None, None))
+            .collect(),
     }
 }
 
@@ -213,7 +253,12 @@ pub struct FloorMessageOut {
     pub seen_by: Option<String>,
 }
 
-fn message_out(m: &FloorMessageRow, number: i32, sent_by: Option<String>, seen_by: Option<String>) -> FloorMessageOut {
+fn message_out(
+    m: &FloorMessageRow,
+    number: i32,
+    sent_by: Option<String>,
+    seen_by: Option<String>,
+) -> FloorMessageOut {
     FloorMessageOut {
         id: m.id,
         table_id: m.table_id,
@@ -244,7 +289,15 @@ pub struct BuyinOut {
 }
 
 fn buyin_out(b: &BuyinRow) -> BuyinOut {
-    BuyinOut { id: b.id, seating_id: b.seating_id, kind: b.kind.clone(), amount: b.amount, stack_before: b.stack_before, rule: b.rule.clone(), at: utc(b.at) }
+    BuyinOut {
+        id: b.id,
+        seating_id: b.seating_id,
+        kind: b.kind.clone(),
+        amount: b.amount,
+        stack_before: b.stack_before,
+        rule: b.rule.clone(),
+        at: utc(b.at),
+    }
 }
 
 /// Chips taken off for absence (BSOP 36).
@@ -447,7 +500,11 @@ async fn side_of(st: &AppState, seating_id: i64) -> AppResult<SeatSideOut> {
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableSideOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn table_side_view(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<TableSideOut>> {
+pub async fn table_side_view(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<TableSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let v = st
@@ -465,11 +522,16 @@ pub async fn table_side_view(st: web::Data<AppState>, _who: AnyStaff, path: web:
     params(("id" = i64, Path, description = "Seat call id")),
     responses((status = 204), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
-pub async fn acknowledge(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+pub async fn acknowledge(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, c| services::floor::acknowledge_call(c, now, &actor, id, None)).await?;
+    st.write(move |_, c| services::floor::acknowledge_call(c, now, &actor, id, None))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -483,7 +545,12 @@ pub async fn acknowledge(st: web::Data<AppState>, who: DealerStaff, path: web::P
     request_body = BuyinRequest,
     responses((status = 201, body = SeatSideOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn seat_with_buyin(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<BuyinRequest>) -> AppResult<HttpResponse> {
+pub async fn seat_with_buyin(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<BuyinRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -505,7 +572,12 @@ pub async fn seat_with_buyin(st: web::Data<AppState>, who: DealerStaff, path: we
     request_body = ChipsRequest,
     responses((status = 201, body = BuyinOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn chips(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<ChipsRequest>) -> AppResult<HttpResponse> {
+pub async fn chips(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<ChipsRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -526,12 +598,19 @@ pub async fn chips(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i6
     request_body = StackRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn count(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<StackRequest>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn count(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<StackRequest>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let stack = body.stack;
-    let s = st.write(move |_, c| table_side::count_stack(c, now, &actor, id, stack, None)).await?;
+    let s = st
+        .write(move |_, c| table_side::count_stack(c, now, &actor, id, stack, None))
+        .await?;
     Ok(web::Json(side_out(&s)))
 }
 
@@ -545,7 +624,12 @@ pub async fn count(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i6
     request_body = CashOutRequest,
     responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn cash_out(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<CashOutRequest>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn cash_out(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<CashOutRequest>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -553,7 +637,17 @@ pub async fn cash_out(st: web::Data<AppState>, who: DealerStaff, path: web::Path
     let b = body.into_inner();
     st.write(move |_, c| {
         let room = services::room::get(c)?;
-        table_side::cash_out(c, now, &room, &actor, sup, id, b.stack, b.override_reason.as_deref(), None)
+        table_side::cash_out(
+            c,
+            now,
+            &room,
+            &actor,
+            sup,
+            id,
+            b.stack,
+            b.override_reason.as_deref(),
+            None,
+        )
     })
     .await?;
     Ok(web::Json(side_of(&st, id).await?))
@@ -567,7 +661,12 @@ pub async fn cash_out(st: web::Data<AppState>, who: DealerStaff, path: web::Path
     request_body = StackTransferRequest,
     responses((status = 201, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn transfer_with_stack(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<StackTransferRequest>) -> AppResult<HttpResponse> {
+pub async fn transfer_with_stack(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<StackTransferRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -575,7 +674,17 @@ pub async fn transfer_with_stack(st: web::Data<AppState>, who: DealerStaff, path
     let s = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
-            table_side::transfer_with_stack(c, now, &room, &actor, id, b.table_id, b.stack, b.cave_lost, None)
+            table_side::transfer_with_stack(
+                c,
+                now,
+                &room,
+                &actor,
+                id,
+                b.table_id,
+                b.stack,
+                b.cave_lost,
+                None,
+            )
         })
         .await?;
     Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))
@@ -587,7 +696,11 @@ pub async fn transfer_with_stack(st: web::Data<AppState>, who: DealerStaff, path
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn away(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn away(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -606,7 +719,11 @@ pub async fn away(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = ReturnOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn back(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<ReturnOut>> {
+pub async fn back(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<ReturnOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -616,7 +733,9 @@ pub async fn back(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64
             table_side::back(c, now, &room.profile, &actor, id, None)
         })
         .await?;
-    Ok(web::Json(ReturnOut { obligation: o.key().map(str::to_string) }))
+    Ok(web::Json(ReturnOut {
+        obligation: o.key().map(str::to_string),
+    }))
 }
 
 /// An absent player's seat missed a blind (BSOP 36): buttons; two big blinds make the seat
@@ -627,7 +746,12 @@ pub async fn back(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64
     request_body = MissedBlindRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn missed_blind(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<MissedBlindRequest>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn missed_blind(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<MissedBlindRequest>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let blind = match body.blind.as_str() {
         "small" => Blind::Small,
@@ -650,11 +774,17 @@ pub async fn missed_blind(st: web::Data<AppState>, who: DealerStaff, path: web::
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn blinds_settled(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn blinds_settled(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let s = st.write(move |_, c| table_side::blinds_settled(c, now, &actor, id, None)).await?;
+    let s = st
+        .write(move |_, c| table_side::blinds_settled(c, now, &actor, id, None))
+        .await?;
     Ok(web::Json(side_out(&s)))
 }
 
@@ -665,7 +795,12 @@ pub async fn blinds_settled(st: web::Data<AppState>, who: DealerStaff, path: web
     request_body = ExtendRequest,
     responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn extend_absence(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<ExtendRequest>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn extend_absence(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: web::Json<ExtendRequest>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -673,7 +808,17 @@ pub async fn extend_absence(st: web::Data<AppState>, who: FloorStaff, path: web:
     let s = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
-            table_side::extend_absence(c, now, &room.profile, &actor, true, id, b.minutes, &b.reason, None)
+            table_side::extend_absence(
+                c,
+                now,
+                &room.profile,
+                &actor,
+                true,
+                id,
+                b.minutes,
+                &b.reason,
+                None,
+            )
         })
         .await?;
     Ok(web::Json(side_out(&s)))
@@ -686,12 +831,21 @@ pub async fn extend_absence(st: web::Data<AppState>, who: FloorStaff, path: web:
     request_body = HandFlagsRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn hand_flags(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<HandFlagsRequest>) -> AppResult<web::Json<SeatSideOut>> {
+pub async fn hand_flags(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<HandFlagsRequest>,
+) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let b = body.into_inner();
-    let s = st.write(move |_, c| table_side::set_hand_flags(c, now, &actor, id, b.resting, b.no_bet, None)).await?;
+    let s = st
+        .write(move |_, c| {
+            table_side::set_hand_flags(c, now, &actor, id, b.resting, b.no_bet, None)
+        })
+        .await?;
     Ok(web::Json(side_out(&s)))
 }
 
@@ -702,7 +856,12 @@ pub async fn hand_flags(st: web::Data<AppState>, who: DealerStaff, path: web::Pa
     request_body = RemovalRequest,
     responses((status = 201, body = CustodyOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn start_removal(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<RemovalRequest>) -> AppResult<HttpResponse> {
+pub async fn start_removal(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<RemovalRequest>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -721,9 +880,14 @@ pub async fn start_removal(st: web::Data<AppState>, who: DealerStaff, path: web:
     get, path = "/api/v1/custody", tag = "table",
     responses((status = 200, body = Vec<CustodyOut>))
 )]
-pub async fn list_custody(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<CustodyOut>>> {
+pub async fn list_custody(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+) -> AppResult<web::Json<Vec<CustodyOut>>> {
     let rows = st.run(|_, c| table_side::custody_list(c, true)).await?;
-    Ok(web::Json(rows.iter().map(|(k, _, _)| custody_out(k)).collect()))
+    Ok(web::Json(
+        rows.iter().map(|(k, _, _)| custody_out(k)).collect(),
+    ))
 }
 
 /// The second count by the signed-in staff member (BSOP 36): a different person, the same
@@ -734,7 +898,12 @@ pub async fn list_custody(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<
     request_body = ConfirmRequest,
     responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn confirm_removal(st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, body: web::Json<ConfirmRequest>) -> AppResult<web::Json<CustodyOut>> {
+pub async fn confirm_removal(
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    path: web::Path<i64>,
+    body: web::Json<ConfirmRequest>,
+) -> AppResult<web::Json<CustodyOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -754,11 +923,17 @@ pub async fn confirm_removal(st: web::Data<AppState>, who: AnyStaff, path: web::
     params(("id" = i64, Path, description = "Custody id")),
     responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
 )]
-pub async fn cancel_removal(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<CustodyOut>> {
+pub async fn cancel_removal(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<CustodyOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let k = st.write(move |_, c| table_side::cancel_removal(c, now, &actor, id, None)).await?;
+    let k = st
+        .write(move |_, c| table_side::cancel_removal(c, now, &actor, id, None))
+        .await?;
     Ok(web::Json(custody_out(&k)))
 }
 
@@ -770,15 +945,24 @@ pub async fn cancel_removal(st: web::Data<AppState>, who: DealerStaff, path: web
     request_body = ResolveRequest,
     responses((status = 200, body = CustodyOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn resolve_custody(st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, body: web::Json<ResolveRequest>) -> AppResult<web::Json<CustodyOut>> {
+pub async fn resolve_custody(
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    path: web::Path<i64>,
+    body: web::Json<ResolveRequest>,
+) -> AppResult<web::Json<CustodyOut>> {
     if !matches!(who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
-        return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden")));
+        return Err(AppError::Forbidden(crate::domain::Problem::new(
+            "err-forbidden",
+        )));
     }
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let b = body.into_inner();
-    let k = st.write(move |_, c| table_side::resolve_custody(c, now, &actor, id, &b.how, &b.note)).await?;
+    let k = st
+        .write(move |_, c| table_side::resolve_custody(c, now, &actor, id, &b.how, &b.note))
+        .await?;
     Ok(web::Json(custody_out(&k)))
 }
 
@@ -794,14 +978,22 @@ pub async fn resolve_custody(st: web::Data<AppState>, who: AnyStaff, path: web::
     request_body(content = Option<crate::services::cagnotte::HandResult>, description = "The ended hand's pot and rake (optional)"),
     responses((status = 201, body = HandOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Bytes) -> AppResult<HttpResponse> {
+pub async fn new_hand(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Bytes,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let result: crate::services::cagnotte::HandResult = if body.iter().all(u8::is_ascii_whitespace) {
+    let result: crate::services::cagnotte::HandResult = if body.iter().all(u8::is_ascii_whitespace)
+    {
         Default::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest(crate::domain::Problem::new("err-json").arg("detail", e)))?
+        serde_json::from_slice(&body).map_err(|e| {
+            AppError::BadRequest(crate::domain::Problem::new("err-json").arg("detail", e))
+        })?
     };
     let (h, notices, over): (HandRow, _, _) = st
         .write(move |_, c| {
@@ -811,7 +1003,12 @@ pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path
         .await?;
     let notices = notices
         .into_iter()
-        .filter_map(|n| n.notice.notice().map(|p| SeatNoticeOut { seat: n.seat, notice: p.key.to_string() }))
+        .filter_map(|n| {
+            n.notice.notice().map(|p| SeatNoticeOut {
+                seat: n.seat,
+                notice: p.key.to_string(),
+            })
+        })
         .collect();
     Ok(HttpResponse::Created().json(HandOut {
         id: h.id,
@@ -832,13 +1029,22 @@ pub async fn new_hand(st: web::Data<AppState>, who: DealerStaff, path: web::Path
     request_body = ServiceRequestBody,
     responses((status = 201, body = ServiceRequestOut), (status = 422, body = ErrorResponse))
 )]
-pub async fn request_service(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, body: web::Json<ServiceRequestBody>) -> AppResult<HttpResponse> {
+pub async fn request_service(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    body: web::Json<ServiceRequestBody>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let b = body.into_inner();
-    let r = st.write(move |_, c| table_side::request_service(c, now, &actor, id, &b.kind, &b.note)).await?;
-    let number = st.run(move |_, c| Ok(services::games::get_table(c, id)?.number)).await?;
+    let r = st
+        .write(move |_, c| table_side::request_service(c, now, &actor, id, &b.kind, &b.note))
+        .await?;
+    let number = st
+        .run(move |_, c| Ok(services::games::get_table(c, id)?.number))
+        .await?;
     Ok(HttpResponse::Created().json(service_out(&r, number)))
 }
 
@@ -847,9 +1053,14 @@ pub async fn request_service(st: web::Data<AppState>, who: DealerStaff, path: we
     get, path = "/api/v1/service-requests", tag = "table",
     responses((status = 200, body = Vec<ServiceRequestOut>))
 )]
-pub async fn list_service_requests(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Vec<ServiceRequestOut>>> {
+pub async fn list_service_requests(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+) -> AppResult<web::Json<Vec<ServiceRequestOut>>> {
     let rows = st.run(|_, c| table_side::open_requests(c, None)).await?;
-    Ok(web::Json(rows.iter().map(|(r, n)| service_out(r, *n)).collect()))
+    Ok(web::Json(
+        rows.iter().map(|(r, n)| service_out(r, *n)).collect(),
+    ))
 }
 
 /// The floor handled a request (admin, floor).
@@ -858,13 +1069,21 @@ pub async fn list_service_requests(st: web::Data<AppState>, _who: AnyStaff) -> A
     params(("id" = i64, Path, description = "Request id")),
     responses((status = 200, body = ServiceRequestOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn handle_service(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<web::Json<ServiceRequestOut>> {
+pub async fn handle_service(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<ServiceRequestOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let r = st.write(move |_, c| table_side::handle_service(c, now, &actor, id)).await?;
+    let r = st
+        .write(move |_, c| table_side::handle_service(c, now, &actor, id))
+        .await?;
     let tid = r.table_id;
-    let number = st.run(move |_, c| Ok(services::games::get_table(c, tid)?.number)).await?;
+    let number = st
+        .run(move |_, c| Ok(services::games::get_table(c, tid)?.number))
+        .await?;
     Ok(web::Json(service_out(&r, number)))
 }
 
@@ -874,7 +1093,11 @@ pub async fn handle_service(st: web::Data<AppState>, who: FloorStaff, path: web:
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = Vec<FloorMessageOut>), (status = 404, body = ErrorResponse))
 )]
-pub async fn list_floor_messages(st: web::Data<AppState>, _who: AnyStaff, path: web::Path<i64>) -> AppResult<web::Json<Vec<FloorMessageOut>>> {
+pub async fn list_floor_messages(
+    st: web::Data<AppState>,
+    _who: AnyStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<Vec<FloorMessageOut>>> {
     let id = path.into_inner();
     let rows = st
         .run(move |_, c| {
@@ -893,7 +1116,12 @@ pub async fn list_floor_messages(st: web::Data<AppState>, _who: AnyStaff, path: 
     request_body = FloorMessageBody,
     responses((status = 201, body = FloorMessageOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
-pub async fn send_floor_message(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, body: web::Json<FloorMessageBody>) -> AppResult<HttpResponse> {
+pub async fn send_floor_message(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: web::Json<FloorMessageBody>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -914,7 +1142,11 @@ pub async fn send_floor_message(st: web::Data<AppState>, who: FloorStaff, path: 
     params(("id" = i64, Path, description = "Message id")),
     responses((status = 200, body = FloorMessageOut), (status = 404, body = ErrorResponse))
 )]
-pub async fn floor_message_seen(st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<web::Json<FloorMessageOut>> {
+pub async fn floor_message_seen(
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<FloorMessageOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);

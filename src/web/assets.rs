@@ -42,19 +42,33 @@ pub struct VersionQuery {
 }
 
 /// `GET /static/{name}`: the file, its content type, `ETag` and caching (see the module).
-pub async fn serve(req: HttpRequest, name: web::Path<String>, q: web::Query<VersionQuery>) -> HttpResponse {
+pub async fn serve(
+    req: HttpRequest,
+    name: web::Path<String>,
+    q: web::Query<VersionQuery>,
+) -> HttpResponse {
     let Some(file) = Files::get(&name) else {
-        return HttpResponse::NotFound().content_type("text/plain; charset=utf-8").body("not found");
+        return HttpResponse::NotFound()
+            .content_type("text/plain; charset=utf-8")
+            .body("not found");
     };
     let version = version_of(&file);
     let etag = format!("\"{version}\"");
-    let cache = if q.v.as_deref() == Some(version.as_str()) { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let cache = if q.v.as_deref() == Some(version.as_str()) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
     let unchanged = req
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
-    let mut res = if unchanged { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    let mut res = if unchanged {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
     res.insert_header((header::ETAG, etag))
         .insert_header((header::CACHE_CONTROL, cache))
         .insert_header(("X-Content-Type-Options", "nosniff"));
@@ -62,7 +76,11 @@ pub async fn serve(req: HttpRequest, name: web::Path<String>, q: web::Query<Vers
         return res.finish();
     }
     let mime = file.metadata.mimetype();
-    let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") { format!("{mime}; charset=utf-8") } else { mime.to_string() };
+    let content_type = if mime.starts_with("text/") || mime.ends_with("javascript") {
+        format!("{mime}; charset=utf-8")
+    } else {
+        mime.to_string()
+    };
     res.content_type(content_type).body(file.data.into_owned())
 }
 
@@ -74,13 +92,23 @@ mod tests {
     fn every_file_has_a_versioned_address_and_a_content_type() {
         let names = names();
         for expected in ["app.css", "floor.js", "vendor/htmx.min.js"] {
-            assert!(names.iter().any(|n| n == expected), "{expected} is built in: {names:?}");
+            assert!(
+                names.iter().any(|n| n == expected),
+                "{expected} is built in: {names:?}"
+            );
         }
         for n in &names {
             let u = url(n);
-            assert!(u.starts_with(&format!("/static/{n}?v=")) && u.len() == format!("/static/{n}?v=").len() + VERSION_LEN, "{u}");
+            assert!(
+                u.starts_with(&format!("/static/{n}?v="))
+                    && u.len() == format!("/static/{n}?v=").len() + VERSION_LEN,
+                "{u}"
+            );
         }
-        assert_eq!(Files::get("app.css").unwrap().metadata.mimetype(), "text/css");
+        assert_eq!(
+            Files::get("app.css").unwrap().metadata.mimetype(),
+            "text/css"
+        );
         assert_eq!(url("nope.css"), "/static/nope.css");
     }
 }

@@ -18,7 +18,10 @@ pub const LANG_COOKIE: &str = "cr_lang";
 /// The language of a request: the `cr_lang` cookie (the user's choice), else Accept-Language.
 pub fn request_lang(req: &HttpRequest) -> Language {
     let cookie = req.cookie(LANG_COOKIE);
-    let accept = req.headers().get("accept-language").and_then(|h| h.to_str().ok());
+    let accept = req
+        .headers()
+        .get("accept-language")
+        .and_then(|h| h.to_str().ok());
     negotiate(cookie.as_ref().map(|c| c.value()), accept)
 }
 
@@ -57,7 +60,14 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    pub fn new(req: &HttpRequest, i18n: Arc<I18n>, room: &Room, me: Option<StaffRow>, csrf: String, now: DateTime<Utc>) -> Ctx {
+    pub fn new(
+        req: &HttpRequest,
+        i18n: Arc<I18n>,
+        room: &Room,
+        me: Option<StaffRow>,
+        csrf: String,
+        now: DateTime<Utc>,
+    ) -> Ctx {
         Ctx {
             lang: request_lang(req),
             i18n,
@@ -96,7 +106,10 @@ impl Ctx {
     }
 
     pub fn money_opt(&self, minor: impl Val<Option<i64>>) -> String {
-        minor.val().map(|m| self.money(m)).unwrap_or_else(|| "—".into())
+        minor
+            .val()
+            .map(|m| self.money(m))
+            .unwrap_or_else(|| "—".into())
     }
 
     /// A stored UTC time shown in the room's zone.
@@ -110,7 +123,11 @@ impl Ctx {
 
     /// A stored UTC time as the room's clock time (HH:MM).
     pub fn time(&self, t: impl Val<NaiveDateTime>) -> String {
-        t.val().and_utc().with_timezone(&self.tz).format("%H:%M").to_string()
+        t.val()
+            .and_utc()
+            .with_timezone(&self.tz)
+            .format("%H:%M")
+            .to_string()
     }
 
     /// Whole seconds left until a stored deadline (0 once passed); pages count down from it.
@@ -147,7 +164,13 @@ impl Ctx {
             0 => m.to_string(),
             d => {
                 let f = 10i64.pow(d);
-                format!("{}{}.{:0w$}", if m < 0 { "-" } else { "" }, (m / f).abs(), (m % f).abs(), w = d as usize)
+                format!(
+                    "{}{}.{:0w$}",
+                    if m < 0 { "-" } else { "" },
+                    (m / f).abs(),
+                    (m % f).abs(),
+                    w = d as usize
+                )
             }
         }
     }
@@ -176,7 +199,11 @@ impl Ctx {
 
     /// The value for an `<input type="datetime-local">` in the room's zone.
     pub fn local_input(&self, t: impl Val<NaiveDateTime>) -> String {
-        t.val().and_utc().with_timezone(&self.tz).format("%Y-%m-%dT%H:%M").to_string()
+        t.val()
+            .and_utc()
+            .with_timezone(&self.tz)
+            .format("%Y-%m-%dT%H:%M")
+            .to_string()
     }
 
     pub fn role(&self) -> &str {
@@ -198,7 +225,11 @@ impl Ctx {
 
     /// `class="active"` for the current section in the navigation.
     pub fn nav(&self, prefix: &str) -> &'static str {
-        let on = if prefix == "/" { self.path == "/" } else { self.path.starts_with(prefix) };
+        let on = if prefix == "/" {
+            self.path == "/"
+        } else {
+            self.path.starts_with(prefix)
+        };
         if on {
             "active"
         } else {
@@ -219,7 +250,9 @@ impl Ctx {
         let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for e in errs {
             let args: Vec<(&str, String)> = e.args.iter().map(|(k, v)| (*k, v.clone())).collect();
-            map.entry(e.field.clone()).or_default().push(self.i18n.msg(self.lang, e.key, &args));
+            map.entry(e.field.clone())
+                .or_default()
+                .push(self.i18n.msg(self.lang, e.key, &args));
         }
         Errs(map)
     }

@@ -42,7 +42,11 @@ struct ErrorJson {
 }
 
 /// The localized body of an error: headline + field messages.
-pub fn describe(i18n: &I18n, lang: Language, err: &AppError) -> (String, Vec<(String, String, String)>) {
+pub fn describe(
+    i18n: &I18n,
+    lang: Language,
+    err: &AppError,
+) -> (String, Vec<(String, String, String)>) {
     let p = err.problem();
     let args: Vec<(&str, String)> = p.args.iter().map(|(k, v)| (*k, v.clone())).collect();
     let message = i18n.msg(lang, p.key, &args);
@@ -51,7 +55,11 @@ pub fn describe(i18n: &I18n, lang: Language, err: &AppError) -> (String, Vec<(St
             .iter()
             .map(|f| {
                 let a: Vec<(&str, String)> = f.args.iter().map(|(k, v)| (*k, v.clone())).collect();
-                (f.field.clone(), f.key.trim_start_matches("err-").replace('-', "_"), i18n.msg(lang, f.key, &a))
+                (
+                    f.field.clone(),
+                    f.key.trim_start_matches("err-").replace('-', "_"),
+                    i18n.msg(lang, f.key, &a),
+                )
             })
             .collect(),
         _ => Vec::new(),
@@ -71,14 +79,26 @@ pub fn refusal_text(i18n: &I18n, lang: Language, err: &AppError) -> String {
     }
 }
 
-pub fn json_response(i18n: &I18n, lang: Language, err: &AppError, request_id: Option<String>) -> HttpResponse {
+pub fn json_response(
+    i18n: &I18n,
+    lang: Language,
+    err: &AppError,
+    request_id: Option<String>,
+) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
     let body = ErrorJson {
         error: ErrorBody {
             code: err.code(),
             message,
             request_id: request_id.filter(|_| err.status_code().is_server_error()),
-            fields: fields.into_iter().map(|(field, code, message)| FieldJson { field, code, message }).collect(),
+            fields: fields
+                .into_iter()
+                .map(|(field, code, message)| FieldJson {
+                    field,
+                    code,
+                    message,
+                })
+                .collect(),
         },
     };
     let mut res = HttpResponse::build(err.status_code());
@@ -108,9 +128,17 @@ struct ErrorPage {
     home: String,
 }
 
-pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &str, request_id: Option<String>) -> HttpResponse {
+pub fn page_response(
+    i18n: &I18n,
+    lang: Language,
+    err: &AppError,
+    back_href: &str,
+    request_id: Option<String>,
+) -> HttpResponse {
     let (message, fields) = describe(i18n, lang, err);
-    let reference = request_id.filter(|_| err.status_code().is_server_error()).map(|id| i18n.msg(lang, "error-reference", &[("id", id)]));
+    let reference = request_id
+        .filter(|_| err.status_code().is_server_error())
+        .map(|id| i18n.msg(lang, "error-reference", &[("id", id)]));
     let page = ErrorPage {
         lang: lang.as_str(),
         status: err.status_code().as_u16(),
@@ -127,7 +155,9 @@ pub fn page_response(i18n: &I18n, lang: Language, err: &AppError, back_href: &st
     if let AppError::Unavailable(_) = err {
         res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
     }
-    res.insert_header((header::CONTENT_LANGUAGE, lang.as_str())).content_type("text/html; charset=utf-8").body(html)
+    res.insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
+        .content_type("text/html; charset=utf-8")
+        .body(html)
 }
 
 pub async fn localize(
@@ -135,7 +165,8 @@ pub async fn localize(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
     let lang = request_lang(req.request());
-    let is_api = req.path().starts_with("/api/") || req.path() == "/healthz" || req.path() == "/metrics";
+    let is_api =
+        req.path().starts_with("/api/") || req.path() == "/healthz" || req.path() == "/metrics";
     // A player's link carries its token in the path: no error page may pass it on.
     let is_player_link = req.path().starts_with("/p/");
     let st = req.app_data::<web::Data<AppState>>().cloned();
@@ -171,34 +202,54 @@ pub async fn localize(
     let new = if is_api {
         json_response(&st.i18n, lang, &err, super::request_id::of(&req))
     } else if matches!(&err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
-        HttpResponse::SeeOther().insert_header((header::LOCATION, "/account/password")).finish()
+        HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, "/account/password"))
+            .finish()
     } else if matches!(err, AppError::Unauthorized(_)) {
         // Pages: send the browser to the sign-in page, then back here.
         // After signing in, come back here — for a form post, to the page instead.
         let next = if req.method() == actix_web::http::Method::GET {
-            req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("/")
+            req.uri()
+                .path_and_query()
+                .map(|p| p.as_str())
+                .unwrap_or("/")
         } else {
             "/"
         };
         let target = format!("/login?next={}", urlencode(next));
-        HttpResponse::SeeOther().insert_header((header::LOCATION, target)).finish()
+        HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, target))
+            .finish()
     } else {
-        page_response(&st.i18n, lang, &err, &back_href, super::request_id::of(&req))
+        page_response(
+            &st.i18n,
+            lang,
+            &err,
+            &back_href,
+            super::request_id::of(&req),
+        )
     };
     let mut new = new;
     if is_player_link {
-        new.headers_mut().insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+        new.headers_mut().insert(
+            header::REFERRER_POLICY,
+            header::HeaderValue::from_static("no-referrer"),
+        );
     }
     Ok(ServiceResponse::new(req, new).map_into_right_body())
 }
 
 /// The path (and query) of a referrer on this same host; None for other sites.
 fn url_path_if_same_site(referer: &str, host: &str) -> Option<String> {
-    let rest = referer.strip_prefix("http://").or_else(|| referer.strip_prefix("https://"))?;
+    let rest = referer
+        .strip_prefix("http://")
+        .or_else(|| referer.strip_prefix("https://"))?;
     let (h, path) = rest.split_once('/').unwrap_or((rest, ""));
     (h == host).then(|| crate::web::pages::safe_next(Some(&format!("/{path}"))))
 }
 
 fn urlencode(s: &str) -> String {
-    serde_urlencoded::to_string([("", s)]).map(|x| x.trim_start_matches('=').to_string()).unwrap_or_default()
+    serde_urlencoded::to_string([("", s)])
+        .map(|x| x.trim_start_matches('=').to_string())
+        .unwrap_or_default()
 }

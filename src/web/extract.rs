@@ -15,7 +15,12 @@ pub const SESSION_COOKIE: &str = "cr_session";
 pub const PRELOGIN_COOKIE: &str = "cr_pre";
 
 /// What a staff member signed in with a one-time password may still reach.
-const PASSWORD_CHANGE_PATHS: &[&str] = &["/account/password", "/logout", "/api/v1/auth/password", "/api/v1/me"];
+const PASSWORD_CHANGE_PATHS: &[&str] = &[
+    "/account/password",
+    "/logout",
+    "/api/v1/auth/password",
+    "/api/v1/me",
+];
 
 /// A signed-in staff member (loaded fresh from the database on every request, so a role
 /// change, a deactivation or a password change takes effect at once).
@@ -26,13 +31,17 @@ pub struct Authed {
 }
 
 pub fn state(req: &HttpRequest) -> web::Data<AppState> {
-    req.app_data::<web::Data<AppState>>().cloned().expect("AppState is registered")
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .expect("AppState is registered")
 }
 
 fn bearer(req: &HttpRequest) -> Option<String> {
     let h = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = h.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_string())
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim().to_string())
 }
 
 fn token_problem(e: TokenError) -> AppError {
@@ -49,9 +58,14 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
     let st = state(req);
     let is_api = req.path().starts_with("/api/");
     let (token, kind) = if is_api {
-        (bearer(req).ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in-api")))?, TokenKind::Api)
+        (
+            bearer(req).ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in-api")))?,
+            TokenKind::Api,
+        )
     } else {
-        let c = req.cookie(SESSION_COOKIE).ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in")))?;
+        let c = req
+            .cookie(SESSION_COOKIE)
+            .ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in")))?;
         (c.value().to_string(), TokenKind::Web)
     };
     let claims = auth::verify(&st.keys, &token, kind, st.clock.now()).map_err(token_problem)?;
@@ -68,7 +82,9 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
     }
     // A one-time password opens only the way to choose a new one.
     if staff.must_change_password && !PASSWORD_CHANGE_PATHS.contains(&req.path()) {
-        return Err(AppError::Forbidden(Problem::new("err-password-change-required")));
+        return Err(AppError::Forbidden(Problem::new(
+            "err-password-change-required",
+        )));
     }
     let a = Authed { staff, claims };
     req.extensions_mut().insert(a.clone());
@@ -82,7 +98,8 @@ pub async fn preauthenticate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let has_credentials = req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
+    let has_credentials =
+        req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
     if has_credentials {
         let _ = authenticate(req.request()).await;
     }
@@ -139,7 +156,9 @@ pub fn expected_csrf(req: &HttpRequest) -> Option<String> {
             return Some(claims.csrf);
         }
     }
-    req.cookie(PRELOGIN_COOKIE).map(|c| c.value().to_string()).filter(|v| v.len() >= 16)
+    req.cookie(PRELOGIN_COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() >= 16)
 }
 
 pub fn check_csrf(req: &HttpRequest, given: Option<&str>) -> Result<(), AppError> {
@@ -164,10 +183,15 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
             if !is_form {
                 return Err(AppError::UnsupportedMedia(Problem::new("err-content-type")));
             }
-            let body = body.await.map_err(|_| AppError::TooLarge(Problem::new("err-too-large")))?;
+            let body = body
+                .await
+                .map_err(|_| AppError::TooLarge(Problem::new("err-too-large")))?;
             let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body)
                 .map_err(|_| AppError::BadRequest(Problem::new("err-bad-request")))?;
-            let given = pairs.iter().find(|(k, _)| k == "csrf").map(|(_, v)| v.as_str());
+            let given = pairs
+                .iter()
+                .find(|(k, _)| k == "csrf")
+                .map(|(_, v)| v.as_str());
             check_csrf(&req, given)?;
             let t: T = serde_urlencoded::from_bytes(&body)
                 .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;

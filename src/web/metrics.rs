@@ -50,11 +50,22 @@ pub async fn scrape(req: HttpRequest, st: web::Data<AppState>) -> Result<HttpRes
     let read = st
         .run(move |_, c| {
             use crate::db::schema::{outbox::dsl as o, seat_calls::dsl as s};
-            let pending: i64 = o::outbox.filter(o::status.eq_any(["pending", "sending"])).count().get_result(c)?;
-            let failed: i64 = o::outbox.filter(o::status.eq("failed")).count().get_result(c)?;
-            let oldest: Option<chrono::NaiveDateTime> =
-                o::outbox.filter(o::status.eq_any(["pending", "sending"])).select(diesel::dsl::min(o::created_at)).first(c)?;
-            let open: i64 = s::seat_calls.filter(s::state.eq_any(["pending", "acknowledged"])).count().get_result(c)?;
+            let pending: i64 = o::outbox
+                .filter(o::status.eq_any(["pending", "sending"]))
+                .count()
+                .get_result(c)?;
+            let failed: i64 = o::outbox
+                .filter(o::status.eq("failed"))
+                .count()
+                .get_result(c)?;
+            let oldest: Option<chrono::NaiveDateTime> = o::outbox
+                .filter(o::status.eq_any(["pending", "sending"]))
+                .select(diesel::dsl::min(o::created_at))
+                .first(c)?;
+            let open: i64 = s::seat_calls
+                .filter(s::state.eq_any(["pending", "acknowledged"]))
+                .count()
+                .get_result(c)?;
             let audit = crate::db::current_seq(c, "audit")?;
             Ok((pending, failed, oldest, open, audit))
         })
@@ -66,6 +77,11 @@ pub async fn scrape(req: HttpRequest, st: web::Data<AppState>) -> Result<HttpRes
         snap.seat_calls_open = open;
         snap.audit_records = audit;
     }
-    let body = st.metrics.encode(snap).map_err(|e| AppError::Internal(format!("metrics: {e}")))?;
-    Ok(HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(body))
+    let body = st
+        .metrics
+        .encode(snap)
+        .map_err(|e| AppError::Internal(format!("metrics: {e}")))?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(body))
 }

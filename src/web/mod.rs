@@ -1,10 +1,10 @@
 //! HTTP: thin handlers for pages and the JSON API, sharing the service layer.
 
 pub mod api;
+pub mod api_cagnotte;
 pub mod api_floor;
 pub mod api_messages;
 pub mod api_table;
-pub mod api_cagnotte;
 pub mod assets;
 pub mod ctx;
 pub mod errors;
@@ -79,7 +79,8 @@ async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     state
         .run(|_, c| {
             use diesel::connection::SimpleConnection;
-            c.batch_execute("SELECT 1").map_err(|e| AppError::Unavailable(e.to_string()))
+            c.batch_execute("SELECT 1")
+                .map_err(|e| AppError::Unavailable(e.to_string()))
         })
         .await?;
     Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))

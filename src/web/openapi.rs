@@ -1,9 +1,9 @@
 //! OpenAPI 3 description of `/api/v1`, served at `/api/openapi.json`.
 
 use super::api;
+use super::api_cagnotte;
 use super::api_floor;
 use super::api_messages;
-use super::api_cagnotte;
 use super::api_table;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
@@ -58,7 +58,12 @@ impl Modify for BearerAuth {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             BEARER,
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
         );
     }
 }
@@ -183,7 +188,9 @@ pub struct ApiDoc;
 pub fn spec_json(test_clock: bool) -> String {
     let mut doc = ApiDoc::openapi();
     if !test_clock {
-        doc.paths.paths.retain(|p, _| !p.starts_with("/api/v1/test/"));
+        doc.paths
+            .paths
+            .retain(|p, _| !p.starts_with("/api/v1/test/"));
         if let Some(tags) = doc.tags.as_mut() {
             tags.retain(|t| t.name != "test");
         }

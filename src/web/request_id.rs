@@ -22,7 +22,9 @@ pub struct RequestId(pub String);
 
 /// A caller's id is kept when it is 1-64 characters of letters, digits, `-`, `_`, `.`.
 fn acceptable(v: &str) -> bool {
-    (1..=64).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    (1..=64).contains(&v.len())
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
 fn new_id() -> String {
@@ -36,7 +38,10 @@ pub fn of(req: &actix_web::HttpRequest) -> Option<String> {
     req.extensions().get::<RequestId>().map(|r| r.0.clone())
 }
 
-pub async fn trace(req: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+pub async fn trace(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = req
         .headers()
         .get(HEADER)
@@ -45,7 +50,9 @@ pub async fn trace(req: ServiceRequest, next: Next<impl MessageBody + 'static>) 
         .map(str::to_string)
         .unwrap_or_else(new_id);
     req.extensions_mut().insert(RequestId(id.clone()));
-    let metrics = req.app_data::<actix_web::web::Data<crate::state::AppState>>().map(|s| s.metrics.clone());
+    let metrics = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .map(|s| s.metrics.clone());
     let span = tracing::info_span!("request", id = %id);
     let method = req.method().clone();
     let started = std::time::Instant::now();
@@ -58,7 +65,10 @@ pub async fn trace(req: ServiceRequest, next: Next<impl MessageBody + 'static>) 
             return Err(e);
         }
     };
-    let route = res.request().match_pattern().unwrap_or_else(|| "(no route)".into());
+    let route = res
+        .request()
+        .match_pattern()
+        .unwrap_or_else(|| "(no route)".into());
     let status = res.status().as_u16();
     if let Some(m) = metrics {
         m.request(method.as_str(), &route, status, ms / 1000.0);

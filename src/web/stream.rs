@@ -22,21 +22,31 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 /// Events after `after`, oldest first (at most `limit`).
-pub fn events_after(conn: &mut crate::db::DbConn, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
+pub fn events_after(
+    conn: &mut crate::db::DbConn,
+    after: i64,
+    limit: i64,
+) -> AppResult<Vec<EventRow>> {
     crate::push::read(conn, Feed::All, after, limit)
 }
 
 /// Events of one table after `after`, oldest first (at most `limit`): what its tablet follows.
-pub fn table_events_after(conn: &mut crate::db::DbConn, table_id: i64, after: i64, limit: i64) -> AppResult<Vec<EventRow>> {
+pub fn table_events_after(
+    conn: &mut crate::db::DbConn,
+    table_id: i64,
+    after: i64,
+    limit: i64,
+) -> AppResult<Vec<EventRow>> {
     crate::push::read(conn, Feed::Table(table_id), after, limit)
 }
 
 /// Where a stream starts: the browser's `Last-Event-ID` on a reconnect, else the event the
 /// page was rendered with (`?since=`), else now.
 pub fn resume_point(req: &HttpRequest) -> Option<i64> {
-    let since = web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
-        .ok()
-        .and_then(|q| q.get("since").and_then(|v| v.parse::<i64>().ok()));
+    let since =
+        web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+            .ok()
+            .and_then(|q| q.get("since").and_then(|v| v.parse::<i64>().ok()));
     req.headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
@@ -58,7 +68,18 @@ where
         Feed::Table(_) => "tablet",
     };
     let open = st.metrics.stream_opened(kind);
-    let follow = Follow { _open: open, st, feed, allowed, last: start, rx: None, catch_up_to: None, started: false, check_at: now + RECHECK, sent_at: now };
+    let follow = Follow {
+        _open: open,
+        st,
+        feed,
+        allowed,
+        last: start,
+        rx: None,
+        catch_up_to: None,
+        started: false,
+        check_at: now + RECHECK,
+        sent_at: now,
+    };
     let stream = futures_util::stream::unfold(follow, |mut f| async move {
         let out = f.next().await?;
         Some((Ok::<Bytes, actix_web::Error>(out), f))
@@ -123,7 +144,10 @@ where
             }
             if Instant::now() >= self.check_at {
                 let (st, allowed) = (self.st.clone(), self.allowed.clone());
-                if !actix_web::web::block(move || allowed(&st)).await.unwrap_or(false) {
+                if !actix_web::web::block(move || allowed(&st))
+                    .await
+                    .unwrap_or(false)
+                {
                     return None;
                 }
                 self.check_at = Instant::now() + RECHECK;
@@ -160,7 +184,11 @@ where
     /// The next page of what was missed, up to the horizon.
     async fn catch_up(&mut self, horizon: i64) -> Option<Bytes> {
         let (feed, last) = (self.feed, self.last);
-        let page = self.st.run(move |_, c| crate::push::read(c, feed, last, CATCH_UP_PAGE)).await.ok()?;
+        let page = self
+            .st
+            .run(move |_, c| crate::push::read(c, feed, last, CATCH_UP_PAGE))
+            .await
+            .ok()?;
         Some(self.take_page(horizon, page))
     }
 
@@ -192,7 +220,9 @@ where
     /// of this feed that are newer than the last one sent, with whatever else is already
     /// waiting.
     async fn follow(&mut self) -> Option<Bytes> {
-        let Some(rx) = self.rx.as_mut() else { return Some(Bytes::new()) };
+        let Some(rx) = self.rx.as_mut() else {
+            return Some(Bytes::new());
+        };
         let keepalive_at = self.sent_at + KEEPALIVE;
         let stop = self.st.shutdown.clone();
         let wait = async {
@@ -204,7 +234,9 @@ where
         let first = match tokio::time::timeout_at(self.check_at.min(keepalive_at), wait).await {
             Ok(None) => return None,
             Ok(Some(r)) => r,
-            Err(_) if Instant::now() >= keepalive_at => return Some(Bytes::from_static(b": keep-alive\n\n")),
+            Err(_) if Instant::now() >= keepalive_at => {
+                return Some(Bytes::from_static(b": keep-alive\n\n"))
+            }
             Err(_) => return Some(Bytes::new()),
         };
         let first = match first {
@@ -233,8 +265,13 @@ where
             self.rx = None;
         }
         let (last, feed) = (self.last, self.feed);
-        let wanted: Vec<&Arc<Pushed>> = frames.iter().filter(|e| e.seq > last && feed.wants(e.table_id)).collect();
-        let Some(newest) = wanted.last() else { return Some(Bytes::new()) };
+        let wanted: Vec<&Arc<Pushed>> = frames
+            .iter()
+            .filter(|e| e.seq > last && feed.wants(e.table_id))
+            .collect();
+        let Some(newest) = wanted.last() else {
+            return Some(Bytes::new());
+        };
         self.last = newest.seq;
         if let [one] = wanted[..] {
             return Some(one.frame.clone());
@@ -256,14 +293,25 @@ fn still_allowed(st: &AppState, staff_id: i64, ver: i32) -> bool {
         .conn()
         .ok()
         .and_then(|mut c| crate::services::staff::get(&mut c, staff_id).ok())
-        .is_some_and(|s| s.active && s.token_version == ver && FloorStaff::ROLES.contains(&s.role.as_str()))
+        .is_some_and(|s| {
+            s.active && s.token_version == ver && FloorStaff::ROLES.contains(&s.role.as_str())
+        })
 }
 
-async fn floor_stream(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+async fn floor_stream(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+) -> AppResult<HttpResponse> {
     let (staff_id, ver) = (who.0.staff.id, who.0.claims.ver);
     let start = match resume_point(&req) {
         Some(n) => n,
         None => st.run(|_, c| last_seq(c)).await?,
     };
-    Ok(event_stream(st.get_ref().clone(), start, Feed::All, move |st| still_allowed(st, staff_id, ver)))
+    Ok(event_stream(
+        st.get_ref().clone(),
+        start,
+        Feed::All,
+        move |st| still_allowed(st, staff_id, ver),
+    ))
 }

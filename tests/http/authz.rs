@@ -122,7 +122,9 @@ const API: &[(&str, &str, &[&str])] = &[
 async fn fixture(app: &TestApp) {
     let admin = app.admin_token().await;
     for doc in ["AUTHZ0001", "AUTHZ0002"] {
-        let r = app.send_json("POST", "/api/v1/players", &admin, player_json(doc)).await;
+        let r = app
+            .send_json("POST", "/api/v1/players", &admin, player_json(doc))
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
     let png = cardroom::services::photo::generated_portrait(1);
@@ -137,17 +139,39 @@ async fn fixture(app: &TestApp) {
         )
         .await;
     assert!(r.status < 300, "{}", r.text());
-    let r = app.send_json("POST", "/api/v1/players/1/exclusions", &admin, serde_json::json!({"reason": "test"})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/players/1/exclusions",
+            &admin,
+            serde_json::json!({"reason": "test"}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let r = app
-        .send_json("POST", "/api/v1/players/1/separations", &admin, serde_json::json!({"other_player_id": 2, "reason": "test"}))
+        .send_json(
+            "POST",
+            "/api/v1/players/1/separations",
+            &admin,
+            serde_json::json!({"other_player_id": 2, "reason": "test"}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let game = serde_json::json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
         "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
-    assert_eq!(app.send_json("POST", "/api/v1/games", &admin, game).await.status, 201);
+    assert_eq!(
+        app.send_json("POST", "/api/v1/games", &admin, game)
+            .await
+            .status,
+        201
+    );
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous"});
-    assert_eq!(app.send_json("POST", "/api/v1/tables", &admin, table).await.status, 201);
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tables", &admin, table)
+            .await
+            .status,
+        201
+    );
 }
 
 fn allowed(status: u16, location: Option<&str>) -> bool {
@@ -169,7 +193,11 @@ async fn every_page_route_checks_the_role() {
             r => Some(app.web_login(r, STAFF_PW).await),
         };
         for (method, path, roles) in PAGES {
-            let mut req = if *method == "GET" { TestRequest::get() } else { TestRequest::post() };
+            let mut req = if *method == "GET" {
+                TestRequest::get()
+            } else {
+                TestRequest::post()
+            };
             req = req.uri(path);
             if let Some(s) = &session {
                 req = req.cookie(s.c());
@@ -183,16 +211,32 @@ async fn every_page_route_checks_the_role() {
             let expect = who != "none" && roles.contains(&who);
             let got = allowed(r.status, r.header("location").as_deref());
             if got != expect {
-                failures.push(format!("{who} {method} {path}: status {} (expected {})", r.status, if expect { "allowed" } else { "refused" }));
+                failures.push(format!(
+                    "{who} {method} {path}: status {} (expected {})",
+                    r.status,
+                    if expect { "allowed" } else { "refused" }
+                ));
             }
-            if who == "none" && *method == "GET" && !(r.status == 303 && r.header("location").unwrap_or_default().starts_with("/login")) {
-                failures.push(format!("none GET {path}: expected a redirect to /login, got {}", r.status));
+            if who == "none"
+                && *method == "GET"
+                && !(r.status == 303
+                    && r.header("location")
+                        .unwrap_or_default()
+                        .starts_with("/login"))
+            {
+                failures.push(format!(
+                    "none GET {path}: expected a redirect to /login, got {}",
+                    r.status
+                ));
             }
         }
         for (path, roles) in MULTIPART_PAGES {
             let csrf = session.as_ref().map(|s| s.csrf.clone()).unwrap_or_default();
             let (ct, body) = multipart(&[("csrf", &csrf)], None);
-            let mut req = TestRequest::post().uri(path).insert_header(("content-type", ct)).set_payload(body);
+            let mut req = TestRequest::post()
+                .uri(path)
+                .insert_header(("content-type", ct))
+                .set_payload(body);
             if let Some(s) = &session {
                 req = req.cookie(s.c());
             }
@@ -203,7 +247,11 @@ async fn every_page_route_checks_the_role() {
             }
         }
     }
-    assert!(failures.is_empty(), "authorization matrix (pages):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "authorization matrix (pages):\n{}",
+        failures.join("\n")
+    );
 }
 
 #[actix_web::test]
@@ -234,18 +282,31 @@ async fn every_api_route_checks_the_role() {
             let r = app.call(req.to_request()).await;
             let expect = token.is_some() && roles.contains(&who);
             if allowed(r.status, None) != expect {
-                failures.push(format!("{who} {method} {path}: status {} {}", r.status, r.text()));
+                failures.push(format!(
+                    "{who} {method} {path}: status {} {}",
+                    r.status,
+                    r.text()
+                ));
             }
             if token.is_none() && r.status != 401 {
-                failures.push(format!("none {method} {path}: expected 401, got {}", r.status));
+                failures.push(format!(
+                    "none {method} {path}: expected 401, got {}",
+                    r.status
+                ));
             }
             if token.is_none() || !expect {
                 // Refusals are JSON errors with a code.
                 if r.json()["error"]["code"].as_str().is_none() {
-                    failures.push(format!("{who} {method} {path}: refusal without a JSON error body"));
+                    failures.push(format!(
+                        "{who} {method} {path}: refusal without a JSON error body"
+                    ));
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "authorization matrix (API):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "authorization matrix (API):\n{}",
+        failures.join("\n")
+    );
 }

@@ -29,13 +29,25 @@ async fn backups_are_listed_made_on_demand_and_a_failure_is_an_alert_until_one_s
     assert_eq!(r.status, 303, "{}", r.text());
     let p = app.page("/admin/backups", &admin).await;
     let html = p.text();
-    assert!(html.contains("id=\"backup-list\"") && html.contains("cardroom-"), "{html}");
+    assert!(
+        html.contains("id=\"backup-list\"") && html.contains("cardroom-"),
+        "{html}"
+    );
     let files = cardroom::backup::list(&good);
     assert_eq!(files.len(), 1);
-    let checked = cardroom::backup::check_file(&good.join(&files[0].name)).expect("a backup that passes its check");
+    let checked = cardroom::backup::check_file(&good.join(&files[0].name))
+        .expect("a backup that passes its check");
     assert!(checked.audit_records > 0);
     // Without the CSRF token: refused, nothing made.
-    let r = app.call(actix_web::test::TestRequest::post().uri("/admin/backups").cookie(admin.c()).set_form([("x", "y")]).to_request()).await;
+    let r = app
+        .call(
+            actix_web::test::TestRequest::post()
+                .uri("/admin/backups")
+                .cookie(admin.c())
+                .set_form([("x", "y")])
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 403);
     assert_eq!(cardroom::backup::list(&good).len(), 1);
 
@@ -47,20 +59,41 @@ async fn backups_are_listed_made_on_demand_and_a_failure_is_an_alert_until_one_s
         c
     })
     .expect("state");
-    let r = cardroom::backup::scheduled(&failing.config.database_url, &blocker.join("sub"), 5, chrono::Utc::now(), &app.state.backups);
+    let r = cardroom::backup::scheduled(
+        &failing.config.database_url,
+        &blocker.join("sub"),
+        5,
+        chrono::Utc::now(),
+        &app.state.backups,
+    );
     assert!(r.is_err());
     // Admin: an alert on every page, with the way to the backups; the floor sees it too.
     let home = app.page("/admin/games", &admin).await;
-    assert!(home.text().contains("id=\"backup-alert\"") && home.text().contains("href=\"/admin/backups\""), "{}", home.text());
+    assert!(
+        home.text().contains("id=\"backup-alert\"")
+            && home.text().contains("href=\"/admin/backups\""),
+        "{}",
+        home.text()
+    );
     app.create_staff("floor1", "floor");
     let floor = app.web_login("floor1", STAFF_PW).await;
     let f = app.page("/floor", &floor).await;
-    assert!(f.text().contains("id=\"backup-alert\""), "the floor sees the alert");
+    assert!(
+        f.text().contains("id=\"backup-alert\""),
+        "the floor sees the alert"
+    );
     let p = app.page("/admin/backups", &admin).await;
     assert!(p.text().contains("id=\"backup-failing\""), "{}", p.text());
-    assert_eq!(cardroom::backup::list(&good).len(), 1, "the good backup is untouched");
+    assert_eq!(
+        cardroom::backup::list(&good).len(),
+        1,
+        "the good backup is untouched"
+    );
     // A backup that works clears it.
-    assert_eq!(app.post_form("/admin/backups", &admin, &[]).await.status, 303);
+    assert_eq!(
+        app.post_form("/admin/backups", &admin, &[]).await.status,
+        303
+    );
     let home = app.page("/admin/games", &admin).await;
     assert!(!home.text().contains("id=\"backup-alert\""));
     // Dealers and cashiers have no backups page.

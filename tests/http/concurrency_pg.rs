@@ -39,14 +39,16 @@ fn open_seatings(app: &TestApp, tables: &[i64]) -> Vec<(i64, i32, i64)> {
 /// asks for two seats at once — one through each "process", at two different tables — and
 /// every seat is asked for by several players, some of them separated pairs at one table.
 #[actix_rt::test]
-async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_seat_and_separations() {
+async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_seat_and_separations(
+) {
     if !is_postgres() {
         return;
     }
     let a = TestApp::new().await;
     // The second "process": its own state (pool, writer thread) on the same database.
     let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
-    let b = test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
+    let b =
+        test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
 
     let admin = a.admin_token().await;
     let g = json!({"name": "NL 2/5", "variant": "holdem_nl", "small_blind": 200, "big_blind": 500,
@@ -56,7 +58,13 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
     let game = r.json()["id"].as_i64().unwrap();
     let mut tables = Vec::new();
     for n in 1..=3 {
-        let r = post_a(&a, "/api/v1/tables", &admin, json!({"number": n, "game_id": game, "mode": "continuous"})).await;
+        let r = post_a(
+            &a,
+            "/api/v1/tables",
+            &admin,
+            json!({"number": n, "game_id": game, "mode": "continuous"}),
+        )
+        .await;
         assert_eq!(r.status, 201, "{}", r.text());
         let t = r.json()["id"].as_i64().unwrap();
         let r = post_a(&a, &format!("/api/v1/tables/{t}/open"), &admin, json!({})).await;
@@ -83,7 +91,10 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
     // (i + 5) % 10 + 1 of the next table.
     let mut requests = Vec::new();
     for (i, &player) in p.iter().enumerate() {
-        for (via_b, table) in [(false, tables[(i / 2) % 3]), (true, tables[(i / 2 + 1) % 3])] {
+        for (via_b, table) in [
+            (false, tables[(i / 2) % 3]),
+            (true, tables[(i / 2 + 1) % 3]),
+        ] {
             let seat = if via_b { (i + 5) % 10 + 1 } else { i % 10 + 1 };
             let req = test::TestRequest::post()
                 .uri(&format!("/api/v1/tables/{table}/seats/{seat}"))
@@ -117,7 +128,11 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
         }
     }
     let rows = open_seatings(&a, &tables);
-    assert_eq!(rows.len(), created, "every 201 is one open seating, nothing else was written");
+    assert_eq!(
+        rows.len(),
+        created,
+        "every 201 is one open seating, nothing else was written"
+    );
     // One player per seat.
     let mut seats: Vec<(i64, i32)> = rows.iter().map(|r| (r.0, r.1)).collect();
     seats.dedup();
@@ -131,14 +146,27 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
     for (x, y) in &apart {
         let tx = rows.iter().find(|r| r.2 == *x).map(|r| r.0);
         let ty = rows.iter().find(|r| r.2 == *y).map(|r| r.0);
-        assert!(tx.is_none() || tx != ty, "separated players {x} and {y} both at table {tx:?}");
+        assert!(
+            tx.is_none() || tx != ty,
+            "separated players {x} and {y} both at table {tx:?}"
+        );
     }
-    assert!(created >= 20, "the race seated at least two thirds of the seats ({created})");
+    assert!(
+        created >= 20,
+        "the race seated at least two thirds of the seats ({created})"
+    );
     let seat_takes: i64 = a.with_conn(|c| {
         use cardroom::db::schema::audit_log::dsl::*;
-        audit_log.filter(action.eq("seat.take")).count().get_result(c).unwrap()
+        audit_log
+            .filter(action.eq("seat.take"))
+            .count()
+            .get_result(c)
+            .unwrap()
     });
-    assert_eq!(seat_takes as usize, created, "each seating audited once, losers leave no trace");
+    assert_eq!(
+        seat_takes as usize, created,
+        "each seating audited once, losers leave no trace"
+    );
     drop(b);
     drop(state_b);
 }
@@ -152,17 +180,35 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
     }
     let a = TestApp::new().await;
     let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
-    let b = test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
+    let b =
+        test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
     let admin = a.admin_token().await;
     let g = json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
         "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000, "seats": 10});
-    let game = post_a(&a, "/api/v1/games", &admin, g).await.json()["id"].as_i64().unwrap();
-    let table = post_a(&a, "/api/v1/tables", &admin, json!({"number": 1, "game_id": game, "mode": "continuous"}))
-        .await
-        .json()["id"]
+    let game = post_a(&a, "/api/v1/games", &admin, g).await.json()["id"]
         .as_i64()
         .unwrap();
-    assert_eq!(post_a(&a, &format!("/api/v1/tables/{table}/open"), &admin, json!({})).await.status, 200);
+    let table = post_a(
+        &a,
+        "/api/v1/tables",
+        &admin,
+        json!({"number": 1, "game_id": game, "mode": "continuous"}),
+    )
+    .await
+    .json()["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        post_a(
+            &a,
+            &format!("/api/v1/tables/{table}/open"),
+            &admin,
+            json!({})
+        )
+        .await
+        .status,
+        200
+    );
     let p = eligible_players(&a, 100);
     let answers = futures_util::future::join_all(p.iter().enumerate().map(|(i, id)| {
         let req = test::TestRequest::post()
@@ -184,7 +230,10 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
     let conflicts = answers.iter().filter(|s| **s == 409).count();
     assert_eq!((created, conflicts), (10, 90), "answers: {answers:?}");
     let rows = open_seatings(&a, &[table]);
-    assert_eq!(rows.iter().map(|r| r.1).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+    assert_eq!(
+        rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+        (1..=10).collect::<Vec<_>>()
+    );
     let mut players: Vec<i64> = rows.iter().map(|r| r.2).collect();
     players.sort();
     players.dedup();

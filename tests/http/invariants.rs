@@ -12,12 +12,26 @@ use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
 enum Op {
-    Join { player: usize, game: usize },
-    CallNext { table: usize, seat: i32 },
+    Join {
+        player: usize,
+        game: usize,
+    },
+    CallNext {
+        table: usize,
+        seat: i32,
+    },
     ConfirmLatestCall,
-    SeatDirectly { table: usize, seat: i32, player: usize },
-    Leave { nth: usize },
-    Remove { nth: usize },
+    SeatDirectly {
+        table: usize,
+        seat: i32,
+        player: usize,
+    },
+    Leave {
+        nth: usize,
+    },
+    Remove {
+        nth: usize,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -53,11 +67,18 @@ async fn room() -> Room {
         let t = serde_json::json!({"number": n, "game_id": g, "mode": "continuous", "seats": 4});
         let r = app.send_json("POST", "/api/v1/tables", &token, t).await;
         let id = r.json()["id"].as_i64().unwrap();
-        app.with_conn(|c| floor::open_table(c, app.state.clock.now(), &Actor::system(), id).unwrap());
+        app.with_conn(|c| {
+            floor::open_table(c, app.state.clock.now(), &Actor::system(), id).unwrap()
+        });
         tables.push(id);
     }
     let players = crate::pages::eligible_players(&app, 12);
-    Room { app, players, games, tables }
+    Room {
+        app,
+        players,
+        games,
+        tables,
+    }
 }
 
 fn apply(r: &Room, op: &Op) {
@@ -67,68 +88,141 @@ fn apply(r: &Room, op: &Op) {
     app.with_conn(|c| {
         let room = cardroom::services::room::get(c).unwrap();
         // Refusals are expected; each action runs in its own transaction like a request.
-        let _ = r.app.state.db.write(c, |c| -> Result<(), cardroom::error::AppError> {
-            match op {
-                Op::Join { player, game } => floor::join(c, now, room.tz, &room.profile, &sys, r.games[*game], r.players[*player], false).map(|_| ()),
-                Op::CallNext { table, seat } => floor::call_next(c, now, room.tz, &room.profile, &sys, r.tables[*table], *seat).map(|_| ()),
-                Op::ConfirmLatestCall => {
-                    use cardroom::db::schema::seat_calls;
-                    let id: Option<i64> = seat_calls::table.filter(seat_calls::state.eq("pending")).order(seat_calls::id.desc()).select(seat_calls::id).first(c).optional()?;
-                    match id {
-                        Some(id) => floor::confirm_call(c, now, room.tz, &room.profile, &sys, id).map(|_| ()),
-                        None => Ok(()),
+        let _ = r
+            .app
+            .state
+            .db
+            .write(c, |c| -> Result<(), cardroom::error::AppError> {
+                match op {
+                    Op::Join { player, game } => floor::join(
+                        c,
+                        now,
+                        room.tz,
+                        &room.profile,
+                        &sys,
+                        r.games[*game],
+                        r.players[*player],
+                        false,
+                    )
+                    .map(|_| ()),
+                    Op::CallNext { table, seat } => floor::call_next(
+                        c,
+                        now,
+                        room.tz,
+                        &room.profile,
+                        &sys,
+                        r.tables[*table],
+                        *seat,
+                    )
+                    .map(|_| ()),
+                    Op::ConfirmLatestCall => {
+                        use cardroom::db::schema::seat_calls;
+                        let id: Option<i64> = seat_calls::table
+                            .filter(seat_calls::state.eq("pending"))
+                            .order(seat_calls::id.desc())
+                            .select(seat_calls::id)
+                            .first(c)
+                            .optional()?;
+                        match id {
+                            Some(id) => {
+                                floor::confirm_call(c, now, room.tz, &room.profile, &sys, id)
+                                    .map(|_| ())
+                            }
+                            None => Ok(()),
+                        }
+                    }
+                    Op::SeatDirectly {
+                        table,
+                        seat,
+                        player,
+                    } => floor::seat_directly(
+                        c,
+                        now,
+                        room.tz,
+                        &room.profile,
+                        &sys,
+                        r.tables[*table],
+                        *seat,
+                        r.players[*player],
+                    )
+                    .map(|_| ()),
+                    Op::Leave { nth } => {
+                        let open: Vec<i64> = seatings::table
+                            .filter(seatings::left_at.is_null())
+                            .order(seatings::id.asc())
+                            .select(seatings::id)
+                            .load(c)?;
+                        match open.get(nth % open.len().max(1)) {
+                            Some(id) if !open.is_empty() => {
+                                floor::leave(c, now, &room.profile, &sys, *id, "left").map(|_| ())
+                            }
+                            _ => Ok(()),
+                        }
+                    }
+                    Op::Remove { nth } => {
+                        let active: Vec<i64> = waitlist_entries::table
+                            .filter(waitlist_entries::state.eq_any(["waiting", "called"]))
+                            .order(waitlist_entries::id.asc())
+                            .select(waitlist_entries::id)
+                            .load(c)?;
+                        match active.get(nth % active.len().max(1)) {
+                            Some(id) if !active.is_empty() => {
+                                floor::remove(c, now, &sys, *id, "test").map(|_| ())
+                            }
+                            _ => Ok(()),
+                        }
                     }
                 }
-                Op::SeatDirectly { table, seat, player } => {
-                    floor::seat_directly(c, now, room.tz, &room.profile, &sys, r.tables[*table], *seat, r.players[*player]).map(|_| ())
-                }
-                Op::Leave { nth } => {
-                    let open: Vec<i64> = seatings::table.filter(seatings::left_at.is_null()).order(seatings::id.asc()).select(seatings::id).load(c)?;
-                    match open.get(nth % open.len().max(1)) {
-                        Some(id) if !open.is_empty() => floor::leave(c, now, &room.profile, &sys, *id, "left").map(|_| ()),
-                        _ => Ok(()),
-                    }
-                }
-                Op::Remove { nth } => {
-                    let active: Vec<i64> = waitlist_entries::table
-                        .filter(waitlist_entries::state.eq_any(["waiting", "called"]))
-                        .order(waitlist_entries::id.asc())
-                        .select(waitlist_entries::id)
-                        .load(c)?;
-                    match active.get(nth % active.len().max(1)) {
-                        Some(id) if !active.is_empty() => floor::remove(c, now, &sys, *id, "test").map(|_| ()),
-                        _ => Ok(()),
-                    }
-                }
-            }
-        });
+            });
     });
 }
 
 fn check(r: &Room, history: &[Op]) {
     let app = &r.app;
     let open: Vec<(i64, i32, i64)> = app.with_conn(|c| {
-        seatings::table.filter(seatings::left_at.is_null()).select((seatings::table_id, seatings::seat_no, seatings::player_id)).load(c).unwrap()
+        seatings::table
+            .filter(seatings::left_at.is_null())
+            .select((seatings::table_id, seatings::seat_no, seatings::player_id))
+            .load(c)
+            .unwrap()
     });
     let mut players: Vec<i64> = open.iter().map(|(_, _, p)| *p).collect();
     players.sort();
     let before = players.len();
     players.dedup();
-    assert_eq!(players.len(), before, "BSOP 46: a player holds two seats after {history:?}");
+    assert_eq!(
+        players.len(),
+        before,
+        "BSOP 46: a player holds two seats after {history:?}"
+    );
     let mut seats: Vec<(i64, i32)> = open.iter().map(|(t, s, _)| (*t, *s)).collect();
     seats.sort();
     let before = seats.len();
     seats.dedup();
-    assert_eq!(seats.len(), before, "two players in one seat after {history:?}");
+    assert_eq!(
+        seats.len(),
+        before,
+        "two players in one seat after {history:?}"
+    );
     for g in &r.games {
         let lines = app.with_conn(|c| floor::list(c, *g, app.state.clock.now()).unwrap());
         let positions: Vec<usize> = lines.iter().map(|l| l.place.position).collect();
-        assert_eq!(positions, (1..=lines.len()).collect::<Vec<_>>(), "PT-2007 8a: list order has a gap after {history:?}");
+        assert_eq!(
+            positions,
+            (1..=lines.len()).collect::<Vec<_>>(),
+            "PT-2007 8a: list order has a gap after {history:?}"
+        );
         // The player's link counts its own place in the database (no list loaded): the same
         // place as the floor's list, for every entry.
         for l in &lines {
-            let own = app.with_conn(|c| floor::place_of(c, *g, l.entry.id, app.state.clock.now()).unwrap());
-            assert_eq!(own.map(|(p, _)| p), Some(l.place), "entry {} after {history:?}", l.entry.id);
+            let own = app
+                .with_conn(|c| floor::place_of(c, *g, l.entry.id, app.state.clock.now()).unwrap());
+            assert_eq!(
+                own.map(|(p, _)| p),
+                Some(l.place),
+                "entry {} after {history:?}",
+                l.entry.id
+            );
         }
     }
 }

@@ -17,7 +17,12 @@ fn tables(db: &Db) -> Vec<String> {
         Backend::Sqlite => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
         Backend::Postgres => "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     };
-    diesel::sql_query(sql).load::<Name>(&mut c).unwrap().into_iter().map(|n| n.name).collect()
+    diesel::sql_query(sql)
+        .load::<Name>(&mut c)
+        .unwrap()
+        .into_iter()
+        .map(|n| n.name)
+        .collect()
 }
 
 #[test]
@@ -28,13 +33,28 @@ fn migrations_apply_revert_and_reapply() {
     let applied = run_migrations(&mut c).unwrap();
     assert!(applied >= 1);
     let all = tables(&db);
-    for t in ["players", "staff", "audit_log", "games", "card_tables", "exclusions", "separations", "room"] {
-        assert!(all.contains(&t.to_string()), "{t} missing after migrations: {all:?}");
+    for t in [
+        "players",
+        "staff",
+        "audit_log",
+        "games",
+        "card_tables",
+        "exclusions",
+        "separations",
+        "room",
+    ] {
+        assert!(
+            all.contains(&t.to_string()),
+            "{t} missing after migrations: {all:?}"
+        );
     }
     assert_eq!(run_migrations(&mut c).unwrap(), 0, "nothing left to apply");
     let reverted = revert_all_migrations(&mut c).unwrap();
     assert_eq!(reverted, applied);
-    let left: Vec<String> = tables(&db).into_iter().filter(|t| t != "__diesel_schema_migrations").collect();
+    let left: Vec<String> = tables(&db)
+        .into_iter()
+        .filter(|t| t != "__diesel_schema_migrations")
+        .collect();
     assert!(left.is_empty(), "tables left after reverting: {left:?}");
     assert_eq!(run_migrations(&mut c).unwrap(), applied);
 }
@@ -45,7 +65,10 @@ fn the_audit_log_refuses_updates_and_deletes() {
     let state = cardroom::app::build_state(config(&t, false)).unwrap();
     let mut c = state.db.conn().unwrap();
     // The first start wrote audit records (room, admin account).
-    let n: i64 = cardroom::db::schema::audit_log::table.count().get_result(&mut c).unwrap();
+    let n: i64 = cardroom::db::schema::audit_log::table
+        .count()
+        .get_result(&mut c)
+        .unwrap();
     assert!(n >= 2);
     let upd = diesel::sql_query("UPDATE audit_log SET actor_name = 'mallory'").execute(&mut c);
     assert!(upd.is_err(), "UPDATE must be refused");
@@ -67,7 +90,9 @@ fn a_tampered_record_is_found_by_the_chain_check() {
         Backend::Postgres => "ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update",
     };
     diesel::sql_query(disable).execute(&mut c).unwrap();
-    diesel::sql_query("UPDATE audit_log SET actor_name = 'mallory' WHERE seq = 2").execute(&mut c).unwrap();
+    diesel::sql_query("UPDATE audit_log SET actor_name = 'mallory' WHERE seq = 2")
+        .execute(&mut c)
+        .unwrap();
     let report = cardroom::db::audit::verify(&mut c).unwrap();
     assert!(!report.ok);
     assert_eq!(report.broken_at, Some(2));

@@ -9,7 +9,9 @@ const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots/ope
 #[actix_web::test]
 async fn openapi_document_matches_the_snapshot() {
     let app = TestApp::new().await;
-    let r = app.call(TestRequest::get().uri("/api/openapi.json").to_request()).await;
+    let r = app
+        .call(TestRequest::get().uri("/api/openapi.json").to_request())
+        .await;
     assert_eq!(r.status, 200);
     let doc: serde_json::Value = r.json();
     let pretty = serde_json::to_string_pretty(&doc).unwrap() + "\n";
@@ -17,9 +19,14 @@ async fn openapi_document_matches_the_snapshot() {
         std::fs::write(SNAPSHOT, &pretty).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(SNAPSHOT).expect("tests/snapshots/openapi.json (create it with UPDATE_SNAPSHOTS=1)");
+    let expected = std::fs::read_to_string(SNAPSHOT)
+        .expect("tests/snapshots/openapi.json (create it with UPDATE_SNAPSHOTS=1)");
     if expected != pretty {
-        let first = expected.lines().zip(pretty.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let first = expected
+            .lines()
+            .zip(pretty.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         panic!(
             "the OpenAPI document changed (first difference at line {}):\n  snapshot: {}\n  now:      {}\nIf intended, refresh with UPDATE_SNAPSHOTS=1.",
             first + 1,
@@ -30,5 +37,8 @@ async fn openapi_document_matches_the_snapshot() {
     // The document covers the API (paths group several methods) and hides the test clock.
     let paths = doc["paths"].as_object().unwrap();
     assert!(paths.len() >= 20, "{} paths", paths.len());
-    assert!(!paths.keys().any(|p| p.contains("/test/clock")), "test clock documented without the setting");
+    assert!(
+        !paths.keys().any(|p| p.contains("/test/clock")),
+        "test clock documented without the setting"
+    );
 }

@@ -30,7 +30,8 @@ fn own_cluster(db: &str) -> Option<(PgCluster, String)> {
         eprintln!("skipped: PostgreSQL only (CARDROOM_TEST_DB=postgres)");
         return None;
     }
-    let pg = PgCluster::start(&[("fsync", "off"), ("synchronous_commit", "off")]).expect("a PostgreSQL cluster of the test's own");
+    let pg = PgCluster::start(&[("fsync", "off"), ("synchronous_commit", "off")])
+        .expect("a PostgreSQL cluster of the test's own");
     let url = pg.create_database(db).expect("create database");
     Some((pg, url))
 }
@@ -38,29 +39,44 @@ fn own_cluster(db: &str) -> Option<(PgCluster, String)> {
 /// Runs a blocking cluster operation (pg_ctl) off the test's thread, so requests can go on
 /// while it runs.
 async fn off_thread<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    tokio::task::spawn_blocking(f).await.expect("cluster operation")
+    tokio::task::spawn_blocking(f)
+        .await
+        .expect("cluster operation")
 }
 
 fn is_503_with_retry(r: &Resp) -> bool {
-    r.status == 503 && r.header("retry-after").is_some_and(|v| v.parse::<u32>().is_ok_and(|s| (1..=30).contains(&s)))
+    r.status == 503
+        && r.header("retry-after")
+            .is_some_and(|v| v.parse::<u32>().is_ok_and(|s| (1..=30).contains(&s)))
 }
 
 async fn new_player(app: &TestApp, token: &str, doc: &str) -> Resp {
-    app.send_json("POST", "/api/v1/players", token, player_json(doc)).await
+    app.send_json("POST", "/api/v1/players", token, player_json(doc))
+        .await
 }
 
 async fn login(app: &TestApp) -> Resp {
-    app.call(TestRequest::post().uri("/api/v1/auth/login").set_json(json!({"username": "admin", "password": ADMIN_PW})).to_request()).await
+    app.call(
+        TestRequest::post()
+            .uri("/api/v1/auth/login")
+            .set_json(json!({"username": "admin", "password": ADMIN_PW}))
+            .to_request(),
+    )
+    .await
 }
 
 async fn healthz(app: &TestApp) -> u16 {
-    app.call(TestRequest::get().uri("/healthz").to_request()).await.status
+    app.call(TestRequest::get().uri("/healthz").to_request())
+        .await
+        .status
 }
 
 /// A player who gets their messages by SMS (the test's sink transport "sends" them).
 fn sms_player(app: &TestApp, doc: &str) -> i64 {
     let now = app.state.clock.now();
-    let photo = cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(9)).unwrap();
+    let photo =
+        cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(9))
+            .unwrap();
     let input = cardroom::domain::player::PlayerInput {
         full_name: "Rita Mensagem".into(),
         date_of_birth: chrono::NaiveDate::from_ymd_opt(1980, 1, 1).unwrap(),
@@ -75,26 +91,48 @@ fn sms_player(app: &TestApp, doc: &str) -> i64 {
         alias: "Rita".into(),
     };
     app.with_conn(|c| {
-        cardroom::services::players::create(c, now, chrono_tz::Europe::Lisbon, &cardroom::db::audit::Actor::system(), &input, Some(&photo))
-            .unwrap()
-            .0
-            .id
+        cardroom::services::players::create(
+            c,
+            now,
+            chrono_tz::Europe::Lisbon,
+            &cardroom::db::audit::Actor::system(),
+            &input,
+            Some(&photo),
+        )
+        .unwrap()
+        .0
+        .id
     })
 }
 
 fn call_state(app: &TestApp, id: i64) -> String {
     use cardroom::db::schema::seat_calls::dsl as s;
-    app.with_conn(|c| s::seat_calls.find(id).select(s::state).first::<String>(c).unwrap())
+    app.with_conn(|c| {
+        s::seat_calls
+            .find(id)
+            .select(s::state)
+            .first::<String>(c)
+            .unwrap()
+    })
 }
 
 fn messages_sent_to(app: &TestApp, player: i64) -> i64 {
     use cardroom::db::schema::outbox::dsl as o;
-    app.with_conn(|c| o::outbox.filter(o::player_id.eq(player)).filter(o::status.eq("sent")).count().get_result(c).unwrap())
+    app.with_conn(|c| {
+        o::outbox
+            .filter(o::player_id.eq(player))
+            .filter(o::status.eq("sent"))
+            .count()
+            .get_result(c)
+            .unwrap()
+    })
 }
 
 #[actix_web::test]
 async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_once_it_is_back() {
-    let Some((pg, url)) = own_cluster("cardroom_outage") else { return };
+    let Some((pg, url)) = own_cluster("cardroom_outage") else {
+        return;
+    };
     let app = TestApp::on_url(&url, true).await;
     // The scheduler and the message worker, as `cardroom serve` runs them.
     cardroom::app::spawn_scheduler(app.state.clone());
@@ -103,17 +141,36 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     // A stream follows the floor (its hub listens on PostgreSQL), and a seat call waits for
     // its answer: its window will run out while the database is down.
     let start = last_seq(&app);
-    let req = TestRequest::get().uri(&format!("/floor/stream?since={start}")).cookie(admin.c()).to_request();
+    let req = TestRequest::get()
+        .uri(&format!("/floor/stream?since={start}"))
+        .cookie(admin.c())
+        .to_request();
     let mut stream = Sse::open(app.call_raw(req).await).await;
     let deadline = Instant::now() + PATIENCE;
     while app.state.push.receivers() < 1 || app.state.push.stats().listens.load(Relaxed) < 1 {
-        assert!(Instant::now() < deadline, "the stream's hub did not start listening");
+        assert!(
+            Instant::now() < deadline,
+            "the stream's hub did not start listening"
+        );
         stream.pump(Duration::from_millis(20)).await;
     }
-    let call = app.send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, json!({})).await;
+    let call = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            json!({}),
+        )
+        .await;
     assert_eq!(call.status, 201, "{}", call.text());
     let call_id = call.json()["id"].as_i64().unwrap();
-    assert!(stream.read_to(*seqs_after(&app, start, None).last().unwrap()).await, "{}", stream.text);
+    assert!(
+        stream
+            .read_to(*seqs_after(&app, start, None).last().unwrap())
+            .await,
+        "{}",
+        stream.text
+    );
     assert_eq!(new_player(&app, &token, "OUT0001").await.status, 201);
     assert_eq!(healthz(&app).await, 200);
 
@@ -130,27 +187,68 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
         let t = Instant::now();
         let r = new_player(&app, &token, &format!("DOWN{i:04}")).await;
         // Not a hard timing assertion: an outage must not hold requests for the pool's 10 s.
-        assert!(t.elapsed() < Duration::from_secs(8), "a request in the outage waited {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(8),
+            "a request in the outage waited {:?}",
+            t.elapsed()
+        );
         answers.push(("POST /api/v1/players".into(), r));
-        answers.push(("GET /api/v1/tables/1/seats".into(), app.get("/api/v1/tables/1/seats", &token).await));
+        answers.push((
+            "GET /api/v1/tables/1/seats".into(),
+            app.get("/api/v1/tables/1/seats", &token).await,
+        ));
         answers.push(("POST /api/v1/auth/login".into(), login(&app).await));
     }
     for (what, r) in &answers {
-        assert!(is_503_with_retry(r), "{what} while the database is down: {} {:?} {}", r.status, r.header("retry-after"), r.text());
-        assert_eq!(r.json()["error"]["code"], "unavailable", "{what}: {}", r.text());
+        assert!(
+            is_503_with_retry(r),
+            "{what} while the database is down: {} {:?} {}",
+            r.status,
+            r.header("retry-after"),
+            r.text()
+        );
+        assert_eq!(
+            r.json()["error"]["code"],
+            "unavailable",
+            "{what}: {}",
+            r.text()
+        );
         // The id to quote to whoever reads the logs.
         let id = r.header("x-request-id").expect("X-Request-Id");
         assert_eq!(r.json()["error"]["request_id"], id.as_str(), "{what}");
     }
     // Someone at the floor's desk: a page in their language, not a JSON error or a 500.
     let page = app
-        .call(TestRequest::get().uri("/floor").cookie(admin.c()).insert_header(("Accept-Language", "pt-PT")).to_request())
+        .call(
+            TestRequest::get()
+                .uri("/floor")
+                .cookie(admin.c())
+                .insert_header(("Accept-Language", "pt-PT"))
+                .to_request(),
+        )
         .await;
-    assert!(is_503_with_retry(&page), "page: {} {}", page.status, page.text());
-    assert!(page.header("content-type").unwrap_or_default().starts_with("text/html"));
-    assert!(page.text().contains("A base de dados não está a responder"), "{}", page.text());
-    assert!(page.text().contains(&page.header("x-request-id").unwrap()), "the page shows the request's reference");
-    let h = app.call(TestRequest::get().uri("/healthz").to_request()).await;
+    assert!(
+        is_503_with_retry(&page),
+        "page: {} {}",
+        page.status,
+        page.text()
+    );
+    assert!(page
+        .header("content-type")
+        .unwrap_or_default()
+        .starts_with("text/html"));
+    assert!(
+        page.text().contains("A base de dados não está a responder"),
+        "{}",
+        page.text()
+    );
+    assert!(
+        page.text().contains(&page.header("x-request-id").unwrap()),
+        "the page shows the request's reference"
+    );
+    let h = app
+        .call(TestRequest::get().uri("/healthz").to_request())
+        .await;
     assert!(is_503_with_retry(&h), "healthz: {} {}", h.status, h.text());
     // Down for a while.
     stream.pump(Duration::from_millis(1500)).await;
@@ -167,7 +265,13 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
         n += 1;
         let p = new_player(&app, &token, &format!("BACK{n:04}")).await;
         let (l, h) = (login(&app).await, healthz(&app).await);
-        assert!(p.status != 500 && l.status != 500 && h != 500, "a 500 after the database came back: {} {} {}", p.status, l.status, h);
+        assert!(
+            p.status != 500 && l.status != 500 && h != 500,
+            "a 500 after the database came back: {} {} {}",
+            p.status,
+            l.status,
+            h
+        );
         if p.status == 201 && l.status == 200 && h == 200 {
             break;
         }
@@ -178,21 +282,47 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     // And then every request goes through: the dead connections have all been replaced.
     for i in 0..20 {
         let r = new_player(&app, &token, &format!("AFTER{i:04}")).await;
-        assert_eq!(r.status, 201, "request {i} after the recovery: {}", r.text());
+        assert_eq!(
+            r.status,
+            201,
+            "request {i} after the recovery: {}",
+            r.text()
+        );
         assert_eq!(app.get("/api/v1/tables/1/seats", &token).await.status, 200);
     }
 
     // The scheduler acts again: the call's response window runs out (test clock).
-    let r = app.send_json("POST", "/api/v1/test/clock/advance", &token, json!({"minutes": 30})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/test/clock/advance",
+            &token,
+            json!({"minutes": 30}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(call_state(&app, call_id), "pending", "the call waits for its player");
+    assert_eq!(
+        call_state(&app, call_id),
+        "pending",
+        "the call waits for its player"
+    );
     while ["pending", "acknowledged"].contains(&call_state(&app, call_id).as_str()) {
-        assert!(back.elapsed() < RECOVERY + Duration::from_secs(2), "the scheduler did not resume: the call is still open");
+        assert!(
+            back.elapsed() < RECOVERY + Duration::from_secs(2),
+            "the scheduler did not resume: the call is still open"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // The message worker sends again: a player joins now, and their SMS goes out.
     let rita = sms_player(&app, "OUTSMS01");
-    let r = app.send_json("POST", "/api/v1/games/1/waitlist", &token, json!({"player_id": rita})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/games/1/waitlist",
+            &token,
+            json!({"player_id": rita}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let t = Instant::now();
     while messages_sent_to(&app, rita) == 0 {
@@ -202,20 +332,35 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     // The hub listens again, and the floor's stream has everything committed, in order, once:
     // if the server ended it in the outage, the browser reconnects with the last id it had.
     while app.state.push.stats().listens.load(Relaxed) < 2 {
-        assert!(back.elapsed() < PATIENCE, "the push hub's listener did not reconnect");
+        assert!(
+            back.elapsed() < PATIENCE,
+            "the push hub's listener did not reconnect"
+        );
         stream.pump(Duration::from_millis(50)).await;
     }
     let all = seqs_after(&app, start, None);
     let mut got = stream.ids();
     if !stream.ended {
-        assert!(stream.read_to(*all.last().unwrap()).await || stream.ended, "the stream did not catch up: {}", stream.text);
+        assert!(
+            stream.read_to(*all.last().unwrap()).await || stream.ended,
+            "the stream did not catch up: {}",
+            stream.text
+        );
         got = stream.ids();
     }
     if stream.ended {
         let last = got.last().copied().unwrap_or(start);
-        let req = TestRequest::get().uri("/floor/stream").cookie(admin.c()).insert_header(("Last-Event-ID", last.to_string())).to_request();
+        let req = TestRequest::get()
+            .uri("/floor/stream")
+            .cookie(admin.c())
+            .insert_header(("Last-Event-ID", last.to_string()))
+            .to_request();
         let mut again = Sse::open(app.call_raw(req).await).await;
-        assert!(again.read_to(*all.last().unwrap()).await, "the reconnected stream did not catch up: {}", again.text);
+        assert!(
+            again.read_to(*all.last().unwrap()).await,
+            "the reconnected stream did not catch up: {}",
+            again.text
+        );
         again.pump(Duration::from_millis(300)).await;
         got.extend(again.ids());
     } else {
@@ -233,7 +378,10 @@ async fn a_postgresql_outage_is_answered_503_and_the_same_process_serves_again_o
     assert!(again.read_to(*all.last().unwrap()).await, "{}", again.text);
     assert_eq!(again.ids(), all);
     eprintln!("stream ended in the outage: {}", stream.ended);
-    eprintln!("serving again {recovered:?} after PostgreSQL was back ({} attempts)", n);
+    eprintln!(
+        "serving again {recovered:?} after PostgreSQL was back ({} attempts)",
+        n
+    );
     drop(pg);
 }
 
@@ -245,8 +393,11 @@ struct Attempt {
 }
 
 #[actix_web::test]
-async fn a_failover_restart_in_the_middle_of_writes_leaves_each_write_answered_503_or_committed_never_half_done() {
-    let Some((pg, url)) = own_cluster("cardroom_failover") else { return };
+async fn a_failover_restart_in_the_middle_of_writes_leaves_each_write_answered_503_or_committed_never_half_done(
+) {
+    let Some((pg, url)) = own_cluster("cardroom_failover") else {
+        return;
+    };
     let app = TestApp::on_url(&url, false).await;
     let token = app.admin_token().await;
     let pg = std::sync::Arc::new(std::sync::Mutex::new(pg));
@@ -260,33 +411,67 @@ async fn a_failover_restart_in_the_middle_of_writes_leaves_each_write_answered_5
         let p = pg.clone();
         let restart = tokio::task::spawn_blocking(move || {
             std::thread::sleep(Duration::from_millis(15));
-            p.lock().unwrap().restart("fast").expect("pg_ctl restart -m fast");
+            p.lock()
+                .unwrap()
+                .restart("fast")
+                .expect("pg_ctl restart -m fast");
         });
         let t = Instant::now();
         while !restart.is_finished() || t.elapsed() < Duration::from_millis(300) {
             let docs: Vec<String> = (0..8).map(|i| format!("FO{:06}", k + i)).collect();
             k += 8;
-            let rs = futures_util::future::join_all(docs.iter().map(|d| new_player(&app, &token, d))).await;
+            let rs =
+                futures_util::future::join_all(docs.iter().map(|d| new_player(&app, &token, d)))
+                    .await;
             for (doc, r) in docs.into_iter().zip(rs) {
                 let id = (r.status == 201).then(|| r.json()["player"]["id"].as_i64().unwrap());
-                attempts.push(Attempt { doc, status: r.status, id });
+                attempts.push(Attempt {
+                    doc,
+                    status: r.status,
+                    id,
+                });
             }
-            assert!(began.elapsed() < Duration::from_secs(120), "the restarts did not finish");
+            assert!(
+                began.elapsed() < Duration::from_secs(120),
+                "the restarts did not finish"
+            );
         }
         restart.await.unwrap();
         restarts += 1;
         // Serving again before the next round.
         let back = Instant::now();
-        while new_player(&app, &token, &format!("FOB{restarts}{:04}", back.elapsed().as_millis())).await.status != 201 {
-            assert!(back.elapsed() < RECOVERY, "not serving {RECOVERY:?} after the restart");
+        while new_player(
+            &app,
+            &token,
+            &format!("FOB{restarts}{:04}", back.elapsed().as_millis()),
+        )
+        .await
+        .status
+            != 201
+        {
+            assert!(
+                back.elapsed() < RECOVERY,
+                "not serving {RECOVERY:?} after the restart"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 
-    let odd: Vec<String> = attempts.iter().filter(|a| a.status != 201 && a.status != 503).map(|a| format!("{} → {}", a.doc, a.status)).collect();
-    assert!(odd.is_empty(), "every write is answered 201 or 503: {odd:?}");
+    let odd: Vec<String> = attempts
+        .iter()
+        .filter(|a| a.status != 201 && a.status != 503)
+        .map(|a| format!("{} → {}", a.doc, a.status))
+        .collect();
+    assert!(
+        odd.is_empty(),
+        "every write is answered 201 or 503: {odd:?}"
+    );
     let cut = attempts.iter().filter(|a| a.status == 503).count();
-    assert!(cut > 0, "no write was cut by the restarts ({} attempts): the test did not test anything", attempts.len());
+    assert!(
+        cut > 0,
+        "no write was cut by the restarts ({} attempts): the test did not test anything",
+        attempts.len()
+    );
 
     // Each acknowledged write is there; each one cut is there whole or not at all.
     #[derive(QueryableByName)]
@@ -306,16 +491,27 @@ async fn a_failover_restart_in_the_middle_of_writes_leaves_each_write_answered_5
         .load(c)
         .unwrap()
     });
-    let by_doc: std::collections::HashMap<&str, &Row> = rows.iter().map(|r| (r.doc_number.as_str(), r)).collect();
+    let by_doc: std::collections::HashMap<&str, &Row> =
+        rows.iter().map(|r| (r.doc_number.as_str(), r)).collect();
     for a in &attempts {
         match (a.status, by_doc.get(a.doc.as_str())) {
             (201, Some(r)) => assert_eq!(Some(r.id), a.id, "{}", a.doc),
-            (201, None) => panic!("{} was acknowledged (201) but is not in the database", a.doc),
+            (201, None) => panic!(
+                "{} was acknowledged (201) but is not in the database",
+                a.doc
+            ),
             _ => {}
         }
     }
-    let unaudited: Vec<&str> = rows.iter().filter(|r| r.audited == 0).map(|r| r.doc_number.as_str()).collect();
-    assert!(unaudited.is_empty(), "players written without their audit record (half-done): {unaudited:?}");
+    let unaudited: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.audited == 0)
+        .map(|r| r.doc_number.as_str())
+        .collect();
+    assert!(
+        unaudited.is_empty(),
+        "players written without their audit record (half-done): {unaudited:?}"
+    );
     let chain = app.with_conn(|c| cardroom::services::audit::verify_chain(c).unwrap());
     let v: Value = serde_json::to_value(&chain).unwrap_or(Value::Null);
     assert!(chain.ok, "the audit chain after the restarts: {v}");
@@ -333,14 +529,26 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
         eprintln!("skipped: PostgreSQL only (CARDROOM_TEST_DB=postgres)");
         return;
     }
-    let pg = PgCluster::start(&[("fsync", "off"), ("max_connections", "20")]).expect("a PostgreSQL cluster of the test's own");
-    let url = pg.create_database("cardroom_pool").expect("create database");
-    let config = cardroom::config::Config { database_url: url.clone(), pool_size: 40, ..cardroom::config::Config::default() };
+    let pg = PgCluster::start(&[("fsync", "off"), ("max_connections", "20")])
+        .expect("a PostgreSQL cluster of the test's own");
+    let url = pg
+        .create_database("cardroom_pool")
+        .expect("create database");
+    let config = cardroom::config::Config {
+        database_url: url.clone(),
+        pool_size: 40,
+        ..cardroom::config::Config::default()
+    };
     let err = match cardroom::app::build_state(config) {
         Ok(_) => panic!("a pool of 40 on a server that allows 17 connections started"),
         Err(e) => e.to_string(),
     };
-    assert!(err.contains("CARDROOM_POOL_SIZE = 40") && err.contains("max_connections = 20") && err.contains("allows 17"), "{err}");
+    assert!(
+        err.contains("CARDROOM_POOL_SIZE = 40")
+            && err.contains("max_connections = 20")
+            && err.contains("allows 17"),
+        "{err}"
+    );
     // A pool that fits starts.
     let config = cardroom::config::Config {
         database_url: url,
@@ -353,14 +561,18 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
 
 #[actix_web::test]
 async fn a_statement_postgresql_cancels_is_answered_503_and_changes_nothing() {
-    let Some((_pg, url)) = own_cluster("cardroom_timeout") else { return };
+    let Some((_pg, url)) = own_cluster("cardroom_timeout") else {
+        return;
+    };
     let app = TestApp::on_url(&url, false).await;
     let token = app.admin_token().await;
     assert_eq!(new_player(&app, &token, "TMO0001").await.status, 201);
     // Statements that wait for a lock give up after 300 ms; the pool's connections are cut
     // (as an administrator's pg_terminate_backend would) and come back with the setting.
     let mut admin = diesel::PgConnection::establish(&url).unwrap();
-    diesel::sql_query("ALTER DATABASE cardroom_timeout SET lock_timeout = '300ms'").execute(&mut admin).unwrap();
+    diesel::sql_query("ALTER DATABASE cardroom_timeout SET lock_timeout = '300ms'")
+        .execute(&mut admin)
+        .unwrap();
     diesel::sql_query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
         .execute(&mut admin)
         .unwrap();
@@ -384,12 +596,27 @@ async fn a_statement_postgresql_cancels_is_answered_503_and_changes_nothing() {
     let before = app.count("players");
     let audit_before = app.audit_count();
     diesel::sql_query("BEGIN").execute(&mut admin).unwrap();
-    diesel::sql_query("LOCK TABLE players IN ACCESS EXCLUSIVE MODE").execute(&mut admin).unwrap();
+    diesel::sql_query("LOCK TABLE players IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut admin)
+        .unwrap();
     let r = new_player(&app, &token, "TMO0002").await;
-    assert!(is_503_with_retry(&r), "a write cancelled by lock_timeout: {} {}", r.status, r.text());
+    assert!(
+        is_503_with_retry(&r),
+        "a write cancelled by lock_timeout: {} {}",
+        r.status,
+        r.text()
+    );
     assert_eq!(r.json()["error"]["code"], "unavailable");
     diesel::sql_query("COMMIT").execute(&mut admin).unwrap();
-    assert_eq!(app.count("players"), before, "the cancelled write left nothing");
+    assert_eq!(
+        app.count("players"),
+        before,
+        "the cancelled write left nothing"
+    );
     assert_eq!(app.audit_count(), audit_before);
-    assert_eq!(new_player(&app, &token, "TMO0002").await.status, 201, "the same write, once the lock is gone");
+    assert_eq!(
+        new_player(&app, &token, "TMO0002").await.status,
+        201,
+        "the same write, once the lock is gone"
+    );
 }

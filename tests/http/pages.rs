@@ -12,7 +12,11 @@ fn lisbon_today() -> chrono::NaiveDate {
 
 /// Date of birth of someone who turns 18 tomorrow in the room (Europe/Lisbon).
 fn under_18_by_one_day() -> String {
-    (lisbon_today().checked_sub_months(Months::new(18 * 12)).unwrap() + Days::new(1)).to_string()
+    (lisbon_today()
+        .checked_sub_months(Months::new(18 * 12))
+        .unwrap()
+        + Days::new(1))
+    .to_string()
 }
 
 fn player_fields<'a>(csrf: &'a str, dob: &'a str, doc: &'a str) -> Vec<(&'a str, &'a str)> {
@@ -32,7 +36,12 @@ fn player_fields<'a>(csrf: &'a str, dob: &'a str, doc: &'a str) -> Vec<(&'a str,
     ]
 }
 
-async fn post_player(app: &TestApp, s: &WebSession, fields: &[(&str, &str)], photo: Option<&[u8]>) -> Resp {
+async fn post_player(
+    app: &TestApp,
+    s: &WebSession,
+    fields: &[(&str, &str)],
+    photo: Option<&[u8]>,
+) -> Resp {
     let (ct, body) = multipart(fields, photo.map(|p| ("photo", "image/png", p)));
     app.call(
         TestRequest::post()
@@ -49,35 +58,71 @@ async fn post_player(app: &TestApp, s: &WebSession, fields: &[(&str, &str)], pho
 #[actix_web::test]
 async fn login_page_speaks_the_browsers_language() {
     let app = TestApp::new().await;
-    let pt = app.call(TestRequest::get().uri("/login").insert_header(("accept-language", "pt-PT,pt;q=0.9")).to_request()).await;
+    let pt = app
+        .call(
+            TestRequest::get()
+                .uri("/login")
+                .insert_header(("accept-language", "pt-PT,pt;q=0.9"))
+                .to_request(),
+        )
+        .await;
     assert_eq!(pt.status, 200);
     assert!(pt.text().contains("Palavra-passe"), "{}", pt.text());
-    let en = app.call(TestRequest::get().uri("/login").insert_header(("accept-language", "en-GB")).to_request()).await;
+    let en = app
+        .call(
+            TestRequest::get()
+                .uri("/login")
+                .insert_header(("accept-language", "en-GB"))
+                .to_request(),
+        )
+        .await;
     assert!(en.text().contains("Password"));
     assert_eq!(en.header("x-frame-options").as_deref(), Some("DENY"));
-    assert!(en.header("content-security-policy").unwrap().contains("default-src 'self'"));
+    assert!(en
+        .header("content-security-policy")
+        .unwrap()
+        .contains("default-src 'self'"));
 }
 
 #[actix_web::test]
 async fn pages_redirect_to_sign_in_and_back() {
     let app = TestApp::new().await;
-    let r = app.call(TestRequest::get().uri("/players?q=ana").to_request()).await;
+    let r = app
+        .call(TestRequest::get().uri("/players?q=ana").to_request())
+        .await;
     assert_eq!(r.status, 303);
-    assert_eq!(r.header("location").as_deref(), Some("/login?next=%2Fplayers%3Fq%3Dana"));
+    assert_eq!(
+        r.header("location").as_deref(),
+        Some("/login?next=%2Fplayers%3Fq%3Dana")
+    );
     // A forged session cookie (signed with another key) is not accepted either.
     let forged = {
         use jsonwebtoken::{encode, EncodingKey, Header};
         let claims = serde_json::json!({"sub": 1, "ver": 0, "kind": "web", "csrf": "x", "iat": 0, "exp": 4_000_000_000i64});
-        encode(&Header::default(), &claims, &EncodingKey::from_secret(b"not-the-server-secret-not-the-server")).unwrap()
+        encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(b"not-the-server-secret-not-the-server"),
+        )
+        .unwrap()
     };
-    let r = app.call(TestRequest::get().uri("/").cookie(Cookie::new("cr_session", forged)).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/")
+                .cookie(Cookie::new("cr_session", forged))
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 303);
 }
 
 #[actix_web::test]
 async fn login_refusals_and_lockout() {
     let app = TestApp::new().await;
-    let page = app.call(TestRequest::get().uri("/login").to_request()).await;
+    let page = app
+        .call(TestRequest::get().uri("/login").to_request())
+        .await;
     let pre = page.cookie("cr_pre").unwrap();
     let csrf = hidden_csrf(&page.text());
     let attempt = |pw: &'static str, with_csrf: bool| {
@@ -85,7 +130,12 @@ async fn login_refusals_and_lockout() {
         if with_csrf {
             form.push(("csrf", csrf.as_str()));
         }
-        TestRequest::post().uri("/login").cookie(Cookie::new("cr_pre", pre.clone())).insert_header(("accept-language", "en")).set_form(form).to_request()
+        TestRequest::post()
+            .uri("/login")
+            .cookie(Cookie::new("cr_pre", pre.clone()))
+            .insert_header(("accept-language", "en"))
+            .set_form(form)
+            .to_request()
     };
     // Without the CSRF token: refused before the password is even looked at.
     let r = app.call(attempt(ADMIN_PW, false)).await;
@@ -110,14 +160,22 @@ async fn register_with_photo_then_see_the_record() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
     let png = cardroom::services::photo::generated_portrait(9);
-    let r = post_player(&app, &s, &player_fields(&s.csrf, "1985-03-02", "FX 123.456"), Some(&png)).await;
+    let r = post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1985-03-02", "FX 123.456"),
+        Some(&png),
+    )
+    .await;
     assert_eq!(r.status, 303, "{}", r.text());
     let loc = r.header("location").unwrap();
     assert!(loc.starts_with("/players/"));
     let page = app.page(&loc, &s).await;
     assert_eq!(page.status, 200);
     let html = page.text();
-    assert!(html.contains("João Gonçalves") && html.contains("+5511987654321") && html.contains("BR"));
+    assert!(
+        html.contains("João Gonçalves") && html.contains("+5511987654321") && html.contains("BR")
+    );
     assert!(html.contains("class=\"player-photo\""));
     let photo = app.page(&format!("{loc}/photo"), &s).await;
     assert_eq!(photo.status, 200);
@@ -133,7 +191,10 @@ async fn register_with_photo_then_see_the_record() {
 }
 
 fn urlencode(s: &str) -> String {
-    serde_urlencoded::to_string([("q", s)]).unwrap().trim_start_matches("q=").to_string()
+    serde_urlencoded::to_string([("q", s)])
+        .unwrap()
+        .trim_start_matches("q=")
+        .to_string()
 }
 
 #[actix_web::test]
@@ -158,13 +219,37 @@ async fn page_refusals_change_nothing() {
     app.create_staff("floor1", "floor");
     let s = app.web_login("floor1", STAFF_PW).await;
     let png = cardroom::services::photo::generated_portrait(2);
-    assert_eq!(post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P111"), Some(&png)).await.status, 303);
-    let before = (app.audit_count(), app.count("players"), app.count("player_photos"));
+    assert_eq!(
+        post_player(
+            &app,
+            &s,
+            &player_fields(&s.csrf, "1980-01-01", "P111"),
+            Some(&png)
+        )
+        .await
+        .status,
+        303
+    );
+    let before = (
+        app.audit_count(),
+        app.count("players"),
+        app.count("player_photos"),
+    );
 
     // Duplicate document, typed differently: 409, with a link to the existing record.
-    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "p-111"), None).await;
+    let r = post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1980-01-01", "p-111"),
+        None,
+    )
+    .await;
     assert_eq!(r.status, 409);
-    assert!(r.text().contains("already registered to João Gonçalves"), "{}", r.text());
+    assert!(
+        r.text().contains("already registered to João Gonçalves"),
+        "{}",
+        r.text()
+    );
     assert!(r.text().contains("href=\"/players/1\""));
 
     // Expired ID.
@@ -176,11 +261,23 @@ async fn page_refusals_change_nothing() {
     assert!(r.text().contains("This ID document expired"));
 
     // Not an image / too big.
-    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P333"), Some(b"just some text, not a picture")).await;
+    let r = post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1980-01-01", "P333"),
+        Some(b"just some text, not a picture"),
+    )
+    .await;
     assert_eq!(r.status, 422);
     assert!(r.text().contains("must be a JPEG or PNG"));
     let huge = vec![7u8; 6 * 1024 * 1024];
-    let r = post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "P444"), Some(&huge)).await;
+    let r = post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1980-01-01", "P444"),
+        Some(&huge),
+    )
+    .await;
     assert_eq!(r.status, 413, "{}", r.text());
     assert!(r.text().contains("larger than 5 MB"), "{}", r.text());
 
@@ -206,11 +303,25 @@ async fn page_refusals_change_nothing() {
 
     // Wrong content type.
     let r = app
-        .call(TestRequest::post().uri("/players").cookie(s.c()).insert_header(("content-type", "text/plain")).set_payload("hello").to_request())
+        .call(
+            TestRequest::post()
+                .uri("/players")
+                .cookie(s.c())
+                .insert_header(("content-type", "text/plain"))
+                .set_payload("hello")
+                .to_request(),
+        )
         .await;
     assert_eq!(r.status, 415);
 
-    assert_eq!((app.audit_count(), app.count("players"), app.count("player_photos")), before);
+    assert_eq!(
+        (
+            app.audit_count(),
+            app.count("players"),
+            app.count("player_photos")
+        ),
+        before
+    );
 }
 
 #[actix_web::test]
@@ -218,7 +329,13 @@ async fn bans_and_separations_from_the_player_page() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
     let png = cardroom::services::photo::generated_portrait(4);
-    post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "AA1001"), Some(&png)).await;
+    post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1980-01-01", "AA1001"),
+        Some(&png),
+    )
+    .await;
     let mut other = player_fields(&s.csrf, "1982-01-01", "BB2002");
     other.retain(|(k, _)| *k != "full_name");
     other.push(("full_name", "Carla Ho"));
@@ -229,37 +346,81 @@ async fn bans_and_separations_from_the_player_page() {
 
     // A ban without a reason is refused and changes nothing.
     let before = app.audit_count();
-    let r = app.post_form("/players/1/bans", &s, &[("reason", "  ")]).await;
+    let r = app
+        .post_form("/players/1/bans", &s, &[("reason", "  ")])
+        .await;
     assert_eq!(r.status, 422);
     assert_eq!(app.audit_count(), before);
 
-    let r = app.post_form("/players/1/bans", &s, &[("reason", "Threatened a dealer (BSOP 10)")]).await;
+    let r = app
+        .post_form(
+            "/players/1/bans",
+            &s,
+            &[("reason", "Threatened a dealer (BSOP 10)")],
+        )
+        .await;
     assert_eq!(r.status, 303);
     let page = app.page("/players/1", &s).await.text();
     assert!(page.contains("badge-bad"), "banned badge");
     assert!(page.contains("Threatened a dealer"));
     // The list shows the ban at a glance (BSOP 10).
     let list = app.page("/players", &s).await.text();
-    assert_eq!(list.matches("badge-bad").count(), 1, "one banned player in the list");
+    assert_eq!(
+        list.matches("badge-bad").count(),
+        1,
+        "one banned player in the list"
+    );
 
     // Lift it.
-    let r = app.post_form("/bans/1/lift", &s, &[("reason", "Apologised; decision of the director")]).await;
+    let r = app
+        .post_form(
+            "/bans/1/lift",
+            &s,
+            &[("reason", "Apologised; decision of the director")],
+        )
+        .await;
     assert_eq!(r.status, 303);
-    let r = app.post_form("/bans/1/lift", &s, &[("reason", "again")]).await;
+    let r = app
+        .post_form("/bans/1/lift", &s, &[("reason", "again")])
+        .await;
     assert_eq!(r.status, 409);
 
     // BSOP 47: keep two players apart, by document number.
-    let r = app.post_form("/players/1/separations", &s, &[("other", "bb-2002"), ("reason", "Known collusion suspicion")]).await;
+    let r = app
+        .post_form(
+            "/players/1/separations",
+            &s,
+            &[
+                ("other", "bb-2002"),
+                ("reason", "Known collusion suspicion"),
+            ],
+        )
+        .await;
     assert_eq!(r.status, 303, "{}", r.text());
     let page = app.page("/players/2", &s).await.text();
     assert!(page.contains("Known collusion suspicion"));
-    let r = app.post_form("/players/2/separations", &s, &[("other", "1"), ("reason", "twice")]).await;
+    let r = app
+        .post_form(
+            "/players/2/separations",
+            &s,
+            &[("other", "1"), ("reason", "twice")],
+        )
+        .await;
     assert_eq!(r.status, 409);
-    let r = app.post_form("/players/1/separations", &s, &[("other", "1"), ("reason", "self")]).await;
+    let r = app
+        .post_form(
+            "/players/1/separations",
+            &s,
+            &[("other", "1"), ("reason", "self")],
+        )
+        .await;
     assert_eq!(r.status, 422);
     let r = app.post_form("/separations/1/remove?from=2", &s, &[]).await;
     assert_eq!(r.status, 303);
-    assert_eq!(r.header("location").as_deref(), Some("/players/2#separations"));
+    assert_eq!(
+        r.header("location").as_deref(),
+        Some("/players/2#separations")
+    );
 }
 
 #[actix_web::test]
@@ -272,7 +433,11 @@ async fn password_change_ends_other_sessions() {
         .post_form(
             "/account/password",
             &a,
-            &[("current_password", "wrong one!!"), ("new_password", "a-new-password-1"), ("confirm_password", "a-new-password-1")],
+            &[
+                ("current_password", "wrong one!!"),
+                ("new_password", "a-new-password-1"),
+                ("confirm_password", "a-new-password-1"),
+            ],
         )
         .await;
     assert_eq!(r.status, 422);
@@ -281,14 +446,23 @@ async fn password_change_ends_other_sessions() {
         .post_form(
             "/account/password",
             &a,
-            &[("current_password", STAFF_PW), ("new_password", "a-new-password-1"), ("confirm_password", "a-new-password-1")],
+            &[
+                ("current_password", STAFF_PW),
+                ("new_password", "a-new-password-1"),
+                ("confirm_password", "a-new-password-1"),
+            ],
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
-    let renewed = r.cookie("cr_session").expect("fresh session for this browser");
+    let renewed = r
+        .cookie("cr_session")
+        .expect("fresh session for this browser");
     // The other browser is signed out; this one continues with its new cookie.
     assert_eq!(app.page("/", &b).await.status, 303);
-    let a2 = WebSession { cookie: renewed, csrf: String::new() };
+    let a2 = WebSession {
+        cookie: renewed,
+        csrf: String::new(),
+    };
     assert_eq!(app.page("/", &a2).await.status, 200);
     app.web_login("floor1", "a-new-password-1").await;
 }
@@ -298,16 +472,34 @@ async fn logout_and_language_switch() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
     // Without the form's token nothing changes.
-    let r = app.call(TestRequest::post().uri("/lang/pt").cookie(s.c()).set_form([("next", "/players")]).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::post()
+                .uri("/lang/pt")
+                .cookie(s.c())
+                .set_form([("next", "/players")])
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 403);
     let r = app.post_form("/lang/pt", &s, &[("next", "/players")]).await;
     assert_eq!(r.status, 303);
     assert_eq!(r.header("location").as_deref(), Some("/players"));
     assert_eq!(r.cookie("cr_lang").as_deref(), Some("pt"));
-    let page = app.call(TestRequest::get().uri("/players").cookie(s.c()).cookie(Cookie::new("cr_lang", "pt")).to_request()).await;
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/players")
+                .cookie(s.c())
+                .cookie(Cookie::new("cr_lang", "pt"))
+                .to_request(),
+        )
+        .await;
     assert!(page.text().contains("Registar jogador"));
     // An open redirect is not possible.
-    let r = app.post_form("/lang/en", &s, &[("next", "//evil.example")]).await;
+    let r = app
+        .post_form("/lang/en", &s, &[("next", "//evil.example")])
+        .await;
     assert_eq!(r.header("location").as_deref(), Some("/"));
     let r = app.post_form("/logout", &s, &[]).await;
     assert_eq!(r.status, 303);
@@ -318,10 +510,26 @@ async fn logout_and_language_switch() {
 async fn unknown_pages_get_a_translated_404() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
-    let r = app.call(TestRequest::get().uri("/players/999").cookie(s.c()).insert_header(("accept-language", "pt")).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/players/999")
+                .cookie(s.c())
+                .insert_header(("accept-language", "pt"))
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 404);
     assert!(r.text().contains("Não encontrado"));
-    let r = app.call(TestRequest::get().uri("/no/such/page").cookie(s.c()).insert_header(("accept-language", "en")).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/no/such/page")
+                .cookie(s.c())
+                .insert_header(("accept-language", "en"))
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 404);
     assert!(r.text().contains("Not found"));
 }
@@ -346,24 +554,52 @@ async fn a_one_time_admin_password_must_be_changed_first() {
     let svc = test::init_service(App::new().configure(cardroom::web::configure(state))).await;
     let call = |req| test::call_service(&svc, req);
     let page = call(TestRequest::get().uri("/login").to_request()).await;
-    let pre = page.response().cookies().find(|c| c.name() == "cr_pre").unwrap().value().to_string();
+    let pre = page
+        .response()
+        .cookies()
+        .find(|c| c.name() == "cr_pre")
+        .unwrap()
+        .value()
+        .to_string();
     let html = String::from_utf8(test::read_body(page).await.to_vec()).unwrap();
     let csrf = hidden_csrf(&html);
     let r = call(
         TestRequest::post()
             .uri("/login")
             .cookie(Cookie::new("cr_pre", pre))
-            .set_form([("csrf", csrf.as_str()), ("username", "admin"), ("password", pw.as_str())])
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("username", "admin"),
+                ("password", pw.as_str()),
+            ])
             .to_request(),
     )
     .await;
     assert_eq!(r.status(), 303);
-    let session = r.response().cookies().find(|c| c.name() == "cr_session").unwrap().value().to_string();
+    let session = r
+        .response()
+        .cookies()
+        .find(|c| c.name() == "cr_session")
+        .unwrap()
+        .value()
+        .to_string();
     // Every page leads to the password form until a password is chosen.
-    let r = call(TestRequest::get().uri("/players").cookie(Cookie::new("cr_session", session.clone())).to_request()).await;
+    let r = call(
+        TestRequest::get()
+            .uri("/players")
+            .cookie(Cookie::new("cr_session", session.clone()))
+            .to_request(),
+    )
+    .await;
     assert_eq!(r.status(), 303);
     assert_eq!(r.headers().get("location").unwrap(), "/account/password");
-    let r = call(TestRequest::get().uri("/account/password").cookie(Cookie::new("cr_session", session.clone())).to_request()).await;
+    let r = call(
+        TestRequest::get()
+            .uri("/account/password")
+            .cookie(Cookie::new("cr_session", session.clone()))
+            .to_request(),
+    )
+    .await;
     assert_eq!(r.status(), 200);
     let html = String::from_utf8(test::read_body(r).await.to_vec()).unwrap();
     assert!(html.contains("id=\"one-time\""));
@@ -382,15 +618,29 @@ async fn a_one_time_admin_password_must_be_changed_first() {
     )
     .await;
     assert_eq!(r.status(), 200);
-    let renewed = r.response().cookies().find(|c| c.name() == "cr_session").unwrap().value().to_string();
-    let r = call(TestRequest::get().uri("/players").cookie(Cookie::new("cr_session", renewed)).to_request()).await;
+    let renewed = r
+        .response()
+        .cookies()
+        .find(|c| c.name() == "cr_session")
+        .unwrap()
+        .value()
+        .to_string();
+    let r = call(
+        TestRequest::get()
+            .uri("/players")
+            .cookie(Cookie::new("cr_session", renewed))
+            .to_request(),
+    )
+    .await;
     assert_eq!(r.status(), 200);
 }
 
 /// Registers `n` eligible players (with photos) straight through the service.
 pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
     let now = app.state.clock.now();
-    let photo = cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(5)).unwrap();
+    let photo =
+        cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(5))
+            .unwrap();
     (0..n)
         .map(|i| {
             let input = cardroom::domain::player::PlayerInput {
@@ -407,10 +657,17 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                 alias: format!("FP{i}"),
             };
             app.with_conn(|c| {
-                cardroom::services::players::create(c, now, chrono_tz::Europe::Lisbon, &cardroom::db::audit::Actor::system(), &input, Some(&photo))
-                    .unwrap()
-                    .0
-                    .id
+                cardroom::services::players::create(
+                    c,
+                    now,
+                    chrono_tz::Europe::Lisbon,
+                    &cardroom::db::audit::Actor::system(),
+                    &input,
+                    Some(&photo),
+                )
+                .unwrap()
+                .0
+                .id
             })
         })
         .collect()
@@ -422,7 +679,12 @@ async fn floor_page_lists_calls_and_seats() {
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 7, "game_id": 1, "mode": "continuous", "seats": 9});
-    assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tables", &token, table)
+            .await
+            .status,
+        201
+    );
     let ids = eligible_players(&app, 3);
     let s = app.web_login("admin", ADMIN_PW).await;
 
@@ -431,12 +693,16 @@ async fn floor_page_lists_calls_and_seats() {
     assert!(page.contains("4 more to start a game"), "{page}");
 
     for id in &ids {
-        let r = app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        let r = app
+            .post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
         assert_eq!(r.status, 303, "{}", r.text());
     }
     // The same player twice: refused in place, nothing changes.
     let before = (app.audit_count(), app.count("waitlist_entries"));
-    let r = app.post_form("/floor/lists/1/join", &s, &[("player", "FLOOR0000")]).await;
+    let r = app
+        .post_form("/floor/lists/1/join", &s, &[("player", "FLOOR0000")])
+        .await;
     assert_eq!(r.status, 409);
     assert!(r.text().contains("already on this list"));
     assert!(r.text().contains("id=\"floor-problem\""));
@@ -445,20 +711,38 @@ async fn floor_page_lists_calls_and_seats() {
     // Calling on a closed table is refused; open it, call seat 1: the first on the list.
     let r = app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await;
     assert_eq!(r.status, 409);
-    assert_eq!(app.post_form("/floor/tables/1/open", &s, &[]).await.status, 303);
-    assert_eq!(app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await.status, 303);
+    assert_eq!(
+        app.post_form("/floor/tables/1/open", &s, &[]).await.status,
+        303
+    );
+    assert_eq!(
+        app.post_form("/floor/tables/1/seats/1/call", &s, &[])
+            .await
+            .status,
+        303
+    );
     let page = app.page("/floor/live", &s).await.text();
     // The response window (5 minutes) counts down on the dashboard.
-    assert!(page.contains("FP0") && (page.contains("data-seconds=\"300\">5:00") || page.contains("data-seconds=\"299\">4:59")), "{page}");
+    assert!(
+        page.contains("FP0")
+            && (page.contains("data-seconds=\"300\">5:00")
+                || page.contains("data-seconds=\"299\">4:59")),
+        "{page}"
+    );
     // The called player is confirmed: seated, off the list; the others move up.
-    assert_eq!(app.post_form("/floor/calls/1/seat", &s, &[]).await.status, 303);
+    assert_eq!(
+        app.post_form("/floor/calls/1/seat", &s, &[]).await.status,
+        303
+    );
     let live = app.page("/floor/live", &s).await.text();
     let list_part = &live[..live.find("floor-tables").unwrap()];
     assert!(!list_part.contains(">FP0<") && list_part.contains(">FP1<"));
     let seated: i64 = app.count("seatings");
     assert_eq!(seated, 1);
     // A seat number beyond the table's seats is refused with a message.
-    let r = app.post_form("/floor/tables/1/seats/10/call", &s, &[]).await;
+    let r = app
+        .post_form("/floor/tables/1/seats/10/call", &s, &[])
+        .await;
     assert_eq!(r.status, 422);
 }
 
@@ -468,20 +752,46 @@ async fn bsop_24_lobby_board_shows_buy_ins_and_aliases_only() {
     let token = app.admin_token().await;
     let game = serde_json::json!({"name": "NL 2/5", "variant": "holdem_nl", "small_blind": 200, "big_blind": 500,
         "limit_class": "mid", "buy_in_min": 10000, "buy_in_max": 50000});
-    assert_eq!(app.send_json("POST", "/api/v1/games", &token, game).await.status, 201);
+    assert_eq!(
+        app.send_json("POST", "/api/v1/games", &token, game)
+            .await
+            .status,
+        201
+    );
     let ids = eligible_players(&app, 2);
     let s = app.web_login("admin", ADMIN_PW).await;
     for id in &ids {
-        assert_eq!(app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await.status, 303);
+        assert_eq!(
+            app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+                .await
+                .status,
+            303
+        );
     }
     // No sign-in needed: it is a screen in the room.
-    let r = app.call(TestRequest::get().uri("/lobby").insert_header(("accept-language", "en")).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/lobby")
+                .insert_header(("accept-language", "en"))
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 200);
     let html = r.text();
-    assert!(html.contains("€100.00 – €500.00"), "buy-in min and max (BSOP 24): {html}");
+    assert!(
+        html.contains("€100.00 – €500.00"),
+        "buy-in min and max (BSOP 24): {html}"
+    );
     assert!(html.contains("FP0") && html.contains("FP1"));
-    assert!(!html.contains("Floor Player"), "full names never appear on the public board");
-    assert!(!html.contains("FLOOR0000"), "documents never appear on the public board");
+    assert!(
+        !html.contains("Floor Player"),
+        "full names never appear on the public board"
+    );
+    assert!(
+        !html.contains("FLOOR0000"),
+        "documents never appear on the public board"
+    );
     assert!(html.contains("Waiting: 2"));
 }
 
@@ -492,14 +802,25 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
     let table = serde_json::json!({"number": 3, "game_id": 1, "mode": "continuous", "seats": 6});
-    assert_eq!(app.send_json("POST", "/api/v1/tables", &token, table).await.status, 201);
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tables", &token, table)
+            .await
+            .status,
+        201
+    );
     let ids = eligible_players(&app, 8);
     let s = app.web_login("admin", ADMIN_PW).await;
     for id in &ids {
-        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
     }
     // A draw needs an open table.
-    assert_eq!(app.post_form("/floor/tables/1/draw-seats", &s, &[]).await.status, 409);
+    assert_eq!(
+        app.post_form("/floor/tables/1/draw-seats", &s, &[])
+            .await
+            .status,
+        409
+    );
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
@@ -507,37 +828,78 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     // Eight registered for six seats and no other table to open: who plays is drawn first
     // (PT-2007 27, nobody has priority yet), then the seats (PT-2007 11); two stay listed.
     let seated: Vec<(i64, i32)> = app.with_conn(|c| {
-        seatings::table.filter(seatings::left_at.is_null()).select((seatings::player_id, seatings::seat_no)).load(c).unwrap()
+        seatings::table
+            .filter(seatings::left_at.is_null())
+            .select((seatings::player_id, seatings::seat_no))
+            .load(c)
+            .unwrap()
     });
     assert_eq!(seated.len(), 6);
     assert!(seated.iter().all(|(p, _)| ids.contains(p)));
     let mut seats: Vec<i32> = seated.iter().map(|(_, s)| *s).collect();
     seats.sort();
     assert_eq!(seats, vec![1, 2, 3, 4, 5, 6]);
-    let waiting: i64 = app.with_conn(|c| waitlist_entries::table.filter(waitlist_entries::state.eq("waiting")).count().get_result(c).unwrap());
+    let waiting: i64 = app.with_conn(|c| {
+        waitlist_entries::table
+            .filter(waitlist_entries::state.eq("waiting"))
+            .count()
+            .get_result(c)
+            .unwrap()
+    });
     assert_eq!(waiting, 2);
     let first = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
     assert_eq!(first.draw.kind, "oversubscribed");
     assert!(first.matches);
     // PT-2007 24: six players, the game runs.
-    let state: String = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::state).first(c).unwrap());
+    let state: String = app.with_conn(|c| {
+        card_tables::table
+            .find(1i64)
+            .select(card_tables::state)
+            .first(c)
+            .unwrap()
+    });
     assert_eq!(state, "running");
     // The seat draw replays to the same result.
     let page = app.page("/draws/2", &s).await.text();
-    assert!(page.contains("id=\"draw-replay\"") && page.contains("the same result"), "{page}");
+    assert!(
+        page.contains("id=\"draw-replay\"") && page.contains("the same result"),
+        "{page}"
+    );
     // BSOP 48: the button goes to the seat of the highest card.
-    assert_eq!(app.post_form("/floor/tables/1/draw-button", &s, &[]).await.status, 303);
-    let button: Option<i32> = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::button_seat).first(c).unwrap());
+    assert_eq!(
+        app.post_form("/floor/tables/1/draw-button", &s, &[])
+            .await
+            .status,
+        303
+    );
+    let button: Option<i32> = app.with_conn(|c| {
+        card_tables::table
+            .find(1i64)
+            .select(card_tables::button_seat)
+            .first(c)
+            .unwrap()
+    });
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 3).unwrap());
     assert!(replay.matches);
     let d: cardroom::domain::draw::Draw = serde_json::from_str(&replay.draw.inputs).unwrap();
-    let cardroom::domain::draw::Draw::HighCard { result, .. } = d else { panic!("high card draw") };
+    let cardroom::domain::draw::Draw::HighCard { result, .. } = d else {
+        panic!("high card draw")
+    };
     let winner = result.winner().unwrap();
-    assert_eq!(button, seated.iter().find(|(p, _)| *p == winner).map(|(_, s)| *s));
-    assert!(app.page("/floor/live", &s).await.text().contains("class=\"dealer-button\""));
+    assert_eq!(
+        button,
+        seated.iter().find(|(p, _)| *p == winner).map(|(_, s)| *s)
+    );
+    assert!(app
+        .page("/floor/live", &s)
+        .await
+        .text()
+        .contains("class=\"dealer-button\""));
     // A stored result edited afterwards no longer replays.
     app.with_conn(|c| {
-        diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 2").execute(c).unwrap();
+        diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 2")
+            .execute(c)
+            .unwrap();
     });
     let page = app.page("/draws/2", &s).await.text();
     assert!(page.contains("does NOT give the stored result"));
@@ -566,31 +928,85 @@ async fn the_floor_stream_replays_missed_events_and_pushes_new_ones() {
     nl_game(&app, &token).await;
     let ids = eligible_players(&app, 2);
     let s = app.web_login("admin", ADMIN_PW).await;
-    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[0].to_string())]).await;
+    app.post_form(
+        "/floor/lists/1/join",
+        &s,
+        &[("player", &ids[0].to_string())],
+    )
+    .await;
     // A page that was offline since event 0 gets what it missed, with its sequence number.
-    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).insert_header(("last-event-id", "0")).to_request()).await;
+    let res = app
+        .call_raw(
+            TestRequest::get()
+                .uri("/floor/stream")
+                .cookie(s.c())
+                .insert_header(("last-event-id", "0"))
+                .to_request(),
+        )
+        .await;
     assert_eq!(res.status(), 200);
-    assert_eq!(res.headers().get("content-type").unwrap(), "text/event-stream");
+    assert_eq!(
+        res.headers().get("content-type").unwrap(),
+        "text/event-stream"
+    );
     let seen = read_stream_until(res, "id: 1\n").await;
     assert!(seen.starts_with("retry: 2000"), "{seen}");
-    assert!(seen.contains("id: 1\ndata: {") && seen.contains("list.changed"), "{seen}");
+    assert!(
+        seen.contains("id: 1\ndata: {") && seen.contains("list.changed"),
+        "{seen}"
+    );
     // A fresh page starts from now and receives the next change as it happens.
-    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).to_request()).await;
+    let res = app
+        .call_raw(
+            TestRequest::get()
+                .uri("/floor/stream")
+                .cookie(s.c())
+                .to_request(),
+        )
+        .await;
     let reader = actix_web::rt::spawn(read_stream_until(res, "id: 2\n"));
     actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
-    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[1].to_string())]).await;
+    app.post_form(
+        "/floor/lists/1/join",
+        &s,
+        &[("player", &ids[1].to_string())],
+    )
+    .await;
     let seen = reader.await.unwrap();
-    assert!(seen.contains("id: 2\n") && !seen.contains("id: 1\n"), "{seen}");
+    assert!(
+        seen.contains("id: 2\n") && !seen.contains("id: 1\n"),
+        "{seen}"
+    );
     // A page rendered at event 1 connects with ?since=1: it gets event 2, made meanwhile.
     let page = app.page("/floor", &s).await.text();
-    assert!(page.contains("data-since=\"2\""), "the page says which event it shows");
-    let res = app.call_raw(TestRequest::get().uri("/floor/stream?since=1").cookie(s.c()).to_request()).await;
+    assert!(
+        page.contains("data-since=\"2\""),
+        "the page says which event it shows"
+    );
+    let res = app
+        .call_raw(
+            TestRequest::get()
+                .uri("/floor/stream?since=1")
+                .cookie(s.c())
+                .to_request(),
+        )
+        .await;
     let seen = read_stream_until(res, "id: 2\n").await;
-    assert!(seen.contains("id: 2\n") && !seen.contains("id: 1\n"), "{seen}");
+    assert!(
+        seen.contains("id: 2\n") && !seen.contains("id: 1\n"),
+        "{seen}"
+    );
     // Only the floor follows the stream.
     app.create_staff("dealer1", "dealer");
     let d = app.web_login("dealer1", STAFF_PW).await;
-    let r = app.call(TestRequest::get().uri("/floor/stream").cookie(d.c()).to_request()).await;
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/floor/stream")
+                .cookie(d.c())
+                .to_request(),
+        )
+        .await;
     assert_eq!(r.status, 403);
 }
 
@@ -606,23 +1022,57 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     // Three players sit and leave ten minutes apart: seats open every 10 minutes.
     for (i, id) in ids[..3].iter().enumerate() {
-        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{}", i + 1), &token, serde_json::json!({"player_id": id})).await;
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/1/seats/{}", i + 1),
+                &token,
+                serde_json::json!({"player_id": id}),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
     // No history yet: no estimate.
-    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[3].to_string())]).await;
+    app.post_form(
+        "/floor/lists/1/join",
+        &s,
+        &[("player", &ids[3].to_string())],
+    )
+    .await;
     let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
     assert!(list["lines"][0]["estimated_wait_min"].is_null(), "{list}");
     for seating in 1..=3 {
-        app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 10})).await;
-        let r = app.send_json("POST", &format!("/api/v1/seatings/{seating}/leave"), &token, serde_json::json!({"reason": "went home"})).await;
+        app.send_json(
+            "POST",
+            "/api/v1/test/clock/advance",
+            &token,
+            serde_json::json!({"minutes": 10}),
+        )
+        .await;
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{seating}/leave"),
+                &token,
+                serde_json::json!({"reason": "went home"}),
+            )
+            .await;
         assert_eq!(r.status, 200, "{}", r.text());
     }
-    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[4].to_string())]).await;
+    app.post_form(
+        "/floor/lists/1/join",
+        &s,
+        &[("player", &ids[4].to_string())],
+    )
+    .await;
     let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
     assert_eq!(list["lines"][0]["estimated_wait_min"], 10, "{list}");
     assert_eq!(list["lines"][1]["estimated_wait_min"], 20, "{list}");
-    assert!(app.page("/floor/live", &s).await.text().contains("≈ 20 min"));
+    assert!(app
+        .page("/floor/live", &s)
+        .await
+        .text()
+        .contains("≈ 20 min"));
 }
 
 #[actix_web::test]
@@ -633,13 +1083,15 @@ async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
     for n in [1, 2] {
-        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
+        let table =
+            serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
     }
     let ids = eligible_players(&app, 13);
     let s = app.web_login("admin", ADMIN_PW).await;
     for id in &ids {
-        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
     }
     // One open table is not enough for a draw by suits.
     app.post_form("/floor/tables/1/open", &s, &[]).await;
@@ -652,11 +1104,19 @@ async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
     let r = app.post_form("/floor/lists/1/draw-by-suits", &s, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
     let seated: Vec<(i64, i64)> = app.with_conn(|c| {
-        seatings::table.filter(seatings::left_at.is_null()).select((seatings::table_id, seatings::player_id)).load(c).unwrap()
+        seatings::table
+            .filter(seatings::left_at.is_null())
+            .select((seatings::table_id, seatings::player_id))
+            .load(c)
+            .unwrap()
     });
     assert_eq!(seated.len(), 13, "everyone on the list gets a seat");
     let at1 = seated.iter().filter(|(t, _)| *t == 1).count();
-    assert!(at1 == 6 || at1 == 7, "tables filled evenly: {at1} and {}", 13 - at1);
+    assert!(
+        at1 == 6 || at1 == 7,
+        "tables filled evenly: {at1} and {}",
+        13 - at1
+    );
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
     assert!(replay.matches);
     assert_eq!(replay.draw.kind, "suit");
@@ -676,29 +1136,56 @@ async fn pt2007_27_an_oversubscribed_table_gives_priority_to_the_previous_sessio
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     // The previous session: players 6, 7, 8 sat at this table and left.
     for (seat, p) in [(1, ids[6]), (2, ids[7]), (3, ids[8])] {
-        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{seat}"), &token, serde_json::json!({"player_id": p})).await;
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/1/seats/{seat}"),
+                &token,
+                serde_json::json!({"player_id": p}),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
     for seating in 1..=3 {
-        app.send_json("POST", &format!("/api/v1/seatings/{seating}/leave"), &token, serde_json::json!({"reason": "session over"})).await;
+        app.send_json(
+            "POST",
+            &format!("/api/v1/seatings/{seating}/leave"),
+            &token,
+            serde_json::json!({"reason": "session over"}),
+        )
+        .await;
     }
     // Everyone registers again for the next session; the newcomers are ahead on the list.
     for p in ids.iter() {
-        app.post_form("/floor/lists/1/join", &s, &[("player", &p.to_string())]).await;
+        app.post_form("/floor/lists/1/join", &s, &[("player", &p.to_string())])
+            .await;
     }
     // The table was closed below the minimum? Re-open if needed, then draw.
-    let state: String = app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1i64).select(cardroom::db::schema::card_tables::state).first(c).unwrap());
+    let state: String = app.with_conn(|c| {
+        cardroom::db::schema::card_tables::table
+            .find(1i64)
+            .select(cardroom::db::schema::card_tables::state)
+            .first(c)
+            .unwrap()
+    });
     if state == "closed" {
         app.post_form("/floor/tables/1/open", &s, &[]).await;
     }
     let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
     let seated: Vec<i64> = app.with_conn(|c| {
-        seatings::table.filter(seatings::left_at.is_null()).select(seatings::player_id).load(c).unwrap()
+        seatings::table
+            .filter(seatings::left_at.is_null())
+            .select(seatings::player_id)
+            .load(c)
+            .unwrap()
     });
     assert_eq!(seated.len(), 4);
     for p in [ids[6], ids[7], ids[8]] {
-        assert!(seated.contains(&p), "previous-session player {p} plays (PT-2007 27): {seated:?}");
+        assert!(
+            seated.contains(&p),
+            "previous-session player {p} plays (PT-2007 27): {seated:?}"
+        );
     }
 }
 
@@ -712,12 +1199,35 @@ async fn an_expired_seat_call_cannot_be_confirmed_even_before_the_scheduler_runs
     let ids = eligible_players(&app, 1);
     let s = app.web_login("admin", ADMIN_PW).await;
     app.post_form("/floor/tables/1/open", &s, &[]).await;
-    app.post_form("/floor/lists/1/join", &s, &[("player", &ids[0].to_string())]).await;
-    assert_eq!(app.post_form("/floor/tables/1/seats/1/call", &s, &[]).await.status, 303);
+    app.post_form(
+        "/floor/lists/1/join",
+        &s,
+        &[("player", &ids[0].to_string())],
+    )
+    .await;
+    assert_eq!(
+        app.post_form("/floor/tables/1/seats/1/call", &s, &[])
+            .await
+            .status,
+        303
+    );
     // Five minutes is the response window; at 5:01 the call is over.
-    app.send_json("POST", "/api/v1/test/clock/advance", &token, serde_json::json!({"minutes": 6})).await;
+    app.send_json(
+        "POST",
+        "/api/v1/test/clock/advance",
+        &token,
+        serde_json::json!({"minutes": 6}),
+    )
+    .await;
     let before = (app.audit_count(), app.count("seatings"));
-    let r = app.send_json("POST", "/api/v1/seat-calls/1/seat", &token, serde_json::json!({})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/seat-calls/1/seat",
+            &token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(r.status, 409, "{}", r.text());
     assert!(r.error().1.contains("expired"));
     assert_eq!((app.audit_count(), app.count("seatings")), before);
@@ -729,46 +1239,125 @@ async fn bsop_55_must_move_order_survives_the_list_emptying() {
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
     for n in [1, 2] {
-        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
+        let table =
+            serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
     }
     let p = eligible_players(&app, 7);
     let s = app.web_login("admin", ADMIN_PW).await;
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     app.post_form("/floor/tables/2/open", &s, &[]).await; // the newer: must-move (BSOP 55)
-    // The main table fills from the list: p0..p3.
+                                                          // The main table fills from the list: p0..p3.
     for (i, id) in p[..4].iter().enumerate() {
-        let r = app.send_json("POST", &format!("/api/v1/tables/1/seats/{}", i + 1), &token, serde_json::json!({"player_id": id})).await;
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/1/seats/{}", i + 1),
+                &token,
+                serde_json::json!({"player_id": id}),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
     // C joins, is called to the must-move table and sits: the list is then empty.
     let join = |pid: i64| {
         let token = token.clone();
         let app = &app;
-        async move { app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": pid})).await }
+        async move {
+            app.send_json(
+                "POST",
+                "/api/v1/games/1/waitlist",
+                &token,
+                serde_json::json!({"player_id": pid}),
+            )
+            .await
+        }
     };
     // X was on the list before C and left it: C's place was second when C joined.
     let x = join(p[6]).await.json()["entry_id"].as_i64().unwrap();
     assert_eq!(join(p[4]).await.status, 201);
-    let r = app.send_json("POST", &format!("/api/v1/waitlist/{x}/remove"), &token, serde_json::json!({"reason": "went home"})).await;
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/waitlist/{x}/remove"),
+            &token,
+            serde_json::json!({"reason": "went home"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text());
-    let call = app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &token, serde_json::json!({})).await.json();
+    let call = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/1/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await
+        .json();
     assert_eq!(call["player_id"], p[4]);
-    assert_eq!(app.send_json("POST", &format!("/api/v1/seat-calls/{}/seat", call["id"]), &token, serde_json::json!({})).await.status, 201);
+    assert_eq!(
+        app.send_json(
+            "POST",
+            &format!("/api/v1/seat-calls/{}/seat", call["id"]),
+            &token,
+            serde_json::json!({})
+        )
+        .await
+        .status,
+        201
+    );
     // D joins later and sits at the must-move table too.
     assert_eq!(join(p[5]).await.status, 201);
-    let call = app.send_json("POST", "/api/v1/tables/2/seats/2/call-next", &token, serde_json::json!({})).await.json();
+    let call = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/2/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await
+        .json();
     assert_eq!(call["player_id"], p[5]);
-    assert_eq!(app.send_json("POST", &format!("/api/v1/seat-calls/{}/seat", call["id"]), &token, serde_json::json!({})).await.status, 201);
+    assert_eq!(
+        app.send_json(
+            "POST",
+            &format!("/api/v1/seat-calls/{}/seat", call["id"]),
+            &token,
+            serde_json::json!({})
+        )
+        .await
+        .status,
+        201
+    );
     // A main-game seat opens: C, who was on the list first, moves first.
     let seating = app.get("/api/v1/tables/1/seats", &token).await.json();
-    let first = seating["seats"][0]["seating"]["id"].as_i64().or_else(|| seating["seats"][0]["seating_id"].as_i64());
+    let first = seating["seats"][0]["seating"]["id"]
+        .as_i64()
+        .or_else(|| seating["seats"][0]["seating_id"].as_i64());
     let first = first.unwrap_or(1);
-    let r = app.send_json("POST", &format!("/api/v1/seatings/{first}/leave"), &token, serde_json::json!({"reason": "home"})).await;
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{first}/leave"),
+            &token,
+            serde_json::json!({"reason": "home"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text());
-    let call = app.send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, serde_json::json!({})).await.json();
+    let call = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await
+        .json();
     assert_eq!(call["source"], "must_move", "{call}");
-    assert_eq!(call["player_id"], p[4], "BSOP 55: original list order, not the reused key: {call}");
+    assert_eq!(
+        call["player_id"], p[4],
+        "BSOP 55: original list order, not the reused key: {call}"
+    );
 }
 
 #[actix_web::test]
@@ -781,29 +1370,62 @@ async fn pt2007_11_the_seat_draw_skips_held_seats_and_players_kept_apart_from_th
     let table = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 5});
     app.send_json("POST", "/api/v1/tables", &token, table).await;
     let second = serde_json::json!({"number": 2, "game_id": 1, "mode": "continuous", "seats": 5});
-    app.send_json("POST", "/api/v1/tables", &token, second).await; // another table could open
+    app.send_json("POST", "/api/v1/tables", &token, second)
+        .await; // another table could open
     let p = eligible_players(&app, 6);
     let s = app.web_login("admin", ADMIN_PW).await;
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     // p0 sits in seat 1; p1 must never sit with p0 (BSOP 47); seat 2 is held (BSOP 45).
-    app.send_json("POST", "/api/v1/tables/1/seats/1", &token, serde_json::json!({"player_id": p[0]})).await;
-    let r = app.send_json("POST", &format!("/api/v1/players/{}/separations", p[1]), &token, serde_json::json!({"other_player_id": p[0], "reason": "BSOP 47"})).await;
+    app.send_json(
+        "POST",
+        "/api/v1/tables/1/seats/1",
+        &token,
+        serde_json::json!({"player_id": p[0]}),
+    )
+    .await;
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/players/{}/separations", p[1]),
+            &token,
+            serde_json::json!({"other_player_id": p[0], "reason": "BSOP 47"}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
-    let r = app.send_json("POST", "/api/v1/tables/1/seats/2/hold", &token, serde_json::json!({"reason": "wheelchair access"})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/2/hold",
+            &token,
+            serde_json::json!({"reason": "wheelchair access"}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     for id in &p[1..] {
-        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
     }
     let r = app.post_form("/floor/tables/1/draw-seats", &s, &[]).await;
     assert_eq!(r.status, 303, "{}", r.text());
     let seated: Vec<(i64, i32)> = app.with_conn(|c| {
-        seatings::table.filter(seatings::left_at.is_null()).select((seatings::player_id, seatings::seat_no)).load(c).unwrap()
+        seatings::table
+            .filter(seatings::left_at.is_null())
+            .select((seatings::player_id, seatings::seat_no))
+            .load(c)
+            .unwrap()
     });
     // Seats 3, 4, 5 drawn among p2, p3, p4 (p1 passed over, seat 2 left held).
-    let mut drawn: Vec<i64> = seated.iter().filter(|(pl, _)| *pl != p[0]).map(|(pl, _)| *pl).collect();
+    let mut drawn: Vec<i64> = seated
+        .iter()
+        .filter(|(pl, _)| *pl != p[0])
+        .map(|(pl, _)| *pl)
+        .collect();
     drawn.sort();
     assert_eq!(drawn, vec![p[2], p[3], p[4]]);
-    assert!(seated.iter().all(|(_, seat)| *seat != 2), "the held seat is not drawn");
+    assert!(
+        seated.iter().all(|(_, seat)| *seat != 2),
+        "the held seat is not drawn"
+    );
 }
 
 #[actix_web::test]
@@ -814,16 +1436,20 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
     for n in [1, 2] {
-        let table = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
+        let table =
+            serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 4});
         app.send_json("POST", "/api/v1/tables", &token, table).await;
     }
     let p = eligible_players(&app, 6);
     let s = app.web_login("admin", ADMIN_PW).await;
     for id in &p {
-        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())]).await;
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
     }
     app.post_form("/floor/tables/1/open", &s, &[]).await;
-    let r = app.post_form("/floor/tables/1/draw-seats-extra", &s, &[]).await;
+    let r = app
+        .post_form("/floor/tables/1/draw-seats-extra", &s, &[])
+        .await;
     assert_eq!(r.status, 303, "{}", r.text());
     let seated = |app: &TestApp| -> Vec<(i64, i32, i64)> {
         app.with_conn(|c| {
@@ -836,8 +1462,18 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
         })
     };
     let now = seated(&app);
-    assert_eq!(now.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(), vec![1, 2, 3, 4, 5], "four seats and the extra one");
-    let flag: bool = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::extra_seat).first(c).unwrap());
+    assert_eq!(
+        now.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5],
+        "four seats and the extra one"
+    );
+    let flag: bool = app.with_conn(|c| {
+        card_tables::table
+            .find(1i64)
+            .select(card_tables::extra_seat)
+            .first(c)
+            .unwrap()
+    });
     assert!(flag);
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
     assert_eq!(replay.draw.kind, "seat_with_extra");
@@ -845,15 +1481,38 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
     // Seat 2 leaves: the extra player takes seat 2 and the extra seat is gone.
     let (seat2, _, _) = now[1];
     let extra_player = now[4].2;
-    let r = app.send_json("POST", &format!("/api/v1/seatings/{seat2}/leave"), &token, serde_json::json!({"reason": "home"})).await;
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{seat2}/leave"),
+            &token,
+            serde_json::json!({"reason": "home"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{}", r.text());
     let after = seated(&app);
-    assert_eq!(after.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
+    assert_eq!(
+        after.iter().map(|(_, n, _)| *n).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
     assert_eq!(after[1].2, extra_player);
-    let flag: bool = app.with_conn(|c| card_tables::table.find(1i64).select(card_tables::extra_seat).first(c).unwrap());
+    let flag: bool = app.with_conn(|c| {
+        card_tables::table
+            .find(1i64)
+            .select(card_tables::extra_seat)
+            .first(c)
+            .unwrap()
+    });
     assert!(!flag);
     // Seat 5 no longer exists.
-    let r = app.send_json("POST", "/api/v1/tables/1/seats/5", &token, serde_json::json!({"player_id": p[5]})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/5",
+            &token,
+            serde_json::json!({"player_id": p[5]}),
+        )
+        .await;
     assert_eq!(r.status, 422, "{}", r.text());
 }
 
@@ -869,11 +1528,20 @@ async fn an_error_page_leads_back_to_the_form_it_came_from_and_never_off_site() 
             .set_form([("csrf", s.csrf.as_str()), ("reason", "x")])
             .to_request()
     };
-    let host = TestRequest::default().to_http_request().connection_info().host().to_string();
+    let host = TestRequest::default()
+        .to_http_request()
+        .connection_info()
+        .host()
+        .to_string();
     let same = Box::leak(format!("http://{host}/players?q=ana").into_boxed_str());
     let r = app.call(post(same)).await;
     assert_eq!(r.status, 404);
-    assert!(r.text().contains("href=\"/players?q=ana\" id=\"error-back\""), "{}", r.text());
+    assert!(
+        r.text()
+            .contains("href=\"/players?q=ana\" id=\"error-back\""),
+        "{}",
+        r.text()
+    );
     let r = app.call(post("https://evil.example/phish")).await;
     assert!(r.text().contains("href=\"/\" id=\"error-back\""));
 }
@@ -882,16 +1550,30 @@ async fn an_error_page_leads_back_to_the_form_it_came_from_and_never_off_site() 
 async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it() {
     let app = TestApp::new().await;
     // A tab inside `next` would become `//evil.example` in a browser.
-    let page = app.call(TestRequest::get().uri("/login?next=/%09/evil.example").to_request()).await;
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/login?next=/%09/evil.example")
+                .to_request(),
+        )
+        .await;
     let pre = page.cookie("cr_pre").unwrap();
     let csrf = hidden_csrf(&page.text());
-    assert!(page.text().contains("name=\"next\" value=\"/\""), "unsafe next replaced by /");
+    assert!(
+        page.text().contains("name=\"next\" value=\"/\""),
+        "unsafe next replaced by /"
+    );
     let r = app
         .call(
             TestRequest::post()
                 .uri("/login")
                 .cookie(Cookie::new("cr_pre", pre))
-                .set_form([("csrf", csrf.as_str()), ("username", "admin"), ("password", ADMIN_PW), ("next", "/\t/evil.example")])
+                .set_form([
+                    ("csrf", csrf.as_str()),
+                    ("username", "admin"),
+                    ("password", ADMIN_PW),
+                    ("next", "/\t/evil.example"),
+                ])
                 .to_request(),
         )
         .await;
@@ -903,11 +1585,30 @@ async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it(
     let old = app.web_login("floor1", STAFF_PW).await;
     let other = app.web_login("floor1", STAFF_PW).await;
     let r = app
-        .post_form("/account/password", &other, &[("current_password", STAFF_PW), ("new_password", "fresh-password-9"), ("confirm_password", "fresh-password-9")])
+        .post_form(
+            "/account/password",
+            &other,
+            &[
+                ("current_password", STAFF_PW),
+                ("new_password", "fresh-password-9"),
+                ("confirm_password", "fresh-password-9"),
+            ],
+        )
         .await;
     assert_eq!(r.status, 200);
-    let page = app.call(TestRequest::get().uri("/login").cookie(old.c()).to_request()).await;
-    assert_eq!(page.cookie("cr_session").as_deref(), Some(""), "the stale session cookie is removed");
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/login")
+                .cookie(old.c())
+                .to_request(),
+        )
+        .await;
+    assert_eq!(
+        page.cookie("cr_session").as_deref(),
+        Some(""),
+        "the stale session cookie is removed"
+    );
     app.web_login("floor1", "fresh-password-9").await;
 }
 
@@ -916,9 +1617,25 @@ async fn absurd_ban_dates_are_refused_not_a_server_error() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
     let png = cardroom::services::photo::generated_portrait(4);
-    post_player(&app, &s, &player_fields(&s.csrf, "1980-01-01", "AA1001"), Some(&png)).await;
-    for bad in ["-5000-01-01T00:00", "+20000-01-01T00:00", "0099-01-01T00:00"] {
-        let r = app.post_form("/players/1/bans", &s, &[("reason", "x"), ("starts_at", bad)]).await;
+    post_player(
+        &app,
+        &s,
+        &player_fields(&s.csrf, "1980-01-01", "AA1001"),
+        Some(&png),
+    )
+    .await;
+    for bad in [
+        "-5000-01-01T00:00",
+        "+20000-01-01T00:00",
+        "0099-01-01T00:00",
+    ] {
+        let r = app
+            .post_form(
+                "/players/1/bans",
+                &s,
+                &[("reason", "x"), ("starts_at", bad)],
+            )
+            .await;
         assert_eq!(r.status, 422, "{bad}: {}", r.text());
     }
 }
@@ -937,7 +1654,14 @@ async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
     let app = TestApp::new().await;
     app.create_staff("floor1", "floor");
     let s = app.web_login("floor1", STAFF_PW).await;
-    let res = app.call_raw(TestRequest::get().uri("/floor/stream").cookie(s.c()).to_request()).await;
+    let res = app
+        .call_raw(
+            TestRequest::get()
+                .uri("/floor/stream")
+                .cookie(s.c())
+                .to_request(),
+        )
+        .await;
     assert_eq!(res.status(), 200);
     // The admin deactivates the account while the stream is open.
     let now = app.state.clock.now();
@@ -955,7 +1679,9 @@ async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
     let mut body = res.into_body();
     let ended = tokio::time::timeout(std::time::Duration::from_secs(15), async {
         loop {
-            match futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_next(cx)).await {
+            match futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut body).poll_next(cx))
+                .await
+            {
                 None => break true,
                 Some(Err(_)) => break true,
                 Some(Ok(_)) => {}
@@ -963,5 +1689,9 @@ async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
         }
     })
     .await;
-    assert_eq!(ended, Ok(true), "the stream ends once the account is deactivated");
+    assert_eq!(
+        ended,
+        Ok(true),
+        "the stream ends once the account is deactivated"
+    );
 }

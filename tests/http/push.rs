@@ -29,16 +29,32 @@ impl Sse {
     /// Checks the response and reads the `retry:` line the stream starts with.
     pub(crate) async fn open(res: ServiceResponse) -> Sse {
         assert_eq!(res.status(), 200);
-        assert_eq!(res.headers().get("content-type").map(|v| v.to_str().unwrap_or_default()), Some("text/event-stream"));
-        let mut s = Sse { body: res.into_body(), text: String::new(), ended: false };
-        assert!(s.read_until(|t| t.contains("\n\n"), PATIENCE).await, "nothing came");
+        assert_eq!(
+            res.headers()
+                .get("content-type")
+                .map(|v| v.to_str().unwrap_or_default()),
+            Some("text/event-stream")
+        );
+        let mut s = Sse {
+            body: res.into_body(),
+            text: String::new(),
+            ended: false,
+        };
+        assert!(
+            s.read_until(|t| t.contains("\n\n"), PATIENCE).await,
+            "nothing came"
+        );
         assert!(s.text.starts_with("retry: 2000\n\n"), "{}", s.text);
         s
     }
 
     /// Reads until `done` holds for everything read so far, or `within` passes, or the
     /// stream ends. Returns whether `done` held.
-    pub(crate) async fn read_until(&mut self, done: impl Fn(&str) -> bool, within: Duration) -> bool {
+    pub(crate) async fn read_until(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        within: Duration,
+    ) -> bool {
         let deadline = Instant::now() + within;
         while !done(&self.text) {
             if self.ended {
@@ -48,7 +64,9 @@ impl Sse {
             if left.is_zero() {
                 return false;
             }
-            let next = futures_util::future::poll_fn(|cx| std::pin::Pin::new(&mut self.body).poll_next(cx));
+            let next = futures_util::future::poll_fn(|cx| {
+                std::pin::Pin::new(&mut self.body).poll_next(cx)
+            });
             match tokio::time::timeout(left, next).await {
                 Ok(Some(Ok(b))) => self.text.push_str(&String::from_utf8_lossy(&b)),
                 Ok(_) => {
@@ -74,14 +92,23 @@ impl Sse {
 
     /// The sequence numbers received, in the order received.
     pub(crate) fn ids(&self) -> Vec<i64> {
-        self.text.lines().filter_map(|l| l.strip_prefix("id: ")).map(|n| n.trim().parse().expect("numeric id")).collect()
+        self.text
+            .lines()
+            .filter_map(|l| l.strip_prefix("id: "))
+            .map(|n| n.trim().parse().expect("numeric id"))
+            .collect()
     }
 }
 
 /// The sequence numbers in the database after `after` (of one table, or all), in order.
 pub(crate) fn seqs_after(app: &TestApp, after: i64, table: Option<i64>) -> Vec<i64> {
     app.with_conn(|c| match table {
-        None => events::table.filter(events::seq.gt(after)).order(events::seq.asc()).select(events::seq).load(c).unwrap(),
+        None => events::table
+            .filter(events::seq.gt(after))
+            .order(events::seq.asc())
+            .select(events::seq)
+            .load(c)
+            .unwrap(),
         Some(t) => events::table
             .filter(events::seq.gt(after))
             .filter(events::table_id.eq(t))
@@ -101,7 +128,11 @@ pub(crate) fn last_seq(app: &TestApp) -> i64 {
 async fn until_subscribed(app: &TestApp, streams: &mut [&mut Sse], n: usize) {
     let deadline = Instant::now() + PATIENCE;
     while app.state.push.receivers() < n {
-        assert!(Instant::now() < deadline, "streams did not subscribe ({} of {n})", app.state.push.receivers());
+        assert!(
+            Instant::now() < deadline,
+            "streams did not subscribe ({} of {n})",
+            app.state.push.receivers()
+        );
         for s in streams.iter_mut() {
             s.pump(Duration::from_millis(10)).await;
         }
@@ -129,7 +160,13 @@ async fn emit_many(app: &TestApp, table_id: Option<i64>, n: usize) {
     app.state
         .write(move |_, c| {
             for i in 0..n {
-                cardroom::services::floor::emit(c, now, table_id, "test.burst", &serde_json::json!({ "n": i }))?;
+                cardroom::services::floor::emit(
+                    c,
+                    now,
+                    table_id,
+                    "test.burst",
+                    &serde_json::json!({ "n": i }),
+                )?;
             }
             Ok(())
         })
@@ -143,7 +180,13 @@ fn insert_raw(app: &TestApp, seq: i64) {
     let now = app.state.clock.now().naive_utc();
     app.with_conn(|c| {
         diesel::insert_into(events::table)
-            .values((events::seq.eq(seq), events::at.eq(now), events::table_id.eq(None::<i64>), events::kind.eq("test.raw"), events::payload.eq("{}")))
+            .values((
+                events::seq.eq(seq),
+                events::at.eq(now),
+                events::table_id.eq(None::<i64>),
+                events::kind.eq("test.raw"),
+                events::payload.eq("{}"),
+            ))
             .execute(c)
             .unwrap()
     });
@@ -155,8 +198,24 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
     let now = app.state.clock.now();
     app.with_conn(|c| {
         let (p, _) = cardroom::services::tablets::start_pairing(c, now).unwrap();
-        let t = cardroom::services::tablets::pair(c, now, &cardroom::db::audit::Actor::system(), &p.code, table_id, "push test").unwrap();
-        issue(&app.state.keys, t.id, t.token_version, TokenKind::Device, now, 24).0
+        let t = cardroom::services::tablets::pair(
+            c,
+            now,
+            &cardroom::db::audit::Actor::system(),
+            &p.code,
+            table_id,
+            "push test",
+        )
+        .unwrap();
+        issue(
+            &app.state.keys,
+            t.id,
+            t.token_version,
+            TokenKind::Device,
+            now,
+            24,
+        )
+        .0
     })
 }
 
@@ -167,14 +226,31 @@ pub(crate) async fn room(app: &TestApp, players: usize) -> (String, crate::suppo
     nl_game(app, &token).await;
     for n in 1..=2 {
         let t = serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
-        assert_eq!(app.send_json("POST", "/api/v1/tables", &token, t).await.status, 201);
+        assert_eq!(
+            app.send_json("POST", "/api/v1/tables", &token, t)
+                .await
+                .status,
+            201
+        );
     }
     let s = app.web_login("admin", ADMIN_PW).await;
     for n in 1..=2 {
-        assert_eq!(app.post_form(&format!("/floor/tables/{n}/open"), &s, &[]).await.status, 303);
+        assert_eq!(
+            app.post_form(&format!("/floor/tables/{n}/open"), &s, &[])
+                .await
+                .status,
+            303
+        );
     }
     for id in eligible_players(app, players) {
-        let r = app.send_json("POST", "/api/v1/games/1/waitlist", &token, serde_json::json!({"player_id": id})).await;
+        let r = app
+            .send_json(
+                "POST",
+                "/api/v1/games/1/waitlist",
+                &token,
+                serde_json::json!({"player_id": id}),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
     (token, s)
@@ -190,8 +266,16 @@ async fn every_stream_gets_every_event_in_order_once() {
     let start = last_seq(&app);
     // Two floor pages (two people) and table 1's tablet, all from now.
     let uri = format!("/floor/stream?since={start}");
-    let mut a = Sse::open(app.call_raw(TestRequest::get().uri(&uri).cookie(admin.c()).to_request()).await).await;
-    let mut b = Sse::open(app.call_raw(TestRequest::get().uri(&uri).cookie(floor.c()).to_request()).await).await;
+    let mut a = Sse::open(
+        app.call_raw(TestRequest::get().uri(&uri).cookie(admin.c()).to_request())
+            .await,
+    )
+    .await;
+    let mut b = Sse::open(
+        app.call_raw(TestRequest::get().uri(&uri).cookie(floor.c()).to_request())
+            .await,
+    )
+    .await;
     let tablet_req = TestRequest::get()
         .uri(&format!("/tablet/stream?since={start}"))
         .cookie(admin.c())
@@ -205,7 +289,11 @@ async fn every_stream_gets_every_event_in_order_once() {
     let calls = (1..=4).map(|i| {
         let uri = format!("/api/v1/tables/{}/seats/{}/call-next", 1 + i % 2, i);
         let token = token.clone();
-        async move { app_ref.send_json("POST", &uri, &token, serde_json::json!({})).await }
+        async move {
+            app_ref
+                .send_json("POST", &uri, &token, serde_json::json!({}))
+                .await
+        }
     });
     for r in futures_util::future::join_all(calls).await {
         assert_eq!(r.status, 201, "{}", r.text());
@@ -214,22 +302,47 @@ async fn every_stream_gets_every_event_in_order_once() {
     emit_many(&app, Some(1), 3).await;
     let all = seqs_after(&app, start, None);
     let table1 = seqs_after(&app, start, Some(1));
-    assert!(all.len() >= 12 && table1.len() >= 5, "the changes wrote events: {all:?}");
+    assert!(
+        all.len() >= 12 && table1.len() >= 5,
+        "the changes wrote events: {all:?}"
+    );
     let end = *all.last().unwrap();
-    assert!(a.read_to(end).await && b.read_to(end).await, "both floor streams got the last event:\n{}\n---\n{}", a.text, b.text);
-    assert!(t.read_to(*table1.last().unwrap()).await, "the tablet got its table's last event:\n{}", t.text);
+    assert!(
+        a.read_to(end).await && b.read_to(end).await,
+        "both floor streams got the last event:\n{}\n---\n{}",
+        a.text,
+        b.text
+    );
+    assert!(
+        t.read_to(*table1.last().unwrap()).await,
+        "the tablet got its table's last event:\n{}",
+        t.text
+    );
     // Whatever else might still come (a duplicate) has time to show.
     for s in [&mut a, &mut b, &mut t] {
         s.pump(Duration::from_millis(300)).await;
     }
     assert_eq!(a.ids(), all, "floor stream 1: every event, in order, once");
     assert_eq!(b.ids(), all, "floor stream 2: every event, in order, once");
-    assert_eq!(t.ids(), table1, "tablet: its table's events only, in order, once");
-    assert!(app.state.push.stats().published.load(std::sync::atomic::Ordering::Relaxed) >= all.len() as u64, "the hub pushed them");
+    assert_eq!(
+        t.ids(),
+        table1,
+        "tablet: its table's events only, in order, once"
+    );
+    assert!(
+        app.state
+            .push
+            .stats()
+            .published
+            .load(std::sync::atomic::Ordering::Relaxed)
+            >= all.len() as u64,
+        "the hub pushed them"
+    );
 }
 
 #[actix_web::test]
-async fn a_stream_resuming_from_an_old_event_gets_the_backlog_then_live_events_without_duplicates() {
+async fn a_stream_resuming_from_an_old_event_gets_the_backlog_then_live_events_without_duplicates()
+{
     let app = TestApp::new().await;
     let (token, admin) = room(&app, 2).await;
     let resume = last_seq(&app);
@@ -237,7 +350,11 @@ async fn a_stream_resuming_from_an_old_event_gets_the_backlog_then_live_events_w
     emit_many(&app, None, 230).await;
     emit_many(&app, Some(2), 20).await;
     let backlog = seqs_after(&app, resume, None);
-    let req = TestRequest::get().uri("/floor/stream").cookie(admin.c()).insert_header(("last-event-id", resume.to_string())).to_request();
+    let req = TestRequest::get()
+        .uri("/floor/stream")
+        .cookie(admin.c())
+        .insert_header(("last-event-id", resume.to_string()))
+        .to_request();
     let mut s = Sse::open(app.call_raw(req).await).await;
     // Live events are written while the backlog is being read.
     let live = actix_web::rt::spawn({
@@ -246,18 +363,42 @@ async fn a_stream_resuming_from_an_old_event_gets_the_backlog_then_live_events_w
             let now = state.clock.now();
             for i in 0..10 {
                 state
-                    .write(move |_, c| cardroom::services::floor::emit(c, now, None, "test.live", &serde_json::json!({ "n": i })).map(|_| ()))
+                    .write(move |_, c| {
+                        cardroom::services::floor::emit(
+                            c,
+                            now,
+                            None,
+                            "test.live",
+                            &serde_json::json!({ "n": i }),
+                        )
+                        .map(|_| ())
+                    })
                     .await
                     .expect("live event");
             }
         }
     });
-    assert!(s.read_to(*backlog.last().unwrap()).await, "the backlog came: {}", s.text);
+    assert!(
+        s.read_to(*backlog.last().unwrap()).await,
+        "the backlog came: {}",
+        s.text
+    );
     live.await.unwrap();
-    let r = app.send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, serde_json::json!({})).await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let all = seqs_after(&app, resume, None);
-    assert!(s.read_to(*all.last().unwrap()).await, "the live events came after the backlog: {}", s.text);
+    assert!(
+        s.read_to(*all.last().unwrap()).await,
+        "the live events came after the backlog: {}",
+        s.text
+    );
     s.pump(Duration::from_millis(300)).await;
     assert_eq!(s.ids(), all, "backlog then live, in order, each once");
     assert!(s.text.contains("seat.call"), "{}", s.text);
@@ -268,7 +409,16 @@ async fn a_stream_that_falls_behind_the_broadcast_catches_up_from_the_database()
     let app = TestApp::new().await;
     let (_, admin) = room(&app, 1).await;
     let start = last_seq(&app);
-    let mut s = Sse::open(app.call_raw(TestRequest::get().uri(&format!("/floor/stream?since={start}")).cookie(admin.c()).to_request()).await).await;
+    let mut s = Sse::open(
+        app.call_raw(
+            TestRequest::get()
+                .uri(&format!("/floor/stream?since={start}"))
+                .cookie(admin.c())
+                .to_request(),
+        )
+        .await,
+    )
+    .await;
     until_subscribed(&app, &mut [&mut s], 1).await;
     // While this stream reads nothing, more events than the broadcast keeps are pushed.
     let n = cardroom::push::BUFFER + 500;
@@ -279,7 +429,10 @@ async fn a_stream_that_falls_behind_the_broadcast_catches_up_from_the_database()
     let end = *all.last().unwrap();
     let deadline = Instant::now() + PATIENCE;
     while app.state.push.horizon() < end {
-        assert!(Instant::now() < deadline, "the hub did not publish the burst");
+        assert!(
+            Instant::now() < deadline,
+            "the hub did not publish the burst"
+        );
         actix_web::rt::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(s.read_to(end).await, "the stream caught up to {end}");
@@ -298,25 +451,43 @@ async fn a_stream_starting_ahead_of_the_hub_gets_nothing_twice() {
     // The hub only reads when woken (no fallback poll during this test).
     app.state.push.set_fallback(Duration::from_secs(3600));
     let start = last_seq(&app);
-    let open = |since: i64| TestRequest::get().uri(&format!("/floor/stream?since={since}")).cookie(admin.c()).to_request();
+    let open = |since: i64| {
+        TestRequest::get()
+            .uri(&format!("/floor/stream?since={since}"))
+            .cookie(admin.c())
+            .to_request()
+    };
     let mut early = Sse::open(app.call_raw(open(start)).await).await;
     until_subscribed(&app, &mut [&mut early], 1).await;
     until_hub_waits(&app, &mut early).await;
     // Written without waking the hub (no local signal, no notification), as by another
     // process whose notification is still on its way.
-    app.with_conn(|c| diesel::update(sequences::table.find("event")).set(sequences::value.eq(start + 3)).execute(c).unwrap());
+    app.with_conn(|c| {
+        diesel::update(sequences::table.find("event"))
+            .set(sequences::value.eq(start + 3))
+            .execute(c)
+            .unwrap()
+    });
     for seq in start + 1..=start + 3 {
         insert_raw(&app, seq);
     }
     let rendered = last_seq(&app);
-    assert!(app.state.push.horizon() < rendered, "the hub has not read them yet");
+    assert!(
+        app.state.push.horizon() < rendered,
+        "the hub has not read them yet"
+    );
     let mut late = Sse::open(app.call_raw(open(rendered)).await).await;
     until_subscribed(&app, &mut [&mut late], 2).await;
     // The next change wakes the hub: it pushes the three and the new one.
     emit_many(&app, None, 1).await;
     let all = seqs_after(&app, start, None);
     let end = *all.last().unwrap();
-    assert!(early.read_to(end).await && late.read_to(end).await, "{}\n---\n{}", early.text, late.text);
+    assert!(
+        early.read_to(end).await && late.read_to(end).await,
+        "{}\n---\n{}",
+        early.text,
+        late.text
+    );
     late.pump(Duration::from_millis(200)).await;
     assert_eq!(early.ids(), all);
     assert_eq!(late.ids(), vec![end], "only what is newer than the page");
@@ -330,27 +501,61 @@ async fn a_late_sequence_number_holds_the_next_events_back_until_it_comes() {
     let app = TestApp::new().await;
     let (_, admin) = room(&app, 1).await;
     let start = last_seq(&app);
-    let mut s = Sse::open(app.call_raw(TestRequest::get().uri(&format!("/floor/stream?since={start}")).cookie(admin.c()).to_request()).await).await;
+    let mut s = Sse::open(
+        app.call_raw(
+            TestRequest::get()
+                .uri(&format!("/floor/stream?since={start}"))
+                .cookie(admin.c())
+                .to_request(),
+        )
+        .await,
+    )
+    .await;
     until_subscribed(&app, &mut [&mut s], 1).await;
     let insert = |seq: i64| {
         insert_raw(&app, seq);
         app.state.changed();
     };
     // Numbers start+1 and start+2 are taken; start+2 commits first.
-    app.with_conn(|c| diesel::update(sequences::table.find("event")).set(sequences::value.eq(start + 3)).execute(c).unwrap());
+    app.with_conn(|c| {
+        diesel::update(sequences::table.find("event"))
+            .set(sequences::value.eq(start + 3))
+            .execute(c)
+            .unwrap()
+    });
     insert(start + 2);
     // The hub has had every chance to publish start+2 too early.
     s.pump(Duration::from_millis(300)).await;
     insert(start + 1);
     assert!(s.read_to(start + 2).await, "{}", s.text);
     s.pump(Duration::from_millis(100)).await;
-    assert_eq!(s.ids(), vec![start + 1, start + 2], "in sequence order, though committed the other way round");
+    assert_eq!(
+        s.ids(),
+        vec![start + 1, start + 2],
+        "in sequence order, though committed the other way round"
+    );
     // start+3 was taken by a writer that never commits: start+4 goes out after the grace time.
-    app.with_conn(|c| diesel::update(sequences::table.find("event")).set(sequences::value.eq(start + 4)).execute(c).unwrap());
+    app.with_conn(|c| {
+        diesel::update(sequences::table.find("event"))
+            .set(sequences::value.eq(start + 4))
+            .execute(c)
+            .unwrap()
+    });
     insert(start + 4);
-    assert!(s.read_to(start + 4).await, "given up on the missing number: {}", s.text);
+    assert!(
+        s.read_to(start + 4).await,
+        "given up on the missing number: {}",
+        s.text
+    );
     assert_eq!(s.ids(), vec![start + 1, start + 2, start + 4]);
-    assert_eq!(app.state.push.stats().skipped.load(std::sync::atomic::Ordering::Relaxed), 1);
+    assert_eq!(
+        app.state
+            .push
+            .stats()
+            .skipped
+            .load(std::sync::atomic::Ordering::Relaxed),
+        1
+    );
 }
 
 /// PostgreSQL, two server processes on one database (two application states, each with
@@ -368,22 +573,42 @@ async fn on_postgresql_an_event_written_by_one_process_reaches_the_streams_of_an
     let (token, admin) = room(&a, 3).await;
     let b = cardroom::app::build_state(config(&a.db, false)).expect("second process");
     b.push.set_fallback(Duration::from_secs(3600));
-    let b_svc = actix_web::test::init_service(actix_web::App::new().configure(cardroom::web::configure(b.clone()))).await;
+    let b_svc = actix_web::test::init_service(
+        actix_web::App::new().configure(cardroom::web::configure(b.clone())),
+    )
+    .await;
     let start = last_seq(&a);
-    let req = TestRequest::get().uri(&format!("/floor/stream?since={start}")).cookie(admin.c()).to_request();
+    let req = TestRequest::get()
+        .uri(&format!("/floor/stream?since={start}"))
+        .cookie(admin.c())
+        .to_request();
     let mut s = Sse::open(actix_web::test::call_service(&b_svc, req).await).await;
     // B's hub has subscribed this stream, listens, and has read once after listening: from
     // now on only a notification (or B's own writes, and there are none) wakes it.
     let deadline = Instant::now() + PATIENCE;
-    while b.push.receivers() < 1 || b.push.stats().listens.load(Relaxed) < 1 || b.push.stats().reads.load(Relaxed) < 2 {
+    while b.push.receivers() < 1
+        || b.push.stats().listens.load(Relaxed) < 1
+        || b.push.stats().reads.load(Relaxed) < 2
+    {
         assert!(Instant::now() < deadline, "B's hub did not start listening");
         s.pump(Duration::from_millis(20)).await;
     }
     s.pump(Duration::from_millis(200)).await;
-    let r = a.send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, serde_json::json!({})).await;
+    let r = a
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let first = seqs_after(&a, start, None);
-    assert!(s.read_to(*first.last().unwrap()).await, "process B's stream got process A's event: {}", s.text);
+    assert!(
+        s.read_to(*first.last().unwrap()).await,
+        "process B's stream got process A's event: {}",
+        s.text
+    );
     assert!(b.push.stats().notifications.load(Relaxed) >= 1);
 
     // The listening connection dies; B's listener connects again and goes on.
@@ -401,10 +626,21 @@ async fn on_postgresql_an_event_written_by_one_process_reaches_the_streams_of_an
         s.pump(Duration::from_millis(20)).await;
     }
     s.pump(Duration::from_millis(200)).await;
-    let r = a.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &token, serde_json::json!({})).await;
+    let r = a
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/1/call-next",
+            &token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let all = seqs_after(&a, start, None);
-    assert!(s.read_to(*all.last().unwrap()).await, "after the reconnection too: {}", s.text);
+    assert!(
+        s.read_to(*all.last().unwrap()).await,
+        "after the reconnection too: {}",
+        s.text
+    );
     s.pump(Duration::from_millis(200)).await;
     assert_eq!(s.ids(), all, "in order, once");
 }

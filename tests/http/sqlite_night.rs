@@ -165,12 +165,22 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
     // A pass waits at most 100 ms for the readers of the moment; on a loaded machine a reader
     // may be descheduled inside its transaction for longer, and the next pass tries again
     // (the checkpointer runs every 250 ms): allow a few passes, as the server would take.
-    let mut pass = app.state.db.checkpoint_now().expect("sqlite").expect("pass");
+    let mut pass = app
+        .state
+        .db
+        .checkpoint_now()
+        .expect("sqlite")
+        .expect("pass");
     for _ in 0..20 {
         if pass.truncated {
             break;
         }
-        pass = app.state.db.checkpoint_now().expect("sqlite").expect("pass");
+        pass = app
+            .state
+            .db
+            .checkpoint_now()
+            .expect("sqlite")
+            .expect("pass");
     }
     stop.store(true, Ordering::Relaxed);
     for r in readers {

@@ -22,16 +22,22 @@ pub struct TestDb {
 }
 
 pub fn is_postgres() -> bool {
-    std::env::var("CARDROOM_TEST_DB").map(|v| v == "postgres").unwrap_or(false)
+    std::env::var("CARDROOM_TEST_DB")
+        .map(|v| v == "postgres")
+        .unwrap_or(false)
 }
 
 /// A fresh, empty database for one test.
 pub fn fresh_db() -> TestDb {
     if is_postgres() {
-        let base = std::env::var("CARDROOM_TEST_PG").expect("CARDROOM_TEST_PG must name the test PostgreSQL server");
+        let base = std::env::var("CARDROOM_TEST_PG")
+            .expect("CARDROOM_TEST_PG must name the test PostgreSQL server");
         let name = format!("cardroom_t_{}", rand_suffix());
-        let mut admin = diesel::PgConnection::establish(&base).expect("connect to the test PostgreSQL server");
-        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).expect("create test database");
+        let mut admin =
+            diesel::PgConnection::establish(&base).expect("connect to the test PostgreSQL server");
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .expect("create test database");
         let url = match base.rfind('/') {
             Some(i) => format!("{}/{}", &base[..i], name),
             None => panic!("CARDROOM_TEST_PG must end with /database"),
@@ -40,13 +46,19 @@ pub fn fresh_db() -> TestDb {
     } else {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}", dir.path().join("test.db").display());
-        TestDb { url, _dir: Some(dir) }
+        TestDb {
+            url,
+            _dir: Some(dir),
+        }
     }
 }
 
 fn rand_suffix() -> String {
     use std::time::{SystemTime, UNIX_EPOCH};
-    let n = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_nanos();
+    let n = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     format!("{:x}{:x}", n, std::process::id())
 }
 
@@ -75,29 +87,39 @@ pub struct Resp {
 
 impl Resp {
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|_| panic!("not JSON ({}): {}", self.status, self.text()))
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|_| panic!("not JSON ({}): {}", self.status, self.text()))
     }
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
     }
     /// `error.code` and `error.message` of a JSON error.
     pub fn error(&self) -> (String, String) {
         let j = self.json();
         (
             j["error"]["code"].as_str().unwrap_or_default().to_string(),
-            j["error"]["message"].as_str().unwrap_or_default().to_string(),
+            j["error"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
         )
     }
     /// `set-cookie` value for a cookie name.
     pub fn cookie(&self, name: &str) -> Option<String> {
-        self.headers.get_all("set-cookie").filter_map(|v| v.to_str().ok()).find_map(|c| {
-            let (kv, _) = c.split_once(';').unwrap_or((c, ""));
-            let (k, v) = kv.split_once('=')?;
-            (k == name).then(|| v.to_string())
-        })
+        self.headers
+            .get_all("set-cookie")
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|c| {
+                let (kv, _) = c.split_once(';').unwrap_or((c, ""));
+                let (k, v) = kv.split_once('=')?;
+                (k == name).then(|| v.to_string())
+            })
     }
 }
 
@@ -109,8 +131,13 @@ impl TestApp {
     pub async fn with_clock(test_clock: bool) -> TestApp {
         let db = fresh_db();
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+        let svc =
+            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp {
+            state,
+            db,
+            svc: actix_service::boxed::service(svc),
+        }
     }
 
     /// The app with some settings changed (on a fresh database).
@@ -120,17 +147,30 @@ impl TestApp {
         tune(&mut c);
         c.validate().expect("valid settings");
         let state = cardroom::app::build_state(c).expect("app state");
-        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+        let svc =
+            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp {
+            state,
+            db,
+            svc: actix_service::boxed::service(svc),
+        }
     }
 
     /// The app on a database of the caller's (e.g. on a PostgreSQL cluster the test stops
     /// and restarts itself).
     pub async fn on_url(url: &str, test_clock: bool) -> TestApp {
-        let db = TestDb { url: url.to_string(), _dir: None };
+        let db = TestDb {
+            url: url.to_string(),
+            _dir: None,
+        };
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+        let svc =
+            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp {
+            state,
+            db,
+            svc: actix_service::boxed::service(svc),
+        }
     }
 
     /// The server stops and starts again on the same database (nothing kept in memory).
@@ -140,16 +180,28 @@ impl TestApp {
         drop(svc);
         drop(state);
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc = test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp { state, db, svc: actix_service::boxed::service(svc) }
+        let svc =
+            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        TestApp {
+            state,
+            db,
+            svc: actix_service::boxed::service(svc),
+        }
     }
 
     pub async fn call(&self, req: Request) -> Resp {
         let res = self.svc.call(req).await.expect("service call");
         let status = res.status().as_u16();
         let headers = res.headers().clone();
-        let body = to_bytes(res.into_body()).await.map(|b| b.to_vec()).unwrap_or_default();
-        Resp { status, headers, body }
+        let body = to_bytes(res.into_body())
+            .await
+            .map(|b| b.to_vec())
+            .unwrap_or_default();
+        Resp {
+            status,
+            headers,
+            body,
+        }
     }
 
     /// The response as it comes (for streams that never end).
@@ -176,7 +228,10 @@ impl TestApp {
             n: i64,
         }
         self.with_conn(|c| {
-            diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}")).get_result::<N>(c).unwrap().n
+            diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {table}"))
+                .get_result::<N>(c)
+                .unwrap()
+                .n
         })
     }
 
@@ -216,13 +271,19 @@ impl TestApp {
             active: Some(true),
         };
         self.with_conn(|c| {
-            cardroom::services::staff::create(c, now, &cardroom::db::audit::Actor::system(), &input).expect("create staff")
+            cardroom::services::staff::create(c, now, &cardroom::db::audit::Actor::system(), &input)
+                .expect("create staff")
         });
     }
 
     pub async fn get(&self, uri: &str, token: &str) -> Resp {
-        self.call(test::TestRequest::get().uri(uri).insert_header(("Authorization", format!("Bearer {token}"))).to_request())
-            .await
+        self.call(
+            test::TestRequest::get()
+                .uri(uri)
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .to_request(),
+        )
+        .await
     }
 
     pub async fn send_json(&self, method: &str, uri: &str, token: &str, body: Value) -> Resp {
@@ -233,15 +294,22 @@ impl TestApp {
             "DELETE" => test::TestRequest::delete(),
             other => panic!("method {other}"),
         };
-        self.call(req.uri(uri).insert_header(("Authorization", format!("Bearer {token}"))).set_json(body).to_request())
-            .await
+        self.call(
+            req.uri(uri)
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .set_json(body)
+                .to_request(),
+        )
+        .await
     }
 
     // ---- page (cookie session) helpers ---------------------------------------------------
 
     /// Signs in through the login page; returns the session cookie and its CSRF token.
     pub async fn web_login(&self, username: &str, password: &str) -> WebSession {
-        let page = self.call(test::TestRequest::get().uri("/login").to_request()).await;
+        let page = self
+            .call(test::TestRequest::get().uri("/login").to_request())
+            .await;
         let pre = page.cookie("cr_pre").expect("pre-login cookie");
         let csrf = hidden_csrf(&page.text());
         let r = self
@@ -249,27 +317,50 @@ impl TestApp {
                 test::TestRequest::post()
                     .uri("/login")
                     .cookie(actix_web::cookie::Cookie::new("cr_pre", pre))
-                    .set_form([("csrf", csrf.as_str()), ("username", username), ("password", password)])
+                    .set_form([
+                        ("csrf", csrf.as_str()),
+                        ("username", username),
+                        ("password", password),
+                    ])
                     .to_request(),
             )
             .await;
         assert_eq!(r.status, 303, "web login {username}: {}", r.text());
         let session = r.cookie("cr_session").expect("session cookie");
         let home = self
-            .call(test::TestRequest::get().uri("/").cookie(actix_web::cookie::Cookie::new("cr_session", session.clone())).to_request())
+            .call(
+                test::TestRequest::get()
+                    .uri("/")
+                    .cookie(actix_web::cookie::Cookie::new(
+                        "cr_session",
+                        session.clone(),
+                    ))
+                    .to_request(),
+            )
             .await;
-        WebSession { cookie: session, csrf: hidden_csrf(&home.text()) }
+        WebSession {
+            cookie: session,
+            csrf: hidden_csrf(&home.text()),
+        }
     }
 
     pub async fn page(&self, uri: &str, s: &WebSession) -> Resp {
-        self.call(test::TestRequest::get().uri(uri).cookie(s.c()).to_request()).await
+        self.call(test::TestRequest::get().uri(uri).cookie(s.c()).to_request())
+            .await
     }
 
     /// Posts an URL-encoded form with the session's CSRF token.
     pub async fn post_form(&self, uri: &str, s: &WebSession, fields: &[(&str, &str)]) -> Resp {
         let mut all: Vec<(&str, &str)> = vec![("csrf", s.csrf.as_str())];
         all.extend_from_slice(fields);
-        self.call(test::TestRequest::post().uri(uri).cookie(s.c()).set_form(all).to_request()).await
+        self.call(
+            test::TestRequest::post()
+                .uri(uri)
+                .cookie(s.c())
+                .set_form(all)
+                .to_request(),
+        )
+        .await
     }
 }
 
@@ -287,7 +378,9 @@ impl WebSession {
 
 /// The value of the first `<input type="hidden" name="csrf" value="…">` in a page.
 pub fn hidden_csrf(html: &str) -> String {
-    let i = html.find("name=\"csrf\" value=\"").expect("csrf field in page");
+    let i = html
+        .find("name=\"csrf\" value=\"")
+        .expect("csrf field in page");
     let rest = &html[i + "name=\"csrf\" value=\"".len()..];
     rest[..rest.find('"').unwrap()].to_string()
 }
@@ -297,7 +390,10 @@ pub fn multipart(fields: &[(&str, &str)], file: Option<(&str, &str, &[u8])>) -> 
     let boundary = "----cardroomtestboundary7MA4YWxkTrZu0gW";
     let mut body = Vec::new();
     for (k, v) in fields {
-        body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n").as_bytes());
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
     }
     if let Some((name, content_type, data)) = file {
         body.extend_from_slice(

@@ -22,28 +22,82 @@ struct Room {
 
 impl Room {
     /// A POST from the tablet, signed in as `who`.
-    async fn tap(&self, who: &WebSession, uri: &str, fields: &[(&str, &str)]) -> crate::support::Resp {
+    async fn tap(
+        &self,
+        who: &WebSession,
+        uri: &str,
+        fields: &[(&str, &str)],
+    ) -> crate::support::Resp {
         let mut form: Vec<(&str, &str)> = vec![("csrf", who.csrf.as_str())];
         form.extend_from_slice(fields);
-        self.app.call(TestRequest::post().uri(uri).cookie(self.tablet.c()).cookie(who.c()).set_form(form).to_request()).await
+        self.app
+            .call(
+                TestRequest::post()
+                    .uri(uri)
+                    .cookie(self.tablet.c())
+                    .cookie(who.c())
+                    .set_form(form)
+                    .to_request(),
+            )
+            .await
     }
 
     async fn view(&self) -> String {
-        self.app.call(TestRequest::get().uri("/tablet/view").cookie(self.tablet.c()).cookie(self.dealer.c()).to_request()).await.text()
+        self.app
+            .call(
+                TestRequest::get()
+                    .uri("/tablet/view")
+                    .cookie(self.tablet.c())
+                    .cookie(self.dealer.c())
+                    .to_request(),
+            )
+            .await
+            .text()
     }
 
     async fn seat_page(&self, seating: i64) -> crate::support::Resp {
-        self.app.call(TestRequest::get().uri(&format!("/tablet/seats/{seating}")).cookie(self.tablet.c()).cookie(self.dealer.c()).to_request()).await
+        self.app
+            .call(
+                TestRequest::get()
+                    .uri(&format!("/tablet/seats/{seating}"))
+                    .cookie(self.tablet.c())
+                    .cookie(self.dealer.c())
+                    .to_request(),
+            )
+            .await
     }
 
     async fn join(&self, player: i64) {
-        let game: i64 = self.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1).select(cardroom::db::schema::card_tables::game_id).first::<Option<i64>>(c).unwrap().unwrap());
-        let r = self.app.send_json("POST", &format!("/api/v1/games/{game}/waitlist"), &self.token, serde_json::json!({ "player_id": player })).await;
+        let game: i64 = self.app.with_conn(|c| {
+            cardroom::db::schema::card_tables::table
+                .find(1)
+                .select(cardroom::db::schema::card_tables::game_id)
+                .first::<Option<i64>>(c)
+                .unwrap()
+                .unwrap()
+        });
+        let r = self
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/games/{game}/waitlist"),
+                &self.token,
+                serde_json::json!({ "player_id": player }),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
     }
 
     async fn call(&self, seat: i32) -> i64 {
-        let r = self.app.send_json("POST", &format!("/api/v1/tables/1/seats/{seat}/call-next"), &self.token, serde_json::json!({})).await;
+        let r = self
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/1/seats/{seat}/call-next"),
+                &self.token,
+                serde_json::json!({}),
+            )
+            .await;
         assert_eq!(r.status, 201, "{}", r.text());
         r.json()["id"].as_i64().unwrap()
     }
@@ -51,7 +105,13 @@ impl Room {
     /// Calls the next player for `seat` and seats them from the tablet with `amount`.
     async fn seat(&self, seat: i32, amount: &str) -> i64 {
         let call = self.call(seat).await;
-        let r = self.tap(&self.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", amount)]).await;
+        let r = self
+            .tap(
+                &self.dealer,
+                &format!("/tablet/calls/{call}/seat"),
+                &[("amount", amount)],
+            )
+            .await;
         assert_eq!(r.status, 303, "{}", r.text());
         self.seating_at(seat).expect("seated")
     }
@@ -70,11 +130,25 @@ impl Room {
     }
 
     fn stack(&self, seating: i64) -> (i64, i64, Option<i64>) {
-        self.app.with_conn(|c| seatings::table.find(seating).select((seatings::stack, seatings::bought_in, seatings::taken_off)).first(c).unwrap())
+        self.app.with_conn(|c| {
+            seatings::table
+                .find(seating)
+                .select((seatings::stack, seatings::bought_in, seatings::taken_off))
+                .first(c)
+                .unwrap()
+        })
     }
 
     async fn advance(&self, minutes: i64) {
-        let r = self.app.send_json("POST", "/api/v1/test/clock/advance", &self.token, serde_json::json!({ "minutes": minutes })).await;
+        let r = self
+            .app
+            .send_json(
+                "POST",
+                "/api/v1/test/clock/advance",
+                &self.token,
+                serde_json::json!({ "minutes": minutes }),
+            )
+            .await;
         assert_eq!(r.status, 200, "{}", r.text());
     }
 
@@ -103,7 +177,14 @@ async fn room(n: usize) -> Room {
     app.create_staff("dealer2", "dealer");
     let dealer = app.web_login("dealer1", STAFF_PW).await;
     let players = eligible_players(&app, n);
-    Room { app, token, floor, tablet, dealer, players }
+    Room {
+        app,
+        token,
+        floor,
+        tablet,
+        dealer,
+        players,
+    }
 }
 
 #[actix_web::test]
@@ -118,26 +199,61 @@ async fn bsop_26_the_tablet_shows_and_checks_the_buyin_of_a_player_returning_wit
     assert!(view.contains("€40.00 – €200.00"), "{view}");
     // Below the minimum: refused (PT-2007 78), nothing changes.
     let audit0 = r.app.audit_count();
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "30")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "30")],
+        )
+        .await;
     assert_eq!(res.status, 422, "{}", res.text());
-    assert!(res.text().contains("The minimum buy-in for this game is €40.00"), "{}", res.text());
+    assert!(
+        res.text()
+            .contains("The minimum buy-in for this game is €40.00"),
+        "{}",
+        res.text()
+    );
     assert_eq!(r.app.audit_count(), audit0);
     assert_eq!(r.seating_at(3), None);
     assert_eq!(r.app.count("buyins"), 0);
     // Not a number: a clear refusal too.
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "lots")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "lots")],
+        )
+        .await;
     assert_eq!(res.status, 422);
     // €100: seated with a stack of €100, audited.
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "100")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let s = r.seating_at(3).expect("seated");
     assert_eq!(r.stack(s), (10_000, 10_000, None));
-    let kind: String = r.app.with_conn(|c| buyins::table.filter(buyins::seating_id.eq(s)).select(buyins::kind).first(c).unwrap());
+    let kind: String = r.app.with_conn(|c| {
+        buyins::table
+            .filter(buyins::seating_id.eq(s))
+            .select(buyins::kind)
+            .first(c)
+            .unwrap()
+    });
     assert_eq!(kind, "buyin");
     assert!(r.app.audit_count() > audit0);
     // The player leaves with €150 (low limit: no minimum stay); €150 is recorded taken off.
     r.advance(20).await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "150")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "150")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     assert_eq!(r.stack(s).2, Some(15_000));
     // Back on the list and called again 30 minutes later: at least €150 (BSOP 26).
@@ -145,12 +261,32 @@ async fn bsop_26_the_tablet_shows_and_checks_the_buyin_of_a_player_returning_wit
     r.join(p).await;
     let call = r.call(5).await;
     let view = r.view().await;
-    assert!(view.contains("€150.00 – €200.00") && view.contains("BSOP 26"), "{view}");
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    assert!(
+        view.contains("€150.00 – €200.00") && view.contains("BSOP 26"),
+        "{view}"
+    );
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "100")],
+        )
+        .await;
     assert_eq!(res.status, 422);
-    assert!(res.text().contains("at least the €150.00 taken off the table (BSOP 26)"), "{}", res.text());
+    assert!(
+        res.text()
+            .contains("at least the €150.00 taken off the table (BSOP 26)"),
+        "{}",
+        res.text()
+    );
     assert_eq!(r.seating_at(5), None);
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "150")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "150")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let s2 = r.seating_at(5).unwrap();
     assert_eq!(r.stack(s2).0, 15_000);
@@ -162,14 +298,29 @@ async fn bsop_26_exactly_one_hour_after_leaving_the_game_range_applies_again() {
     let p = r.players[0];
     r.join(p).await;
     let s = r.seat(2, "100").await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "180")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "180")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     r.advance(60).await;
     r.join(p).await;
     let call = r.call(2).await;
     let view = r.view().await;
-    assert!(view.contains("€40.00 – €200.00") && !view.contains("BSOP 26"), "{view}");
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "40")]).await;
+    assert!(
+        view.contains("€40.00 – €200.00") && !view.contains("BSOP 26"),
+        "{view}"
+    );
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "40")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
 }
 
@@ -179,11 +330,22 @@ async fn mid_limit_room() -> (Room, i64) {
     let r = room(2).await;
     let game = serde_json::json!({"name": "NL 5/10", "variant": "holdem_nl", "small_blind": 500, "big_blind": 1000,
         "limit_class": "mid", "buy_in_min": 20000, "buy_in_max": 100000});
-    let g = r.app.send_json("POST", "/api/v1/games", &r.token, game).await;
+    let g = r
+        .app
+        .send_json("POST", "/api/v1/games", &r.token, game)
+        .await;
     assert_eq!(g.status, 201, "{}", g.text());
     let gid = g.json()["id"].as_i64().unwrap();
     // Table 1 (open, empty) changes game.
-    let t = r.app.send_json("PUT", "/api/v1/tables/1", &r.token, serde_json::json!({"number": 1, "game_id": gid, "mode": "continuous", "seats": 9})).await;
+    let t = r
+        .app
+        .send_json(
+            "PUT",
+            "/api/v1/tables/1",
+            &r.token,
+            serde_json::json!({"number": 1, "game_id": gid, "mode": "continuous", "seats": 9}),
+        )
+        .await;
     assert!(t.status < 300, "{}", t.text());
     for p in &r.players {
         r.join(*p).await;
@@ -192,33 +354,62 @@ async fn mid_limit_room() -> (Room, i64) {
 }
 
 #[actix_web::test]
-async fn bsop_38_a_winner_may_not_leave_a_mid_limit_table_before_an_hour_unless_the_floor_overrides() {
+async fn bsop_38_a_winner_may_not_leave_a_mid_limit_table_before_an_hour_unless_the_floor_overrides(
+) {
     let (r, _) = mid_limit_room().await;
     let s = r.seat(1, "300").await;
     r.advance(40).await;
     // Winning (€450 > €300 bought in) after 40 minutes: refused with the time left.
     let audit0 = r.app.audit_count();
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "450")],
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
     assert!(res.text().contains("20 minutes left"), "{}", res.text());
     assert!(res.text().contains("BSOP 38"), "{}", res.text());
     assert_eq!(r.app.audit_count(), audit0);
     assert!(r.seating_at(1).is_some());
     // A dealer cannot override.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450"), ("override_reason", "taxi")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "450"), ("override_reason", "taxi")],
+        )
+        .await;
     assert_eq!(res.status, 403, "{}", res.text());
     assert!(r.seating_at(1).is_some());
     // Equal to the total bought in is not winning: allowed at once (another player).
     let s2 = r.seat(2, "300").await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s2}/cash-out"), &[("stack", "300")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s2}/cash-out"),
+            &[("stack", "300")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     // The floor manager, signed in on the tablet, overrides with a reason: audited.
-    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "450"), ("override_reason", "Family emergency")]).await;
+    let res = r
+        .tap(
+            &r.floor,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "450"), ("override_reason", "Family emergency")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     assert_eq!(r.seating_at(1), None);
     let overrides = r.app.with_conn(|c| {
         use cardroom::db::schema::audit_log;
-        audit_log::table.filter(audit_log::action.eq("seat.min_stay_override")).select(audit_log::after_json).load::<String>(c).unwrap()
+        audit_log::table
+            .filter(audit_log::action.eq("seat.min_stay_override"))
+            .select(audit_log::after_json)
+            .load::<String>(c)
+            .unwrap()
     });
     assert_eq!(overrides.len(), 1);
     assert!(overrides[0].contains("Family emergency"), "{overrides:?}");
@@ -229,28 +420,48 @@ async fn bsop_38_exactly_at_the_minimum_stay_a_winner_may_leave() {
     let (r, _) = mid_limit_room().await;
     let s = r.seat(1, "300").await;
     r.advance(60).await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/cash-out"), &[("stack", "900")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "900")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
 }
 
 #[actix_web::test]
-async fn bsop_36_away_fifteen_minutes_then_two_staff_count_the_chips_into_custody_and_the_next_player_is_called() {
+async fn bsop_36_away_fifteen_minutes_then_two_staff_count_the_chips_into_custody_and_the_next_player_is_called(
+) {
     let r = room(2).await;
     let (a, b) = (r.players[0], r.players[1]);
     r.join(a).await;
     let s = r.seat(4, "120").await;
     r.join(b).await;
     // Away: the clock starts; the tablet shows the countdown.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    let res = r
+        .tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[])
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let view = r.view().await;
-    assert!(view.contains("data-seconds=\"900\"") || view.contains("data-seconds=\"899\""), "15:00 to go: {view}");
+    assert!(
+        view.contains("data-seconds=\"900\"") || view.contains("data-seconds=\"899\""),
+        "15:00 to go: {view}"
+    );
     // Marking away twice is refused.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
+    let res = r
+        .tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[])
+        .await;
     assert_eq!(res.status, 409);
     // 14:59 in: not yet (refused with the time left, nothing written).
     r.advance(14).await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "120"), ("storage", "Box 3")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/remove"),
+            &[("amount", "120"), ("storage", "Box 3")],
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
     assert!(res.text().contains("1 minute left"), "{}", res.text());
     assert_eq!(r.app.count("chip_custody"), 0);
@@ -261,114 +472,310 @@ async fn bsop_36_away_fifteen_minutes_then_two_staff_count_the_chips_into_custod
     assert!(live.contains("id=\"removal-1-4\""), "{live}");
     let alerts: i64 = r.app.with_conn(|c| {
         use cardroom::db::schema::audit_log;
-        audit_log::table.filter(audit_log::action.eq("seat.removal_due")).count().get_result(c).unwrap()
+        audit_log::table
+            .filter(audit_log::action.eq("seat.removal_due"))
+            .count()
+            .get_result(c)
+            .unwrap()
     });
     assert_eq!(alerts, 1);
     r.tick();
     let again: i64 = r.app.with_conn(|c| {
         use cardroom::db::schema::audit_log;
-        audit_log::table.filter(audit_log::action.eq("seat.removal_due")).count().get_result(c).unwrap()
+        audit_log::table
+            .filter(audit_log::action.eq("seat.removal_due"))
+            .count()
+            .get_result(c)
+            .unwrap()
     });
     assert_eq!(again, 1, "alerted once");
     assert!(r.seat_page(s).await.text().contains("id=\"start-removal\""));
     // Storage is required.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "120"), ("storage", " ")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/remove"),
+            &[("amount", "120"), ("storage", " ")],
+        )
+        .await;
     assert_eq!(res.status, 422);
     // dealer1 counts €118 into box 3.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "118"), ("storage", "Box 3")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/remove"),
+            &[("amount", "118"), ("storage", "Box 3")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
-    let k: i64 = r.app.with_conn(|c| chip_custody::table.select(chip_custody::id).first(c).unwrap());
+    let k: i64 = r.app.with_conn(|c| {
+        chip_custody::table
+            .select(chip_custody::id)
+            .first(c)
+            .unwrap()
+    });
     // The same person cannot be the second count.
-    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/custody/{k}/confirm"),
+            &[("amount", "118")],
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
-    assert!(res.text().contains("different staff member"), "{}", res.text());
+    assert!(
+        res.text().contains("different staff member"),
+        "{}",
+        res.text()
+    );
     // dealer2 signs on the same tablet with a wrong password: refused.
-    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118"), ("username", "dealer2"), ("password", "nope")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/custody/{k}/confirm"),
+            &[
+                ("amount", "118"),
+                ("username", "dealer2"),
+                ("password", "nope"),
+            ],
+        )
+        .await;
     assert_eq!(res.status, 401, "{}", res.text());
     // dealer2 counts a different amount: both count again.
-    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "120"), ("username", "dealer2"), ("password", STAFF_PW)]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/custody/{k}/confirm"),
+            &[
+                ("amount", "120"),
+                ("username", "dealer2"),
+                ("password", STAFF_PW),
+            ],
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
     assert!(res.text().contains("€118.00 and €120.00"), "{}", res.text());
     assert!(r.seating_at(4).is_some(), "nothing changed yet");
     // dealer2 counts €118: custody, seat freed, the next player called for it.
-    let res = r.tap(&r.dealer, &format!("/tablet/custody/{k}/confirm"), &[("amount", "118"), ("username", "dealer2"), ("password", STAFF_PW)]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/custody/{k}/confirm"),
+            &[
+                ("amount", "118"),
+                ("username", "dealer2"),
+                ("password", STAFF_PW),
+            ],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
-    let (state, counted_by, confirmed_by): (String, i64, Option<i64>) =
-        r.app.with_conn(|c| chip_custody::table.find(k).select((chip_custody::state, chip_custody::counted_by, chip_custody::confirmed_by)).first(c).unwrap());
+    let (state, counted_by, confirmed_by): (String, i64, Option<i64>) = r.app.with_conn(|c| {
+        chip_custody::table
+            .find(k)
+            .select((
+                chip_custody::state,
+                chip_custody::counted_by,
+                chip_custody::confirmed_by,
+            ))
+            .first(c)
+            .unwrap()
+    });
     assert_eq!(state, "held");
     assert!(confirmed_by.is_some() && confirmed_by != Some(counted_by));
     assert_eq!(r.seating_at(4), None);
     let next: (i64, String) = r.app.with_conn(|c| {
-        seat_calls::table.filter(seat_calls::table_id.eq(1)).filter(seat_calls::seat_no.eq(4)).filter(seat_calls::state.eq("pending")).select((seat_calls::player_id, seat_calls::source)).first(c).unwrap()
+        seat_calls::table
+            .filter(seat_calls::table_id.eq(1))
+            .filter(seat_calls::seat_no.eq(4))
+            .filter(seat_calls::state.eq("pending"))
+            .select((seat_calls::player_id, seat_calls::source))
+            .first(c)
+            .unwrap()
     });
     assert_eq!(next.0, b, "the next on the list is called for the seat");
     // The custody page lists the chips; A comes back within the hour: exactly the same stack
     // (BSOP 37).
     let page = r.app.page("/floor/custody", &r.floor).await.text();
-    assert!(page.contains(&format!("id=\"custody-{k}\"")) && page.contains("Box 3") && page.contains("€118.00"), "{page}");
+    assert!(
+        page.contains(&format!("id=\"custody-{k}\""))
+            && page.contains("Box 3")
+            && page.contains("€118.00"),
+        "{page}"
+    );
     r.advance(10).await;
     r.join(a).await;
     let call = r.call(6).await;
     let view = r.view().await;
-    assert!(view.contains("exactly €118.00") && view.contains("BSOP 37"), "{view}");
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "200")]).await;
+    assert!(
+        view.contains("exactly €118.00") && view.contains("BSOP 37"),
+        "{view}"
+    );
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "200")],
+        )
+        .await;
     assert_eq!(res.status, 422);
     assert!(res.text().contains("BSOP 37"), "{}", res.text());
     // The player reclaims the chips at the desk.
-    let res = r.app.post_form(&format!("/floor/custody/{k}/resolve"), &r.floor, &[("how", "reclaimed")]).await;
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/custody/{k}/resolve"),
+            &r.floor,
+            &[("how", "reclaimed")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
-    let res = r.app.post_form(&format!("/floor/custody/{k}/resolve"), &r.floor, &[("how", "settled")]).await;
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/custody/{k}/resolve"),
+            &r.floor,
+            &[("how", "settled")],
+        )
+        .await;
     assert_eq!(res.status, 409, "already out of custody");
     // Every action of this story has a label in the audit trail, in both languages.
     for lang in ["en", "pt"] {
-        let req = TestRequest::get().uri("/admin/audit?limit=200").cookie(r.floor.c()).insert_header(("Accept-Language", lang)).to_request();
+        let req = TestRequest::get()
+            .uri("/admin/audit?limit=200")
+            .cookie(r.floor.c())
+            .insert_header(("Accept-Language", lang))
+            .to_request();
         let page = r.app.call(req).await;
         assert_eq!(page.status, 200);
         let text = page.text();
-        assert!(text.contains("custody.held") && text.contains("seat.away"), "{text}");
-        assert!(!text.contains(">action-"), "an audit action without a label ({lang}): {text}");
+        assert!(
+            text.contains("custody.held") && text.contains("seat.away"),
+            "{text}"
+        );
+        assert!(
+            !text.contains(">action-"),
+            "an audit action without a label ({lang}): {text}"
+        );
     }
 }
 
 #[actix_web::test]
-async fn bsop_36_39_pt_2007_90_missed_blinds_give_buttons_two_big_blinds_make_the_seat_due_and_the_floor_may_extend() {
+async fn bsop_36_39_pt_2007_90_missed_blinds_give_buttons_two_big_blinds_make_the_seat_due_and_the_floor_may_extend(
+) {
     let r = room(2).await;
     r.join(r.players[0]).await;
     let s = r.seat(2, "100").await;
     // A missed blind needs the player away.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/missed"),
+            &[("blind", "big")],
+        )
+        .await;
     assert_eq!(res.status, 409);
-    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "small")]).await;
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[])
+        .await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/missed"),
+            &[("blind", "small")],
+        )
+        .await;
     assert_eq!(res.status, 303);
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/missed"),
+            &[("blind", "big")],
+        )
+        .await;
     assert_eq!(res.status, 303);
-    let (mb, bb): (bool, i32) = r.app.with_conn(|c| seatings::table.find(s).select((seatings::missed_blind_button, seatings::missed_bb)).first(c).unwrap());
+    let (mb, bb): (bool, i32) = r.app.with_conn(|c| {
+        seatings::table
+            .find(s)
+            .select((seatings::missed_blind_button, seatings::missed_bb))
+            .first(c)
+            .unwrap()
+    });
     assert!(mb);
     assert_eq!(bb, 1);
     // Back (pt-casino profile): pays both blinds dead (PT-2007 90); the tablet says so.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/back"), &[]).await;
+    let res = r
+        .tap(&r.dealer, &format!("/tablet/seats/{s}/back"), &[])
+        .await;
     assert_eq!(res.status, 303);
-    assert!(r.view().await.contains("pay both dead"), "PT-2007 90 notice");
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/settled"), &[]).await;
+    assert!(
+        r.view().await.contains("pay both dead"),
+        "PT-2007 90 notice"
+    );
+    let res = r
+        .tap(&r.dealer, &format!("/tablet/seats/{s}/settled"), &[])
+        .await;
     assert_eq!(res.status, 303);
-    let mb: bool = r.app.with_conn(|c| seatings::table.find(s).select(seatings::missed_blind_button).first(c).unwrap());
+    let mb: bool = r.app.with_conn(|c| {
+        seatings::table
+            .find(s)
+            .select(seatings::missed_blind_button)
+            .first(c)
+            .unwrap()
+    });
     assert!(!mb, "buttons cleared once settled");
     // Away again, two big blinds missed: due at once (BSOP 36), the floor is alerted.
-    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[]).await;
-    r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
-    r.tap(&r.dealer, &format!("/tablet/seats/{s}/missed"), &[("blind", "big")]).await;
+    r.tap(&r.dealer, &format!("/tablet/seats/{s}/away"), &[])
+        .await;
+    r.tap(
+        &r.dealer,
+        &format!("/tablet/seats/{s}/missed"),
+        &[("blind", "big")],
+    )
+    .await;
+    r.tap(
+        &r.dealer,
+        &format!("/tablet/seats/{s}/missed"),
+        &[("blind", "big")],
+    )
+    .await;
     assert!(r.view().await.contains("id=\"removal-due-2\""));
     // A dealer may not extend; the floor extends 20 minutes with a reason: no longer due.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "Phone call")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/extend"),
+            &[("minutes", "20"), ("reason", "Phone call")],
+        )
+        .await;
     assert_eq!(res.status, 403);
-    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "")]).await;
+    let res = r
+        .tap(
+            &r.floor,
+            &format!("/tablet/seats/{s}/extend"),
+            &[("minutes", "20"), ("reason", "")],
+        )
+        .await;
     assert_eq!(res.status, 422, "a reason is required");
-    let res = r.tap(&r.floor, &format!("/tablet/seats/{s}/extend"), &[("minutes", "20"), ("reason", "Phone call, told the floor")]).await;
+    let res = r
+        .tap(
+            &r.floor,
+            &format!("/tablet/seats/{s}/extend"),
+            &[("minutes", "20"), ("reason", "Phone call, told the floor")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let view = r.view().await;
-    assert!(!view.contains("id=\"removal-due-2\"") && (view.contains("data-seconds=\"1200\"") || view.contains("data-seconds=\"1199\"")), "{view}");
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/remove"), &[("amount", "100"), ("storage", "Box 1")]).await;
+    assert!(
+        !view.contains("id=\"removal-due-2\"")
+            && (view.contains("data-seconds=\"1200\"") || view.contains("data-seconds=\"1199\"")),
+        "{view}"
+    );
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/remove"),
+            &[("amount", "100"), ("storage", "Box 1")],
+        )
+        .await;
     assert_eq!(res.status, 409, "extended: not due");
 }
 
@@ -378,15 +785,33 @@ async fn pt_2007_79_rebuys_are_kept_under_the_maximum() {
     r.join(r.players[0]).await;
     let s = r.seat(1, "100").await;
     // €150 on the table + €80 would be €230 > €200: refused with what is allowed.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/chips"), &[("stack", "150"), ("amount", "80")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/chips"),
+            &[("stack", "150"), ("amount", "80")],
+        )
+        .await;
     assert_eq!(res.status, 422, "{}", res.text());
     assert!(res.text().contains("at most €50.00 now"), "{}", res.text());
     assert_eq!(r.stack(s), (10_000, 10_000, None));
     // Down to €20 (below the €40 minimum: the tablet says a rebuy is needed), rebuy €100.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/count"), &[("stack", "20")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/count"),
+            &[("stack", "20")],
+        )
+        .await;
     assert_eq!(res.status, 303);
     assert!(r.view().await.contains("Rebuy needed"));
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/chips"), &[("stack", "20"), ("amount", "100")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/chips"),
+            &[("stack", "20"), ("amount", "100")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     assert_eq!(r.stack(s), (12_000, 20_000, None));
     assert!(!r.view().await.contains("Rebuy needed"));
@@ -402,15 +827,32 @@ async fn bsop_27_no_table_change_in_the_first_hour_with_a_stack_above_the_maximu
     r.seat(2, "100").await;
     r.advance(30).await;
     // €250 > €200 maximum, 30 minutes in: refused with the time left.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/transfer"), &[("table_id", "2"), ("stack", "250")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/transfer"),
+            &[("table_id", "2"), ("stack", "250")],
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
     assert!(res.text().contains("30 minutes left"), "{}", res.text());
     assert!(r.seating_at(1).is_some());
     // €180: allowed, the stack and what was bought in move with the player.
-    let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/transfer"), &[("table_id", "2"), ("stack", "180")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/transfer"),
+            &[("table_id", "2"), ("stack", "180")],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let (stack, bought): (i64, i64) = r.app.with_conn(|c| {
-        seatings::table.filter(seatings::table_id.eq(2)).filter(seatings::left_at.is_null()).select((seatings::stack, seatings::bought_in)).first(c).unwrap()
+        seatings::table
+            .filter(seatings::table_id.eq(2))
+            .filter(seatings::left_at.is_null())
+            .select((seatings::stack, seatings::bought_in))
+            .first(c)
+            .unwrap()
     });
     assert_eq!((stack, bought), (18_000, 20_000));
 }
@@ -425,43 +867,89 @@ async fn pt_2007_13_89_hands_count_rests_and_hands_without_betting_and_the_butto
     let s2 = r.seat(3, "100").await;
     r.seat(5, "100").await;
     // Seat 1 rests; seat 3 does not bet.
-    r.tap(&r.dealer, &format!("/tablet/seats/{s1}/flags"), &[("resting", "1")]).await;
+    r.tap(
+        &r.dealer,
+        &format!("/tablet/seats/{s1}/flags"),
+        &[("resting", "1")],
+    )
+    .await;
     let mut buttons = Vec::new();
     for _ in 0..5 {
-        r.tap(&r.dealer, &format!("/tablet/seats/{s2}/flags"), &[("no_bet", "1")]).await;
+        r.tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s2}/flags"),
+            &[("no_bet", "1")],
+        )
+        .await;
         let res = r.tap(&r.dealer, "/tablet/hand", &[]).await;
         assert_eq!(res.status, 303, "{}", res.text());
-        let b: Option<i32> = r.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(1).select(cardroom::db::schema::card_tables::button_seat).first(c).unwrap());
+        let b: Option<i32> = r.app.with_conn(|c| {
+            cardroom::db::schema::card_tables::table
+                .find(1)
+                .select(cardroom::db::schema::card_tables::button_seat)
+                .first(c)
+                .unwrap()
+        });
         buttons.push(b);
         if buttons.len() == 2 {
             // Two rest hands allowed (PT-2007 13).
             assert!(r.view().await.contains("no rest hands left"));
         }
     }
-    assert_eq!(buttons, vec![Some(1), Some(3), Some(5), Some(1), Some(3)], "the button moves clockwise");
+    assert_eq!(
+        buttons,
+        vec![Some(1), Some(3), Some(5), Some(1), Some(3)],
+        "the button moves clockwise"
+    );
     let notices: Vec<Option<String>> = r.app.with_conn(|c| {
-        seatings::table.filter(seatings::id.eq_any([s1, s2])).order(seatings::seat_no.asc()).select(seatings::hand_notice).load(c).unwrap()
+        seatings::table
+            .filter(seatings::id.eq_any([s1, s2]))
+            .order(seatings::seat_no.asc())
+            .select(seatings::hand_notice)
+            .load(c)
+            .unwrap()
     });
-    assert_eq!(notices[0].as_deref(), Some("rules-hands-leave-rested-too-long"), "third rest: must leave (PT-2007 13)");
-    assert_eq!(notices[1].as_deref(), Some("rules-hands-post-bb"), "five hands without a bet: big blind (PT-2007 89)");
+    assert_eq!(
+        notices[0].as_deref(),
+        Some("rules-hands-leave-rested-too-long"),
+        "third rest: must leave (PT-2007 13)"
+    );
+    assert_eq!(
+        notices[1].as_deref(),
+        Some("rules-hands-post-bb"),
+        "five hands without a bet: big blind (PT-2007 89)"
+    );
     assert_eq!(r.app.count("hands"), 5);
 }
 
 #[actix_web::test]
 async fn a_table_asks_the_floor_and_the_request_stays_on_the_dashboard_until_handled() {
     let r = room(0).await;
-    let res = r.tap(&r.dealer, "/tablet/service", &[("kind", "chips")]).await;
+    let res = r
+        .tap(&r.dealer, "/tablet/service", &[("kind", "chips")])
+        .await;
     assert_eq!(res.status, 303);
     // Asking twice is one request.
-    r.tap(&r.dealer, "/tablet/service", &[("kind", "chips")]).await;
+    r.tap(&r.dealer, "/tablet/service", &[("kind", "chips")])
+        .await;
     assert_eq!(r.app.count("service_requests"), 1);
-    let res = r.tap(&r.dealer, "/tablet/service", &[("kind", "pizza")]).await;
+    let res = r
+        .tap(&r.dealer, "/tablet/service", &[("kind", "pizza")])
+        .await;
     assert_eq!(res.status, 422);
     assert_eq!(r.app.count("service_requests"), 1);
     let live = r.app.page("/floor/live", &r.floor).await.text();
-    let id: i64 = r.app.with_conn(|c| cardroom::db::schema::service_requests::table.select(cardroom::db::schema::service_requests::id).first(c).unwrap());
+    let id: i64 = r.app.with_conn(|c| {
+        cardroom::db::schema::service_requests::table
+            .select(cardroom::db::schema::service_requests::id)
+            .first(c)
+            .unwrap()
+    });
     assert!(live.contains(&format!("id=\"service-{id}\"")), "{live}");
-    let res = r.app.post_form(&format!("/floor/service/{id}/handled"), &r.floor, &[]).await;
+    let res = r
+        .app
+        .post_form(&format!("/floor/service/{id}/handled"), &r.floor, &[])
+        .await;
     assert_eq!(res.status, 303);
     let live = r.app.page("/floor/live", &r.floor).await.text();
     assert!(!live.contains(&format!("id=\"service-{id}\"")));
@@ -473,18 +961,58 @@ async fn a_tablet_cannot_act_on_another_tables_seat() {
     r.join(r.players[0]).await;
     // Seated at table 2 by the floor.
     let call = {
-        let res = r.app.send_json("POST", "/api/v1/tables/2/seats/1/call-next", &r.token, serde_json::json!({})).await;
+        let res = r
+            .app
+            .send_json(
+                "POST",
+                "/api/v1/tables/2/seats/1/call-next",
+                &r.token,
+                serde_json::json!({}),
+            )
+            .await;
         res.json()["id"].as_i64().unwrap()
     };
-    let res = r.tap(&r.dealer, &format!("/tablet/calls/{call}/seat"), &[("amount", "100")]).await;
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "100")],
+        )
+        .await;
     assert_eq!(res.status, 404);
-    let confirmed = r.app.send_json("POST", &format!("/api/v1/seat-calls/{call}/seat"), &r.token, serde_json::json!({})).await;
+    let confirmed = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seat-calls/{call}/seat"),
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(confirmed.status, 201, "{}", confirmed.text());
-    let s: i64 = r.app.with_conn(|c| seatings::table.filter(seatings::table_id.eq(2)).select(seatings::id).first(c).unwrap());
+    let s: i64 = r.app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::table_id.eq(2))
+            .select(seatings::id)
+            .first(c)
+            .unwrap()
+    });
     let audit0 = r.app.audit_count();
-    for (uri, form) in [("away", vec![]), ("cash-out", vec![("stack", "10")]), ("count", vec![("stack", "10")])] {
-        let res = r.tap(&r.dealer, &format!("/tablet/seats/{s}/{uri}"), &form).await;
-        assert_eq!(res.status, 404, "{uri} {:?} {}", res.header("location"), res.text());
+    for (uri, form) in [
+        ("away", vec![]),
+        ("cash-out", vec![("stack", "10")]),
+        ("count", vec![("stack", "10")]),
+    ] {
+        let res = r
+            .tap(&r.dealer, &format!("/tablet/seats/{s}/{uri}"), &form)
+            .await;
+        assert_eq!(
+            res.status,
+            404,
+            "{uri} {:?} {}",
+            res.header("location"),
+            res.text()
+        );
     }
     assert_eq!(r.seat_page(s).await.status, 404);
     assert_eq!(r.app.audit_count(), audit0);
@@ -514,71 +1042,226 @@ async fn the_json_api_runs_the_same_table_side_rules() {
     let res = r.app.call(req).await;
     assert_eq!(res.status, 422, "{}", res.text());
     assert_eq!(res.json()["error"]["fields"][0]["field"], "amount");
-    assert!(res.json()["error"]["fields"][0]["message"].as_str().unwrap().contains("40,00"), "{}", res.text());
-    let res = r.app.send_json("POST", &format!("/api/v1/seat-calls/{call}/seat-with-buyin"), &dealer, serde_json::json!({ "amount": 10000 })).await;
+    assert!(
+        res.json()["error"]["fields"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("40,00"),
+        "{}",
+        res.text()
+    );
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seat-calls/{call}/seat-with-buyin"),
+            &dealer,
+            serde_json::json!({ "amount": 10000 }),
+        )
+        .await;
     assert_eq!(res.status, 201, "{}", res.text());
     let s = res.json()["seating_id"].as_i64().unwrap();
     assert_eq!(res.json()["stack"], 10000);
     // Away, 15 minutes, removal counted by the dealer and confirmed by the floor (admin).
-    assert_eq!(r.app.send_json("POST", &format!("/api/v1/seatings/{s}/away"), &dealer, serde_json::json!({})).await.status, 200);
+    assert_eq!(
+        r.app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{s}/away"),
+                &dealer,
+                serde_json::json!({})
+            )
+            .await
+            .status,
+        200
+    );
     r.advance(15).await;
-    let res = r.app.send_json("POST", &format!("/api/v1/seatings/{s}/removal"), &dealer, serde_json::json!({ "amount": 9500, "storage": "Cage" })).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{s}/removal"),
+            &dealer,
+            serde_json::json!({ "amount": 9500, "storage": "Cage" }),
+        )
+        .await;
     assert_eq!(res.status, 201, "{}", res.text());
     let k = res.json()["id"].as_i64().unwrap();
-    let res = r.app.send_json("POST", &format!("/api/v1/custody/{k}/confirm"), &dealer, serde_json::json!({ "amount": 9500 })).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/custody/{k}/confirm"),
+            &dealer,
+            serde_json::json!({ "amount": 9500 }),
+        )
+        .await;
     assert_eq!(res.status, 409, "the same person: {}", res.text());
-    let res = r.app.send_json("POST", &format!("/api/v1/custody/{k}/confirm"), &r.token, serde_json::json!({ "amount": 9500 })).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/custody/{k}/confirm"),
+            &r.token,
+            serde_json::json!({ "amount": 9500 }),
+        )
+        .await;
     assert_eq!(res.status, 200, "{}", res.text());
     assert_eq!(res.json()["state"], "held");
     let next: i64 = r.app.with_conn(|c| {
-        seat_calls::table.filter(seat_calls::seat_no.eq(7)).filter(seat_calls::state.eq("pending")).select(seat_calls::player_id).first(c).unwrap()
+        seat_calls::table
+            .filter(seat_calls::seat_no.eq(7))
+            .filter(seat_calls::state.eq("pending"))
+            .select(seat_calls::player_id)
+            .first(c)
+            .unwrap()
     });
     assert_eq!(next, b);
     // Hands need two players; requests to the floor.
-    let res = r.app.send_json("POST", "/api/v1/tables/1/hands", &dealer, serde_json::json!({})).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/hands",
+            &dealer,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
-    let res = r.app.send_json("POST", "/api/v1/tables/1/service-requests", &dealer, serde_json::json!({ "kind": "decision", "note": "split pot" })).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/service-requests",
+            &dealer,
+            serde_json::json!({ "kind": "decision", "note": "split pot" }),
+        )
+        .await;
     assert_eq!(res.status, 201, "{}", res.text());
     let open = r.app.get("/api/v1/service-requests", &dealer).await.json();
     assert_eq!(open.as_array().unwrap().len(), 1);
     // A dealer may not extend an absence nor mark a request handled.
     let id = open[0]["id"].as_i64().unwrap();
-    assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &dealer, serde_json::json!({})).await.status, 403);
-    assert_eq!(r.app.send_json("POST", &format!("/api/v1/service-requests/{id}/handled"), &r.token, serde_json::json!({})).await.status, 200);
+    assert_eq!(
+        r.app
+            .send_json(
+                "POST",
+                &format!("/api/v1/service-requests/{id}/handled"),
+                &dealer,
+                serde_json::json!({})
+            )
+            .await
+            .status,
+        403
+    );
+    assert_eq!(
+        r.app
+            .send_json(
+                "POST",
+                &format!("/api/v1/service-requests/{id}/handled"),
+                &r.token,
+                serde_json::json!({})
+            )
+            .await
+            .status,
+        200
+    );
 }
 
 #[actix_web::test]
 async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_the_table_left() {
     let r = room(2).await;
     let (a, b) = (r.players[0], r.players[1]);
-    let must_move: bool = r.app.with_conn(|c| cardroom::db::schema::card_tables::table.find(2).select(cardroom::db::schema::card_tables::must_move).first(c).unwrap());
-    assert!(must_move, "table 2, opened last, is the must-move table (BSOP 55)");
+    let must_move: bool = r.app.with_conn(|c| {
+        cardroom::db::schema::card_tables::table
+            .find(2)
+            .select(cardroom::db::schema::card_tables::must_move)
+            .first(c)
+            .unwrap()
+    });
+    assert!(
+        must_move,
+        "table 2, opened last, is the must-move table (BSOP 55)"
+    );
     // A then B from the list to the must-move table (seats 1 and 2).
     for (p, seat) in [(a, 1), (b, 2)] {
         r.join(p).await;
-        let call = r.app.send_json("POST", &format!("/api/v1/tables/2/seats/{seat}/call-next"), &r.token, serde_json::json!({})).await;
+        let call = r
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/2/seats/{seat}/call-next"),
+                &r.token,
+                serde_json::json!({}),
+            )
+            .await;
         assert_eq!(call.status, 201, "{}", call.text());
         let id = call.json()["id"].as_i64().unwrap();
-        let res = r.app.send_json("POST", &format!("/api/v1/seat-calls/{id}/seat-with-buyin"), &r.token, serde_json::json!({ "amount": 10000 })).await;
+        let res = r
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seat-calls/{id}/seat-with-buyin"),
+                &r.token,
+                serde_json::json!({ "amount": 10000 }),
+            )
+            .await;
         assert_eq!(res.status, 201, "{}", res.text());
     }
     // First hand at table 2: the button goes to seat 1 (A, first in the must-move order).
-    let h = r.app.send_json("POST", "/api/v1/tables/2/hands", &r.token, serde_json::json!({})).await;
+    let h = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/hands",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(h.status, 201, "{}", h.text());
     assert_eq!(h.json()["button_seat"], 1);
     // A seat opens at the main game: A is on the button and waits; nobody else may take it.
-    let res = r.app.send_json("POST", "/api/v1/tables/1/seats/3/call-next", &r.token, serde_json::json!({})).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/3/call-next",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(res.status, 409, "{}", res.text());
     // Next hand: the button moves to seat 2; A moves now, and table 2's tablet is told.
-    let h = r.app.send_json("POST", "/api/v1/tables/2/hands", &r.token, serde_json::json!({})).await;
+    let h = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/hands",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(h.json()["button_seat"], 2);
-    let res = r.app.send_json("POST", "/api/v1/tables/1/seats/3/call-next", &r.token, serde_json::json!({})).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/3/call-next",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(res.status, 201, "{}", res.text());
     assert_eq!(res.json()["player_id"], a);
     assert_eq!(res.json()["source"], "must_move");
     let told: i64 = r.app.with_conn(|c| {
         use cardroom::db::schema::events;
-        events::table.filter(events::kind.eq("seat.move_due")).filter(events::table_id.eq(2)).count().get_result(c).unwrap()
+        events::table
+            .filter(events::kind.eq("seat.move_due"))
+            .filter(events::table_id.eq(2))
+            .count()
+            .get_result(c)
+            .unwrap()
     });
     assert_eq!(told, 1);
     let side = r.app.get("/api/v1/tables/2/side", &r.token).await;
@@ -591,49 +1274,120 @@ async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_m
     let r = room(0).await;
     let audit0 = r.app.audit_count();
     // Table 2 has no tablet: nobody would see it.
-    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "2"), ("body", "Fill table 2 first")]).await;
+    let res = r
+        .app
+        .post_form(
+            "/floor/tablets/message",
+            &r.floor,
+            &[("table_id", "2"), ("body", "Fill table 2 first")],
+        )
+        .await;
     assert_eq!(res.status, 409);
-    assert!(res.text().contains("Table 2 has no paired tablet"), "{}", res.text());
-    assert!(res.text().contains("Fill table 2 first"), "the typed message is kept: {}", res.text());
+    assert!(
+        res.text().contains("Table 2 has no paired tablet"),
+        "{}",
+        res.text()
+    );
+    assert!(
+        res.text().contains("Fill table 2 first"),
+        "the typed message is kept: {}",
+        res.text()
+    );
     // Empty, too long: refused on the field.
-    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "   ")]).await;
+    let res = r
+        .app
+        .post_form(
+            "/floor/tablets/message",
+            &r.floor,
+            &[("table_id", "1"), ("body", "   ")],
+        )
+        .await;
     assert_eq!(res.status, 422);
     let long = "x".repeat(301);
-    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", &long)]).await;
+    let res = r
+        .app
+        .post_form(
+            "/floor/tablets/message",
+            &r.floor,
+            &[("table_id", "1"), ("body", &long)],
+        )
+        .await;
     assert_eq!(res.status, 422);
     assert_eq!(r.app.count("floor_messages"), 0);
     assert_eq!(r.app.audit_count(), audit0);
 
-    let res = r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "  Seat 4 needs a new deck  ")]).await;
+    let res = r
+        .app
+        .post_form(
+            "/floor/tablets/message",
+            &r.floor,
+            &[("table_id", "1"), ("body", "  Seat 4 needs a new deck  ")],
+        )
+        .await;
     assert_eq!(res.status, 200, "{}", res.text());
     assert!(res.text().contains("id=\"message-sent\""));
-    let (id, body): (i64, String) = r.app.with_conn(|c| floor_messages::table.select((floor_messages::id, floor_messages::body)).first(c).unwrap());
+    let (id, body): (i64, String) = r.app.with_conn(|c| {
+        floor_messages::table
+            .select((floor_messages::id, floor_messages::body))
+            .first(c)
+            .unwrap()
+    });
     assert_eq!(body, "Seat 4 needs a new deck");
     // Pushed to table 1's stream.
     let pushed: Option<i64> = r.app.with_conn(|c| {
-        events::table.filter(events::kind.eq("floor.message")).select(events::table_id).first::<Option<i64>>(c).unwrap()
+        events::table
+            .filter(events::kind.eq("floor.message"))
+            .select(events::table_id)
+            .first::<Option<i64>>(c)
+            .unwrap()
     });
     assert_eq!(pushed, Some(1));
     assert_eq!(r.app.audit_count(), audit0 + 1);
     // On the tablet until seen.
     let view = r.view().await;
-    assert!(view.contains(&format!("id=\"floor-message-{id}\"")) && view.contains("Seat 4 needs a new deck"), "{view}");
+    assert!(
+        view.contains(&format!("id=\"floor-message-{id}\""))
+            && view.contains("Seat 4 needs a new deck"),
+        "{view}"
+    );
     let floor_page = r.app.page("/floor/tablets", &r.floor).await.text();
     assert!(floor_page.contains("Not seen yet"), "{floor_page}");
     // The form is in the page's body once (not in its <title>).
     assert_eq!(floor_page.matches("id=\"message-form\"").count(), 1);
-    let title = &floor_page[floor_page.find("<title>").unwrap()..floor_page.find("</title>").unwrap()];
-    assert!(!title["<title>".len()..].contains('<'), "markup in the title: {title}");
-    let res = r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[]).await;
+    let title =
+        &floor_page[floor_page.find("<title>").unwrap()..floor_page.find("</title>").unwrap()];
+    assert!(
+        !title["<title>".len()..].contains('<'),
+        "markup in the title: {title}"
+    );
+    let res = r
+        .tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[])
+        .await;
     assert_eq!(res.status, 303);
-    assert!(!r.view().await.contains(&format!("id=\"floor-message-{id}\"")));
+    assert!(!r
+        .view()
+        .await
+        .contains(&format!("id=\"floor-message-{id}\"")));
     let floor_page = r.app.page("/floor/tablets", &r.floor).await.text();
-    assert!(!floor_page.contains("Not seen yet") && floor_page.contains("· dealer1"), "{floor_page}");
+    assert!(
+        !floor_page.contains("Not seen yet") && floor_page.contains("· dealer1"),
+        "{floor_page}"
+    );
     // Seen twice: nothing more.
     let audit1 = r.app.audit_count();
-    assert_eq!(r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[]).await.status, 303);
+    assert_eq!(
+        r.tap(&r.dealer, &format!("/tablet/messages/{id}/seen"), &[])
+            .await
+            .status,
+        303
+    );
     assert_eq!(r.app.audit_count(), audit1);
-    assert_eq!(r.tap(&r.dealer, "/tablet/messages/999/seen", &[]).await.status, 404);
+    assert_eq!(
+        r.tap(&r.dealer, "/tablet/messages/999/seen", &[])
+            .await
+            .status,
+        404
+    );
 
     // The JSON API: same rules, in the caller's language.
     let res = r
@@ -648,21 +1402,53 @@ async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_m
         )
         .await;
     assert_eq!(res.status, 409);
-    assert!(res.text().contains("não tem tablet emparelhado"), "{}", res.text());
-    let res = r.app.send_json("POST", "/api/v1/tables/1/floor-messages", &r.token, serde_json::json!({ "body": "Break at 22:00" })).await;
+    assert!(
+        res.text().contains("não tem tablet emparelhado"),
+        "{}",
+        res.text()
+    );
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/floor-messages",
+            &r.token,
+            serde_json::json!({ "body": "Break at 22:00" }),
+        )
+        .await;
     assert_eq!(res.status, 201, "{}", res.text());
     let id2 = res.json()["id"].as_i64().unwrap();
     let side = r.app.get("/api/v1/tables/1/side", &r.token).await.json();
     assert_eq!(side["unseen_messages"][0]["body"], "Break at 22:00");
     let dealer_token = r.app.api_login("dealer1", STAFF_PW).await;
-    let res = r.app.send_json("POST", &format!("/api/v1/floor-messages/{id2}/seen"), &dealer_token, serde_json::json!({})).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/floor-messages/{id2}/seen"),
+            &dealer_token,
+            serde_json::json!({}),
+        )
+        .await;
     assert_eq!(res.status, 200, "{}", res.text());
     assert_eq!(res.json()["seen_by"], "dealer1");
-    let list = r.app.get("/api/v1/tables/1/floor-messages", &r.token).await.json();
+    let list = r
+        .app
+        .get("/api/v1/tables/1/floor-messages", &r.token)
+        .await
+        .json();
     assert_eq!(list.as_array().unwrap().len(), 2);
     assert_eq!(list[0]["id"], id2, "newest first");
     // A dealer cannot send messages.
-    let res = r.app.send_json("POST", "/api/v1/tables/1/floor-messages", &dealer_token, serde_json::json!({ "body": "hi" })).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/floor-messages",
+            &dealer_token,
+            serde_json::json!({ "body": "hi" }),
+        )
+        .await;
     assert_eq!(res.status, 403);
 }
 
@@ -671,14 +1457,38 @@ async fn the_seat_page_follows_the_tables_stream_and_sign_out_asks_twice() {
     let r = room(1).await;
     r.join(r.players[0]).await;
     let s = r.seat(1, "100").await;
-    let since: i64 = r.app.with_conn(|c| cardroom::web::stream::last_seq(c).unwrap());
+    let since: i64 = r
+        .app
+        .with_conn(|c| cardroom::web::stream::last_seq(c).unwrap());
     let page = r.seat_page(s).await.text();
     assert!(page.contains("data-live=\"/tablet/stream\""), "{page}");
-    assert!(page.contains(&format!("data-since=\"{since}\"")), "the stream starts after the last event the page shows: {page}");
+    assert!(
+        page.contains(&format!("data-since=\"{since}\"")),
+        "the stream starts after the last event the page shows: {page}"
+    );
     assert!(page.contains("id=\"live-stale\" hidden"));
-    let table = r.app.call(TestRequest::get().uri("/tablet").cookie(r.tablet.c()).cookie(r.dealer.c()).to_request()).await.text();
-    assert!(table.contains("id=\"sign-out\" data-confirm=\"Tap again to sign out\""), "{table}");
+    let table = r
+        .app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .cookie(r.tablet.c())
+                .cookie(r.dealer.c())
+                .to_request(),
+        )
+        .await
+        .text();
+    assert!(
+        table.contains("id=\"sign-out\" data-confirm=\"Tap again to sign out\""),
+        "{table}"
+    );
     // A message from the floor shows on the seat page too.
-    r.app.post_form("/floor/tablets/message", &r.floor, &[("table_id", "1"), ("body", "Count seat 1")]).await;
+    r.app
+        .post_form(
+            "/floor/tablets/message",
+            &r.floor,
+            &[("table_id", "1"), ("body", "Count seat 1")],
+        )
+        .await;
     assert!(r.seat_page(s).await.text().contains("Count seat 1"));
 }

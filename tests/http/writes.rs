@@ -24,7 +24,9 @@ async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
             let db = db.clone();
             std::thread::spawn(move || {
                 db.write_new(move |c| -> Result<usize, AppError> {
-                    diesel::insert_into(settings::table).values((settings::key.eq(key(i)), settings::value.eq(i.to_string()))).execute(c)?;
+                    diesel::insert_into(settings::table)
+                        .values((settings::key.eq(key(i)), settings::value.eq(i.to_string())))
+                        .execute(c)?;
                     if i % 7 == 0 {
                         panic!("write {i} panics after writing");
                     }
@@ -43,17 +45,31 @@ async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
                 assert_eq!(v, i, "each caller gets its own answer");
                 ok.push(i);
             }
-            Err(AppError::Validation(_)) => assert!(i % 3 == 0 && i % 7 != 0, "write {i} failed validation unexpectedly"),
-            Err(AppError::Internal(m)) => assert!(i % 7 == 0, "write {i}: unexpected internal error {m}"),
+            Err(AppError::Validation(_)) => assert!(
+                i % 3 == 0 && i % 7 != 0,
+                "write {i} failed validation unexpectedly"
+            ),
+            Err(AppError::Internal(m)) => {
+                assert!(i % 7 == 0, "write {i}: unexpected internal error {m}")
+            }
             Err(e) => panic!("write {i}: unexpected {e:?}"),
         }
     }
     let expected: Vec<usize> = (0..n).filter(|i| i % 3 != 0 && i % 7 != 0).collect();
     assert_eq!(ok, expected);
     let stored: Vec<String> = app.with_conn(|c| {
-        settings::table.filter(settings::key.like("test.write.%")).order(settings::key.asc()).select(settings::key).load(c).unwrap()
+        settings::table
+            .filter(settings::key.like("test.write.%"))
+            .order(settings::key.asc())
+            .select(settings::key)
+            .load(c)
+            .unwrap()
     });
-    assert_eq!(stored, expected.iter().map(|&i| key(i)).collect::<Vec<_>>(), "only the writes that succeeded are stored");
+    assert_eq!(
+        stored,
+        expected.iter().map(|&i| key(i)).collect::<Vec<_>>(),
+        "only the writes that succeeded are stored"
+    );
 }
 
 /// A write whose answer has been given is committed: a fresh connection reads it at once.
@@ -63,14 +79,23 @@ async fn an_answered_write_is_committed() {
     for i in 0..20 {
         app.state
             .write(move |_, c| -> Result<(), AppError> {
-                diesel::insert_into(settings::table).values((settings::key.eq(key(i)), settings::value.eq("x"))).execute(c)?;
+                diesel::insert_into(settings::table)
+                    .values((settings::key.eq(key(i)), settings::value.eq("x")))
+                    .execute(c)?;
                 Ok(())
             })
             .await
             .unwrap();
         let mut fresh = app.state.db.conn().unwrap();
-        let n: i64 = settings::table.filter(settings::key.eq(key(i))).count().get_result(&mut *fresh).unwrap();
-        assert_eq!(n, 1, "write {i} is visible to another connection once answered");
+        let n: i64 = settings::table
+            .filter(settings::key.eq(key(i)))
+            .count()
+            .get_result(&mut *fresh)
+            .unwrap();
+        assert_eq!(
+            n, 1,
+            "write {i} is visible to another connection once answered"
+        );
     }
 }
 
@@ -94,22 +119,41 @@ async fn sqlite_plans_do_not_depend_on_bound_values() {
         detail: String,
     }
     let plan = |c: &mut cardroom::db::DbConn, sql: &str, bind_state: bool| -> String {
-        let q = diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}")).bind::<diesel::sql_types::BigInt, _>(1i64);
+        let q = diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
+            .bind::<diesel::sql_types::BigInt, _>(1i64);
         let rows: Vec<Plan> = if bind_state {
-            q.bind::<diesel::sql_types::Text, _>("counting").load(c).expect("a plan")
+            q.bind::<diesel::sql_types::Text, _>("counting")
+                .load(c)
+                .expect("a plan")
         } else {
             q.load(c).expect("a plan")
         };
-        rows.into_iter().map(|r| r.detail).collect::<Vec<_>>().join("; ")
+        rows.into_iter()
+            .map(|r| r.detail)
+            .collect::<Vec<_>>()
+            .join("; ")
     };
     // Every connection the pool hands out, not just the first.
-    let conns: Vec<_> = (0..4).map(|_| app.state.db.conn().expect("a connection")).collect();
+    let conns: Vec<_> = (0..4)
+        .map(|_| app.state.db.conn().expect("a connection"))
+        .collect();
     for mut c in conns {
-        let bound = plan(&mut c, "SELECT id FROM chip_custody WHERE seating_id = ? AND state = ?", true);
-        assert!(!bound.contains("chip_custody_one_count"), "the plan used the bound value: {bound}");
+        let bound = plan(
+            &mut c,
+            "SELECT id FROM chip_custody WHERE seating_id = ? AND state = ?",
+            true,
+        );
+        assert!(
+            !bound.contains("chip_custody_one_count"),
+            "the plan used the bound value: {bound}"
+        );
         assert!(bound.contains("chip_custody_by_seating"), "{bound}");
         // With the value written in the statement the partial index can be used.
-        let literal = plan(&mut c, "SELECT id FROM chip_custody WHERE seating_id = ? AND state = 'counting'", false);
+        let literal = plan(
+            &mut c,
+            "SELECT id FROM chip_custody WHERE seating_id = ? AND state = 'counting'",
+            false,
+        );
         assert!(literal.contains("chip_custody_one_count"), "{literal}");
     }
 }
@@ -128,13 +172,23 @@ async fn sqlite_the_checkpointer_copies_committed_writes_into_the_database_file(
     app.state
         .db
         .write_new(|c| -> Result<usize, AppError> {
-            Ok(diesel::insert_into(settings::table).values((settings::key.eq("test.checkpoint"), settings::value.eq("in the file"))).execute(c)?)
+            Ok(diesel::insert_into(settings::table)
+                .values((
+                    settings::key.eq("test.checkpoint"),
+                    settings::value.eq("in the file"),
+                ))
+                .execute(c)?)
         })
         .expect("the write");
     // Not there yet: not even the tables, until the first checkpoint after the migrations.
     let in_file = || -> Option<String> {
-        let mut c = diesel::SqliteConnection::establish(&format!("file:{path}?immutable=1")).ok()?;
-        settings::table.filter(settings::key.eq("test.checkpoint")).select(settings::value).first(&mut c).ok()
+        let mut c =
+            diesel::SqliteConnection::establish(&format!("file:{path}?immutable=1")).ok()?;
+        settings::table
+            .filter(settings::key.eq("test.checkpoint"))
+            .select(settings::value)
+            .first(&mut c)
+            .ok()
     };
     // The checkpointer looks every second: give it a few.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
@@ -143,5 +197,9 @@ async fn sqlite_the_checkpointer_copies_committed_writes_into_the_database_file(
         std::thread::sleep(std::time::Duration::from_millis(100));
         seen = in_file();
     }
-    assert_eq!(seen.as_deref(), Some("in the file"), "never copied into the database file");
+    assert_eq!(
+        seen.as_deref(),
+        Some("in the file"),
+        "never copied into the database file"
+    );
 }

@@ -62,12 +62,16 @@ pub fn find_chromium() -> Option<PathBuf> {
 
 fn find_in_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(p: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+    std::fs::metadata(p)
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
 }
 
 /// A child process (in its own process group) that is killed, with everything it started,
@@ -82,7 +86,9 @@ impl ChildGuard {
     /// (chromedriver's browser processes).
     pub fn spawn(name: &'static str, mut cmd: Command) -> ChildGuard {
         cmd.process_group(0);
-        let child = cmd.spawn().unwrap_or_else(|e| panic!("could not start {name} ({cmd:?}): {e}"));
+        let child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("could not start {name} ({cmd:?}): {e}"));
         ChildGuard { name, child }
     }
 
@@ -128,7 +134,8 @@ pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
     s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
+    let req =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
     s.write_all(req.as_bytes()).ok()?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 1024];
@@ -151,17 +158,27 @@ pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
 }
 
 /// Waits until something accepts TCP connections on `addr`.
-pub fn wait_for_tcp(addr: SocketAddr, timeout: Duration, guard: &mut ChildGuard) -> Result<(), String> {
+pub fn wait_for_tcp(
+    addr: SocketAddr,
+    timeout: Duration,
+    guard: &mut ChildGuard,
+) -> Result<(), String> {
     let deadline = Instant::now() + timeout;
     loop {
         if TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok() {
             return Ok(());
         }
         if let Some(status) = guard.exited() {
-            return Err(format!("{} exited before listening on {addr}: {status}", guard.name));
+            return Err(format!(
+                "{} exited before listening on {addr}: {status}",
+                guard.name
+            ));
         }
         if Instant::now() >= deadline {
-            return Err(format!("{} did not listen on {addr} within {timeout:?}", guard.name));
+            return Err(format!(
+                "{} did not listen on {addr} within {timeout:?}",
+                guard.name
+            ));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -203,7 +220,10 @@ pub fn start_server_with_args(bin: &str, dir: &Path, args: &[&str]) -> Server {
             }
         }
         cmd.env("CARDROOM_BIND", addr.to_string())
-            .env("CARDROOM_DATABASE_URL", format!("sqlite://{}", db.display()))
+            .env(
+                "CARDROOM_DATABASE_URL",
+                format!("sqlite://{}", db.display()),
+            )
             .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
             .env("CARDROOM_SECRET", SECRET)
             // A file that does not exist: a developer's ./cardroom.toml must not apply.
@@ -214,7 +234,11 @@ pub fn start_server_with_args(bin: &str, dir: &Path, args: &[&str]) -> Server {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if http_status(addr, "/healthz") == Some(200) {
-                return Server { base: format!("http://{addr}"), addr, _guard: guard };
+                return Server {
+                    base: format!("http://{addr}"),
+                    addr,
+                    _guard: guard,
+                };
             }
             if let Some(status) = guard.exited() {
                 last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
@@ -241,7 +265,10 @@ pub fn start_chromedriver(path: &Path, log_dir: &Path) -> (String, ChildGuard) {
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let mut cmd = Command::new(path);
         cmd.arg(format!("--port={port}"))
-            .arg(format!("--log-path={}", log_dir.join("chromedriver.log").display()))
+            .arg(format!(
+                "--log-path={}",
+                log_dir.join("chromedriver.log").display()
+            ))
             .stdin(Stdio::null())
             .stdout(Stdio::null());
         let mut guard = ChildGuard::spawn("chromedriver", cmd);
@@ -250,7 +277,10 @@ pub fn start_chromedriver(path: &Path, log_dir: &Path) -> (String, ChildGuard) {
             Err(e) => last_problem = e,
         }
     }
-    panic!("could not start chromedriver ({}): {last_problem}", path.display());
+    panic!(
+        "could not start chromedriver ({}): {last_problem}",
+        path.display()
+    );
 }
 
 /// WebDriver capabilities for headless Chromium with a fresh profile in `profile_dir`.
@@ -336,20 +366,38 @@ pub async fn ok<T>(client: &Client, r: Result<T, CmdError>, what: &str) -> T {
 
 /// Waits (up to 10 s) for an element matching the CSS selector.
 pub async fn wait_css(client: &Client, css: &str) -> fantoccini::elements::Element {
-    let r = client.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await;
-    ok(client, r, &format!("waiting up to 10 s for element `{css}`")).await
+    let r = client
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(css))
+        .await;
+    ok(
+        client,
+        r,
+        &format!("waiting up to 10 s for element `{css}`"),
+    )
+    .await
 }
 
 /// Waits (up to 10 s) until the path of the current URL satisfies `pred`; returns the path.
 pub async fn wait_path(client: &Client, describe: &str, pred: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let url = ok(client, client.current_url().await, "reading the current URL").await;
+        let url = ok(
+            client,
+            client.current_url().await,
+            "reading the current URL",
+        )
+        .await;
         if pred(url.path()) {
             return url.path().to_string();
         }
         if Instant::now() >= deadline {
-            fail(client, format!("waited 10 s for the URL path to be {describe}")).await;
+            fail(
+                client,
+                format!("waited 10 s for the URL path to be {describe}"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -359,7 +407,12 @@ pub async fn wait_path(client: &Client, describe: &str, pred: impl Fn(&str) -> b
 pub async fn type_into(client: &Client, css: &str, text: &str) {
     let el = wait_css(client, css).await;
     ok(client, el.clear().await, &format!("clearing `{css}`")).await;
-    ok(client, el.send_keys(text).await, &format!("typing into `{css}`")).await;
+    ok(
+        client,
+        el.send_keys(text).await,
+        &format!("typing into `{css}`"),
+    )
+    .await;
 }
 
 /// Sets an input's value with JavaScript (date inputs: typing into them depends on the
@@ -372,24 +425,42 @@ pub async fn set_value_js(client: &Client, css: &str, value: &str) {
                   el.dispatchEvent(new Event('change', { bubbles: true }));\
                   return el.value;";
     let r = client
-        .execute(script, vec![serde_json::json!(css), serde_json::json!(value)])
+        .execute(
+            script,
+            vec![serde_json::json!(css), serde_json::json!(value)],
+        )
         .await;
     let got = ok(client, r, &format!("setting `{css}` with JavaScript")).await;
     if got.as_str() != Some(value) {
-        fail(client, format!("`{css}` holds {got} after setting it to {value:?}")).await;
+        fail(
+            client,
+            format!("`{css}` holds {got} after setting it to {value:?}"),
+        )
+        .await;
     }
 }
 
 /// Picks an `<option>` of a `<select>` by its value.
 pub async fn select_value(client: &Client, css: &str, value: &str) {
     let el = wait_css(client, css).await;
-    ok(client, el.select_by_value(value).await, &format!("selecting {value:?} in `{css}`")).await;
+    ok(
+        client,
+        el.select_by_value(value).await,
+        &format!("selecting {value:?} in `{css}`"),
+    )
+    .await;
 }
 
 /// The `value` property of the element matching `css` (empty when absent).
 pub async fn value_of(client: &Client, css: &str) -> String {
     let el = wait_css(client, css).await;
-    ok(client, el.prop("value").await, &format!("reading the value of `{css}`")).await.unwrap_or_default()
+    ok(
+        client,
+        el.prop("value").await,
+        &format!("reading the value of `{css}`"),
+    )
+    .await
+    .unwrap_or_default()
 }
 
 /// Writes a 200×260 PNG portrait (a face-coloured oval on a blue background) to `path`.
@@ -404,27 +475,39 @@ pub fn write_test_png(path: &Path) {
             image::Rgb([90, 140, 200])
         }
     });
-    img.save(path).unwrap_or_else(|e| panic!("could not write test PNG {}: {e}", path.display()));
+    img.save(path)
+        .unwrap_or_else(|e| panic!("could not write test PNG {}: {e}", path.display()));
 }
 
 /// Like [`start_server_with_args`], with extra `CARDROOM_*` (or other) environment variables
 /// for the server, set after the ones every browser test uses (so they may override them),
 /// e.g. `&[("CARDROOM_TEST_CLOCK", "1")]`.
-pub fn start_server_with_env(bin: &str, dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Server {
+pub fn start_server_with_env(
+    bin: &str,
+    dir: &Path,
+    args: &[&str],
+    envs: &[(&str, &str)],
+) -> Server {
     let db = dir.join("browser.db");
     let mut last_problem = String::new();
     for attempt in 1..=3 {
         let port = free_port();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let mut cmd = Command::new(bin);
-        cmd.arg("serve").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).stdin(Stdio::null());
+        cmd.arg("serve")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null());
         for (k, _) in std::env::vars_os() {
             if k.to_string_lossy().starts_with("CARDROOM_") {
                 cmd.env_remove(&k);
             }
         }
         cmd.env("CARDROOM_BIND", addr.to_string())
-            .env("CARDROOM_DATABASE_URL", format!("sqlite://{}", db.display()))
+            .env(
+                "CARDROOM_DATABASE_URL",
+                format!("sqlite://{}", db.display()),
+            )
             .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
             .env("CARDROOM_SECRET", SECRET)
             .env("CARDROOM_CONFIG", dir.join("no-such-config.toml"))
@@ -437,7 +520,11 @@ pub fn start_server_with_env(bin: &str, dir: &Path, args: &[&str], envs: &[(&str
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if http_status(addr, "/healthz") == Some(200) {
-                return Server { base: format!("http://{addr}"), addr, _guard: guard };
+                return Server {
+                    base: format!("http://{addr}"),
+                    addr,
+                    _guard: guard,
+                };
             }
             if let Some(status) = guard.exited() {
                 last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
@@ -459,11 +546,20 @@ pub fn start_server_with_env(bin: &str, dir: &Path, args: &[&str], envs: &[(&str
 /// One HTTP/1.1 request on a raw TCP connection (`Connection: close`, 10 s timeouts), with an
 /// optional Bearer token and JSON body; the status code and the body (chunked bodies are
 /// decoded). For the JSON API from a browser test, without an HTTP client crate.
-pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str>, body: Option<&serde_json::Value>) -> Result<(u16, String), String> {
+pub fn http_json(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<&serde_json::Value>,
+) -> Result<(u16, String), String> {
     let what = format!("{method} {path}");
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(3)).map_err(|e| format!("{what}: connect: {e}"))?;
-    s.set_read_timeout(Some(Duration::from_secs(10))).map_err(|e| format!("{what}: {e}"))?;
-    s.set_write_timeout(Some(Duration::from_secs(10))).map_err(|e| format!("{what}: {e}"))?;
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(3))
+        .map_err(|e| format!("{what}: connect: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| format!("{what}: {e}"))?;
+    s.set_write_timeout(Some(Duration::from_secs(10)))
+        .map_err(|e| format!("{what}: {e}"))?;
     let payload = body.map(|b| b.to_string()).unwrap_or_default();
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: application/json\r\n");
     if let Some(t) = bearer {
@@ -472,11 +568,19 @@ pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str
     if body.is_some() {
         req.push_str("Content-Type: application/json\r\n");
     }
-    req.push_str(&format!("Content-Length: {}\r\n\r\n{payload}", payload.len()));
-    s.write_all(req.as_bytes()).map_err(|e| format!("{what}: write: {e}"))?;
+    req.push_str(&format!(
+        "Content-Length: {}\r\n\r\n{payload}",
+        payload.len()
+    ));
+    s.write_all(req.as_bytes())
+        .map_err(|e| format!("{what}: write: {e}"))?;
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).map_err(|e| format!("{what}: read: {e}"))?;
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| format!("{what}: no complete response head ({} bytes)", raw.len()))?;
+    s.read_to_end(&mut raw)
+        .map_err(|e| format!("{what}: read: {e}"))?;
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| format!("{what}: no complete response head ({} bytes)", raw.len()))?;
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut rest = raw[split + 4..].to_vec();
     let status = head
@@ -492,8 +596,18 @@ pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str
     if chunked {
         let mut out = Vec::new();
         loop {
-            let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else { break };
-            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..eol]).split(';').next().unwrap_or("").trim(), 16).unwrap_or(0);
+            let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else {
+                break;
+            };
+            let size = usize::from_str_radix(
+                String::from_utf8_lossy(&rest[..eol])
+                    .split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim(),
+                16,
+            )
+            .unwrap_or(0);
             if size == 0 || rest.len() < eol + 2 + size {
                 break;
             }
@@ -507,7 +621,13 @@ pub fn http_json(addr: SocketAddr, method: &str, path: &str, bearer: Option<&str
 
 /// A new Chromium session through chromedriver, with its own profile directory `dir/profile`
 /// and a viewport of exactly `w`×`h` (the window is grown by what the browser's frame takes).
-pub async fn open_session(webdriver_url: &str, dir: &Path, profile: &str, w: u32, h: u32) -> Client {
+pub async fn open_session(
+    webdriver_url: &str,
+    dir: &Path,
+    profile: &str,
+    w: u32,
+    h: u32,
+) -> Client {
     let profile_dir = dir.join(profile);
     std::fs::create_dir_all(&profile_dir).expect("chrome profile directory");
     let mut builder = ClientBuilder::native();
@@ -521,16 +641,38 @@ pub async fn open_session(webdriver_url: &str, dir: &Path, profile: &str, w: u32
         ),
         Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
     };
-    ok(&client, client.set_window_size(w, h).await, &format!("setting the window to {w}×{h}")).await;
-    let inner = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
-    let (iw, ih) = match inner.as_ref().and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?))) {
+    ok(
+        &client,
+        client.set_window_size(w, h).await,
+        &format!("setting the window to {w}×{h}"),
+    )
+    .await;
+    let inner = client
+        .execute("return [innerWidth, innerHeight];", vec![])
+        .await
+        .ok();
+    let (iw, ih) = match inner
+        .as_ref()
+        .and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?)))
+    {
         Some(x) => x,
         None => return client,
     };
     if (iw, ih) != (w as u64, h as u64) {
-        let (ww, wh) = (w + (w as u64).saturating_sub(iw) as u32, h + (h as u64).saturating_sub(ih) as u32);
-        ok(&client, client.set_window_size(ww, wh).await, &format!("setting the window to {ww}×{wh}")).await;
-        let now = client.execute("return [innerWidth, innerHeight];", vec![]).await.ok();
+        let (ww, wh) = (
+            w + (w as u64).saturating_sub(iw) as u32,
+            h + (h as u64).saturating_sub(ih) as u32,
+        );
+        ok(
+            &client,
+            client.set_window_size(ww, wh).await,
+            &format!("setting the window to {ww}×{wh}"),
+        )
+        .await;
+        let now = client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .ok();
         eprintln!("{profile}: viewport was {iw}×{ih} in a {w}×{h} window; window now {ww}×{wh}, viewport {now:?}");
     }
     client
@@ -543,7 +685,12 @@ pub async fn sign_in(c: &Client, base: &str, user: &str, password: &str) {
     wait_css(c, "#login-form").await;
     type_into(c, "#login-form input[name=username]", user).await;
     type_into(c, "#login-form input[name=password]", password).await;
-    ok(c, wait_css(c, "#login-submit").await.click().await, "clicking #login-submit").await;
+    ok(
+        c,
+        wait_css(c, "#login-submit").await.click().await,
+        "clicking #login-submit",
+    )
+    .await;
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let url = ok(c, c.current_url().await, "reading the current URL").await;

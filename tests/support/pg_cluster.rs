@@ -34,31 +34,51 @@ pub fn find_bin() -> Option<PathBuf> {
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             let bin = e.path().join("bin");
-            let version = e.file_name().to_string_lossy().split('.').map(|n| n.parse().unwrap_or(0)).collect();
+            let version = e
+                .file_name()
+                .to_string_lossy()
+                .split('.')
+                .map(|n| n.parse().unwrap_or(0))
+                .collect();
             (bin.join("pg_ctl").is_file() && bin.join("initdb").is_file()).then_some((version, bin))
         })
         .collect();
     found.sort();
     found.pop().map(|(_, b)| b).or_else(|| {
-        let out = Command::new("sh").args(["-c", "command -v pg_ctl"]).output().ok()?;
+        let out = Command::new("sh")
+            .args(["-c", "command -v pg_ctl"])
+            .output()
+            .ok()?;
         let p = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        p.parent().filter(|d| d.join("initdb").is_file()).map(Path::to_path_buf)
+        p.parent()
+            .filter(|d| d.join("initdb").is_file())
+            .map(Path::to_path_buf)
     })
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }
 
 fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
+    let l =
+        std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
     l.local_addr().expect("local_addr").port()
 }
 
 fn check(what: &str, out: std::io::Result<Output>) -> Result<(), String> {
     match out {
         Ok(o) if o.status.success() => Ok(()),
-        Ok(o) => Err(format!("{what}: {}\n{}{}", o.status, String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+        Ok(o) => Err(format!(
+            "{what}: {}\n{}{}",
+            o.status,
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )),
         Err(e) => Err(format!("{what}: {e}")),
     }
 }
@@ -67,14 +87,22 @@ impl PgCluster {
     /// Initialises and starts a cluster. `settings` are `postgres -c` options (e.g.
     /// `("fsync", "off")`); `max_connections` is 300 unless given.
     pub fn start(settings: &[(&str, &str)]) -> Result<PgCluster, String> {
-        let bin = find_bin().ok_or("PostgreSQL's server is not installed (Debian package postgresql)")?;
-        let dir = std::env::temp_dir().join(format!("cardroom-pgc-{}-{}", std::process::id(), free_port()));
+        let bin =
+            find_bin().ok_or("PostgreSQL's server is not installed (Debian package postgresql)")?;
+        let dir = std::env::temp_dir().join(format!(
+            "cardroom-pgc-{}-{}",
+            std::process::id(),
+            free_port()
+        ));
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let mut me = PgCluster {
             bin,
             dir,
             port: 0,
-            settings: settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            settings: settings
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             running: false,
         };
         if !me.settings.iter().any(|(k, _)| k == "max_connections") {
@@ -84,11 +112,26 @@ impl PgCluster {
             let _ = Command::new("sh")
                 .args(["-c", "id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres"])
                 .status();
-            check("chown", Command::new("chown").arg("postgres:").arg(&me.dir).output())?;
+            check(
+                "chown",
+                Command::new("chown").arg("postgres:").arg(&me.dir).output(),
+            )?;
         }
         check(
             "initdb",
-            me.as_pg(&["initdb", "-D", "data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C"]),
+            me.as_pg(&[
+                "initdb",
+                "-D",
+                "data",
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ]),
         )?;
         let mut last = String::new();
         for _ in 0..10 {
@@ -114,11 +157,30 @@ impl PgCluster {
     }
 
     fn pg_ctl_start(&mut self) -> Result<(), String> {
-        let mut opts = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.dir.display());
+        let mut opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.dir.display()
+        );
         for (k, v) in &self.settings {
             opts.push_str(&format!(" -c {k}={v}"));
         }
-        let r = check("pg_ctl start", self.as_pg(&["pg_ctl", "-w", "-t", "60", "-D", "data", "-l", "postgres.log", "-o", &opts, "start"]));
+        let r = check(
+            "pg_ctl start",
+            self.as_pg(&[
+                "pg_ctl",
+                "-w",
+                "-t",
+                "60",
+                "-D",
+                "data",
+                "-l",
+                "postgres.log",
+                "-o",
+                &opts,
+                "start",
+            ]),
+        );
         if r.is_ok() {
             self.running = true;
         } else {
@@ -140,7 +202,9 @@ impl PgCluster {
     pub fn create_database(&self, name: &str) -> Result<String, String> {
         use diesel::{Connection, RunQueryDsl};
         let mut c = diesel::PgConnection::establish(&self.url()).map_err(|e| e.to_string())?;
-        diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut c).map_err(|e| e.to_string())?;
+        diesel::sql_query(format!("CREATE DATABASE {name}"))
+            .execute(&mut c)
+            .map_err(|e| e.to_string())?;
         Ok(self.url_of(name))
     }
 
@@ -151,7 +215,10 @@ impl PgCluster {
     /// Stops the server: `fast` (clients are disconnected, open transactions rolled back) or
     /// `immediate` (as a crash: recovery at the next start).
     pub fn stop(&mut self, mode: &str) -> Result<(), String> {
-        let r = check("pg_ctl stop", self.as_pg(&["pg_ctl", "-w", "-t", "60", "-D", "data", "-m", mode, "stop"]));
+        let r = check(
+            "pg_ctl stop",
+            self.as_pg(&["pg_ctl", "-w", "-t", "60", "-D", "data", "-m", mode, "stop"]),
+        );
         self.running = false;
         r
     }

@@ -50,7 +50,9 @@ use crate::db::schema::{card_tables, dealer_shifts, games, players, seatings, st
 use crate::db::DbConn;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
-use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc};
+use chrono::{
+    DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc,
+};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -73,9 +75,15 @@ impl Period {
         let day = day.map(str::trim).filter(|s| !s.is_empty());
         let month = month.map(str::trim).filter(|s| !s.is_empty());
         match (day, month) {
-            (Some(_), Some(_)) => Err(AppError::BadRequest(Problem::new("report-err-day-and-month"))),
-            (Some(d), None) => parse_day(d).map(Period::Day).ok_or_else(|| AppError::BadRequest(Problem::new("report-err-day").arg("value", quoted(d)))),
-            (None, Some(m)) => parse_month(m).map(Period::Month).ok_or_else(|| AppError::BadRequest(Problem::new("report-err-month").arg("value", quoted(m)))),
+            (Some(_), Some(_)) => Err(AppError::BadRequest(Problem::new(
+                "report-err-day-and-month",
+            ))),
+            (Some(d), None) => parse_day(d).map(Period::Day).ok_or_else(|| {
+                AppError::BadRequest(Problem::new("report-err-day").arg("value", quoted(d)))
+            }),
+            (None, Some(m)) => parse_month(m).map(Period::Month).ok_or_else(|| {
+                AppError::BadRequest(Problem::new("report-err-month").arg("value", quoted(m)))
+            }),
             (None, None) => Ok(Period::Day(today)),
         }
     }
@@ -84,7 +92,10 @@ impl Period {
     pub fn days(&self) -> Vec<NaiveDate> {
         match *self {
             Period::Day(d) => vec![d],
-            Period::Month(first) => first.iter_days().take_while(|d| d.month() == first.month()).collect(),
+            Period::Month(first) => first
+                .iter_days()
+                .take_while(|d| d.month() == first.month())
+                .collect(),
         }
     }
 
@@ -104,7 +115,11 @@ impl Period {
     pub fn prev(&self) -> Period {
         match *self {
             Period::Day(d) => Period::Day(d.pred_opt().unwrap_or(d)),
-            Period::Month(m) => Period::Month(m.pred_opt().map(|d| d.with_day(1).unwrap_or(d)).unwrap_or(m)),
+            Period::Month(m) => Period::Month(
+                m.pred_opt()
+                    .map(|d| d.with_day(1).unwrap_or(d))
+                    .unwrap_or(m),
+            ),
         }
     }
 
@@ -119,7 +134,10 @@ impl Period {
     pub fn bounds(&self, tz: Tz, day_start: NaiveTime) -> (DateTime<Utc>, DateTime<Utc>) {
         match *self {
             Period::Day(d) => day_bounds(tz, d, day_start),
-            Period::Month(m) => (day_bounds(tz, m, day_start).0, day_bounds(tz, next_month(m), day_start).0),
+            Period::Month(m) => (
+                day_bounds(tz, m, day_start).0,
+                day_bounds(tz, next_month(m), day_start).0,
+            ),
         }
     }
 }
@@ -136,7 +154,9 @@ fn parse_day(s: &str) -> Option<NaiveDate> {
     if s.len() != 10 {
         return None;
     }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok().filter(|d| YEARS.contains(&d.year()))
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .filter(|d| YEARS.contains(&d.year()))
 }
 
 fn parse_month(s: &str) -> Option<NaiveDate> {
@@ -147,7 +167,11 @@ fn parse_month(s: &str) -> Option<NaiveDate> {
 }
 
 fn next_month(first: NaiveDate) -> NaiveDate {
-    let (y, m) = if first.month() == 12 { (first.year() + 1, 1) } else { (first.year(), first.month() + 1) };
+    let (y, m) = if first.month() == 12 {
+        (first.year() + 1, 1)
+    } else {
+        (first.year(), first.month() + 1)
+    };
     NaiveDate::from_ymd_opt(y, m, 1).unwrap_or(first)
 }
 
@@ -158,7 +182,11 @@ pub fn local_instant(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Utc> 
     let naive = date.and_time(time);
     tz.from_local_datetime(&naive)
         .earliest()
-        .or_else(|| tz.from_local_datetime(&(naive + Duration::hours(1))).earliest().map(|t| t - Duration::minutes(t.minute() as i64)))
+        .or_else(|| {
+            tz.from_local_datetime(&(naive + Duration::hours(1)))
+                .earliest()
+                .map(|t| t - Duration::minutes(t.minute() as i64))
+        })
         .map(|t| t.with_timezone(&Utc))
         .unwrap_or_else(|| naive.and_utc())
 }
@@ -166,7 +194,10 @@ pub fn local_instant(tz: Tz, date: NaiveDate, time: NaiveTime) -> DateTime<Utc> 
 /// The UTC bounds of gaming day `date`: `[date at day_start, date + 1 at day_start)`, local.
 pub fn day_bounds(tz: Tz, date: NaiveDate, day_start: NaiveTime) -> (DateTime<Utc>, DateTime<Utc>) {
     let next = date.succ_opt().unwrap_or(date);
-    (local_instant(tz, date, day_start), local_instant(tz, next, day_start))
+    (
+        local_instant(tz, date, day_start),
+        local_instant(tz, next, day_start),
+    )
 }
 
 /// The gaming day an instant belongs to (before the cut-over: the day before).
@@ -232,7 +263,9 @@ pub fn hour_buckets(tz: Tz, from: i64, to: i64) -> (Vec<i64>, Vec<u32>) {
     let mut hours = Vec::new();
     let mut t = from;
     while t < to {
-        let Some(utc) = DateTime::<Utc>::from_timestamp(t, 0) else { break };
+        let Some(utc) = DateTime::<Utc>::from_timestamp(t, 0) else {
+            break;
+        };
         let local = utc.with_timezone(&tz);
         hours.push(local.hour());
         let next = t + 3600 - (local.minute() as i64 * 60 + local.second() as i64);
@@ -466,12 +499,16 @@ fn secs(t: NaiveDateTime) -> i64 {
 pub fn check_filter(conn: &mut DbConn, f: &Filter) -> AppResult<()> {
     if let Some(g) = f.game {
         if games::table.find(g).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(Problem::new("report-err-game").arg("value", g)));
+            return Err(AppError::BadRequest(
+                Problem::new("report-err-game").arg("value", g),
+            ));
         }
     }
     if let Some(t) = f.table {
         if card_tables::table.find(t).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(Problem::new("report-err-table").arg("value", t)));
+            return Err(AppError::BadRequest(
+                Problem::new("report-err-table").arg("value", t),
+            ));
         }
     }
     Ok(())
@@ -488,7 +525,13 @@ struct Acc {
 }
 
 /// Builds the report of `period` as of `now`.
-pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Period, filter: Filter) -> AppResult<Report> {
+pub fn build(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Setting,
+    period: Period,
+    filter: Filter,
+) -> AppResult<Report> {
     check_filter(conn, &filter)?;
     let tz = room.tz;
     let (from_t, to_t) = period.bounds(tz, room.day_start);
@@ -496,17 +539,38 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     let (from, to, until) = (from_t.timestamp(), to_t.timestamp(), until_t.timestamp());
     let (nf, nt, nu) = (from_t.naive_utc(), to_t.naive_utc(), until_t.naive_utc());
     let dates = period.days();
-    let mut day_bounds_v: Vec<i64> = dates.iter().map(|d| day_bounds(tz, *d, room.day_start).0.timestamp()).collect();
+    let mut day_bounds_v: Vec<i64> = dates
+        .iter()
+        .map(|d| day_bounds(tz, *d, room.day_start).0.timestamp())
+        .collect();
     day_bounds_v.push(to);
     let (hour_bounds, hour_of) = hour_buckets(tz, from, to);
 
     // The room's tables and games.
-    let table_rows: Vec<(i64, i32, i32, Option<i64>)> =
-        card_tables::table.select((card_tables::id, card_tables::number, card_tables::seats, card_tables::game_id)).load(conn)?;
-    let tables_by_id: HashMap<i64, (i32, i32, Option<i64>)> = table_rows.iter().map(|(id, n, s, g)| (*id, (*n, *s, *g))).collect();
-    let game_names: HashMap<i64, String> = games::table.select((games::id, games::name)).load::<(i64, String)>(conn)?.into_iter().collect();
-    let game_of = |table: i64, own: Option<i64>| own.or_else(|| tables_by_id.get(&table).and_then(|t| t.2)).unwrap_or(0);
-    let keep = |table: i64, game: i64| filter.table.is_none_or(|t| t == table) && filter.game.is_none_or(|g| g == game);
+    let table_rows: Vec<(i64, i32, i32, Option<i64>)> = card_tables::table
+        .select((
+            card_tables::id,
+            card_tables::number,
+            card_tables::seats,
+            card_tables::game_id,
+        ))
+        .load(conn)?;
+    let tables_by_id: HashMap<i64, (i32, i32, Option<i64>)> = table_rows
+        .iter()
+        .map(|(id, n, s, g)| (*id, (*n, *s, *g)))
+        .collect();
+    let game_names: HashMap<i64, String> = games::table
+        .select((games::id, games::name))
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect();
+    let game_of = |table: i64, own: Option<i64>| {
+        own.or_else(|| tables_by_id.get(&table).and_then(|t| t.2))
+            .unwrap_or(0)
+    };
+    let keep = |table: i64, game: i64| {
+        filter.table.is_none_or(|t| t == table) && filter.game.is_none_or(|g| g == game)
+    };
 
     let mut acc = Acc {
         total: Figures::default(),
@@ -514,19 +578,40 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         games: HashMap::new(),
         days: vec![Figures::default(); dates.len()],
         shifts: HashMap::new(),
-        hours: std::array::from_fn(|h| HourLine { hour: h as u32, ..Default::default() }),
+        hours: std::array::from_fn(|h| HourLine {
+            hour: h as u32,
+            ..Default::default()
+        }),
     };
 
     // Dealer shifts overlapping the period, per table in order (to find the shift of a time).
-    let shift_rows: Vec<(i64, i64, i64, NaiveDateTime, Option<NaiveDateTime>)> = dealer_shifts::table
-        .filter(dealer_shifts::started_at.lt(nt))
-        .filter(dealer_shifts::ended_at.is_null().or(dealer_shifts::ended_at.gt(nf)))
-        .select((dealer_shifts::id, dealer_shifts::table_id, dealer_shifts::dealer_id, dealer_shifts::started_at, dealer_shifts::ended_at))
-        .load(conn)?;
-    let shift_rows: Vec<_> = shift_rows.into_iter().filter(|s| filter.table.is_none_or(|t| t == s.1)).collect();
+    let shift_rows: Vec<(i64, i64, i64, NaiveDateTime, Option<NaiveDateTime>)> =
+        dealer_shifts::table
+            .filter(dealer_shifts::started_at.lt(nt))
+            .filter(
+                dealer_shifts::ended_at
+                    .is_null()
+                    .or(dealer_shifts::ended_at.gt(nf)),
+            )
+            .select((
+                dealer_shifts::id,
+                dealer_shifts::table_id,
+                dealer_shifts::dealer_id,
+                dealer_shifts::started_at,
+                dealer_shifts::ended_at,
+            ))
+            .load(conn)?;
+    let shift_rows: Vec<_> = shift_rows
+        .into_iter()
+        .filter(|s| filter.table.is_none_or(|t| t == s.1))
+        .collect();
     let mut shifts_at: HashMap<i64, Vec<(i64, i64, i64)>> = HashMap::new();
     for (id, table, _, start, end) in &shift_rows {
-        shifts_at.entry(*table).or_default().push((secs(*start), end.map(secs).unwrap_or(until.max(secs(*start))), *id));
+        shifts_at.entry(*table).or_default().push((
+            secs(*start),
+            end.map(secs).unwrap_or(until.max(secs(*start))),
+            *id,
+        ));
     }
     for v in shifts_at.values_mut() {
         v.sort_unstable();
@@ -603,13 +688,24 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     // Hands and their rake (PT-2007 7a).
     // A month is ~650k hands: they are first counted per (table, game, day, shift, hour) —
     // one hash per hand instead of five — and each group is then added to its rows.
-    let mut hand_groups: HashMap<(i64, i64, Option<usize>, Option<i64>, Option<usize>), (i64, i64)> = HashMap::new();
+    let mut hand_groups: HashMap<
+        (i64, i64, Option<usize>, Option<i64>, Option<usize>),
+        (i64, i64),
+    > = HashMap::new();
     for (table, own_game, t, rake) in rows::hands(conn, nf, nt)? {
         let game = game_of(table, own_game);
         if !keep(table, game) {
             continue;
         }
-        let g = hand_groups.entry((table, game, bucket(t, &day_bounds_v), shift_of(table, t), hour_at(t))).or_default();
+        let g = hand_groups
+            .entry((
+                table,
+                game,
+                bucket(t, &day_bounds_v),
+                shift_of(table, t),
+                hour_at(t),
+            ))
+            .or_default();
         g.0 += 1;
         g.1 += rake.unwrap_or(0);
     }
@@ -630,7 +726,9 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         if !keep(table, game) {
             continue;
         }
-        let shift = shift.filter(|s| known_shifts.contains(s)).or_else(|| shift_of(table, t));
+        let shift = shift
+            .filter(|s| known_shifts.contains(s))
+            .or_else(|| shift_of(table, t));
         add!(table, game, t, shift, |f| f.drop_box += amount);
         if let Some(h) = hour_at(t) {
             acc.hours[h].cagnotte += amount;
@@ -641,7 +739,9 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         if !keep(table, game) {
             continue;
         }
-        let shift = shift.filter(|s| known_shifts.contains(s)).or_else(|| shift_of(table, t));
+        let shift = shift
+            .filter(|s| known_shifts.contains(s))
+            .or_else(|| shift_of(table, t));
         add!(table, game, t, shift, |f| f.tips += amount);
     }
 
@@ -651,7 +751,8 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         if !keep(table, game) {
             continue;
         }
-        add!(table, game, t, shift_of(table, t), |f| f.commission += amount);
+        add!(table, game, t, shift_of(table, t), |f| f.commission +=
+            amount);
         if let Some(h) = hour_at(t) {
             acc.hours[h].cagnotte += amount;
         }
@@ -675,7 +776,9 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         acc.tables.entry(table).or_default().played_secs += d;
         acc.games.entry(game).or_default().played_secs += d;
         spread(a, b, &day_bounds_v, |i, s| acc.days[i].played_secs += s);
-        spread(a, b, &hour_bounds, |i, s| acc.hours[hour_of[i] as usize].played_secs += s);
+        spread(a, b, &hour_bounds, |i, s| {
+            acc.hours[hour_of[i] as usize].played_secs += s
+        });
         spans.entry((table, game)).or_default().push((a, b));
     }
     for ((table, game), v) in spans {
@@ -693,7 +796,9 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
                 acc.days[i].open_secs += s;
                 acc.days[i].capacity_secs += seats * s;
             });
-            spread(a, b, &hour_bounds, |i, s| acc.hours[hour_of[i] as usize].capacity_secs += seats * s);
+            spread(a, b, &hour_bounds, |i, s| {
+                acc.hours[hour_of[i] as usize].capacity_secs += seats * s
+            });
         }
     }
 
@@ -709,7 +814,11 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     }
 
     // Shifts: their own time (clipped to the period) is their open time.
-    let staff_names: HashMap<i64, String> = staff::table.select((staff::id, staff::display_name)).load::<(i64, String)>(conn)?.into_iter().collect();
+    let staff_names: HashMap<i64, String> = staff::table
+        .select((staff::id, staff::display_name))
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect();
     let mut shifts: Vec<ShiftLine> = Vec::new();
     for (id, table, dealer, start, end) in &shift_rows {
         let mut f = acc.shifts.remove(id).unwrap_or_default();
@@ -723,7 +832,10 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
             table_id: *table,
             table: tables_by_id.get(table).map(|t| t.0).unwrap_or(0),
             dealer_id: *dealer,
-            dealer: staff_names.get(dealer).cloned().unwrap_or_else(|| format!("#{dealer}")),
+            dealer: staff_names
+                .get(dealer)
+                .cloned()
+                .unwrap_or_else(|| format!("#{dealer}")),
             started_at: start.and_utc(),
             ended_at: end.map(|e| e.and_utc()),
             f,
@@ -733,7 +845,10 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
 
     // The lists (per game, then all together).
     let games_seen: std::collections::HashSet<i64> = acc.games.keys().copied().collect();
-    let keep_list = |game: i64| filter.game.is_none_or(|g| g == game) && (filter.table.is_none() || games_seen.contains(&game));
+    let keep_list = |game: i64| {
+        filter.game.is_none_or(|g| g == game)
+            && (filter.table.is_none() || games_seen.contains(&game))
+    };
     let mut lists: BTreeMap<i64, ListAcc> = BTreeMap::new();
     let mut all = ListAcc::default();
     for (game, j, e, reason) in rows::entries(conn, nf, nu)? {
@@ -767,7 +882,13 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
     let span = until - from;
     let mut waits: Vec<WaitLine> = lists
         .into_iter()
-        .map(|(g, l)| l.finish(g, game_names.get(&g).cloned().unwrap_or_else(|| "—".into()), span))
+        .map(|(g, l)| {
+            l.finish(
+                g,
+                game_names.get(&g).cloned().unwrap_or_else(|| "—".into()),
+                span,
+            )
+        })
         .collect();
     waits.sort_by(|a, b| a.game.cmp(&b.game));
     waits.push(all.finish(0, String::new(), span));
@@ -778,16 +899,32 @@ pub fn build(conn: &mut DbConn, now: DateTime<Utc>, room: &Setting, period: Peri
         .into_iter()
         .map(|(id, mut f)| {
             f.finish();
-            Line { id, label: tables_by_id.get(&id).map(|t| t.0.to_string()).unwrap_or_else(|| format!("#{id}")), f }
+            Line {
+                id,
+                label: tables_by_id
+                    .get(&id)
+                    .map(|t| t.0.to_string())
+                    .unwrap_or_else(|| format!("#{id}")),
+                f,
+            }
         })
         .collect();
-    tables.sort_by_key(|l| (tables_by_id.get(&l.id).map(|t| t.0).unwrap_or(i32::MAX), l.id));
+    tables.sort_by_key(|l| {
+        (
+            tables_by_id.get(&l.id).map(|t| t.0).unwrap_or(i32::MAX),
+            l.id,
+        )
+    });
     let mut games_v: Vec<Line> = acc
         .games
         .into_iter()
         .map(|(id, mut f)| {
             f.finish();
-            Line { id, label: game_names.get(&id).cloned().unwrap_or_else(|| "—".into()), f }
+            Line {
+                id,
+                label: game_names.get(&id).cloned().unwrap_or_else(|| "—".into()),
+                f,
+            }
         })
         .collect();
     games_v.sort_by(|a, b| a.label.cmp(&b.label).then(a.id.cmp(&b.id)));
@@ -859,7 +996,11 @@ impl ListAcc {
             median_secs: median(&self.waits),
             p90_secs: percentile(&self.waits, 90),
             list_max: max,
-            list_avg_tenths: if span > 0 { (self.time * 10 + span / 2) / span } else { 0 },
+            list_avg_tenths: if span > 0 {
+                (self.time * 10 + span / 2) / span
+            } else {
+                0
+            },
             no_shows: self.no_shows,
         }
     }
@@ -898,22 +1039,38 @@ pub struct PlayersMonth {
 /// Every player's hours in the month (or one player's), from the seatings clipped to each
 /// gaming day (open seatings up to now); players with no time are left out. Ordered by
 /// hours, most first.
-pub fn player_hours(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, day_start: NaiveTime, month: NaiveDate, player: Option<i64>) -> AppResult<PlayersMonth> {
+pub fn player_hours(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    day_start: NaiveTime,
+    month: NaiveDate,
+    player: Option<i64>,
+) -> AppResult<PlayersMonth> {
     let period = Period::Month(month.with_day(1).unwrap_or(month));
     if let Some(p) = player {
         if players::table.find(p).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(Problem::new("report-err-player").arg("value", p)));
+            return Err(AppError::BadRequest(
+                Problem::new("report-err-player").arg("value", p),
+            ));
         }
     }
     let (from_t, to_t) = period.bounds(tz, day_start);
     let until_t = to_t.min(now).max(from_t);
     let (from, until) = (from_t.timestamp(), until_t.timestamp());
     let dates = period.days();
-    let mut bounds: Vec<i64> = dates.iter().map(|d| day_bounds(tz, *d, day_start).0.timestamp()).collect();
+    let mut bounds: Vec<i64> = dates
+        .iter()
+        .map(|d| day_bounds(tz, *d, day_start).0.timestamp())
+        .collect();
     bounds.push(to_t.timestamp());
     let mut q = seatings::table
         .filter(seatings::sat_at.lt(until_t.naive_utc()))
-        .filter(seatings::left_at.is_null().or(seatings::left_at.gt(from_t.naive_utc())))
+        .filter(
+            seatings::left_at
+                .is_null()
+                .or(seatings::left_at.gt(from_t.naive_utc())),
+        )
         .select((seatings::player_id, seatings::sat_at, seatings::left_at))
         .into_boxed();
     if let Some(p) = player {
@@ -930,9 +1087,20 @@ pub fn player_hours(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, day_start: Na
     let names: HashMap<i64, (String, String)> = if per.is_empty() {
         HashMap::new()
     } else if let Some(p) = player {
-        players::table.find(p).select((players::id, players::alias, players::full_name)).load::<(i64, String, String)>(conn)?.into_iter().map(|(i, a, n)| (i, (a, n))).collect()
+        players::table
+            .find(p)
+            .select((players::id, players::alias, players::full_name))
+            .load::<(i64, String, String)>(conn)?
+            .into_iter()
+            .map(|(i, a, n)| (i, (a, n)))
+            .collect()
     } else {
-        players::table.select((players::id, players::alias, players::full_name)).load::<(i64, String, String)>(conn)?.into_iter().map(|(i, a, n)| (i, (a, n))).collect()
+        players::table
+            .select((players::id, players::alias, players::full_name))
+            .load::<(i64, String, String)>(conn)?
+            .into_iter()
+            .map(|(i, a, n)| (i, (a, n)))
+            .collect()
     };
     let mut out: Vec<PlayerHours> = per
         .into_iter()
@@ -944,11 +1112,20 @@ pub fn player_hours(conn: &mut DbConn, now: DateTime<Utc>, tz: Tz, day_start: Na
                 alias,
                 full_name,
                 total_secs: v.iter().sum(),
-                days: dates.iter().zip(v).filter(|(_, s)| *s > 0).map(|(d, s)| PlayerDay { date: *d, secs: s }).collect(),
+                days: dates
+                    .iter()
+                    .zip(v)
+                    .filter(|(_, s)| *s > 0)
+                    .map(|(d, s)| PlayerDay { date: *d, secs: s })
+                    .collect(),
             }
         })
         .collect();
-    out.sort_by(|a, b| b.total_secs.cmp(&a.total_secs).then(a.player_id.cmp(&b.player_id)));
+    out.sort_by(|a, b| {
+        b.total_secs
+            .cmp(&a.total_secs)
+            .then(a.player_id.cmp(&b.player_id))
+    });
     Ok(PlayersMonth {
         month: period.key(),
         from: from_t,
@@ -977,67 +1154,139 @@ mod tests {
     #[test]
     fn a_gaming_day_runs_from_cut_over_to_cut_over_in_the_room_zone() {
         // November: Lisbon is on UTC.
-        assert_eq!(day_bounds(LISBON, d("2026-11-22"), six()), (t("2026-11-22T06:00:00Z"), t("2026-11-23T06:00:00Z")));
+        assert_eq!(
+            day_bounds(LISBON, d("2026-11-22"), six()),
+            (t("2026-11-22T06:00:00Z"), t("2026-11-23T06:00:00Z"))
+        );
         // July: UTC+1.
-        assert_eq!(day_bounds(LISBON, d("2026-07-10"), six()), (t("2026-07-10T05:00:00Z"), t("2026-07-11T05:00:00Z")));
+        assert_eq!(
+            day_bounds(LISBON, d("2026-07-10"), six()),
+            (t("2026-07-10T05:00:00Z"), t("2026-07-11T05:00:00Z"))
+        );
         // São Paulo, UTC−3.
         let sp: Tz = chrono_tz::America::Sao_Paulo;
-        assert_eq!(day_bounds(sp, d("2026-11-20"), six()), (t("2026-11-20T09:00:00Z"), t("2026-11-21T09:00:00Z")));
+        assert_eq!(
+            day_bounds(sp, d("2026-11-20"), six()),
+            (t("2026-11-20T09:00:00Z"), t("2026-11-21T09:00:00Z"))
+        );
         // 03:00 local belongs to the day before; 06:00 starts the day.
-        assert_eq!(gaming_date(t("2026-11-23T03:00:00Z"), LISBON, six()), d("2026-11-22"));
-        assert_eq!(gaming_date(t("2026-11-23T06:00:00Z"), LISBON, six()), d("2026-11-23"));
+        assert_eq!(
+            gaming_date(t("2026-11-23T03:00:00Z"), LISBON, six()),
+            d("2026-11-22")
+        );
+        assert_eq!(
+            gaming_date(t("2026-11-23T06:00:00Z"), LISBON, six()),
+            d("2026-11-23")
+        );
         // Midnight cut-over: plain calendar days.
         let midnight = NaiveTime::from_hms_opt(0, 0, 0).unwrap();
-        assert_eq!(day_bounds(LISBON, d("2026-11-22"), midnight), (t("2026-11-22T00:00:00Z"), t("2026-11-23T00:00:00Z")));
+        assert_eq!(
+            day_bounds(LISBON, d("2026-11-22"), midnight),
+            (t("2026-11-22T00:00:00Z"), t("2026-11-23T00:00:00Z"))
+        );
     }
 
     #[test]
     fn the_days_when_lisbon_changes_clocks_last_23_and_25_hours() {
         // 29 March 2026, 01:00 UTC: clocks go from 01:00 to 02:00 (WET → WEST).
         let (a, b) = day_bounds(LISBON, d("2026-03-28"), six());
-        assert_eq!((a, b), (t("2026-03-28T06:00:00Z"), t("2026-03-29T05:00:00Z")));
+        assert_eq!(
+            (a, b),
+            (t("2026-03-28T06:00:00Z"), t("2026-03-29T05:00:00Z"))
+        );
         assert_eq!((b - a).num_hours(), 23);
         // 25 October 2026, 01:00 UTC: clocks go back from 02:00 to 01:00.
         let (a, b) = day_bounds(LISBON, d("2026-10-24"), six());
-        assert_eq!((a, b), (t("2026-10-24T05:00:00Z"), t("2026-10-25T06:00:00Z")));
+        assert_eq!(
+            (a, b),
+            (t("2026-10-24T05:00:00Z"), t("2026-10-25T06:00:00Z"))
+        );
         assert_eq!((b - a).num_hours(), 25);
         // The local hours of those days: 23 and 25 buckets; 01:00 is skipped, then repeated.
-        let (bounds, hours) = hour_buckets(LISBON, t("2026-03-28T06:00:00Z").timestamp(), t("2026-03-29T05:00:00Z").timestamp());
+        let (bounds, hours) = hour_buckets(
+            LISBON,
+            t("2026-03-28T06:00:00Z").timestamp(),
+            t("2026-03-29T05:00:00Z").timestamp(),
+        );
         assert_eq!(hours.len(), 23);
         assert_eq!(bounds.len(), 24);
         assert!(!hours.contains(&1), "{hours:?}");
-        let (_, hours) = hour_buckets(LISBON, t("2026-10-24T05:00:00Z").timestamp(), t("2026-10-25T06:00:00Z").timestamp());
+        let (_, hours) = hour_buckets(
+            LISBON,
+            t("2026-10-24T05:00:00Z").timestamp(),
+            t("2026-10-25T06:00:00Z").timestamp(),
+        );
         assert_eq!(hours.len(), 25);
         assert_eq!(hours.iter().filter(|h| **h == 1).count(), 2, "{hours:?}");
         // A cut-over inside the skipped hour (01:30) moves to the first instant after it.
         let half_one = NaiveTime::from_hms_opt(1, 30, 0).unwrap();
-        assert_eq!(local_instant(LISBON, d("2026-03-29"), half_one), t("2026-03-29T01:00:00Z"));
+        assert_eq!(
+            local_instant(LISBON, d("2026-03-29"), half_one),
+            t("2026-03-29T01:00:00Z")
+        );
         // …and one in the repeated hour takes the first of the two.
-        assert_eq!(local_instant(LISBON, d("2026-10-25"), half_one), t("2026-10-25T00:30:00Z"));
+        assert_eq!(
+            local_instant(LISBON, d("2026-10-25"), half_one),
+            t("2026-10-25T00:30:00Z")
+        );
         // The month of March: from 1 March 06:00 WET to 1 April 06:00 WEST.
         let (a, b) = Period::Month(d("2026-03-01")).bounds(LISBON, six());
-        assert_eq!((a, b), (t("2026-03-01T06:00:00Z"), t("2026-04-01T05:00:00Z")));
+        assert_eq!(
+            (a, b),
+            (t("2026-03-01T06:00:00Z"), t("2026-04-01T05:00:00Z"))
+        );
         assert_eq!(Period::Month(d("2026-03-01")).days().len(), 31);
     }
 
     #[test]
     fn periods_are_parsed_strictly() {
         let today = d("2026-11-22");
-        assert_eq!(Period::parse(None, None, today).unwrap(), Period::Day(today));
-        assert_eq!(Period::parse(Some("2026-02-28"), None, today).unwrap(), Period::Day(d("2026-02-28")));
-        assert_eq!(Period::parse(Some(""), Some("2026-02"), today).unwrap(), Period::Month(d("2026-02-01")));
-        for bad in ["2026-02-30", "22/11/2026", "2026-1-5", "x", "1999-01-01", "2026-11-22T00:00"] {
+        assert_eq!(
+            Period::parse(None, None, today).unwrap(),
+            Period::Day(today)
+        );
+        assert_eq!(
+            Period::parse(Some("2026-02-28"), None, today).unwrap(),
+            Period::Day(d("2026-02-28"))
+        );
+        assert_eq!(
+            Period::parse(Some(""), Some("2026-02"), today).unwrap(),
+            Period::Month(d("2026-02-01"))
+        );
+        for bad in [
+            "2026-02-30",
+            "22/11/2026",
+            "2026-1-5",
+            "x",
+            "1999-01-01",
+            "2026-11-22T00:00",
+        ] {
             let e = Period::parse(Some(bad), None, today).unwrap_err();
-            assert!(matches!(&e, AppError::BadRequest(p) if p.key == "report-err-day"), "{bad}: {e:?}");
+            assert!(
+                matches!(&e, AppError::BadRequest(p) if p.key == "report-err-day"),
+                "{bad}: {e:?}"
+            );
         }
         for bad in ["2026-13", "2026-1", "2026-11-01", "nov"] {
             let e = Period::parse(None, Some(bad), today).unwrap_err();
-            assert!(matches!(&e, AppError::BadRequest(p) if p.key == "report-err-month"), "{bad}: {e:?}");
+            assert!(
+                matches!(&e, AppError::BadRequest(p) if p.key == "report-err-month"),
+                "{bad}: {e:?}"
+            );
         }
         assert!(Period::parse(Some("2026-11-22"), Some("2026-11"), today).is_err());
-        assert_eq!(Period::Month(d("2026-12-01")).next(), Period::Month(d("2027-01-01")));
-        assert_eq!(Period::Month(d("2026-01-01")).prev(), Period::Month(d("2025-12-01")));
-        assert_eq!(Period::Day(d("2026-03-01")).prev(), Period::Day(d("2026-02-28")));
+        assert_eq!(
+            Period::Month(d("2026-12-01")).next(),
+            Period::Month(d("2027-01-01"))
+        );
+        assert_eq!(
+            Period::Month(d("2026-01-01")).prev(),
+            Period::Month(d("2025-12-01"))
+        );
+        assert_eq!(
+            Period::Day(d("2026-03-01")).prev(),
+            Period::Day(d("2026-02-28"))
+        );
         assert_eq!(Period::Month(d("2026-02-01")).days().len(), 28);
     }
 
@@ -1062,7 +1311,10 @@ mod tests {
         assert_eq!(bucket(100, &bounds), Some(0));
         assert_eq!(bucket(399, &bounds), Some(2));
         assert_eq!(bucket(400, &bounds), None);
-        assert_eq!(union(vec![(5, 10), (0, 3), (2, 4), (10, 12), (20, 20)]), vec![(0, 4), (5, 12)]);
+        assert_eq!(
+            union(vec![(5, 10), (0, 3), (2, 4), (10, 12), (20, 20)]),
+            vec![(0, 4), (5, 12)]
+        );
     }
 
     #[test]
@@ -1089,7 +1341,19 @@ mod tests {
         // 61 hands in 2 h: 30.5 per hour.
         assert_eq!(per_hour_tenths(61, 7200), Some(305));
         assert_eq!(per_hour_tenths(5, 0), None);
-        let mut f = Figures { due: 10_000, collected: 7_000, exempt: 2_000, rake: 500, drop_box: 300, commission: 200, played_secs: 3600, capacity_secs: 7200, hands: 30, open_secs: 3600, ..Default::default() };
+        let mut f = Figures {
+            due: 10_000,
+            collected: 7_000,
+            exempt: 2_000,
+            rake: 500,
+            drop_box: 300,
+            commission: 200,
+            played_secs: 3600,
+            capacity_secs: 7200,
+            hands: 30,
+            open_secs: 3600,
+            ..Default::default()
+        };
         f.finish();
         assert_eq!(f.difference, 1_000);
         assert_eq!(f.cagnotte, 8_000);
@@ -1111,6 +1375,9 @@ mod tests {
         let w = l.finish(1, "NL".into(), 100);
         assert_eq!(w.list_max, 2);
         assert_eq!(w.list_avg_tenths, 15);
-        assert_eq!((w.seated, w.median_secs, w.p90_secs), (3, Some(180), Some(600)));
+        assert_eq!(
+            (w.seated, w.median_secs, w.p90_secs),
+            (3, Some(180), Some(600))
+        );
     }
 }

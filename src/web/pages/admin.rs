@@ -34,7 +34,10 @@ use std::collections::BTreeSet;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/admin/room", web::get().to(room_page))
         .route("/admin/room", web::post().to(room_submit))
-        .route("/admin/room/profile-defaults", web::post().to(room_defaults))
+        .route(
+            "/admin/room/profile-defaults",
+            web::post().to(room_defaults),
+        )
         .route("/admin/games", web::get().to(games_page))
         .route("/admin/games", web::post().to(game_create))
         .route("/admin/games/{id}", web::get().to(game_edit))
@@ -64,7 +67,11 @@ struct Shown {
 
 impl Shown {
     fn none() -> Shown {
-        Shown { status: StatusCode::OK, errs: Errs::default(), problem: None }
+        Shown {
+            status: StatusCode::OK,
+            errs: Errs::default(),
+            problem: None,
+        }
     }
 }
 
@@ -79,11 +86,21 @@ pub struct SumLine {
 fn summary(c: &Ctx, errs: &Errs, labels: &[(&str, &str)]) -> Vec<SumLine> {
     let mut out: Vec<SumLine> = labels
         .iter()
-        .filter_map(|(f, key)| errs.get(f).map(|m| SumLine { field: f.to_string(), label: c.t(key), message: m }))
+        .filter_map(|(f, key)| {
+            errs.get(f).map(|m| SumLine {
+                field: f.to_string(),
+                label: c.t(key),
+                message: m,
+            })
+        })
         .collect();
     for (f, ms) in &errs.0 {
         if !labels.iter().any(|(l, _)| l == f) {
-            out.push(SumLine { field: f.clone(), label: String::new(), message: ms.join(" ") });
+            out.push(SumLine {
+                field: f.clone(),
+                label: String::new(),
+                message: ms.join(" "),
+            });
         }
     }
     out
@@ -134,12 +151,18 @@ const AUDIT_LABELS: &[(&str, &str)] = &[
 /// anything else is not the form's business and propagates.
 fn shown(c: &Ctx, e: AppError) -> AppResult<Shown> {
     match e {
-        AppError::Validation(fields) => {
-            Ok(Shown { status: StatusCode::UNPROCESSABLE_ENTITY, errs: c.errors(&fields), problem: None })
-        }
+        AppError::Validation(fields) => Ok(Shown {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            errs: c.errors(&fields),
+            problem: None,
+        }),
         AppError::Conflict(p) => {
             let args: Vec<(&str, String)> = p.args.iter().map(|(k, v)| (*k, v.clone())).collect();
-            Ok(Shown { status: StatusCode::CONFLICT, errs: Errs::default(), problem: Some(c.i18n.msg(c.lang, p.key, &args)) })
+            Ok(Shown {
+                status: StatusCode::CONFLICT,
+                errs: Errs::default(),
+                problem: Some(c.i18n.msg(c.lang, p.key, &args)),
+            })
         }
         other => Err(other),
     }
@@ -163,14 +186,23 @@ fn saved_redirect(st: &AppState, to: &str) -> HttpResponse {
 
 /// The page a save led back to says so (once).
 fn just_saved(req: &HttpRequest) -> bool {
-    req.cookie(SAVED_COOKIE).is_some_and(|c| c.value() == req.path())
+    req.cookie(SAVED_COOKIE)
+        .is_some_and(|c| c.value() == req.path())
 }
 
 /// Renders a page; if it showed the "saved" notice, the notice is not shown again.
-fn show<T: Template>(st: &AppState, status: StatusCode, page: &T, saved: bool) -> AppResult<HttpResponse> {
+fn show<T: Template>(
+    st: &AppState,
+    status: StatusCode,
+    page: &T,
+    saved: bool,
+) -> AppResult<HttpResponse> {
     let mut res = render(status, page)?;
     if saved {
-        let mut gone = Cookie::build(SAVED_COOKIE, "").path("/admin").secure(st.config.secure_cookies).finish();
+        let mut gone = Cookie::build(SAVED_COOKIE, "")
+            .path("/admin")
+            .secure(st.config.secure_cookies)
+            .finish();
         gone.make_removal();
         res.add_cookie(&gone).ok();
     }
@@ -284,7 +316,10 @@ impl Parser {
         match t.parse::<T>() {
             Ok(v) => Some(v),
             Err(_) => {
-                self.errs.push(FieldError::new(field, "err-choice").arg("value", t.chars().take(40).collect::<String>()));
+                self.errs.push(
+                    FieldError::new(field, "err-choice")
+                        .arg("value", t.chars().take(40).collect::<String>()),
+                );
                 None
             }
         }
@@ -305,7 +340,12 @@ impl Parser {
 
 /// "12.5" / "12,5" / "12,5 %" → 1250. At most two decimals.
 fn percent_to_bp(s: &str) -> Option<i32> {
-    let t: String = s.trim().trim_end_matches('%').chars().filter(|c| !c.is_whitespace()).collect();
+    let t: String = s
+        .trim()
+        .trim_end_matches('%')
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let (neg, t) = match t.strip_prefix('-') {
         Some(rest) => (true, rest.to_string()),
         None => (false, t),
@@ -317,11 +357,19 @@ fn percent_to_bp(s: &str) -> Option<i32> {
     if int.is_empty() && frac.is_empty() {
         return None;
     }
-    if int.len() > 6 || frac.len() > 2 || !int.chars().all(|c| c.is_ascii_digit()) || !frac.chars().all(|c| c.is_ascii_digit()) {
+    if int.len() > 6
+        || frac.len() > 2
+        || !int.chars().all(|c| c.is_ascii_digit())
+        || !frac.chars().all(|c| c.is_ascii_digit())
+    {
         return None;
     }
     let i: i32 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let mut f: i32 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+    let mut f: i32 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().ok()?
+    };
     if frac.len() == 1 {
         f *= 10;
     }
@@ -371,7 +419,12 @@ pub struct Opt {
 }
 
 fn opts<T: Copy + std::fmt::Display>(c: &Ctx, all: &[T], prefix: &str) -> Vec<Opt> {
-    all.iter().map(|v| Opt { value: v.to_string(), label: c.tk(prefix, v) }).collect()
+    all.iter()
+        .map(|v| Opt {
+            value: v.to_string(),
+            label: c.tk(prefix, v),
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,7 +461,13 @@ enum Input {
 
 /// The profile form, grouped by the rule each setting comes from.
 const GROUPS: &[(&str, &[(&str, Input)])] = &[
-    ("running", &[("min_players_to_run", Input::Count), ("suspension_grace_min", Input::Minutes)]),
+    (
+        "running",
+        &[
+            ("min_players_to_run", Input::Count),
+            ("suspension_grace_min", Input::Minutes),
+        ],
+    ),
     (
         "absence",
         &[
@@ -418,7 +477,13 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("missed_blinds_dead", Input::Check),
         ],
     ),
-    ("stay", &[("min_stay_mid_min", Input::Minutes), ("min_stay_high_min", Input::Minutes)]),
+    (
+        "stay",
+        &[
+            ("min_stay_mid_min", Input::Minutes),
+            ("min_stay_high_min", Input::Minutes),
+        ],
+    ),
     (
         "cagnotte",
         &[
@@ -472,18 +537,32 @@ fn profile_groups(c: &Ctx) -> Vec<ProfileGroup> {
                 .iter()
                 .map(|(name, input)| {
                     let key = name.replace('_', "-");
-                    let range = RANGES.iter().find(|r| r.field == *name).map(|r| match input {
-                        Input::Percent => c.i18n.msg(
-                            c.lang,
-                            "admin-range-percent",
-                            &[("min", bp_to_percent(r.min, c.lang)), ("max", bp_to_percent(r.max, c.lang))],
-                        ),
-                        Input::Minutes if r.min == r.max => c.t1("admin-range-minutes-fixed", "value", r.min),
-                        Input::Minutes => {
-                            c.i18n.msg(c.lang, "admin-range-minutes", &[("min", r.min.to_string()), ("max", r.max.to_string())])
-                        }
-                        _ => c.i18n.msg(c.lang, "admin-range", &[("min", r.min.to_string()), ("max", r.max.to_string())]),
-                    });
+                    let range = RANGES
+                        .iter()
+                        .find(|r| r.field == *name)
+                        .map(|r| match input {
+                            Input::Percent => c.i18n.msg(
+                                c.lang,
+                                "admin-range-percent",
+                                &[
+                                    ("min", bp_to_percent(r.min, c.lang)),
+                                    ("max", bp_to_percent(r.max, c.lang)),
+                                ],
+                            ),
+                            Input::Minutes if r.min == r.max => {
+                                c.t1("admin-range-minutes-fixed", "value", r.min)
+                            }
+                            Input::Minutes => c.i18n.msg(
+                                c.lang,
+                                "admin-range-minutes",
+                                &[("min", r.min.to_string()), ("max", r.max.to_string())],
+                            ),
+                            _ => c.i18n.msg(
+                                c.lang,
+                                "admin-range",
+                                &[("min", r.min.to_string()), ("max", r.max.to_string())],
+                            ),
+                        });
                     let (kind, options) = match input {
                         Input::Minutes | Input::Count => ("number", Vec::new()),
                         Input::Percent => ("percent", Vec::new()),
@@ -537,7 +616,14 @@ struct RoomForm {
 }
 
 impl RoomForm {
-    fn of(name: &str, timezone: &str, currency: &str, lang: Language, default_language: Language, p: &RuleProfile) -> RoomForm {
+    fn of(
+        name: &str,
+        timezone: &str,
+        currency: &str,
+        lang: Language,
+        default_language: Language,
+        p: &RuleProfile,
+    ) -> RoomForm {
         RoomForm {
             name: name.to_string(),
             timezone: timezone.to_string(),
@@ -567,7 +653,14 @@ impl RoomForm {
     }
 
     fn from_room(r: &Room, lang: Language) -> RoomForm {
-        RoomForm::of(&r.name, &r.timezone, &r.currency, lang, r.default_language, &r.profile)
+        RoomForm::of(
+            &r.name,
+            &r.timezone,
+            &r.currency,
+            lang,
+            r.default_language,
+            &r.profile,
+        )
     }
 
     fn parse(&self) -> Result<RoomUpdate, Vec<FieldError>> {
@@ -578,27 +671,56 @@ impl RoomForm {
         let d = RuleProfile::defaults(kind.unwrap_or(ProfileKind::PtCasino));
         let profile = RuleProfile {
             kind: d.kind,
-            min_players_to_run: p.int("min_players_to_run", &self.min_players_to_run).unwrap_or(d.min_players_to_run),
-            suspension_grace_min: p.int("suspension_grace_min", &self.suspension_grace_min).unwrap_or(d.suspension_grace_min),
-            absence_limit_min: p.int("absence_limit_min", &self.absence_limit_min).unwrap_or(d.absence_limit_min),
+            min_players_to_run: p
+                .int("min_players_to_run", &self.min_players_to_run)
+                .unwrap_or(d.min_players_to_run),
+            suspension_grace_min: p
+                .int("suspension_grace_min", &self.suspension_grace_min)
+                .unwrap_or(d.suspension_grace_min),
+            absence_limit_min: p
+                .int("absence_limit_min", &self.absence_limit_min)
+                .unwrap_or(d.absence_limit_min),
             missed_bb_before_removal: p
                 .int("missed_bb_before_removal", &self.missed_bb_before_removal)
                 .unwrap_or(d.missed_bb_before_removal),
-            return_window_min: p.int("return_window_min", &self.return_window_min).unwrap_or(d.return_window_min),
-            min_stay_mid_min: p.int("min_stay_mid_min", &self.min_stay_mid_min).unwrap_or(d.min_stay_mid_min),
-            min_stay_high_min: p.int("min_stay_high_min", &self.min_stay_high_min).unwrap_or(d.min_stay_high_min),
-            cagnotte_mode: p.choice("cagnotte_mode", &self.cagnotte_mode).unwrap_or(d.cagnotte_mode),
-            rake_percent_bp: p.percent("rake_percent_bp", &self.rake_percent_bp).unwrap_or(d.rake_percent_bp),
-            session_percent_bp: p.percent("session_percent_bp", &self.session_percent_bp).unwrap_or(d.session_percent_bp),
-            session_length_min: p.int("session_length_min", &self.session_length_min).unwrap_or(d.session_length_min),
-            late_seat_window_min: p.int("late_seat_window_min", &self.late_seat_window_min).unwrap_or(d.late_seat_window_min),
+            return_window_min: p
+                .int("return_window_min", &self.return_window_min)
+                .unwrap_or(d.return_window_min),
+            min_stay_mid_min: p
+                .int("min_stay_mid_min", &self.min_stay_mid_min)
+                .unwrap_or(d.min_stay_mid_min),
+            min_stay_high_min: p
+                .int("min_stay_high_min", &self.min_stay_high_min)
+                .unwrap_or(d.min_stay_high_min),
+            cagnotte_mode: p
+                .choice("cagnotte_mode", &self.cagnotte_mode)
+                .unwrap_or(d.cagnotte_mode),
+            rake_percent_bp: p
+                .percent("rake_percent_bp", &self.rake_percent_bp)
+                .unwrap_or(d.rake_percent_bp),
+            session_percent_bp: p
+                .percent("session_percent_bp", &self.session_percent_bp)
+                .unwrap_or(d.session_percent_bp),
+            session_length_min: p
+                .int("session_length_min", &self.session_length_min)
+                .unwrap_or(d.session_length_min),
+            late_seat_window_min: p
+                .int("late_seat_window_min", &self.late_seat_window_min)
+                .unwrap_or(d.late_seat_window_min),
             seat_call_response_min: p
                 .int("seat_call_response_min", &self.seat_call_response_min)
                 .unwrap_or(d.seat_call_response_min),
-            call_expiry: p.choice("call_expiry", &self.call_expiry).unwrap_or(d.call_expiry),
-            call_in_expiry_min: p.int("call_in_expiry_min", &self.call_in_expiry_min).unwrap_or(d.call_in_expiry_min),
+            call_expiry: p
+                .choice("call_expiry", &self.call_expiry)
+                .unwrap_or(d.call_expiry),
+            call_in_expiry_min: p
+                .int("call_in_expiry_min", &self.call_in_expiry_min)
+                .unwrap_or(d.call_in_expiry_min),
             seat_call_ack_escalation_min: p
-                .int("seat_call_ack_escalation_min", &self.seat_call_ack_escalation_min)
+                .int(
+                    "seat_call_ack_escalation_min",
+                    &self.seat_call_ack_escalation_min,
+                )
                 .unwrap_or(d.seat_call_ack_escalation_min),
             join_at_average_stack: checkbox(&self.join_at_average_stack),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
@@ -662,7 +784,14 @@ fn room_labels() -> Vec<(&'static str, &'static str)> {
     ];
     for (_, fields) in GROUPS {
         for (name, _) in fields.iter() {
-            l.push((name, PROFILE_LABELS.iter().find(|(f, _)| f == name).map(|(_, k)| *k).unwrap_or("")));
+            l.push((
+                name,
+                PROFILE_LABELS
+                    .iter()
+                    .find(|(f, _)| f == name)
+                    .map(|(_, k)| *k)
+                    .unwrap_or(""),
+            ));
         }
     }
     l
@@ -673,7 +802,10 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
     ("min_players_to_run", "admin-profile-min-players-to-run"),
     ("suspension_grace_min", "admin-profile-suspension-grace-min"),
     ("absence_limit_min", "admin-profile-absence-limit-min"),
-    ("missed_bb_before_removal", "admin-profile-missed-bb-before-removal"),
+    (
+        "missed_bb_before_removal",
+        "admin-profile-missed-bb-before-removal",
+    ),
     ("return_window_min", "admin-profile-return-window-min"),
     ("missed_blinds_dead", "admin-profile-missed-blinds-dead"),
     ("min_stay_mid_min", "admin-profile-min-stay-mid-min"),
@@ -684,14 +816,27 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
     ("session_length_min", "admin-profile-session-length-min"),
     ("late_seat_window_min", "admin-profile-late-seat-window-min"),
     ("no_flop_no_drop", "admin-profile-no-flop-no-drop"),
-    ("join_at_average_stack", "admin-profile-join-at-average-stack"),
-    ("seat_call_response_min", "admin-profile-seat-call-response-min"),
+    (
+        "join_at_average_stack",
+        "admin-profile-join-at-average-stack",
+    ),
+    (
+        "seat_call_response_min",
+        "admin-profile-seat-call-response-min",
+    ),
     ("call_expiry", "admin-profile-call-expiry"),
     ("call_in_expiry_min", "admin-profile-call-in-expiry-min"),
-    ("seat_call_ack_escalation_min", "admin-profile-seat-call-ack-escalation-min"),
+    (
+        "seat_call_ack_escalation_min",
+        "admin-profile-seat-call-ack-escalation-min",
+    ),
 ];
 
-async fn room_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn room_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let room = st.run(|_, conn| services::room::get(conn)).await?;
     let v = Vals::of(&RoomForm::from_room(&room, c.lang));
@@ -704,16 +849,29 @@ async fn room_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -
 fn in_percent(fields: Vec<FieldError>) -> Vec<FieldError> {
     fields
         .into_iter()
-        .map(|f| match RANGES.iter().find(|r| r.field == f.field && f.key == "err-range") {
-            Some(r) if f.field.ends_with("_bp") => FieldError::new(&f.field, "admin-err-percent-range")
-                .arg("min", bp_to_percent(r.min, Language::En))
-                .arg("max", bp_to_percent(r.max, Language::En)),
-            _ => f,
+        .map(|f| {
+            match RANGES
+                .iter()
+                .find(|r| r.field == f.field && f.key == "err-range")
+            {
+                Some(r) if f.field.ends_with("_bp") => {
+                    FieldError::new(&f.field, "admin-err-percent-range")
+                        .arg("min", bp_to_percent(r.min, Language::En))
+                        .arg("max", bp_to_percent(r.max, Language::En))
+                }
+                _ => f,
+            }
         })
         .collect()
 }
 
-async fn room_again(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Vals, e: AppError) -> AppResult<HttpResponse> {
+async fn room_again(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    v: Vals,
+    e: AppError,
+) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let e = match e {
         AppError::Validation(fields) => AppError::Validation(in_percent(fields)),
@@ -721,19 +879,34 @@ async fn room_again(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Vals,
     };
     let s = shown(&c, e)?;
     let status = s.status;
-    let kind = st.run(|_, conn| services::room::get(conn)).await?.profile.kind.to_string();
+    let kind = st
+        .run(|_, conn| services::room::get(conn))
+        .await?
+        .profile
+        .kind
+        .to_string();
     render(status, &room_view(c, v, kind, s, false))
 }
 
-async fn room_submit(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, form: CsrfForm<RoomForm>) -> AppResult<HttpResponse> {
+async fn room_submit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<RoomForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let update = match f.parse() {
         Ok(u) => u,
-        Err(fields) => return room_again(&req, &st, &who, Vals::of(&f), AppError::Validation(fields)).await,
+        Err(fields) => {
+            return room_again(&req, &st, &who, Vals::of(&f), AppError::Validation(fields)).await
+        }
     };
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    match st.write(move |_, conn| services::room::update(conn, now, &actor, &update)).await {
+    match st
+        .write(move |_, conn| services::room::update(conn, now, &actor, &update))
+        .await
+    {
         Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
         Err(e) => room_again(&req, &st, &who, Vals::of(&f), e).await,
     }
@@ -747,7 +920,12 @@ struct DefaultsForm {
 
 /// Resets the rule profile to a kind's seed defaults, keeping the room's name, zone,
 /// currency and language.
-async fn room_defaults(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, form: CsrfForm<DefaultsForm>) -> AppResult<HttpResponse> {
+async fn room_defaults(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<DefaultsForm>,
+) -> AppResult<HttpResponse> {
     let mut p = Parser::default();
     let Some(kind) = p.choice::<ProfileKind>("kind", &form.0.kind) else {
         let room = st.run(|_, conn| services::room::get(conn)).await?;
@@ -818,7 +996,13 @@ struct GameForm {
 impl GameForm {
     fn from_row(g: &GameRow, currency: &str, lang: Language) -> GameForm {
         let banked = g.variant.parse::<Variant>().is_ok_and(|v| v.is_banked());
-        let blind = |m: i64| if banked && m == 0 { String::new() } else { money_input(m, currency, lang) };
+        let blind = |m: i64| {
+            if banked && m == 0 {
+                String::new()
+            } else {
+                money_input(m, currency, lang)
+            }
+        };
         GameForm {
             name: g.name.clone(),
             variant: g.variant.clone(),
@@ -826,13 +1010,22 @@ impl GameForm {
             big_blind: blind(g.big_blind),
             limit_class: g.limit_class.clone(),
             buy_in_min: money_input(g.buy_in_min, currency, lang),
-            buy_in_max: g.buy_in_max.map(|m| money_input(m, currency, lang)).unwrap_or_default(),
+            buy_in_max: g
+                .buy_in_max
+                .map(|m| money_input(m, currency, lang))
+                .unwrap_or_default(),
             seats: g.seats.to_string(),
             cagnotte_mode: g.cagnotte_mode.clone(),
             cagnotte_bp: bp_to_percent(g.cagnotte_bp, lang),
             cagnotte_base: g.cagnotte_base.clone(),
-            rake_cap: g.rake_cap.map(|m| money_input(m, currency, lang)).unwrap_or_default(),
-            smallest_chip: g.smallest_chip.map(|m| money_input(m, currency, lang)).unwrap_or_default(),
+            rake_cap: g
+                .rake_cap
+                .map(|m| money_input(m, currency, lang))
+                .unwrap_or_default(),
+            smallest_chip: g
+                .smallest_chip
+                .map(|m| money_input(m, currency, lang))
+                .unwrap_or_default(),
             active: check_value(g.active),
         }
     }
@@ -845,10 +1038,16 @@ impl GameForm {
         let g = GameInput {
             name: self.name.clone(),
             variant: self.variant.trim().to_string(),
-            small_blind: p.money("small_blind", &self.small_blind, cur, Some(0)).unwrap_or(0),
-            big_blind: p.money("big_blind", &self.big_blind, cur, Some(0)).unwrap_or(0),
+            small_blind: p
+                .money("small_blind", &self.small_blind, cur, Some(0))
+                .unwrap_or(0),
+            big_blind: p
+                .money("big_blind", &self.big_blind, cur, Some(0))
+                .unwrap_or(0),
             limit_class: self.limit_class.trim().to_string(),
-            buy_in_min: p.money("buy_in_min", &self.buy_in_min, cur, None).unwrap_or(0),
+            buy_in_min: p
+                .money("buy_in_min", &self.buy_in_min, cur, None)
+                .unwrap_or(0),
             buy_in_max: p.opt_money("buy_in_max", &self.buy_in_max, cur),
             seats: p.opt_int("seats", &self.seats),
             cagnotte_mode: Some(self.cagnotte_mode.trim().to_string()).filter(|s| !s.is_empty()),
@@ -858,7 +1057,11 @@ impl GameForm {
             smallest_chip: p.opt_money("smallest_chip", &self.smallest_chip, cur),
             active: editing.then(|| checkbox(&self.active)),
         };
-        p.finish(|| services::games::check_game(&g, &room.profile).err().unwrap_or_default())?;
+        p.finish(|| {
+            services::games::check_game(&g, &room.profile)
+                .err()
+                .unwrap_or_default()
+        })?;
         Ok(g)
     }
 }
@@ -909,13 +1112,26 @@ pub struct GameLine {
 
 fn game_line(c: &Ctx, g: GameRow) -> GameLine {
     let banked = g.variant.parse::<Variant>().is_ok_and(|v| v.is_banked());
-    let blinds = if banked { "—".to_string() } else { format!("{} / {}", c.money(g.small_blind), c.money(g.big_blind)) };
+    let blinds = if banked {
+        "—".to_string()
+    } else {
+        format!("{} / {}", c.money(g.small_blind), c.money(g.big_blind))
+    };
     let buy_in = match g.buy_in_max {
         Some(max) => format!("{} – {}", c.money(g.buy_in_min), c.money(max)),
         None => format!("{} – {}", c.money(g.buy_in_min), c.t("admin-game-no-max")),
     };
-    let cagnotte = format!("{} · {} %", c.tk("cagnotte-", &g.cagnotte_mode), bp_to_percent(g.cagnotte_bp, c.lang));
-    GameLine { g, blinds, buy_in, cagnotte }
+    let cagnotte = format!(
+        "{} · {} %",
+        c.tk("cagnotte-", &g.cagnotte_mode),
+        bp_to_percent(g.cagnotte_bp, c.lang)
+    );
+    GameLine {
+        g,
+        blinds,
+        buy_in,
+        cagnotte,
+    }
 }
 
 #[derive(Template)]
@@ -947,9 +1163,23 @@ struct GameEditPage {
     name: String,
 }
 
-async fn games_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Option<Vals>, s: Shown, saved: bool) -> AppResult<GamesPage> {
+async fn games_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    v: Option<Vals>,
+    s: Shown,
+    saved: bool,
+) -> AppResult<GamesPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (room, games) = st.run(|_, conn| Ok((services::room::get(conn)?, services::games::list_games(conn)?))).await?;
+    let (room, games) = st
+        .run(|_, conn| {
+            Ok((
+                services::room::get(conn)?,
+                services::games::list_games(conn)?,
+            ))
+        })
+        .await?;
     let v = v.unwrap_or_else(|| {
         let mut v = Vals::default();
         v.0.insert("variant".into(), Variant::HoldemNl.to_string());
@@ -969,13 +1199,22 @@ async fn games_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Optio
     })
 }
 
-async fn games_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn games_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
     let page = games_view(&req, &st, &who, None, Shown::none(), saved).await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
-async fn game_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, form: CsrfForm<GameForm>) -> AppResult<HttpResponse> {
+async fn game_create(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<GameForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let room = st.run(|_, conn| services::room::get(conn)).await?;
     let result = match f.parse(&room, false) {
@@ -984,7 +1223,10 @@ async fn game_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff,
             let now = st.clock.now();
             let actor = services::staff::actor(&who.0.staff);
             let profile = room.profile.clone();
-            st.write(move |_, conn| services::games::create_game(conn, now, &actor, &profile, &input)).await
+            st.write(move |_, conn| {
+                services::games::create_game(conn, now, &actor, &profile, &input)
+            })
+            .await
         }
     };
     match result {
@@ -999,16 +1241,55 @@ async fn game_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff,
     }
 }
 
-async fn game_edit_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, id: i64, v: Option<Vals>, s: Shown, saved: bool) -> AppResult<GameEditPage> {
+async fn game_edit_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    id: i64,
+    v: Option<Vals>,
+    s: Shown,
+    saved: bool,
+) -> AppResult<GameEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (room, g) = st.run(move |_, conn| Ok((services::room::get(conn)?, services::games::get_game(conn, id)?))).await?;
+    let (room, g) = st
+        .run(move |_, conn| {
+            Ok((
+                services::room::get(conn)?,
+                services::games::get_game(conn, id)?,
+            ))
+        })
+        .await?;
     let v = v.unwrap_or_else(|| Vals::of(&GameForm::from_row(&g, &room.currency, c.lang)));
-    Ok(GameEditPage { gc: game_choices(&c, &room), v, summary: summary(&c, &s.errs, GAME_LABELS), errs: s.errs, problem: s.problem, saved, game_id: Some(id), name: g.name, c })
+    Ok(GameEditPage {
+        gc: game_choices(&c, &room),
+        v,
+        summary: summary(&c, &s.errs, GAME_LABELS),
+        errs: s.errs,
+        problem: s.problem,
+        saved,
+        game_id: Some(id),
+        name: g.name,
+        c,
+    })
 }
 
-async fn game_edit(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn game_edit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
-    let page = game_edit_view(&req, &st, &who, path.into_inner(), None, Shown::none(), saved).await?;
+    let page = game_edit_view(
+        &req,
+        &st,
+        &who,
+        path.into_inner(),
+        None,
+        Shown::none(),
+        saved,
+    )
+    .await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
@@ -1028,7 +1309,10 @@ async fn game_update(
             let now = st.clock.now();
             let actor = services::staff::actor(&who.0.staff);
             let profile = room.profile.clone();
-            st.write(move |_, conn| services::games::update_game(conn, now, &actor, &profile, id, &input)).await
+            st.write(move |_, conn| {
+                services::games::update_game(conn, now, &actor, &profile, id, &input)
+            })
+            .await
         }
     };
     match result {
@@ -1083,7 +1367,17 @@ impl TableForm {
         p.finish(|| {
             let mut more = Vec::new();
             if t.mode.parse::<TableMode>().is_err() {
-                more.push(FieldError::new("mode", if t.mode.is_empty() { "err-required" } else { "err-choice" }).arg("value", &t.mode));
+                more.push(
+                    FieldError::new(
+                        "mode",
+                        if t.mode.is_empty() {
+                            "err-required"
+                        } else {
+                            "err-choice"
+                        },
+                    )
+                    .arg("value", &t.mode),
+                );
             }
             more
         })?;
@@ -1126,10 +1420,23 @@ struct TableEditPage {
     table_id: Option<i64>,
 }
 
-async fn tables_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Option<Vals>, s: Shown, saved: bool) -> AppResult<TablesPage> {
+async fn tables_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    v: Option<Vals>,
+    s: Shown,
+    saved: bool,
+) -> AppResult<TablesPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (tables, games) =
-        st.run(|_, conn| Ok((services::games::list_tables(conn)?, services::games::list_games(conn)?))).await?;
+    let (tables, games) = st
+        .run(|_, conn| {
+            Ok((
+                services::games::list_tables(conn)?,
+                services::games::list_games(conn)?,
+            ))
+        })
+        .await?;
     let v = v.unwrap_or_else(|| {
         let mut v = Vals::default();
         v.0.insert("mode".into(), TableMode::Continuous.to_string());
@@ -1139,7 +1446,10 @@ async fn tables_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Opti
     });
     Ok(TablesPage {
         modes: opts(&c, TableMode::ALL, "mode-"),
-        tables: tables.into_iter().map(|(t, game)| TableLine { t, game }).collect(),
+        tables: tables
+            .into_iter()
+            .map(|(t, game)| TableLine { t, game })
+            .collect(),
         games,
         v,
         summary: summary(&c, &s.errs, TABLE_LABELS),
@@ -1151,20 +1461,30 @@ async fn tables_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Opti
     })
 }
 
-async fn tables_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn tables_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
     let page = tables_view(&req, &st, &who, None, Shown::none(), saved).await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
-async fn table_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, form: CsrfForm<TableForm>) -> AppResult<HttpResponse> {
+async fn table_create(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<TableForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let result = match f.parse(false) {
         Err(fields) => Err(AppError::Validation(fields)),
         Ok(input) => {
             let now = st.clock.now();
             let actor = services::staff::actor(&who.0.staff);
-            st.write(move |_, conn| services::games::create_table(conn, now, &actor, &input)).await
+            st.write(move |_, conn| services::games::create_table(conn, now, &actor, &input))
+                .await
         }
     };
     match result {
@@ -1179,10 +1499,24 @@ async fn table_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff
     }
 }
 
-async fn table_edit_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, id: i64, v: Option<Vals>, s: Shown, saved: bool) -> AppResult<TableEditPage> {
+async fn table_edit_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    id: i64,
+    v: Option<Vals>,
+    s: Shown,
+    saved: bool,
+) -> AppResult<TableEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (t, games) =
-        st.run(move |_, conn| Ok((services::games::get_table(conn, id)?, services::games::list_games(conn)?))).await?;
+    let (t, games) = st
+        .run(move |_, conn| {
+            Ok((
+                services::games::get_table(conn, id)?,
+                services::games::list_games(conn)?,
+            ))
+        })
+        .await?;
     let v = v.unwrap_or_else(|| Vals::of(&TableForm::from_row(&t)));
     Ok(TableEditPage {
         modes: opts(&c, TableMode::ALL, "mode-"),
@@ -1198,9 +1532,23 @@ async fn table_edit_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, id:
     })
 }
 
-async fn table_edit(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn table_edit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
-    let page = table_edit_view(&req, &st, &who, path.into_inner(), None, Shown::none(), saved).await?;
+    let page = table_edit_view(
+        &req,
+        &st,
+        &who,
+        path.into_inner(),
+        None,
+        Shown::none(),
+        saved,
+    )
+    .await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
@@ -1218,7 +1566,8 @@ async fn table_update(
         Ok(input) => {
             let now = st.clock.now();
             let actor = services::staff::actor(&who.0.staff);
-            st.write(move |_, conn| services::games::update_table(conn, now, &actor, id, &input)).await
+            st.write(move |_, conn| services::games::update_table(conn, now, &actor, id, &input))
+                .await
         }
     };
     match result {
@@ -1291,7 +1640,14 @@ struct StaffEditPage {
     is_me: bool,
 }
 
-async fn staff_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Option<Vals>, s: Shown, saved: bool) -> AppResult<StaffPage> {
+async fn staff_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    v: Option<Vals>,
+    s: Shown,
+    saved: bool,
+) -> AppResult<StaffPage> {
     let c = ctx(req, st, &who.0).await?;
     let staff = st.run(|_, conn| services::staff::list(conn)).await?;
     let v = v.unwrap_or_else(|| {
@@ -1299,16 +1655,34 @@ async fn staff_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, v: Optio
         v.0.insert("role".into(), Role::Dealer.to_string());
         v
     });
-    Ok(StaffPage { roles: opts(&c, Role::ALL, "role-"), staff, v, summary: summary(&c, &s.errs, STAFF_LABELS), errs: s.errs, problem: s.problem, saved, c })
+    Ok(StaffPage {
+        roles: opts(&c, Role::ALL, "role-"),
+        staff,
+        v,
+        summary: summary(&c, &s.errs, STAFF_LABELS),
+        errs: s.errs,
+        problem: s.problem,
+        saved,
+        c,
+    })
 }
 
-async fn staff_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn staff_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
     let page = staff_view(&req, &st, &who, None, Shown::none(), saved).await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
-async fn staff_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, form: CsrfForm<StaffForm>) -> AppResult<HttpResponse> {
+async fn staff_create(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<StaffForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let input = StaffInput {
         username: Some(f.username.clone()),
@@ -1319,7 +1693,10 @@ async fn staff_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff
     };
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    match st.write(move |_, conn| services::staff::create(conn, now, &actor, &input)).await {
+    match st
+        .write(move |_, conn| services::staff::create(conn, now, &actor, &input))
+        .await
+    {
         Ok(_) => Ok(saved_redirect(&st, "/admin/staff")),
         Err(e) => {
             let c = ctx(&req, &st, &who.0).await?;
@@ -1331,9 +1708,19 @@ async fn staff_create(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff
     }
 }
 
-async fn staff_edit_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, id: i64, v: Option<Vals>, sh: Shown, saved: bool) -> AppResult<StaffEditPage> {
+async fn staff_edit_view(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    id: i64,
+    v: Option<Vals>,
+    sh: Shown,
+    saved: bool,
+) -> AppResult<StaffEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let s = st.run(move |_, conn| services::staff::get(conn, id)).await?;
+    let s = st
+        .run(move |_, conn| services::staff::get(conn, id))
+        .await?;
     let v = v.unwrap_or_else(|| Vals::of(&StaffForm::from_row(&s)));
     Ok(StaffEditPage {
         roles: opts(&c, Role::ALL, "role-"),
@@ -1348,9 +1735,23 @@ async fn staff_edit_view(req: &HttpRequest, st: &AppState, who: &AdminStaff, id:
     })
 }
 
-async fn staff_edit(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn staff_edit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
-    let page = staff_edit_view(&req, &st, &who, path.into_inner(), None, Shown::none(), saved).await?;
+    let page = staff_edit_view(
+        &req,
+        &st,
+        &who,
+        path.into_inner(),
+        None,
+        Shown::none(),
+        saved,
+    )
+    .await?;
     show(&st, StatusCode::OK, &page, saved)
 }
 
@@ -1372,7 +1773,10 @@ async fn staff_update(
     };
     let now = st.clock.now();
     let by = who.0.staff.clone();
-    match st.write(move |_, conn| services::staff::update(conn, now, &by, id, &input)).await {
+    match st
+        .write(move |_, conn| services::staff::update(conn, now, &by, id, &input))
+        .await
+    {
         Ok(_) => Ok(saved_redirect(&st, &format!("/admin/staff/{id}"))),
         Err(e) => {
             let c = ctx(&req, &st, &who.0).await?;
@@ -1422,7 +1826,11 @@ fn audit_line(r: AuditRow) -> AuditLine {
         _ => None,
     };
     let short_hash = r.hash.chars().take(12).collect();
-    AuditLine { r, link, short_hash }
+    AuditLine {
+        r,
+        link,
+        short_hash,
+    }
 }
 
 #[derive(Template)]
@@ -1466,7 +1874,10 @@ impl AuditQuery {
             }
             // A date alone: from its start; "to" a date includes that whole day.
             let t = match chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d") {
-                Ok(d) if next_day => d.succ_opt().map(|d| d.format("%Y-%m-%d").to_string()).unwrap_or_else(|| t.to_string()),
+                Ok(d) if next_day => d
+                    .succ_opt()
+                    .map(|d| d.format("%Y-%m-%d").to_string())
+                    .unwrap_or_else(|| t.to_string()),
                 _ => t.to_string(),
             };
             match services::players::parse_local(field, &t, tz) {
@@ -1482,7 +1893,10 @@ impl AuditQuery {
         let to = date("to", &self.to, true);
         if let Some(k) = &f.subject_kind {
             if !SUBJECT_KINDS.contains(&k.as_str()) {
-                p.errs.push(FieldError::new("subject_kind", "err-choice").arg("value", k.chars().take(40).collect::<String>()));
+                p.errs.push(
+                    FieldError::new("subject_kind", "err-choice")
+                        .arg("value", k.chars().take(40).collect::<String>()),
+                );
             }
         }
         if let Some(l) = f.limit {
@@ -1511,18 +1925,35 @@ impl AuditQuery {
         let seq = seq.to_string();
         let mut all = pairs;
         all.push(("before_seq", &seq));
-        format!("/admin/audit?{}", serde_urlencoded::to_string(&all).unwrap_or_default())
+        format!(
+            "/admin/audit?{}",
+            serde_urlencoded::to_string(&all).unwrap_or_default()
+        )
     }
 }
 
-async fn audit_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, q: web::Query<AuditQuery>) -> AppResult<HttpResponse> {
+async fn audit_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    q: web::Query<AuditQuery>,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let q = q.into_inner();
-    let kinds: Vec<Opt> = SUBJECT_KINDS.iter().map(|k| Opt { value: k.to_string(), label: c.tk("admin-audit-kind-", k) }).collect();
+    let kinds: Vec<Opt> = SUBJECT_KINDS
+        .iter()
+        .map(|k| Opt {
+            value: k.to_string(),
+            label: c.tk("admin-audit-kind-", k),
+        })
+        .collect();
     let v = Vals::of(&q);
     let paged = !q.before_seq.trim().is_empty();
     let rows = match q.parse(c.tz) {
-        Ok((filter, period)) => st.run(move |_, conn| services::audit::list(conn, &filter, period.from, period.to)).await,
+        Ok((filter, period)) => {
+            st.run(move |_, conn| services::audit::list(conn, &filter, period.from, period.to))
+                .await
+        }
         Err(fields) => Err(AppError::Validation(fields)),
     };
     match rows {
@@ -1533,12 +1964,36 @@ async fn audit_page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff, 
                 _ => None,
             };
             let lines = rows.into_iter().map(audit_line).collect();
-            render(StatusCode::OK, &AuditPage { c, v, errs: Errs::default(), summary: Vec::new(), kinds, lines, older, paged })
+            render(
+                StatusCode::OK,
+                &AuditPage {
+                    c,
+                    v,
+                    errs: Errs::default(),
+                    summary: Vec::new(),
+                    kinds,
+                    lines,
+                    older,
+                    paged,
+                },
+            )
         }
         Err(AppError::Validation(fields)) => {
             let errs = c.errors(&fields);
             let summary = summary(&c, &errs, AUDIT_LABELS);
-            render(StatusCode::UNPROCESSABLE_ENTITY, &AuditPage { c, v, errs, summary, kinds, lines: Vec::new(), older: None, paged })
+            render(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &AuditPage {
+                    c,
+                    v,
+                    errs,
+                    summary,
+                    kinds,
+                    lines: Vec::new(),
+                    older: None,
+                    paged,
+                },
+            )
         }
         Err(e) => Err(e),
     }
@@ -1553,9 +2008,15 @@ struct VerifyPage {
     problem: String,
 }
 
-async fn audit_verify(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn audit_verify(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let report = st.run(|_, conn| services::audit::verify_chain(conn)).await?;
+    let report = st
+        .run(|_, conn| services::audit::verify_chain(conn))
+        .await?;
     // The report names the problem in English; known problems are said in the reader's language.
     let problem = match report.problem {
         None => String::new(),

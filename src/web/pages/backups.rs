@@ -14,7 +14,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/admin/backups", web::get().to(page)).route("/admin/backups", web::post().to(now));
+    cfg.route("/admin/backups", web::get().to(page))
+        .route("/admin/backups", web::post().to(now));
 }
 
 #[derive(Template)]
@@ -45,7 +46,11 @@ impl Page {
     }
 }
 
-async fn page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> AppResult<HttpResponse> {
+async fn page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let postgres = st.db.backend == crate::db::Backend::Postgres;
     let dir = st.config.backup_dir.clone().filter(|_| !postgres);
@@ -56,10 +61,23 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> App
         }
         None => Vec::new(),
     };
-    let failing = st.backups.lock().unwrap_or_else(|p| p.into_inner()).failing().map(|(t, e)| (c.dt(t.naive_utc()), e.clone()));
+    let failing = st
+        .backups
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .failing()
+        .map(|(t, e)| (c.dt(t.naive_utc()), e.clone()));
     render(
         StatusCode::OK,
-        &Page { c, dir, every_min: st.config.backup_every_min, keep: st.config.backup_keep, postgres, files, failing },
+        &Page {
+            c,
+            dir,
+            every_min: st.config.backup_every_min,
+            keep: st.config.backup_keep,
+            postgres,
+            files,
+            failing,
+        },
     )
 }
 
@@ -67,11 +85,26 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, who: AdminStaff) -> App
 struct NowForm {}
 
 /// "Back up now": the same checked copy as the scheduled ones; the page shows the outcome.
-async fn now(st: web::Data<AppState>, _who: AdminStaff, _f: CsrfForm<NowForm>) -> AppResult<HttpResponse> {
-    if let Some(dir) = st.config.backup_dir.clone().filter(|_| st.db.backend == crate::db::Backend::Sqlite) {
+async fn now(
+    st: web::Data<AppState>,
+    _who: AdminStaff,
+    _f: CsrfForm<NowForm>,
+) -> AppResult<HttpResponse> {
+    if let Some(dir) = st
+        .config
+        .backup_dir
+        .clone()
+        .filter(|_| st.db.backend == crate::db::Backend::Sqlite)
+    {
         let st2 = st.clone();
         web::block(move || {
-            let _ = crate::backup::scheduled(&st2.config.database_url, std::path::Path::new(&dir), st2.config.backup_keep as usize, chrono::Utc::now(), &st2.backups);
+            let _ = crate::backup::scheduled(
+                &st2.config.database_url,
+                std::path::Path::new(&dir),
+                st2.config.backup_keep as usize,
+                chrono::Utc::now(),
+                &st2.backups,
+            );
         })
         .await?;
     }

@@ -46,12 +46,19 @@ impl Page {
     }
 }
 
-async fn show(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: StatusCode, problem: Option<String>, typed: Option<(i64, String)>) -> AppResult<HttpResponse> {
+async fn show(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    status: StatusCode,
+    problem: Option<String>,
+    typed: Option<(i64, String)>,
+) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let now = c.now;
     let (sessions, open) = st
         .run(move |_, conn| {
-            use crate::db::schema::{card_tables, cagnotte_sessions};
+            use crate::db::schema::{cagnotte_sessions, card_tables};
             use diesel::prelude::*;
             let tables: Vec<(i64, i32)> = cagnotte_sessions::table
                 .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_sessions::table_id)))
@@ -62,25 +69,57 @@ async fn show(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: Status
             let mut sessions = Vec::new();
             for (id, number) in tables {
                 if let Some(panel) = cagnotte::panel(conn, now, id)? {
-                    sessions.push(TableSession { table: number, table_id: id, panel });
+                    sessions.push(TableSession {
+                        table: number,
+                        table_id: id,
+                        panel,
+                    });
                 }
             }
             Ok((sessions, cagnotte::open_dues(conn, None)?))
         })
         .await?;
-    render(status, &Page { c, sessions, open, problem, typed })
+    render(
+        status,
+        &Page {
+            c,
+            sessions,
+            open,
+            problem,
+            typed,
+        },
+    )
 }
 
-async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+async fn page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+) -> AppResult<HttpResponse> {
     show(&req, &st, &who, StatusCode::OK, None, None).await
 }
 
 /// The page again with the refusal on top (nothing changed; what was typed is kept).
-async fn refused(req: &HttpRequest, st: &AppState, who: &FloorStaff, e: AppError, typed: Option<(i64, String)>) -> AppResult<HttpResponse> {
+async fn refused(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    e: AppError,
+    typed: Option<(i64, String)>,
+) -> AppResult<HttpResponse> {
     match e {
         e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound) => {
-            let text = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
-            show(req, st, who, actix_web::ResponseError::status_code(&e), Some(text), typed).await
+            let text =
+                crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
+            show(
+                req,
+                st,
+                who,
+                actix_web::ResponseError::status_code(&e),
+                Some(text),
+                typed,
+            )
+            .await
         }
         e => Err(e),
     }
@@ -93,13 +132,22 @@ struct ExemptForm {
 }
 
 /// The floor exempts a player from a session's percentage, with a reason (audited).
-async fn exempt(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ExemptForm>) -> AppResult<HttpResponse> {
+async fn exempt(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ExemptForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let reason = form.0.reason;
     let now = st.clock.now();
     let actor = crate::services::staff::actor(&who.0.staff);
     let r2 = reason.clone();
-    match st.write(move |_, conn| cagnotte::exempt(conn, now, &actor, id, &r2)).await {
+    match st
+        .write(move |_, conn| cagnotte::exempt(conn, now, &actor, id, &r2))
+        .await
+    {
         Ok(_) => Ok(see_other("/floor/cagnotte")),
         Err(e) => refused(&req, &st, &who, e, Some((id, reason))).await,
     }
@@ -109,7 +157,13 @@ async fn exempt(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path
 struct Empty {}
 
 /// PT-2007 7b: the floor confirms the end of a session whose hour of play is up.
-async fn close(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn close(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = crate::services::staff::actor(&who.0.staff);

@@ -3,6 +3,7 @@
 
 use super::{ctx, render, see_other};
 use crate::error::{AppError, AppResult};
+use crate::services::table_side::FloorAlerts;
 use crate::services::{self, floor::Dashboard};
 use crate::state::AppState;
 use crate::web::ctx::Ctx;
@@ -10,7 +11,6 @@ use crate::web::extract::{CsrfForm, FloorStaff};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use crate::services::table_side::FloorAlerts;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -20,20 +20,44 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/entries/{id}/remove", web::post().to(remove))
         .route("/floor/entries/{id}/check-in", web::post().to(check_in))
         .route("/floor/tables/{id}/open", web::post().to(open_table))
-        .route("/floor/tables/{id}/seats/{seat}/call", web::post().to(call_next))
+        .route(
+            "/floor/tables/{id}/seats/{seat}/call",
+            web::post().to(call_next),
+        )
         .route("/floor/calls/{id}/seat", web::post().to(confirm))
         .route("/floor/seatings/{id}/leave", web::post().to(leave))
         .route("/floor/tables/{id}/draw-seats", web::post().to(draw_seats))
-        .route("/floor/tables/{id}/draw-button", web::post().to(draw_button))
-        .route("/floor/tables/{id}/draw-seats-extra", web::post().to(draw_seats_extra))
-        .route("/floor/seatings/{id}/seat-change", web::post().to(request_seat_change))
-        .route("/floor/seat-changes/{id}/cancel", web::post().to(cancel_seat_change))
-        .route("/floor/seatings/{id}/refuse-must-move", web::post().to(refuse_must_move))
+        .route(
+            "/floor/tables/{id}/draw-button",
+            web::post().to(draw_button),
+        )
+        .route(
+            "/floor/tables/{id}/draw-seats-extra",
+            web::post().to(draw_seats_extra),
+        )
+        .route(
+            "/floor/seatings/{id}/seat-change",
+            web::post().to(request_seat_change),
+        )
+        .route(
+            "/floor/seat-changes/{id}/cancel",
+            web::post().to(cancel_seat_change),
+        )
+        .route(
+            "/floor/seatings/{id}/refuse-must-move",
+            web::post().to(refuse_must_move),
+        )
         .route("/floor/seatings/{id}/transfer", web::post().to(transfer))
-        .route("/floor/tables/{id}/seats/{seat}/hold", web::post().to(hold_seat))
+        .route(
+            "/floor/tables/{id}/seats/{seat}/hold",
+            web::post().to(hold_seat),
+        )
         .route("/floor/holds/{id}/release", web::post().to(release_hold))
         .route("/draws/{id}", web::get().to(show_draw))
-        .route("/floor/lists/{game_id}/draw-by-suits", web::post().to(draw_by_suits));
+        .route(
+            "/floor/lists/{game_id}/draw-by-suits",
+            web::post().to(draw_by_suits),
+        );
 }
 
 #[derive(Template)]
@@ -56,14 +80,20 @@ struct Live {
     a: FloorAlerts,
 }
 
-async fn load(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, FloorAlerts)> {
+async fn load(
+    st: &AppState,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<(Dashboard, FloorAlerts)> {
     let (d, a, _) = load_since(st, now).await?;
     Ok((d, a))
 }
 
 /// The dashboard and the last event number read just before it (a change committed in
 /// between is pushed again: at worst one extra refresh, never a missed one).
-async fn load_since(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppResult<(Dashboard, FloorAlerts, i64)> {
+async fn load_since(
+    st: &AppState,
+    now: chrono::DateTime<chrono::Utc>,
+) -> AppResult<(Dashboard, FloorAlerts, i64)> {
     st.run(move |_, conn| {
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
@@ -74,13 +104,30 @@ async fn load_since(st: &AppState, now: chrono::DateTime<chrono::Utc>) -> AppRes
     .await
 }
 
-async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+async fn page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let (d, a, since) = load_since(&st, c.now).await?;
-    render(StatusCode::OK, &Page { c, d, a, since, problem: None })
+    render(
+        StatusCode::OK,
+        &Page {
+            c,
+            d,
+            a,
+            since,
+            problem: None,
+        },
+    )
 }
 
-async fn live(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+async fn live(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let (d, a) = load(&st, c.now).await?;
     render(StatusCode::OK, &Live { c, d, a })
@@ -113,16 +160,34 @@ async fn act(
 }
 
 /// After an action: back to the dashboard, or the dashboard with the refusal on top.
-async fn done(req: &HttpRequest, st: &AppState, who: &FloorStaff, result: AppResult<()>) -> AppResult<HttpResponse> {
+async fn done(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    result: AppResult<()>,
+) -> AppResult<HttpResponse> {
     match result {
         Ok(()) => Ok(see_other("/floor")),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let c = ctx(req, st, &who.0).await?;
             let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
             let detail: Vec<String> = fields.into_iter().map(|(_, _, m)| m).collect();
-            let problem = if detail.is_empty() { message } else { format!("{message} {}", detail.join(" ")) };
+            let problem = if detail.is_empty() {
+                message
+            } else {
+                format!("{message} {}", detail.join(" "))
+            };
             let (d, a, since) = load_since(st, c.now).await?;
-            render(actix_web::ResponseError::status_code(&e), &Page { c, d, a, since, problem: Some(problem) })
+            render(
+                actix_web::ResponseError::status_code(&e),
+                &Page {
+                    c,
+                    d,
+                    a,
+                    since,
+                    problem: Some(problem),
+                },
+            )
         }
         Err(e) => Err(e),
     }
@@ -135,12 +200,28 @@ struct JoinForm {
     call_in: Option<String>,
 }
 
-async fn join(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<JoinForm>) -> AppResult<HttpResponse> {
+async fn join(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<JoinForm>,
+) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
     let f = form.0;
     act(&req, &st, &who, move |conn, a| {
         let player_id = find_player(conn, &f.player)?;
-        services::floor::join(conn, a.now, a.room.tz, &a.room.profile, &a.actor, game_id, player_id, f.call_in.is_some()).map(|_| ())
+        services::floor::join(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.room.profile,
+            &a.actor,
+            game_id,
+            player_id,
+            f.call_in.is_some(),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -150,7 +231,8 @@ fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResult<i64> {
     if typed.trim().is_empty() {
         return Err(AppError::field("player", "err-required"));
     }
-    services::players::find_typed(conn, typed)?.ok_or_else(|| AppError::field("player", "err-player-unknown"))
+    services::players::find_typed(conn, typed)?
+        .ok_or_else(|| AppError::field("player", "err-player-unknown"))
 }
 
 #[derive(Deserialize)]
@@ -158,61 +240,136 @@ struct ReasonForm {
     reason: Option<String>,
 }
 
-async fn remove(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
+async fn remove(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ReasonForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let reason = form.0.reason.unwrap_or_default();
-    act(&req, &st, &who, move |conn, a| services::floor::remove(conn, a.now, &a.actor, id, &reason).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::remove(conn, a.now, &a.actor, id, &reason).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Deserialize)]
 struct Empty {}
 
-async fn check_in(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn check_in(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::floor::check_in(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::check_in(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
-async fn open_table(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn open_table(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::floor::open_table(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::open_table(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
-async fn call_next(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn call_next(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::call_next(conn, a.now, a.room.tz, &a.room.profile, &a.actor, table_id, seat).map(|_| ())
+        services::floor::call_next(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.room.profile,
+            &a.actor,
+            table_id,
+            seat,
+        )
+        .map(|_| ())
     })
     .await
 }
 
-async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn confirm(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+        services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)
+            .map(|_| ())
     })
     .await
 }
 
-async fn leave(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
+async fn leave(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ReasonForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let reason = form.0.reason.filter(|r| !r.trim().is_empty()).unwrap_or_else(|| "left".into());
+    let reason = form
+        .0
+        .reason
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or_else(|| "left".into());
     act(&req, &st, &who, move |conn, a| {
         services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason).map(|_| ())
     })
     .await
 }
 
-async fn draw_seats(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn draw_seats(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::draws::start_game(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+        services::draws::start_game(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)
+            .map(|_| ())
     })
     .await
 }
 
-async fn draw_button(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn draw_button(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::draws::button(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::draws::button(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Template)]
@@ -224,10 +381,17 @@ struct DrawPage {
 }
 
 /// A recorded draw: seed, inputs and result, and whether replaying it gives the same result.
-async fn show_draw(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn show_draw(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
-    let r = st.run(move |_, conn| services::draws::replay(conn, id)).await?;
+    let r = st
+        .run(move |_, conn| services::draws::replay(conn, id))
+        .await?;
     let pretty = serde_json::from_str::<serde_json::Value>(&r.draw.inputs)
         .and_then(|v| serde_json::to_string_pretty(&v))
         .unwrap_or_else(|_| r.draw.inputs.clone());
@@ -237,14 +401,32 @@ async fn show_draw(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, p
 // ---- moves and holds (BSOP 45, 49, 51, 55, 58; PT-2007 12, 26) --------------------------
 
 /// PT-2007 12, BSOP 51: a seated player asks for another seat at the same table.
-async fn request_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn request_seat_change(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::floor::request_seat_change(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::request_seat_change(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
-async fn cancel_seat_change(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn cancel_seat_change(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::floor::cancel_seat_change(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::cancel_seat_change(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -254,14 +436,41 @@ struct RefusalForm {
 }
 
 /// BSOP 55: a must-move player refused to move to the main game.
-async fn refuse_must_move(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<RefusalForm>) -> AppResult<HttpResponse> {
+async fn refuse_must_move(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<RefusalForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let choice = form.0.choice.as_deref().and_then(services::floor::RefusalChoice::parse);
+    let choice = form
+        .0
+        .choice
+        .as_deref()
+        .and_then(services::floor::RefusalChoice::parse);
     match choice {
-        None => done(&req, &st, &who, Err(AppError::field("choice", "err-required"))).await,
+        None => {
+            done(
+                &req,
+                &st,
+                &who,
+                Err(AppError::field("choice", "err-required")),
+            )
+            .await
+        }
         Some(choice) => {
             act(&req, &st, &who, move |conn, a| {
-                services::floor::refuse_must_move(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id, choice).map(|_| ())
+                services::floor::refuse_must_move(
+                    conn,
+                    a.now,
+                    a.room.tz,
+                    &a.room.profile,
+                    &a.actor,
+                    id,
+                    choice,
+                )
+                .map(|_| ())
             })
             .await
         }
@@ -275,15 +484,39 @@ struct TransferForm {
 }
 
 /// BSOP 58, PT-2007 26: a player moves to a similar table at their request.
-async fn transfer(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<TransferForm>) -> AppResult<HttpResponse> {
+async fn transfer(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<TransferForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     match f.table_id {
-        None => done(&req, &st, &who, Err(AppError::field("table_id", "err-required"))).await,
+        None => {
+            done(
+                &req,
+                &st,
+                &who,
+                Err(AppError::field("table_id", "err-required")),
+            )
+            .await
+        }
         Some(to) => {
             let cave_lost = f.cave_lost.is_some();
             act(&req, &st, &who, move |conn, a| {
-                services::floor::transfer(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id, to, cave_lost).map(|_| ())
+                services::floor::transfer(
+                    conn,
+                    a.now,
+                    a.room.tz,
+                    &a.room.profile,
+                    &a.actor,
+                    id,
+                    to,
+                    cave_lost,
+                )
+                .map(|_| ())
             })
             .await
         }
@@ -298,7 +531,13 @@ struct HoldForm {
 }
 
 /// BSOP 45, 49: holds a free seat for a player, or reserves it with a reason.
-async fn hold_seat(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<(i64, i32)>, form: CsrfForm<HoldForm>) -> AppResult<HttpResponse> {
+async fn hold_seat(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<HoldForm>,
+) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
     let f = form.0;
     act(&req, &st, &who, move |conn, a| {
@@ -306,31 +545,83 @@ async fn hold_seat(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, p
             Some(p) => Some(find_player(conn, p)?),
             None => None,
         };
-        let reason = f.reason.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(|r| r.chars().take(500).collect::<String>());
-        services::floor::hold_seat(conn, a.now, a.room.tz, &a.actor, table_id, seat, player, reason.as_deref()).map(|_| ())
+        let reason = f
+            .reason
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(|r| r.chars().take(500).collect::<String>());
+        services::floor::hold_seat(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.actor,
+            table_id,
+            seat,
+            player,
+            reason.as_deref(),
+        )
+        .map(|_| ())
     })
     .await
 }
 
-async fn release_hold(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn release_hold(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| services::floor::release_hold(conn, a.now, &a.actor, id).map(|_| ())).await
+    act(&req, &st, &who, move |conn, a| {
+        services::floor::release_hold(conn, a.now, &a.actor, id).map(|_| ())
+    })
+    .await
 }
 
 /// PT-2007 25: several empty open tables of a game are filled by a draw by suits.
-async fn draw_by_suits(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn draw_by_suits(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::draws::start_tables_by_suit(conn, a.now, a.room.tz, &a.room.profile, &a.actor, game_id).map(|_| ())
+        services::draws::start_tables_by_suit(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.room.profile,
+            &a.actor,
+            game_id,
+        )
+        .map(|_| ())
     })
     .await
 }
 
 /// BSOP 50: the start-of-game draw with one extra player.
-async fn draw_seats_extra(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn draw_seats_extra(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::draws::start_game_with_extra(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id).map(|_| ())
+        services::draws::start_game_with_extra(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.room.profile,
+            &a.actor,
+            id,
+        )
+        .map(|_| ())
     })
     .await
 }

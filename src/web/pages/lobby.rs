@@ -12,7 +12,8 @@ use askama::Template;
 use serde::Serialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/lobby", web::get().to(board)).route("/lobby/live", web::get().to(live));
+    cfg.route("/lobby", web::get().to(board))
+        .route("/lobby/live", web::get().to(live));
 }
 
 /// One game on the board.
@@ -39,7 +40,10 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
             let tables: Vec<&services::floor::TableView> = d
                 .tables
                 .iter()
-                .filter(|t| t.table.game_id == Some(l.game.id) && matches!(t.table.state.as_str(), "open" | "running" | "suspended"))
+                .filter(|t| {
+                    t.table.game_id == Some(l.game.id)
+                        && matches!(t.table.state.as_str(), "open" | "running" | "suspended")
+                })
                 .collect();
             BoardGame {
                 name: l.game.name.clone(),
@@ -48,7 +52,15 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                 buy_in_min: l.game.buy_in_min,
                 buy_in_max: l.game.buy_in_max,
                 tables: tables.iter().map(|t| t.table.number).collect(),
-                seats_free: tables.iter().map(|t| t.seats.iter().filter(|s| s.seating.is_none() && s.call.is_none() && !s.held).count()).sum(),
+                seats_free: tables
+                    .iter()
+                    .map(|t| {
+                        t.seats
+                            .iter()
+                            .filter(|s| s.seating.is_none() && s.call.is_none() && !s.held)
+                            .count()
+                    })
+                    .sum(),
                 waiting: l.lines.iter().map(|x| x.player.alias.clone()).collect(),
                 waiting_total: l.total,
                 needed: l.needed,
@@ -82,7 +94,9 @@ async fn data(req: &HttpRequest, st: &AppState) -> AppResult<(Ctx, Vec<BoardGame
         .await?;
     let mut c = Ctx::new(req, st.i18n.clone(), &room, None, String::new(), now);
     // A screen in the room speaks the room's language unless the browser asks otherwise.
-    if req.headers().get("accept-language").is_none() && req.cookie(crate::web::ctx::LANG_COOKIE).is_none() {
+    if req.headers().get("accept-language").is_none()
+        && req.cookie(crate::web::ctx::LANG_COOKIE).is_none()
+    {
         c.lang = room.default_language;
     }
     Ok((c, board_games(d)))

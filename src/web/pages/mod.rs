@@ -49,28 +49,51 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// Renders a template with a status (forms shown again with their errors use 422).
 pub fn render<T: Template>(status: StatusCode, t: &T) -> AppResult<HttpResponse> {
-    let html = t.render().map_err(|e| AppError::Internal(format!("template: {e}")))?;
-    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(html))
+    let html = t
+        .render()
+        .map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(html))
 }
 
 /// A 303 redirect (after a successful POST).
 pub fn see_other(to: &str) -> HttpResponse {
-    HttpResponse::SeeOther().insert_header((header::LOCATION, to.to_string())).finish()
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, to.to_string()))
+        .finish()
 }
 
 /// Builds the page context for a signed-in staff member.
 pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx> {
     let room = st.run(|_, c| services::room::get(c)).await?;
-    let mut c = Ctx::new(req, st.i18n.clone(), &room, Some(a.staff.clone()), a.claims.csrf.clone(), st.clock.now());
+    let mut c = Ctx::new(
+        req,
+        st.i18n.clone(),
+        &room,
+        Some(a.staff.clone()),
+        a.claims.csrf.clone(),
+        st.clock.now(),
+    );
     // A scheduled backup that failed is everyone's problem until one succeeds (admins and floor).
     if matches!(a.staff.role.as_str(), "admin" | "floor") {
-        if let Some((t, _)) = st.backups.lock().unwrap_or_else(|p| p.into_inner()).failing() {
+        if let Some((t, _)) = st
+            .backups
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .failing()
+        {
             c.alert = Some((t.naive_utc(), a.staff.role == "admin"));
         }
     }
     // A staff member's saved language applies unless this browser chose another.
     if req.cookie(LANG_COOKIE).is_none() {
-        if let Some(l) = a.staff.language.as_deref().and_then(|l| l.parse::<Language>().ok()) {
+        if let Some(l) = a
+            .staff
+            .language
+            .as_deref()
+            .and_then(|l| l.parse::<Language>().ok())
+        {
             c.lang = l;
         }
     }
@@ -108,27 +131,53 @@ struct NextQuery {
 
 async fn anonymous_ctx(req: &HttpRequest, st: &AppState, csrf: String) -> AppResult<Ctx> {
     let room = st.run(|_, c| services::room::get(c)).await?;
-    Ok(Ctx::new(req, st.i18n.clone(), &room, None, csrf, st.clock.now()))
+    Ok(Ctx::new(
+        req,
+        st.i18n.clone(),
+        &room,
+        None,
+        csrf,
+        st.clock.now(),
+    ))
 }
 
 fn prelogin_token(req: &HttpRequest) -> (String, bool) {
-    match req.cookie(PRELOGIN_COOKIE).map(|c| c.value().to_string()).filter(|v| v.len() >= 16) {
+    match req
+        .cookie(PRELOGIN_COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|v| v.len() >= 16)
+    {
         Some(v) => (v, false),
         None => (random_token(24), true),
     }
 }
 
 fn prelogin_cookie(value: String, secure: bool) -> Cookie<'static> {
-    Cookie::build(PRELOGIN_COOKIE, value).path("/").http_only(true).same_site(SameSite::Strict).secure(secure).finish()
+    Cookie::build(PRELOGIN_COOKIE, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(secure)
+        .finish()
 }
 
-async fn login_page(req: HttpRequest, st: web::Data<AppState>, q: web::Query<NextQuery>) -> AppResult<HttpResponse> {
+async fn login_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    q: web::Query<NextQuery>,
+) -> AppResult<HttpResponse> {
     let (token, fresh) = prelogin_token(&req);
     let c = anonymous_ctx(&req, &st, token.clone()).await?;
-    let page = LoginPage { c, username: String::new(), next: safe_next(q.next.as_deref()), error: None };
+    let page = LoginPage {
+        c,
+        username: String::new(),
+        next: safe_next(q.next.as_deref()),
+        error: None,
+    };
     let mut res = render(StatusCode::OK, &page)?;
     if fresh {
-        res.add_cookie(&prelogin_cookie(token, st.config.secure_cookies)).ok();
+        res.add_cookie(&prelogin_cookie(token, st.config.secure_cookies))
+            .ok();
     }
     // Whoever comes to sign in starts afresh: an old session cookie (ended by a password or
     // role change) would otherwise make the form's CSRF check fail.
@@ -157,16 +206,33 @@ pub fn session_cookie(st: &AppState, token: String) -> Cookie<'static> {
         .finish()
 }
 
-async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<LoginForm>) -> AppResult<HttpResponse> {
+async fn login_submit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    form: CsrfForm<LoginForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let now = st.clock.now();
     match st.sign_in(f.username.clone(), f.password.clone()).await? {
         Ok(staff) => {
-            let (token, _) = auth::issue(&st.keys, staff.id, staff.token_version, TokenKind::Web, now, st.config.session_hours);
+            let (token, _) = auth::issue(
+                &st.keys,
+                staff.id,
+                staff.token_version,
+                TokenKind::Web,
+                now,
+                st.config.session_hours,
+            );
             let mut res = see_other(&safe_next(f.next.as_deref()));
             res.add_cookie(&session_cookie(&st, token)).ok();
             if let Some(l) = staff.language.as_deref() {
-                res.add_cookie(&Cookie::build(LANG_COOKIE, l.to_string()).path("/").same_site(SameSite::Lax).finish()).ok();
+                res.add_cookie(
+                    &Cookie::build(LANG_COOKIE, l.to_string())
+                        .path("/")
+                        .same_site(SameSite::Lax)
+                        .finish(),
+                )
+                .ok();
             }
             Ok(res)
         }
@@ -175,7 +241,12 @@ async fn login_submit(req: HttpRequest, st: web::Data<AppState>, form: CsrfForm<
             let c = anonymous_ctx(&req, &st, token).await?;
             let (message, _) = super::errors::describe(&st.i18n, c.lang, &e);
             let status = actix_web::ResponseError::status_code(&e);
-            let page = LoginPage { c, username: f.username, next: safe_next(f.next.as_deref()), error: Some(message) };
+            let page = LoginPage {
+                c,
+                username: f.username,
+                next: safe_next(f.next.as_deref()),
+                error: Some(message),
+            };
             render(status, &page)
         }
     }
@@ -194,12 +265,18 @@ async fn logout(st: web::Data<AppState>, _form: CsrfForm<Empty>) -> HttpResponse
 
 /// Switches the language (a small form in the top bar, CSRF-checked like every form); a
 /// signed-in staff member keeps the choice for their next sign-in.
-async fn set_lang(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>, form: CsrfForm<NextQuery>) -> AppResult<HttpResponse> {
+async fn set_lang(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    path: web::Path<String>,
+    form: CsrfForm<NextQuery>,
+) -> AppResult<HttpResponse> {
     let lang: Language = path.parse().map_err(|_| AppError::NotFound)?;
     let q = form.0;
     if let Ok(a) = authenticate(&req).await {
         let now = st.clock.now();
-        st.write(move |_, c| services::staff::set_language(c, now, &a.staff, lang)).await?;
+        st.write(move |_, c| services::staff::set_language(c, now, &a.staff, lang))
+            .await?;
     }
     let mut res = see_other(&safe_next(q.next.as_deref()));
     res.add_cookie(
@@ -222,10 +299,17 @@ struct Dashboard {
     tables: usize,
     tables_with_game: usize,
     /// Active tables with their game, for everyone on the floor (dealers included).
-    table_list: Vec<(crate::db::models::TableRow, Option<crate::db::models::GameRow>)>,
+    table_list: Vec<(
+        crate::db::models::TableRow,
+        Option<crate::db::models::GameRow>,
+    )>,
 }
 
-async fn dashboard(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<Dashboard> {
+async fn dashboard(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+) -> AppResult<Dashboard> {
     let c = ctx(&req, &st, &who.0).await?;
     let (players, games, tables) = st
         .run(|_, conn| {
@@ -241,7 +325,10 @@ async fn dashboard(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> 
         players,
         games: games.iter().filter(|g| g.active).count(),
         tables: tables.iter().filter(|(t, _)| t.active).count(),
-        tables_with_game: tables.iter().filter(|(t, g)| t.active && g.is_some()).count(),
+        tables_with_game: tables
+            .iter()
+            .filter(|(t, g)| t.active && g.is_some())
+            .count(),
         table_list: tables.into_iter().filter(|(t, _)| t.active).collect(),
     })
 }
@@ -254,9 +341,17 @@ struct PasswordPage {
     done: bool,
 }
 
-async fn password_page(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<PasswordPage> {
+async fn password_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+) -> AppResult<PasswordPage> {
     let c = ctx(&req, &st, &who.0).await?;
-    Ok(PasswordPage { c, errs: Errs::default(), done: false })
+    Ok(PasswordPage {
+        c,
+        errs: Errs::default(),
+        done: false,
+    })
 }
 
 async fn password_submit(
@@ -268,20 +363,47 @@ async fn password_submit(
     let now = st.clock.now();
     let me = who.0.staff.clone();
     let change = form.0;
-    match st.write(move |_, c| services::staff::change_password(c, now, &me, &change)).await {
+    match st
+        .write(move |_, c| services::staff::change_password(c, now, &me, &change))
+        .await
+    {
         Ok(updated) => {
             // This browser stays signed in with a fresh session; every other one is ended.
-            let (token, claims) = auth::issue(&st.keys, updated.id, updated.token_version, TokenKind::Web, now, st.config.session_hours);
-            let authed = Authed { staff: updated, claims };
+            let (token, claims) = auth::issue(
+                &st.keys,
+                updated.id,
+                updated.token_version,
+                TokenKind::Web,
+                now,
+                st.config.session_hours,
+            );
+            let authed = Authed {
+                staff: updated,
+                claims,
+            };
             let c = ctx(&req, &st, &authed).await?;
-            let mut res = render(StatusCode::OK, &PasswordPage { c, errs: Errs::default(), done: true })?;
+            let mut res = render(
+                StatusCode::OK,
+                &PasswordPage {
+                    c,
+                    errs: Errs::default(),
+                    done: true,
+                },
+            )?;
             res.add_cookie(&session_cookie(&st, token)).ok();
             Ok(res)
         }
         Err(AppError::Validation(fields)) => {
             let c = ctx(&req, &st, &who.0).await?;
             let errs = c.errors(&fields);
-            render(StatusCode::UNPROCESSABLE_ENTITY, &PasswordPage { c, errs, done: false })
+            render(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                &PasswordPage {
+                    c,
+                    errs,
+                    done: false,
+                },
+            )
         }
         Err(e) => Err(e),
     }

@@ -14,7 +14,8 @@ use askama::Template;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/floor/messages", web::get().to(page)).route("/floor/messages/{id}/retry", web::post().to(retry));
+    cfg.route("/floor/messages", web::get().to(page))
+        .route("/floor/messages/{id}/retry", web::post().to(retry));
 }
 
 /// How many messages the page shows (newest first).
@@ -39,10 +40,21 @@ pub struct Query {
     pub status: Option<String>,
 }
 
-async fn show(req: &HttpRequest, st: &AppState, who: &FloorStaff, q: Query, status: StatusCode, problem: Option<String>) -> AppResult<HttpResponse> {
+async fn show(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    q: Query,
+    status: StatusCode,
+    problem: Option<String>,
+) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let player = q.player.clone().unwrap_or_default();
-    let state = q.status.clone().filter(|s| !s.is_empty()).unwrap_or_default();
+    let state = q
+        .status
+        .clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_default();
     let typed = player.trim().to_string();
     let filter_status = (!state.is_empty()).then(|| state.clone());
     let r = st
@@ -50,23 +62,52 @@ async fn show(req: &HttpRequest, st: &AppState, who: &FloorStaff, q: Query, stat
             let player_id = if typed.is_empty() {
                 None
             } else {
-                Some(crate::services::players::find_typed(conn, &typed)?.ok_or_else(|| AppError::field("player", "err-player-unknown"))?)
+                Some(
+                    crate::services::players::find_typed(conn, &typed)?
+                        .ok_or_else(|| AppError::field("player", "err-player-unknown"))?,
+                )
             };
-            outbox::list(conn, &Filter { player_id, status: filter_status, limit: SHOWN })
+            outbox::list(
+                conn,
+                &Filter {
+                    player_id,
+                    status: filter_status,
+                    limit: SHOWN,
+                },
+            )
         })
         .await;
     let (rows, problem, status) = match r {
         Ok(rows) => (rows, problem, status),
         Err(e @ (AppError::Validation(_) | AppError::NotFound)) => {
             let text = crate::web::errors::refusal_text(&st.i18n, c.lang, &e);
-            (Vec::new(), Some(text), actix_web::ResponseError::status_code(&e))
+            (
+                Vec::new(),
+                Some(text),
+                actix_web::ResponseError::status_code(&e),
+            )
         }
         Err(e) => return Err(e),
     };
-    render(status, &Page { c, rows, player, status: state, statuses: outbox::STATUSES, problem })
+    render(
+        status,
+        &Page {
+            c,
+            rows,
+            player,
+            status: state,
+            statuses: outbox::STATUSES,
+            problem,
+        },
+    )
 }
 
-async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<Query>) -> AppResult<HttpResponse> {
+async fn page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<Query>,
+) -> AppResult<HttpResponse> {
     show(&req, &st, &who, q.into_inner(), StatusCode::OK, None).await
 }
 
@@ -74,16 +115,33 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web
 struct Empty {}
 
 /// "Retry now" on a failed message (audited `message.retry`).
-async fn retry(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn retry(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = crate::services::staff::actor(&who.0.staff);
-    match st.write(move |_, conn| outbox::retry_now(conn, now, &actor, id)).await {
+    match st
+        .write(move |_, conn| outbox::retry_now(conn, now, &actor, id))
+        .await
+    {
         Ok(_) => Ok(see_other("/floor/messages")),
         Err(e @ (AppError::Conflict(_) | AppError::NotFound)) => {
             let lang = crate::web::ctx::request_lang(&req);
             let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
-            show(&req, &st, &who, Query::default(), actix_web::ResponseError::status_code(&e), Some(message)).await
+            show(
+                &req,
+                &st,
+                &who,
+                Query::default(),
+                actix_web::ResponseError::status_code(&e),
+                Some(message),
+            )
+            .await
         }
         Err(e) => Err(e),
     }

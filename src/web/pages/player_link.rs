@@ -88,7 +88,10 @@ fn take(who: Who, per_min: u32) -> bool {
     if map.len() > 50_000 {
         map.retain(|_, b| now.duration_since(b.at).as_secs() < 120);
     }
-    let b = map.entry(who).or_insert(Bucket { tokens: cap, at: now });
+    let b = map.entry(who).or_insert(Bucket {
+        tokens: cap,
+        at: now,
+    });
     let refill = now.duration_since(b.at).as_secs_f64() * cap / 60.0;
     b.tokens = (b.tokens + refill).min(cap);
     b.at = now;
@@ -103,17 +106,32 @@ fn take(who: Who, per_min: u32) -> bool {
 /// The client's address: the TCP peer (a `Forwarded` header is not trusted: a client could
 /// write any). Behind a reverse proxy every client shares the proxy's bucket — see README.
 fn client_ip(req: &ServiceRequest) -> IpAddr {
-    req.peer_addr().map(|a| a.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]))
+    req.peer_addr()
+        .map(|a| a.ip())
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
 }
 
 /// Rate limit — per link (`CARDROOM_PLAYER_LINK_RATE` a minute) and per client address
 /// ([`ADDRESS_FACTOR`] times that) — then the link's headers on every answer (refusals
 /// included).
-async fn guard(req: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let per_min = req.app_data::<web::Data<AppState>>().map_or(240, |s| s.config.player_link_rate);
-    let link = req.path().strip_prefix("/p/").and_then(|rest| rest.split('/').next()).filter(|t| !t.is_empty()).map(str::to_string);
+async fn guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let per_min = req
+        .app_data::<web::Data<AppState>>()
+        .map_or(240, |s| s.config.player_link_rate);
+    let link = req
+        .path()
+        .strip_prefix("/p/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|t| !t.is_empty())
+        .map(str::to_string);
     let link_ok = link.is_none_or(|t| take(Who::Link(t), per_min));
-    let addr_ok = take(Who::Addr(client_ip(&req)), per_min.saturating_mul(ADDRESS_FACTOR));
+    let addr_ok = take(
+        Who::Addr(client_ip(&req)),
+        per_min.saturating_mul(ADDRESS_FACTOR),
+    );
     let mut res = if link_ok && addr_ok {
         next.call(req).await?.map_into_boxed_body()
     } else {
@@ -131,9 +149,18 @@ async fn guard(req: ServiceRequest, next: Next<impl MessageBody + 'static>) -> R
         req.into_response(res)
     };
     let h = res.headers_mut();
-    h.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
-    h.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
-    h.insert(header::HeaderName::from_static("x-robots-tag"), header::HeaderValue::from_static("noindex, nofollow"));
+    h.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::HeaderName::from_static("x-robots-tag"),
+        header::HeaderValue::from_static("noindex, nofollow"),
+    );
     Ok(res)
 }
 
@@ -148,7 +175,13 @@ struct Gone {
     back: Option<(String, String)>,
 }
 
-fn gone_html(st: &AppState, lang: Language, title: &str, text: &str, back: Option<String>) -> String {
+fn gone_html(
+    st: &AppState,
+    lang: Language,
+    title: &str,
+    text: &str,
+    back: Option<String>,
+) -> String {
     let page = Gone {
         lang: lang.as_str(),
         title: st.i18n.t(lang, title),
@@ -158,19 +191,46 @@ fn gone_html(st: &AppState, lang: Language, title: &str, text: &str, back: Optio
     page.render().unwrap_or_else(|_| st.i18n.t(lang, title))
 }
 
-fn gone(st: &AppState, status: StatusCode, lang: Language, title: &str, text: String, back: Option<String>) -> HttpResponse {
-    let page = Gone { lang: lang.as_str(), title: st.i18n.t(lang, title), text, back: back.map(|href| (href, st.i18n.t(lang, "plink-back"))) };
+fn gone(
+    st: &AppState,
+    status: StatusCode,
+    lang: Language,
+    title: &str,
+    text: String,
+    back: Option<String>,
+) -> HttpResponse {
+    let page = Gone {
+        lang: lang.as_str(),
+        title: st.i18n.t(lang, title),
+        text,
+        back: back.map(|href| (href, st.i18n.t(lang, "plink-back"))),
+    };
     let html = page.render().unwrap_or_else(|_| st.i18n.t(lang, title));
-    HttpResponse::build(status).insert_header((header::CONTENT_LANGUAGE, lang.as_str())).content_type("text/html; charset=utf-8").body(html)
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
+        .content_type("text/html; charset=utf-8")
+        .body(html)
 }
 
 /// The page for a link refused: expired or revoked → 410 Gone, not ours → 404.
 fn refused(st: &AppState, req: &HttpRequest, e: LinkError) -> HttpResponse {
     let lang = request_lang(req);
     let (status, title, text) = match e {
-        LinkError::Expired => (StatusCode::GONE, "plink-expired-title", "plink-expired-text"),
-        LinkError::Revoked => (StatusCode::GONE, "plink-revoked-title", "plink-revoked-text"),
-        LinkError::Forged => (StatusCode::NOT_FOUND, "plink-forged-title", "plink-forged-text"),
+        LinkError::Expired => (
+            StatusCode::GONE,
+            "plink-expired-title",
+            "plink-expired-text",
+        ),
+        LinkError::Revoked => (
+            StatusCode::GONE,
+            "plink-revoked-title",
+            "plink-revoked-text",
+        ),
+        LinkError::Forged => (
+            StatusCode::NOT_FOUND,
+            "plink-forged-title",
+            "plink-forged-text",
+        ),
     };
     gone(st, status, lang, title, st.i18n.t(lang, text), None)
 }
@@ -183,7 +243,14 @@ fn failed(st: &AppState, lang: Language, token: &str, e: &AppError) -> HttpRespo
         log::error!("player page: {e}");
     }
     let (message, _) = crate::web::errors::describe(&st.i18n, lang, e);
-    gone(st, e.status_code(), lang, "plink-error-title", message, Some(format!("/p/{token}")))
+    gone(
+        st,
+        e.status_code(),
+        lang,
+        "plink-error-title",
+        message,
+        Some(format!("/p/{token}")),
+    )
 }
 
 // ---- the page ------------------------------------------------------------------------------
@@ -201,7 +268,11 @@ struct State<'a> {
 
 impl State<'_> {
     fn t2(&self, key: &str, a: &str, av: impl ToString, b: &str, bv: impl ToString) -> String {
-        self.c.i18n.msg(self.c.lang, key, &[(a, av.to_string()), (b, bv.to_string())])
+        self.c.i18n.msg(
+            self.c.lang,
+            key,
+            &[(a, av.to_string()), (b, bv.to_string())],
+        )
     }
     fn clock(&self, t: &DateTime<Utc>) -> String {
         self.c.clock(t)
@@ -261,7 +332,10 @@ pub struct PageCache {
 impl PageCache {
     fn get(&self, token: &str, seq: i64, now: DateTime<Utc>) -> Option<std::sync::Arc<Built>> {
         let pages = self.pages.lock().unwrap_or_else(|p| p.into_inner());
-        pages.get(token).filter(|b| b.seq == seq && now >= b.at && now < b.at + FRESH_FOR).cloned()
+        pages
+            .get(token)
+            .filter(|b| b.seq == seq && now >= b.at && now < b.at + FRESH_FOR)
+            .cloned()
     }
 
     fn put(&self, token: &str, built: std::sync::Arc<Built>) {
@@ -287,12 +361,20 @@ struct Loaded {
 /// is built from.
 enum Found {
     Kept(std::sync::Arc<Built>),
-    Read { seq: i64, view: PlayerView, room: Room },
+    Read {
+        seq: i64,
+        view: PlayerView,
+        room: Room,
+    },
 }
 
 /// Verifies the link and gets the player's page: the one built for this link if nothing was
 /// recorded since ([`PageCache`]), else read afresh (one blocking job) and rendered.
-async fn load(req: &HttpRequest, st: &AppState, token: &str) -> Result<Result<Loaded, LinkError>, AppError> {
+async fn load(
+    req: &HttpRequest,
+    st: &AppState,
+    token: &str,
+) -> Result<Result<Loaded, LinkError>, AppError> {
     let now = st.clock.now();
     // Signature, purpose and expiry need no database.
     if let Err(e) = link::verify_signature(&st.keys, token, Purpose::PlayerPage, now) {
@@ -323,16 +405,34 @@ async fn load(req: &HttpRequest, st: &AppState, token: &str) -> Result<Result<Lo
         Err(e) => return Ok(Err(e)),
     };
     let c = ctx_for(req, st, &room, &view, now);
-    let state = State { c: &c, v: &view, token, extension_min: st.config.call_extension_min }
-        .render()
-        .map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    let state = State {
+        c: &c,
+        v: &view,
+        token,
+        extension_min: st.config.call_extension_min,
+    }
+    .render()
+    .map_err(|e| AppError::Internal(format!("template: {e}")))?;
     let etag = etag_of(&state);
-    let built = std::sync::Arc::new(Built { seq, at: now, view, room, state, etag });
+    let built = std::sync::Arc::new(Built {
+        seq,
+        at: now,
+        view,
+        room,
+        state,
+        etag,
+    });
     st.player_pages.put(token, built.clone());
     Ok(Ok(Loaded { built, now }))
 }
 
-fn ctx_for(req: &HttpRequest, st: &AppState, room: &Room, view: &PlayerView, now: DateTime<Utc>) -> Ctx {
+fn ctx_for(
+    req: &HttpRequest,
+    st: &AppState,
+    room: &Room,
+    view: &PlayerView,
+    now: DateTime<Utc>,
+) -> Ctx {
     let mut c = Ctx::new(req, st.i18n.clone(), room, None, String::new(), now);
     c.lang = view.language;
     c
@@ -347,17 +447,35 @@ fn etag_of(html: &str) -> String {
     format!("\"{}\"", hex::encode(&d[..12]))
 }
 
-async fn show(req: &HttpRequest, st: &AppState, token: &str, status: StatusCode, notice: Option<String>) -> HttpResponse {
+async fn show(
+    req: &HttpRequest,
+    st: &AppState,
+    token: &str,
+    status: StatusCode,
+    notice: Option<String>,
+) -> HttpResponse {
     let l = match load(req, st, token).await {
         Ok(Ok(l)) => l,
         Ok(Err(e)) => return refused(st, req, e),
         Err(e) => return failed(st, request_lang(req), token, &e),
     };
     let c = ctx(req, st, &l);
-    let html = render(status, &Page { c: &c, v: &l.built.view, state: l.built.state.clone(), now: l.now.timestamp(), notice: notice.clone() });
+    let html = render(
+        status,
+        &Page {
+            c: &c,
+            v: &l.built.view,
+            state: l.built.state.clone(),
+            now: l.now.timestamp(),
+            notice: notice.clone(),
+        },
+    );
     match html {
         Ok(mut res) => {
-            res.headers_mut().insert(header::CONTENT_LANGUAGE, header::HeaderValue::from_static(c.lang.as_str()));
+            res.headers_mut().insert(
+                header::CONTENT_LANGUAGE,
+                header::HeaderValue::from_static(c.lang.as_str()),
+            );
             res
         }
         Err(e) => failed(st, c.lang, token, &e),
@@ -386,13 +504,24 @@ async fn state(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String
         .headers()
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').map(|t| t.trim().trim_start_matches("W/")).any(|t| t == etag || t == "*"));
-    let mut res = if matches { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    res.insert_header((header::ETAG, etag)).insert_header(("X-Now", now)).insert_header((header::CONTENT_LANGUAGE, lang.as_str()));
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == etag || t == "*")
+        });
+    let mut res = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, etag))
+        .insert_header(("X-Now", now))
+        .insert_header((header::CONTENT_LANGUAGE, lang.as_str()));
     if matches {
         res.finish()
     } else {
-        res.content_type("text/html; charset=utf-8").body(l.built.state.clone())
+        res.content_type("text/html; charset=utf-8")
+            .body(l.built.state.clone())
     }
 }
 
@@ -400,13 +529,17 @@ async fn state(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String
 /// the page again with the reason (409), or a page of its own.
 async fn answer<F>(req: HttpRequest, st: web::Data<AppState>, token: String, act: F) -> HttpResponse
 where
-    F: FnOnce(&mut crate::db::DbConn, DateTime<Utc>, i64, &AppState) -> crate::error::AppResult<()> + Send + 'static,
+    F: FnOnce(&mut crate::db::DbConn, DateTime<Utc>, i64, &AppState) -> crate::error::AppResult<()>
+        + Send
+        + 'static,
 {
     let now = st.clock.now();
     let t = token.clone();
     // Checked once outside the write turn (a refused link costs no write), then again inside
     // it, against the state the write sees.
-    let checked = st.run(move |s, c| Ok(link::verify(c, &s.keys, &t, Purpose::PlayerPage, now))).await;
+    let checked = st
+        .run(move |s, c| Ok(link::verify(c, &s.keys, &t, Purpose::PlayerPage, now)))
+        .await;
     let lang_of = |st: &AppState, player: i64| -> Language {
         st.db
             .conn()
@@ -414,7 +547,11 @@ where
             .and_then(|mut c| {
                 use crate::db::schema::players;
                 use diesel::prelude::*;
-                players::table.find(player).select(players::language).first::<String>(&mut c).ok()
+                players::table
+                    .find(player)
+                    .select(players::language)
+                    .first::<String>(&mut c)
+                    .ok()
             })
             .and_then(|l| l.parse().ok())
             .unwrap_or_else(|| request_lang(&req))
@@ -427,7 +564,9 @@ where
     let t = token.clone();
     let r = st
         .write(move |s, c| {
-            let claims = link::verify(c, &s.keys, &t, Purpose::PlayerPage, now).map_err(|_| AppError::Conflict(crate::domain::Problem::new("plink-revoked-title")))?;
+            let claims = link::verify(c, &s.keys, &t, Purpose::PlayerPage, now).map_err(|_| {
+                AppError::Conflict(crate::domain::Problem::new("plink-revoked-title"))
+            })?;
             act(c, now, claims.sub, s)
         })
         .await;
@@ -443,16 +582,25 @@ where
 }
 
 /// `POST /p/{token}/calls/{call}/on-my-way`.
-async fn on_my_way(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+async fn on_my_way(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+) -> HttpResponse {
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, _| {
-        player_page::answer_call(c, now, player, call, Answer::OnMyWay, Duration::zero()).map(|_| ())
+        player_page::answer_call(c, now, player, call, Answer::OnMyWay, Duration::zero())
+            .map(|_| ())
     })
     .await
 }
 
 /// `POST /p/{token}/calls/{call}/more-time`: once per call, by `CARDROOM_CALL_EXTENSION_MIN`.
-async fn more_time(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+async fn more_time(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+) -> HttpResponse {
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, s| {
         let ext = Duration::minutes(s.config.call_extension_min as i64);
@@ -462,7 +610,14 @@ async fn more_time(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(S
 }
 
 /// `POST /p/{token}/entries/{entry}/leave`.
-async fn leave(req: HttpRequest, st: web::Data<AppState>, path: web::Path<(String, i64)>) -> HttpResponse {
+async fn leave(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    path: web::Path<(String, i64)>,
+) -> HttpResponse {
     let (token, entry) = path.into_inner();
-    answer(req, st, token, move |c, now, player, _| player_page::leave_list(c, now, player, entry)).await
+    answer(req, st, token, move |c, now, player, _| {
+        player_page::leave_list(c, now, player, entry)
+    })
+    .await
 }

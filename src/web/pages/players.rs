@@ -31,12 +31,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 use actix_multipart::MultipartError as M;
                 match e {
                     M::ContentTypeMissing | M::ContentTypeIncompatible | M::ContentTypeParse => {
-                        AppError::UnsupportedMedia(Problem::new("err-content-type-multipart")).into()
+                        AppError::UnsupportedMedia(Problem::new("err-content-type-multipart"))
+                            .into()
                     }
                     M::Payload(_) | M::Field { .. } => {
                         AppError::TooLarge(Problem::new("err-photo-too-large").arg("max", 5)).into()
                     }
-                    other => AppError::BadRequest(Problem::new("err-form").arg("detail", other)).into(),
+                    other => {
+                        AppError::BadRequest(Problem::new("err-form").arg("detail", other)).into()
+                    }
                 }
             }),
     )
@@ -72,7 +75,11 @@ fn line(p: PlayerRow, c: &Ctx, banned: bool) -> PlayerLine {
     } else {
         ("status-complete", "badge-ok")
     };
-    PlayerLine { p, status, status_class }
+    PlayerLine {
+        p,
+        status,
+        status_class,
+    }
 }
 
 #[derive(Template, WebTemplate)]
@@ -86,7 +93,12 @@ struct ListPage {
 
 const LIST_LIMIT: i64 = 100;
 
-async fn list(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, q: web::Query<SearchQuery>) -> AppResult<ListPage> {
+async fn list(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: RegistryReader,
+    q: web::Query<SearchQuery>,
+) -> AppResult<ListPage> {
     let c = ctx(&req, &st, &who.0).await?;
     let query = q.q.clone().unwrap_or_default();
     let qq = query.clone();
@@ -99,8 +111,20 @@ async fn list(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, q:
         })
         .await?;
     let limited = rows.len() as i64 > LIST_LIMIT;
-    let players = rows.into_iter().take(LIST_LIMIT as usize).map(|p| { let b = banned.contains(&p.id); line(p, &c, b) }).collect();
-    Ok(ListPage { c, q: query, players, limited })
+    let players = rows
+        .into_iter()
+        .take(LIST_LIMIT as usize)
+        .map(|p| {
+            let b = banned.contains(&p.id);
+            line(p, &c, b)
+        })
+        .collect();
+    Ok(ListPage {
+        c,
+        q: query,
+        players,
+        limited,
+    })
 }
 
 #[derive(Template)]
@@ -136,7 +160,11 @@ fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPa
     }
 }
 
-async fn new_form(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff) -> AppResult<HttpResponse> {
+async fn new_form(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let mut v = Vals::of(&PlayerForm::default());
     v.0.insert("language".into(), c.lang.to_string());
@@ -183,7 +211,10 @@ impl PlayerUpload {
     }
 
     fn photo_bytes(&self) -> Option<&[u8]> {
-        self.photo.as_ref().map(|b| &b.data[..]).filter(|d| !d.is_empty())
+        self.photo
+            .as_ref()
+            .map(|b| &b.data[..])
+            .filter(|d| !d.is_empty())
     }
 }
 
@@ -209,7 +240,11 @@ async fn form_again(
             let args: Vec<(&str, String)> = p.args.iter().map(|(k, v)| (*k, v.clone())).collect();
             page.problem = Some(page.c.i18n.msg(page.c.lang, p.key, &args));
             if p.key == "err-duplicate-document" {
-                page.duplicate_of = p.args.iter().find(|(k, _)| *k == "id").and_then(|(_, v)| v.parse().ok());
+                page.duplicate_of = p
+                    .args
+                    .iter()
+                    .find(|(k, _)| *k == "id")
+                    .and_then(|(_, v)| v.parse().ok());
             }
         }
         _ => return Err(err),
@@ -217,7 +252,9 @@ async fn form_again(
     render(status, &page)
 }
 
-fn parse_upload(up: &PlayerUpload) -> Result<(crate::domain::player::PlayerInput, Option<Photo>), AppError> {
+fn parse_upload(
+    up: &PlayerUpload,
+) -> Result<(crate::domain::player::PlayerInput, Option<Photo>), AppError> {
     let form = up.form();
     // Parse the fields and the photo together so every problem is shown at once.
     let input = form.parse();
@@ -233,7 +270,12 @@ fn parse_upload(up: &PlayerUpload) -> Result<(crate::domain::player::PlayerInput
     }
 }
 
-async fn create(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, up: MultipartForm<PlayerUpload>) -> AppResult<HttpResponse> {
+async fn create(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    up: MultipartForm<PlayerUpload>,
+) -> AppResult<HttpResponse> {
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
     let form = up.form();
     let up = up.into_inner();
@@ -256,11 +298,24 @@ async fn create(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, up: 
     }
 }
 
-async fn edit_form(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn edit_form(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
     let p = st.run(move |_, conn| svc::get(conn, id)).await?;
-    render(StatusCode::OK, &form_page(c, Some(id), p.has_photo, Vals::of(&PlayerForm::from_row(&p))))
+    render(
+        StatusCode::OK,
+        &form_page(
+            c,
+            Some(id),
+            p.has_photo,
+            Vals::of(&PlayerForm::from_row(&p)),
+        ),
+    )
 }
 
 async fn update(
@@ -284,7 +339,16 @@ async fn update(
     let result = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            svc::update(conn, now, room.tz, &actor, id, version, &input, photo.as_ref())
+            svc::update(
+                conn,
+                now,
+                room.tz,
+                &actor,
+                id,
+                version,
+                &input,
+                photo.as_ref(),
+            )
         })
         .await;
     match result {
@@ -314,7 +378,13 @@ struct ShowQuery {
     link: Option<String>,
 }
 
-async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, path: web::Path<i64>, q: web::Query<ShowQuery>) -> AppResult<ShowPage> {
+async fn show(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: RegistryReader,
+    path: web::Path<i64>,
+    q: web::Query<ShowQuery>,
+) -> AppResult<ShowPage> {
     let id = path.into_inner();
     let link_notice = match q.into_inner().link.as_deref() {
         Some("sent") => Some("players-link-sent"),
@@ -338,13 +408,33 @@ async fn show(req: HttpRequest, st: web::Data<AppState>, who: RegistryReader, pa
     let today = crate::domain::age::room_date(now, tz);
     let warnings = id_warnings(p.doc_expiry, today)
         .into_iter()
-        .map(|Warning::IdExpiresSoon { on, days }| c.i18n.msg(c.lang, "warn-id-expires", &[("date", on.to_string()), ("days", days.to_string())]))
+        .map(|Warning::IdExpiresSoon { on, days }| {
+            c.i18n.msg(
+                c.lang,
+                "warn-id-expires",
+                &[("date", on.to_string()), ("days", days.to_string())],
+            )
+        })
         .collect();
     let age = crate::domain::age::age_on(p.date_of_birth, today);
-    Ok(ShowPage { c, p, age, ineligible, warnings, bans, separations, history, link_notice })
+    Ok(ShowPage {
+        c,
+        p,
+        age,
+        ineligible,
+        warnings,
+        bans,
+        separations,
+        history,
+        link_notice,
+    })
 }
 
-async fn photo_file(st: web::Data<AppState>, _who: RegistryReader, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn photo_file(
+    st: web::Data<AppState>,
+    _who: RegistryReader,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let ph = st.run(move |_, conn| svc::photo(conn, id)).await?;
     Ok(HttpResponse::Ok()
@@ -354,7 +444,12 @@ async fn photo_file(st: web::Data<AppState>, _who: RegistryReader, path: web::Pa
 }
 
 /// Small forms on the player page: an error is shown on its own page with a way back.
-async fn ban(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<BanForm>) -> AppResult<HttpResponse> {
+async fn ban(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<BanForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -366,11 +461,18 @@ async fn ban(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, for
     Ok(see_other(&format!("/players/{id}#bans")))
 }
 
-async fn lift(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<ReasonForm>) -> AppResult<HttpResponse> {
+async fn lift(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ReasonForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let row = st.write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form.0)).await?;
+    let row = st
+        .write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form.0))
+        .await?;
     Ok(see_other(&format!("/players/{}#bans", row.player_id)))
 }
 
@@ -381,7 +483,12 @@ struct SeparatePage {
     reason: Option<String>,
 }
 
-async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, form: CsrfForm<SeparatePage>) -> AppResult<HttpResponse> {
+async fn separate(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<SeparatePage>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
@@ -396,7 +503,16 @@ async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>
                 None => return Err(AppError::field("other_player_id", "err-player-unknown")),
             }
         };
-        svc::separate(conn, now, &actor, id, &SeparationForm { other_player_id: other_id, reason: f.reason })
+        svc::separate(
+            conn,
+            now,
+            &actor,
+            id,
+            &SeparationForm {
+                other_player_id: other_id,
+                reason: f.reason,
+            },
+        )
     })
     .await?;
     Ok(see_other(&format!("/players/{id}#separations")))
@@ -405,12 +521,23 @@ async fn separate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>
 #[derive(Deserialize)]
 struct Empty {}
 
-async fn unseparate(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>, q: web::Query<Back>) -> AppResult<HttpResponse> {
+async fn unseparate(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+    q: web::Query<Back>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let row = st.write(move |_, conn| svc::remove_separation(conn, now, &actor, id)).await?;
-    let back = q.from.filter(|f| *f == row.player_a || *f == row.player_b).unwrap_or(row.player_a);
+    let row = st
+        .write(move |_, conn| svc::remove_separation(conn, now, &actor, id))
+        .await?;
+    let back = q
+        .from
+        .filter(|f| *f == row.player_a || *f == row.player_b)
+        .unwrap_or(row.player_a);
     Ok(see_other(&format!("/players/{back}#separations")))
 }
 
@@ -433,7 +560,12 @@ struct LinkPage {
 
 /// The player's link as a QR code on the desk's screen, for the player to scan. Making a link
 /// is audited (`player.link_shown`): whoever holds it sees the player's page.
-async fn link_page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn link_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
     let now = c.now;
@@ -445,28 +577,62 @@ async fn link_page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, p
             let room = services::room::get(conn)?;
             let token = crate::notify::link::issue_for(conn, &st.keys, id, now, room.tz, day_ends)?;
             let expires = crate::notify::link::gaming_day_end(now, room.tz, day_ends);
-            crate::db::audit::record::<(), _>(conn, now, &actor, "player.link_shown", "player", Some(id), None, Some(&serde_json::json!({ "expires_at": expires })))?;
+            crate::db::audit::record::<(), _>(
+                conn,
+                now,
+                &actor,
+                "player.link_shown",
+                "player",
+                Some(id),
+                None,
+                Some(&serde_json::json!({ "expires_at": expires })),
+            )?;
             Ok((p, token, expires))
         })
         .await?;
     let url = crate::notify::link::url(&st.config.public_base(), &token);
     let qr = super::tablet::qr_data_url(&url);
-    super::render(actix_web::http::StatusCode::OK, &LinkPage { c, p, url, qr, expires })
+    super::render(
+        actix_web::http::StatusCode::OK,
+        &LinkPage {
+            c,
+            p,
+            url,
+            qr,
+            expires,
+        },
+    )
 }
 
 /// The floor sends the player's link again by the player's channels (SMS / e-mail), through
 /// the outbox. Refused when the player has no channel to be reached by.
-async fn link_send(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn link_send(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     st.write(move |_, conn| {
         let p = svc::get(conn, id)?;
         if crate::notify::messages::channels(&p).is_empty() {
-            return Err(AppError::Conflict(crate::domain::Problem::new("err-link-no-channel")));
+            return Err(AppError::Conflict(crate::domain::Problem::new(
+                "err-link-no-channel",
+            )));
         }
         let ids = crate::notify::tell(conn, now, id, crate::notify::Kind::Link, |_, _| Ok(()))?;
-        crate::db::audit::record::<(), _>(conn, now, &actor, "player.link_sent", "player", Some(id), None, Some(&serde_json::json!({ "messages": ids })))?;
+        crate::db::audit::record::<(), _>(
+            conn,
+            now,
+            &actor,
+            "player.link_sent",
+            "player",
+            Some(id),
+            None,
+            Some(&serde_json::json!({ "messages": ids })),
+        )?;
         Ok(())
     })
     .await?;
@@ -474,10 +640,16 @@ async fn link_send(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64
 }
 
 /// Every link of the player stops working at once (a lost phone, a link passed on).
-async fn links_revoke(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn links_revoke(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, conn| crate::notify::link::revoke_all(conn, now, &actor, id)).await?;
+    st.write(move |_, conn| crate::notify::link::revoke_all(conn, now, &actor, id))
+        .await?;
     Ok(see_other(&format!("/players/{id}?link=revoked")))
 }

@@ -22,8 +22,8 @@ use crate::domain::money::minor_digits;
 use crate::domain::player::Language;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
-use crate::services::reports::{self, Figures, Filter, Period, PlayersMonth, Report};
 use crate::services;
+use crate::services::reports::{self, Figures, Filter, Period, PlayersMonth, Report};
 use crate::state::AppState;
 use crate::web::ctx::{Ctx, Val};
 use crate::web::extract::FloorStaff;
@@ -64,18 +64,27 @@ pub struct ReportQuery {
 fn id_param(v: &Option<String>, key: &'static str) -> AppResult<Option<i64>> {
     match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(None),
-        Some(s) => s.parse::<i64>().map(Some).map_err(|_| AppError::BadRequest(Problem::new(key).arg("value", s.chars().take(40).collect::<String>()))),
+        Some(s) => s.parse::<i64>().map(Some).map_err(|_| {
+            AppError::BadRequest(
+                Problem::new(key).arg("value", s.chars().take(40).collect::<String>()),
+            )
+        }),
     }
 }
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 fn day_start(st: &AppState) -> NaiveTime {
-    crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
+    crate::notify::link::parse_hhmm(&st.config.gaming_day_ends)
+        .unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
 }
 
 /// Reads the query and builds the report (one service call, for the page, the CSV and the
 /// JSON alike).
-async fn load(st: &AppState, now: DateTime<Utc>, q: ReportQuery) -> AppResult<(Report, Period, Choices)> {
+async fn load(
+    st: &AppState,
+    now: DateTime<Utc>,
+    q: ReportQuery,
+) -> AppResult<(Report, Period, Choices)> {
     let ds = day_start(st);
     st.run(move |_, conn| {
         let room = services::room::get(conn)?;
@@ -86,8 +95,16 @@ async fn load(st: &AppState, now: DateTime<Utc>, q: ReportQuery) -> AppResult<(R
             _ => (q.day.as_deref(), q.month.as_deref()),
         };
         let period = Period::parse(day, month, today)?;
-        let filter = Filter { game: id_param(&q.game, "report-err-game")?, table: id_param(&q.table, "report-err-table")? };
-        let setting = reports::Setting { tz: room.tz, timezone: &room.timezone, currency: &room.currency, day_start: ds };
+        let filter = Filter {
+            game: id_param(&q.game, "report-err-game")?,
+            table: id_param(&q.table, "report-err-table")?,
+        };
+        let setting = reports::Setting {
+            tz: room.tz,
+            timezone: &room.timezone,
+            currency: &room.currency,
+            day_start: ds,
+        };
         let r = reports::build(conn, now, &setting, period, filter)?;
         let choices = Choices::load(conn)?;
         Ok((r, period, choices))
@@ -105,8 +122,14 @@ impl Choices {
     fn load(conn: &mut crate::db::DbConn) -> AppResult<Choices> {
         use crate::db::schema::{card_tables, games};
         use diesel::prelude::*;
-        let games = games::table.order(games::name.asc()).select((games::id, games::name)).load(conn)?;
-        let tables = card_tables::table.order(card_tables::number.asc()).select((card_tables::id, card_tables::number)).load(conn)?;
+        let games = games::table
+            .order(games::name.asc())
+            .select((games::id, games::name))
+            .load(conn)?;
+        let tables = card_tables::table
+            .order(card_tables::number.asc())
+            .select((card_tables::id, card_tables::number))
+            .load(conn)?;
         Ok(Choices { games, tables })
     }
 }
@@ -121,7 +144,12 @@ pub fn decimal(v: i64, places: u32, mark: char) -> String {
     if places == 0 {
         return format!("{sign}{a}");
     }
-    format!("{sign}{}{mark}{:0w$}", a / scale as u64, a % scale as u64, w = places as usize)
+    format!(
+        "{sign}{}{mark}{:0w$}",
+        a / scale as u64,
+        a % scale as u64,
+        w = places as usize
+    )
 }
 
 fn mark(lang: Language) -> char {
@@ -169,16 +197,22 @@ impl Page {
         decimal(hours_hundredths(secs.val()), 2, mark(self.c.lang))
     }
     fn pct(&self, pm: impl Val<Option<i64>>) -> String {
-        pm.val().map(|v| format!("{} %", decimal(v, 1, mark(self.c.lang)))).unwrap_or_else(|| "—".into())
+        pm.val()
+            .map(|v| format!("{} %", decimal(v, 1, mark(self.c.lang))))
+            .unwrap_or_else(|| "—".into())
     }
     fn tenths(&self, v: impl Val<Option<i64>>) -> String {
-        v.val().map(|v| decimal(v, 1, mark(self.c.lang))).unwrap_or_else(|| "—".into())
+        v.val()
+            .map(|v| decimal(v, 1, mark(self.c.lang)))
+            .unwrap_or_else(|| "—".into())
     }
     fn avg(&self, v: impl Val<i64>) -> String {
         decimal(v.val(), 1, mark(self.c.lang))
     }
     fn min(&self, secs: impl Val<Option<i64>>) -> String {
-        secs.val().map(|s| format!("{} min", decimal(minutes_tenths(s), 1, mark(self.c.lang)))).unwrap_or_else(|| "—".into())
+        secs.val()
+            .map(|s| format!("{} min", decimal(minutes_tenths(s), 1, mark(self.c.lang))))
+            .unwrap_or_else(|| "—".into())
     }
     fn date(&self, d: impl Val<NaiveDate>) -> String {
         self.c.date(d)
@@ -187,7 +221,8 @@ impl Page {
         self.c.dt(t.naive_utc())
     }
     fn until(&self, t: &Option<DateTime<Utc>>) -> String {
-        t.map(|t| self.c.time(t.naive_utc())).unwrap_or_else(|| "…".into())
+        t.map(|t| self.c.time(t.naive_utc()))
+            .unwrap_or_else(|| "…".into())
     }
     /// The period's name: "22/11/2026" or "11/2026".
     fn period_label(&self) -> String {
@@ -240,11 +275,21 @@ impl Page {
     }
     fn game_name(&self, id: impl Val<i64>) -> String {
         let id = id.val();
-        self.choices.games.iter().find(|g| g.0 == id).map(|g| g.1.clone()).unwrap_or_else(|| "—".into())
+        self.choices
+            .games
+            .iter()
+            .find(|g| g.0 == id)
+            .map(|g| g.1.clone())
+            .unwrap_or_else(|| "—".into())
     }
     fn table_no(&self, id: impl Val<i64>) -> String {
         let id = id.val();
-        self.choices.tables.iter().find(|t| t.0 == id).map(|t| t.1.to_string()).unwrap_or_else(|| format!("#{id}"))
+        self.choices
+            .tables
+            .iter()
+            .find(|t| t.0 == id)
+            .map(|t| t.1.to_string())
+            .unwrap_or_else(|| format!("#{id}"))
     }
 }
 
@@ -253,7 +298,10 @@ const SHIFTS_ON_PAGE: usize = 200;
 
 /// The query string of a period and filter (for links).
 fn query_of(period: Period, game: Option<i64>, table: Option<i64>) -> String {
-    let mut q = vec![(if period.is_month() { "month" } else { "day" }, period.key())];
+    let mut q = vec![(
+        if period.is_month() { "month" } else { "day" },
+        period.key(),
+    )];
     if let Some(g) = game {
         q.push(("game", g.to_string()));
     }
@@ -263,7 +311,12 @@ fn query_of(period: Period, game: Option<i64>, table: Option<i64>) -> String {
     serde_urlencoded::to_string(q).unwrap_or_default()
 }
 
-async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<ReportQuery>) -> AppResult<HttpResponse> {
+async fn page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<ReportQuery>,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let (r, period, choices) = load(&st, c.now, q.into_inner()).await?;
     let charts = Charts::of(&c, &r);
@@ -284,7 +337,12 @@ async fn page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web
 
 /// `GET /floor/reports.json`: the report as JSON (the page's session). The same handler
 /// serves `/api/v1/reports` with a Bearer token once that route is registered in the API.
-pub async fn json(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<ReportQuery>) -> AppResult<HttpResponse> {
+pub async fn json(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<ReportQuery>,
+) -> AppResult<HttpResponse> {
     let _ = (&req, &who);
     let (r, _, _) = load(&st, st.clock.now(), q.into_inner()).await?;
     Ok(HttpResponse::Ok().json(r))
@@ -308,24 +366,44 @@ impl Charts {
         let cagnotte = chart::bars(&chart::Bars {
             id: "chart-cagnotte",
             title: c.t("report-chart-cagnotte"),
-            desc: c.t1("report-chart-cagnotte-desc", "total", c.money(r.hours.iter().map(|h| h.cagnotte).sum::<i64>())),
+            desc: c.t1(
+                "report-chart-cagnotte-desc",
+                "total",
+                c.money(r.hours.iter().map(|h| h.cagnotte).sum::<i64>()),
+            ),
             x_label: c.t("report-chart-hour"),
             y_label: c.t1("report-chart-money-axis", "currency", &r.currency),
             empty: c.t("report-chart-empty"),
             labels: hour_labels.clone(),
-            series: vec![chart::Series { name: c.t("report-col-cagnotte"), values: r.hours.iter().map(|h| h.cagnotte).collect(), class: "s1" }],
+            series: vec![chart::Series {
+                name: c.t("report-col-cagnotte"),
+                values: r.hours.iter().map(|h| h.cagnotte).collect(),
+                class: "s1",
+            }],
             fmt: &money,
             floor_max: 0,
         });
         let occupancy = chart::bars(&chart::Bars {
             id: "chart-occupancy",
             title: c.t("report-chart-occupancy"),
-            desc: c.t1("report-chart-occupancy-desc", "value", pct(r.totals.occupancy_permille.unwrap_or(0))),
+            desc: c.t1(
+                "report-chart-occupancy-desc",
+                "value",
+                pct(r.totals.occupancy_permille.unwrap_or(0)),
+            ),
             x_label: c.t("report-chart-hour"),
             y_label: c.t("report-chart-occupancy-axis"),
             empty: c.t("report-chart-empty"),
             labels: hour_labels,
-            series: vec![chart::Series { name: c.t("report-col-occupancy"), values: r.hours.iter().map(|h| h.occupancy_permille.unwrap_or(0)).collect(), class: "s2" }],
+            series: vec![chart::Series {
+                name: c.t("report-col-occupancy"),
+                values: r
+                    .hours
+                    .iter()
+                    .map(|h| h.occupancy_permille.unwrap_or(0))
+                    .collect(),
+                class: "s2",
+            }],
             fmt: &pct,
             floor_max: 1000,
         });
@@ -333,19 +411,35 @@ impl Charts {
         let waits = chart::bars(&chart::Bars {
             id: "chart-waits",
             title: c.t("report-chart-waits"),
-            desc: c.t1("report-chart-waits-desc", "count", r.waits_total().map(|w| w.seated).unwrap_or(0)),
+            desc: c.t1(
+                "report-chart-waits-desc",
+                "count",
+                r.waits_total().map(|w| w.seated).unwrap_or(0),
+            ),
             x_label: c.t("report-chart-game"),
             y_label: c.t("report-chart-waits-axis"),
             empty: c.t("report-chart-empty"),
             labels: games.iter().map(|w| w.game.clone()).collect(),
             series: vec![
-                chart::Series { name: c.t("report-col-median"), values: games.iter().map(|w| w.median_secs.unwrap_or(0)).collect(), class: "s3" },
-                chart::Series { name: c.t("report-col-p90"), values: games.iter().map(|w| w.p90_secs.unwrap_or(0)).collect(), class: "s4" },
+                chart::Series {
+                    name: c.t("report-col-median"),
+                    values: games.iter().map(|w| w.median_secs.unwrap_or(0)).collect(),
+                    class: "s3",
+                },
+                chart::Series {
+                    name: c.t("report-col-p90"),
+                    values: games.iter().map(|w| w.p90_secs.unwrap_or(0)).collect(),
+                    class: "s4",
+                },
             ],
             fmt: &mins,
             floor_max: 0,
         });
-        Charts { cagnotte, occupancy, waits }
+        Charts {
+            cagnotte,
+            occupancy,
+            waits,
+        }
     }
 }
 
@@ -381,7 +475,12 @@ pub mod chart {
 
     /// Colours with enough contrast on white (presentation attributes: the CSP allows no
     /// inline style).
-    const FILLS: [(&str, &str); 4] = [("s1", "#1e7b4f"), ("s2", "#2b6cb0"), ("s3", "#b7791f"), ("s4", "#9b2c2c")];
+    const FILLS: [(&str, &str); 4] = [
+        ("s1", "#1e7b4f"),
+        ("s2", "#2b6cb0"),
+        ("s3", "#b7791f"),
+        ("s4", "#9b2c2c"),
+    ];
 
     const W: f64 = 640.0;
     const H: f64 = 300.0;
@@ -416,14 +515,24 @@ pub mod chart {
             p *= 10;
         }
         // 1, 2, 2.5 (from 10 up), 5 × 10^k.
-        let steps = [p, 2 * p, if p >= 10 { p * 5 / 2 } else { 2 * p }, 5 * p, 10 * p];
+        let steps = [
+            p,
+            2 * p,
+            if p >= 10 { p * 5 / 2 } else { 2 * p },
+            5 * p,
+            10 * p,
+        ];
         let step = steps.into_iter().find(|s| *s >= rough).unwrap_or(10 * p);
         let top = (max + step - 1) / step * step;
         (step, top)
     }
 
     fn fill(class: &str) -> &'static str {
-        FILLS.iter().find(|(c, _)| *c == class).map(|(_, f)| *f).unwrap_or("#1e7b4f")
+        FILLS
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map(|(_, f)| *f)
+            .unwrap_or("#1e7b4f")
     }
 
     fn short(s: &str, n: usize) -> String {
@@ -436,7 +545,12 @@ pub mod chart {
 
     pub fn bars(b: &Bars) -> String {
         let n = b.labels.len().max(1);
-        let data_max = b.series.iter().flat_map(|s| s.values.iter().copied()).max().unwrap_or(0);
+        let data_max = b
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().copied())
+            .max()
+            .unwrap_or(0);
         let (step, top) = ticks(data_max.max(b.floor_max));
         let (pw, ph) = (W - LEFT - RIGHT, H - TOP - BOTTOM);
         let base = TOP + ph;
@@ -463,7 +577,11 @@ pub mod chart {
             );
             v += step;
         }
-        let _ = write!(o, r##"<line class="axis" x1="{LEFT}" x2="{}" y1="{base}" y2="{base}" stroke="#4a5550" stroke-width="1.5"/>"##, W - RIGHT);
+        let _ = write!(
+            o,
+            r##"<line class="axis" x1="{LEFT}" x2="{}" y1="{base}" y2="{base}" stroke="#4a5550" stroke-width="1.5"/>"##,
+            W - RIGHT
+        );
         // Bars.
         let gw = pw / n as f64;
         let k = b.series.len().max(1) as f64;
@@ -498,10 +616,22 @@ pub mod chart {
             }
         }
         if data_max <= 0 {
-            let _ = write!(o, r##"<text class="empty" x="{}" y="{}" text-anchor="middle" fill="#4a5550" font-size="15">{}</text>"##, LEFT + pw / 2.0, TOP + ph / 2.0, esc(&b.empty));
+            let _ = write!(
+                o,
+                r##"<text class="empty" x="{}" y="{}" text-anchor="middle" fill="#4a5550" font-size="15">{}</text>"##,
+                LEFT + pw / 2.0,
+                TOP + ph / 2.0,
+                esc(&b.empty)
+            );
         }
         // Axis labels.
-        let _ = write!(o, r##"<text class="axis-label" x="{}" y="{}" text-anchor="middle" fill="#1f2a24" font-weight="600">{}</text>"##, LEFT + pw / 2.0, H - 8.0, esc(&b.x_label));
+        let _ = write!(
+            o,
+            r##"<text class="axis-label" x="{}" y="{}" text-anchor="middle" fill="#1f2a24" font-weight="600">{}</text>"##,
+            LEFT + pw / 2.0,
+            H - 8.0,
+            esc(&b.x_label)
+        );
         let _ = write!(
             o,
             r##"<text class="axis-label" x="16" y="{}" text-anchor="middle" fill="#1f2a24" font-weight="600" transform="rotate(-90 16 {})">{}</text>"##,
@@ -555,18 +685,29 @@ pub mod chart {
                 y_label: "Amount".into(),
                 empty: "No data".into(),
                 labels: vec!["06".into(), "07".into(), "08".into()],
-                series: vec![Series { name: "Taken".into(), values: vec![0, 50, 100], class: "s1" }],
+                series: vec![Series {
+                    name: "Taken".into(),
+                    values: vec![0, 50, 100],
+                    class: "s1",
+                }],
                 fmt: &f,
                 floor_max: 0,
             });
             assert!(svg.starts_with("<svg"), "{svg}");
             assert!(svg.contains(r#"role="img" aria-labelledby="c1-title c1-desc""#));
-            assert!(svg.contains(r#"<title id="c1-title">Cagnotte &lt;per&gt; hour</title>"#), "{svg}");
+            assert!(
+                svg.contains(r#"<title id="c1-title">Cagnotte &lt;per&gt; hour</title>"#),
+                "{svg}"
+            );
             assert!(svg.contains("Total &amp; more"));
             assert_eq!(svg.matches(r#"<rect class="bar s1""#).count(), 3);
             assert!(svg.contains(r#"data-value="100""#));
             // The highest bar reaches the top of the axis (100 is a whole number of steps).
-            assert!(svg.contains(r#"data-value="100" x="#) && svg.contains(&format!(r#"y="{:.1}""#, TOP)), "{svg}");
+            assert!(
+                svg.contains(r#"data-value="100" x="#)
+                    && svg.contains(&format!(r#"y="{:.1}""#, TOP)),
+                "{svg}"
+            );
             assert!(svg.contains(">Hour</text>") && svg.contains(">Amount</text>"));
             assert!(!svg.contains("No data"));
             assert!(!svg.contains("style="), "no inline style (CSP)");
@@ -584,7 +725,18 @@ pub mod chart {
                 y_label: "y".into(),
                 empty: "No data".into(),
                 labels: vec!["NL 1/2".into()],
-                series: vec![Series { name: "a".into(), values: vec![0], class: "s3" }, Series { name: "b".into(), values: vec![0], class: "s4" }],
+                series: vec![
+                    Series {
+                        name: "a".into(),
+                        values: vec![0],
+                        class: "s3",
+                    },
+                    Series {
+                        name: "b".into(),
+                        values: vec![0],
+                        class: "s4",
+                    },
+                ],
                 fmt: &f,
                 floor_max: 0,
             });
@@ -599,17 +751,23 @@ pub mod chart {
 /// One CSV file: headers, rows and (where the page has one) the total line.
 fn csv_bytes(headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(&headers).map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+    w.write_record(&headers)
+        .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
     for r in rows {
-        w.write_record(&r).map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+        w.write_record(&r)
+            .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
     }
-    w.into_inner().map_err(|e| AppError::Internal(format!("csv: {e}")))
+    w.into_inner()
+        .map_err(|e| AppError::Internal(format!("csv: {e}")))
 }
 
 fn csv_response(name: &str, body: Vec<u8>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
-        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        ))
         .body(body)
 }
 
@@ -679,28 +837,60 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
     match part {
         "tables" => with_total(
             c.t("report-col-table"),
-            r.tables.iter().map(|l| std::iter::once(l.label.clone()).chain(figure_cells(&l.f, cur)).collect()).collect(),
+            r.tables
+                .iter()
+                .map(|l| {
+                    std::iter::once(l.label.clone())
+                        .chain(figure_cells(&l.f, cur))
+                        .collect()
+                })
+                .collect(),
             &r.totals,
         ),
         "games" => with_total(
             c.t("report-col-game"),
-            r.games.iter().map(|l| std::iter::once(l.label.clone()).chain(figure_cells(&l.f, cur)).collect()).collect(),
+            r.games
+                .iter()
+                .map(|l| {
+                    std::iter::once(l.label.clone())
+                        .chain(figure_cells(&l.f, cur))
+                        .collect()
+                })
+                .collect(),
             &r.totals,
         ),
         "days" => with_total(
             c.t("report-col-date"),
-            r.days.iter().map(|d| std::iter::once(d.date.format("%Y-%m-%d").to_string()).chain(figure_cells(&d.f, cur)).collect()).collect(),
+            r.days
+                .iter()
+                .map(|d| {
+                    std::iter::once(d.date.format("%Y-%m-%d").to_string())
+                        .chain(figure_cells(&d.f, cur))
+                        .collect()
+                })
+                .collect(),
             &r.totals,
         ),
         "shifts" => {
-            let mut h = vec![c.t("report-col-table"), c.t("report-col-dealer"), c.t("report-col-from"), c.t("report-col-to")];
+            let mut h = vec![
+                c.t("report-col-table"),
+                c.t("report-col-dealer"),
+                c.t("report-col-from"),
+                c.t("report-col-to"),
+            ];
             h.extend(figure_headers(c, cur));
-            let local = |t: DateTime<Utc>| t.with_timezone(&c.tz).format("%Y-%m-%d %H:%M").to_string();
+            let local =
+                |t: DateTime<Utc>| t.with_timezone(&c.tz).format("%Y-%m-%d %H:%M").to_string();
             let mut rows: Vec<Vec<String>> = r
                 .shifts
                 .iter()
                 .map(|s| {
-                    let mut row = vec![s.table.to_string(), s.dealer.clone(), local(s.started_at), s.ended_at.map(local).unwrap_or_default()];
+                    let mut row = vec![
+                        s.table.to_string(),
+                        s.dealer.clone(),
+                        local(s.started_at),
+                        s.ended_at.map(local).unwrap_or_default(),
+                    ];
                     row.extend(figure_cells(&s.f, cur));
                     row
                 })
@@ -721,13 +911,20 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 c.t("report-col-list-avg"),
                 c.t("report-col-no-shows"),
             ];
-            let mins = |v: Option<i64>| v.map(|s| decimal(minutes_tenths(s), 1, '.')).unwrap_or_default();
+            let mins = |v: Option<i64>| {
+                v.map(|s| decimal(minutes_tenths(s), 1, '.'))
+                    .unwrap_or_default()
+            };
             let rows = r
                 .waits
                 .iter()
                 .map(|w| {
                     vec![
-                        if w.game_id == 0 { c.t("report-all-games") } else { w.game.clone() },
+                        if w.game_id == 0 {
+                            c.t("report-all-games")
+                        } else {
+                            w.game.clone()
+                        },
                         w.joined.to_string(),
                         w.seated.to_string(),
                         mins(w.median_secs),
@@ -757,17 +954,27 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         plain_money(l.cagnotte, cur),
                         decimal(hours_hundredths(l.played_secs), 2, '.'),
                         decimal(hours_hundredths(l.capacity_secs), 2, '.'),
-                        l.occupancy_permille.map(|v| decimal(v, 1, '.')).unwrap_or_default(),
+                        l.occupancy_permille
+                            .map(|v| decimal(v, 1, '.'))
+                            .unwrap_or_default(),
                     ]
                 })
                 .collect();
             csv_bytes(h, rows)
         }
-        other => Err(AppError::BadRequest(Problem::new("report-err-part").arg("value", other.chars().take(40).collect::<String>()))),
+        other => Err(AppError::BadRequest(
+            Problem::new("report-err-part")
+                .arg("value", other.chars().take(40).collect::<String>()),
+        )),
     }
 }
 
-async fn csv_export(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<ReportQuery>) -> AppResult<HttpResponse> {
+async fn csv_export(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<ReportQuery>,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let q = q.into_inner();
     let part = q.part.clone().unwrap_or_else(|| "tables".into());
@@ -819,7 +1026,11 @@ impl PlayersPage {
 }
 
 /// The month of the query (`month=YYYY-MM`, default this gaming day's month) and the player.
-async fn load_players(st: &AppState, now: DateTime<Utc>, q: ReportQuery) -> AppResult<(PlayersMonth, NaiveDate)> {
+async fn load_players(
+    st: &AppState,
+    now: DateTime<Utc>,
+    q: ReportQuery,
+) -> AppResult<(PlayersMonth, NaiveDate)> {
     let ds = day_start(st);
     st.run(move |_, conn| {
         let room = services::room::get(conn)?;
@@ -843,16 +1054,33 @@ fn month_query(m: NaiveDate, player: Option<i64>) -> String {
     serde_urlencoded::to_string(q).unwrap_or_default()
 }
 
-async fn players_page(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<ReportQuery>) -> AppResult<HttpResponse> {
+async fn players_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<ReportQuery>,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let (p, month) = load_players(&st, c.now, q.into_inner()).await?;
     let period = Period::Month(month);
     let (prev, next) = match (period.prev(), period.next()) {
-        (Period::Month(a), Period::Month(b)) => (month_query(a, p.player), month_query(b, p.player)),
+        (Period::Month(a), Period::Month(b)) => {
+            (month_query(a, p.player), month_query(b, p.player))
+        }
         _ => (String::new(), String::new()),
     };
     let player_value = p.player.map(|v| v.to_string()).unwrap_or_default();
-    render(StatusCode::OK, &PlayersPage { c, p, month, prev, next, player_value })
+    render(
+        StatusCode::OK,
+        &PlayersPage {
+            c,
+            p,
+            month,
+            prev,
+            next,
+            player_value,
+        },
+    )
 }
 
 /// The players' hours as CSV: `part=players` (one line per player, the month's total) or
@@ -861,38 +1089,87 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
     let h2 = |s: i64| decimal(hours_hundredths(s), 2, '.');
     match part {
         "players" => {
-            let h = vec![c.t("report-col-player"), c.t("report-col-alias"), c.t("report-col-name"), c.t("report-col-days"), c.t("report-col-hours-played")];
+            let h = vec![
+                c.t("report-col-player"),
+                c.t("report-col-alias"),
+                c.t("report-col-name"),
+                c.t("report-col-days"),
+                c.t("report-col-hours-played"),
+            ];
             let mut rows: Vec<Vec<String>> = p
                 .players
                 .iter()
-                .map(|x| vec![x.player_id.to_string(), x.alias.clone(), x.full_name.clone(), x.days.len().to_string(), h2(x.total_secs)])
+                .map(|x| {
+                    vec![
+                        x.player_id.to_string(),
+                        x.alias.clone(),
+                        x.full_name.clone(),
+                        x.days.len().to_string(),
+                        h2(x.total_secs),
+                    ]
+                })
                 .collect();
-            rows.push(vec![c.t("report-total"), String::new(), String::new(), String::new(), h2(p.total_secs)]);
+            rows.push(vec![
+                c.t("report-total"),
+                String::new(),
+                String::new(),
+                String::new(),
+                h2(p.total_secs),
+            ]);
             csv_bytes(h, rows)
         }
         "days" => {
-            let h = vec![c.t("report-col-player"), c.t("report-col-alias"), c.t("report-col-name"), c.t("report-col-date"), c.t("report-col-hours-played")];
+            let h = vec![
+                c.t("report-col-player"),
+                c.t("report-col-alias"),
+                c.t("report-col-name"),
+                c.t("report-col-date"),
+                c.t("report-col-hours-played"),
+            ];
             let mut rows: Vec<Vec<String>> = Vec::new();
             for x in &p.players {
                 for d in &x.days {
-                    rows.push(vec![x.player_id.to_string(), x.alias.clone(), x.full_name.clone(), d.date.format("%Y-%m-%d").to_string(), h2(d.secs)]);
+                    rows.push(vec![
+                        x.player_id.to_string(),
+                        x.alias.clone(),
+                        x.full_name.clone(),
+                        d.date.format("%Y-%m-%d").to_string(),
+                        h2(d.secs),
+                    ]);
                 }
             }
-            rows.push(vec![c.t("report-total"), String::new(), String::new(), String::new(), h2(p.total_secs)]);
+            rows.push(vec![
+                c.t("report-total"),
+                String::new(),
+                String::new(),
+                String::new(),
+                h2(p.total_secs),
+            ]);
             csv_bytes(h, rows)
         }
-        other => Err(AppError::BadRequest(Problem::new("report-err-part").arg("value", other.chars().take(40).collect::<String>()))),
+        other => Err(AppError::BadRequest(
+            Problem::new("report-err-part")
+                .arg("value", other.chars().take(40).collect::<String>()),
+        )),
     }
 }
 
-async fn players_csv(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<ReportQuery>) -> AppResult<HttpResponse> {
+async fn players_csv(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<ReportQuery>,
+) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let q = q.into_inner();
     let part = q.part.clone().unwrap_or_else(|| "players".into());
     let (p, _) = load_players(&st, c.now, q).await?;
     let body = players_csv_bytes(&c, &p, &part)?;
     let who = p.player.map(|v| format!("-player{v}")).unwrap_or_default();
-    Ok(csv_response(&format!("hours-{}{who}-{part}.csv", p.month), body))
+    Ok(csv_response(
+        &format!("hours-{}{who}-{part}.csv", p.month),
+        body,
+    ))
 }
 
 #[cfg(test)]

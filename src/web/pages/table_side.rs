@@ -81,7 +81,11 @@ struct SeatPage {
     since: i64,
 }
 
-async fn load(st: &AppState, table_id: i64, now: DateTime<Utc>) -> AppResult<(TableSideView, Vec<Sibling>, i64)> {
+async fn load(
+    st: &AppState,
+    table_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<(TableSideView, Vec<Sibling>, i64)> {
     st.run(move |_, conn| {
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
@@ -93,7 +97,12 @@ async fn load(st: &AppState, table_id: i64, now: DateTime<Utc>) -> AppResult<(Ta
                 card_tables::table
                     .filter(card_tables::game_id.eq(g))
                     .filter(card_tables::id.ne(table_id))
-                    .filter(card_tables::state.eq("open").or(card_tables::state.eq("running")).or(card_tables::state.eq("suspended")))
+                    .filter(
+                        card_tables::state
+                            .eq("open")
+                            .or(card_tables::state.eq("running"))
+                            .or(card_tables::state.eq("suspended")),
+                    )
                     .order(card_tables::number.asc())
                     .select((card_tables::id, card_tables::number))
                     .load::<(i64, i32)>(conn)?
@@ -129,10 +138,28 @@ async fn render_seat(
         }
         return Ok(see_other("/tablet"));
     };
-    render(status, &SeatPage { c, tablet, v, s, siblings, problem, errs, vals, since })
+    render(
+        status,
+        &SeatPage {
+            c,
+            tablet,
+            v,
+            s,
+            siblings,
+            problem,
+            errs,
+            vals,
+            since,
+        },
+    )
 }
 
-async fn seat_page(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>) -> AppResult<HttpResponse> {
+async fn seat_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
     let tablet = super::tablet::this_tablet(&req, &st).await?;
     let id = path.into_inner();
     // Another table's seat is not this tablet's to see; a seat just left: back to the table.
@@ -143,7 +170,18 @@ async fn seat_page(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, 
     if s.left_at.is_some() {
         return Ok(see_other("/tablet"));
     }
-    render_seat(&req, &st, &who, tablet, id, StatusCode::OK, None, Errs::default(), Vals::default()).await
+    render_seat(
+        &req,
+        &st,
+        &who,
+        tablet,
+        id,
+        StatusCode::OK,
+        None,
+        Errs::default(),
+        Vals::default(),
+    )
+    .await
 }
 
 /// What a seat action needs from the request.
@@ -158,7 +196,15 @@ struct Act {
 /// Runs one seat action for this tablet's table in a write transaction. Success goes to
 /// `then` (the table, or back to the seat); a refusal shows the seat again with the reason
 /// (and the typed values), nothing changed.
-async fn seat_act<F, V>(req: &HttpRequest, st: &AppState, who: &DealerStaff, seating_id: i64, vals: &V, then: Then, f: F) -> AppResult<HttpResponse>
+async fn seat_act<F, V>(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &DealerStaff,
+    seating_id: i64,
+    vals: &V,
+    then: Then,
+    f: F,
+) -> AppResult<HttpResponse>
 where
     F: FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<()> + Send + 'static,
     V: Serialize,
@@ -188,9 +234,22 @@ enum Then {
     Seat,
 }
 
-async fn refused(req: &HttpRequest, st: &AppState, who: &DealerStaff, tablet: TabletRow, seating_id: i64, e: AppError, vals: Vals) -> AppResult<HttpResponse> {
+async fn refused(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &DealerStaff,
+    tablet: TabletRow,
+    seating_id: i64,
+    e: AppError,
+    vals: Vals,
+) -> AppResult<HttpResponse> {
     match e {
-        AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound | AppError::Forbidden(_) | AppError::Unauthorized(_) | AppError::TooManyRequests(_) => {
+        AppError::Conflict(_)
+        | AppError::Validation(_)
+        | AppError::NotFound
+        | AppError::Forbidden(_)
+        | AppError::Unauthorized(_)
+        | AppError::TooManyRequests(_) => {
             let lang = crate::web::ctx::request_lang(req);
             let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
             let fields: Vec<FieldError> = match &e {
@@ -199,9 +258,24 @@ async fn refused(req: &HttpRequest, st: &AppState, who: &DealerStaff, tablet: Ta
             };
             let c = ctx(req, st, &who.0).await?;
             let errs = c.errors(&fields);
-            let problem = if errs.any() { errs.all().join(" ") } else { message };
+            let problem = if errs.any() {
+                errs.all().join(" ")
+            } else {
+                message
+            };
             let status = actix_web::ResponseError::status_code(&e);
-            render_seat(req, st, who, tablet, seating_id, status, Some(problem), errs, vals).await
+            render_seat(
+                req,
+                st,
+                who,
+                tablet,
+                seating_id,
+                status,
+                Some(problem),
+                errs,
+                vals,
+            )
+            .await
         }
         e => Err(e),
     }
@@ -216,15 +290,35 @@ struct ChipsForm {
 }
 
 /// Buy-in (first chips of a seating) or rebuy (PT-2007 79).
-async fn chips(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<ChipsForm>) -> AppResult<HttpResponse> {
+async fn chips(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ChipsForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let (stack, amount) = (f.stack.clone(), f.amount.clone());
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
         let cur = &a.room.currency;
         let amount = money_field("amount", &amount, cur)?;
-        let stack = if stack.trim().is_empty() { 0 } else { money_field("stack", &stack, cur)? };
-        table_side::buy_chips(conn, a.now, &a.room, &a.actor, id, stack, amount, Some(a.tablet.table_id)).map(|_| ())
+        let stack = if stack.trim().is_empty() {
+            0
+        } else {
+            money_field("stack", &stack, cur)?
+        };
+        table_side::buy_chips(
+            conn,
+            a.now,
+            &a.room,
+            &a.actor,
+            id,
+            stack,
+            amount,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -235,13 +329,20 @@ struct StackForm {
     stack: String,
 }
 
-async fn count(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<StackForm>) -> AppResult<HttpResponse> {
+async fn count(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<StackForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let stack = f.stack.clone();
     seat_act(&req, &st, &who, id, &f, Then::Seat, move |conn, a| {
         let stack = money_field("stack", &stack, &a.room.currency)?;
-        table_side::count_stack(conn, a.now, &a.actor, id, stack, Some(a.tablet.table_id)).map(|_| ())
+        table_side::count_stack(conn, a.now, &a.actor, id, stack, Some(a.tablet.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -255,14 +356,31 @@ struct CashOutForm {
 }
 
 /// BSOP 38: the player leaves with the counted stack (a floor override with a reason).
-async fn cash_out(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<CashOutForm>) -> AppResult<HttpResponse> {
+async fn cash_out(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<CashOutForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let (stack, reason) = (f.stack.clone(), f.override_reason.clone());
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
         let stack = money_field("stack", &stack, &a.room.currency)?;
         let reason = Some(reason.as_str()).filter(|r| !r.trim().is_empty());
-        table_side::cash_out(conn, a.now, &a.room, &a.actor, a.supervisor, id, stack, reason, Some(a.tablet.table_id)).map(|_| ())
+        table_side::cash_out(
+            conn,
+            a.now,
+            &a.room,
+            &a.actor,
+            a.supervisor,
+            id,
+            stack,
+            reason,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -278,14 +396,34 @@ struct TransferForm {
 }
 
 /// BSOP 27, 58; PT-2007 26: a change of table with the whole stack.
-async fn transfer(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<TransferForm>) -> AppResult<HttpResponse> {
+async fn transfer(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<TransferForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let (to, stack, cave_lost) = (f.table_id.clone(), f.stack.clone(), f.cave_lost.is_some());
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
-        let to: i64 = to.trim().parse().map_err(|_| AppError::field("table_id", "err-table-unknown"))?;
+        let to: i64 = to
+            .trim()
+            .parse()
+            .map_err(|_| AppError::field("table_id", "err-table-unknown"))?;
         let stack = money_field("stack", &stack, &a.room.currency)?;
-        table_side::transfer_with_stack(conn, a.now, &a.room, &a.actor, id, to, stack, cave_lost, Some(a.tablet.table_id)).map(|_| ())
+        table_side::transfer_with_stack(
+            conn,
+            a.now,
+            &a.room,
+            &a.actor,
+            id,
+            to,
+            stack,
+            cave_lost,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -293,19 +431,63 @@ async fn transfer(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, p
 #[derive(Deserialize, Serialize, Default)]
 struct Empty {}
 
-async fn away(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn away(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    seat_act(&req, &st, &who, id, &Empty {}, Then::Table, move |conn, a| {
-        table_side::away(conn, a.now, &a.room.profile, &a.actor, id, Some(a.tablet.table_id)).map(|_| ())
-    })
+    seat_act(
+        &req,
+        &st,
+        &who,
+        id,
+        &Empty {},
+        Then::Table,
+        move |conn, a| {
+            table_side::away(
+                conn,
+                a.now,
+                &a.room.profile,
+                &a.actor,
+                id,
+                Some(a.tablet.table_id),
+            )
+            .map(|_| ())
+        },
+    )
     .await
 }
 
-async fn back(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn back(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    seat_act(&req, &st, &who, id, &Empty {}, Then::Table, move |conn, a| {
-        table_side::back(conn, a.now, &a.room.profile, &a.actor, id, Some(a.tablet.table_id)).map(|_| ())
-    })
+    seat_act(
+        &req,
+        &st,
+        &who,
+        id,
+        &Empty {},
+        Then::Table,
+        move |conn, a| {
+            table_side::back(
+                conn,
+                a.now,
+                &a.room.profile,
+                &a.actor,
+                id,
+                Some(a.tablet.table_id),
+            )
+            .map(|_| ())
+        },
+    )
     .await
 }
 
@@ -315,7 +497,13 @@ struct MissedForm {
     blind: String,
 }
 
-async fn missed(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<MissedForm>) -> AppResult<HttpResponse> {
+async fn missed(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<MissedForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let blind = f.blind.clone();
@@ -325,16 +513,40 @@ async fn missed(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, pat
             "big" => Blind::Big,
             _ => return Err(AppError::field("blind", "err-blind-kind")),
         };
-        table_side::missed_blind(conn, a.now, &a.room.profile, &a.actor, id, blind, Some(a.tablet.table_id)).map(|_| ())
+        table_side::missed_blind(
+            conn,
+            a.now,
+            &a.room.profile,
+            &a.actor,
+            id,
+            blind,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
 
-async fn settled(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn settled(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    seat_act(&req, &st, &who, id, &Empty {}, Then::Table, move |conn, a| {
-        table_side::blinds_settled(conn, a.now, &a.actor, id, Some(a.tablet.table_id)).map(|_| ())
-    })
+    seat_act(
+        &req,
+        &st,
+        &who,
+        id,
+        &Empty {},
+        Then::Table,
+        move |conn, a| {
+            table_side::blinds_settled(conn, a.now, &a.actor, id, Some(a.tablet.table_id))
+                .map(|_| ())
+        },
+    )
     .await
 }
 
@@ -347,13 +559,34 @@ struct ExtendForm {
 }
 
 /// BSOP 36: a floor manager extends an absence, with a reason.
-async fn extend(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<ExtendForm>) -> AppResult<HttpResponse> {
+async fn extend(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ExtendForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let (minutes, reason) = (f.minutes.clone(), f.reason.clone());
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
-        let minutes: i64 = minutes.trim().parse().map_err(|_| AppError::Validation(vec![FieldError::new("minutes", "err-range").arg("min", 1).arg("max", table_side::MAX_EXTENSION_MIN)]))?;
-        table_side::extend_absence(conn, a.now, &a.room.profile, &a.actor, a.supervisor, id, minutes, &reason, Some(a.tablet.table_id)).map(|_| ())
+        let minutes: i64 = minutes.trim().parse().map_err(|_| {
+            AppError::Validation(vec![FieldError::new("minutes", "err-range")
+                .arg("min", 1)
+                .arg("max", table_side::MAX_EXTENSION_MIN)])
+        })?;
+        table_side::extend_absence(
+            conn,
+            a.now,
+            &a.room.profile,
+            &a.actor,
+            a.supervisor,
+            id,
+            minutes,
+            &reason,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -367,13 +600,28 @@ struct FlagsForm {
 }
 
 /// PT-2007 13, 89: resting / no bet this hand (each button sends the value it sets).
-async fn flags(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<FlagsForm>) -> AppResult<HttpResponse> {
+async fn flags(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<FlagsForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let parse = |v: &Option<String>| v.as_deref().map(|v| matches!(v, "1" | "true" | "on"));
     let (resting, no_bet) = (parse(&f.resting), parse(&f.no_bet));
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
-        table_side::set_hand_flags(conn, a.now, &a.actor, id, resting, no_bet, Some(a.tablet.table_id)).map(|_| ())
+        table_side::set_hand_flags(
+            conn,
+            a.now,
+            &a.actor,
+            id,
+            resting,
+            no_bet,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -387,13 +635,29 @@ struct RemoveForm {
 }
 
 /// BSOP 36: the first count of an absent player's chips.
-async fn remove(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<RemoveForm>) -> AppResult<HttpResponse> {
+async fn remove(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<RemoveForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let (amount, storage) = (f.amount.clone(), f.storage.clone());
     seat_act(&req, &st, &who, id, &f, Then::Seat, move |conn, a| {
         let amount = money_field("amount", &amount, &a.room.currency)?;
-        table_side::start_removal(conn, a.now, &a.room, &a.actor, id, amount, &storage, Some(a.tablet.table_id)).map(|_| ())
+        table_side::start_removal(
+            conn,
+            a.now,
+            &a.room,
+            &a.actor,
+            id,
+            amount,
+            &storage,
+            Some(a.tablet.table_id),
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -410,18 +674,33 @@ struct ConfirmForm {
 
 /// The second staff member: signs in on the same screen (username + password) without
 /// replacing the dealer's session, or is the one signed in (a floor manager at the tablet).
-async fn second_staff(st: &AppState, who: &crate::web::extract::Authed, username: &str, password: &str) -> AppResult<Actor> {
+async fn second_staff(
+    st: &AppState,
+    who: &crate::web::extract::Authed,
+    username: &str,
+    password: &str,
+) -> AppResult<Actor> {
     if username.trim().is_empty() {
         return Ok(services::staff::actor(&who.staff));
     }
-    let staff = st.sign_in(username.to_string(), password.to_string()).await??;
+    let staff = st
+        .sign_in(username.to_string(), password.to_string())
+        .await??;
     if !staff.active {
-        return Err(AppError::Unauthorized(crate::domain::Problem::new("err-login-failed")));
+        return Err(AppError::Unauthorized(crate::domain::Problem::new(
+            "err-login-failed",
+        )));
     }
     Ok(services::staff::actor(&staff))
 }
 
-async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<ConfirmForm>) -> AppResult<HttpResponse> {
+async fn confirm(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ConfirmForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let tablet = super::tablet::this_tablet(&req, &st).await?;
@@ -442,7 +721,8 @@ async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, pa
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
             let amount = money_field("amount", &amount, &room.currency)?;
-            table_side::confirm_removal(conn, now, &room, &second, id, amount, Some(table_id)).map(|_| ())
+            table_side::confirm_removal(conn, now, &room, &second, id, amount, Some(table_id))
+                .map(|_| ())
         })
         .await;
     match r {
@@ -451,7 +731,13 @@ async fn confirm(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, pa
     }
 }
 
-async fn cancel(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn cancel(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let tablet = super::tablet::this_tablet(&req, &st).await?;
     let seating_id = match st.run(move |_, c| table_side::custody(c, id)).await {
@@ -459,9 +745,18 @@ async fn cancel(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, pat
         Ok(_) | Err(AppError::NotFound) => return Err(AppError::NotFound),
         Err(e) => return Err(e),
     };
-    seat_act(&req, &st, &who, seating_id, &Empty {}, Then::Seat, move |conn, a| {
-        table_side::cancel_removal(conn, a.now, &a.actor, id, Some(a.tablet.table_id)).map(|_| ())
-    })
+    seat_act(
+        &req,
+        &st,
+        &who,
+        seating_id,
+        &Empty {},
+        Then::Seat,
+        move |conn, a| {
+            table_side::cancel_removal(conn, a.now, &a.actor, id, Some(a.tablet.table_id))
+                .map(|_| ())
+        },
+    )
     .await
 }
 
@@ -486,7 +781,12 @@ fn opt_money(field: &str, s: &str, currency: &str) -> AppResult<Option<i64>> {
 
 /// The "hand over" tap: the next hand is dealt; for a game that takes its cagnotte per hand,
 /// the ended hand's pot and rake typed with it are checked and recorded (PT-2007 7a).
-async fn hand(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<HandForm>) -> AppResult<HttpResponse> {
+async fn hand(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    form: CsrfForm<HandForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = crate::services::room::get(conn)?;
@@ -502,11 +802,18 @@ async fn hand(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form:
 }
 
 /// The dealer collected a session's percentage from the player (PT-2007 7b).
-async fn collect_due(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn collect_due(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = crate::services::room::get(conn)?;
-        crate::services::cagnotte::collect(conn, now, &room, actor, id, None, Some(t.table_id)).map(|_| ())
+        crate::services::cagnotte::collect(conn, now, &room, actor, id, None, Some(t.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -520,7 +827,12 @@ struct AmountForm {
 }
 
 /// Tips given at the table (PT-2007 5, 9d).
-async fn tip(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<AmountForm>) -> AppResult<HttpResponse> {
+async fn tip(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    form: CsrfForm<AmountForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = crate::services::room::get(conn)?;
@@ -531,13 +843,19 @@ async fn tip(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: 
 }
 
 /// The drop box's total at the end of the shift (quick per-hand mode); the shift ends.
-async fn drop_box(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<AmountForm>) -> AppResult<HttpResponse> {
+async fn drop_box(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    form: CsrfForm<AmountForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = crate::services::room::get(conn)?;
         let amount = money_field("amount", &f.amount, &room.currency)?;
         let end = f.end_shift.as_deref().is_some_and(|v| !v.is_empty());
-        crate::services::cagnotte::record_drop(conn, now, actor, t.table_id, amount, end).map(|_| ())
+        crate::services::cagnotte::record_drop(conn, now, actor, t.table_id, amount, end)
+            .map(|_| ())
     })
     .await
 }
@@ -549,19 +867,33 @@ struct PayoutForm {
 }
 
 /// MO-13 11: the commission on a winner's payout.
-async fn commission(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<PayoutForm>) -> AppResult<HttpResponse> {
+async fn commission(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    form: CsrfForm<PayoutForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = crate::services::room::get(conn)?;
         let payout = money_field("payout", &f.payout, &room.currency)?;
-        crate::services::cagnotte::record_commission(conn, now, actor, t.table_id, payout, None).map(|_| ())
+        crate::services::cagnotte::record_commission(conn, now, actor, t.table_id, payout, None)
+            .map(|_| ())
     })
     .await
 }
 
 /// The dealer's shift at this table ends.
-async fn end_shift(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| crate::services::cagnotte::end_shift(conn, now, actor, t.table_id).map(|_| ())).await
+async fn end_shift(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        crate::services::cagnotte::end_shift(conn, now, actor, t.table_id).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -573,18 +905,32 @@ struct ServiceForm {
 }
 
 /// A request to the floor (floor, chips, decision).
-async fn service(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, form: CsrfForm<ServiceForm>) -> AppResult<HttpResponse> {
+async fn service(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    form: CsrfForm<ServiceForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| table_side::request_service(conn, now, actor, t.table_id, &f.kind, &f.note).map(|_| ())).await
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        table_side::request_service(conn, now, actor, t.table_id, &f.kind, &f.note).map(|_| ())
+    })
+    .await
 }
 
 // ---- the floor's side -------------------------------------------------------------------------
 
-async fn floor_handled(st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn floor_handled(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, conn| table_side::handle_service(conn, now, &actor, id)).await?;
+    st.write(move |_, conn| table_side::handle_service(conn, now, &actor, id))
+        .await?;
     Ok(see_other("/floor"))
 }
 
@@ -600,25 +946,52 @@ fn may_keep_custody(role: &str) -> bool {
     matches!(role, "admin" | "floor" | "cashier")
 }
 
-async fn custody_page(req: &HttpRequest, st: &AppState, who: &AnyStaff, status: StatusCode, problem: Option<String>) -> AppResult<HttpResponse> {
+async fn custody_page(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AnyStaff,
+    status: StatusCode,
+    problem: Option<String>,
+) -> AppResult<HttpResponse> {
     if !may_keep_custody(&who.0.staff.role) {
-        return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden")));
+        return Err(AppError::Forbidden(crate::domain::Problem::new(
+            "err-forbidden",
+        )));
     }
     let c = ctx(req, st, &who.0).await?;
-    let rows = st.run(|_, conn| table_side::custody_list(conn, true)).await?;
+    let rows = st
+        .run(|_, conn| table_side::custody_list(conn, true))
+        .await?;
     render(status, &CustodyPage { c, rows, problem })
 }
 
 /// Chips in custody: counts waiting for a second person, chips held, and what became of them.
-async fn floor_custody(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff) -> AppResult<HttpResponse> {
+async fn floor_custody(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+) -> AppResult<HttpResponse> {
     custody_page(&req, &st, &who, StatusCode::OK, None).await
 }
 
-async fn custody_refused(req: &HttpRequest, st: &AppState, who: &AnyStaff, e: AppError) -> AppResult<HttpResponse> {
+async fn custody_refused(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AnyStaff,
+    e: AppError,
+) -> AppResult<HttpResponse> {
     match e {
         AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound => {
-            let problem = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
-            custody_page(req, st, who, actix_web::ResponseError::status_code(&e), Some(problem)).await
+            let problem =
+                crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
+            custody_page(
+                req,
+                st,
+                who,
+                actix_web::ResponseError::status_code(&e),
+                Some(problem),
+            )
+            .await
         }
         e => Err(e),
     }
@@ -631,9 +1004,17 @@ struct FloorConfirmForm {
 }
 
 /// A floor manager (signed in as themselves) is the second person to count.
-async fn floor_confirm(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, form: CsrfForm<FloorConfirmForm>) -> AppResult<HttpResponse> {
+async fn floor_confirm(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<FloorConfirmForm>,
+) -> AppResult<HttpResponse> {
     if !may_keep_custody(&who.0.staff.role) {
-        return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden")));
+        return Err(AppError::Forbidden(crate::domain::Problem::new(
+            "err-forbidden",
+        )));
     }
     let id = path.into_inner();
     let now = st.clock.now();
@@ -661,15 +1042,27 @@ struct ResolveForm {
 }
 
 /// The player reclaimed the chips, or the cashier settled them.
-async fn floor_resolve(req: HttpRequest, st: web::Data<AppState>, who: AnyStaff, path: web::Path<i64>, form: CsrfForm<ResolveForm>) -> AppResult<HttpResponse> {
+async fn floor_resolve(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ResolveForm>,
+) -> AppResult<HttpResponse> {
     if !may_keep_custody(&who.0.staff.role) {
-        return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden")));
+        return Err(AppError::Forbidden(crate::domain::Problem::new(
+            "err-forbidden",
+        )));
     }
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let f = form.0;
-    let r = st.write(move |_, conn| table_side::resolve_custody(conn, now, &actor, id, &f.how, &f.note).map(|_| ())).await;
+    let r = st
+        .write(move |_, conn| {
+            table_side::resolve_custody(conn, now, &actor, id, &f.how, &f.note).map(|_| ())
+        })
+        .await;
     match r {
         Ok(()) => Ok(see_other("/floor/custody")),
         Err(e) => custody_refused(&req, &st, &who, e).await,

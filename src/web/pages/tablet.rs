@@ -5,8 +5,8 @@
 use super::{ctx, render, see_other};
 use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
-use crate::services::table_side::TableSideView;
 use crate::error::{AppError, AppResult};
+use crate::services::table_side::TableSideView;
 use crate::services::{self, tablets};
 use crate::state::AppState;
 use crate::web::ctx::Ctx;
@@ -48,14 +48,21 @@ fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
 
 /// The tablet this browser is, if its device token is valid and the tablet still paired.
 async fn device(req: &HttpRequest, st: &AppState) -> AppResult<Option<TabletRow>> {
-    let Some(c) = req.cookie(DEVICE_COOKIE) else { return Ok(None) };
-    let Ok(claims) = auth::verify(&st.keys, c.value(), TokenKind::Device, st.clock.now()) else { return Ok(None) };
-    st.run(move |_, conn| tablets::active(conn, claims.sub, claims.ver)).await
+    let Some(c) = req.cookie(DEVICE_COOKIE) else {
+        return Ok(None);
+    };
+    let Ok(claims) = auth::verify(&st.keys, c.value(), TokenKind::Device, st.clock.now()) else {
+        return Ok(None);
+    };
+    st.run(move |_, conn| tablets::active(conn, claims.sub, claims.ver))
+        .await
 }
 
 /// The tablet, or the refusal for a browser that is not (or no longer) a paired tablet.
 pub(super) async fn this_tablet(req: &HttpRequest, st: &AppState) -> AppResult<TabletRow> {
-    device(req, st).await?.ok_or_else(|| AppError::Forbidden(crate::domain::Problem::new("err-tablet-not-paired")))
+    device(req, st)
+        .await?
+        .ok_or_else(|| AppError::Forbidden(crate::domain::Problem::new("err-tablet-not-paired")))
 }
 
 #[derive(Template)]
@@ -88,7 +95,11 @@ struct ViewFragment {
 
 /// The table as the tablet shows it (seats with chips, absence and buttons; calls with the
 /// buy-in required; open requests to the floor).
-fn load_view(conn: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, table_id: i64) -> AppResult<TableSideView> {
+fn load_view(
+    conn: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    table_id: i64,
+) -> AppResult<TableSideView> {
     let room = services::room::get(conn)?;
     services::table_side::view(conn, now, &room.profile, table_id)
 }
@@ -96,10 +107,16 @@ fn load_view(conn: &mut crate::db::DbConn, now: chrono::DateTime<chrono::Utc>, t
 /// `/tablet`: unpaired → the pairing code; paired but nobody signed in → the sign-in page
 /// (back here after); paired and signed in (dealer, floor, admin) → the table.
 async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
-    let Some(tablet) = device(&req, &st).await? else { return pairing_page(&req, &st).await };
+    let Some(tablet) = device(&req, &st).await? else {
+        return pairing_page(&req, &st).await;
+    };
     let who = match crate::web::extract::authenticate(&req).await {
         Ok(a) if DealerStaff::ROLES.contains(&a.staff.role.as_str()) => a,
-        Ok(_) => return Err(AppError::Forbidden(crate::domain::Problem::new("err-forbidden"))),
+        Ok(_) => {
+            return Err(AppError::Forbidden(crate::domain::Problem::new(
+                "err-forbidden",
+            )))
+        }
         Err(_) => return Ok(see_other("/login?next=/tablet")),
     };
     table_page_with(&req, &st, &who, tablet, StatusCode::OK, None).await
@@ -125,28 +142,54 @@ pub(super) async fn table_page_with(
     let t = tablet.clone();
     // The floor's list shows when each tablet was last seen.
     let _ = st.write(move |_, conn| tablets::seen(conn, now, &t)).await;
-    render(status, &TablePage { c, tablet, v, since, problem })
+    render(
+        status,
+        &TablePage {
+            c,
+            tablet,
+            v,
+            since,
+            problem,
+        },
+    )
 }
 
 /// A QR code as an `<img src>` (SVG, base64 data URL; the page's CSP allows `data:` images).
 pub(super) fn qr_data_url(text: &str) -> Option<String> {
     use base64::Engine;
     let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
-    let svg = code.render::<qrcode::render::svg::Color>().min_dimensions(240, 240).quiet_zone(true).build();
-    Some(format!("data:image/svg+xml;base64,{}", base64::engine::general_purpose::STANDARD.encode(svg)))
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(240, 240)
+        .quiet_zone(true)
+        .build();
+    Some(format!(
+        "data:image/svg+xml;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(svg)
+    ))
 }
 
 async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpResponse> {
     let now = st.clock.now();
     // The same browser keeps its code while it is valid (a reload does not change it).
-    let kept = match req.cookie(PAIRING_COOKIE).and_then(|c| c.value().split_once(':').map(|(a, b)| (a.to_string(), b.to_string()))) {
-        Some((code, secret)) => st.run(move |_, conn| tablets::pairing(conn, now, &code, &secret)).await?.filter(|p| p.tablet_id.is_none()).map(|p| (p, None)),
+    let kept = match req.cookie(PAIRING_COOKIE).and_then(|c| {
+        c.value()
+            .split_once(':')
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    }) {
+        Some((code, secret)) => st
+            .run(move |_, conn| tablets::pairing(conn, now, &code, &secret))
+            .await?
+            .filter(|p| p.tablet_id.is_none())
+            .map(|p| (p, None)),
         None => None,
     };
     let (p, secret) = match kept {
         Some(k) => k,
         None => {
-            let (p, secret) = st.write(move |_, conn| tablets::start_pairing(conn, now)).await?;
+            let (p, secret) = st
+                .write(move |_, conn| tablets::start_pairing(conn, now))
+                .await?;
             (p, Some(secret))
         }
     };
@@ -156,10 +199,24 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
     // The QR code opens the floor's pairing form with this code filled in (scanned by a floor
     // manager's phone or read aloud as the code above it).
     let info = req.connection_info();
-    let link = format!("{}://{}/floor/tablets?code={}", info.scheme(), info.host(), p.code);
+    let link = format!(
+        "{}://{}/floor/tablets?code={}",
+        info.scheme(),
+        info.host(),
+        p.code
+    );
     drop(info);
     let qr = qr_data_url(&link);
-    let mut res = render(StatusCode::OK, &PairPage { c, code: tablets::display_code(&p.code), expires_at: p.expires_at, qr, link })?;
+    let mut res = render(
+        StatusCode::OK,
+        &PairPage {
+            c,
+            code: tablets::display_code(&p.code),
+            expires_at: p.expires_at,
+            qr,
+            link,
+        },
+    )?;
     if let Some(secret) = secret {
         let cookie = Cookie::build(PAIRING_COOKIE, format!("{}:{}", p.code, secret))
             .path("/tablet")
@@ -170,7 +227,10 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
             .finish();
         res.add_cookie(&cookie).ok();
     }
-    res.headers_mut().insert(actix_web::http::header::CACHE_CONTROL, actix_web::http::header::HeaderValue::from_static("no-store"));
+    res.headers_mut().insert(
+        actix_web::http::header::CACHE_CONTROL,
+        actix_web::http::header::HeaderValue::from_static("no-store"),
+    );
     Ok(res)
 }
 
@@ -179,15 +239,35 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
 /// starts over.
 async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
     let now = st.clock.now();
-    let Some((code, secret)) = req.cookie(PAIRING_COOKIE).and_then(|c| c.value().split_once(':').map(|(a, b)| (a.to_string(), b.to_string()))) else {
-        return Ok(HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).finish());
+    let Some((code, secret)) = req.cookie(PAIRING_COOKIE).and_then(|c| {
+        c.value()
+            .split_once(':')
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+    }) else {
+        return Ok(HttpResponse::Ok()
+            .insert_header(("HX-Redirect", "/tablet"))
+            .finish());
     };
-    let r = st.write(move |_, conn| tablets::collect(conn, now, &code, &secret)).await;
+    let r = st
+        .write(move |_, conn| tablets::collect(conn, now, &code, &secret))
+        .await;
     match r {
-        Ok(None) => Ok(HttpResponse::NoContent().insert_header(("Cache-Control", "no-store")).finish()),
+        Ok(None) => Ok(HttpResponse::NoContent()
+            .insert_header(("Cache-Control", "no-store"))
+            .finish()),
         Ok(Some(t)) => {
-            let (token, _) = auth::issue(&st.keys, t.id, t.token_version, TokenKind::Device, now, DEVICE_HOURS);
-            let mut res = HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).insert_header(("Cache-Control", "no-store")).finish();
+            let (token, _) = auth::issue(
+                &st.keys,
+                t.id,
+                t.token_version,
+                TokenKind::Device,
+                now,
+                DEVICE_HOURS,
+            );
+            let mut res = HttpResponse::Ok()
+                .insert_header(("HX-Redirect", "/tablet"))
+                .insert_header(("Cache-Control", "no-store"))
+                .finish();
             res.add_cookie(&device_cookie(&st, token)).ok();
             let mut gone = Cookie::build(PAIRING_COOKIE, "").path("/tablet").finish();
             gone.make_removal();
@@ -196,7 +276,9 @@ async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<Htt
         }
         // Expired or used: a new code.
         Err(AppError::Conflict(_)) => {
-            let mut res = HttpResponse::Ok().insert_header(("HX-Redirect", "/tablet")).finish();
+            let mut res = HttpResponse::Ok()
+                .insert_header(("HX-Redirect", "/tablet"))
+                .finish();
             let mut gone = Cookie::build(PAIRING_COOKIE, "").path("/tablet").finish();
             gone.make_removal();
             res.add_cookie(&gone).ok();
@@ -206,7 +288,11 @@ async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<Htt
     }
 }
 
-async fn view(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> AppResult<HttpResponse> {
+async fn view(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+) -> AppResult<HttpResponse> {
     let tablet = this_tablet(&req, &st).await?;
     let c = ctx(&req, &st, &who.0).await?;
     let tid = tablet.table_id;
@@ -217,7 +303,11 @@ async fn view(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> Ap
 
 /// The tablet's live stream: the events of its table only; `Last-Event-ID` resumes after a
 /// drop or a server restart. It ends when the tablet is revoked or the dealer's session ends.
-async fn stream(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> AppResult<HttpResponse> {
+async fn stream(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+) -> AppResult<HttpResponse> {
     let tablet = this_tablet(&req, &st).await?;
     let (staff_id, ver) = (who.0.staff.id, who.0.claims.ver);
     let start = match crate::web::stream::resume_point(&req) {
@@ -230,10 +320,16 @@ async fn stream(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff) -> 
         start,
         crate::push::Feed::Table(table_id),
         move |st| {
-            let Ok(mut c) = st.db.conn() else { return false };
-            let tablet_ok = tablets::active(&mut c, tablet_id, tablet_ver).ok().flatten().is_some();
-            let staff_ok = services::staff::get(&mut c, staff_id)
-                .is_ok_and(|s| s.active && s.token_version == ver && DealerStaff::ROLES.contains(&s.role.as_str()));
+            let Ok(mut c) = st.db.conn() else {
+                return false;
+            };
+            let tablet_ok = tablets::active(&mut c, tablet_id, tablet_ver)
+                .ok()
+                .flatten()
+                .is_some();
+            let staff_ok = services::staff::get(&mut c, staff_id).is_ok_and(|s| {
+                s.active && s.token_version == ver && DealerStaff::ROLES.contains(&s.role.as_str())
+            });
             tablet_ok && staff_ok
         },
     ))
@@ -248,7 +344,14 @@ pub(super) async fn tablet_act(
     req: &HttpRequest,
     st: &AppState,
     who: &DealerStaff,
-    f: impl FnOnce(&mut crate::db::DbConn, &TabletRow, &crate::db::audit::Actor, chrono::DateTime<chrono::Utc>) -> AppResult<()> + Send + 'static,
+    f: impl FnOnce(
+            &mut crate::db::DbConn,
+            &TabletRow,
+            &crate::db::audit::Actor,
+            chrono::DateTime<chrono::Utc>,
+        ) -> AppResult<()>
+        + Send
+        + 'static,
 ) -> AppResult<HttpResponse> {
     let tablet = this_tablet(req, st).await?;
     let now = st.clock.now();
@@ -258,17 +361,35 @@ pub(super) async fn tablet_act(
     match r {
         Ok(()) => Ok(see_other("/tablet")),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
-            let message = crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
-            table_page_with(req, st, &who.0, tablet, actix_web::ResponseError::status_code(&e), Some(message)).await
+            let message =
+                crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
+            table_page_with(
+                req,
+                st,
+                &who.0,
+                tablet,
+                actix_web::ResponseError::status_code(&e),
+                Some(message),
+            )
+            .await
         }
         Err(e) => Err(e),
     }
 }
 
 /// The dealer acknowledges a seat call for this table (the floor sees it).
-async fn ack(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn ack(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| services::floor::acknowledge_call(conn, now, actor, id, Some(t.table_id)).map(|_| ())).await
+    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        services::floor::acknowledge_call(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    })
+    .await
 }
 
 #[derive(Deserialize, Default)]
@@ -280,13 +401,28 @@ struct SeatForm {
 /// The called player arrived at the table: the dealer seats them (BSOP 44) with their buy-in,
 /// checked against what the player must bring (BSOP 26, 37; PT-2007 28); a move brings the
 /// player's stack.
-async fn seat(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, form: CsrfForm<SeatForm>) -> AppResult<HttpResponse> {
+async fn seat(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<SeatForm>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let amount = form.0.amount;
     tablet_act(&req, &st, &who, move |conn, t, actor, now| {
         let room = services::room::get(conn)?;
-        let amount = if amount.trim().is_empty() { None } else { Some(super::table_side::money_field("amount", &amount, &room.currency)?) };
-        services::table_side::seat_with_buyin(conn, now, &room, actor, id, amount, Some(t.table_id)).map(|_| ())
+        let amount = if amount.trim().is_empty() {
+            None
+        } else {
+            Some(super::table_side::money_field(
+                "amount",
+                &amount,
+                &room.currency,
+            )?)
+        };
+        services::table_side::seat_with_buyin(conn, now, &room, actor, id, amount, Some(t.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -326,7 +462,14 @@ impl FloorTablets {
     }
 }
 
-async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, status: StatusCode, problem: Option<String>, f: TabletsForms) -> AppResult<HttpResponse> {
+async fn floor_tablets_page(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    status: StatusCode,
+    problem: Option<String>,
+    f: TabletsForms,
+) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let (list, tables, messages) = st
         .run(|_, conn| {
@@ -337,10 +480,24 @@ async fn floor_tablets_page(req: &HttpRequest, st: &AppState, who: &FloorStaff, 
                 .order(card_tables::number.asc())
                 .select((card_tables::id, card_tables::number))
                 .load(conn)?;
-            Ok((tablets::list(conn)?, tables, services::table_side::messages(conn, None, 20)?))
+            Ok((
+                tablets::list(conn)?,
+                tables,
+                services::table_side::messages(conn, None, 20)?,
+            ))
         })
         .await?;
-    render(status, &FloorTablets { c, tablets: list, tables, messages, problem, f })
+    render(
+        status,
+        &FloorTablets {
+            c,
+            tablets: list,
+            tables,
+            messages,
+            problem,
+            f,
+        },
+    )
 }
 
 #[derive(Deserialize)]
@@ -349,9 +506,32 @@ struct TabletsQuery {
     code: Option<String>,
 }
 
-async fn floor_tablets(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, q: web::Query<TabletsQuery>) -> AppResult<HttpResponse> {
-    let code: String = q.into_inner().code.unwrap_or_default().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(12).collect();
-    floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { code, ..Default::default() }).await
+async fn floor_tablets(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    q: web::Query<TabletsQuery>,
+) -> AppResult<HttpResponse> {
+    let code: String = q
+        .into_inner()
+        .code
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(12)
+        .collect();
+    floor_tablets_page(
+        &req,
+        &st,
+        &who,
+        StatusCode::OK,
+        None,
+        TabletsForms {
+            code,
+            ..Default::default()
+        },
+    )
+    .await
 }
 
 fn problem_of(req: &HttpRequest, st: &AppState, e: &AppError) -> String {
@@ -366,21 +546,57 @@ struct PairForm {
     label: String,
 }
 
-async fn floor_pair(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, form: CsrfForm<PairForm>) -> AppResult<HttpResponse> {
+async fn floor_pair(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    form: CsrfForm<PairForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let (code, label) = (f.code.clone(), f.label.clone());
-    let table_id = f.table_id.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
+    let table_id = f
+        .table_id
+        .as_deref()
+        .and_then(|v| v.trim().parse::<i64>().ok());
     let r = match table_id {
         None => Err(AppError::field("table_id", "err-table-unknown")),
-        Some(tid) => st.write(move |_, conn| tablets::pair(conn, now, &actor, &code, tid, &label)).await,
+        Some(tid) => {
+            st.write(move |_, conn| tablets::pair(conn, now, &actor, &code, tid, &label))
+                .await
+        }
     };
     match r {
-        Ok(t) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { paired: Some(t.label), ..Default::default() }).await,
+        Ok(t) => {
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                StatusCode::OK,
+                None,
+                TabletsForms {
+                    paired: Some(t.label),
+                    ..Default::default()
+                },
+            )
+            .await
+        }
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let problem = problem_of(&req, &st, &e);
-            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), TabletsForms { code: f.code, label: f.label, ..Default::default() }).await
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                actix_web::ResponseError::status_code(&e),
+                Some(problem),
+                TabletsForms {
+                    code: f.code,
+                    label: f.label,
+                    ..Default::default()
+                },
+            )
+            .await
         }
         Err(e) => Err(e),
     }
@@ -394,11 +610,19 @@ struct MessageForm {
 }
 
 /// The floor sends a message to a table's tablet (shown there until the dealer marks it seen).
-async fn floor_message(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, form: CsrfForm<MessageForm>) -> AppResult<HttpResponse> {
+async fn floor_message(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    form: CsrfForm<MessageForm>,
+) -> AppResult<HttpResponse> {
     let f = form.0;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let table_id = f.table_id.as_deref().and_then(|v| v.trim().parse::<i64>().ok());
+    let table_id = f
+        .table_id
+        .as_deref()
+        .and_then(|v| v.trim().parse::<i64>().ok());
     let body = f.body.clone();
     let r = match table_id {
         None => Err(AppError::field("table_id", "err-table-unknown")),
@@ -411,33 +635,84 @@ async fn floor_message(req: HttpRequest, st: web::Data<AppState>, who: FloorStaf
         }
     };
     match r {
-        Ok(n) => floor_tablets_page(&req, &st, &who, StatusCode::OK, None, TabletsForms { sent_to: Some(n), msg_table: table_id, ..Default::default() }).await,
+        Ok(n) => {
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                StatusCode::OK,
+                None,
+                TabletsForms {
+                    sent_to: Some(n),
+                    msg_table: table_id,
+                    ..Default::default()
+                },
+            )
+            .await
+        }
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let problem = problem_of(&req, &st, &e);
             let status = actix_web::ResponseError::status_code(&e);
-            floor_tablets_page(&req, &st, &who, status, Some(problem), TabletsForms { msg_table: table_id, msg_body: f.body, ..Default::default() }).await
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                status,
+                Some(problem),
+                TabletsForms {
+                    msg_table: table_id,
+                    msg_body: f.body,
+                    ..Default::default()
+                },
+            )
+            .await
         }
         Err(e) => Err(e),
     }
 }
 
 /// The dealer marks a message from the floor seen.
-async fn message_seen(req: HttpRequest, st: web::Data<AppState>, who: DealerStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn message_seen(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: DealerStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| services::table_side::message_seen(conn, now, actor, id, Some(t.table_id)).map(|_| ())).await
+    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+        services::table_side::message_seen(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    })
+    .await
 }
 
-async fn floor_revoke(req: HttpRequest, st: web::Data<AppState>, who: FloorStaff, path: web::Path<i64>, _f: CsrfForm<Empty>) -> AppResult<HttpResponse> {
+async fn floor_revoke(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    match st.write(move |_, conn| tablets::revoke(conn, now, &actor, id)).await {
+    match st
+        .write(move |_, conn| tablets::revoke(conn, now, &actor, id))
+        .await
+    {
         Ok(_) => Ok(see_other("/floor/tablets")),
         Err(e @ (AppError::Conflict(_) | AppError::NotFound)) => {
             let problem = problem_of(&req, &st, &e);
-            floor_tablets_page(&req, &st, &who, actix_web::ResponseError::status_code(&e), Some(problem), TabletsForms::default()).await
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                actix_web::ResponseError::status_code(&e),
+                Some(problem),
+                TabletsForms::default(),
+            )
+            .await
         }
         Err(e) => Err(e),
     }
 }
-
