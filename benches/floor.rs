@@ -82,7 +82,7 @@ fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
         doc_expiry: today + Days::days(400 + (i % 1000) as i64),
         phone: Some(format!("+3519{:08}", 10_000_000 + i)),
         email: None,
-        language: if i % 3 == 0 {
+        language: if i.is_multiple_of(3) {
             Language::En
         } else {
             Language::Pt
@@ -613,7 +613,7 @@ fn call_and_seat_direct(
     if let Some(stats) = sql_stats {
         let stats = stats.lock().unwrap();
         let mut rows: Vec<_> = stats.iter().collect();
-        rows.sort_by(|a, b| b.1 .1.cmp(&a.1 .1));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.1 .1));
         let total: u128 = rows.iter().map(|r| r.1 .1).sum();
         let n: u64 = rows.iter().map(|r| r.1 .0).sum();
         println!(

@@ -82,7 +82,7 @@ fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
         doc_expiry: today + Days::days(400 + (i % 1000) as i64),
         phone: Some(format!("+3519{:08}", 10_000_000 + i)),
         email: None,
-        language: if i % 3 == 0 {
+        language: if i.is_multiple_of(3) {
             Language::En
         } else {
             Language::Pt
@@ -805,5 +805,5 @@ fn main() {
         verdict(rates.len() >= 2 && drift.abs() <= TARGET_DRIFT)
     );
     drop(errors);
-    let _ = actix_web::rt::System::new().block_on(handle.stop(true));
+    actix_web::rt::System::new().block_on(handle.stop(true));
 }

@@ -326,7 +326,7 @@ pub fn list(dir: &Path) -> Vec<BackupFile> {
                 .collect()
         })
         .unwrap_or_default();
-    out.sort_by(|a, b| b.at.cmp(&a.at));
+    out.sort_by_key(|f| std::cmp::Reverse(f.at));
     out
 }
 

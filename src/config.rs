@@ -513,6 +513,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::field_reassign_with_default)] // one setting changed from the defaults, each time
     fn invalid_settings_are_named() {
         let mut c = Config::default();
         c.bind = "nowhere".into();

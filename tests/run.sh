@@ -4,7 +4,7 @@
 #   1. installs what is missing (Chromium, chromedriver, PostgreSQL, build libraries,
 #      cargo-nextest, aiosmtpd for the e-mail tests), idempotently;
 #   2. starts a throwaway PostgreSQL cluster on 127.0.0.1 (removed on exit);
-#   3. builds once, then runs
+#   3. checks formatting and clippy (benches included), builds once, then runs
 #        run 1: every test (unit, HTTP on temporary SQLite, real browser) with
 #               CARDROOM_REQUIRE_BROWSER=1;
 #        run 2: the HTTP suite (tests/http.rs) again on PostgreSQL (with the outage
@@ -175,6 +175,10 @@ log "PostgreSQL ready: $CARDROOM_TEST_PG"
 # ---------------------------------------------------------------------------------------
 # 3. Build once, then the two runs
 # ---------------------------------------------------------------------------------------
+log "gates: cargo fmt --check; cargo clippy --all-targets (benches included) -D warnings"
+cargo fmt --check >/dev/null || { cargo fmt --check | head -n 40; die "the code is not formatted: run cargo fmt"; }
+cargo clippy --all-targets --locked --quiet -- -D warnings || die "clippy found problems (cargo clippy --all-targets -- -D warnings)"
+
 log "building (cargo build --tests --bins)"
 cargo build --tests --bins
 

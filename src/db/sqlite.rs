@@ -326,29 +326,6 @@ pub(super) fn checkpointer_loop(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escalates_past_the_threshold_only() {
-        assert!(!should_truncate(0, 4096, 0));
-        assert!(!should_truncate(4095, 4096, 4095 * 4096));
-        assert!(should_truncate(4096, 4096, 4096 * 4096));
-        // A log started over whose file kept a large size.
-        assert!(should_truncate(10, 4096, 100 << 20));
-        assert!(!should_truncate(-1, 4096, 0));
-    }
-
-    #[test]
-    fn synchronous_setting_parses() {
-        assert_eq!(Synchronous::parse("full"), Some(Synchronous::Full));
-        assert_eq!(Synchronous::parse(" NORMAL "), Some(Synchronous::Normal));
-        assert_eq!(Synchronous::parse("off"), None);
-        assert_eq!(Synchronous::default().pragma(), "FULL");
-    }
-}
-
 /// SQLite library settings, once per process and before its first connection: "multi-thread"
 /// mode (a connection is only ever used by one thread at a time — the pool hands it out —
 /// so SQLite's per-call connection mutex is pure overhead), and no global memory statistics
@@ -432,5 +409,28 @@ impl super::Db {
     /// SQLite: the checkpointer's counters; `None` on PostgreSQL.
     pub fn checkpoint_stats(&self) -> Option<&CheckpointStats> {
         self.checkpointer.as_deref().map(|c| &*c.stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escalates_past_the_threshold_only() {
+        assert!(!should_truncate(0, 4096, 0));
+        assert!(!should_truncate(4095, 4096, 4095 * 4096));
+        assert!(should_truncate(4096, 4096, 4096 * 4096));
+        // A log started over whose file kept a large size.
+        assert!(should_truncate(10, 4096, 100 << 20));
+        assert!(!should_truncate(-1, 4096, 0));
+    }
+
+    #[test]
+    fn synchronous_setting_parses() {
+        assert_eq!(Synchronous::parse("full"), Some(Synchronous::Full));
+        assert_eq!(Synchronous::parse(" NORMAL "), Some(Synchronous::Normal));
+        assert_eq!(Synchronous::parse("off"), None);
+        assert_eq!(Synchronous::default().pragma(), "FULL");
     }
 }

@@ -133,7 +133,7 @@ mod tests {
             lifted_at: None,
         };
         assert_eq!(
-            eligible_to_play(&facts(), &[permanent.clone()], now(), today()),
+            eligible_to_play(&facts(), std::slice::from_ref(&permanent), now(), today()),
             vec![Ineligible::Banned]
         );
         let ended = Ban {

@@ -29,7 +29,7 @@ fn group(int: u64, sep: char) -> String {
     let s = int.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(sep);
         }
         out.push(c);

@@ -149,11 +149,23 @@ pub fn negotiate(choice: Option<&str>, accept_language: Option<&str>) -> Languag
             "en" => Language::En,
             _ => continue,
         };
-        if q > 0.0 && best.map_or(true, |(bq, _)| q > bq) {
+        if q > 0.0 && best.is_none_or(|(bq, _)| q > bq) {
             best = Some((q, lang));
         }
     }
     best.map(|(_, l)| l).unwrap_or(Language::En)
+}
+
+/// An amount as a message argument (minor units and currency), formatted in the reader's
+/// language when the message is shown.
+pub fn money(minor: i64, currency: &str) -> String {
+    format!("\u{a4}{minor}\u{a4}{currency}")
+}
+
+fn money_arg(v: &str) -> Option<(i64, &str)> {
+    let rest = v.strip_prefix('\u{a4}')?;
+    let (minor, currency) = rest.split_once('\u{a4}')?;
+    Some((minor.parse().ok()?, currency))
 }
 
 #[cfg(test)]
@@ -203,16 +215,4 @@ mod tests {
         assert_eq!(negotiate(Some("pt"), Some("en")), Language::Pt);
         assert_eq!(negotiate(Some("xx"), None), Language::En);
     }
-}
-
-/// An amount as a message argument (minor units and currency), formatted in the reader's
-/// language when the message is shown.
-pub fn money(minor: i64, currency: &str) -> String {
-    format!("\u{a4}{minor}\u{a4}{currency}")
-}
-
-fn money_arg(v: &str) -> Option<(i64, &str)> {
-    let rest = v.strip_prefix('\u{a4}')?;
-    let (minor, currency) = rest.split_once('\u{a4}')?;
-    Some((minor.parse().ok()?, currency))
 }

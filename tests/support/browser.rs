@@ -595,10 +595,7 @@ pub fn http_json(
     });
     if chunked {
         let mut out = Vec::new();
-        loop {
-            let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") else {
-                break;
-            };
+        while let Some(eol) = rest.windows(2).position(|w| w == b"\r\n") {
             let size = usize::from_str_radix(
                 String::from_utf8_lossy(&rest[..eol])
                     .split(';')

@@ -363,7 +363,7 @@ enum Found {
     Kept(std::sync::Arc<Built>),
     Read {
         seq: i64,
-        view: PlayerView,
+        view: Box<PlayerView>,
         room: Room,
     },
 }
@@ -396,12 +396,16 @@ async fn load(
             };
             let room = crate::services::room::get(c)?;
             let view = player_page::view(c, now, &room, claims.sub, day_ends)?;
-            Ok(Ok(Found::Read { seq, view, room }))
+            Ok(Ok(Found::Read {
+                seq,
+                view: Box::new(view),
+                room,
+            }))
         })
         .await?;
     let (seq, view, room) = match found {
         Ok(Found::Kept(built)) => return Ok(Ok(Loaded { built, now })),
-        Ok(Found::Read { seq, view, room }) => (seq, view, room),
+        Ok(Found::Read { seq, view, room }) => (seq, *view, room),
         Err(e) => return Ok(Err(e)),
     };
     let c = ctx_for(req, st, &room, &view, now);
