@@ -33,12 +33,11 @@
 use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
-use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::state::AppState;
-use chrono::{Datelike, Duration as Days, NaiveDate};
+use chrono::Duration as Days;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -65,31 +64,6 @@ struct BenchTable {
     must_move: bool,
     /// The open seating per seat (index = seat − 1), as far as this benchmark knows.
     seats: Vec<Option<i64>>,
-}
-
-fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
-    PlayerInput {
-        full_name: format!("Bench Player {i:05}"),
-        date_of_birth: NaiveDate::from_ymd_opt(
-            today.year() - 25 - (i % 40) as i32,
-            (i % 12) as u32 + 1,
-            (i % 28) as u32 + 1,
-        )
-        .unwrap_or(today),
-        doc_kind: DocumentKind::NationalId,
-        doc_number: format!("PT{:08}", 10_000_000 + i),
-        doc_country: "PT".into(),
-        doc_expiry: today + Days::days(400 + (i % 1000) as i64),
-        phone: Some(format!("+3519{:08}", 10_000_000 + i)),
-        email: None,
-        language: if i.is_multiple_of(3) {
-            Language::En
-        } else {
-            Language::Pt
-        },
-        notify: NotifyPref::Sms,
-        alias: format!("P{i:05}"),
-    }
 }
 
 /// Builds the room; returns its tables and the waiting players' ids in list order.
@@ -259,52 +233,6 @@ fn mint_links(state: &AppState, waiting: &[i64], n: usize) -> Result<Vec<String>
         ));
     }
     Ok(out)
-}
-
-fn api_token(addr: SocketAddr) -> String {
-    let mut c = Client::new(addr);
-    let body = serde_json::json!({ "username": "admin", "password": ADMIN_PASSWORD }).to_string();
-    let r = c
-        .request(
-            "POST",
-            "/api/v1/auth/login",
-            &[],
-            Some(("application/json", body.as_bytes())),
-        )
-        .expect("api login");
-    assert_eq!(r.status, 200, "api login: {}", r.text());
-    r.json()["token"].as_str().expect("token").to_string()
-}
-
-/// Signs in through the page (GET /login → cr_pre + csrf, POST /login → cr_session).
-fn web_session(addr: SocketAddr) -> String {
-    let mut c = Client::new(addr);
-    let r = c.request("GET", "/login", &[], None).expect("GET /login");
-    let pre = r.cookie("cr_pre").expect("cr_pre cookie");
-    let html = r.text();
-    let csrf = html
-        .split("name=\"csrf\"")
-        .nth(1)
-        .and_then(|rest| rest.split("value=\"").nth(1))
-        .and_then(|v| v.split('"').next())
-        .expect("csrf field")
-        .to_string();
-    let form = serde_urlencoded::to_string([
-        ("csrf", csrf.as_str()),
-        ("username", "admin"),
-        ("password", ADMIN_PASSWORD),
-    ])
-    .expect("form");
-    let cookie = format!("cr_pre={pre}");
-    let r = c
-        .request(
-            "POST",
-            "/login",
-            &[("Cookie", &cookie)],
-            Some(("application/x-www-form-urlencoded", form.as_bytes())),
-        )
-        .expect("POST /login");
-    r.cookie("cr_session").expect("cr_session cookie")
 }
 
 // ---- the machine's own limit: a 6-indexed-row-write transaction ------------------------

@@ -3,6 +3,7 @@
 //! PASS/MISS, and the process's memory and CPU from /proc.
 #![allow(dead_code)]
 
+use chrono::Datelike;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
@@ -369,4 +370,88 @@ pub fn sql_profile(conn: &mut cardroom::db::DbConn) -> SqlStats {
         _ => {}
     });
     stats
+}
+
+// ---- shared by the floor and soak benchmarks -------------------------------------------
+
+#[allow(dead_code)]
+pub fn api_token(addr: SocketAddr) -> String {
+    let mut c = Client::new(addr);
+    let body =
+        serde_json::json!({ "username": "admin", "password": super::ADMIN_PASSWORD }).to_string();
+    let r = c
+        .request(
+            "POST",
+            "/api/v1/auth/login",
+            &[],
+            Some(("application/json", body.as_bytes())),
+        )
+        .expect("api login");
+    assert_eq!(r.status, 200, "api login: {}", r.text());
+    r.json()["token"].as_str().expect("token").to_string()
+}
+
+/// Signs in through the page (GET /login → cr_pre + csrf, POST /login → cr_session).
+#[allow(dead_code)]
+pub fn web_session(addr: SocketAddr) -> String {
+    let mut c = Client::new(addr);
+    let r = c.request("GET", "/login", &[], None).expect("GET /login");
+    assert_eq!(r.status, 200, "GET /login");
+    let pre = r.cookie("cr_pre").expect("cr_pre cookie");
+    let html = r.text();
+    let csrf = html
+        .split("name=\"csrf\"")
+        .nth(1)
+        .and_then(|rest| rest.split("value=\"").nth(1))
+        .and_then(|v| v.split('"').next())
+        .expect("csrf field")
+        .to_string();
+    let form = serde_urlencoded::to_string([
+        ("csrf", csrf.as_str()),
+        ("username", "admin"),
+        ("password", super::ADMIN_PASSWORD),
+    ])
+    .expect("form");
+    let cookie = format!("cr_pre={pre}");
+    let r = c
+        .request(
+            "POST",
+            "/login",
+            &[("Cookie", &cookie)],
+            Some(("application/x-www-form-urlencoded", form.as_bytes())),
+        )
+        .expect("POST /login");
+    assert!(
+        r.status == 303 || r.status == 302,
+        "POST /login answered {}: {}",
+        r.status,
+        r.text()
+    );
+    r.cookie("cr_session").expect("cr_session cookie")
+}
+
+#[allow(dead_code)] // not every benchmark registers players this way
+pub fn player_input(i: usize, today: chrono::NaiveDate) -> cardroom::domain::player::PlayerInput {
+    cardroom::domain::player::PlayerInput {
+        full_name: format!("Bench Player {i:05}"),
+        date_of_birth: chrono::NaiveDate::from_ymd_opt(
+            today.year() - 25 - (i % 40) as i32,
+            (i % 12) as u32 + 1,
+            (i % 28) as u32 + 1,
+        )
+        .unwrap_or(today),
+        doc_kind: cardroom::domain::player::DocumentKind::NationalId,
+        doc_number: format!("PT{:08}", 10_000_000 + i),
+        doc_country: "PT".into(),
+        doc_expiry: today + chrono::Duration::days(400 + (i % 1000) as i64),
+        phone: Some(format!("+3519{:08}", 10_000_000 + i)),
+        email: None,
+        language: if i.is_multiple_of(3) {
+            cardroom::domain::player::Language::En
+        } else {
+            cardroom::domain::player::Language::Pt
+        },
+        notify: cardroom::domain::player::NotifyPref::Sms,
+        alias: format!("P{i:05}"),
+    }
 }
