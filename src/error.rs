@@ -50,6 +50,22 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// The `Retry-After` (seconds) an answer carries: 503s always (the database is not
+    /// answering; a broken connection is replaced within a second of it being back, so a
+    /// client may try again this soon), 429s with the wait their problem names (else a minute).
+    pub fn retry_after(&self) -> Option<String> {
+        match self {
+            AppError::Unavailable(_) => Some("2".into()),
+            AppError::TooManyRequests(p) => Some(
+                p.args
+                    .iter()
+                    .find(|(k, _)| *k == "seconds")
+                    .map_or_else(|| "60".into(), |(_, v)| v.clone()),
+            ),
+            _ => None,
+        }
+    }
+
     pub fn field(field: &str, key: &'static str) -> AppError {
         AppError::Validation(vec![FieldError::new(field, key)])
     }

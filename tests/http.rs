@@ -40,6 +40,8 @@ mod player_link;
 mod push;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/sessions.rs"]
+mod sessions;
 #[path = "http/sqlite_night.rs"]
 mod sqlite_night;
 #[path = "http/table_side.rs"]

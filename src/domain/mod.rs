@@ -13,6 +13,7 @@ pub mod draw;
 pub mod eligibility;
 pub mod error;
 pub mod game;
+pub mod login_throttle;
 pub mod money;
 pub mod player;
 pub mod profile;

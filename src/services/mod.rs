@@ -14,6 +14,7 @@ pub mod player_page;
 pub mod players;
 pub mod reports;
 pub mod room;
+pub mod sessions;
 pub mod staff;
 pub mod table_side;
 pub mod tablets;

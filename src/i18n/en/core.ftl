@@ -143,6 +143,10 @@ action-staff-create = Staff account created
 action-staff-update = Staff account changed
 action-staff-password = Password changed
 action-staff-language = Language changed
+action-staff-sign_in = Signed in
+action-staff-session_end = Session ended
+action-staff-sessions_end = All sessions ended
+action-security-login_throttled = Sign-in attempts slowed down
 action-staff-login_failed = Failed sign-in
 action-game-create = Game created
 action-game-update = Game changed
@@ -163,10 +167,13 @@ err-csrf = This form has expired or did not come from this site. Reload the page
 err-sign-in = Please sign in.
 err-sign-in-api = Send a token in the Authorization header: Bearer <token> (from POST /api/v1/auth/login).
 err-session-expired = Your session has expired. Please sign in again.
-err-session-ended = Your session was ended (password or role changed). Please sign in again.
+err-session-ended = Your session has ended (signed out, ended from another device or by an admin, or your password or role changed). Please sign in again.
 err-token-invalid = The session token is not valid.
 err-login-failed = Wrong username or password.
-err-login-locked = Too many failed attempts. Try again in { $minutes } minutes.
+err-login-throttled = Too many failed attempts. Wait { $seconds ->
+    [one] 1 second
+   *[other] { $seconds } seconds
+} before trying again.
 err-too-large = The request is too large.
 err-content-type = Unsupported content type.
 err-content-type-json = Send JSON with Content-Type: application/json.
@@ -418,3 +425,18 @@ err-smallest-chip-blinds = Both blinds must be whole multiples of the smallest c
 cagnotte-base-table_max = Table maximum
 cagnotte-base-cave = Cave (what the player brought)
 players-hours = Hours played (comps)
+
+# ---- one's own sessions (issue 16) ----
+sessions-title = Where you are signed in
+sessions-intro = Every browser and program signed in with your account. End any you do not recognise, or that you left signed in somewhere else.
+sessions-device = Device
+sessions-kind = Kind
+sessions-kind-web = Browser
+sessions-kind-api = API token
+sessions-address = Address
+sessions-started = Signed in
+sessions-last-use = Last used
+sessions-actions = Actions
+sessions-end = End this session
+sessions-this = this one
+sessions-unknown-device = Unknown device

@@ -263,3 +263,9 @@ admin-backups-failed = A última cópia falhou ({ $time }):
 admin-backups-off = As cópias programadas estão desligadas. Defina CARDROOM_BACKUP_DIR (e CARDROOM_BACKUP_EVERY_MIN, CARDROOM_BACKUP_KEEP) para as ligar; `cardroom backup` faz uma a qualquer momento.
 admin-backups-postgres = A base de dados é PostgreSQL: faça as cópias com as ferramentas do PostgreSQL (pg_dump, arquivo do WAL). `cardroom backup` mostra um comando pronto.
 backup-alert = A última cópia de segurança da base de dados falhou ({ $time }). Até uma ter sucesso, uma avaria do disco pode perder os registos desta noite.
+admin-staff-sessions-open = { $count ->
+    [0] Esta pessoa não tem sessões nem tokens da API abertos.
+    [one] Esta pessoa tem 1 sessão ou token da API aberto.
+   *[other] Esta pessoa tem { $count } sessões ou tokens da API abertos.
+}
+admin-staff-sessions-end = Terminar todas as sessões e tokens da API

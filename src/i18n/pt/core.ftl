@@ -143,6 +143,10 @@ action-staff-create = Conta de pessoal criada
 action-staff-update = Conta de pessoal alterada
 action-staff-password = Palavra-passe alterada
 action-staff-language = Língua alterada
+action-staff-sign_in = Entrada
+action-staff-session_end = Sessão terminada
+action-staff-sessions_end = Todas as sessões terminadas
+action-security-login_throttled = Tentativas de entrada abrandadas
 action-staff-login_failed = Entrada falhada
 action-game-create = Jogo criado
 action-game-update = Jogo alterado
@@ -163,10 +167,13 @@ err-csrf = Este formulário expirou ou não veio deste sítio. Recarregue a pág
 err-sign-in = Por favor, entre.
 err-sign-in-api = Envie um token no cabeçalho Authorization: Bearer <token> (de POST /api/v1/auth/login).
 err-session-expired = A sua sessão expirou. Entre de novo.
-err-session-ended = A sua sessão foi terminada (palavra-passe ou função alterada). Entre de novo.
+err-session-ended = A sua sessão terminou (saiu, foi terminada noutro dispositivo ou por um administrador, ou a palavra-passe ou função mudou). Entre de novo.
 err-token-invalid = O token de sessão não é válido.
 err-login-failed = Utilizador ou palavra-passe errados.
-err-login-locked = Demasiadas tentativas falhadas. Tente de novo dentro de { $minutes } minutos.
+err-login-throttled = Demasiadas tentativas falhadas. Aguarde { $seconds ->
+    [one] 1 segundo
+   *[other] { $seconds } segundos
+} antes de tentar de novo.
 err-too-large = O pedido é demasiado grande.
 err-content-type = Tipo de conteúdo não suportado.
 err-content-type-json = Envie JSON com Content-Type: application/json.
@@ -418,3 +425,18 @@ err-smallest-chip-blinds = As duas blinds têm de ser múltiplos exatos da ficha
 cagnotte-base-table_max = Máximo da mesa
 cagnotte-base-cave = Cave (o que o jogador trouxe)
 players-hours = Horas de jogo (cortesias)
+
+# ---- sessões próprias (issue 16) ----
+sessions-title = Onde tem sessão iniciada
+sessions-intro = Todos os navegadores e programas com sessão iniciada na sua conta. Termine as que não reconhece ou que deixou abertas noutro sítio.
+sessions-device = Dispositivo
+sessions-kind = Tipo
+sessions-kind-web = Navegador
+sessions-kind-api = Token da API
+sessions-address = Endereço
+sessions-started = Início
+sessions-last-use = Último uso
+sessions-actions = Ações
+sessions-end = Terminar esta sessão
+sessions-this = esta
+sessions-unknown-device = Dispositivo desconhecido

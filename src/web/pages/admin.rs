@@ -50,6 +50,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/admin/staff", web::post().to(staff_create))
         .route("/admin/staff/{id}", web::get().to(staff_edit))
         .route("/admin/staff/{id}", web::post().to(staff_update))
+        .route(
+            "/admin/staff/{id}/sessions/end",
+            web::post().to(staff_end_sessions),
+        )
         .route("/admin/audit", web::get().to(audit_page))
         .route("/admin/audit/verify", web::get().to(audit_verify));
 }
@@ -1638,6 +1642,8 @@ struct StaffEditPage {
     saved: bool,
     /// Editing one's own account (role and active cannot be taken away).
     is_me: bool,
+    /// Sessions and API tokens of this person still open (issue 16).
+    open_sessions: usize,
 }
 
 async fn staff_view(
@@ -1718,11 +1724,17 @@ async fn staff_edit_view(
     saved: bool,
 ) -> AppResult<StaffEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let s = st
-        .run(move |_, conn| services::staff::get(conn, id))
+    let now = st.clock.now();
+    let (s, open_sessions) = st
+        .run(move |_, conn| {
+            let s = services::staff::get(conn, id)?;
+            let open = services::sessions::list_open(conn, now, id)?.len();
+            Ok((s, open))
+        })
         .await?;
     let v = v.unwrap_or_else(|| Vals::of(&StaffForm::from_row(&s)));
     Ok(StaffEditPage {
+        open_sessions,
         roles: opts(&c, Role::ALL, "role-"),
         is_me: s.id == who.0.staff.id,
         s,
@@ -1753,6 +1765,21 @@ async fn staff_edit(
     )
     .await?;
     show(&st, StatusCode::OK, &page, saved)
+}
+
+/// Ends every session and API token of a staff member (a lost tablet, a dismissal).
+async fn staff_end_sessions(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let by = who.0.staff.clone();
+    st.write(move |_, conn| services::staff::end_sessions(conn, now, &by, id))
+        .await?;
+    Ok(saved_redirect(&st, &format!("/admin/staff/{id}")))
 }
 
 async fn staff_update(
