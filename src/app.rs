@@ -57,6 +57,35 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
             },
         })
     })?;
+    // The audit trail's signed checkpoints: a missing checkpoint file starts a new series,
+    // itself recorded in the trail (a deleted file shows there and on the verify page).
+    let (seal, key_created) =
+        crate::audit_seal::Seal::open(&config.audit_dir_path()).map_err(StartError::Setup)?;
+    if let crate::audit_seal::Opened::NewSeries { key_created } =
+        seal.opened(key_created).map_err(StartError::Setup)?
+    {
+        let from = crate::audit_seal::head(&mut conn)
+            .map_err(|e| StartError::Setup(e.to_string()))?
+            .map_or(0, |h| h.0);
+        db.write(&mut conn, |c| -> Result<i64, AppError> {
+            let note = serde_json::json!({ "after_record": from, "key_created": key_created });
+            Ok(crate::db::audit::record::<(), _>(
+                c,
+                now,
+                &crate::db::audit::Actor::system(),
+                "audit.seal_started",
+                "audit",
+                None,
+                None,
+                Some(&note),
+            )?)
+        })?;
+        if from > 0 && !key_created {
+            log::warn!("the audit checkpoint file was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)");
+        }
+    }
+    seal.tick(&mut conn, now, "start", true)
+        .map_err(StartError::Setup)?;
     drop(conn);
     let changes = Arc::new(tokio::sync::watch::channel(0).0);
     Ok(AppState {
@@ -71,6 +100,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         shutdown: Shutdown::default(),
         metrics: Arc::default(),
         backups: Arc::default(),
+        seal: Arc::new(seal),
     })
 }
 
@@ -137,12 +167,29 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                         Ok(_) => state.metrics.scheduler_passed(),
                         Err(e) => log_pass_failure(&state, "scheduler", &e),
                     }
+                    seal_pass(&state, "minute", false);
                     state.shutdown.sleep(std::time::Duration::from_secs(1));
                 }
+                // The last records of a clean stop are sealed too.
+                seal_pass(&state, "stop", true);
             })
             .expect("start the scheduler thread"),
     );
     threads
+}
+
+/// A checkpoint of the audit trail's head when due (`audit_seal::EVERY_SECS`); a failure
+/// is logged (the next pass tries again).
+fn seal_pass(state: &AppState, reason: &str, force: bool) {
+    let now = state.clock.now();
+    let r = state
+        .db
+        .conn()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| state.seal.tick(&mut c, now, reason, force));
+    if let Err(e) = r {
+        log::warn!("audit checkpoint: {e}");
+    }
 }
 
 /// The process's stop signal (SIGTERM/SIGINT): open event streams end (browsers and tablets

@@ -40,6 +40,11 @@ pub struct Config {
     /// `X-Forwarded-For` names (sign-in throttling, sessions, player-link rate limits);
     /// from anyone else that header is ignored (a client could write anything in it).
     pub trusted_proxies: Option<String>,
+    /// `CARDROOM_AUDIT_DIR`: where the audit trail's signing key and signed checkpoints are
+    /// kept — outside the database on purpose (default: the SQLite file's directory; on
+    /// PostgreSQL the working directory's `cardroom-audit`). Back it up apart from the
+    /// database.
+    pub audit_dir: Option<String>,
     /// `CARDROOM_SESSION_HOURS`: how long a sign-in lasts.
     pub session_hours: u32,
     /// `CARDROOM_WORKERS`: HTTP worker threads (default: one per core).
@@ -122,6 +127,7 @@ impl Default for Config {
             pool_size: 8,
             metrics_token: None,
             trusted_proxies: None,
+            audit_dir: None,
             backup_dir: None,
             backup_every_min: 60,
             backup_keep: 48,
@@ -158,6 +164,22 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The directory of the audit trail's key and checkpoints (`CARDROOM_AUDIT_DIR`).
+    pub fn audit_dir_path(&self) -> std::path::PathBuf {
+        if let Some(d) = &self.audit_dir {
+            return d.into();
+        }
+        if crate::db::Backend::of_url(&self.database_url) == crate::db::Backend::Sqlite {
+            let db = std::path::PathBuf::from(crate::db::sqlite_path(&self.database_url));
+            match db.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => ".".into(),
+            }
+        } else {
+            "cardroom-audit".into()
+        }
+    }
+
     /// The reverse proxies whose `X-Forwarded-For` is believed (validated at start).
     pub fn trusted_proxy_ips(&self) -> Vec<std::net::IpAddr> {
         self.trusted_proxies

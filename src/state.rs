@@ -43,6 +43,8 @@ pub struct AppState {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The scheduled backups' last outcomes (`CARDROOM_BACKUP_DIR`).
     pub backups: Arc<std::sync::Mutex<crate::backup::Status>>,
+    /// The audit trail's signed checkpoints (`CARDROOM_AUDIT_DIR`).
+    pub seal: Arc<crate::audit_seal::Seal>,
 }
 
 impl AppState {

@@ -8,6 +8,8 @@ mod support;
 mod admin;
 #[path = "http/api.rs"]
 mod api;
+#[path = "http/audit_seal.rs"]
+mod audit_seal;
 #[path = "http/authz.rs"]
 mod authz;
 #[path = "http/backups.rs"]

@@ -6,6 +6,7 @@
 
 pub mod age;
 pub mod audit;
+pub mod audit_seal;
 pub mod cagnotte;
 pub mod cards;
 pub mod clock;

@@ -427,12 +427,20 @@ impl From<&AuditRow> for AuditOut {
 /// The outcome of verifying the audit chain.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChainReportOut {
+    /// The chain is intact and every signed checkpoint matches it.
     pub ok: bool,
     pub records: u64,
-    /// The first broken record's sequence number.
+    /// The first broken record's sequence number (for `checkpoint_forged` and
+    /// `checkpoints_reordered`: the line of the checkpoint file).
     pub broken_at: Option<i64>,
-    /// `tampered`, `unlinked` or `gap`.
+    /// The chain's problem (`tampered`, `unlinked`, `gap`) or the checkpoints' (`truncated`:
+    /// a record a checkpoint vouched for is gone; `rewritten`: it has another hash now;
+    /// `checkpoint_forged`, `checkpoints_reordered`, `checkpoints_missing`).
     pub problem: Option<String>,
+    /// Signed checkpoints verified against the chain.
+    pub checkpoints: usize,
+    /// The last record a signed checkpoint vouches for.
+    pub sealed_up_to: Option<i64>,
 }
 
 /// A game. Amounts in minor units (cents); percentages in basis points.
@@ -1471,13 +1479,15 @@ pub async fn verify_audit(
     _who: AdminStaff,
 ) -> AppResult<web::Json<ChainReportOut>> {
     let r = st
-        .run(|_, conn| services::audit::verify_chain(conn))
+        .run(|st, conn| services::audit::verify_all(conn, &st.seal))
         .await?;
     Ok(web::Json(ChainReportOut {
-        ok: r.ok,
-        records: r.records,
-        broken_at: r.broken_at,
-        problem: r.problem.map(str::to_string),
+        ok: r.ok(),
+        records: r.chain.records,
+        broken_at: r.broken_at(),
+        problem: r.problem().map(str::to_string),
+        checkpoints: r.seal.checkpoints,
+        sealed_up_to: r.seal.sealed_up_to,
     }))
 }
 

@@ -19,6 +19,8 @@ pub const STAFF_PW: &str = "staff-test-password";
 pub struct TestDb {
     pub url: String,
     _dir: Option<tempfile::TempDir>,
+    /// The audit trail's key and signed checkpoints (each test its own, on both backends).
+    pub audit: tempfile::TempDir,
 }
 
 pub fn is_postgres() -> bool {
@@ -42,13 +44,18 @@ pub fn fresh_db() -> TestDb {
             Some(i) => format!("{}/{}", &base[..i], name),
             None => panic!("CARDROOM_TEST_PG must end with /database"),
         };
-        TestDb { url, _dir: None }
+        TestDb {
+            url,
+            _dir: None,
+            audit: tempfile::tempdir().expect("temp dir"),
+        }
     } else {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}", dir.path().join("test.db").display());
         TestDb {
             url,
             _dir: Some(dir),
+            audit: tempfile::tempdir().expect("temp dir"),
         }
     }
 }
@@ -69,6 +76,7 @@ pub fn config(db: &TestDb, test_clock: bool) -> Config {
         secret: Some("test-secret-test-secret-test-secret-0123".into()),
         test_clock,
         pool_size: 4,
+        audit_dir: Some(db.audit.path().display().to_string()),
         ..Config::default()
     }
 }
@@ -162,6 +170,7 @@ impl TestApp {
         let db = TestDb {
             url: url.to_string(),
             _dir: None,
+            audit: tempfile::tempdir().expect("temp dir"),
         };
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
         let svc =

@@ -147,6 +147,7 @@ action-staff-sign_in = Signed in
 action-staff-session_end = Session ended
 action-staff-sessions_end = All sessions ended
 action-security-login_throttled = Sign-in attempts slowed down
+action-audit-seal_started = Audit checkpoints: new series started
 action-staff-login_failed = Failed sign-in
 action-game-create = Game created
 action-game-update = Game changed

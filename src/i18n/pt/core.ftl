@@ -147,6 +147,7 @@ action-staff-sign_in = Entrada
 action-staff-session_end = Sessão terminada
 action-staff-sessions_end = Todas as sessões terminadas
 action-security-login_throttled = Tentativas de entrada abrandadas
+action-audit-seal_started = Pontos de controlo da auditoria: nova série iniciada
 action-staff-login_failed = Entrada falhada
 action-game-create = Jogo criado
 action-game-update = Jogo alterado
