@@ -101,6 +101,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         metrics: Arc::default(),
         backups: Arc::default(),
         seal: Arc::new(seal),
+        audit_check: Arc::default(),
     })
 }
 
@@ -158,6 +159,28 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                 .expect("start the backup thread"),
         );
     }
+    {
+        // The whole audit trail and its checkpoints, checked soon after start and then every
+        // hour on a thread of its own (a year of records takes seconds to hash: the
+        // scheduler's one-second timers must not wait for it).
+        let st = state.clone();
+        threads.push(
+            std::thread::Builder::new()
+                .name("audit-check".into())
+                .spawn(move || {
+                    let mut wait = std::time::Duration::from_secs(5);
+                    loop {
+                        st.shutdown.sleep(wait);
+                        if st.shutdown.is_set() {
+                            return;
+                        }
+                        check_audit(&st);
+                        wait = std::time::Duration::from_secs(3600);
+                    }
+                })
+                .expect("start the audit check thread"),
+        );
+    }
     threads.push(
         std::thread::Builder::new()
             .name("scheduler".into())
@@ -176,6 +199,34 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
             .expect("start the scheduler thread"),
     );
     threads
+}
+
+/// Verifies the audit trail and its signed checkpoints; the outcome goes to the admins'
+/// pages and `/metrics`, a failure to the log as well.
+pub fn check_audit(state: &AppState) {
+    let r = state
+        .db
+        .conn()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| {
+            services::audit::verify_all(&mut c, &state.seal).map_err(|e| e.to_string())
+        });
+    match r {
+        Ok(v) => {
+            let problem = v.problem().map(|p| (p, v.broken_at()));
+            if let Some((p, at)) = problem {
+                log::error!("the audit trail failed its check: {p} at {at:?} (see Audit → Verify)");
+            }
+            state.metrics.audit_checked(problem.is_none());
+            *state.audit_check.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(crate::state::AuditCheck {
+                    at: state.clock.now(),
+                    problem,
+                });
+        }
+        // The database did not answer: the next hour tries again.
+        Err(e) => log::warn!("audit check: {e}"),
+    }
 }
 
 /// A checkpoint of the audit trail's head when due (`audit_seal::EVERY_SECS`); a failure

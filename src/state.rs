@@ -45,6 +45,17 @@ pub struct AppState {
     pub backups: Arc<std::sync::Mutex<crate::backup::Status>>,
     /// The audit trail's signed checkpoints (`CARDROOM_AUDIT_DIR`).
     pub seal: Arc<crate::audit_seal::Seal>,
+    /// The last background check of the audit trail (hourly): when, and its problem if it
+    /// failed. A failure is an alert on the admins' pages and in `/metrics`.
+    pub audit_check: Arc<std::sync::Mutex<Option<AuditCheck>>>,
+}
+
+/// One background check of the audit trail.
+#[derive(Debug, Clone)]
+pub struct AuditCheck {
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// `None`: intact. Else the problem's code and where (see `services::audit::Verification`).
+    pub problem: Option<(&'static str, Option<i64>)>,
 }
 
 impl AppState {

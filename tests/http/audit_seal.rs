@@ -154,6 +154,14 @@ async fn cutting_the_last_500_records_is_detected() {
 #[actix_web::test]
 async fn editing_a_record_and_recomputing_the_chain_after_it_is_detected() {
     let (app, _head) = setup(300).await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    // The hourly check passes before the tampering: no alert.
+    cardroom::app::check_audit(&app.state);
+    assert!(!app
+        .page("/", &s)
+        .await
+        .text()
+        .contains("id=\"audit-alert\""));
     drop_triggers(&app);
     app.with_conn(|c| {
         diesel::update(a::audit_log.filter(a::seq.eq(100)))
@@ -166,6 +174,25 @@ async fn editing_a_record_and_recomputing_the_chain_after_it_is_detected() {
     let v = verify(&app).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "rewritten");
+    // The next background check raises the alert on the admins' pages and in /metrics.
+    cardroom::app::check_audit(&app.state);
+    let page = app.page("/", &s).await.text();
+    assert!(page.contains("id=\"audit-alert\""), "{page}");
+    assert!(page.contains("failed its check"), "{page}");
+    let m = app
+        .call(
+            actix_web::test::TestRequest::get()
+                .uri("/metrics")
+                .peer_addr("127.0.0.1:9".parse().unwrap())
+                .to_request(),
+        )
+        .await;
+    assert_eq!(m.status, 200);
+    assert!(
+        m.text().contains("cardroom_audit_verified 0"),
+        "{}",
+        m.text()
+    );
 }
 
 #[actix_web::test]

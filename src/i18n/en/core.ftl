@@ -441,3 +441,4 @@ sessions-actions = Actions
 sessions-end = End this session
 sessions-this = this one
 sessions-unknown-device = Unknown device
+audit-alert = The audit trail failed its check at { $time }:

@@ -441,3 +441,4 @@ sessions-actions = Ações
 sessions-end = Terminar esta sessão
 sessions-this = esta
 sessions-unknown-device = Dispositivo desconhecido
+audit-alert = O registo de auditoria falhou a verificação às { $time }:

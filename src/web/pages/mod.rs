@@ -89,6 +89,21 @@ pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx>
             c.alert = Some((t.naive_utc(), a.staff.role == "admin"));
         }
     }
+    if a.staff.role == "admin" {
+        let failed = st
+            .audit_check
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .and_then(|c| c.problem.map(|p| (c.at, p)));
+        if let Some((at, (problem, _))) = failed {
+            c.audit_alert = Some(format!(
+                "{} {}",
+                c.t1("audit-alert", "time", c.dt(at.naive_utc())),
+                c.tk("admin-audit-broken-", problem)
+            ));
+        }
+    }
     // A staff member's saved language applies unless this browser chose another.
     if req.cookie(LANG_COOKIE).is_none() {
         if let Some(l) = a
