@@ -840,6 +840,18 @@ pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerSh
         .optional())?)
 }
 
+/// A shift begins (or goes on) for this dealer at this table (a floor manager's assignment,
+/// `services::dealer_scope::assign`).
+pub fn begin_shift(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    dealer_id: i64,
+) -> AppResult<DealerShiftRow> {
+    keep_shift(conn, now, actor, table_id, dealer_id)
+}
+
 /// The staff member dealing at the table: their shift goes on, or begins (ending another's).
 fn keep_shift(
     conn: &mut DbConn,

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cagnotte;
+pub mod dealer_scope;
 pub mod draws;
 pub mod floor;
 pub mod games;

@@ -27,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/tables/{id}/drop-box").route(web::post().to(drop_box)))
         .service(web::resource("/tables/{id}/commissions").route(web::post().to(commission)))
         .service(web::resource("/tables/{id}/shift/end").route(web::post().to(end_shift)))
+        .service(web::resource("/tables/{id}/dealer").route(web::post().to(assign_dealer)))
         .service(web::resource("/reports").route(web::get().to(reports)));
 }
 
@@ -403,4 +404,56 @@ pub async fn end_shift(
     st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Who deals at a table.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AssignDealer {
+    /// An active staff member with the dealer role.
+    pub dealer_id: i64,
+}
+
+/// A dealer's shift at a table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShiftOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub dealer_id: i64,
+    pub started_at: DateTime<Utc>,
+}
+
+/// A floor manager assigns a dealer to a table for this shift (ending whoever's shift was
+/// open there): the dealer may then act at that table, and only there, through the API as
+/// on the table's tablet (issue 16 §4).
+#[utoipa::path(
+    post, path = "/api/v1/tables/{id}/dealer", tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = AssignDealer,
+    responses(
+        (status = 201, body = ShiftOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+pub async fn assign_dealer(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<AssignDealer>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let dealer = body.dealer_id;
+    let s = st
+        .write(move |_, c| services::dealer_scope::assign(c, now, &actor, id, dealer))
+        .await?;
+    Ok(HttpResponse::Created().json(ShiftOut {
+        id: s.id,
+        table_id: s.table_id,
+        dealer_id: s.dealer_id,
+        started_at: s.started_at.and_utc(),
+    }))
 }

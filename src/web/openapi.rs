@@ -82,6 +82,7 @@ impl Modify for BearerAuth {
         api::my_sessions,
         api::end_my_session,
         api::end_staff_sessions,
+
         api::list_players,
         api::create_player,
         api::get_player,
@@ -131,6 +132,7 @@ impl Modify for BearerAuth {
         api_floor::release_hold,
         api_floor::transfer,
         api_cagnotte::table_cagnotte,
+        api_cagnotte::assign_dealer,
         api_cagnotte::close_session,
         api_cagnotte::list_dues,
         api_cagnotte::collect,

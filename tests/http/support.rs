@@ -270,6 +270,24 @@ impl TestApp {
         self.api_login(username, STAFF_PW).await
     }
 
+    /// The floor assigns the dealer whose token this is to a table for the shift: from then
+    /// on the dealer may act at that table (and only there) through the API.
+    pub async fn assign_dealer(&self, dealer_token: &str, table_id: i64) {
+        let id = self.get("/api/v1/me", dealer_token).await.json()["id"]
+            .as_i64()
+            .expect("dealer id");
+        let admin = self.admin_token().await;
+        let r = self
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/{table_id}/dealer"),
+                &admin,
+                serde_json::json!({ "dealer_id": id }),
+            )
+            .await;
+        assert_eq!(r.status, 201, "assign dealer: {}", r.text());
+    }
+
     pub fn create_staff(&self, username: &str, role: &str) {
         let now = self.state.clock.now();
         let input = cardroom::services::staff::StaffInput {
