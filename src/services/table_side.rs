@@ -20,6 +20,7 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::game::LimitClass;
+use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
 use crate::domain::seat_rules::{
     self, absence_status, average_capital, buyin_requirement, check_buyin, check_leave,
@@ -128,14 +129,32 @@ fn positive(field: &str, amount: i64) -> AppResult<()> {
     Ok(())
 }
 
-fn not_negative(field: &str, amount: i64) -> AppResult<()> {
-    if amount < 0 {
-        return Err(AppError::Validation(vec![FieldError::new(
-            field,
-            "err-amount-negative",
-        )]));
-    }
-    Ok(())
+/// Issue 16.3: the range of a counted stack in the seating's game ([`money::stack`]: up to 100
+/// of its maximum buy-ins, else the global ceiling), its own game else the table's.
+fn stack_range(conn: &mut DbConn, s: &SeatingRow) -> AppResult<AmountRange> {
+    let game = match s.game_id {
+        Some(g) => Some(g),
+        None => table(conn, s.table_id)?.game_id,
+    };
+    let max = match game {
+        Some(g) => crate::services::games::get_game(conn, g)?.buy_in_max,
+        None => None,
+    };
+    Ok(money::stack(max))
+}
+
+/// A stack typed in `field` outside [`stack_range`]: 422 on the field, nothing changed.
+fn check_stack(conn: &mut DbConn, field: &str, s: &SeatingRow, amount: i64) -> AppResult<()> {
+    let range = stack_range(conn, s)?;
+    super::check_amount(conn, field, range, amount)
+}
+
+/// Chips bought with `stack` already at the seat: the amount is at least one minor unit and
+/// the stack after it stays in [`stack_range`] (issue 16.3; the game's rules narrow it).
+fn check_chips(conn: &mut DbConn, s: &SeatingRow, stack: i64, amount: i64) -> AppResult<()> {
+    let range = stack_range(conn, s)?;
+    let room_left = (range.max - stack.clamp(0, range.max)).max(1);
+    super::check_amount(conn, "amount", AmountRange::new(1, room_left), amount)
 }
 
 fn text(field: &str, v: &str, max: usize) -> AppResult<String> {
@@ -261,8 +280,8 @@ fn record_chips(
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set((
-                seatings::stack.eq(stack_before + amount),
-                seatings::bought_in.eq(before.bought_in + amount)
+                seatings::stack.eq(money::add(stack_before, amount)?),
+                seatings::bought_in.eq(money::add(before.bought_in, amount)?)
             ))
             .returning(seatings::id)
     )
@@ -315,6 +334,9 @@ pub fn seat_with_buyin(
         let t = table(conn, c.table_id)?;
         let g = game_of(conn, &t)?;
         let amount = amount.ok_or_else(|| AppError::field("amount", "err-buyin-required"))?;
+        money::chips(g.buy_in_max)
+            .check(amount)
+            .map_err(|p| amount_refusal("amount", p, room))?;
         let req = requirement(conn, now, &room.profile, &t, &g, c.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         Some((amount, req))
@@ -346,11 +368,13 @@ pub fn buy_chips(
     let g = game_of(conn, &t)?;
     positive("amount", amount)?;
     if sd.bought_in == 0 {
+        check_chips(conn, &s, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
     } else {
-        not_negative("stack", stack)?;
+        check_stack(conn, "stack", &s, stack)?;
+        check_chips(conn, &s, stack, amount)?;
         check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(
             conn,
@@ -376,7 +400,7 @@ pub fn count_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
+    check_stack(conn, "stack", &s, stack)?;
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set(seatings::stack.eq(stack))
@@ -442,7 +466,7 @@ pub fn cash_out(
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
+    check_stack(conn, "stack", &s, stack)?;
     let t = table(conn, s.table_id)?;
     let limit = match t.game_id {
         Some(_) => limit_of(&game_of(conn, &t)?),
@@ -521,7 +545,7 @@ pub fn transfer_with_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
     let (s, _) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
+    check_stack(conn, "stack", &s, stack)?;
     let to = table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
@@ -979,7 +1003,7 @@ pub fn start_removal(
             ));
         }
     }
-    not_negative("amount", amount)?;
+    check_stack(conn, "amount", &s, amount)?;
     let storage = text("storage", storage, 100)?;
     let row = CustodyRow {
         id: next_seq(conn, "custody")?,
@@ -1053,6 +1077,8 @@ pub fn confirm_removal(
     if c.counted_by == by {
         return Err(conflict("err-custody-same-staff"));
     }
+    let seated = floor::seating(conn, c.seating_id)?;
+    check_stack(conn, "amount", &seated, amount)?;
     if amount != c.amount {
         return Err(rule_refusal(
             Problem::new("err-custody-amount-differs")
