@@ -129,31 +129,40 @@ fn positive(field: &str, amount: i64) -> AppResult<()> {
     Ok(())
 }
 
-/// Issue 16.3: the range of a counted stack in the seating's game ([`money::stack`]: up to 100
-/// of its maximum buy-ins, else the global ceiling), its own game else the table's.
-fn stack_range(conn: &mut DbConn, s: &SeatingRow) -> AppResult<AmountRange> {
+/// Issue 16.3: the maximum buy-in that bounds a seating's stacks ([`money::stack`]): its own
+/// game's, else its table's; `None` (no maximum, or no game) is the global ceiling.
+fn buy_in_max_of(conn: &mut DbConn, s: &SeatingRow) -> AppResult<Option<i64>> {
     let game = match s.game_id {
         Some(g) => Some(g),
         None => table(conn, s.table_id)?.game_id,
     };
-    let max = match game {
-        Some(g) => crate::services::games::get_game(conn, g)?.buy_in_max,
-        None => None,
-    };
-    Ok(money::stack(max))
+    match game {
+        Some(g) => Ok(crate::services::games::get_game(conn, g)?.buy_in_max),
+        None => Ok(None),
+    }
 }
 
-/// A stack typed in `field` outside [`stack_range`]: 422 on the field, nothing changed.
-fn check_stack(conn: &mut DbConn, field: &str, s: &SeatingRow, amount: i64) -> AppResult<()> {
-    let range = stack_range(conn, s)?;
-    super::check_amount(conn, field, range, amount)
+/// A stack typed in `field` outside [`money::stack`] of the game: 422 on the field, nothing
+/// changed.
+fn check_stack(
+    conn: &mut DbConn,
+    field: &str,
+    buy_in_max: Option<i64>,
+    amount: i64,
+) -> AppResult<()> {
+    super::check_amount(conn, field, money::stack(buy_in_max), amount)
 }
 
-/// Chips bought with `stack` already at the seat: the amount is at least one minor unit and
-/// the stack after it stays in [`stack_range`] (issue 16.3; the game's rules narrow it).
-fn check_chips(conn: &mut DbConn, s: &SeatingRow, stack: i64, amount: i64) -> AppResult<()> {
-    let range = stack_range(conn, s)?;
-    let room_left = (range.max - stack.clamp(0, range.max)).max(1);
+/// Chips bought with `stack` already at the seat: at least one minor unit, and the stack after
+/// them within [`money::stack`] (issue 16.3; the game's rules then narrow it).
+fn check_chips(
+    conn: &mut DbConn,
+    buy_in_max: Option<i64>,
+    stack: i64,
+    amount: i64,
+) -> AppResult<()> {
+    let max = money::stack_max(buy_in_max);
+    let room_left = (max - stack.clamp(0, max)).max(1);
     super::check_amount(conn, "amount", AmountRange::new(1, room_left), amount)
 }
 
@@ -368,13 +377,13 @@ pub fn buy_chips(
     let g = game_of(conn, &t)?;
     positive("amount", amount)?;
     if sd.bought_in == 0 {
-        check_chips(conn, &s, 0, amount)?;
+        check_chips(conn, g.buy_in_max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
     } else {
-        check_stack(conn, "stack", &s, stack)?;
-        check_chips(conn, &s, stack, amount)?;
+        check_stack(conn, "stack", g.buy_in_max, stack)?;
+        check_chips(conn, g.buy_in_max, stack, amount)?;
         check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(
             conn,
@@ -400,7 +409,8 @@ pub fn count_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
-    check_stack(conn, "stack", &s, stack)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set(seatings::stack.eq(stack))
@@ -466,12 +476,13 @@ pub fn cash_out(
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
-    check_stack(conn, "stack", &s, stack)?;
     let t = table(conn, s.table_id)?;
-    let limit = match t.game_id {
-        Some(_) => limit_of(&game_of(conn, &t)?),
-        None => LimitClass::Low,
+    let g = match t.game_id {
+        Some(_) => Some(game_of(conn, &t)?),
+        None => None,
     };
+    check_stack(conn, "stack", g.as_ref().and_then(|g| g.buy_in_max), stack)?;
+    let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     if sd.bought_in > 0 {
         if let Err(refusal) = check_leave(
             stack,
@@ -545,7 +556,8 @@ pub fn transfer_with_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
     let (s, _) = open_seating(conn, seating_id, at_table)?;
-    check_stack(conn, "stack", &s, stack)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
     let to = table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
@@ -1003,7 +1015,8 @@ pub fn start_removal(
             ));
         }
     }
-    check_stack(conn, "amount", &s, amount)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "amount", max, amount)?;
     let storage = text("storage", storage, 100)?;
     let row = CustodyRow {
         id: next_seq(conn, "custody")?,
@@ -1078,7 +1091,8 @@ pub fn confirm_removal(
         return Err(conflict("err-custody-same-staff"));
     }
     let seated = floor::seating(conn, c.seating_id)?;
-    check_stack(conn, "amount", &seated, amount)?;
+    let max = buy_in_max_of(conn, &seated)?;
+    check_stack(conn, "amount", max, amount)?;
     if amount != c.amount {
         return Err(rule_refusal(
             Problem::new("err-custody-amount-differs")

@@ -325,6 +325,10 @@ async fn the_issues_amounts_of_2_pow_63_are_refused_naming_the_field_and_change_
         diesel::update(seatings::table.find(s))
             .set(seatings::game_id.eq(Some(deep)))
             .execute(c)
+            .unwrap();
+        diesel::update(cardroom::db::schema::card_tables::table.find(1))
+            .set(cardroom::db::schema::card_tables::game_id.eq(Some(deep)))
+            .execute(c)
             .unwrap()
     });
     let x = app
