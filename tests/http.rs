@@ -24,6 +24,8 @@ mod floor;
 mod invariants;
 #[path = "http/migrations.rs"]
 mod migrations;
+#[path = "http/money.rs"]
+mod money;
 #[path = "http/notify.rs"]
 mod notify;
 #[path = "http/observability.rs"]

@@ -237,6 +237,7 @@ async fn line(st: &AppState, d: CagnotteDueRow) -> AppResult<DueOut> {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CollectRequest {
     /// What was taken, minor units; default: the amount due. More than due is refused (422).
+    #[schema(minimum = 0)]
     pub amount: Option<i64>,
 }
 
@@ -297,7 +298,8 @@ pub async fn exempt(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AmountRequest {
-    /// Minor units.
+    /// Minor units: 1 to 100,000,000 (1,000,000.00), else 422.
+    #[schema(minimum = 1, maximum = 100000000)]
     pub amount: i64,
 }
 
@@ -326,7 +328,8 @@ pub async fn tip(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct DropBoxRequest {
-    /// The drop box's total, minor units.
+    /// The drop box's total, minor units: 0 to 100,000,000 (1,000,000.00), else 422.
+    #[schema(minimum = 0, maximum = 100000000)]
     pub amount: i64,
     /// End the dealer's shift with it.
     #[serde(default)]
@@ -358,7 +361,9 @@ pub async fn drop_box(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CommissionRequest {
-    /// The winner's payout, minor units.
+    /// The winner's payout, minor units: from 1 to a pot of the game (11 stacks of 100 maximum
+    /// buy-ins; 1,100,000,000,000 without a maximum), else 422.
+    #[schema(minimum = 1, maximum = 1100000000000_i64)]
     pub payout: i64,
     /// The winner (seated at this table), if recorded.
     pub player_id: Option<i64>,

@@ -1061,9 +1061,10 @@ impl GameForm {
             active: editing.then(|| checkbox(&self.active)),
         };
         p.finish(|| {
-            services::games::check_game(&g, &room.profile)
+            let errs = services::games::check_game(&g, &room.profile)
                 .err()
-                .unwrap_or_default()
+                .unwrap_or_default();
+            services::in_currency(errs, cur)
         })?;
         Ok(g)
     }
