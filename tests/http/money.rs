@@ -69,6 +69,8 @@ async fn room() -> Room {
         assert_eq!(r.status, 200, "{}", r.text());
     }
     let dealer = app.staff_token("dealer1", "dealer").await;
+    // Dealers act at their own table: the floor assigns this one to table 1.
+    app.assign_dealer(&dealer, 1).await;
     let p = eligible_players(&app, 2);
     let mut seatings = Vec::new();
     for (i, player) in p.iter().enumerate() {
@@ -157,6 +159,8 @@ fn assert_out_of_range(r: &Resp, field: &str, what: &str) {
 async fn the_issues_amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
     let r = room().await;
     let (app, s) = (&r.app, r.seating);
+    // The 13-card table is the dealer's too for this test (the floor assigns it).
+    app.assign_dealer(&r.dealer, 3).await;
     let before = snapshot(app, s);
     let huge = i64::MAX;
     let stack_max = money::STACK_BUYINS_MAX * GAME_MAX;
