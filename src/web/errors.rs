@@ -24,6 +24,9 @@ struct FieldJson {
 #[derive(Serialize)]
 struct ErrorBody {
     code: &'static str,
+    /// The precise reason, stable for integrations to branch on (the message key without its
+    /// `err-` prefix, e.g. `table_number_taken`, `dealer_other_table`, `login_throttled`).
+    reason: String,
     message: String,
     /// 5xx only: the request's id, to quote to whoever reads the logs.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +78,14 @@ pub fn refusal_text(i18n: &I18n, lang: Language, err: &AppError) -> String {
     }
 }
 
+/// The stable machine-readable reason of an error (see `ErrorBody::reason`).
+pub fn reason_of(err: &AppError) -> String {
+    err.problem()
+        .key
+        .trim_start_matches("err-")
+        .replace('-', "_")
+}
+
 pub fn json_response(
     i18n: &I18n,
     lang: Language,
@@ -85,6 +96,7 @@ pub fn json_response(
     let body = ErrorJson {
         error: ErrorBody {
             code: err.code(),
+            reason: reason_of(err),
             message,
             request_id: request_id.filter(|_| err.status_code().is_server_error()),
             fields: fields

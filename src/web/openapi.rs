@@ -27,6 +27,11 @@ pub struct ErrorBody {
     /// too_many_requests | unavailable | internal_error
     #[schema(example = "validation_failed")]
     code: String,
+    /// The precise reason, stable for an integration to branch on (e.g. `table_number_taken`,
+    /// `document_taken`, `dealer_other_table`, `login_throttled`, `session_ended`); the
+    /// `code` is its coarse class.
+    #[schema(example = "table_number_taken")]
+    reason: String,
     /// Localized headline.
     message: String,
     /// Only for 422 (absent otherwise): each refused field with its reason.

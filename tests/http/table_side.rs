@@ -1591,6 +1591,9 @@ async fn a_dealer_acts_at_their_own_table_only() {
     )
     .await;
     assert_eq!(res.status, 403, "{}", res.text());
+    // The coarse code and the precise reason an integration can branch on.
+    assert_eq!(res.json()["error"]["code"], "forbidden");
+    assert_eq!(res.json()["error"]["reason"], "dealer_other_table");
     let res = send(
         on_tablet.clone(),
         count,
