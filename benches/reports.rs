@@ -574,6 +574,14 @@ fn bench_backend(
 ) -> Vec<(String, f64)> {
     let config = Config {
         database_url: url.to_string(),
+        // The audit trail's key and checkpoints: a fresh directory per run (a PostgreSQL
+        // database is new each run too).
+        audit_dir: Some(
+            std::env::temp_dir()
+                .join(format!("cardroom-audit-bench-{}", std::process::id()))
+                .display()
+                .to_string(),
+        ),
         admin_password: Some(ADMIN_PASSWORD.into()),
         workers: Some(2),
         ..Config::default()

@@ -165,6 +165,7 @@ fn build_room(
                         tablet.id,
                         tablet.token_version,
                         TokenKind::Device,
+                        "",
                         now,
                         24,
                     )

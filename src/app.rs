@@ -57,6 +57,35 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
             },
         })
     })?;
+    // The audit trail's signed checkpoints: a missing checkpoint file starts a new series,
+    // itself recorded in the trail (a deleted file shows there and on the verify page).
+    let (seal, key_created) =
+        crate::audit_seal::Seal::open(&config.audit_dir_path()).map_err(StartError::Setup)?;
+    if let crate::audit_seal::Opened::NewSeries { key_created } =
+        seal.opened(key_created).map_err(StartError::Setup)?
+    {
+        let from = crate::audit_seal::head(&mut conn)
+            .map_err(|e| StartError::Setup(e.to_string()))?
+            .map_or(0, |h| h.0);
+        db.write(&mut conn, |c| -> Result<i64, AppError> {
+            let note = serde_json::json!({ "after_record": from, "key_created": key_created });
+            Ok(crate::db::audit::record::<(), _>(
+                c,
+                now,
+                &crate::db::audit::Actor::system(),
+                "audit.seal_started",
+                "audit",
+                None,
+                None,
+                Some(&note),
+            )?)
+        })?;
+        if from > 0 && !key_created {
+            log::warn!("the audit checkpoint file was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)");
+        }
+    }
+    seal.tick(&mut conn, now, "start", true)
+        .map_err(StartError::Setup)?;
     drop(conn);
     let changes = Arc::new(tokio::sync::watch::channel(0).0);
     Ok(AppState {
@@ -71,6 +100,8 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         shutdown: Shutdown::default(),
         metrics: Arc::default(),
         backups: Arc::default(),
+        seal: Arc::new(seal),
+        audit_check: Arc::default(),
     })
 }
 
@@ -128,6 +159,28 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                 .expect("start the backup thread"),
         );
     }
+    {
+        // The whole audit trail and its checkpoints, checked soon after start and then every
+        // hour on a thread of its own (a year of records takes seconds to hash: the
+        // scheduler's one-second timers must not wait for it).
+        let st = state.clone();
+        threads.push(
+            std::thread::Builder::new()
+                .name("audit-check".into())
+                .spawn(move || {
+                    let mut wait = std::time::Duration::from_secs(5);
+                    loop {
+                        st.shutdown.sleep(wait);
+                        if st.shutdown.is_set() {
+                            return;
+                        }
+                        check_audit(&st);
+                        wait = std::time::Duration::from_secs(3600);
+                    }
+                })
+                .expect("start the audit check thread"),
+        );
+    }
     threads.push(
         std::thread::Builder::new()
             .name("scheduler".into())
@@ -137,12 +190,57 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                         Ok(_) => state.metrics.scheduler_passed(),
                         Err(e) => log_pass_failure(&state, "scheduler", &e),
                     }
+                    seal_pass(&state, "minute", false);
                     state.shutdown.sleep(std::time::Duration::from_secs(1));
                 }
+                // The last records of a clean stop are sealed too.
+                seal_pass(&state, "stop", true);
             })
             .expect("start the scheduler thread"),
     );
     threads
+}
+
+/// Verifies the audit trail and its signed checkpoints; the outcome goes to the admins'
+/// pages and `/metrics`, a failure to the log as well.
+pub fn check_audit(state: &AppState) {
+    let r = state
+        .db
+        .conn()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| {
+            services::audit::verify_all(&mut c, &state.seal).map_err(|e| e.to_string())
+        });
+    match r {
+        Ok(v) => {
+            let problem = v.problem().map(|p| (p, v.broken_at()));
+            if let Some((p, at)) = problem {
+                log::error!("the audit trail failed its check: {p} at {at:?} (see Audit → Verify)");
+            }
+            state.metrics.audit_checked(problem.is_none());
+            *state.audit_check.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(crate::state::AuditCheck {
+                    at: state.clock.now(),
+                    problem,
+                });
+        }
+        // The database did not answer: the next hour tries again.
+        Err(e) => log::warn!("audit check: {e}"),
+    }
+}
+
+/// A checkpoint of the audit trail's head when due (`audit_seal::EVERY_SECS`); a failure
+/// is logged (the next pass tries again).
+fn seal_pass(state: &AppState, reason: &str, force: bool) {
+    let now = state.clock.now();
+    let r = state
+        .db
+        .conn()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| state.seal.tick(&mut c, now, reason, force));
+    if let Err(e) = r {
+        log::warn!("audit checkpoint: {e}");
+    }
 }
 
 /// The process's stop signal (SIGTERM/SIGINT): open event streams end (browsers and tablets

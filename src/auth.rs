@@ -57,6 +57,10 @@ pub struct Claims {
     pub kind: TokenKind,
     /// The session's CSRF token (web sessions).
     pub csrf: String,
+    /// The session row this token belongs to (web and API tokens; see
+    /// `services::sessions`). Empty for device tokens, which tablets revoke on their own.
+    #[serde(default)]
+    pub sid: String,
     pub iat: i64,
     pub exp: i64,
 }
@@ -66,6 +70,7 @@ pub fn issue(
     staff_id: i64,
     ver: i32,
     kind: TokenKind,
+    sid: &str,
     now: DateTime<Utc>,
     hours: u32,
 ) -> (String, Claims) {
@@ -74,6 +79,7 @@ pub fn issue(
         ver,
         kind,
         csrf: random_token(24),
+        sid: sid.to_string(),
         iat: now.timestamp(),
         exp: (now + Duration::hours(hours as i64)).timestamp(),
     };
@@ -142,7 +148,7 @@ mod tests {
     #[test]
     fn tokens_verify_and_expire() {
         let now = Utc::now();
-        let (t, c) = issue(&keys(), 7, 0, TokenKind::Api, now, 12);
+        let (t, c) = issue(&keys(), 7, 0, TokenKind::Api, "s1", now, 12);
         assert_eq!(verify(&keys(), &t, TokenKind::Api, now).unwrap().sub, 7);
         assert_eq!(c.exp - c.iat, 12 * 3600);
         assert_eq!(
@@ -163,7 +169,7 @@ mod tests {
     #[test]
     fn alg_none_is_refused() {
         let now = Utc::now();
-        let (t, _) = issue(&keys(), 1, 0, TokenKind::Api, now, 1);
+        let (t, _) = issue(&keys(), 1, 0, TokenKind::Api, "s1", now, 1);
         let payload = t.split('.').nth(1).unwrap();
         let header = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .encode(br#"{"alg":"none","typ":"JWT"}"#);

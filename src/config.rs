@@ -35,6 +35,16 @@ pub struct Config {
     /// `CARDROOM_METRICS_TOKEN`: the bearer token `GET /metrics` wants (≥ 16 characters).
     /// Unset: `/metrics` answers only requests from the machine itself (loopback).
     pub metrics_token: Option<String>,
+    /// `CARDROOM_TRUSTED_PROXIES`: comma-separated addresses of reverse proxies in front of
+    /// the server. A request from one of them is attributed to the client its
+    /// `X-Forwarded-For` names (sign-in throttling, sessions, player-link rate limits);
+    /// from anyone else that header is ignored (a client could write anything in it).
+    pub trusted_proxies: Option<String>,
+    /// `CARDROOM_AUDIT_DIR`: where the audit trail's signing key and signed checkpoints are
+    /// kept — outside the database on purpose (default: the SQLite file's directory; on
+    /// PostgreSQL the working directory's `cardroom-audit`). Back it up apart from the
+    /// database.
+    pub audit_dir: Option<String>,
     /// `CARDROOM_SESSION_HOURS`: how long a sign-in lasts.
     pub session_hours: u32,
     /// `CARDROOM_WORKERS`: HTTP worker threads (default: one per core).
@@ -116,6 +126,8 @@ impl Default for Config {
             secure_cookies: false,
             pool_size: 8,
             metrics_token: None,
+            trusted_proxies: None,
+            audit_dir: None,
             backup_dir: None,
             backup_every_min: 60,
             backup_keep: 48,
@@ -148,6 +160,33 @@ impl Default for Config {
             player_link_rate: 240,
             sqlite_synchronous: "full".into(),
         }
+    }
+}
+
+impl Config {
+    /// The directory of the audit trail's key and checkpoints (`CARDROOM_AUDIT_DIR`).
+    pub fn audit_dir_path(&self) -> std::path::PathBuf {
+        if let Some(d) = &self.audit_dir {
+            return d.into();
+        }
+        if crate::db::Backend::of_url(&self.database_url) == crate::db::Backend::Sqlite {
+            let db = std::path::PathBuf::from(crate::db::sqlite_path(&self.database_url));
+            match db.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => ".".into(),
+            }
+        } else {
+            "cardroom-audit".into()
+        }
+    }
+
+    /// The reverse proxies whose `X-Forwarded-For` is believed (validated at start).
+    pub fn trusted_proxy_ips(&self) -> Vec<std::net::IpAddr> {
+        self.trusted_proxies
+            .iter()
+            .flat_map(|s| s.split(','))
+            .filter_map(|p| p.trim().parse().ok())
+            .collect()
     }
 }
 
@@ -262,6 +301,18 @@ impl Config {
             return Err(bad(
                 "CARDROOM_METRICS_TOKEN",
                 "must be at least 16 characters, without spaces",
+            ));
+        }
+        if let Some(bad_ip) = self
+            .trusted_proxies
+            .iter()
+            .flat_map(|s| s.split(','))
+            .map(str::trim)
+            .find(|p| !p.is_empty() && p.parse::<std::net::IpAddr>().is_err())
+        {
+            return Err(bad(
+                "CARDROOM_TRUSTED_PROXIES",
+                format!("{bad_ip:?} is not an IP address (give addresses, comma-separated)"),
             ));
         }
         if !(5..=1440).contains(&self.backup_every_min) {

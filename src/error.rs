@@ -50,6 +50,22 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// The `Retry-After` (seconds) an answer carries: 503s always (the database is not
+    /// answering; a broken connection is replaced within a second of it being back, so a
+    /// client may try again this soon), 429s with the wait their problem names (else a minute).
+    pub fn retry_after(&self) -> Option<String> {
+        match self {
+            AppError::Unavailable(_) => Some("2".into()),
+            AppError::TooManyRequests(p) => Some(
+                p.args
+                    .iter()
+                    .find(|(k, _)| *k == "seconds")
+                    .map_or_else(|| "60".into(), |(_, v)| v.clone()),
+            ),
+            _ => None,
+        }
+    }
+
     pub fn field(field: &str, key: &'static str) -> AppError {
         AppError::Validation(vec![FieldError::new(field, key)])
     }
@@ -209,6 +225,14 @@ impl From<actix_web::Error> for AppError {
             Some(a) => a.clone(),
             None => AppError::from_status(e.as_response_error().status_code()),
         }
+    }
+}
+
+/// A total of stored amounts that does not fit in i64 (issue 16.3): said plainly, never shown
+/// wrapped. Only rows written before the amount bounds existed (or by hand) can cause it.
+impl From<crate::domain::money::Overflow> for AppError {
+    fn from(_: crate::domain::money::Overflow) -> Self {
+        AppError::Conflict(Problem::new("err-money-overflow"))
     }
 }
 

@@ -4,6 +4,7 @@
 //! transaction each, audited); `web` the thin HTML and JSON handlers.
 
 pub mod app;
+pub mod audit_seal;
 pub mod auth;
 pub mod backup;
 pub mod config;

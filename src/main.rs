@@ -93,6 +93,13 @@ fn main() -> std::process::ExitCode {
             }
         }
         Command::VerifyAudit => {
+            // Starting the app begins a new series of checkpoints when the file is missing:
+            // look first, so that a deleted file is reported, not papered over.
+            let log_was_there = cardroom::audit_seal::log_expected_absent(&config.audit_dir_path())
+                || config
+                    .audit_dir_path()
+                    .join(cardroom::audit_seal::LOG_FILE)
+                    .exists();
             let state = match cardroom::app::build_state(config) {
                 Ok(s) => s,
                 Err(e) => {
@@ -104,22 +111,42 @@ fn main() -> std::process::ExitCode {
                 .db
                 .conn()
                 .map_err(|e| e.to_string())
-                .and_then(|mut c| cardroom::db::audit::verify(&mut c).map_err(|e| e.to_string()));
+                .and_then(|mut c| {
+                    cardroom::services::audit::verify_all(&mut c, &state.seal)
+                        .map_err(|e| e.to_string())
+                });
+            let report = report.map(|mut v| {
+                if !log_was_there && v.chain.records > 1 {
+                    v.seal.problem = Some(cardroom::audit_seal::SealProblem::NoFile);
+                }
+                v
+            });
             match report {
-                Ok(r) if r.ok => {
-                    println!("audit trail intact: {} records verified", r.records);
+                Ok(v) if v.ok() => {
+                    println!(
+                        "audit trail intact: {} records verified; {} signed checkpoints match (records up to {} vouched for)",
+                        v.chain.records,
+                        v.seal.checkpoints,
+                        v.seal.sealed_up_to.unwrap_or(0)
+                    );
                     std::process::ExitCode::SUCCESS
                 }
-                Ok(r) => {
-                    let why = match r.problem {
-                        Some("tampered") => "its content does not match its hash",
-                        Some("unlinked") => "it does not link to the previous record",
-                        _ => "records are missing before it",
+                Ok(v) => {
+                    let at = v.broken_at().unwrap_or_default();
+                    let why = match v.problem() {
+                        Some("tampered") => format!("record {at}'s content does not match its hash"),
+                        Some("unlinked") => format!("record {at} does not link to the previous record"),
+                        Some("gap") => format!("records are missing before record {at}"),
+                        Some("truncated") => format!("record {at}, vouched for by a signed checkpoint, is gone: the trail was cut short or records deleted"),
+                        Some("rewritten") => format!("record {at}, vouched for by a signed checkpoint, has changed: records were rewritten and the chain recomputed"),
+                        Some("checkpoint_forged") => format!("line {at} of the checkpoint file has no valid signature: the file was edited"),
+                        Some("checkpoints_reordered") => format!("the checkpoint file goes backwards at line {at}: it was cut and rewritten"),
+                        Some("checkpoints_missing") => "the checkpoint file is missing: nothing outside the database vouches for the records".to_string(),
+                        _ => "unknown problem".to_string(),
                     };
                     println!(
-                        "audit trail BROKEN at record {}: {why} ({} records verified before it)",
-                        r.broken_at.unwrap_or_default(),
-                        r.records
+                        "audit trail BROKEN: {why} ({} records verified before it)",
+                        v.chain.records
                     );
                     std::process::ExitCode::from(3)
                 }
@@ -163,6 +190,22 @@ fn main() -> std::process::ExitCode {
                     );
                     if let Some(k) = kept {
                         println!("the database it replaced is kept as {}", k.display());
+                    }
+                    // The old checkpoints speak of records the restored copy never had: set
+                    // aside (kept as evidence); the next start begins a new series, recorded
+                    // in the trail.
+                    match cardroom::audit_seal::Seal::retire(
+                        &config.audit_dir_path(),
+                        chrono::Utc::now(),
+                    ) {
+                        Ok(Some(old)) => println!(
+                            "the audit checkpoints of the replaced database are kept as {}",
+                            old.display()
+                        ),
+                        Ok(None) => {}
+                        Err(e) => eprintln!(
+                            "cardroom restore: could not set the old audit checkpoints aside: {e}"
+                        ),
                     }
                     std::process::ExitCode::SUCCESS
                 }

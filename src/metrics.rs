@@ -181,6 +181,9 @@ pub struct Metrics {
     start: Instant,
     /// Milliseconds after `start` of the scheduler's last completed pass (0: none yet).
     scheduler_pass_ms: AtomicU64,
+    /// 1: the last check of the audit trail and its checkpoints passed; 0: it failed;
+    /// -1: not checked yet.
+    audit_verified: Gauge,
 }
 
 /// Latency buckets (seconds): a floor click is expected in milliseconds, a report in < 1 s.
@@ -211,6 +214,13 @@ impl Default for Metrics {
             "Event streams open (floor screens, tablets)",
             streams.clone(),
         );
+        let audit_verified = Gauge::default();
+        audit_verified.set(-1);
+        registry.register(
+            "cardroom_audit_verified",
+            "1 when the last check of the audit trail and its signed checkpoints passed, 0 when it failed (alert), -1 before the first (hourly)",
+            audit_verified.clone(),
+        );
         registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
         Metrics {
             registry,
@@ -220,6 +230,7 @@ impl Default for Metrics {
             snapshot,
             start: Instant::now(),
             scheduler_pass_ms: AtomicU64::new(0),
+            audit_verified,
         }
     }
 }
@@ -248,6 +259,11 @@ impl Metrics {
             metrics: self.clone(),
             kind,
         }
+    }
+
+    /// The outcome of the hourly audit check.
+    pub fn audit_checked(&self, ok: bool) {
+        self.audit_verified.set(i64::from(ok));
     }
 
     pub fn scheduler_passed(&self) {

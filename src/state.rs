@@ -1,6 +1,7 @@
 //! The one application state shared by every handler.
 
 use crate::config::Config;
+use crate::db::models::{SessionRow, StaffRow};
 use crate::db::{Db, DbConn};
 use crate::domain::clock::Clock;
 use crate::error::{AppError, AppResult};
@@ -44,6 +45,19 @@ pub struct AppState {
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The scheduled backups' last outcomes (`CARDROOM_BACKUP_DIR`).
     pub backups: Arc<std::sync::Mutex<crate::backup::Status>>,
+    /// The audit trail's signed checkpoints (`CARDROOM_AUDIT_DIR`).
+    pub seal: Arc<crate::audit_seal::Seal>,
+    /// The last background check of the audit trail (hourly): when, and its problem if it
+    /// failed. A failure is an alert on the admins' pages and in `/metrics`.
+    pub audit_check: Arc<std::sync::Mutex<Option<AuditCheck>>>,
+}
+
+/// One background check of the audit trail.
+#[derive(Debug, Clone)]
+pub struct AuditCheck {
+    pub at: chrono::DateTime<chrono::Utc>,
+    /// `None`: intact. Else the problem's code and where (see `services::audit::Verification`).
+    pub problem: Option<(&'static str, Option<i64>)>,
 }
 
 impl AppState {
@@ -86,28 +100,84 @@ impl AppState {
 
     /// Signs a staff member in: reads (no write turn), checks the password on the blocking
     /// pool (argon2 is slow on purpose), then records the outcome in a write transaction.
+    /// Signs a staff member in: the throttle, the password check (off the write turn) and,
+    /// when it succeeds, a new session row, all recorded in one write.
     pub async fn sign_in(
         &self,
         username: String,
         password: String,
-    ) -> AppResult<Result<crate::db::models::StaffRow, AppError>> {
-        use crate::services::staff;
+        from: SignInFrom,
+    ) -> AppResult<Result<(StaffRow, SessionRow), AppError>> {
+        let r = self
+            .credentials(username, password, from.address.clone(), Some(from))
+            .await?;
+        Ok(r.map(|(who, s)| (who, s.expect("a session is opened when asked"))))
+    }
+
+    /// Checks a second staff member's username and password (a witness at the table):
+    /// throttled and audited like a sign-in, but opens no session.
+    pub async fn check_credentials(
+        &self,
+        username: String,
+        password: String,
+        address: String,
+    ) -> AppResult<Result<StaffRow, AppError>> {
+        let r = self.credentials(username, password, address, None).await?;
+        Ok(r.map(|(who, _)| who))
+    }
+
+    async fn credentials(
+        &self,
+        username: String,
+        password: String,
+        address: String,
+        session: Option<SignInFrom>,
+    ) -> AppResult<Result<(StaffRow, Option<SessionRow>), AppError>> {
+        use crate::services::{sessions, staff};
         let now = self.clock.now();
         let pw = password.clone();
         let attempt = self
-            .run(move |_, c| staff::login_prepare(c, now, &username, &pw))
+            .run(move |_, c| staff::login_prepare(c, now, &username, &pw, &address))
             .await?;
         let (attempt, ok) = actix_web::web::block(move || {
             let ok = staff::login_check(&attempt, &password);
             (attempt, ok)
         })
         .await?;
-        self.write(move |_, c| staff::login_record(c, now, &attempt, ok))
-            .await
+        let hours = self.config.session_hours;
+        self.write(move |_, c| {
+            Ok(match staff::login_record(c, now, &attempt, ok)? {
+                Ok(who) => {
+                    let s = match &session {
+                        Some(f) => Some(sessions::open(
+                            c,
+                            now,
+                            &who,
+                            f.kind,
+                            hours,
+                            &f.user_agent,
+                            &f.address,
+                        )?),
+                        None => None,
+                    };
+                    Ok((who, s))
+                }
+                Err(e) => Err(e),
+            })
+        })
+        .await
     }
 
     /// Tells live pages that something was committed.
     pub fn changed(&self) {
         self.changes.send_modify(|n| *n = n.wrapping_add(1));
     }
+}
+
+/// Where a sign-in comes from: a page or the API, the browser, the client's address.
+#[derive(Debug, Clone)]
+pub struct SignInFrom {
+    pub kind: crate::services::sessions::SessionKind,
+    pub user_agent: String,
+    pub address: String,
 }

@@ -186,16 +186,18 @@ fn the_binary_alone_in_an_empty_directory_serves_every_asset_its_pages_link() {
     }
     assert_eq!(get(addr, "/static/no-such-file.css", &[]).status, 404);
     assert_eq!(get(addr, "/static/../Cargo.toml", &[]).status, 404);
-    // The database was made beside the binary, nothing else.
+    // The database was made beside the binary (with the audit trail's key and signed
+    // checkpoints, kept out of the database on purpose), nothing else.
     let mut files: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
         .collect();
     files.sort();
     assert!(
-        files
-            .iter()
-            .all(|f| f == "cardroom" || f.starts_with("room.db")),
+        files.iter().all(|f| f == "cardroom"
+            || f.starts_with("room.db")
+            || f == "audit.key"
+            || f == "audit-checkpoints.log"),
         "{files:?}"
     );
     drop(guard);

@@ -206,6 +206,8 @@ async fn register_player_in_a_real_browser() {
         fail(c, "img.player-photo did not load (naturalWidth 0): the photo route did not serve an image").await;
     }
     screenshot(c, "browser-player.png").await;
+    scroll_to_top(c).await;
+    docs_screenshot(c, "register-player.png", 1440, 900).await;
 
     // 5. Done.
     if let Err(e) = client.close().await {

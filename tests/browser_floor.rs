@@ -244,10 +244,35 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     }
     screenshot(&a, "browser-floor-a.png").await;
     screenshot(&b, "browser-floor-b.png").await;
+    if docs_screenshots() {
+        docs_pictures(&a, base).await;
+    }
     for (name, c) in [("A", a), ("B", b)] {
         if let Err(e) = c.close().await {
             panic!("closing browser {name}'s session: {e}");
         }
+    }
+}
+
+/// The README's pictures of the floor and of the room's setup (only with
+/// `CARDROOM_DOCS_SCREENSHOTS=1`, after the test has checked what it checks): the dashboard
+/// from its top, then, signed in as `admin`, the room's settings and its games.
+async fn docs_pictures(c: &Client, base: &str) {
+    scroll_to_top(c).await;
+    docs_screenshot(c, "floor.png", 1440, 900).await;
+    sign_in(c, base, "admin", ADMIN_PASSWORD).await;
+    for (path, css, name) in [
+        ("/admin/room", "main form", "room.png"),
+        ("/admin/games", "main", "games.png"),
+    ] {
+        ok(
+            c,
+            c.goto(&format!("{base}{path}")).await,
+            &format!("opening {path}"),
+        )
+        .await;
+        wait_css(c, css).await;
+        docs_screenshot(c, name, 1440, 900).await;
     }
 }
 

@@ -172,6 +172,7 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     }
     layout_check(p, f, "place 3").await;
     screenshot(p, "browser-player-place3.png").await;
+    docs_screenshot(p, "player-place.png", PHONE_W, PHONE_H).await;
     set_marker(p, f, 1).await;
 
     // 3. The floor seats the two players ahead (call next + seat, through the API).
@@ -299,6 +300,7 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     }
     layout_check(p, f, "seat call").await;
     screenshot(p, "browser-player-call.png").await;
+    docs_screenshot(p, "player-call.png", PHONE_W, PHONE_H).await;
 
     // 5. The player taps "On my way" (a form: 303 back to the page, which loads again).
     click_and_load(p, f, "#plink-on-my-way", "phone: tapping On my way").await;
@@ -359,6 +361,7 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
                   if (f) f.scrollIntoView({ block: 'center' }); return !!f;";
     let _ = js(f, scroll, vec![json!(call_id)]).await;
     screenshot(f, "browser-player-floor.png").await;
+    docs_screenshot(f, "floor-call.png", 1440, 900).await;
 
     // 6. The Portuguese player's link: Portuguese, whatever the browser asks for (en-US).
     goto(p, f, &pt_link, "#plink-state").await;

@@ -230,6 +230,7 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
     .await;
     wait_css(&c, "#chart-cagnotte").await;
     screenshot(&c, "browser-reports.png").await;
+    docs_screenshot(&c, "report.png", 1440, 900).await;
 
     // The charts: SVG, titled, with bars of non-zero height holding the day's data.
     let charts = js(

@@ -126,6 +126,7 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     eprintln!("tablet pairing code {code}");
     layout_report(t, "pairing page").await;
     screenshot(t, "browser-tablet-pair.png").await;
+    docs_screenshot(t, "tablet-pair.png", TABLET_W, TABLET_H).await;
 
     // The floor enters it for table 2.
     goto(f, t, &format!("{base}/floor/tablets"), "#pair-form").await;
@@ -274,6 +275,7 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     no_reload(t, f, 1, "the call was pushed").await;
     layout_report(t, "table page with a call").await;
     screenshot(t, "browser-tablet-call.png").await;
+    docs_screenshot(t, "tablet-call.png", TABLET_W, TABLET_H).await;
 
     // 5. The dealer acknowledges it (a form: the tablet page loads again).
     click_and_load(

@@ -8,6 +8,8 @@ mod support;
 mod admin;
 #[path = "http/api.rs"]
 mod api;
+#[path = "http/audit_seal.rs"]
+mod audit_seal;
 #[path = "http/authz.rs"]
 mod authz;
 #[path = "http/backups.rs"]
@@ -22,6 +24,8 @@ mod floor;
 mod invariants;
 #[path = "http/migrations.rs"]
 mod migrations;
+#[path = "http/money.rs"]
+mod money;
 #[path = "http/notify.rs"]
 mod notify;
 #[path = "http/observability.rs"]
@@ -40,6 +44,8 @@ mod player_link;
 mod push;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/sessions.rs"]
+mod sessions;
 #[path = "http/sqlite_night.rs"]
 mod sqlite_night;
 #[path = "http/table_side.rs"]

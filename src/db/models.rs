@@ -39,10 +39,27 @@ pub struct StaffRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = login_throttle)]
 pub struct ThrottleRow {
-    pub username: String,
+    pub throttle_key: String,
     pub failures: i32,
-    pub window_start: NaiveDateTime,
-    pub locked_until: Option<NaiveDateTime>,
+    pub last_failure: NaiveDateTime,
+    pub not_before: Option<NaiveDateTime>,
+}
+
+/// One sign-in: a page session or an API token (issue 16). The token carries `id`.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = staff_sessions)]
+pub struct SessionRow {
+    pub id: String,
+    pub staff_id: i64,
+    /// `web` or `api`.
+    pub kind: String,
+    pub created_at: NaiveDateTime,
+    pub expires_at: NaiveDateTime,
+    pub last_seen_at: NaiveDateTime,
+    pub user_agent: String,
+    pub address: String,
+    pub ended_at: Option<NaiveDateTime>,
+    pub end_reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]

@@ -44,11 +44,26 @@ diesel::table! {
 }
 
 diesel::table! {
-    login_throttle (username) {
-        username -> Text,
+    login_throttle (throttle_key) {
+        throttle_key -> Text,
         failures -> Integer,
-        window_start -> Timestamp,
-        locked_until -> Nullable<Timestamp>,
+        last_failure -> Timestamp,
+        not_before -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    staff_sessions (id) {
+        id -> Text,
+        staff_id -> BigInt,
+        kind -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        last_seen_at -> Timestamp,
+        user_agent -> Text,
+        address -> Text,
+        ended_at -> Nullable<Timestamp>,
+        end_reason -> Nullable<Text>,
     }
 }
 
@@ -561,12 +576,14 @@ diesel::table! {
 diesel::joinable!(cagnotte_dues -> cagnotte_sessions (session_id));
 diesel::joinable!(cagnotte_dues -> players (player_id));
 diesel::joinable!(dealer_shifts -> staff (dealer_id));
+diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
     sequences,
     room,
     staff,
     login_throttle,
+    staff_sessions,
     players,
     player_photos,
     exclusions,

@@ -85,9 +85,11 @@ pub fn check_settings(
             "err-cagnotte-base-needs-max",
         ));
     }
-    // PT-2007 7a: a cap is an amount the rake may not pass.
+    // PT-2007 7a: a cap is an amount the rake may not pass (at most a game amount, issue 16.3).
     if rake_cap.is_some_and(|c| c <= 0) {
         errs.push(FieldError::new("rake_cap", "err-rake-cap-positive"));
+    } else if let Some(Err(p)) = rake_cap.map(|c| super::money::GAME_AMOUNT.check(c)) {
+        errs.push(FieldError::of("rake_cap", p));
     }
     // BSOP 80: the smallest chip is the smallest unit the blinds are made of.
     if let Some(chip) = chip {
@@ -96,6 +98,8 @@ pub fn check_settings(
                 "smallest_chip",
                 "err-smallest-chip-positive",
             ));
+        } else if let Err(p) = super::money::GAME_AMOUNT.check(chip) {
+            errs.push(FieldError::of("smallest_chip", p));
         } else if small_blind % chip != 0 || big_blind % chip != 0 {
             errs.push(FieldError::new("smallest_chip", "err-smallest-chip-blinds"));
         }

@@ -25,6 +25,14 @@ impl FieldError {
         self.args.push((name, value.to_string()));
         self
     }
+    /// A refusal said about one field.
+    pub fn of(field: &str, p: Problem) -> Self {
+        FieldError {
+            field: field.to_string(),
+            key: p.key,
+            args: p.args,
+        }
+    }
 }
 
 /// A refusal that is not tied to one field (a rule, a state), with catalog key + arguments.

@@ -1,6 +1,7 @@
 //! Games (variant, stakes, limit class, buy-ins) and tables (seats, mode).
 
 use super::error::{Errors, FieldError};
+use super::money;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -106,11 +107,17 @@ pub struct GameSpec {
     pub seats: i32,
 }
 
-/// Largest amount accepted anywhere, in minor units (10 million in major units).
-pub const MAX_AMOUNT: i64 = 1_000_000_000;
-
+/// Checks a game's settings. Amounts: [`money::GAME_AMOUNT`] (0.01 to 10,000,000.00; a
+/// banked game's blinds are 0), refused with `err-amount-range` {min, max} (raw minor units).
 pub fn validate_game(g: &GameSpec) -> Result<(), Vec<FieldError>> {
     let mut e = Errors::default();
+    let amount = |e: &mut Errors, field: &str, v: i64| match money::GAME_AMOUNT.check(v) {
+        Ok(()) => true,
+        Err(p) => {
+            e.push(FieldError::of(field, p));
+            false
+        }
+    };
     let name = g.name.trim();
     if name.is_empty() {
         e.add("name", "err-required");
@@ -122,22 +129,14 @@ pub fn validate_game(g: &GameSpec) -> Result<(), Vec<FieldError>> {
             e.add("big_blind", "err-game-banked-no-blinds");
         }
     } else {
-        if g.small_blind <= 0 || g.small_blind > MAX_AMOUNT {
-            e.add("small_blind", "err-amount-positive");
-        }
-        if g.big_blind <= 0 || g.big_blind > MAX_AMOUNT {
-            e.add("big_blind", "err-amount-positive");
-        } else if g.big_blind < g.small_blind {
+        amount(&mut e, "small_blind", g.small_blind);
+        if amount(&mut e, "big_blind", g.big_blind) && g.big_blind < g.small_blind {
             e.add("big_blind", "err-game-bb-below-sb");
         }
     }
-    if g.buy_in_min <= 0 || g.buy_in_min > MAX_AMOUNT {
-        e.add("buy_in_min", "err-amount-positive");
-    }
+    amount(&mut e, "buy_in_min", g.buy_in_min);
     if let Some(max) = g.buy_in_max {
-        if max > MAX_AMOUNT || max <= 0 {
-            e.add("buy_in_max", "err-amount-positive");
-        } else if max < g.buy_in_min {
+        if amount(&mut e, "buy_in_max", max) && max < g.buy_in_min {
             e.add("buy_in_max", "err-game-max-below-min");
         }
     }
@@ -235,6 +234,26 @@ mod tests {
         g.small_blind = 0;
         g.big_blind = 0;
         assert!(validate_game(&g).is_ok());
+    }
+
+    #[test]
+    fn amounts_beyond_ten_million_are_refused_with_the_range() {
+        let mut g = spec(Variant::HoldemNl);
+        g.buy_in_max = Some(i64::MAX);
+        let e = validate_game(&g).unwrap_err();
+        assert_eq!(
+            (e[0].field.as_str(), e[0].key),
+            ("buy_in_max", "err-amount-range")
+        );
+        assert_eq!(
+            e[0].args,
+            vec![("min", "1".to_string()), ("max", "1000000000".to_string())]
+        );
+        let mut g = spec(Variant::HoldemNl);
+        g.buy_in_max = Some(money::GAME_AMOUNT_MAX);
+        assert!(validate_game(&g).is_ok());
+        g.small_blind = 0;
+        assert_eq!(validate_game(&g).unwrap_err()[0].field, "small_blind");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod age;
 pub mod audit;
+pub mod audit_seal;
 pub mod cagnotte;
 pub mod cards;
 pub mod clock;
@@ -13,6 +14,7 @@ pub mod draw;
 pub mod eligibility;
 pub mod error;
 pub mod game;
+pub mod login_throttle;
 pub mod money;
 pub mod player;
 pub mod profile;

@@ -16,10 +16,6 @@ pub const PASSWORD_MIN: usize = 10;
 pub const PASSWORD_MAX: usize = 128;
 pub const USERNAME_MAX: usize = 32;
 
-/// Failed sign-ins allowed before the account is locked for [`LOCKOUT_MINUTES`].
-pub const MAX_FAILED_LOGINS: i32 = 5;
-pub const LOCKOUT_MINUTES: i64 = 15;
-
 pub fn validate_password(pw: &str, username: &str) -> Result<(), FieldError> {
     let n = pw.chars().count();
     if n < PASSWORD_MIN {

@@ -90,3 +90,42 @@ pub fn history(conn: &mut DbConn, kind: &str, id: i64, limit: i64) -> AppResult<
 pub fn verify_chain(conn: &mut DbConn) -> AppResult<ChainReport> {
     Ok(verify(conn)?)
 }
+
+/// The chain and its signed checkpoints, verified together (issue 16 §2).
+#[derive(Debug, Clone)]
+pub struct Verification {
+    pub chain: ChainReport,
+    pub seal: crate::audit_seal::SealReport,
+}
+
+impl Verification {
+    pub fn ok(&self) -> bool {
+        self.chain.ok && self.seal.problem.is_none()
+    }
+
+    /// A stable name for the first problem: the chain's (`tampered`, `unlinked`, `gap`) or the
+    /// checkpoints' (`truncated`, `rewritten`, `checkpoint_forged`, `checkpoints_reordered`,
+    /// `checkpoints_missing`).
+    pub fn problem(&self) -> Option<&'static str> {
+        self.chain
+            .problem
+            .or_else(|| self.seal.problem.as_ref().map(|p| p.code()))
+    }
+
+    /// The record (or, for a checkpoint line, the line) the problem is at.
+    pub fn broken_at(&self) -> Option<i64> {
+        if !self.chain.ok {
+            self.chain.broken_at
+        } else {
+            self.seal.problem.as_ref().and_then(|p| p.at())
+        }
+    }
+}
+
+pub fn verify_all(conn: &mut DbConn, seal: &crate::audit_seal::Seal) -> AppResult<Verification> {
+    let chain = verify(conn)?;
+    let seal = seal
+        .verify(conn)
+        .map_err(|e| AppError::Internal(format!("audit checkpoints: {e}")))?;
+    Ok(Verification { chain, seal })
+}

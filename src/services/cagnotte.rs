@@ -31,6 +31,7 @@ use crate::domain::cagnotte::{
     self as rules, SeatSpan, SessionBase, SessionBilling, SessionState, Suspension,
 };
 use crate::domain::game::Variant;
+use crate::domain::money;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
@@ -323,9 +324,12 @@ fn close_session(
 /// What the dealer recorded about the hand that just ended (PT-2007 7a).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct HandResult {
-    /// The pot, minor units.
+    /// The pot, minor units: 0 to 11 stacks of 100 maximum buy-ins of the game
+    /// (1,100,000,000,000 without a maximum), else 422.
+    #[schema(minimum = 0, maximum = 1100000000000_i64)]
     pub pot: Option<i64>,
-    /// The rake taken from it, minor units.
+    /// The rake taken from it, minor units: at most the pot and PT-2007 7a's 5 % (422).
+    #[schema(minimum = 0)]
     pub rake: Option<i64>,
     /// PT-ONL 18: the hand ended before the flop without a voluntary bet.
     #[serde(default)]
@@ -412,9 +416,11 @@ fn record_result(
 ) -> AppResult<()> {
     let pot = r.pot.unwrap_or(0);
     let rake = r.rake.unwrap_or(0);
-    if pot < 0 {
-        return Err(AppError::field("pot", "err-amount-negative"));
-    }
+    // Issue 16.3: a pot is at most every seat's stack (domain::money::pot); the rake is then
+    // bounded by it (PT-2007 7a, below).
+    money::pot(g.buy_in_max)
+        .check(pot)
+        .map_err(|p| field_refusal("pot", p, room))?;
     if rake > 0 && per_session(g) {
         return Err(field_refusal(
             "rake",
@@ -750,12 +756,15 @@ impl SessionPanel {
     pub fn finishing(&self) -> bool {
         matches!(self.state, SessionState::Finishing { .. })
     }
+    /// What is still due in the session (shown on the tablet and the floor's panel): added in
+    /// i128, never wrapped (issue 16.3).
     pub fn to_collect(&self) -> i64 {
-        self.dues
-            .iter()
-            .filter(|d| d.due.state == "due")
-            .map(|d| d.due.amount)
-            .sum()
+        money::sum_wide(
+            self.dues
+                .iter()
+                .filter(|d| d.due.state == "due")
+                .map(|d| d.due.amount),
+        )
     }
     /// The due of a seat in this session, if any.
     pub fn due_of_seat(&self, seat_no: i32) -> Option<&DueLine> {
@@ -838,6 +847,18 @@ pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerSh
         .select(DealerShiftRow::as_select())
         .first(dbc)
         .optional())?)
+}
+
+/// A shift begins (or goes on) for this dealer at this table (a floor manager's assignment,
+/// `services::dealer_scope::assign`).
+pub fn begin_shift(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    dealer_id: i64,
+) -> AppResult<DealerShiftRow> {
+    keep_shift(conn, now, actor, table_id, dealer_id)
 }
 
 /// The staff member dealing at the table: their shift goes on, or begins (ending another's).
@@ -932,13 +953,6 @@ fn shift_for(
     }
 }
 
-fn positive(field: &str, amount: i64) -> AppResult<()> {
-    if amount <= 0 {
-        return Err(AppError::field(field, "err-amount-positive"));
-    }
-    Ok(())
-}
-
 /// PT-2007 5, 9d: tips given at the table, recorded apart from the cagnotte, on the dealer's
 /// shift.
 pub fn record_tip(
@@ -948,7 +962,7 @@ pub fn record_tip(
     table_id: i64,
     amount: i64,
 ) -> AppResult<TipRow> {
-    positive("amount", amount)?;
+    super::check_amount(conn, "amount", money::TIP, amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
     let shift = shift_for(conn, now, actor, table_id)?;
     let row = TipRow {
@@ -987,9 +1001,7 @@ pub fn record_drop(
     amount: i64,
     end: bool,
 ) -> AppResult<DropBoxRow> {
-    if amount < 0 {
-        return Err(AppError::field("amount", "err-amount-negative"));
-    }
+    super::check_amount(conn, "amount", money::DROP_BOX, amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
     let shift = shift_for(conn, now, actor, table_id)?;
     let row = DropBoxRow {
@@ -1033,7 +1045,6 @@ pub fn record_commission(
     payout: i64,
     player_id: Option<i64>,
 ) -> AppResult<CommissionRow> {
-    positive("payout", payout)?;
     let t = crate::services::games::get_table(conn, table_id)?;
     let g = game(
         conn,
@@ -1042,6 +1053,15 @@ pub fn record_commission(
     if g.variant != Variant::ThirteenCards.to_string() {
         return Err(conflict("err-commission-not-thirteen"));
     }
+    // Issue 16.3: a payout comes out of a round's bets, so at most a pot of the game; a
+    // payout of nothing pays no commission.
+    let range = money::pot(g.buy_in_max);
+    super::check_amount(
+        conn,
+        "payout",
+        money::AmountRange::new(1, range.max),
+        payout,
+    )?;
     if let Some(p) = player_id {
         let seated: i64 = crate::native!(conn, |dbc| seatings::table
             .filter(seatings::table_id.eq(table_id))

@@ -17,18 +17,23 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// A game as sent by the admin. Amounts in minor units (cents).
+/// A game as sent by the admin. Amounts in minor units (cents), each from 1 to 1,000,000,000
+/// (10,000,000.00), else 422; blinds are 0 in a banked game (and only there).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct GameInput {
     pub name: String,
     /// holdem_nl | holdem_pl | holdem_limit | plo | omaha | short_deck_holdem | short_deck_plo |
     /// synthetic | q_poker | thirteen_cards
     pub variant: String,
+    #[schema(minimum = 0, maximum = 1_000_000_000)]
     pub small_blind: i64,
+    #[schema(minimum = 0, maximum = 1_000_000_000)]
     pub big_blind: i64,
     /// low | mid | high
     pub limit_class: String,
+    #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub buy_in_min: i64,
+    #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub buy_in_max: Option<i64>,
     /// Default: from the variant.
     pub seats: Option<i32>,
@@ -40,8 +45,10 @@ pub struct GameInput {
     /// table maximum when the game has one, else the cave.
     pub cagnotte_base: Option<String>,
     /// PT-2007 7a: the most the house takes from one hand, minor units; none: no cap.
+    #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub rake_cap: Option<i64>,
     /// BSOP 80: the smallest chip in play, minor units; none: derived from the blinds.
+    #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub smallest_chip: Option<i64>,
     /// Default true.
     pub active: Option<bool>,
@@ -176,6 +183,21 @@ pub fn check_game(
     }
 }
 
+/// [`check_game`], its refused amounts said in the room's currency.
+fn checked(
+    conn: &mut DbConn,
+    g: &GameInput,
+    profile: &RuleProfile,
+) -> AppResult<(GameSpec, CagnotteSettings)> {
+    match check_game(g, profile) {
+        Ok(ok) => Ok(ok),
+        Err(errs) => {
+            let currency = super::room::get(conn)?.currency;
+            Err(AppError::Validation(super::in_currency(errs, &currency)))
+        }
+    }
+}
+
 pub fn list_games(conn: &mut DbConn) -> AppResult<Vec<GameRow>> {
     Ok(games::table
         .order((games::active.desc(), games::name.asc()))
@@ -226,7 +248,7 @@ pub fn create_game(
     profile: &RuleProfile,
     g: &GameInput,
 ) -> AppResult<GameRow> {
-    let (spec, cs) = check_game(g, profile)?;
+    let (spec, cs) = checked(conn, g, profile)?;
     let row = game_row(
         next_seq(conn, "game")?,
         &spec,
@@ -260,7 +282,7 @@ pub fn update_game(
     g: &GameInput,
 ) -> AppResult<GameRow> {
     let before = get_game(conn, id)?;
-    let (spec, cs) = check_game(g, profile)?;
+    let (spec, cs) = checked(conn, g, profile)?;
     // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
     // the game starts: while a table of this game is open, running or suspended it stays; a
     // new game changes it.

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cagnotte;
+pub mod dealer_scope;
 pub mod draws;
 pub mod floor;
 pub mod games;
@@ -14,14 +15,54 @@ pub mod player_page;
 pub mod players;
 pub mod reports;
 pub mod room;
+pub mod sessions;
 pub mod staff;
 pub mod table_side;
 pub mod tablets;
 
-use crate::domain::Problem;
-use crate::error::AppError;
+use crate::db::DbConn;
+use crate::domain::money::{AmountRange, AMOUNT_RANGE_KEY};
+use crate::domain::{FieldError, Problem};
+use crate::error::{AppError, AppResult};
 
 /// A conflict with a message key.
 pub fn conflict(key: &'static str) -> AppError {
     AppError::Conflict(Problem::new(key))
+}
+
+/// Field refusals with the bounds of an amount outside its range (`err-amount-range`, see
+/// [`crate::domain::money`]) said in the room's currency; other refusals unchanged (their
+/// `min`/`max` may be counts, not money).
+pub fn in_currency(errs: Vec<FieldError>, currency: &str) -> Vec<FieldError> {
+    errs.into_iter()
+        .map(|mut f| {
+            if f.key == AMOUNT_RANGE_KEY {
+                for (k, v) in f.args.iter_mut() {
+                    if let (true, Ok(minor)) = (matches!(*k, "min" | "max"), v.parse::<i64>()) {
+                        *v = crate::i18n::money(minor, currency);
+                    }
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// Issue 16.3: `amount` typed in `field` must lie in `range`; else a 422 on that field with
+/// the range in the room's currency (the room is read only then). Checked before anything is
+/// written, so a refused amount changes nothing.
+pub fn check_amount(
+    conn: &mut DbConn,
+    field: &str,
+    range: AmountRange,
+    amount: i64,
+) -> AppResult<()> {
+    let Err(p) = range.check(amount) else {
+        return Ok(());
+    };
+    let currency = room::get(conn)?.currency;
+    Err(AppError::Validation(in_currency(
+        vec![FieldError::of(field, p)],
+        &currency,
+    )))
 }

@@ -103,11 +103,12 @@ pub struct PlayerView {
 }
 
 impl PlayerView {
+    /// PT-ONL 67: the day's totals, added in i128 and never wrapped (issue 16.3).
     pub fn total_bought_in(&self) -> i64 {
-        self.today.iter().map(|g| g.bought_in).sum()
+        crate::domain::money::sum_wide(self.today.iter().map(|g| g.bought_in))
     }
     pub fn total_taken_off(&self) -> i64 {
-        self.today.iter().map(|g| g.taken_off).sum()
+        crate::domain::money::sum_wide(self.today.iter().map(|g| g.taken_off))
     }
 }
 
@@ -288,7 +289,7 @@ fn today(
         let to = left.unwrap_or(n).min(n);
         d.minutes += ((to - from).num_seconds().max(0)) / 60;
         if left.is_some_and(|l| l > s && l <= n) {
-            d.taken_off += taken.unwrap_or(0);
+            crate::domain::money::add_to(&mut d.taken_off, taken.unwrap_or(0))?;
         }
     }
     let bought: Vec<(Option<i64>, i64)> = buyins::table
@@ -298,13 +299,11 @@ fn today(
         .select((buyins::game_id, buyins::amount))
         .load(conn)?;
     for (g, amount) in bought {
-        by_game
-            .entry(name(g))
-            .or_insert_with(|| GameDay {
-                game: name(g),
-                ..GameDay::default()
-            })
-            .bought_in += amount;
+        let d = by_game.entry(name(g)).or_insert_with(|| GameDay {
+            game: name(g),
+            ..GameDay::default()
+        });
+        crate::domain::money::add_to(&mut d.bought_in, amount)?;
     }
     Ok(by_game.into_values().collect())
 }

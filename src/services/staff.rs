@@ -1,16 +1,16 @@
 //! Staff accounts, sign-in with throttling, password changes.
 
 use super::conflict;
+use super::sessions::EndReason;
 use crate::auth::{hash_password, random_token, verify_password};
 use crate::db::audit::{self, Actor};
 use crate::db::models::{StaffRow, ThrottleRow};
-use crate::db::schema::{login_throttle, staff};
+use crate::db::schema::{login_throttle as login_throttle_t, staff};
 use crate::db::{next_seq, DbConn};
 use crate::domain::error::Errors;
+use crate::domain::login_throttle::{self, Counter, Policy};
 use crate::domain::player::Language;
-use crate::domain::staff::{
-    validate_password, validate_staff, Role, LOCKOUT_MINUTES, MAX_FAILED_LOGINS,
-};
+use crate::domain::staff::{validate_password, validate_staff, Role};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
@@ -129,8 +129,10 @@ fn insert(
 #[derive(Debug, Clone)]
 pub struct LoginAttempt {
     username: String,
+    /// The client's address (throttling counts per address too).
+    address: String,
     staff: Option<StaffRow>,
-    /// Already refused (locked out, or a malformed attempt): no password check needed.
+    /// Already refused (waiting out a throttle, or a malformed attempt): no password check.
     refused: Option<AppError>,
 }
 
@@ -138,39 +140,69 @@ fn login_failed() -> AppError {
     AppError::Unauthorized(Problem::new("err-login-failed"))
 }
 
-/// Step 1 of a sign-in, read-only: is the username locked out, and who is it?
+fn throttled(wait: Duration) -> AppError {
+    AppError::TooManyRequests(
+        Problem::new("err-login-throttled").arg("seconds", login_throttle::retry_after_secs(wait)),
+    )
+}
+
+fn counter(r: &ThrottleRow) -> Counter {
+    Counter {
+        failures: r.failures,
+        last_failure: r.last_failure.and_utc(),
+        not_before: r.not_before.map(|t| t.and_utc()),
+    }
+}
+
+/// The stored counters of an attempt's three keys (domain::login_throttle).
+fn counters(
+    conn: &mut DbConn,
+    username: &str,
+    address: &str,
+) -> AppResult<Vec<(String, Policy, Option<Counter>)>> {
+    let keys = login_throttle::keys(username, address);
+    let names: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    let rows: Vec<ThrottleRow> = login_throttle_t::table
+        .filter(login_throttle_t::throttle_key.eq_any(&names))
+        .select(ThrottleRow::as_select())
+        .load(conn)?;
+    Ok(keys
+        .into_iter()
+        .map(|(k, p)| {
+            let c = rows.iter().find(|r| r.throttle_key == k).map(counter);
+            (k, p, c)
+        })
+        .collect())
+}
+
+/// Step 1 of a sign-in, read-only: must this attempt wait, and who is it?
 pub fn login_prepare(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     username: &str,
     password: &str,
+    address: &str,
 ) -> AppResult<LoginAttempt> {
     let username = username.trim().to_lowercase();
+    let address = address.to_string();
     if username.is_empty() || username.len() > 64 || password.is_empty() || password.len() > 1024 {
         return Ok(LoginAttempt {
             username,
+            address,
             staff: None,
             refused: Some(login_failed()),
         });
     }
-    let t = now.naive_utc();
-    let throttle: Option<ThrottleRow> = login_throttle::table
-        .find(&username)
-        .select(ThrottleRow::as_select())
-        .first(conn)
-        .optional()?;
-    if let Some(until) = throttle
-        .as_ref()
-        .and_then(|r| r.locked_until)
-        .filter(|u| *u > t)
-    {
-        let minutes = ((until - t).num_seconds() + 59) / 60;
-        let refused =
-            AppError::TooManyRequests(Problem::new("err-login-locked").arg("minutes", minutes));
+    let wait = counters(conn, &username, &address)?
+        .iter()
+        .filter_map(|(_, _, c)| login_throttle::wait(c.as_ref(), now))
+        .max();
+    if let Some(w) = wait {
         return Ok(LoginAttempt {
             username,
+            address,
             staff: None,
-            refused: Some(refused),
+            refused: Some(throttled(w)),
         });
     }
     let staff: Option<StaffRow> = staff::table
@@ -180,6 +212,7 @@ pub fn login_prepare(
         .optional()?;
     Ok(LoginAttempt {
         username,
+        address,
         staff,
         refused: None,
     })
@@ -200,13 +233,13 @@ pub fn login_check(a: &LoginAttempt, password: &str) -> bool {
     }
 }
 
-/// Step 3, in a write transaction: records the outcome. Five failures within 15 minutes
-/// lock the username for 15 minutes (whether or not it exists, so the answer does not tell
-/// which usernames exist).
+/// Step 3, in a write transaction: records the outcome. A failure counts under the
+/// attempt's three keys (domain::login_throttle: growing waits, never a hard lock), whether
+/// or not the username exists, so the answer does not tell which usernames exist.
 ///
 /// The outer result is for storage faults; the inner one is the answer. A refusal is an
 /// `Ok(Err(..))` so that the caller's transaction commits the failure count (and its audit
-/// record): rolling it back would mean the lockout never comes.
+/// record): rolling it back would mean the throttle never comes.
 pub fn login_record(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -216,35 +249,38 @@ pub fn login_record(
     if let Some(e) = &a.refused {
         return Ok(Err(e.clone()));
     }
-    let username = &a.username;
-    let t = now.naive_utc();
+    let keys = login_throttle::keys(&a.username, &a.address);
     if ok {
-        diesel::delete(login_throttle::table.find(username)).execute(conn)?;
+        // This person from this address is who they say: their own counter starts over
+        // (the address's and the username's counters decay on their own).
+        diesel::delete(login_throttle_t::table.find(&keys[0].0)).execute(conn)?;
         return Ok(a.staff.clone().ok_or_else(login_failed));
     }
     // Read again inside the write turn: concurrent failures all count.
-    let throttle: Option<ThrottleRow> = login_throttle::table
-        .find(username)
-        .select(ThrottleRow::as_select())
-        .first(conn)
-        .optional()?;
-    let window = Duration::minutes(LOCKOUT_MINUTES);
-    let (failures, start) = match throttle {
-        Some(r) if t - r.window_start < window => (r.failures + 1, r.window_start),
-        _ => (1, t),
-    };
-    let locked_until = (failures >= MAX_FAILED_LOGINS).then(|| t + window);
-    diesel::delete(login_throttle::table.find(username)).execute(conn)?;
-    diesel::insert_into(login_throttle::table)
-        .values(&ThrottleRow {
-            username: username.clone(),
-            failures,
-            window_start: start,
-            locked_until,
-        })
-        .execute(conn)?;
+    let mut started_waiting = Vec::new();
+    let mut longest: Option<Duration> = None;
+    for (key, policy, before) in counters(conn, &a.username, &a.address)? {
+        let next = login_throttle::after_failure(before.as_ref(), policy, now);
+        if let Some(w) = login_throttle::wait(Some(&next), now) {
+            longest = Some(longest.map_or(w, |l| l.max(w)));
+            if next.failures == policy.free + 1 {
+                started_waiting.push(key.clone());
+            }
+        }
+        diesel::delete(login_throttle_t::table.find(&key)).execute(conn)?;
+        diesel::insert_into(login_throttle_t::table)
+            .values(&ThrottleRow {
+                throttle_key: key,
+                failures: next.failures,
+                last_failure: now.naive_utc(),
+                not_before: next.not_before.map(|t| t.naive_utc()),
+            })
+            .execute(conn)?;
+    }
     if let Some(s) = &a.staff {
-        let note = serde_json::json!({ "failures": failures, "locked": locked_until.is_some() });
+        let note = serde_json::json!({
+            "address": a.address, "waits_s": longest.map(|w| w.num_seconds()),
+        });
         audit::record::<(), _>(
             conn,
             now,
@@ -256,12 +292,25 @@ pub fn login_record(
             Some(&note),
         )?;
     }
-    if locked_until.is_some() {
-        return Ok(Err(AppError::TooManyRequests(
-            Problem::new("err-login-locked").arg("minutes", LOCKOUT_MINUTES),
-        )));
+    // A counter that starts making someone wait is a security event, whoever the username
+    // (recorded once per episode, not per attempt: a flood must not flood the trail).
+    if !started_waiting.is_empty() {
+        let note = serde_json::json!({ "keys": started_waiting });
+        audit::record::<(), _>(
+            conn,
+            now,
+            &Actor::system(),
+            "security.login_throttled",
+            "address",
+            None,
+            None,
+            Some(&note),
+        )?;
     }
-    Ok(Err(login_failed()))
+    Ok(Err(match longest {
+        Some(w) => throttled(w),
+        None => login_failed(),
+    }))
 }
 
 /// All three steps on one connection (scripts and tests; the web layer runs step 2 outside
@@ -271,8 +320,9 @@ pub fn login(
     now: DateTime<Utc>,
     username: &str,
     password: &str,
+    address: &str,
 ) -> AppResult<Result<StaffRow, AppError>> {
-    let a = login_prepare(conn, now, username, password)?;
+    let a = login_prepare(conn, now, username, password, address)?;
     let ok = login_check(&a, password);
     login_record(conn, now, &a, ok)
 }
@@ -313,6 +363,16 @@ pub fn change_password(
             staff::updated_at.eq(now.naive_utc()),
         ))
         .execute(conn)?;
+    // Every session of this person ends (the caller opens a fresh one for the browser that
+    // changed it).
+    super::sessions::end_all(
+        conn,
+        now,
+        &actor(me),
+        me.id,
+        None,
+        EndReason::PasswordChanged,
+    )?;
     let note = serde_json::json!({ "password": "changed" });
     audit::record::<(), _>(
         conn,
@@ -448,6 +508,16 @@ pub fn update(
             .set(staff::password_hash.eq(hash_password(p)))
             .execute(conn)?;
     }
+    if bump {
+        let reason = if !active {
+            EndReason::Deactivated
+        } else if new_pw.is_some() {
+            EndReason::PasswordChanged
+        } else {
+            EndReason::RoleChanged
+        };
+        super::sessions::end_all(conn, now, &actor(by), id, None, reason)?;
+    }
     let after = get(conn, id)?;
     audit::record(
         conn,
@@ -460,4 +530,19 @@ pub fn update(
         Some(&after),
     )?;
     Ok(after)
+}
+
+/// An admin ends every session and API token of a staff member at once (their token
+/// version moves on too, so even a token from before sessions were recorded is refused).
+pub fn end_sessions(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: &StaffRow,
+    id: i64,
+) -> AppResult<usize> {
+    let before = get(conn, id)?;
+    diesel::update(staff::table.find(id))
+        .set(staff::token_version.eq(before.token_version + 1))
+        .execute(conn)?;
+    super::sessions::end_all(conn, now, &actor(by), id, None, EndReason::EndedByAdmin)
 }

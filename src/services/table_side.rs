@@ -20,6 +20,7 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::game::LimitClass;
+use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
 use crate::domain::seat_rules::{
     self, absence_status, average_capital, buyin_requirement, check_buyin, check_leave,
@@ -128,14 +129,41 @@ fn positive(field: &str, amount: i64) -> AppResult<()> {
     Ok(())
 }
 
-fn not_negative(field: &str, amount: i64) -> AppResult<()> {
-    if amount < 0 {
-        return Err(AppError::Validation(vec![FieldError::new(
-            field,
-            "err-amount-negative",
-        )]));
+/// Issue 16.3: the maximum buy-in that bounds a seating's stacks ([`money::stack`]): its own
+/// game's, else its table's; `None` (no maximum, or no game) is the global ceiling.
+fn buy_in_max_of(conn: &mut DbConn, s: &SeatingRow) -> AppResult<Option<i64>> {
+    let game = match s.game_id {
+        Some(g) => Some(g),
+        None => table(conn, s.table_id)?.game_id,
+    };
+    match game {
+        Some(g) => Ok(crate::services::games::get_game(conn, g)?.buy_in_max),
+        None => Ok(None),
     }
-    Ok(())
+}
+
+/// A stack typed in `field` outside [`money::stack`] of the game: 422 on the field, nothing
+/// changed.
+fn check_stack(
+    conn: &mut DbConn,
+    field: &str,
+    buy_in_max: Option<i64>,
+    amount: i64,
+) -> AppResult<()> {
+    super::check_amount(conn, field, money::stack(buy_in_max), amount)
+}
+
+/// Chips bought with `stack` already at the seat: at least one minor unit, and the stack after
+/// them within [`money::stack`] (issue 16.3; the game's rules then narrow it).
+fn check_chips(
+    conn: &mut DbConn,
+    buy_in_max: Option<i64>,
+    stack: i64,
+    amount: i64,
+) -> AppResult<()> {
+    let max = money::stack_max(buy_in_max);
+    let room_left = (max - stack.clamp(0, max)).max(1);
+    super::check_amount(conn, "amount", AmountRange::new(1, room_left), amount)
 }
 
 fn text(field: &str, v: &str, max: usize) -> AppResult<String> {
@@ -261,8 +289,8 @@ fn record_chips(
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set((
-                seatings::stack.eq(stack_before + amount),
-                seatings::bought_in.eq(before.bought_in + amount)
+                seatings::stack.eq(money::add(stack_before, amount)?),
+                seatings::bought_in.eq(money::add(before.bought_in, amount)?)
             ))
             .returning(seatings::id)
     )
@@ -315,6 +343,9 @@ pub fn seat_with_buyin(
         let t = table(conn, c.table_id)?;
         let g = game_of(conn, &t)?;
         let amount = amount.ok_or_else(|| AppError::field("amount", "err-buyin-required"))?;
+        money::chips(g.buy_in_max)
+            .check(amount)
+            .map_err(|p| amount_refusal("amount", p, room))?;
         let req = requirement(conn, now, &room.profile, &t, &g, c.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         Some((amount, req))
@@ -346,11 +377,13 @@ pub fn buy_chips(
     let g = game_of(conn, &t)?;
     positive("amount", amount)?;
     if sd.bought_in == 0 {
+        check_chips(conn, g.buy_in_max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
     } else {
-        not_negative("stack", stack)?;
+        check_stack(conn, "stack", g.buy_in_max, stack)?;
+        check_chips(conn, g.buy_in_max, stack, amount)?;
         check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(
             conn,
@@ -376,7 +409,8 @@ pub fn count_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set(seatings::stack.eq(stack))
@@ -442,12 +476,13 @@ pub fn cash_out(
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
     let t = table(conn, s.table_id)?;
-    let limit = match t.game_id {
-        Some(_) => limit_of(&game_of(conn, &t)?),
-        None => LimitClass::Low,
+    let g = match t.game_id {
+        Some(_) => Some(game_of(conn, &t)?),
+        None => None,
     };
+    check_stack(conn, "stack", g.as_ref().and_then(|g| g.buy_in_max), stack)?;
+    let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     if sd.bought_in > 0 {
         if let Err(refusal) = check_leave(
             stack,
@@ -521,7 +556,8 @@ pub fn transfer_with_stack(
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
     let (s, _) = open_seating(conn, seating_id, at_table)?;
-    not_negative("stack", stack)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
     let to = table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
@@ -979,7 +1015,8 @@ pub fn start_removal(
             ));
         }
     }
-    not_negative("amount", amount)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "amount", max, amount)?;
     let storage = text("storage", storage, 100)?;
     let row = CustodyRow {
         id: next_seq(conn, "custody")?,
@@ -1053,6 +1090,9 @@ pub fn confirm_removal(
     if c.counted_by == by {
         return Err(conflict("err-custody-same-staff"));
     }
+    let seated = floor::seating(conn, c.seating_id)?;
+    let max = buy_in_max_of(conn, &seated)?;
+    check_stack(conn, "amount", max, amount)?;
     if amount != c.amount {
         return Err(rule_refusal(
             Problem::new("err-custody-amount-differs")

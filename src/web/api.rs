@@ -19,6 +19,7 @@ use crate::services::audit::AuditFilter;
 use crate::services::games::{GameInput, TableInput};
 use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
 use crate::services::room::{Room, RoomUpdate};
+use crate::services::sessions::{self as sessions_svc, EndReason, SessionKind};
 use crate::services::staff::{PasswordChange, StaffInput};
 use crate::services::{self, photo};
 use crate::state::AppState;
@@ -42,7 +43,11 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
     let mut v1 = utoipa_actix_web::scope("/api/v1")
         .service(login)
         .service(change_password)
+        .service(logout)
         .service(me)
+        .service(my_sessions)
+        .service(end_my_session)
+        .service(end_staff_sessions)
         .service(list_players)
         .service(create_player)
         .service(get_player)
@@ -428,12 +433,20 @@ impl From<&AuditRow> for AuditOut {
 /// The outcome of verifying the audit chain.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChainReportOut {
+    /// The chain is intact and every signed checkpoint matches it.
     pub ok: bool,
     pub records: u64,
-    /// The first broken record's sequence number.
+    /// The first broken record's sequence number (for `checkpoint_forged` and
+    /// `checkpoints_reordered`: the line of the checkpoint file).
     pub broken_at: Option<i64>,
-    /// `tampered`, `unlinked` or `gap`.
+    /// The chain's problem (`tampered`, `unlinked`, `gap`) or the checkpoints' (`truncated`:
+    /// a record a checkpoint vouched for is gone; `rewritten`: it has another hash now;
+    /// `checkpoint_forged`, `checkpoints_reordered`, `checkpoints_missing`).
     pub problem: Option<String>,
+    /// Signed checkpoints verified against the chain.
+    pub checkpoints: usize,
+    /// The last record a signed checkpoint vouches for.
+    pub sealed_up_to: Option<i64>,
 }
 
 /// A game. Amounts in minor units (cents); percentages in basis points.
@@ -580,17 +593,20 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
 )]
 #[post("/auth/login")]
 pub async fn login(
+    req: HttpRequest,
     st: web::Data<AppState>,
     body: web::Json<LoginRequest>,
 ) -> AppResult<web::Json<LoginResponse>> {
     let now = st.clock.now();
     let LoginRequest { username, password } = body.into_inner();
-    let staff = st.sign_in(username, password).await??;
+    let from = crate::web::client::sign_in_from(&req, &st, SessionKind::Api);
+    let (staff, session) = st.sign_in(username, password, from).await??;
     let (token, claims) = auth::issue(
         &st.keys,
         staff.id,
         staff.token_version,
         TokenKind::Api,
+        &session.id,
         now,
         st.config.session_hours,
     );
@@ -634,6 +650,135 @@ pub async fn change_password(
 #[get("/me")]
 pub async fn me(who: AnyStaff) -> web::Json<StaffOut> {
     web::Json(StaffOut::from(&who.0.staff))
+}
+
+/// Signs out: this token's session ends at once (the token is refused from now on).
+#[utoipa::path(
+    tag = "auth",
+    responses((status = 204, description = "Signed out"), (status = 401, body = ErrorResponse))
+)]
+#[post("/auth/logout")]
+pub async fn logout(st: web::Data<AppState>, who: AnyStaff) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let staff = who.0.staff;
+    let sid = who.0.claims.sid;
+    st.write(move |_, c| {
+        let actor = services::staff::actor(&staff);
+        sessions_svc::end(c, now, &actor, staff.id, &sid, EndReason::SignedOut)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// One open session (a page session or an API token) of the signed-in staff member.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionOut {
+    /// Identifies the session for `DELETE /api/v1/me/sessions/{id}`.
+    pub id: String,
+    /// `web` (a browser's page session) or `api` (a Bearer token).
+    pub kind: String,
+    /// The browser or program, summarised from its user agent.
+    pub device: String,
+    /// The client's address at sign-in.
+    pub address: String,
+    pub signed_in_at: DateTime<Utc>,
+    /// Last use, to within five minutes.
+    pub last_used_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    /// The session making this request.
+    pub current: bool,
+}
+
+/// The signed-in staff member's open sessions, the most recently used first.
+#[utoipa::path(
+    tag = "auth",
+    responses((status = 200, body = [SessionOut]), (status = 401, body = ErrorResponse))
+)]
+#[get("/me/sessions")]
+pub async fn my_sessions(
+    st: web::Data<AppState>,
+    who: AnyStaff,
+) -> AppResult<web::Json<Vec<SessionOut>>> {
+    let now = st.clock.now();
+    let id = who.0.staff.id;
+    let current = who.0.claims.sid.clone();
+    let rows = st
+        .run(move |_, c| sessions_svc::list_open(c, now, id))
+        .await?;
+    Ok(web::Json(
+        rows.into_iter()
+            .map(|r| SessionOut {
+                current: r.id == current,
+                device: sessions_svc::device(&r.user_agent),
+                id: r.id,
+                kind: r.kind,
+                address: r.address,
+                signed_in_at: r.created_at.and_utc(),
+                last_used_at: r.last_seen_at.and_utc(),
+                expires_at: r.expires_at.and_utc(),
+            })
+            .collect(),
+    ))
+}
+
+/// Ends one of one's own sessions (e.g. a browser left signed in elsewhere).
+#[utoipa::path(
+    tag = "auth",
+    params(("id" = String, Path, description = "The session's id")),
+    responses(
+        (status = 204, description = "Ended"),
+        (status = 401, body = ErrorResponse),
+        (status = 404, description = "No such open session of yours", body = ErrorResponse),
+    )
+)]
+#[delete("/me/sessions/{id}")]
+pub async fn end_my_session(
+    st: web::Data<AppState>,
+    who: AnyStaff,
+    path: web::Path<String>,
+) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let staff = who.0.staff;
+    let sid = path.into_inner();
+    st.write(move |_, c| {
+        let actor = services::staff::actor(&staff);
+        sessions_svc::end(c, now, &actor, staff.id, &sid, EndReason::EndedByOwner)
+    })
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// How many sessions an admin ended.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionsEnded {
+    pub ended: usize,
+}
+
+/// Ends every session and API token of a staff member (admin), e.g. a lost tablet or a
+/// dismissal: their tokens are refused at once.
+#[utoipa::path(
+    tag = "staff",
+    params(("id" = i64, Path)),
+    responses(
+        (status = 200, body = SessionsEnded),
+        (status = 401, body = ErrorResponse),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+    )
+)]
+#[post("/staff/{id}/sessions/end")]
+pub async fn end_staff_sessions(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<SessionsEnded>> {
+    let now = st.clock.now();
+    let admin = who.0.staff;
+    let id = path.into_inner();
+    let ended = st
+        .write(move |_, c| services::staff::end_sessions(c, now, &admin, id))
+        .await?;
+    Ok(web::Json(SessionsEnded { ended }))
 }
 
 // ---- players ---------------------------------------------------------------------------
@@ -1379,13 +1524,15 @@ pub async fn verify_audit(
     _who: AdminStaff,
 ) -> AppResult<web::Json<ChainReportOut>> {
     let r = st
-        .run(|_, conn| services::audit::verify_chain(conn))
+        .run(|st, conn| services::audit::verify_all(conn, &st.seal))
         .await?;
     Ok(web::Json(ChainReportOut {
-        ok: r.ok,
-        records: r.records,
-        broken_at: r.broken_at,
-        problem: r.problem.map(str::to_string),
+        ok: r.ok(),
+        records: r.chain.records,
+        broken_at: r.broken_at(),
+        problem: r.problem().map(str::to_string),
+        checkpoints: r.seal.checkpoints,
+        sealed_up_to: r.seal.sealed_up_to,
     }))
 }
 

@@ -31,6 +31,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(drop_box)
         .service(commission)
         .service(end_shift)
+        .service(assign_dealer)
         .service(reports);
 }
 
@@ -244,6 +245,7 @@ async fn line(st: &AppState, d: CagnotteDueRow) -> AppResult<DueOut> {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CollectRequest {
     /// What was taken, minor units; default: the amount due. More than due is refused (422).
+    #[schema(minimum = 0)]
     pub amount: Option<i64>,
 }
 
@@ -306,7 +308,8 @@ pub async fn exempt(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AmountRequest {
-    /// Minor units.
+    /// Minor units: 1 to 100,000,000 (1,000,000.00), else 422.
+    #[schema(minimum = 1, maximum = 100000000)]
     pub amount: i64,
 }
 
@@ -336,7 +339,8 @@ pub async fn tip(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct DropBoxRequest {
-    /// The drop box's total, minor units.
+    /// The drop box's total, minor units: 0 to 100,000,000 (1,000,000.00), else 422.
+    #[schema(minimum = 0, maximum = 100000000)]
     pub amount: i64,
     /// End the dealer's shift with it.
     #[serde(default)]
@@ -373,7 +377,9 @@ pub async fn drop_box(
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct CommissionRequest {
-    /// The winner's payout, minor units.
+    /// The winner's payout, minor units: from 1 to a pot of the game (11 stacks of 100 maximum
+    /// buy-ins; 1,100,000,000,000 without a maximum), else 422.
+    #[schema(minimum = 1, maximum = 1100000000000_i64)]
     pub payout: i64,
     /// The winner (seated at this table), if recorded.
     pub player_id: Option<i64>,
@@ -421,4 +427,57 @@ pub async fn end_shift(
     st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+/// Who deals at a table.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct AssignDealer {
+    /// An active staff member with the dealer role.
+    pub dealer_id: i64,
+}
+
+/// A dealer's shift at a table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShiftOut {
+    pub id: i64,
+    pub table_id: i64,
+    pub dealer_id: i64,
+    pub started_at: DateTime<Utc>,
+}
+
+/// A floor manager assigns a dealer to a table for this shift (ending whoever's shift was
+/// open there): the dealer may then act at that table, and only there, through the API as
+/// on the table's tablet (issue 16 §4).
+#[utoipa::path(
+    tag = "cagnotte",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = AssignDealer,
+    responses(
+        (status = 201, body = ShiftOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/tables/{id}/dealer")]
+pub async fn assign_dealer(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: Result<web::Json<AssignDealer>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    let body = body?;
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let dealer = body.dealer_id;
+    let s = st
+        .write(move |_, c| services::dealer_scope::assign(c, now, &actor, id, dealer))
+        .await?;
+    Ok(HttpResponse::Created().json(ShiftOut {
+        id: s.id,
+        table_id: s.table_id,
+        dealer_id: s.dealer_id,
+        started_at: s.started_at.and_utc(),
+    }))
 }

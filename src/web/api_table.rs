@@ -380,26 +380,40 @@ pub struct ReturnOut {
 /// A buy-in for a called player (minor units). Omit it for a must-move or seat-change call.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct BuyinRequest {
+    /// Minor units: 1 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422; the game's rules (BSOP 26, 37; PT-2007 28, 75) then narrow it.
+    #[schema(minimum = 1, maximum = 100000000000_i64)]
     pub amount: Option<i64>,
 }
 
 /// Chips bought at the seat: the stack before (ignored for a first buy-in) and the amount.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ChipsRequest {
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     #[serde(default)]
     pub stack: i64,
+    /// Minor units, at least 1; the stack after it stays within the stack's range (422).
+    #[schema(minimum = 1, maximum = 100000000000_i64)]
     pub amount: i64,
 }
 
 /// A stack count (minor units).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct StackRequest {
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub stack: i64,
 }
 
 /// Leaving with the counted stack; a floor manager may override BSOP 38 with a reason.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CashOutRequest {
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub stack: i64,
     pub override_reason: Option<String>,
 }
@@ -408,6 +422,9 @@ pub struct CashOutRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct StackTransferRequest {
     pub table_id: i64,
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub stack: i64,
     #[serde(default)]
     pub cave_lost: bool,
@@ -436,6 +453,9 @@ pub struct HandFlagsRequest {
 /// The first count of an absent player's chips (BSOP 36).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RemovalRequest {
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub amount: i64,
     pub storage: String,
 }
@@ -443,6 +463,9 @@ pub struct RemovalRequest {
 /// The second count, by the signed-in staff member (not the one who counted first).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ConfirmRequest {
+    /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
+    /// else 422.
+    #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub amount: i64,
 }
 
@@ -952,13 +975,16 @@ pub async fn resolve_custody(
     st: web::Data<AppState>,
     who: AnyStaff,
     path: web::Path<i64>,
-    body: web::Json<ResolveRequest>,
+    body: Result<web::Json<ResolveRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<CustodyOut>> {
+    // The role is checked before the body is looked at: a dealer gets 403 whatever it sends
+    // (issue 16.7; the extractor alone would answer 400 for a bad body first).
     if !matches!(who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
         return Err(AppError::Forbidden(crate::domain::Problem::new(
             "err-forbidden",
         )));
     }
+    let body = body?;
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);

@@ -57,6 +57,8 @@ pub struct Ctx {
     pub now: DateTime<Utc>,
     /// A scheduled backup failed at this time (and: the viewer is an admin, who gets a link).
     pub alert: Option<(NaiveDateTime, bool)>,
+    /// Admins: the last background check of the audit trail failed (its problem, in words).
+    pub audit_alert: Option<String>,
 }
 
 impl Ctx {
@@ -79,6 +81,7 @@ impl Ctx {
             path: req.path().to_string(),
             now,
             alert: None,
+            audit_alert: None,
         }
     }
 

@@ -14,10 +14,6 @@ use actix_web::{web, HttpResponse, ResponseError};
 use askama::Template;
 use serde::Serialize;
 
-/// `Retry-After` of a 503 (the database is not answering): a broken connection is replaced
-/// within a second of the database being back, so a client may try again this soon.
-pub const RETRY_AFTER_SECS: &str = "2";
-
 #[derive(Serialize)]
 struct FieldJson {
     field: String,
@@ -106,8 +102,8 @@ pub fn json_response(
     if let AppError::Unauthorized(_) = err {
         res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
     }
-    if let AppError::Unavailable(_) = err {
-        res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
+    if let Some(secs) = err.retry_after() {
+        res.insert_header((header::RETRY_AFTER, secs));
     }
     res.json(body)
 }
@@ -152,8 +148,8 @@ pub fn page_response(
     };
     let html = page.render().unwrap_or_else(|_| "error".into());
     let mut res = HttpResponse::build(err.status_code());
-    if let AppError::Unavailable(_) = err {
-        res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS));
+    if let Some(secs) = err.retry_after() {
+        res.insert_header((header::RETRY_AFTER, secs));
     }
     res.insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
         .content_type("text/html; charset=utf-8")

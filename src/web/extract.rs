@@ -4,9 +4,10 @@ use crate::auth::{self, same_token, Claims, TokenError, TokenKind};
 use crate::db::models::StaffRow;
 use crate::domain::Problem;
 use crate::error::AppError;
+use crate::services::sessions;
 use crate::state::AppState;
 use actix_web::dev::Payload;
-use actix_web::http::header;
+use actix_web::http::{header, Method};
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 use serde::de::DeserializeOwned;
@@ -68,10 +69,18 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
             .ok_or_else(|| AppError::Unauthorized(Problem::new("err-sign-in")))?;
         (c.value().to_string(), TokenKind::Web)
     };
-    let claims = auth::verify(&st.keys, &token, kind, st.clock.now()).map_err(token_problem)?;
+    let now = st.clock.now();
+    let claims = auth::verify(&st.keys, &token, kind, now).map_err(token_problem)?;
     let id = claims.sub;
-    let staff = st
-        .run(move |_, c| crate::services::staff::get(c, id))
+    let sid = claims.sid.clone();
+    // The staff member (fresh: a role change or deactivation counts at once) and the
+    // session row the token names (signed out or ended: refused at once).
+    let (staff, session) = st
+        .run(move |_, c| {
+            let staff = crate::services::staff::get(c, id)?;
+            let session = sessions::check(c, now, &sid, id)?;
+            Ok((staff, session))
+        })
         .await
         .map_err(|e| match e {
             AppError::NotFound => AppError::Unauthorized(Problem::new("err-token-invalid")),
@@ -79,6 +88,13 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
         })?;
     if !staff.active || staff.token_version != claims.ver {
         return Err(AppError::Unauthorized(Problem::new("err-session-ended")));
+    }
+    if sessions::needs_touch(&session, now) {
+        let sid = session.id.clone();
+        // Best effort: a failure to note the last use must not refuse the request.
+        if let Err(e) = st.write(move |_, c| sessions::touch(c, now, &sid)).await {
+            tracing::warn!("could not record a session's last use: {e}");
+        }
     }
     // A one-time password opens only the way to choose a new one.
     if staff.must_change_password && !PASSWORD_CHANGE_PATHS.contains(&req.path()) {
@@ -97,13 +113,54 @@ pub async fn authenticate(req: &HttpRequest) -> Result<Authed, AppError> {
 pub async fn preauthenticate(
     req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+) -> Result<
+    actix_web::dev::ServiceResponse<
+        actix_web::body::EitherBody<impl actix_web::body::MessageBody, actix_web::body::BoxBody>,
+    >,
+    actix_web::Error,
+> {
     let has_credentials =
         req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
     if has_credentials {
-        let _ = authenticate(req.request()).await;
+        if let Ok(a) = authenticate(req.request()).await {
+            if let Err(e) = dealer_scope(req.request(), &a).await {
+                // Answered here, as a handler's refusal would be (the outer middleware puts
+                // it in the reader's language).
+                // (`into_parts` + `ServiceResponse::new` keeps the error on the response,
+                // which the localizing middleware reads; `into_response` would drop it.)
+                let res = actix_web::HttpResponse::from_error(e);
+                let (r, _) = req.into_parts();
+                return Ok(actix_web::dev::ServiceResponse::new(r, res).map_into_right_body());
+            }
+        }
     }
-    next.call(req).await
+    next.call(req).await.map(|r| r.map_into_left_body())
+}
+
+/// Issue 16 §4: a dealer changes only their own table (the paired tablet's, or the one the
+/// floor assigned them for the shift); checked before the handler — and its body — run.
+async fn dealer_scope(req: &HttpRequest, a: &Authed) -> Result<(), AppError> {
+    use crate::services::dealer_scope::{self, subject_of};
+    if a.staff.role != "dealer" || matches!(*req.method(), Method::GET | Method::HEAD) {
+        return Ok(());
+    }
+    let Some(subject) = subject_of(req.path()) else {
+        return Ok(());
+    };
+    let st = state(req);
+    let now = st.clock.now();
+    let device = req
+        .cookie(crate::web::pages::tablet::DEVICE_COOKIE)
+        .and_then(|c| auth::verify(&st.keys, c.value(), TokenKind::Device, now).ok());
+    let staff = a.staff.clone();
+    st.run(move |_, c| {
+        let tablet_table = match device {
+            Some(d) => crate::services::tablets::active(c, d.sub, d.ver)?.map(|t| t.table_id),
+            None => None,
+        };
+        dealer_scope::check(c, &staff, tablet_table, subject)
+    })
+    .await
 }
 
 macro_rules! role_extractor {

@@ -6,6 +6,7 @@ pub mod api_floor;
 pub mod api_messages;
 pub mod api_table;
 pub mod assets;
+pub mod client;
 pub mod ctx;
 pub mod errors;
 pub mod extract;

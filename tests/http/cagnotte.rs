@@ -165,6 +165,8 @@ async fn room(game: Value, n: usize) -> Room {
     let table = r.json()["id"].as_i64().unwrap();
     let floor = app.staff_token("floor1", "floor").await;
     let dealer = app.staff_token("dealer1", "dealer").await;
+    // The floor assigns the dealer to the table (dealers act at their own table only).
+    app.assign_dealer(&dealer, table).await;
     let r = app
         .send_json(
             "POST",
@@ -651,7 +653,18 @@ async fn tips_and_the_drop_box_go_to_the_dealers_shift_and_the_13_card_game_take
         .await;
     assert_eq!(d.status, 201, "{}", d.text());
     assert_eq!(d.json()["shift_id"].as_i64(), Some(shift));
-    // The shift ended with the drop box.
+    // The shift ended with the drop box: nothing left to end (the floor hears so), and the
+    // dealer, no longer dealing there, may not act at the table any more.
+    assert_eq!(
+        r.post(
+            &r.floor,
+            &format!("/api/v1/tables/{}/shift/end", r.table),
+            json!({})
+        )
+        .await
+        .status,
+        409
+    );
     assert_eq!(
         r.post(
             &r.dealer,
@@ -660,10 +673,11 @@ async fn tips_and_the_drop_box_go_to_the_dealers_shift_and_the_13_card_game_take
         )
         .await
         .status,
-        409
+        403
     );
-    // Another dealer's tap starts their own shift.
+    // Another dealer takes over (the floor assigns them): their own shift starts.
     let dealer2 = r.app.staff_token("dealer2", "dealer").await;
+    r.app.assign_dealer(&dealer2, r.table).await;
     let h = r
         .app
         .send_json(
@@ -685,7 +699,7 @@ async fn tips_and_the_drop_box_go_to_the_dealers_shift_and_the_13_card_game_take
     // Commission only in the 13-card game.
     let x = r
         .post(
-            &r.dealer,
+            &dealer2,
             &format!("/api/v1/tables/{}/commissions", r.table),
             json!({ "payout": 10_000 }),
         )
@@ -705,6 +719,8 @@ async fn tips_and_the_drop_box_go_to_the_dealers_shift_and_the_13_card_game_take
         .await;
     assert_eq!(tr.status, 201, "{}", tr.text());
     let t13 = tr.json()["id"].as_i64().unwrap();
+    // The first dealer moves to the 13-card table (the floor assigns them).
+    r.app.assign_dealer(&r.dealer, t13).await;
     let c = r
         .post(
             &r.dealer,

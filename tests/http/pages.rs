@@ -118,7 +118,7 @@ async fn pages_redirect_to_sign_in_and_back() {
 }
 
 #[actix_web::test]
-async fn login_refusals_and_lockout() {
+async fn login_refusals_and_throttling() {
     let app = TestApp::new().await;
     let page = app
         .call(TestRequest::get().uri("/login").to_request())
@@ -141,18 +141,26 @@ async fn login_refusals_and_lockout() {
     let r = app.call(attempt(ADMIN_PW, false)).await;
     assert_eq!(r.status, 403, "{}", r.text());
     assert!(r.text().contains("This form has expired"), "{}", r.text());
-    for _ in 0..4 {
+    for _ in 0..3 {
         let r = app.call(attempt("wrong-password", true)).await;
         assert_eq!(r.status, 401);
         assert!(r.text().contains("Wrong username or password"));
         assert!(r.cookie("cr_session").is_none());
     }
+    // The fourth failure from the same address: a wait begins (a short one), said in words
+    // and in Retry-After.
     let r = app.call(attempt("wrong-password", true)).await;
     assert_eq!(r.status, 429);
-    assert!(r.text().contains("Too many failed attempts"));
-    // Locked: even the right password is refused for now.
+    assert!(
+        r.text().contains("Too many failed attempts"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(r.header("retry-after").as_deref(), Some("1"));
+    // Within the wait even the right password waits.
     let r = app.call(attempt(ADMIN_PW, true)).await;
     assert_eq!(r.status, 429);
+    assert!(r.header("retry-after").is_some());
 }
 
 #[actix_web::test]

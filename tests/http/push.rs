@@ -212,6 +212,7 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
             t.id,
             t.token_version,
             TokenKind::Device,
+            "",
             now,
             24,
         )

@@ -19,6 +19,8 @@ pub const STAFF_PW: &str = "staff-test-password";
 pub struct TestDb {
     pub url: String,
     _dir: Option<tempfile::TempDir>,
+    /// The audit trail's key and signed checkpoints (each test its own, on both backends).
+    pub audit: tempfile::TempDir,
 }
 
 pub fn is_postgres() -> bool {
@@ -42,13 +44,18 @@ pub fn fresh_db() -> TestDb {
             Some(i) => format!("{}/{}", &base[..i], name),
             None => panic!("CARDROOM_TEST_PG must end with /database"),
         };
-        TestDb { url, _dir: None }
+        TestDb {
+            url,
+            _dir: None,
+            audit: tempfile::tempdir().expect("temp dir"),
+        }
     } else {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}", dir.path().join("test.db").display());
         TestDb {
             url,
             _dir: Some(dir),
+            audit: tempfile::tempdir().expect("temp dir"),
         }
     }
 }
@@ -69,6 +76,7 @@ pub fn config(db: &TestDb, test_clock: bool) -> Config {
         secret: Some("test-secret-test-secret-test-secret-0123".into()),
         test_clock,
         pool_size: 4,
+        audit_dir: Some(db.audit.path().display().to_string()),
         ..Config::default()
     }
 }
@@ -162,6 +170,7 @@ impl TestApp {
         let db = TestDb {
             url: url.to_string(),
             _dir: None,
+            audit: tempfile::tempdir().expect("temp dir"),
         };
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
         let svc =
@@ -259,6 +268,24 @@ impl TestApp {
     pub async fn staff_token(&self, username: &str, role: &str) -> String {
         self.create_staff(username, role);
         self.api_login(username, STAFF_PW).await
+    }
+
+    /// The floor assigns the dealer whose token this is to a table for the shift: from then
+    /// on the dealer may act at that table (and only there) through the API.
+    pub async fn assign_dealer(&self, dealer_token: &str, table_id: i64) {
+        let id = self.get("/api/v1/me", dealer_token).await.json()["id"]
+            .as_i64()
+            .expect("dealer id");
+        let admin = self.admin_token().await;
+        let r = self
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/{table_id}/dealer"),
+                &admin,
+                serde_json::json!({ "dealer_id": id }),
+            )
+            .await;
+        assert_eq!(r.status, 201, "assign dealer: {}", r.text());
     }
 
     pub fn create_staff(&self, username: &str, role: &str) {

@@ -1026,6 +1026,7 @@ async fn the_json_api_runs_the_same_table_side_rules() {
     r.join(a).await;
     r.join(b).await;
     let dealer = r.app.staff_token("dealer9", "dealer").await;
+    r.app.assign_dealer(&dealer, 1).await;
     let call = r.call(7).await;
     // The side view shows the call with the buy-in required.
     let v = r.app.get("/api/v1/tables/1/side", &dealer).await;
@@ -1421,6 +1422,8 @@ async fn the_floor_sends_a_message_to_a_tablet_which_keeps_it_until_the_dealer_m
     let side = r.app.get("/api/v1/tables/1/side", &r.token).await.json();
     assert_eq!(side["unseen_messages"][0]["body"], "Break at 22:00");
     let dealer_token = r.app.api_login("dealer1", STAFF_PW).await;
+    // Through the API (not the tablet) a dealer acts at the table the floor assigned.
+    r.app.assign_dealer(&dealer_token, 1).await;
     let res = r
         .app
         .send_json(
@@ -1491,4 +1494,143 @@ async fn the_seat_page_follows_the_tables_stream_and_sign_out_asks_twice() {
         )
         .await;
     assert!(r.seat_page(s).await.text().contains("Count seat 1"));
+}
+
+/// Issue 16 §4, the authorization matrix's table dimension: a dealer changes only the table
+/// of the paired tablet they use or the one the floor assigned them; floor and admin act on
+/// any table. Every refusal is a 403 with the reason and changes nothing.
+#[actix_web::test]
+async fn a_dealer_acts_at_their_own_table_only() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    r.join(a).await;
+    r.join(b).await;
+    let seating_t1 = r.seat(3, "100").await;
+    let floor = r.app.staff_token("floor7", "floor").await;
+    let roaming = r.app.staff_token("dealer7", "dealer").await; // no tablet, no table
+    let at_t2 = r.app.staff_token("dealer8", "dealer").await;
+    r.app.assign_dealer(&at_t2, 2).await;
+    let on_tablet = r.app.api_login("dealer1", STAFF_PW).await; // the tablet is at table 1
+    let routes = |t: i64| {
+        vec![
+            (
+                format!("/api/v1/tables/{t}/tips"),
+                serde_json::json!({ "amount": 500 }),
+            ),
+            (
+                format!("/api/v1/tables/{t}/drop-box"),
+                serde_json::json!({ "amount": 700 }),
+            ),
+        ]
+    };
+    let send = |token: String, uri: String, body: serde_json::Value, tablet: bool| {
+        let mut req = TestRequest::post()
+            .uri(&uri)
+            .insert_header(("Authorization", format!("Bearer {token}")))
+            .insert_header(("Accept-Language", "en"))
+            .set_json(body);
+        if tablet {
+            req = req.cookie(r.tablet.c());
+        }
+        r.app.call(req.to_request())
+    };
+    // (identity, with the tablet's device cookie, tables it may change)
+    let who: Vec<(&str, String, bool, Vec<i64>)> = vec![
+        ("admin", r.token.clone(), false, vec![1, 2]),
+        ("floor", floor.clone(), false, vec![1, 2]),
+        ("dealer without a table", roaming.clone(), false, vec![]),
+        ("dealer assigned to table 2", at_t2.clone(), false, vec![2]),
+        (
+            "dealer on the tablet of table 1",
+            on_tablet.clone(),
+            true,
+            vec![1],
+        ),
+        (
+            "dealer of table 1 away from the tablet",
+            on_tablet.clone(),
+            false,
+            vec![],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, token, tablet, mine) in &who {
+        for t in [1i64, 2] {
+            for (uri, body) in routes(t) {
+                let before = r.app.audit_count();
+                let res = send(token.clone(), uri.clone(), body, *tablet).await;
+                let allowed = mine.contains(&t);
+                let ok = if allowed {
+                    res.status == 201
+                } else {
+                    res.status == 403
+                        && res.json()["error"]["message"]
+                            .as_str()
+                            .unwrap_or("")
+                            .contains(&format!("table {t} is not yours"))
+                        && r.app.audit_count() == before
+                };
+                if !ok {
+                    failures.push(format!("{name} → {uri}: {} {}", res.status, res.text()));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "dealer table scope:\n{}",
+        failures.join("\n")
+    );
+    // A seat of table 1: the dealer of table 2 may not count its chips; the tablet's may.
+    let count = format!("/api/v1/seatings/{seating_t1}/count");
+    let res = send(
+        at_t2.clone(),
+        count.clone(),
+        serde_json::json!({ "stack": 9000 }),
+        false,
+    )
+    .await;
+    assert_eq!(res.status, 403, "{}", res.text());
+    let res = send(
+        on_tablet.clone(),
+        count,
+        serde_json::json!({ "stack": 9000 }),
+        true,
+    )
+    .await;
+    assert!(res.status < 300, "{} {}", res.status, res.text());
+    // Reading is not limited: a dealer sees the other table.
+    assert_eq!(
+        r.app.get("/api/v1/tables/2/side", &roaming).await.status,
+        200
+    );
+    // The assignment itself is the floor's: a dealer cannot assign themselves.
+    let me = r.app.get("/api/v1/me", &roaming).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/dealer",
+            &roaming,
+            serde_json::json!({ "dealer_id": me }),
+        )
+        .await;
+    assert_eq!(res.status, 403);
+    // Only an active dealer can be assigned.
+    let floor_id = r.app.get("/api/v1/me", &floor).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/dealer",
+            &floor,
+            serde_json::json!({ "dealer_id": floor_id }),
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert_eq!(res.json()["error"]["fields"][0]["field"], "dealer_id");
 }

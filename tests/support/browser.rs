@@ -335,6 +335,98 @@ pub async fn screenshot(client: &Client, name: &str) {
     }
 }
 
+/// `CARDROOM_DOCS_SCREENSHOTS=1`: the browser tests also write the README's pictures to
+/// `docs/screenshots/` (see [`docs_screenshot`]). One command refreshes them all:
+/// `CARDROOM_DOCS_SCREENSHOTS=1 cargo nextest run --test browser --test browser_floor
+/// --test browser_player --test browser_tablet --test browser_reports`.
+pub fn docs_screenshots() -> bool {
+    std::env::var("CARDROOM_DOCS_SCREENSHOTS").as_deref() == Ok("1")
+}
+
+/// `<repo>/docs/screenshots/<name>`.
+pub fn docs_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs")
+        .join("screenshots")
+        .join(name)
+}
+
+/// With `CARDROOM_DOCS_SCREENSHOTS=1`, saves what the browser shows in a `w`×`h` viewport to
+/// `docs/screenshots/<name>` (a picture of the README), then gives the window its size back so
+/// the test goes on as before; otherwise does nothing. Readers see these pictures at the
+/// sizes the pages are made for (1440×900 for the floor and the back office, 1024×768 for a
+/// tablet, 390×844 for a phone), whatever size the test works at. Never fatal: a picture is
+/// not what the test checks.
+pub async fn docs_screenshot(client: &Client, name: &str, w: u32, h: u32) {
+    if !docs_screenshots() {
+        return;
+    }
+    let path = docs_path(name);
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let before = client.get_window_size().await.ok();
+    set_viewport(client, w, h, name).await;
+    // The layout after a resize settles in a frame or two (charts redraw on resize).
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    match client.screenshot().await {
+        Ok(png) => match std::fs::write(&path, png) {
+            Ok(()) => eprintln!("docs screenshot ({w}×{h}): {}", path.display()),
+            Err(e) => eprintln!("could not write {}: {e}", path.display()),
+        },
+        Err(e) => eprintln!("could not take the docs screenshot {name}: {e}"),
+    }
+    if let Some((ww, wh)) = before {
+        let _ = client.set_window_size(ww as u32, wh as u32).await;
+    }
+}
+
+/// Sizes the window so that the viewport (`innerWidth`×`innerHeight`) is `w`×`h`: the window
+/// is grown by what the browser's frame takes. `what` names the browser in messages.
+pub async fn set_viewport(client: &Client, w: u32, h: u32, what: &str) {
+    ok(
+        client,
+        client.set_window_size(w, h).await,
+        &format!("setting the window to {w}×{h}"),
+    )
+    .await;
+    let inner = client
+        .execute("return [innerWidth, innerHeight];", vec![])
+        .await
+        .ok();
+    let (iw, ih) = match inner
+        .as_ref()
+        .and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?)))
+    {
+        Some(x) => x,
+        None => return,
+    };
+    if (iw, ih) != (w as u64, h as u64) {
+        let (ww, wh) = (
+            w + (w as u64).saturating_sub(iw) as u32,
+            h + (h as u64).saturating_sub(ih) as u32,
+        );
+        ok(
+            client,
+            client.set_window_size(ww, wh).await,
+            &format!("setting the window to {ww}×{wh}"),
+        )
+        .await;
+        let now = client
+            .execute("return [innerWidth, innerHeight];", vec![])
+            .await
+            .ok();
+        eprintln!("{what}: viewport was {iw}×{ih} in a {w}×{h} window; window now {ww}×{wh}, viewport {now:?}");
+    }
+}
+
+/// Scrolls the page to its top (before a picture of a whole page).
+pub async fn scroll_to_top(client: &Client) {
+    let _ = client
+        .execute("window.scrollTo(0, 0); return true;", vec![])
+        .await;
+}
+
 /// Where the browser is: the current URL and the first 2000 characters of the page source.
 pub async fn where_we_are(client: &Client) -> String {
     let url = match client.current_url().await {
@@ -638,40 +730,7 @@ pub async fn open_session(
         ),
         Err(_) => panic!("opening a Chromium session ({profile}) through chromedriver took more than 60 s"),
     };
-    ok(
-        &client,
-        client.set_window_size(w, h).await,
-        &format!("setting the window to {w}×{h}"),
-    )
-    .await;
-    let inner = client
-        .execute("return [innerWidth, innerHeight];", vec![])
-        .await
-        .ok();
-    let (iw, ih) = match inner
-        .as_ref()
-        .and_then(|v| Some((v[0].as_u64()?, v[1].as_u64()?)))
-    {
-        Some(x) => x,
-        None => return client,
-    };
-    if (iw, ih) != (w as u64, h as u64) {
-        let (ww, wh) = (
-            w + (w as u64).saturating_sub(iw) as u32,
-            h + (h as u64).saturating_sub(ih) as u32,
-        );
-        ok(
-            &client,
-            client.set_window_size(ww, wh).await,
-            &format!("setting the window to {ww}×{wh}"),
-        )
-        .await;
-        let now = client
-            .execute("return [innerWidth, innerHeight];", vec![])
-            .await
-            .ok();
-        eprintln!("{profile}: viewport was {iw}×{ih} in a {w}×{h} window; window now {ww}×{wh}, viewport {now:?}");
-    }
+    set_viewport(&client, w, h, profile).await;
     client
 }
 

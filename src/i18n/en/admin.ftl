@@ -213,7 +213,7 @@ admin-audit-pages = Pages
 admin-audit-newest = ← Newest
 admin-audit-older = Older
 admin-audit-verify = Verify the chain
-admin-audit-verify-intro = Recomputes every record's hash and checks that each record links to the one before it. Changing any past record breaks the chain from that record on.
+admin-audit-verify-intro = Recomputes every record's hash, checks that each record links to the one before it, and checks the signed checkpoints kept outside the database: cutting records off the end, deleting, inserting or rewriting records (even with every hash recomputed) shows here.
 admin-audit-verify-ok = Chain intact: { $count ->
     [one] 1 record verified.
    *[other] { $count } records verified.
@@ -263,3 +263,20 @@ admin-backups-failed = The last backup failed ({ $time }):
 admin-backups-off = Scheduled backups are off. Set CARDROOM_BACKUP_DIR (and CARDROOM_BACKUP_EVERY_MIN, CARDROOM_BACKUP_KEEP) to turn them on; `cardroom backup` makes one at any time.
 admin-backups-postgres = The database is PostgreSQL: back it up with PostgreSQL's own tools (pg_dump, WAL archiving). `cardroom backup` prints a ready command.
 backup-alert = The last backup of the room's database failed ({ $time }). Until one succeeds, a disk failure could lose tonight's records.
+admin-staff-sessions-open = { $count ->
+    [0] No session or API token of this person is open.
+    [one] 1 session or API token of this person is open.
+   *[other] { $count } sessions or API tokens of this person are open.
+}
+admin-staff-sessions-end = End all their sessions and API tokens
+admin-audit-broken-truncated = A record a signed checkpoint vouched for is gone: the trail was cut short or records were deleted.
+admin-audit-broken-rewritten = A record a signed checkpoint vouched for has changed (it, or a record before it, was rewritten and the chain recomputed).
+admin-audit-broken-checkpoint_forged = A line of the checkpoint file does not carry a valid signature: the file was edited (the number above is the line).
+admin-audit-broken-checkpoints_reordered = The checkpoint file goes backwards: it was cut and written again (the number above is the line).
+admin-audit-broken-checkpoints_missing = The checkpoint file is missing: nothing outside the database vouches for the records.
+admin-audit-verify-sealed = Signed checkpoints vouch for every record up to { $seq }.
+admin-audit-verify-checkpoints = { $count ->
+    [one] 1 checkpoint checked
+   *[other] { $count } checkpoints checked
+}
+admin-audit-verify-limits = Not detectable: changes to the records of the last minute (not yet in a checkpoint), and changes by someone holding the signing key, the checkpoint file and the database together. Keep a copy of the checkpoint file elsewhere.

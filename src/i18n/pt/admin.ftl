@@ -213,7 +213,7 @@ admin-audit-pages = Páginas
 admin-audit-newest = ← Mais recentes
 admin-audit-older = Mais antigos
 admin-audit-verify = Verificar a cadeia
-admin-audit-verify-intro = Recalcula o hash de cada registo e confirma que cada registo está ligado ao anterior. Qualquer alteração a um registo passado quebra a cadeia a partir desse registo.
+admin-audit-verify-intro = Recalcula o hash de cada registo, confirma que cada registo está ligado ao anterior e confere os pontos de controlo assinados guardados fora da base de dados: cortar registos no fim, apagar, inserir ou reescrever registos (mesmo recalculando todos os hashes) aparece aqui.
 admin-audit-verify-ok = Cadeia intacta: { $count ->
     [one] 1 registo verificado.
    *[other] { $count } registos verificados.
@@ -263,3 +263,20 @@ admin-backups-failed = A última cópia falhou ({ $time }):
 admin-backups-off = As cópias programadas estão desligadas. Defina CARDROOM_BACKUP_DIR (e CARDROOM_BACKUP_EVERY_MIN, CARDROOM_BACKUP_KEEP) para as ligar; `cardroom backup` faz uma a qualquer momento.
 admin-backups-postgres = A base de dados é PostgreSQL: faça as cópias com as ferramentas do PostgreSQL (pg_dump, arquivo do WAL). `cardroom backup` mostra um comando pronto.
 backup-alert = A última cópia de segurança da base de dados falhou ({ $time }). Até uma ter sucesso, uma avaria do disco pode perder os registos desta noite.
+admin-staff-sessions-open = { $count ->
+    [0] Esta pessoa não tem sessões nem tokens da API abertos.
+    [one] Esta pessoa tem 1 sessão ou token da API aberto.
+   *[other] Esta pessoa tem { $count } sessões ou tokens da API abertos.
+}
+admin-staff-sessions-end = Terminar todas as sessões e tokens da API
+admin-audit-broken-truncated = Desapareceu um registo garantido por um ponto de controlo assinado: o registo foi cortado ou foram apagados registos.
+admin-audit-broken-rewritten = Um registo garantido por um ponto de controlo assinado mudou (ele, ou um anterior, foi reescrito e a cadeia recalculada).
+admin-audit-broken-checkpoint_forged = Uma linha do ficheiro de pontos de controlo não tem uma assinatura válida: o ficheiro foi editado (o número acima é a linha).
+admin-audit-broken-checkpoints_reordered = O ficheiro de pontos de controlo anda para trás: foi cortado e escrito de novo (o número acima é a linha).
+admin-audit-broken-checkpoints_missing = Falta o ficheiro de pontos de controlo: nada fora da base de dados garante os registos.
+admin-audit-verify-sealed = Pontos de controlo assinados garantem todos os registos até { $seq }.
+admin-audit-verify-checkpoints = { $count ->
+    [one] 1 ponto de controlo verificado
+   *[other] { $count } pontos de controlo verificados
+}
+admin-audit-verify-limits = Não detetável: alterações aos registos do último minuto (ainda sem ponto de controlo) e alterações por quem tenha a chave de assinatura, o ficheiro de pontos de controlo e a base de dados ao mesmo tempo. Guarde uma cópia do ficheiro de pontos de controlo noutro sítio.

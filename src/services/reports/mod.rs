@@ -43,12 +43,21 @@
 //!
 //! Money is integer minor units throughout; ratios (occupancy, hands per hour) are integers
 //! too (per mille, tenths), so no figure depends on floating point.
+//!
+//! **Sums never wrap** (issue 16.3). Every money figure is added in Rust with
+//! [`crate::domain::money::add_to`] (checked): a total that leaves i64 makes the report a 409
+//! `err-money-overflow` instead of a negative figure. No SQL `SUM` is used: [`rows`] reads the
+//! rows one by one (SQLite's integer `SUM` would raise "integer overflow", PostgreSQL's
+//! `sum(bigint)` returns `numeric` — neither reached). With the input bounds of
+//! [`crate::domain::money`] (the largest row is a pot's rake, at most 5 % of 1.1 × 10^12) a
+//! month of 650k hands stays ~250 times under i64, so only rows written before the bounds
+//! (or by hand) can overflow.
 
 mod rows;
 
 use crate::db::schema::{card_tables, dealer_shifts, games, players, seatings, staff};
 use crate::db::DbConn;
-use crate::domain::Problem;
+use crate::domain::{money, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{
     DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc,
@@ -347,11 +356,14 @@ pub struct Figures {
 }
 
 impl Figures {
-    fn finish(&mut self) {
-        self.difference = self.due - self.collected - self.exempt;
-        self.cagnotte = self.collected + self.rake + self.drop_box + self.commission;
+    /// The derived figures. Money is added with checked arithmetic (issue 16.3): a total that
+    /// leaves i64 is an error ([`money::Overflow`], a 409 saying so), never a wrapped figure.
+    fn finish(&mut self) -> Result<(), money::Overflow> {
+        self.difference = money::sub(money::sub(self.due, self.collected)?, self.exempt)?;
+        self.cagnotte = money::sum([self.collected, self.rake, self.drop_box, self.commission])?;
         self.occupancy_permille = per_mille(self.played_secs, self.capacity_secs);
         self.hands_per_hour_tenths = per_hour_tenths(self.hands, self.open_secs);
+        Ok(())
     }
 }
 
@@ -450,30 +462,39 @@ pub struct Report {
     pub waits: Vec<WaitLine>,
     /// The 24 hours of the clock, starting at the gaming day's cut-over.
     pub hours: Vec<HourLine>,
+    /// The shifts added up (checked when the report was built, see [`Report::shifts_total`]).
+    #[serde(skip)]
+    #[schema(ignore)]
+    shifts_sum: Figures,
 }
 
 impl Report {
     /// The shifts added up (the total line under the shifts).
     pub fn shifts_total(&self) -> Figures {
+        self.shifts_sum.clone()
+    }
+
+    /// The shifts added up, money checked (issue 16.3): done once by [`build`].
+    fn add_shifts(shifts: &[ShiftLine]) -> Result<Figures, money::Overflow> {
         let mut t = Figures::default();
-        for s in &self.shifts {
+        for s in shifts {
             let f = &s.f;
             t.sessions += f.sessions;
             t.dues += f.dues;
-            t.due += f.due;
-            t.collected += f.collected;
-            t.exempt += f.exempt;
+            money::add_to(&mut t.due, f.due)?;
+            money::add_to(&mut t.collected, f.collected)?;
+            money::add_to(&mut t.exempt, f.exempt)?;
             t.exempt_count += f.exempt_count;
-            t.rake += f.rake;
-            t.drop_box += f.drop_box;
-            t.commission += f.commission;
-            t.tips += f.tips;
+            money::add_to(&mut t.rake, f.rake)?;
+            money::add_to(&mut t.drop_box, f.drop_box)?;
+            money::add_to(&mut t.commission, f.commission)?;
+            money::add_to(&mut t.tips, f.tips)?;
             t.hands += f.hands;
             t.open_secs += f.open_secs;
             t.no_shows += f.no_shows;
         }
-        t.finish();
-        t
+        t.finish()?;
+        Ok(t)
     }
 
     /// The all-games line of the waits.
@@ -673,15 +694,15 @@ pub fn build(
         let got = if exempt { 0 } else { collected.unwrap_or(0) };
         add!(table, game, t, shift_of(table, t), |f| {
             f.dues += 1;
-            f.due += amount;
-            f.collected += got;
+            money::add_to(&mut f.due, amount)?;
+            money::add_to(&mut f.collected, got)?;
             if exempt {
-                f.exempt += amount;
+                money::add_to(&mut f.exempt, amount)?;
                 f.exempt_count += 1;
             }
         });
         if let Some(h) = hour_at(t) {
-            acc.hours[h].cagnotte += got;
+            money::add_to(&mut acc.hours[h].cagnotte, got)?;
         }
     }
 
@@ -707,15 +728,15 @@ pub fn build(
             ))
             .or_default();
         g.0 += 1;
-        g.1 += rake.unwrap_or(0);
+        money::add_to(&mut g.1, rake.unwrap_or(0))?;
     }
     for ((table, game, day, shift, hour), (count, rake)) in hand_groups {
         add_in!(table, game, day, shift, |f| {
             f.hands += count;
-            f.rake += rake;
+            money::add_to(&mut f.rake, rake)?;
         });
         if let Some(h) = hour {
-            acc.hours[h].cagnotte += rake;
+            money::add_to(&mut acc.hours[h].cagnotte, rake)?;
         }
     }
 
@@ -729,9 +750,12 @@ pub fn build(
         let shift = shift
             .filter(|s| known_shifts.contains(s))
             .or_else(|| shift_of(table, t));
-        add!(table, game, t, shift, |f| f.drop_box += amount);
+        add!(table, game, t, shift, |f| money::add_to(
+            &mut f.drop_box,
+            amount
+        )?);
         if let Some(h) = hour_at(t) {
-            acc.hours[h].cagnotte += amount;
+            money::add_to(&mut acc.hours[h].cagnotte, amount)?;
         }
     }
     for (table, own_game, shift, amount, t) in rows::tips(conn, nf, nt)? {
@@ -742,7 +766,10 @@ pub fn build(
         let shift = shift
             .filter(|s| known_shifts.contains(s))
             .or_else(|| shift_of(table, t));
-        add!(table, game, t, shift, |f| f.tips += amount);
+        add!(table, game, t, shift, |f| money::add_to(
+            &mut f.tips,
+            amount
+        )?);
     }
 
     // Commissions (MO-13 11).
@@ -751,10 +778,12 @@ pub fn build(
         if !keep(table, game) {
             continue;
         }
-        add!(table, game, t, shift_of(table, t), |f| f.commission +=
-            amount);
+        add!(table, game, t, shift_of(table, t), |f| money::add_to(
+            &mut f.commission,
+            amount
+        )?);
         if let Some(h) = hour_at(t) {
-            acc.hours[h].cagnotte += amount;
+            money::add_to(&mut acc.hours[h].cagnotte, amount)?;
         }
     }
 
@@ -826,7 +855,7 @@ pub fn build(
             continue;
         }
         f.open_secs = clip(secs(*start), end.map(secs).unwrap_or(until), from, until);
-        f.finish();
+        f.finish()?;
         shifts.push(ShiftLine {
             id: *id,
             table_id: *table,
@@ -898,17 +927,17 @@ pub fn build(
         .tables
         .into_iter()
         .map(|(id, mut f)| {
-            f.finish();
-            Line {
+            f.finish()?;
+            Ok(Line {
                 id,
                 label: tables_by_id
                     .get(&id)
                     .map(|t| t.0.to_string())
                     .unwrap_or_else(|| format!("#{id}")),
                 f,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, money::Overflow>>()?;
     tables.sort_by_key(|l| {
         (
             tables_by_id.get(&l.id).map(|t| t.0).unwrap_or(i32::MAX),
@@ -919,23 +948,23 @@ pub fn build(
         .games
         .into_iter()
         .map(|(id, mut f)| {
-            f.finish();
-            Line {
+            f.finish()?;
+            Ok(Line {
                 id,
                 label: game_names.get(&id).cloned().unwrap_or_else(|| "—".into()),
                 f,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, money::Overflow>>()?;
     games_v.sort_by(|a, b| a.label.cmp(&b.label).then(a.id.cmp(&b.id)));
     let days = dates
         .iter()
         .zip(acc.days)
         .map(|(d, mut f)| {
-            f.finish();
-            DayLine { date: *d, f }
+            f.finish()?;
+            Ok(DayLine { date: *d, f })
         })
-        .collect();
+        .collect::<Result<_, money::Overflow>>()?;
     let start_hour = room.day_start.hour() as usize;
     let hours = (0..24)
         .map(|i| {
@@ -945,7 +974,8 @@ pub fn build(
         })
         .collect();
     let mut totals = acc.total;
-    totals.finish();
+    totals.finish()?;
+    let shifts_sum = Report::add_shifts(&shifts)?;
     Ok(Report {
         kind: if period.is_month() { "month" } else { "day" },
         period: period.key(),
@@ -963,6 +993,7 @@ pub fn build(
         shifts,
         waits,
         hours,
+        shifts_sum,
     })
 }
 
@@ -1354,7 +1385,7 @@ mod tests {
             open_secs: 3600,
             ..Default::default()
         };
-        f.finish();
+        f.finish().unwrap();
         assert_eq!(f.difference, 1_000);
         assert_eq!(f.cagnotte, 8_000);
         assert_eq!(f.occupancy_permille, Some(500));

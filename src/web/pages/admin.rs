@@ -6,7 +6,6 @@
 //! an admin demoting themselves) are shown above the form.
 
 use super::{ctx, render, see_other};
-use crate::db::audit::ChainReport;
 use crate::db::models::{AuditRow, GameRow, StaffRow, TableRow};
 use crate::domain::game::{LimitClass, TableMode, Variant};
 use crate::domain::money::{minor_digits, parse_money, CURRENCIES};
@@ -50,6 +49,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/admin/staff", web::post().to(staff_create))
         .route("/admin/staff/{id}", web::get().to(staff_edit))
         .route("/admin/staff/{id}", web::post().to(staff_update))
+        .route(
+            "/admin/staff/{id}/sessions/end",
+            web::post().to(staff_end_sessions),
+        )
         .route("/admin/audit", web::get().to(audit_page))
         .route("/admin/audit/verify", web::get().to(audit_verify));
 }
@@ -1058,9 +1061,10 @@ impl GameForm {
             active: editing.then(|| checkbox(&self.active)),
         };
         p.finish(|| {
-            services::games::check_game(&g, &room.profile)
+            let errs = services::games::check_game(&g, &room.profile)
                 .err()
-                .unwrap_or_default()
+                .unwrap_or_default();
+            services::in_currency(errs, cur)
         })?;
         Ok(g)
     }
@@ -1638,6 +1642,8 @@ struct StaffEditPage {
     saved: bool,
     /// Editing one's own account (role and active cannot be taken away).
     is_me: bool,
+    /// Sessions and API tokens of this person still open (issue 16).
+    open_sessions: usize,
 }
 
 async fn staff_view(
@@ -1718,11 +1724,17 @@ async fn staff_edit_view(
     saved: bool,
 ) -> AppResult<StaffEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let s = st
-        .run(move |_, conn| services::staff::get(conn, id))
+    let now = st.clock.now();
+    let (s, open_sessions) = st
+        .run(move |_, conn| {
+            let s = services::staff::get(conn, id)?;
+            let open = services::sessions::list_open(conn, now, id)?.len();
+            Ok((s, open))
+        })
         .await?;
     let v = v.unwrap_or_else(|| Vals::of(&StaffForm::from_row(&s)));
     Ok(StaffEditPage {
+        open_sessions,
         roles: opts(&c, Role::ALL, "role-"),
         is_me: s.id == who.0.staff.id,
         s,
@@ -1753,6 +1765,21 @@ async fn staff_edit(
     )
     .await?;
     show(&st, StatusCode::OK, &page, saved)
+}
+
+/// Ends every session and API token of a staff member (a lost tablet, a dismissal).
+async fn staff_end_sessions(
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    path: web::Path<i64>,
+    _form: CsrfForm<super::Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let by = who.0.staff.clone();
+    st.write(move |_, conn| services::staff::end_sessions(conn, now, &by, id))
+        .await?;
+    Ok(saved_redirect(&st, &format!("/admin/staff/{id}")))
 }
 
 async fn staff_update(
@@ -2003,7 +2030,11 @@ async fn audit_page(
 #[template(path = "admin/audit_verify.html")]
 struct VerifyPage {
     c: Ctx,
-    report: ChainReport,
+    ok: bool,
+    broken_at: Option<i64>,
+    records: u64,
+    checkpoints: usize,
+    sealed_up_to: Option<i64>,
     /// The problem with the first broken record, in the reader's language.
     problem: String,
 }
@@ -2014,16 +2045,22 @@ async fn audit_verify(
     who: AdminStaff,
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let report = st
-        .run(|_, conn| services::audit::verify_chain(conn))
+    let v = st
+        .run(|st, conn| services::audit::verify_all(conn, &st.seal))
         .await?;
-    // The report names the problem in English; known problems are said in the reader's language.
-    let problem = match report.problem {
-        None => String::new(),
-        Some("tampered") => c.t("admin-audit-broken-tampered"),
-        Some("unlinked") => c.t("admin-audit-broken-unlinked"),
-        Some("gap") => c.t("admin-audit-broken-gap"),
-        Some(p) => p.to_string(),
+    // The report names the problem by code; each is said in the reader's language.
+    let problem = v
+        .problem()
+        .map(|p| c.tk("admin-audit-broken-", p))
+        .unwrap_or_default();
+    let page = VerifyPage {
+        ok: v.ok(),
+        broken_at: v.broken_at(),
+        records: v.chain.records,
+        checkpoints: v.seal.checkpoints,
+        sealed_up_to: v.seal.sealed_up_to,
+        c,
+        problem,
     };
-    render(StatusCode::OK, &VerifyPage { c, report, problem })
+    render(StatusCode::OK, &page)
 }

@@ -1,5 +1,6 @@
 //! Server-rendered pages (askama). Handlers extract, call a service, render.
 
+pub mod account;
 pub mod admin;
 pub mod backups;
 pub mod cagnotte;
@@ -18,6 +19,7 @@ use crate::auth::{self, random_token, TokenKind};
 use crate::domain::player::Language;
 use crate::error::{AppError, AppResult};
 use crate::services;
+use crate::services::sessions::{self, EndReason, SessionKind};
 use crate::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::{header, StatusCode};
@@ -34,6 +36,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/lang/{code}", web::post().to(set_lang))
         .route("/account/password", web::get().to(password_page))
         .route("/account/password", web::post().to(password_submit))
+        .configure(account::routes)
         .configure(players::routes)
         .configure(backups::routes)
         .configure(floor::routes)
@@ -84,6 +87,21 @@ pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx>
             .failing()
         {
             c.alert = Some((t.naive_utc(), a.staff.role == "admin"));
+        }
+    }
+    if a.staff.role == "admin" {
+        let failed = st
+            .audit_check
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .and_then(|c| c.problem.map(|p| (c.at, p)));
+        if let Some((at, (problem, _))) = failed {
+            c.audit_alert = Some(format!(
+                "{} {}",
+                c.t1("audit-alert", "time", c.dt(at.naive_utc())),
+                c.tk("admin-audit-broken-", problem)
+            ));
         }
     }
     // A staff member's saved language applies unless this browser chose another.
@@ -213,13 +231,18 @@ async fn login_submit(
 ) -> AppResult<HttpResponse> {
     let f = form.0;
     let now = st.clock.now();
-    match st.sign_in(f.username.clone(), f.password.clone()).await? {
-        Ok(staff) => {
+    let from = crate::web::client::sign_in_from(&req, &st, SessionKind::Web);
+    match st
+        .sign_in(f.username.clone(), f.password.clone(), from)
+        .await?
+    {
+        Ok((staff, session)) => {
             let (token, _) = auth::issue(
                 &st.keys,
                 staff.id,
                 staff.token_version,
                 TokenKind::Web,
+                &session.id,
                 now,
                 st.config.session_hours,
             );
@@ -247,20 +270,47 @@ async fn login_submit(
                 next: safe_next(f.next.as_deref()),
                 error: Some(message),
             };
-            render(status, &page)
+            let mut res = render(status, &page)?;
+            if let Some(secs) = e.retry_after() {
+                if let Ok(v) = header::HeaderValue::from_str(&secs) {
+                    res.headers_mut().insert(header::RETRY_AFTER, v);
+                }
+            }
+            Ok(res)
         }
     }
 }
 
 #[derive(Deserialize)]
-struct Empty {}
+pub struct Empty {}
 
-async fn logout(st: web::Data<AppState>, _form: CsrfForm<Empty>) -> HttpResponse {
+/// Signs out: the session ends on the server at once (a copy of the cookie kept elsewhere
+/// is refused from now on), and the browser forgets it.
+async fn logout(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    _form: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
+    if let Ok(a) = authenticate(&req).await {
+        let now = st.clock.now();
+        st.write(move |_, c| {
+            let actor = services::staff::actor(&a.staff);
+            sessions::end(
+                c,
+                now,
+                &actor,
+                a.staff.id,
+                &a.claims.sid,
+                EndReason::SignedOut,
+            )
+        })
+        .await?;
+    }
     let mut res = see_other("/login");
     let mut gone = session_cookie(&st, String::new());
     gone.make_removal();
     res.add_cookie(&gone).ok();
-    res
+    Ok(res)
 }
 
 /// Switches the language (a small form in the top bar, CSRF-checked like every form); a
@@ -363,17 +413,32 @@ async fn password_submit(
     let now = st.clock.now();
     let me = who.0.staff.clone();
     let change = form.0;
+    let from = crate::web::client::sign_in_from(&req, &st, SessionKind::Web);
+    let hours = st.config.session_hours;
     match st
-        .write(move |_, c| services::staff::change_password(c, now, &me, &change))
+        .write(move |_, c| {
+            let updated = services::staff::change_password(c, now, &me, &change)?;
+            let s = sessions::open(
+                c,
+                now,
+                &updated,
+                from.kind,
+                hours,
+                &from.user_agent,
+                &from.address,
+            )?;
+            Ok((updated, s))
+        })
         .await
     {
-        Ok(updated) => {
+        Ok((updated, session)) => {
             // This browser stays signed in with a fresh session; every other one is ended.
             let (token, claims) = auth::issue(
                 &st.keys,
                 updated.id,
                 updated.token_version,
                 TokenKind::Web,
+                &session.id,
                 now,
                 st.config.session_hours,
             );

@@ -103,12 +103,14 @@ fn take(who: Who, per_min: u32) -> bool {
     }
 }
 
-/// The client's address: the TCP peer (a `Forwarded` header is not trusted: a client could
-/// write any). Behind a reverse proxy every client shares the proxy's bucket — see README.
+/// The client's address: the TCP peer, or through a trusted reverse proxy the client it
+/// names (`CARDROOM_TRUSTED_PROXIES`, see `web::client`).
 fn client_ip(req: &ServiceRequest) -> IpAddr {
-    req.peer_addr()
-        .map(|a| a.ip())
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+    let trusted = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.config.trusted_proxy_ips())
+        .unwrap_or_default();
+    crate::web::client::client_ip(req.request(), &trusted)
 }
 
 /// Rate limit — per link (`CARDROOM_PLAYER_LINK_RATE` a minute) and per client address

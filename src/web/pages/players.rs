@@ -34,8 +34,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         AppError::UnsupportedMedia(Problem::new("err-content-type-multipart"))
                             .into()
                     }
-                    M::Payload(_) | M::Field { .. } => {
+                    // Only the form's size limits overflow the payload (the photo is the
+                    // only large part).
+                    M::Payload(_) => {
                         AppError::TooLarge(Problem::new("err-photo-too-large").arg("max", 5)).into()
+                    }
+                    // A text field that is not text (invalid UTF-8, or sent as a file): that
+                    // field is refused, not the photo's size (issue 16.7).
+                    M::Field { name, .. } => {
+                        AppError::Validation(vec![crate::domain::FieldError::new(
+                            &name,
+                            "err-not-text",
+                        )
+                        .arg("field", &name)])
+                        .into()
                     }
                     other => {
                         AppError::BadRequest(Problem::new("err-form").arg("detail", other)).into()

@@ -369,7 +369,9 @@ impl Charts {
             desc: c.t1(
                 "report-chart-cagnotte-desc",
                 "total",
-                c.money(r.hours.iter().map(|h| h.cagnotte).sum::<i64>()),
+                c.money(crate::domain::money::sum_wide(
+                    r.hours.iter().map(|h| h.cagnotte),
+                )),
             ),
             x_label: c.t("report-chart-hour"),
             y_label: c.t1("report-chart-money-axis", "currency", &r.currency),

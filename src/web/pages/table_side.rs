@@ -675,6 +675,7 @@ struct ConfirmForm {
 /// The second staff member: signs in on the same screen (username + password) without
 /// replacing the dealer's session, or is the one signed in (a floor manager at the tablet).
 async fn second_staff(
+    req: &HttpRequest,
     st: &AppState,
     who: &crate::web::extract::Authed,
     username: &str,
@@ -683,8 +684,9 @@ async fn second_staff(
     if username.trim().is_empty() {
         return Ok(services::staff::actor(&who.staff));
     }
+    let address = crate::web::client::client_ip(req, &st.config.trusted_proxy_ips()).to_string();
     let staff = st
-        .sign_in(username.to_string(), password.to_string())
+        .check_credentials(username.to_string(), password.to_string(), address)
         .await??;
     if !staff.active {
         return Err(AppError::Unauthorized(crate::domain::Problem::new(
@@ -710,7 +712,7 @@ async fn confirm(
         Err(e) => return Err(e),
     };
     let vals = Vals::of(&f);
-    let second = match second_staff(&st, &who.0, &f.username, &f.password).await {
+    let second = match second_staff(&req, &st, &who.0, &f.username, &f.password).await {
         Ok(a) => a,
         Err(e) => return refused(&req, &st, &who, tablet, seating_id, e, vals).await,
     };

@@ -261,6 +261,7 @@ async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<Htt
                 t.id,
                 t.token_version,
                 TokenKind::Device,
+                "",
                 now,
                 DEVICE_HOURS,
             );
