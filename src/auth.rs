@@ -1,8 +1,6 @@
 //! Passwords (argon2) and signed session tokens (jsonwebtoken, HS256).
 
-use argon2::password_hash::{
-    rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
-};
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt, SaltString};
 use argon2::Argon2;
 use chrono::{DateTime, Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, Header, Validation};
@@ -12,7 +10,12 @@ use serde::{Deserialize, Serialize};
 use crate::state::Keys;
 
 pub fn hash_password(pw: &str) -> String {
-    let salt = SaltString::generate(&mut OsRng);
+    // 16 random bytes from `rand`'s thread generator (a CSPRNG seeded by the OS), as
+    // SaltString::generate would draw; its OsRng needs rand_core's `getrandom` feature, which
+    // only jsonwebtoken's rust_crypto backend (through rand 0.8) happened to turn on.
+    let mut bytes = [0u8; Salt::RECOMMENDED_LENGTH];
+    rand::rng().fill(&mut bytes[..]);
+    let salt = SaltString::encode_b64(&bytes).expect("16 bytes make a valid salt");
     Argon2::default()
         .hash_password(pw.as_bytes(), &salt)
         .expect("argon2 hashing")

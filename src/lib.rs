@@ -13,6 +13,7 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod i18n;
+pub mod jwt;
 pub mod metrics;
 pub mod notify;
 pub mod push;

@@ -17,6 +17,8 @@ pub struct Keys {
 
 impl Keys {
     pub fn from_secret(secret: &[u8]) -> Keys {
+        // Every signature and check uses these keys: the HS256 provider is in place first.
+        crate::jwt::install();
         Keys {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),

@@ -4,7 +4,8 @@
 #   1. installs what is missing (Chromium, chromedriver, PostgreSQL, build libraries,
 #      cargo-nextest, aiosmtpd for the e-mail tests), idempotently;
 #   2. starts a throwaway PostgreSQL cluster on 127.0.0.1 (removed on exit);
-#   3. checks formatting and clippy (benches included), builds once, then runs
+#   3. checks formatting, clippy (benches included) and licences (cargo deny, deny.toml),
+#      builds once, then runs
 #        run 1: every test (unit, HTTP on temporary SQLite, real browser) with
 #               CARDROOM_REQUIRE_BROWSER=1;
 #        run 2: the HTTP suite (tests/http.rs) again on PostgreSQL (with the outage
@@ -86,6 +87,12 @@ PG_BIN=$(find_pg_bin) || die "PostgreSQL server binaries (pg_ctl, initdb) are st
 if ! cargo nextest --version >/dev/null 2>&1; then
     log "installing cargo-nextest"
     cargo install cargo-nextest --locked --quiet
+fi
+
+# The licence gate (deny.toml). Compiled from source once per machine: ~6 min on 2 cores.
+if ! cargo deny --version >/dev/null 2>&1; then
+    log "installing cargo-deny (once; compiles for a few minutes)"
+    cargo install cargo-deny --locked --quiet
 fi
 
 # The e-mail tests (tests/http/notify.rs) start a real SMTP server: aiosmtpd, from PyPI
@@ -175,9 +182,15 @@ log "PostgreSQL ready: $CARDROOM_TEST_PG"
 # ---------------------------------------------------------------------------------------
 # 3. Build once, then the two runs
 # ---------------------------------------------------------------------------------------
-log "gates: cargo fmt --check; cargo clippy --all-targets (benches included) -D warnings"
+log "gates: cargo fmt --check; cargo clippy --all-targets (benches included) -D warnings; licences"
 cargo fmt --check >/dev/null || { cargo fmt --check | head -n 40; die "the code is not formatted: run cargo fmt"; }
 cargo clippy --all-targets --locked --quiet -- -D warnings || die "clippy found problems (cargo clippy --all-targets -- -D warnings)"
+# Licences: every crate of every platform (cargo fetch brings the manifests cargo-deny reads;
+# the check itself runs offline and fetches no advisory database).
+log "gate: cargo deny --offline check licenses (deny.toml)"
+cargo fetch --locked --quiet
+cargo deny --offline --locked check licenses 2>&1 | tail -n 40 \
+    || die "a dependency's licence is not in deny.toml's allow-list (cargo deny check licenses)"
 
 log "building (cargo build --tests --bins)"
 cargo build --tests --bins

@@ -26,89 +26,95 @@ use crate::state::AppState;
 use crate::web::ctx::request_lang;
 use crate::web::extract::{AdminStaff, AnyStaff, FloorStaff, RegistryReader};
 use crate::web::openapi::{ErrorResponse, Image};
+use actix_web::dev::ResourceDef;
 use actix_web::http::header;
 use actix_web::{web, HttpMessage, HttpRequest, HttpResponse};
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{delete, get, post, put};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+/// The API: `/api/openapi.json` and the `/api/v1` scope. Each handler carries its path and
+/// method (`#[get(…)]`) beside its documentation (`#[utoipa::path]`), and
+/// `utoipa_actix_web` registers both at once: the document describes exactly the routes
+/// mounted (the test clock's only when that setting is on).
 pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
-    let spec = web::Data::new(ApiSpec(crate::web::openapi::spec_json(test_clock)));
-    cfg.service(
-        web::resource("/api/openapi.json")
-            .app_data(spec)
-            .route(web::get().to(openapi_json)),
-    );
-    let mut v1 = web::scope("/api/v1")
-        .service(web::resource("/auth/login").route(web::post().to(login)))
-        .service(web::resource("/auth/password").route(web::post().to(change_password)))
-        .service(web::resource("/auth/logout").route(web::post().to(logout)))
-        .service(web::resource("/me").route(web::get().to(me)))
-        .service(web::resource("/me/sessions").route(web::get().to(my_sessions)))
-        .service(web::resource("/me/sessions/{id}").route(web::delete().to(end_my_session)))
-        .service(
-            web::resource("/staff/{id}/sessions/end").route(web::post().to(end_staff_sessions)),
-        )
-        .service(
-            web::resource("/players")
-                .route(web::get().to(list_players))
-                .route(web::post().to(create_player)),
-        )
-        .service(
-            web::resource("/players/{id}")
-                .route(web::get().to(get_player))
-                .route(web::put().to(update_player)),
-        )
-        .service(
-            web::resource("/players/{id}/photo")
-                .route(web::get().to(get_photo))
-                .route(web::put().to(put_photo)),
-        )
-        .service(web::resource("/players/{id}/eligibility").route(web::get().to(eligibility)))
-        .service(web::resource("/players/{id}/exclusions").route(web::post().to(ban_player)))
-        .service(web::resource("/exclusions/{id}/lift").route(web::post().to(lift_ban)))
-        .service(web::resource("/players/{id}/separations").route(web::post().to(separate)))
-        .service(web::resource("/separations/{id}").route(web::delete().to(remove_separation)))
-        .service(web::resource("/players/{id}/history").route(web::get().to(player_history)))
-        .service(
-            web::resource("/room")
-                .route(web::get().to(get_room))
-                .route(web::put().to(update_room)),
-        )
-        .service(
-            web::resource("/games")
-                .route(web::get().to(list_games))
-                .route(web::post().to(create_game)),
-        )
-        .service(
-            web::resource("/games/{id}")
-                .route(web::get().to(get_game))
-                .route(web::put().to(update_game)),
-        )
-        .service(
-            web::resource("/tables")
-                .route(web::get().to(list_tables))
-                .route(web::post().to(create_table)),
-        )
-        .service(web::resource("/tables/{id}").route(web::put().to(update_table)))
-        .service(
-            web::resource("/staff")
-                .route(web::get().to(list_staff))
-                .route(web::post().to(create_staff)),
-        )
-        .service(web::resource("/staff/{id}").route(web::put().to(update_staff)))
-        .service(web::resource("/audit").route(web::get().to(list_audit)))
-        .service(web::resource("/audit/verify").route(web::get().to(verify_audit)))
+    let mut v1 = utoipa_actix_web::scope("/api/v1")
+        .service(login)
+        .service(change_password)
+        .service(logout)
+        .service(me)
+        .service(my_sessions)
+        .service(end_my_session)
+        .service(end_staff_sessions)
+        .service(list_players)
+        .service(create_player)
+        .service(get_player)
+        .service(update_player)
+        .service(get_photo)
+        .service(put_photo)
+        .service(eligibility)
+        .service(ban_player)
+        .service(lift_ban)
+        .service(separate)
+        .service(remove_separation)
+        .service(player_history)
+        .service(get_room)
+        .service(update_room)
+        .service(list_games)
+        .service(create_game)
+        .service(get_game)
+        .service(update_game)
+        .service(list_tables)
+        .service(create_table)
+        .service(update_table)
+        .service(list_staff)
+        .service(create_staff)
+        .service(update_staff)
+        .service(list_audit)
+        .service(verify_audit)
         .configure(crate::web::api_floor::routes)
         .configure(crate::web::api_table::routes)
         .configure(crate::web::api_cagnotte::routes)
         .configure(crate::web::api_messages::routes);
     if test_clock {
-        v1 = v1
-            .service(web::resource("/test/clock").route(web::get().to(get_clock)))
-            .service(web::resource("/test/clock/advance").route(web::post().to(advance_clock)));
+        v1 = v1.service(get_clock).service(advance_clock);
     }
-    cfg.service(v1);
+    let doc = crate::web::openapi::document(&v1);
+    let known = web::Data::new(KnownPaths::of(&doc));
+    let spec = web::Data::new(ApiSpec(crate::web::openapi::to_json(&doc)));
+    cfg.service(
+        web::resource("/api/openapi.json")
+            .app_data(spec)
+            .route(web::get().to(openapi_json)),
+    );
+    cfg.service(v1.app_data(known).default_service(web::to(not_routed)));
+}
+
+/// The API's paths as routing patterns. Each handler is a resource of its own with one
+/// method, so a known path asked with another method matches none of them and reaches the
+/// scope's default service: a 405 there, as when a path's methods shared one resource.
+struct KnownPaths(Vec<ResourceDef>);
+
+impl KnownPaths {
+    fn of(doc: &utoipa::openapi::OpenApi) -> KnownPaths {
+        KnownPaths(
+            doc.paths
+                .paths
+                .keys()
+                .map(|p| ResourceDef::new(p.as_str()))
+                .collect(),
+        )
+    }
+}
+
+async fn not_routed(req: HttpRequest, known: web::Data<KnownPaths>) -> AppResult<HttpResponse> {
+    if known.0.iter().any(|d| d.is_match(req.path())) {
+        Err(AppError::MethodNotAllowed)
+    } else {
+        Err(AppError::NotFound)
+    }
 }
 
 struct ApiSpec(String);
@@ -577,7 +583,7 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
 /// Signs in and returns a Bearer token. Five failures within 15 minutes lock the username
 /// for 15 minutes (429).
 #[utoipa::path(
-    post, path = "/api/v1/auth/login", tag = "auth", security(()),
+    tag = "auth", security(()),
     request_body = LoginRequest,
     responses(
         (status = 200, body = LoginResponse),
@@ -585,6 +591,7 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
         (status = 429, description = "Locked after repeated failures", body = ErrorResponse),
     )
 )]
+#[post("/auth/login")]
 pub async fn login(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -613,7 +620,7 @@ pub async fn login(
 /// Changes one's own password. Every token of this person ends, this one included: sign in
 /// again with the new password.
 #[utoipa::path(
-    post, path = "/api/v1/auth/password", tag = "auth",
+    tag = "auth",
     request_body = PasswordChange,
     responses(
         (status = 204, description = "Changed"),
@@ -621,6 +628,7 @@ pub async fn login(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/auth/password")]
 pub async fn change_password(
     st: web::Data<AppState>,
     who: AnyStaff,
@@ -629,31 +637,34 @@ pub async fn change_password(
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
-    let me = who.0.staff;
+    let staff = who.0.staff;
     let change = body.into_inner();
-    st.write(move |_, c| services::staff::change_password(c, now, &me, &change))
+    st.write(move |_, c| services::staff::change_password(c, now, &staff, &change))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// The signed-in staff member.
-#[utoipa::path(get, path = "/api/v1/me", tag = "auth", responses((status = 200, body = StaffOut), (status = 401, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "auth", responses((status = 200, body = StaffOut), (status = 401, body = ErrorResponse)))]
+#[get("/me")]
 pub async fn me(who: AnyStaff) -> web::Json<StaffOut> {
     web::Json(StaffOut::from(&who.0.staff))
 }
 
 /// Signs out: this token's session ends at once (the token is refused from now on).
 #[utoipa::path(
-    post, path = "/api/v1/auth/logout", tag = "auth",
+    tag = "auth",
     responses((status = 204, description = "Signed out"), (status = 401, body = ErrorResponse))
 )]
+#[post("/auth/logout")]
 pub async fn logout(st: web::Data<AppState>, who: AnyStaff) -> AppResult<HttpResponse> {
     let now = st.clock.now();
-    let me = who.0.staff;
+    let staff = who.0.staff;
     let sid = who.0.claims.sid;
     st.write(move |_, c| {
-        let actor = services::staff::actor(&me);
-        sessions_svc::end(c, now, &actor, me.id, &sid, EndReason::SignedOut)
+        let actor = services::staff::actor(&staff);
+        sessions_svc::end(c, now, &actor, staff.id, &sid, EndReason::SignedOut)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())
@@ -680,9 +691,10 @@ pub struct SessionOut {
 
 /// The signed-in staff member's open sessions, the most recently used first.
 #[utoipa::path(
-    get, path = "/api/v1/me/sessions", tag = "auth",
+    tag = "auth",
     responses((status = 200, body = [SessionOut]), (status = 401, body = ErrorResponse))
 )]
+#[get("/me/sessions")]
 pub async fn my_sessions(
     st: web::Data<AppState>,
     who: AnyStaff,
@@ -711,7 +723,7 @@ pub async fn my_sessions(
 
 /// Ends one of one's own sessions (e.g. a browser left signed in elsewhere).
 #[utoipa::path(
-    delete, path = "/api/v1/me/sessions/{id}", tag = "auth",
+    tag = "auth",
     params(("id" = String, Path, description = "The session's id")),
     responses(
         (status = 204, description = "Ended"),
@@ -719,17 +731,18 @@ pub async fn my_sessions(
         (status = 404, description = "No such open session of yours", body = ErrorResponse),
     )
 )]
+#[delete("/me/sessions/{id}")]
 pub async fn end_my_session(
     st: web::Data<AppState>,
     who: AnyStaff,
     path: web::Path<String>,
 ) -> AppResult<HttpResponse> {
     let now = st.clock.now();
-    let me = who.0.staff;
+    let staff = who.0.staff;
     let sid = path.into_inner();
     st.write(move |_, c| {
-        let actor = services::staff::actor(&me);
-        sessions_svc::end(c, now, &actor, me.id, &sid, EndReason::EndedByOwner)
+        let actor = services::staff::actor(&staff);
+        sessions_svc::end(c, now, &actor, staff.id, &sid, EndReason::EndedByOwner)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())
@@ -744,7 +757,7 @@ pub struct SessionsEnded {
 /// Ends every session and API token of a staff member (admin), e.g. a lost tablet or a
 /// dismissal: their tokens are refused at once.
 #[utoipa::path(
-    post, path = "/api/v1/staff/{id}/sessions/end", tag = "staff",
+    tag = "staff",
     params(("id" = i64, Path)),
     responses(
         (status = 200, body = SessionsEnded),
@@ -753,6 +766,7 @@ pub struct SessionsEnded {
         (status = 404, body = ErrorResponse),
     )
 )]
+#[post("/staff/{id}/sessions/end")]
 pub async fn end_staff_sessions(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -771,10 +785,11 @@ pub async fn end_staff_sessions(
 
 /// Searches the registry (admin, floor, cashier).
 #[utoipa::path(
-    get, path = "/api/v1/players", tag = "players",
+    tag = "players",
     params(PlayerQuery),
     responses((status = 200, body = [PlayerOut]), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[get("/players")]
 pub async fn list_players(
     st: web::Data<AppState>,
     _who: RegistryReader,
@@ -791,7 +806,7 @@ pub async fn list_players(
 /// Registers a player (BSOP 1, 3; admin, floor). A record without a photo is saved but may
 /// not be seated until one is added (`PUT /api/v1/players/{id}/photo`).
 #[utoipa::path(
-    post, path = "/api/v1/players", tag = "players",
+    tag = "players",
     request_body = PlayerForm,
     responses(
         (status = 201, body = PlayerSaved),
@@ -802,6 +817,7 @@ pub async fn list_players(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/players")]
 pub async fn create_player(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -846,10 +862,11 @@ fn player_saved(
 
 /// A player, whether they may be seated, their exclusions and separations.
 #[utoipa::path(
-    get, path = "/api/v1/players/{id}", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = PlayerDetail), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/players/{id}")]
 pub async fn get_player(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -892,7 +909,7 @@ pub async fn get_player(
 
 /// Edits a player (admin, floor). Send the `version` you loaded to refuse a lost update (409).
 #[utoipa::path(
-    put, path = "/api/v1/players/{id}", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     request_body = PlayerForm,
     responses(
@@ -903,6 +920,7 @@ pub async fn get_player(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[put("/players/{id}")]
 pub async fn update_player(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -937,7 +955,7 @@ pub async fn update_player(
 /// Replaces a player's photo (admin, floor): the raw JPEG or PNG as the body, at most 5 MB.
 /// It is re-encoded as a bounded JPEG without metadata.
 #[utoipa::path(
-    put, path = "/api/v1/players/{id}/photo", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     request_body(content((Image = "image/jpeg"), (Image = "image/png")), description = "The photo, at most 5 MB"),
     responses(
@@ -949,6 +967,7 @@ pub async fn update_player(
         (status = 422, description = "Not a usable image", body = ErrorResponse),
     )
 )]
+#[put("/players/{id}/photo")]
 pub async fn put_photo(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -977,7 +996,7 @@ pub async fn put_photo(
 
 /// A player's photo (admin, floor, cashier).
 #[utoipa::path(
-    get, path = "/api/v1/players/{id}/photo", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     responses(
         (status = 200, content_type = "image/jpeg", body = Image),
@@ -985,6 +1004,7 @@ pub async fn put_photo(
         (status = 404, description = "No such player or no photo", body = ErrorResponse),
     )
 )]
+#[get("/players/{id}/photo")]
 pub async fn get_photo(
     st: web::Data<AppState>,
     _who: RegistryReader,
@@ -1001,10 +1021,11 @@ pub async fn get_photo(
 /// May this player be seated now? (BSOP 1, 2, 3, 10: 18 or over, photo on record, unexpired
 /// ID, no exclusion in force.)
 #[utoipa::path(
-    get, path = "/api/v1/players/{id}/eligibility", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = EligibilityOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/players/{id}/eligibility")]
 pub async fn eligibility(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -1030,7 +1051,7 @@ pub async fn eligibility(
 /// Bans a player (BSOP 2, 10, 11; admin, floor): from `starts_at` (default now) until
 /// `ends_at` or permanently; times in the room's local time, `YYYY-MM-DDTHH:MM`.
 #[utoipa::path(
-    post, path = "/api/v1/players/{id}/exclusions", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     request_body = BanForm,
     responses(
@@ -1040,6 +1061,7 @@ pub async fn eligibility(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/players/{id}/exclusions")]
 pub async fn ban_player(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1063,7 +1085,7 @@ pub async fn ban_player(
 
 /// Lifts a ban, with a reason (admin, floor).
 #[utoipa::path(
-    post, path = "/api/v1/exclusions/{id}/lift", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Exclusion id")),
     request_body = ReasonForm,
     responses(
@@ -1074,6 +1096,7 @@ pub async fn ban_player(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/exclusions/{id}/lift")]
 pub async fn lift_ban(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1094,7 +1117,7 @@ pub async fn lift_ban(
 
 /// Records that two players must never sit at the same table (BSOP 47; admin, floor).
 #[utoipa::path(
-    post, path = "/api/v1/players/{id}/separations", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id")),
     request_body = SeparationForm,
     responses(
@@ -1105,6 +1128,7 @@ pub async fn lift_ban(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/players/{id}/separations")]
 pub async fn separate(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1125,7 +1149,7 @@ pub async fn separate(
 
 /// Ends a separation (admin, floor).
 #[utoipa::path(
-    delete, path = "/api/v1/separations/{id}", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Separation id")),
     responses(
         (status = 200, body = SeparationOut),
@@ -1134,6 +1158,7 @@ pub async fn separate(
         (status = 409, description = "Already removed", body = ErrorResponse),
     )
 )]
+#[delete("/separations/{id}")]
 pub async fn remove_separation(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1150,10 +1175,11 @@ pub async fn remove_separation(
 
 /// A player's history: the audit records about them, newest first.
 #[utoipa::path(
-    get, path = "/api/v1/players/{id}/history", tag = "players",
+    tag = "players",
     params(("id" = i64, Path, description = "Player id"), HistoryQuery),
     responses((status = 200, body = [AuditOut]), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/players/{id}/history")]
 pub async fn player_history(
     st: web::Data<AppState>,
     _who: RegistryReader,
@@ -1174,7 +1200,9 @@ pub async fn player_history(
 // ---- room, games, tables ---------------------------------------------------------------
 
 /// The room: name, time zone, currency, language and rule profile.
-#[utoipa::path(get, path = "/api/v1/room", tag = "room", responses((status = 200, body = Room), (status = 401, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "room", responses((status = 200, body = Room), (status = 401, body = ErrorResponse)))]
+#[get("/room")]
 pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web::Json<Room>> {
     Ok(web::Json(
         st.run(|_, conn| services::room::get(conn)).await?,
@@ -1183,10 +1211,11 @@ pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web:
 
 /// Changes the room and its rule profile (admin).
 #[utoipa::path(
-    put, path = "/api/v1/room", tag = "room",
+    tag = "room",
     request_body = RoomUpdate,
     responses((status = 200, body = Room), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[put("/room")]
 pub async fn update_room(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1204,7 +1233,9 @@ pub async fn update_room(
 }
 
 /// Every game, active first.
-#[utoipa::path(get, path = "/api/v1/games", tag = "games", responses((status = 200, body = [GameOut]), (status = 401, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "games", responses((status = 200, body = [GameOut]), (status = 401, body = ErrorResponse)))]
+#[get("/games")]
 pub async fn list_games(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1215,10 +1246,11 @@ pub async fn list_games(
 
 /// Creates a game (admin). Amounts in minor units.
 #[utoipa::path(
-    post, path = "/api/v1/games", tag = "games",
+    tag = "games",
     request_body = GameInput,
     responses((status = 201, body = GameOut), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/games")]
 pub async fn create_game(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1242,10 +1274,11 @@ pub async fn create_game(
 
 /// One game.
 #[utoipa::path(
-    get, path = "/api/v1/games/{id}", tag = "games",
+    tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = GameOut), (status = 404, body = ErrorResponse))
 )]
+#[get("/games/{id}")]
 pub async fn get_game(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1260,11 +1293,12 @@ pub async fn get_game(
 
 /// Changes a game (admin).
 #[utoipa::path(
-    put, path = "/api/v1/games/{id}", tag = "games",
+    tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     request_body = GameInput,
     responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[put("/games/{id}")]
 pub async fn update_game(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1287,7 +1321,9 @@ pub async fn update_game(
 }
 
 /// Every table by number, each with its game.
-#[utoipa::path(get, path = "/api/v1/tables", tag = "games", responses((status = 200, body = [TableOut]), (status = 401, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "games", responses((status = 200, body = [TableOut]), (status = 401, body = ErrorResponse)))]
+#[get("/tables")]
 pub async fn list_tables(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1309,7 +1345,7 @@ fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<Ga
 
 /// Creates a table (admin).
 #[utoipa::path(
-    post, path = "/api/v1/tables", tag = "games",
+    tag = "games",
     request_body = TableInput,
     responses(
         (status = 201, body = TableOut),
@@ -1318,6 +1354,7 @@ fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<Ga
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/tables")]
 pub async fn create_table(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1340,7 +1377,7 @@ pub async fn create_table(
 
 /// Changes a table (admin).
 #[utoipa::path(
-    put, path = "/api/v1/tables/{id}", tag = "games",
+    tag = "games",
     params(("id" = i64, Path, description = "Table id")),
     request_body = TableInput,
     responses(
@@ -1351,6 +1388,7 @@ pub async fn create_table(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[put("/tables/{id}")]
 pub async fn update_table(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1376,7 +1414,9 @@ pub async fn update_table(
 // ---- staff and audit -------------------------------------------------------------------
 
 /// Every staff account (admin).
-#[utoipa::path(get, path = "/api/v1/staff", tag = "staff", responses((status = 200, body = [StaffOut]), (status = 403, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "staff", responses((status = 200, body = [StaffOut]), (status = 403, body = ErrorResponse)))]
+#[get("/staff")]
 pub async fn list_staff(
     st: web::Data<AppState>,
     _who: AdminStaff,
@@ -1387,7 +1427,7 @@ pub async fn list_staff(
 
 /// Creates a staff account (admin).
 #[utoipa::path(
-    post, path = "/api/v1/staff", tag = "staff",
+    tag = "staff",
     request_body = StaffInput,
     responses(
         (status = 201, body = StaffOut),
@@ -1396,6 +1436,7 @@ pub async fn list_staff(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/staff")]
 pub async fn create_staff(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1414,7 +1455,7 @@ pub async fn create_staff(
 
 /// Changes a staff account (admin). An admin cannot demote or deactivate themselves (409).
 #[utoipa::path(
-    put, path = "/api/v1/staff/{id}", tag = "staff",
+    tag = "staff",
     params(("id" = i64, Path, description = "Staff id")),
     request_body = StaffInput,
     responses(
@@ -1425,6 +1466,7 @@ pub async fn create_staff(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[put("/staff/{id}")]
 pub async fn update_staff(
     st: web::Data<AppState>,
     who: AdminStaff,
@@ -1445,10 +1487,11 @@ pub async fn update_staff(
 
 /// The audit trail, newest first (admin). Page with `before_seq`.
 #[utoipa::path(
-    get, path = "/api/v1/audit", tag = "audit",
+    tag = "audit",
     params(AuditFilter, AuditRange),
     responses((status = 200, body = [AuditOut]), (status = 403, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[get("/audit")]
 pub async fn list_audit(
     st: web::Data<AppState>,
     _who: AdminStaff,
@@ -1473,7 +1516,9 @@ pub async fn list_audit(
 }
 
 /// Verifies the whole hash chain (admin).
-#[utoipa::path(get, path = "/api/v1/audit/verify", tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
+#[get("/audit/verify")]
 pub async fn verify_audit(
     st: web::Data<AppState>,
     _who: AdminStaff,
@@ -1497,7 +1542,9 @@ pub async fn verify_audit(
 pub const MAX_ADVANCE_MINUTES: i64 = 7 * 24 * 60;
 
 /// The server's clock (admin; only when the server runs with `CARDROOM_TEST_CLOCK=1`).
-#[utoipa::path(get, path = "/api/v1/test/clock", tag = "test", responses((status = 200, body = ClockOut), (status = 403, body = ErrorResponse), (status = 404, description = "Test clock off", body = ErrorResponse)))]
+#[utoipa::path(
+    tag = "test", responses((status = 200, body = ClockOut), (status = 403, body = ErrorResponse), (status = 404, description = "Test clock off", body = ErrorResponse)))]
+#[get("/test/clock")]
 pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<ClockOut> {
     web::Json(ClockOut {
         now: st.clock.now(),
@@ -1506,7 +1553,7 @@ pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<C
 
 /// Moves the server's clock forward (admin; only with `CARDROOM_TEST_CLOCK=1`), audited.
 #[utoipa::path(
-    post, path = "/api/v1/test/clock/advance", tag = "test",
+    tag = "test",
     request_body = ClockAdvance,
     responses(
         (status = 200, body = ClockOut),
@@ -1515,6 +1562,7 @@ pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<C
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/test/clock/advance")]
 pub async fn advance_clock(
     st: web::Data<AppState>,
     who: AdminStaff,

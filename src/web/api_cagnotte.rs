@@ -12,23 +12,27 @@ use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{get, post};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registered inside the `/api/v1` scope.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/tables/{id}/cagnotte").route(web::get().to(table_cagnotte)))
-        .service(web::resource("/tables/{id}/cagnotte/close").route(web::post().to(close_session)))
-        .service(web::resource("/cagnotte/dues").route(web::get().to(list_dues)))
-        .service(web::resource("/cagnotte/dues/{id}/collect").route(web::post().to(collect)))
-        .service(web::resource("/cagnotte/dues/{id}/exempt").route(web::post().to(exempt)))
-        .service(web::resource("/tables/{id}/tips").route(web::post().to(tip)))
-        .service(web::resource("/tables/{id}/drop-box").route(web::post().to(drop_box)))
-        .service(web::resource("/tables/{id}/commissions").route(web::post().to(commission)))
-        .service(web::resource("/tables/{id}/shift/end").route(web::post().to(end_shift)))
-        .service(web::resource("/tables/{id}/dealer").route(web::post().to(assign_dealer)))
-        .service(web::resource("/reports").route(web::get().to(reports)));
+/// Registered inside the `/api/v1` scope: each handler carries its path and method
+/// (`#[post(…)]`) and its documentation (`#[utoipa::path]`), registered together.
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(table_cagnotte)
+        .service(close_session)
+        .service(list_dues)
+        .service(collect)
+        .service(exempt)
+        .service(tip)
+        .service(drop_box)
+        .service(commission)
+        .service(end_shift)
+        .service(assign_dealer)
+        .service(reports);
 }
 
 /// The room's report for a gaming day or a month (in the room's zone): per table, game,
@@ -36,10 +40,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// rake, drop boxes, commissions, tips, hours played, occupancy, hands per hour, list lengths,
 /// waits and no-shows. The same figures as `/floor/reports` and its CSV files.
 #[utoipa::path(
-    get, path = "/api/v1/reports", tag = "cagnotte",
+    tag = "cagnotte",
     params(crate::web::pages::reports::ReportQuery),
     responses((status = 200, body = crate::services::reports::Report), (status = 400, body = ErrorResponse))
 )]
+#[get("/reports")]
 pub async fn reports(
     req: actix_web::HttpRequest,
     st: web::Data<AppState>,
@@ -146,10 +151,11 @@ fn session_out(p: &SessionPanel) -> SessionOut {
 }
 
 #[utoipa::path(
-    get, path = "/api/v1/tables/{id}/cagnotte", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableCagnotteOut), (status = 404, body = ErrorResponse))
 )]
+#[get("/tables/{id}/cagnotte")]
 pub async fn table_cagnotte(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -172,10 +178,11 @@ pub async fn table_cagnotte(
 /// PT-2007 7b: the floor confirms the end of a session whose hour of play is up (409 before);
 /// the next session starts now and its dues are returned.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/cagnotte/close", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableCagnotteOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/tables/{id}/cagnotte/close")]
 pub async fn close_session(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -205,10 +212,11 @@ pub struct DuesQuery {
 
 /// Dues not yet collected or exempted, oldest first.
 #[utoipa::path(
-    get, path = "/api/v1/cagnotte/dues", tag = "cagnotte",
+    tag = "cagnotte",
     params(DuesQuery),
     responses((status = 200, body = Vec<DueOut>))
 )]
+#[get("/cagnotte/dues")]
 pub async fn list_dues(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -243,11 +251,12 @@ pub struct CollectRequest {
 
 /// The dealer took the session's percentage (PT-2007 7b).
 #[utoipa::path(
-    post, path = "/api/v1/cagnotte/dues/{id}/collect", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Due id")),
     request_body = CollectRequest,
     responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/cagnotte/dues/{id}/collect")]
 pub async fn collect(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -275,11 +284,12 @@ pub struct ExemptRequest {
 
 /// The floor exempts a player from a session's percentage, with a reason.
 #[utoipa::path(
-    post, path = "/api/v1/cagnotte/dues/{id}/exempt", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Due id")),
     request_body = ExemptRequest,
     responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/cagnotte/dues/{id}/exempt")]
 pub async fn exempt(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -305,11 +315,12 @@ pub struct AmountRequest {
 
 /// Tips given at the table (PT-2007 5, 9d), on the dealer's shift, apart from the cagnotte.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/tips", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     request_body = AmountRequest,
     responses((status = 201, body = TipRow), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/tips")]
 pub async fn tip(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -338,11 +349,12 @@ pub struct DropBoxRequest {
 
 /// The quick mode of per-hand rake: the drop box's total for the table at the end of a shift.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/drop-box", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     request_body = DropBoxRequest,
     responses((status = 201, body = DropBoxRow), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/drop-box")]
 pub async fn drop_box(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -352,9 +364,13 @@ pub async fn drop_box(
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let DropBoxRequest { amount, end_shift } = body.into_inner();
+    // (`end_shift` is the route's name here: the handler below, a unit struct.)
+    let DropBoxRequest {
+        amount,
+        end_shift: end,
+    } = body.into_inner();
     let row = st
-        .write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end_shift))
+        .write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end))
         .await?;
     Ok(HttpResponse::Created().json(row))
 }
@@ -371,11 +387,12 @@ pub struct CommissionRequest {
 
 /// MO-13 11: 2 % of a winner's payout in the 13-card game, for the current round.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/commissions", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     request_body = CommissionRequest,
     responses((status = 201, body = CommissionRow), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/commissions")]
 pub async fn commission(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -394,10 +411,11 @@ pub async fn commission(
 
 /// The dealer's shift at the table ends.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/shift/end", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 204), (status = 409, body = ErrorResponse))
 )]
+#[post("/tables/{id}/shift/end")]
 pub async fn end_shift(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -431,7 +449,7 @@ pub struct ShiftOut {
 /// open there): the dealer may then act at that table, and only there, through the API as
 /// on the table's tablet (issue 16 §4).
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/dealer", tag = "cagnotte",
+    tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),
     request_body = AssignDealer,
     responses(
@@ -441,6 +459,7 @@ pub struct ShiftOut {
         (status = 422, description = "Not an active dealer", body = ErrorResponse),
     )
 )]
+#[post("/tables/{id}/dealer")]
 pub async fn assign_dealer(
     st: web::Data<AppState>,
     who: FloorStaff,

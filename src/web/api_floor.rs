@@ -16,37 +16,36 @@ use crate::web::api::GameOut;
 use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{get, post};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registered inside the `/api/v1` scope.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        web::resource("/games/{id}/waitlist")
-            .route(web::get().to(list_waitlist))
-            .route(web::post().to(join_waitlist)),
-    )
-    .service(web::resource("/waitlist/{id}/remove").route(web::post().to(remove_entry)))
-    .service(web::resource("/waitlist/{id}/reorder").route(web::post().to(reorder_entry)))
-    .service(web::resource("/waitlist/{id}/check-in").route(web::post().to(check_in)))
-    .service(web::resource("/tables/{id}/open").route(web::post().to(open_table)))
-    .service(web::resource("/tables/{id}/seats").route(web::get().to(table_seats)))
-    .service(web::resource("/tables/{id}/seats/{seat}/call-next").route(web::post().to(call_next)))
-    .service(web::resource("/tables/{id}/seats/{seat}").route(web::post().to(seat_directly)))
-    .service(web::resource("/seat-calls/{id}/seat").route(web::post().to(confirm_call)))
-    .service(web::resource("/seatings/{id}/leave").route(web::post().to(leave_seat)))
-    .service(web::resource("/games/{id}/must-move").route(web::get().to(must_move_list)))
-    .service(web::resource("/games/{id}/suggest-table").route(web::get().to(suggest_table)))
-    .service(
-        web::resource("/seatings/{id}/refuse-must-move").route(web::post().to(refuse_must_move)),
-    )
-    .service(web::resource("/seatings/{id}/seat-change").route(web::post().to(request_seat_change)))
-    .service(web::resource("/seatings/{id}/transfer").route(web::post().to(transfer)))
-    .service(web::resource("/tables/{id}/seat-changes").route(web::get().to(list_seat_changes)))
-    .service(web::resource("/seat-changes/{id}/cancel").route(web::post().to(cancel_seat_change)))
-    .service(web::resource("/tables/{id}/seats/{seat}/hold").route(web::post().to(hold_seat)))
-    .service(web::resource("/seat-holds/{id}/release").route(web::post().to(release_hold)));
+/// Registered inside the `/api/v1` scope: each handler carries its path and method
+/// (`#[post(…)]`) and its documentation (`#[utoipa::path]`), registered together.
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(list_waitlist)
+        .service(join_waitlist)
+        .service(remove_entry)
+        .service(reorder_entry)
+        .service(check_in)
+        .service(open_table)
+        .service(table_seats)
+        .service(call_next)
+        .service(seat_directly)
+        .service(confirm_call)
+        .service(leave_seat)
+        .service(must_move_list)
+        .service(suggest_table)
+        .service(refuse_must_move)
+        .service(request_seat_change)
+        .service(transfer)
+        .service(list_seat_changes)
+        .service(cancel_seat_change)
+        .service(hold_seat)
+        .service(release_hold);
 }
 
 // ---- response types --------------------------------------------------------------------
@@ -382,10 +381,11 @@ fn line_of(
 /// A game's waiting list in order, each player with their place (PT-2007 8a), and for an
 /// interest list how many more players would start a table (PT-2007 24).
 #[utoipa::path(
-    get, path = "/api/v1/games/{id}/waitlist", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = WaitlistOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/games/{id}/waitlist")]
 pub async fn list_waitlist(
     st: web::Data<AppState>,
     _who: RegistryReader,
@@ -418,7 +418,7 @@ pub async fn list_waitlist(
 /// Adds an eligible player to a game's list, at the bottom (admin, floor). BSOP 1, 2, 3,
 /// 10: a player under 18, without a photo, with an expired ID or banned is refused (409).
 #[utoipa::path(
-    post, path = "/api/v1/games/{id}/waitlist", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Game id")),
     request_body = JoinRequest,
     responses(
@@ -429,6 +429,7 @@ pub async fn list_waitlist(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/games/{id}/waitlist")]
 pub async fn join_waitlist(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -465,7 +466,7 @@ pub async fn join_waitlist(
 /// Takes a player off a list, with a reason (admin, floor). A pending seat call for the
 /// entry is cancelled with it.
 #[utoipa::path(
-    post, path = "/api/v1/waitlist/{id}/remove", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "List entry id")),
     request_body = FloorReason,
     responses(
@@ -476,6 +477,7 @@ pub async fn join_waitlist(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/waitlist/{id}/remove")]
 pub async fn remove_entry(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -497,7 +499,7 @@ pub async fn remove_entry(
 /// Moves a player to another place on the list (admin, floor); the reason is required and
 /// audited with the old and new places.
 #[utoipa::path(
-    post, path = "/api/v1/waitlist/{id}/reorder", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "List entry id")),
     request_body = ReorderRequest,
     responses(
@@ -508,6 +510,7 @@ pub async fn remove_entry(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/waitlist/{id}/reorder")]
 pub async fn reorder_entry(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -543,7 +546,7 @@ pub async fn reorder_entry(
 
 /// A call-in arrived at the desk (admin, floor): the entry no longer lapses.
 #[utoipa::path(
-    post, path = "/api/v1/waitlist/{id}/check-in", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "List entry id")),
     responses(
         (status = 200, body = WaitlistLineOut),
@@ -552,6 +555,7 @@ pub async fn reorder_entry(
         (status = 409, description = "Not a call-in waiting for check-in, or it lapsed", body = ErrorResponse),
     )
 )]
+#[post("/waitlist/{id}/check-in")]
 pub async fn check_in(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -574,7 +578,7 @@ pub async fn check_in(
 /// Opens a closed table for its game, waiting for players (admin, floor). It starts running
 /// when the room's minimum is seated (PT-2007 24).
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/open", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id")),
     responses(
         (status = 200, body = FloorTableOut),
@@ -583,6 +587,7 @@ pub async fn check_in(
         (status = 409, description = "Already open, or no game", body = ErrorResponse),
     )
 )]
+#[post("/tables/{id}/open")]
 pub async fn open_table(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -608,10 +613,11 @@ pub async fn open_table(
 
 /// A table and every seat: who sits there, or the open call reserving it, or empty.
 #[utoipa::path(
-    get, path = "/api/v1/tables/{id}/seats", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableSeatsOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/tables/{id}/seats")]
 pub async fn table_seats(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -677,7 +683,7 @@ pub async fn table_seats(
 /// (BSOP 46), kept apart from someone at the table (BSOP 47), already called. The seat is
 /// reserved for the room's response window.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/seats/{seat}/call-next", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
     responses(
         (status = 201, body = SeatCallOut),
@@ -687,6 +693,7 @@ pub async fn table_seats(
         (status = 422, description = "No such seat at this table", body = ErrorResponse),
     )
 )]
+#[post("/tables/{id}/seats/{seat}/call-next")]
 pub async fn call_next(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -717,7 +724,7 @@ pub async fn call_next(
 /// seat-change call (PT-2007 12, BSOP 51) moves the player: their old seating ends (reason
 /// "must-move" or "seat change") and the new one starts in the same transaction (BSOP 46).
 #[utoipa::path(
-    post, path = "/api/v1/seat-calls/{id}/seat", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seat call id")),
     responses(
         (status = 201, body = SeatingOut),
@@ -726,6 +733,7 @@ pub async fn call_next(
         (status = 409, description = "The call is no longer open, or the player cannot sit there now", body = ErrorResponse),
     )
 )]
+#[post("/seat-calls/{id}/seat")]
 pub async fn confirm_call(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -750,7 +758,7 @@ pub async fn confirm_call(
 /// (BSOP 47), and the seat free. Of two simultaneous requests for one seat, one wins and
 /// the other gets 409.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/seats/{seat}", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
     request_body = SeatRequest,
     responses(
@@ -761,6 +769,7 @@ pub async fn confirm_call(
         (status = 422, description = "No such seat at this table, or no such player", body = ErrorResponse),
     )
 )]
+#[post("/tables/{id}/seats/{seat}")]
 pub async fn seat_directly(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -795,7 +804,7 @@ pub async fn seat_directly(
 /// A player leaves their seat (admin, floor). Below the room's minimum a running table is
 /// suspended, and closes if the minimum is not back in time (PT-2007 24).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/leave", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = FloorReason,
     responses(
@@ -806,6 +815,7 @@ pub async fn seat_directly(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/seatings/{id}/leave")]
 pub async fn leave_seat(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -992,10 +1002,11 @@ fn seat_change_out(
 /// A game's must-move table and its players in the original waiting-list order (BSOP 55):
 /// when a seat frees up at a main game, the first of them is called to it.
 #[utoipa::path(
-    get, path = "/api/v1/games/{id}/must-move", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = MustMoveOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/games/{id}/must-move")]
 pub async fn must_move_list(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1043,10 +1054,11 @@ pub async fn must_move_list(
 /// (BSOP 55), otherwise the table that needs a player most (BSOP 58: fewest seated, the
 /// older on a tie). Only a table with a free seat is suggested; `table_id` is null if none.
 #[utoipa::path(
-    get, path = "/api/v1/games/{id}/suggest-table", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Game id")),
     responses((status = 200, body = SuggestTableOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/games/{id}/suggest-table")]
 pub async fn suggest_table(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1073,7 +1085,7 @@ pub async fn suggest_table(
 /// is refused with 409 naming the time. The main-game seat they were called to is offered
 /// to the next must-move player.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/refuse-must-move", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seating id (at the must-move table)")),
     request_body = RefuseMustMoveRequest,
     responses(
@@ -1084,6 +1096,7 @@ pub async fn suggest_table(
         (status = 422, body = ErrorResponse),
     )
 )]
+#[post("/seatings/{id}/refuse-must-move")]
 pub async fn refuse_must_move(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1135,7 +1148,7 @@ pub async fn refuse_must_move(
 /// served; confirming the call moves the player (old seating ends, reason "seat change").
 /// One open request per player.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/seat-change", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seating id")),
     responses(
         (status = 201, body = SeatChangeOut),
@@ -1144,6 +1157,7 @@ pub async fn refuse_must_move(
         (status = 409, description = "Already left, or an open request already", body = ErrorResponse),
     )
 )]
+#[post("/seatings/{id}/seat-change")]
 pub async fn request_seat_change(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1163,10 +1177,11 @@ pub async fn request_seat_change(
 
 /// A table's open seat-change requests, in the order they are served (PT-2007 12, BSOP 51).
 #[utoipa::path(
-    get, path = "/api/v1/tables/{id}/seat-changes", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = SeatChangesOut), (status = 401, body = ErrorResponse), (status = 404, body = ErrorResponse))
 )]
+#[get("/tables/{id}/seat-changes")]
 pub async fn list_seat_changes(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1199,7 +1214,7 @@ pub async fn list_seat_changes(
 
 /// Withdraws an open seat-change request (admin, floor); a seat call it received ends.
 #[utoipa::path(
-    post, path = "/api/v1/seat-changes/{id}/cancel", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seat-change request id")),
     responses(
         (status = 200, body = SeatChangeOut),
@@ -1208,6 +1223,7 @@ pub async fn list_seat_changes(
         (status = 409, description = "No longer open", body = ErrorResponse),
     )
 )]
+#[post("/seat-changes/{id}/cancel")]
 pub async fn cancel_seat_change(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1230,7 +1246,7 @@ pub async fn cancel_seat_change(
 /// they leave); BSOP 45, reserved by the floor for a good reason. A held seat is not called
 /// nor given to anyone else.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/seats/{seat}/hold", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
     request_body = HoldRequest,
     responses(
@@ -1241,6 +1257,7 @@ pub async fn cancel_seat_change(
         (status = 422, description = "No such seat or player, or no reason for a reservation", body = ErrorResponse),
     )
 )]
+#[post("/tables/{id}/seats/{seat}/hold")]
 pub async fn hold_seat(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1288,7 +1305,7 @@ pub async fn hold_seat(
 
 /// Releases a seat hold (admin, floor): the seat can be called or given again.
 #[utoipa::path(
-    post, path = "/api/v1/seat-holds/{id}/release", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seat hold id")),
     responses(
         (status = 200, body = SeatHoldOut),
@@ -1297,6 +1314,7 @@ pub async fn hold_seat(
         (status = 409, description = "Already released", body = ErrorResponse),
     )
 )]
+#[post("/seat-holds/{id}/release")]
 pub async fn release_hold(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1326,7 +1344,7 @@ pub async fn release_hold(
 /// leaves the table below the minimum, or when it unbalances the tables (PT-2007 26); or
 /// when the destination has no free seat.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/transfer", tag = "floor",
+    tag = "floor",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = TransferRequest,
     responses(
@@ -1337,6 +1355,7 @@ pub async fn release_hold(
         (status = 422, description = "No destination, or no such table", body = ErrorResponse),
     )
 )]
+#[post("/seatings/{id}/transfer")]
 pub async fn transfer(
     st: web::Data<AppState>,
     who: FloorStaff,

@@ -8,15 +8,19 @@ use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use crate::web::openapi::ErrorResponse;
 use actix_web::web;
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{get, post};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registered inside the `/api/v1` scope.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/messages").route(web::get().to(list_messages)))
-        .service(web::resource("/messages/{id}/retry").route(web::post().to(retry_message)))
-        .service(web::resource("/players/{id}/links/revoke").route(web::post().to(revoke_links)));
+/// Registered inside the `/api/v1` scope: each handler carries its path and method
+/// (`#[post(…)]`) and its documentation (`#[utoipa::path]`), registered together.
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(list_messages)
+        .service(retry_message)
+        .service(revoke_links);
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
@@ -119,10 +123,11 @@ pub struct MessageQuery {
 
 /// Messages to players, newest first, with their attempts (admin, floor).
 #[utoipa::path(
-    get, path = "/api/v1/messages", tag = "messages",
+    tag = "messages",
     params(MessageQuery),
     responses((status = 200, body = Vec<MessageOut>), (status = 422, body = ErrorResponse))
 )]
+#[get("/messages")]
 pub async fn list_messages(
     st: web::Data<AppState>,
     _who: FloorStaff,
@@ -141,10 +146,11 @@ pub async fn list_messages(
 /// Sends a failed message again now: a new round of attempts, with the same idempotency
 /// key (audited `message.retry`). 409 unless the message failed.
 #[utoipa::path(
-    post, path = "/api/v1/messages/{id}/retry", tag = "messages",
+    tag = "messages",
     params(("id" = i64, Path, description = "Message id")),
     responses((status = 200, body = MessageOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
+#[post("/messages/{id}/retry")]
 pub async fn retry_message(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -169,10 +175,11 @@ pub struct LinksRevokedOut {
 
 /// Revokes every link of a player at once (audited `player.links_revoked`).
 #[utoipa::path(
-    post, path = "/api/v1/players/{id}/links/revoke", tag = "messages",
+    tag = "messages",
     params(("id" = i64, Path, description = "Player id")),
     responses((status = 200, body = LinksRevokedOut), (status = 404, body = ErrorResponse))
 )]
+#[post("/players/{id}/links/revoke")]
 pub async fn revoke_links(
     st: web::Data<AppState>,
     who: FloorStaff,

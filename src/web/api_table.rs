@@ -15,56 +15,41 @@ use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{get, post};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
-/// Registered inside the `/api/v1` scope.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/tables/{id}/side").route(web::get().to(table_side_view)))
-        .service(web::resource("/seat-calls/{id}/acknowledge").route(web::post().to(acknowledge)))
-        .service(
-            web::resource("/seat-calls/{id}/seat-with-buyin")
-                .route(web::post().to(seat_with_buyin)),
-        )
-        .service(web::resource("/seatings/{id}/chips").route(web::post().to(chips)))
-        .service(web::resource("/seatings/{id}/count").route(web::post().to(count)))
-        .service(web::resource("/seatings/{id}/cash-out").route(web::post().to(cash_out)))
-        .service(
-            web::resource("/seatings/{id}/transfer-with-stack")
-                .route(web::post().to(transfer_with_stack)),
-        )
-        .service(web::resource("/seatings/{id}/away").route(web::post().to(away)))
-        .service(web::resource("/seatings/{id}/back").route(web::post().to(back)))
-        .service(web::resource("/seatings/{id}/missed-blind").route(web::post().to(missed_blind)))
-        .service(
-            web::resource("/seatings/{id}/blinds-settled").route(web::post().to(blinds_settled)),
-        )
-        .service(
-            web::resource("/seatings/{id}/extend-absence").route(web::post().to(extend_absence)),
-        )
-        .service(web::resource("/seatings/{id}/hand-flags").route(web::post().to(hand_flags)))
-        .service(web::resource("/seatings/{id}/removal").route(web::post().to(start_removal)))
-        .service(web::resource("/custody").route(web::get().to(list_custody)))
-        .service(web::resource("/custody/{id}/confirm").route(web::post().to(confirm_removal)))
-        .service(web::resource("/custody/{id}/cancel").route(web::post().to(cancel_removal)))
-        .service(web::resource("/custody/{id}/resolve").route(web::post().to(resolve_custody)))
-        .service(web::resource("/tables/{id}/hands").route(web::post().to(new_hand)))
-        .service(
-            web::resource("/tables/{id}/service-requests").route(web::post().to(request_service)),
-        )
-        .service(web::resource("/service-requests").route(web::get().to(list_service_requests)))
-        .service(
-            web::resource("/service-requests/{id}/handled").route(web::post().to(handle_service)),
-        )
-        .service(
-            web::resource("/tables/{id}/floor-messages")
-                .route(web::get().to(list_floor_messages))
-                .route(web::post().to(send_floor_message)),
-        )
-        .service(
-            web::resource("/floor-messages/{id}/seen").route(web::post().to(floor_message_seen)),
-        );
+/// Registered inside the `/api/v1` scope: each handler carries its path and method
+/// (`#[post(…)]`) and its documentation (`#[utoipa::path]`), registered together.
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(table_side_view)
+        .service(acknowledge)
+        .service(seat_with_buyin)
+        .service(chips)
+        .service(count)
+        .service(cash_out)
+        .service(transfer_with_stack)
+        .service(away)
+        .service(back)
+        .service(missed_blind)
+        .service(blinds_settled)
+        .service(extend_absence)
+        .service(hand_flags)
+        .service(start_removal)
+        .service(list_custody)
+        .service(confirm_removal)
+        .service(cancel_removal)
+        .service(resolve_custody)
+        .service(new_hand)
+        .service(request_service)
+        .service(list_service_requests)
+        .service(handle_service)
+        .service(list_floor_messages)
+        .service(send_floor_message)
+        .service(floor_message_seen);
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
@@ -519,10 +504,11 @@ async fn side_of(st: &AppState, seating_id: i64) -> AppResult<SeatSideOut> {
 
 /// The table as its tablet shows it (any staff member).
 #[utoipa::path(
-    get, path = "/api/v1/tables/{id}/side", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = TableSideOut), (status = 404, body = ErrorResponse))
 )]
+#[get("/tables/{id}/side")]
 pub async fn table_side_view(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -541,10 +527,11 @@ pub async fn table_side_view(
 
 /// The dealer acknowledges a seat call (admin, floor, dealer).
 #[utoipa::path(
-    post, path = "/api/v1/seat-calls/{id}/acknowledge", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seat call id")),
     responses((status = 204), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
+#[post("/seat-calls/{id}/acknowledge")]
 pub async fn acknowledge(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -563,11 +550,12 @@ pub async fn acknowledge(
 /// PT-2007 28 (pt-casino, a session game under way: the table's average), else the game's
 /// range. A refused amount is a 422 and changes nothing.
 #[utoipa::path(
-    post, path = "/api/v1/seat-calls/{id}/seat-with-buyin", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seat call id")),
     request_body = BuyinRequest,
     responses((status = 201, body = SeatSideOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seat-calls/{id}/seat-with-buyin")]
 pub async fn seat_with_buyin(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -590,11 +578,12 @@ pub async fn seat_with_buyin(
 /// Chips bought at the seat: the first purchase is checked as the buy-in, later ones as
 /// rebuys under the game's maximum (PT-2007 75, 79).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/chips", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = ChipsRequest,
     responses((status = 201, body = BuyinOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/chips")]
 pub async fn chips(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -616,11 +605,12 @@ pub async fn chips(
 
 /// A stack count (PT-2007 28 averages, PT-2007 79 rebuy notice).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/count", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = StackRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/count")]
 pub async fn count(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -642,11 +632,12 @@ pub async fn count(
 /// with the time left) unless a floor manager gives `override_reason` (audited); a dealer's
 /// override is 403.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/cash-out", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = CashOutRequest,
     responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/cash-out")]
 pub async fn cash_out(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -679,11 +670,12 @@ pub async fn cash_out(
 /// A change to a similar table with the whole stack: BSOP 27 (not in the first hour with a
 /// stack above the maximum), BSOP 58 and PT-2007 26 (balance). Answers the new seat.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/transfer-with-stack", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = StackTransferRequest,
     responses((status = 201, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/transfer-with-stack")]
 pub async fn transfer_with_stack(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -715,10 +707,11 @@ pub async fn transfer_with_stack(
 
 /// The player is away: the absence clock starts (BSOP 36).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/away", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/away")]
 pub async fn away(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -738,10 +731,11 @@ pub async fn away(
 
 /// The player is back; answers what they must do for missed blinds (BSOP 39 / PT-2007 90).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/back", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = ReturnOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/back")]
 pub async fn back(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -764,11 +758,12 @@ pub async fn back(
 /// An absent player's seat missed a blind (BSOP 36): buttons; two big blinds make the seat
 /// due for removal.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/missed-blind", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = MissedBlindRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/missed-blind")]
 pub async fn missed_blind(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -793,10 +788,11 @@ pub async fn missed_blind(
 
 /// The returning player settled the missed blinds (BSOP 39, PT-2007 90): the buttons go.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/blinds-settled", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/blinds-settled")]
 pub async fn blinds_settled(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -813,11 +809,12 @@ pub async fn blinds_settled(
 
 /// A floor manager extends an absence with a reason (BSOP 36; admin, floor).
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/extend-absence", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = ExtendRequest,
     responses((status = 200, body = SeatSideOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/extend-absence")]
 pub async fn extend_absence(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -849,11 +846,12 @@ pub async fn extend_absence(
 
 /// Resting / no bet in this hand (PT-2007 13, 89), counted at the next hand.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/hand-flags", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = HandFlagsRequest,
     responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/hand-flags")]
 pub async fn hand_flags(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -874,11 +872,12 @@ pub async fn hand_flags(
 
 /// The first count of an absent player's chips (BSOP 36): only when the seat is due.
 #[utoipa::path(
-    post, path = "/api/v1/seatings/{id}/removal", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
     request_body = RemovalRequest,
     responses((status = 201, body = CustodyOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/seatings/{id}/removal")]
 pub async fn start_removal(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -900,9 +899,10 @@ pub async fn start_removal(
 
 /// Chips in custody and counts waiting (admin, floor, cashier, dealer).
 #[utoipa::path(
-    get, path = "/api/v1/custody", tag = "table",
+    tag = "table",
     responses((status = 200, body = Vec<CustodyOut>))
 )]
+#[get("/custody")]
 pub async fn list_custody(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -916,11 +916,12 @@ pub async fn list_custody(
 /// The second count by the signed-in staff member (BSOP 36): a different person, the same
 /// amount. The seat is freed and the next player called.
 #[utoipa::path(
-    post, path = "/api/v1/custody/{id}/confirm", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Custody id")),
     request_body = ConfirmRequest,
     responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/custody/{id}/confirm")]
 pub async fn confirm_removal(
     st: web::Data<AppState>,
     who: AnyStaff,
@@ -942,10 +943,11 @@ pub async fn confirm_removal(
 
 /// A count not yet confirmed is dropped.
 #[utoipa::path(
-    post, path = "/api/v1/custody/{id}/cancel", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Custody id")),
     responses((status = 200, body = CustodyOut), (status = 409, body = ErrorResponse))
 )]
+#[post("/custody/{id}/cancel")]
 pub async fn cancel_removal(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -963,11 +965,12 @@ pub async fn cancel_removal(
 /// Chips leave custody: reclaimed by the player or settled by the cashier (admin, floor,
 /// cashier).
 #[utoipa::path(
-    post, path = "/api/v1/custody/{id}/resolve", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Custody id")),
     request_body = ResolveRequest,
     responses((status = 200, body = CustodyOut), (status = 403, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/custody/{id}/resolve")]
 pub async fn resolve_custody(
     st: web::Data<AppState>,
     who: AnyStaff,
@@ -999,11 +1002,12 @@ pub async fn resolve_custody(
 /// session the tap starts the first session or, the hour of play being up, closes it and
 /// starts the next (PT-2007 7b).
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/hands", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Table id")),
     request_body(content = Option<crate::services::cagnotte::HandResult>, description = "The ended hand's pot and rake (optional)"),
     responses((status = 201, body = HandOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/hands")]
 pub async fn new_hand(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -1050,11 +1054,12 @@ pub async fn new_hand(
 
 /// A table asks the floor (floor, chips, decision); asking again while open changes nothing.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/service-requests", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Table id")),
     request_body = ServiceRequestBody,
     responses((status = 201, body = ServiceRequestOut), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/service-requests")]
 pub async fn request_service(
     st: web::Data<AppState>,
     who: DealerStaff,
@@ -1076,9 +1081,10 @@ pub async fn request_service(
 
 /// Open requests from the tables, oldest first.
 #[utoipa::path(
-    get, path = "/api/v1/service-requests", tag = "table",
+    tag = "table",
     responses((status = 200, body = Vec<ServiceRequestOut>))
 )]
+#[get("/service-requests")]
 pub async fn list_service_requests(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1091,10 +1097,11 @@ pub async fn list_service_requests(
 
 /// The floor handled a request (admin, floor).
 #[utoipa::path(
-    post, path = "/api/v1/service-requests/{id}/handled", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Request id")),
     responses((status = 200, body = ServiceRequestOut), (status = 404, body = ErrorResponse))
 )]
+#[post("/service-requests/{id}/handled")]
 pub async fn handle_service(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1115,10 +1122,11 @@ pub async fn handle_service(
 
 /// The last 50 messages the floor sent a table, newest first, with who saw them.
 #[utoipa::path(
-    get, path = "/api/v1/tables/{id}/floor-messages", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 200, body = Vec<FloorMessageOut>), (status = 404, body = ErrorResponse))
 )]
+#[get("/tables/{id}/floor-messages")]
 pub async fn list_floor_messages(
     st: web::Data<AppState>,
     _who: AnyStaff,
@@ -1137,11 +1145,12 @@ pub async fn list_floor_messages(
 /// The floor sends a free-text message to a table's tablet (admin, floor); it stays on the
 /// tablet until the dealer marks it seen. 409 when no tablet is paired with the table.
 #[utoipa::path(
-    post, path = "/api/v1/tables/{id}/floor-messages", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Table id")),
     request_body = FloorMessageBody,
     responses((status = 201, body = FloorMessageOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
+#[post("/tables/{id}/floor-messages")]
 pub async fn send_floor_message(
     st: web::Data<AppState>,
     who: FloorStaff,
@@ -1164,10 +1173,11 @@ pub async fn send_floor_message(
 
 /// The dealer marks a message seen (it leaves the tablet; the floor sees who and when).
 #[utoipa::path(
-    post, path = "/api/v1/floor-messages/{id}/seen", tag = "table",
+    tag = "table",
     params(("id" = i64, Path, description = "Message id")),
     responses((status = 200, body = FloorMessageOut), (status = 404, body = ErrorResponse))
 )]
+#[post("/floor-messages/{id}/seen")]
 pub async fn floor_message_seen(
     st: web::Data<AppState>,
     who: DealerStaff,
