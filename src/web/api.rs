@@ -95,26 +95,54 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
 /// The API's paths as routing patterns. Each handler is a resource of its own with one
 /// method, so a known path asked with another method matches none of them and reaches the
 /// scope's default service: a 405 there, as when a path's methods shared one resource.
-struct KnownPaths(Vec<ResourceDef>);
+/// With each pattern, the methods the document lists for it (the 405's `Allow`).
+struct KnownPaths(Vec<(ResourceDef, String)>);
 
 impl KnownPaths {
     fn of(doc: &utoipa::openapi::OpenApi) -> KnownPaths {
         KnownPaths(
             doc.paths
                 .paths
-                .keys()
-                .map(|p| ResourceDef::new(p.as_str()))
+                .iter()
+                .map(|(p, item)| {
+                    let methods: Vec<&str> = [
+                        ("GET", item.get.is_some()),
+                        ("POST", item.post.is_some()),
+                        ("PUT", item.put.is_some()),
+                        ("PATCH", item.patch.is_some()),
+                        ("DELETE", item.delete.is_some()),
+                    ]
+                    .into_iter()
+                    .filter_map(|(m, has)| has.then_some(m))
+                    .collect();
+                    (ResourceDef::new(p.as_str()), methods.join(", "))
+                })
                 .collect(),
         )
     }
 }
 
+/// A known path asked with another method: 405 with `Allow` (RFC 9110 15.5.6) naming the
+/// methods it takes (every pattern the path matches, e.g. `/players/{id}` and its
+/// neighbours); an unknown path: 404.
 async fn not_routed(req: HttpRequest, known: web::Data<KnownPaths>) -> AppResult<HttpResponse> {
-    if known.0.iter().any(|d| d.is_match(req.path())) {
-        Err(AppError::MethodNotAllowed)
-    } else {
-        Err(AppError::NotFound)
+    let mut allow: Vec<&str> = known
+        .0
+        .iter()
+        .filter(|(d, _)| d.is_match(req.path()))
+        .flat_map(|(_, m)| m.split(", "))
+        .filter(|m| !m.is_empty())
+        .collect();
+    if allow.is_empty() {
+        return Err(AppError::NotFound);
     }
+    allow.sort_unstable();
+    allow.dedup();
+    let mut res = HttpResponse::from_error(AppError::MethodNotAllowed);
+    if let Ok(v) = header::HeaderValue::from_str(&allow.join(", ")) {
+        res.headers_mut().insert(header::ALLOW, v);
+    }
+    Ok(res)
 }
 
 struct ApiSpec(String);

@@ -199,6 +199,8 @@ pub async fn localize(
         // The next checkouts test their connection with a query (see `db::Health`).
         st.db.saw_unavailable(why);
     }
+    // A 405's `Allow` survives the localized body.
+    let allow = res.headers().get(header::ALLOW).cloned();
     let (req, _) = res.into_parts();
     // "Back" returns to the page the form was on (a same-site referrer), else home.
     let back_href = req
@@ -238,6 +240,9 @@ pub async fn localize(
         )
     };
     let mut new = new;
+    if let Some(a) = allow {
+        new.headers_mut().insert(header::ALLOW, a);
+    }
     if is_player_link {
         new.headers_mut().insert(
             header::REFERRER_POLICY,

@@ -1570,11 +1570,21 @@ async fn unknown_api_paths_and_methods_answer_in_json() {
         404,
         "not_found",
     );
-    refused(
-        &send(&app, "DELETE", "/api/v1/players", Some(&token), None, None).await,
-        405,
-        "method_not_allowed",
-    );
+    let r = send(&app, "DELETE", "/api/v1/players", Some(&token), None, None).await;
+    refused(&r, 405, "method_not_allowed");
+    // RFC 9110: a 405 names the methods the resource takes.
+    assert_eq!(r.header("allow").as_deref(), Some("GET, POST"));
+    let r = send(
+        &app,
+        "DELETE",
+        "/api/v1/players/1",
+        Some(&token),
+        None,
+        None,
+    )
+    .await;
+    refused(&r, 405, "method_not_allowed");
+    assert_eq!(r.header("allow").as_deref(), Some("GET, PUT"));
 }
 
 /// PT-2007 7: the cagnotte (mode and percentage) is fixed before the game starts. While a
