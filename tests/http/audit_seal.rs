@@ -94,35 +94,26 @@ fn chain_alone_says_intact(app: &TestApp) -> bool {
 
 /// The verification as the API gives it (with a token signed in before any tampering: a
 /// cut trail cannot take new records, sign-ins included).
-async fn verify(app: &TestApp) -> Value {
-    let r = app.get("/api/v1/audit/verify", &admin(app)).await;
+async fn verify(app: &TestApp, token: &str) -> Value {
+    let r = app.get("/api/v1/audit/verify", token).await;
     assert_eq!(r.status, 200, "{}", r.text());
     r.json()
 }
 
-thread_local! {
-    static TOKEN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-fn admin(_app: &TestApp) -> String {
-    TOKEN.with(|t| t.borrow().clone())
-}
-
-async fn setup(n: usize) -> (TestApp, i64) {
+async fn setup(n: usize) -> (TestApp, i64, String) {
     let app = TestApp::new().await;
     let token = app.admin_token().await;
-    TOKEN.with(|t| *t.borrow_mut() = token);
     records_then_checkpoint(&app, n);
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], true, "{v}");
     let head = v["sealed_up_to"].as_i64().unwrap();
     assert!(head as usize > n, "{v}");
-    (app, head)
+    (app, head, token)
 }
 
 #[actix_web::test]
 async fn cutting_the_last_record_is_detected() {
-    let (app, head) = setup(20).await;
+    let (app, head, token) = setup(20).await;
     drop_triggers(&app);
     app.with_conn(|c| {
         diesel::delete(a::audit_log.filter(a::seq.ge(head)))
@@ -130,7 +121,7 @@ async fn cutting_the_last_record_is_detected() {
             .unwrap()
     });
     assert!(chain_alone_says_intact(&app), "the chain alone misses it");
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "truncated");
     assert_eq!(v["broken_at"], head);
@@ -138,7 +129,7 @@ async fn cutting_the_last_record_is_detected() {
 
 #[actix_web::test]
 async fn cutting_the_last_500_records_is_detected() {
-    let (app, head) = setup(600).await;
+    let (app, head, token) = setup(600).await;
     drop_triggers(&app);
     app.with_conn(|c| {
         diesel::delete(a::audit_log.filter(a::seq.gt(head - 500)))
@@ -146,14 +137,14 @@ async fn cutting_the_last_500_records_is_detected() {
             .unwrap()
     });
     assert!(chain_alone_says_intact(&app));
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "truncated");
 }
 
 #[actix_web::test]
 async fn editing_a_record_and_recomputing_the_chain_after_it_is_detected() {
-    let (app, _head) = setup(300).await;
+    let (app, _head, token) = setup(300).await;
     let s = app.web_login("admin", ADMIN_PW).await;
     // The hourly check passes before the tampering: no alert.
     cardroom::app::check_audit(&app.state);
@@ -171,7 +162,7 @@ async fn editing_a_record_and_recomputing_the_chain_after_it_is_detected() {
     });
     rechain_from(&app, 100);
     assert!(chain_alone_says_intact(&app));
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "rewritten");
     // The next background check raises the alert on the admins' pages and in /metrics.
@@ -198,7 +189,7 @@ async fn editing_a_record_and_recomputing_the_chain_after_it_is_detected() {
 #[actix_web::test]
 async fn deleting_or_inserting_a_record_and_renumbering_is_detected() {
     // Deleted from the middle, the later records renumbered and re-chained.
-    let (app, _) = setup(50).await;
+    let (app, _, token) = setup(50).await;
     drop_triggers(&app);
     app.with_conn(|c| {
         diesel::delete(a::audit_log.filter(a::seq.eq(10)))
@@ -211,7 +202,7 @@ async fn deleting_or_inserting_a_record_and_renumbering_is_detected() {
     });
     rechain_from(&app, 10);
     assert!(chain_alone_says_intact(&app));
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert!(
         v["problem"] == "truncated" || v["problem"] == "rewritten",
@@ -219,7 +210,7 @@ async fn deleting_or_inserting_a_record_and_renumbering_is_detected() {
     );
 
     // A record slipped in: the later ones shifted up and re-chained.
-    let (app, _) = setup(50).await;
+    let (app, _, token) = setup(50).await;
     drop_triggers(&app);
     app.with_conn(|c| {
         // (Shifted from the top down, so no two rows share a number on the way.)
@@ -248,14 +239,14 @@ async fn deleting_or_inserting_a_record_and_renumbering_is_detected() {
     });
     rechain_from(&app, 10);
     assert!(chain_alone_says_intact(&app));
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "rewritten");
 }
 
 #[actix_web::test]
 async fn an_edited_or_missing_checkpoint_file_is_detected() {
-    let (app, _) = setup(5).await;
+    let (app, _, token) = setup(5).await;
     let s = app.web_login("admin", ADMIN_PW).await;
     let log = app.db.audit.path().join(cardroom::audit_seal::LOG_FILE);
     let text = std::fs::read_to_string(&log).unwrap();
@@ -265,12 +256,12 @@ async fn an_edited_or_missing_checkpoint_file_is_detected() {
     parts[1] = "1";
     let forged = parts.join(" ");
     std::fs::write(&log, text.replacen(&first, &forged, 1)).unwrap();
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "checkpoint_forged");
     assert_eq!(v["broken_at"], 1, "the line");
     std::fs::remove_file(&log).unwrap();
-    let v = verify(&app).await;
+    let v = verify(&app, &token).await;
     assert_eq!(v["problem"], "checkpoints_missing", "{v}");
     // The admin page says the same in the reader's language.
     let page = app.page("/admin/audit/verify", &s).await.text();
@@ -282,7 +273,6 @@ async fn the_server_writes_checkpoints_as_the_head_moves_and_a_new_series_is_rec
     let app = TestApp::with_clock(true).await;
     // The first start began a series (recorded in the trail) and sealed the head.
     let token = app.admin_token().await;
-    TOKEN.with(|t| *t.borrow_mut() = token.clone());
     let started = app.with_conn(|c| {
         a::audit_log
             .filter(a::action.eq("audit.seal_started"))
@@ -332,5 +322,5 @@ async fn the_server_writes_checkpoints_as_the_head_moves_and_a_new_series_is_rec
             .mode();
         assert_eq!(mode & 0o077, 0, "audit.key must not be readable by others");
     }
-    assert_eq!(verify(&app).await["ok"], true);
+    assert_eq!(verify(&app, &token).await["ok"], true);
 }
