@@ -11,6 +11,8 @@
 #        run 2: the HTTP suite (tests/http.rs) again on PostgreSQL (with the outage
 #               tests, which stop and restart clusters of their own);
 #        run 3: the Debian package built, installed and run (tests/package.sh);
+#        run 4: the API contract fuzz (Schemathesis, tests/api_fuzz/run.sh) against the
+#               server on SQLite and on PostgreSQL;
 #   4. exits non-zero if any run failed.
 #
 # Environment: PG_PORT (first port to try, default 55432); anything cargo/nextest reads.
@@ -213,12 +215,22 @@ bash tests/package.sh
 run3=$?
 set -e
 
+log "run 4: the API contract fuzz (tests/api_fuzz/run.sh) on SQLite and PostgreSQL"
+set +e
+bash tests/api_fuzz/run.sh sqlite
+run4=$?
+bash tests/api_fuzz/run.sh postgres
+run4pg=$?
+((run4 == 0)) && run4=$run4pg
+set -e
+
 verdict() { if (($1 == 0)); then echo "passed"; else echo "FAILED (exit $1)"; fi; }
 echo
 echo "run 1 (SQLite + unit + browser): $(verdict "$run1")"
 echo "run 2 (HTTP suite on PostgreSQL): $(verdict "$run2")"
 echo "run 3 (Debian package): $(verdict "$run3")"
+echo "run 4 (API contract fuzz, SQLite and PostgreSQL): $(verdict "$run4")"
 
-if ((run1 != 0 || run2 != 0 || run3 != 0)); then
+if ((run1 != 0 || run2 != 0 || run3 != 0 || run4 != 0)); then
     exit 1
 fi

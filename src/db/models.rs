@@ -573,6 +573,8 @@ pub struct TipRow {
     pub shift_id: Option<i64>,
     pub dealer_id: Option<i64>,
     pub amount: i64,
+    /// UTC, served with its offset (`…Z`) like every time in the API.
+    #[serde(serialize_with = "utc_z")]
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
 }
@@ -587,6 +589,8 @@ pub struct DropBoxRow {
     pub shift_id: Option<i64>,
     pub dealer_id: Option<i64>,
     pub amount: i64,
+    /// UTC, served with its offset (`…Z`) like every time in the API.
+    #[serde(serialize_with = "utc_z")]
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
 }
@@ -602,6 +606,14 @@ pub struct CommissionRow {
     pub player_id: Option<i64>,
     pub payout: i64,
     pub amount: i64,
+    /// UTC, served with its offset (`…Z`) like every time in the API.
+    #[serde(serialize_with = "utc_z")]
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
+}
+
+/// A stored UTC time (the database keeps it without offset) written as RFC 3339 with `Z`,
+/// the form every API time has (`date-time` in the OpenAPI document).
+fn utc_z<S: serde::Serializer>(t: &NaiveDateTime, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&t.and_utc(), s)
 }

@@ -21,6 +21,7 @@ pub struct AuditFilter {
     /// Records up to (not including) this sequence number: the next page.
     pub before_seq: Option<i64>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 

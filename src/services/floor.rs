@@ -866,13 +866,14 @@ fn check_seat_free(
     except_call: Option<i64>,
     for_player: Option<i64>,
 ) -> AppResult<()> {
-    if !(1..=t.seats + i32::from(t.extra_seat)).contains(&seat_no) {
+    let last = t.seats + i32::from(t.extra_seat);
+    if !(1..=last).contains(&seat_no) {
+        // The table's own size (the document bounds the number itself: 1 to 12).
         return Err(AppError::Validation(vec![FieldError::new(
             "seat_no",
-            "err-range",
+            "err-no-such-seat",
         )
-        .arg("min", 1)
-        .arg("max", t.seats)]));
+        .arg("max", last)]));
     }
     if !matches!(
         TableState::parse(&t.state),

@@ -21,15 +21,18 @@ use serde::{Deserialize, Serialize};
 /// (10,000,000.00), else 422; blinds are 0 in a banked game (and only there).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct GameInput {
+    #[schema(min_length = 1, max_length = 60, pattern = r"\S")]
     pub name: String,
     /// holdem_nl | holdem_pl | holdem_limit | plo | omaha | short_deck_holdem | short_deck_plo |
     /// synthetic | q_poker | thirteen_cards
+    #[schema(value_type = crate::domain::game::Variant)]
     pub variant: String,
     #[schema(minimum = 0, maximum = 1_000_000_000)]
     pub small_blind: i64,
     #[schema(minimum = 0, maximum = 1_000_000_000)]
     pub big_blind: i64,
     /// low | mid | high
+    #[schema(value_type = crate::domain::game::LimitClass)]
     pub limit_class: String,
     #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub buy_in_min: i64,
@@ -38,11 +41,13 @@ pub struct GameInput {
     /// Default: from the variant.
     pub seats: Option<i32>,
     /// per_hand | per_session; default: the room profile's.
+    #[schema(value_type = Option<crate::domain::profile::CagnotteMode>)]
     pub cagnotte_mode: Option<String>,
     /// Basis points (1 % = 100); default: the room profile's for the mode.
     pub cagnotte_bp: Option<i32>,
     /// PT-2007 7b: what the session percentage is taken of: table_max | cave; default: the
     /// table maximum when the game has one, else the cave.
+    #[schema(value_type = Option<SessionBaseName>)]
     pub cagnotte_base: Option<String>,
     /// PT-2007 7a: the most the house takes from one hand, minor units; none: no cap.
     #[schema(minimum = 1, maximum = 1_000_000_000)]
@@ -52,6 +57,17 @@ pub struct GameInput {
     pub smallest_chip: Option<i64>,
     /// Default true.
     pub active: Option<bool>,
+}
+
+/// The names of [`SessionBase`] in the API (its schema only).
+#[derive(utoipa::ToSchema)]
+#[schema(as = SessionBase)]
+#[allow(dead_code)]
+enum SessionBaseName {
+    #[schema(rename = "table_max")]
+    TableMax,
+    #[schema(rename = "cave")]
+    Cave,
 }
 
 fn parse_enum<T: std::str::FromStr>(e: &mut Errors, field: &str, s: &str) -> Option<T> {
@@ -326,11 +342,13 @@ pub fn update_game(
 /// A table as sent by the admin.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct TableInput {
+    #[schema(minimum = 1, maximum = 999)]
     pub number: i32,
     /// Default: the game's seats (or 10).
     pub seats: Option<i32>,
     pub game_id: Option<i64>,
     /// continuous | session
+    #[schema(value_type = crate::domain::game::TableMode)]
     pub mode: String,
     pub active: Option<bool>,
 }

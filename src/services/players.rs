@@ -21,24 +21,33 @@ use serde::{Deserialize, Serialize};
 /// so each bad field gets its own message.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct PlayerForm {
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 120, pattern = r"\S")]
     pub full_name: Option<String>,
     /// YYYY-MM-DD
+    #[schema(value_type = String, format = Date, required = true)]
     pub date_of_birth: Option<String>,
-    /// passport | driving_licence | national_id | military_id
+    #[schema(value_type = crate::domain::player::DocumentKind, required = true)]
     pub doc_kind: Option<String>,
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 30, pattern = r"\S")]
     pub doc_number: Option<String>,
     /// ISO 3166-1 alpha-2, e.g. PT, BR, MO
+    #[schema(value_type = String, required = true, pattern = "^[A-Za-z]{2}$")]
     pub doc_country: Option<String>,
     /// YYYY-MM-DD
+    #[schema(value_type = String, format = Date, required = true)]
     pub doc_expiry: Option<String>,
     /// E.164, e.g. +351912345678
     pub phone: Option<String>,
+    #[schema(max_length = 254)]
     pub email: Option<String>,
-    /// pt | en
+    /// Default pt.
+    #[schema(value_type = Option<crate::domain::player::Language>)]
     pub language: Option<String>,
-    /// sms | email | both | none
+    /// Default none.
+    #[schema(value_type = Option<crate::domain::player::NotifyPref>)]
     pub notify: Option<String>,
     /// Public alias for boards, at most 12 characters.
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 12, pattern = r"\S")]
     pub alias: Option<String>,
     /// For edits: the version the form was loaded at (refuses lost updates).
     pub version: Option<i32>,
@@ -598,6 +607,7 @@ pub fn exclusions_of(
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct BanForm {
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
     /// Start (room's local time, `YYYY-MM-DDTHH:MM`); empty: now.
     pub starts_at: Option<String>,
@@ -697,6 +707,7 @@ pub fn ban(
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct ReasonForm {
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
 
@@ -755,7 +766,9 @@ pub fn lift_ban(
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct SeparationForm {
     /// The other player's id.
+    #[schema(value_type = i64, required = true)]
     pub other_player_id: Option<i64>,
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
 

@@ -33,7 +33,9 @@ pub struct Room {
 /// What the admin sends to change the room.
 #[derive(Debug, Clone, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct RoomUpdate {
+    #[schema(min_length = 1, max_length = 80, pattern = r"\S")]
     pub name: String,
+    /// An IANA time zone, e.g. Europe/Lisbon, America/Sao_Paulo, Asia/Macau.
     pub timezone: String,
     pub currency: String,
     pub default_language: Language,

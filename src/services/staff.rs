@@ -413,13 +413,48 @@ pub fn set_language(
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, utoipa::ToSchema)]
 pub struct StaffInput {
+    /// On edit, the account's own username if sent (it never changes: another one is 422
+    /// `username_fixed`).
+    #[schema(max_length = 32, pattern = "^[a-z0-9._-]*$")]
     pub username: Option<String>,
+    #[schema(min_length = 1, max_length = 60, pattern = r"\S")]
     pub display_name: String,
-    /// admin | floor | dealer | cashier
+    #[schema(value_type = crate::domain::staff::Role)]
     pub role: String,
-    /// Required to create; on edit, sets a new password (and ends the person's sessions).
+    /// A new password (10 to 128 characters; ends the person's sessions); empty or absent:
+    /// unchanged.
+    #[schema(pattern = r"^$|^[\s\S]{10,128}$")]
     pub password: Option<String>,
     pub active: Option<bool>,
+}
+
+/// A new staff account as the API takes it: [`StaffInput`] with the username and the first
+/// password required.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct NewStaff {
+    /// Lower-case letters, digits, `.`, `-`, `_`.
+    #[schema(min_length = 1, max_length = 32, pattern = "^[a-z0-9._-]+$")]
+    pub username: String,
+    #[schema(min_length = 1, max_length = 60, pattern = r"\S")]
+    pub display_name: String,
+    #[schema(value_type = crate::domain::staff::Role)]
+    pub role: String,
+    #[schema(min_length = 10, max_length = 128)]
+    pub password: String,
+    /// Default true.
+    pub active: Option<bool>,
+}
+
+impl From<NewStaff> for StaffInput {
+    fn from(n: NewStaff) -> StaffInput {
+        StaffInput {
+            username: Some(n.username),
+            display_name: n.display_name,
+            role: n.role,
+            password: Some(n.password),
+            active: n.active,
+        }
+    }
 }
 
 fn parse_role(e: &mut Errors, s: &str) -> Option<Role> {
@@ -480,6 +515,17 @@ pub fn update(
         fs.into_iter().for_each(|f| e.push(f));
     }
     let role = parse_role(&mut e, &i.role);
+    // A username never changes (the audit trail names people by it): sent, it must be theirs.
+    if let Some(u) = i
+        .username
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+    {
+        if u != before.username {
+            e.add("username", "err-username-fixed");
+        }
+    }
     let new_pw = i.password.as_deref().filter(|p| !p.is_empty());
     if let Some(p) = new_pw {
         if let Err(mut f) = validate_password(p, &before.username) {

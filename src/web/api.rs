@@ -20,11 +20,12 @@ use crate::services::games::{GameInput, TableInput};
 use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
 use crate::services::room::{Room, RoomUpdate};
 use crate::services::sessions::{self as sessions_svc, EndReason, SessionKind};
-use crate::services::staff::{PasswordChange, StaffInput};
+use crate::services::staff::{NewStaff, PasswordChange, StaffInput};
 use crate::services::{self, photo};
 use crate::state::AppState;
 use crate::web::ctx::request_lang;
 use crate::web::extract::{AdminStaff, AnyStaff, FloorStaff, RegistryReader};
+use crate::web::json::ApiJson;
 use crate::web::openapi::{ErrorResponse, Image};
 use actix_web::dev::ResourceDef;
 use actix_web::http::header;
@@ -568,12 +569,14 @@ pub struct PlayerQuery {
     /// Name, alias, document number, phone or e-mail; every word must match.
     pub q: Option<String>,
     /// 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct HistoryQuery {
     /// 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -581,8 +584,10 @@ pub struct HistoryQuery {
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct AuditRange {
     /// Records at or after this instant.
+    #[param(format = DateTime)]
     pub from: Option<String>,
     /// Records before this instant.
+    #[param(format = DateTime)]
     pub to: Option<String>,
 }
 
@@ -596,9 +601,13 @@ fn page_limit(limit: Option<i64>) -> AppResult<i64> {
 }
 
 fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldError> {
-    let Some(s) = v.map(str::trim).filter(|s| !s.is_empty()) else {
+    let Some(s) = v.map(str::trim) else {
         return Ok(None);
     };
+    // Absent is omitted; an empty value is not an instant (the API is not a form).
+    if s.is_empty() {
+        return Err(FieldError::new(field, "api-instant"));
+    }
     // An unencoded `+` in a query string arrives as a space.
     DateTime::parse_from_rfc3339(s)
         .or_else(|_| DateTime::parse_from_rfc3339(&s.replace(' ', "+")))
@@ -608,8 +617,9 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
 
 // ---- sign-in ---------------------------------------------------------------------------
 
-/// Signs in and returns a Bearer token. Five failures within 15 minutes lock the username
-/// for 15 minutes (429).
+/// Signs in and returns a Bearer token. Repeated failures make the next attempts wait,
+/// counted per username from one address, per address and per username (waits doubling from
+/// 1 s; 429 with `Retry-After`). An unknown username is answered exactly like a known one.
 #[utoipa::path(
     tag = "auth", security(()),
     request_body = LoginRequest,
@@ -623,7 +633,7 @@ fn instant(field: &str, v: Option<&str>) -> Result<Option<DateTime<Utc>>, FieldE
 pub async fn login(
     req: HttpRequest,
     st: web::Data<AppState>,
-    body: web::Json<LoginRequest>,
+    body: ApiJson<LoginRequest>,
 ) -> AppResult<web::Json<LoginResponse>> {
     let now = st.clock.now();
     let LoginRequest { username, password } = body.into_inner();
@@ -660,7 +670,7 @@ pub async fn login(
 pub async fn change_password(
     st: web::Data<AppState>,
     who: AnyStaff,
-    body: Result<web::Json<PasswordChange>, actix_web::Error>,
+    body: Result<ApiJson<PasswordChange>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -850,7 +860,7 @@ pub async fn create_player(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    body: Result<web::Json<PlayerForm>, actix_web::Error>,
+    body: Result<ApiJson<PlayerForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -954,7 +964,7 @@ pub async fn update_player(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<PlayerForm>, actix_web::Error>,
+    body: Result<ApiJson<PlayerForm>, actix_web::Error>,
 ) -> AppResult<web::Json<PlayerSaved>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1094,7 +1104,7 @@ pub async fn ban_player(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<BanForm>, actix_web::Error>,
+    body: Result<ApiJson<BanForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1129,7 +1139,7 @@ pub async fn lift_ban(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<ReasonForm>, actix_web::Error>,
+    body: Result<ApiJson<ReasonForm>, actix_web::Error>,
 ) -> AppResult<web::Json<ExclusionOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1161,7 +1171,7 @@ pub async fn separate(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<SeparationForm>, actix_web::Error>,
+    body: Result<ApiJson<SeparationForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1247,7 +1257,7 @@ pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web:
 pub async fn update_room(
     st: web::Data<AppState>,
     who: AdminStaff,
-    body: Result<web::Json<RoomUpdate>, actix_web::Error>,
+    body: Result<ApiJson<RoomUpdate>, actix_web::Error>,
 ) -> AppResult<web::Json<Room>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1282,7 +1292,7 @@ pub async fn list_games(
 pub async fn create_game(
     st: web::Data<AppState>,
     who: AdminStaff,
-    body: Result<web::Json<GameInput>, actix_web::Error>,
+    body: Result<ApiJson<GameInput>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1324,14 +1334,14 @@ pub async fn get_game(
     tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     request_body = GameInput,
-    responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 422, body = ErrorResponse))
+    responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 409, description = "A change the game's state forbids (e.g. the cagnotte mode once it has started)", body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[put("/games/{id}")]
 pub async fn update_game(
     st: web::Data<AppState>,
     who: AdminStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<GameInput>, actix_web::Error>,
+    body: Result<ApiJson<GameInput>, actix_web::Error>,
 ) -> AppResult<web::Json<GameOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1386,7 +1396,7 @@ fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<Ga
 pub async fn create_table(
     st: web::Data<AppState>,
     who: AdminStaff,
-    body: Result<web::Json<TableInput>, actix_web::Error>,
+    body: Result<ApiJson<TableInput>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1421,7 +1431,7 @@ pub async fn update_table(
     st: web::Data<AppState>,
     who: AdminStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<TableInput>, actix_web::Error>,
+    body: Result<ApiJson<TableInput>, actix_web::Error>,
 ) -> AppResult<web::Json<TableOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1456,7 +1466,7 @@ pub async fn list_staff(
 /// Creates a staff account (admin).
 #[utoipa::path(
     tag = "staff",
-    request_body = StaffInput,
+    request_body = NewStaff,
     responses(
         (status = 201, body = StaffOut),
         (status = 403, body = ErrorResponse),
@@ -1468,13 +1478,13 @@ pub async fn list_staff(
 pub async fn create_staff(
     st: web::Data<AppState>,
     who: AdminStaff,
-    body: Result<web::Json<StaffInput>, actix_web::Error>,
+    body: Result<ApiJson<NewStaff>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let i = body.into_inner();
+    let i = StaffInput::from(body.into_inner());
     let row = st
         .write(move |_, conn| services::staff::create(conn, now, &actor, &i))
         .await?;
@@ -1499,7 +1509,7 @@ pub async fn update_staff(
     st: web::Data<AppState>,
     who: AdminStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<StaffInput>, actix_web::Error>,
+    body: Result<ApiJson<StaffInput>, actix_web::Error>,
 ) -> AppResult<web::Json<StaffOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1594,7 +1604,7 @@ pub async fn get_clock(st: web::Data<AppState>, _who: AdminStaff) -> web::Json<C
 pub async fn advance_clock(
     st: web::Data<AppState>,
     who: AdminStaff,
-    body: Result<web::Json<ClockAdvance>, actix_web::Error>,
+    body: Result<ApiJson<ClockAdvance>, actix_web::Error>,
 ) -> AppResult<web::Json<ClockOut>> {
     // The role is checked before the body is looked at.
     let body = body?;

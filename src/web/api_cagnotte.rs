@@ -5,11 +5,13 @@
 
 use crate::db::models::{CagnotteDueRow, CommissionRow, DropBoxRow, TipRow};
 use crate::domain::cagnotte::SessionState;
-use crate::error::AppResult;
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
 use crate::services::{self};
 use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
+use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
@@ -42,7 +44,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
 #[utoipa::path(
     tag = "cagnotte",
     params(crate::web::pages::reports::ReportQuery),
-    responses((status = 200, body = crate::services::reports::Report), (status = 400, body = ErrorResponse))
+    responses((status = 200, body = crate::services::reports::Report), (status = 422, description = "A day, month, game or table the report cannot take (the parameter is named)", body = ErrorResponse))
 )]
 #[get("/reports")]
 pub async fn reports(
@@ -51,6 +53,20 @@ pub async fn reports(
     who: FloorStaff,
     q: web::Query<crate::web::pages::reports::ReportQuery>,
 ) -> AppResult<HttpResponse> {
+    // The report page's form sends empty fields for "not chosen"; an API client omits them.
+    let empty: Vec<FieldError> = [
+        ("day", &q.day),
+        ("month", &q.month),
+        ("game", &q.game),
+        ("table", &q.table),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.as_deref().is_some_and(|s| s.trim().is_empty()))
+    .map(|(name, _)| FieldError::new(name, "err-empty-value"))
+    .collect();
+    if !empty.is_empty() {
+        return Err(AppError::Validation(empty));
+    }
     crate::web::pages::reports::json(req, st, who, q).await
 }
 
@@ -103,6 +119,7 @@ fn due_out(l: &DueLine) -> DueOut {
 
 /// The table's open cagnotte session (PT-2007 7b).
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = CagnotteSessionOut)]
 pub struct SessionOut {
     pub id: i64,
     pub number: i32,
@@ -261,7 +278,7 @@ pub async fn collect(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<CollectRequest>,
+    body: ApiJson<CollectRequest>,
 ) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -279,6 +296,7 @@ pub async fn collect(
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ExemptRequest {
     /// Why the player does not pay this session (required, audited).
+    #[schema(min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: String,
 }
 
@@ -294,7 +312,7 @@ pub async fn exempt(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: web::Json<ExemptRequest>,
+    body: ApiJson<ExemptRequest>,
 ) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -325,7 +343,7 @@ pub async fn tip(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<AmountRequest>,
+    body: ApiJson<AmountRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -359,7 +377,7 @@ pub async fn drop_box(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<DropBoxRequest>,
+    body: ApiJson<DropBoxRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -397,7 +415,7 @@ pub async fn commission(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<CommissionRequest>,
+    body: ApiJson<CommissionRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -464,7 +482,7 @@ pub async fn assign_dealer(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<AssignDealer>, actix_web::Error>,
+    body: Result<ApiJson<AssignDealer>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     let body = body?;
     let id = path.into_inner();

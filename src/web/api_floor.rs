@@ -14,6 +14,7 @@ use crate::services::{self, games};
 use crate::state::AppState;
 use crate::web::api::GameOut;
 use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
+use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
@@ -313,6 +314,7 @@ fn seating_answer(conn: &mut crate::db::DbConn, s: &SeatingRow) -> AppResult<Sea
 /// Adds a player to a game's list.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct JoinRequest {
+    #[schema(value_type = i64, required = true)]
     pub player_id: Option<i64>,
     /// A telephone sign-up: lapses unless the player checks in at the desk within the
     /// room's `call_in_expiry_min`. Default false (the player is at the desk).
@@ -324,6 +326,7 @@ pub struct JoinRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FloorReason {
     /// Required, at most 500 characters.
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
 
@@ -331,14 +334,17 @@ pub struct FloorReason {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ReorderRequest {
     /// The new place, from 1 (a place past the end moves the player to the bottom).
+    #[schema(value_type = i64, required = true, minimum = 1)]
     pub position: Option<i64>,
     /// Required: why the order changes (audited).
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
 
 /// Seats a player directly (BSOP 44).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SeatRequest {
+    #[schema(value_type = i64, required = true)]
     pub player_id: Option<i64>,
 }
 
@@ -434,7 +440,7 @@ pub async fn join_waitlist(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<JoinRequest>, actix_web::Error>,
+    body: Result<ApiJson<JoinRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -482,7 +488,7 @@ pub async fn remove_entry(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<FloorReason>, actix_web::Error>,
+    body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistEntryOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -515,7 +521,7 @@ pub async fn reorder_entry(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<ReorderRequest>, actix_web::Error>,
+    body: Result<ApiJson<ReorderRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistLineOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -684,7 +690,7 @@ pub async fn table_seats(
 /// reserved for the room's response window.
 #[utoipa::path(
     tag = "floor",
-    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1 to the table's size (422 `no_such_seat` beyond it)", minimum = 1, maximum = 12)),
     responses(
         (status = 201, body = SeatCallOut),
         (status = 403, body = ErrorResponse),
@@ -759,7 +765,7 @@ pub async fn confirm_call(
 /// the other gets 409.
 #[utoipa::path(
     tag = "floor",
-    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1 to the table's size (422 `no_such_seat` beyond it)", minimum = 1, maximum = 12)),
     request_body = SeatRequest,
     responses(
         (status = 201, body = SeatingOut),
@@ -774,7 +780,7 @@ pub async fn seat_directly(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<(i64, i32)>,
-    body: Result<web::Json<SeatRequest>, actix_web::Error>,
+    body: Result<ApiJson<SeatRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -820,7 +826,7 @@ pub async fn leave_seat(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<FloorReason>, actix_web::Error>,
+    body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<SeatingOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -881,10 +887,21 @@ pub struct SuggestTableOut {
 }
 
 /// A must-move player refuses to move to the main game (BSOP 55).
+/// The choices of [`RefuseMustMoveRequest`] (its schema only).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum MustMoveChoice {
+    #[schema(rename = "give_up")]
+    GiveUp,
+    #[schema(rename = "rejoin_later")]
+    RejoinLater,
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct RefuseMustMoveRequest {
     /// give_up: leaves and may not play at the must-move table; rejoin_later: leaves and may
     /// join the waiting list again only after the room's return window (one hour).
+    #[schema(value_type = MustMoveChoice, required = true)]
     pub choice: Option<String>,
 }
 
@@ -937,6 +954,7 @@ pub struct HoldRequest {
     pub player_id: Option<i64>,
     /// BSOP 45: why the floor reserves the seat (required without a player; at most 500
     /// characters).
+    #[schema(max_length = 500)]
     pub reason: Option<String>,
 }
 
@@ -971,6 +989,7 @@ fn hold_out(h: &crate::db::models::SeatHoldRow, alias: Option<String>) -> SeatHo
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TransferRequest {
     /// The destination: a table of the same game in play.
+    #[schema(value_type = i64, required = true)]
     pub table_id: Option<i64>,
     /// PT-2007 26: in session mode a player may change table only after losing the cave.
     /// Said by the floor for now; the dealer tablet will report it later. Default false.
@@ -1101,7 +1120,7 @@ pub async fn refuse_must_move(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<RefuseMustMoveRequest>, actix_web::Error>,
+    body: Result<ApiJson<RefuseMustMoveRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1247,7 +1266,7 @@ pub async fn cancel_seat_change(
 /// nor given to anyone else.
 #[utoipa::path(
     tag = "floor",
-    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1")),
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1 to the table's size (422 `no_such_seat` beyond it)", minimum = 1, maximum = 12)),
     request_body = HoldRequest,
     responses(
         (status = 201, body = SeatHoldOut),
@@ -1262,7 +1281,7 @@ pub async fn hold_seat(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<(i64, i32)>,
-    body: Result<web::Json<HoldRequest>, actix_web::Error>,
+    body: Result<ApiJson<HoldRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
@@ -1360,7 +1379,7 @@ pub async fn transfer(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<TransferRequest>, actix_web::Error>,
+    body: Result<ApiJson<TransferRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;

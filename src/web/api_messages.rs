@@ -111,13 +111,27 @@ fn listed_out(l: &Listed) -> MessageOut {
     message_out(&l.message, l.alias.clone(), &l.attempts)
 }
 
+/// A message's state (`outbox::STATUSES`; the schema of [`MessageQuery::status`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum MessageStatus {
+    #[schema(rename = "pending")]
+    Pending,
+    #[schema(rename = "sending")]
+    Sending,
+    #[schema(rename = "sent")]
+    Sent,
+    #[schema(rename = "failed")]
+    Failed,
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct MessageQuery {
     /// Only this player's messages.
     pub player_id: Option<i64>,
-    /// pending | sending | sent | failed
+    #[param(value_type = Option<MessageStatus>, inline)]
     pub status: Option<String>,
-    /// At most this many, newest first (default 100, at most 1000).
+    /// At most this many, newest first (default 100; 1 to 1000, clamped).
     pub limit: Option<i64>,
 }
 

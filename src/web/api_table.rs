@@ -13,6 +13,7 @@ use crate::services::table_side::{self, SeatedView, TableSideView};
 use crate::services::{self};
 use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
+use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
@@ -98,6 +99,7 @@ fn side_out(s: &SeatSideRow) -> SeatSideOut {
 
 /// A seated player as the tablet shows them.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = TabletSeatedOut)]
 pub struct SeatedOut {
     pub seat_no: i32,
     pub player_id: i64,
@@ -294,6 +296,8 @@ pub struct CustodyOut {
     pub seat_no: i32,
     pub player_id: i64,
     pub amount: i64,
+    /// Where the chips are kept (e.g. "cage, box 4").
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub storage: String,
     /// counting | held | reclaimed | settled | cancelled
     pub state: String,
@@ -415,6 +419,7 @@ pub struct CashOutRequest {
     /// else 422.
     #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub stack: i64,
+    #[schema(max_length = 300)]
     pub override_reason: Option<String>,
 }
 
@@ -431,15 +436,51 @@ pub struct StackTransferRequest {
 }
 
 /// small | big
+/// Which blind (the schema of [`MissedBlindRequest::blind`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum BlindName {
+    #[schema(rename = "small")]
+    Small,
+    #[schema(rename = "big")]
+    Big,
+}
+
+/// How chips in custody ended (the schema of [`ResolveRequest::how`]).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum CustodyOutcome {
+    #[schema(rename = "reclaimed")]
+    Reclaimed,
+    #[schema(rename = "settled")]
+    Settled,
+}
+
+/// What a table asks the floor for (the schema of [`ServiceRequestBody::kind`];
+/// `table_side::SERVICE_KINDS`).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum ServiceKind {
+    #[schema(rename = "floor")]
+    Floor,
+    #[schema(rename = "chips")]
+    Chips,
+    #[schema(rename = "decision")]
+    Decision,
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct MissedBlindRequest {
+    #[schema(value_type = BlindName)]
     pub blind: String,
 }
 
 /// A supervisor's extension of an absence (BSOP 36).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ExtendRequest {
+    #[schema(minimum = 1, maximum = 120)]
     pub minutes: i64,
+    #[schema(min_length = 1, max_length = 300, pattern = r"\S")]
     pub reason: String,
 }
 
@@ -457,6 +498,8 @@ pub struct RemovalRequest {
     /// else 422.
     #[schema(minimum = 0, maximum = 100000000000_i64)]
     pub amount: i64,
+    /// Where the chips are kept (e.g. "cage, box 4").
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub storage: String,
 }
 
@@ -472,22 +515,27 @@ pub struct ConfirmRequest {
 /// reclaimed | settled, with an optional note.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ResolveRequest {
+    #[schema(value_type = CustodyOutcome)]
     pub how: String,
     #[serde(default)]
+    #[schema(max_length = 300)]
     pub note: String,
 }
 
 /// A free-text message for a table's tablet (at most 300 characters).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FloorMessageBody {
+    #[schema(min_length = 1, max_length = 300, pattern = r"\S")]
     pub body: String,
 }
 
 /// floor | chips | decision, with an optional note.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ServiceRequestBody {
+    #[schema(value_type = ServiceKind)]
     pub kind: String,
     #[serde(default)]
+    #[schema(max_length = 200)]
     pub note: String,
 }
 
@@ -560,7 +608,7 @@ pub async fn seat_with_buyin(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<BuyinRequest>,
+    body: ApiJson<BuyinRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -588,7 +636,7 @@ pub async fn chips(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<ChipsRequest>,
+    body: ApiJson<ChipsRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -615,7 +663,7 @@ pub async fn count(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<StackRequest>,
+    body: ApiJson<StackRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -642,7 +690,7 @@ pub async fn cash_out(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<CashOutRequest>,
+    body: ApiJson<CashOutRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -680,7 +728,7 @@ pub async fn transfer_with_stack(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<StackTransferRequest>,
+    body: ApiJson<StackTransferRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -768,7 +816,7 @@ pub async fn missed_blind(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<MissedBlindRequest>,
+    body: ApiJson<MissedBlindRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let blind = match body.blind.as_str() {
@@ -819,7 +867,7 @@ pub async fn extend_absence(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: web::Json<ExtendRequest>,
+    body: ApiJson<ExtendRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -856,7 +904,7 @@ pub async fn hand_flags(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<HandFlagsRequest>,
+    body: ApiJson<HandFlagsRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -882,7 +930,7 @@ pub async fn start_removal(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<RemovalRequest>,
+    body: ApiJson<RemovalRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -926,7 +974,7 @@ pub async fn confirm_removal(
     st: web::Data<AppState>,
     who: AnyStaff,
     path: web::Path<i64>,
-    body: web::Json<ConfirmRequest>,
+    body: ApiJson<ConfirmRequest>,
 ) -> AppResult<web::Json<CustodyOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -975,7 +1023,7 @@ pub async fn resolve_custody(
     st: web::Data<AppState>,
     who: AnyStaff,
     path: web::Path<i64>,
-    body: Result<web::Json<ResolveRequest>, actix_web::Error>,
+    body: Result<ApiJson<ResolveRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<CustodyOut>> {
     // The role is checked before the body is looked at: a dealer gets 403 whatever it sends
     // (issue 16.7; the extractor alone would answer 400 for a bad body first).
@@ -1017,13 +1065,18 @@ pub async fn new_hand(
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
+    // The body is optional (empty or `null`: nothing recorded), read like every API body
+    // (`web::json`).
     let result: crate::services::cagnotte::HandResult = if body.iter().all(u8::is_ascii_whitespace)
     {
         Default::default()
     } else {
-        serde_json::from_slice(&body).map_err(|e| {
+        let mut value: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
             AppError::BadRequest(crate::domain::Problem::new("err-json").arg("detail", e))
-        })?
+        })?;
+        crate::web::json::integral_floats(&mut value);
+        crate::web::json::from_value::<Option<crate::services::cagnotte::HandResult>>(value)?
+            .unwrap_or_default()
     };
     let (h, notices, over): (HandRow, _, _) = st
         .write(move |_, c| {
@@ -1064,7 +1117,7 @@ pub async fn request_service(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
-    body: web::Json<ServiceRequestBody>,
+    body: ApiJson<ServiceRequestBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -1155,7 +1208,7 @@ pub async fn send_floor_message(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    body: web::Json<FloorMessageBody>,
+    body: ApiJson<FloorMessageBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let now = st.clock.now();

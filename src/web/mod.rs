@@ -10,6 +10,7 @@ pub mod client;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
+pub mod json;
 pub mod metrics;
 pub mod openapi;
 pub mod pages;

@@ -106,6 +106,8 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
         .get_or_insert_with(Default::default)
         .schemas
         .extend(schemas);
+    add_common_responses(&mut doc);
+    add_room_bounds(&mut doc);
     if !doc
         .paths
         .paths
@@ -119,6 +121,156 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
     doc
 }
 
+/// The refusals any operation of a kind can answer, whatever its own handler does: they come
+/// from the layers every request passes through (the database, the sign-in check, the
+/// extractors). Each is a shared response in `components.responses`, and each operation
+/// refers to those that apply to it unless it documents that status itself:
+///
+/// - every operation: 503 (the database is unreachable; `Retry-After` says when to retry);
+/// - signed-in operations: 401 (no, expired or ended token) and 403 (another role, a dealer
+///   at another table, a password that must be changed first);
+/// - a path with parameters: 404 (nothing with that id, or an id that is not a number);
+/// - a query string: 400 (not parsable) and 422 (a value out of range);
+/// - a request body: 400 (not parsable), 413 (over the size limit), 415 (another content
+///   type) and 422 (a field refused; `fields` names each).
+fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::{Operation, ParameterIn};
+    use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};
+
+    const SHARED: &[(&str, &str, &str)] = &[
+        (
+            "400",
+            "BadRequest",
+            "The request cannot be read (malformed JSON or query string)",
+        ),
+        (
+            "401",
+            "Unauthorized",
+            "No valid token: missing, expired, or its session ended",
+        ),
+        (
+            "403",
+            "Forbidden",
+            "Not allowed for this role or table, or the password must be changed first",
+        ),
+        ("404", "NotFound", "Nothing with that id"),
+        ("413", "PayloadTooLarge", "The body is larger than allowed"),
+        (
+            "415",
+            "UnsupportedMediaType",
+            "The body is not of a type this operation takes",
+        ),
+        (
+            "422",
+            "Unprocessable",
+            "A field was refused; `fields` names each one with its reason",
+        ),
+        (
+            "503",
+            "Unavailable",
+            "The database cannot be reached; retry after `Retry-After` seconds",
+        ),
+    ];
+    let error_body =
+        || utoipa::openapi::Content::new(Some(RefOr::Ref(Ref::from_schema_name("ErrorResponse"))));
+    let components = doc.components.get_or_insert_with(Default::default);
+    for (status, name, description) in SHARED {
+        let mut response = ResponseBuilder::new()
+            .description(*description)
+            .content("application/json", error_body());
+        if *status == "503" {
+            response = response.header(
+                "Retry-After",
+                Header::new(
+                    utoipa::openapi::ObjectBuilder::new()
+                        .schema_type(utoipa::openapi::schema::Type::Integer)
+                        .build(),
+                ),
+            );
+        }
+        components
+            .responses
+            .insert((*name).to_string(), RefOr::T(response.build()));
+    }
+    let global_security = doc.security.as_ref().is_some_and(|s| !s.is_empty());
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let has_path_params = path.contains('{');
+        let ops: [&mut Option<Operation>; 5] = [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.patch,
+            &mut item.delete,
+        ];
+        for op in ops.into_iter().flatten() {
+            let signed_in = match &op.security {
+                None => global_security,
+                // `security(())`: one empty requirement, i.e. no sign-in.
+                Some(reqs) => reqs.iter().any(|r| r != &Default::default()),
+            };
+            let has_query = op
+                .parameters
+                .iter()
+                .flatten()
+                .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Query));
+            let has_body = op.request_body.is_some();
+            let mut wanted = vec!["503"];
+            if signed_in {
+                wanted.extend(["401", "403"]);
+            }
+            if has_path_params {
+                wanted.push("404");
+            }
+            if has_query || has_body {
+                wanted.extend(["400", "422"]);
+            }
+            if has_body {
+                wanted.extend(["413", "415"]);
+            }
+            for status in wanted {
+                let name = SHARED
+                    .iter()
+                    .find(|(s, _, _)| *s == status)
+                    .map(|(_, n, _)| *n)
+                    .unwrap_or("Unavailable");
+                op.responses
+                    .responses
+                    .entry(status.to_string())
+                    .or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
+            }
+        }
+    }
+}
+
+/// The room settings' bounds, from the code that enforces them (so the document cannot drift
+/// from it): each rule-profile number's range (`domain::profile::RANGES`, from the seeds) and
+/// the currencies a room may use (`domain::money::CURRENCIES`).
+fn add_room_bounds(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    let Some(components) = doc.components.as_mut() else {
+        return;
+    };
+    if let Some(RefOr::T(Schema::Object(profile))) = components.schemas.get_mut("RuleProfile") {
+        for range in crate::domain::profile::RANGES {
+            if let Some(RefOr::T(Schema::Object(field))) = profile.properties.get_mut(range.field) {
+                field.minimum = Some(range.min.into());
+                field.maximum = Some(range.max.into());
+            }
+        }
+    }
+    if let Some(RefOr::T(Schema::Object(room))) = components.schemas.get_mut("RoomUpdate") {
+        if let Some(RefOr::T(Schema::Object(currency))) = room.properties.get_mut("currency") {
+            currency.enum_values = Some(
+                crate::domain::money::CURRENCIES
+                    .iter()
+                    .map(|c| (*c).into())
+                    .collect(),
+            );
+        }
+    }
+}
+
 /// The document as served at `/api/openapi.json`.
 pub fn to_json(doc: &utoipa::openapi::OpenApi) -> String {
     let mut json = match serde_json::to_value(doc) {
@@ -129,7 +281,29 @@ pub fn to_json(doc: &utoipa::openapi::OpenApi) -> String {
         }
     };
     describe_responses(&mut json);
+    either_required(&mut json);
     json.to_string()
+}
+
+/// Bodies where one of two fields must be given, not null (utoipa's derive cannot say it), the second
+/// a text that is not blank: a seat hold names the player it is held for or gives the
+/// floor's reason (BSOP 45, 49).
+fn either_required(doc: &mut serde_json::Value) {
+    const EITHER: &[(&str, &str, &str)] = &[("HoldRequest", "player_id", "reason")];
+    for (schema, a, b) in EITHER {
+        if let Some(obj) = doc
+            .pointer_mut(&format!("/components/schemas/{schema}"))
+            .and_then(|s| s.as_object_mut())
+        {
+            obj.insert(
+                "anyOf".into(),
+                serde_json::json!([
+                    { "required": [a], "properties": { *a: { "type": "integer" } } },
+                    { "required": [b], "properties": { *b: { "type": "string", "pattern": "\\S" } } }
+                ]),
+            );
+        }
+    }
 }
 
 /// Gives every response without a description its status's reason phrase ("OK",

@@ -801,20 +801,90 @@ async fn malformed_json_is_a_bad_request() {
         None,
     )
     .await;
-    refused(&r, 400, "bad_request");
+    let j = refused(&r, 400, "bad_request");
+    assert!(message(&j).contains("JSON"), "{j}");
+    // JSON, but not the object the operation takes.
+    for body in [&b"[1, 2]"[..], b"null", br#""Ana""#] {
+        let r = send_raw(
+            &app,
+            "POST",
+            "/api/v1/players",
+            &token,
+            "application/json",
+            body.to_vec(),
+            None,
+        )
+        .await;
+        refused(&r, 400, "bad_request");
+    }
+    assert_eq!(snapshot(&app), before);
+}
+
+/// A value of the wrong type or out of range inside the body is a refused field (422 naming
+/// it, in the user's language), like any other; a number with a zero fraction is the integer
+/// it is (JSON Schema's `integer`).
+#[actix_rt::test]
+async fn a_field_of_the_wrong_type_or_range_is_named() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let before = snapshot(&app);
+    for (body, field, code) in [
+        (r#"{"full_name": 42}"#, "full_name", "field_type"),
+        (
+            r#"{"number": 9223372036854775808, "mode": "continuous"}"#,
+            "number",
+            "number",
+        ),
+        (
+            r#"{"number": 12.5, "mode": "continuous"}"#,
+            "number",
+            "number",
+        ),
+        (
+            r#"{"number": 1e300, "mode": "continuous"}"#,
+            "number",
+            "number",
+        ),
+        (r#"{"number": 12, "mode": "sometimes"}"#, "mode", "choice"),
+        (r#"{"mode": "continuous"}"#, "number", "required"),
+    ] {
+        let uri = if field == "full_name" {
+            "/api/v1/players"
+        } else {
+            "/api/v1/tables"
+        };
+        let r = send_raw(
+            &app,
+            "POST",
+            uri,
+            &token,
+            "application/json",
+            body.as_bytes().to_vec(),
+            Some("pt-PT"),
+        )
+        .await;
+        let j = refused(&r, 422, "validation_failed");
+        assert_eq!(
+            fields(&j),
+            vec![(field.to_string(), code.to_string())],
+            "{body}: {j}"
+        );
+    }
+    assert_eq!(snapshot(&app), before);
+    // 12.0 is 12.
     let r = send_raw(
         &app,
         "POST",
-        "/api/v1/players",
+        "/api/v1/tables",
         &token,
         "application/json",
-        br#"{"full_name": 42}"#.to_vec(),
-        Some("pt-PT"),
+        br#"{"number": 12.0, "mode": "continuous", "seats": 9.0}"#.to_vec(),
+        None,
     )
     .await;
-    let j = refused(&r, 400, "bad_request");
-    assert!(message(&j).contains("JSON"), "{j}");
-    assert_eq!(snapshot(&app), before);
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["number"], 12);
+    assert_eq!(r.json()["seats"], 9);
 }
 
 #[actix_rt::test]

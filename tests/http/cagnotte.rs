@@ -1083,6 +1083,15 @@ async fn the_reports_api_counts_what_the_tables_recorded() {
     assert_eq!(t["tips"], 500);
     assert_eq!(t["hands"], 1);
     assert_eq!(r.app.get("/api/v1/reports", &r.dealer).await.status, 403);
-    let bad = r.app.get("/api/v1/reports?day=2026-13-40", &r.floor).await;
-    assert_eq!(bad.status, 400, "{}", bad.text());
+    // A query value it cannot take is a refused field, like a body's.
+    for (uri, field) in [
+        ("/api/v1/reports?day=2026-13-40", "day"),
+        ("/api/v1/reports?day=", "day"),
+        ("/api/v1/reports?game=999999", "game"),
+        ("/api/v1/reports?day=2026-11-20&month=2026-11", "month"),
+    ] {
+        let bad = r.app.get(uri, &r.floor).await;
+        assert_eq!(bad.status, 422, "{uri}: {}", bad.text());
+        assert_eq!(bad.json()["error"]["fields"][0]["field"], field, "{uri}");
+    }
 }

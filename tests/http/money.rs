@@ -922,11 +922,13 @@ async fn resolving_custody_checks_the_role_before_the_body() {
         assert_eq!(r.status, 403, "dealer, {body}: {}", r.text());
         assert_eq!(r.error().0, "forbidden");
     }
-    // A role that may resolve: the body is looked at, then the custody.
+    // A role that may resolve: the body is looked at (a missing field is named), then the
+    // custody.
     let r = app
         .send_json("POST", "/api/v1/custody/1/resolve", &cashier, json!({}))
         .await;
-    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.json()["error"]["fields"][0]["field"], "how");
     let r = app
         .send_json(
             "POST",

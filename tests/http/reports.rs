@@ -848,7 +848,7 @@ async fn bad_input_is_refused_with_a_clear_message_never_a_5xx() {
         ),
     ] {
         let r = app.page(uri, s).await;
-        assert_eq!(r.status, 400, "{uri}: {}", r.text());
+        assert_eq!(r.status, 422, "{uri}: {}", r.text());
         assert!(r.text().contains(message), "{uri}: {}", r.text());
     }
     // In the user's language.
@@ -861,7 +861,7 @@ async fn bad_input_is_refused_with_a_clear_message_never_a_5xx() {
                 .to_request(),
         )
         .await;
-    assert_eq!(r.status, 400);
+    assert_eq!(r.status, 422);
     assert!(
         r.text().contains("não é um dia: escreva AAAA-MM-DD"),
         "{}",

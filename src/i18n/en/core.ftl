@@ -194,6 +194,8 @@ err-datetime = Enter a date and time.
 err-choice = “{ $value }” is not one of the choices.
 err-range = Must be between { $min } and { $max }.
 err-limit = Must be between 1 and 200.
+err-field-type = Not a valid value for this field.
+err-empty-value = Leave it out or give a value.
 err-under-18 = Players must be 18 or over: this person turns 18 on { $date }.
 err-dob-future = The date of birth is in the future.
 err-dob-too-old = The date of birth is more than 120 years ago: please check it.
@@ -226,6 +228,7 @@ err-game-bb-below-sb = The big blind cannot be smaller than the small blind.
 err-game-max-below-min = The maximum buy-in cannot be below the minimum.
 err-game-banked-no-blinds = Banked games have no blinds: leave them at zero.
 err-seats-range = Between { $min } and { $max } seats for this game.
+err-no-such-seat = This table has seats 1 to { $max }.
 err-percent-range = Between { $min } % and { $max } % for this mode (PT-2007 7).
 err-game-unknown = No such game.
 err-table-number-taken = Table { $number } already exists.
@@ -242,6 +245,7 @@ err-password-same = The new password must differ from the current one.
 err-username = Lower-case letters, digits, dot, dash or underscore (at most 32).
 err-username-taken = The username { $username } is taken.
 err-staff-self-demote = You cannot remove your own admin role or deactivate yourself.
+err-username-fixed = A username never changes: create a new account for another one.
 
 ## The floor: lists and seats
 err-cannot-play-under-18 = This player is under 18 and cannot play (BSOP 1).

@@ -194,6 +194,8 @@ err-datetime = Indique uma data e hora.
 err-choice = “{ $value }” não é uma das opções.
 err-range = Deve estar entre { $min } e { $max }.
 err-limit = Deve estar entre 1 e 200.
+err-field-type = Valor não válido para este campo.
+err-empty-value = Omita-o ou indique um valor.
 err-under-18 = Só podem jogar maiores de 18 anos: esta pessoa faz 18 anos a { $date }.
 err-dob-future = A data de nascimento é no futuro.
 err-dob-too-old = A data de nascimento é de há mais de 120 anos: verifique-a.
@@ -226,6 +228,7 @@ err-game-bb-below-sb = A big blind não pode ser menor do que a small blind.
 err-game-max-below-min = A cave máxima não pode ser inferior à mínima.
 err-game-banked-no-blinds = Os jogos bancados não têm blinds: deixe-as a zero.
 err-seats-range = Entre { $min } e { $max } lugares para este jogo.
+err-no-such-seat = Esta mesa tem os lugares 1 a { $max }.
 err-percent-range = Entre { $min } % e { $max } % para esta modalidade (PT-2007 7).
 err-game-unknown = Jogo desconhecido.
 err-table-number-taken = A mesa { $number } já existe.
@@ -242,6 +245,7 @@ err-password-same = A nova palavra-passe tem de ser diferente da atual.
 err-username = Letras minúsculas, algarismos, ponto, hífen ou sublinhado (no máximo 32).
 err-username-taken = O utilizador { $username } já existe.
 err-staff-self-demote = Não pode retirar a sua própria função de administrador nem desativar-se.
+err-username-fixed = O nome de utilizador não muda: crie uma nova conta para outro.
 
 ## A sala: listas e lugares
 err-cannot-play-under-18 = Este jogador é menor de 18 anos e não pode jogar (BSOP 1).

@@ -57,7 +57,7 @@ mod rows;
 
 use crate::db::schema::{card_tables, dealer_shifts, games, players, seatings, staff};
 use crate::db::DbConn;
-use crate::domain::{money, Problem};
+use crate::domain::{money, FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{
     DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc,
@@ -77,21 +77,31 @@ pub enum Period {
     Month(NaiveDate),
 }
 
+/// A query value the report cannot take: a 422 naming the parameter (like every refused
+/// field), its message in the user's language.
+pub fn refused(param: &str, p: Problem) -> AppError {
+    AppError::Validation(vec![FieldError::of(param, p)])
+}
+
 impl Period {
     /// From the query: `day=YYYY-MM-DD` or `month=YYYY-MM` (not both); neither: the gaming
-    /// day `today`. A malformed value is a 400 naming it, in the user's language.
+    /// day `today`. A malformed value is a 422 naming it, in the user's language.
     pub fn parse(day: Option<&str>, month: Option<&str>, today: NaiveDate) -> AppResult<Period> {
         let day = day.map(str::trim).filter(|s| !s.is_empty());
         let month = month.map(str::trim).filter(|s| !s.is_empty());
         match (day, month) {
-            (Some(_), Some(_)) => Err(AppError::BadRequest(Problem::new(
-                "report-err-day-and-month",
-            ))),
+            (Some(_), Some(_)) => Err(refused("month", Problem::new("report-err-day-and-month"))),
             (Some(d), None) => parse_day(d).map(Period::Day).ok_or_else(|| {
-                AppError::BadRequest(Problem::new("report-err-day").arg("value", quoted(d)))
+                refused(
+                    "day",
+                    Problem::new("report-err-day").arg("value", quoted(d)),
+                )
             }),
             (None, Some(m)) => parse_month(m).map(Period::Month).ok_or_else(|| {
-                AppError::BadRequest(Problem::new("report-err-month").arg("value", quoted(m)))
+                refused(
+                    "month",
+                    Problem::new("report-err-month").arg("value", quoted(m)),
+                )
             }),
             (None, None) => Ok(Period::Day(today)),
         }
@@ -516,18 +526,20 @@ fn secs(t: NaiveDateTime) -> i64 {
     t.and_utc().timestamp()
 }
 
-/// Checks a filter: an unknown game or table is a 400 naming it.
+/// Checks a filter: an unknown game or table is a 422 naming it.
 pub fn check_filter(conn: &mut DbConn, f: &Filter) -> AppResult<()> {
     if let Some(g) = f.game {
         if games::table.find(g).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(
+            return Err(refused(
+                "game",
                 Problem::new("report-err-game").arg("value", g),
             ));
         }
     }
     if let Some(t) = f.table {
         if card_tables::table.find(t).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(
+            return Err(refused(
+                "table",
                 Problem::new("report-err-table").arg("value", t),
             ));
         }
@@ -1081,7 +1093,8 @@ pub fn player_hours(
     let period = Period::Month(month.with_day(1).unwrap_or(month));
     if let Some(p) = player {
         if players::table.find(p).count().get_result::<i64>(conn)? == 0 {
-            return Err(AppError::BadRequest(
+            return Err(refused(
+                "player",
                 Problem::new("report-err-player").arg("value", p),
             ));
         }
@@ -1294,14 +1307,14 @@ mod tests {
         ] {
             let e = Period::parse(Some(bad), None, today).unwrap_err();
             assert!(
-                matches!(&e, AppError::BadRequest(p) if p.key == "report-err-day"),
+                matches!(&e, AppError::Validation(f) if f[0].key == "report-err-day" && f[0].field == "day"),
                 "{bad}: {e:?}"
             );
         }
         for bad in ["2026-13", "2026-1", "2026-11-01", "nov"] {
             let e = Period::parse(None, Some(bad), today).unwrap_err();
             assert!(
-                matches!(&e, AppError::BadRequest(p) if p.key == "report-err-month"),
+                matches!(&e, AppError::Validation(f) if f[0].key == "report-err-month" && f[0].field == "month"),
                 "{bad}: {e:?}"
             );
         }

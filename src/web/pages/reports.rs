@@ -45,12 +45,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 #[derive(Debug, Default, Clone, Deserialize, utoipa::IntoParams)]
 pub struct ReportQuery {
     /// A gaming day, `YYYY-MM-DD` (default: today's, in the room's zone).
+    #[param(format = Date)]
     pub day: Option<String>,
-    /// A month, `YYYY-MM` (instead of `day`).
+    /// A month, `YYYY-MM` (instead of `day`; both: 422).
+    #[param(pattern = "^[0-9]{4}-(0[1-9]|1[0-2])$")]
     pub month: Option<String>,
-    /// Only this game (its id).
+    /// Only this game (its id; an unknown one: 422).
+    #[param(value_type = Option<i64>)]
     pub game: Option<String>,
-    /// Only this table (its id).
+    /// Only this table (its id; an unknown one: 422).
+    #[param(value_type = Option<i64>)]
     pub table: Option<String>,
     /// CSV: which table of figures (`tables`, `games`, `days`, `shifts`, `waits`, `hours`;
     /// players' hours: `players`, `days`).
@@ -61,11 +65,12 @@ pub struct ReportQuery {
     pub by: Option<String>,
 }
 
-fn id_param(v: &Option<String>, key: &'static str) -> AppResult<Option<i64>> {
+fn id_param(v: &Option<String>, param: &str, key: &'static str) -> AppResult<Option<i64>> {
     match v.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(None),
         Some(s) => s.parse::<i64>().map(Some).map_err(|_| {
-            AppError::BadRequest(
+            reports::refused(
+                param,
                 Problem::new(key).arg("value", s.chars().take(40).collect::<String>()),
             )
         }),
@@ -96,8 +101,8 @@ async fn load(
         };
         let period = Period::parse(day, month, today)?;
         let filter = Filter {
-            game: id_param(&q.game, "report-err-game")?,
-            table: id_param(&q.table, "report-err-table")?,
+            game: id_param(&q.game, "game", "report-err-game")?,
+            table: id_param(&q.table, "table", "report-err-table")?,
         };
         let setting = reports::Setting {
             tz: room.tz,
@@ -964,7 +969,8 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .collect();
             csv_bytes(h, rows)
         }
-        other => Err(AppError::BadRequest(
+        other => Err(reports::refused(
+            "part",
             Problem::new("report-err-part")
                 .arg("value", other.chars().take(40).collect::<String>()),
         )),
@@ -1041,7 +1047,7 @@ async fn load_players(
             Period::Month(m) => m,
             Period::Day(d) => d.with_day0(0).unwrap_or(d),
         };
-        let player = id_param(&q.player, "report-err-player")?;
+        let player = id_param(&q.player, "player", "report-err-player")?;
         let p = reports::player_hours(conn, now, room.tz, ds, month, player)?;
         Ok((p, month))
     })
@@ -1149,7 +1155,8 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
             ]);
             csv_bytes(h, rows)
         }
-        other => Err(AppError::BadRequest(
+        other => Err(reports::refused(
+            "part",
             Problem::new("report-err-part")
                 .arg("value", other.chars().take(40).collect::<String>()),
         )),
