@@ -216,6 +216,17 @@ pub fn check_audit(state: &AppState) {
             let problem = v.problem().map(|p| (p, v.broken_at()));
             if let Some((p, at)) = problem {
                 log::error!("the audit trail failed its check: {p} at {at:?} (see Audit → Verify)");
+                // Into the trail once per new problem (not every hour while it lasts).
+                let known = state
+                    .audit_check
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .as_ref()
+                    .and_then(|c| c.problem)
+                    == problem;
+                if !known {
+                    record_verify_failure(state, &v, &crate::db::audit::Actor::system());
+                }
             }
             state.metrics.audit_checked(problem.is_none());
             *state.audit_check.lock().unwrap_or_else(|p| p.into_inner()) =
@@ -226,6 +237,23 @@ pub fn check_audit(state: &AppState) {
         }
         // The database did not answer: the next hour tries again.
         Err(e) => log::warn!("audit check: {e}"),
+    }
+}
+
+/// Writes a failed verification to the trail (logged if even that fails).
+pub fn record_verify_failure(
+    state: &AppState,
+    v: &services::audit::Verification,
+    by: &crate::db::audit::Actor,
+) {
+    let now = state.clock.now();
+    let (v, by) = (v.clone(), by.clone());
+    // Through the writer, like every write (the record chains onto the head).
+    let r = state
+        .db
+        .write_new(move |c| services::audit::record_failure(c, now, &by, &v));
+    if let Err(e) = r {
+        log::warn!("recording the failed audit check: {e}");
     }
 }
 

@@ -52,14 +52,17 @@ pub fn record<B: Serialize, A: Serialize>(
     after: Option<&A>,
 ) -> QueryResult<i64> {
     let seq = next_seq(conn, "audit")?;
-    let prev_hash: String = if seq == 1 {
-        GENESIS.to_string()
-    } else {
-        crate::native!(conn, |c| a::audit_log
-            .filter(a::seq.eq(seq - 1))
-            .select(a::hash)
-            .first(c))?
-    };
+    // Chained to the last record present: normally `seq - 1`. If records were cut from the
+    // end (the counter is ahead), the room keeps working and the new record links over the
+    // hole, which `verify` reports as a gap (and the signed checkpoints as a cut) from then
+    // on; refusing every write would stop the floor and lose what people do, not undo it.
+    let prev_hash: String = crate::native!(conn, |c| a::audit_log
+        .filter(a::seq.lt(seq))
+        .order(a::seq.desc())
+        .select(a::hash)
+        .first::<String>(c)
+        .optional())?
+    .unwrap_or_else(|| GENESIS.to_string());
     let before = to_json(before);
     let after = to_json(after);
     let hash = record_hash(&AuditFields {

@@ -123,6 +123,36 @@ impl Verification {
     }
 }
 
+/// A failed verification is a security event: it is written to the trail itself
+/// (`audit.verify_failed`, with who or what checked, the problem and where), so that the
+/// moment it was first seen stays on record beside the damage.
+pub fn record_failure(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: &crate::db::audit::Actor,
+    v: &Verification,
+) -> AppResult<()> {
+    let Some(problem) = v.problem() else {
+        return Ok(());
+    };
+    crate::db::audit::record(
+        conn,
+        now,
+        by,
+        "audit.verify_failed",
+        "audit",
+        None,
+        None::<&()>,
+        Some(&serde_json::json!({
+            "problem": problem,
+            "at": v.broken_at(),
+            "records": v.chain.records,
+            "sealed_up_to": v.seal.sealed_up_to,
+        })),
+    )?;
+    Ok(())
+}
+
 pub fn verify_all(conn: &mut DbConn, seal: &crate::audit_seal::Seal) -> AppResult<Verification> {
     let chain = verify(conn)?;
     let seal = seal

@@ -1559,11 +1559,27 @@ pub async fn list_audit(
 #[get("/audit/verify")]
 pub async fn verify_audit(
     st: web::Data<AppState>,
-    _who: AdminStaff,
+    who: AdminStaff,
 ) -> AppResult<web::Json<ChainReportOut>> {
     let r = st
         .run(|st, conn| services::audit::verify_all(conn, &st.seal))
         .await?;
+    // A failure is a security event, recorded with who found it.
+    if !r.ok() {
+        let (now, actor, failed) = (
+            st.clock.now(),
+            services::staff::actor(&who.0.staff),
+            r.clone(),
+        );
+        // Best effort: the verification is answered even if the trail cannot take the
+        // record (e.g. records slipped in ahead of its counter).
+        if let Err(e) = st
+            .write(move |_, c| services::audit::record_failure(c, now, &actor, &failed))
+            .await
+        {
+            log::warn!("recording the failed audit check: {e}");
+        }
+    }
     Ok(web::Json(ChainReportOut {
         ok: r.ok(),
         records: r.chain.records,

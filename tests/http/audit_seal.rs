@@ -125,6 +125,32 @@ async fn cutting_the_last_record_is_detected() {
     assert_eq!(v["ok"], false, "{v}");
     assert_eq!(v["problem"], "truncated");
     assert_eq!(v["broken_at"], head);
+    // The failed check is itself on record, with who ran it…
+    let last: AuditRow = app.with_conn(|c| {
+        a::audit_log
+            .order(a::seq.desc())
+            .select(AuditRow::as_select())
+            .first(c)
+            .unwrap()
+    });
+    assert_eq!(last.action, "audit.verify_failed");
+    assert_eq!(last.actor_name, "admin");
+    let after: Value = serde_json::from_str(&last.after_json).unwrap();
+    assert_eq!(after["problem"], "truncated", "{after}");
+    assert_eq!(after["at"], head, "{after}");
+    // …written over the hole (the room keeps working: a write is not refused), and the chain
+    // itself now shows the gap where the records were cut.
+    assert!(last.seq > head, "{}", last.seq);
+    let r = app
+        .send_json("POST", "/api/v1/games", &token, serde_json::json!({
+            "name": "After the cut", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
+            "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000
+        }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let report = app.with_conn(|c| chain::verify(c).unwrap());
+    assert!(!report.ok);
+    assert_eq!(report.problem, Some("gap"));
 }
 
 #[actix_web::test]

@@ -2048,6 +2048,21 @@ async fn audit_verify(
     let v = st
         .run(|st, conn| services::audit::verify_all(conn, &st.seal))
         .await?;
+    if !v.ok() {
+        let (now, actor, failed) = (
+            st.clock.now(),
+            services::staff::actor(&who.0.staff),
+            v.clone(),
+        );
+        // Best effort: the verification is answered even if the trail cannot take the
+        // record (e.g. records slipped in ahead of its counter).
+        if let Err(e) = st
+            .write(move |_, c| services::audit::record_failure(c, now, &actor, &failed))
+            .await
+        {
+            log::warn!("recording the failed audit check: {e}");
+        }
+    }
     // The report names the problem by code; each is said in the reader's language.
     let problem = v
         .problem()
