@@ -226,6 +226,17 @@ impl Ctx {
         matches!(self.role(), "admin" | "floor" | "cashier")
     }
 
+    /// Who keeps chips in custody (BSOP 36-39): the floor, the cashier, admins.
+    pub fn can_keep_custody(&self) -> bool {
+        matches!(self.role(), "admin" | "floor" | "cashier")
+    }
+
+    /// Where each role's work is: the floor's board, the dealer's tablet, the cashier's
+    /// chips in custody (the landing page after sign-in and the brand's link).
+    pub fn home(&self) -> &'static str {
+        home_of(self.role())
+    }
+
     /// `class="active"` for the current section in the navigation.
     pub fn nav(&self, prefix: &str) -> &'static str {
         let on = if prefix == "/" {
@@ -321,5 +332,15 @@ impl Vals {
         } else {
             ""
         }
+    }
+}
+
+/// A role's landing page (see [`Ctx::home`]).
+pub fn home_of(role: &str) -> &'static str {
+    match role {
+        "admin" | "floor" => "/floor",
+        "dealer" => "/tablet",
+        "cashier" => "/floor/custody",
+        _ => "/",
     }
 }

@@ -1586,7 +1586,8 @@ async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it(
         )
         .await;
     assert_eq!(r.status, 303);
-    assert_eq!(r.header("location").as_deref(), Some("/"));
+    // Not the smuggled address: the admin's own landing page.
+    assert_eq!(r.header("location").as_deref(), Some("/floor"));
     // A session ended elsewhere (password changed): the login page drops the old cookie, so
     // signing in again works instead of failing the form check.
     app.create_staff("floor1", "floor");
@@ -1701,5 +1702,76 @@ async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
         ended,
         Ok(true),
         "the stream ends once the account is deactivated"
+    );
+}
+
+/// Issue 17 §3: each role lands where its work is — the floor on its board, a dealer on the
+/// tablet, the cashier on the chips in custody — and the navigation names the floor's board
+/// "Floor" ("Sala") and gives each role its own page.
+#[actix_web::test]
+async fn each_role_lands_where_its_work_is() {
+    let app = TestApp::new().await;
+    for (user, role, home, link) in [
+        ("floor1", "floor", "/floor", "id=\"nav-floor\""),
+        ("dealer1", "dealer", "/tablet", "id=\"nav-tablet\""),
+        (
+            "cashier1",
+            "cashier",
+            "/floor/custody",
+            "id=\"nav-custody\"",
+        ),
+    ] {
+        app.create_staff(user, role);
+        let page = app
+            .call(TestRequest::get().uri("/login").to_request())
+            .await;
+        let pre = page.cookie("cr_pre").expect("pre-login cookie");
+        let csrf = hidden_csrf(&page.text());
+        let r = app
+            .call(
+                TestRequest::post()
+                    .uri("/login")
+                    .cookie(Cookie::new("cr_pre", pre))
+                    .set_form([
+                        ("csrf", csrf.as_str()),
+                        ("username", user),
+                        ("password", STAFF_PW),
+                    ])
+                    .to_request(),
+            )
+            .await;
+        assert_eq!(r.status, 303, "{user}: {}", r.text());
+        assert_eq!(r.header("location").as_deref(), Some(home), "{user}");
+        let s = app.web_login(user, STAFF_PW).await;
+        let overview = app.page("/", &s).await;
+        assert_eq!(overview.status, 200);
+        assert!(overview.text().contains(link), "{user}: no {link}");
+        assert!(
+            overview
+                .text()
+                .contains(&format!("class=\"brand\" href=\"{home}\"")),
+            "{user}"
+        );
+    }
+    // The floor's board is "Floor" / "Sala"; the overview is not called the floor.
+    let s = app.web_login("floor1", STAFF_PW).await;
+    let en = app.page("/floor", &s).await.text();
+    assert!(
+        en.contains(">Floor</a>") && en.contains(">Overview</a>"),
+        "{en}"
+    );
+    let pt = app
+        .call(
+            TestRequest::get()
+                .uri("/floor")
+                .cookie(s.c())
+                .cookie(Cookie::new("cr_lang", "pt"))
+                .to_request(),
+        )
+        .await
+        .text();
+    assert!(
+        pt.contains(">Sala</a>") && pt.contains(">Visão geral</a>"),
+        "{pt}"
     );
 }

@@ -1,9 +1,12 @@
 # Core catalog (English): navigation, sign-in, players, errors.
 
 ## Navigation and common actions
-nav-home = Floor
+nav-home = Overview
+nav-label = Main
+nav-tablet = Tablet
+nav-custody = Chips in custody
 nav-players = Players
-nav-room = Room
+nav-room = Room settings
 nav-games = Games
 nav-tables = Tables
 nav-staff = Staff
@@ -294,7 +297,7 @@ draw-too-many-tables = A draw by suits serves at most { $max } tables ({ $tables
 draw-suit-too-small = Table { $table } would need { $players } cards of one suit: too many for a draw by suits.
 
 ## Floor dashboard
-nav-floor = Lists & tables
+nav-floor = Floor
 floor-title = Waiting lists and tables
 floor-add-to-list = Add a player to a list
 floor-no-games = No games yet: an admin adds them under Games.

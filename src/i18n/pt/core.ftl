@@ -1,9 +1,12 @@
 # Catálogo principal (português europeu): navegação, entrada, jogadores, erros.
 
 ## Navegação e ações comuns
-nav-home = Painel
+nav-home = Visão geral
+nav-label = Principal
+nav-tablet = Tablet
+nav-custody = Fichas em custódia
 nav-players = Jogadores
-nav-room = Sala de jogo
+nav-room = Definições da sala
 nav-games = Jogos
 nav-tables = Mesas
 nav-staff = Pessoal
@@ -294,7 +297,7 @@ draw-too-many-tables = Um sorteio por naipes serve no máximo { $max } mesas (pe
 draw-suit-too-small = A mesa { $table } precisaria de { $players } cartas de um naipe: demasiadas para um sorteio por naipes.
 
 ## Painel da sala
-nav-floor = Listas e mesas
+nav-floor = Sala
 floor-title = Listas de espera e mesas
 floor-add-to-list = Inscrever um jogador numa lista
 floor-no-games = Ainda não há jogos: um administrador cria-os em Jogos.

@@ -1,7 +1,7 @@
 # The dealer tablet: pairing, seat map, calls, actions.
 
 tablet-pair-title = Emparelhar este tablet
-tablet-pair-intro = Peça a um chefe de sala que emparelhe este tablet com a sua mesa. Ele introduz este código em Sala → Tablets.
+tablet-pair-intro = Peça a um chefe de sala que emparelhe este tablet com a sua mesa, introduzindo este código em Sala → Tablets.
 tablet-pair-code = Código de emparelhamento
 tablet-pair-valid-until = O código é válido até às { $time }.
 tablet-pair-waiting = À espera da sala… esta página avança sozinha.

@@ -246,7 +246,15 @@ async fn login_submit(
                 now,
                 st.config.session_hours,
             );
-            let mut res = see_other(&safe_next(f.next.as_deref()));
+            // Where they were going, else where their work is (the floor's board, the
+            // dealer's tablet, the cashier's custody).
+            let next = safe_next(f.next.as_deref());
+            let to = if next == "/" {
+                crate::web::ctx::home_of(&staff.role).to_string()
+            } else {
+                next
+            };
+            let mut res = see_other(&to);
             res.add_cookie(&session_cookie(&st, token)).ok();
             if let Some(l) = staff.language.as_deref() {
                 res.add_cookie(
