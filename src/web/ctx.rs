@@ -100,6 +100,27 @@ impl Ctx {
         self.i18n.msg(self.lang, key, &[(name, value.to_string())])
     }
 
+    /// A seat's accessible name: the action, the table, the seat and who sits or is called
+    /// there (a screen reader hears "Call the next player: table 5, seat 3", not "Call").
+    pub fn seat_label(
+        &self,
+        key: &str,
+        table: impl ToString,
+        seat: impl ToString,
+        who: Option<&str>,
+    ) -> String {
+        let place = self.i18n.msg(
+            self.lang,
+            "floor-a11y-seat",
+            &[("table", table.to_string()), ("seat", seat.to_string())],
+        );
+        let action = self.t(key);
+        match who {
+            Some(w) => format!("{action}: {w}, {place}"),
+            None => format!("{action}: {place}"),
+        }
+    }
+
     pub fn lang_code(&self) -> &'static str {
         self.lang.as_str()
     }

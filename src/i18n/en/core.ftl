@@ -454,3 +454,4 @@ sessions-unknown-device = Unknown device
 audit-alert = The audit trail failed its check at { $time }:
 err-dealer-other-table = You deal at another table: table { $table } is not yours. Ask a floor manager to assign you to it.
 err-dealer-unknown = Choose an active dealer.
+floor-a11y-seat = table { $table }, seat { $seat }

@@ -454,3 +454,4 @@ sessions-unknown-device = Dispositivo desconhecido
 audit-alert = O registo de auditoria falhou a verificação às { $time }:
 err-dealer-other-table = Está a dar cartas noutra mesa: a mesa { $table } não é sua. Peça a um responsável de sala que o atribua a ela.
 err-dealer-unknown = Escolha um croupier ativo.
+floor-a11y-seat = mesa { $table }, lugar { $seat }

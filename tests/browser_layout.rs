@@ -1,0 +1,158 @@
+//! Real-browser layout checks (issue 17 §1, §7): on the widths the room's screens have — a
+//! desk at 1440, a tablet at 1024 and 768, a phone at 390 — no staff page is wider than the
+//! window (both languages), every seat menu on the floor opens inside the window, and the
+//! floor's seat buttons carry the table, the seat and the player in their accessible names.
+//!
+//! Headless Chromium through chromedriver against `cardroom serve --demo`; skipped without
+//! chromedriver unless `CARDROOM_REQUIRE_BROWSER=1` (tests/run.sh).
+
+#[path = "support/browser.rs"]
+mod browser_support;
+
+use browser_support::*;
+use fantoccini::Client;
+use serde_json::Value;
+
+/// The pages staff use, signed in as admin (who may open them all).
+const STAFF_PAGES: &[&str] = &[
+    "/",
+    "/floor",
+    "/floor/custody",
+    "/floor/messages",
+    "/floor/tablets",
+    "/floor/cagnotte",
+    "/floor/reports",
+    "/floor/reports/players",
+    "/players",
+    "/players/1",
+    "/players/new",
+    "/admin/room",
+    "/admin/games",
+    "/admin/tables",
+    "/admin/staff",
+    "/admin/audit",
+    "/admin/audit/verify",
+    "/admin/backups",
+    "/account/password",
+    "/account/sessions",
+];
+
+async fn eval(c: &Client, js: &str) -> Value {
+    ok(c, c.execute(js, vec![]).await, js).await
+}
+
+/// The elements that stick out past the window's right edge (for the failure message).
+const WIDE: &str = "var W = window.innerWidth, out = [];
+document.querySelectorAll('body *').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.width > 0 && r.right > W + 1) {
+    out.push(e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + ' → ' + Math.round(r.right));
+  }
+});
+return { page: document.documentElement.scrollWidth, window: W, wide: out.slice(0, 8) };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn staff_pages_fit_the_window_and_seat_menus_open_inside_it() {
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+    let c = open_session(
+        &webdriver_url,
+        tmp.path(),
+        "chrome-profile-layout",
+        1440,
+        900,
+    )
+    .await;
+    let base = &server.base;
+    sign_in(&c, base, "admin", ADMIN_PASSWORD).await;
+
+    // 1. No page wider than the window at 768 and 390, in English and Portuguese.
+    for lang in ["en", "pt"] {
+        if lang == "pt" {
+            // The language switch in the header (a form posting to /lang/pt).
+            ok(&c, c.goto(&format!("{base}/")).await, "opening /").await;
+            let b = wait_css(&c, "form[action='/lang/pt'] button").await;
+            ok(&c, b.click().await, "switching to Portuguese").await;
+            wait_css(&c, "html[lang='pt']").await;
+        }
+        for (w, h) in [(768, 1024), (390, 844)] {
+            set_viewport(&c, w, h, "layout").await;
+            for page in STAFF_PAGES {
+                ok(&c, c.goto(&format!("{base}{page}")).await, page).await;
+                wait_css(&c, "main, .container").await;
+                let m = eval(&c, WIDE).await;
+                if m["page"].as_i64() > m["window"].as_i64() {
+                    screenshot(&c, &format!("layout-overflow-{w}-{lang}")).await;
+                    fail(
+                        &c,
+                        format!("{page} at {w} px ({lang}) is wider than the window: {m}"),
+                    )
+                    .await;
+                }
+            }
+        }
+    }
+
+    // 2. Every seat menu on the floor opens inside the window; the seat buttons name the
+    // table, the seat and the player.
+    for (w, h) in [(1440, 900), (1024, 768), (390, 844)] {
+        set_viewport(&c, w, h, "seat menus").await;
+        ok(&c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
+        wait_css(&c, "#floor-live").await;
+        let r = eval(
+            &c,
+            "var out = {menus: 0, outside: [], unnamed: []};
+            document.querySelectorAll('.seat-actions').forEach(function (d) {
+              var s = d.querySelector('summary');
+              s.scrollIntoView({block: 'center'});
+              s.click();
+              var m = d.querySelector('.seat-menu').getBoundingClientRect();
+              out.menus++;
+              if (m.left < 0 || m.right > window.innerWidth + 0.5 || m.bottom > window.innerHeight + 0.5 || m.top < 0) {
+                out.outside.push(s.getAttribute('aria-label') + ' ' + JSON.stringify([m.left, m.right, m.top, m.bottom]));
+              }
+              s.click();
+            });
+            // Each control is named with its table and seat, itself or by the group it is in
+            // (a seat's menu, the hold form).
+            document.querySelectorAll('.seats button, .seats summary').forEach(function (b) {
+              var g = b.closest('[role=group]');
+              var n = (g ? g.getAttribute('aria-label') : b.getAttribute('aria-label')) || '';
+              if (!/\\d+.*\\d+/.test(n)) { out.unnamed.push(b.outerHTML.slice(0, 120)); }
+            });
+            return out;",
+        )
+        .await;
+        if r["menus"].as_i64().unwrap_or(0) < 5 {
+            fail(
+                &c,
+                format!("at {w} px the floor shows too few seat menus: {r}"),
+            )
+            .await;
+        }
+        if !r["outside"].as_array().is_some_and(|a| a.is_empty()) {
+            screenshot(&c, &format!("layout-seat-menu-{w}")).await;
+            fail(
+                &c,
+                format!("at {w} px seat menus open outside the window: {r}"),
+            )
+            .await;
+        }
+        if !r["unnamed"].as_array().is_some_and(|a| a.is_empty()) {
+            fail(
+                &c,
+                format!("seat buttons without table and seat in their names: {r}"),
+            )
+            .await;
+        }
+    }
+    // The phone's menu is a sheet at the bottom, as seen.
+    let first = wait_css(&c, ".seat-actions > summary").await;
+    ok(&c, first.click().await, "opening a seat menu").await;
+    screenshot(&c, "layout-seat-menu-390").await;
+    let _ = c.clone().close().await;
+}
