@@ -894,18 +894,20 @@ fn check_seat_free(
     if taken > 0 {
         return Err(conflict("err-seat-taken"));
     }
-    // A call whose response window is over no longer reserves the seat: expired now (the
-    // scheduler would do the same bookkeeping on its next pass).
-    expire_overdue_calls_at(conn, now, profile, t.id, seat_no)?;
-    let calls: i64 = crate::native!(conn, |dbc| seat_calls::table
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
         .filter(seat_calls::seat_no.eq(seat_no))
         .filter(call_open!())
         .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-        .count()
-        .get_result(dbc))?;
-    if calls > 0 {
-        return Err(conflict("err-seat-called"));
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let system = Actor::system();
+    for c in &calls {
+        // A call whose response window is over no longer reserves the seat: expired now,
+        // with the bookkeeping the scheduler's next pass would have done.
+        if c.respond_by.and_utc() > now || !expire_call(conn, now, profile, &system, c)? {
+            return Err(conflict("err-seat-called"));
+        }
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for.
     if let Some(h) = active_hold(conn, now, t.id, seat_no)? {
@@ -2021,29 +2023,6 @@ fn expire_call(
         &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
     )?;
     Ok(true)
-}
-
-/// The calls for a seat whose response window is over by the clock and that the scheduler
-/// has not yet expired: expired now, so the seat is free for the action at hand.
-fn expire_overdue_calls_at(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    table_id: i64,
-    seat_no: i32,
-) -> AppResult<()> {
-    let due: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::table_id.eq(table_id))
-        .filter(seat_calls::seat_no.eq(seat_no))
-        .filter(call_open!())
-        .filter(seat_calls::respond_by.le(now.naive_utc()))
-        .select(SeatCallRow::as_select())
-        .load(dbc))?;
-    let system = Actor::system();
-    for c in &due {
-        expire_call(conn, now, profile, &system, c)?;
-    }
-    Ok(())
 }
 
 /// The scheduler's pass: expires unanswered seat calls (the player goes to the bottom of
