@@ -1740,7 +1740,7 @@ async fn pt_2007_24_no_hand_is_dealt_below_the_minimum_to_run_not_even_the_first
     assert_eq!(res.status, 409);
     let msg = res.error().1;
     assert!(
-        msg.contains("menos de 4 jogadores (PT-2007 24)") && msg.contains("estão sentados 3"),
+        msg.contains("menos de 4 jogadores (PT-2007 24)") && msg.contains("há 3 pessoas sentadas"),
         "{msg}"
     );
     // The tablet's hand button says why, too.

@@ -292,6 +292,6 @@ floor-dues-late = { $count ->
    *[other] { $count } cagnottes de sessão esperam há mais de 15 minutos para ser cobradas.
 }
 err-hand-below-minimum = Não se pode dar uma mão: um jogo não pode começar nem continuar com menos de { $min } jogadores (PT-2007 24), e { $seated ->
-    [one] está sentado 1
-   *[other] estão sentados { $seated }
+    [one] só há uma pessoa sentada
+   *[other] há { $seated } pessoas sentadas
 }.
