@@ -3321,12 +3321,31 @@ async fn pt2007_24_past_the_suspension_deadline_nobody_is_called_seated_or_held_
 }
 
 #[actix_rt::test]
-async fn pt2007_24_within_the_suspension_grace_a_seat_is_still_called() {
+async fn pt2007_24_within_the_suspension_grace_a_seat_is_still_called_but_not_taken_after_it() {
     let app = TestApp::with_clock(true).await;
     let r = room(&app).await;
     suspended_table(&app, &r).await;
     advance(&app, &r.admin, 14).await;
-    call_next(&app, &r.admin, r.table, 5).await;
+    let call = call_next(&app, &r.admin, r.table, 5).await["id"]
+        .as_i64()
+        .unwrap();
+    // Two minutes later the call is inside its response window, but the game is over: the
+    // called player is not seated at a table that is closing (no scheduler pass yet).
+    advance(&app, &r.admin, 2).await;
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/seat-calls/{call}/seat"),
+        &r.admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspended for 15 minutes"), "{msg}");
+    // The scheduler closes the table and ends the call with it.
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, r.table).await, "closed");
 }
 
 #[actix_rt::test]
