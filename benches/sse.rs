@@ -490,6 +490,10 @@ async fn follow(addr: SocketAddr, s: Stream, arrivals: Arc<Arrivals>, checks: Ar
             let Ok(frame) = std::str::from_utf8(frame) else {
                 continue;
             };
+            // The opening `hello` names where the stream starts: not an event of the room.
+            if frame.lines().any(|l| l == "event: hello") {
+                continue;
+            }
             let Some(id) = frame
                 .lines()
                 .find_map(|l| l.strip_prefix("id: "))

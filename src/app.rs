@@ -32,14 +32,20 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         config.sqlite_synchronous(),
     )?;
     db.migrate()?;
+    let mut conn = db.conn().map_err(|e| StartError::Setup(e.to_string()))?;
     let clock: Arc<dyn Clock> = if config.test_clock {
         log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");
-        Arc::new(OffsetClock::default())
+        // The offset moved before a restart still holds: the time the server was down
+        // passes for the deadlines as it would in a room.
+        let us = crate::db::get_setting(&mut conn, crate::db::TEST_CLOCK_OFFSET)
+            .map_err(|e| StartError::Setup(e.to_string()))?
+            .and_then(|v| v.parse::<i64>().ok())
+            .unwrap_or(0);
+        Arc::new(OffsetClock::ahead_by(chrono::Duration::microseconds(us)))
     } else {
         Arc::new(SystemClock)
     };
     let now = clock.now();
-    let mut conn = db.conn().map_err(|e| StartError::Setup(e.to_string()))?;
     let secret = db.write(&mut conn, |c| -> Result<String, AppError> {
         services::room::ensure(c, now)?;
         match services::staff::bootstrap_admin(c, now, config.admin_password.as_deref())? {

@@ -590,6 +590,24 @@ pub fn init_setting(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<St
     Ok(value.to_string())
 }
 
+/// Stores a setting, replacing the value in force.
+pub fn set_setting(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<()> {
+    use schema::settings::dsl as s;
+    let n = diesel::update(s::settings.filter(s::key.eq(key)))
+        .set(s::value.eq(value))
+        .execute(conn)?;
+    if n == 0 {
+        diesel::insert_into(s::settings)
+            .values((s::key.eq(key), s::value.eq(value)))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The setting that keeps the test clock's offset (microseconds ahead of the wall clock)
+/// across restarts (`CARDROOM_TEST_CLOCK=1` only).
+pub const TEST_CLOCK_OFFSET: &str = "test_clock_offset_us";
+
 /// True when the error is a unique-constraint violation (a concurrent or duplicate insert).
 pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
     matches!(

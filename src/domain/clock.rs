@@ -14,6 +14,11 @@ pub trait Clock: Send + Sync {
     fn advance(&self, _by: Duration) -> Option<DateTime<Utc>> {
         None
     }
+    /// How far this clock is ahead of the wall clock, when it can be moved (test clocks):
+    /// what is stored so that a restart keeps the moved time.
+    fn offset(&self) -> Option<Duration> {
+        None
+    }
 }
 
 fn micros(t: DateTime<Utc>) -> DateTime<Utc> {
@@ -36,6 +41,16 @@ pub struct OffsetClock {
     offset: Mutex<Duration>,
 }
 
+impl OffsetClock {
+    /// A test clock already moved forward by `offset` (the one stored before a restart, so
+    /// that "the server was down when the deadline passed" can be played end to end).
+    pub fn ahead_by(offset: Duration) -> Self {
+        OffsetClock {
+            offset: Mutex::new(offset.max(Duration::zero())),
+        }
+    }
+}
+
 impl Clock for OffsetClock {
     fn now(&self) -> DateTime<Utc> {
         let off = *self.offset.lock().unwrap_or_else(|e| e.into_inner());
@@ -50,6 +65,9 @@ impl Clock for OffsetClock {
             *off += by;
         }
         Some(self.now())
+    }
+    fn offset(&self) -> Option<Duration> {
+        Some(*self.offset.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
@@ -86,5 +104,18 @@ mod tests {
         let after = c.advance(Duration::minutes(15)).unwrap();
         assert!(after - before >= Duration::minutes(15));
         assert!(SystemClock.advance(Duration::minutes(1)).is_none());
+        assert_eq!(c.offset(), Some(Duration::minutes(15)));
+        assert_eq!(SystemClock.offset(), None);
+    }
+
+    #[test]
+    fn an_offset_clock_restarts_ahead_never_behind() {
+        let c = OffsetClock::ahead_by(Duration::minutes(44));
+        assert!(c.now() - Utc::now() >= Duration::minutes(43));
+        assert_eq!(c.offset(), Some(Duration::minutes(44)));
+        assert_eq!(
+            OffsetClock::ahead_by(Duration::minutes(-3)).offset(),
+            Some(Duration::zero())
+        );
     }
 }

@@ -4,6 +4,8 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::error::Problem;
+
 /// A table's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -97,6 +99,36 @@ pub fn evaluate(
             }
         }
     }
+}
+
+/// PT-2007 24: "a game may neither start nor continue with fewer than four players"
+/// (PT-ONL 7: two; the profile's `min_players_to_run`). A hand is dealt only at an open or
+/// running table with at least that many players seated — the first hand too, so an `open`
+/// table waiting for its fourth player deals nothing — and never with fewer than two,
+/// whatever the profile says. Away players still hold their seats and count.
+pub fn may_deal_hand(state: TableState, seated: usize, min_players: i32) -> Result<(), Problem> {
+    if !matches!(state, TableState::Open | TableState::Running) {
+        return Err(Problem::new("err-table-not-running"));
+    }
+    let min = min_players.max(2) as usize;
+    if seated < min {
+        return Err(Problem::new("err-hand-below-minimum")
+            .arg("min", min)
+            .arg("seated", seated));
+    }
+    Ok(())
+}
+
+/// PT-2007 24: the instant a suspended table closes (suspension + grace), judged by the
+/// clock at the moment of an action: past it the game is over even if the scheduler has not
+/// yet done the closing, so nobody is called, seated or held for it.
+pub fn suspension_over(
+    state: TableState,
+    suspended_at: Option<DateTime<Utc>>,
+    grace: Duration,
+    now: DateTime<Utc>,
+) -> bool {
+    state == TableState::Suspended && suspended_at.is_some_and(|since| now >= since + grace)
 }
 
 /// A table of one game and limit, for must-move and balance decisions.
@@ -390,5 +422,38 @@ mod tests {
             transfer_allowed(6, 6, 10, true, true, 4),
             Err(TransferRefusal::Unbalances)
         );
+    }
+
+    #[test]
+    fn pt_2007_24_no_hand_below_the_minimum_not_even_the_first() {
+        use TableState::*;
+        let e = may_deal_hand(Open, 3, 4).unwrap_err();
+        assert_eq!(e.key, "err-hand-below-minimum");
+        assert_eq!(
+            e.args,
+            vec![("min", "4".to_string()), ("seated", "3".to_string())]
+        );
+        assert!(may_deal_hand(Open, 4, 4).is_ok());
+        assert!(may_deal_hand(Running, 4, 4).is_ok());
+        assert!(may_deal_hand(Running, 3, 4).is_err());
+        // PT-ONL 7 runs with two, never fewer.
+        assert!(may_deal_hand(Open, 2, 2).is_ok());
+        assert!(may_deal_hand(Open, 1, 0).is_err());
+        assert_eq!(
+            may_deal_hand(Suspended, 6, 4).unwrap_err().key,
+            "err-table-not-running"
+        );
+        assert!(may_deal_hand(Closed, 6, 4).is_err());
+    }
+
+    #[test]
+    fn pt_2007_24_a_suspension_is_over_at_the_deadline_by_the_clock() {
+        let t0 = Utc::now();
+        let g = Duration::minutes(15);
+        let s = TableState::Suspended;
+        assert!(!suspension_over(s, Some(t0), g, t0 + Duration::minutes(14)));
+        assert!(suspension_over(s, Some(t0), g, t0 + g));
+        assert!(!suspension_over(TableState::Running, Some(t0), g, t0 + g));
+        assert!(!suspension_over(s, None, g, t0 + g));
     }
 }

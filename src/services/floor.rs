@@ -859,8 +859,12 @@ pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
 
 /// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
 /// named player (BSOP 49) is free for that player only (`for_player`).
+/// Judged by the clock (`now`), not by whether the scheduler has run: a suspended table
+/// past its close deadline (PT-2007 24) and a hold past its `until` are over already.
 fn check_seat_free(
     conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
     t: &TableRow,
     seat_no: i32,
     except_call: Option<i64>,
@@ -881,6 +885,7 @@ fn check_seat_free(
     ) {
         return Err(conflict("err-table-not-open"));
     }
+    check_not_closing(now, profile, t)?;
     let taken: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(t.id))
         .filter(seatings::seat_no.eq(seat_no))
@@ -890,21 +895,42 @@ fn check_seat_free(
     if taken > 0 {
         return Err(conflict("err-seat-taken"));
     }
-    let calls: i64 = crate::native!(conn, |dbc| seat_calls::table
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
         .filter(seat_calls::seat_no.eq(seat_no))
         .filter(call_open!())
         .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-        .count()
-        .get_result(dbc))?;
-    if calls > 0 {
-        return Err(conflict("err-seat-called"));
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let system = Actor::system();
+    for c in &calls {
+        // A call whose response window is over no longer reserves the seat: expired now,
+        // with the bookkeeping the scheduler's next pass would have done.
+        if c.respond_by.and_utc() > now || !expire_call(conn, now, profile, &system, c)? {
+            return Err(conflict("err-seat-called"));
+        }
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for.
-    if let Some(h) = active_hold(conn, t.id, seat_no)? {
+    if let Some(h) = active_hold(conn, now, t.id, seat_no)? {
         if for_player.is_none() || h.player_id != for_player {
             return Err(conflict("err-seat-held"));
         }
+    }
+    Ok(())
+}
+
+/// PT-2007 24: a suspended table whose grace ran out is closed by the clock, even before
+/// the scheduler's pass does the closing: nothing is called, seated or held for it.
+fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) -> AppResult<()> {
+    let grace = Duration::minutes(profile.suspension_grace_min as i64);
+    let state = TableState::parse(&t.state).unwrap_or(TableState::Closed);
+    if crate::domain::table::suspension_over(state, t.suspended_at.map(|x| x.and_utc()), grace, now)
+    {
+        return Err(AppError::Conflict(
+            Problem::new("err-table-suspension-over")
+                .arg("table", t.number)
+                .arg("minutes", profile.suspension_grace_min),
+        ));
     }
     Ok(())
 }
@@ -971,7 +997,7 @@ pub fn call_next(
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
     let t = table(conn, table_id)?;
-    check_seat_free(conn, &t, seat_no, None, None)?;
+    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     // Seat-change requests of players still seated here and not already called elsewhere.
     let requests: Vec<(i64, chrono::NaiveDateTime)> =
@@ -1043,12 +1069,19 @@ pub fn call_next(
         page = 64;
     };
     let Some(candidate) = pick else {
-        return Err(conflict("err-nobody-to-call"));
+        // BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
+        return Err(match must_move_waits {
+            Some(p) => AppError::Conflict(p),
+            None => conflict("err-nobody-to-call"),
+        });
     };
+    // BSOP 57: the seat waits for the must-move player; the list does not take it.
+    if let (Candidate::List { .. }, Some(p)) = (&candidate, must_move_waits) {
+        return Err(AppError::Conflict(p));
+    }
     let (player_id, entry_id, source) = match candidate {
         Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
         Candidate::MustMove { player_id } => (player_id, None, "must_move"),
-        Candidate::List { .. } if must_move_waits => return Err(conflict("err-must-move-waits")),
         Candidate::List {
             entry_id,
             player_id,
@@ -1174,6 +1207,11 @@ pub fn acknowledge_call(
         "acknowledged" => return Ok(c),
         "pending" => {}
         _ => return Err(conflict("err-call-not-open")),
+    }
+    // The response window is over by the clock: nothing left to acknowledge, even before the
+    // scheduler marks the call expired.
+    if c.respond_by.and_utc() <= now {
+        return Err(conflict("err-call-expired"));
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -1386,7 +1424,7 @@ pub fn seat_directly(
     // BSOP 49: a seat held for a player finishing a hand at another table: seating them
     // there moves them (the seat they leave ends in the same transaction, BSOP 46).
     if let Some(from) = current_seating(conn, player_id)? {
-        if active_hold(conn, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
+        if active_hold(conn, now, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
             return move_player(
                 conn,
                 now,
@@ -1420,7 +1458,7 @@ fn seat_player(
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
-    check_seat_free(conn, t, seat_no, call_id, Some(player_id))?;
+    check_seat_free(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
@@ -1899,6 +1937,95 @@ pub fn open_table(
     table(conn, table_id)
 }
 
+/// Ends a seat call whose response window is over: expired, the player to the bottom of the
+/// list or off it as the room decided, told so, and the table told. The scheduler does this
+/// for every due call; an action on the seat does it for that seat's call at once (the clock
+/// decides, not whether the scheduler has run). False when the call was no longer open.
+fn expire_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    system: &Actor,
+    c: &SeatCallRow,
+) -> AppResult<bool> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
+            .set((
+                seat_calls::state.eq("expired"),
+                seat_calls::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Ok(false);
+    }
+    audit::record::<SeatCallRow, ()>(
+        conn,
+        now,
+        system,
+        "seat.call_expired",
+        "player",
+        Some(c.player_id),
+        Some(c),
+        None,
+    )?;
+    if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
+        let e = entry(conn, eid)?;
+        match profile.call_expiry {
+            CallExpiry::Remove => {
+                end_entry(
+                    conn,
+                    now,
+                    system,
+                    &e,
+                    "removed",
+                    "call expired",
+                    "list.call_expired",
+                )?;
+            }
+            CallExpiry::BottomOfList => {
+                let key = bottom_key(conn, e.game_id)?;
+                crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(waitlist_entries::table.find(eid))
+                        .set((
+                            waitlist_entries::state.eq("waiting"),
+                            waitlist_entries::order_key.eq(key)
+                        ))
+                        .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?;
+                let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
+                audit::record::<(), _>(
+                    conn,
+                    now,
+                    system,
+                    "list.call_expired",
+                    "player",
+                    Some(e.player_id),
+                    None,
+                    Some(&note),
+                )?;
+                notify_heads(conn, now, e.game_id, None)?;
+            }
+        }
+        let number = table(conn, c.table_id)?.number;
+        let back = profile.call_expiry == CallExpiry::BottomOfList;
+        tell_entry(conn, now, &e, Kind::CallExpired, |p| {
+            p.table = Some(number);
+            p.back_on_list = Some(back);
+        })?;
+    }
+    emit(
+        conn,
+        now,
+        Some(c.table_id),
+        "seat.call_expired",
+        &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+    )?;
+    Ok(true)
+}
+
 /// The scheduler's pass: expires unanswered seat calls (the player goes to the bottom of
 /// the list or off it, as the room decided, and the next is called), and closes suspended
 /// tables whose 15 minutes ran out (PT-2007 24). Reads only stored times, so a restart
@@ -1917,81 +2044,9 @@ pub fn tick(
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in due {
-        let n = crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
-                .set((
-                    seat_calls::state.eq("expired"),
-                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
-                ))
-                .returning(seat_calls::id)
-        )
-        .changed(dbc))?;
-        if n != 1 {
+        if !expire_call(conn, now, profile, &system, &c)? {
             continue;
         }
-        audit::record::<SeatCallRow, ()>(
-            conn,
-            now,
-            &system,
-            "seat.call_expired",
-            "player",
-            Some(c.player_id),
-            Some(&c),
-            None,
-        )?;
-        if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
-            let e = entry(conn, eid)?;
-            match profile.call_expiry {
-                CallExpiry::Remove => {
-                    end_entry(
-                        conn,
-                        now,
-                        &system,
-                        &e,
-                        "removed",
-                        "call expired",
-                        "list.call_expired",
-                    )?;
-                }
-                CallExpiry::BottomOfList => {
-                    let key = bottom_key(conn, e.game_id)?;
-                    crate::native!(conn, |dbc| crate::db::Cached(
-                        diesel::update(waitlist_entries::table.find(eid))
-                            .set((
-                                waitlist_entries::state.eq("waiting"),
-                                waitlist_entries::order_key.eq(key)
-                            ))
-                            .returning(waitlist_entries::id)
-                    )
-                    .changed(dbc))?;
-                    let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
-                    audit::record::<(), _>(
-                        conn,
-                        now,
-                        &system,
-                        "list.call_expired",
-                        "player",
-                        Some(e.player_id),
-                        None,
-                        Some(&note),
-                    )?;
-                    notify_heads(conn, now, e.game_id, None)?;
-                }
-            }
-            let number = table(conn, c.table_id)?.number;
-            let back = profile.call_expiry == CallExpiry::BottomOfList;
-            tell_entry(conn, now, &e, Kind::CallExpired, |p| {
-                p.table = Some(number);
-                p.back_on_list = Some(back);
-            })?;
-        }
-        emit(
-            conn,
-            now,
-            Some(c.table_id),
-            "seat.call_expired",
-            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
-        )?;
         actions += 1;
         // The seat is still free: call the next one, if anyone can take it. A seat that can
         // no longer be called (taken, held, gone after a change of seats) is left alone: one
@@ -2445,19 +2500,20 @@ fn must_move_due_for(
     tz: Tz,
     t: &TableRow,
     game_id: i64,
-) -> AppResult<(Vec<i64>, bool)> {
+) -> AppResult<(Vec<i64>, Option<Problem>)> {
     if t.must_move {
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
     }
     let Some(m) = must_move_table_of(conn, game_id)? else {
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
     };
     if m.id == t.id {
-        return Ok((Vec::new(), false));
+        return Ok((Vec::new(), None));
     }
     let here: Vec<i64> = seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect();
     let protected = crate::services::table_side::protected_seats(conn, &m)?;
     let mut players = Vec::new();
+    let mut seats = std::collections::HashMap::new();
     for (i, (s, p)) in must_move_players(conn, m.id)?.into_iter().enumerate() {
         if has_open_call(conn, s.player_id)?
             || !registry::eligibility(conn, &p, now, tz)?.is_empty()
@@ -2468,17 +2524,39 @@ fn must_move_due_for(
         if here.iter().any(|h| apart.contains(h)) {
             continue;
         }
+        let seat_no = s.seat_no;
+        seats.insert(s.player_id, (seat_no, p.alias));
         players.push(MustMovePlayer {
             player_id: s.player_id,
             list_order: i as i64,
-            in_small_blind_or_button: protected.contains(&s.seat_no),
+            in_small_blind_or_button: protected.contains(&seat_no),
         });
     }
     let due = must_move_due(&players);
-    Ok((
-        due.into_iter().collect(),
-        due.is_none() && !players.is_empty(),
-    ))
+    // BSOP 57: nobody due although must-move players wait: the first in order is in the
+    // small blind or on the button, and the seat waits for them (said with who and where).
+    let first = players
+        .iter()
+        .min_by_key(|p| (p.list_order, p.player_id))
+        .and_then(|p| seats.get(&p.player_id));
+    let waits = match (due, first) {
+        (None, Some((seat_no, alias))) => {
+            let position = if Some(*seat_no) == m.button_seat {
+                "button"
+            } else {
+                "small_blind"
+            };
+            Some(
+                Problem::new("err-seat-waits-for-must-move")
+                    .arg("alias", alias)
+                    .arg("table", m.number)
+                    .arg("seat", seat_no)
+                    .arg("position", position),
+            )
+        }
+        _ => None,
+    };
+    Ok((due.into_iter().collect(), waits))
 }
 
 /// BSOP 55: a player who refused a must-move and gave up may not play at that must-move
@@ -2731,7 +2809,7 @@ fn move_player(
     action: &str,
 ) -> AppResult<SeatingRow> {
     let player_id = from.player_id;
-    check_seat_free(conn, to, seat_no, call_id, Some(player_id))?;
+    check_seat_free(conn, now, profile, to, seat_no, call_id, Some(player_id))?;
     let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     let p = registry::get(conn, player_id)?;
     let why = registry::eligibility(conn, &p, now, tz)?;
@@ -3099,14 +3177,22 @@ pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
         .first(dbc))?)
 }
 
-fn active_hold(conn: &mut DbConn, table_id: i64, seat_no: i32) -> AppResult<Option<SeatHoldRow>> {
+/// The hold on a seat now: one past its `until` holds nothing any more (BSOP 49), whether
+/// or not it was released yet.
+fn active_hold(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    table_id: i64,
+    seat_no: i32,
+) -> AppResult<Option<SeatHoldRow>> {
     Ok(crate::native!(conn, |dbc| seat_holds::table
         .filter(seat_holds::table_id.eq(table_id))
         .filter(seat_holds::seat_no.eq(seat_no))
         .filter(seat_holds::released_at.is_null())
         .select(SeatHoldRow::as_select())
         .first(dbc))
-    .optional()?)
+    .optional()?
+    .filter(|h: &SeatHoldRow| h.until.is_none_or(|u| u.and_utc() > now)))
 }
 
 /// The reason stored for a hold for a named player when the floor gives none (BSOP 49).
@@ -3147,7 +3233,8 @@ pub fn hold_seat(
     if !errors.is_empty() {
         return Err(AppError::Validation(errors));
     }
-    check_seat_free(conn, &t, seat_no, None, None)?;
+    let profile = crate::services::room::get(conn)?.profile;
+    check_seat_free(conn, now, &profile, &t, seat_no, None, None)?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
@@ -3279,7 +3366,7 @@ fn release_holds_taken_by(
     seat_no: i32,
     player_id: i64,
 ) -> AppResult<()> {
-    if let Some(h) = active_hold(conn, t.id, seat_no)? {
+    if let Some(h) = active_hold(conn, now, t.id, seat_no)? {
         if h.player_id == Some(player_id) {
             end_hold(conn, now, actor, &h, "seated")?;
         }

@@ -1350,18 +1350,18 @@ pub fn new_hand(
     crate::services::cagnotte::HandOver,
 )> {
     let t = table(conn, table_id)?;
-    if !matches!(t.state.as_str(), "open" | "running") {
+    let Some(state) = crate::domain::table::TableState::parse(&t.state) else {
         return Err(conflict("err-table-not-running"));
-    }
+    };
     let seated: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
         .order(seatings::seat_no.asc())
         .select((SeatingRow::as_select(), SeatSideRow::as_select()))
         .load(dbc))?;
-    if seated.len() < 2 {
-        return Err(conflict("err-hand-needs-players"));
-    }
+    // PT-2007 24: no hand — not even the first — below the room's minimum to run.
+    crate::domain::table::may_deal_hand(state, seated.len(), room.profile.min_players_to_run)
+        .map_err(AppError::Conflict)?;
     let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
     let present: Vec<i32> = seated
         .iter()

@@ -78,7 +78,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(crate::web::api_floor::routes)
         .configure(crate::web::api_table::routes)
         .configure(crate::web::api_cagnotte::routes)
-        .configure(crate::web::api_messages::routes);
+        .configure(crate::web::api_messages::routes)
+        .configure(crate::web::api_tablets::routes);
     if test_clock {
         v1 = v1.service(get_clock).service(advance_clock);
     }
@@ -1649,6 +1650,10 @@ pub async fn advance_clock(
                 None,
                 Some(&note),
             )?;
+            // Stored, so a restart keeps the moved time (CARDROOM_TEST_CLOCK only).
+            let offset = s.clock.offset().ok_or(AppError::NotFound)? + by;
+            let us = offset.num_microseconds().unwrap_or(i64::MAX).to_string();
+            crate::db::set_setting(conn, crate::db::TEST_CLOCK_OFFSET, &us)?;
             // Last, so a failed audit record leaves the clock where it was.
             s.clock.advance(by).ok_or(AppError::NotFound)
         })

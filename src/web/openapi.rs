@@ -89,6 +89,7 @@ impl Modify for BearerAuth {
         (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
+        (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )
 )]
@@ -102,6 +103,17 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
     doc.paths.merge(api.paths());
     let mut schemas = Vec::new();
     api.schemas(&mut schemas);
+    // Two types with one schema name: the later would silently replace the earlier in the
+    // document (it happened: SeatedOut, SessionOut, CollectRequest). A programming error
+    // the tests catch at once; a release build logs it.
+    let clashes = name_clashes(&schemas);
+    if !clashes.is_empty() {
+        let msg = format!("OpenAPI schema names used by different types: {clashes:?} (rename one with #[schema(as = …)])");
+        if cfg!(debug_assertions) {
+            panic!("{msg}");
+        }
+        log::error!("{msg}");
+    }
     doc.components
         .get_or_insert_with(Default::default)
         .schemas
@@ -271,6 +283,38 @@ fn add_room_bounds(doc: &mut utoipa::openapi::OpenApi) {
     }
 }
 
+/// The names given to two different schemas (and the components' own names the routes'
+/// schemas would replace).
+fn name_clashes(
+    schemas: &[(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )],
+) -> Vec<String> {
+    let base = ApiDoc::openapi();
+    let mut seen: std::collections::BTreeMap<&str, String> = Default::default();
+    for own in base.components.iter().flat_map(|c| c.schemas.iter()) {
+        seen.insert(
+            own.0.as_str(),
+            serde_json::to_string(own.1).unwrap_or_default(),
+        );
+    }
+    let mut clashes = Vec::new();
+    for (name, schema) in schemas {
+        let json = serde_json::to_string(schema).unwrap_or_default();
+        match seen.get(name.as_str()) {
+            Some(other) if *other != json => clashes.push(name.clone()),
+            Some(_) => {}
+            None => {
+                seen.insert(name.as_str(), json);
+            }
+        }
+    }
+    clashes.sort();
+    clashes.dedup();
+    clashes
+}
+
 /// The document as served at `/api/openapi.json`.
 pub fn to_json(doc: &utoipa::openapi::OpenApi) -> String {
     let mut json = match serde_json::to_value(doc) {
@@ -335,5 +379,36 @@ fn describe_responses(doc: &mut serde_json::Value) {
                 response.insert("description".into(), phrase.into());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use utoipa::openapi::{ObjectBuilder, RefOr};
+
+    fn object(field: &str) -> RefOr<utoipa::openapi::schema::Schema> {
+        RefOr::T(
+            ObjectBuilder::new()
+                .property(field, ObjectBuilder::new())
+                .into(),
+        )
+    }
+
+    #[test]
+    fn two_types_under_one_schema_name_are_found() {
+        let same = vec![
+            ("A".to_string(), object("x")),
+            ("A".to_string(), object("x")),
+        ];
+        assert!(name_clashes(&same).is_empty());
+        let clash = vec![
+            ("A".to_string(), object("x")),
+            ("A".to_string(), object("y")),
+        ];
+        assert_eq!(name_clashes(&clash), vec!["A".to_string()]);
+        // A route's schema named like one of the document's own (ErrorResponse) is one too.
+        let own = vec![("ErrorResponse".to_string(), object("z"))];
+        assert_eq!(name_clashes(&own), vec!["ErrorResponse".to_string()]);
     }
 }

@@ -1,6 +1,7 @@
 //! Server-sent events: the event stream that live pages follow. Each event carries its
 //! sequence number as the SSE id; a reconnecting browser sends `Last-Event-ID` and receives
 //! every event it missed (they are rows in the database, so this holds across restarts).
+//! A stream opens with a `hello` event whose id is the sequence number it starts after.
 //!
 //! A stream catches up from the database, then follows the process's push hub
 //! (`crate::push`), which reads each new event once for every open stream.
@@ -91,6 +92,18 @@ where
         .streaming(stream)
 }
 
+/// The first frame of every stream: how long to wait before reconnecting, then a `hello`
+/// event whose id is the sequence number the stream starts after. EventSource keeps that id
+/// as its `lastEventId` and sends it back as `Last-Event-ID` if the connection drops before
+/// any event came, so a fresh stream resumes where it began rather than at the newest event;
+/// an integration reads from it where the stream starts. Pages listen to unnamed messages
+/// only (`onmessage`), so a named `hello` does not refresh them.
+fn hello(after: i64) -> Bytes {
+    Bytes::from(format!(
+        "retry: 2000\nevent: hello\nid: {after}\ndata: {{\"after\":{after}}}\n\n"
+    ))
+}
+
 /// One open stream.
 struct Follow<A> {
     /// Counts the stream as open (metrics) until it ends.
@@ -134,8 +147,7 @@ where
     async fn next(&mut self) -> Option<Bytes> {
         if !self.started {
             self.started = true;
-            // Tell the browser how long to wait before reconnecting.
-            return Some(Bytes::from_static(b"retry: 2000\n\n"));
+            return Some(hello(self.last));
         }
         loop {
             if self.st.shutdown.is_set() {

@@ -334,13 +334,16 @@ async fn pt_2007_7b_the_percentage_of_the_cave_is_rounded_down_to_the_smallest_c
     g["cagnotte_base"] = json!("cave");
     g["buy_in_max"] = Value::Null;
     g["buy_in_min"] = json!(5_000);
-    let r = room(g, 3).await;
+    let r = room(g, 5).await;
     r.sit(0, 1, 8_750).await; // €87.50 × 20 % = €17.50 → €17 with a €1 smallest chip (BSOP 80)
     r.sit(1, 2, 20_000).await;
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    r.sit(3, 4, 10_000).await;
+    r.sit(4, 5, 10_000).await;
     assert_eq!(r.hand(json!({})).await.status, 201);
     assert_eq!(
         r.dues(1).iter().map(|d| d.1).collect::<Vec<_>>(),
-        vec![1_700, 4_000]
+        vec![1_700, 4_000, 2_000, 2_000]
     );
     // A late seat's due is set once the chips are in: €150 → €30.
     r.advance(5).await;
@@ -350,8 +353,9 @@ async fn pt_2007_7b_the_percentage_of_the_cave_is_rounded_down_to_the_smallest_c
 
 #[actix_web::test]
 async fn dues_are_collected_by_the_dealer_or_exempted_by_the_floor_with_a_reason() {
-    let r = room(session_game(), 3).await;
-    for i in 0..3 {
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    let r = room(session_game(), 4).await;
+    for i in 0..4 {
         r.sit(i, i as i32 + 1, 50_000).await;
     }
     assert_eq!(r.hand(json!({})).await.status, 201);
@@ -417,6 +421,17 @@ async fn dues_are_collected_by_the_dealer_or_exempted_by_the_floor_with_a_reason
         )
         .await;
     assert_eq!(part.json()["collected"], 5_000);
+    // The fourth seat pays in full too.
+    assert_eq!(
+        r.post(
+            &r.dealer,
+            &format!("/api/v1/cagnotte/dues/{}/collect", ids[3]),
+            json!({})
+        )
+        .await
+        .status,
+        200
+    );
     // Exemption: the floor only, with a reason.
     assert_eq!(
         r.post(
@@ -459,7 +474,7 @@ async fn dues_are_collected_by_the_dealer_or_exempted_by_the_floor_with_a_reason
             .iter()
             .filter(|a| *a == "cagnotte.collected")
             .count(),
-        2
+        3
     );
     assert_eq!(
         actions.iter().filter(|a| *a == "cagnotte.exempt").count(),
@@ -488,7 +503,7 @@ async fn dues_are_collected_by_the_dealer_or_exempted_by_the_floor_with_a_reason
         .await;
     assert_eq!(x.status, 200, "{}", x.text());
     assert_eq!(x.json()["session"]["number"], 2);
-    assert_eq!(x.json()["session"]["to_collect"], 30_000);
+    assert_eq!(x.json()["session"]["to_collect"], 40_000);
 }
 
 /// NL €1/€2, 5 % per hand, capped at €10, €1 smallest chip.
@@ -502,9 +517,12 @@ fn hand_game() -> Value {
 
 #[actix_web::test]
 async fn pt_2007_7a_the_rake_per_hand_is_at_most_5_percent_and_the_cap_and_none_without_a_flop() {
-    let r = room(hand_game(), 2).await;
+    let r = room(hand_game(), 4).await;
     r.sit(0, 1, 20_000).await;
     r.sit(1, 2, 20_000).await;
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    r.sit(2, 3, 20_000).await;
+    r.sit(3, 4, 20_000).await;
     // The first tap deals hand 1: there is nothing to record yet.
     let x = r.hand(json!({ "pot": 1_000, "rake": 0 })).await;
     assert_eq!(x.status, 409, "{}", x.text());
@@ -576,9 +594,12 @@ async fn pt_2007_7a_the_rake_per_hand_is_at_most_5_percent_and_the_cap_and_none_
 
 #[actix_web::test]
 async fn a_session_game_takes_no_rake_and_game_settings_out_of_range_are_refused() {
-    let r = room(session_game(), 2).await;
+    let r = room(session_game(), 4).await;
     r.sit(0, 1, 50_000).await;
     r.sit(1, 2, 50_000).await;
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    r.sit(2, 3, 50_000).await;
+    r.sit(3, 4, 50_000).await;
     assert_eq!(r.hand(json!({})).await.status, 201);
     let x = r.hand(json!({ "pot": 10_000, "rake": 500 })).await;
     assert_eq!(x.status, 422, "{}", x.text());
@@ -621,9 +642,12 @@ async fn a_session_game_takes_no_rake_and_game_settings_out_of_range_are_refused
 
 #[actix_web::test]
 async fn tips_and_the_drop_box_go_to_the_dealers_shift_and_the_13_card_game_takes_2_percent() {
-    let r = room(hand_game(), 2).await;
+    let r = room(hand_game(), 4).await;
     r.sit(0, 1, 20_000).await;
     r.sit(1, 2, 20_000).await;
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    r.sit(2, 3, 20_000).await;
+    r.sit(3, 4, 20_000).await;
     assert_eq!(r.hand(json!({})).await.status, 201);
     let x = r
         .post(
@@ -757,7 +781,8 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     let (token, floor, tablet) = crate::tablets::paired_room(&app).await;
     app.create_staff("dealer1", "dealer");
     let dealer = app.web_login("dealer1", STAFF_PW).await;
-    let players = eligible_players(&app, 2);
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    let players = eligible_players(&app, 4);
     // The room's default profile (PT casino): 10 % of the €200 table maximum per session.
     for (i, p) in players.iter().enumerate() {
         let r = app
@@ -811,7 +836,7 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     let v = app.call(view()).await.text();
     assert!(v.contains("id=\"cagnotte\""), "{v}");
     assert!(
-        v.contains("To collect: €40.00") || v.contains("To collect: €40"),
+        v.contains("To collect: €80.00") || v.contains("To collect: €80"),
         "{v}"
     );
     assert!(v.contains("id=\"seat-due-1\""), "seat 1 shows what it owes");
@@ -822,7 +847,7 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
             .load(c)
             .unwrap()
     });
-    assert_eq!(dues.len(), 2);
+    assert_eq!(dues.len(), 4);
     // Not collected a quarter of an hour later: the floor's dashboard says so.
     assert!(!app
         .page("/floor/live", &floor)
@@ -840,7 +865,7 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
     assert_eq!(r.status, 200);
     let live = app.page("/floor/live", &floor).await.text();
     assert!(
-        live.contains("id=\"dues-late\"") && live.contains("2 session dues have waited"),
+        live.contains("id=\"dues-late\"") && live.contains("4 session dues have waited"),
         "{live}"
     );
     // The dealer taps "Collected" for seat 1.
@@ -848,6 +873,13 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
         .call(tap(format!("/tablet/dues/{}/collect", dues[0]), vec![]))
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
+    // Seats 3 and 4 pay too.
+    for d in &dues[2..] {
+        let r = app
+            .call(tap(format!("/tablet/dues/{d}/collect"), vec![]))
+            .await;
+        assert_eq!(r.status, 303, "{}", r.text());
+    }
     let v = app.call(view()).await.text();
     assert!(!v.contains("id=\"seat-due-1\""));
     assert!(v.contains("id=\"seat-due-2\""));
@@ -893,7 +925,10 @@ async fn the_tablet_shows_each_seats_due_the_dealer_collects_and_the_floor_exemp
             .load(c)
             .unwrap()
     });
-    assert_eq!(states, vec!["collected", "exempt"]);
+    assert_eq!(
+        states,
+        vec!["collected", "exempt", "collected", "collected"]
+    );
     // The floor cannot close the session before the hour is up; after it, it can.
     let r = app
         .post_form("/floor/cagnotte/tables/1/close", &floor, &[])
@@ -967,7 +1002,8 @@ async fn the_tablets_hand_over_takes_the_pot_and_rake_of_a_per_hand_game_and_ref
     });
     app.create_staff("dealer1", "dealer");
     let dealer = app.web_login("dealer1", STAFF_PW).await;
-    for (i, p) in eligible_players(&app, 2).iter().enumerate() {
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    for (i, p) in eligible_players(&app, 4).iter().enumerate() {
         let r = app
             .send_json(
                 "POST",
@@ -1026,8 +1062,9 @@ async fn the_tablets_hand_over_takes_the_pot_and_rake_of_a_per_hand_game_and_ref
 
 #[actix_web::test]
 async fn the_reports_api_counts_what_the_tables_recorded() {
-    let r = room(session_game(), 3).await;
-    for i in 0..3 {
+    // Four seated: no hand is dealt below the minimum to run (PT-2007 24).
+    let r = room(session_game(), 4).await;
+    for i in 0..4 {
         r.sit(i, i as i32 + 1, 50_000).await;
     }
     assert_eq!(r.hand(json!({})).await.status, 201);
@@ -1077,7 +1114,7 @@ async fn the_reports_api_counts_what_the_tables_recorded() {
             t["exempt"].as_i64(),
             t["difference"].as_i64()
         ),
-        (Some(30_000), Some(10_000), Some(10_000), Some(10_000)),
+        (Some(40_000), Some(10_000), Some(10_000), Some(20_000)),
         "{t}"
     );
     assert_eq!(t["tips"], 500);

@@ -3232,3 +3232,228 @@ async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
     assert_eq!(seats(&app, &t.admin, t.main).await["seated"], 3);
     let _ = (m.w, m.x, m.y);
 }
+
+// ---- deadlines judged by the clock at the moment of the action -------------------------
+
+/// A table of four, one leaves: suspended (PT-2007 24). Returns the players (7).
+async fn suspended_table(app: &TestApp, r: &Room) -> Vec<i64> {
+    let p = eligible_players(app, 7);
+    open_table(app, &r.admin, r.table).await;
+    let mut s = Vec::new();
+    for (i, id) in p.iter().take(4).enumerate() {
+        s.push(
+            seat(app, &r.admin, r.table, i as i32 + 1, *id).await["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    leave(app, &r.admin, s[3]).await;
+    assert_eq!(table_state(app, &r.admin, r.table).await, "suspended");
+    join(app, &r.admin, r.game, p[4], false).await;
+    p
+}
+
+#[actix_rt::test]
+async fn pt2007_24_past_the_suspension_deadline_nobody_is_called_seated_or_held_even_before_the_scheduler_runs(
+) {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    let p = suspended_table(&app, &r).await;
+    // 16 minutes later; the scheduler has not run: the row still says suspended.
+    advance(&app, &r.admin, 16).await;
+    assert_eq!(table_state(&app, &r.admin, r.table).await, "suspended");
+    let t = r.table;
+    let call = format!("/api/v1/tables/{t}/seats/5/call-next");
+    let before = app.count("seat_calls");
+    let msg = refuse(
+        &app,
+        &call,
+        &r.admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(
+        msg.contains("Table 1 has been suspended for 15 minutes") && msg.contains("PT-2007 24"),
+        "{msg}"
+    );
+    let r2 = post(&app, &call, &r.admin, json!({})).await;
+    assert_eq!(r2.json()["error"]["reason"], "table_suspension_over");
+    let msg = refuse(
+        &app,
+        &call,
+        &r.admin,
+        Some(json!({})),
+        Some("pt-PT"),
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspensa há 15 minutos"), "{msg}");
+    assert_eq!(app.count("seat_calls"), before);
+    // Seating directly and holding the seat: refused the same way.
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{t}/seats/5"),
+        &r.admin,
+        Some(json!({"player_id": p[5]})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspended for 15 minutes"), "{msg}");
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{t}/seats/6/hold"),
+        &r.admin,
+        Some(json!({"player_id": p[6]})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspended for 15 minutes"), "{msg}");
+    // The scheduler then only does the bookkeeping: the table closes.
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, r.table).await, "closed");
+}
+
+#[actix_rt::test]
+async fn pt2007_24_within_the_suspension_grace_a_seat_is_still_called_but_not_taken_after_it() {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    suspended_table(&app, &r).await;
+    advance(&app, &r.admin, 14).await;
+    let call = call_next(&app, &r.admin, r.table, 5).await["id"]
+        .as_i64()
+        .unwrap();
+    // Two minutes later the call is inside its response window, but the game is over: the
+    // called player is not seated at a table that is closing (no scheduler pass yet).
+    advance(&app, &r.admin, 2).await;
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/seat-calls/{call}/seat"),
+        &r.admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspended for 15 minutes"), "{msg}");
+    // The scheduler closes the table and ends the call with it.
+    tick(&app);
+    assert_eq!(table_state(&app, &r.admin, r.table).await, "closed");
+}
+
+#[actix_rt::test]
+async fn the_test_clock_survives_a_restart_so_a_deadline_can_pass_while_the_server_is_down() {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    suspended_table(&app, &r).await;
+    advance(&app, &r.admin, 10).await;
+    let before: chrono::DateTime<chrono::Utc> =
+        app.get("/api/v1/test/clock", &r.admin).await.json()["now"]
+            .as_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+    // The server stops and starts again on the same database: the clock is still ahead.
+    let app = app.restart().await;
+    let admin = app.admin_token().await;
+    let after: chrono::DateTime<chrono::Utc> = app.get("/api/v1/test/clock", &admin).await.json()
+        ["now"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(after >= before, "{before} → {after}");
+    // Six more minutes (16 since the suspension): the game is over for the next action.
+    advance(&app, &admin, 6).await;
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{}/seats/5/call-next", r.table),
+        &admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("suspended for 15 minutes"), "{msg}");
+    // And once more: the offsets add up across restarts.
+    let app = app.restart().await;
+    let admin = app.admin_token().await;
+    let again: chrono::DateTime<chrono::Utc> = app.get("/api/v1/test/clock", &admin).await.json()
+        ["now"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        again - before >= chrono::Duration::minutes(6),
+        "{before} → {again}"
+    );
+}
+
+#[actix_rt::test]
+async fn a_seat_call_past_its_response_window_cannot_be_acknowledged_even_before_the_scheduler_runs(
+) {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    let p = eligible_players(&app, 1);
+    open_table(&app, &r.admin, r.table).await;
+    join(&app, &r.admin, r.game, p[0], false).await;
+    let id = call_next(&app, &r.admin, r.table, 1).await["id"]
+        .as_i64()
+        .unwrap();
+    advance(&app, &r.admin, 6).await;
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/seat-calls/{id}/acknowledge"),
+        &r.admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("expired"), "{msg}");
+}
+
+#[actix_rt::test]
+async fn a_seat_whose_call_ran_out_is_free_for_the_next_call_even_before_the_scheduler_runs() {
+    let app = TestApp::with_clock(true).await;
+    let r = room(&app).await;
+    let p = eligible_players(&app, 2);
+    open_table(&app, &r.admin, r.table).await;
+    join(&app, &r.admin, r.game, p[0], false).await;
+    join(&app, &r.admin, r.game, p[1], false).await;
+    let first = call_next(&app, &r.admin, r.table, 1).await;
+    assert_eq!(first["player_id"], p[0]);
+    // Within the window the seat is reserved.
+    advance(&app, &r.admin, 4).await;
+    refuse(
+        &app,
+        &format!("/api/v1/tables/{}/seats/1/call-next", r.table),
+        &r.admin,
+        Some(json!({})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    // Past it (no scheduler pass): the call is over by the clock, the seat goes to the next.
+    advance(&app, &r.admin, 2).await;
+    let next = call_next(&app, &r.admin, r.table, 1).await;
+    assert_eq!(next["player_id"], p[1]);
+    // The expiry's bookkeeping was done with it: first to the bottom of the list, audited.
+    assert_eq!(audits(&app, "seat.call_expired"), 1);
+    let list = lines(&waitlist(&app, &r.admin, r.game).await);
+    assert_eq!(list.last().map(|l| l.0), Some(p[0]), "{list:?}");
+    // The scheduler finds nothing left to expire.
+    assert_eq!(tick(&app), 0);
+}

@@ -38,7 +38,7 @@ struct Room {
     seating: i64,
 }
 
-/// Table 1 (the game above) open, two players seated with €100 each, one hand dealt; table 2
+/// Table 1 (the game above) open, four players seated with €100 each, one hand dealt; table 2
 /// of the same game; a 13-card table 3.
 async fn room() -> Room {
     let app = TestApp::new().await;
@@ -71,7 +71,8 @@ async fn room() -> Room {
     let dealer = app.staff_token("dealer1", "dealer").await;
     // Dealers act at their own table: the floor assigns this one to table 1.
     app.assign_dealer(&dealer, 1).await;
-    let p = eligible_players(&app, 2);
+    // Four: no hand is dealt below the profile's minimum to run (PT-2007 24).
+    let p = eligible_players(&app, 4);
     let mut seatings = Vec::new();
     for (i, player) in p.iter().enumerate() {
         let r = app

@@ -23,10 +23,12 @@ pub(crate) struct Sse {
     pub(crate) text: String,
     /// The server ended the stream (a browser would reconnect with `Last-Event-ID`).
     pub(crate) ended: bool,
+    /// The id of the opening `hello` event: the sequence number the stream starts after.
+    pub(crate) after: i64,
 }
 
 impl Sse {
-    /// Checks the response and reads the `retry:` line the stream starts with.
+    /// Checks the response and reads the `retry:` line and `hello` event the stream starts with.
     pub(crate) async fn open(res: ServiceResponse) -> Sse {
         assert_eq!(res.status(), 200);
         assert_eq!(
@@ -39,12 +41,30 @@ impl Sse {
             body: res.into_body(),
             text: String::new(),
             ended: false,
+            after: -1,
         };
         assert!(
             s.read_until(|t| t.contains("\n\n"), PATIENCE).await,
             "nothing came"
         );
-        assert!(s.text.starts_with("retry: 2000\n\n"), "{}", s.text);
+        // The `retry:` line and the `hello` event naming where the stream starts; the
+        // events after it are what the tests read.
+        assert!(
+            s.text.starts_with("retry: 2000\nevent: hello\nid: "),
+            "{}",
+            s.text
+        );
+        let end = s.text.find("\n\n").expect("hello frame") + 2;
+        let hello: String = s.text.drain(..end).collect();
+        s.after = hello
+            .lines()
+            .find_map(|l| l.strip_prefix("id: "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("hello id");
+        assert!(
+            hello.contains(&format!("data: {{\"after\":{}}}\n", s.after)),
+            "{hello}"
+        );
         s
     }
 
@@ -644,4 +664,40 @@ async fn on_postgresql_an_event_written_by_one_process_reaches_the_streams_of_an
     );
     s.pump(Duration::from_millis(200)).await;
     assert_eq!(s.ids(), all, "in order, once");
+}
+
+#[actix_web::test]
+async fn a_fresh_stream_says_the_id_it_starts_after_in_a_hello_event() {
+    let app = TestApp::new().await;
+    let (_token, admin) = room(&app, 2).await;
+    let now = last_seq(&app);
+    assert!(now > 2, "the room wrote events");
+    let open = |uri: String, last: Option<&str>| {
+        let mut req = TestRequest::get().uri(&uri).cookie(admin.c());
+        if let Some(l) = last {
+            req = req.insert_header(("last-event-id", l.to_string()));
+        }
+        req.to_request()
+    };
+    // Fresh: after the newest event (the browser keeps it as its Last-Event-ID).
+    let s = Sse::open(app.call_raw(open("/floor/stream".into(), None)).await).await;
+    assert_eq!(s.after, now);
+    // From the page's event, and from the browser's Last-Event-ID (which wins).
+    let s = Sse::open(
+        app.call_raw(open("/floor/stream?since=1".into(), None))
+            .await,
+    )
+    .await;
+    assert_eq!(s.after, 1);
+    let s = Sse::open(
+        app.call_raw(open("/floor/stream?since=1".into(), Some("2")))
+            .await,
+    )
+    .await;
+    assert_eq!(s.after, 2);
+    // A resuming stream sends the backlog after its hello, each event once.
+    let mut s = Sse::open(app.call_raw(open("/floor/stream".into(), Some("0"))).await).await;
+    assert_eq!(s.after, 0);
+    assert!(s.read_to(now).await, "{}", s.text);
+    assert_eq!(s.ids(), seqs_after(&app, 0, None));
 }

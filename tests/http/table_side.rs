@@ -859,13 +859,15 @@ async fn bsop_27_no_table_change_in_the_first_hour_with_a_stack_above_the_maximu
 
 #[actix_web::test]
 async fn pt_2007_13_89_hands_count_rests_and_hands_without_betting_and_the_button_moves() {
-    let r = room(3).await;
+    // Four players: no hand is dealt below the minimum to run (PT-2007 24).
+    let r = room(4).await;
     for p in &r.players {
         r.join(*p).await;
     }
     let s1 = r.seat(1, "100").await;
     let s2 = r.seat(3, "100").await;
     r.seat(5, "100").await;
+    r.seat(7, "100").await;
     // Seat 1 rests; seat 3 does not bet.
     r.tap(
         &r.dealer,
@@ -898,7 +900,7 @@ async fn pt_2007_13_89_hands_count_rests_and_hands_without_betting_and_the_butto
     }
     assert_eq!(
         buttons,
-        vec![Some(1), Some(3), Some(5), Some(1), Some(3)],
+        vec![Some(1), Some(3), Some(5), Some(7), Some(1)],
         "the button moves clockwise"
     );
     let notices: Vec<Option<String>> = r.app.with_conn(|c| {
@@ -1171,7 +1173,8 @@ async fn the_json_api_runs_the_same_table_side_rules() {
 
 #[actix_web::test]
 async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_the_table_left() {
-    let r = room(2).await;
+    // Four at the must-move table: a game deals no hand with fewer (PT-2007 24).
+    let r = room(5).await;
     let (a, b) = (r.players[0], r.players[1]);
     let must_move: bool = r.app.with_conn(|c| {
         cardroom::db::schema::card_tables::table
@@ -1184,8 +1187,8 @@ async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_th
         must_move,
         "table 2, opened last, is the must-move table (BSOP 55)"
     );
-    // A then B from the list to the must-move table (seats 1 and 2).
-    for (p, seat) in [(a, 1), (b, 2)] {
+    // A, B, C, D from the list to the must-move table (seats 1 to 4).
+    for (p, seat) in [(a, 1), (b, 2), (r.players[2], 3), (r.players[3], 4)] {
         r.join(p).await;
         let call = r
             .app
@@ -1221,7 +1224,9 @@ async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_th
         .await;
     assert_eq!(h.status, 201, "{}", h.text());
     assert_eq!(h.json()["button_seat"], 1);
-    // A seat opens at the main game: A is on the button and waits; nobody else may take it.
+    // A seat opens at the main game: A is on the button and waits; nobody else may take it,
+    // and the refusal says so (not "nobody on the list"), in English and Portuguese.
+    let before = (r.app.audit_count(), r.app.count("seat_calls"));
     let res = r
         .app
         .send_json(
@@ -1232,6 +1237,49 @@ async fn bsop_57_a_must_move_player_on_the_button_waits_and_the_move_shows_at_th
         )
         .await;
     assert_eq!(res.status, 409, "{}", res.text());
+    assert_eq!(res.json()["error"]["reason"], "seat_waits_for_must_move");
+    let msg = res.error().1;
+    assert!(
+        msg.starts_with("This seat waits for ")
+            && msg.contains("(table 2, seat 1)")
+            && msg.contains("except the small blind or the button (BSOP 57)")
+            && msg.contains("is on the button now"),
+        "{msg}"
+    );
+    assert!(!msg.contains("Nobody on the list"), "{msg}");
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri("/api/v1/tables/1/seats/3/call-next")
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("Accept-Language", "pt-PT"))
+                .set_json(serde_json::json!({}))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 409);
+    let msg = res.error().1;
+    assert!(
+        msg.starts_with("Este lugar espera por ")
+            && msg.contains("(BSOP 57)")
+            && msg.contains("está no botão agora"),
+        "{msg}"
+    );
+    assert_eq!((r.app.audit_count(), r.app.count("seat_calls")), before);
+    // With someone on the list, the seat still waits for A, for the same reason.
+    r.join(r.players[4]).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/3/call-next",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert_eq!(res.json()["error"]["reason"], "seat_waits_for_must_move");
     // Next hand: the button moves to seat 2; A moves now, and table 2's tablet is told.
     let h = r
         .app
@@ -1636,4 +1684,92 @@ async fn a_dealer_acts_at_their_own_table_only() {
         .await;
     assert_eq!(res.status, 422, "{}", res.text());
     assert_eq!(res.json()["error"]["fields"][0]["field"], "dealer_id");
+}
+
+#[actix_web::test]
+async fn pt_2007_24_no_hand_is_dealt_below_the_minimum_to_run_not_even_the_first() {
+    let r = room(4).await;
+    for (i, p) in r.players.iter().take(3).enumerate() {
+        r.join(*p).await;
+        r.seat(i as i32 + 1, "100").await;
+    }
+    let state = |r: &Room| {
+        r.app.with_conn(|c| {
+            cardroom::db::schema::card_tables::table
+                .find(1)
+                .select(cardroom::db::schema::card_tables::state)
+                .first::<String>(c)
+                .unwrap()
+        })
+    };
+    assert_eq!(state(&r), "open", "three players do not start a game");
+    let before = (
+        r.app.audit_count(),
+        r.app.count("hands"),
+        r.app.count("cagnotte_sessions"),
+        r.app.count("events"),
+    );
+    // The API: 409 with the reason and the minimum, in English and Portuguese.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/hands",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert_eq!(res.json()["error"]["reason"], "hand_below_minimum");
+    let msg = res.error().1;
+    assert!(
+        msg.contains("fewer than 4 players (PT-2007 24)") && msg.contains("3 are seated"),
+        "{msg}"
+    );
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri("/api/v1/tables/1/hands")
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("Accept-Language", "pt-PT"))
+                .set_json(serde_json::json!({}))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 409);
+    let msg = res.error().1;
+    assert!(
+        msg.contains("menos de 4 jogadores (PT-2007 24)") && msg.contains("há 3 pessoas sentadas"),
+        "{msg}"
+    );
+    // The tablet's hand button says why, too.
+    let res = r.tap(&r.dealer, "/tablet/hand", &[]).await;
+    assert_ne!(res.status, 303, "{}", res.text());
+    assert!(res.text().contains("PT-2007 24"), "{}", res.text());
+    // Nothing changed: no hand, no cagnotte session, no record, no event.
+    assert_eq!(
+        (
+            r.app.audit_count(),
+            r.app.count("hands"),
+            r.app.count("cagnotte_sessions"),
+            r.app.count("events"),
+        ),
+        before
+    );
+    // The fourth player: the game runs and the first hand is dealt.
+    r.join(r.players[3]).await;
+    r.seat(4, "100").await;
+    assert_eq!(state(&r), "running");
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/hands",
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(r.app.count("hands"), 1);
 }

@@ -623,3 +623,135 @@ async fn the_pairing_screen_has_a_qr_code_that_opens_the_floors_form_with_the_co
         "{form}"
     );
 }
+
+#[actix_web::test]
+async fn tablet_pairing_through_the_json_api_from_code_to_device_token_and_revocation() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    nl_game(&app, &token).await;
+    let t = serde_json::json!({"number": 1, "game_id": 1, "mode": "continuous", "seats": 9});
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tables", &token, t)
+            .await
+            .status,
+        201
+    );
+    // The tablet asks for a code: no sign-in.
+    let r = app
+        .call(
+            TestRequest::post()
+                .uri("/api/v1/tablet-pairings")
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let p = r.json();
+    let code = p["code"].as_str().unwrap().to_string();
+    let secret = p["secret"].as_str().unwrap().to_string();
+    assert_eq!(code.len(), 6);
+    assert_eq!(p["display_code"], format!("{}-{}", &code[..3], &code[3..]));
+    let collect = |secret: String| {
+        let code = code.clone();
+        let app = &app;
+        async move {
+            app.call(
+                TestRequest::post()
+                    .uri("/api/v1/tablet-pairings/collect")
+                    .set_json(serde_json::json!({ "code": code, "secret": secret }))
+                    .to_request(),
+            )
+            .await
+        }
+    };
+    // Not paired yet: ask again later.
+    assert_eq!(collect(secret.clone()).await.status, 202);
+    // A dealer may not pair; a wrong code is refused on its field, nothing recorded.
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    let body = serde_json::json!({ "code": code.to_lowercase(), "table_id": 1, "label": "T1 API" });
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tablets", &dealer, body.clone())
+            .await
+            .status,
+        403
+    );
+    let audit0 = app.audit_count();
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tablets",
+            &token,
+            serde_json::json!({ "code": "ZZZ-ZZZ", "table_id": 1 }),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(r.json()["error"]["fields"][0]["field"], "code");
+    assert_eq!(app.audit_count(), audit0);
+    // The floor pairs the code (typed in lower case) with table 1: audited.
+    let r = app.send_json("POST", "/api/v1/tablets", &token, body).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let tablet = r.json();
+    assert_eq!(tablet["table_id"], 1);
+    assert_eq!(tablet["table_number"], 1);
+    assert_eq!(tablet["label"], "T1 API");
+    assert_eq!(app.audit_count(), audit0 + 1);
+    let id = tablet["id"].as_i64().unwrap();
+    // A wrong secret collects nothing; the right one gets the device token, once.
+    assert_eq!(collect("not-the-secret".into()).await.status, 409);
+    let r = collect(secret.clone()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let device = r.json()["device_token"].as_str().unwrap().to_string();
+    assert_eq!(r.json()["tablet"]["id"], id);
+    assert_eq!(r.cookie("cr_device").as_deref(), Some(device.as_str()));
+    assert_eq!(collect(secret).await.status, 409);
+    // The token makes this a tablet: a dealer signs in on it.
+    app.create_staff("dealer2", "dealer");
+    let d = app.web_login("dealer2", STAFF_PW).await;
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .cookie(Cookie::new("cr_device", device.clone()))
+                .cookie(d.c())
+                .to_request(),
+        )
+        .await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    assert!(page.text().contains("T1 API"));
+    // Listed for the floor; revoked once (then 409), and gone from the list.
+    let list = app.get("/api/v1/tablets", &token).await;
+    assert_eq!(list.status, 200);
+    assert_eq!(list.json().as_array().unwrap().len(), 1);
+    assert_eq!(app.get("/api/v1/tablets", &dealer).await.status, 403);
+    let uri = format!("/api/v1/tablets/{id}/revoke");
+    let r = app
+        .send_json("POST", &uri, &token, serde_json::json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.json()["revoked_at"].is_string());
+    let r = app
+        .send_json("POST", &uri, &token, serde_json::json!({}))
+        .await;
+    assert_eq!(r.status, 409);
+    assert_eq!(
+        app.get("/api/v1/tablets", &token)
+            .await
+            .json()
+            .as_array()
+            .unwrap()
+            .len(),
+        0
+    );
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .cookie(Cookie::new("cr_device", device))
+                .cookie(d.c())
+                .to_request(),
+        )
+        .await;
+    assert!(
+        !page.text().contains("T1 API"),
+        "a revoked tablet is not a tablet any more"
+    );
+}

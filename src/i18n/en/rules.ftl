@@ -61,3 +61,12 @@ rules-rake-no-flop-no-drop = No rake on a hand that ended before the flop withou
 rules-rake-over-pot = The rake cannot be more than the pot.
 rules-rake-over-cap = At most { $max } of rake on this hand: the game's cap per hand (PT-2007 7a).
 rules-rake-over-percent = At most { $max } of rake on this hand: { $percent } % of the pot, rounded down to the smallest chip (PT-2007 7a, BSOP 80).
+
+## The seat waits for a must-move player (BSOP 57)
+err-seat-waits-for-must-move = This seat waits for { $alias }, the must-move player due for it (table { $table }, seat { $seat }): a player moving from the must-move table moves at once from any position except the small blind or the button (BSOP 57), and { $alias } is { $position ->
+    [button] on the button
+   *[small_blind] in the small blind
+} now, so moves after this hand. The seat cannot go to the list meanwhile.
+
+## Deadlines judged by the clock at the moment of the action (PT-2007 24)
+err-table-suspension-over = Table { $table } has been suspended for { $minutes } minutes without the minimum of players back: its game is over (PT-2007 24) and it is closing, so nobody is called, seated or held there.

@@ -160,7 +160,6 @@ err-custody-amount-differs = The counts differ ({ $first } and { $second }): cou
 err-custody-not-held = These chips are no longer in custody.
 err-custody-how = Choose reclaimed or settled.
 err-table-not-running = The table is not in play.
-err-hand-needs-players = A hand needs at least two seated players.
 err-service-kind = Choose floor, chips or decision.
 err-blind-kind = Choose the small or the big blind.
 
@@ -292,3 +291,7 @@ floor-dues-late = { $count ->
     [one] One session due has waited more than 15 minutes to be collected.
    *[other] { $count } session dues have waited more than 15 minutes to be collected.
 }
+err-hand-below-minimum = No hand may be dealt: a game may neither start nor continue with fewer than { $min } players (PT-2007 24), and { $seated } { $seated ->
+    [one] is
+   *[other] are
+} seated.

@@ -61,3 +61,12 @@ rules-rake-no-flop-no-drop = Não há percentagem numa mão que terminou antes d
 rules-rake-over-pot = A percentagem não pode exceder o pote.
 rules-rake-over-cap = No máximo { $max } de percentagem nesta mão: o limite por mão do jogo (PT-2007 7a).
 rules-rake-over-percent = No máximo { $max } de percentagem nesta mão: { $percent } % do pote, arredondado por baixo à menor ficha (PT-2007 7a, BSOP 80).
+
+## O lugar espera por um jogador da mesa de mudança obrigatória (BSOP 57)
+err-seat-waits-for-must-move = Este lugar espera por { $alias }, da mesa de mudança obrigatória (mesa { $table }, lugar { $seat }): quem passa da mesa de mudança obrigatória muda logo, de qualquer posição exceto a small blind ou o botão (BSOP 57), e { $alias } está { $position ->
+    [button] no botão
+   *[small_blind] na small blind
+} agora, por isso muda depois desta mão. Entretanto o lugar não pode ir para a lista.
+
+## Prazos julgados pelo relógio no momento da ação (PT-2007 24)
+err-table-suspension-over = A mesa { $table } está suspensa há { $minutes } minutos sem que o mínimo de jogadores tenha voltado: o jogo terminou (PT-2007 24) e a mesa está a fechar, por isso ninguém é chamado, sentado nem tem lugar guardado nela.

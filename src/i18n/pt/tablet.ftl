@@ -160,7 +160,6 @@ err-custody-amount-differs = As contagens diferem ({ $first } e { $second }): co
 err-custody-not-held = Estas fichas já não estão em custódia.
 err-custody-how = Escolha reclamadas ou liquidadas.
 err-table-not-running = A mesa não está em jogo.
-err-hand-needs-players = Uma mão precisa de pelo menos dois jogadores sentados.
 err-service-kind = Escolha floor, fichas ou decisão.
 err-blind-kind = Escolha o small ou o big blind.
 
@@ -292,3 +291,7 @@ floor-dues-late = { $count ->
     [one] Uma cagnotte de sessão espera há mais de 15 minutos para ser cobrada.
    *[other] { $count } cagnottes de sessão esperam há mais de 15 minutos para ser cobradas.
 }
+err-hand-below-minimum = Não se pode dar uma mão: um jogo não pode começar nem continuar com menos de { $min } jogadores (PT-2007 24), e { $seated ->
+    [one] só há uma pessoa sentada
+   *[other] há { $seated } pessoas sentadas
+}.

@@ -20,7 +20,7 @@ use serde::Deserialize;
 pub const DEVICE_COOKIE: &str = "cr_device";
 const PAIRING_COOKIE: &str = "cr_pairing";
 /// A paired tablet stays paired for a year (or until revoked).
-const DEVICE_HOURS: u32 = 24 * 365;
+pub(crate) const DEVICE_HOURS: u32 = 24 * 365;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/tablet", web::get().to(home))
@@ -36,7 +36,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tablet/messages/{id}/seen", web::post().to(message_seen));
 }
 
-fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
+pub(crate) fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
     Cookie::build(DEVICE_COOKIE, token)
         .path("/")
         .http_only(true)

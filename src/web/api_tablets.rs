@@ -1,0 +1,263 @@
+//! Tablet pairing as a JSON API under `/api/v1`, for integrations (a native tablet app, a
+//! kiosk script): the same service and rules as the pages (`/tablet`, `/floor/tablets`).
+//!
+//! The tablet asks for a code (`POST /tablet-pairings`, no sign-in: an unpaired tablet has
+//! nobody's account), shows it, and asks with its secret whether the floor has entered it
+//! (`POST /tablet-pairings/collect`: 202 while waiting, then its device token once). The
+//! floor pairs a code with a table (`POST /tablets`), lists paired tablets and revokes one.
+
+use crate::auth::{self, TokenKind};
+use crate::db::models::TabletRow;
+use crate::error::{AppError, AppResult};
+use crate::services::{self, tablets};
+use crate::state::AppState;
+use crate::web::extract::FloorStaff;
+use crate::web::json::ApiJson;
+use crate::web::openapi::ErrorResponse;
+use actix_web::{web, HttpResponse};
+// The route macros: utoipa reads the path and method from them (a bare name).
+use actix_web::{get, post};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registered inside the `/api/v1` scope, as the other API modules.
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(start_pairing)
+        .service(collect_pairing)
+        .service(pair_tablet)
+        .service(list_tablets)
+        .service(revoke_tablet);
+}
+
+/// A pairing code for an unpaired tablet to show. The `secret` stays on the tablet: with
+/// the code it collects the device token once the floor has paired it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairingOut {
+    /// The code as stored (six letters and digits, never 0/O or 1/I/L).
+    pub code: String,
+    /// The code as shown to the floor (`ABC-DEF`).
+    pub display_code: String,
+    /// Kept by the tablet only; needed to collect the device token.
+    pub secret: String,
+    /// The code is refused after this instant (10 minutes).
+    pub expires_at: DateTime<Utc>,
+}
+
+/// The tablet asks whether its code was paired.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PairingCollectRequest {
+    pub code: String,
+    pub secret: String,
+}
+
+/// A paired tablet.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TabletOut {
+    pub id: i64,
+    pub table_id: i64,
+    /// The table's number, when known.
+    pub table_number: Option<i32>,
+    pub label: String,
+    pub paired_at: DateTime<Utc>,
+    pub last_seen_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// The tablet's pairing is done: its device token, given once (also set as the `cr_device`
+/// cookie, which the tablet pages and stream read).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairedOut {
+    pub tablet: TabletOut,
+    pub device_token: String,
+}
+
+/// The floor pairs the tablet showing `code` with a table.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct TabletPairRequest {
+    /// As shown on the tablet; case, spaces and dashes do not matter.
+    pub code: String,
+    pub table_id: i64,
+    /// A name for the tablet (at most 40 characters; the table's number when empty).
+    #[serde(default)]
+    #[schema(max_length = 40)]
+    pub label: String,
+}
+
+fn tablet_out(t: &TabletRow, table_number: Option<i32>) -> TabletOut {
+    TabletOut {
+        id: t.id,
+        table_id: t.table_id,
+        table_number,
+        label: t.label.clone(),
+        paired_at: t.paired_at.and_utc(),
+        last_seen_at: t.last_seen_at.map(|x| x.and_utc()),
+        revoked_at: t.revoked_at.map(|x| x.and_utc()),
+    }
+}
+
+fn table_number(conn: &mut crate::db::DbConn, table_id: i64) -> AppResult<Option<i32>> {
+    match services::games::get_table(conn, table_id) {
+        Ok(t) => Ok(Some(t.number)),
+        Err(AppError::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// A new pairing code for an unpaired tablet (no sign-in), valid 10 minutes. The page
+/// `/tablet` does the same for a browser.
+#[utoipa::path(
+    tag = "tablets", security(()),
+    responses((status = 201, body = PairingOut))
+)]
+#[post("/tablet-pairings")]
+pub async fn start_pairing(st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let (p, secret) = st
+        .write(move |_, conn| tablets::start_pairing(conn, now))
+        .await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(PairingOut {
+            display_code: tablets::display_code(&p.code),
+            code: p.code,
+            secret,
+            expires_at: p.expires_at.and_utc(),
+        }))
+}
+
+/// The tablet asks (no sign-in, with its code and secret) whether the floor has paired it:
+/// 202 while waiting; once paired, its device token (given once: the pairing is then used
+/// up). An expired, used or unknown code (or a wrong secret) is a 409: ask for a new one.
+#[utoipa::path(
+    tag = "tablets", security(()),
+    request_body = PairingCollectRequest,
+    responses(
+        (status = 200, body = PairedOut),
+        (status = 202, description = "Not paired yet: ask again in a few seconds"),
+        (status = 409, description = "Expired, used or unknown code, or the tablet was revoked", body = ErrorResponse),
+    )
+)]
+#[post("/tablet-pairings/collect")]
+pub async fn collect_pairing(
+    st: web::Data<AppState>,
+    body: ApiJson<PairingCollectRequest>,
+) -> AppResult<HttpResponse> {
+    let now = st.clock.now();
+    let PairingCollectRequest { code, secret } = body.into_inner();
+    let paired = st
+        .write(move |_, conn| {
+            let Some(t) = tablets::collect(conn, now, &code, &secret)? else {
+                return Ok(None);
+            };
+            let number = table_number(conn, t.table_id)?;
+            Ok(Some((t, number)))
+        })
+        .await?;
+    let Some((t, number)) = paired else {
+        return Ok(HttpResponse::Accepted()
+            .insert_header(("Cache-Control", "no-store"))
+            .finish());
+    };
+    let (token, _) = auth::issue(
+        &st.keys,
+        t.id,
+        t.token_version,
+        TokenKind::Device,
+        "",
+        now,
+        crate::web::pages::tablet::DEVICE_HOURS,
+    );
+    let mut res = HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(PairedOut {
+            tablet: tablet_out(&t, number),
+            device_token: token.clone(),
+        });
+    res.add_cookie(&crate::web::pages::tablet::device_cookie(&st, token))
+        .ok();
+    Ok(res)
+}
+
+/// Pairs the tablet showing `code` with a table (admin, floor), audited. The page
+/// `/floor/tablets` does the same.
+#[utoipa::path(
+    tag = "tablets",
+    request_body = TabletPairRequest,
+    responses(
+        (status = 201, body = TabletOut),
+        (status = 403, body = ErrorResponse),
+        (status = 422, description = "Unknown, used or expired code, unknown table, label too long", body = ErrorResponse),
+    )
+)]
+#[post("/tablets")]
+pub async fn pair_tablet(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    body: Result<ApiJson<TabletPairRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let TabletPairRequest {
+        code,
+        table_id,
+        label,
+    } = body?.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let t = tablets::pair(conn, now, &actor, &code, table_id, &label)?;
+            let number = table_number(conn, t.table_id)?;
+            Ok(tablet_out(&t, number))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// The tablets still paired, by table (admin, floor).
+#[utoipa::path(
+    tag = "tablets",
+    responses((status = 200, body = Vec<TabletOut>), (status = 403, body = ErrorResponse))
+)]
+#[get("/tablets")]
+pub async fn list_tablets(
+    st: web::Data<AppState>,
+    _who: FloorStaff,
+) -> AppResult<web::Json<Vec<TabletOut>>> {
+    let rows = st.run(|_, conn| tablets::list(conn)).await?;
+    Ok(web::Json(
+        rows.iter().map(|(t, n)| tablet_out(t, Some(*n))).collect(),
+    ))
+}
+
+/// Revokes a tablet (admin, floor), audited: its device token stops working at once and its
+/// open stream ends.
+#[utoipa::path(
+    tag = "tablets",
+    params(("id" = i64, Path, description = "Tablet id")),
+    responses(
+        (status = 200, body = TabletOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already revoked", body = ErrorResponse),
+    )
+)]
+#[post("/tablets/{id}/revoke")]
+pub async fn revoke_tablet(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<TabletOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let out = st
+        .write(move |_, conn| {
+            let t = tablets::revoke(conn, now, &actor, id)?;
+            let number = table_number(conn, t.table_id)?;
+            Ok(tablet_out(&t, number))
+        })
+        .await?;
+    Ok(web::Json(out))
+}
