@@ -13,15 +13,23 @@ use std::sync::Arc;
 pub struct Keys {
     pub encoding: EncodingKey,
     pub decoding: DecodingKey,
+    /// Signs the short addresses in text messages (`notify::link::short_code`), derived from
+    /// the secret (SHA-256 of a label and it) so that no other signature shares it.
+    pub short_links: [u8; 32],
 }
 
 impl Keys {
     pub fn from_secret(secret: &[u8]) -> Keys {
         // Every signature and check uses these keys: the HS256 provider is in place first.
         crate::jwt::install();
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"cardroom short message links\0");
+        h.update(secret);
         Keys {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
+            short_links: h.finalize().into(),
         }
     }
 }

@@ -107,6 +107,66 @@ pub fn issue(
     encode(&Header::new(Algorithm::HS256), &claims, &keys.encoding).expect("HS256 encoding")
 }
 
+/// A message's short address for text messages, `{public_base}/m/{code}`: the message's
+/// number and 48 bits of its HMAC, ~12 characters instead of a ~200-character token, so a
+/// seat call's SMS carries the player's link and still fits one segment. It is not a second
+/// kind of token: `/m/{code}` finds the message and sends the browser on to the message's
+/// own link (`/p/{token}`), which is checked as always — expired at the end of that gaming
+/// day, refused once the player's links are revoked.
+pub fn short_code(keys: &crate::state::Keys, message_id: i64) -> String {
+    use base64::Engine;
+    use hmac::{Hmac, Mac};
+    let id = u64::try_from(message_id).unwrap_or_default();
+    let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(&keys.short_links)
+        .expect("HMAC takes any key length");
+    mac.update(&id.to_be_bytes());
+    let tag = mac.finalize().into_bytes();
+    let tag = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&tag[..6]);
+    format!("{}{tag}", radix36(id))
+}
+
+/// The message a short code names, if its signature holds.
+pub fn short_code_message(keys: &crate::state::Keys, code: &str) -> Option<i64> {
+    // The tag is the last 8 characters (6 bytes in base64url); the number before it.
+    if code.len() < 9 || !code.is_ascii() {
+        return None;
+    }
+    let (id, _) = code.split_at(code.len() - 8);
+    let id = i64::try_from(u64::from_str_radix(id, 36).ok()?).ok()?;
+    let expected = short_code(keys, id);
+    // Constant-time comparison of the whole code.
+    let same = expected.len() == code.len()
+        && expected
+            .bytes()
+            .zip(code.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
+    same.then_some(id)
+}
+
+fn radix36(mut n: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A message's short address (see [`short_code`]).
+pub fn short_url(public_base: &str, keys: &crate::state::Keys, message_id: i64) -> String {
+    format!(
+        "{}/m/{}",
+        public_base.trim_end_matches('/'),
+        short_code(keys, message_id)
+    )
+}
+
 /// The link's address: `{public_base}/p/{token}`.
 pub fn url(public_base: &str, token: &str) -> String {
     format!("{}/p/{token}", public_base.trim_end_matches('/'))
@@ -231,6 +291,40 @@ mod tests {
 
     fn keys() -> Keys {
         Keys::from_secret(b"0123456789abcdef0123456789abcdef")
+    }
+
+    #[test]
+    fn a_short_code_names_its_message_and_nothing_else() {
+        let k = keys();
+        for id in [1, 35, 1_000_000, i64::from(u32::MAX)] {
+            let code = short_code(&k, id);
+            assert!(code.len() <= 15, "{code}");
+            assert_eq!(short_code_message(&k, &code), Some(id), "{code}");
+            // Another message's number with this tag, a changed tag, another key: refused.
+            let other = format!("{}{}", radix36(id as u64 + 1), &code[code.len() - 8..]);
+            assert_eq!(short_code_message(&k, &other), None);
+            let mut bent = code.clone().into_bytes();
+            let last = bent.len() - 1;
+            bent[last] = if bent[last] == b'A' { b'B' } else { b'A' };
+            assert_eq!(
+                short_code_message(&k, &String::from_utf8(bent).unwrap()),
+                None
+            );
+            let k2 = Keys::from_secret(b"another secret of 32 bytes......");
+            assert_eq!(short_code_message(&k2, &code), None);
+        }
+        for junk in [
+            "",
+            "abc",
+            "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+            "é1234567890",
+        ] {
+            assert_eq!(short_code_message(&k, junk), None, "{junk}");
+        }
+        assert_eq!(
+            short_url("https://room.example/", &k, 35),
+            format!("https://room.example/m/{}", short_code(&k, 35))
+        );
     }
 
     fn b64(s: &[u8]) -> String {

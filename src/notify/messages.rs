@@ -277,13 +277,21 @@ pub fn write(
     let params: Params =
         serde_json::from_str(&m.params).map_err(|e| format!("message parameters: {e}"))?;
     let lang: Language = m.language.parse().unwrap_or(Language::Pt);
-    let link = message_link(keys, links, m, &params);
+    let email = m.channel == "email";
+    // A text message carries the short address of this message (it leads to the same link);
+    // an e-mail the link itself.
+    let link = if email {
+        message_link(keys, links, m, &params)
+    } else {
+        m.player_id
+            .map(|_| link::short_url(&links.public_base, keys, m.id))
+    };
     Ok(write_with(
         i18n,
         lang,
         kind,
         &params,
-        m.channel == "email",
+        email,
         link.as_deref(),
     ))
 }
@@ -330,9 +338,8 @@ pub fn write_with(
         }
         .to_string(),
     ));
-    if let Some(l) = link {
-        args.push(("link", l.to_string()));
-    }
+    // (A message without a player has no link; the words around it stay readable.)
+    args.push(("link", link.unwrap_or_default().to_string()));
     let key = kind.as_str().replace('_', "-");
     let text = i18n.msg(lang, &format!("notify-{key}-sms"), &args);
     if !email {
@@ -395,7 +402,7 @@ mod tests {
             );
         }
         assert!(en.contains("Your seat is ready"), "{en}");
-        assert!(pt.contains("O seu lugar"), "{pt}");
+        assert!(pt.contains("Lugar pronto"), "{pt}");
         // São Paulo: the same instant is 18:45 there.
         let mut sp = params();
         sp.tz = "America/Sao_Paulo".into();
@@ -447,23 +454,24 @@ mod tests {
                     *kind,
                     &params(),
                     false,
-                    Some("https://room.example/p/x"),
+                    Some("https://cardroom.casino-lisboa.example/m/2sAbCdEfGh"),
                 )
                 .body;
                 assert!(
                     !sms.contains("notify-") && !sms.contains('{'),
                     "{kind} {lang}: {sms}"
                 );
-                // Only "added" carries the link (a link is ~200 characters: two segments).
-                if *kind != Kind::Added {
-                    assert_eq!(
-                        sms_segments(&sms),
-                        1,
-                        "{kind} {lang} takes more than one SMS: {sms} ({} chars)",
-                        sms.chars().count()
-                    );
-                } else {
-                    assert!(sms.contains("https://room.example/p/x"), "{sms}");
+                // Every text fits one SMS with the message's short address (a room's host
+                // of 30 characters); "added" and "seat ready" carry it (the player answers a
+                // call from the seat-ready message).
+                assert_eq!(
+                    sms_segments(&sms),
+                    1,
+                    "{kind} {lang} takes more than one SMS: {sms} ({} chars)",
+                    sms.chars().count()
+                );
+                if matches!(*kind, Kind::Added | Kind::SeatReady) {
+                    assert!(sms.contains("/m/2sAbCdEfGh"), "{kind} {lang}: {sms}");
                 }
                 let mail = write_with(
                     &i,

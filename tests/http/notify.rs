@@ -663,7 +663,7 @@ async fn e_mail_reaches_a_real_smtp_server_in_the_players_language_with_a_link_t
     // Each in the player's language.
     assert!(a.subject.contains("Está na lista NL 1/2"), "{}", a.subject);
     assert!(
-        a.body.contains("1.º lugar") && a.body.contains("ao vivo"),
+        a.body.contains("tem o lugar 1") && a.body.contains("ao vivo"),
         "{}",
         a.body
     );
@@ -780,12 +780,34 @@ async fn sms_goes_through_a_generic_gateway_with_its_template_and_key() {
     let msgs = app.outbox();
     assert_eq!(msgs[0].4, "sent");
     assert_eq!(app.attempts(msgs[0].0), vec![(1, "sent".to_string(), None)]);
-    // The link in the SMS verifies too.
-    let token = link_in(body["text"].as_str().unwrap())
-        .rsplit('/')
+    // The SMS carries the message's short address (one segment), which leads to the
+    // player's link; that link verifies too.
+    let text = body["text"].as_str().unwrap();
+    let i = text
+        .find("https://room.example/m/")
+        .unwrap_or_else(|| panic!("no short link in {text}"));
+    let short = text[i + "https://room.example".len()..]
+        .split_whitespace()
         .next()
-        .unwrap()
-        .to_string();
+        .unwrap();
+    let r = app
+        .call(actix_web::test::TestRequest::get().uri(short).to_request())
+        .await;
+    assert_eq!(r.status, 303, "{short}: {}", r.text());
+    let to = r.header("location").unwrap();
+    assert!(to.starts_with("/p/"), "{to}");
+    let token = to.trim_start_matches("/p/").to_string();
+    // A code that is not ours: the "not a link of this room" page.
+    let last = if short.ends_with('x') { "y" } else { "x" };
+    let forged = format!("{}{last}", &short[..short.len() - 1]);
+    let r = app
+        .call(
+            actix_web::test::TestRequest::get()
+                .uri(&forged)
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{forged}");
     assert_eq!(
         app.with_conn(|c| link::verify(
             c,
@@ -846,7 +868,7 @@ async fn sms_goes_through_a_twilio_compatible_api() {
     assert_eq!(form["To"], "+351912345678");
     assert_eq!(form["From"], "+15005550006");
     assert!(
-        form["Body"].starts_with("Está em 1.º lugar na lista NL 1/2"),
+        form["Body"].starts_with("Lista NL 1/2: tem o lugar 1"),
         "{}",
         form["Body"]
     );
@@ -1378,7 +1400,7 @@ async fn the_desk_shows_the_link_as_a_qr_code_sends_it_again_and_revokes_every_l
     app.drain(&app.worker());
     let sink = std::fs::read_to_string(app.config.sink_path()).unwrap();
     assert!(
-        sink.contains("O seu lugar na lista") && sink.contains("https://room.example/p/"),
+        sink.contains("O seu lugar na lista") && sink.contains("https://room.example/m/"),
         "{sink}"
     );
 

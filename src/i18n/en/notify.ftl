@@ -8,7 +8,7 @@ notify-next-sms = You are next on the { $game } list. Please stay close to the f
 notify-next-subject = You are next: { $game }
 notify-nearly-next-sms = You are number { $position } on the { $game } list: your seat is coming soon. Please stay nearby.
 notify-nearly-next-subject = Your seat is coming soon: { $game }
-notify-seat-ready-sms = Your seat is ready: table { $table }, seat { $seat } ({ $game }). Please be there by { $time }.
+notify-seat-ready-sms = Your seat is ready: table { $table }, seat { $seat } ({ $game }). Please be there by { $time }. Answer: { $link }
 notify-seat-ready-subject = Your seat is ready: table { $table }, seat { $seat }
 notify-call-expired-sms = The seat at table { $table } went to the next player. { $outcome ->
     [bottom] You are back at the bottom of the { $game } list.

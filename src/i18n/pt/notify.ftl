@@ -2,21 +2,21 @@
 # Os SMS cabem num segmento sempre que possível (160 caracteres GSM-7, ou 70 quando há um
 # caráter fora do GSM-7); o remetente identifica a sala.
 
-notify-added-sms = Está em { $position }.º lugar na lista { $game }. O seu lugar, ao vivo: { $link }
+notify-added-sms = Lista { $game }: tem o lugar { $position }. Acompanhe ao vivo: { $link }
 notify-added-subject = Está na lista { $game }
-notify-next-sms = É o próximo na lista { $game }. Fique perto da sala.
-notify-next-subject = É o próximo: { $game }
+notify-next-sms = Segue-se a sua vez na lista { $game }. Fique perto da sala.
+notify-next-subject = Segue-se a sua vez: { $game }
 notify-nearly-next-sms = Está em { $position }.º lugar na lista { $game }. Falta pouco.
 notify-nearly-next-subject = Falta pouco: { $game }
-notify-seat-ready-sms = O seu lugar está pronto: mesa { $table }, lugar { $seat } ({ $game }). Venha até { $time }.
+notify-seat-ready-sms = Lugar pronto: mesa { $table }, lugar { $seat } ({ $game }). Venha até { $time }. Responda: { $link }
 notify-seat-ready-subject = O seu lugar está pronto: mesa { $table }, lugar { $seat }
 notify-call-expired-sms = O lugar na mesa { $table } passou ao jogador seguinte. { $outcome ->
     [bottom] Voltou ao fim da lista { $game }.
    *[removed] Saiu da lista { $game }.
 }
 notify-call-expired-subject = A chamada expirou: mesa { $table }
-notify-removed-sms = Foi retirado da lista { $game }.
-notify-removed-subject = Retirado da lista { $game }
+notify-removed-sms = Já não está na lista { $game }: a sala retirou a sua inscrição.
+notify-removed-subject = Fora da lista { $game }
 notify-must-move-sms = Must-move: mude já para a mesa { $table }, lugar { $seat } ({ $game }).
 notify-must-move-subject = Mude para a mesa { $table }, lugar { $seat }
 notify-custody-sms = Fichas da mesa { $table } em custódia: { $amount } ({ $storage }). Peça-as no balcão.
@@ -59,7 +59,7 @@ outbox-outcome-interrupted = interrompida (o envio parou)
 outbox-channel-sms = SMS
 outbox-channel-email = e-mail
 outbox-kind-added = entrada na lista
-outbox-kind-next = é o próximo
+outbox-kind-next = segue-se a sua vez
 outbox-kind-nearly_next = falta pouco
 outbox-kind-seat_ready = lugar pronto
 outbox-kind-call_expired = chamada expirada

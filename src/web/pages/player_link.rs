@@ -49,6 +49,61 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/{token}/calls/{call}/more-time", web::post().to(more_time))
             .route("/{token}/entries/{entry}/leave", web::post().to(leave)),
     );
+    // A text message's short address: on to that message's link (same rate limit).
+    cfg.service(
+        web::scope("/m")
+            .wrap(from_fn(guard))
+            .route("/{code}", web::get().to(short_link)),
+    );
+}
+
+/// `/m/{code}` (`notify::link::short_code`): the message it names, then 303 to the link that
+/// message carries, checked there as always (expired, revoked). A code that is not ours: the
+/// "not a link of this room" page.
+async fn short_link(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    code: web::Path<String>,
+) -> HttpResponse {
+    let Some(id) = crate::notify::link::short_code_message(&st.keys, &code) else {
+        return refused(&st, &req, LinkError::Forged);
+    };
+    let links = crate::notify::messages::LinkSettings {
+        public_base: st.config.public_base(),
+        day_ends: crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default(),
+    };
+    let found = st
+        .run(move |st, c| {
+            let m = crate::notify::outbox::get(c, id)?;
+            let params: crate::notify::messages::Params = serde_json::from_str(&m.params)
+                .map_err(|e| AppError::Internal(format!("message parameters: {e}")))?;
+            Ok(crate::notify::messages::message_link(
+                &st.keys, &links, &m, &params,
+            ))
+        })
+        .await;
+    match found {
+        Ok(Some(url)) => {
+            // The same host the player came in on: only the path of the link.
+            let path = url.find("/p/").map(|i| url[i..].to_string()).unwrap_or(url);
+            super::see_other(&path)
+        }
+        Ok(None) | Err(AppError::NotFound) => refused(&st, &req, LinkError::Forged),
+        Err(e) => {
+            use actix_web::ResponseError;
+            log::warn!("short link {id}: {e}");
+            let lang = request_lang(&req);
+            let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
+            gone(
+                &st,
+                e.status_code(),
+                lang,
+                "plink-error-title",
+                message,
+                None,
+            )
+        }
+    }
 }
 
 // ---- rate limit and headers --------------------------------------------------------------
