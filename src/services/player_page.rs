@@ -346,9 +346,12 @@ fn own_open_call(
     Ok(c)
 }
 
-/// BSOP 43: the player answers a seat call from their link. `OnMyWay` records the answer;
-/// `MoreTime` also moves the response window by `extension` — once per call (a second
-/// request is a 409 `plink-err-extended-once`). Audited (`seat.call_answer`) with the player
+/// BSOP 43: the player answers a seat call from their link. Both answers hold the seat: the
+/// response window moves by `extension` (the room's `call_extension_min`) — once per call.
+/// "On my way" takes the grace if the call has not had it yet (the player said they are
+/// coming: the call must not expire under them while they walk to the table, nor tell them
+/// in the same minute that the seat went to the next player); "more time" asked after any
+/// extension is a 409 `plink-err-extended-once`. Audited (`seat.call_answer`) with the player
 /// as the actor, and pushed (`seat.call_answer`, to the floor and the table's tablet).
 /// Answering "on my way" twice changes nothing and records nothing.
 pub fn answer_call(
@@ -366,6 +369,11 @@ pub fn answer_call(
             if c.player_answer.as_deref() == Some(Answer::OnMyWay.as_str()) {
                 return Ok(c);
             }
+            // The grace once: a call already extended keeps its window.
+            let (extended, respond_by) = match c.extended_at {
+                Some(e) => (Some(e), c.respond_by),
+                None => (at, c.respond_by + extension),
+            };
             diesel::update(
                 seat_calls::table
                     .find(call_id)
@@ -374,6 +382,8 @@ pub fn answer_call(
             .set((
                 seat_calls::player_answer.eq(Some(answer.as_str())),
                 seat_calls::answered_at.eq(at),
+                seat_calls::extended_at.eq(extended),
+                seat_calls::respond_by.eq(respond_by),
             ))
             .execute(conn)?
         }

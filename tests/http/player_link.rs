@@ -517,14 +517,18 @@ async fn answers_reach_the_floor_more_time_once_and_leaving() {
     );
     assert!(html.contains("data-deadline="));
 
-    // On my way: 303 back to the page, audited with the player as the actor, on the dashboard.
+    // On my way: 303 back to the page, audited with the player as the actor, on the dashboard;
+    // the seat is held for the room's grace (the window moves by the setting, once).
     let audits = app.audit_count();
+    let (before, _, _) = app.call_row(call);
     let r = app
         .press(&format!("/p/{token}/calls/{call}/on-my-way"))
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
     assert_eq!(r.header("location"), Some(format!("/p/{token}")));
-    assert_eq!(app.call_row(call).1.as_deref(), Some("on_my_way"));
+    let (after, answer, extended) = app.call_row(call);
+    assert_eq!((answer.as_deref(), extended), (Some("on_my_way"), true));
+    assert_eq!(after - before, Duration::minutes(7));
     assert_eq!(app.audit_count(), audits + 1);
     assert_eq!(
         app.last_audit(),
@@ -589,25 +593,7 @@ async fn answers_reach_the_floor_more_time_once_and_leaving() {
     );
     assert_eq!(app.audit_count(), audits + 1);
 
-    // Need more time: the window moves by the setting, once; the second is a clear 409.
-    let (before, _, _) = app.call_row(call);
-    let r = app
-        .press(&format!("/p/{token}/calls/{call}/more-time"))
-        .await;
-    assert_eq!(r.status, 303, "{}", r.text());
-    let (after, answer, extended) = app.call_row(call);
-    assert_eq!(after - before, Duration::minutes(7));
-    assert_eq!((answer.as_deref(), extended), (Some("more_time"), true));
-    let live = app
-        .call(
-            test::TestRequest::get()
-                .uri("/floor/live")
-                .cookie(actix_web::cookie::Cookie::new("cr_session", floor))
-                .cookie(actix_web::cookie::Cookie::new("cr_lang", "en"))
-                .to_request(),
-        )
-        .await;
-    assert!(live.text().contains("Needs more time"), "{}", live.text());
+    // The grace is once per call: "more time" after it is a clear 409 and moves nothing.
     let audits = app.audit_count();
     let r = app
         .press(&format!("/p/{token}/calls/{call}/more-time"))
@@ -906,4 +892,31 @@ async fn a_built_page_is_served_again_until_something_is_recorded_or_ten_seconds
     let after = app.state(&token, Some(&etag)).await;
     assert_eq!(after.status, 200, "the recorded change shows at once");
     assert_ne!(after.header("etag"), Some(etag));
+}
+
+/// "Need more time" first: the window moves by the setting and the floor sees it; "on my
+/// way" afterwards is recorded (the floor and the dealer see it) but does not move the
+/// window again: one grace per call.
+#[actix_web::test]
+async fn more_time_then_on_my_way_extends_once() {
+    let app = PApp::new(|c| c.call_extension_min = 7).await;
+    let me = app.player(0, Language::En);
+    app.join(me).await;
+    let call = app.call_next(1).await;
+    let token = app.token(me);
+    let (before, _, _) = app.call_row(call);
+    let r = app
+        .press(&format!("/p/{token}/calls/{call}/more-time"))
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let (after, answer, extended) = app.call_row(call);
+    assert_eq!(after - before, Duration::minutes(7));
+    assert_eq!((answer.as_deref(), extended), (Some("more_time"), true));
+    let r = app
+        .press(&format!("/p/{token}/calls/{call}/on-my-way"))
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let (again, answer, _) = app.call_row(call);
+    assert_eq!(answer.as_deref(), Some("on_my_way"));
+    assert_eq!(again, after, "one grace per call");
 }

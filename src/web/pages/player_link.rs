@@ -649,9 +649,10 @@ async fn on_my_way(
     path: web::Path<(String, i64)>,
 ) -> HttpResponse {
     let (token, call) = path.into_inner();
-    answer(req, st, token, move |c, now, player, _| {
-        player_page::answer_call(c, now, player, call, Answer::OnMyWay, Duration::zero())
-            .map(|_| ())
+    answer(req, st, token, move |c, now, player, s| {
+        // The seat is held for the room's grace (once per call), as for "more time".
+        let grace = Duration::minutes(s.config.call_extension_min as i64);
+        player_page::answer_call(c, now, player, call, Answer::OnMyWay, grace).map(|_| ())
     })
     .await
 }
