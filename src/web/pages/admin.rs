@@ -1856,10 +1856,13 @@ fn audit_line(r: AuditRow) -> AuditLine {
     };
     let short_hash = r.hash.chars().take(12).collect();
     // A draw's record names its draw: the row links to the readable record (issue 17 §3).
-    let draw = (r.action == "draw.record")
-        .then(|| serde_json::from_str::<serde_json::Value>(&r.after_json).ok())
-        .flatten()
-        .and_then(|v| v.get("id").and_then(|i| i.as_i64()));
+    let draw = if r.action == "draw.record" {
+        serde_json::from_str::<serde_json::Value>(&r.after_json)
+            .ok()
+            .and_then(|v| v.get("id")?.as_i64())
+    } else {
+        None
+    };
     AuditLine {
         r,
         link,

@@ -138,13 +138,14 @@ async fn page(
     let (d, a, since, draws) = load_since(&st, c.now).await?;
     // A draw id that does not exist (an old bookmark) shows no banner rather than an error.
     let draw = match q.draw {
-        Some(id) => st
-            .run(move |_, conn| match services::draws::view(conn, id) {
+        Some(id) => {
+            st.run(move |_, conn| match services::draws::view(conn, id) {
                 Ok(v) => Ok(Some(v)),
                 Err(AppError::NotFound) => Ok(None),
                 Err(e) => Err(e),
             })
-            .await?,
+            .await?
+        }
         None => None,
     };
     render(
@@ -469,7 +470,9 @@ async fn draw_json(
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let row = st.run(move |_, conn| services::draws::get(conn, id)).await?;
+    let row = st
+        .run(move |_, conn| services::draws::get(conn, id))
+        .await?;
     // The stored text is the whole record; pretty-printed when it parses, as kept otherwise
     // (a damaged record must still be downloadable to be examined).
     let body = serde_json::from_str::<serde_json::Value>(&row.inputs)
