@@ -604,7 +604,8 @@ async fn wait_seen(
 /// the floor at once, with a link to the draw's record; the record is readable at a desk
 /// (1440×900) and on a phone (390×844): cards as rank and suit symbol with red hearts and
 /// diamonds, the winner highlighted, the replay's verdict, and no horizontal overflow.
-/// Screenshots: `target/browser-draw-1440.png`, `target/browser-draw-390.png`.
+/// Screenshots: `target/browser-draw-1440.png`, `target/browser-draw-390.png` and
+/// `target/browser-draw-390-cards.png`.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_drawn_button_shows_its_result_and_a_readable_record() {
     let Some(chromedriver) = chromedriver_or_skip() else {
@@ -624,6 +625,13 @@ async fn a_drawn_button_shows_its_result_and_a_readable_record() {
     ok(&c, button.click().await, "clicking Draw the button").await;
     let notice = wait_css(&c, "#draw-result").await;
     let said = ok(&c, notice.text().await, "reading #draw-result").await;
+    let _ = script(
+        &c,
+        "document.getElementById('draw-result').scrollIntoView({ block: 'center' }); return true;",
+        vec![],
+    )
+    .await;
+    screenshot(&c, "browser-draw-notice.png").await;
     if !said.contains(['♠', '♥', '♦', '♣']) {
         fail(&c, format!("the floor's notice names no card: {said:?}")).await;
     }
@@ -688,6 +696,10 @@ async fn a_drawn_button_shows_its_result_and_a_readable_record() {
         scroll_to_top(&c).await;
         screenshot(&c, name).await;
     }
+    // The phone's view of the table of cards and of the replay below it.
+    let into_view = "document.getElementById('draw-participants').scrollIntoView({ block: 'start' }); return true;";
+    let _ = script(&c, into_view, vec![]).await;
+    screenshot(&c, "browser-draw-390-cards.png").await;
     if let Err(e) = c.close().await {
         panic!("closing the browser session: {e}");
     }

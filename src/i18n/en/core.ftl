@@ -476,7 +476,6 @@ draw-suit-d = of diamonds
 draw-suit-c = of clubs
 draw-gets-button = Button: seat { $seat }
 draw-first = First
-draw-nth = No. { $n }
 draw-plays = Plays
 draw-stays = Stays on the list
 draw-previous-session = Previous session

@@ -476,7 +476,6 @@ draw-suit-d = de ouros
 draw-suit-c = de paus
 draw-gets-button = Botão: lugar { $seat }
 draw-first = 1.º
-draw-nth = N.º { $n }
 draw-plays = Joga
 draw-stays = Fica na lista
 draw-previous-session = Sessão anterior
