@@ -736,8 +736,25 @@ pub fn latest_by_table(conn: &mut DbConn) -> AppResult<std::collections::HashMap
         .group_by(draws::table_id)
         .select((draws::table_id, max(draws::id)))
         .load(conn)?;
-    Ok(rows
+    let mut latest: std::collections::HashMap<i64, i64> = rows
         .into_iter()
         .filter_map(|(t, d)| Some((t?, d?)))
-        .collect())
+        .collect();
+    // A draw by suits fills several tables and is recorded for the game (no table of its
+    // own): its tables are in its inputs. The newest few are enough (a table's newest draw).
+    let suits: Vec<(i64, String)> = draws::table
+        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Suit.as_str()))
+        .order(draws::id.desc())
+        .limit(50)
+        .select((draws::id, draws::inputs))
+        .load(conn)?;
+    for (id, inputs) in suits {
+        if let Ok(Draw::Suit { inputs, .. }) = serde_json::from_str::<Draw>(&inputs) {
+            for t in inputs.tables {
+                let newest = latest.entry(t.table).or_insert(id);
+                *newest = (*newest).max(id);
+            }
+        }
+    }
+    Ok(latest)
 }

@@ -227,3 +227,117 @@ async fn bsop_48_the_button_draw_shows_cards_with_suit_symbols_the_order_and_the
     let pt = page_pt(&app, &format!("/draws/{id}"), &s).await;
     assert!(pt.contains("NÃO dá o resultado guardado"), "{pt}");
 }
+
+#[actix_web::test]
+async fn pt2007_25_a_suit_draw_reads_as_tables_suits_and_seats_and_links_both_tables() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    nl_game(&app, &token).await;
+    for n in [5, 6] {
+        let table =
+            serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": 9});
+        app.send_json("POST", "/api/v1/tables", &token, table).await;
+    }
+    let ids = eligible_players(&app, 13);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &ids {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
+    }
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    app.post_form("/floor/tables/2/open", &s, &[]).await;
+    let id = drawn(&app.post_form("/floor/lists/1/draw-by-suits", &s, &[]).await);
+    let Draw::Suit { result, .. } = stored(&app, id) else {
+        panic!("a suit draw")
+    };
+    // PT-2007 25, BSOP 78: the first table spades, the second hearts (red).
+    let floor = app.page(&format!("/floor?draw={id}"), &s).await.text();
+    let n5 = result.tables[0].seating.seats.len();
+    let n6 = result.tables[1].seating.seats.len();
+    assert!(
+        floor.contains(&format!(
+            "Table 5 <span class=\"suit-black\">♠</span>: {n5} players"
+        )) && floor.contains(&format!(
+            "Table 6 <span class=\"suit-red\">♥</span>: {n6} players"
+        )),
+        "{floor}"
+    );
+    // Both tables link to the draw that filled them.
+    let live = app.page("/floor/live", &s).await.text();
+    assert_eq!(
+        live.matches(&format!("href=\"/draws/{id}\"")).count(),
+        2,
+        "{live}"
+    );
+    let page = app.page(&format!("/draws/{id}"), &s).await.text();
+    for t in &result.tables {
+        let number = if t.table == 1 { 5 } else { 6 };
+        for a in &t.seating.seats {
+            let pos = page
+                .find(&format!("id=\"draw-player-{}\"", a.player))
+                .unwrap();
+            let tr = &page[pos..pos + page[pos..].find("</tr>").unwrap()];
+            let code = result
+                .cards
+                .iter()
+                .find(|d| d.player == a.player)
+                .unwrap()
+                .card
+                .code();
+            let (rank, sym, class) = face(&code);
+            assert!(
+                tr.contains(&format!("Table {number}, seat {}", a.seat))
+                    && tr.contains(&format!("class=\"{class}\" title=\"{code}\""))
+                    && tr.contains(&format!("{rank}<span class=\"suit\">{sym}</span>")),
+                "{tr}"
+            );
+        }
+    }
+    let pt = page_pt(&app, &format!("/draws/{id}"), &s).await;
+    assert!(pt.contains("Sorteio por naipes (PT-2007 25)"), "{pt}");
+    assert!(pt.contains(&format!(
+        "Mesa 5 <span class=\"suit-black\">♠</span>: {n5} jogadores"
+    )));
+}
+
+#[actix_web::test]
+async fn pt2007_27_who_plays_is_drawn_first_and_both_draws_are_linked() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    nl_game(&app, &token).await;
+    let table = serde_json::json!({"number": 3, "game_id": 1, "mode": "continuous", "seats": 6});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    let ids = eligible_players(&app, 8);
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for id in &ids {
+        app.post_form("/floor/lists/1/join", &s, &[("player", &id.to_string())])
+            .await;
+    }
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    // Eight for six seats: who plays is drawn (draw 1), then the seats (draw 2): the floor
+    // lands on the seats, whose record links to the first draw.
+    let id = drawn(&app.post_form("/floor/tables/1/draw-seats", &s, &[]).await);
+    assert_eq!(id, 2);
+    let page = app.page("/draws/2", &s).await.text();
+    assert!(page.contains("href=\"/draws/1\""), "{page}");
+    let Draw::Oversubscribed { result, .. } = stored(&app, 1) else {
+        panic!("an oversubscribed draw")
+    };
+    let page = app.page("/draws/1", &s).await.text();
+    assert!(page.contains("6 play. 2 stay on the list."), "{page}");
+    let mut at = 0;
+    for (n, p) in result.seated.iter().chain(&result.waiting).enumerate() {
+        let pos = page.find(&format!("id=\"draw-player-{p}\"")).unwrap();
+        assert!(pos > at, "rows in the drawn order");
+        at = pos;
+        let tr = &page[pos..pos + page[pos..].find("</tr>").unwrap()];
+        let i = ids.iter().position(|x| x == p).unwrap();
+        assert!(tr.contains(&format!("Floor Player {i}")));
+        assert!(
+            tr.contains(if n < 6 { "Plays" } else { "Stays on the list" }),
+            "{tr}"
+        );
+    }
+    let pt = page_pt(&app, "/draws/1", &s).await;
+    assert!(pt.contains("6 jogam. 2 ficam na lista."), "{pt}");
+}
