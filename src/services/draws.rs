@@ -489,6 +489,8 @@ pub struct DrawView {
     pub suit_tables: Vec<DrawSuitTable>,
     /// The other draws recorded for the same table (or game, for a suit draw), newest first.
     pub related: Vec<(i64, String, chrono::NaiveDateTime)>,
+    /// When the replay does not match: who drew what in the replay, sorted like `participants`.
+    pub replayed: Option<Vec<DrawParticipant>>,
 }
 
 impl DrawView {
@@ -531,8 +533,7 @@ impl DrawView {
 
 /// The stored draw as a person reads it; the replay is computed here, with the domain code.
 pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
-    use crate::db::schema::{games, players, staff};
-    use crate::domain::draw::DealtCard;
+    use crate::db::schema::{games, staff};
     let Replay { draw: row, matches } = replay(conn, id)?;
     let stored: Result<Draw, _> = serde_json::from_str::<Draw>(&row.inputs);
     let replay_problem = match &stored {
@@ -577,12 +578,43 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
         free: Vec::new(),
         suit_tables: Vec::new(),
         related: Vec::new(),
+        replayed: None,
         draw: row,
     };
-    // Names for every player the record mentions (the inputs list them all).
-    let Ok(d) = stored else {
-        return Ok(v);
+    if let Ok(d) = &stored {
+        fill_outcome(conn, &mut v, d)?;
+        // A mismatch shows what the replay gives beside what was stored.
+        if !v.matches {
+            if let Ok(again) = d.replay() {
+                let mut r = v.clone();
+                fill_outcome(conn, &mut r, &again)?;
+                v.replayed = Some(r.participants);
+            }
+        }
+    }
+    // The table's (or, for a suit draw, the game's) other draws, to follow one from another.
+    let mut q = draws::table
+        .filter(draws::id.ne(id))
+        .select((draws::id, draws::kind, draws::created_at))
+        .order(draws::id.desc())
+        .limit(20)
+        .into_boxed();
+    q = match (v.draw.table_id, v.draw.game_id) {
+        (Some(t), _) => q.filter(draws::table_id.eq(t)),
+        (None, Some(g)) => q.filter(draws::game_id.eq(g)),
+        (None, None) => q.filter(draws::id.eq(-1)),
     };
+    v.related = q.load(conn)?;
+    Ok(v)
+}
+
+/// Who drew what in `d` (the stored draw, or its replay) and the outcome, into `v`.
+fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> {
+    use crate::db::schema::players;
+    use crate::domain::draw::DealtCard;
+    v.free.clear();
+    v.suit_tables.clear();
+    // Names for every player the record mentions (the inputs list them all).
     let ids: Vec<i64> = match &d {
         Draw::HighCard { inputs, .. } => inputs.players.clone(),
         Draw::Seat { inputs, .. } | Draw::SeatWithExtra { inputs, .. } => inputs.players.clone(),
@@ -712,20 +744,7 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
         }
     }
     v.participants = people;
-    // The table's (or, for a suit draw, the game's) other draws, to follow one from another.
-    let mut q = draws::table
-        .filter(draws::id.ne(id))
-        .select((draws::id, draws::kind, draws::created_at))
-        .order(draws::id.desc())
-        .limit(20)
-        .into_boxed();
-    q = match (v.draw.table_id, v.draw.game_id) {
-        (Some(t), _) => q.filter(draws::table_id.eq(t)),
-        (None, Some(g)) => q.filter(draws::game_id.eq(g)),
-        (None, None) => q.filter(draws::id.eq(-1)),
-    };
-    v.related = q.load(conn)?;
-    Ok(v)
+    Ok(())
 }
 
 /// The newest draw of each table (table id → draw id), for the links from the tables.

@@ -224,6 +224,15 @@ async fn bsop_48_the_button_draw_shows_cards_with_suit_symbols_the_order_and_the
     });
     let page = app.page(&format!("/draws/{id}"), &s).await.text();
     assert!(page.contains("does NOT give the stored result"), "{page}");
+    // Beside the warning, what the replay gives: the true winner first.
+    let again = &page[page
+        .find("id=\"draw-replayed\"")
+        .expect("the replay's result")..];
+    let first = &again[..again.find("</li>").unwrap()];
+    assert!(
+        first.contains(&format!("Floor Player {wi} “FP{wi}”")),
+        "{first}"
+    );
     let pt = page_pt(&app, &format!("/draws/{id}"), &s).await;
     assert!(pt.contains("NÃO dá o resultado guardado"), "{pt}");
 }

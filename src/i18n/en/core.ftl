@@ -497,3 +497,4 @@ draw-replay-invalid = Its recorded inputs no longer make a valid draw.
 draw-related = Other draws at this table
 draw-open-record = See draw #{ $id }
 floor-last-draw = Last draw #{ $id }
+draw-replay-gives = What the replay gives (in the order of its result)

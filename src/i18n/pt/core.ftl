@@ -497,3 +497,4 @@ draw-replay-invalid = Os dados registados já não formam um sorteio válido.
 draw-related = Outros sorteios desta mesa
 draw-open-record = Ver o sorteio n.º { $id }
 floor-last-draw = Último sorteio n.º { $id }
+draw-replay-gives = O que a repetição dá (pela ordem do seu resultado)
