@@ -599,3 +599,108 @@ async fn wait_seen(
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Issue 17 §3, §4: "Draw the button" on a running table of the demo room names the result on
+/// the floor at once, with a link to the draw's record; the record is readable at a desk
+/// (1440×900) and on a phone (390×844): cards as rank and suit symbol with red hearts and
+/// diamonds, the winner highlighted, the replay's verdict, and no horizontal overflow.
+/// Screenshots: `target/browser-draw-1440.png`, `target/browser-draw-390.png` and
+/// `target/browser-draw-390-cards.png`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_drawn_button_shows_its_result_and_a_readable_record() {
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+    let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-draw", 1440, 900).await;
+    let base = &server.base;
+    sign_in(&c, base, FLOOR_USER, FLOOR_PASSWORD).await;
+    ok(&c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
+    wait_css(&c, "#floor-live").await;
+
+    // The demo seats players at its running tables: any of them can draw its button.
+    let button = wait_css(&c, "form[action$=\"/draw-button\"] button").await;
+    ok(&c, button.click().await, "clicking Draw the button").await;
+    let notice = wait_css(&c, "#draw-result").await;
+    let said = ok(&c, notice.text().await, "reading #draw-result").await;
+    let _ = script(
+        &c,
+        "document.getElementById('draw-result').scrollIntoView({ block: 'center' }); return true;",
+        vec![],
+    )
+    .await;
+    screenshot(&c, "browser-draw-notice.png").await;
+    if !said.contains(['♠', '♥', '♦', '♣']) {
+        fail(&c, format!("the floor's notice names no card: {said:?}")).await;
+    }
+    ok(
+        &c,
+        wait_css(&c, "#draw-result-link").await.click().await,
+        "opening the draw's record",
+    )
+    .await;
+    wait_path(&c, "the draw's record", |p| p.starts_with("/draws/")).await;
+    wait_css(&c, "#draw-participants").await;
+
+    // What a person reads: the verdict of the replay, the winner highlighted, the cards.
+    let facts = "const faces = [...document.querySelectorAll('#draw-participants .card-face')];\
+        const red = faces.filter(f => f.classList.contains('suit-red'));\
+        return { faces: faces.length,\
+                 texts: faces.map(f => f.innerText),\
+                 red_ok: red.every(f => getComputedStyle(f).color === 'rgb(192, 20, 28)'),\
+                 black_ok: faces.filter(f => !f.classList.contains('suit-red'))\
+                     .every(f => getComputedStyle(f).color === 'rgb(17, 17, 17)'),\
+                 highlighted: document.querySelectorAll('#draw-participants tr.draw-highlight').length,\
+                 replay: document.getElementById('draw-replay').className,\
+                 seed: document.getElementById('draw-seed').innerText };";
+    let f = script(&c, facts, vec![]).await.unwrap_or(Value::Null);
+    eprintln!("draw page: {f}");
+    let faces = f["faces"].as_u64().unwrap_or(0);
+    let texts_ok = f["texts"].as_array().is_some_and(|t| {
+        t.iter().all(|x| {
+            x.as_str()
+                .is_some_and(|s| s.ends_with(['♠', '♥', '♦', '♣']) && !s.contains('T'))
+        })
+    });
+    if faces < 2
+        || !texts_ok
+        || f["red_ok"] != json!(true)
+        || f["black_ok"] != json!(true)
+        || f["highlighted"] != json!(1)
+        || f["replay"].as_str() != Some("alert alert-ok")
+        || f["seed"].as_str().map(str::len) != Some(16)
+    {
+        fail(&c, format!("the draw's record does not read right: {f}")).await;
+    }
+    for (w, h, name) in [
+        (1440, 900, "browser-draw-1440.png"),
+        (390, 844, "browser-draw-390.png"),
+    ] {
+        set_viewport(&c, w, h, name).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let wide = script(
+            &c,
+            "return document.documentElement.scrollWidth - innerWidth;",
+            vec![],
+        )
+        .await;
+        if wide.as_ref().and_then(Value::as_i64).unwrap_or(1) > 0 {
+            fail(
+                &c,
+                format!("the draw's record overflows at {w} px: {wide:?}"),
+            )
+            .await;
+        }
+        scroll_to_top(&c).await;
+        screenshot(&c, name).await;
+    }
+    // The phone's view of the table of cards and of the replay below it.
+    let into_view = "document.getElementById('draw-participants').scrollIntoView({ block: 'start' }); return true;";
+    let _ = script(&c, into_view, vec![]).await;
+    screenshot(&c, "browser-draw-390-cards.png").await;
+    if let Err(e) = c.close().await {
+        panic!("closing the browser session: {e}");
+    }
+}

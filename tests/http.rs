@@ -18,6 +18,8 @@ mod backups;
 mod cagnotte;
 #[path = "http/concurrency_pg.rs"]
 mod concurrency_pg;
+#[path = "http/draws.rs"]
+mod draws;
 #[path = "http/floor.rs"]
 mod floor;
 #[path = "http/invariants.rs"]

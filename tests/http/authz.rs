@@ -62,6 +62,7 @@ const PAGES: &[(&str, &str, &[&str])] = &[
     ("POST", "/floor/tables/1/seats/1/hold", FLOOR),
     ("POST", "/floor/holds/1/release", FLOOR),
     ("GET", "/draws/1", FLOOR),
+    ("GET", "/draws/1.json", FLOOR),
 ];
 
 /// Multipart page routes (registration and edit with the photo).

@@ -1841,6 +1841,8 @@ pub struct AuditLine {
     /// Where the subject can be seen, if anywhere.
     pub link: Option<String>,
     pub short_hash: String,
+    /// For a `draw.record`: the draw's id, linked to `/draws/{id}`.
+    pub draw: Option<i64>,
 }
 
 fn audit_line(r: AuditRow) -> AuditLine {
@@ -1853,10 +1855,19 @@ fn audit_line(r: AuditRow) -> AuditLine {
         _ => None,
     };
     let short_hash = r.hash.chars().take(12).collect();
+    // A draw's record names its draw: the row links to the readable record (issue 17 §3).
+    let draw = if r.action == "draw.record" {
+        serde_json::from_str::<serde_json::Value>(&r.after_json)
+            .ok()
+            .and_then(|v| v.get("id")?.as_i64())
+    } else {
+        None
+    };
     AuditLine {
         r,
         link,
         short_hash,
+        draw,
     }
 }
 

@@ -12,6 +12,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
+use std::collections::HashMap;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/floor", web::get().to(page))
@@ -53,7 +54,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(hold_seat),
         )
         .route("/floor/holds/{id}/release", web::post().to(release_hold))
-        .route("/draws/{id}", web::get().to(show_draw))
+        .route("/draws/{id:\\d+}.json", web::get().to(draw_json))
+        .route("/draws/{id:\\d+}", web::get().to(show_draw))
         .route(
             "/floor/lists/{game_id}/draw-by-suits",
             web::post().to(draw_by_suits),
@@ -70,6 +72,10 @@ struct Page {
     since: i64,
     /// A refusal to show above everything (the action changed nothing).
     problem: Option<String>,
+    /// The draw just made (`/floor?draw=N` after a draw): its result, linked to its record.
+    draw: Option<services::draws::DrawView>,
+    /// Each table's newest draw (table id → draw id), linked from the table.
+    draws: LastDraws,
 }
 
 #[derive(Template)]
@@ -78,14 +84,15 @@ struct Live {
     c: Ctx,
     d: Dashboard,
     a: FloorAlerts,
+    draws: LastDraws,
 }
 
 async fn load(
     st: &AppState,
     now: chrono::DateTime<chrono::Utc>,
-) -> AppResult<(Dashboard, FloorAlerts)> {
-    let (d, a, _) = load_since(st, now).await?;
-    Ok((d, a))
+) -> AppResult<(Dashboard, FloorAlerts, LastDraws)> {
+    let (d, a, _, draws) = load_since(st, now).await?;
+    Ok((d, a, draws))
 }
 
 /// The dashboard and the last event number read just before it (a change committed in
@@ -93,24 +100,54 @@ async fn load(
 async fn load_since(
     st: &AppState,
     now: chrono::DateTime<chrono::Utc>,
-) -> AppResult<(Dashboard, FloorAlerts, i64)> {
+) -> AppResult<(Dashboard, FloorAlerts, i64, LastDraws)> {
     st.run(move |_, conn| {
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
         let d = services::floor::dashboard(conn, now, &room.profile)?;
         let a = services::table_side::floor_alerts(conn, now, &room.profile)?;
-        Ok((d, a, since))
+        let draws = LastDraws(services::draws::latest_by_table(conn)?);
+        Ok((d, a, since, draws))
     })
     .await
+}
+
+/// Each table's newest draw, linked from the table (issue 17 §3).
+struct LastDraws(HashMap<i64, i64>);
+
+impl LastDraws {
+    /// The newest draw of a table (templates pass the id by value or by reference).
+    fn of<T: std::borrow::Borrow<i64>>(&self, table: T) -> Option<i64> {
+        self.0.get(table.borrow()).copied()
+    }
+}
+
+#[derive(Deserialize)]
+struct PageQuery {
+    /// Set by the redirect after a draw: the dashboard names its result.
+    draw: Option<i64>,
 }
 
 async fn page(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
+    q: web::Query<PageQuery>,
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let (d, a, since) = load_since(&st, c.now).await?;
+    let (d, a, since, draws) = load_since(&st, c.now).await?;
+    // A draw id that does not exist (an old bookmark) shows no banner rather than an error.
+    let draw = match q.draw {
+        Some(id) => {
+            st.run(move |_, conn| match services::draws::view(conn, id) {
+                Ok(v) => Ok(Some(v)),
+                Err(AppError::NotFound) => Ok(None),
+                Err(e) => Err(e),
+            })
+            .await?
+        }
+        None => None,
+    };
     render(
         StatusCode::OK,
         &Page {
@@ -119,6 +156,8 @@ async fn page(
             a,
             since,
             problem: None,
+            draw,
+            draws,
         },
     )
 }
@@ -129,8 +168,8 @@ async fn live(
     who: FloorStaff,
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let (d, a) = load(&st, c.now).await?;
-    render(StatusCode::OK, &Live { c, d, a })
+    let (d, a, draws) = load(&st, c.now).await?;
+    render(StatusCode::OK, &Live { c, d, a, draws })
 }
 
 /// What every floor action gets: the time, who acts, and the room (zone, rule profile).
@@ -148,6 +187,20 @@ async fn act(
     who: &FloorStaff,
     f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<()> + Send + 'static,
 ) -> AppResult<HttpResponse> {
+    act_to(req, st, who, move |conn, a| {
+        f(conn, a).map(|()| "/floor".to_string())
+    })
+    .await
+}
+
+/// Like [`act`], but a success goes where the action says (e.g. a draw: the dashboard naming
+/// its result, issue 17 §3).
+async fn act_to(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<String> + Send + 'static,
+) -> AppResult<HttpResponse> {
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let r = st
@@ -159,15 +212,20 @@ async fn act(
     done(req, st, who, r).await
 }
 
+/// Where the floor lands after a draw: the dashboard with the draw's result on top.
+fn after_draw(id: i64) -> String {
+    format!("/floor?draw={id}#draw-result")
+}
+
 /// After an action: back to the dashboard, or the dashboard with the refusal on top.
 async fn done(
     req: &HttpRequest,
     st: &AppState,
     who: &FloorStaff,
-    result: AppResult<()>,
+    result: AppResult<String>,
 ) -> AppResult<HttpResponse> {
     match result {
-        Ok(()) => Ok(see_other("/floor")),
+        Ok(to) => Ok(see_other(&to)),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let c = ctx(req, st, &who.0).await?;
             let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
@@ -177,7 +235,7 @@ async fn done(
             } else {
                 format!("{message} {}", detail.join(" "))
             };
-            let (d, a, since) = load_since(st, c.now).await?;
+            let (d, a, since, draws) = load_since(st, c.now).await?;
             render(
                 actix_web::ResponseError::status_code(&e),
                 &Page {
@@ -186,6 +244,8 @@ async fn done(
                     a,
                     since,
                     problem: Some(problem),
+                    draw: None,
+                    draws,
                 },
             )
         }
@@ -351,9 +411,9 @@ async fn draw_seats(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
+    act_to(&req, &st, &who, move |conn, a| {
         services::draws::start_game(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)
-            .map(|_| ())
+            .map(|r| after_draw(r.draw.id))
     })
     .await
 }
@@ -366,8 +426,8 @@ async fn draw_button(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
-        services::draws::button(conn, a.now, &a.actor, id).map(|_| ())
+    act_to(&req, &st, &who, move |conn, a| {
+        services::draws::button(conn, a.now, &a.actor, id).map(|(row, _)| after_draw(row.id))
     })
     .await
 }
@@ -376,11 +436,13 @@ async fn draw_button(
 #[template(path = "floor/draw.html")]
 struct DrawPage {
     c: Ctx,
-    r: services::draws::Replay,
-    pretty: String,
+    v: services::draws::DrawView,
+    /// When the draw was made, in the room's zone, to the second (a dispute is about minutes).
+    when: String,
 }
 
-/// A recorded draw: seed, inputs and result, and whether replaying it gives the same result.
+/// A recorded draw as a person reads it: who drew which card, the resulting order or seats,
+/// the seed, and the replay (recomputed now from the seed and inputs with the domain code).
 async fn show_draw(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -389,13 +451,40 @@ async fn show_draw(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
-    let r = st
-        .run(move |_, conn| services::draws::replay(conn, id))
+    let v = st
+        .run(move |_, conn| services::draws::view(conn, id))
         .await?;
-    let pretty = serde_json::from_str::<serde_json::Value>(&r.draw.inputs)
+    let local = v.draw.created_at.and_utc().with_timezone(&c.tz);
+    let when = match c.lang {
+        crate::domain::player::Language::Pt => local.format("%d/%m/%Y %H:%M:%S"),
+        crate::domain::player::Language::En => local.format("%d %b %Y %H:%M:%S"),
+    };
+    let when = format!("{when} ({})", c.tz);
+    render(StatusCode::OK, &DrawPage { c, v, when })
+}
+
+/// The stored record, byte for byte as kept (kind, seed, inputs, result), as a download.
+async fn draw_json(
+    st: web::Data<AppState>,
+    _who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let row = st
+        .run(move |_, conn| services::draws::get(conn, id))
+        .await?;
+    // The stored text is the whole record; pretty-printed when it parses, as kept otherwise
+    // (a damaged record must still be downloadable to be examined).
+    let body = serde_json::from_str::<serde_json::Value>(&row.inputs)
         .and_then(|v| serde_json::to_string_pretty(&v))
-        .unwrap_or_else(|_| r.draw.inputs.clone());
-    render(StatusCode::OK, &DrawPage { c, r, pretty })
+        .unwrap_or(row.inputs);
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            actix_web::http::header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"draw-{id}.json\""),
+        ))
+        .body(body))
 }
 
 // ---- moves and holds (BSOP 45, 49, 51, 55, 58; PT-2007 12, 26) --------------------------
@@ -589,7 +678,7 @@ async fn draw_by_suits(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
+    act_to(&req, &st, &who, move |conn, a| {
         services::draws::start_tables_by_suit(
             conn,
             a.now,
@@ -598,7 +687,7 @@ async fn draw_by_suits(
             &a.actor,
             game_id,
         )
-        .map(|_| ())
+        .map(|r| after_draw(r.draw.id))
     })
     .await
 }
@@ -612,7 +701,7 @@ async fn draw_seats_extra(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
+    act_to(&req, &st, &who, move |conn, a| {
         services::draws::start_game_with_extra(
             conn,
             a.now,
@@ -621,7 +710,7 @@ async fn draw_seats_extra(
             &a.actor,
             id,
         )
-        .map(|_| ())
+        .map(|r| after_draw(r.draw.id))
     })
     .await
 }
