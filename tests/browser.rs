@@ -78,7 +78,8 @@ async fn register_player_in_a_real_browser() {
         "clicking #login-submit",
     )
     .await;
-    wait_path(c, "`/` after signing in", |p| p == "/").await;
+    // An admin lands on the floor's board.
+    wait_path(c, "`/floor` after signing in", |p| p == "/floor").await;
     wait_css(c, "main").await;
 
     // 2-3. Register someone who turns 18 tomorrow (room date in Lisbon).

@@ -553,6 +553,15 @@ async fn player_link(server: &Server, token: &str, player: i64) -> String {
             .filter(|m| m["kind"] == json!("added"))
             .find_map(|m| m["body"].as_str().and_then(link_in));
         if let Some(l) = link {
+            // A text message carries its short address (`/m/…`), which leads to the link.
+            let l = match l.strip_prefix(&format!("{}/m/", server.base)) {
+                Some(code) => {
+                    let to = http_location(server.addr, &format!("/m/{code}"))
+                        .unwrap_or_else(|| panic!("the short link {l} leads nowhere"));
+                    format!("{}{to}", server.base)
+                }
+                None => l,
+            };
             if !l.starts_with(&format!("{}/p/", server.base)) {
                 panic!(
                     "player #{player}'s link {l:?} does not point at this server ({})",
@@ -571,7 +580,7 @@ async fn player_link(server: &Server, token: &str, player: i64) -> String {
 /// The first `http…/p/{token}` address in a text.
 fn link_in(text: &str) -> Option<String> {
     text.split_whitespace()
-        .filter(|w| w.starts_with("http") && w.contains("/p/"))
+        .filter(|w| w.starts_with("http") && (w.contains("/p/") || w.contains("/m/")))
         .map(|w| {
             w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
                 .to_string()

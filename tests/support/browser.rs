@@ -157,6 +157,31 @@ pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
     parts.next()?.parse().ok()
 }
 
+/// The `Location` of the answer to `GET path` (a redirect), if any.
+pub fn http_location(addr: SocketAddr, path: &str) -> Option<String> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
+    s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
+    let req =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
+    s.write_all(req.as_bytes()).ok()?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 16384 {
+        match s.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(_) => break,
+        }
+    }
+    let text = String::from_utf8_lossy(&buf);
+    text.lines().take_while(|l| !l.is_empty()).find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_string())
+    })
+}
+
 /// Waits until something accepts TCP connections on `addr`.
 pub fn wait_for_tcp(
     addr: SocketAddr,
