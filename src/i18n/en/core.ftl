@@ -502,3 +502,5 @@ draw-related = Other draws at this table
 draw-open-record = See draw #{ $id }
 floor-last-draw = Last draw #{ $id }
 draw-replay-gives = What the replay gives (in the order of its result)
+nav-skip-main = Skip to the content
+nav-skip-tables = Skip to the tables

@@ -502,3 +502,5 @@ draw-related = Outros sorteios desta mesa
 draw-open-record = Ver o sorteio n.º { $id }
 floor-last-draw = Último sorteio n.º { $id }
 draw-replay-gives = O que a repetição dá (pela ordem do seu resultado)
+nav-skip-main = Saltar para o conteúdo
+nav-skip-tables = Saltar para as mesas
