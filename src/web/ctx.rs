@@ -121,6 +121,22 @@ impl Ctx {
         }
     }
 
+    /// A wait as people say it (`key` takes `$minutes`, `$long`, `$hours`, `$rest`): "about
+    /// 25 min"; past 90 minutes, hours and minutes to the nearest 5 ("about 6 h 35 min").
+    pub fn wait(&self, key: &str, minutes: impl Val<i64>) -> String {
+        let (m, long, hours, rest) = wait_parts(minutes.val());
+        self.i18n.msg(
+            self.lang,
+            key,
+            &[
+                ("minutes", m.to_string()),
+                ("long", if long { "yes" } else { "no" }.to_string()),
+                ("hours", hours.to_string()),
+                ("rest", rest.to_string()),
+            ],
+        )
+    }
+
     pub fn lang_code(&self) -> &'static str {
         self.lang.as_str()
     }
@@ -363,5 +379,28 @@ pub fn home_of(role: &str) -> &'static str {
         "dealer" => "/tablet",
         "cashier" => "/floor/custody",
         _ => "/",
+    }
+}
+
+/// Minutes, whether to say them in hours (past 90), and the hours and minutes (to the
+/// nearest 5) if so.
+fn wait_parts(minutes: i64) -> (i64, bool, i64, i64) {
+    let m = minutes.max(0);
+    let long = m > 90;
+    let rounded = if long { (m + 2) / 5 * 5 } else { m };
+    (m, long, rounded / 60, rounded % 60)
+}
+
+#[cfg(test)]
+mod wait_tests {
+    use super::wait_parts;
+
+    #[test]
+    fn waits_past_90_minutes_are_said_in_hours() {
+        assert_eq!(wait_parts(25), (25, false, 0, 25));
+        assert_eq!(wait_parts(90), (90, false, 1, 30));
+        assert_eq!(wait_parts(91), (91, true, 1, 30));
+        assert_eq!(wait_parts(393), (393, true, 6, 35));
+        assert_eq!(wait_parts(-3), (0, false, 0, 0));
     }
 }

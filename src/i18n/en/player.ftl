@@ -17,7 +17,10 @@ plink-of = { $of ->
     [one] 1 player on this list
    *[other] { $of } players on this list
 }
-plink-wait = Estimated wait: about { $minutes } min
+plink-wait = Estimated wait: about { $long ->
+    [yes] { $hours } h { $rest } min
+   *[no] { $minutes } min
+}
 plink-wait-unknown = Estimated wait: not enough data yet
 plink-call-in = Check in at the desk by { $time } to keep your place.
 plink-lapsed = Your call-in lapsed: please check in at the desk.

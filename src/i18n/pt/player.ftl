@@ -17,7 +17,10 @@ plink-of = { $of ->
     [one] 1 jogador nesta lista
    *[other] { $of } jogadores nesta lista
 }
-plink-wait = Espera estimada: cerca de { $minutes } min
+plink-wait = Espera estimada: cerca de { $long ->
+    [yes] { $hours } h { $rest } min
+   *[no] { $minutes } min
+}
 plink-wait-unknown = Espera estimada: ainda sem dados suficientes
 plink-call-in = Apresente-se no balcão até às { $time } para manter o lugar.
 plink-lapsed = A sua inscrição por telefone caducou: apresente-se no balcão.
