@@ -18,7 +18,7 @@ use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::SeatCallRow;
 use crate::db::schema::{
-    buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries,
+    buyins, card_tables, games, players, seat_calls, seat_holds, seatings, waitlist_entries,
 };
 use crate::db::DbConn;
 use crate::domain::player::Language;
@@ -61,6 +61,10 @@ pub struct ListView {
     /// Estimated wait in minutes from the game's measured seat turnover (None: too little
     /// history yet).
     pub wait_min: Option<i64>,
+    /// Seats of this game free right now (no one seated, called or held there) are at least
+    /// as many as the player's place: the page says a seat is free now, as the lobby shows
+    /// it, instead of an estimate from past turnover.
+    pub seat_free_now: bool,
     /// A call-in that lapses unless the player checks in at the desk by then.
     pub call_in_until: Option<DateTime<Utc>>,
     /// The open seat call of this entry.
@@ -177,6 +181,10 @@ pub fn view(
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
         let place = floor::place_of(conn, game_id, entry_id, now)?;
+        let free = match place {
+            Some(_) => free_seats(conn, game_id)?,
+            None => 0,
+        };
         let call = calls
             .iter()
             .find(|(c, _)| c.entry_id == Some(entry_id))
@@ -190,6 +198,7 @@ pub fn view(
             ahead: place.map_or(0, |(p, _)| p.ahead),
             of: place.map_or(0, |(p, _)| p.of),
             wait_min: place.and_then(|(_, w)| w),
+            seat_free_now: place.is_some_and(|(p, _)| free >= p.position as i64),
             call_in_until: if checked_in.is_none() {
                 call_in.map(|t| t.and_utc())
             } else {
@@ -306,6 +315,40 @@ fn today(
         crate::domain::money::add_to(&mut d.bought_in, amount)?;
     }
     Ok(by_game.into_values().collect())
+}
+
+/// Seats free now at the game's tables in play (open or running): no one seated, called or
+/// held there — what the lobby board counts.
+fn free_seats(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
+    let tables: Vec<(i64, i32, bool)> = crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(card_tables::state.eq_any(["open", "running"]))
+        .select((card_tables::id, card_tables::seats, card_tables::extra_seat))
+        .load(dbc))?;
+    if tables.is_empty() {
+        return Ok(0);
+    }
+    let ids: Vec<i64> = tables.iter().map(|t| t.0).collect();
+    let places: i64 = tables
+        .iter()
+        .map(|(_, seats, extra)| i64::from(*seats) + i64::from(*extra))
+        .sum();
+    let seated: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq_any(&ids))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    let called: i64 = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq_any(&ids))
+        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .count()
+        .get_result(dbc))?;
+    let held: i64 = crate::native!(conn, |dbc| seat_holds::table
+        .filter(seat_holds::table_id.eq_any(&ids))
+        .filter(seat_holds::released_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    Ok((places - seated - called - held).max(0))
 }
 
 /// The player's answers to a seat call.

@@ -483,8 +483,13 @@ async fn the_place_follows_the_floor_with_etags_and_shows_no_other_name() {
         s3.text()
     );
     assert!(s3.text().contains("Nobody ahead of you"));
-    // Estimated wait shows only with measured turnover; the text is there either way.
-    assert!(s3.text().contains("Estimated wait"));
+    // Seats are free at the table (8 of 10): the page says so, as the lobby does, instead of
+    // an estimate from past turnover.
+    assert!(
+        s3.text().contains("A seat is free now") && !s3.text().contains("Estimated wait"),
+        "{}",
+        s3.text()
+    );
     assert_eq!(
         app.state(&token, s3.header("etag").as_deref()).await.status,
         304

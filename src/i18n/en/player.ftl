@@ -63,3 +63,4 @@ plink-floor-answer-more_time = Needs more time
 plink-floor-answer-hint = The player's answer from their link
 action-seat-call_answer = Answered a seat call (own link)
 action-list-leave = Left a waiting list (own link)
+plink-seat-free-now = A seat is free now: the floor will call you shortly. Please stay close.

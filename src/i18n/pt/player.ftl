@@ -63,3 +63,4 @@ plink-floor-answer-more_time = Pede mais tempo
 plink-floor-answer-hint = A resposta do jogador na sua ligação
 action-seat-call_answer = Respondeu a uma chamada (ligação própria)
 action-list-leave = Saiu de uma lista de espera (ligação própria)
+plink-seat-free-now = Há um lugar livre agora: a sala vai chamar por si em breve. Fique por perto.
