@@ -1727,24 +1727,7 @@ async fn each_role_lands_where_its_work_is() {
         ),
     ] {
         app.create_staff(user, role);
-        let page = app
-            .call(TestRequest::get().uri("/login").to_request())
-            .await;
-        let pre = page.cookie("cr_pre").expect("pre-login cookie");
-        let csrf = hidden_csrf(&page.text());
-        let r = app
-            .call(
-                TestRequest::post()
-                    .uri("/login")
-                    .cookie(Cookie::new("cr_pre", pre))
-                    .set_form([
-                        ("csrf", csrf.as_str()),
-                        ("username", user),
-                        ("password", STAFF_PW),
-                    ])
-                    .to_request(),
-            )
-            .await;
+        let r = app.login_form(user, STAFF_PW).await;
         assert_eq!(r.status, 303, "{user}: {}", r.text());
         assert_eq!(r.header("location").as_deref(), Some(home), "{user}");
         let s = app.web_login(user, STAFF_PW).await;

@@ -333,25 +333,29 @@ impl TestApp {
     // ---- page (cookie session) helpers ---------------------------------------------------
 
     /// Signs in through the login page; returns the session cookie and its CSRF token.
-    pub async fn web_login(&self, username: &str, password: &str) -> WebSession {
+    /// The sign-in form, filled and sent as a browser does: the answer to the POST.
+    pub async fn login_form(&self, username: &str, password: &str) -> Resp {
         let page = self
             .call(test::TestRequest::get().uri("/login").to_request())
             .await;
         let pre = page.cookie("cr_pre").expect("pre-login cookie");
         let csrf = hidden_csrf(&page.text());
-        let r = self
-            .call(
-                test::TestRequest::post()
-                    .uri("/login")
-                    .cookie(actix_web::cookie::Cookie::new("cr_pre", pre))
-                    .set_form([
-                        ("csrf", csrf.as_str()),
-                        ("username", username),
-                        ("password", password),
-                    ])
-                    .to_request(),
-            )
-            .await;
+        self.call(
+            test::TestRequest::post()
+                .uri("/login")
+                .cookie(actix_web::cookie::Cookie::new("cr_pre", pre))
+                .set_form([
+                    ("csrf", csrf.as_str()),
+                    ("username", username),
+                    ("password", password),
+                ])
+                .to_request(),
+        )
+        .await
+    }
+
+    pub async fn web_login(&self, username: &str, password: &str) -> WebSession {
+        let r = self.login_form(username, password).await;
         assert_eq!(r.status, 303, "web login {username}: {}", r.text());
         let session = r.cookie("cr_session").expect("session cookie");
         let home = self

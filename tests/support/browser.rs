@@ -128,9 +128,9 @@ impl Drop for ChildGuard {
     }
 }
 
-/// A minimal `GET path` over HTTP/1.1 on a raw TCP connection; the status code, or `None`
-/// when nothing usable answered.
-pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
+/// A minimal `GET path` over HTTP/1.1 on a raw TCP connection: the answer's head (status
+/// line and headers), read until `done` says enough arrived; `None` when nothing answered.
+fn http_head(addr: SocketAddr, path: &str, done: fn(&[u8]) -> bool) -> Option<String> {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
     s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
@@ -139,15 +139,20 @@ pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
     s.write_all(req.as_bytes()).ok()?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 1024];
-    // The status line is all we need.
-    while !buf.windows(2).any(|w| w == b"\r\n") && buf.len() < 8192 {
+    while !done(&buf) && buf.len() < 16384 {
         match s.read(&mut chunk) {
             Ok(0) => break,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(_) => break,
         }
     }
-    let text = String::from_utf8_lossy(&buf);
+    Some(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// `GET path`'s status code, or `None` when nothing usable answered.
+pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
+    // The status line is all we need.
+    let text = http_head(addr, path, |b| b.windows(2).any(|w| w == b"\r\n"))?;
     let line = text.lines().next()?;
     let mut parts = line.split_whitespace();
     let proto = parts.next()?;
@@ -159,22 +164,7 @@ pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
 
 /// The `Location` of the answer to `GET path` (a redirect), if any.
 pub fn http_location(addr: SocketAddr, path: &str) -> Option<String> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
-    s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
-    let req =
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
-    s.write_all(req.as_bytes()).ok()?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 1024];
-    while !buf.windows(4).any(|w| w == b"\r\n\r\n") && buf.len() < 16384 {
-        match s.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(_) => break,
-        }
-    }
-    let text = String::from_utf8_lossy(&buf);
+    let text = http_head(addr, path, |b| b.windows(4).any(|w| w == b"\r\n\r\n"))?;
     text.lines().take_while(|l| !l.is_empty()).find_map(|l| {
         let (name, value) = l.split_once(':')?;
         name.eq_ignore_ascii_case("location")
