@@ -317,12 +317,13 @@ fn today(
     Ok(by_game.into_values().collect())
 }
 
-/// Seats free now at the game's tables in play (open or running): no one seated, called or
-/// held there — what the lobby board counts.
+/// Seats free now at the game's tables in play (open, running or suspended — a suspended
+/// table takes players to restart): no one seated, called or held there. The lobby board
+/// (`web::pages::lobby::board_games`) counts the same seats from the floor's views.
 fn free_seats(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
     let tables: Vec<(i64, i32, bool)> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
-        .filter(card_tables::state.eq_any(["open", "running"]))
+        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
         .select((card_tables::id, card_tables::seats, card_tables::extra_seat))
         .load(dbc))?;
     if tables.is_empty() {

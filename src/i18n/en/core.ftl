@@ -298,7 +298,7 @@ draw-suit-too-small = Table { $table } would need { $players } cards of one suit
 
 ## Floor dashboard
 nav-floor = Floor
-floor-title = Waiting lists and tables
+floor-title = Floor: waiting lists and tables
 floor-add-to-list = Add a player to a list
 floor-no-games = No games yet: an admin adds them under Games.
 floor-player = Player

@@ -298,7 +298,7 @@ draw-suit-too-small = A mesa { $table } precisaria de { $players } cartas de um 
 
 ## Painel da sala
 nav-floor = Sala
-floor-title = Listas de espera e mesas
+floor-title = Sala: listas de espera e mesas
 floor-add-to-list = Inscrever um jogador numa lista
 floor-no-games = Ainda não há jogos: um administrador cria-os em Jogos.
 floor-player = Jogador
