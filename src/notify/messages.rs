@@ -158,22 +158,29 @@ pub fn tell(
     kind: Kind,
     fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
 ) -> AppResult<Vec<i64>> {
-    let p: PlayerRow = crate::native!(conn, |c| players::table
-        .find(player_id)
-        .select(PlayerRow::as_select())
-        .first(c))?;
+    use crate::db::schema::room;
+    // The player and the room's name, zone and currency in one statement (issue 14: a call
+    // tells up to three players; a round trip each counts on PostgreSQL).
+    let (p, (room_name, tz, currency)): (PlayerRow, (String, String, String)) =
+        crate::native!(conn, |c| players::table
+            .inner_join(room::table.on(room::id.eq(1i64)))
+            .filter(players::id.eq(player_id))
+            .select((
+                PlayerRow::as_select(),
+                (room::name, room::timezone, room::currency)
+            ))
+            .first(c))?;
     if channels(&p).is_empty() {
         return Ok(Vec::new());
     }
-    let room = crate::services::room::get(conn)?;
     let mut params = Params {
-        room: room.name,
-        tz: room.timezone,
+        room: room_name,
+        tz,
         link_version: p.link_token_version,
         ..Params::default()
     };
     if kind == Kind::Custody {
-        params.currency = Some(room.currency);
+        params.currency = Some(currency);
     }
     fill(conn, &mut params)?;
     enqueue(conn, now, &p, kind, &params)

@@ -128,6 +128,7 @@ fn tell_call(
     now: DateTime<Utc>,
     t: &TableRow,
     call: &SeatCallRow,
+    game_name: &mut GameName,
 ) -> AppResult<()> {
     let kind = match call.source.as_str() {
         "list" => Kind::SeatReady,
@@ -135,7 +136,7 @@ fn tell_call(
         _ => return Ok(()),
     };
     notify::tell(conn, now, call.player_id, kind, |c, p| {
-        p.game = t.game_id.map(|g| game(c, g)).transpose()?.map(|g| g.name);
+        p.game = game_name.get(c)?;
         p.table = Some(t.number);
         p.seat = Some(call.seat_no);
         p.respond_by = Some(call.respond_by.and_utc());
@@ -161,6 +162,23 @@ fn tell_entry(
     Ok(())
 }
 
+/// [`tell_entry`] with the game's name already known (several messages of one list).
+fn tell_entry_of_game(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    e: &WaitlistRow,
+    kind: Kind,
+    game_name: &str,
+    fill: impl FnOnce(&mut Params),
+) -> AppResult<()> {
+    notify::tell(conn, now, e.player_id, kind, |_, p| {
+        p.game = Some(game_name.to_string());
+        fill(p);
+        Ok(())
+    })?;
+    Ok(())
+}
+
 /// "You are next" (first in line among the players waiting to be called) and "nearly next"
 /// (second and third), each once per list entry and "nearly next" never after "next"
 /// (`notify_marks`). Runs after every change that can move the head of a list. `quiet`: an
@@ -172,6 +190,38 @@ fn notify_heads(
     game_id: i64,
     quiet: Option<i64>,
 ) -> AppResult<()> {
+    notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet)
+}
+
+/// A game's name, read once for all the messages of one change (issue 14: statements).
+struct GameName {
+    id: Option<i64>,
+    name: Option<Option<String>>,
+}
+
+impl GameName {
+    fn of(id: Option<i64>) -> GameName {
+        GameName { id, name: None }
+    }
+
+    fn get(&mut self, conn: &mut DbConn) -> AppResult<Option<String>> {
+        if self.name.is_none() {
+            self.name = Some(self.id.map(|g| game(conn, g)).transpose()?.map(|g| g.name));
+        }
+        Ok(self.name.clone().flatten())
+    }
+}
+
+/// [`notify_heads`] with the game's name shared with the change's other messages.
+fn notify_heads_of(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    game_name: &mut GameName,
+    quiet: Option<i64>,
+) -> AppResult<()> {
+    let Some(game_id) = game_name.id else {
+        return Ok(());
+    };
     let rows = waiting_page(conn, game_id, 0, 8)?;
     let head: Vec<&WaitlistRow> = rows
         .iter()
@@ -190,7 +240,10 @@ fn notify_heads(
         }
         messages::mark_once(conn, now, e.id, kind)?;
         if quiet != Some(e.id) {
-            tell_entry(conn, now, e, kind, |p| p.position = Some(i as i64 + 1))?;
+            let name = game_name.get(conn)?.unwrap_or_default();
+            tell_entry_of_game(conn, now, e, kind, &name, |p| {
+                p.position = Some(i as i64 + 1)
+            })?;
         }
     }
     Ok(())
@@ -847,6 +900,31 @@ fn cancel_open_calls(
     Ok(())
 }
 
+/// Whether a player has an open seat call (other than `except_call`), and whether they hold
+/// a seat (BSOP 46), in one statement: what calling or seating a listed player checks first
+/// (issue 14: statements per call and per seating).
+fn called_or_seated(
+    conn: &mut DbConn,
+    player_id: i64,
+    except_call: Option<i64>,
+) -> AppResult<(bool, bool)> {
+    use diesel::dsl::exists;
+    Ok(crate::native!(conn, |dbc| diesel::select((
+        exists(
+            seat_calls::table
+                .filter(seat_calls::player_id.eq(player_id))
+                .filter(call_open!())
+                .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        ),
+        exists(
+            seatings::table
+                .filter(seatings::player_id.eq(player_id))
+                .filter(seatings::left_at.is_null())
+        )
+    ))
+    .get_result::<(bool, bool)>(dbc))?)
+}
+
 /// BSOP 46: does this player hold a seat at any table?
 pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     Ok(crate::native!(conn, |dbc| seatings::table
@@ -869,7 +947,7 @@ fn check_seat_free(
     seat_no: i32,
     except_call: Option<i64>,
     for_player: Option<i64>,
-) -> AppResult<()> {
+) -> AppResult<Option<SeatHoldRow>> {
     let last = t.seats + i32::from(t.extra_seat);
     if !(1..=last).contains(&seat_no) {
         // The table's own size (the document bounds the number itself: 1 to 12).
@@ -910,13 +988,14 @@ fn check_seat_free(
             return Err(conflict("err-seat-called"));
         }
     }
-    // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for.
-    if let Some(h) = active_hold(conn, now, t.id, seat_no)? {
-        if for_player.is_none() || h.player_id != for_player {
-            return Err(conflict("err-seat-held"));
+    // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for
+    // (that hold is answered: the seating that follows ends it without reading it again).
+    match active_hold(conn, now, t.id, seat_no)? {
+        Some(h) if for_player.is_none() || h.player_id != for_player => {
+            Err(conflict("err-seat-held"))
         }
+        hold => Ok(hold),
     }
-    Ok(())
 }
 
 /// PT-2007 24: a suspended table whose grace ran out is closed by the clock, even before
@@ -936,19 +1015,25 @@ fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) ->
 }
 
 /// Why a player cannot sit at this table now (the player, not the seat).
-fn check_player_may_sit(
+/// `seated`: whether the player holds a seat, when the caller has read it already.
+fn player_may_sit_row(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     tz: Tz,
     t: &TableRow,
-    player_id: i64,
+    p: &PlayerRow,
+    seated: Option<bool>,
 ) -> AppResult<Option<PassOver>> {
-    let p = registry::get(conn, player_id)?;
-    if !registry::eligibility(conn, &p, now, tz)?.is_empty() {
+    let player_id = p.id;
+    if !registry::eligibility(conn, p, now, tz)?.is_empty() {
         return Ok(Some(PassOver::Ineligible));
     }
     // BSOP 46: a player may not hold a seat at more than one table.
-    if seated_at_any(conn, player_id)? {
+    let seated = match seated {
+        Some(s) => s,
+        None => seated_at_any(conn, player_id)?,
+    };
+    if seated {
         return Ok(Some(PassOver::AlreadySeated));
     }
     // BSOP 47: never at the same table as someone they are kept apart from.
@@ -1030,6 +1115,8 @@ pub fn call_next(
     // A short first page (the next player is usually among the first few), longer ones after.
     let mut page = 8;
     let mut offset = 0;
+    // The last listed player checked, kept for the call (their alias: no second read).
+    let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
     let pick = loop {
         let rows = waiting_page(conn, game_id, offset, page)?;
         let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
@@ -1039,9 +1126,13 @@ pub fn call_next(
             let mut c = db.borrow_mut();
             // A player already called to another table (another list) waits for that answer:
             // passed over here, keeping the place (one open call per player).
-            let verdict = match has_open_call(&mut c, p) {
-                Ok(true) => Ok(Some(PassOver::AlreadyCalled)),
-                Ok(false) => match check_player_may_sit(&mut c, now, tz, &t, p) {
+            let verdict = match called_or_seated(&mut c, p, None) {
+                Ok((true, _)) => Ok(Some(PassOver::AlreadyCalled)),
+                Ok((false, seated)) => match registry::get(&mut c, p).and_then(|row| {
+                    let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(seated));
+                    *checked.borrow_mut() = Some(row);
+                    why
+                }) {
                     // BSOP 55: who refused a must-move and gave up may not play at that
                     // must-move table (the domain has no reason of its own for it: passed over
                     // as not able to play here, keeping the place).
@@ -1087,8 +1178,12 @@ pub fn call_next(
             player_id,
         } => (player_id, Some(entry_id), "list"),
     };
+    let alias = checked
+        .into_inner()
+        .filter(|p| p.id == player_id)
+        .map(|p| p.alias);
     create_call(
-        conn, now, profile, actor, &t, seat_no, player_id, entry_id, source,
+        conn, now, profile, actor, &t, seat_no, player_id, entry_id, source, alias,
     )
 }
 
@@ -1103,6 +1198,7 @@ fn create_call(
     player_id: i64,
     entry_id: Option<i64>,
     source: &str,
+    alias: Option<String>,
 ) -> AppResult<SeatCallRow> {
     let row = SeatCallRow {
         id: next_seq(conn, "seat_call")?,
@@ -1157,10 +1253,13 @@ fn create_call(
         None,
         Some(&row),
     )?;
-    let alias: String = crate::native!(conn, |dbc| players::table
-        .find(player_id)
-        .select(players::alias)
-        .first(dbc))?;
+    let alias: String = match alias {
+        Some(a) => a,
+        None => crate::native!(conn, |dbc| players::table
+            .find(player_id)
+            .select(players::alias)
+            .first(dbc))?,
+    };
     emit(
         conn,
         now,
@@ -1169,10 +1268,11 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
-    tell_call(conn, now, t, &row)?;
+    let mut game_name = GameName::of(t.game_id);
+    tell_call(conn, now, t, &row, &mut game_name)?;
     // The list's head moved on: the players now first in line are told.
-    if let (Some(g), true) = (t.game_id, entry_id.is_some()) {
-        notify_heads(conn, now, g, None)?;
+    if entry_id.is_some() {
+        notify_heads_of(conn, now, &mut game_name, None)?;
     }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
     if source == "must_move" {
@@ -1311,7 +1411,12 @@ pub fn confirm_call(
     actor: &Actor,
     call_id: i64,
 ) -> AppResult<SeatingRow> {
-    let c = call(conn, call_id)?;
+    // The call and its table in one statement (issue 14: statements per seating).
+    let (c, t): (SeatCallRow, TableRow) = crate::native!(conn, |dbc| seat_calls::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
+        .filter(seat_calls::id.eq(call_id))
+        .select((SeatCallRow::as_select(), TableRow::as_select()))
+        .first(dbc))?;
     if !matches!(c.state.as_str(), "pending" | "acknowledged") {
         return Err(conflict("err-call-not-open"));
     }
@@ -1319,7 +1424,6 @@ pub fn confirm_call(
     if c.respond_by.and_utc() <= now {
         return Err(conflict("err-call-expired"));
     }
-    let t = table(conn, c.table_id)?;
     let seating = match c.source.as_str() {
         "must_move" | "seat_change" => {
             let from = current_seating(conn, c.player_id)?
@@ -1458,11 +1562,13 @@ fn seat_player(
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
-    check_seat_free(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
+    let hold = check_seat_free(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
-    if let Some(p) = check_player_may_sit(conn, now, tz, t, player_id)? {
+    let (other_calls, seated) = called_or_seated(conn, player_id, call_id)?;
+    let player = registry::get(conn, player_id)?;
+    if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(seated))? {
         return Err(pass_over_error(p, conn, now, tz, player_id)?);
     }
     // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
@@ -1485,7 +1591,7 @@ fn seat_player(
         left_reason: None,
         seated_by: actor.id,
     };
-    start_seating(conn, now, actor, &row, entry_id, call_id)?;
+    start_seating(conn, now, actor, &row, entry_id, call_id, Some(other_calls))?;
     // Seated straight from the list (no call): the next in line are told.
     if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
         notify_heads(conn, now, g, None)?;
@@ -1501,17 +1607,13 @@ fn seat_player(
         Some(&row),
     )?;
     // BSOP 49: the player took the seat held for them: the hold ends.
-    release_holds_taken_by(conn, now, actor, t, seat_no, player_id)?;
-    let alias: String = crate::native!(conn, |dbc| players::table
-        .find(player_id)
-        .select(players::alias)
-        .first(dbc))?;
+    release_holds_taken_by(conn, now, actor, hold, player_id)?;
     emit(
         conn,
         now,
         Some(t.id),
         "seat.taken",
-        &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": alias }),
+        &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": player.alias }),
     )?;
     apply_table_rules_to(conn, now, profile, actor, t)?;
     Ok(row)
@@ -1528,6 +1630,7 @@ fn start_seating(
     row: &SeatingRow,
     entry_id: Option<i64>,
     keep_call: Option<i64>,
+    other_calls: Option<bool>,
 ) -> AppResult<()> {
     crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
         .values(row)
@@ -1552,6 +1655,11 @@ fn start_seating(
                 .returning(waitlist_entries::id)
         )
         .changed(dbc))?;
+    }
+    // `other_calls`: the caller read in this transaction that there are none (one statement
+    // less per seating, issue 14).
+    if other_calls == Some(false) {
+        return Ok(());
     }
     let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
@@ -2510,20 +2618,31 @@ fn must_move_due_for(
     if m.id == t.id {
         return Ok((Vec::new(), None));
     }
-    let here: Vec<i64> = seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect();
-    let protected = crate::services::table_side::protected_seats(conn, &m)?;
+    let waiting = must_move_players(conn, m.id)?;
+    if waiting.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    // Read only when needed (issue 14: statements per call): who sits at the main table
+    // (for a separation), the must-move table's protected seats (for the one player due).
+    let mut here: Option<Vec<i64>> = None;
     let mut players = Vec::new();
     let mut seats = std::collections::HashMap::new();
-    for (i, (s, p)) in must_move_players(conn, m.id)?.into_iter().enumerate() {
+    for (i, (s, p)) in waiting.into_iter().enumerate() {
         if has_open_call(conn, s.player_id)?
             || !registry::eligibility(conn, &p, now, tz)?.is_empty()
         {
             continue;
         }
         let apart = separated_from(conn, s.player_id)?;
-        if here.iter().any(|h| apart.contains(h)) {
-            continue;
+        if !apart.is_empty() {
+            if here.is_none() {
+                here = Some(seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect());
+            }
+            if here.iter().flatten().any(|h| apart.contains(h)) {
+                continue;
+            }
         }
+        let protected = crate::services::table_side::protected_seats(conn, &m)?;
         let seat_no = s.seat_no;
         seats.insert(s.player_id, (seat_no, p.alias));
         players.push(MustMovePlayer {
@@ -2531,6 +2650,10 @@ fn must_move_due_for(
             list_order: i as i64,
             in_small_blind_or_button: protected.contains(&seat_no),
         });
+        // BSOP 57: only the first in order who can take the seat is ever due (or waited
+        // for), so the others need not be checked: three queries per call instead of three
+        // per player at the must-move table (issue 14: 30 of a call's 59 statements).
+        break;
     }
     let due = must_move_due(&players);
     // BSOP 57: nobody due although must-move players wait: the first in order is in the
@@ -2809,7 +2932,7 @@ fn move_player(
     action: &str,
 ) -> AppResult<SeatingRow> {
     let player_id = from.player_id;
-    check_seat_free(conn, now, profile, to, seat_no, call_id, Some(player_id))?;
+    let hold = check_seat_free(conn, now, profile, to, seat_no, call_id, Some(player_id))?;
     let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     let p = registry::get(conn, player_id)?;
     let why = registry::eligibility(conn, &p, now, tz)?;
@@ -2880,6 +3003,7 @@ fn move_player(
         &row,
         entry_id.filter(|_| new_entry),
         call_id,
+        None,
     )?;
     // The player moves with their chips, what they bought in, buttons and hand counters.
     crate::services::table_side::carry_side(conn, from.id, row.id)?;
@@ -2897,7 +3021,7 @@ fn move_player(
         Some(from),
         Some(&after),
     )?;
-    release_holds_taken_by(conn, now, actor, to, seat_no, player_id)?;
+    release_holds_taken_by(conn, now, actor, hold, player_id)?;
     let from_t = table(conn, from.table_id)?;
     emit(
         conn,
@@ -3358,15 +3482,15 @@ fn end_hold(
 }
 
 /// BSOP 49: the player took the seat held for them: the hold ends.
+/// `hold`: the seat's active hold as [`check_seat_free`] found it in this transaction.
 fn release_holds_taken_by(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
-    t: &TableRow,
-    seat_no: i32,
+    hold: Option<SeatHoldRow>,
     player_id: i64,
 ) -> AppResult<()> {
-    if let Some(h) = active_hold(conn, now, t.id, seat_no)? {
+    if let Some(h) = hold {
         if h.player_id == Some(player_id) {
             end_hold(conn, now, actor, &h, "seated")?;
         }
