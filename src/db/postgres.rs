@@ -16,9 +16,9 @@ use std::time::Duration;
 /// server process on the database (see `take_pg_turn`).
 pub(super) const TURN_LOCK: &str = "SELECT pg_advisory_xact_lock(72010001)";
 
-/// How long a batch keeps taking writes already queued. Longer than SQLite's 2 ms: on
+/// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
 /// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a
-/// commit an fsync (~4 ms on the bench machine's disk), so with SQLite's bound a batch never
+/// commit an fsync (~4 ms on the bench machine's disk), so with a 2 ms bound a batch never
 /// held more than one write (measured: 1.3 writes per transaction with 8 clients) and every
 /// write paid its own fsync. Only writes already waiting join: the thread never idles for
 /// more to come.
