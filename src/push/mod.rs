@@ -9,8 +9,9 @@
 //!
 //! The hub wakes up
 //! * after every local commit (`AppState::changes`),
-//! * on PostgreSQL, when another server process commits events: `emit` sends
-//!   `NOTIFY cardroom_events`, delivered at commit, and a dedicated connection `LISTEN`s
+//! * on PostgreSQL, when another server process commits events: a trigger on `events`
+//!   (migration 000015) runs `pg_notify('cardroom_events', '')`, delivered at commit, one per
+//!   transaction (PostgreSQL merges identical ones), and a dedicated connection `LISTEN`s
 //!   ([`listen`]), reconnecting when it drops;
 //! * otherwise every [`FALLBACK_POLL`] (configurable, [`Hub::set_fallback`]): what a
 //!   missed notification or a listener that is down costs at most.
@@ -138,18 +139,6 @@ pub fn last_seq(conn: &mut DbConn) -> AppResult<i64> {
         .select(diesel::dsl::max(events::seq))
         .first::<Option<i64>>(conn)?
         .unwrap_or(0))
-}
-
-/// PostgreSQL: tells the hubs of every server process that events are coming. Called in
-/// the writing transaction; PostgreSQL delivers it at commit (never for a rollback) and
-/// merges identical notifications of one transaction into one, hence no payload: the hubs
-/// read what is new themselves. SQLite: nothing (one process; the local wake-up suffices).
-pub fn notify(conn: &mut DbConn) -> QueryResult<()> {
-    use diesel::connection::SimpleConnection;
-    match conn {
-        DbConn::Postgres(c) => c.batch_execute("NOTIFY cardroom_events"),
-        DbConn::Sqlite(_) => Ok(()),
-    }
 }
 
 /// The process's event hub, shared by every clone of the application state. It starts on

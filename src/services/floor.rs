@@ -80,8 +80,8 @@ pub fn emit<P: Serialize>(
             events::payload.eq(serde_json::to_string(payload).unwrap_or_default()),
         ))
         .execute(dbc))?;
-    // PostgreSQL: wakes the push hubs of every server process at commit.
-    crate::push::notify(conn)?;
+    // PostgreSQL: a trigger on `events` wakes the push hubs of every server process at
+    // commit (migration 000015; `push` module documentation).
     // BSOP 36: chips removed into custody (services::table_side): the player is told how
     // much and where to reclaim them, in the same transaction.
     if kind == "custody.held" {
