@@ -557,6 +557,157 @@ struct Acc {
     hours: [HourLine; 24],
 }
 
+/// Where an event at a table falls: its gaming day, its dealer shift, its local hour.
+struct Buckets<'a> {
+    days: &'a [i64],
+    hours: &'a [i64],
+    hour_of: &'a [u32],
+    /// Per table, its shifts `(start, end, id)` in order.
+    shifts: &'a HashMap<i64, Vec<(i64, i64, i64)>>,
+    /// Per table, every instant its shift can change (its shifts' starts and ends), sorted.
+    cuts: HashMap<i64, Vec<i64>>,
+}
+
+/// A hands group: table, game, gaming day (index), shift, hour of the clock.
+type HandKey = (i64, i64, Option<usize>, Option<i64>, Option<usize>);
+
+impl<'a> Buckets<'a> {
+    fn new(
+        days: &'a [i64],
+        hours: &'a [i64],
+        hour_of: &'a [u32],
+        shifts: &'a HashMap<i64, Vec<(i64, i64, i64)>>,
+    ) -> Self {
+        let cuts = shifts
+            .iter()
+            .map(|(table, v)| {
+                let mut c: Vec<i64> = v.iter().flat_map(|s| [s.0, s.1]).collect();
+                c.sort_unstable();
+                c.dedup();
+                (*table, c)
+            })
+            .collect();
+        Buckets {
+            days,
+            hours,
+            hour_of,
+            shifts,
+            cuts,
+        }
+    }
+
+    /// The shift at `table` at `t`: the last to start at or before `t`, if not yet over.
+    fn shift_of(&self, table: i64, t: i64) -> Option<i64> {
+        let v = self.shifts.get(&table)?;
+        let i = v.partition_point(|s| s.0 <= t);
+        let s = v.get(i.checked_sub(1)?)?;
+        (t < s.1).then_some(s.2)
+    }
+
+    /// The index of the hour bucket's hour of the clock (0–23).
+    fn hour_at(&self, t: i64) -> Option<usize> {
+        bucket(t, self.hours).map(|i| self.hour_of[i] as usize)
+    }
+
+    fn key(&self, table: i64, game: i64, t: i64) -> HandKey {
+        (
+            table,
+            game,
+            bucket(t, self.days),
+            self.shift_of(table, t),
+            self.hour_at(t),
+        )
+    }
+
+    /// `[lo, hi)` around `t` with no cut inside: every instant in it has the day, shift and
+    /// hour of `t` at `table` (they change only at a day's or an hour's bound, or where one
+    /// of the table's shifts starts or ends).
+    fn span(&self, table: i64, t: i64) -> (i64, i64) {
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+        let mut around = |v: &[i64]| {
+            let i = v.partition_point(|c| *c <= t);
+            if let Some(c) = i.checked_sub(1).and_then(|i| v.get(i)) {
+                lo = lo.max(*c);
+            }
+            if let Some(c) = v.get(i) {
+                hi = hi.min(*c);
+            }
+        };
+        around(self.days);
+        around(self.hours);
+        if let Some(v) = self.cuts.get(&table) {
+            around(v);
+        }
+        (lo, hi)
+    }
+}
+
+/// The hands counted and their rake added per [`HandKey`] (money checked).
+///
+/// A month is ~650k hands, and looking up five buckets and hashing a key for each was most
+/// of the report's own work. Instead each table keeps its current *run*: the hands of one
+/// game since the table's last cut (a day's or an hour's bound, a shift's start or end —
+/// [`Buckets::span`]), which all share one key; a run is added to its group when the
+/// table's next hand falls outside it. Rows come in time order (the index), so a table's
+/// hands make ~one run per hour: a comparison per hand. Any order gives the same groups
+/// (a run is only ever hands of one key); the test `hands_grouped_by_runs_as_one_by_one`
+/// compares it with the hand-by-hand way.
+fn group_hands(
+    hands: Vec<rows::Hand>,
+    b: &Buckets,
+    game_of: &impl Fn(i64, Option<i64>) -> i64,
+    keep: &impl Fn(i64, i64) -> bool,
+) -> Result<HashMap<HandKey, (i64, i64)>, money::Overflow> {
+    struct Run {
+        lo: i64,
+        hi: i64,
+        key: HandKey,
+        count: i64,
+        rake: i64,
+    }
+    fn flush(groups: &mut HashMap<HandKey, (i64, i64)>, r: &Run) -> Result<(), money::Overflow> {
+        let g = groups.entry(r.key).or_default();
+        g.0 += r.count;
+        money::add_to(&mut g.1, r.rake)
+    }
+    let mut runs: HashMap<i64, Run> = HashMap::new();
+    let mut groups: HashMap<HandKey, (i64, i64)> = HashMap::new();
+    for (table, own_game, t, rake) in hands {
+        let game = game_of(table, own_game);
+        if !keep(table, game) {
+            continue;
+        }
+        let rake = rake.unwrap_or(0);
+        let start = || {
+            let (lo, hi) = b.span(table, t);
+            Run {
+                lo,
+                hi,
+                key: b.key(table, game, t),
+                count: 1,
+                rake,
+            }
+        };
+        match runs.get_mut(&table) {
+            Some(r) if r.key.1 == game && r.lo <= t && t < r.hi => {
+                r.count += 1;
+                money::add_to(&mut r.rake, rake)?;
+            }
+            Some(r) => {
+                flush(&mut groups, r)?;
+                *r = start();
+            }
+            None => {
+                runs.insert(table, start());
+            }
+        }
+    }
+    for r in runs.values() {
+        flush(&mut groups, r)?;
+    }
+    Ok(groups)
+}
+
 /// Builds the report of `period` as of `now`.
 pub fn build(
     conn: &mut DbConn,
@@ -649,12 +800,8 @@ pub fn build(
     for v in shifts_at.values_mut() {
         v.sort_unstable();
     }
-    let shift_of = |table: i64, t: i64| -> Option<i64> {
-        let v = shifts_at.get(&table)?;
-        let i = v.partition_point(|s| s.0 <= t);
-        let s = v.get(i.checked_sub(1)?)?;
-        (t < s.1).then_some(s.2)
-    };
+    let clock = Buckets::new(&day_bounds_v, &hour_bounds, &hour_of, &shifts_at);
+    let shift_of = |table: i64, t: i64| clock.shift_of(table, t);
 
     // Adds to every row of a table, a game, a gaming day (its index) and a shift.
     macro_rules! add_in {
@@ -689,7 +836,7 @@ pub fn build(
             add_in!($table, $game, bucket(t, &day_bounds_v), $shift, |$f| $body)
         }};
     }
-    let hour_at = |t: i64| bucket(t, &hour_bounds).map(|i| hour_of[i] as usize);
+    let hour_at = |t: i64| clock.hour_at(t);
 
     // Cagnotte sessions and their dues (PT-2007 7b).
     for (table, game, t) in rows::sessions(conn, nf, nt)? {
@@ -698,11 +845,10 @@ pub fn build(
         }
         add!(table, game, t, shift_of(table, t), |f| f.sessions += 1);
     }
-    for (table, game, amount, state, collected, t) in rows::dues(conn, nf, nt)? {
+    for (table, game, amount, exempt, collected, t) in rows::dues(conn, nf, nt)? {
         if !keep(table, game) {
             continue;
         }
-        let exempt = state == "exempt";
         let got = if exempt { 0 } else { collected.unwrap_or(0) };
         add!(table, game, t, shift_of(table, t), |f| {
             f.dues += 1;
@@ -718,30 +864,9 @@ pub fn build(
         }
     }
 
-    // Hands and their rake (PT-2007 7a).
-    // A month is ~650k hands: they are first counted per (table, game, day, shift, hour) —
-    // one hash per hand instead of five — and each group is then added to its rows.
-    let mut hand_groups: HashMap<
-        (i64, i64, Option<usize>, Option<i64>, Option<usize>),
-        (i64, i64),
-    > = HashMap::new();
-    for (table, own_game, t, rake) in rows::hands(conn, nf, nt)? {
-        let game = game_of(table, own_game);
-        if !keep(table, game) {
-            continue;
-        }
-        let g = hand_groups
-            .entry((
-                table,
-                game,
-                bucket(t, &day_bounds_v),
-                shift_of(table, t),
-                hour_at(t),
-            ))
-            .or_default();
-        g.0 += 1;
-        money::add_to(&mut g.1, rake.unwrap_or(0))?;
-    }
+    // Hands and their rake (PT-2007 7a): ~650k a month, counted per (table, game, day,
+    // shift, hour) by runs (see [`group_hands`]), then each group added to its rows.
+    let hand_groups = group_hands(rows::hands(conn, nf, nt)?, &clock, &game_of, &keep)?;
     for ((table, game, day, shift, hour), (count, rake)) in hand_groups {
         add_in!(table, game, day, shift, |f| {
             f.hands += count;
@@ -892,7 +1017,7 @@ pub fn build(
     };
     let mut lists: BTreeMap<i64, ListAcc> = BTreeMap::new();
     let mut all = ListAcc::default();
-    for (game, j, e, reason) in rows::entries(conn, nf, nu)? {
+    for (game, j, e, seated) in rows::entries(conn, nf, nu)? {
         if !keep_list(game) {
             continue;
         }
@@ -900,7 +1025,7 @@ pub fn build(
             if j >= from {
                 l.joined += 1;
             }
-            if let (Some(e), Some("seated")) = (e, reason.as_deref()) {
+            if let (Some(e), Some(true)) = (e, seated) {
                 if e >= from && e < to {
                     l.waits.push(e - j);
                 }
@@ -1403,6 +1528,137 @@ mod tests {
         assert_eq!(f.cagnotte, 8_000);
         assert_eq!(f.occupancy_permille, Some(500));
         assert_eq!(f.hands_per_hour_tenths, Some(300));
+    }
+
+    /// The hand-by-hand way [`group_hands`] replaced: five buckets and a hash per hand.
+    fn one_by_one(
+        hands: &[rows::Hand],
+        b: &Buckets,
+        game_of: &impl Fn(i64, Option<i64>) -> i64,
+        keep: &impl Fn(i64, i64) -> bool,
+    ) -> HashMap<HandKey, (i64, i64)> {
+        let mut groups: HashMap<HandKey, (i64, i64)> = HashMap::new();
+        for &(table, own_game, t, rake) in hands {
+            let game = game_of(table, own_game);
+            if !keep(table, game) {
+                continue;
+            }
+            let g = groups
+                .entry((
+                    table,
+                    game,
+                    bucket(t, b.days),
+                    b.shift_of(table, t),
+                    b.hour_at(t),
+                ))
+                .or_default();
+            g.0 += 1;
+            money::add_to(&mut g.1, rake.unwrap_or(0)).unwrap();
+        }
+        groups
+    }
+
+    #[test]
+    fn hands_grouped_by_runs_as_one_by_one() {
+        // xorshift64*: the same cases on every run.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = move |lo: i64, hi: i64| {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            lo + (seed.wrapping_mul(0x2545_F491_4F6C_DD1D) % (hi - lo + 1) as u64) as i64
+        };
+        let hm = |h: u32, m: u32| NaiveTime::from_hms_opt(h, m, 0).unwrap();
+        // Lisbon's October (clocks back on the 25th) and March (forward on the 29th);
+        // Lord Howe's half-hour change in April with a 05:30 cut-over; Kolkata (+05:30).
+        let cases = [
+            (LISBON, d("2026-10-01"), hm(6, 0)),
+            (LISBON, d("2026-03-01"), hm(6, 0)),
+            (chrono_tz::Australia::Lord_Howe, d("2026-04-01"), hm(5, 30)),
+            (chrono_tz::Asia::Kolkata, d("2026-11-01"), hm(0, 0)),
+        ];
+        for (tz, month, day_start) in cases {
+            let period = Period::Month(month);
+            let (from_t, to_t) = period.bounds(tz, day_start);
+            let (from, to) = (from_t.timestamp(), to_t.timestamp());
+            let until = to - 86_400 * 3;
+            let mut days: Vec<i64> = period
+                .days()
+                .iter()
+                .map(|d| day_bounds(tz, *d, day_start).0.timestamp())
+                .collect();
+            days.push(to);
+            let (hours, hour_of) = hour_buckets(tz, from, to);
+            // Tables 1–6 with shifts: back to back on the hour, at odd seconds, overlapping,
+            // with gaps, one still going, some from before the month; table 7 has none.
+            let mut shifts: HashMap<i64, Vec<(i64, i64, i64)>> = HashMap::new();
+            let mut id = 0;
+            for table in 1..=6i64 {
+                let mut t = from - 7_200;
+                while t < to {
+                    id += 1;
+                    let len = match table {
+                        1 => 3_600,
+                        2 => rng(600, 5_000),
+                        _ => rng(60, 9_000),
+                    };
+                    let end = if rng(0, 200) == 0 {
+                        until.max(t)
+                    } else {
+                        t + len
+                    };
+                    shifts.entry(table).or_default().push((t, end, id));
+                    t += match table {
+                        1 => 3_600,
+                        3 => len - rng(0, 900),   // overlaps the next
+                        4 => len + rng(0, 3_000), // gaps
+                        _ => len,
+                    };
+                }
+            }
+            for v in shifts.values_mut() {
+                v.sort_unstable();
+            }
+            let b = Buckets::new(&days, &hours, &hour_of, &shifts);
+            // Hands in time order, a few past both ends; own game or none; rake or none.
+            let mut hands: Vec<rows::Hand> = Vec::new();
+            let mut t = from - 600;
+            while t < to + 600 {
+                let table = rng(1, 7);
+                let game = (rng(0, 9) > 0).then(|| rng(1, 3));
+                let rake = (rng(0, 4) > 0).then(|| rng(0, 700));
+                hands.push((table, game, t, rake));
+                t += rng(0, 40);
+            }
+            let table_game = |table: i64| (table % 3 != 0).then_some(table % 2 + 1);
+            let game_of = |table: i64, own: Option<i64>| own.or(table_game(table)).unwrap_or(0);
+            let mut shuffled = hands.clone();
+            for i in (1..shuffled.len()).rev() {
+                shuffled.swap(i, rng(0, i as i64) as usize);
+            }
+            for filter in [
+                (None, None),
+                (Some(2), None),
+                (None, Some(1)),
+                (Some(3), Some(0)),
+            ] {
+                let keep = |table: i64, game: i64| {
+                    filter.0.is_none_or(|t| t == table) && filter.1.is_none_or(|g| g == game)
+                };
+                let want = one_by_one(&hands, &b, &game_of, &keep);
+                assert!(want.len() > 10, "{tz} {filter:?}: {} groups", want.len());
+                for v in [&hands, &shuffled] {
+                    let got = group_hands(v.clone(), &b, &game_of, &keep).unwrap();
+                    assert_eq!(got, want, "{tz} {month} {filter:?}");
+                }
+            }
+        }
+        // A group's rake that leaves i64 is the overflow error, as before.
+        let (days, hours, hour_of) = (vec![0, 100], vec![0, 100], vec![6]);
+        let none = HashMap::new();
+        let b = Buckets::new(&days, &hours, &hour_of, &none);
+        let big = vec![(1, Some(1), 5, Some(i64::MAX)), (1, Some(1), 6, Some(1))];
+        assert!(group_hands(big, &b, &|_, g: Option<i64>| g.unwrap_or(0), &|_, _| true).is_err());
     }
 
     #[test]
