@@ -698,6 +698,14 @@ fn main() {
                     let url = c
                         .create_database("floor_bench")
                         .expect("create database floor_bench");
+                    // FLOOR_BENCH_PG_TCP=1: over TCP on 127.0.0.1 instead of the cluster's
+                    // Unix socket (the default: server and database on one machine).
+                    let url = if std::env::var_os("FLOOR_BENCH_PG_TCP").is_some() {
+                        url
+                    } else {
+                        c.socket_url_of("floor_bench")
+                    };
+                    println!("PostgreSQL at {url}");
                     _cluster = Some(c);
                     Some(url)
                 }

@@ -198,6 +198,17 @@ impl PgCluster {
         format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
     }
 
+    /// The same database through the cluster's Unix socket (in its directory) instead of
+    /// TCP on 127.0.0.1: what a server on the same machine would use.
+    #[allow(dead_code)]
+    pub fn socket_url_of(&self, database: &str) -> String {
+        format!(
+            "postgres://postgres@/{database}?host={}&port={}",
+            self.dir.display(),
+            self.port
+        )
+    }
+
     /// Creates a database and returns its URL.
     pub fn create_database(&self, name: &str) -> Result<String, String> {
         use diesel::{Connection, RunQueryDsl};
