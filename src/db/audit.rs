@@ -51,18 +51,26 @@ pub fn record<B: Serialize, A: Serialize>(
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<i64> {
-    let seq = next_seq(conn, "audit")?;
+    let mut seq = next_seq(conn, "audit")?;
     // Chained to the last record present: normally `seq - 1`. If records were cut from the
     // end (the counter is ahead), the room keeps working and the new record links over the
     // hole, which `verify` reports as a gap (and the signed checkpoints as a cut) from then
     // on; refusing every write would stop the floor and lose what people do, not undo it.
-    let prev_hash: String = crate::native!(conn, |c| a::audit_log
-        .filter(a::seq.lt(seq))
+    let last: Option<(i64, String)> = crate::native!(conn, |c| a::audit_log
         .order(a::seq.desc())
-        .select(a::hash)
-        .first::<String>(c)
-        .optional())?
-    .unwrap_or_else(|| GENESIS.to_string());
+        .select((a::seq, a::hash))
+        .first::<(i64, String)>(c)
+        .optional())?;
+    // The other way round, a counter behind the trail (an older copy of the `sequences` row
+    // restored, an edit) would give a number already used and every write would be refused:
+    // the counter catches up with the last record instead.
+    if let Some((last_seq, _)) = &last {
+        if *last_seq >= seq {
+            seq = last_seq + 1;
+            super::set_seq(conn, "audit", seq)?;
+        }
+    }
+    let prev_hash = last.map(|(_, h)| h).unwrap_or_else(|| GENESIS.to_string());
     let before = to_json(before);
     let after = to_json(after);
     let hash = record_hash(&AuditFields {

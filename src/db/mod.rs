@@ -562,6 +562,15 @@ pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     .get_result(c))
 }
 
+/// Moves a named sequence to `value` (its next number is `value + 1`).
+pub(crate) fn set_seq(conn: &mut DbConn, name: &str, value: i64) -> QueryResult<()> {
+    use schema::sequences::dsl as s;
+    diesel::update(s::sequences.filter(s::name.eq(name)))
+        .set(s::value.eq(value))
+        .execute(conn)
+        .map(|_| ())
+}
+
 /// The last number a named sequence gave (nothing taken). `audit`: it changes with every
 /// recorded change of state, so it tells whether anything happened since it was last read.
 pub fn current_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
