@@ -153,26 +153,21 @@ fn tell_entry(
     kind: Kind,
     fill: impl FnOnce(&mut Params),
 ) -> AppResult<()> {
-    let game_id = e.game_id;
-    notify::tell(conn, now, e.player_id, kind, |c, p| {
-        p.game = Some(game(c, game_id)?.name);
-        fill(p);
-        Ok(())
-    })?;
-    Ok(())
+    tell_entry_of_game(conn, now, e, kind, &mut GameName::of(Some(e.game_id)), fill)
 }
 
-/// [`tell_entry`] with the game's name already known (several messages of one list).
+/// [`tell_entry`] with the game's name shared among a change's messages (read once, and
+/// only for a player some channel reaches).
 fn tell_entry_of_game(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     e: &WaitlistRow,
     kind: Kind,
-    game_name: &str,
+    game_name: &mut GameName,
     fill: impl FnOnce(&mut Params),
 ) -> AppResult<()> {
-    notify::tell(conn, now, e.player_id, kind, |_, p| {
-        p.game = Some(game_name.to_string());
+    notify::tell(conn, now, e.player_id, kind, |c, p| {
+        p.game = game_name.get(c)?;
         fill(p);
         Ok(())
     })?;
@@ -240,8 +235,7 @@ fn notify_heads_of(
         }
         messages::mark_once(conn, now, e.id, kind)?;
         if quiet != Some(e.id) {
-            let name = game_name.get(conn)?.unwrap_or_default();
-            tell_entry_of_game(conn, now, e, kind, &name, |p| {
+            tell_entry_of_game(conn, now, e, kind, game_name, |p| {
                 p.position = Some(i as i64 + 1)
             })?;
         }
