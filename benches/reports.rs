@@ -346,6 +346,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             rake_cap: None,
             smallest_chip: None,
             active: None,
+            colour: None,
         };
         services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
     }

@@ -153,6 +153,26 @@ pub struct GameRow {
     pub rake_cap: Option<i64>,
     /// BSOP 80: the smallest chip in play (none: derived from the blinds).
     pub smallest_chip: Option<i64>,
+    /// The game's colour on the floor board (`#rrggbb`; empty: one picked from its id).
+    pub colour: String,
+}
+
+/// Colours a game gets on the board when the admin set none: distinct, readable under white
+/// text, picked by the game's id so a game keeps its colour.
+const GAME_PALETTE: [&str; 10] = [
+    "#1f6feb", "#2da44e", "#bf3989", "#d1242f", "#8250df", "#0a7d8c", "#9a6700", "#57606a",
+    "#1b7c83", "#a0501a",
+];
+
+impl GameRow {
+    /// The colour the board shows for this game.
+    pub fn board_colour(&self) -> &str {
+        if self.colour.is_empty() {
+            GAME_PALETTE[self.id.unsigned_abs() as usize % GAME_PALETTE.len()]
+        } else {
+            &self.colour
+        }
+    }
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]

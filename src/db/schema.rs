@@ -149,6 +149,7 @@ diesel::table! {
         cagnotte_base -> Text,
         rake_cap -> Nullable<BigInt>,
         smallest_chip -> Nullable<BigInt>,
+        colour -> Text,
     }
 }
 

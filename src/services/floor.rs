@@ -4,12 +4,12 @@
 use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
-    GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatingRow,
-    TableRow, WaitlistRow,
+    GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatSideRow,
+    SeatingRow, TableRow, WaitlistRow,
 };
 use crate::db::schema::{
-    card_tables, events, games, must_move_refusals, players, seat_calls, seat_change_requests,
-    seat_holds, seatings, separations, waitlist_entries,
+    card_tables, dealer_shifts, events, games, must_move_refusals, players, seat_calls,
+    seat_change_requests, seat_holds, seatings, separations, staff, waitlist_entries,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
@@ -645,6 +645,84 @@ pub fn remove(
     cancel_calls_of_entry(conn, now, actor, entry_id)?;
     let after = end_entry(conn, now, actor, &e, "removed", reason, "list.remove")?;
     tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
+    Ok(after)
+}
+
+/// How long after a removal from a list the floor may undo it (issue 17 §2: a slip of the
+/// hand on a busy night is put right at once, before anyone else moved up for long).
+pub const UNDO_REMOVAL_SECS: i64 = 10;
+
+/// Undoes a removal from a list made less than [`UNDO_REMOVAL_SECS`] ago: the entry waits
+/// again at its old place (its order key is kept: PT-2007 12, BSOP 51 order is unchanged).
+/// A call the removal cancelled stays cancelled (the seat was freed for someone else). Refused
+/// when the player is on that list again, seated at the game, or the time has passed.
+pub fn restore(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    entry_id: i64,
+) -> AppResult<WaitlistRow> {
+    let e = entry(conn, entry_id)?;
+    let recent = e
+        .ended_at
+        .is_some_and(|t| (now - t.and_utc()).num_seconds() <= UNDO_REMOVAL_SECS);
+    if e.state != "removed" || !recent {
+        return Err(conflict("err-undo-too-late"));
+    }
+    let seated: bool = crate::native!(conn, |dbc| diesel::select(diesel::dsl::exists(
+        seatings::table
+            .filter(seatings::player_id.eq(e.player_id))
+            .filter(seatings::left_at.is_null())
+    ))
+    .get_result(dbc))?;
+    if seated {
+        return Err(conflict("err-already-seated"));
+    }
+    let n = crate::native!(conn, |dbc| diesel::update(
+        waitlist_entries::table
+            .find(e.id)
+            .filter(waitlist_entries::state.eq("removed"))
+    )
+    .set((
+        waitlist_entries::state.eq("waiting"),
+        waitlist_entries::ended_at.eq(None::<chrono::NaiveDateTime>),
+        waitlist_entries::end_reason.eq(None::<String>),
+    ))
+    .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-already-on-list")
+        } else {
+            e.into()
+        }
+    })?;
+    if n != 1 {
+        return Err(conflict("err-undo-too-late"));
+    }
+    let after = entry(conn, e.id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "list.restore",
+        "player",
+        Some(e.player_id),
+        Some(&e),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": e.game_id }),
+    )?;
+    // The player was told they left the list: they are told they are back, at which place.
+    let place = place_of(conn, after.game_id, after.id, now)?.map(|(p, _)| p.position);
+    tell_entry(conn, now, &after, Kind::Added, |p| {
+        p.position = place.map(|n| n as i64)
+    })?;
+    notify_heads(conn, now, e.game_id, None)?;
     Ok(after)
 }
 
@@ -2204,6 +2282,23 @@ pub struct SeatView {
     pub hold: Option<(SeatHoldRow, Option<String>)>,
     /// PT-2007 12, BSOP 51: the open seat-change request of the player seated here.
     pub seat_change: Option<i64>,
+    /// The seated player's full name (the seat panel shows it under the alias).
+    pub name: Option<String>,
+    /// The seated player's table-side state: stack, absence, missed blinds (issue 4).
+    pub side: Option<SeatSideRow>,
+}
+
+impl SeatView {
+    /// Nobody seated, called or holding it.
+    pub fn is_free(&self) -> bool {
+        self.seating.is_none() && self.call.is_none() && self.hold.is_none()
+    }
+
+    /// BSOP 36, 37: the seated player is away from the table.
+    pub fn is_away(&self) -> bool {
+        self.seating.as_ref().is_some()
+            && self.side.as_ref().is_some_and(|x| x.away_since.is_some())
+    }
 }
 
 /// One table on the dashboard.
@@ -2216,6 +2311,45 @@ pub struct TableView {
     /// The other tables of the same game in play (id, number): where a player may transfer
     /// (BSOP 58, PT-2007 26).
     pub siblings: Vec<(i64, i32)>,
+    /// The dealer on shift at the table (their display name).
+    pub dealer: Option<String>,
+}
+
+impl TableView {
+    /// Seats nobody sits in, is called to or holds.
+    pub fn free(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_free()).count()
+    }
+
+    /// Open seat calls at the table, oldest first.
+    pub fn calls(&self) -> Vec<&(SeatCallRow, String)> {
+        let mut v: Vec<_> = self.seats.iter().filter_map(|s| s.call.as_ref()).collect();
+        v.sort_by_key(|(c, _)| c.respond_by);
+        v
+    }
+
+    /// BSOP 36, 37: players away from the table.
+    pub fn away(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_away()).count()
+    }
+
+    /// BSOP 37: seats whose player is due to be removed (the floor was alerted).
+    pub fn removals(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| {
+                s.seating.is_some()
+                    && s.side
+                        .as_ref()
+                        .is_some_and(|x| x.removal_alerted_at.is_some())
+            })
+            .count()
+    }
+
+    /// The seats of the table plus the extra seat, as the table is laid out.
+    pub fn capacity(&self) -> usize {
+        self.seats.len()
+    }
 }
 
 /// How many players of each list the dashboard and the lobby show by name (the rest are
@@ -2246,6 +2380,99 @@ pub struct Dashboard {
     pub failed_messages: i64,
 }
 
+/// Names for saying what an action did (the floor's toast, issue 17 §2): the player's alias,
+/// the game's name, the table's number.
+pub fn names(
+    conn: &mut DbConn,
+    player_id: i64,
+    game_id: Option<i64>,
+    table_id: Option<i64>,
+) -> AppResult<(String, String, i32)> {
+    let alias: String = crate::native!(conn, |dbc| players::table
+        .find(player_id)
+        .select(players::alias)
+        .first(dbc))?;
+    let game: String = match game_id {
+        Some(g) => crate::native!(conn, |dbc| games::table
+            .find(g)
+            .select(games::name)
+            .first(dbc))?,
+        None => String::new(),
+    };
+    let number: i32 = match table_id {
+        Some(t) => crate::native!(conn, |dbc| card_tables::table
+            .find(t)
+            .select(card_tables::number)
+            .first(dbc))?,
+        None => 0,
+    };
+    Ok((alias, game, number))
+}
+
+/// Tables of one game on the board (issue 17 §1: tiles grouped by game).
+pub struct TableGroup<'a> {
+    /// None: tables without a game.
+    pub game: Option<&'a GameRow>,
+    pub tables: Vec<&'a TableView>,
+}
+
+impl Dashboard {
+    /// Changes whenever a game's board colour does: the colours' stylesheet is cached under it.
+    pub fn colours_version(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for l in &self.lists {
+            (l.game.id, l.game.board_colour()).hash(&mut h);
+        }
+        for v in &self.tables {
+            if let Some(g) = &v.game {
+                (g.id, g.board_colour()).hash(&mut h);
+            }
+        }
+        format!("{:016x}", h.finish())
+    }
+
+    /// The tables grouped by game, in the lists' order (games by name), then games no longer
+    /// offered, then tables without a game; by number inside a group.
+    pub fn groups(&self) -> Vec<TableGroup<'_>> {
+        let mut order: Vec<i64> = self.lists.iter().map(|l| l.game.id).collect();
+        for v in &self.tables {
+            if let Some(g) = &v.game {
+                if !order.contains(&g.id) {
+                    order.push(g.id);
+                }
+            }
+        }
+        let mut out: Vec<TableGroup<'_>> = order
+            .iter()
+            .filter_map(|id| {
+                let tables: Vec<&TableView> = self
+                    .tables
+                    .iter()
+                    .filter(|v| v.table.game_id == Some(*id))
+                    .collect();
+                let game = tables.first().and_then(|v| v.game.as_ref())?;
+                Some(TableGroup {
+                    game: Some(game),
+                    tables,
+                })
+            })
+            .collect();
+        let none: Vec<&TableView> = self
+            .tables
+            .iter()
+            .filter(|v| v.table.game_id.is_none() || v.game.is_none())
+            .collect();
+        if !none.is_empty() {
+            out.push(TableGroup {
+                game: None,
+                tables: none,
+            });
+        }
+        out
+    }
+}
+
 /// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
 /// size (tables, games, open seatings, open calls, holds, list entries).
 pub fn dashboard(
@@ -2259,11 +2486,16 @@ pub fn dashboard(
         .order(card_tables::number.asc())
         .select((TableRow::as_select(), Option::<GameRow>::as_select()))
         .load(dbc))?;
-    let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
-        .inner_join(players::table)
-        .filter(seatings::left_at.is_null())
-        .select((SeatingRow::as_select(), PlayerRow::as_select()))
-        .load(dbc))?;
+    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> =
+        crate::native!(conn, |dbc| seatings::table
+            .inner_join(players::table)
+            .filter(seatings::left_at.is_null())
+            .select((
+                SeatingRow::as_select(),
+                SeatSideRow::as_select(),
+                PlayerRow::as_select()
+            ))
+            .load(dbc))?;
     let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(call_open!())
         .select(SeatCallRow::as_select())
@@ -2285,10 +2517,20 @@ pub fn dashboard(
             seat_change_requests::player_id
         ))
         .load(dbc))?;
+    let dealers: Vec<(i64, String)> = crate::native!(conn, |dbc| dealer_shifts::table
+        .inner_join(staff::table)
+        .filter(dealer_shifts::ended_at.is_null())
+        .select((dealer_shifts::table_id, staff::display_name))
+        .load(dbc))?;
     use std::collections::HashMap;
+    let mut dealers: HashMap<i64, String> = dealers.into_iter().collect();
+    let mut names: HashMap<(i64, i32), (String, SeatSideRow)> = HashMap::new();
     let seated: HashMap<(i64, i32), (SeatingRow, String)> = seated
         .into_iter()
-        .map(|(s, p)| ((s.table_id, s.seat_no), (s, p.alias)))
+        .map(|(s, side, p)| {
+            names.insert((s.table_id, s.seat_no), (p.full_name, side));
+            ((s.table_id, s.seat_no), (s, p.alias))
+        })
         .collect();
     let aliases: HashMap<i64, String> = call_players.into_iter().collect();
     let calls: HashMap<(i64, i32), (SeatCallRow, String)> = calls
@@ -2319,6 +2561,10 @@ pub fn dashboard(
         let seats = (1..=t.seats + i32::from(t.extra_seat))
             .map(|n| {
                 let seating = seated.get(&(t.id, n)).cloned();
+                let (name, side) = match names.remove(&(t.id, n)) {
+                    Some((a, b)) => (Some(a), Some(b)),
+                    None => (None, None),
+                };
                 let seat_change = seating
                     .as_ref()
                     .and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
@@ -2329,6 +2575,8 @@ pub fn dashboard(
                     held: holds.contains_key(&(t.id, n)),
                     hold: holds.get(&(t.id, n)).cloned(),
                     seat_change,
+                    name,
+                    side,
                 }
             })
             .collect::<Vec<_>>();
@@ -2342,6 +2590,7 @@ pub fn dashboard(
             Vec::new()
         };
         views.push(TableView {
+            dealer: dealers.remove(&t.id),
             table: t,
             game: g,
             seats,

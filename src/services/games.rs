@@ -57,6 +57,24 @@ pub struct GameInput {
     pub smallest_chip: Option<i64>,
     /// Default true.
     pub active: Option<bool>,
+    /// The game's colour on the floor board, `#rrggbb`; empty: one picked for it; absent: as
+    /// it was (a new game: picked).
+    #[schema(pattern = r"^(#[0-9a-fA-F]{6})?$", max_length = 7)]
+    pub colour: Option<String>,
+}
+
+/// A game's board colour as typed: `#rrggbb` (stored in lower case) or empty (picked for it).
+pub fn check_colour(typed: &str) -> Result<String, FieldError> {
+    let t = typed.trim();
+    let hex = t.strip_prefix('#').unwrap_or("");
+    if t.is_empty() {
+        Ok(String::new())
+    } else if hex.len() == 6 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(t.to_ascii_lowercase())
+    } else {
+        Err(FieldError::new("colour", "err-colour")
+            .arg("value", t.chars().take(20).collect::<String>()))
+    }
 }
 
 /// The names of [`SessionBase`] in the API (its schema only).
@@ -138,6 +156,9 @@ pub fn check_game(
         seats: g.seats.unwrap_or_else(|| variant.default_seats()),
     };
     let mut errs = validate_game(&spec).err().unwrap_or_default();
+    if let Some(Err(e)) = g.colour.as_deref().map(check_colour) {
+        errs.push(e);
+    }
     let bp = g.cagnotte_bp.unwrap_or(match mode {
         CagnotteMode::PerHand => profile.rake_percent_bp,
         CagnotteMode::PerSession => profile.session_percent_bp,
@@ -235,6 +256,7 @@ fn game_row(
     active: bool,
     created: chrono::NaiveDateTime,
     now: DateTime<Utc>,
+    colour: String,
 ) -> GameRow {
     GameRow {
         id,
@@ -254,6 +276,7 @@ fn game_row(
         cagnotte_base: cs.base.as_str().to_string(),
         rake_cap: cs.rake_cap,
         smallest_chip: cs.smallest_chip,
+        colour,
     }
 }
 
@@ -272,6 +295,10 @@ pub fn create_game(
         g.active.unwrap_or(true),
         now.naive_utc(),
         now,
+        g.colour
+            .as_deref()
+            .and_then(|c| check_colour(c).ok())
+            .unwrap_or_default(),
     );
     diesel::insert_into(games::table)
         .values(&row)
@@ -322,6 +349,10 @@ pub fn update_game(
         g.active.unwrap_or(before.active),
         before.created_at,
         now,
+        match g.colour.as_deref() {
+            Some(c) => check_colour(c).unwrap_or_default(),
+            None => before.colour.clone(),
+        },
     );
     diesel::update(games::table.find(id))
         .set(&after)

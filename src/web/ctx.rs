@@ -181,6 +181,16 @@ impl Ctx {
         format!("{}:{:02}", secs / 60, secs % 60)
     }
 
+    /// How long ago a stored time was, short: "35 min", "2 h 05".
+    pub fn elapsed(&self, t: impl Val<NaiveDateTime>) -> String {
+        let m = (self.now - t.val().and_utc()).num_minutes().max(0);
+        if m < 60 {
+            format!("{m} min")
+        } else {
+            format!("{} h {:02}", m / 60, m % 60)
+        }
+    }
+
     /// Whole seconds left until an instant (0 once passed).
     pub fn seconds_to(&self, t: &DateTime<Utc>) -> i64 {
         (*t - self.now).num_seconds().max(0)

@@ -90,7 +90,7 @@ async fn pt2007_11_a_seat_draw_on_the_floor_names_its_result_and_its_record_read
     assert!(floor.contains("6 players seated by draw."), "{floor}");
     assert!(floor.contains(&format!("href=\"/draws/{id}\"")));
     // The table links to its newest draw, also in the live part.
-    let live = app.page("/floor/live", &s).await.text();
+    let live = app.floor_all(&s).await;
     assert!(live.contains(&format!("href=\"/draws/{id}\"")), "{live}");
     // An unknown draw in the address shows the floor without a notice.
     let floor = app.page("/floor?draw=999", &s).await;
@@ -272,7 +272,7 @@ async fn pt2007_25_a_suit_draw_reads_as_tables_suits_and_seats_and_links_both_ta
         "{floor}"
     );
     // Both tables link to the draw that filled them.
-    let live = app.page("/floor/live", &s).await.text();
+    let live = app.floor_all(&s).await;
     assert_eq!(
         live.matches(&format!("href=\"/draws/{id}\"")).count(),
         2,

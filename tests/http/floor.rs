@@ -1892,7 +1892,7 @@ async fn bsop_55_56_with_two_tables_of_a_game_the_newer_is_the_must_move() {
     );
     // The dashboard shows the badge on that table only.
     let s = app.web_login("admin", ADMIN_PW).await;
-    let html = app.page("/floor/live", &s).await.text();
+    let html = app.floor_all(&s).await;
     assert_eq!(
         html.matches("badge badge-warn must-move").count(),
         1,
@@ -3022,7 +3022,7 @@ async fn bsop_55_58_the_suggested_table_for_a_new_player() {
     assert!(s["table_id"].is_null(), "{s}");
     // The dashboard names the suggested table on the game's list.
     let web = app.web_login("admin", ADMIN_PW).await;
-    let html = app.page("/floor/live", &web).await.text();
+    let html = app.floor_all(&web).await;
     assert!(!html.contains("New players: table"), "{html}");
 }
 
@@ -3132,7 +3132,7 @@ async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
     let m = must_move_scene(&app).await;
     let t = &m.t;
     let web = app.web_login("admin", ADMIN_PW).await;
-    let html = app.page("/floor/live", &web).await.text();
+    let html = app.floor_all(&web).await;
     // The suggested table for the game's list is the must-move table (number 1).
     assert!(html.contains("New players: table 1"), "{html}");
     let zs = m.mm_seatings[&m.z];
@@ -3156,7 +3156,7 @@ async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
             .first(c)
             .unwrap()
     });
-    let html = app.page("/floor/live", &web).await.text();
+    let html = app.floor_all(&web).await;
     assert!(
         html.contains(&format!("/floor/seat-changes/{req}/cancel")),
         "{html}"
@@ -3176,7 +3176,7 @@ async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
         )
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
-    let html = app.page("/floor/live", &web).await.text();
+    let html = app.floor_all(&web).await;
     assert!(html.contains("Held for P"), "{html}");
     let hold: i64 = app.with_conn(|c| {
         use cardroom::db::schema::seat_holds::dsl::*;

@@ -729,7 +729,7 @@ async fn floor_page_lists_calls_and_seats() {
             .status,
         303
     );
-    let page = app.page("/floor/live", &s).await.text();
+    let page = app.floor_all(&s).await;
     // The response window (5 minutes) counts down on the dashboard.
     assert!(
         page.contains("FP0")
@@ -742,8 +742,8 @@ async fn floor_page_lists_calls_and_seats() {
         app.post_form("/floor/calls/1/seat", &s, &[]).await.status,
         303
     );
-    let live = app.page("/floor/live", &s).await.text();
-    let list_part = &live[..live.find("floor-tables").unwrap()];
+    let live = app.floor_all(&s).await;
+    let list_part = &live[..live.find("board-tables").unwrap()];
     assert!(!list_part.contains(">FP0<") && list_part.contains(">FP1<"));
     let seated: i64 = app.count("seatings");
     assert_eq!(seated, 1);
@@ -898,11 +898,7 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
         button,
         seated.iter().find(|(p, _)| *p == winner).map(|(_, s)| *s)
     );
-    assert!(app
-        .page("/floor/live", &s)
-        .await
-        .text()
-        .contains("class=\"dealer-button\""));
+    assert!(app.floor_all(&s).await.contains("class=\"dealer-button\""));
     // A stored result edited afterwards no longer replays.
     app.with_conn(|c| {
         diesel::sql_query("UPDATE draws SET result = '{\"order\":[1]}' WHERE id = 2")

@@ -380,6 +380,23 @@ impl TestApp {
             .await
     }
 
+    /// The floor board's live part followed by every table's panel (`/floor/panel`): all the
+    /// floor shows of its tables, seats and actions, to search in one string.
+    pub async fn floor_all(&self, s: &WebSession) -> String {
+        let mut out = self.page("/floor/live", s).await.text();
+        let numbers: Vec<String> = out
+            .split("id=\"tile-")
+            .skip(1)
+            .filter_map(|r| r.split('"').next().map(str::to_string))
+            .collect();
+        for n in numbers {
+            let panel = self.page(&format!("/floor/panel?table={n}"), s).await;
+            assert_eq!(panel.status, 200, "/floor/panel?table={n}");
+            out.push_str(&panel.text());
+        }
+        out
+    }
+
     /// Posts an URL-encoded form with the session's CSRF token.
     pub async fn post_form(&self, uri: &str, s: &WebSession, fields: &[(&str, &str)]) -> Resp {
         let mut all: Vec<(&str, &str)> = vec![("csrf", s.csrf.as_str())];

@@ -293,7 +293,7 @@ async fn seat_calls_reach_their_tablet_and_the_dealer_acknowledges_them() {
     });
     assert_eq!(state, "acknowledged");
     // The floor sees it acknowledged.
-    let live = app.page("/floor/live", &floor).await.text();
+    let live = app.floor_all(&floor).await;
     assert!(
         live.contains("Acknowledged") || live.contains("Recebida"),
         "{live}"
@@ -438,7 +438,7 @@ async fn an_unacknowledged_call_is_escalated_on_the_floor_dashboard() {
         .await;
     let call = r.json()["id"].as_i64().unwrap();
     cardroom::app::run_timers(&app.state).unwrap();
-    let live = app.page("/floor/live", &floor).await.text();
+    let live = app.floor_all(&floor).await;
     assert!(
         !live.contains("Not acknowledged"),
         "not yet (the window is 2 minutes)"
@@ -464,7 +464,7 @@ async fn an_unacknowledged_call_is_escalated_on_the_floor_dashboard() {
             .unwrap()
     });
     assert!(at.is_some());
-    let live = app.page("/floor/live", &floor).await.text();
+    let live = app.floor_all(&floor).await;
     assert!(live.contains("Not acknowledged"), "{live}");
 }
 

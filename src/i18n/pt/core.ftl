@@ -195,6 +195,7 @@ err-invalid-chars = Contém caracteres não permitidos.
 err-date = Indique uma data no formato AAAA-MM-DD.
 err-datetime = Indique uma data e hora.
 err-choice = “{ $value }” não é uma das opções.
+err-colour = “{ $value }” não é uma cor como #1f6feb.
 err-range = Deve estar entre { $min } e { $max }.
 err-limit = Deve estar entre 1 e 200.
 err-field-type = Valor não válido para este campo.
@@ -223,6 +224,7 @@ err-separation-self = Um jogador não pode ser separado de si próprio.
 err-separation-exists = Estes dois jogadores já estão separados.
 err-separation-removed = Esta separação já foi removida.
 err-player-unknown = Jogador desconhecido.
+err-player-ambiguous = Vários jogadores correspondem a “{ $typed }”: { $players }. Escolha um das sugestões.
 err-amount-positive = Indique um montante maior do que zero.
 err-amount-range = Indique um montante entre { $min } e { $max }.
 err-money-overflow = Os montantes registados aqui somam mais do que é possível contar: um montante registado antes de os montantes terem limites está fora do intervalo. Verifique o registo de auditoria das gorjetas, caixas de drop, rake e quotas deste período.
@@ -257,6 +259,7 @@ err-cannot-play-id-expired = O documento de identificação deste jogador caduco
 err-cannot-play-banned = Este jogador está excluído e não pode jogar (BSOP 10).
 err-game-inactive = Este jogo não está a ser oferecido de momento.
 err-already-on-list = Este jogador já está nesta lista.
+err-undo-too-late = Já não é possível anular: pode voltar a pôr o jogador na lista.
 err-entry-not-active = Este jogador já não está na lista.
 err-entry-not-call-in = Só uma inscrição por telefone ainda por confirmar pode ser confirmada.
 err-call-in-lapsed = Esta inscrição por telefone caducou: inscreva o jogador de novo.
@@ -455,6 +458,39 @@ audit-alert = O registo de auditoria falhou a verificação às { $time }:
 err-dealer-other-table = Está a dar cartas noutra mesa: a mesa { $table } não é sua. Peça a um responsável de sala que o atribua a ela.
 err-dealer-unknown = Escolha um croupier ativo.
 floor-a11y-seat = mesa { $table }, lugar { $seat }
+board-free = { $count ->
+    [one] 1 livre
+   *[other] { $count } livres
+}
+board-suspended = Suspensa { $time }
+board-away = { $count } ausente(s)
+board-removal = { $count } a retirar
+board-dealer = Dealer: { $name }
+board-waiting = Jogadores em espera
+board-list-rest = mais { $count }
+board-close-panel = Fechar o painel da mesa
+board-seated-for = Tempo sentado
+board-no-game = Sem jogo
+board-group-count = { $count ->
+    [one] 1 mesa
+   *[other] { $count } mesas
+}
+board-search = Procurar mesa ou jogador
+board-filter-game = Jogo
+board-all-games = Todos os jogos
+board-more = Páginas da sala
+board-join-placeholder = Nome, alcunha, telefone, documento ou número
+board-join-hint = Escreva um nome e escolha o jogador, depois a lista.
+board-panel = Mesa
+board-suggested = → mesa { $table }
+board-list-tools = Mais para esta lista
+board-undo = Anular
+board-did-join = { $alias } entrou na lista de { $game } (lugar { $place }).
+board-did-remove = { $alias } saiu da lista de { $game }. Pode anular durante { $seconds } s.
+board-did-restore = { $alias } voltou à lista de { $game } (lugar { $place }).
+board-did-call = Chamada para { $alias }: mesa { $table }, lugar { $seat }.
+board-did-seat = { $alias } sentou-se na mesa { $table }, lugar { $seat }.
+board-did-leave = { $alias } saiu da mesa { $table }, lugar { $seat }.
 draw-back = Voltar à sala
 draw-download = Descarregar o registo (JSON)
 draw-purpose = Sorteado para

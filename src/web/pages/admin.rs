@@ -123,6 +123,7 @@ const GAME_LABELS: &[(&str, &str)] = &[
     ("cagnotte_base", "admin-game-cagnotte-base"),
     ("rake_cap", "admin-game-rake-cap"),
     ("smallest_chip", "admin-game-smallest-chip"),
+    ("colour", "admin-game-colour"),
 ];
 
 const TABLE_LABELS: &[(&str, &str)] = &[
@@ -992,6 +993,9 @@ struct GameForm {
     /// Empty: from the blinds (BSOP 80).
     #[serde(default)]
     smallest_chip: String,
+    /// The board colour (`#rrggbb`).
+    #[serde(default)]
+    colour: String,
     /// Only on the edit form.
     active: Option<String>,
 }
@@ -1029,6 +1033,7 @@ impl GameForm {
                 .smallest_chip
                 .map(|m| money_input(m, currency, lang))
                 .unwrap_or_default(),
+            colour: g.board_colour().to_string(),
             active: check_value(g.active),
         }
     }
@@ -1059,6 +1064,7 @@ impl GameForm {
             rake_cap: p.opt_money("rake_cap", &self.rake_cap, cur),
             smallest_chip: p.opt_money("smallest_chip", &self.smallest_chip, cur),
             active: editing.then(|| checkbox(&self.active)),
+            colour: Some(self.colour.clone()),
         };
         p.finish(|| {
             let errs = services::games::check_game(&g, &room.profile)

@@ -1,10 +1,11 @@
 //! The floor dashboard: every list with positions, every table with its seats and pending
 //! calls; actions post back here. The live part refreshes itself (htmx) without a reload.
 
+use super::floor_board::{panel_of_referer, BoardFilter, Flash, Said};
 use super::{ctx, render, see_other};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::FloorAlerts;
-use crate::services::{self, floor::Dashboard};
+use crate::services::{self, floor::Dashboard, floor::TableView};
 use crate::state::AppState;
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -17,8 +18,10 @@ use std::collections::HashMap;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/floor", web::get().to(page))
         .route("/floor/live", web::get().to(live))
+        .route("/floor/players", web::get().to(suggest_players))
         .route("/floor/lists/{game_id}/join", web::post().to(join))
         .route("/floor/entries/{id}/remove", web::post().to(remove))
+        .route("/floor/entries/{id}/restore", web::post().to(restore))
         .route("/floor/entries/{id}/check-in", web::post().to(check_in))
         .route("/floor/tables/{id}/open", web::post().to(open_table))
         .route(
@@ -76,6 +79,16 @@ struct Page {
     draw: Option<services::draws::DrawView>,
     /// Each table's newest draw (table id → draw id), linked from the table.
     draws: LastDraws,
+    /// The board's search and game filter (from the address: a reload keeps them).
+    filter: BoardFilter,
+    /// What was typed in the join form when it was refused (kept, issue 17 §2).
+    typed: String,
+    /// The table whose panel is open (`/floor?table=N`).
+    panel: Option<TableView>,
+    /// What the last action did (issue 17 §2), with its undo if it has one.
+    done: Option<Flash>,
+    /// Tiles and lists render for the page, not as out-of-band swaps.
+    oob: bool,
 }
 
 #[derive(Template)]
@@ -84,7 +97,7 @@ struct Live {
     c: Ctx,
     d: Dashboard,
     a: FloorAlerts,
-    draws: LastDraws,
+    oob: bool,
 }
 
 async fn load(
@@ -97,7 +110,7 @@ async fn load(
 
 /// The dashboard and the last event number read just before it (a change committed in
 /// between is pushed again: at worst one extra refresh, never a missed one).
-async fn load_since(
+pub(super) async fn load_since(
     st: &AppState,
     now: chrono::DateTime<chrono::Utc>,
 ) -> AppResult<(Dashboard, FloorAlerts, i64, LastDraws)> {
@@ -113,11 +126,11 @@ async fn load_since(
 }
 
 /// Each table's newest draw, linked from the table (issue 17 §3).
-struct LastDraws(HashMap<i64, i64>);
+pub(super) struct LastDraws(HashMap<i64, i64>);
 
 impl LastDraws {
     /// The newest draw of a table (templates pass the id by value or by reference).
-    fn of<T: std::borrow::Borrow<i64>>(&self, table: T) -> Option<i64> {
+    pub(super) fn of<T: std::borrow::Borrow<i64>>(&self, table: T) -> Option<i64> {
         self.0.get(table.borrow()).copied()
     }
 }
@@ -126,6 +139,12 @@ impl LastDraws {
 struct PageQuery {
     /// Set by the redirect after a draw: the dashboard names its result.
     draw: Option<i64>,
+    /// The table (number) whose panel is open.
+    table: Option<String>,
+    /// The board's search.
+    q: Option<String>,
+    /// The board's game filter (a game id; empty: every game).
+    game: Option<String>,
 }
 
 async fn page(
@@ -148,7 +167,17 @@ async fn page(
         }
         None => None,
     };
-    render(
+    let panel = q
+        .table
+        .as_deref()
+        .and_then(|t| t.trim().parse::<i32>().ok())
+        .and_then(|n| d.tables.iter().find(|v| v.table.number == n).cloned());
+    let filter = BoardFilter {
+        q: q.q.clone().unwrap_or_default().chars().take(60).collect(),
+        game: q.game.as_deref().and_then(|g| g.trim().parse().ok()),
+    };
+    let done = Flash::read(&req);
+    let mut res = render(
         StatusCode::OK,
         &Page {
             c,
@@ -158,8 +187,17 @@ async fn page(
             problem: None,
             draw,
             draws,
+            filter,
+            typed: String::new(),
+            panel,
+            done: done.clone(),
+            oob: false,
         },
-    )
+    )?;
+    if done.is_some() {
+        Flash::clear(&mut res);
+    }
+    Ok(res)
 }
 
 async fn live(
@@ -168,8 +206,16 @@ async fn live(
     who: FloorStaff,
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
-    let (d, a, draws) = load(&st, c.now).await?;
-    render(StatusCode::OK, &Live { c, d, a, draws })
+    let (d, a, _) = load(&st, c.now).await?;
+    render(
+        StatusCode::OK,
+        &Live {
+            c,
+            d,
+            a,
+            oob: false,
+        },
+    )
 }
 
 /// What every floor action gets: the time, who acts, and the room (zone, rule profile).
@@ -201,15 +247,43 @@ async fn act_to(
     who: &FloorStaff,
     f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<String> + Send + 'static,
 ) -> AppResult<HttpResponse> {
+    let r = run_act(st, who, f).await;
+    done(req, st, who, r.map(|to| (to, None)), String::new()).await
+}
+
+/// Like [`act`], and the dashboard then says what happened (a toast naming the player, the
+/// list or the seat: issue 17 §2). `typed`: what the form's player field held, kept if the
+/// action is refused.
+async fn act_said(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &FloorStaff,
+    typed: String,
+    f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<Said> + Send + 'static,
+) -> AppResult<HttpResponse> {
+    let r = run_act(st, who, f).await;
+    done(
+        req,
+        st,
+        who,
+        r.map(|said| ("/floor".to_string(), Some(said))),
+        typed,
+    )
+    .await
+}
+
+async fn run_act<T: Send + 'static>(
+    st: &AppState,
+    who: &FloorStaff,
+    f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<T> + Send + 'static,
+) -> AppResult<T> {
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let r = st
-        .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            f(conn, &Act { now, actor, room })
-        })
-        .await;
-    done(req, st, who, r).await
+    st.write(move |_, conn| {
+        let room = services::room::get(conn)?;
+        f(conn, &Act { now, actor, room })
+    })
+    .await
 }
 
 /// Where the floor lands after a draw: the dashboard with the draw's result on top.
@@ -217,15 +291,29 @@ fn after_draw(id: i64) -> String {
     format!("/floor?draw={id}#draw-result")
 }
 
-/// After an action: back to the dashboard, or the dashboard with the refusal on top.
+/// After an action: back to the dashboard — with the table's panel open again when the form
+/// was sent from it — or the dashboard with the refusal on top.
 async fn done(
     req: &HttpRequest,
     st: &AppState,
     who: &FloorStaff,
-    result: AppResult<String>,
+    result: AppResult<(String, Option<Said>)>,
+    typed: String,
 ) -> AppResult<HttpResponse> {
+    let from_panel = panel_of_referer(req);
     match result {
-        Ok(to) => Ok(see_other(&to)),
+        Ok((to, said)) => {
+            let to = match (to.as_str(), from_panel) {
+                ("/floor", Some(n)) => format!("/floor?table={n}"),
+                _ => to,
+            };
+            let mut res = see_other(&to);
+            if let Some(said) = said {
+                let lang = crate::web::ctx::request_lang(req);
+                said.flash(&st.i18n, lang).set(&mut res);
+            }
+            Ok(res)
+        }
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let c = ctx(req, st, &who.0).await?;
             let (message, fields) = crate::web::errors::describe(&st.i18n, c.lang, &e);
@@ -236,6 +324,8 @@ async fn done(
                 format!("{message} {}", detail.join(" "))
             };
             let (d, a, since, draws) = load_since(st, c.now).await?;
+            let panel =
+                from_panel.and_then(|n| d.tables.iter().find(|v| v.table.number == n).cloned());
             render(
                 actix_web::ResponseError::status_code(&e),
                 &Page {
@@ -246,6 +336,11 @@ async fn done(
                     problem: Some(problem),
                     draw: None,
                     draws,
+                    filter: BoardFilter::default(),
+                    typed,
+                    panel,
+                    done: None,
+                    oob: false,
                 },
             )
         }
@@ -269,9 +364,10 @@ async fn join(
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
     let f = form.0;
-    act(&req, &st, &who, move |conn, a| {
+    let typed = f.player.clone();
+    act_said(&req, &st, &who, typed, move |conn, a| {
         let player_id = find_player(conn, &f.player)?;
-        services::floor::join(
+        let e = services::floor::join(
             conn,
             a.now,
             a.room.tz,
@@ -280,19 +376,107 @@ async fn join(
             game_id,
             player_id,
             f.call_in.is_some(),
-        )
-        .map(|_| ())
+        )?;
+        let (alias, game, _) = services::floor::names(conn, player_id, Some(game_id), None)?;
+        let place = services::floor::place_of(conn, game_id, e.id, a.now)?
+            .map(|(p, _)| p.position)
+            .unwrap_or_default();
+        Ok(Said::new("board-did-join")
+            .arg("alias", alias)
+            .arg("game", game)
+            .arg("place", place))
     })
     .await
 }
 
-/// A player typed at the desk: `#number`, a document number, or a player number.
+/// A player typed at the desk: an entry of the type-ahead ("Alias — Name (#37)"), `#number`,
+/// a document number, a player number, or a name, alias or phone that only one player has
+/// (issue 17 §2). Several matches: refused, naming them, so the floor picks one.
 fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResult<i64> {
-    if typed.trim().is_empty() {
+    let t = typed.trim();
+    if t.is_empty() {
         return Err(AppError::field("player", "err-required"));
     }
-    services::players::find_typed(conn, typed)?
-        .ok_or_else(|| AppError::field("player", "err-player-unknown"))
+    // A type-ahead entry ends with the player's number.
+    let picked = t
+        .strip_suffix(')')
+        .and_then(|r| r.rsplit_once("(#"))
+        .map(|(_, n)| format!("#{n}"));
+    if let Some(id) = services::players::find_typed(conn, picked.as_deref().unwrap_or(t))? {
+        return Ok(id);
+    }
+    if picked.is_some() {
+        return Err(AppError::field("player", "err-player-unknown"));
+    }
+    let found = services::players::search(conn, t, 6)?;
+    let folded = t.to_lowercase();
+    let exact: Vec<&crate::db::models::PlayerRow> = found
+        .iter()
+        .filter(|p| p.alias.to_lowercase() == folded || p.full_name.to_lowercase() == folded)
+        .collect();
+    match (found.as_slice(), exact.as_slice()) {
+        ([one], _) => Ok(one.id),
+        (_, [one]) => Ok(one.id),
+        ([], _) => Err(AppError::field("player", "err-player-unknown")),
+        (many, _) => {
+            let names: Vec<String> = many.iter().take(5).map(player_option).collect();
+            Err(AppError::Validation(vec![crate::domain::FieldError::new(
+                "player",
+                "err-player-ambiguous",
+            )
+            .arg("typed", t.chars().take(40).collect::<String>())
+            .arg("players", names.join(", "))]))
+        }
+    }
+}
+
+/// A player as the type-ahead offers them (and [`find_player`] reads back).
+fn player_option(p: &crate::db::models::PlayerRow) -> String {
+    if p.alias == p.full_name {
+        format!("{} (#{})", p.alias, p.id)
+    } else {
+        format!("{} — {} (#{})", p.alias, p.full_name, p.id)
+    }
+}
+
+#[derive(Deserialize)]
+struct SuggestQuery {
+    #[serde(default)]
+    player: String,
+}
+
+/// The type-ahead of the join form: players matching what is typed (name, alias, phone,
+/// document or number), as `<option>`s of its datalist.
+async fn suggest_players(
+    st: web::Data<AppState>,
+    _who: FloorStaff,
+    q: web::Query<SuggestQuery>,
+) -> AppResult<HttpResponse> {
+    let typed: String = q.player.trim().chars().take(100).collect();
+    let found = if typed.chars().count() < 2 || typed.ends_with(')') {
+        Vec::new()
+    } else {
+        st.run(move |_, conn| {
+            let mut v = services::players::search(conn, &typed, 8)?;
+            if let Some(id) = services::players::find_typed(conn, &typed)? {
+                if !v.iter().any(|p| p.id == id) {
+                    v.insert(0, services::players::get(conn, id)?);
+                }
+            }
+            Ok(v)
+        })
+        .await?
+    };
+    let mut html = String::new();
+    for p in &found {
+        let o = askama::filters::escape(player_option(p), askama::filters::Html)
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        html.push_str(&format!("<option value=\"{o}\"></option>"));
+    }
+    Ok(HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(html))
 }
 
 #[derive(Deserialize)]
@@ -309,8 +493,37 @@ async fn remove(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let reason = form.0.reason.unwrap_or_default();
-    act(&req, &st, &who, move |conn, a| {
-        services::floor::remove(conn, a.now, &a.actor, id, &reason).map(|_| ())
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let e = services::floor::remove(conn, a.now, &a.actor, id, &reason)?;
+        let (alias, game, _) = services::floor::names(conn, e.player_id, Some(e.game_id), None)?;
+        Ok(Said::new("board-did-remove")
+            .arg("alias", alias)
+            .arg("game", game)
+            .arg("seconds", services::floor::UNDO_REMOVAL_SECS)
+            .undo(format!("/floor/entries/{id}/restore")))
+    })
+    .await
+}
+
+/// Issue 17 §2: a removal from a list undone within seconds (the toast's "Undo").
+async fn restore(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let e = services::floor::restore(conn, a.now, &a.actor, id)?;
+        let (alias, game, _) = services::floor::names(conn, e.player_id, Some(e.game_id), None)?;
+        let place = services::floor::place_of(conn, e.game_id, e.id, a.now)?
+            .map(|(p, _)| p.position)
+            .unwrap_or_default();
+        Ok(Said::new("board-did-restore")
+            .arg("alias", alias)
+            .arg("game", game)
+            .arg("place", place))
     })
     .await
 }
@@ -354,8 +567,8 @@ async fn call_next(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
-        services::floor::call_next(
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let call = services::floor::call_next(
             conn,
             a.now,
             a.room.tz,
@@ -363,8 +576,12 @@ async fn call_next(
             &a.actor,
             table_id,
             seat,
-        )
-        .map(|_| ())
+        )?;
+        let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
+        Ok(Said::new("board-did-call")
+            .arg("alias", alias)
+            .arg("table", table)
+            .arg("seat", seat))
     })
     .await
 }
@@ -377,9 +594,14 @@ async fn confirm(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    act(&req, &st, &who, move |conn, a| {
-        services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)
-            .map(|_| ())
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let s =
+            services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)?;
+        let (alias, _, table) = services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
+        Ok(Said::new("board-did-seat")
+            .arg("alias", alias)
+            .arg("table", table)
+            .arg("seat", s.seat_no))
     })
     .await
 }
@@ -397,8 +619,13 @@ async fn leave(
         .reason
         .filter(|r| !r.trim().is_empty())
         .unwrap_or_else(|| "left".into());
-    act(&req, &st, &who, move |conn, a| {
-        services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason).map(|_| ())
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let s = services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason)?;
+        let (alias, _, table) = services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
+        Ok(Said::new("board-did-leave")
+            .arg("alias", alias)
+            .arg("table", table)
+            .arg("seat", s.seat_no))
     })
     .await
 }
@@ -545,6 +772,7 @@ async fn refuse_must_move(
                 &st,
                 &who,
                 Err(AppError::field("choice", "err-required")),
+                String::new(),
             )
             .await
         }
@@ -589,6 +817,7 @@ async fn transfer(
                 &st,
                 &who,
                 Err(AppError::field("table_id", "err-required")),
+                String::new(),
             )
             .await
         }

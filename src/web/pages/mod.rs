@@ -5,6 +5,7 @@ pub mod admin;
 pub mod backups;
 pub mod cagnotte;
 pub mod floor;
+pub mod floor_board;
 pub mod lobby;
 pub mod outbox;
 pub mod player_link;
@@ -40,6 +41,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(players::routes)
         .configure(backups::routes)
         .configure(floor::routes)
+        .configure(floor_board::routes)
         .configure(lobby::routes)
         .configure(tablet::routes)
         .configure(table_side::routes)
