@@ -290,15 +290,14 @@ pub fn validate_player_in(
         Some(p) => match normalize_phone_in(p, region) {
             Some(n) => Some(n),
             None => {
-                match region {
-                    // Say what a national number looks like in the room's country.
-                    Some(r) => e.push(
-                        FieldError::new("phone", "err-phone-national")
-                            .arg("code", r.code)
-                            .arg("digits", r.digits()),
-                    ),
-                    None => e.add("phone", "err-phone"),
-                }
+                // Say what a national number looks like in the room's country (the same
+                // code for API clients either way: `phone`).
+                e.push(match region {
+                    Some(r) => FieldError::new("phone", "err-phone")
+                        .arg("code", r.code)
+                        .arg("digits", r.digits()),
+                    None => FieldError::new("phone", "err-phone").arg("code", "none"),
+                });
                 None
             }
         },
@@ -500,7 +499,8 @@ mod tests {
         let mut i = input();
         i.phone = Some("91 234 567".into());
         let f = validate_player_in(&i, today(), lisbon.as_ref()).unwrap_err();
-        assert_eq!((f[0].field.as_str(), f[0].key), ("phone", "err-phone-national"));
+        assert_eq!((f[0].field.as_str(), f[0].key), ("phone", "err-phone"));
+        assert!(f[0].args.contains(&("code", "351".to_string())));
         i.phone = Some("912 345 678".into());
         let (p, _) = validate_player_in(&i, today(), lisbon.as_ref()).unwrap();
         assert_eq!(p.phone.as_deref(), Some("+351912345678"));

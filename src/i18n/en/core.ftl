@@ -205,7 +205,10 @@ err-dob-too-old = The date of birth is more than 120 years ago: please check it.
 err-id-expired = This ID document expired on { $date }: ask for a valid one.
 err-doc-number = Enter the document number (3 to 30 letters and digits).
 err-country = Use the two-letter country code (e.g. PT, BR, MO).
-err-phone = Enter the phone in international format, e.g. +351912345678.
+err-phone = { $code ->
+    [none] Enter the phone in international format, e.g. +351912345678.
+   *[other] Enter the phone with { $digits } digits (+{ $code } is added: the room's country) or in international format, e.g. +44 20 7946 0958.
+}
 err-email = This is not a valid e-mail address.
 err-notify-needs-phone = SMS notifications need a phone number.
 err-notify-needs-email = E-mail notifications need an e-mail address.
@@ -505,7 +508,6 @@ draw-replay-gives = What the replay gives (in the order of its result)
 nav-skip-main = Skip to the content
 nav-skip-tables = Skip to the tables
 # issue 17 §6 (registration)
-err-phone-national = Enter the phone as the room's country writes it ({ $digits } digits, +{ $code } is added), or with its country code, e.g. +44 20 7946 0958.
 hint-phone-room = Without a country code, +{ $code } is added (the room's country); another country: type its code, e.g. +55 11 98765 4321.
 players-photo-kept = Photo kept from the form you sent: it will be saved with the record.
 players-photo-kept-alt = The kept photo

@@ -205,7 +205,10 @@ err-dob-too-old = A data de nascimento é de há mais de 120 anos: verifique-a.
 err-id-expired = Este documento de identificação caducou a { $date }: peça um válido.
 err-doc-number = Indique o número do documento (3 a 30 letras e algarismos).
 err-country = Use o código do país com duas letras (p. ex. PT, BR, MO).
-err-phone = Indique o telefone em formato internacional, p. ex. +351912345678.
+err-phone = { $code ->
+    [none] Indique o telefone em formato internacional, p. ex. +351912345678.
+   *[other] Indique o telefone com { $digits } algarismos (é acrescentado +{ $code }: o país da sala) ou em formato internacional, p. ex. +44 20 7946 0958.
+}
 err-email = Este endereço de e-mail não é válido.
 err-notify-needs-phone = As notificações por SMS precisam de um número de telefone.
 err-notify-needs-email = As notificações por e-mail precisam de um endereço de e-mail.
@@ -505,7 +508,6 @@ draw-replay-gives = O que a repetição dá (pela ordem do seu resultado)
 nav-skip-main = Saltar para o conteúdo
 nav-skip-tables = Saltar para as mesas
 # issue 17 §6 (registration)
-err-phone-national = Indique o telefone como se escreve no país da sala ({ $digits } algarismos; é acrescentado +{ $code }) ou com o indicativo do país, p. ex. +44 20 7946 0958.
 hint-phone-room = Sem indicativo, é acrescentado +{ $code } (o país da sala); de outro país: escreva o indicativo, p. ex. +55 11 98765 4321.
 players-photo-kept = Fotografia guardada do formulário enviado: fica no registo ao gravar.
 players-photo-kept-alt = A fotografia guardada
