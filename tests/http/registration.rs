@@ -494,3 +494,37 @@ async fn a_list_that_refuses_is_named_and_the_others_are_joined() {
     );
     assert_eq!(entries_of(&app, p).len(), 2);
 }
+
+#[actix_web::test]
+async fn the_players_history_names_their_own_link_in_the_readers_language() {
+    let app = TestApp::new().await;
+    let p = crate::floor::eligible_players(&app, 1)[0];
+    let now = app.state.clock.now();
+    // What the player's own link records (leaving a list, answering a call).
+    app.with_conn(|c| {
+        app.state
+            .db
+            .write(c, |c| {
+                cardroom::db::audit::record::<(), ()>(
+                    c,
+                    now,
+                    &cardroom::db::audit::Actor::player(p),
+                    "list.leave",
+                    "player",
+                    Some(p),
+                    None,
+                    None,
+                )
+            })
+            .unwrap()
+    });
+    let s = app.web_login("admin", ADMIN_PW).await;
+    let pt = page(&app, &s, &format!("/players/{p}"), "pt").await.text();
+    assert!(
+        pt.contains(&format!("Pela ligação pessoal (n.º {p})")),
+        "{pt}"
+    );
+    assert!(!pt.contains("own link") && pt.contains("Sistema"), "{pt}");
+    let en = page(&app, &s, &format!("/players/{p}"), "en").await.text();
+    assert!(en.contains(&format!("Player #{p} (own link)")), "{en}");
+}
