@@ -180,6 +180,13 @@ async fn register_player_in_a_real_browser() {
     // The photo is kept by the refused form (file inputs come back empty): its thumbnail shows.
     wait_css(c, "#kept-photo img").await;
     screenshot(c, "browser-under18.png").await;
+    let _ = c
+        .execute(
+            "document.getElementById('kept-photo').scrollIntoView({block: 'center'});",
+            vec![],
+        )
+        .await;
+    screenshot(c, "browser-kept-photo.png").await;
 
     // 4. Correct the date of birth and submit, without attaching the photo again.
     let dob_30 = today
