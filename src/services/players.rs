@@ -1000,3 +1000,16 @@ pub fn join_lists(
     }
     Ok(out)
 }
+
+/// The games whose lists the player is on now (waiting or called): the record shows them
+/// ticked and not to be ticked again.
+pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
+    use crate::db::schema::waitlist_entries as w;
+    // The same states as the floor's "active entry" (`services::floor`).
+    Ok(crate::native!(conn, |dbc| w::table
+        .filter(w::player_id.eq(player_id))
+        .filter(w::state.eq_any(["waiting", "called"]))
+        .select(w::game_id)
+        .distinct()
+        .load(dbc))?)
+}

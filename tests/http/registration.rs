@@ -455,6 +455,11 @@ async fn a_list_that_refuses_is_named_and_the_others_are_joined() {
     let r = join_from_record(&app, &s, p, &[g1], false, "en").await;
     assert_eq!(r.status, 303);
     let joins = audit_actions(&app, "list.join");
+    // The record shows the list the player is on, not to be ticked again.
+    let html = page(&app, &s, &format!("/players/{p}"), "en").await.text();
+    assert!(html.contains(&format!("id=\"list-game-{g1}\" checked disabled> NLH 1/2 <span class=\"badge badge-muted\">on this list")), "{html}");
+    assert!(html.contains(&format!("name=\"game\" value=\"{g2}\"")));
+    // A stale page may still send it: refused for that list, the other joined.
     let r = join_from_record(&app, &s, p, &[g1, g2], false, "en").await;
     assert_eq!(r.status, 200, "{}", r.text());
     let html = r.text();

@@ -524,3 +524,4 @@ players-lists-add = Add to the lists ticked
 players-lists-joined = { $name } added to: { $lists }.
 players-list-refused = { $list }: not added. { $reason }
 err-choose-a-list = Tick at least one list.
+players-on-list = on this list

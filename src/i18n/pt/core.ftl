@@ -524,3 +524,4 @@ players-lists-add = Inscrever nas listas assinaladas
 players-lists-joined = Inscrição de { $name } em: { $lists }.
 players-list-refused = { $list }: inscrição recusada. { $reason }
 err-choose-a-list = Assinale pelo menos uma lista.
+players-on-list = já na lista

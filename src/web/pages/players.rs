@@ -474,6 +474,8 @@ struct ShowPage {
     saved_notice: Option<String>,
     /// The games whose lists the player can be added to from here (active games).
     games: Vec<GameRow>,
+    /// The games whose lists the player is on now.
+    on_lists: Vec<i64>,
     /// After "add to a list": the lists joined, named.
     joined_notice: Option<String>,
     /// After "add to a list": each list that refused, with why.
@@ -518,7 +520,7 @@ async fn show_page(
     let c = ctx(req, st, who).await?;
     let now = c.now;
     let tz = c.tz;
-    let (p, ineligible, bans, separations, history, games) = st
+    let (p, ineligible, bans, separations, history, (games, on_lists)) = st
         .run(move |_, conn| {
             let p = svc::get(conn, id)?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
@@ -529,7 +531,8 @@ async fn show_page(
                 .into_iter()
                 .filter(|g| g.active)
                 .collect::<Vec<_>>();
-            Ok((p, inel, bans, seps, hist, games))
+            let on = svc::lists_of(conn, id)?;
+            Ok((p, inel, bans, seps, hist, (games, on)))
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
@@ -563,6 +566,7 @@ async fn show_page(
         link_notice: None,
         saved_notice: None,
         games,
+        on_lists,
         joined_notice: None,
         refused: Vec::new(),
         call_in: false,
