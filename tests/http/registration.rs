@@ -144,6 +144,22 @@ async fn a_refused_form_keeps_the_photo_and_the_next_submit_stores_it() {
     assert_eq!(r.status, 422, "{}", r.text());
     let kept = kept_field(&r.text()).expect("still kept");
 
+    // A new file that is no image is refused, and the kept photo stays kept.
+    let mut f = fields(&s.csrf);
+    set(&mut f, "kept_photo", &kept);
+    let r = send(
+        &app,
+        &s,
+        "/players",
+        &f,
+        Some(b"%PDF-1.4 not an image"),
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("data-field=\"photo\""));
+    let kept = kept_field(&r.text()).expect("the kept photo survives a refused new file");
+
     // Fixed: saved with the kept photo, no file attached.
     let mut f = fields(&s.csrf);
     set(&mut f, "kept_photo", &kept);

@@ -307,6 +307,8 @@ struct Parsed {
     /// The photo to store with its keep-until time (a new file, else the kept one), or why
     /// it was refused.
     photo: Result<Option<(Photo, i64)>, AppError>,
+    /// A kept photo that still holds while a new file was refused: kept again for the form.
+    fallback: Option<(Photo, i64)>,
 }
 
 impl Parsed {
@@ -321,10 +323,10 @@ impl Parsed {
             (Ok(i), Ok(p)) => (p, Ok(i)),
             (Err(mut fs), Err(AppError::Validation(more))) => {
                 fs.extend(more);
-                (None, Err(AppError::Validation(fs)))
+                (self.fallback, Err(AppError::Validation(fs)))
             }
             (Err(fs), Ok(p)) => (p, Err(AppError::Validation(fs))),
-            (_, Err(e)) => (None, Err(e)),
+            (_, Err(e)) => (self.fallback, Err(e)),
         }
     }
 }
@@ -343,14 +345,22 @@ fn parse_upload(
         .as_ref()
         .map(|t| t.0.trim())
         .filter(|t| !t.is_empty());
-    let photo = match (up.photo_bytes(), kept) {
-        // A new file replaces a kept photo.
-        (Some(bytes), _) => photo::process(bytes)
-            .map(|p| Some((p, now.timestamp() + photo::KEEP_SECS))),
-        (None, Some(field)) => photo::kept(key, session, field, now.timestamp()).map(Some),
-        (None, None) => Ok(None),
+    let kept = kept.map(|field| photo::kept(key, session, field, now.timestamp()));
+    let (photo, fallback) = match (up.photo_bytes(), kept) {
+        // A new file replaces a kept photo; if the new file is refused, the kept one stays
+        // kept for the form.
+        (Some(bytes), kept) => (
+            photo::process(bytes).map(|p| Some((p, now.timestamp() + photo::KEEP_SECS))),
+            kept.and_then(Result::ok),
+        ),
+        (None, Some(kept)) => (kept.map(Some), None),
+        (None, None) => (Ok(None), None),
     };
-    Parsed { input, photo }
+    Parsed {
+        input,
+        photo,
+        fallback,
+    }
 }
 
 async fn create(
