@@ -38,7 +38,8 @@ pub struct PlayerForm {
     /// YYYY-MM-DD
     #[schema(value_type = String, format = Date, required = true)]
     pub doc_expiry: Option<String>,
-    /// E.164, e.g. +351912345678
+    /// E.164, e.g. +351912345678; typed without a country code (e.g. 912 345 678), a number
+    /// of the room's country (from its time zone: Lisbon +351, São Paulo +55, Macau +853).
     pub phone: Option<String>,
     #[schema(max_length = 254)]
     pub email: Option<String>,
