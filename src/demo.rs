@@ -1,6 +1,6 @@
 //! The demo room, loaded with `--demo` into a database that has no games yet: a few games,
-//! eight tables, staff accounts for every role and 36 registered players with photos (one
-//! incomplete, one whose ID expires soon, one banned, one pair kept apart). Everything goes
+//! eight tables, staff accounts for every role and 36 registered players, 35 with a photo (one
+//! incomplete, without a photo; one whose ID expires soon, one banned, one pair kept apart). Everything goes
 //! through the same services as real use, so the audit trail shows it.
 
 use crate::db::audit::Actor;

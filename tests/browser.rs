@@ -3,8 +3,9 @@
 //!
 //! Flow: sign in as `admin`; register a player who is 17 (under 18 by one day on the room's
 //! date, Europe/Lisbon) and see the form come back with the error on `date_of_birth` and the
-//! other fields kept; correct the date, re-attach the photo, register; land on the player's
-//! page with the staff-only photo loaded.
+//! other fields kept and the photo kept (shown as a thumbnail, issue 17 §6); correct the date
+//! and register without attaching the photo again; land on the player's page saying the record
+//! was saved, with the staff-only photo loaded.
 //!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1` (set by
 //! `tests/run.sh`), which makes a missing browser a failure. Screenshots go to
@@ -176,14 +177,22 @@ async fn register_player_in_a_real_browser() {
         )
         .await;
     }
+    // The photo is kept by the refused form (file inputs come back empty): its thumbnail shows.
+    wait_css(c, "#kept-photo img").await;
     screenshot(c, "browser-under18.png").await;
+    let _ = c
+        .execute(
+            "document.getElementById('kept-photo').scrollIntoView({block: 'center'});",
+            vec![],
+        )
+        .await;
+    screenshot(c, "browser-kept-photo.png").await;
 
-    // 4. Correct the date of birth, re-attach the photo (file inputs come back empty), submit.
+    // 4. Correct the date of birth and submit, without attaching the photo again.
     let dob_30 = today
         .checked_sub_months(Months::new(12 * 30))
         .expect("a date 30 years ago");
     set_value_js(c, "#player-form [name=date_of_birth]", &dob_30.to_string()).await;
-    attach_photo(c, &photo).await;
     ok(
         c,
         wait_css(c, "#player-submit").await.click().await,
@@ -201,6 +210,7 @@ async fn register_player_in_a_real_browser() {
         )
         .await;
     }
+    wait_css(c, "#saved-notice").await;
     wait_css(c, "img.player-photo").await;
     let width = photo_natural_width(c).await;
     if width == 0 {

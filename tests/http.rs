@@ -44,6 +44,8 @@ mod pg_cluster;
 mod player_link;
 #[path = "http/push.rs"]
 mod push;
+#[path = "http/registration.rs"]
+mod registration;
 #[path = "http/reports.rs"]
 mod reports;
 #[path = "http/sessions.rs"]

@@ -88,11 +88,113 @@ pub fn normalize_doc_number(s: &str) -> String {
 /// E.164: a `+`, a country code not starting with 0, at most 15 digits in all.
 /// Spaces, dots, dashes and parentheses typed by the desk are removed first.
 pub fn normalize_phone(s: &str) -> Option<String> {
+    normalize_phone_in(s, None)
+}
+
+/// The phone numbering of the room's country: what a number typed without a country code
+/// means at that room's desk ("912 345 678" in Lisbon is +351 912 345 678).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhoneRegion {
+    /// ISO 3166-1 alpha-2.
+    pub country: &'static str,
+    /// The country calling code, digits only (ITU-T E.164 assignments).
+    pub code: &'static str,
+    /// How many digits a national (significant) number has there.
+    pub national_min: usize,
+    pub national_max: usize,
+    /// The national trunk prefix `0` typed before the area code ("011 98765-4321" in São
+    /// Paulo, "020 7946 0958" in London) is dropped; Portugal and Macau have none.
+    pub trunk_zero: bool,
+}
+
+impl PhoneRegion {
+    /// How many digits a national number has, as said to the desk ("9", "10-11").
+    pub fn digits(&self) -> String {
+        if self.national_min == self.national_max {
+            self.national_max.to_string()
+        } else {
+            format!("{}-{}", self.national_min, self.national_max)
+        }
+    }
+}
+
+const fn region(
+    country: &'static str,
+    code: &'static str,
+    national_min: usize,
+    national_max: usize,
+    trunk_zero: bool,
+) -> PhoneRegion {
+    PhoneRegion {
+        country,
+        code,
+        national_min,
+        national_max,
+        trunk_zero,
+    }
+}
+
+const PT: PhoneRegion = region("PT", "351", 9, 9, false);
+// Brazil: a two-digit area code and 8 (land line) or 9 (mobile) digits.
+const BR: PhoneRegion = region("BR", "55", 10, 11, true);
+const MO: PhoneRegion = region("MO", "853", 8, 8, false);
+const HK: PhoneRegion = region("HK", "852", 8, 8, false);
+const ES: PhoneRegion = region("ES", "34", 9, 9, false);
+const FR: PhoneRegion = region("FR", "33", 9, 9, true);
+const GB: PhoneRegion = region("GB", "44", 9, 10, true);
+
+/// The room's country as its time zone tells it (the room's settings name a zone, not a
+/// country). Zones shared by several countries, or not listed, give none: there a number
+/// must be typed with its country code.
+pub fn phone_region_of_zone(zone: &str) -> Option<PhoneRegion> {
+    Some(match zone {
+        "Europe/Lisbon" | "Atlantic/Madeira" | "Atlantic/Azores" | "Portugal" => PT,
+        "America/Sao_Paulo" | "America/Noronha" | "America/Belem" | "America/Fortaleza"
+        | "America/Recife" | "America/Araguaina" | "America/Maceio" | "America/Bahia"
+        | "America/Campo_Grande" | "America/Cuiaba" | "America/Santarem"
+        | "America/Porto_Velho" | "America/Boa_Vista" | "America/Manaus"
+        | "America/Eirunepe" | "America/Rio_Branco" | "Brazil/East" | "Brazil/West"
+        | "Brazil/Acre" | "Brazil/DeNoronha" => BR,
+        "Asia/Macau" | "Asia/Macao" => MO,
+        "Asia/Hong_Kong" | "Hongkong" => HK,
+        "Europe/Madrid" | "Atlantic/Canary" | "Africa/Ceuta" => ES,
+        "Europe/Paris" => FR,
+        "Europe/London" | "GB" => GB,
+        _ => return None,
+    })
+}
+
+/// A phone number as the desk types it, in E.164. With a `+` (or the international prefix
+/// `00`) the number carries its country code; without one it is a national number of the
+/// room's `region` (trunk `0` dropped where the country uses one), checked for that
+/// country's length. None: not a phone number (or a national one where the room's country
+/// is not known).
+pub fn normalize_phone_in(s: &str, region: Option<&PhoneRegion>) -> Option<String> {
     let t: String = s
+        .trim()
         .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')'))
+        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')' | '/'))
         .collect();
-    let digits = t.strip_prefix('+')?;
+    let international = t.strip_prefix('+').or_else(|| t.strip_prefix("00"));
+    let digits = match (international, region) {
+        (Some(d), _) => d.to_string(),
+        (None, None) => return None,
+        (None, Some(r)) => {
+            if !t.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let national = match t.strip_prefix('0') {
+                Some(rest) if r.trunk_zero => rest,
+                _ => t.as_str(),
+            };
+            if !(r.national_min..=r.national_max).contains(&national.len())
+                || national.starts_with('0')
+            {
+                return None;
+            }
+            format!("{}{national}", r.code)
+        }
+    };
     let ok = (8..=15).contains(&digits.len())
         && digits.chars().all(|c| c.is_ascii_digit())
         && !digits.starts_with('0');
@@ -119,10 +221,21 @@ pub fn id_warnings(expiry: NaiveDate, today: NaiveDate) -> Vec<Warning> {
 }
 
 /// BSOP 1, 3: validates a registration or an edit on the room's local date `today`.
-/// Returns the cleaned record and warnings, or every refused field at once.
+/// Returns the cleaned record and warnings, or every refused field at once. Phones must carry
+/// their country code (see [`validate_player_in`] for a room's national numbers).
 pub fn validate_player(
     input: &PlayerInput,
     today: NaiveDate,
+) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
+    validate_player_in(input, today, None)
+}
+
+/// [`validate_player`] at a room whose phone numbering is `region`: a phone typed without a
+/// country code is taken as one of the room's country.
+pub fn validate_player_in(
+    input: &PlayerInput,
+    today: NaiveDate,
+    region: Option<&PhoneRegion>,
 ) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
     let mut e = Errors::default();
     let mut warnings = Vec::new();
@@ -174,10 +287,17 @@ pub fn validate_player(
         .filter(|s| !s.is_empty())
     {
         None => None,
-        Some(p) => match normalize_phone(p) {
+        Some(p) => match normalize_phone_in(p, region) {
             Some(n) => Some(n),
             None => {
-                e.add("phone", "err-phone");
+                // Say what a national number looks like in the room's country (the same
+                // code for API clients either way: `phone`).
+                e.push(match region {
+                    Some(r) => FieldError::new("phone", "err-phone")
+                        .arg("code", r.code)
+                        .arg("digits", r.digits()),
+                    None => FieldError::new("phone", "err-phone").arg("code", "none"),
+                });
                 None
             }
         },
@@ -354,6 +474,36 @@ mod tests {
         assert_eq!(normalize_phone("+0351912345678"), None);
         assert_eq!(normalize_phone("+1234567890123456"), None);
         assert_eq!(normalize_phone("+35191234567a"), None);
+    }
+
+    #[test]
+    fn national_numbers_take_the_rooms_country() {
+        let lisbon = phone_region_of_zone("Europe/Lisbon");
+        let sao_paulo = phone_region_of_zone("America/Sao_Paulo");
+        let macau = phone_region_of_zone("Asia/Macau");
+        let n = |s: &str, r: &Option<PhoneRegion>| normalize_phone_in(s, r.as_ref());
+        assert_eq!(n("912 345 678", &lisbon).as_deref(), Some("+351912345678"));
+        assert_eq!(n("21 234 5678", &lisbon).as_deref(), Some("+351212345678"));
+        // A country code typed still wins; 00 is the international prefix.
+        assert_eq!(n("+55 11 98765-4321", &lisbon).as_deref(), Some("+5511987654321"));
+        assert_eq!(n("00 44 20 7946 0958", &lisbon).as_deref(), Some("+442079460958"));
+        assert_eq!(n("(11) 98765-4321", &sao_paulo).as_deref(), Some("+5511987654321"));
+        assert_eq!(n("011 98765-4321", &sao_paulo).as_deref(), Some("+5511987654321"));
+        assert_eq!(n("6612 3456", &macau).as_deref(), Some("+85366123456"));
+        // Wrong lengths, letters, a trunk 0 where there is none, an unknown country.
+        assert_eq!(n("91 234 567", &lisbon), None);
+        assert_eq!(n("0912345678", &lisbon), None);
+        assert_eq!(n("91234567a", &lisbon), None);
+        assert_eq!(n("912345678", &None), None);
+        assert_eq!(phone_region_of_zone("Europe/Berlin"), None);
+        let mut i = input();
+        i.phone = Some("91 234 567".into());
+        let f = validate_player_in(&i, today(), lisbon.as_ref()).unwrap_err();
+        assert_eq!((f[0].field.as_str(), f[0].key), ("phone", "err-phone"));
+        assert!(f[0].args.contains(&("code", "351".to_string())));
+        i.phone = Some("912 345 678".into());
+        let (p, _) = validate_player_in(&i, today(), lisbon.as_ref()).unwrap();
+        assert_eq!(p.phone.as_deref(), Some("+351912345678"));
     }
 
     #[test]

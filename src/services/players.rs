@@ -9,7 +9,9 @@ use crate::db::{next_seq, DbConn};
 use crate::domain::age::room_date;
 use crate::domain::eligibility::{eligible_to_play, separation_pair, Ban, Ineligible, PlayerFacts};
 use crate::domain::error::Errors;
-use crate::domain::player::{validate_player, CleanPlayer, PlayerInput, Warning};
+use crate::domain::player::{
+    phone_region_of_zone, validate_player_in, CleanPlayer, PhoneRegion, PlayerInput, Warning,
+};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
@@ -36,7 +38,8 @@ pub struct PlayerForm {
     /// YYYY-MM-DD
     #[schema(value_type = String, format = Date, required = true)]
     pub doc_expiry: Option<String>,
-    /// E.164, e.g. +351912345678
+    /// E.164, e.g. +351912345678; typed without a country code (e.g. 912 345 678), a number
+    /// of the room's country (from its time zone: Lisbon +351, São Paulo +55, Macau +853).
     pub phone: Option<String>,
     #[schema(max_length = 254)]
     pub email: Option<String>,
@@ -112,6 +115,12 @@ const PLACEHOLDER_EXPIRY: NaiveDate = NaiveDate::from_ymd_opt(2100, 1, 1).unwrap
 impl PlayerForm {
     /// Parses the strings; missing or malformed fields are all reported together.
     pub fn parse(&self) -> Result<PlayerInput, Vec<FieldError>> {
+        self.parse_in(None)
+    }
+
+    /// [`parse`](Self::parse) at a room whose phone numbering is `region` (a phone typed
+    /// without a country code is not reported as malformed alongside a missing field).
+    pub fn parse_in(&self, region: Option<&PhoneRegion>) -> Result<PlayerInput, Vec<FieldError>> {
         use crate::domain::player::{DocumentKind, Language, NotifyPref};
         let mut e = Errors::default();
         let full_name = required(&mut e, "full_name", &self.full_name).map(str::to_string);
@@ -143,7 +152,7 @@ impl PlayerForm {
         // the desk fixes everything in one go (stand-in values take the place of what is missing).
         // Date rules need the room's date, so they wait for a form that parses.
         let mut errors = e.0;
-        if let Err(more) = validate_player(&input, PLACEHOLDER_TODAY) {
+        if let Err(more) = validate_player_in(&input, PLACEHOLDER_TODAY, region) {
             for f in more {
                 let dated = f.field == "date_of_birth" || f.field == "doc_expiry";
                 if !dated && !errors.iter().any(|x| x.field == f.field) {
@@ -338,7 +347,9 @@ pub fn create(
     input: &PlayerInput,
     photo: Option<&Photo>,
 ) -> AppResult<(PlayerRow, Vec<Warning>)> {
-    let (clean, warnings) = validate_player(input, room_date(now, tz))?;
+    // A phone typed without a country code is one of the room's country.
+    let region = phone_region_of_zone(tz.name());
+    let (clean, warnings) = validate_player_in(input, room_date(now, tz), region.as_ref())?;
     if let Some(existing) = duplicate_of(conn, &clean, None)? {
         return Err(duplicate_error(&existing));
     }
@@ -424,7 +435,9 @@ pub fn update(
             return Err(conflict("err-stale-edit"));
         }
     }
-    let (clean, warnings) = validate_player(input, room_date(now, tz))?;
+    // A phone typed without a country code is one of the room's country.
+    let region = phone_region_of_zone(tz.name());
+    let (clean, warnings) = validate_player_in(input, room_date(now, tz), region.as_ref())?;
     if let Some(existing) = duplicate_of(conn, &clean, Some(id))? {
         return Err(duplicate_error(&existing));
     }
@@ -932,4 +945,72 @@ pub fn separations_of(
         out.push((r, get(conn, other)?));
     }
     Ok(out)
+}
+
+/// One list's outcome in [`join_lists`].
+#[derive(Debug)]
+pub struct ListJoin {
+    pub game_id: i64,
+    /// The game's name, to say which list (the id when there is no such game).
+    pub game: String,
+    pub result: AppResult<crate::db::models::WaitlistRow>,
+}
+
+/// Issue 17 §2, "add to a list from the player's record": adds the player to several games'
+/// lists at once, each through [`super::floor::join`] — the floor's own join, with its rules
+/// (BSOP 1-3, 10 eligibility, BSOP 55 return window, one entry per list), audit record
+/// (`list.join`), live update and message to the player. Each join runs in its own savepoint:
+/// a list that refuses is undone alone and named in the outcome, the others are joined (a
+/// floor manager at the desk wants the player on every list that can take them). Errors
+/// other than a refusal (the database) end the whole write.
+pub fn join_lists(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &crate::domain::profile::RuleProfile,
+    actor: &Actor,
+    player_id: i64,
+    game_ids: &[i64],
+    call_in: bool,
+) -> AppResult<Vec<ListJoin>> {
+    // An unknown player is the request's refusal, not each list's.
+    get(conn, player_id)?;
+    let mut out = Vec::with_capacity(game_ids.len());
+    for &game_id in game_ids {
+        let game = super::games::get_game(conn, game_id)
+            .map(|g| g.name)
+            .unwrap_or_else(|_| format!("#{game_id}"));
+        let result = conn.transaction(|c| {
+            super::floor::join(c, now, tz, profile, actor, game_id, player_id, call_in)
+        });
+        match result {
+            Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
+                out.push(ListJoin {
+                    game_id,
+                    game,
+                    result: Err(e),
+                })
+            }
+            Err(e) => return Err(e),
+            Ok(row) => out.push(ListJoin {
+                game_id,
+                game,
+                result: Ok(row),
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// The games whose lists the player is on now (waiting or called): the record shows them
+/// ticked and not to be ticked again.
+pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
+    use crate::db::schema::waitlist_entries as w;
+    // The same states as the floor's "active entry" (`services::floor`).
+    Ok(crate::native!(conn, |dbc| w::table
+        .filter(w::player_id.eq(player_id))
+        .filter(w::state.eq_any(["waiting", "called"]))
+        .select(w::game_id)
+        .distinct()
+        .load(dbc))?)
 }

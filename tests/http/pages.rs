@@ -185,7 +185,10 @@ async fn register_with_photo_then_see_the_record() {
         html.contains("João Gonçalves") && html.contains("+5511987654321") && html.contains("BR")
     );
     assert!(html.contains("class=\"player-photo\""));
-    let photo = app.page(&format!("{loc}/photo"), &s).await;
+    // The record says it was saved (issue 17 §6): `?saved=new` after its address.
+    let (record, saved) = loc.split_once('?').unwrap();
+    assert_eq!(saved, "saved=new");
+    let photo = app.page(&format!("{record}/photo"), &s).await;
     assert_eq!(photo.status, 200);
     assert_eq!(photo.header("content-type").as_deref(), Some("image/jpeg"));
     assert_eq!(&photo.body[..2], &[0xFF, 0xD8]);

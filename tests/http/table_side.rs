@@ -1773,3 +1773,28 @@ async fn pt_2007_24_no_hand_is_dealt_below_the_minimum_to_run_not_even_the_first
     assert_eq!(res.status, 201, "{}", res.text());
     assert_eq!(r.app.count("hands"), 1);
 }
+
+#[actix_web::test]
+async fn the_tablet_names_the_button_and_the_small_blind_each_on_its_own_seat() {
+    // Issue 17: two seats were both badged "Button / small blind". BSOP 57 protects the
+    // button and the small blind: each is named on its seat; heads-up (the button posts the
+    // small blind) one seat carries both.
+    let r = room(4).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let seats = [1, 3, 5, 7];
+    for s in seats {
+        r.seat(s, "100").await;
+    }
+    let res = r.tap(&r.dealer, "/tablet/hand", &[]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let html = r.view().await;
+    assert!(html.contains("id=\"seat-button-1\""), "{html}");
+    assert!(html.contains("id=\"seat-small-blind-3\""), "{html}");
+    assert!(!html.contains("Button / small blind"), "{html}");
+    for s in [5, 7] {
+        assert!(!html.contains(&format!("id=\"seat-button-{s}\"")));
+        assert!(!html.contains(&format!("id=\"seat-small-blind-{s}\"")));
+    }
+}

@@ -117,6 +117,27 @@ async fn a_tablet_pairs_with_a_code_and_a_dealer_signs_in_on_it() {
     );
     assert!(html.contains("T1 main"));
     assert!(html.contains("data-stream=\"/tablet/stream\""));
+    // A tablet paired without a name is labelled with its table's number: the header says
+    // "Table 1" once, not "Table 1  1" (issue 17).
+    app.with_conn(|c| {
+        diesel::update(cardroom::db::schema::tablets::table)
+            .set(cardroom::db::schema::tablets::label.eq("1"))
+            .execute(c)
+            .unwrap()
+    });
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .cookie(tablet.c())
+                .cookie(d.c())
+                .to_request(),
+        )
+        .await;
+    let html = r.text();
+    let bar = &html[html.find("class=\"tablet-title\"").unwrap()..html.find("id=\"live-status\"").unwrap()];
+    assert!(bar.contains("Table 1") || bar.contains("Mesa 1"), "{bar}");
+    assert!(!bar.contains("<span class=\"muted\""), "the number said once: {bar}");
     // Without the device token a dealer's session does not make a tablet.
     let r = app
         .call(

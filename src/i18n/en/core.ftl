@@ -206,7 +206,10 @@ err-dob-too-old = The date of birth is more than 120 years ago: please check it.
 err-id-expired = This ID document expired on { $date }: ask for a valid one.
 err-doc-number = Enter the document number (3 to 30 letters and digits).
 err-country = Use the two-letter country code (e.g. PT, BR, MO).
-err-phone = Enter the phone in international format, e.g. +351912345678.
+err-phone = { $code ->
+    [none] Enter the phone in international format, e.g. +351912345678.
+   *[other] Enter the phone with { $digits } digits (+{ $code } is added: the room's country) or in international format, e.g. +44 20 7946 0958.
+}
 err-email = This is not a valid e-mail address.
 err-notify-needs-phone = SMS notifications need a phone number.
 err-notify-needs-email = E-mail notifications need an e-mail address.
@@ -317,7 +320,7 @@ floor-removed-by-floor = Removed by the floor
 floor-open-table = Open table
 floor-suspended-since = Suspended since { $time } (PT-2007 24): closes after 15 minutes below the minimum.
 floor-leave = Leaves
-floor-seat = Seated
+floor-seat = Seat
 floor-held = Held
 floor-call-next = Call
 table-state-running = Running
@@ -537,3 +540,21 @@ floor-last-draw = Last draw #{ $id }
 draw-replay-gives = What the replay gives (in the order of its result)
 nav-skip-main = Skip to the content
 nav-skip-tables = Skip to the tables
+# issue 17 §6 (registration)
+hint-phone-room = Without a country code, +{ $code } is added (the room's country); another country: type its code, e.g. +55 11 98765 4321.
+players-photo-kept = Photo kept from the form you sent: it will be saved with the record.
+players-photo-kept-alt = The kept photo
+hint-photo-kept-replace = Choose a file only to replace the kept photo. JPEG or PNG, up to 5 MB.
+err-photo-kept-invalid = The kept photo does not belong to this form; attach the photo again.
+err-photo-kept-expired = The kept photo expired (a form keeps it for { $minutes } minutes); attach the photo again.
+players-saved-new = { $name } registered: record saved.
+players-saved-edit = Changes to { $name }'s record saved.
+players-actor-own-link = Player #{ $id } (own link)
+players-actor-system = System
+players-lists-title = Add to a list
+players-lists-choose = Waiting lists
+players-lists-add = Add to the lists ticked
+players-lists-joined = { $name } added to: { $lists }.
+players-list-refused = { $list }: not added. { $reason }
+err-choose-a-list = Tick at least one list.
+players-on-list = on this list

@@ -295,3 +295,6 @@ err-hand-below-minimum = No hand may be dealt: a game may neither start nor cont
     [one] is
    *[other] are
 } seated.
+# issue 17 §6 (registration)
+tablet-button = Button
+tablet-small-blind = Small blind

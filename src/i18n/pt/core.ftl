@@ -206,7 +206,10 @@ err-dob-too-old = A data de nascimento é de há mais de 120 anos: verifique-a.
 err-id-expired = Este documento de identificação caducou a { $date }: peça um válido.
 err-doc-number = Indique o número do documento (3 a 30 letras e algarismos).
 err-country = Use o código do país com duas letras (p. ex. PT, BR, MO).
-err-phone = Indique o telefone em formato internacional, p. ex. +351912345678.
+err-phone = { $code ->
+    [none] Indique o telefone em formato internacional, p. ex. +351912345678.
+   *[other] Indique o telefone com { $digits } algarismos (é acrescentado +{ $code }: o país da sala) ou em formato internacional, p. ex. +44 20 7946 0958.
+}
 err-email = Este endereço de e-mail não é válido.
 err-notify-needs-phone = As notificações por SMS precisam de um número de telefone.
 err-notify-needs-email = As notificações por e-mail precisam de um endereço de e-mail.
@@ -317,7 +320,7 @@ floor-removed-by-floor = Retirado pela chefia de sala
 floor-open-table = Abrir mesa
 floor-suspended-since = Suspensa desde as { $time } (PT-2007 24): encerra após 15 minutos abaixo do mínimo.
 floor-leave = Sai
-floor-seat = Sentou-se
+floor-seat = Sentar
 floor-held = Guardado
 floor-call-next = Chamar
 table-state-running = Em jogo
@@ -540,3 +543,21 @@ floor-last-draw = Último sorteio n.º { $id }
 draw-replay-gives = O que a repetição dá (pela ordem do seu resultado)
 nav-skip-main = Saltar para o conteúdo
 nav-skip-tables = Saltar para as mesas
+# issue 17 §6 (registration)
+hint-phone-room = Sem indicativo, é acrescentado +{ $code } (o país da sala); de outro país: escreva o indicativo, p. ex. +55 11 98765 4321.
+players-photo-kept = Fotografia guardada do formulário enviado: fica no registo ao gravar.
+players-photo-kept-alt = A fotografia guardada
+hint-photo-kept-replace = Escolha um ficheiro só para substituir a fotografia guardada. JPEG ou PNG, até 5 MB.
+err-photo-kept-invalid = A fotografia guardada não pertence a este formulário; anexe a fotografia de novo.
+err-photo-kept-expired = A fotografia guardada expirou (o formulário guarda-a durante { $minutes } minutos); anexe a fotografia de novo.
+players-saved-new = Registo de { $name } guardado.
+players-saved-edit = Alterações ao registo de { $name } guardadas.
+players-actor-own-link = Pela ligação pessoal (n.º { $id })
+players-actor-system = Sistema
+players-lists-title = Inscrever numa lista
+players-lists-choose = Listas de espera
+players-lists-add = Inscrever nas listas assinaladas
+players-lists-joined = Inscrição de { $name } em: { $lists }.
+players-list-refused = { $list }: inscrição recusada. { $reason }
+err-choose-a-list = Assinale pelo menos uma lista.
+players-on-list = já na lista

@@ -53,11 +53,11 @@ tablet-service-floor = Chamar o floor
 tablet-service-chips = Fichas
 tablet-service-decision = Decisão
 tablet-service-sent = enviado
-tablet-buyin-required = Buy-in exigido:
+tablet-buyin-required = Cave exigida:
 tablet-buyin-exactly = exatamente { $amount }
 tablet-buyin-at-least = pelo menos { $amount }
-tablet-buyin-amount = Valor do buy-in
-tablet-seat-with-buyin = Sentar com este buy-in
+tablet-buyin-amount = Valor da cave
+tablet-seat-with-buyin = Sentar com esta cave
 
 ## Lugares
 tablet-bought-in = comprou { $amount }
@@ -94,7 +94,7 @@ tablet-extend-minutes = Minutos
 tablet-extend-reason = Motivo
 tablet-hand = Esta mão
 tablet-hand-help = Marque quem descansa, ou quem não apostou nesta mão, antes de tocar em “Nova mão”.
-tablet-buyin = Buy-in
+tablet-buyin = Cave
 tablet-rebuy = Reposição
 tablet-stack-now = Fichas agora
 tablet-amount = Valor
@@ -143,7 +143,7 @@ custody-note = Nota
 
 ## Recusas
 err-amount-negative = O valor não pode ser negativo.
-err-buyin-required = Indique o valor do buy-in.
+err-buyin-required = Indique o valor da cave.
 err-already-away = O jogador já está marcado como ausente.
 err-not-away = O jogador não está marcado como ausente.
 err-still-away = O jogador ainda está ausente: marque primeiro o regresso.
@@ -177,7 +177,7 @@ action-seat-call_ack = Chamada confirmada na mesa
 action-seat-call_escalated = Chamada não confirmada a tempo (escalada)
 action-tablet-pair = Tablet emparelhado com uma mesa
 action-tablet-revoke = Tablet revogado
-action-seat-buyin = Buy-in
+action-seat-buyin = Cave
 action-seat-rebuy = Reposição (PT-2007 79)
 action-seat-count = Fichas contadas
 action-seat-cash_out = Saiu com as fichas
@@ -295,3 +295,6 @@ err-hand-below-minimum = Não se pode dar uma mão: um jogo não pode começar n
     [one] só há uma pessoa sentada
    *[other] há { $seated } pessoas sentadas
 }.
+# issue 17 §6 (registration)
+tablet-button = Botão
+tablet-small-blind = Small blind

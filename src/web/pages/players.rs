@@ -2,9 +2,11 @@
 //! separations, history.
 
 use super::{ctx, render, see_other, SearchQuery};
-use crate::db::models::{AuditRow, ExclusionRow, PlayerRow, SeparationRow};
+use crate::db::models::{AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow};
 use crate::domain::eligibility::Ineligible;
-use crate::domain::player::{id_warnings, DocumentKind, Language, NotifyPref, Warning};
+use crate::domain::player::{
+    id_warnings, phone_region_of_zone, DocumentKind, Language, NotifyPref, PhoneRegion, Warning,
+};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::photo::{self, Photo};
@@ -25,8 +27,9 @@ use serde::Deserialize;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(
         MultipartFormConfig::default()
-            .total_limit(photo::MAX_UPLOAD_BYTES + 512 * 1024)
-            .memory_limit(photo::MAX_UPLOAD_BYTES + 512 * 1024)
+            // The photo, the text fields, and a photo kept from a refused form (its field).
+            .total_limit(photo::MAX_UPLOAD_BYTES + photo::KEEP_MAX_FIELD + 512 * 1024)
+            .memory_limit(photo::MAX_UPLOAD_BYTES + photo::KEEP_MAX_FIELD + 512 * 1024)
             .error_handler(|e, _| {
                 use actix_multipart::MultipartError as M;
                 match e {
@@ -62,6 +65,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route("/players/{id}", web::post().to(update))
     .route("/players/{id}/edit", web::get().to(edit_form))
     .route("/players/{id}/photo", web::get().to(photo_file))
+    .route("/players/{id}/lists", web::post().to(join_lists))
     .route("/players/{id}/bans", web::post().to(ban))
     .route("/bans/{id}/lift", web::post().to(lift))
     .route("/players/{id}/separations", web::post().to(separate))
@@ -155,9 +159,16 @@ struct FormPage {
     doc_kinds: &'static [DocumentKind],
     languages: &'static [Language],
     notifies: &'static [NotifyPref],
+    /// A refused form's photo, kept: the hidden field's value (see `photo::keep`).
+    kept_photo: Option<String>,
+    /// Its thumbnail (a `data:` address).
+    kept_thumb: Option<String>,
+    /// The room's country calling code: a phone typed without one takes it.
+    phone_code: Option<&'static str>,
 }
 
 fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPage {
+    let phone_code = phone_region_of_zone(c.tz.name()).map(|r| r.code);
     FormPage {
         c,
         player_id,
@@ -169,6 +180,9 @@ fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPa
         doc_kinds: DocumentKind::ALL,
         languages: Language::ALL,
         notifies: NotifyPref::ALL,
+        kept_photo: None,
+        kept_thumb: None,
+        phone_code,
     }
 }
 
@@ -201,6 +215,8 @@ pub struct PlayerUpload {
     alias: Option<Text<String>>,
     version: Option<Text<String>>,
     photo: Option<MpBytes>,
+    /// The photo a refused form kept (`photo::keep`), used when no new file is chosen.
+    kept_photo: Option<Text<String>>,
 }
 
 impl PlayerUpload {
@@ -230,21 +246,41 @@ impl PlayerUpload {
     }
 }
 
-/// Shows the form again with what was typed and every message, changing nothing.
+/// What a staff session's kept photos are bound to: the session (its row id) and the staff
+/// member, so a kept photo never serves another session.
+fn keep_session(who: &FloorStaff) -> String {
+    format!("{}:{}", who.0.staff.id, who.0.claims.sid)
+}
+
+/// Shows the form again with what was typed and every message, changing nothing. A photo the
+/// desk attached (or had kept) is kept again, with its thumbnail, so it is not attached twice.
 async fn form_again(
-    req: &HttpRequest,
     st: &AppState,
     who: &FloorStaff,
+    c: Ctx,
     player_id: Option<i64>,
     form: &PlayerForm,
+    photo: Option<(Photo, i64)>,
     err: AppError,
 ) -> AppResult<HttpResponse> {
-    let c = ctx(req, st, &who.0).await?;
     let has_photo = match player_id {
         Some(id) => st.run(move |_, conn| svc::get(conn, id)).await?.has_photo,
         None => false,
     };
     let mut page = form_page(c, player_id, has_photo, Vals::of(form));
+    if let Some((ph, exp)) = photo {
+        let key = st.keys.short_links;
+        let session = keep_session(who);
+        // Re-encoding the thumbnail is CPU work: on the blocking pool.
+        let (field, thumb) = web::block(move || {
+            let field = photo::keep(&key, &session, &ph, exp);
+            let thumb = field.as_ref().and_then(|_| photo::thumbnail_data_url(&ph));
+            (field, thumb)
+        })
+        .await?;
+        page.kept_photo = field;
+        page.kept_thumb = thumb;
+    }
     let status = actix_web::ResponseError::status_code(&err);
     match &err {
         AppError::Validation(fields) => page.errs = page.c.errors(fields),
@@ -264,21 +300,66 @@ async fn form_again(
     render(status, &page)
 }
 
+/// The fields and the photo of a posted form, each with its own outcome: a photo that is
+/// fine is kept even when a field is refused, and the reverse.
+struct Parsed {
+    input: Result<crate::domain::player::PlayerInput, Vec<crate::domain::FieldError>>,
+    /// The photo to store with its keep-until time (a new file, else the kept one), or why
+    /// it was refused.
+    photo: Result<Option<(Photo, i64)>, AppError>,
+    /// A kept photo that still holds while a new file was refused: kept again for the form.
+    fallback: Option<(Photo, i64)>,
+}
+
+impl Parsed {
+    /// Every problem at once (fields and photo), or what to save.
+    fn outcome(
+        self,
+    ) -> (
+        Option<(Photo, i64)>,
+        Result<crate::domain::player::PlayerInput, AppError>,
+    ) {
+        match (self.input, self.photo) {
+            (Ok(i), Ok(p)) => (p, Ok(i)),
+            (Err(mut fs), Err(AppError::Validation(more))) => {
+                fs.extend(more);
+                (self.fallback, Err(AppError::Validation(fs)))
+            }
+            (Err(fs), Ok(p)) => (p, Err(AppError::Validation(fs))),
+            (_, Err(e)) => (self.fallback, Err(e)),
+        }
+    }
+}
+
 fn parse_upload(
     up: &PlayerUpload,
-) -> Result<(crate::domain::player::PlayerInput, Option<Photo>), AppError> {
-    let form = up.form();
+    region: Option<&PhoneRegion>,
+    key: &[u8; 32],
+    session: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Parsed {
     // Parse the fields and the photo together so every problem is shown at once.
-    let input = form.parse();
-    let photo = up.photo_bytes().map(photo::process).transpose();
-    match (input, photo) {
-        (Ok(i), Ok(p)) => Ok((i, p)),
-        (Err(mut fs), Err(AppError::Validation(more))) => {
-            fs.extend(more);
-            Err(AppError::Validation(fs))
-        }
-        (Err(fs), _) => Err(AppError::Validation(fs)),
-        (_, Err(e)) => Err(e),
+    let input = up.form().parse_in(region);
+    let kept = up
+        .kept_photo
+        .as_ref()
+        .map(|t| t.0.trim())
+        .filter(|t| !t.is_empty());
+    let kept = kept.map(|field| photo::kept(key, session, field, now.timestamp()));
+    let (photo, fallback) = match (up.photo_bytes(), kept) {
+        // A new file replaces a kept photo; if the new file is refused, the kept one stays
+        // kept for the form.
+        (Some(bytes), kept) => (
+            photo::process(bytes).map(|p| Some((p, now.timestamp() + photo::KEEP_SECS))),
+            kept.and_then(Result::ok),
+        ),
+        (None, Some(kept)) => (kept.map(Some), None),
+        (None, None) => (Ok(None), None),
+    };
+    Parsed {
+        input,
+        photo,
+        fallback,
     }
 }
 
@@ -289,24 +370,32 @@ async fn create(
     up: MultipartForm<PlayerUpload>,
 ) -> AppResult<HttpResponse> {
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
+    let c = ctx(&req, &st, &who.0).await?;
     let form = up.form();
     let up = up.into_inner();
+    let (key, session, now, tz) = (st.keys.short_links, keep_session(&who), c.now, c.tz);
     // Decoding a photo is CPU work: on the blocking pool, not on the request thread.
-    let (input, photo) = match web::block(move || parse_upload(&up)).await? {
-        Ok(x) => x,
-        Err(e) => return form_again(&req, &st, &who, None, &form, e).await,
+    let (photo, input) = web::block(move || {
+        let region = phone_region_of_zone(tz.name());
+        parse_upload(&up, region.as_ref(), &key, &session, now).outcome()
+    })
+    .await?;
+    let input = match input {
+        Ok(i) => i,
+        Err(e) => return form_again(&st, &who, c, None, &form, photo, e).await,
     };
-    let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
+    let to_store = photo.as_ref().map(|(p, _)| p.clone());
     let result = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            svc::create(conn, now, room.tz, &actor, &input, photo.as_ref())
+            svc::create(conn, now, room.tz, &actor, &input, to_store.as_ref())
         })
         .await;
     match result {
-        Ok((row, _)) => Ok(see_other(&format!("/players/{}", row.id))),
-        Err(e) => form_again(&req, &st, &who, None, &form, e).await,
+        // Issue 17 §6: the record says it was saved, naming the player.
+        Ok((row, _)) => Ok(see_other(&format!("/players/{}?saved=new", row.id))),
+        Err(e) => form_again(&st, &who, c, None, &form, photo, e).await,
     }
 }
 
@@ -339,15 +428,22 @@ async fn update(
 ) -> AppResult<HttpResponse> {
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
     let id = path.into_inner();
+    let c = ctx(&req, &st, &who.0).await?;
     let form = up.form();
     let up = up.into_inner();
-    let (input, photo) = match web::block(move || parse_upload(&up)).await? {
-        Ok(x) => x,
-        Err(e) => return form_again(&req, &st, &who, Some(id), &form, e).await,
+    let (key, session, now, tz) = (st.keys.short_links, keep_session(&who), c.now, c.tz);
+    let (photo, input) = web::block(move || {
+        let region = phone_region_of_zone(tz.name());
+        parse_upload(&up, region.as_ref(), &key, &session, now).outcome()
+    })
+    .await?;
+    let input = match input {
+        Ok(i) => i,
+        Err(e) => return form_again(&st, &who, c, Some(id), &form, photo, e).await,
     };
-    let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let version = form.version;
+    let to_store = photo.as_ref().map(|(p, _)| p.clone());
     let result = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
@@ -359,18 +455,18 @@ async fn update(
                 id,
                 version,
                 &input,
-                photo.as_ref(),
+                to_store.as_ref(),
             )
         })
         .await;
     match result {
-        Ok(_) => Ok(see_other(&format!("/players/{id}"))),
+        Ok(_) => Ok(see_other(&format!("/players/{id}?saved=edit"))),
         Err(AppError::NotFound) => Err(AppError::NotFound),
-        Err(e) => form_again(&req, &st, &who, Some(id), &form, e).await,
+        Err(e) => form_again(&st, &who, c, Some(id), &form, photo, e).await,
     }
 }
 
-#[derive(Template, WebTemplate)]
+#[derive(Template)]
 #[template(path = "players/show.html")]
 struct ShowPage {
     c: Ctx,
@@ -380,41 +476,73 @@ struct ShowPage {
     warnings: Vec<String>,
     bans: Vec<(ExclusionRow, bool)>,
     separations: Vec<(SeparationRow, PlayerRow)>,
-    history: Vec<AuditRow>,
+    /// The player's history, each record with who did it in the reader's language.
+    history: Vec<(AuditRow, String)>,
     /// What just happened to the player's link (`?link=sent|revoked`).
     link_notice: Option<String>,
+    /// "Record saved" after a registration or an edit (`?saved=new|edit`), naming the player.
+    saved_notice: Option<String>,
+    /// The games whose lists the player can be added to from here (active games).
+    games: Vec<GameRow>,
+    /// The games whose lists the player is on now.
+    on_lists: Vec<i64>,
+    /// After "add to a list": the lists joined, named.
+    joined_notice: Option<String>,
+    /// After "add to a list": each list that refused, with why.
+    refused: Vec<String>,
+    /// The call-in box as it was sent (kept on a refusal).
+    call_in: bool,
 }
 
 #[derive(Deserialize)]
 struct ShowQuery {
     link: Option<String>,
+    saved: Option<String>,
+    /// Game ids joined from this page (`3,5`).
+    joined: Option<String>,
 }
 
-async fn show(
-    req: HttpRequest,
-    st: web::Data<AppState>,
-    who: RegistryReader,
-    path: web::Path<i64>,
-    q: web::Query<ShowQuery>,
-) -> AppResult<ShowPage> {
-    let id = path.into_inner();
-    let link_notice = match q.into_inner().link.as_deref() {
-        Some("sent") => Some("players-link-sent"),
-        Some("revoked") => Some("players-links-revoked"),
-        _ => None,
+/// Who did a history record, in the reader's language. A player acting through their own
+/// link is stored as `player #37 (own link)` (the audit trail is not rewritten): said here.
+fn actor_label(c: &Ctx, h: &AuditRow) -> String {
+    if h.actor_id.is_none() {
+        if let Some(n) = h
+            .actor_name
+            .strip_prefix("player #")
+            .and_then(|r| r.strip_suffix(" (own link)"))
+            .filter(|n| n.chars().all(|d| d.is_ascii_digit()))
+        {
+            return c.t1("players-actor-own-link", "id", n);
+        }
+        if h.actor_name == "system" {
+            return c.t("players-actor-system");
+        }
     }
-    .map(str::to_string);
-    let c = ctx(&req, &st, &who.0).await?;
+    h.actor_name.clone()
+}
+
+async fn show_page(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &crate::web::extract::Authed,
+    id: i64,
+) -> AppResult<ShowPage> {
+    let c = ctx(req, st, who).await?;
     let now = c.now;
     let tz = c.tz;
-    let (p, ineligible, bans, separations, history) = st
+    let (p, ineligible, bans, separations, history, (games, on_lists)) = st
         .run(move |_, conn| {
             let p = svc::get(conn, id)?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
             let bans = svc::exclusions_of(conn, id, now)?;
             let seps = svc::separations_of(conn, id)?;
             let hist = services::audit::history(conn, "player", id, 50)?;
-            Ok((p, inel, bans, seps, hist))
+            let games = services::games::list_games(conn)?
+                .into_iter()
+                .filter(|g| g.active)
+                .collect::<Vec<_>>();
+            let on = svc::lists_of(conn, id)?;
+            Ok((p, inel, bans, seps, hist, (games, on)))
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
@@ -429,6 +557,13 @@ async fn show(
         })
         .collect();
     let age = crate::domain::age::age_on(p.date_of_birth, today);
+    let history = history
+        .into_iter()
+        .map(|h| {
+            let who = actor_label(&c, &h);
+            (h, who)
+        })
+        .collect();
     Ok(ShowPage {
         c,
         p,
@@ -438,8 +573,175 @@ async fn show(
         bans,
         separations,
         history,
-        link_notice,
+        link_notice: None,
+        saved_notice: None,
+        games,
+        on_lists,
+        joined_notice: None,
+        refused: Vec::new(),
+        call_in: false,
     })
+}
+
+/// The names of the games with these ids, in the order given, as one phrase ("PLO 2/5, NLH 1/2").
+fn game_names(games: &[GameRow], ids: &[i64]) -> String {
+    ids.iter()
+        .filter_map(|id| games.iter().find(|g| g.id == *id))
+        .map(|g| g.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+async fn show(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: RegistryReader,
+    path: web::Path<i64>,
+    q: web::Query<ShowQuery>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let q = q.into_inner();
+    let mut page = show_page(&req, &st, &who.0, id).await?;
+    page.link_notice = match q.link.as_deref() {
+        Some("sent") => Some("players-link-sent"),
+        Some("revoked") => Some("players-links-revoked"),
+        _ => None,
+    }
+    .map(str::to_string);
+    // Issue 17 §6: a visible confirmation after saving, naming the player (the name is read
+    // from the record, never from the address).
+    page.saved_notice = match q.saved.as_deref() {
+        Some("new") => Some("players-saved-new"),
+        Some("edit") => Some("players-saved-edit"),
+        _ => None,
+    }
+    .map(|k| page.c.t1(k, "name", &page.p.full_name));
+    if let Some(j) = q.joined.as_deref() {
+        let ids: Vec<i64> = j
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .take(50)
+            .collect();
+        let names = game_names(&page.games, &ids);
+        if !names.is_empty() {
+            page.joined_notice = Some(page.c.i18n.msg(
+                page.c.lang,
+                "players-lists-joined",
+                &[("name", page.p.full_name.clone()), ("lists", names)],
+            ));
+        }
+    }
+    render(StatusCode::OK, &page)
+}
+
+/// "Add to a list" on the player's record (issue 17 §2): the lists ticked, as the call-in box
+/// says.
+#[derive(Deserialize)]
+struct JoinListsForm {
+    /// Game ids, one per ticked box (`game=3&game=5`).
+    #[serde(default)]
+    game: Vec<String>,
+    call_in: Option<String>,
+}
+
+/// Adds the player to every list ticked, each through the floor's own join (same rules, same
+/// audit record and messages). A list that refuses is named with its reason and the others
+/// are joined — what a floor manager expects at the desk. All joined: back to the record
+/// with the lists named; any refused: the record with the refusals on top.
+async fn join_lists(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    body: web::Bytes,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    // Repeated `game` keys: read as pairs (serde_urlencoded keeps only one into a Vec).
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body)
+        .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;
+    let field = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    check_csrf(&req, field("csrf").as_deref())?;
+    let f = JoinListsForm {
+        game: pairs
+            .iter()
+            .filter(|(k, _)| k == "game")
+            .map(|(_, v)| v.clone())
+            .collect(),
+        call_in: field("call_in"),
+    };
+    let mut ids: Vec<i64> = Vec::new();
+    for g in &f.game {
+        match g.trim().parse::<i64>() {
+            Ok(n) if !ids.contains(&n) => ids.push(n),
+            Ok(_) => {}
+            Err(_) => return Err(AppError::field("game", "err-game-unknown")),
+        }
+    }
+    if ids.is_empty() {
+        return Err(AppError::field("game", "err-choose-a-list"));
+    }
+    let call_in = f.call_in.is_some();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let gids = ids.clone();
+    let outcomes = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            svc::join_lists(
+                conn,
+                now,
+                room.tz,
+                &room.profile,
+                &actor,
+                id,
+                &gids,
+                call_in,
+            )
+        })
+        .await?;
+    let joined: Vec<i64> = outcomes
+        .iter()
+        .filter(|o| o.result.is_ok())
+        .map(|o| o.game_id)
+        .collect();
+    if joined.len() == outcomes.len() {
+        let list = joined
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        return Ok(see_other(&format!("/players/{id}?joined={list}#lists")));
+    }
+    let mut page = show_page(&req, &st, &who.0, id).await?;
+    page.call_in = call_in;
+    let names: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.result.is_ok())
+        .map(|o| o.game.clone())
+        .collect();
+    if !names.is_empty() {
+        page.joined_notice = Some(page.c.i18n.msg(
+            page.c.lang,
+            "players-lists-joined",
+            &[("name", page.p.full_name.clone()), ("lists", names.join(", "))],
+        ));
+    }
+    let mut status = StatusCode::OK;
+    for o in &outcomes {
+        if let Err(e) = &o.result {
+            if names.is_empty() && status == StatusCode::OK {
+                // Nothing was joined: the answer is the (first) refusal's.
+                status = actix_web::ResponseError::status_code(e);
+            }
+            let why = crate::web::errors::refusal_text(&st.i18n, page.c.lang, e);
+            page.refused.push(page.c.i18n.msg(
+                page.c.lang,
+                "players-list-refused",
+                &[("list", o.game.clone()), ("reason", why)],
+            ));
+        }
+    }
+    render(status, &page)
 }
 
 async fn photo_file(
