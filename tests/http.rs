@@ -14,6 +14,8 @@ mod audit_seal;
 mod authz;
 #[path = "http/backups.rs"]
 mod backups;
+#[path = "http/board.rs"]
+mod board;
 #[path = "http/cagnotte.rs"]
 mod cagnotte;
 #[path = "http/concurrency_pg.rs"]

@@ -149,12 +149,26 @@ const GB: PhoneRegion = region("GB", "44", 9, 10, true);
 pub fn phone_region_of_zone(zone: &str) -> Option<PhoneRegion> {
     Some(match zone {
         "Europe/Lisbon" | "Atlantic/Madeira" | "Atlantic/Azores" | "Portugal" => PT,
-        "America/Sao_Paulo" | "America/Noronha" | "America/Belem" | "America/Fortaleza"
-        | "America/Recife" | "America/Araguaina" | "America/Maceio" | "America/Bahia"
-        | "America/Campo_Grande" | "America/Cuiaba" | "America/Santarem"
-        | "America/Porto_Velho" | "America/Boa_Vista" | "America/Manaus"
-        | "America/Eirunepe" | "America/Rio_Branco" | "Brazil/East" | "Brazil/West"
-        | "Brazil/Acre" | "Brazil/DeNoronha" => BR,
+        "America/Sao_Paulo"
+        | "America/Noronha"
+        | "America/Belem"
+        | "America/Fortaleza"
+        | "America/Recife"
+        | "America/Araguaina"
+        | "America/Maceio"
+        | "America/Bahia"
+        | "America/Campo_Grande"
+        | "America/Cuiaba"
+        | "America/Santarem"
+        | "America/Porto_Velho"
+        | "America/Boa_Vista"
+        | "America/Manaus"
+        | "America/Eirunepe"
+        | "America/Rio_Branco"
+        | "Brazil/East"
+        | "Brazil/West"
+        | "Brazil/Acre"
+        | "Brazil/DeNoronha" => BR,
         "Asia/Macau" | "Asia/Macao" => MO,
         "Asia/Hong_Kong" | "Hongkong" => HK,
         "Europe/Madrid" | "Atlantic/Canary" | "Africa/Ceuta" => ES,
@@ -485,10 +499,22 @@ mod tests {
         assert_eq!(n("912 345 678", &lisbon).as_deref(), Some("+351912345678"));
         assert_eq!(n("21 234 5678", &lisbon).as_deref(), Some("+351212345678"));
         // A country code typed still wins; 00 is the international prefix.
-        assert_eq!(n("+55 11 98765-4321", &lisbon).as_deref(), Some("+5511987654321"));
-        assert_eq!(n("00 44 20 7946 0958", &lisbon).as_deref(), Some("+442079460958"));
-        assert_eq!(n("(11) 98765-4321", &sao_paulo).as_deref(), Some("+5511987654321"));
-        assert_eq!(n("011 98765-4321", &sao_paulo).as_deref(), Some("+5511987654321"));
+        assert_eq!(
+            n("+55 11 98765-4321", &lisbon).as_deref(),
+            Some("+5511987654321")
+        );
+        assert_eq!(
+            n("00 44 20 7946 0958", &lisbon).as_deref(),
+            Some("+442079460958")
+        );
+        assert_eq!(
+            n("(11) 98765-4321", &sao_paulo).as_deref(),
+            Some("+5511987654321")
+        );
+        assert_eq!(
+            n("011 98765-4321", &sao_paulo).as_deref(),
+            Some("+5511987654321")
+        );
         assert_eq!(n("6612 3456", &macau).as_deref(), Some("+85366123456"));
         // Wrong lengths, letters, a trunk 0 where there is none, an unknown country.
         assert_eq!(n("91 234 567", &lisbon), None);

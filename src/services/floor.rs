@@ -1259,6 +1259,101 @@ pub fn call_next(
     )
 }
 
+/// Issue 17 §2: the floor calls a player of the list out of order (e.g. the one standing at
+/// the desk), saying why. PT-2007 12 and BSOP 51 make list order the rule and the default, so
+/// the reason is required and audited with the player who was next in order. Every other rule
+/// still holds: the seat must be free, the player eligible (BSOP 1-3, 10), not seated or called
+/// elsewhere (BSOP 46), not separated from a player at the table; and a seat a must-move
+/// player is due (BSOP 55, 57) is theirs, whoever the floor chooses.
+#[allow(clippy::too_many_arguments)]
+pub fn call_chosen(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+    entry_id: i64,
+    reason: &str,
+) -> AppResult<SeatCallRow> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(AppError::field("reason", "err-required"));
+    }
+    if reason.chars().count() > 500 {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "reason",
+            "err-too-long",
+        )
+        .arg("max", 500)]));
+    }
+    let t = table(conn, table_id)?;
+    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let e = entry(conn, entry_id)?;
+    if e.game_id != game_id {
+        return Err(conflict("err-entry-other-game"));
+    }
+    if e.state != "waiting" || as_entry(&e).lapsed(now) {
+        return Err(conflict("err-entry-not-active"));
+    }
+    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
+    if !due.is_empty() && !due.contains(&e.player_id) {
+        return Err(AppError::Conflict(
+            must_move_waits.unwrap_or_else(|| Problem::new("err-seat-for-must-move")),
+        ));
+    }
+    if let Some(p) = must_move_waits {
+        return Err(AppError::Conflict(p));
+    }
+    let (called, seated) = called_or_seated(conn, e.player_id, None)?;
+    if called {
+        return Err(conflict("err-already-called"));
+    }
+    let row = registry::get(conn, e.player_id)?;
+    if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(seated))? {
+        return Err(pass_over_error(p, conn, now, tz, e.player_id)?);
+    }
+    if barred_from_table(conn, e.player_id, &t)? {
+        return Err(conflict("err-refused-must-move-table"));
+    }
+    // Who list order would have called (for the record): the first waiting entry.
+    let next_in_order = waiting_page(conn, game_id, 0, 1)?
+        .first()
+        .map(|n| n.player_id);
+    let call = create_call(
+        conn,
+        now,
+        profile,
+        actor,
+        &t,
+        seat_no,
+        e.player_id,
+        Some(e.id),
+        "list",
+        Some(row.alias.clone()),
+    )?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.call_out_of_order",
+        "player",
+        Some(e.player_id),
+        None,
+        Some(&serde_json::json!({
+            "call_id": call.id,
+            "table_id": t.id,
+            "seat": seat_no,
+            "entry_id": e.id,
+            "reason": reason,
+            "next_in_order_player_id": next_in_order,
+        })),
+    )?;
+    Ok(call)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn create_call(
     conn: &mut DbConn,
@@ -2313,6 +2408,9 @@ pub struct TableView {
     pub siblings: Vec<(i64, i32)>,
     /// The dealer on shift at the table (their display name).
     pub dealer: Option<String>,
+    /// The waiting players of the table's game (entry id, place, alias): whom the floor may
+    /// call out of order (issue 17 §2).
+    pub waiting: Vec<(i64, i64, String)>,
 }
 
 impl TableView {
@@ -2590,6 +2688,7 @@ pub fn dashboard(
             Vec::new()
         };
         views.push(TableView {
+            waiting: Vec::new(),
             dealer: dealers.remove(&t.id),
             table: t,
             game: g,
@@ -2675,6 +2774,18 @@ pub fn dashboard(
         });
     }
     let failed_messages = notify::outbox::failed_count(conn)?;
+    // Who the floor may call out of order at a table: the waiting players of its game's list.
+    let mut views = views;
+    for v in views.iter_mut().filter(|v| in_play(&v.table)) {
+        if let Some(l) = lists.iter().find(|l| Some(l.game.id) == v.table.game_id) {
+            v.waiting = l
+                .lines
+                .iter()
+                .filter(|x| x.entry.state == "waiting")
+                .map(|x| (x.entry.id, x.place.position as i64, x.player.alias.clone()))
+                .collect();
+        }
+    }
     Ok(Dashboard {
         tables: views,
         lists,

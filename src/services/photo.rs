@@ -93,12 +93,12 @@ fn keep_mac(
     use hmac::Mac;
     // Its own key, derived from the given one, so no other signature of the server is ever
     // valid as a kept photo's (and the reverse).
-    let mut k = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(key)
-        .expect("HMAC takes any key length");
+    let mut k =
+        <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
     k.update(b"cardroom kept photos key");
     let sub = k.finalize().into_bytes();
-    let mut mac = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&sub)
-        .expect("HMAC takes any key length");
+    let mut mac =
+        <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(&sub).expect("HMAC takes any key length");
     mac.update(KEEP_LABEL);
     mac.update(session.as_bytes());
     mac.update(b"\0");
@@ -131,7 +131,12 @@ pub fn keep(key: &[u8; 32], session: &str, photo: &Photo, exp: i64) -> Option<St
 /// The photo a form kept, with its expiry, if the field was made for this `session` and has
 /// not expired at `now` (Unix seconds). Refused otherwise, with a message for the photo field
 /// (422): the desk attaches the photo again.
-pub fn kept(key: &[u8; 32], session: &str, field: &str, now: i64) -> Result<(Photo, i64), AppError> {
+pub fn kept(
+    key: &[u8; 32],
+    session: &str,
+    field: &str,
+    now: i64,
+) -> Result<(Photo, i64), AppError> {
     use base64::Engine;
     use hmac::Mac;
     let invalid = || AppError::Validation(vec![FieldError::new("photo", "err-photo-kept-invalid")]);
@@ -256,18 +261,36 @@ mod tests {
         let p = process(&generated_portrait(5)).unwrap();
         let field = keep(&key, "s1", &p, 1_000 + KEEP_SECS).unwrap();
         let (back, exp) = kept(&key, "s1", &field, 1_000).unwrap();
-        assert_eq!((back.jpeg, back.width, back.height, exp), (p.jpeg.clone(), 240, 320, 4_600));
+        assert_eq!(
+            (back.jpeg, back.width, back.height, exp),
+            (p.jpeg.clone(), 240, 320, 4_600)
+        );
         let key_of = |r: Result<(Photo, i64), AppError>| match r {
             Err(AppError::Validation(f)) => f[0].key,
             _ => "accepted",
         };
         // Another session, another server key, an hour later, a changed byte, junk.
-        assert_eq!(key_of(kept(&key, "s2", &field, 1_000)), "err-photo-kept-invalid");
-        assert_eq!(key_of(kept(&[8u8; 32], "s1", &field, 1_000)), "err-photo-kept-invalid");
-        assert_eq!(key_of(kept(&key, "s1", &field, 4_600)), "err-photo-kept-expired");
+        assert_eq!(
+            key_of(kept(&key, "s2", &field, 1_000)),
+            "err-photo-kept-invalid"
+        );
+        assert_eq!(
+            key_of(kept(&[8u8; 32], "s1", &field, 1_000)),
+            "err-photo-kept-invalid"
+        );
+        assert_eq!(
+            key_of(kept(&key, "s1", &field, 4_600)),
+            "err-photo-kept-expired"
+        );
         let later = field.replacen("4600.", "9600.", 1);
-        assert_eq!(key_of(kept(&key, "s1", &later, 1_000)), "err-photo-kept-invalid");
-        assert_eq!(key_of(kept(&key, "s1", "a.b.c", 1_000)), "err-photo-kept-invalid");
+        assert_eq!(
+            key_of(kept(&key, "s1", &later, 1_000)),
+            "err-photo-kept-invalid"
+        );
+        assert_eq!(
+            key_of(kept(&key, "s1", "a.b.c", 1_000)),
+            "err-photo-kept-invalid"
+        );
         let thumb = thumbnail_data_url(&p).unwrap();
         assert!(thumb.starts_with("data:image/jpeg;base64,") && thumb.len() < 12_000);
     }

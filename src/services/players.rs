@@ -984,13 +984,12 @@ pub fn join_lists(
             super::floor::join(c, now, tz, profile, actor, game_id, player_id, call_in)
         });
         match result {
-            Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
-                out.push(ListJoin {
+            Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => out
+                .push(ListJoin {
                     game_id,
                     game,
                     result: Err(e),
-                })
-            }
+                }),
             Err(e) => return Err(e),
             Ok(row) => out.push(ListJoin {
                 game_id,

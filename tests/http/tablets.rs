@@ -135,9 +135,13 @@ async fn a_tablet_pairs_with_a_code_and_a_dealer_signs_in_on_it() {
         )
         .await;
     let html = r.text();
-    let bar = &html[html.find("class=\"tablet-title\"").unwrap()..html.find("id=\"live-status\"").unwrap()];
+    let bar = &html
+        [html.find("class=\"tablet-title\"").unwrap()..html.find("id=\"live-status\"").unwrap()];
     assert!(bar.contains("Table 1") || bar.contains("Mesa 1"), "{bar}");
-    assert!(!bar.contains("<span class=\"muted\""), "the number said once: {bar}");
+    assert!(
+        !bar.contains("<span class=\"muted\""),
+        "the number said once: {bar}"
+    );
     // Without the device token a dealer's session does not make a tablet.
     let r = app
         .call(

@@ -28,6 +28,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/floor/tables/{id}/seats/{seat}/call",
             web::post().to(call_next),
         )
+        .route(
+            "/floor/tables/{id}/seats/{seat}/call-chosen",
+            web::post().to(call_chosen),
+        )
         .route("/floor/calls/{id}/seat", web::post().to(confirm))
         .route("/floor/seatings/{id}/leave", web::post().to(leave))
         .route("/floor/tables/{id}/draw-seats", web::post().to(draw_seats))
@@ -576,6 +580,49 @@ async fn call_next(
             &a.actor,
             table_id,
             seat,
+        )?;
+        let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
+        Ok(Said::new("board-did-call")
+            .arg("alias", alias)
+            .arg("table", table)
+            .arg("seat", seat))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct ChosenForm {
+    /// The list entry of the player chosen.
+    entry: Option<String>,
+    reason: Option<String>,
+}
+
+/// Issue 17 §2: a chosen player of the list called out of order, with the floor's reason.
+async fn call_chosen(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    form: CsrfForm<ChosenForm>,
+) -> AppResult<HttpResponse> {
+    let (table_id, seat) = path.into_inner();
+    let f = form.0;
+    act_said(&req, &st, &who, String::new(), move |conn, a| {
+        let entry: i64 = f
+            .entry
+            .as_deref()
+            .and_then(|e| e.trim().parse().ok())
+            .ok_or_else(|| AppError::field("entry", "err-required"))?;
+        let call = services::floor::call_chosen(
+            conn,
+            a.now,
+            a.room.tz,
+            &a.room.profile,
+            &a.actor,
+            table_id,
+            seat,
+            entry,
+            f.reason.as_deref().unwrap_or(""),
         )?;
         let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
         Ok(Said::new("board-did-call")

@@ -723,7 +723,10 @@ async fn join_lists(
         page.joined_notice = Some(page.c.i18n.msg(
             page.c.lang,
             "players-lists-joined",
-            &[("name", page.p.full_name.clone()), ("lists", names.join(", "))],
+            &[
+                ("name", page.p.full_name.clone()),
+                ("lists", names.join(", ")),
+            ],
         ));
     }
     let mut status = StatusCode::OK;
