@@ -2775,7 +2775,6 @@ pub fn dashboard(
     }
     let failed_messages = notify::outbox::failed_count(conn)?;
     // Who the floor may call out of order at a table: the waiting players of its game's list.
-    let mut views = views;
     for v in views.iter_mut().filter(|v| in_play(&v.table)) {
         if let Some(l) = lists.iter().find(|l| Some(l.game.id) == v.table.game_id) {
             v.waiting = l

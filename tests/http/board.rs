@@ -226,7 +226,7 @@ async fn a_removal_from_a_list_is_undone_within_ten_seconds_at_the_same_place() 
         .await;
     assert_eq!(r.status, 303);
     let flash = r.cookie("floor_done").unwrap();
-    assert!(flash.contains(&format!("restore")), "{flash}");
+    assert!(flash.contains("restore"), "{flash}");
     let audits = app.audit_count();
     let r = app
         .post_form(&format!("/floor/entries/{e}/restore"), &s, &[])
