@@ -471,7 +471,7 @@ board-dealer = Dealer: { $name }
 board-waiting = Players waiting
 board-list-rest = { $count } more
 board-close-panel = Close the table's panel
-board-seated-for = Time seated
+board-seated-for = seated { $time }
 board-no-game = No game
 board-group-count = { $count ->
     [one] 1 table

@@ -474,7 +474,7 @@ board-dealer = Dealer: { $name }
 board-waiting = Jogadores em espera
 board-list-rest = mais { $count }
 board-close-panel = Fechar o painel da mesa
-board-seated-for = Tempo sentado
+board-seated-for = no lugar há { $time }
 board-no-game = Sem jogo
 board-group-count = { $count ->
     [one] 1 mesa
