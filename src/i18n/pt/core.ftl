@@ -307,7 +307,7 @@ draw-suit-too-small = A mesa { $table } precisaria de { $players } cartas de um 
 ## Painel da sala
 nav-floor = Sala
 floor-title = Sala: listas de espera e mesas
-floor-add-to-list = Inscrever um jogador numa lista
+floor-add-to-list = Pôr numa lista
 floor-no-games = Ainda não há jogos: um administrador cria-os em Jogos.
 floor-player = Jogador
 floor-list = Lista
