@@ -110,7 +110,13 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     sign_in(f, t, FLOOR_USER).await;
     // The table's side panel on the floor board (issue 17 §1) holds its seats and forms.
     let table_css = format!("#panel #table-{TABLE_NUMBER}");
-    goto(f, t, &format!("{base}/floor?table={TABLE_NUMBER}"), &table_css).await;
+    goto(
+        f,
+        t,
+        &format!("{base}/floor?table={TABLE_NUMBER}"),
+        &table_css,
+    )
+    .await;
     let (table_id, seat) = free_seat(f, t, &table_css).await;
     eprintln!("table {TABLE_NUMBER} is id {table_id}; first free seat {seat}");
 
@@ -216,7 +222,13 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
 
     // 4. The floor calls the next player to the free seat (the seat's "Call" button in the
     // table's panel; the floor comes back to the panel).
-    goto(f, t, &format!("{base}/floor?table={TABLE_NUMBER}"), &table_css).await;
+    goto(
+        f,
+        t,
+        &format!("{base}/floor?table={TABLE_NUMBER}"),
+        &table_css,
+    )
+    .await;
     wait_live_connected(f, t, "floor").await;
     let call_button =
         format!("{table_css} form[action=\"/floor/tables/{table_id}/seats/{seat}/call\"] button");
