@@ -2,12 +2,15 @@
 //! driven through chromedriver (WebDriver) against the real `cardroom serve --demo` binary on
 //! a fresh SQLite database.
 //!
-//! Browser A works the floor: opens a closed table, puts players on its game's list, runs
-//! the start-of-game draw (PT-2007 11), then puts one more player on the list, calls them to
-//! a free seat and confirms the seating. Browser B only watches `/floor`, never reloading
-//! (a `window.__marker` set at the start must survive to the end): its live part
-//! (`#floor-live`, refreshed through htmx when `/floor/stream` reports a change) must show
-//! the drawn players at the table, then the called player seated and gone from the list.
+//! Browser A works the floor board: opens a closed table's panel by clicking its tile, opens
+//! the table, puts players on its game's list, runs the start-of-game draw (PT-2007 11), then
+//! puts one more player on the list, calls them to a free seat and confirms the seating; every
+//! form sent from the panel comes back to `/floor?table=N` with the panel open. Browser B only
+//! watches `/floor` with the same table's panel open (opened by a click on its tile), never
+//! reloading (a `window.__marker` set at the start must survive to the end): the tiles, lists
+//! and panel `/floor/board` swaps in when `/floor/stream` reports a change must show the drawn
+//! players at the table (panel) and as seat dots (tile), the called player's pending call on
+//! the tile, then the called player seated and gone from the list.
 //!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1` (set by
 //! `tests/run.sh`), which makes a missing browser a failure. Screenshots go to
@@ -35,11 +38,17 @@ const CALLED_PLAYER: i64 = 35;
 /// How long browser B may take to show a change made in browser A.
 const LIVE_WAIT: Duration = Duration::from_secs(10);
 
-/// What a browser shows of one table card and one list card (read in one script, so both
-/// come from the same rendering of `#floor-live`).
+/// What a browser shows of one table (its open panel and its tile) and one list card (read in
+/// one script, so all come from the same rendering of the board).
 #[derive(Debug, Default)]
 struct Seen {
+    /// The panel's text (`#panel #table-N`), empty when the panel is not open on that table.
     table: String,
+    /// The tile's text (`#tile-N`): number, game, state, counts, pending calls.
+    tile: String,
+    /// Taken seats among the tile's seat dots (`.dots i.d`).
+    dots: i64,
+    /// The list card's whole text (`textContent`: also the players behind "more").
     list: String,
     marker: Value,
     live_status: String,
@@ -50,8 +59,8 @@ impl std::fmt::Display for Seen {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "path {:?}, window.__marker {}, #live-status {:?}\n  table card: {:?}\n  list card: {:?}",
-            self.path, self.marker, self.live_status, self.table, self.list
+            "path {:?}, window.__marker {}, #live-status {:?}\n  panel: {:?}\n  tile: {:?} ({} taken dots)\n  list card: {:?}",
+            self.path, self.marker, self.live_status, self.table, self.tile, self.dots, self.list
         )
     }
 }
@@ -91,12 +100,24 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     )
     .await;
 
-    // 2. A opens a closed table that has a game.
-    let (number, table_id) = pick_closed_table(&a, &b).await;
-    let table_css = format!("#table-{number}");
-    let game_id = game_of_table(&a, &b, &table_css).await;
+    // 2. A picks a closed table that has a game among the tiles; both open its panel by
+    // clicking the tile (B without reloading).
+    let (number, table_id, game_id) = pick_closed_table(&a, &b).await;
+    let table_css = format!("#panel #table-{number}");
     let list_css = format!("#list-{game_id}");
     eprintln!("table {number} (id {table_id}), game {game_id}");
+    for (c, other) in [(&a, &b), (&b, &a)] {
+        open_panel_by_tile(c, other, number).await;
+    }
+    let seen = read_cards(&b, number, &list_css).await;
+    if seen.marker != json!(1) {
+        fail2(
+            &b,
+            &a,
+            format!("browser B reloaded when its tile was clicked\n{seen}"),
+        )
+        .await;
+    }
     submit(
         &a,
         &b,
@@ -104,10 +125,11 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
         "open the table",
     )
     .await;
+    expect_panel(&a, &b, number, "opening the table").await;
     let draw_css =
         format!("{table_css} form[action$=\"/floor/tables/{table_id}/draw-seats\"] button");
     if find_now(&a, &draw_css).await.is_none() {
-        let seen = read_cards(&a, &table_css, &list_css).await;
+        let seen = read_cards(&a, number, &list_css).await;
         fail2(&a, &b, format!("after opening table {number}, its card has no draw-seats button `{draw_css}`\n{seen}")).await;
     }
 
@@ -118,7 +140,7 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     }
     // PT-2007 11: the draw seats the first players on the list (those the demo listed for
     // this game, then ours), as many as there are free seats.
-    let before_draw = read_cards(&a, &table_css, &list_css).await;
+    let before_draw = read_cards(&a, number, &list_css).await;
     let listed = list_aliases(&a, &list_css).await;
     for alias in &added {
         if !listed.contains(alias) {
@@ -134,7 +156,11 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
 
     // 3. The start-of-game draw.
     submit(&a, &b, &draw_css, "run the start-of-game draw").await;
-    let after_draw = read_cards(&a, &table_css, &list_css).await;
+    // A draw lands on the board with its result on top (`/floor?draw=ID#draw-result`,
+    // issue 17 §3) rather than back in the panel: the panel is opened again from the tile.
+    wait_css(&a, "#draw-result").await;
+    open_panel_by_tile(&a, &b, number).await;
+    let after_draw = read_cards(&a, number, &list_css).await;
     let drawn: Vec<String> = listed
         .iter()
         .filter(|al| after_draw.table.contains(al.as_str()))
@@ -151,19 +177,32 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
         }
     }
     eprintln!("drawn to table {number}: {drawn:?}");
+    if after_draw.dots != drawn.len() as i64 {
+        fail2(
+            &a,
+            &b,
+            format!(
+                "after the draw, tile {number} should show {} taken seats\n{after_draw}",
+                drawn.len()
+            ),
+        )
+        .await;
+    }
 
-    // B (no reload) shows every drawn player at the table and none of them on the list.
+    // B (no reload) shows every drawn player at the table (its open panel), as many taken
+    // seat dots on the tile, and none of them on the list.
     let t0 = Instant::now();
     wait_seen(
         &b,
         &a,
-        &table_css,
+        number,
         &list_css,
-        &format!("table {number} to show the drawn players {drawn:?}, off the list"),
+        &format!("table {number} to show the drawn players {drawn:?} (panel and tile dots), off the list"),
         |s| {
-            drawn
-                .iter()
-                .all(|al| s.table.contains(al.as_str()) && !s.list.contains(al.as_str()))
+            s.dots == drawn.len() as i64
+                && drawn
+                    .iter()
+                    .all(|al| s.table.contains(al.as_str()) && !s.list.contains(al.as_str()))
         },
     )
     .await;
@@ -174,10 +213,11 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
 
     // 4. A lists one more player, calls the next player to a free seat and seats them.
     let called = join_list(&a, &b, &list_css, game_id, CALLED_PLAYER).await;
-    let free_call = free_seat_call(&a, &b, &table_css, table_id).await;
+    let free_call = free_seat_call(&a, &b, number, table_id).await;
     submit(&a, &b, &free_call, "call the next player to a free seat").await;
+    expect_panel(&a, &b, number, "the call").await;
     let seat_css = format!("{table_css} form[action^=\"/floor/calls/\"] button");
-    let after_call = read_cards(&a, &table_css, &list_css).await;
+    let after_call = read_cards(&a, number, &list_css).await;
     if find_now(&a, &seat_css).await.is_none() || !after_call.table.contains(called.as_str()) {
         fail2(
             &a,
@@ -186,10 +226,27 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
         )
         .await;
     }
+    // B's tile names the pending call without a reload (and so does its panel).
+    let t0 = Instant::now();
+    wait_seen(
+        &b,
+        &a,
+        number,
+        &list_css,
+        &format!("tile {number} to show the pending call for {called}"),
+        |s| s.tile.contains(called.as_str()) && s.table.contains(called.as_str()),
+    )
+    .await;
+    eprintln!(
+        "B showed the call on the tile {:?} after A's page came back",
+        t0.elapsed()
+    );
     submit(&a, &b, &seat_css, "confirm the call (seated)").await;
-    let after_seat = read_cards(&a, &table_css, &list_css).await;
+    expect_panel(&a, &b, number, "confirming the call").await;
+    let after_seat = read_cards(&a, number, &list_css).await;
     if !after_seat.table.contains(called.as_str())
         || after_seat.list.contains(called.as_str())
+        || after_seat.dots != drawn.len() as i64 + 1
         || find_now(&a, &seat_css).await.is_some()
     {
         fail2(&a, &b, format!("after confirming, {called} should sit at table {number} and be off the list\n{after_seat}")).await;
@@ -199,11 +256,13 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     wait_seen(
         &b,
         &a,
-        &table_css,
+        number,
         &list_css,
-        &format!("{called} seated at table {number} and gone from {list_css}"),
+        &format!("{called} seated at table {number} (panel; one more taken dot and no pending call on the tile) and gone from {list_css}"),
         |s| {
             s.table.contains(called.as_str())
+                && s.dots == drawn.len() as i64 + 1
+                && !s.tile.contains(called.as_str())
                 && !s.list.contains(called.as_str())
                 && !s.table.is_empty()
                 && !s.list.is_empty()
@@ -216,7 +275,7 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     );
 
     // B never reloaded, and still shows every drawn player.
-    let end = read_cards(&b, &table_css, &list_css).await;
+    let end = read_cards(&b, number, &list_css).await;
     if end.marker != json!(1) {
         fail2(
             &b,
@@ -240,7 +299,7 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     // 5. Done: screenshots with the table in view (scrolling does not reload B).
     for c in [&a, &b] {
         let scroll = "const t = document.querySelector(arguments[0]); if (t) t.scrollIntoView({ block: 'start' }); return !!t;";
-        let _ = script(c, scroll, vec![json!(table_css)]).await;
+        let _ = script(c, scroll, vec![json!(format!("#tile-{number}"))]).await;
     }
     screenshot(&a, "browser-floor-a.png").await;
     screenshot(&b, "browser-floor-b.png").await;
@@ -326,32 +385,30 @@ async fn wait_live_connected(c: &Client, other: &Client) {
     }
 }
 
-/// The number and id of a closed table with a game: table 4 if it is one, else the first.
-async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64) {
+/// The number, id and game of a closed table with a game, read from the board's tiles
+/// (`a.tile.st-closed[data-id][data-game]`): table 4 if it is one, else the first.
+async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64, i64) {
     let js =
-        "return Array.from(document.querySelectorAll('#floor-live [id^=\"table-\"]')).map(t => {\
-                const f = t.querySelector('form[action^=\"/floor/tables/\"][action$=\"/open\"]');\
-                return { id: t.id, open: f ? f.getAttribute('action') : null };\
-              });";
-    let cards = ok(c, c.execute(js, vec![]).await, "listing the table cards").await;
-    let mut closed = Vec::new();
-    for card in cards.as_array().into_iter().flatten() {
-        let number = card["id"]
-            .as_str()
-            .and_then(|s| s.strip_prefix("table-"))
-            .and_then(|n| n.parse::<i64>().ok());
-        let id = card["open"]
-            .as_str()
-            .and_then(|a| a.strip_prefix("/floor/tables/"))
-            .and_then(|a| a.strip_suffix("/open"))
-            .and_then(|n| n.parse::<i64>().ok());
-        if let (Some(number), Some(id)) = (number, id) {
-            closed.push((number, id));
-        }
-    }
+        "return Array.from(document.querySelectorAll('#floor-live a.tile.st-closed')).map(t => ({\
+                number: t.id.replace('tile-', ''), id: t.getAttribute('data-id'),\
+                game: t.getAttribute('data-game') }));";
+    let tiles = ok(
+        c,
+        c.execute(js, vec![]).await,
+        "listing the closed tables' tiles",
+    )
+    .await;
+    let num = |v: &Value| v.as_str().and_then(|n| n.parse::<i64>().ok());
+    let closed: Vec<(i64, i64, i64)> = tiles
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| Some((num(&t["number"])?, num(&t["id"])?, num(&t["game"])?)))
+        .filter(|&(_, _, game)| game > 0)
+        .collect();
     match closed
         .iter()
-        .find(|(n, _)| *n == PREFERRED_TABLE)
+        .find(|(n, _, _)| *n == PREFERRED_TABLE)
         .or(closed.first())
     {
         Some(&t) => t,
@@ -359,47 +416,52 @@ async fn pick_closed_table(c: &Client, other: &Client) -> (i64, i64) {
             fail2(
                 c,
                 other,
-                format!("no closed table with an \"open table\" button on /floor (cards: {cards})"),
+                format!("no closed table with a game among the tiles on /floor (tiles: {tiles})"),
             )
             .await
         }
     }
 }
 
-/// The game of a table card: the join button (`formaction="/floor/lists/<id>/join"`) whose
-/// label, the game's name, is the longest one the card's text contains.
-async fn game_of_table(c: &Client, other: &Client, table_css: &str) -> i64 {
-    let js = "const t = document.querySelector(arguments[0]);\
-              const text = t ? t.innerText : '';\
-              let best = null;\
-              for (const b of document.querySelectorAll('button[formaction^=\"/floor/lists/\"][formaction$=\"/join\"]')) {\
-                const name = b.innerText.trim();\
-                if (name && text.includes(name) && (!best || name.length > best.name.length)) {\
-                  best = { name, action: b.getAttribute('formaction') };\
-                }\
-              }\
-              return { text, best };";
-    let v = ok(
-        c,
-        c.execute(js, vec![json!(table_css)]).await,
-        "finding the table's game",
-    )
-    .await;
-    let id = v["best"]["action"]
-        .as_str()
-        .and_then(|a| a.strip_prefix("/floor/lists/"))
-        .and_then(|a| a.strip_suffix("/join"))
-        .and_then(|n| n.parse::<i64>().ok());
-    match id {
-        Some(id) => id,
-        None => {
+/// Clicks table `number`'s tile and waits (10 s) for its panel (`#panel #table-N`, the panel
+/// shown) and the address `/floor?table=N`; the page is not reloaded (floor.js loads the
+/// panel in place).
+async fn open_panel_by_tile(c: &Client, other: &Client, number: i64) {
+    let tile = wait_css(c, &format!("#tile-{number}")).await;
+    ok(c, tile.click().await, &format!("clicking #tile-{number}")).await;
+    let js = "const p = document.getElementById('panel');\
+              return !!p && !p.hidden && !!p.querySelector('#table-' + arguments[0])\
+                     && new URL(location.href).searchParams.get('table') === String(arguments[0]);";
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while script(c, js, vec![json!(number)]).await != Some(json!(true)) {
+        if Instant::now() >= deadline {
             fail2(
                 c,
                 other,
-                format!("no join button names the game of `{table_css}` ({v})"),
+                format!("clicking #tile-{number} did not open its panel (`#panel #table-{number}`, address ?table={number}) within 10 s"),
             )
-            .await
+            .await;
         }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// After a form sent from table `number`'s panel: the floor came back to
+/// `/floor?table=N` with that panel open.
+async fn expect_panel(c: &Client, other: &Client, number: i64, after: &str) {
+    let js = "const p = document.getElementById('panel');\
+              return { shown: !!p && !p.hidden && !!p.querySelector('#table-' + arguments[0]),\
+                       table: new URL(location.href).searchParams.get('table') };";
+    let v = script(c, js, vec![json!(number)])
+        .await
+        .unwrap_or(Value::Null);
+    if v["shown"] != json!(true) || v["table"] != json!(number.to_string()) {
+        fail2(
+            c,
+            other,
+            format!("after {after}, the floor should come back with table {number}'s panel open at /floor?table={number}: {v}"),
+        )
+        .await;
     }
 }
 
@@ -504,11 +566,11 @@ async fn join_list(
               if (!l) return null;\
               const a = l.querySelector('a[href=\"/players/' + arguments[1] + '\"]')\
                      || l.querySelector('[data-player=\"' + arguments[1] + '\"] a');\
-              return a ? a.innerText.trim() : null;";
+              return a ? a.textContent.trim() : null;";
     match script(c, js, vec![json!(list_css), json!(player)]).await {
         Some(Value::String(alias)) if !alias.is_empty() => alias,
         v => {
-            let seen = read_cards(c, "#no-table", list_css).await;
+            let seen = read_cards(c, 0, list_css).await;
             fail2(
                 c,
                 other,
@@ -522,7 +584,7 @@ async fn join_list(
 /// The aliases on a list card, in order (the links to the players' pages).
 async fn list_aliases(c: &Client, list_css: &str) -> Vec<String> {
     let js = "const l = document.querySelector(arguments[0]);\
-              return l ? Array.from(l.querySelectorAll('a[href^=\"/players/\"]')).map(a => a.innerText.trim()) : [];";
+              return l ? Array.from(l.querySelectorAll('a[href^=\"/players/\"]')).map(a => a.textContent.trim()) : [];";
     let v = ok(
         c,
         c.execute(js, vec![json!(list_css)]).await,
@@ -537,14 +599,15 @@ async fn list_aliases(c: &Client, list_css: &str) -> Vec<String> {
 }
 
 /// The selector of the "call" button of the first free seat of a table.
-async fn free_seat_call(c: &Client, other: &Client, table_css: &str, table_id: i64) -> String {
+async fn free_seat_call(c: &Client, other: &Client, number: i64, table_id: i64) -> String {
+    let table_css = format!("#panel #table-{number}");
     let js = "const t = document.querySelector(arguments[0]);\
               const f = t ? t.querySelector('form[action^=\"/floor/tables/' + arguments[1] + '/seats/\"][action$=\"/call\"]') : null;\
               return f ? f.getAttribute('action') : null;";
     match script(c, js, vec![json!(table_css), json!(table_id)]).await {
         Some(Value::String(action)) => format!("{table_css} form[action=\"{action}\"] button"),
         v => {
-            let seen = read_cards(c, table_css, "#no-list").await;
+            let seen = read_cards(c, number, "#no-list").await;
             fail2(
                 c,
                 other,
@@ -555,16 +618,25 @@ async fn free_seat_call(c: &Client, other: &Client, table_css: &str, table_id: i
     }
 }
 
-/// The text of a table card and a list card, B's marker, the stream badge and the path.
-async fn read_cards(c: &Client, table_css: &str, list_css: &str) -> Seen {
-    let js = "const text = s => { const e = document.querySelector(s); return e ? e.innerText : ''; };\
+/// The text of table `number`'s open panel and tile, its taken seat dots, a list card's text,
+/// B's marker, the stream badge and the path.
+async fn read_cards(c: &Client, number: i64, list_css: &str) -> Seen {
+    let js = "const n = arguments[0];\
+              const panel = document.getElementById('panel');\
+              const card = panel && !panel.hidden ? panel.querySelector('#table-' + n) : null;\
+              const tile = document.getElementById('tile-' + n);\
+              const list = document.querySelector(arguments[1]);\
               const st = document.getElementById('live-status');\
-              return { table: text(arguments[0]), list: text(arguments[1]),\
+              return { table: card ? card.innerText : '', tile: tile ? tile.innerText : '',\
+                       dots: tile ? tile.querySelectorAll('.dots i.d').length : -1,\
+                       list: list ? list.textContent.replace(/\\s+/g, ' ') : '',\
                        marker: window.__marker === undefined ? null : window.__marker,\
                        live: st ? st.className + ' ' + st.textContent : '', path: location.pathname };";
-    match script(c, js, vec![json!(table_css), json!(list_css)]).await {
+    match script(c, js, vec![json!(number), json!(list_css)]).await {
         Some(v) => Seen {
             table: v["table"].as_str().unwrap_or_default().to_string(),
+            tile: v["tile"].as_str().unwrap_or_default().to_string(),
+            dots: v["dots"].as_i64().unwrap_or(-1),
             list: v["list"].as_str().unwrap_or_default().to_string(),
             marker: v["marker"].clone(),
             live_status: v["live"].as_str().unwrap_or_default().to_string(),
@@ -574,19 +646,20 @@ async fn read_cards(c: &Client, table_css: &str, list_css: &str) -> Seen {
     }
 }
 
-/// Polls browser `c` (up to [`LIVE_WAIT`]) until what it shows satisfies `pred`, failing
-/// with what it last showed. Also fails at once if the page was reloaded (marker gone).
+/// Polls browser `c` (up to [`LIVE_WAIT`]) until what it shows of table `number` and the list
+/// satisfies `pred`, failing with what it last showed. Also fails at once if the page was
+/// reloaded (marker gone).
 async fn wait_seen(
     c: &Client,
     other: &Client,
-    table_css: &str,
+    number: i64,
     list_css: &str,
     describe: &str,
     pred: impl Fn(&Seen) -> bool,
 ) {
     let deadline = Instant::now() + LIVE_WAIT;
     loop {
-        let seen = read_cards(c, table_css, list_css).await;
+        let seen = read_cards(c, number, list_css).await;
         if seen.marker != json!(1) && !seen.path.is_empty() {
             fail2(c, other, format!("browser B reloaded while waiting for {describe} (window.__marker is {})\n{seen}", seen.marker)).await;
         }
@@ -620,8 +693,32 @@ async fn a_drawn_button_shows_its_result_and_a_readable_record() {
     ok(&c, c.goto(&format!("{base}/floor")).await, "opening /floor").await;
     wait_css(&c, "#floor-live").await;
 
-    // The demo seats players at its running tables: any of them can draw its button.
-    let button = wait_css(&c, "form[action$=\"/draw-button\"] button").await;
+    // The demo seats players at its running tables: any of them can draw its button, from
+    // the table's panel (a running tile with two taken seats or more).
+    let pick = "const t = Array.from(document.querySelectorAll('a.tile.st-running'))\
+                  .find(t => t.querySelectorAll('.dots i.d').length >= 2);\
+                return t ? t.id.replace('tile-', '') : null;";
+    let number = match script(&c, pick, vec![]).await {
+        Some(Value::String(n)) => n,
+        v => {
+            fail(
+                &c,
+                format!("no running table with two players among the tiles ({v:?})"),
+            )
+            .await
+        }
+    };
+    ok(
+        &c,
+        c.goto(&format!("{base}/floor?table={number}")).await,
+        "opening a running table's panel",
+    )
+    .await;
+    let button = wait_css(
+        &c,
+        &format!("#panel #table-{number} form[action$=\"/draw-button\"] button"),
+    )
+    .await;
     ok(&c, button.click().await, "clicking Draw the button").await;
     let notice = wait_css(&c, "#draw-result").await;
     let said = ok(&c, notice.text().await, "reading #draw-result").await;

@@ -214,7 +214,8 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     layout_check(p, f, "place 1").await;
     screenshot(p, "browser-player-place1.png").await;
 
-    // 4. The floor's dashboard, open before the call, follows its event stream.
+    // 4. The floor's board, open before the call on the table's panel, follows its event
+    // stream.
     ok2(
         f,
         p,
@@ -223,7 +224,13 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     )
     .await;
     sign_in(f, p).await;
-    goto(f, p, &format!("{base}/floor"), "#floor-live").await;
+    goto(
+        f,
+        p,
+        &format!("{base}/floor?table={TABLE_NUMBER}"),
+        &format!("#panel #table-{TABLE_NUMBER}"),
+    )
+    .await;
     wait_live_connected(f, p).await;
     set_marker(f, p, 1).await;
 
@@ -331,7 +338,8 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     layout_check(p, f, "after On my way").await;
     screenshot(p, "browser-player-on-my-way.png").await;
 
-    // The floor's dashboard (not reloaded since before the call) shows the answer on the call.
+    // The floor's board (not reloaded since before the call) shows the answer on the call, in
+    // the table's panel and on its tile.
     let t0 = Instant::now();
     let seen = wait_js(
         f,
@@ -339,8 +347,12 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
         PAGE_WAIT,
         &format!("floor: the call {call_id} to show \"On my way\", without a reload"),
         JS_FLOOR_ANSWER,
-        vec![json!(call_id)],
-        |v| v["marker"] == json!(1) && v["answer"] == json!("on_my_way"),
+        vec![json!(call_id), json!(TABLE_NUMBER)],
+        |v| {
+            v["marker"] == json!(1)
+                && v["answer"] == json!("on_my_way")
+                && v["tile"] == json!("on_my_way")
+        },
     )
     .await;
     let label = seen["label"].as_str().unwrap_or_default();
@@ -406,10 +418,13 @@ const JS_ANSWER: &str = "const a = document.getElementById('plink-answer'); cons
     return { answer: a ? a.getAttribute('data-answer') : null, text: a ? a.innerText : null,\
              button: !!document.getElementById('plink-on-my-way'), notice: n ? n.innerText : null };";
 
-/// The floor's call (found by its seat form): the player's answer badge, with the marker.
-const JS_FLOOR_ANSWER: &str = "const f = document.querySelector('form[action=\"/floor/calls/' + arguments[0] + '/seat\"]');\
+/// The floor's call (found by its seat form in the table's panel): the player's answer
+/// badge, the answer on the table's tile (`#tile-N .player-answer`), with the marker.
+const JS_FLOOR_ANSWER: &str = "const f = document.querySelector('#panel form[action=\"/floor/calls/' + arguments[0] + '/seat\"]');\
     const li = f ? f.closest('li') : null; const a = li ? li.querySelector('.player-answer') : null;\
+    const t = document.querySelector('#tile-' + arguments[1] + ' .player-answer');\
     return { text: li ? li.innerText : null, answer: a ? a.getAttribute('data-answer') : null,\
+             tile: t ? t.getAttribute('data-answer') : null,\
              label: a ? a.innerText.trim() : null, marker: window.__marker === undefined ? null : window.__marker };";
 
 const JS_PAGE_TEXT: &str = "return { text: document.body ? document.body.innerText : '', lang: document.documentElement.lang,\

@@ -108,8 +108,15 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     )
     .await;
     sign_in(f, t, FLOOR_USER).await;
-    goto(f, t, &format!("{base}/floor"), "#floor-live").await;
-    let table_css = format!("#table-{TABLE_NUMBER}");
+    // The table's side panel on the floor board (issue 17 §1) holds its seats and forms.
+    let table_css = format!("#panel #table-{TABLE_NUMBER}");
+    goto(
+        f,
+        t,
+        &format!("{base}/floor?table={TABLE_NUMBER}"),
+        &table_css,
+    )
+    .await;
     let (table_id, seat) = free_seat(f, t, &table_css).await;
     eprintln!("table {TABLE_NUMBER} is id {table_id}; first free seat {seat}");
 
@@ -213,8 +220,15 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     layout_report(t, "table page").await;
     screenshot(t, "browser-tablet-table.png").await;
 
-    // 4. The floor calls the next player to the free seat (the seat's "Call" button).
-    goto(f, t, &format!("{base}/floor"), "#floor-live").await;
+    // 4. The floor calls the next player to the free seat (the seat's "Call" button in the
+    // table's panel; the floor comes back to the panel).
+    goto(
+        f,
+        t,
+        &format!("{base}/floor?table={TABLE_NUMBER}"),
+        &table_css,
+    )
+    .await;
     wait_live_connected(f, t, "floor").await;
     let call_button =
         format!("{table_css} form[action=\"/floor/tables/{table_id}/seats/{seat}/call\"] button");
@@ -761,7 +775,7 @@ const JS_ELEMENT: &str = "const e = document.querySelector(arguments[0]);\
                           return { text: e ? e.innerText : null, cls: e ? e.className : null,\
                                    marker: window.__marker === undefined ? null : window.__marker, path: location.pathname };";
 
-/// The pending call on a floor table card: its id (from the seat button's form), seat, alias.
+/// The pending call in a floor table panel: its id (from the seat button's form), seat, alias.
 const JS_CALL_ON_FLOOR: &str = "const t = document.querySelector(arguments[0]);\
     const f = t ? t.querySelector('form[action^=\"/floor/calls/\"][action$=\"/seat\"]') : null;\
     if (!f) return { card: t ? t.innerText : null };\
@@ -1097,7 +1111,7 @@ async fn wait_live_connected(c: &Client, other: &Client, who: &str) {
     .await;
 }
 
-/// The table id and the first free seat with a "Call" button on a floor table card.
+/// The table id and the first free seat with a "Call" button in a floor table panel.
 async fn free_seat(c: &Client, other: &Client, table_css: &str) -> (i64, i64) {
     let script = "const t = document.querySelector(arguments[0]);\
                   const f = t ? t.querySelector('form[action^=\"/floor/tables/\"][action$=\"/call\"]') : null;\
