@@ -192,11 +192,22 @@
     var games = Object.keys(touchedGames);
     touchedTables = {};
     touchedGames = {};
+    var board = !!document.querySelector(".tile");
     var missing = tables.some(function (id) { return !document.querySelector('.tile[data-id="' + id + '"]'); });
     var done;
-    if (whole || missing || tables.length > 100) {
+    if (!board || whole || missing || tables.length > 100) {
+      // Not a board (a tablet's view follows its own stream), or too much changed: the live
+      // part refreshes whole, from its own address.
       whole = false;
-      done = window.htmx.ajax("GET", "/floor/live", { target: "#floor-live", swap: "outerHTML" });
+      var el = document.getElementById("floor-live");
+      if (!el) { return; }
+      done = new Promise(function (resolve) {
+        document.body.addEventListener("htmx:afterSettle", function once() {
+          document.body.removeEventListener("htmx:afterSettle", once);
+          resolve();
+        });
+        window.htmx.trigger(el, "refresh");
+      });
     } else {
       var url = "/floor/board?t=" + tables.join(",") + "&g=" + games.join(",");
       var p = currentPanel();

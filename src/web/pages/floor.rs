@@ -309,6 +309,11 @@ async fn done(
         Ok((to, said)) => {
             let to = match (to.as_str(), from_panel) {
                 ("/floor", Some(n)) => format!("/floor?table={n}"),
+                // After a draw from a table's panel: its result, and the panel still open.
+                (t, Some(n)) if t.starts_with("/floor?draw=") => match t.split_once('#') {
+                    Some((a, b)) => format!("{a}&table={n}#{b}"),
+                    None => format!("{t}&table={n}"),
+                },
                 _ => to,
             };
             let mut res = see_other(&to);
