@@ -584,3 +584,126 @@ async fn a_removal_is_undone_from_the_toast() {
     }
     let _ = c.close().await;
 }
+
+/// §7: a live update keeps the focus where it was. B has table N's panel open with the focus
+/// on one seat's "Hold"; A calls a player to another seat of that table; B's panel shows the
+/// call (swapped in without a reload) and the focus is on the same "Hold" again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_update_keeps_the_focus_where_it_was() {
+    let Some(r) = room(false).await else {
+        return;
+    };
+    let base = &r.server.base;
+    let a = floor_browser(&r, "chrome-profile-a", 1440, 900).await;
+    let b = floor_browser(&r, "chrome-profile-b", 1440, 900).await;
+    // A running table with two free seats whose game has someone waiting.
+    goto_floor(&a, base, "").await;
+    let pick = eval(
+        &a,
+        "for (const t of document.querySelectorAll('a.tile.st-running')) {\
+           const l = document.getElementById('list-' + t.getAttribute('data-game'));\
+           if (t.querySelectorAll('.dots i:not(.d):not(.c):not(.h)').length >= 2 && l && l.querySelector('li[data-player]'))\
+             return t.id.replace('tile-', '');\
+         }\
+         return null;",
+        vec![],
+    )
+    .await;
+    let Some(number) = pick.as_str().map(String::from) else {
+        fail(
+            &a,
+            "no running table with two free seats and a waiting list",
+        )
+        .await
+    };
+    goto_floor(&b, base, &format!("?table={number}")).await;
+    wait_js(
+        &b,
+        Duration::from_secs(10),
+        "B's event stream to connect (#live-status badge-ok)",
+        "const s = document.getElementById('live-status'); return s ? s.className : null;",
+        vec![],
+        |v| v.as_str().is_some_and(|s| s.contains("badge-ok")),
+    )
+    .await;
+    // B focuses the Hold of the LAST free seat; A will call the first.
+    let focused = eval(
+        &b,
+        "window.__marker = 1;\
+         const s = [...document.querySelectorAll('#panel details.hold > summary')];\
+         if (s.length < 2) return null;\
+         const last = s[s.length - 1]; last.focus();\
+         return document.activeElement === last ? last.getAttribute('aria-label') : null;",
+        vec![],
+    )
+    .await;
+    let Some(label) = focused.as_str().map(String::from) else {
+        fail(
+            &b,
+            format!("B could not focus a seat's Hold in table {number}'s panel"),
+        )
+        .await
+    };
+    goto_floor(&a, base, &format!("?table={number}")).await;
+    submit(
+        &a,
+        &format!("#panel #table-{number} form[action$=\"/call\"] button"),
+        "call the next player to the first free seat",
+    )
+    .await;
+    // B's panel shows the new call (a Seat button) without a reload, the focus kept.
+    let seen = wait_js(
+        &b,
+        TILE_WAIT,
+        &format!("B's panel of table {number} to show the call with the focus kept on {label:?}"),
+        "const p = document.querySelector('#panel form[action^=\"/floor/calls/\"]');\
+         const a = document.activeElement;\
+         return { call: !!p, marker: window.__marker === 1,\
+                  focus: a ? a.getAttribute('aria-label') : null };",
+        vec![],
+        |v| v["call"] == json!(true) && v["marker"] == json!(true),
+    )
+    .await;
+    if seen["focus"].as_str() != Some(label.as_str()) {
+        fail(
+            &b,
+            format!(
+                "after the live update the focus is on {:?}, not {label:?}",
+                seen["focus"]
+            ),
+        )
+        .await;
+    }
+    let _ = a.close().await;
+    let _ = b.close().await;
+}
+
+/// §7: on a tablet's width (1024×768) every control on the board and in a table's panel is a
+/// 44 px target.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_tablet_width_every_control_is_a_44_px_target() {
+    let Some(r) = room(false).await else {
+        return;
+    };
+    let c = floor_browser(&r, "chrome-profile-t", 1024, 768).await;
+    goto_floor(&c, &r.server.base, "?table=1").await;
+    wait_css(&c, "#panel #table-1").await;
+    let small = eval(
+        &c,
+        "const out = [];\
+         document.querySelectorAll('#main button, #main summary, #main input:not([type=hidden]), #main select, #main a.btn, #main a.tile, #main .waitlist a').forEach(e => {\
+           const r = e.getBoundingClientRect();\
+           if (r.width === 0 || r.height === 0) return;\
+           const box = e.type === 'checkbox' ? e.closest('label').getBoundingClientRect() : r;\
+           if (box.height < 43.5) out.push(e.tagName.toLowerCase() + ' ' + (e.getAttribute('aria-label') || e.innerText || e.name || '').trim().slice(0, 40) + ' ' + Math.round(box.height));\
+         });\
+         return out.slice(0, 12);",
+        vec![],
+    )
+    .await;
+    if !small.as_array().is_some_and(|a| a.is_empty()) {
+        screenshot(&c, "browser-board-targets-1024.png").await;
+        fail(&c, format!("controls under 44 px at 1024 px: {small}")).await;
+    }
+    let _ = c.close().await;
+}
