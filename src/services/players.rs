@@ -254,6 +254,14 @@ pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<Playe
 /// one player.
 pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
     let t = typed.trim();
+    // A type-ahead's entry ("Alias — Full Name (#37)") ends with the player's number.
+    let t = t
+        .strip_suffix(')')
+        .and_then(|r| r.rsplit_once("(#"))
+        .map(|(_, n)| n)
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map(|n| format!("#{n}"));
+    let t = t.as_deref().unwrap_or(typed.trim());
     if let Some(n) = t.strip_prefix('#') {
         return Ok(n
             .trim()

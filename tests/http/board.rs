@@ -327,3 +327,49 @@ async fn the_floor_calls_a_chosen_player_out_of_order_only_with_a_reason() {
     assert_eq!(r.status, 303, "{}", r.text());
     assert_eq!(r.header("location").as_deref(), Some("/floor?table=8"));
 }
+
+#[actix_web::test]
+async fn the_type_ahead_choice_is_taken_wherever_a_player_is_chosen() {
+    let app = TestApp::new().await;
+    let (_, s, ids) = room(&app).await;
+    let alias = alias_of(&app, ids[0]);
+    // The separation form on a player's record offers the same suggestions ...
+    let page = app.page(&format!("/players/{}", ids[1]), &s).await.text();
+    assert!(page.contains("list=\"player-options\""), "{page}");
+    let opts = app
+        .page(&format!("/floor/players?other={alias}"), &s)
+        .await
+        .text();
+    assert!(opts.contains(&format!("(#{})", ids[0])), "{opts}");
+    // ... and takes the chosen entry.
+    let chosen = format!("{alias} — someone (#{})", ids[0]);
+    let r = app
+        .post_form(
+            &format!("/players/{}/separations", ids[1]),
+            &s,
+            &[("other", &chosen), ("reason", "same family")],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(app.count("separations"), 1);
+    // A seat held for a player chosen the same way names them.
+    let r = app
+        .post_form(
+            "/floor/tables/2/seats/3/hold",
+            &s,
+            &[("player", &chosen), ("reason", "")],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let panel = app.page("/floor/panel?table=8", &s).await.text();
+    assert!(panel.contains(&format!("Held for {alias}")), "{panel}");
+    // An entry whose number is nobody's: refused, nothing held.
+    let r = app
+        .post_form(
+            "/floor/tables/2/seats/4/hold",
+            &s,
+            &[("player", "Ghost — Nobody (#99999)"), ("reason", "")],
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+}

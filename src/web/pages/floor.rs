@@ -450,7 +450,8 @@ fn player_option(p: &crate::db::models::PlayerRow) -> String {
 
 #[derive(Deserialize)]
 struct SuggestQuery {
-    #[serde(default)]
+    /// What is typed (`other`: the separation form's field on a player's record).
+    #[serde(default, alias = "other")]
     player: String,
 }
 
