@@ -1,0 +1,431 @@
+//! What the floor board shows (issue 17 §1): every table with its seats, calls, holds and
+//! the dealer on shift, every game's list, read in a fixed number of queries whatever the
+//! room's size; and the names an action's toast says.
+
+use super::*;
+
+/// One seat on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatView {
+    pub seat_no: i32,
+    pub seating: Option<(SeatingRow, String)>,
+    pub call: Option<(SeatCallRow, String)>,
+    pub held: bool,
+    /// BSOP 45, 49: the hold on this seat, with the alias of the player it is held for.
+    pub hold: Option<(SeatHoldRow, Option<String>)>,
+    /// PT-2007 12, BSOP 51: the open seat-change request of the player seated here.
+    pub seat_change: Option<i64>,
+    /// The seated player's full name (the seat panel shows it under the alias).
+    pub name: Option<String>,
+    /// The seated player's table-side state: stack, absence, missed blinds (issue 4).
+    pub side: Option<SeatSideRow>,
+}
+
+impl SeatView {
+    /// Nobody seated, called or holding it.
+    pub fn is_free(&self) -> bool {
+        self.seating.is_none() && self.call.is_none() && self.hold.is_none()
+    }
+
+    /// BSOP 36, 37: the seated player is away from the table.
+    pub fn is_away(&self) -> bool {
+        self.seating.as_ref().is_some()
+            && self.side.as_ref().is_some_and(|x| x.away_since.is_some())
+    }
+}
+
+/// One table on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableView {
+    pub table: TableRow,
+    pub game: Option<GameRow>,
+    pub seats: Vec<SeatView>,
+    pub seated: usize,
+    /// The other tables of the same game in play (id, number): where a player may transfer
+    /// (BSOP 58, PT-2007 26).
+    pub siblings: Vec<(i64, i32)>,
+    /// The dealer on shift at the table (their display name).
+    pub dealer: Option<String>,
+    /// The waiting players of the table's game (entry id, place, alias): whom the floor may
+    /// call out of order (issue 17 §2).
+    pub waiting: Vec<(i64, i64, String)>,
+}
+
+impl TableView {
+    /// Seats nobody sits in, is called to or holds.
+    pub fn free(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_free()).count()
+    }
+
+    /// Open seat calls at the table, oldest first.
+    pub fn calls(&self) -> Vec<&(SeatCallRow, String)> {
+        let mut v: Vec<_> = self.seats.iter().filter_map(|s| s.call.as_ref()).collect();
+        v.sort_by_key(|(c, _)| c.respond_by);
+        v
+    }
+
+    /// BSOP 36, 37: players away from the table.
+    pub fn away(&self) -> usize {
+        self.seats.iter().filter(|s| s.is_away()).count()
+    }
+
+    /// BSOP 37: seats whose player is due to be removed (the floor was alerted).
+    pub fn removals(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| {
+                s.seating.is_some()
+                    && s.side
+                        .as_ref()
+                        .is_some_and(|x| x.removal_alerted_at.is_some())
+            })
+            .count()
+    }
+
+    /// The seats of the table plus the extra seat, as the table is laid out.
+    pub fn capacity(&self) -> usize {
+        self.seats.len()
+    }
+}
+
+/// How many players of each list the dashboard and the lobby show by name (the rest are
+/// counted; the full list is in the list API).
+pub const LIST_SHOWN: usize = 20;
+
+/// One game's list on the dashboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameList {
+    pub game: GameRow,
+    /// The first [`LIST_SHOWN`] players of the list, in order.
+    pub lines: Vec<ListLine>,
+    /// Everyone on the list (the lines may show only the top of it).
+    pub total: usize,
+    /// Interest list (no table of the game open or running): players still needed to start.
+    pub needed: Option<usize>,
+    /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
+    /// else the one that needs a player most), if one has a free seat.
+    pub suggested: Option<i32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Dashboard {
+    pub tables: Vec<TableView>,
+    pub lists: Vec<GameList>,
+    /// Messages to players that failed (no more attempts): the floor is alerted and may
+    /// retry them on `/floor/messages`.
+    pub failed_messages: i64,
+}
+
+/// Names for saying what an action did (the floor's toast, issue 17 §2): the player's alias,
+/// the game's name, the table's number.
+pub fn names(
+    conn: &mut DbConn,
+    player_id: i64,
+    game_id: Option<i64>,
+    table_id: Option<i64>,
+) -> AppResult<(String, String, i32)> {
+    let alias: String = crate::native!(conn, |dbc| players::table
+        .find(player_id)
+        .select(players::alias)
+        .first(dbc))?;
+    let game: String = match game_id {
+        Some(g) => crate::native!(conn, |dbc| games::table
+            .find(g)
+            .select(games::name)
+            .first(dbc))?,
+        None => String::new(),
+    };
+    let number: i32 = match table_id {
+        Some(t) => crate::native!(conn, |dbc| card_tables::table
+            .find(t)
+            .select(card_tables::number)
+            .first(dbc))?,
+        None => 0,
+    };
+    Ok((alias, game, number))
+}
+
+/// Tables of one game on the board (issue 17 §1: tiles grouped by game).
+pub struct TableGroup<'a> {
+    /// None: tables without a game.
+    pub game: Option<&'a GameRow>,
+    pub tables: Vec<&'a TableView>,
+}
+
+impl Dashboard {
+    /// Changes whenever a game's board colour does: the colours' stylesheet is cached under it.
+    pub fn colours_version(&self) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        for l in &self.lists {
+            (l.game.id, l.game.board_colour()).hash(&mut h);
+        }
+        for v in &self.tables {
+            if let Some(g) = &v.game {
+                (g.id, g.board_colour()).hash(&mut h);
+            }
+        }
+        format!("{:016x}", h.finish())
+    }
+
+    /// The tables grouped by game, in the lists' order (games by name), then games no longer
+    /// offered, then tables without a game; by number inside a group.
+    pub fn groups(&self) -> Vec<TableGroup<'_>> {
+        let mut order: Vec<i64> = self.lists.iter().map(|l| l.game.id).collect();
+        for v in &self.tables {
+            if let Some(g) = &v.game {
+                if !order.contains(&g.id) {
+                    order.push(g.id);
+                }
+            }
+        }
+        let mut out: Vec<TableGroup<'_>> = order
+            .iter()
+            .filter_map(|id| {
+                let tables: Vec<&TableView> = self
+                    .tables
+                    .iter()
+                    .filter(|v| v.table.game_id == Some(*id))
+                    .collect();
+                let game = tables.first().and_then(|v| v.game.as_ref())?;
+                Some(TableGroup {
+                    game: Some(game),
+                    tables,
+                })
+            })
+            .collect();
+        let none: Vec<&TableView> = self
+            .tables
+            .iter()
+            .filter(|v| v.table.game_id.is_none() || v.game.is_none())
+            .collect();
+        if !none.is_empty() {
+            out.push(TableGroup {
+                game: None,
+                tables: none,
+            });
+        }
+        out
+    }
+}
+
+/// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
+/// size (tables, games, open seatings, open calls, holds, list entries).
+pub fn dashboard(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+) -> AppResult<Dashboard> {
+    let tables: Vec<(TableRow, Option<GameRow>)> = crate::native!(conn, |dbc| card_tables::table
+        .left_join(games::table)
+        .filter(card_tables::active.eq(true))
+        .order(card_tables::number.asc())
+        .select((TableRow::as_select(), Option::<GameRow>::as_select()))
+        .load(dbc))?;
+    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> =
+        crate::native!(conn, |dbc| seatings::table
+            .inner_join(players::table)
+            .filter(seatings::left_at.is_null())
+            .select((
+                SeatingRow::as_select(),
+                SeatSideRow::as_select(),
+                PlayerRow::as_select()
+            ))
+            .load(dbc))?;
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(call_open!())
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let call_players: Vec<(i64, String)> = crate::native!(conn, |dbc| players::table
+        .filter(players::id.eq_any(calls.iter().map(|c| c.player_id).collect::<Vec<_>>()))
+        .select((players::id, players::alias))
+        .load(dbc))?;
+    let holds: Vec<(SeatHoldRow, Option<String>)> = crate::native!(conn, |dbc| seat_holds::table
+        .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
+        .filter(seat_holds::released_at.is_null())
+        .select((SeatHoldRow::as_select(), players::alias.nullable()))
+        .load(dbc))?;
+    let changes: Vec<(i64, i64, i64)> = crate::native!(conn, |dbc| seat_change_requests::table
+        .filter(seat_change_requests::state.eq("open"))
+        .select((
+            seat_change_requests::id,
+            seat_change_requests::table_id,
+            seat_change_requests::player_id
+        ))
+        .load(dbc))?;
+    let dealers: Vec<(i64, String)> = crate::native!(conn, |dbc| dealer_shifts::table
+        .inner_join(staff::table)
+        .filter(dealer_shifts::ended_at.is_null())
+        .select((dealer_shifts::table_id, staff::display_name))
+        .load(dbc))?;
+    use std::collections::HashMap;
+    let mut dealers: HashMap<i64, String> = dealers.into_iter().collect();
+    let mut names: HashMap<(i64, i32), (String, SeatSideRow)> = HashMap::new();
+    let seated: HashMap<(i64, i32), (SeatingRow, String)> = seated
+        .into_iter()
+        .map(|(s, side, p)| {
+            names.insert((s.table_id, s.seat_no), (p.full_name, side));
+            ((s.table_id, s.seat_no), (s, p.alias))
+        })
+        .collect();
+    let aliases: HashMap<i64, String> = call_players.into_iter().collect();
+    let calls: HashMap<(i64, i32), (SeatCallRow, String)> = calls
+        .into_iter()
+        .map(|c| {
+            (
+                (c.table_id, c.seat_no),
+                (
+                    c.clone(),
+                    aliases.get(&c.player_id).cloned().unwrap_or_default(),
+                ),
+            )
+        })
+        .collect();
+    let holds: HashMap<(i64, i32), (SeatHoldRow, Option<String>)> = holds
+        .into_iter()
+        .map(|h| ((h.0.table_id, h.0.seat_no), h))
+        .collect();
+    let changes: HashMap<(i64, i64), i64> =
+        changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
+    let live: Vec<(i64, i32, Option<i64>)> = tables
+        .iter()
+        .filter(|(t, _)| in_play(t))
+        .map(|(t, _)| (t.id, t.number, t.game_id))
+        .collect();
+    let mut views = Vec::with_capacity(tables.len());
+    for (t, g) in tables {
+        let seats = (1..=t.seats + i32::from(t.extra_seat))
+            .map(|n| {
+                let seating = seated.get(&(t.id, n)).cloned();
+                let (name, side) = match names.remove(&(t.id, n)) {
+                    Some((a, b)) => (Some(a), Some(b)),
+                    None => (None, None),
+                };
+                let seat_change = seating
+                    .as_ref()
+                    .and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
+                SeatView {
+                    seat_no: n,
+                    seating,
+                    call: calls.get(&(t.id, n)).cloned(),
+                    held: holds.contains_key(&(t.id, n)),
+                    hold: holds.get(&(t.id, n)).cloned(),
+                    seat_change,
+                    name,
+                    side,
+                }
+            })
+            .collect::<Vec<_>>();
+        let n = seats.iter().filter(|s| s.seating.is_some()).count();
+        let siblings = if in_play(&t) && t.game_id.is_some() {
+            live.iter()
+                .filter(|(id, _, g)| *id != t.id && *g == t.game_id)
+                .map(|(id, num, _)| (*id, *num))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        views.push(TableView {
+            waiting: Vec::new(),
+            dealer: dealers.remove(&t.id),
+            table: t,
+            game: g,
+            seats,
+            seated: n,
+            siblings,
+        });
+    }
+    // Positions need every entry's key; names only for the top of each list.
+    let all_entries: Vec<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
+        .filter(entry_active!())
+        .select(WaitlistRow::as_select())
+        .load(dbc))?;
+    let games_list: Vec<GameRow> = crate::native!(conn, |dbc| games::table
+        .filter(games::active.eq(true))
+        .order(games::name.asc())
+        .select(GameRow::as_select())
+        .load(dbc))?;
+    let mut by_game: HashMap<i64, Vec<WaitlistRow>> = HashMap::new();
+    for e in all_entries {
+        by_game.entry(e.game_id).or_default().push(e);
+    }
+    let mut lists = Vec::new();
+    for g in games_list {
+        let mine = by_game.remove(&g.id).unwrap_or_default();
+        let openings = if mine.is_empty() {
+            Vec::new()
+        } else {
+            recent_openings(conn, g.id)?
+        };
+        let domain: Vec<Entry> = mine.iter().map(as_entry).collect();
+        let places = waitlist::positions(&domain, now);
+        let total = places.len();
+        let top: Vec<(i64, Place)> = places.into_iter().take(LIST_SHOWN).collect();
+        let mut rows: HashMap<i64, WaitlistRow> = mine.into_iter().map(|r| (r.id, r)).collect();
+        let top_entries: Vec<(WaitlistRow, Place)> = top
+            .into_iter()
+            .filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place)))
+            .collect();
+        let ids: Vec<i64> = top_entries.iter().map(|(e, _)| e.player_id).collect();
+        let mut people: HashMap<i64, PlayerRow> = crate::native!(conn, |dbc| players::table
+            .filter(players::id.eq_any(ids))
+            .select(PlayerRow::as_select())
+            .load(dbc))?
+        .into_iter()
+        .map(|p| (p.id, p))
+        .collect();
+        let lines: Vec<ListLine> = top_entries
+            .into_iter()
+            .filter_map(|(entry, place)| {
+                people.remove(&entry.player_id).map(|player| ListLine {
+                    entry,
+                    player,
+                    place,
+                    wait_min: wait_minutes(place.ahead, &openings),
+                })
+            })
+            .collect();
+        let running = views.iter().any(|v| {
+            v.table.game_id == Some(g.id)
+                && matches!(v.table.state.as_str(), "open" | "running" | "suspended")
+        });
+        let needed =
+            (!running).then(|| waitlist::players_needed(total, profile.min_players_to_run));
+        let mine: Vec<&TableView> = views
+            .iter()
+            .filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table))
+            .collect();
+        let suggested = suggest_among(
+            &mine
+                .iter()
+                .map(|v| (&v.table, v.seated, first_free_in_view(v).is_some()))
+                .collect::<Vec<_>>(),
+        )
+        .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
+        .map(|v| v.table.number);
+        lists.push(GameList {
+            game: g,
+            lines,
+            total,
+            needed,
+            suggested,
+        });
+    }
+    let failed_messages = notify::outbox::failed_count(conn)?;
+    // Who the floor may call out of order at a table: the waiting players of its game's list.
+    for v in views.iter_mut().filter(|v| in_play(&v.table)) {
+        if let Some(l) = lists.iter().find(|l| Some(l.game.id) == v.table.game_id) {
+            v.waiting = l
+                .lines
+                .iter()
+                .filter(|x| x.entry.state == "waiting")
+                .map(|x| (x.entry.id, x.place.position as i64, x.player.alias.clone()))
+                .collect();
+        }
+    }
+    Ok(Dashboard {
+        tables: views,
+        lists,
+        failed_messages,
+    })
+}
