@@ -610,25 +610,39 @@ fn end_entry(
         return Err(conflict("err-entry-not-active"));
     }
     let after = entry(conn, e.id)?;
+    list_changed(conn, now, actor, action, e, &after)?;
+    notify_heads(conn, now, e.game_id, None)?;
+    Ok(after)
+}
+
+/// A list entry changed: the audit record (before and after) and the event the floor's
+/// board and the players' pages follow.
+fn list_changed(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    action: &str,
+    before: &WaitlistRow,
+    after: &WaitlistRow,
+) -> AppResult<()> {
     audit::record(
         conn,
         now,
         actor,
         action,
         "player",
-        Some(e.player_id),
-        Some(e),
-        Some(&after),
+        Some(before.player_id),
+        Some(before),
+        Some(after),
     )?;
     emit(
         conn,
         now,
         None,
         "list.changed",
-        &serde_json::json!({ "game_id": e.game_id }),
+        &serde_json::json!({ "game_id": before.game_id }),
     )?;
-    notify_heads(conn, now, e.game_id, None)?;
-    Ok(after)
+    Ok(())
 }
 
 /// Takes a player off a list (their choice or the floor's), with a reason.
@@ -703,23 +717,7 @@ pub fn restore(
         return Err(conflict("err-undo-too-late"));
     }
     let after = entry(conn, e.id)?;
-    audit::record(
-        conn,
-        now,
-        actor,
-        "list.restore",
-        "player",
-        Some(e.player_id),
-        Some(&e),
-        Some(&after),
-    )?;
-    emit(
-        conn,
-        now,
-        None,
-        "list.changed",
-        &serde_json::json!({ "game_id": e.game_id }),
-    )?;
+    list_changed(conn, now, actor, "list.restore", &e, &after)?;
     // The player was told they left the list: they are told they are back, at which place.
     let place = place_of(conn, after.game_id, after.id, now)?.map(|(p, _)| p.position);
     tell_entry(conn, now, &after, Kind::Added, |p| {
@@ -826,23 +824,7 @@ pub fn check_in(
     )
     .changed(dbc))?;
     let after = entry(conn, entry_id)?;
-    audit::record(
-        conn,
-        now,
-        actor,
-        "list.check_in",
-        "player",
-        Some(e.player_id),
-        Some(&e),
-        Some(&after),
-    )?;
-    emit(
-        conn,
-        now,
-        None,
-        "list.changed",
-        &serde_json::json!({ "game_id": e.game_id }),
-    )?;
+    list_changed(conn, now, actor, "list.check_in", &e, &after)?;
     Ok(after)
 }
 
