@@ -120,6 +120,22 @@
     var close = e.target.closest && e.target.closest("a.panel-close");
     if (close && panel) { e.preventDefault(); closePanel(true); }
   });
+  // A seat's menu opens downwards, or upwards when the window has no room for it below
+  // (decided as it is clicked, from the seat's place and the menu's number of actions).
+  document.addEventListener("click", function (e) {
+    var sum = e.target.closest && e.target.closest(".seat-actions > summary");
+    if (!sum || window.innerWidth <= 600) { return; }
+    var d = sum.parentNode;
+    if (d.open) { return; }
+    var menu = d.querySelector(".seat-menu");
+    var n = menu ? menu.querySelectorAll("form, select").length : 0;
+    var needed = n * 48 + 24;
+    // The menu hangs from the seat's row (its containing block), below or above it.
+    var r = (d.closest("li") || sum).getBoundingClientRect();
+    var up = r.bottom + needed > window.innerHeight && r.top - needed >= 0;
+    d.classList.toggle("up", up);
+    d.classList.toggle("down", !up);
+  }, true);
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape" && panel && !panel.hidden) {
       // An open menu closes first.
