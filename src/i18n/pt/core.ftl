@@ -468,7 +468,10 @@ board-free = { $count ->
    *[other] { $count } livres
 }
 board-suspended = Suspensa { $time }
-board-away = { $count } ausente(s)
+board-away = { $count ->
+    [one] 1 ausente
+   *[other] { $count } ausentes
+}
 board-removal = { $count } a retirar
 board-dealer = Dealer: { $name }
 board-waiting = Jogadores em espera
