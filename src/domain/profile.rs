@@ -64,6 +64,17 @@ pub struct RuleProfile {
     pub missed_blinds_dead: bool,
     /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
     pub no_flop_no_drop: bool,
+    /// Issue 18: how many lists a player may join at once from their phone (a room stored
+    /// before this setting existed reads the default).
+    #[serde(default = "default_remote_max_lists")]
+    pub remote_max_lists: i32,
+}
+
+/// Issue 18: three lists, as the large rooms that let guests join from their phone allow.
+pub const DEFAULT_REMOTE_MAX_LISTS: i32 = 3;
+
+fn default_remote_max_lists() -> i32 {
+    DEFAULT_REMOTE_MAX_LISTS
 }
 
 impl RuleProfile {
@@ -95,6 +106,7 @@ impl RuleProfile {
             join_at_average_stack: pt,
             missed_blinds_dead: pt,
             no_flop_no_drop: true,
+            remote_max_lists: DEFAULT_REMOTE_MAX_LISTS,
         }
     }
 }
@@ -188,6 +200,12 @@ pub const RANGES: &[Range] = &[
         min: 1,
         max: 15,
     },
+    // Issue 18: lists joined at once from a phone (one to ten).
+    Range {
+        field: "remote_max_lists",
+        min: 1,
+        max: 10,
+    },
 ];
 
 /// Refuses values outside the seeds' ranges (e.g. session cagnotte outside 5-20 %).
@@ -208,6 +226,7 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
         p.seat_call_response_min,
         p.call_in_expiry_min,
         p.seat_call_ack_escalation_min,
+        p.remote_max_lists,
     ];
     for (r, v) in RANGES.iter().zip(values) {
         if v < r.min || v > r.max {
@@ -292,6 +311,7 @@ mod tests {
                 "seat_call_response_min" => &mut p.seat_call_response_min,
                 "call_in_expiry_min" => &mut p.call_in_expiry_min,
                 "seat_call_ack_escalation_min" => &mut p.seat_call_ack_escalation_min,
+                "remote_max_lists" => &mut p.remote_max_lists,
                 other => panic!("unknown field {other}"),
             };
             *slot = v;

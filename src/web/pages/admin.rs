@@ -507,6 +507,7 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("call_expiry", Input::CallExpiry),
             ("call_in_expiry_min", Input::Minutes),
             ("seat_call_ack_escalation_min", Input::Minutes),
+            ("remote_max_lists", Input::Count),
         ],
     ),
 ];
@@ -614,6 +615,7 @@ struct RoomForm {
     call_expiry: String,
     call_in_expiry_min: String,
     seat_call_ack_escalation_min: String,
+    remote_max_lists: String,
     join_at_average_stack: Option<String>,
     missed_blinds_dead: Option<String>,
     no_flop_no_drop: Option<String>,
@@ -650,6 +652,7 @@ impl RoomForm {
             call_expiry: p.call_expiry.to_string(),
             call_in_expiry_min: p.call_in_expiry_min.to_string(),
             seat_call_ack_escalation_min: p.seat_call_ack_escalation_min.to_string(),
+            remote_max_lists: p.remote_max_lists.to_string(),
             join_at_average_stack: check_value(p.join_at_average_stack),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
             no_flop_no_drop: check_value(p.no_flop_no_drop),
@@ -726,6 +729,9 @@ impl RoomForm {
                     &self.seat_call_ack_escalation_min,
                 )
                 .unwrap_or(d.seat_call_ack_escalation_min),
+            remote_max_lists: p
+                .int("remote_max_lists", &self.remote_max_lists)
+                .unwrap_or(d.remote_max_lists),
             join_at_average_stack: checkbox(&self.join_at_average_stack),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
             no_flop_no_drop: checkbox(&self.no_flop_no_drop),
@@ -834,6 +840,7 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
         "seat_call_ack_escalation_min",
         "admin-profile-seat-call-ack-escalation-min",
     ),
+    ("remote_max_lists", "admin-profile-remote-max-lists"),
 ];
 
 async fn room_page(
