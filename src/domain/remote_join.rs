@@ -55,6 +55,11 @@ impl EntrySource {
         }
     }
 
+    /// Put on the list at the desk (the boards show no origin for these).
+    pub fn is_desk(self) -> bool {
+        self == EntrySource::Desk
+    }
+
     /// BSOP 43: entries made away from the desk lapse unless the player checks in.
     pub fn needs_check_in(self) -> bool {
         matches!(self, EntrySource::CallIn | EntrySource::Phone)

@@ -282,3 +282,7 @@ admin-audit-verify-checkpoints = { $count ->
    *[other] { $count } checkpoints checked
 }
 admin-audit-verify-limits = Not detectable: changes to the records of the last minute (not yet in a checkpoint), and changes by someone holding the signing key, the checkpoint file and the database together. Keep a copy of the checkpoint file elsewhere.
+
+# issue 18 (join)
+admin-profile-remote-max-lists = Lists a player may join from their phone
+admin-profile-remote-max-lists-hint = How many waiting lists one player may join at once from the join page (the lobby's QR code).

@@ -282,3 +282,7 @@ admin-audit-verify-checkpoints = { $count ->
    *[other] { $count } pontos de controlo verificados
 }
 admin-audit-verify-limits = Não detetável: alterações aos registos do último minuto (ainda sem ponto de controlo) e alterações por quem tenha a chave de assinatura, o ficheiro de pontos de controlo e a base de dados ao mesmo tempo. Guarde uma cópia do ficheiro de pontos de controlo noutro sítio.
+
+# issue 18 (join)
+admin-profile-remote-max-lists = Listas a que um jogador se pode inscrever pelo telemóvel
+admin-profile-remote-max-lists-hint = A quantas listas de espera um jogador se pode inscrever de uma vez na página de inscrição (o código QR do ecrã da sala).
