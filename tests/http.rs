@@ -24,6 +24,8 @@ mod concurrency_pg;
 mod draws;
 #[path = "http/floor.rs"]
 mod floor;
+#[path = "http/join.rs"]
+mod join;
 #[path = "http/invariants.rs"]
 mod invariants;
 #[path = "http/migrations.rs"]

@@ -406,7 +406,10 @@ async fn code_submit(
     match r {
         (Ok(v), link, minutes) => {
             st.metrics.join_code("verified");
-            if let (Verified::Player { .. }, Some(link)) = (&v, link) {
+            // On a list (new or already): on to their page. Nothing joined (the lists closed
+            // meanwhile): the page says which.
+            let on_a_list = matches!(&v, Verified::Player { joined, already, .. } if !joined.is_empty() || !already.is_empty());
+            if let (true, Some(link)) = (on_a_list, link) {
                 let mut res = see_other(&format!("/p/{link}?joined=1"));
                 res.add_cookie(&player_link_cookie(&st, &link)).ok();
                 return Ok(res);
@@ -427,7 +430,15 @@ async fn code_submit(
                     see_desk: false,
                     minutes,
                 },
-                _ => DonePage {
+                Verified::Player { skipped, .. } => DonePage {
+                    c,
+                    places: Vec::new(),
+                    already: Vec::new(),
+                    skipped,
+                    see_desk: false,
+                    minutes,
+                },
+                Verified::SeeDesk => DonePage {
                     c,
                     places: Vec::new(),
                     already: Vec::new(),
