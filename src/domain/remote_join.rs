@@ -140,9 +140,16 @@ fn mac(key: &[u8], parts: &[&[u8]]) -> Hmac<Sha256> {
 /// the key).
 pub fn code_hash(key: &[u8], request_id: i64, code: &str) -> String {
     hex::encode(
-        mac(key, &[b"join code", request_id.to_string().as_bytes(), code.as_bytes()])
-            .finalize()
-            .into_bytes(),
+        mac(
+            key,
+            &[
+                b"join code",
+                request_id.to_string().as_bytes(),
+                code.as_bytes(),
+            ],
+        )
+        .finalize()
+        .into_bytes(),
     )
 }
 
@@ -171,7 +178,9 @@ pub struct CodeState {
 pub enum CodeCheck {
     Good,
     /// Wrong; this many tries are left.
-    Wrong { tries_left: i32 },
+    Wrong {
+        tries_left: i32,
+    },
     /// Past its 10 minutes.
     Expired,
     /// Five wrong tries: the code is dead (ask for a new one).
@@ -285,7 +294,9 @@ pub fn within(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListsRefusal {
     None,
-    TooMany { max: usize },
+    TooMany {
+        max: usize,
+    },
     /// A game that is not offered (inactive, unknown, or neither running nor on an interest
     /// list — e.g. it closed meanwhile).
     NotOffered,
@@ -398,9 +409,15 @@ mod tests {
     fn sources_are_read_from_source_and_via_bsop_43() {
         assert_eq!(EntrySource::of("desk", None), EntrySource::Desk);
         assert_eq!(EntrySource::of("call_in", None), EntrySource::CallIn);
-        assert_eq!(EntrySource::of("call_in", Some("phone")), EntrySource::Phone);
+        assert_eq!(
+            EntrySource::of("call_in", Some("phone")),
+            EntrySource::Phone
+        );
         assert_eq!(EntrySource::of("desk", Some("kiosk")), EntrySource::Kiosk);
-        assert_eq!(EntrySource::of("table_break", None), EntrySource::TableBreak);
+        assert_eq!(
+            EntrySource::of("table_break", None),
+            EntrySource::TableBreak
+        );
         assert_eq!(EntrySource::of("???", None), EntrySource::Desk);
         assert!(EntrySource::Phone.needs_check_in());
         assert!(!EntrySource::Kiosk.needs_check_in());
@@ -443,10 +460,19 @@ mod tests {
             attempts: 4,
             ..s.clone()
         };
-        assert_eq!(check_code(KEY, &four, "000000", t0()), CodeCheck::TooManyTries);
+        assert_eq!(
+            check_code(KEY, &four, "000000", t0()),
+            CodeCheck::TooManyTries
+        );
         assert_eq!(check_code(KEY, &four, "123456", t0()), CodeCheck::Good);
-        let five = CodeState { attempts: 5, ..s.clone() };
-        assert_eq!(check_code(KEY, &five, "123456", t0()), CodeCheck::TooManyTries);
+        let five = CodeState {
+            attempts: 5,
+            ..s.clone()
+        };
+        assert_eq!(
+            check_code(KEY, &five, "123456", t0()),
+            CodeCheck::TooManyTries
+        );
         let used = CodeState { used: true, ..s };
         assert_eq!(check_code(KEY, &used, "123456", t0()), CodeCheck::Used);
     }
@@ -462,7 +488,10 @@ mod tests {
         assert_eq!(within(&[(at(61), 5)], 1, 1, t0()), Ok(()));
         // Weighted (an SMS cost): two must leave.
         assert_eq!(within(&[(at(50), 5), (at(30), 5)], 5, 10, t0()), Err(600));
-        assert_eq!(within(&[(at(50), 5), (at(30), 5)], 6, 10, t0()), Err(30 * 60));
+        assert_eq!(
+            within(&[(at(50), 5), (at(30), 5)], 6, 10, t0()),
+            Err(30 * 60)
+        );
         assert_eq!(within(&[], 11, 10, t0()), Err(3600));
     }
 
@@ -474,7 +503,10 @@ mod tests {
             choose_lists(&[1, 2, 3, 4], &[1, 2, 3, 4], 3),
             Err(ListsRefusal::TooMany { max: 3 })
         );
-        assert_eq!(choose_lists(&[9], &[1, 2], 3), Err(ListsRefusal::NotOffered));
+        assert_eq!(
+            choose_lists(&[9], &[1, 2], 3),
+            Err(ListsRefusal::NotOffered)
+        );
     }
 
     fn e(id: i64, key: i64, min: i64) -> Entry {
@@ -513,7 +545,16 @@ mod tests {
     #[test]
     fn bsop_43_a_phone_entry_lapses_unless_checked_in() {
         let lapse = Some(t0() + Duration::minutes(30));
-        let p = list_entry(1, 1, KEY_STEP, t0(), EntrySource::Phone, lapse, false, false);
+        let p = list_entry(
+            1,
+            1,
+            KEY_STEP,
+            t0(),
+            EntrySource::Phone,
+            lapse,
+            false,
+            false,
+        );
         assert!(p.lapsed(t0() + Duration::minutes(30)));
         let checked = list_entry(1, 1, KEY_STEP, t0(), EntrySource::Phone, lapse, true, false);
         assert!(!checked.lapsed(t0() + Duration::minutes(30)));

@@ -28,14 +28,12 @@ use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::PlayerRow;
 use crate::db::schema::{
-    card_tables, games, guest_entries, guests, join_codes, phone_blocks, players,
-    waitlist_entries,
+    card_tables, games, guest_entries, guests, join_codes, phone_blocks, players, waitlist_entries,
 };
 use crate::db::{next_seq, DbConn};
 use crate::domain::player::{normalize_phone_in, phone_region_of_zone, Language, NotifyPref};
 use crate::domain::remote_join::{
-    self as rj, choose_lists, within, CodeCheck, CodeState, EntrySource, Limit, ListsRefusal,
-    Via,
+    self as rj, choose_lists, within, CodeCheck, CodeState, EntrySource, Limit, ListsRefusal, Via,
 };
 use crate::domain::waitlist::{self, Entry};
 use crate::domain::{FieldError, Problem};
@@ -122,19 +120,18 @@ pub fn offered(
         )
         .select(card_tables::game_id)
         .load(conn)?;
-    let entries: Vec<(i64, Option<NaiveDateTime>, Option<NaiveDateTime>)> =
-        waitlist_entries::table
-            .filter(
-                waitlist_entries::state
-                    .eq("waiting")
-                    .or(waitlist_entries::state.eq("called")),
-            )
-            .select((
-                waitlist_entries::game_id,
-                waitlist_entries::call_in_expires_at,
-                waitlist_entries::checked_in_at,
-            ))
-            .load(conn)?;
+    let entries: Vec<(i64, Option<NaiveDateTime>, Option<NaiveDateTime>)> = waitlist_entries::table
+        .filter(
+            waitlist_entries::state
+                .eq("waiting")
+                .or(waitlist_entries::state.eq("called")),
+        )
+        .select((
+            waitlist_entries::game_id,
+            waitlist_entries::call_in_expires_at,
+            waitlist_entries::checked_in_at,
+        ))
+        .load(conn)?;
     let guests_waiting: Vec<i64> = guest_entries::table
         .filter(guest_entries::state.eq("waiting"))
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
@@ -275,7 +272,12 @@ fn check_limits(
             1,
             limits.codes_per_address,
         ),
-        (Limit::CodesPerRoom, pick(&|_| Some(1)), 1, limits.codes_per_room),
+        (
+            Limit::CodesPerRoom,
+            pick(&|_| Some(1)),
+            1,
+            limits.codes_per_room,
+        ),
         (
             Limit::EntriesPerAddress,
             pick(&|r| (r.2 == address).then_some(r.3)),
@@ -523,7 +525,14 @@ pub enum Verified {
 fn phone_actor(phone: &str) -> Actor {
     // The last four digits name the phone in the trail's actor column; the whole number is in
     // the record itself.
-    let tail: String = phone.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = phone
+        .chars()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     Actor {
         id: None,
         name: format!("phone …{tail} (join code)"),
@@ -575,7 +584,11 @@ pub fn verify_code(
         used: used_at.is_some(),
     };
     let check = rj::check_code(key, &state, typed, now);
-    let fail = |conn: &mut DbConn, why: &str, err: AppError, count: bool| -> AppResult<Result<Verified, AppError>> {
+    let fail = |conn: &mut DbConn,
+                why: &str,
+                err: AppError,
+                count: bool|
+     -> AppResult<Result<Verified, AppError>> {
         if count {
             diesel::update(join_codes::table.find(id))
                 .set(join_codes::attempts.eq(join_codes::attempts + 1))
@@ -630,12 +643,7 @@ pub fn verify_code(
     let wanted: Vec<i64> = serde_json::from_str(&games_json).unwrap_or_default();
     // A list that closed meanwhile is not joined (said on the page).
     let offered = offered(conn, now, room.profile.min_players_to_run)?;
-    let name_of = |g: i64| {
-        offered
-            .iter()
-            .find(|o| o.id == g)
-            .map(|o| o.name.clone())
-    };
+    let name_of = |g: i64| offered.iter().find(|o| o.id == g).map(|o| o.name.clone());
     let mut closed: Vec<String> = Vec::new();
     let mut open: Vec<(i64, String)> = Vec::new();
     for g in &wanted {
@@ -700,12 +708,16 @@ pub fn verify_code(
         }
         [] => {
             if open.is_empty() {
-                ("guest", 0, Verified::Guest {
-                    guest_id: 0,
-                    places: Vec::new(),
-                    already: Vec::new(),
-                    skipped: closed,
-                })
+                (
+                    "guest",
+                    0,
+                    Verified::Guest {
+                        guest_id: 0,
+                        places: Vec::new(),
+                        already: Vec::new(),
+                        skipped: closed,
+                    },
+                )
             } else {
                 let (guest_id, places, already) =
                     join_guest(conn, now, room, &actor, via, &phone, &name, &open)?;
@@ -802,9 +814,7 @@ fn join_player(
             Err(AppError::Conflict(p)) if p.key == "err-already-on-list" => {
                 already.push(name.clone())
             }
-            Err(AppError::Conflict(_)) | Err(AppError::Validation(_)) => {
-                skipped.push(name.clone())
-            }
+            Err(AppError::Conflict(_)) | Err(AppError::Validation(_)) => skipped.push(name.clone()),
             Err(e) => return Err(e),
         }
     }
@@ -979,24 +989,36 @@ pub struct GuestLine {
 
 /// Every guest place still kept (not registered, not lapsed), by game, each with its place.
 pub fn guest_lines(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Vec<GuestLine>> {
-    let rows: Vec<(i64, i64, i64, i64, NaiveDateTime, String, NaiveDateTime, String, String)> =
-        guest_entries::table
-            .inner_join(guests::table)
-            .filter(guest_entries::state.eq("waiting"))
-            .filter(guest_entries::expires_at.gt(now.naive_utc()))
-            .order((guest_entries::order_key.asc(), guest_entries::joined_at.asc()))
-            .select((
-                guest_entries::id,
-                guest_entries::guest_id,
-                guest_entries::game_id,
-                guest_entries::order_key,
-                guest_entries::joined_at,
-                guest_entries::via,
-                guest_entries::expires_at,
-                guests::full_name,
-                guests::phone,
-            ))
-            .load(conn)?;
+    let rows: Vec<(
+        i64,
+        i64,
+        i64,
+        i64,
+        NaiveDateTime,
+        String,
+        NaiveDateTime,
+        String,
+        String,
+    )> = guest_entries::table
+        .inner_join(guests::table)
+        .filter(guest_entries::state.eq("waiting"))
+        .filter(guest_entries::expires_at.gt(now.naive_utc()))
+        .order((
+            guest_entries::order_key.asc(),
+            guest_entries::joined_at.asc(),
+        ))
+        .select((
+            guest_entries::id,
+            guest_entries::guest_id,
+            guest_entries::game_id,
+            guest_entries::order_key,
+            guest_entries::joined_at,
+            guest_entries::via,
+            guest_entries::expires_at,
+            guests::full_name,
+            guests::phone,
+        ))
+        .load(conn)?;
     let mut lists: std::collections::HashMap<i64, Vec<Entry>> = std::collections::HashMap::new();
     let mut out = Vec::new();
     for (entry_id, guest_id, game_id, key, joined, via, exp, name, phone) in rows {
@@ -1230,11 +1252,7 @@ pub fn blocks(conn: &mut DbConn) -> AppResult<Vec<Block>> {
 /// Issue 18 §2 (BSOP 43): the player scanned the desk's code with their link open: every
 /// entry of theirs waiting for a check-in is checked in (`floor::check_in`, audited each).
 /// Returns how many.
-pub fn check_in_at_desk(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    player_id: i64,
-) -> AppResult<usize> {
+pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -> AppResult<usize> {
     let ids: Vec<(i64, Option<NaiveDateTime>)> = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
         .filter(

@@ -133,7 +133,13 @@ fn last_code(app: &TestApp) -> Option<(String, String, String)> {
 
 fn audit_actions(app: &TestApp) -> Vec<String> {
     use cardroom::db::schema::audit_log::dsl as a;
-    app.with_conn(|c| a::audit_log.order(a::seq).select(a::action).load(c).unwrap())
+    app.with_conn(|c| {
+        a::audit_log
+            .order(a::seq)
+            .select(a::action)
+            .load(c)
+            .unwrap()
+    })
 }
 
 /// (game, source, via, checked in) of a player's active entries.
@@ -144,7 +150,12 @@ fn entries_of(app: &TestApp, player: i64) -> Vec<(i64, String, Option<String>, b
             .filter(w::player_id.eq(player))
             .filter(w::state.eq("waiting").or(w::state.eq("called")))
             .order(w::game_id)
-            .select((w::game_id, w::source, w::via, w::checked_in_at.is_not_null()))
+            .select((
+                w::game_id,
+                w::source,
+                w::via,
+                w::checked_in_at.is_not_null(),
+            ))
             .load(c)
             .unwrap()
     })
@@ -164,7 +175,10 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
         .call(TestRequest::get().uri("/lobby").to_request())
         .await
         .text();
-    assert!(lobby.contains("src=\"/join/qr.svg\"") && lobby.contains("/join</span>"), "{lobby}");
+    assert!(
+        lobby.contains("src=\"/join/qr.svg\"") && lobby.contains("/join</span>"),
+        "{lobby}"
+    );
     let qr = app
         .call(TestRequest::get().uri("/join/qr.svg").to_request())
         .await;
@@ -174,12 +188,20 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
     // The join page: the running games with stakes and buy-ins (BSOP 24), not game 3.
     let (phone, page) = Phone::open(&app, "en").await;
     let html = page.text();
-    assert!(html.contains("NL 1/2") && html.contains("PLO 2/5"), "{html}");
-    assert!(!html.contains("Short deck"), "a game neither running nor listed is not offered");
+    assert!(
+        html.contains("NL 1/2") && html.contains("PLO 2/5"),
+        "{html}"
+    );
+    assert!(
+        !html.contains("Short deck"),
+        "a game neither running nor listed is not offered"
+    );
     assert!(html.contains("Buy-in") && html.contains("€40.00"), "{html}");
     assert!(html.contains("Choose up to 3 lists"), "{html}");
     // A national number takes the room's country (Lisbon: +351).
-    let token = phone.ask(&app, "912 000 001", "Jogador A", &["1", "2"]).await;
+    let token = phone
+        .ask(&app, "912 000 001", "Jogador A", &["1", "2"])
+        .await;
     let (channel, to, code) = last_code(&app).expect("a code in the outbox");
     assert_eq!((channel.as_str(), to.as_str()), ("sms", PHONE_A));
     assert_eq!(code.len(), 6);
@@ -191,7 +213,11 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
     assert!(!stored.contains(&code));
     // The code page names the lists and hides the number.
     let cp = app
-        .call(TestRequest::get().uri(&format!("/join/code/{token}")).to_request())
+        .call(
+            TestRequest::get()
+                .uri(&format!("/join/code/{token}"))
+                .to_request(),
+        )
         .await;
     assert_eq!(cp.status, 200);
     assert!(cp.text().contains("+•••••••••001"), "{}", cp.text());
@@ -199,7 +225,9 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
     assert_eq!(r.status, 303, "{}", r.text());
     let to = r.header("location").unwrap();
     assert!(to.starts_with("/p/") && to.ends_with("?joined=1"), "{to}");
-    let link_cookie = r.cookie("cr_plink").expect("the link remembered for the desk");
+    let link_cookie = r
+        .cookie("cr_plink")
+        .expect("the link remembered for the desk");
     assert!(to.contains(&link_cookie));
     // On both lists as remote entries that lapse unless checked in (BSOP 43).
     assert_eq!(
@@ -218,14 +246,20 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
             .load(c)
             .unwrap()
     });
-    assert_eq!(kinds.iter().filter(|k| *k == "added").count(), 2, "{kinds:?}");
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "added").count(),
+        2,
+        "{kinds:?}"
+    );
     let acts = audit_actions(&app);
     for a in ["join.code_sent", "list.join", "join.remote"] {
         assert!(acts.contains(&a.to_string()), "{a} in {acts:?}");
     }
     // The player's page opens; the board shows the entry's origin and its check-in button.
     assert_eq!(
-        app.call(TestRequest::get().uri(&to).to_request()).await.status,
+        app.call(TestRequest::get().uri(&to).to_request())
+            .await
+            .status,
         200
     );
     let board = app.page("/floor", &s).await.text();
@@ -241,7 +275,9 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
     let r = phone.code(&app, &token2, &code2).await;
     assert_eq!(r.status, 409, "{}", r.text());
     // An e-mail player gets the code by e-mail (their channel).
-    let _ = phone.ask(&app, "+351 912 000 002", "Jogador B", &["1"]).await;
+    let _ = phone
+        .ask(&app, "+351 912 000 002", "Jogador B", &["1"])
+        .await;
     let (channel, to, _) = last_code(&app).unwrap();
     assert_eq!((channel.as_str(), to.as_str()), ("email", "b@example.pt"));
     // /metrics counts them.
@@ -254,9 +290,18 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
         )
         .await
         .text();
-    assert!(m.contains("cardroom_join_codes_total{outcome=\"sent\"} 3"), "{m}");
-    assert!(m.contains("cardroom_join_codes_total{outcome=\"verified\"} 2"), "{m}");
-    assert!(m.contains("cardroom_join_codes_total{outcome=\"failed\"} 1"), "{m}");
+    assert!(
+        m.contains("cardroom_join_codes_total{outcome=\"sent\"} 3"),
+        "{m}"
+    );
+    assert!(
+        m.contains("cardroom_join_codes_total{outcome=\"verified\"} 2"),
+        "{m}"
+    );
+    assert!(
+        m.contains("cardroom_join_codes_total{outcome=\"failed\"} 1"),
+        "{m}"
+    );
 }
 
 #[actix_web::test]
@@ -270,27 +315,48 @@ async fn a_guest_keeps_a_place_is_passed_over_by_the_call_and_the_desk_registers
     let r = phone.code(&app, &t, &code).await;
     assert_eq!(r.status, 200, "{}", r.text());
     let html = r.text();
-    assert!(html.contains("id=\"join-guest\"") && html.contains("lugar 1"), "{html}");
+    assert!(
+        html.contains("id=\"join-guest\"") && html.contains("lugar 1"),
+        "{html}"
+    );
     assert!(html.contains("documento de identificação"), "{html}");
     // A registered player joins at the desk after the guest.
     let r = app
-        .post_form("/floor/lists/1/join", &s, &[("player", &ids[2].to_string())])
+        .post_form(
+            "/floor/lists/1/join",
+            &s,
+            &[("player", &ids[2].to_string())],
+        )
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
     // The board shows the guest, to register, with the registration form pre-filled.
     let board = app.page("/floor", &s).await.text();
-    assert!(board.contains("Rita Nova") && board.contains("/players/new?guest=1"), "{board}");
+    assert!(
+        board.contains("Rita Nova") && board.contains("/players/new?guest=1"),
+        "{board}"
+    );
     // BSOP 1, 3: the call passes over the guest (not registered) without taking the place.
     let r = app
-        .send_json("POST", "/api/v1/tables/1/seats/1/call-next", &token, json!({}))
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            json!({}),
+        )
         .await;
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(r.json()["player_id"], ids[2]);
     let board = app.page("/floor", &s).await.text();
-    assert!(board.contains("data-guest=\"1\"><span class=\"pos\">1</span>"), "{board}");
+    assert!(
+        board.contains("data-guest=\"1\"><span class=\"pos\">1</span>"),
+        "{board}"
+    );
     // The desk registers the guest: name and phone filled in.
     let form = app.page("/players/new?guest=1", &s).await.text();
-    assert!(form.contains("value=\"Rita Nova\"") && form.contains(GUEST_PHONE), "{form}");
+    assert!(
+        form.contains("value=\"Rita Nova\"") && form.contains(GUEST_PHONE),
+        "{form}"
+    );
     assert!(form.contains("name=\"guest\" value=\"1\""));
     let (ct, body) = multipart(
         &[
@@ -334,7 +400,11 @@ async fn a_guest_keeps_a_place_is_passed_over_by_the_call_and_the_desk_registers
     );
     let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
     assert_eq!(list["lines"][0]["player_id"], id, "{list}");
-    assert!(!app.page("/floor", &s).await.text().contains("data-guest=\"1\""));
+    assert!(!app
+        .page("/floor", &s)
+        .await
+        .text()
+        .contains("data-guest=\"1\""));
     assert!(audit_actions(&app).contains(&"list.join_guest".to_string()));
     // Registering the same guest again is refused; nothing changes.
     let again = app.page("/players/new?guest=1", &s).await;
@@ -361,19 +431,28 @@ async fn bad_input_is_refused_in_the_players_language_with_what_was_typed_kept()
         assert_eq!(r.status, 422, "{ph} {name} {games:?}: {}", r.text());
         let html = r.text();
         assert!(html.contains(says), "{ph} {games:?}: {html}");
-        assert!(html.contains(&format!("value=\"{ph}\"")), "phone kept: {html}");
+        assert!(
+            html.contains(&format!("value=\"{ph}\"")),
+            "phone kept: {html}"
+        );
     }
     // More lists than the room allows (set to 1 by the admin).
     let mut room = app.get("/api/v1/room", &token).await.json();
     room["profile"]["remote_max_lists"] = json!(1);
-    let r = app.send_json("PUT", "/api/v1/room", &token, room.clone()).await;
+    let r = app
+        .send_json("PUT", "/api/v1/room", &token, room.clone())
+        .await;
     assert_eq!(r.status, 200, "{}", r.text());
     let before = before + 1;
     let r = phone.join(&app, PHONE_A, "Ana", &["1", "2"]).await;
     assert_eq!(r.status, 422);
     assert!(r.text().contains("at most 1 lists"), "{}", r.text());
     // The chosen boxes stay ticked.
-    assert!(r.text().contains("value=\"2\" id=\"game-2\" checked"), "{}", r.text());
+    assert!(
+        r.text().contains("value=\"2\" id=\"game-2\" checked"),
+        "{}",
+        r.text()
+    );
     room["profile"]["remote_max_lists"] = json!(11);
     let r = app.send_json("PUT", "/api/v1/room", &token, room).await;
     assert_eq!(r.status, 422, "the setting's range: {}", r.text());
@@ -478,7 +557,10 @@ async fn limits_per_phone_address_room_and_sms_cost_answer_429_with_retry_after(
         )
         .await
         .text();
-    assert!(m.contains("cardroom_join_codes_total{outcome=\"rate_limited\"} 2"), "{m}");
+    assert!(
+        m.contains("cardroom_join_codes_total{outcome=\"rate_limited\"} 2"),
+        "{m}"
+    );
     // The SMS cost cap: one SMS of 10 cents a hour.
     let app = TestApp::tuned(|c| {
         c.join_sms_cost = 10;
@@ -517,10 +599,14 @@ async fn a_banned_player_gets_the_same_answers_and_no_entry() {
         let t = t.to_string();
         let app = &app;
         async move {
-            app.call(TestRequest::get().uri(&format!("/join/code/{t}")).to_request())
-                .await
-                .text()
-                .replace(&t, "T")
+            app.call(
+                TestRequest::get()
+                    .uri(&format!("/join/code/{t}"))
+                    .to_request(),
+            )
+            .await
+            .text()
+            .replace(&t, "T")
         }
     };
     let (a, b) = (page(&t).await, page(&t2).await);
@@ -556,24 +642,43 @@ async fn the_floor_blocks_a_phone_which_then_gets_the_same_answer_and_no_code() 
     let app = TestApp::new().await;
     let (_, s, ids) = room(&app).await;
     let r = app
-        .post_form("/floor/phones", &s, &[("phone", "12ab"), ("reason", "spam")])
+        .post_form(
+            "/floor/phones",
+            &s,
+            &[("phone", "12ab"), ("reason", "spam")],
+        )
         .await;
     assert_eq!(r.status, 422);
     assert!(r.text().contains("value=\"12ab\""));
     let r = app
-        .post_form("/floor/phones", &s, &[("phone", "912 000 001"), ("reason", "")])
+        .post_form(
+            "/floor/phones",
+            &s,
+            &[("phone", "912 000 001"), ("reason", "")],
+        )
         .await;
     assert_eq!(r.status, 422);
     let r = app
-        .post_form("/floor/phones", &s, &[("phone", "912 000 001"), ("reason", "flooding")])
+        .post_form(
+            "/floor/phones",
+            &s,
+            &[("phone", "912 000 001"), ("reason", "flooding")],
+        )
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
     let r = app
-        .post_form("/floor/phones", &s, &[("phone", PHONE_A), ("reason", "again")])
+        .post_form(
+            "/floor/phones",
+            &s,
+            &[("phone", PHONE_A), ("reason", "again")],
+        )
         .await;
     assert_eq!(r.status, 409);
     let page = app.page("/floor/phones", &s).await.text();
-    assert!(page.contains(PHONE_A) && page.contains("flooding"), "{page}");
+    assert!(
+        page.contains(PHONE_A) && page.contains("flooding"),
+        "{page}"
+    );
     let (phone, _) = Phone::open(&app, "en").await;
     let t = phone.ask(&app, PHONE_A, "A", &["1"]).await;
     assert!(last_code(&app).is_none(), "nothing sent");
@@ -601,7 +706,10 @@ async fn the_floor_blocks_a_phone_which_then_gets_the_same_answer_and_no_code() 
         )
         .await
         .text();
-    assert!(m.contains("cardroom_join_codes_total{outcome=\"blocked\"} 1"), "{m}");
+    assert!(
+        m.contains("cardroom_join_codes_total{outcome=\"blocked\"} 1"),
+        "{m}"
+    );
 }
 
 #[actix_web::test]
@@ -639,7 +747,11 @@ async fn bsop_43_a_phone_entry_lapses_unless_checked_in_by_the_desk_code_or_the_
     // Without the link on the phone: what to do.
     let r = app.call(TestRequest::get().uri(here).to_request()).await;
     assert_eq!(r.status, 200);
-    assert!(r.text().contains("id=\"join-here-no_link\""), "{}", r.text());
+    assert!(
+        r.text().contains("id=\"join-here-no_link\""),
+        "{}",
+        r.text()
+    );
     // With it: checked in on both lists, on to the player's page.
     let r = app
         .call(
@@ -650,7 +762,10 @@ async fn bsop_43_a_phone_entry_lapses_unless_checked_in_by_the_desk_code_or_the_
         )
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
-    assert_eq!(r.header("location").unwrap(), format!("/p/{link}?checked_in=1"));
+    assert_eq!(
+        r.header("location").unwrap(),
+        format!("/p/{link}?checked_in=1")
+    );
     assert!(entries_of(&app, ids[0]).iter().all(|e| e.3));
     // A photo of an old code does not work.
     app.state

@@ -107,4 +107,4 @@ join-already = Already on
 join-skipped = Not added (the list closed, or the desk must see you first)
 join-here-title = Check in
 join-here-stale = This code has changed: scan the one on the desk's screen again.
-join-here-no_link = Open your place in line on this phone first (the link in the message we sent you), then scan the desk's code again.
+join-here-no_link = Scan the desk's code with the phone you joined the list from (the same browser), or ask the desk to check you in.

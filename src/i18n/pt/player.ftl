@@ -107,4 +107,4 @@ join-already = Já inscrito em
 join-skipped = Não inscrito (a lista fechou, ou tem de passar primeiro pelo balcão)
 join-here-title = Confirmar presença
 join-here-stale = Este código mudou: leia de novo o que está no ecrã do balcão.
-join-here-no_link = Abra primeiro neste telemóvel a sua página na lista (a ligação na mensagem que lhe enviámos) e leia de novo o código do balcão.
+join-here-no_link = Leia o código do balcão com o telemóvel com que se inscreveu na lista (no mesmo navegador) ou peça ao balcão que confirme a sua presença.

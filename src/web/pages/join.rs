@@ -35,12 +35,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/phones/unblock", web::post().to(phones_unblock));
 }
 
-/// The cookie that remembers, on the player's phone, the link they opened (`/p/{token}`),
-/// for the desk's check-in address only (`Path=/join/here`): scanning the desk's code with the
-/// phone's camera opens that address in the same browser, which says who is checking in.
+/// The cookie that remembers, on the phone that joined, the player's link, for the desk's
+/// check-in address only (`Path=/join/here`): scanning the desk's code with the phone's camera
+/// opens that address in the same browser, which says who is checking in. Set by the join
+/// flow only: the player's page itself sets no cookie (its token in the path is the
+/// credential, `player_link`).
 pub const PLAYER_LINK_COOKIE: &str = "cr_plink";
 
-/// The cookie for a player's link token (set by the player's page and after a phone join).
+/// The cookie for a player's link token (set after a phone join).
 pub fn player_link_cookie(st: &AppState, token: &str) -> Cookie<'static> {
     Cookie::build(PLAYER_LINK_COOKIE, token.to_string())
         .path("/join/here")
@@ -154,7 +156,12 @@ async fn join_view(
 async fn join_page(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
     let (token, fresh) = prelogin(&req);
     let page = join_view(&req, &st, token.clone(), Vec::new(), Vals::default(), None).await?;
-    Ok(with_prelogin(render(StatusCode::OK, &page)?, &st, token, fresh))
+    Ok(with_prelogin(
+        render(StatusCode::OK, &page)?,
+        &st,
+        token,
+        fresh,
+    ))
 }
 
 /// The posted join form (`games` repeats, one per list ticked).
@@ -236,7 +243,9 @@ async fn join_submit(
                 .join_code(if done.sent { "sent" } else { "blocked" });
             Ok(see_other(&format!("/join/code/{}", done.token)))
         }
-        Err(e @ (AppError::Validation(_) | AppError::TooManyRequests(_) | AppError::Conflict(_))) => {
+        Err(
+            e @ (AppError::Validation(_) | AppError::TooManyRequests(_) | AppError::Conflict(_)),
+        ) => {
             if matches!(e, AppError::TooManyRequests(_)) {
                 st.metrics.join_code("rate_limited");
             }
@@ -355,7 +364,12 @@ async fn code_page(
 ) -> AppResult<HttpResponse> {
     let (token, fresh) = prelogin(&req);
     let page = code_view(&req, &st, path.into_inner(), None).await?;
-    Ok(with_prelogin(render(StatusCode::OK, &page)?, &st, token, fresh))
+    Ok(with_prelogin(
+        render(StatusCode::OK, &page)?,
+        &st,
+        token,
+        fresh,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -503,8 +517,8 @@ struct HerePage {
 }
 
 /// `GET /join/here/{token}` (BSOP 43): scanned from the desk's screen with the player's link
-/// opened on this phone before: their entries waiting for a check-in are checked in, and they
-/// land on their page. Without the link: what to do. An old code: scan again.
+/// remembered on this phone by the join flow: their entries waiting for a check-in are
+/// checked in, and they land on their page. Without it: what to do. An old code: scan again.
 async fn desk_check_in(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -522,7 +536,10 @@ async fn desk_check_in(
     if !rj::desk_token_valid(&join_key(&st), &path.into_inner(), now) {
         return here("stale", StatusCode::GONE).await;
     }
-    let Some(link) = req.cookie(PLAYER_LINK_COOKIE).map(|c| c.value().to_string()) else {
+    let Some(link) = req
+        .cookie(PLAYER_LINK_COOKIE)
+        .map(|c| c.value().to_string())
+    else {
         return here("no_link", StatusCode::OK).await;
     };
     let l = link.clone();

@@ -543,15 +543,9 @@ async fn show(
     }
 }
 
-/// `GET /p/{token}`: the page. Issue 18 §2: a page that opened remembers its link on this
-/// phone for the desk's check-in address only (`join::PLAYER_LINK_COOKIE`).
+/// `GET /p/{token}`: the page.
 async fn page(req: HttpRequest, st: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
-    let mut res = show(&req, &st, &path, StatusCode::OK, None).await;
-    if res.status() == StatusCode::OK {
-        res.add_cookie(&super::join::player_link_cookie(&st, &path))
-            .ok();
-    }
-    res
+    show(&req, &st, &path, StatusCode::OK, None).await
 }
 
 /// `GET /p/{token}/state`: the live part as an HTML fragment, with an ETag; 304 when the
