@@ -125,6 +125,7 @@ async fn a_phone_joins_from_the_lobby_qr_code_with_a_code_and_answers_its_call()
         None,
         &[200],
     );
+    let player = &player["player"];
     let phone_no = player["phone"]
         .as_str()
         .expect("the demo player's phone")
@@ -278,7 +279,12 @@ async fn a_phone_joins_from_the_lobby_qr_code_with_a_code_and_answers_its_call()
     let deadline = Instant::now() + WAIT;
     loop {
         let v = js(p, "return { gone: !document.querySelector('#plink-on-my-way'), text: document.body.innerText };").await;
-        if v["gone"] == json!(true) && v["text"].as_str().unwrap_or("").contains("On my way") {
+        if v["gone"] == json!(true)
+            && v["text"]
+                .as_str()
+                .unwrap_or("")
+                .contains("knows you are on your way")
+        {
             break;
         }
         if Instant::now() > deadline {
