@@ -382,13 +382,43 @@ impl Config {
             ));
         }
         for (setting, v, min, max) in [
-            ("CARDROOM_JOIN_CODES_PER_PHONE", self.join_codes_per_phone, 1, 20),
-            ("CARDROOM_JOIN_CODES_PER_ADDRESS", self.join_codes_per_address, 1, 10_000),
-            ("CARDROOM_JOIN_CODES_PER_ROOM", self.join_codes_per_room, 1, 100_000),
-            ("CARDROOM_JOIN_ENTRIES_PER_ADDRESS", self.join_entries_per_address, 1, 10_000),
-            ("CARDROOM_JOIN_ENTRIES_PER_ROOM", self.join_entries_per_room, 1, 100_000),
+            (
+                "CARDROOM_JOIN_CODES_PER_PHONE",
+                self.join_codes_per_phone,
+                1,
+                20,
+            ),
+            (
+                "CARDROOM_JOIN_CODES_PER_ADDRESS",
+                self.join_codes_per_address,
+                1,
+                10_000,
+            ),
+            (
+                "CARDROOM_JOIN_CODES_PER_ROOM",
+                self.join_codes_per_room,
+                1,
+                100_000,
+            ),
+            (
+                "CARDROOM_JOIN_ENTRIES_PER_ADDRESS",
+                self.join_entries_per_address,
+                1,
+                10_000,
+            ),
+            (
+                "CARDROOM_JOIN_ENTRIES_PER_ROOM",
+                self.join_entries_per_room,
+                1,
+                100_000,
+            ),
             ("CARDROOM_JOIN_SMS_COST", self.join_sms_cost, 0, 100_000),
-            ("CARDROOM_JOIN_SMS_COST_CAP", self.join_sms_cost_cap, 0, 100_000_000),
+            (
+                "CARDROOM_JOIN_SMS_COST_CAP",
+                self.join_sms_cost_cap,
+                0,
+                100_000_000,
+            ),
         ] {
             if !(min..=max).contains(&v) {
                 return Err(bad(setting, format!("must be between {min} and {max}")));

@@ -24,10 +24,10 @@ mod concurrency_pg;
 mod draws;
 #[path = "http/floor.rs"]
 mod floor;
-#[path = "http/join.rs"]
-mod join;
 #[path = "http/invariants.rs"]
 mod invariants;
+#[path = "http/join.rs"]
+mod join;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

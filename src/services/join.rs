@@ -1022,13 +1022,11 @@ pub fn guest_lines(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Vec<Guest
     let mut lists: std::collections::HashMap<i64, Vec<Entry>> = std::collections::HashMap::new();
     let mut out = Vec::new();
     for (entry_id, guest_id, game_id, key, joined, via, exp, name, phone) in rows {
-        if !lists.contains_key(&game_id) {
-            let l = list_entries(conn, game_id)?;
-            lists.insert(game_id, l);
-        }
-        let place = lists
-            .get(&game_id)
-            .map_or(1, |l| rj::guest_place(l, key, joined.and_utc(), now));
+        let list = match lists.entry(game_id) {
+            std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => v.insert(list_entries(conn, game_id)?),
+        };
+        let place = rj::guest_place(list, key, joined.and_utc(), now);
         out.push(GuestLine {
             entry_id,
             guest_id,

@@ -114,7 +114,10 @@ pub struct GameList {
 
 impl GameList {
     /// Where an entry came from (issue 18 §2).
-    pub fn origin(&self, entry_id: impl crate::web::ctx::Val<i64>) -> crate::domain::remote_join::EntrySource {
+    pub fn origin(
+        &self,
+        entry_id: impl crate::web::ctx::Val<i64>,
+    ) -> crate::domain::remote_join::EntrySource {
         let id = entry_id.val();
         self.origins
             .iter()
@@ -444,7 +447,11 @@ pub fn dashboard(
             .copied()
             .collect();
         let gid = l.game.id;
-        l.guests = guests.iter().filter(|x| x.game_id == gid).cloned().collect();
+        l.guests = guests
+            .iter()
+            .filter(|x| x.game_id == gid)
+            .cloned()
+            .collect();
     }
     guests.clear();
     let failed_messages = notify::outbox::failed_count(conn)?;
