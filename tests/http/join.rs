@@ -821,3 +821,105 @@ async fn bsop_43_a_phone_entry_lapses_unless_checked_in_by_the_desk_code_or_the_
     assert_eq!(on(1).await, vec![ids[0]], "B's unchecked entry lapsed");
     assert!(on(2).await.contains(&ids[1]), "B's checked-in entry holds");
 }
+
+#[actix_web::test]
+async fn the_api_blocks_and_unblocks_phones_and_lists_each_entrys_origin() {
+    let app = TestApp::new().await;
+    let (token, _, ids) = room(&app).await;
+    let dealer = app.staff_token("dealer9", "dealer").await;
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks",
+            &dealer,
+            json!({"phone": PHONE_A, "reason": "x"}),
+        )
+        .await;
+    assert_eq!(r.status, 403);
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks",
+            &token,
+            json!({"phone": "12ab", "reason": "x"}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks",
+            &token,
+            json!({"phone": "912 000 001", "reason": "spam"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["phone"], PHONE_A);
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks",
+            &token,
+            json!({"phone": PHONE_A, "reason": "again"}),
+        )
+        .await;
+    assert_eq!(r.status, 409);
+    let list = app.get("/api/v1/phone-blocks", &token).await.json();
+    assert_eq!(list[0]["reason"], "spam", "{list}");
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks/unblock",
+            &token,
+            json!({"phone": PHONE_A}),
+        )
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text());
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/phone-blocks/unblock",
+            &token,
+            json!({"phone": PHONE_A}),
+        )
+        .await;
+    assert_eq!(r.status, 404);
+    // A phone entry's origin on the list API; a desk entry's too.
+    let (phone, _) = Phone::open(&app, "en").await;
+    let t = phone.ask(&app, PHONE_A, "A", &["1"]).await;
+    let (_, _, code) = last_code(&app).unwrap();
+    assert_eq!(phone.code(&app, &t, &code).await.status, 303);
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/games/1/waitlist",
+            &token,
+            json!({"player_id": ids[2]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let l = app.get("/api/v1/games/1/waitlist", &token).await.json();
+    let lines = l["lines"].as_array().unwrap();
+    assert_eq!(
+        (
+            lines[0]["origin"].as_str(),
+            lines[0]["source"].as_str(),
+            lines[0]["checked_in"].as_bool()
+        ),
+        (Some("phone"), Some("call_in"), Some(false)),
+        "{l}"
+    );
+    assert_eq!(lines[1]["origin"], "desk");
+    // Checked in through the API, as a call-in.
+    let id = lines[0]["entry_id"].as_i64().unwrap();
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/waitlist/{id}/check-in"),
+            &token,
+            json!({}),
+        )
+        .await;
+    assert!(r.status < 300, "{}", r.text());
+    assert_eq!(entries_of(&app, ids[0])[0].3, true);
+}
