@@ -560,8 +560,9 @@ pub fn verify_code(
         NaiveDateTime,
         i32,
         Option<NaiveDateTime>,
+        String,
     );
-    let (id, phone, code_hash, games_json, name, via, expires_at, attempts, used_at): Row =
+    let (id, phone, code_hash, games_json, name, via, expires_at, attempts, used_at, language): Row =
         join_codes::table
             .filter(join_codes::token_hash.eq(rj::token_hash(key, token)))
             .select((
@@ -574,6 +575,7 @@ pub fn verify_code(
                 join_codes::expires_at,
                 join_codes::attempts,
                 join_codes::used_at,
+                join_codes::language,
             ))
             .first(conn)?;
     let state = CodeState {
@@ -720,7 +722,7 @@ pub fn verify_code(
                 )
             } else {
                 let (guest_id, places, already) =
-                    join_guest(conn, now, room, &actor, via, &phone, &name, &open)?;
+                    join_guest(conn, now, room, via, &phone, &name, &language, &open)?;
                 audit::record::<(), _>(
                     conn,
                     now,
@@ -827,10 +829,10 @@ fn join_guest(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     room: &Room,
-    _actor: &Actor,
     via: Via,
     phone: &str,
     name: &str,
+    language: &str,
     open: &[(i64, String)],
 ) -> AppResult<(i64, Vec<(String, usize)>, Vec<String>)> {
     let existing: Option<i64> = guests::table
@@ -843,7 +845,7 @@ fn join_guest(
     let guest_id = match existing {
         Some(id) => {
             diesel::update(guests::table.find(id))
-                .set(guests::full_name.eq(name))
+                .set((guests::full_name.eq(name), guests::language.eq(language)))
                 .execute(conn)?;
             id
         }
@@ -854,7 +856,7 @@ fn join_guest(
                     guests::id.eq(id),
                     guests::full_name.eq(name),
                     guests::phone.eq(phone),
-                    guests::language.eq(room.default_language.as_str()),
+                    guests::language.eq(language),
                     guests::created_at.eq(now.naive_utc()),
                 ))
                 .execute(conn)?;
@@ -1144,6 +1146,54 @@ pub fn adopt_guest(
         moved += 1;
     }
     Ok(moved)
+}
+
+/// The floor takes a guest's kept place off a list (the guest left, or will not register),
+/// with a reason (audited `list.guest_remove`).
+pub fn remove_guest_entry(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    id: i64,
+    reason: &str,
+) -> AppResult<()> {
+    let (game_id, guest_id): (i64, i64) = guest_entries::table
+        .find(id)
+        .select((guest_entries::game_id, guest_entries::guest_id))
+        .first(conn)?;
+    let n = diesel::update(
+        guest_entries::table
+            .find(id)
+            .filter(guest_entries::state.eq("waiting")),
+    )
+    .set((
+        guest_entries::state.eq("removed"),
+        guest_entries::ended_at.eq(Some(now.naive_utc())),
+    ))
+    .execute(conn)?;
+    if n != 1 {
+        return Err(conflict("err-entry-not-active"));
+    }
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "list.guest_remove",
+        "guest",
+        Some(guest_id),
+        None,
+        Some(
+            &serde_json::json!({ "guest_entry": id, "game_id": game_id, "reason": reason.trim() }),
+        ),
+    )?;
+    floor::emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": game_id }),
+    )?;
+    Ok(())
 }
 
 /// Issue 18 §5: the floor blocks a phone number from asking for codes (with a reason).

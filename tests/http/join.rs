@@ -409,6 +409,21 @@ async fn a_guest_keeps_a_place_is_passed_over_by_the_call_and_the_desk_registers
     // Registering the same guest again is refused; nothing changes.
     let again = app.page("/players/new?guest=1", &s).await;
     assert_eq!(again.status, 404);
+    // Another guest, whose place the floor takes off the list (audited).
+    let t = phone.ask(&app, "913 000 009", "Outro Nome", &["1"]).await;
+    let (_, _, code) = last_code(&app).unwrap();
+    assert_eq!(phone.code(&app, &t, &code).await.status, 200);
+    assert!(app.page("/floor", &s).await.text().contains("Outro Nome"));
+    let r = app
+        .post_form("/floor/guest-entries/2/remove", &s, &[("reason", "left")])
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert!(!app.page("/floor", &s).await.text().contains("Outro Nome"));
+    assert!(audit_actions(&app).contains(&"list.guest_remove".to_string()));
+    let r = app
+        .post_form("/floor/guest-entries/2/remove", &s, &[("reason", "left")])
+        .await;
+    assert_eq!(r.status, 409);
 }
 
 #[actix_web::test]

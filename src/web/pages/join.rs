@@ -32,7 +32,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/desk-qr", web::get().to(desk_qr))
         .route("/floor/phones", web::get().to(phones_page))
         .route("/floor/phones", web::post().to(phones_block))
-        .route("/floor/phones/unblock", web::post().to(phones_unblock));
+        .route("/floor/phones/unblock", web::post().to(phones_unblock))
+        .route(
+            "/floor/guest-entries/{id}/remove",
+            web::post().to(guest_remove),
+        );
 }
 
 /// The cookie that remembers, on the phone that joined, the player's link, for the desk's
@@ -668,4 +672,26 @@ async fn phones_unblock(
     st.write(move |_, conn| svc::unblock_phone(conn, now, &actor, &phone))
         .await?;
     Ok(see_other("/floor/phones?saved=unblocked"))
+}
+
+#[derive(Deserialize)]
+struct ReasonForm {
+    #[serde(default)]
+    reason: String,
+}
+
+/// The floor takes a guest's kept place off a list (the board's ✕ beside the guest).
+async fn guest_remove(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: CsrfForm<ReasonForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let reason = form.0.reason;
+    let actor = crate::services::staff::actor(&who.0.staff);
+    let now = st.clock.now();
+    st.write(move |_, conn| svc::remove_guest_entry(conn, now, &actor, id, &reason))
+        .await?;
+    Ok(see_other("/floor"))
 }
