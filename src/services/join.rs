@@ -721,8 +721,9 @@ pub fn verify_code(
                     },
                 )
             } else {
-                let (guest_id, places, already) =
+                let (guest_id, places, already, mut skipped) =
                     join_guest(conn, now, room, via, &phone, &name, &language, &open)?;
+                skipped.extend(closed);
                 audit::record::<(), _>(
                     conn,
                     now,
@@ -733,7 +734,7 @@ pub fn verify_code(
                     None,
                     Some(&serde_json::json!({
                         "join_code": id, "phone": phone, "name": name, "via": via,
-                        "places": places, "already": already, "skipped": closed,
+                        "places": places, "already": already, "skipped": skipped,
                     })),
                 )?;
                 let n = places.len() as i32;
@@ -744,7 +745,7 @@ pub fn verify_code(
                         guest_id,
                         places,
                         already,
-                        skipped: closed,
+                        skipped,
                     },
                 )
             }
@@ -792,7 +793,40 @@ fn join_player(
         Via::Phone => EntrySource::Phone,
         Via::Kiosk => EntrySource::Kiosk,
     };
+    // Up to `remote_max_lists` lists joined from afar in all, not per request: the lists the
+    // player is on from a phone or the kiosk count (issue 18 §5: codes are limited per hour,
+    // entries by this).
+    let mut remote: i64 = waitlist_entries::table
+        .filter(waitlist_entries::player_id.eq(player_id))
+        .filter(
+            waitlist_entries::state
+                .eq("waiting")
+                .or(waitlist_entries::state.eq("called")),
+        )
+        .filter(waitlist_entries::via.is_not_null())
+        .count()
+        .get_result(conn)?;
+    let max = i64::from(room.profile.remote_max_lists);
     for (g, name) in open {
+        if remote >= max {
+            let on: bool = diesel::select(diesel::dsl::exists(
+                waitlist_entries::table
+                    .filter(waitlist_entries::player_id.eq(player_id))
+                    .filter(waitlist_entries::game_id.eq(*g))
+                    .filter(
+                        waitlist_entries::state
+                            .eq("waiting")
+                            .or(waitlist_entries::state.eq("called")),
+                    ),
+            ))
+            .get_result(conn)?;
+            if on {
+                already.push(name.clone());
+            } else {
+                skipped.push(name.clone());
+            }
+            continue;
+        }
         // Savepoint: a refused join leaves nothing behind, the other lists go on.
         let r = conn.transaction(|c| {
             floor::join(
@@ -811,6 +845,7 @@ fn join_player(
                 diesel::update(waitlist_entries::table.find(row.id))
                     .set(waitlist_entries::via.eq(Some(via.as_str())))
                     .execute(conn)?;
+                remote += 1;
                 joined.push(name.clone());
             }
             Err(AppError::Conflict(p)) if p.key == "err-already-on-list" => {
@@ -834,7 +869,7 @@ fn join_guest(
     name: &str,
     language: &str,
     open: &[(i64, String)],
-) -> AppResult<(i64, Vec<(String, usize)>, Vec<String>)> {
+) -> AppResult<(i64, Vec<(String, usize)>, Vec<String>, Vec<String>)> {
     let existing: Option<i64> = guests::table
         .filter(guests::phone.eq(phone))
         .filter(guests::player_id.is_null())
@@ -863,7 +898,15 @@ fn join_guest(
             id
         }
     };
-    let (mut places, mut already) = (Vec::new(), Vec::new());
+    let (mut places, mut already, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
+    // As for a player: `remote_max_lists` kept places in all.
+    let mut kept: i64 = guest_entries::table
+        .filter(guest_entries::guest_id.eq(guest_id))
+        .filter(guest_entries::state.eq("waiting"))
+        .filter(guest_entries::expires_at.gt(now.naive_utc()))
+        .count()
+        .get_result(conn)?;
+    let max = i64::from(room.profile.remote_max_lists);
     for (g, gname) in open {
         let on: bool = diesel::select(diesel::dsl::exists(
             guest_entries::table
@@ -877,6 +920,11 @@ fn join_guest(
             already.push(gname.clone());
             continue;
         }
+        if kept >= max {
+            skipped.push(gname.clone());
+            continue;
+        }
+        kept += 1;
         // A lapsed place of this guest on this list ends now (the unique index holds one).
         diesel::update(
             guest_entries::table
@@ -923,7 +971,7 @@ fn join_guest(
             &serde_json::json!({ "game_id": g }),
         )?;
     }
-    Ok((guest_id, places, already))
+    Ok((guest_id, places, already, skipped))
 }
 
 /// A game's active list entries as the domain sees them.

@@ -938,3 +938,32 @@ async fn the_api_blocks_and_unblocks_phones_and_lists_each_entrys_origin() {
     assert!(r.status < 300, "{}", r.text());
     assert!(entries_of(&app, ids[0])[0].3);
 }
+
+#[actix_web::test]
+async fn remote_max_lists_counts_every_list_joined_from_afar_not_each_request() {
+    let app = TestApp::new().await;
+    let (token, _, ids) = room(&app).await;
+    let mut room_json = app.get("/api/v1/room", &token).await.json();
+    room_json["profile"]["remote_max_lists"] = json!(1);
+    let r = app
+        .send_json("PUT", "/api/v1/room", &token, room_json)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let (phone, _) = Phone::open(&app, "en").await;
+    for (ph, name) in [(PHONE_A, "A"), (GUEST_PHONE, "Rita Nova")] {
+        let t = phone.ask(&app, ph, name, &["1"]).await;
+        let (_, _, code) = last_code(&app).unwrap();
+        assert!(phone.code(&app, &t, &code).await.status < 400);
+        let t = phone.ask(&app, ph, name, &["2"]).await;
+        let (_, _, code) = last_code(&app).unwrap();
+        let r = phone.code(&app, &t, &code).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert!(
+            r.text().contains("id=\"join-nothing\"") && r.text().contains("id=\"join-skipped\""),
+            "{}",
+            r.text()
+        );
+    }
+    assert_eq!(entries_of(&app, ids[0]).len(), 1);
+    assert_eq!(app.count("guest_entries"), 1);
+}
