@@ -64,6 +64,15 @@ pub struct RuleProfile {
     pub missed_blinds_dead: bool,
     /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
     pub no_flop_no_drop: bool,
+    /// Issue 18 §4: how many offers of a seat a listed player who waits for a preferred seat
+    /// may let go by, keeping their place, before they are called like anyone (PT-2007 12,
+    /// BSOP 51: the list order itself never changes). Rooms saved before it have 2.
+    #[serde(default = "default_pref_max_passes")]
+    pub pref_max_passes: i32,
+}
+
+fn default_pref_max_passes() -> i32 {
+    2
 }
 
 impl RuleProfile {
@@ -95,6 +104,7 @@ impl RuleProfile {
             join_at_average_stack: pt,
             missed_blinds_dead: pt,
             no_flop_no_drop: true,
+            pref_max_passes: default_pref_max_passes(),
         }
     }
 }
@@ -188,6 +198,12 @@ pub const RANGES: &[Range] = &[
         min: 1,
         max: 15,
     },
+    // Issue 18 §4: 0 = a preference never holds a seat back; more than 5 lets a list stall.
+    Range {
+        field: "pref_max_passes",
+        min: 0,
+        max: 5,
+    },
 ];
 
 /// Refuses values outside the seeds' ranges (e.g. session cagnotte outside 5-20 %).
@@ -208,6 +224,7 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
         p.seat_call_response_min,
         p.call_in_expiry_min,
         p.seat_call_ack_escalation_min,
+        p.pref_max_passes,
     ];
     for (r, v) in RANGES.iter().zip(values) {
         if v < r.min || v > r.max {
@@ -292,6 +309,7 @@ mod tests {
                 "seat_call_response_min" => &mut p.seat_call_response_min,
                 "call_in_expiry_min" => &mut p.call_in_expiry_min,
                 "seat_call_ack_escalation_min" => &mut p.seat_call_ack_escalation_min,
+                "pref_max_passes" => &mut p.pref_max_passes,
                 other => panic!("unknown field {other}"),
             };
             *slot = v;

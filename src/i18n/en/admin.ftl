@@ -282,3 +282,9 @@ admin-audit-verify-checkpoints = { $count ->
    *[other] { $count } checkpoints checked
 }
 admin-audit-verify-limits = Not detectable: changes to the records of the last minute (not yet in a checkpoint), and changes by someone holding the signing key, the checkpoint file and the database together. Keep a copy of the checkpoint file elsewhere.
+
+# issue 18 §4 (seat preferences)
+admin-profile-pref-max-passes = Seats a player may let go by while waiting for a preferred seat
+admin-profile-pref-max-passes-hint = A listed player who asked to wait for a seat that fits their preference keeps their place while this many seats go to others; then they are called like anyone. 0: preferences never hold a seat back.
+admin-table-accessible-seats = Seats kept for accessibility needs (BSOP 45)
+admin-table-accessible-seats-hint = Seat numbers, e.g. 1, 10. A player who needs an accessible seat is offered one of these.

@@ -64,3 +64,12 @@ plink-floor-answer-hint = The player's answer from their link
 action-seat-call_answer = Answered a seat call (own link)
 action-list-leave = Left a waiting list (own link)
 plink-seat-free-now = A seat is free now: the floor will call you shortly. Please stay close.
+
+# issue 18 §4 (seat preferences)
+plink-pref-title = Seat preference
+plink-pref-hint = Your place on the list stays the same. When you are called, you are offered a free seat that fits, if the table has one.
+plink-pref-seats = Seats I would rather have (e.g. 1, 2)
+plink-pref-avoid = Tables I would rather avoid (numbers)
+plink-pref-accessible = I need an accessible seat
+plink-pref-wait = Keep my place and wait for a seat that fits (the room limits how many seats may go by)
+plink-pref-save = Save my preference

@@ -282,3 +282,9 @@ admin-audit-verify-checkpoints = { $count ->
    *[other] { $count } pontos de controlo verificados
 }
 admin-audit-verify-limits = Não detetável: alterações aos registos do último minuto (ainda sem ponto de controlo) e alterações por quem tenha a chave de assinatura, o ficheiro de pontos de controlo e a base de dados ao mesmo tempo. Guarde uma cópia do ficheiro de pontos de controlo noutro sítio.
+
+# issue 18 §4 (seat preferences)
+admin-profile-pref-max-passes = Lugares que um jogador pode deixar passar à espera de um lugar preferido
+admin-profile-pref-max-passes-hint = Quem pediu para esperar por um lugar adequado à sua preferência mantém o lugar na lista enquanto este número de lugares vai para outros; depois é chamado como qualquer outro. 0: as preferências nunca retêm um lugar.
+admin-table-accessible-seats = Lugares reservados a necessidades de acessibilidade (BSOP 45)
+admin-table-accessible-seats-hint = Números dos lugares, por exemplo 1, 10. A quem precisa de um lugar acessível é oferecido um destes.

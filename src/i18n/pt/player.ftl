@@ -64,3 +64,12 @@ plink-floor-answer-hint = A resposta do jogador na sua ligação
 action-seat-call_answer = Respondeu a uma chamada (ligação própria)
 action-list-leave = Saiu de uma lista de espera (ligação própria)
 plink-seat-free-now = Há um lugar livre agora: a sala vai chamar por si em breve. Fique por perto.
+
+# issue 18 §4 (seat preferences)
+plink-pref-title = Preferência de lugar
+plink-pref-hint = O seu lugar na lista não muda. Quando for chamado, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
+plink-pref-seats = Lugares que prefere (por exemplo 1, 2)
+plink-pref-avoid = Mesas que prefere evitar (números)
+plink-pref-accessible = Preciso de um lugar acessível
+plink-pref-wait = Manter o meu lugar na lista e esperar por um lugar adequado (a sala limita quantos lugares podem passar)
+plink-pref-save = Guardar a preferência
