@@ -18,6 +18,6 @@ CREATE TABLE accessible_seats (
 -- (bounded by the profile's pref_max_passes).
 CREATE TABLE pref_passes (
     entry_id BIGINT PRIMARY KEY NOT NULL REFERENCES waitlist_entries(id),
-    passes INTEGER NOT NULL DEFAULT FALSE,
+    passes INTEGER NOT NULL DEFAULT 0,
     last_at TIMESTAMP NOT NULL
 );
