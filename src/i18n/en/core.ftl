@@ -583,3 +583,4 @@ players-pref-accessible = Needs an accessible seat (BSOP 45)
 players-pref-wait = Keeps their place and waits for a seat that fits
 players-pref-save = Save the preference
 players-pref-saved = Seat preference of { $name } saved.
+pref-short = Pref.

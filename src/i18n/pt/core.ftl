@@ -589,3 +589,4 @@ players-pref-accessible = Precisa de um lugar acessível (BSOP 45)
 players-pref-wait = Mantém o lugar e espera por um lugar adequado
 players-pref-save = Guardar a preferência
 players-pref-saved = Preferência de lugar de { $name } guardada.
+pref-short = Pref.

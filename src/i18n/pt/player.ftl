@@ -67,7 +67,7 @@ plink-seat-free-now = Há um lugar livre agora: a sala vai chamar por si em brev
 
 # issue 18 §4 (seat preferences)
 plink-pref-title = Preferência de lugar
-plink-pref-hint = O seu lugar na lista não muda. Quando for chamado, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
+plink-pref-hint = O seu lugar na lista não muda. Na sua vez, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
 plink-pref-seats = Lugares que prefere (por exemplo 1, 2)
 plink-pref-avoid = Mesas que prefere evitar (números)
 plink-pref-accessible = Preciso de um lugar acessível

@@ -357,6 +357,8 @@ struct Page<'a> {
     /// Issue 18 §4: the seat-preference form: what was typed when it was refused, else what
     /// is stored.
     pref: PrefForm,
+    /// Why the seat-preference form was refused, shown next to it.
+    pref_error: Option<String>,
     /// The page's own address (`/p/{token}`), whatever address answered (a refused form
     /// answers from its own).
     base: String,
@@ -575,12 +577,12 @@ async fn show_with(
         Err(e) => return failed(st, request_lang(req), token, &e),
     };
     let c = ctx(req, st, &l);
-    let (notice, typed) = match pref_refused {
+    let (pref_error, typed) = match pref_refused {
         Some((e, typed)) => (
             Some(crate::web::errors::refusal_text(&st.i18n, c.lang, &e)),
             Some(typed),
         ),
-        None => (notice, None),
+        None => (None, None),
     };
     let html = render(
         status,
@@ -592,6 +594,7 @@ async fn show_with(
             notice: notice.clone(),
             pref: typed.unwrap_or_else(|| PrefForm::of(&l.built.view.pref)),
             base: format!("/p/{token}"),
+            pref_error: pref_error.clone(),
         },
     );
     match html {
