@@ -52,6 +52,8 @@ mod push;
 mod registration;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/seat_prefs.rs"]
+mod seat_prefs;
 #[path = "http/sessions.rs"]
 mod sessions;
 #[path = "http/sqlite_night.rs"]

@@ -579,6 +579,30 @@ diesel::joinable!(cagnotte_dues -> cagnotte_sessions (session_id));
 diesel::joinable!(cagnotte_dues -> players (player_id));
 diesel::joinable!(dealer_shifts -> staff (dealer_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
+diesel::table! {
+    seat_preferences (player_id) {
+        player_id -> BigInt,
+        seats -> Text,
+        avoid_tables -> Text,
+        accessible -> Bool,
+        wait_for_match -> Bool,
+        updated_at -> Timestamp,
+        updated_by -> Nullable<BigInt>,
+    }
+}
+diesel::table! {
+    accessible_seats (table_id) {
+        table_id -> BigInt,
+        seats -> Text,
+    }
+}
+diesel::table! {
+    pref_passes (entry_id) {
+        entry_id -> BigInt,
+        passes -> Integer,
+        last_at -> Timestamp,
+    }
+}
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
     sequences,
@@ -622,6 +646,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     guests,
     guest_entries,
     phone_blocks,
+    seat_preferences,
+    accessible_seats,
+    pref_passes,
 );
 
 // Issue 18 (join): players join from their phone (migration 000017).

@@ -152,6 +152,9 @@ pub enum PassOver {
     AlreadyCalled,
     /// A call-in whose time ran out.
     Lapsed,
+    /// Issue 18 §4: no free seat of this table fits the player's seat preference and they
+    /// asked to keep their place and wait for one (at most the room's `pref_max_passes`).
+    WaitsForSeat,
 }
 
 /// PT-2007 12, BSOP 51: for a free seat, first the players at this table who asked to

@@ -9,7 +9,8 @@ use crate::db::models::{
 };
 use crate::db::schema::{
     card_tables, dealer_shifts, events, games, must_move_refusals, players, seat_calls,
-    seat_change_requests, seat_holds, seatings, separations, staff, waitlist_entries,
+    seat_change_requests, seat_holds, seat_preferences, seatings, separations, staff,
+    waitlist_entries,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
@@ -354,6 +355,8 @@ pub struct ListLine {
     /// Estimated wait in minutes, from the game's measured seat turnover (None: not enough
     /// history yet).
     pub wait_min: Option<i64>,
+    /// Issue 18 §4: the player's seat preference, for the floor to see.
+    pub pref: Option<crate::services::seat_prefs::PrefSummary>,
 }
 
 /// How many recent seat openings of a game the wait estimate looks at.
@@ -387,12 +390,19 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .load(dbc))?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
     let openings = recent_openings(conn, game_id)?;
+    let prefs = crate::services::seat_prefs::of_players(
+        conn,
+        &rows.iter().map(|(e, _)| e.player_id).collect::<Vec<_>>(),
+    )?;
     let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> =
         rows.into_iter().map(|r| (r.0.id, r)).collect();
     Ok(waitlist::positions(&domain, now)
         .into_iter()
         .filter_map(|(id, place)| {
             by_id.remove(&id).map(|(entry, player)| ListLine {
+                pref: prefs
+                    .get(&player.id)
+                    .and_then(crate::services::seat_prefs::PrefSummary::of),
                 entry,
                 player,
                 place,
@@ -965,6 +975,17 @@ fn called_or_seated(
     player_id: i64,
     except_call: Option<i64>,
 ) -> AppResult<(bool, bool)> {
+    let (called, seated, _) = call_checks(conn, player_id, except_call)?;
+    Ok((called, seated))
+}
+
+/// [`called_or_seated`], and whether the player stated a seat preference (issue 18 §4), in
+/// the same statement: a call reads the preference only for those who have one.
+fn call_checks(
+    conn: &mut DbConn,
+    player_id: i64,
+    except_call: Option<i64>,
+) -> AppResult<(bool, bool, bool)> {
     use diesel::dsl::exists;
     Ok(crate::native!(conn, |dbc| diesel::select((
         exists(
@@ -977,9 +998,10 @@ fn called_or_seated(
             seatings::table
                 .filter(seatings::player_id.eq(player_id))
                 .filter(seatings::left_at.is_null())
-        )
+        ),
+        exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id)))
     ))
-    .get_result::<(bool, bool)>(dbc))?)
+    .get_result::<(bool, bool, bool)>(dbc))?)
 }
 
 /// BSOP 46: does this player hold a seat at any table?
@@ -1121,6 +1143,7 @@ fn pass_over_error(
         PassOver::Separated => conflict("err-separated-at-table"),
         PassOver::AlreadyCalled => conflict("err-already-called"),
         PassOver::Lapsed => conflict("err-call-in-lapsed"),
+        PassOver::WaitsForSeat => conflict("err-waits-for-preferred-seat"),
     })
 }
 
@@ -1174,6 +1197,12 @@ pub fn call_next(
     let mut offset = 0;
     // The last listed player checked, kept for the call (their alias: no second read).
     let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
+    // Issue 18 §4: the table's free and accessible seats (read once, for the first player
+    // with a preference), another seat offered to a player it fits better, and the entries
+    // passed over because their players wait for a preferred seat.
+    let seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>> = Default::default();
+    let offered: std::cell::Cell<Option<(i64, i32)>> = Default::default();
+    let waiting: std::cell::RefCell<Vec<i64>> = Default::default();
     let pick = loop {
         let rows = waiting_page(conn, game_id, offset, page)?;
         let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
@@ -1183,9 +1212,9 @@ pub fn call_next(
             let mut c = db.borrow_mut();
             // A player already called to another table (another list) waits for that answer:
             // passed over here, keeping the place (one open call per player).
-            let verdict = match called_or_seated(&mut c, p, None) {
-                Ok((true, _)) => Ok(Some(PassOver::AlreadyCalled)),
-                Ok((false, seated)) => match registry::get(&mut c, p).and_then(|row| {
+            let verdict = match call_checks(&mut c, p, None) {
+                Ok((true, _, _)) => Ok(Some(PassOver::AlreadyCalled)),
+                Ok((false, seated, has_pref)) => match registry::get(&mut c, p).and_then(|row| {
                     let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(seated));
                     *checked.borrow_mut() = Some(row);
                     why
@@ -1193,8 +1222,18 @@ pub fn call_next(
                     // BSOP 55: who refused a must-move and gave up may not play at that
                     // must-move table (the domain has no reason of its own for it: passed over
                     // as not able to play here, keeping the place).
-                    Ok(None) => barred_from_table(&mut c, p, &t)
-                        .map(|barred| barred.then_some(PassOver::Ineligible)),
+                    Ok(None) => barred_from_table(&mut c, p, &t).and_then(|barred| {
+                        if barred {
+                            return Ok(Some(PassOver::Ineligible));
+                        }
+                        if !has_pref {
+                            return Ok(None);
+                        }
+                        let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
+                        prefer_seat(
+                            &mut c, profile, &t, seat_no, p, entry, &seats_now, &offered, &waiting,
+                        )
+                    }),
                     other => other,
                 },
                 Err(e) => Err(e),
@@ -1216,10 +1255,17 @@ pub fn call_next(
         offset += page;
         page = 64;
     };
+    let waiting = waiting.into_inner();
     let Some(candidate) = pick else {
         // BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
         return Err(match must_move_waits {
             Some(p) => AppError::Conflict(p),
+            // Issue 18 §4: only players waiting for a preferred seat are left. Their wait is
+            // their choice: the seat is not forced on them (the floor may still call one by
+            // choice), and no offer is counted against them since nobody else took it.
+            None if !waiting.is_empty() => AppError::Conflict(
+                Problem::new("err-nobody-but-preferences").arg("count", waiting.len()),
+            ),
             None => conflict("err-nobody-to-call"),
         });
     };
@@ -1239,9 +1285,75 @@ pub fn call_next(
         .into_inner()
         .filter(|p| p.id == player_id)
         .map(|p| p.alias);
+    // Issue 18 §4: the seat offered is a free one of this table that fits the player better,
+    // when there is one (still free: checked as the asked seat was).
+    let seat = match offered.get() {
+        Some((p, s)) if p == player_id && entry_id.is_some() => {
+            match check_seat_free(conn, now, profile, &t, s, None, None) {
+                Ok(None) => s,
+                _ => seat_no,
+            }
+        }
+        _ => seat_no,
+    };
+    // Each player who let this seat go by to wait for a preferred one has one offer fewer.
+    for e in waiting {
+        crate::services::seat_prefs::count_pass(conn, now, actor, e, t.id, seat)?;
+    }
     create_call(
-        conn, now, profile, actor, &t, seat_no, player_id, entry_id, source, alias,
+        conn, now, profile, actor, &t, seat, player_id, entry_id, source, alias,
     )
+}
+
+/// Issue 18 §4, for a listed player who can take this seat and stated a seat preference:
+/// `None` to call them (for another free seat of the table when one fits better: noted in
+/// `offered`), or `WaitsForSeat` when no free seat fits and they keep their place to wait
+/// for one, while they have offers left (noted in `waiting`, counted once someone else is
+/// called). Without offers left, or without asking to wait, they are called like anyone.
+#[allow(clippy::too_many_arguments)]
+fn prefer_seat(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    t: &TableRow,
+    seat_no: i32,
+    player_id: i64,
+    entry_id: Option<i64>,
+    seats_now: &std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
+    offered: &std::cell::Cell<Option<(i64, i32)>>,
+    waiting: &std::cell::RefCell<Vec<i64>>,
+) -> AppResult<Option<PassOver>> {
+    use crate::domain::seat_pref::{fit, waits_for_match, Fit};
+    use crate::services::seat_prefs;
+    let pref = seat_prefs::get(conn, player_id)?;
+    if seats_now.borrow().is_none() {
+        let free = free_seats(conn, t)?;
+        let accessible = seat_prefs::accessible_seats(conn, t.id)?;
+        *seats_now.borrow_mut() = Some((free, accessible));
+    }
+    let seats = seats_now.borrow();
+    let (free, accessible) = seats
+        .as_ref()
+        .map(|(f, a)| (f.as_slice(), a.as_slice()))
+        .unwrap_or_default();
+    match fit(&pref, t.number, seat_no, free, accessible) {
+        Fit::Any | Fit::Matches => Ok(None),
+        Fit::OtherSeat(s) => {
+            offered.set(Some((player_id, s)));
+            Ok(None)
+        }
+        Fit::NoMatch => {
+            let Some(entry) = entry_id else {
+                return Ok(None);
+            };
+            let passes = seat_prefs::passes(conn, entry)?;
+            if waits_for_match(&pref, passes, profile.pref_max_passes) {
+                waiting.borrow_mut().push(entry);
+                Ok(Some(PassOver::WaitsForSeat))
+            } else {
+                Ok(None)
+            }
+        }
+    }
 }
 
 /// Issue 17 §2: the floor calls a player of the list out of order (e.g. the one standing at
@@ -3425,6 +3537,11 @@ pub fn holds_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatHoldRow,
 
 /// The first seat of a table that is free now: nobody sitting, no open call, no hold.
 fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
+    Ok(free_seats(conn, t)?.first().copied())
+}
+
+/// The table's seats neither taken, called nor held, in order.
+fn free_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
     let taken: Vec<i32> = seated_at(conn, t.id)?.iter().map(|s| s.seat_no).collect();
     let called: Vec<i32> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq(t.id))
@@ -3436,7 +3553,9 @@ fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
         .filter(seat_holds::released_at.is_null())
         .select(seat_holds::seat_no)
         .load(dbc))?;
-    Ok((1..=t.seats).find(|n| !taken.contains(n) && !called.contains(n) && !held.contains(n)))
+    Ok((1..=t.seats)
+        .filter(|n| !taken.contains(n) && !called.contains(n) && !held.contains(n))
+        .collect())
 }
 
 fn first_free_in_view(v: &TableView) -> Option<i32> {

@@ -16,6 +16,7 @@ pub mod player_page;
 pub mod players;
 pub mod reports;
 pub mod room;
+pub mod seat_prefs;
 pub mod sessions;
 pub mod staff;
 pub mod table_side;

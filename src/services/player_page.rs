@@ -104,6 +104,8 @@ pub struct PlayerView {
     pub today: Vec<GameDay>,
     pub day_start: DateTime<Utc>,
     pub day_end: DateTime<Utc>,
+    /// Issue 18 §4: the player's own seat preference (empty: none stated).
+    pub pref: crate::domain::seat_pref::SeatPreference,
 }
 
 impl PlayerView {
@@ -230,7 +232,9 @@ pub fn view(
         .collect();
     let (day_start, day_end) = gaming_day(now, room, day_ends);
     let today = today(conn, now, player_id, day_start)?;
+    let pref = crate::services::seat_prefs::get(conn, player_id)?;
     Ok(PlayerView {
+        pref,
         player_id,
         alias,
         language,

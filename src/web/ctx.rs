@@ -100,6 +100,25 @@ impl Ctx {
         self.i18n.msg(self.lang, key, &[(name, value.to_string())])
     }
 
+    /// Issue 18 §4: a seat preference in a few words of the page's language ("seats 1, 2 ·
+    /// not table 3 · accessible seat · waits for it").
+    pub fn pref(&self, p: &crate::services::seat_prefs::PrefSummary) -> String {
+        let mut parts = Vec::new();
+        if !p.seats.is_empty() {
+            parts.push(self.t1("pref-seats", "seats", &p.seats));
+        }
+        if !p.avoid_tables.is_empty() {
+            parts.push(self.t1("pref-avoid", "tables", &p.avoid_tables));
+        }
+        if p.accessible {
+            parts.push(self.t("pref-accessible"));
+        }
+        if p.wait_for_match {
+            parts.push(self.t("pref-waits"));
+        }
+        parts.join(" · ")
+    }
+
     /// A seat's accessible name: the action, the table, the seat and who sits or is called
     /// there (a screen reader hears "Call the next player: table 5, seat 3", not "Call").
     pub fn seat_label(

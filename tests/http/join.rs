@@ -263,7 +263,11 @@ async fn a_registered_player_joins_from_the_phone_with_a_code_and_lands_on_their
         200
     );
     let board = app.page("/floor", &s).await.text();
-    assert!(board.contains("data-source=\"phone\">Phone"), "{board}");
+    assert!(
+        board.contains("data-source=\"phone\" title=\"Phone · check in by ")
+            && board.contains(">Phone</span>"),
+        "{board}"
+    );
     assert!(board.contains("/check-in\""), "{board}");
     // The same again: not duplicated, still on their page.
     let token2 = phone.ask(&app, PHONE_A, "Jogador A", &["1"]).await;

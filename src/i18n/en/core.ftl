@@ -587,6 +587,7 @@ entry-source-phone = Phone
 entry-source-kiosk = Kiosk
 entry-source-must_move = Must-move
 entry-source-table_break = Table break
+entry-check-in-by = check in by { $time }
 entry-checked-in = checked in
 board-guests = Guests to register
 board-guest-to-register = To register
@@ -604,3 +605,24 @@ join-unblock = Unblock
 join-no-blocks = No phone is blocked.
 join-nav-desk-qr = Check-in code
 join-nav-phones = Blocked phones
+# issue 18 §4 (seat preferences)
+pref-title = Seat preference (the list order stays; a call offers a seat that fits when one is free)
+pref-seats = seats { $seats }
+pref-avoid = not table { $tables }
+pref-accessible = accessible seat
+pref-waits = waits for it
+err-pref-number = “{ $value }” is not a number from 1 to { $max }.
+err-pref-too-many = At most { $max } numbers.
+err-waits-for-preferred-seat = This player keeps their place and waits for a seat that fits their preference.
+err-nobody-but-preferences = Nobody else can take this seat: { $count ->
+    [one] one player waits
+   *[other] { $count } players wait
+} for a seat that fits their preference. Call one by choice if they accept this seat.
+players-pref-hint = The list order stays. A call offers a free seat of the table that fits, when there is one; a player who waits lets at most the room's number of seats go by, keeping their place.
+players-pref-seats = Preferred seats
+players-pref-avoid = Tables to avoid
+players-pref-accessible = Needs an accessible seat (BSOP 45)
+players-pref-wait = Keeps their place and waits for a seat that fits
+players-pref-save = Save the preference
+players-pref-saved = Seat preference of { $name } saved.
+pref-short = Pref.

@@ -593,6 +593,7 @@ entry-source-phone = Telemóvel
 entry-source-kiosk = Quiosque
 entry-source-must_move = Must-move
 entry-source-table_break = Mesa fechada
+entry-check-in-by = presença até às { $time }
 entry-checked-in = presente
 board-guests = Por registar
 board-guest-to-register = Por registar
@@ -610,3 +611,24 @@ join-unblock = Desbloquear
 join-no-blocks = Nenhum telefone está bloqueado.
 join-nav-desk-qr = Código de presença
 join-nav-phones = Telefones bloqueados
+# issue 18 §4 (seat preferences)
+pref-title = Preferência de lugar (a ordem da lista mantém-se; a chamada oferece um lugar adequado quando há um livre)
+pref-seats = lugares { $seats }
+pref-avoid = não na mesa { $tables }
+pref-accessible = lugar acessível
+pref-waits = espera por ele
+err-pref-number = «{ $value }» não é um número de 1 a { $max }.
+err-pref-too-many = No máximo { $max } números.
+err-waits-for-preferred-seat = Esta pessoa mantém o lugar na lista e espera por um lugar adequado à sua preferência.
+err-nobody-but-preferences = Mais ninguém pode ocupar este lugar: { $count ->
+    [one] uma pessoa espera
+   *[other] { $count } pessoas esperam
+} por um lugar adequado à sua preferência. Chame uma delas por escolha se aceitar este lugar.
+players-pref-hint = A ordem da lista mantém-se. A chamada oferece um lugar livre da mesa que seja adequado, quando há um; quem espera deixa passar no máximo o número de lugares definido pela sala, mantendo o seu lugar.
+players-pref-seats = Lugares preferidos
+players-pref-avoid = Mesas a evitar
+players-pref-accessible = Precisa de um lugar acessível (BSOP 45)
+players-pref-wait = Mantém o lugar e espera por um lugar adequado
+players-pref-save = Guardar a preferência
+players-pref-saved = Preferência de lugar de { $name } guardada.
+pref-short = Pref.

@@ -108,3 +108,11 @@ join-skipped = Não inscrito (a lista fechou, ou tem de passar primeiro pelo bal
 join-here-title = Confirmar presença
 join-here-stale = Este código mudou: leia de novo o que está no ecrã do balcão.
 join-here-no_link = Leia o código do balcão com o telemóvel com que se inscreveu na lista (no mesmo navegador) ou peça ao balcão que confirme a sua presença.
+# issue 18 §4 (seat preferences)
+plink-pref-title = Preferência de lugar
+plink-pref-hint = O seu lugar na lista não muda. Na sua vez, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
+plink-pref-seats = Lugares que prefere (por exemplo 1, 2)
+plink-pref-avoid = Mesas que prefere evitar (números)
+plink-pref-accessible = Preciso de um lugar acessível
+plink-pref-wait = Manter o meu lugar na lista e esperar por um lugar adequado (a sala limita quantos lugares podem passar)
+plink-pref-save = Guardar a preferência

@@ -3,6 +3,7 @@
 //! room's size; and the names an action's toast says.
 
 use super::*;
+use crate::services::seat_prefs::PrefSummary;
 
 /// One seat on the dashboard.
 #[derive(Debug, Clone, Serialize)]
@@ -19,6 +20,8 @@ pub struct SeatView {
     pub name: Option<String>,
     /// The seated player's table-side state: stack, absence, missed blinds (issue 4).
     pub side: Option<SeatSideRow>,
+    /// Issue 18 §4: the called player's seat preference, for the floor to see on the call.
+    pub call_pref: Option<PrefSummary>,
 }
 
 impl SeatView {
@@ -272,6 +275,9 @@ pub fn dashboard(
             seat_change_requests::player_id
         ))
         .load(dbc))?;
+    // Issue 18 §4: every stated seat preference (only players who stated one have a row),
+    // for the calls and lists shown: one statement whatever the room's size.
+    let prefs = crate::services::seat_prefs::all(conn)?;
     let dealers: Vec<(i64, String)> = crate::native!(conn, |dbc| dealer_shifts::table
         .inner_join(staff::table)
         .filter(dealer_shifts::ended_at.is_null())
@@ -323,10 +329,15 @@ pub fn dashboard(
                 let seat_change = seating
                     .as_ref()
                     .and_then(|(s, _)| changes.get(&(t.id, s.player_id)).copied());
+                let call = calls.get(&(t.id, n)).cloned();
                 SeatView {
                     seat_no: n,
+                    call_pref: call
+                        .as_ref()
+                        .and_then(|(c, _)| prefs.get(&c.player_id))
+                        .and_then(PrefSummary::of),
                     seating,
-                    call: calls.get(&(t.id, n)).cloned(),
+                    call,
                     held: holds.contains_key(&(t.id, n)),
                     hold: holds.get(&(t.id, n)).cloned(),
                     seat_change,
@@ -397,6 +408,7 @@ pub fn dashboard(
             .into_iter()
             .filter_map(|(entry, place)| {
                 people.remove(&entry.player_id).map(|player| ListLine {
+                    pref: prefs.get(&player.id).and_then(PrefSummary::of),
                     entry,
                     player,
                     place,

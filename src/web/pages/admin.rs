@@ -131,6 +131,7 @@ const TABLE_LABELS: &[(&str, &str)] = &[
     ("seats", "admin-table-seats"),
     ("game_id", "admin-table-game"),
     ("mode", "admin-table-mode"),
+    ("accessible_seats", "admin-table-accessible-seats"),
 ];
 
 const STAFF_LABELS: &[(&str, &str)] = &[
@@ -508,6 +509,7 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("call_in_expiry_min", Input::Minutes),
             ("seat_call_ack_escalation_min", Input::Minutes),
             ("remote_max_lists", Input::Count),
+            ("pref_max_passes", Input::Count),
         ],
     ),
 ];
@@ -616,6 +618,7 @@ struct RoomForm {
     call_in_expiry_min: String,
     seat_call_ack_escalation_min: String,
     remote_max_lists: String,
+    pref_max_passes: String,
     join_at_average_stack: Option<String>,
     missed_blinds_dead: Option<String>,
     no_flop_no_drop: Option<String>,
@@ -653,6 +656,7 @@ impl RoomForm {
             call_in_expiry_min: p.call_in_expiry_min.to_string(),
             seat_call_ack_escalation_min: p.seat_call_ack_escalation_min.to_string(),
             remote_max_lists: p.remote_max_lists.to_string(),
+            pref_max_passes: p.pref_max_passes.to_string(),
             join_at_average_stack: check_value(p.join_at_average_stack),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
             no_flop_no_drop: check_value(p.no_flop_no_drop),
@@ -732,6 +736,9 @@ impl RoomForm {
             remote_max_lists: p
                 .int("remote_max_lists", &self.remote_max_lists)
                 .unwrap_or(d.remote_max_lists),
+            pref_max_passes: p
+                .int("pref_max_passes", &self.pref_max_passes)
+                .unwrap_or(d.pref_max_passes),
             join_at_average_stack: checkbox(&self.join_at_average_stack),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
             no_flop_no_drop: checkbox(&self.no_flop_no_drop),
@@ -841,6 +848,7 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
         "admin-profile-seat-call-ack-escalation-min",
     ),
     ("remote_max_lists", "admin-profile-remote-max-lists"),
+    ("pref_max_passes", "admin-profile-pref-max-passes"),
 ];
 
 async fn room_page(
@@ -1359,16 +1367,19 @@ struct TableForm {
     mode: String,
     /// Only on the edit form.
     active: Option<String>,
+    /// Only on the edit form: BSOP 45, the seats kept for accessibility needs ("1, 10").
+    accessible_seats: String,
 }
 
 impl TableForm {
-    fn from_row(t: &TableRow) -> TableForm {
+    fn from_row(t: &TableRow, accessible: &[i32]) -> TableForm {
         TableForm {
             number: t.number.to_string(),
             seats: t.seats.to_string(),
             game_id: t.game_id.map(|g| g.to_string()).unwrap_or_default(),
             mode: t.mode.clone(),
             active: check_value(t.active),
+            accessible_seats: crate::domain::seat_pref::format_numbers(accessible),
         }
     }
 
@@ -1526,15 +1537,16 @@ async fn table_edit_view(
     saved: bool,
 ) -> AppResult<TableEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (t, games) = st
+    let (t, games, accessible) = st
         .run(move |_, conn| {
             Ok((
                 services::games::get_table(conn, id)?,
                 services::games::list_games(conn)?,
+                services::seat_prefs::accessible_seats(conn, id)?,
             ))
         })
         .await?;
-    let v = v.unwrap_or_else(|| Vals::of(&TableForm::from_row(&t)));
+    let v = v.unwrap_or_else(|| Vals::of(&TableForm::from_row(&t, &accessible)));
     Ok(TableEditPage {
         modes: opts(&c, TableMode::ALL, "mode-"),
         t,
@@ -1583,8 +1595,14 @@ async fn table_update(
         Ok(input) => {
             let now = st.clock.now();
             let actor = services::staff::actor(&who.0.staff);
-            st.write(move |_, conn| services::games::update_table(conn, now, &actor, id, &input))
-                .await
+            let accessible = f.accessible_seats.clone();
+            // One transaction: a refused seat list undoes the rest of the edit too.
+            st.write(move |_, conn| {
+                let t = services::games::update_table(conn, now, &actor, id, &input)?;
+                services::seat_prefs::set_accessible_seats(conn, now, &actor, id, &accessible)?;
+                Ok(t)
+            })
+            .await
         }
     };
     match result {

@@ -47,7 +47,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/{token}/state", web::get().to(state))
             .route("/{token}/calls/{call}/on-my-way", web::post().to(on_my_way))
             .route("/{token}/calls/{call}/more-time", web::post().to(more_time))
-            .route("/{token}/entries/{entry}/leave", web::post().to(leave)),
+            .route("/{token}/entries/{entry}/leave", web::post().to(leave))
+            .route("/{token}/seat-preference", web::post().to(set_pref)),
     );
     // A text message's short address: on to that message's link (same rate limit).
     cfg.service(
@@ -353,6 +354,48 @@ struct Page<'a> {
     now: i64,
     /// A refusal shown on the page (409: "need more time" asked twice).
     notice: Option<String>,
+    /// Issue 18 §4: the seat-preference form: what was typed when it was refused, else what
+    /// is stored.
+    pref: PrefForm,
+    /// Why the seat-preference form was refused, shown next to it.
+    pref_error: Option<String>,
+    /// The page's own address (`/p/{token}`), whatever address answered (a refused form
+    /// answers from its own).
+    base: String,
+}
+
+/// The seat-preference form's fields as typed (text, so a refused number is shown back).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct PrefForm {
+    pub seats: String,
+    pub avoid_tables: String,
+    pub accessible: Option<String>,
+    pub wait_for_match: Option<String>,
+}
+
+impl PrefForm {
+    pub fn of(p: &crate::domain::seat_pref::SeatPreference) -> Self {
+        use crate::domain::seat_pref::format_numbers;
+        PrefForm {
+            seats: format_numbers(&p.seats),
+            avoid_tables: format_numbers(&p.avoid_tables),
+            accessible: p.accessible.then(|| "true".into()),
+            wait_for_match: p.wait_for_match.then(|| "true".into()),
+        }
+    }
+
+    /// The preference typed, or the refusals by field (said in `lang` by the caller).
+    pub fn parse(
+        &self,
+    ) -> Result<crate::domain::seat_pref::SeatPreference, Vec<crate::domain::FieldError>> {
+        crate::services::seat_prefs::parse_form(
+            &self.seats,
+            &self.avoid_tables,
+            self.accessible.is_some(),
+            self.wait_for_match.is_some(),
+        )
+    }
 }
 
 /// A player's page as built for one link: the view, the room, the live part rendered and
@@ -515,12 +558,32 @@ async fn show(
     status: StatusCode,
     notice: Option<String>,
 ) -> HttpResponse {
+    show_with(req, st, token, status, notice, None).await
+}
+
+/// [`show`], with a refused seat-preference form: the refusal said in the page's language,
+/// and the form as typed.
+async fn show_with(
+    req: &HttpRequest,
+    st: &AppState,
+    token: &str,
+    status: StatusCode,
+    notice: Option<String>,
+    pref_refused: Option<(AppError, PrefForm)>,
+) -> HttpResponse {
     let l = match load(req, st, token).await {
         Ok(Ok(l)) => l,
         Ok(Err(e)) => return refused(st, req, e),
         Err(e) => return failed(st, request_lang(req), token, &e),
     };
     let c = ctx(req, st, &l);
+    let (pref_error, typed) = match pref_refused {
+        Some((e, typed)) => (
+            Some(crate::web::errors::refusal_text(&st.i18n, c.lang, &e)),
+            Some(typed),
+        ),
+        None => (None, None),
+    };
     let html = render(
         status,
         &Page {
@@ -529,6 +592,9 @@ async fn show(
             state: l.built.state.clone(),
             now: l.now.timestamp(),
             notice: notice.clone(),
+            pref: typed.unwrap_or_else(|| PrefForm::of(&l.built.view.pref)),
+            base: format!("/p/{token}"),
+            pref_error: pref_error.clone(),
         },
     );
     match html {
@@ -682,4 +748,43 @@ async fn leave(
         player_page::leave_list(c, now, player, entry)
     })
     .await
+}
+
+/// `POST /p/{token}/seat-preference` (issue 18 §4): the player states their seat preference
+/// from their own link. A refused field shows the page again (422) with the reason and what
+/// was typed; nothing is saved.
+async fn set_pref(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    path: web::Path<String>,
+    form: web::Form<PrefForm>,
+) -> HttpResponse {
+    let token = path.into_inner();
+    let typed = form.into_inner();
+    match typed.parse() {
+        Ok(pref) => {
+            answer(req, st, token, move |c, now, player, _| {
+                crate::services::seat_prefs::set(
+                    c,
+                    now,
+                    &crate::db::audit::Actor::player(player),
+                    player,
+                    &pref,
+                )
+                .map(|_| ())
+            })
+            .await
+        }
+        Err(errs) => {
+            show_with(
+                &req,
+                &st,
+                &token,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some((AppError::Validation(errs), typed)),
+            )
+            .await
+        }
+    }
 }

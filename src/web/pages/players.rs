@@ -15,6 +15,7 @@ use crate::services::{self};
 use crate::state::AppState;
 use crate::web::ctx::{Ctx, Errs, Vals};
 use crate::web::extract::{check_csrf, CsrfForm, FloorStaff, RegistryReader};
+use crate::web::pages::player_link::PrefForm;
 use actix_multipart::form::bytes::Bytes as MpBytes;
 use actix_multipart::form::text::Text;
 use actix_multipart::form::{MultipartForm, MultipartFormConfig};
@@ -66,6 +67,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route("/players/{id}/edit", web::get().to(edit_form))
     .route("/players/{id}/photo", web::get().to(photo_file))
     .route("/players/{id}/lists", web::post().to(join_lists))
+    .route("/players/{id}/seat-preference", web::post().to(set_pref))
     .route("/players/{id}/bans", web::post().to(ban))
     .route("/bans/{id}/lift", web::post().to(lift))
     .route("/players/{id}/separations", web::post().to(separate))
@@ -527,11 +529,18 @@ struct ShowPage {
     refused: Vec<String>,
     /// The call-in box as it was sent (kept on a refusal).
     call_in: bool,
+    /// Issue 18 §4: the seat-preference form (as typed when refused, else as stored), its
+    /// refusal, and whether it was just saved.
+    pref: PrefForm,
+    pref_error: Option<String>,
+    pref_saved: bool,
 }
 
 #[derive(Deserialize)]
 struct ShowQuery {
     link: Option<String>,
+    /// `saved` after the seat preference was saved (issue 18 §4).
+    pref: Option<String>,
     saved: Option<String>,
     /// Game ids joined from this page (`3,5`).
     joined: Option<String>,
@@ -565,7 +574,7 @@ async fn show_page(
     let c = ctx(req, st, who).await?;
     let now = c.now;
     let tz = c.tz;
-    let (p, ineligible, bans, separations, history, (games, on_lists)) = st
+    let (p, ineligible, bans, separations, history, (games, on_lists, pref)) = st
         .run(move |_, conn| {
             let p = svc::get(conn, id)?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
@@ -577,7 +586,8 @@ async fn show_page(
                 .filter(|g| g.active)
                 .collect::<Vec<_>>();
             let on = svc::lists_of(conn, id)?;
-            Ok((p, inel, bans, seps, hist, (games, on)))
+            let pref = services::seat_prefs::get(conn, id)?;
+            Ok((p, inel, bans, seps, hist, (games, on, pref)))
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
@@ -615,6 +625,9 @@ async fn show_page(
         joined_notice: None,
         refused: Vec::new(),
         call_in: false,
+        pref: PrefForm::of(&pref),
+        pref_error: None,
+        pref_saved: false,
     })
 }
 
@@ -651,6 +664,7 @@ async fn show(
         _ => None,
     }
     .map(|k| page.c.t1(k, "name", &page.p.full_name));
+    page.pref_saved = q.pref.as_deref() == Some("saved");
     if let Some(j) = q.joined.as_deref() {
         let ids: Vec<i64> = j
             .split(',')
@@ -667,6 +681,52 @@ async fn show(
         }
     }
     render(StatusCode::OK, &page)
+}
+
+/// `POST /players/{id}/seat-preference` (issue 18 §4): the floor states a player's seat
+/// preference for them. Saved: back to the record; refused: the record again (422) with the
+/// reason next to the form and what was typed.
+async fn set_pref(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    form: web::Form<CsrfPrefForm>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let CsrfPrefForm { csrf, pref: typed } = form.into_inner();
+    check_csrf(&req, csrf.as_deref())?;
+    let refusal = match typed.parse() {
+        Ok(pref) => {
+            let now = st.clock.now();
+            let actor = services::staff::actor(&who.0.staff);
+            match st
+                .write(move |_, conn| services::seat_prefs::set(conn, now, &actor, id, &pref))
+                .await
+            {
+                Ok(_) => return Ok(see_other(&format!("/players/{id}?pref=saved#seat-pref"))),
+                Err(e @ AppError::Validation(_)) => e,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(errs) => AppError::Validation(errs),
+    };
+    let mut page = show_page(&req, &st, &who.0, id).await?;
+    page.pref_error = Some(crate::web::errors::refusal_text(
+        &st.i18n,
+        page.c.lang,
+        &refusal,
+    ));
+    page.pref = typed;
+    render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+}
+
+/// The seat-preference form with the page's CSRF token.
+#[derive(Deserialize)]
+struct CsrfPrefForm {
+    csrf: Option<String>,
+    #[serde(flatten)]
+    pref: PrefForm,
 }
 
 /// "Add to a list" on the player's record (issue 17 §2): the lists ticked, as the call-in box
