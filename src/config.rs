@@ -108,6 +108,26 @@ pub struct Config {
     /// (a bucket of this size refilled over a minute; 10–1,000,000); one client address may
     /// make `web::pages::player_link::ADDRESS_FACTOR` times that in all.
     pub player_link_rate: u32,
+    /// Issue 18 §5 — `CARDROOM_JOIN_CODES_PER_PHONE`: join codes one phone number may be sent
+    /// in an hour (1–20).
+    pub join_codes_per_phone: u32,
+    /// `CARDROOM_JOIN_CODES_PER_ADDRESS`: join codes asked for from one client address in an
+    /// hour (1–10000; a room's guest Wi-Fi is one address behind NAT).
+    pub join_codes_per_address: u32,
+    /// `CARDROOM_JOIN_CODES_PER_ROOM`: join codes the whole room sends in an hour (1–100000).
+    pub join_codes_per_room: u32,
+    /// `CARDROOM_JOIN_ENTRIES_PER_ADDRESS`: list entries made from one client address in an
+    /// hour (1–10000).
+    pub join_entries_per_address: u32,
+    /// `CARDROOM_JOIN_ENTRIES_PER_ROOM`: list entries made from phones in the whole room in an
+    /// hour (1–100000).
+    pub join_entries_per_room: u32,
+    /// `CARDROOM_JOIN_SMS_COST`: what one SMS costs the room, in the currency's minor units
+    /// (0–100000), for the cap below.
+    pub join_sms_cost: u32,
+    /// `CARDROOM_JOIN_SMS_COST_CAP`: the most the join codes sent by SMS may cost in an hour,
+    /// in minor units (0–100000000); past it codes wait (429) until the hour's spend falls.
+    pub join_sms_cost_cap: u32,
     /// `CARDROOM_SQLITE_SYNCHRONOUS`: `full` (default: every acknowledged write is on disk,
     /// it survives a power loss or an OS crash) or `normal` (faster commits; the last
     /// transactions before a power loss or OS crash may be lost, never the database's
@@ -158,6 +178,13 @@ impl Default for Config {
             notify_timeout_secs: 20,
             call_extension_min: 5,
             player_link_rate: 240,
+            join_codes_per_phone: 3,
+            join_codes_per_address: 20,
+            join_codes_per_room: 300,
+            join_entries_per_address: 30,
+            join_entries_per_room: 600,
+            join_sms_cost: 8,
+            join_sms_cost_cap: 2_000,
             sqlite_synchronous: "full".into(),
         }
     }
@@ -353,6 +380,49 @@ impl Config {
                 "CARDROOM_PLAYER_LINK_RATE",
                 "must be between 10 and 1000000 (requests per minute)",
             ));
+        }
+        for (setting, v, min, max) in [
+            (
+                "CARDROOM_JOIN_CODES_PER_PHONE",
+                self.join_codes_per_phone,
+                1,
+                20,
+            ),
+            (
+                "CARDROOM_JOIN_CODES_PER_ADDRESS",
+                self.join_codes_per_address,
+                1,
+                10_000,
+            ),
+            (
+                "CARDROOM_JOIN_CODES_PER_ROOM",
+                self.join_codes_per_room,
+                1,
+                100_000,
+            ),
+            (
+                "CARDROOM_JOIN_ENTRIES_PER_ADDRESS",
+                self.join_entries_per_address,
+                1,
+                10_000,
+            ),
+            (
+                "CARDROOM_JOIN_ENTRIES_PER_ROOM",
+                self.join_entries_per_room,
+                1,
+                100_000,
+            ),
+            ("CARDROOM_JOIN_SMS_COST", self.join_sms_cost, 0, 100_000),
+            (
+                "CARDROOM_JOIN_SMS_COST_CAP",
+                self.join_sms_cost_cap,
+                0,
+                100_000_000,
+            ),
+        ] {
+            if !(min..=max).contains(&v) {
+                return Err(bad(setting, format!("must be between {min} and {max}")));
+            }
         }
         if crate::db::Synchronous::parse(&self.sqlite_synchronous).is_none() {
             return Err(bad(
@@ -586,6 +656,12 @@ mod tests {
                 "CARDROOM_CALL_EXTENSION_MIN"
             );
         }
+        let mut c = Config::default();
+        c.join_codes_per_phone = 0;
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_JOIN_CODES_PER_PHONE"
+        );
         let mut c = Config::default();
         c.player_link_rate = 5;
         assert_eq!(

@@ -31,6 +31,14 @@ pub struct RouteLabels {
     pub route: String,
 }
 
+/// Issue 18 §5: what became of a join code (or of asking for one).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct JoinLabels {
+    /// `sent`, `verified`, `failed` (a wrong, expired or dead code), `blocked` (a blocked
+    /// phone: nothing sent), `rate_limited` (a 429).
+    pub outcome: &'static str,
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct StreamLabels {
     /// `floor` (every event) or `tablet` (one table's).
@@ -184,6 +192,8 @@ pub struct Metrics {
     /// 1: the last check of the audit trail and its checkpoints passed; 0: it failed;
     /// -1: not checked yet.
     audit_verified: Gauge,
+    /// Issue 18 §5: join codes by outcome.
+    join_codes: Family<JoinLabels, Counter>,
 }
 
 /// Latency buckets (seconds): a floor click is expected in milliseconds, a report in < 1 s.
@@ -221,8 +231,18 @@ impl Default for Metrics {
             "1 when the last check of the audit trail and its signed checkpoints passed, 0 when it failed (alert), -1 before the first (hourly)",
             audit_verified.clone(),
         );
+        let join_codes = Family::<JoinLabels, Counter>::default();
+        for outcome in ["sent", "verified", "failed", "blocked", "rate_limited"] {
+            let _ = join_codes.get_or_create(&JoinLabels { outcome });
+        }
+        registry.register(
+            "cardroom_join_codes",
+            "Players joining from their phone: codes sent, verified, failed (wrong, expired, too many tries), blocked (a blocked phone: nothing sent) and rate-limited requests",
+            join_codes.clone(),
+        );
         registry.register_collector(Box::new(SnapshotCollector(snapshot.clone())));
         Metrics {
+            join_codes,
             registry,
             requests,
             latency,
@@ -259,6 +279,11 @@ impl Metrics {
             metrics: self.clone(),
             kind,
         }
+    }
+
+    /// Issue 18 §5: one join code event (`JoinLabels::outcome`).
+    pub fn join_code(&self, outcome: &'static str) {
+        self.join_codes.get_or_create(&JoinLabels { outcome }).inc();
     }
 
     /// The outcome of the hourly audit check.

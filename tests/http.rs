@@ -26,6 +26,8 @@ mod draws;
 mod floor;
 #[path = "http/invariants.rs"]
 mod invariants;
+#[path = "http/join.rs"]
+mod join;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

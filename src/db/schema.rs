@@ -202,6 +202,7 @@ diesel::table! {
         ended_at -> Nullable<Timestamp>,
         end_reason -> Nullable<Text>,
         created_by -> Nullable<BigInt>,
+        via -> Nullable<Text>,
     }
 }
 
@@ -641,7 +642,74 @@ diesel::allow_tables_to_appear_in_same_query!(
     tips,
     drop_boxes,
     commissions,
+    join_codes,
+    guests,
+    guest_entries,
+    phone_blocks,
     seat_preferences,
     accessible_seats,
     pref_passes,
 );
+
+// Issue 18 (join): players join from their phone (migration 000017).
+
+diesel::table! {
+    join_codes (id) {
+        id -> BigInt,
+        token_hash -> Text,
+        phone -> Text,
+        channel -> Text,
+        code_hash -> Text,
+        game_ids -> Text,
+        guest_name -> Text,
+        language -> Text,
+        via -> Text,
+        address -> Text,
+        sent -> Bool,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        attempts -> Integer,
+        used_at -> Nullable<Timestamp>,
+        outcome -> Nullable<Text>,
+        entries -> Integer,
+    }
+}
+
+diesel::table! {
+    guests (id) {
+        id -> BigInt,
+        full_name -> Text,
+        phone -> Text,
+        language -> Text,
+        created_at -> Timestamp,
+        player_id -> Nullable<BigInt>,
+        registered_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    guest_entries (id) {
+        id -> BigInt,
+        guest_id -> BigInt,
+        game_id -> BigInt,
+        order_key -> BigInt,
+        joined_at -> Timestamp,
+        via -> Text,
+        expires_at -> Timestamp,
+        state -> Text,
+        ended_at -> Nullable<Timestamp>,
+        entry_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    phone_blocks (phone) {
+        phone -> Text,
+        reason -> Text,
+        blocked_at -> Timestamp,
+        blocked_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::joinable!(guest_entries -> guests (guest_id));
+diesel::joinable!(guest_entries -> games (game_id));

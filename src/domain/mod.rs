@@ -18,6 +18,7 @@ pub mod login_throttle;
 pub mod money;
 pub mod player;
 pub mod profile;
+pub mod remote_join;
 pub mod seat_pref;
 pub mod seat_rules;
 pub mod staff;

@@ -64,11 +64,22 @@ pub struct RuleProfile {
     pub missed_blinds_dead: bool,
     /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
     pub no_flop_no_drop: bool,
+    /// Issue 18: how many lists a player may join at once from their phone (a room stored
+    /// before this setting existed reads the default).
+    #[serde(default = "default_remote_max_lists")]
+    pub remote_max_lists: i32,
     /// Issue 18 §4: how many offers of a seat a listed player who waits for a preferred seat
     /// may let go by, keeping their place, before they are called like anyone (PT-2007 12,
     /// BSOP 51: the list order itself never changes). Rooms saved before it have 2.
     #[serde(default = "default_pref_max_passes")]
     pub pref_max_passes: i32,
+}
+
+/// Issue 18: three lists, as the large rooms that let guests join from their phone allow.
+pub const DEFAULT_REMOTE_MAX_LISTS: i32 = 3;
+
+fn default_remote_max_lists() -> i32 {
+    DEFAULT_REMOTE_MAX_LISTS
 }
 
 fn default_pref_max_passes() -> i32 {
@@ -104,6 +115,7 @@ impl RuleProfile {
             join_at_average_stack: pt,
             missed_blinds_dead: pt,
             no_flop_no_drop: true,
+            remote_max_lists: DEFAULT_REMOTE_MAX_LISTS,
             pref_max_passes: default_pref_max_passes(),
         }
     }
@@ -198,6 +210,12 @@ pub const RANGES: &[Range] = &[
         min: 1,
         max: 15,
     },
+    // Issue 18: lists joined at once from a phone (one to ten).
+    Range {
+        field: "remote_max_lists",
+        min: 1,
+        max: 10,
+    },
     // Issue 18 §4: 0 = a preference never holds a seat back; more than 5 lets a list stall.
     Range {
         field: "pref_max_passes",
@@ -224,6 +242,7 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
         p.seat_call_response_min,
         p.call_in_expiry_min,
         p.seat_call_ack_escalation_min,
+        p.remote_max_lists,
         p.pref_max_passes,
     ];
     for (r, v) in RANGES.iter().zip(values) {
@@ -309,6 +328,7 @@ mod tests {
                 "seat_call_response_min" => &mut p.seat_call_response_min,
                 "call_in_expiry_min" => &mut p.call_in_expiry_min,
                 "seat_call_ack_escalation_min" => &mut p.seat_call_ack_escalation_min,
+                "remote_max_lists" => &mut p.remote_max_lists,
                 "pref_max_passes" => &mut p.pref_max_passes,
                 other => panic!("unknown field {other}"),
             };

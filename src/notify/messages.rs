@@ -45,6 +45,8 @@ crate::domain::game::string_enum! {
         Custody = "custody",
         /// The floor sends the player's link again (a new phone, a lost message).
         Link = "link",
+        /// Issue 18: the one-time code that proves a phone joining the lists from itself.
+        JoinCode = "join_code",
     }
 }
 
@@ -80,6 +82,10 @@ pub struct Params {
     /// The player's `link_token_version` when the message was made.
     #[serde(default)]
     pub link_version: i32,
+    /// Issue 18: a join code (kept with its message until sent, as every message's text is;
+    /// the code request itself keeps only its HMAC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// The channels a player is reached by: their preference, and only where they gave that
@@ -146,6 +152,47 @@ pub fn enqueue(
         ids.push(id);
     }
     Ok(ids)
+}
+
+/// Puts one message to a recipient who may not be a registered player (issue 18: a join code
+/// to the phone being proved) in the outbox, in the caller's transaction. No player: the
+/// message carries no link.
+pub fn enqueue_to(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    channel: &str,
+    recipient: &str,
+    language: Language,
+    kind: Kind,
+    params: &Params,
+) -> AppResult<i64> {
+    let id = next_seq(conn, "outbox")?;
+    let row = OutboxRow {
+        id,
+        player_id: None,
+        kind: kind.to_string(),
+        channel: channel.into(),
+        recipient: recipient.into(),
+        language: language.to_string(),
+        params: serde_json::to_string(params).unwrap_or_default(),
+        subject: None,
+        body: None,
+        idem_key: format!("cr{id}-{}", crate::auth::random_token(9)),
+        status: "pending".into(),
+        attempts: 0,
+        next_attempt_at: now.naive_utc(),
+        lease_until: None,
+        claimed_by: None,
+        last_error: None,
+        provider_ref: None,
+        created_at: now.naive_utc(),
+        sent_at: None,
+        failed_at: None,
+    };
+    crate::native!(conn, |c| diesel::insert_into(outbox::table)
+        .values(&row)
+        .execute(c))?;
+    Ok(id)
 }
 
 /// Tells a player something: loads the player (nothing is done, nothing read further, for
@@ -336,6 +383,13 @@ pub fn write_with(
     if let Some(s) = &p.storage {
         args.push(("storage", s.clone()));
     }
+    if let Some(code) = &p.code {
+        args.push(("code", code.clone()));
+        args.push((
+            "minutes",
+            crate::domain::remote_join::CODE_TTL_MIN.to_string(),
+        ));
+    }
     args.push((
         "outcome",
         if p.back_on_list.unwrap_or(false) {
@@ -394,6 +448,7 @@ mod tests {
             storage: Some("cofre 2".into()),
             back_on_list: Some(true),
             link_version: 0,
+            code: Some("042917".into()),
         }
     }
 

@@ -10,6 +10,7 @@ pub mod dealer_scope;
 pub mod draws;
 pub mod floor;
 pub mod games;
+pub mod join;
 pub mod photo;
 pub mod player_page;
 pub mod players;

@@ -72,6 +72,10 @@ pub struct WaitlistLineOut {
     pub joined_at: DateTime<Utc>,
     /// desk | call_in
     pub source: String,
+    /// Issue 18 §2: where the entry came from — desk, call_in (telephone to the desk), phone
+    /// (the player joined from their phone; lapses unless checked in, like a call-in),
+    /// kiosk, must_move, table_break.
+    pub origin: crate::domain::remote_join::EntrySource,
     /// A call-in not yet checked in lapses at this time.
     pub call_in_expires_at: Option<DateTime<Utc>>,
     /// A call-in who has arrived at the desk (it no longer lapses). Always false for desk
@@ -97,6 +101,9 @@ impl From<&ListLine> for WaitlistLineOut {
             of: l.place.of,
             joined_at: utc(l.entry.joined_at),
             source: l.entry.source.clone(),
+            // The stored source alone; `via` (phone, kiosk) is filled in by the handlers
+            // that list entries (`services::join::origins`).
+            origin: crate::domain::remote_join::EntrySource::of(&l.entry.source, None),
             call_in_expires_at: l.entry.call_in_expires_at.map(utc),
             checked_in: l.entry.checked_in_at.is_some(),
             state: l.entry.state.clone(),
@@ -410,10 +417,18 @@ pub async fn list_waitlist(
             });
             let players_needed = (!in_play)
                 .then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
+            let ids: Vec<i64> = lines.iter().map(|l| l.entry.id).collect();
+            let origins = services::join::origins(conn, &ids)?;
+            let mut out: Vec<WaitlistLineOut> = lines.iter().map(WaitlistLineOut::from).collect();
+            for o in out.iter_mut() {
+                if let Some((_, src)) = origins.iter().find(|(e, _)| *e == o.entry_id) {
+                    o.origin = *src;
+                }
+            }
             Ok(WaitlistOut {
                 game_id: id,
                 game_name: game.name,
-                lines: lines.iter().map(WaitlistLineOut::from).collect(),
+                lines: out,
                 players_needed,
             })
         })

@@ -134,6 +134,7 @@ fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
         ("call_expiry", "bottom"),
         ("call_in_expiry_min", "30"),
         ("seat_call_ack_escalation_min", "2"),
+        ("remote_max_lists", "3"),
         ("pref_max_passes", "2"),
     ]
     .into_iter()

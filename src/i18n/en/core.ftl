@@ -563,6 +563,48 @@ players-list-refused = { $list }: not added. { $reason }
 err-choose-a-list = Tick at least one list.
 players-on-list = on this list
 
+# issue 18 (join)
+err-join-lists-none = Choose at least one list.
+err-join-lists-too-many = Choose at most { $max } lists.
+err-join-list-closed = A list you chose is no longer open: choose again among the lists shown.
+err-join-too-many = Too many requests: please try again in { $minutes } min, or ask at the desk.
+err-join-busy = The room cannot send more codes right now: please try again in { $minutes } min, or ask at the desk.
+err-join-code-format = The code has 6 digits.
+err-join-code-wrong = { $tries ->
+    [one] Wrong code: one try left.
+   *[other] Wrong code: { $tries } tries left.
+}
+err-join-code-dead = Too many wrong tries: this code no longer works. Ask for a new one.
+err-join-code-expired = This code has expired (codes last 10 minutes). Ask for a new one.
+err-join-code-used = This code was already used.
+err-guest-registered = This guest was already registered.
+err-phone-already-blocked = This phone number is already blocked.
+lobby-join = Join a list from your phone:
+lobby-join-qr = QR code of the address to join a list from your phone
+entry-source-desk = Desk
+entry-source-call_in = Call-in
+entry-source-phone = Phone
+entry-source-kiosk = Kiosk
+entry-source-must_move = Must-move
+entry-source-table_break = Table break
+entry-checked-in = checked in
+board-guests = Guests to register
+board-guest-to-register = To register
+board-guest-register = Register
+join-desk-title = Check-in code
+join-desk-intro = Players who joined a list from their phone scan this code with that phone to check in at the desk (BSOP 43); they land on their place in line. The code changes every few minutes: a photo of it soon stops working.
+join-phones-title = Blocked phones
+join-phones-intro = A blocked phone number gets no codes to join the lists from a phone (the person sees the usual answer). Every block and unblock is audited.
+join-phones-saved-blocked = The phone number is blocked.
+join-phones-saved-unblocked = The phone number is unblocked.
+join-block-reason = Reason
+join-block = Block
+join-blocked-at = Since
+join-unblock = Unblock
+join-no-blocks = No phone is blocked.
+join-nav-desk-qr = Check-in code
+join-nav-phones = Blocked phones
+
 # issue 18 §4 (seat preferences)
 pref-title = Seat preference (the list order stays; a call offers a seat that fits when one is free)
 pref-seats = seats { $seats }

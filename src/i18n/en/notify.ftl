@@ -73,3 +73,8 @@ err-message-status = The status must be pending, sending, sent or failed.
 notify-link-sms = Your place in line at { $room }, live: { $link }
 notify-link-subject = Your link to follow your place in line
 outbox-kind-link = link sent again
+
+# issue 18 (join)
+notify-join-code-sms = { $code } is your code to join the lists at { $room }. It lasts { $minutes } min.
+notify-join-code-subject = Your code: { $code }
+outbox-kind-join-code = join code

@@ -65,6 +65,50 @@ action-seat-call_answer = Answered a seat call (own link)
 action-list-leave = Left a waiting list (own link)
 plink-seat-free-now = A seat is free now: the floor will call you shortly. Please stay close.
 
+# issue 18 (join)
+join-title = Join a waiting list
+join-intro = Choose up to { $max } lists and give your phone number: we send you a code to confirm it.
+join-pick = Lists (up to { $max })
+join-no-games = No list is open right now: ask at the desk.
+join-waiting = { $count ->
+    [one] 1 waiting
+   *[other] { $count } waiting
+}
+join-wait = about { $long ->
+    [yes] { $hours } h { $rest } min
+   *[no] { $minutes } min
+}
+join-interest = { $count ->
+    [one] Interest list: 1 player
+   *[other] Interest list: { $count } players
+}
+join-phone = Phone number
+join-phone-hint = Without a country code, +{ $code } is added.
+join-phone-hint-none = With its country code, e.g. +351 912 345 678.
+join-name = Your name
+join-name-hint = As on your ID. If you are not registered here yet, the desk registers you with it.
+join-send-code = Send me a code
+join-private = Your number is used only to confirm it is yours and to tell you when your seat is ready.
+join-code-title = Enter your code
+join-code-sent = If this number can receive messages, a 6-digit code is on its way to { $phone } (by SMS, or by e-mail if that is how the room reaches you). It lasts 10 minutes.
+join-code-lists = Lists
+join-code = Code
+join-confirm = Confirm
+join-no-code = No code? Start again
+join-start-again = Start again
+join-done-title = Thank you
+join-see-desk-title = Thank you
+join-see-desk = Please come to the desk to complete your request.
+join-guest-title = Your place is kept
+join-guest-places = You are not registered here yet. Your place on each list:
+join-guest-place = place { $place }
+join-guest-register = Come to the desk with a valid photo ID within { $minutes } minutes to register (18 or over): you are called only once registered, and your place is kept until then.
+join-already = Already on
+join-skipped = Not added (the list closed, or the desk must see you first)
+join-here-title = Check in
+join-here-stale = This code has changed: scan the one on the desk's screen again.
+join-here-no_link = Scan the desk's code with the phone you joined the list from (the same browser), or ask the desk to check you in.
+
 # issue 18 §4 (seat preferences)
 plink-pref-title = Seat preference
 plink-pref-hint = Your place on the list stays the same. When you are called, you are offered a free seat that fits, if the table has one.

@@ -569,6 +569,48 @@ players-list-refused = { $list }: inscrição recusada. { $reason }
 err-choose-a-list = Assinale pelo menos uma lista.
 players-on-list = já na lista
 
+# issue 18 (join)
+err-join-lists-none = Escolha pelo menos uma lista.
+err-join-lists-too-many = Escolha no máximo { $max } listas.
+err-join-list-closed = Uma lista escolhida já não está aberta: escolha de novo entre as listas apresentadas.
+err-join-too-many = Demasiados pedidos: tente de novo daqui a { $minutes } min ou dirija-se ao balcão.
+err-join-busy = A sala não pode enviar mais códigos neste momento: tente de novo daqui a { $minutes } min ou dirija-se ao balcão.
+err-join-code-format = O código tem 6 algarismos.
+err-join-code-wrong = { $tries ->
+    [one] Código errado: resta uma tentativa.
+   *[other] Código errado: restam { $tries } tentativas.
+}
+err-join-code-dead = Demasiadas tentativas erradas: este código deixou de funcionar. Peça um novo.
+err-join-code-expired = Este código expirou (os códigos duram 10 minutos). Peça um novo.
+err-join-code-used = Este código já foi usado.
+err-guest-registered = Esta pessoa já foi registada.
+err-phone-already-blocked = Este número de telefone já está bloqueado.
+lobby-join = Inscreva-se numa lista pelo telemóvel:
+lobby-join-qr = Código QR do endereço para se inscrever numa lista pelo telemóvel
+entry-source-desk = Balcão
+entry-source-call_in = Por telefone
+entry-source-phone = Telemóvel
+entry-source-kiosk = Quiosque
+entry-source-must_move = Must-move
+entry-source-table_break = Mesa fechada
+entry-checked-in = presente
+board-guests = Por registar
+board-guest-to-register = Por registar
+board-guest-register = Registar
+join-desk-title = Código de presença
+join-desk-intro = Quem se inscreveu numa lista pelo telemóvel lê este código com esse telemóvel para confirmar a presença no balcão (BSOP 43) e vê o seu lugar na lista. O código muda a cada poucos minutos: uma fotografia dele deixa depressa de funcionar.
+join-phones-title = Telefones bloqueados
+join-phones-intro = Um número bloqueado não recebe códigos para se inscrever nas listas pelo telemóvel (a pessoa vê a resposta habitual). Cada bloqueio e desbloqueio fica no registo de auditoria.
+join-phones-saved-blocked = O número de telefone está bloqueado.
+join-phones-saved-unblocked = O número de telefone foi desbloqueado.
+join-block-reason = Motivo
+join-block = Bloquear
+join-blocked-at = Desde
+join-unblock = Desbloquear
+join-no-blocks = Nenhum telefone está bloqueado.
+join-nav-desk-qr = Código de presença
+join-nav-phones = Telefones bloqueados
+
 # issue 18 §4 (seat preferences)
 pref-title = Preferência de lugar (a ordem da lista mantém-se; a chamada oferece um lugar adequado quando há um livre)
 pref-seats = lugares { $seats }

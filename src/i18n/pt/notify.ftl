@@ -73,3 +73,8 @@ err-message-status = O estado deve ser pending, sending, sent ou failed.
 notify-link-sms = O seu lugar na lista em { $room }, em direto: { $link }
 notify-link-subject = A sua ligação para acompanhar o seu lugar na lista
 outbox-kind-link = ligação reenviada
+
+# issue 18 (join)
+notify-join-code-sms = { $code } é o seu código para as listas de { $room }. Válido { $minutes } min.
+notify-join-code-subject = O seu código: { $code }
+outbox-kind-join-code = código de inscrição

@@ -65,6 +65,50 @@ action-seat-call_answer = Respondeu a uma chamada (ligação própria)
 action-list-leave = Saiu de uma lista de espera (ligação própria)
 plink-seat-free-now = Há um lugar livre agora: a sala vai chamar por si em breve. Fique por perto.
 
+# issue 18 (join)
+join-title = Inscrever-se numa lista
+join-intro = Escolha até { $max } listas e indique o seu número de telemóvel: enviamos-lhe um código para o confirmar.
+join-pick = Listas (até { $max })
+join-no-games = Nenhuma lista está aberta de momento: dirija-se ao balcão.
+join-waiting = { $count ->
+    [one] 1 em espera
+   *[other] { $count } em espera
+}
+join-wait = cerca de { $long ->
+    [yes] { $hours } h { $rest } min
+   *[no] { $minutes } min
+}
+join-interest = { $count ->
+    [one] Lista de interesse: 1 jogador
+   *[other] Lista de interesse: { $count } jogadores
+}
+join-phone = Número de telemóvel
+join-phone-hint = Sem indicativo do país, é acrescentado +{ $code }.
+join-phone-hint-none = Com o indicativo do país, p. ex. +351 912 345 678.
+join-name = O seu nome
+join-name-hint = Como no documento de identificação. Se ainda não tem registo nesta sala, o balcão regista-o com este nome.
+join-send-code = Enviar-me um código
+join-private = O seu número serve apenas para confirmar que é seu e para avisar quando o seu lugar estiver pronto.
+join-code-title = Introduza o código
+join-code-sent = Se este número puder receber mensagens, um código de 6 algarismos segue para { $phone } (por SMS, ou por e-mail se é assim que a sala o contacta). É válido durante 10 minutos.
+join-code-lists = Listas
+join-code = Código
+join-confirm = Confirmar
+join-no-code = Não recebeu o código? Recomeçar
+join-start-again = Recomeçar
+join-done-title = Obrigado
+join-see-desk-title = Obrigado
+join-see-desk = Dirija-se ao balcão para concluir o pedido.
+join-guest-title = O seu lugar está guardado
+join-guest-places = Ainda não tem registo nesta sala. O seu lugar em cada lista:
+join-guest-place = lugar { $place }
+join-guest-register = Venha ao balcão com um documento de identificação com fotografia válido nos próximos { $minutes } minutos para fazer o registo (maiores de 18 anos): só é chamado depois do registo e o lugar fica guardado até lá.
+join-already = Já inscrito em
+join-skipped = Não inscrito (a lista fechou, ou tem de passar primeiro pelo balcão)
+join-here-title = Confirmar presença
+join-here-stale = Este código mudou: leia de novo o que está no ecrã do balcão.
+join-here-no_link = Leia o código do balcão com o telemóvel com que se inscreveu na lista (no mesmo navegador) ou peça ao balcão que confirme a sua presença.
+
 # issue 18 §4 (seat preferences)
 plink-pref-title = Preferência de lugar
 plink-pref-hint = O seu lugar na lista não muda. Na sua vez, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.

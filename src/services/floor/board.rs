@@ -108,6 +108,25 @@ pub struct GameList {
     /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
     /// else the one that needs a player most), if one has a free seat.
     pub suggested: Option<i32>,
+    /// Issue 18 §2: where each shown entry came from (desk, call-in, phone, kiosk).
+    pub origins: Vec<(i64, crate::domain::remote_join::EntrySource)>,
+    /// Issue 18 §1: guests keeping a place on this list until the desk registers them
+    /// (BSOP 1, 3: never called before).
+    pub guests: Vec<crate::services::join::GuestLine>,
+}
+
+impl GameList {
+    /// Where an entry came from (issue 18 §2).
+    pub fn origin(
+        &self,
+        entry_id: impl crate::web::ctx::Val<i64>,
+    ) -> crate::domain::remote_join::EntrySource {
+        let id = entry_id.val();
+        self.origins
+            .iter()
+            .find(|(e, _)| *e == id)
+            .map_or(crate::domain::remote_join::EntrySource::Desk, |(_, s)| *s)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -421,8 +440,32 @@ pub fn dashboard(
             total,
             needed,
             suggested,
+            origins: Vec::new(),
+            guests: Vec::new(),
         });
     }
+    // Issue 18: the shown entries' origins and the guests' kept places, two reads for all.
+    let shown: Vec<i64> = lists
+        .iter()
+        .flat_map(|l| l.lines.iter().map(|x| x.entry.id))
+        .collect();
+    let origins = crate::services::join::origins(conn, &shown)?;
+    let mut guests = crate::services::join::guest_lines(conn, now)?;
+    for l in lists.iter_mut() {
+        let ids: Vec<i64> = l.lines.iter().map(|x| x.entry.id).collect();
+        l.origins = origins
+            .iter()
+            .filter(|(e, _)| ids.contains(e))
+            .copied()
+            .collect();
+        let gid = l.game.id;
+        l.guests = guests
+            .iter()
+            .filter(|x| x.game_id == gid)
+            .cloned()
+            .collect();
+    }
+    guests.clear();
     let failed_messages = notify::outbox::failed_count(conn)?;
     // Who the floor may call out of order at a table: the waiting players of its game's list.
     for v in views.iter_mut().filter(|v| in_play(&v.table)) {

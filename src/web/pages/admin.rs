@@ -508,6 +508,7 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("call_expiry", Input::CallExpiry),
             ("call_in_expiry_min", Input::Minutes),
             ("seat_call_ack_escalation_min", Input::Minutes),
+            ("remote_max_lists", Input::Count),
             ("pref_max_passes", Input::Count),
         ],
     ),
@@ -616,6 +617,7 @@ struct RoomForm {
     call_expiry: String,
     call_in_expiry_min: String,
     seat_call_ack_escalation_min: String,
+    remote_max_lists: String,
     pref_max_passes: String,
     join_at_average_stack: Option<String>,
     missed_blinds_dead: Option<String>,
@@ -653,6 +655,7 @@ impl RoomForm {
             call_expiry: p.call_expiry.to_string(),
             call_in_expiry_min: p.call_in_expiry_min.to_string(),
             seat_call_ack_escalation_min: p.seat_call_ack_escalation_min.to_string(),
+            remote_max_lists: p.remote_max_lists.to_string(),
             pref_max_passes: p.pref_max_passes.to_string(),
             join_at_average_stack: check_value(p.join_at_average_stack),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
@@ -730,6 +733,9 @@ impl RoomForm {
                     &self.seat_call_ack_escalation_min,
                 )
                 .unwrap_or(d.seat_call_ack_escalation_min),
+            remote_max_lists: p
+                .int("remote_max_lists", &self.remote_max_lists)
+                .unwrap_or(d.remote_max_lists),
             pref_max_passes: p
                 .int("pref_max_passes", &self.pref_max_passes)
                 .unwrap_or(d.pref_max_passes),
@@ -841,6 +847,7 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
         "seat_call_ack_escalation_min",
         "admin-profile-seat-call-ack-escalation-min",
     ),
+    ("remote_max_lists", "admin-profile-remote-max-lists"),
     ("pref_max_passes", "admin-profile-pref-max-passes"),
 ];
 

@@ -74,6 +74,8 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
 struct Board {
     c: Ctx,
     games: Vec<BoardGame>,
+    /// Issue 18: the join page's short address, beside its QR code (`/join/qr.svg`).
+    join_address: String,
 }
 
 #[derive(Template)]
@@ -104,7 +106,15 @@ async fn data(req: &HttpRequest, st: &AppState) -> AppResult<(Ctx, Vec<BoardGame
 
 async fn board(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
     let (c, games) = data(&req, &st).await?;
-    render(StatusCode::OK, &Board { c, games })
+    let join_address = super::join::short_join_address(&st);
+    render(
+        StatusCode::OK,
+        &Board {
+            c,
+            games,
+            join_address,
+        },
+    )
 }
 
 async fn live(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {

@@ -6,6 +6,7 @@ pub mod backups;
 pub mod cagnotte;
 pub mod floor;
 pub mod floor_board;
+pub mod join;
 pub mod lobby;
 pub mod outbox;
 pub mod player_link;
@@ -43,6 +44,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(floor::routes)
         .configure(floor_board::routes)
         .configure(lobby::routes)
+        .configure(join::routes)
         .configure(tablet::routes)
         .configure(table_side::routes)
         .configure(admin::routes)

@@ -151,6 +151,9 @@ struct FormPage {
     c: Ctx,
     /// None: a new player.
     player_id: Option<i64>,
+    /// Issue 18: the guest (joined from their phone) this registration is for: their kept
+    /// places become the new player's entries.
+    guest: Option<i64>,
     has_photo: bool,
     v: Vals,
     errs: Errs,
@@ -174,6 +177,7 @@ fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPa
     FormPage {
         c,
         player_id,
+        guest: None,
         has_photo,
         v,
         errs: Errs::default(),
@@ -188,16 +192,36 @@ fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPa
     }
 }
 
+#[derive(Deserialize)]
+struct NewQuery {
+    /// Issue 18: register a guest who joined from their phone (name and phone filled in).
+    guest: Option<i64>,
+}
+
 async fn new_form(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
+    q: web::Query<NewQuery>,
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let mut v = Vals::of(&PlayerForm::default());
     v.0.insert("language".into(), c.lang.to_string());
     v.0.insert("notify".into(), "sms".into());
-    render(StatusCode::OK, &form_page(c, None, false, v))
+    let guest = match q.into_inner().guest {
+        Some(id) => {
+            let (name, phone) = st
+                .run(move |_, conn| services::join::guest(conn, id))
+                .await?;
+            v.0.insert("full_name".into(), name);
+            v.0.insert("phone".into(), phone);
+            Some(id)
+        }
+        None => None,
+    };
+    let mut page = form_page(c, None, false, v);
+    page.guest = guest;
+    render(StatusCode::OK, &page)
 }
 
 /// The registration form as posted from the desk (multipart, because of the photo).
@@ -219,6 +243,8 @@ pub struct PlayerUpload {
     photo: Option<MpBytes>,
     /// The photo a refused form kept (`photo::keep`), used when no new file is chosen.
     kept_photo: Option<Text<String>>,
+    /// Issue 18: the guest this registration is for.
+    guest: Option<Text<String>>,
 }
 
 impl PlayerUpload {
@@ -264,12 +290,14 @@ async fn form_again(
     form: &PlayerForm,
     photo: Option<(Photo, i64)>,
     err: AppError,
+    guest: Option<i64>,
 ) -> AppResult<HttpResponse> {
     let has_photo = match player_id {
         Some(id) => st.run(move |_, conn| svc::get(conn, id)).await?.has_photo,
         None => false,
     };
     let mut page = form_page(c, player_id, has_photo, Vals::of(form));
+    page.guest = guest;
     if let Some((ph, exp)) = photo {
         let key = st.keys.short_links;
         let session = keep_session(who);
@@ -374,6 +402,7 @@ async fn create(
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
     let c = ctx(&req, &st, &who.0).await?;
     let form = up.form();
+    let guest: Option<i64> = up.guest.as_ref().and_then(|t| t.0.trim().parse().ok());
     let up = up.into_inner();
     let (key, session, now, tz) = (st.keys.short_links, keep_session(&who), c.now, c.tz);
     // Decoding a photo is CPU work: on the blocking pool, not on the request thread.
@@ -384,20 +413,26 @@ async fn create(
     .await?;
     let input = match input {
         Ok(i) => i,
-        Err(e) => return form_again(&st, &who, c, None, &form, photo, e).await,
+        Err(e) => return form_again(&st, &who, c, None, &form, photo, e, guest).await,
     };
     let actor = services::staff::actor(&who.0.staff);
     let to_store = photo.as_ref().map(|(p, _)| p.clone());
     let result = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            svc::create(conn, now, room.tz, &actor, &input, to_store.as_ref())
+            let made = svc::create(conn, now, room.tz, &actor, &input, to_store.as_ref())?;
+            // Issue 18 (BSOP 1, 3): a guest registered at the desk; their kept places are now
+            // the player's entries, in the same transaction.
+            if let Some(g) = guest {
+                services::join::adopt_guest(conn, now, &actor, g, made.0.id)?;
+            }
+            Ok(made)
         })
         .await;
     match result {
         // Issue 17 §6: the record says it was saved, naming the player.
         Ok((row, _)) => Ok(see_other(&format!("/players/{}?saved=new", row.id))),
-        Err(e) => form_again(&st, &who, c, None, &form, photo, e).await,
+        Err(e) => form_again(&st, &who, c, None, &form, photo, e, guest).await,
     }
 }
 
@@ -441,7 +476,7 @@ async fn update(
     .await?;
     let input = match input {
         Ok(i) => i,
-        Err(e) => return form_again(&st, &who, c, Some(id), &form, photo, e).await,
+        Err(e) => return form_again(&st, &who, c, Some(id), &form, photo, e, None).await,
     };
     let actor = services::staff::actor(&who.0.staff);
     let version = form.version;
@@ -464,7 +499,7 @@ async fn update(
     match result {
         Ok(_) => Ok(see_other(&format!("/players/{id}?saved=edit"))),
         Err(AppError::NotFound) => Err(AppError::NotFound),
-        Err(e) => form_again(&st, &who, c, Some(id), &form, photo, e).await,
+        Err(e) => form_again(&st, &who, c, Some(id), &form, photo, e, None).await,
     }
 }
 
