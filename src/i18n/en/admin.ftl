@@ -286,6 +286,7 @@ admin-audit-verify-limits = Not detectable: changes to the records of the last m
 # issue 18 (join)
 admin-profile-remote-max-lists = Lists a player may join from their phone
 admin-profile-remote-max-lists-hint = How many waiting lists one player may join at once from the join page (the lobby's QR code).
+
 # issue 18 §4 (seat preferences)
 admin-profile-pref-max-passes = Seats a player may let go by while waiting for a preferred seat
 admin-profile-pref-max-passes-hint = A listed player who asked to wait for a seat that fits their preference keeps their place while this many seats go to others; then they are called like anyone. 0: preferences never hold a seat back.

@@ -605,6 +605,7 @@ join-unblock = Unblock
 join-no-blocks = No phone is blocked.
 join-nav-desk-qr = Check-in code
 join-nav-phones = Blocked phones
+
 # issue 18 §4 (seat preferences)
 pref-title = Seat preference (the list order stays; a call offers a seat that fits when one is free)
 pref-seats = seats { $seats }

@@ -108,6 +108,7 @@ join-skipped = Not added (the list closed, or the desk must see you first)
 join-here-title = Check in
 join-here-stale = This code has changed: scan the one on the desk's screen again.
 join-here-no_link = Scan the desk's code with the phone you joined the list from (the same browser), or ask the desk to check you in.
+
 # issue 18 §4 (seat preferences)
 plink-pref-title = Seat preference
 plink-pref-hint = Your place on the list stays the same. When you are called, you are offered a free seat that fits, if the table has one.

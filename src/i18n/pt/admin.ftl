@@ -286,6 +286,7 @@ admin-audit-verify-limits = Não detetável: alterações aos registos do últim
 # issue 18 (join)
 admin-profile-remote-max-lists = Listas a que um jogador se pode inscrever pelo telemóvel
 admin-profile-remote-max-lists-hint = A quantas listas de espera um jogador se pode inscrever de uma vez na página de inscrição (o código QR do ecrã da sala).
+
 # issue 18 §4 (seat preferences)
 admin-profile-pref-max-passes = Lugares que um jogador pode deixar passar à espera de um lugar preferido
 admin-profile-pref-max-passes-hint = Quem pediu para esperar por um lugar adequado à sua preferência mantém o lugar na lista enquanto este número de lugares vai para outros; depois é chamado como qualquer outro. 0: as preferências nunca retêm um lugar.

@@ -611,6 +611,7 @@ join-unblock = Desbloquear
 join-no-blocks = Nenhum telefone está bloqueado.
 join-nav-desk-qr = Código de presença
 join-nav-phones = Telefones bloqueados
+
 # issue 18 §4 (seat preferences)
 pref-title = Preferência de lugar (a ordem da lista mantém-se; a chamada oferece um lugar adequado quando há um livre)
 pref-seats = lugares { $seats }

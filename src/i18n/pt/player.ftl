@@ -108,6 +108,7 @@ join-skipped = Não inscrito (a lista fechou, ou tem de passar primeiro pelo bal
 join-here-title = Confirmar presença
 join-here-stale = Este código mudou: leia de novo o que está no ecrã do balcão.
 join-here-no_link = Leia o código do balcão com o telemóvel com que se inscreveu na lista (no mesmo navegador) ou peça ao balcão que confirme a sua presença.
+
 # issue 18 §4 (seat preferences)
 plink-pref-title = Preferência de lugar
 plink-pref-hint = O seu lugar na lista não muda. Na sua vez, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
