@@ -2,7 +2,7 @@
 //! registry, set by the floor) and the seats a table keeps for accessibility needs (BSOP 45,
 //! set by the admin). The same services and checks as the pages.
 
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 use crate::services::{self, seat_prefs::SeatPreferenceBody};
 use crate::state::AppState;
 use crate::web::extract::{AdminStaff, FloorStaff, RegistryReader};
@@ -127,6 +127,14 @@ pub async fn put_accessible_seats(
 ) -> AppResult<web::Json<AccessibleSeats>> {
     let body = body?;
     let id = path.into_inner();
+    // The document's `maxItems`, counted as sent (repeats included), as for a preference.
+    if body.0.seats.len() > crate::domain::seat_pref::MAX_ITEMS {
+        return Err(AppError::Validation(vec![crate::domain::FieldError::new(
+            "seats",
+            "err-pref-too-many",
+        )
+        .arg("max", crate::domain::seat_pref::MAX_ITEMS)]));
+    }
     let typed = crate::domain::seat_pref::format_numbers(&body.0.seats);
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);

@@ -274,6 +274,16 @@ async fn bsop_45_a_player_who_needs_an_accessible_seat_is_offered_one() {
         )
         .await;
     assert_eq!(r.status, 422, "{}", r.text());
+    // More numbers than the document allows, even repeated (the API fuzzer's case).
+    let r = app
+        .send_json(
+            "PUT",
+            "/api/v1/tables/1/accessible-seats",
+            &token,
+            json!({"seats": vec![1; 13]}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
     assert_eq!(app.audit_count(), before);
     assert_eq!(
         app.get("/api/v1/tables/1/accessible-seats", &token)
