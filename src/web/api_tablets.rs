@@ -148,7 +148,11 @@ pub async fn collect_pairing(
     let PairingCollectRequest { code, secret } = body.into_inner();
     let paired = st
         .write(move |_, conn| {
-            let Some(t) = tablets::collect(conn, now, &code, &secret)? else {
+            // A code paired as the desk kiosk is collected by the kiosk's page (`/tablet`),
+            // not here: this answer is a dealer tablet's (409, the code is left for the page).
+            let Some(tablets::Paired::Tablet(t)) =
+                tablets::collect(conn, now, &code, &secret, false)?
+            else {
                 return Ok(None);
             };
             let number = table_number(conn, t.table_id)?;
