@@ -168,7 +168,12 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     let f = &floor;
 
     // 1. The kiosk's pairing code; the floor pairs it as the desk kiosk.
-    ok(k, k.goto(&format!("{base}/tablet")).await, "opening /tablet").await;
+    ok(
+        k,
+        k.goto(&format!("{base}/tablet")).await,
+        "opening /tablet",
+    )
+    .await;
     let code = ok(
         k,
         wait_css(k, "#pair-code").await.text().await,
@@ -195,13 +200,17 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     wait_css(k, "#kiosk-phone-form").await;
     layout(k, "start screen").await;
     screenshot(k, "browser-kiosk-start.png").await;
-    docs_screenshot(k, "kiosk-start.png", KIOSK_W, KIOSK_H).await;
 
     // 3. Phone → lists and name → the code is sent.
     type_into(k, "#kiosk-phone", &phone_no).await;
     click(k, "#kiosk-next", "Next").await;
     wait_css(k, "#kiosk-lists-form").await;
-    click(k, &format!("label[for=kiosk-game-{game_id}]"), "ticking the game").await;
+    click(
+        k,
+        &format!("label[for=kiosk-game-{game_id}]"),
+        "ticking the game",
+    )
+    .await;
     type_into(k, "#kiosk-name", &name).await;
     layout(k, "lists").await;
     screenshot(k, "browser-kiosk-lists.png").await;
@@ -245,7 +254,6 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     wait_css(k, "#kiosk-pref-seats").await;
     layout(k, "done").await;
     screenshot(k, "browser-kiosk-done.png").await;
-    docs_screenshot(k, "kiosk-done.png", KIOSK_W, KIOSK_H).await;
     // The list says where the entry came from.
     let list = api(
         &server,
@@ -271,16 +279,17 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     click(k, "#kiosk-done", "Done").await;
     wait_css(k, "#kiosk-start").await;
     let start = fields_and_text(k).await;
-    eprintln!(
-        "Done → start screen in {:?}: {start}",
-        t0.elapsed()
-    );
+    eprintln!("Done → start screen in {:?}: {start}", t0.elapsed());
     if t0.elapsed() >= Duration::from_secs(IDLE_SECS) {
         fail(k, "Done should go back at once, not after the idle time").await;
     }
     let start_text = start["text"].as_str().unwrap_or("");
     if start_text.contains(&name) || start_text.contains(&code) {
-        fail(k, format!("the start screen shows the last player's data: {start}")).await;
+        fail(
+            k,
+            format!("the start screen shows the last player's data: {start}"),
+        )
+        .await;
     }
     if start["history"].as_i64().unwrap_or(0) > history_before {
         fail(k, format!("Done should replace the history entry: {start}")).await;
@@ -300,7 +309,9 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     loop {
         let v = fields_and_text(k).await;
         if v["path"] == json!("/kiosk")
-            && k.find(fantoccini::Locator::Css("#kiosk-start")).await.is_ok()
+            && k.find(fantoccini::Locator::Css("#kiosk-start"))
+                .await
+                .is_ok()
         {
             let waited = t0.elapsed();
             eprintln!("after {waited:?} without a touch: {v}");
@@ -317,12 +328,20 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
             // The room's language again (the demo room's is Portuguese), not the last player's.
             let lang = js(k, "return document.documentElement.lang;").await;
             if lang != json!("pt") {
-                fail(k, format!("the idle start screen should be in the room's language: {lang}")).await;
+                fail(
+                    k,
+                    format!("the idle start screen should be in the room's language: {lang}"),
+                )
+                .await;
             }
             break;
         }
         if Instant::now() > deadline {
-            fail(k, format!("the kiosk did not go back to its start screen: {v}")).await;
+            fail(
+                k,
+                format!("the kiosk did not go back to its start screen: {v}"),
+            )
+            .await;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }

@@ -64,7 +64,11 @@ pub fn check_pref_ticket(
 
 /// Constant-time comparison of two hex strings.
 fn same_hex(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// Whether an idle time may be set (checked when the server starts).

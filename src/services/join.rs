@@ -311,9 +311,7 @@ fn check_limits(
         // per-address limit would lock the kiosk after a few players. A paired kiosk (its token
         // checked by the page) is exempt from the per-address limits only: the per-phone and
         // per-room limits, the SMS cost cap and the phone blocks still apply to it.
-        if via == Via::Kiosk
-            && matches!(limit, Limit::CodesPerAddress | Limit::EntriesPerAddress)
-        {
+        if via == Via::Kiosk && matches!(limit, Limit::CodesPerAddress | Limit::EntriesPerAddress) {
             continue;
         }
         if let Err(secs) = within(&events, add, max, now) {

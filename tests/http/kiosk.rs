@@ -98,7 +98,11 @@ async fn pair_device(app: &TestApp, floor: &WebSession, table: &str, label: &str
         )
         .await;
     assert_eq!(r.status, 200);
-    let to = if table == "kiosk" { "/kiosk" } else { "/tablet" };
+    let to = if table == "kiosk" {
+        "/kiosk"
+    } else {
+        "/tablet"
+    };
     assert_eq!(r.header("hx-redirect").as_deref(), Some(to));
     r.cookie("cr_device").expect("device token")
 }
@@ -188,7 +192,13 @@ fn last_code(app: &TestApp) -> (String, String) {
 
 fn audit_actions(app: &TestApp) -> Vec<String> {
     use cardroom::db::schema::audit_log::dsl as a;
-    app.with_conn(|c| a::audit_log.order(a::seq).select(a::action).load(c).unwrap())
+    app.with_conn(|c| {
+        a::audit_log
+            .order(a::seq)
+            .select(a::action)
+            .load(c)
+            .unwrap()
+    })
 }
 
 /// The hidden `token` of the code step.
@@ -248,7 +258,10 @@ async fn a_tablet_pairs_as_the_desk_kiosk_and_shows_the_kiosk_only() {
     assert!(html.contains("data-idle=\"30\""), "{html}");
     assert!(html.contains("autocomplete=\"off\""));
     assert!(html.contains("/static/kiosk.js?v=") && html.contains("/static/kiosk.css?v="));
-    assert!(!html.contains("<script>") && !html.contains("style=\""), "{html}");
+    assert!(
+        !html.contains("<script>") && !html.contains("style=\""),
+        "{html}"
+    );
     assert!(html.contains("href=\"/kiosk?lang=en\""));
     for static_file in ["/static/kiosk.js", "/static/kiosk.css"] {
         let r = app
@@ -321,11 +334,7 @@ async fn the_kiosk_token_is_neither_a_tablet_nor_staff_and_others_get_403() {
         )
         .await;
     assert_eq!(r.status, 403);
-    assert!(
-        r.text().contains("not a paired desk kiosk"),
-        "{}",
-        r.text()
-    );
+    assert!(r.text().contains("not a paired desk kiosk"), "{}", r.text());
     let tablet = pair_device(&app, &floor, "1", "T1").await;
     let r = app
         .call(
@@ -381,13 +390,22 @@ async fn a_registered_player_joins_at_the_kiosk_and_states_a_seat_preference() {
     assert_eq!(r.status, 422);
     assert!(r.text().contains("value=\"12ab\"") && r.text().contains("id=\"kiosk-errors\""));
     // The lists screen is the same for anyone: no name looked up from the phone.
-    let r = k.post(&app, "/kiosk/phone", &[("phone", "912 000 001")]).await;
+    let r = k
+        .post(&app, "/kiosk/phone", &[("phone", "912 000 001")])
+        .await;
     assert_eq!(r.status, 200);
     let html = r.text();
-    assert!(html.contains("NL 1/2") && html.contains("PLO 2/5"), "{html}");
+    assert!(
+        html.contains("NL 1/2") && html.contains("PLO 2/5"),
+        "{html}"
+    );
     let name: String = app.with_conn(|c| {
         use cardroom::db::schema::players::dsl as p;
-        p::players.find(ids[0]).select(p::full_name).first(c).unwrap()
+        p::players
+            .find(ids[0])
+            .select(p::full_name)
+            .first(c)
+            .unwrap()
     });
     assert!(!html.contains(&name), "no player data before the code");
     // Too many lists, and no list: refused, as typed.
@@ -419,7 +437,10 @@ async fn a_registered_player_joins_at_the_kiosk_and_states_a_seat_preference() {
     assert_eq!(r.status, 200, "{}", r.text());
     let html = r.text();
     assert!(html.contains("id=\"kiosk-on-list\""), "{html}");
-    assert!(html.contains("Está nas listas") && html.contains("lugar 1"), "{html}");
+    assert!(
+        html.contains("Está nas listas") && html.contains("lugar 1"),
+        "{html}"
+    );
     assert!(html.contains("id=\"kiosk-done\"") && html.contains("data-replace"));
     assert!(html.contains("id=\"kiosk-pref-form\""), "{html}");
     // The entries: marked kiosk, at the desk (no check-in needed).
@@ -444,7 +465,12 @@ async fn a_registered_player_joins_at_the_kiosk_and_states_a_seat_preference() {
     let board = app.page("/floor", &floor).await.text();
     assert!(board.contains("data-source=\"kiosk\""), "{board}");
     let acts = audit_actions(&app);
-    for a in ["join.code_sent", "join.code_failed", "join.remote", "list.join"] {
+    for a in [
+        "join.code_sent",
+        "join.code_failed",
+        "join.remote",
+        "list.join",
+    ] {
         assert!(acts.contains(&a.to_string()), "{a} in {acts:?}");
     }
     // The seat preference step: a refused number, said with the typed values kept…
@@ -458,12 +484,20 @@ async fn a_registered_player_joins_at_the_kiosk_and_states_a_seat_preference() {
         .post(
             &app,
             "/kiosk/pref",
-            &[("ticket", &ticket), ("seats", "1, 40"), ("avoid_tables", "2")],
+            &[
+                ("ticket", &ticket),
+                ("seats", "1, 40"),
+                ("avoid_tables", "2"),
+            ],
         )
         .await;
     assert_eq!(r.status, 422, "{}", r.text());
     assert!(r.text().contains("value=\"1, 40\"") && r.text().contains("id=\"kiosk-errors\""));
-    assert_eq!(app.audit_count(), audit0, "a refused preference changes nothing");
+    assert_eq!(
+        app.audit_count(),
+        audit0,
+        "a refused preference changes nothing"
+    );
     // … then saved as the player's, audited with the player as the actor.
     let r = k
         .post(
@@ -480,7 +514,10 @@ async fn a_registered_player_joins_at_the_kiosk_and_states_a_seat_preference() {
     assert_eq!(r.status, 200, "{}", r.text());
     assert!(r.text().contains("id=\"kiosk-pref-saved\""), "{}", r.text());
     let pref = app
-        .get(&format!("/api/v1/players/{}/seat-preference", ids[0]), &token)
+        .get(
+            &format!("/api/v1/players/{}/seat-preference", ids[0]),
+            &token,
+        )
         .await;
     assert_eq!(pref.status, 200, "{}", pref.text());
     let pref = pref.json();
@@ -529,9 +566,15 @@ async fn a_guest_joins_at_the_kiosk_and_is_told_to_register_at_the_desk() {
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
     let html = r.text();
-    assert!(html.contains("id=\"kiosk-guest\"") && html.contains("id=\"kiosk-register\""), "{html}");
+    assert!(
+        html.contains("id=\"kiosk-guest\"") && html.contains("id=\"kiosk-register\""),
+        "{html}"
+    );
     assert!(html.contains("photo ID"), "{html}");
-    assert!(!html.contains("kiosk-pref-form"), "a guest has no record to keep a preference");
+    assert!(
+        !html.contains("kiosk-pref-form"),
+        "a guest has no record to keep a preference"
+    );
     let via: Vec<String> = app.with_conn(|c| {
         use cardroom::db::schema::guest_entries::dsl as g;
         g::guest_entries.select(g::via).load(c).unwrap()

@@ -338,7 +338,17 @@ async fn phone_submit(
     match svc::parse_phone(&p.phone, &room) {
         Ok(_) => {
             let step = lists_step(&st, Vec::new()).await?;
-            let pg = page(&req, &st, &kiosk, &claims, p.lang, step, phone_vals(&p), None).await?;
+            let pg = page(
+                &req,
+                &st,
+                &kiosk,
+                &claims,
+                p.lang,
+                step,
+                phone_vals(&p),
+                None,
+            )
+            .await?;
             render(StatusCode::OK, &pg)
         }
         Err(f) => {
@@ -377,11 +387,13 @@ async fn send_submit(
         phone: p.phone.clone(),
         name: p.name.clone(),
         games: p.games.clone(),
-        language: Some(lang.unwrap_or(
-            st.run(|_, c| crate::services::room::get(c))
-                .await?
-                .default_language,
-        )),
+        language: Some(
+            lang.unwrap_or(
+                st.run(|_, c| crate::services::room::get(c))
+                    .await?
+                    .default_language,
+            ),
+        ),
     };
     let now = st.clock.now();
     let key = join_key(&st);
@@ -398,7 +410,16 @@ async fn send_submit(
         .write(move |_, conn| {
             let room = crate::services::room::get(conn)?;
             let done = svc::request_code(
-                conn, now, &key, &room, &limits, Via::Kiosk, &address, &jr, &code, &token,
+                conn,
+                now,
+                &key,
+                &room,
+                &limits,
+                Via::Kiosk,
+                &address,
+                &jr,
+                &code,
+                &token,
             )?;
             let names = game_names(conn, &jr.games)?;
             let phone = svc::parse_phone(&jr.phone, &room).unwrap_or_default();
@@ -415,7 +436,17 @@ async fn send_submit(
                 lists,
                 dead: false,
             });
-            let pg = page(&req, &st, &kiosk, &claims, lang, step, Vals::default(), None).await?;
+            let pg = page(
+                &req,
+                &st,
+                &kiosk,
+                &claims,
+                lang,
+                step,
+                Vals::default(),
+                None,
+            )
+            .await?;
             render(StatusCode::OK, &pg)
         }
         Err(
@@ -433,7 +464,17 @@ async fn send_submit(
             } else {
                 lists_step(&st, p.games.clone()).await?
             };
-            let pg = page(&req, &st, &kiosk, &claims, lang, step, phone_vals(&p), Some(&e)).await?;
+            let pg = page(
+                &req,
+                &st,
+                &kiosk,
+                &claims,
+                lang,
+                step,
+                phone_vals(&p),
+                Some(&e),
+            )
+            .await?;
             refused_page(&pg, &e)
         }
         Err(e) => Err(e),
@@ -583,7 +624,17 @@ async fn code_submit(
                 lists,
                 dead: matches!(e, AppError::Conflict(_)),
             });
-            let pg = page(&req, &st, &kiosk, &claims, p.lang, step, Vals::default(), Some(&e)).await?;
+            let pg = page(
+                &req,
+                &st,
+                &kiosk,
+                &claims,
+                p.lang,
+                step,
+                Vals::default(),
+                Some(&e),
+            )
+            .await?;
             refused_page(&pg, &e)
         }
     }

@@ -32,7 +32,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/tablets", web::get().to(floor_tablets))
         .route("/floor/tablets/pair", web::post().to(floor_pair))
         .route("/floor/tablets/{id}/revoke", web::post().to(floor_revoke))
-        .route("/floor/kiosks/{id}/revoke", web::post().to(floor_revoke_kiosk))
+        .route(
+            "/floor/kiosks/{id}/revoke",
+            web::post().to(floor_revoke_kiosk),
+        )
         .route("/floor/tablets/message", web::post().to(floor_message))
         .route("/tablet/messages/{id}/seen", web::post().to(message_seen));
 }
