@@ -672,3 +672,80 @@ async fn the_idle_time_is_a_validated_setting_given_to_the_page() {
     let r = k.get(&app, "/kiosk").await;
     assert!(r.text().contains("data-idle=\"3\""), "{}", r.text());
 }
+
+#[actix_web::test]
+async fn the_api_pairs_lists_and_revokes_desk_kiosks() {
+    let app = TestApp::new().await;
+    let (token, _, _) = room(&app).await;
+    let p = json_anon(&app, "/api/v1/tablet-pairings", json!({}))
+        .await
+        .json();
+    let code = p["code"].as_str().unwrap().to_string();
+    // A dealer may not; a bad code or a long name is a 422 naming the field.
+    let dealer = app.staff_token("dealer9", "dealer").await;
+    let r = app
+        .send_json("POST", "/api/v1/kiosks", &dealer, json!({"code": code}))
+        .await;
+    assert_eq!(r.status, 403);
+    let r = app
+        .send_json("POST", "/api/v1/kiosks", &token, json!({"code": "AAA"}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/kiosks",
+            &token,
+            json!({"code": code, "label": "x".repeat(41)}),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = app
+        .send_json("POST", "/api/v1/kiosks", &token, json!({"code": code}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let k = r.json();
+    let id = k["id"].as_i64().unwrap();
+    assert_eq!(k["label"], format!("Kiosk {id}"));
+    // The code is used up: neither a tablet nor another kiosk takes it.
+    let r = app
+        .send_json("POST", "/api/v1/kiosks", &token, json!({"code": code}))
+        .await;
+    assert_eq!(r.status, 422);
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tablets",
+            &token,
+            json!({"code": code, "table_id": 1}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    let l = app.get("/api/v1/kiosks", &token).await.json();
+    assert_eq!(l.as_array().map(Vec::len), Some(1), "{l}");
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/kiosks/{id}/revoke"),
+            &token,
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.json()["revoked_at"].is_string());
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/kiosks/{id}/revoke"),
+            &token,
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 409);
+    let r = app
+        .send_json("POST", "/api/v1/kiosks/999/revoke", &token, json!({}))
+        .await;
+    assert_eq!(r.status, 404);
+    let l = app.get("/api/v1/kiosks", &token).await.json();
+    assert_eq!(l, json!([]));
+}
