@@ -128,6 +128,9 @@ pub struct Config {
     /// `CARDROOM_JOIN_SMS_COST_CAP`: the most the join codes sent by SMS may cost in an hour,
     /// in minor units (0–100000000); past it codes wait (429) until the hour's spend falls.
     pub join_sms_cost_cap: u32,
+    /// Issue 18 §3 — `CARDROOM_KIOSK_IDLE_SECS`: seconds without a touch after which the desk
+    /// kiosk returns to its start screen, clearing every field (2–600; default 30).
+    pub kiosk_idle_secs: u32,
     /// `CARDROOM_SQLITE_SYNCHRONOUS`: `full` (default: every acknowledged write is on disk,
     /// it survives a power loss or an OS crash) or `normal` (faster commits; the last
     /// transactions before a power loss or OS crash may be lost, never the database's
@@ -185,6 +188,7 @@ impl Default for Config {
             join_entries_per_room: 600,
             join_sms_cost: 8,
             join_sms_cost_cap: 2_000,
+            kiosk_idle_secs: crate::domain::kiosk::IDLE_SECS_DEFAULT,
             sqlite_synchronous: "full".into(),
         }
     }
@@ -424,6 +428,16 @@ impl Config {
                 return Err(bad(setting, format!("must be between {min} and {max}")));
             }
         }
+        if !crate::domain::kiosk::idle_secs_valid(self.kiosk_idle_secs) {
+            return Err(bad(
+                "CARDROOM_KIOSK_IDLE_SECS",
+                format!(
+                    "must be between {} and {} (seconds)",
+                    crate::domain::kiosk::IDLE_SECS_MIN,
+                    crate::domain::kiosk::IDLE_SECS_MAX
+                ),
+            ));
+        }
         if crate::db::Synchronous::parse(&self.sqlite_synchronous).is_none() {
             return Err(bad(
                 "CARDROOM_SQLITE_SYNCHRONOUS",
@@ -662,6 +676,14 @@ mod tests {
             c.validate().unwrap_err().setting,
             "CARDROOM_JOIN_CODES_PER_PHONE"
         );
+        for bad in [0, 1, 601] {
+            let mut c = Config::default();
+            c.kiosk_idle_secs = bad;
+            assert_eq!(
+                c.validate().unwrap_err().setting,
+                "CARDROOM_KIOSK_IDLE_SECS"
+            );
+        }
         let mut c = Config::default();
         c.player_link_rate = 5;
         assert_eq!(

@@ -28,6 +28,8 @@ mod floor;
 mod invariants;
 #[path = "http/join.rs"]
 mod join;
+#[path = "http/kiosk.rs"]
+mod kiosk;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

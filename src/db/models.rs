@@ -364,6 +364,22 @@ pub struct TabletPairingRow {
     pub expires_at: NaiveDateTime,
     pub tablet_id: Option<i64>,
     pub collected_at: Option<NaiveDateTime>,
+    /// Issue 18 §3: the code was paired as a desk kiosk (else `tablet_id`).
+    pub kiosk_id: Option<i64>,
+}
+
+/// Issue 18 §3: a tablet paired as the desk's kiosk (walk-ins join the lists on it).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = kiosks)]
+pub struct KioskRow {
+    pub id: i64,
+    pub label: String,
+    pub token_version: i32,
+    pub paired_at: NaiveDateTime,
+    pub paired_by: Option<i64>,
+    pub revoked_at: Option<NaiveDateTime>,
+    pub revoked_by: Option<i64>,
+    pub last_seen_at: Option<NaiveDateTime>,
 }
 
 /// The table-side state of a seating (issue 4): chips, absence, buttons, hand counters.

@@ -343,6 +343,21 @@ diesel::table! {
         expires_at -> Timestamp,
         tablet_id -> Nullable<BigInt>,
         collected_at -> Nullable<Timestamp>,
+        kiosk_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    /// Issue 18 §3: tablets paired as desk kiosks (migration 000019).
+    kiosks (id) {
+        id -> BigInt,
+        label -> Text,
+        token_version -> Integer,
+        paired_at -> Timestamp,
+        paired_by -> Nullable<BigInt>,
+        revoked_at -> Nullable<Timestamp>,
+        revoked_by -> Nullable<BigInt>,
+        last_seen_at -> Nullable<Timestamp>,
     }
 }
 
@@ -627,6 +642,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     must_move_refusals,
     tablets,
     tablet_pairings,
+    kiosks,
     buyins,
     chip_custody,
     service_requests,

@@ -14,6 +14,7 @@ pub mod draw;
 pub mod eligibility;
 pub mod error;
 pub mod game;
+pub mod kiosk;
 pub mod login_throttle;
 pub mod money;
 pub mod player;

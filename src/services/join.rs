@@ -243,6 +243,7 @@ fn check_limits(
     address: &str,
     lists: usize,
     sms: bool,
+    via: Via,
 ) -> AppResult<()> {
     let since = hour_ago(now);
     let rows: Vec<(NaiveDateTime, String, String, i32, bool, String)> = join_codes::table
@@ -304,6 +305,13 @@ fn check_limits(
     ];
     for (limit, events, add, max) in checks {
         if add == 0 {
+            continue;
+        }
+        // Issue 18 §3: every walk-in at the desk kiosk comes from the kiosk's one address, so a
+        // per-address limit would lock the kiosk after a few players. A paired kiosk (its token
+        // checked by the page) is exempt from the per-address limits only: the per-phone and
+        // per-room limits, the SMS cost cap and the phone blocks still apply to it.
+        if via == Via::Kiosk && matches!(limit, Limit::CodesPerAddress | Limit::EntriesPerAddress) {
             continue;
         }
         if let Err(secs) = within(&events, add, max, now) {
@@ -386,6 +394,7 @@ pub fn request_code(
         address,
         lists.len(),
         channel == "sms",
+        via,
     )?;
     let blocked: bool = diesel::select(diesel::dsl::exists(
         phone_blocks::table.filter(phone_blocks::phone.eq(&phone)),

@@ -11,6 +11,7 @@ pub mod draws;
 pub mod floor;
 pub mod games;
 pub mod join;
+pub mod kiosks;
 pub mod photo;
 pub mod player_page;
 pub mod players;

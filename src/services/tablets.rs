@@ -4,9 +4,12 @@
 //! knows. A floor manager or admin enters the code and picks the table; the tablet, polling
 //! with its secret, then collects a signed device token (tablet id + token version). A
 //! revoked tablet (or one whose version changed) is refused on its next request.
+//!
+//! Issue 18 §3: the same code may instead be paired as the desk's kiosk (`services::kiosks`);
+//! the pairing then names the kiosk (`kiosk_id`) and the device collects a kiosk token.
 
 use crate::db::audit::{self, Actor};
-use crate::db::models::{TabletPairingRow, TabletRow};
+use crate::db::models::{KioskRow, TabletPairingRow, TabletRow};
 use crate::db::schema::{card_tables, tablet_pairings, tablets};
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::FieldError;
@@ -21,7 +24,7 @@ pub const CODE_VALID_MIN: i64 = 10;
 /// Letters and digits that cannot be mistaken for each other when read across a table
 /// (no 0/O, 1/I/L).
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-const CODE_LEN: usize = 6;
+pub(crate) const CODE_LEN: usize = 6;
 
 fn hash(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
@@ -70,6 +73,7 @@ pub fn start_pairing(
             expires_at: (now + Duration::minutes(CODE_VALID_MIN)).naive_utc(),
             tablet_id: None,
             collected_at: None,
+            kiosk_id: None,
         };
         match diesel::insert_into(tablet_pairings::table)
             .values(&row)
@@ -98,8 +102,32 @@ pub fn pairing(
         .optional()?;
     Ok(row.filter(|r| {
         crate::auth::same_token(&r.secret_hash, &hash(secret))
-            && (r.tablet_id.is_some() || r.expires_at.and_utc() > now)
+            && (r.tablet_id.is_some() || r.kiosk_id.is_some() || r.expires_at.and_utc() > now)
     }))
+}
+
+/// The pairing a floor manager's typed code names, if it is still waiting to be paired (422
+/// naming the code otherwise: unknown, used, expired). `code` is normalized.
+pub(crate) fn open_pairing(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    code: &str,
+) -> AppResult<TabletPairingRow> {
+    let p: Option<TabletPairingRow> = tablet_pairings::table
+        .find(code)
+        .select(TabletPairingRow::as_select())
+        .first(conn)
+        .optional()?;
+    match p {
+        None => Err(AppError::field("code", "err-pairing-code-unknown")),
+        Some(p) if p.tablet_id.is_some() || p.kiosk_id.is_some() => {
+            Err(AppError::field("code", "err-pairing-code-used"))
+        }
+        Some(p) if p.expires_at.and_utc() <= now => {
+            Err(AppError::field("code", "err-pairing-code-expired"))
+        }
+        Some(p) => Ok(p),
+    }
 }
 
 /// A floor manager (or admin) pairs the tablet showing `code` with a table.
@@ -131,21 +159,7 @@ pub fn pair(
     if !errs.is_empty() {
         return Err(AppError::Validation(errs));
     }
-    let p: Option<TabletPairingRow> = tablet_pairings::table
-        .find(&code)
-        .select(TabletPairingRow::as_select())
-        .first(conn)
-        .optional()?;
-    let p = match p {
-        None => return Err(AppError::field("code", "err-pairing-code-unknown")),
-        Some(p) if p.tablet_id.is_some() => {
-            return Err(AppError::field("code", "err-pairing-code-used"))
-        }
-        Some(p) if p.expires_at.and_utc() <= now => {
-            return Err(AppError::field("code", "err-pairing-code-expired"))
-        }
-        Some(p) => p,
-    };
+    let p = open_pairing(conn, now, &code)?;
     let number = table_number.unwrap_or_default();
     let row = TabletRow {
         id: next_seq(conn, "tablet")?,
@@ -168,7 +182,8 @@ pub fn pair(
     let n = diesel::update(
         tablet_pairings::table
             .find(&p.code)
-            .filter(tablet_pairings::tablet_id.is_null()),
+            .filter(tablet_pairings::tablet_id.is_null())
+            .filter(tablet_pairings::kiosk_id.is_null()),
     )
     .set(tablet_pairings::tablet_id.eq(Some(row.id)))
     .execute(conn)?;
@@ -188,30 +203,52 @@ pub fn pair(
     Ok(row)
 }
 
-/// The tablet collects its device token once: the pairing is then used up.
+/// What a pairing code was paired as.
+#[derive(Debug, Clone)]
+pub enum Paired {
+    Tablet(TabletRow),
+    /// Issue 18 §3: the desk's kiosk.
+    Kiosk(KioskRow),
+}
+
+/// The device collects its token once: the pairing is then used up. `kiosk_ok`: the caller
+/// can hand a kiosk its token (the pages can; the tablet API, whose answer is a dealer
+/// tablet's, cannot — a kiosk pairing is then refused there and left for the page).
 pub fn collect(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     code: &str,
     secret: &str,
-) -> AppResult<Option<TabletRow>> {
+    kiosk_ok: bool,
+) -> AppResult<Option<Paired>> {
     let Some(p) = pairing(conn, now, code, secret)? else {
         return Err(conflict("err-pairing-expired"));
-    };
-    let Some(tablet_id) = p.tablet_id else {
-        return Ok(None);
     };
     if p.collected_at.is_some() {
         return Err(conflict("err-pairing-expired"));
     }
+    let paired = match (p.tablet_id, p.kiosk_id) {
+        (Some(id), _) => {
+            let t = get(conn, id)?;
+            if t.revoked_at.is_some() {
+                return Err(conflict("err-tablet-revoked"));
+            }
+            Paired::Tablet(t)
+        }
+        (None, Some(_)) if !kiosk_ok => return Err(conflict("err-pairing-kiosk")),
+        (None, Some(id)) => {
+            let k = crate::services::kiosks::get(conn, id)?;
+            if k.revoked_at.is_some() {
+                return Err(conflict("err-kiosk-revoked"));
+            }
+            Paired::Kiosk(k)
+        }
+        (None, None) => return Ok(None),
+    };
     diesel::update(tablet_pairings::table.find(&p.code))
         .set(tablet_pairings::collected_at.eq(Some(now.naive_utc())))
         .execute(conn)?;
-    let t = get(conn, tablet_id)?;
-    if t.revoked_at.is_some() {
-        return Err(conflict("err-tablet-revoked"));
-    }
-    Ok(Some(t))
+    Ok(Some(paired))
 }
 
 pub fn get(conn: &mut DbConn, id: i64) -> AppResult<TabletRow> {

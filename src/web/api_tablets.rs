@@ -5,6 +5,10 @@
 //! nobody's account), shows it, and asks with its secret whether the floor has entered it
 //! (`POST /tablet-pairings/collect`: 202 while waiting, then its device token once). The
 //! floor pairs a code with a table (`POST /tablets`), lists paired tablets and revokes one.
+//!
+//! Issue 18 §3: the floor may instead pair the code as the desk kiosk (`POST /kiosks`), list
+//! the kiosks and revoke one. A kiosk is a browser: it collects its token on its own page
+//! (`/tablet`), not through `POST /tablet-pairings/collect`, whose answer is a dealer tablet's.
 
 use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
@@ -28,7 +32,10 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(collect_pairing)
         .service(pair_tablet)
         .service(list_tablets)
-        .service(revoke_tablet);
+        .service(revoke_tablet)
+        .service(pair_kiosk)
+        .service(list_kiosks)
+        .service(revoke_kiosk);
 }
 
 /// A pairing code for an unpaired tablet to show. The `secret` stays on the tablet: with
@@ -148,7 +155,11 @@ pub async fn collect_pairing(
     let PairingCollectRequest { code, secret } = body.into_inner();
     let paired = st
         .write(move |_, conn| {
-            let Some(t) = tablets::collect(conn, now, &code, &secret)? else {
+            // A code paired as the desk kiosk is collected by the kiosk's page (`/tablet`),
+            // not here: this answer is a dealer tablet's (409, the code is left for the page).
+            let Some(tablets::Paired::Tablet(t)) =
+                tablets::collect(conn, now, &code, &secret, false)?
+            else {
                 return Ok(None);
             };
             let number = table_number(conn, t.table_id)?;
@@ -260,4 +271,106 @@ pub async fn revoke_tablet(
         })
         .await?;
     Ok(web::Json(out))
+}
+
+// ---- issue 18 §3: desk kiosks ----------------------------------------------------------------
+
+/// A tablet paired as the desk kiosk.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KioskOut {
+    pub id: i64,
+    pub label: String,
+    pub paired_at: DateTime<Utc>,
+    pub last_seen_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// The floor pairs the device showing `code` as the desk kiosk.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct KioskPairRequest {
+    /// As shown on the device; case, spaces and dashes do not matter.
+    pub code: String,
+    /// A name for the kiosk (at most 40 characters; "Kiosk N" when empty).
+    #[serde(default)]
+    #[schema(max_length = 40)]
+    pub label: String,
+}
+
+fn kiosk_out(k: &crate::db::models::KioskRow) -> KioskOut {
+    KioskOut {
+        id: k.id,
+        label: k.label.clone(),
+        paired_at: k.paired_at.and_utc(),
+        last_seen_at: k.last_seen_at.map(|x| x.and_utc()),
+        revoked_at: k.revoked_at.map(|x| x.and_utc()),
+    }
+}
+
+/// Pairs the device showing `code` as the desk kiosk (admin, floor), audited. The page
+/// `/floor/tablets` does the same ("Desk kiosk" instead of a table); the device then opens
+/// `/kiosk`.
+#[utoipa::path(
+    tag = "tablets",
+    request_body = KioskPairRequest,
+    responses(
+        (status = 201, body = KioskOut),
+        (status = 403, body = ErrorResponse),
+        (status = 422, description = "Unknown, used or expired code, label too long", body = ErrorResponse),
+    )
+)]
+#[post("/kiosks")]
+pub async fn pair_kiosk(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    body: Result<ApiJson<KioskPairRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let KioskPairRequest { code, label } = body?.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let k = st
+        .write(move |_, conn| services::kiosks::pair(conn, now, &actor, &code, &label))
+        .await?;
+    Ok(HttpResponse::Created().json(kiosk_out(&k)))
+}
+
+/// The desk kiosks still paired (admin, floor).
+#[utoipa::path(
+    tag = "tablets",
+    responses((status = 200, body = Vec<KioskOut>), (status = 403, body = ErrorResponse))
+)]
+#[get("/kiosks")]
+pub async fn list_kiosks(
+    st: web::Data<AppState>,
+    _who: FloorStaff,
+) -> AppResult<web::Json<Vec<KioskOut>>> {
+    let rows = st.run(|_, conn| services::kiosks::list(conn)).await?;
+    Ok(web::Json(rows.iter().map(kiosk_out).collect()))
+}
+
+/// Revokes a desk kiosk (admin, floor), audited: its token stops working at once and the
+/// device shows its pairing code again.
+#[utoipa::path(
+    tag = "tablets",
+    params(("id" = i64, Path, description = "Kiosk id")),
+    responses(
+        (status = 200, body = KioskOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, body = ErrorResponse),
+        (status = 409, description = "Already revoked", body = ErrorResponse),
+    )
+)]
+#[post("/kiosks/{id}/revoke")]
+pub async fn revoke_kiosk(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<KioskOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let k = st
+        .write(move |_, conn| services::kiosks::revoke(conn, now, &actor, id))
+        .await?;
+    Ok(web::Json(kiosk_out(&k)))
 }

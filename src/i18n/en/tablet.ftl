@@ -298,3 +298,29 @@ err-hand-below-minimum = No hand may be dealt: a game may neither start nor cont
 # issue 17 §6 (registration)
 tablet-button = Button
 tablet-small-blind = Small blind
+# issue 18 §3 (kiosk)
+kiosks-title = Desk kiosks
+kiosks-help = A tablet at the desk where walk-ins join the waiting lists by themselves (their phone, the lists, a code sent to the phone). Pair it with its code above, choosing “Desk kiosk” instead of a table.
+kiosks-none = No desk kiosk is paired.
+kiosks-pair-choice = Desk kiosk (no table)
+action-kiosk-pair = Tablet paired as the desk kiosk
+action-kiosk-revoke = Desk kiosk revoked
+err-kiosk-not-paired = This device is not a paired desk kiosk. A floor manager pairs it under Floor → Tablets (open /tablet on it for the code).
+err-kiosk-revoked = This desk kiosk has been revoked.
+err-pairing-kiosk = This code was paired as a desk kiosk: open /tablet in the kiosk's browser.
+err-kiosk-pref-expired = This screen has expired. Touch “Done” and start again.
+kiosk-title = Join a waiting list
+kiosk-language = Language
+kiosk-cancel = Cancel
+kiosk-start-title = Join a waiting list
+kiosk-start-lead = Type your phone number, then choose your lists: a code sent to your phone confirms the number is yours.
+kiosk-next = Next
+kiosk-private = Nothing you type stays on this screen: it clears itself after a short while, or when you touch “Done”.
+kiosk-on-lists = { $count ->
+    [one] You are on the list
+   *[other] You are on the lists
+}
+kiosk-place = place { $place }
+kiosk-pref-open = Seat preference (optional)
+kiosk-pref-saved = Your seat preference is saved
+kiosk-done = Done

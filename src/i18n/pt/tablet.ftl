@@ -298,3 +298,29 @@ err-hand-below-minimum = Não se pode dar uma mão: um jogo não pode começar n
 # issue 17 §6 (registration)
 tablet-button = Botão
 tablet-small-blind = Small blind
+# issue 18 §3 (kiosk)
+kiosks-title = Quiosques da receção
+kiosks-help = Um tablet na receção onde quem chega se inscreve nas listas de espera sem ajuda (o telemóvel, as listas, um código enviado para o telemóvel). Emparelhe-o com o código acima, escolhendo “Quiosque da receção” em vez de uma mesa.
+kiosks-none = Nenhum quiosque da receção está emparelhado.
+kiosks-pair-choice = Quiosque da receção (sem mesa)
+action-kiosk-pair = Tablet emparelhado como quiosque da receção
+action-kiosk-revoke = Quiosque da receção revogado
+err-kiosk-not-paired = Este aparelho não é um quiosque da receção emparelhado. Peça à equipa de sala que o emparelhe em Sala → Tablets (abra /tablet nele para ver o código).
+err-kiosk-revoked = Este quiosque da receção foi revogado.
+err-pairing-kiosk = Este código foi emparelhado como quiosque da receção: abra /tablet no navegador do quiosque.
+err-kiosk-pref-expired = Este ecrã expirou. Toque em “Concluir” e comece de novo.
+kiosk-title = Inscrever-se numa lista de espera
+kiosk-language = Idioma
+kiosk-cancel = Cancelar
+kiosk-start-title = Inscrever-se numa lista de espera
+kiosk-start-lead = Escreva o seu número de telemóvel e escolha as suas listas: um código enviado para o telemóvel confirma que o número é seu.
+kiosk-next = Seguinte
+kiosk-private = Nada do que escreve fica neste ecrã: apaga-se sozinho ao fim de pouco tempo, ou quando toca em “Concluir”.
+kiosk-on-lists = { $count ->
+    [one] Está na lista
+   *[other] Está nas listas
+}
+kiosk-place = lugar { $place }
+kiosk-pref-open = Preferência de lugar (opcional)
+kiosk-pref-saved = A sua preferência de lugar foi guardada
+kiosk-done = Concluir

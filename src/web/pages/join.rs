@@ -60,7 +60,7 @@ pub fn player_link_cookie(st: &AppState, token: &str) -> Cookie<'static> {
 /// The key the join codes and desk tokens are signed with: derived from the room's secret
 /// (through the short links' key, itself a hash of the secret and a label) with its own label,
 /// so no other signature shares it.
-fn join_key(st: &AppState) -> [u8; 32] {
+pub(crate) fn join_key(st: &AppState) -> [u8; 32] {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     h.update(b"cardroom join codes\0");
@@ -193,7 +193,7 @@ fn parse_join(body: &[u8]) -> (Option<String>, JoinRequest, Vals) {
 }
 
 /// A refusal shown on the page it came from, with its status (and `Retry-After` for a 429).
-fn refused_page<T: Template>(page: &T, err: &AppError) -> AppResult<HttpResponse> {
+pub(crate) fn refused_page<T: Template>(page: &T, err: &AppError) -> AppResult<HttpResponse> {
     let status = actix_web::ResponseError::status_code(err);
     let mut res = render(status, page)?;
     if let Some(s) = err.retry_after() {
@@ -304,7 +304,7 @@ struct CodePage {
     start_again: bool,
 }
 
-fn masked(phone: &str) -> String {
+pub(crate) fn masked(phone: &str) -> String {
     let n = phone.chars().count();
     phone
         .chars()

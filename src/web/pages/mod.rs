@@ -7,6 +7,7 @@ pub mod cagnotte;
 pub mod floor;
 pub mod floor_board;
 pub mod join;
+pub mod kiosk;
 pub mod lobby;
 pub mod outbox;
 pub mod player_link;
@@ -45,6 +46,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(floor_board::routes)
         .configure(lobby::routes)
         .configure(join::routes)
+        .configure(kiosk::routes)
         .configure(tablet::routes)
         .configure(table_side::routes)
         .configure(admin::routes)

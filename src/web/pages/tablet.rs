@@ -32,6 +32,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/tablets", web::get().to(floor_tablets))
         .route("/floor/tablets/pair", web::post().to(floor_pair))
         .route("/floor/tablets/{id}/revoke", web::post().to(floor_revoke))
+        .route(
+            "/floor/kiosks/{id}/revoke",
+            web::post().to(floor_revoke_kiosk),
+        )
         .route("/floor/tablets/message", web::post().to(floor_message))
         .route("/tablet/messages/{id}/seen", web::post().to(message_seen));
 }
@@ -107,6 +111,11 @@ fn load_view(
 /// `/tablet`: unpaired → the pairing code; paired but nobody signed in → the sign-in page
 /// (back here after); paired and signed in (dealer, floor, admin) → the table.
 async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    // Issue 18 §3: a device paired as the desk kiosk shows the kiosk (a revoked one falls
+    // through to the pairing code, as a revoked tablet does).
+    if let super::kiosk::KioskDevice::Paired(..) = super::kiosk::kiosk_device(&req, &st).await? {
+        return Ok(see_other("/kiosk"));
+    }
     let Some(tablet) = device(&req, &st).await? else {
         return pairing_page(&req, &st).await;
     };
@@ -180,7 +189,7 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
         Some((code, secret)) => st
             .run(move |_, conn| tablets::pairing(conn, now, &code, &secret))
             .await?
-            .filter(|p| p.tablet_id.is_none())
+            .filter(|p| p.tablet_id.is_none() && p.kiosk_id.is_none())
             .map(|p| (p, None)),
         None => None,
     };
@@ -249,24 +258,22 @@ async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<Htt
             .finish());
     };
     let r = st
-        .write(move |_, conn| tablets::collect(conn, now, &code, &secret))
+        .write(move |_, conn| tablets::collect(conn, now, &code, &secret, true))
         .await;
     match r {
         Ok(None) => Ok(HttpResponse::NoContent()
             .insert_header(("Cache-Control", "no-store"))
             .finish()),
-        Ok(Some(t)) => {
-            let (token, _) = auth::issue(
-                &st.keys,
-                t.id,
-                t.token_version,
-                TokenKind::Device,
-                "",
-                now,
-                DEVICE_HOURS,
-            );
+        Ok(Some(paired)) => {
+            // A dealer tablet or (issue 18 §3) the desk kiosk: each its own kind of token, in
+            // the same device cookie (a device is one or the other).
+            let (id, ver, kind, to) = match paired {
+                tablets::Paired::Tablet(t) => (t.id, t.token_version, TokenKind::Device, "/tablet"),
+                tablets::Paired::Kiosk(k) => (k.id, k.token_version, TokenKind::Kiosk, "/kiosk"),
+            };
+            let (token, _) = auth::issue(&st.keys, id, ver, kind, "", now, DEVICE_HOURS);
             let mut res = HttpResponse::Ok()
-                .insert_header(("HX-Redirect", "/tablet"))
+                .insert_header(("HX-Redirect", to))
                 .insert_header(("Cache-Control", "no-store"))
                 .finish();
             res.add_cookie(&device_cookie(&st, token)).ok();
@@ -435,6 +442,8 @@ async fn seat(
 struct FloorTablets {
     c: Ctx,
     tablets: Vec<(TabletRow, i32)>,
+    /// Issue 18 §3: the desk kiosks still paired.
+    kiosks: Vec<crate::db::models::KioskRow>,
     tables: Vec<(i64, i32)>,
     messages: Vec<services::table_side::MessageLine>,
     problem: Option<String>,
@@ -482,17 +491,19 @@ async fn floor_tablets_page(
                 .select((card_tables::id, card_tables::number))
                 .load(conn)?;
             Ok((
-                tablets::list(conn)?,
+                (tablets::list(conn)?, services::kiosks::list(conn)?),
                 tables,
                 services::table_side::messages(conn, None, 20)?,
             ))
         })
         .await?;
+    let (list, kiosks) = list;
     render(
         status,
         &FloorTablets {
             c,
             tablets: list,
+            kiosks,
             tables,
             messages,
             problem,
@@ -539,6 +550,9 @@ fn problem_of(req: &HttpRequest, st: &AppState, e: &AppError) -> String {
     crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), e)
 }
 
+/// The pairing form's "table" value that pairs the device as the desk kiosk.
+const KIOSK_CHOICE: &str = "kiosk";
+
 #[derive(Deserialize)]
 struct PairForm {
     code: String,
@@ -561,15 +575,25 @@ async fn floor_pair(
         .table_id
         .as_deref()
         .and_then(|v| v.trim().parse::<i64>().ok());
-    let r = match table_id {
-        None => Err(AppError::field("table_id", "err-table-unknown")),
-        Some(tid) => {
-            st.write(move |_, conn| tablets::pair(conn, now, &actor, &code, tid, &label))
-                .await
+    // Issue 18 §3: "desk kiosk" is a choice of the table list (no table: walk-ins join there).
+    let as_kiosk = f.table_id.as_deref().map(str::trim) == Some(KIOSK_CHOICE);
+    let r = match (as_kiosk, table_id) {
+        (true, _) => {
+            st.write(move |_, conn| {
+                services::kiosks::pair(conn, now, &actor, &code, &label).map(|k| k.label)
+            })
+            .await
+        }
+        (false, None) => Err(AppError::field("table_id", "err-table-unknown")),
+        (false, Some(tid)) => {
+            st.write(move |_, conn| {
+                tablets::pair(conn, now, &actor, &code, tid, &label).map(|t| t.label)
+            })
+            .await
         }
     };
     match r {
-        Ok(t) => {
+        Ok(label) => {
             floor_tablets_page(
                 &req,
                 &st,
@@ -577,7 +601,7 @@ async fn floor_pair(
                 StatusCode::OK,
                 None,
                 TabletsForms {
-                    paired: Some(t.label),
+                    paired: Some(label),
                     ..Default::default()
                 },
             )
@@ -685,6 +709,38 @@ async fn message_seen(
         services::table_side::message_seen(conn, now, actor, id, Some(t.table_id)).map(|_| ())
     })
     .await
+}
+
+/// Issue 18 §3: the floor revokes a desk kiosk (audited); it shows the pairing code again.
+async fn floor_revoke_kiosk(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    match st
+        .write(move |_, conn| services::kiosks::revoke(conn, now, &actor, id))
+        .await
+    {
+        Ok(_) => Ok(see_other("/floor/tablets")),
+        Err(e @ (AppError::Conflict(_) | AppError::NotFound)) => {
+            let problem = problem_of(&req, &st, &e);
+            floor_tablets_page(
+                &req,
+                &st,
+                &who,
+                actix_web::ResponseError::status_code(&e),
+                Some(problem),
+                TabletsForms::default(),
+            )
+            .await
+        }
+        Err(e) => Err(e),
+    }
 }
 
 async fn floor_revoke(

@@ -1,0 +1,3 @@
+ALTER TABLE tablet_pairings DROP COLUMN kiosk_id;
+DROP TABLE kiosks;
+DELETE FROM sequences WHERE name = 'kiosk';
