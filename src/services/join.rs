@@ -91,8 +91,10 @@ pub struct OfferedGame {
     pub wait_min: Option<i64>,
 }
 
-/// The games a phone may join now: active games with a table in play, or with players on an
-/// interest list. Read in a few statements whatever the room's size.
+/// The games a phone may join now: every active game — its list when a table is in play,
+/// else its interest list (PT-2007 24: players still needed to start one), as the lobby
+/// screen shows them; an empty interest list is how a game starts. Read in a few
+/// statements whatever the room's size.
 pub fn offered(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -148,9 +150,6 @@ pub fn offered(
             })
             .count();
         let waiting = on_list + guests_waiting.iter().filter(|g| **g == id).count();
-        if !running && on_list == 0 {
-            continue;
-        }
         let wait_min = if running {
             let openings = floor::recent_openings(conn, id)?;
             waitlist::estimated_wait(waiting, &openings).map(|d| (d.num_seconds() + 59) / 60)
