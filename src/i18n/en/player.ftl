@@ -117,3 +117,6 @@ plink-pref-avoid = Tables I would rather avoid (numbers)
 plink-pref-accessible = I need an accessible seat
 plink-pref-wait = Keep my place and wait for a seat that fits (the room limits how many seats may go by)
 plink-pref-save = Save my preference
+
+# issue 18: an interest list with players on it
+join-needed = { $needed } more to start a game

@@ -117,3 +117,6 @@ plink-pref-avoid = Mesas que prefere evitar (números)
 plink-pref-accessible = Preciso de um lugar acessível
 plink-pref-wait = Manter o meu lugar na lista e esperar por um lugar adequado (a sala limita quantos lugares podem passar)
 plink-pref-save = Guardar a preferência
+
+# issue 18: an interest list with players on it
+join-needed = faltam { $needed } para começar um jogo
