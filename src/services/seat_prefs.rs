@@ -140,47 +140,34 @@ pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<SeatPreference> {
     Ok(row.map(from_row).unwrap_or_default())
 }
 
+/// Rows read with their player's id, as a map by player.
+fn keyed(rows: Vec<(i64, PrefCols)>) -> HashMap<i64, SeatPreference> {
+    rows.into_iter().map(|(id, r)| (id, from_row(r))).collect()
+}
+
 /// The preferences of these players (those who stated one), for the lists and calls the
 /// floor sees: one statement.
 pub fn of_players(conn: &mut DbConn, ids: &[i64]) -> AppResult<HashMap<i64, SeatPreference>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows: Vec<(i64, String, String, bool, bool)> = crate::native!(conn, |c| {
+    let rows: Vec<(i64, PrefCols)> = crate::native!(conn, |c| {
         seat_preferences::table
             .filter(seat_preferences::player_id.eq_any(ids))
-            .select((
-                seat_preferences::player_id,
-                seat_preferences::seats,
-                seat_preferences::avoid_tables,
-                seat_preferences::accessible,
-                seat_preferences::wait_for_match,
-            ))
+            .select((seat_preferences::player_id, PREF_COLS))
             .load(c)
     })?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, s, a, acc, w)| (id, from_row((s, a, acc, w))))
-        .collect())
+    Ok(keyed(rows))
 }
 
 /// Every stated preference (only players who stated one have a row): for the floor board.
 pub fn all(conn: &mut DbConn) -> AppResult<HashMap<i64, SeatPreference>> {
-    let rows: Vec<(i64, String, String, bool, bool)> = crate::native!(conn, |c| {
+    let rows: Vec<(i64, PrefCols)> = crate::native!(conn, |c| {
         seat_preferences::table
-            .select((
-                seat_preferences::player_id,
-                seat_preferences::seats,
-                seat_preferences::avoid_tables,
-                seat_preferences::accessible,
-                seat_preferences::wait_for_match,
-            ))
+            .select((seat_preferences::player_id, PREF_COLS))
             .load(c)
     })?;
-    Ok(rows
-        .into_iter()
-        .map(|(id, s, a, acc, w)| (id, from_row((s, a, acc, w))))
-        .collect())
+    Ok(keyed(rows))
 }
 
 /// Saves a player's preference (by the player from their link, or by the floor for them),
@@ -372,14 +359,4 @@ impl PrefSummary {
             wait_for_match: p.wait_for_match,
         })
     }
-}
-
-/// Turns a form's refusals into a 422 (the same path as the API's).
-pub fn parse_form(
-    seats: &str,
-    avoid_tables: &str,
-    accessible: bool,
-    wait_for_match: bool,
-) -> Result<SeatPreference, Vec<FieldError>> {
-    seat_pref::parse(seats, avoid_tables, accessible, wait_for_match)
 }

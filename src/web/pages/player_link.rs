@@ -389,7 +389,7 @@ impl PrefForm {
     pub fn parse(
         &self,
     ) -> Result<crate::domain::seat_pref::SeatPreference, Vec<crate::domain::FieldError>> {
-        crate::services::seat_prefs::parse_form(
+        crate::domain::seat_pref::parse(
             &self.seats,
             &self.avoid_tables,
             self.accessible.is_some(),
