@@ -94,6 +94,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         .map_err(StartError::Setup)?;
     drop(conn);
     let changes = Arc::new(tokio::sync::watch::channel(0).0);
+    let limits = Arc::new(crate::web::limits::Limits::new(&config));
     Ok(AppState {
         push: crate::push::Hub::new(db.clone(), changes.clone(), &config.database_url),
         changes,
@@ -102,6 +103,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         db,
         clock,
         i18n: Arc::new(I18n::default()),
+        limits,
         player_pages: Arc::default(),
         shutdown: Shutdown::default(),
         metrics: Arc::default(),

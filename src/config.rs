@@ -106,7 +106,7 @@ pub struct Config {
     pub call_extension_min: u32,
     /// `CARDROOM_PLAYER_LINK_RATE`: requests per minute one player's link may take on `/p/…`
     /// (a bucket of this size refilled over a minute; 10–1,000,000); one client address may
-    /// make `web::pages::player_link::ADDRESS_FACTOR` times that in all.
+    /// make `web::limits::ADDRESS_FACTOR` times that in all.
     pub player_link_rate: u32,
     /// Issue 18 §5 — `CARDROOM_JOIN_CODES_PER_PHONE`: join codes one phone number may be sent
     /// in an hour (1–20).

@@ -45,6 +45,8 @@ pub struct AppState {
     pub changes: Arc<tokio::sync::watch::Sender<u64>>,
     /// The process's event hub: reads new events once and pushes them to every open stream.
     pub push: crate::push::Hub,
+    /// Request rates per link and client address (see `web::limits`).
+    pub limits: Arc<crate::web::limits::Limits>,
     /// The players' pages built lately (see `web::pages::player_link::PageCache`).
     pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
     /// Set when the process is asked to stop: streams end, background threads finish.

@@ -18,7 +18,7 @@ use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};
 use chrono::{DateTime, Utc};
@@ -113,13 +113,17 @@ fn table_number(conn: &mut crate::db::DbConn, table_id: i64) -> AppResult<Option
 }
 
 /// A new pairing code for an unpaired tablet (no sign-in), valid 10 minutes. The page
-/// `/tablet` does the same for a browser.
+/// `/tablet` does the same for a browser. Limited per client address (`web::limits`).
 #[utoipa::path(
     tag = "tablets", security(()),
-    responses((status = 201, body = PairingOut))
+    responses(
+        (status = 201, body = PairingOut),
+        (status = 429, description = "Too many codes asked for from this client address (see `Retry-After`)", body = ErrorResponse),
+    )
 )]
 #[post("/tablet-pairings")]
-pub async fn start_pairing(st: web::Data<AppState>) -> AppResult<HttpResponse> {
+pub async fn start_pairing(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
+    crate::web::limits::pairing_code(&st, &req)?;
     let now = st.clock.now();
     let (p, secret) = st
         .write(move |_, conn| tablets::start_pairing(conn, now))

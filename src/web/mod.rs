@@ -14,6 +14,7 @@ pub mod ctx;
 pub mod errors;
 pub mod extract;
 pub mod json;
+pub mod limits;
 pub mod metrics;
 pub mod openapi;
 pub mod pages;

@@ -780,3 +780,55 @@ async fn tablet_pairing_through_the_json_api_from_code_to_device_token_and_revoc
         "a revoked tablet is not a tablet any more"
     );
 }
+
+/// Anyone may ask for a pairing code (an unpaired tablet has no sign-in), and each code is a
+/// row written in the room's write turn: one client address is held to
+/// `web::limits::PAIRING_PER_MIN` a minute, on the API and on the `/tablet` page alike, with
+/// a `Retry-After` and a message in the asker's language; other addresses go on.
+#[actix_web::test]
+async fn pairing_codes_are_limited_per_client_address_and_a_refusal_writes_nothing() {
+    let app = TestApp::new().await;
+    let ask = |ip: &str, lang: &str| {
+        TestRequest::post()
+            .uri("/api/v1/tablet-pairings")
+            .peer_addr(format!("{ip}:5000").parse().unwrap())
+            .insert_header(("Accept-Language", lang))
+            .to_request()
+    };
+    let per_min = cardroom::web::limits::PAIRING_PER_MIN as i64;
+    for i in 0..per_min {
+        let r = app.call(ask("192.0.2.7", "en")).await;
+        assert_eq!(r.status, 201, "code {i}: {}", r.text());
+    }
+    assert_eq!(app.count("tablet_pairings"), per_min);
+    let r = app.call(ask("192.0.2.7", "pt")).await;
+    assert_eq!(r.status, 429, "{}", r.text());
+    let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!(
+        (1..=2).contains(&wait),
+        "one code comes back every 2 s: {wait}"
+    );
+    let (code, message) = r.error();
+    assert_eq!(code, "too_many_requests");
+    assert!(message.contains("demasiados códigos"), "{message}");
+    assert_eq!(
+        app.count("tablet_pairings"),
+        per_min,
+        "a refusal writes nothing"
+    );
+    // The pairing page of a browser without a code is held by the same bucket.
+    let r = app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .peer_addr("192.0.2.7:5001".parse().unwrap())
+                .insert_header(("Accept-Language", "en"))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 429);
+    assert!(r.text().contains("Too many pairing codes"), "{}", r.text());
+    // Another address is not held up.
+    assert_eq!(app.call(ask("192.0.2.8", "en")).await.status, 201);
+    assert_eq!(app.count("tablet_pairings"), per_min + 1);
+}

@@ -627,3 +627,9 @@ players-pref-wait = Keeps their place and waits for a seat that fits
 players-pref-save = Save the preference
 players-pref-saved = Seat preference of { $name } saved.
 pref-short = Pref.
+
+# web::limits (pairing codes per client address)
+err-pairing-too-many = Too many pairing codes were asked for from this network. Wait { $seconds ->
+    [one] 1 second
+   *[other] { $seconds } seconds
+} and the tablet will show a new code.

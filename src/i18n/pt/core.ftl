@@ -633,3 +633,9 @@ players-pref-wait = Mantém o lugar e espera por um lugar adequado
 players-pref-save = Guardar a preferência
 players-pref-saved = Preferência de lugar de { $name } guardada.
 pref-short = Pref.
+
+# web::limits (pairing codes per client address)
+err-pairing-too-many = Foram pedidos demasiados códigos de emparelhamento a partir desta rede. Aguarde { $seconds ->
+    [one] 1 segundo
+   *[other] { $seconds } segundos
+} e o tablet mostrará um código novo.

@@ -36,8 +36,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
+use std::sync::Mutex;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
@@ -109,56 +108,6 @@ async fn short_link(
 
 // ---- rate limit and headers --------------------------------------------------------------
 
-/// One client address's token bucket.
-struct Bucket {
-    tokens: f64,
-    at: Instant,
-}
-
-/// What a bucket counts: one link, or one client address.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum Who {
-    Link(String),
-    Addr(IpAddr),
-}
-
-/// How many times the per-link rate one client address may make in all: the phones of a
-/// room's guest Wi-Fi reach us from one public address (NAT), each polling its own link
-/// (20 requests a minute), so the address gets room for dozens of them; guessing links from
-/// one address is still held to this.
-pub const ADDRESS_FACTOR: u32 = 25;
-
-/// The buckets of this server process (per link and per address; a process-wide map, shared
-/// by the HTTP workers). Old buckets are dropped when the map grows.
-fn buckets() -> &'static Mutex<HashMap<Who, Bucket>> {
-    static B: OnceLock<Mutex<HashMap<Who, Bucket>>> = OnceLock::new();
-    B.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// Takes one request from a bucket: `per_min` requests a minute, up to `per_min` at once.
-/// False: over the limit.
-fn take(who: Who, per_min: u32) -> bool {
-    let now = Instant::now();
-    let cap = per_min as f64;
-    let mut map = buckets().lock().unwrap_or_else(|p| p.into_inner());
-    if map.len() > 50_000 {
-        map.retain(|_, b| now.duration_since(b.at).as_secs() < 120);
-    }
-    let b = map.entry(who).or_insert(Bucket {
-        tokens: cap,
-        at: now,
-    });
-    let refill = now.duration_since(b.at).as_secs_f64() * cap / 60.0;
-    b.tokens = (b.tokens + refill).min(cap);
-    b.at = now;
-    if b.tokens >= 1.0 {
-        b.tokens -= 1.0;
-        true
-    } else {
-        false
-    }
-}
-
 /// The client's address: the TCP peer, or through a trusted reverse proxy the client it
 /// names (`CARDROOM_TRUSTED_PROXIES`, see `web::client`).
 fn client_ip(req: &ServiceRequest) -> IpAddr {
@@ -170,27 +119,23 @@ fn client_ip(req: &ServiceRequest) -> IpAddr {
 }
 
 /// Rate limit — per link (`CARDROOM_PLAYER_LINK_RATE` a minute) and per client address
-/// ([`ADDRESS_FACTOR`] times that) — then the link's headers on every answer (refusals
+/// ([`ADDRESS_FACTOR`](crate::web::limits::ADDRESS_FACTOR) times that; `web::limits`) — then the link's headers on every answer (refusals
 /// included).
 async fn guard(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    let per_min = req
-        .app_data::<web::Data<AppState>>()
-        .map_or(240, |s| s.config.player_link_rate);
     let link = req
         .path()
         .strip_prefix("/p/")
         .and_then(|rest| rest.split('/').next())
         .filter(|t| !t.is_empty())
         .map(str::to_string);
-    let link_ok = link.is_none_or(|t| take(Who::Link(t), per_min));
-    let addr_ok = take(
-        Who::Addr(client_ip(&req)),
-        per_min.saturating_mul(ADDRESS_FACTOR),
-    );
-    let mut res = if link_ok && addr_ok {
+    let address = client_ip(&req);
+    let allowed = req
+        .app_data::<web::Data<AppState>>()
+        .map_or(Ok(()), |st| st.limits.player_link(link.as_deref(), address));
+    let mut res = if allowed.is_ok() {
         next.call(req).await?.map_into_boxed_body()
     } else {
         let lang = request_lang(req.request());
@@ -200,7 +145,13 @@ async fn guard(
             None => "429".into(),
         };
         let res = HttpResponse::TooManyRequests()
-            .insert_header((header::RETRY_AFTER, "60"))
+            .insert_header((
+                header::RETRY_AFTER,
+                allowed
+                    .err()
+                    .map_or(60, crate::web::limits::retry_after_secs)
+                    .to_string(),
+            ))
             .insert_header((header::CONTENT_LANGUAGE, lang.as_str()))
             .content_type("text/html; charset=utf-8")
             .body(html);

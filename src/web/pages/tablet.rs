@@ -196,6 +196,7 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
     let (p, secret) = match kept {
         Some(k) => k,
         None => {
+            crate::web::limits::pairing_code(st, req)?;
             let (p, secret) = st
                 .write(move |_, conn| tablets::start_pairing(conn, now))
                 .await?;
