@@ -35,6 +35,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(open_table)
         .service(table_seats)
         .service(call_next)
+        .service(call_chosen)
         .service(seat_directly)
         .service(confirm_call)
         .service(leave_seat)
@@ -344,6 +345,17 @@ pub struct ReorderRequest {
     #[schema(value_type = i64, required = true, minimum = 1)]
     pub position: Option<i64>,
     /// Required: why the order changes (audited).
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
+    pub reason: Option<String>,
+}
+
+/// Calls a chosen player of the list out of order (issue 17 §2).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CallChosenRequest {
+    /// The chosen player's list entry (of the table's game).
+    #[schema(value_type = i64, required = true)]
+    pub entry_id: Option<i64>,
+    /// Required: why the list order is not followed (audited with the player who was next).
     #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
@@ -730,6 +742,74 @@ pub async fn call_next(
         })
         .await?;
     // The answer's details are read after the commit, outside the room's write turn.
+    let out = st
+        .run(move |_, conn| {
+            let t = games::get_table(conn, c.table_id)?;
+            let p = registry::get(conn, c.player_id)?;
+            Ok(seat_call_out(&c, &t, &p))
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(out))
+}
+
+/// A seat is free: calls a chosen player of the list out of order (admin, floor; the board's
+/// "call out of order"). PT-2007 12 and BSOP 51 make list order the rule, so the reason is
+/// required and audited with the player who was next in order. Every other rule still holds:
+/// the seat free, the player eligible (BSOP 1-3, 10), not seated or called elsewhere
+/// (BSOP 46), not separated from a player at the table (BSOP 47); a seat a must-move player
+/// is due (BSOP 55, 57) is theirs.
+#[utoipa::path(
+    tag = "floor",
+    params(("id" = i64, Path, description = "Table id"), ("seat" = i32, Path, description = "Seat number, from 1 to the table's size (422 `no_such_seat` beyond it)", minimum = 1, maximum = 12)),
+    request_body = CallChosenRequest,
+    responses(
+        (status = 201, body = SeatCallOut),
+        (status = 403, body = ErrorResponse),
+        (status = 404, description = "No such table or list entry", body = ErrorResponse),
+        (status = 409, description = "Table not open, seat taken, called or held, the entry no longer waiting or of another game, or the player cannot take this seat now", body = ErrorResponse),
+        (status = 422, description = "Entry or reason missing, reason too long, no such seat", body = ErrorResponse),
+    )
+)]
+#[post("/tables/{id}/seats/{seat}/call-chosen")]
+pub async fn call_chosen(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, i32)>,
+    body: Result<ApiJson<CallChosenRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let body = body?;
+    let (table_id, seat_no) = path.into_inner();
+    let mut errors = Vec::new();
+    if body.entry_id.is_none() {
+        errors.push(FieldError::new("entry_id", "err-required"));
+    }
+    if let Err(AppError::Validation(v)) = reason_text(body.reason.as_deref()) {
+        errors.extend(v);
+    }
+    if !errors.is_empty() {
+        return Err(AppError::Validation(errors));
+    }
+    let entry_id = required_id("entry_id", body.entry_id)?;
+    let reason = reason_text(body.reason.as_deref())?;
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let c = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            floor::call_chosen(
+                conn,
+                now,
+                room.tz,
+                &room.profile,
+                &actor,
+                table_id,
+                seat_no,
+                entry_id,
+                &reason,
+            )
+        })
+        .await?;
     let out = st
         .run(move |_, conn| {
             let t = games::get_table(conn, c.table_id)?;

@@ -262,6 +262,71 @@ async fn a_removal_from_a_list_is_undone_within_ten_seconds_at_the_same_place() 
     assert_eq!(entry_of(&app, ids[1]).1, "removed");
 }
 
+/// The same out-of-order call through the JSON API: the reason and the entry are required
+/// (422 naming both, nothing written), a dealer may not, the chosen player is called with the
+/// call's details in the answer, the list order stays, and the same player cannot be called
+/// twice (BSOP 46).
+#[actix_web::test]
+async fn the_api_calls_a_chosen_player_out_of_order_with_a_reason() {
+    let app = TestApp::new().await;
+    let (token, _, ids) = room(&app).await;
+    let (third, _) = entry_of(&app, ids[2]);
+    let url = "/api/v1/tables/1/seats/1/call-chosen";
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    let (audits, calls) = (app.audit_count(), app.count("seat_calls"));
+    let r = app
+        .send_json("POST", url, &token, json!({ "reason": " " }))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let fields: Vec<String> = r.json()["error"]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["field"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(fields, ["entry_id", "reason"], "{}", r.text());
+    let body = json!({ "entry_id": third, "reason": "at the desk now" });
+    assert_eq!(
+        app.send_json("POST", url, &dealer, body.clone())
+            .await
+            .status,
+        403
+    );
+    assert_eq!(
+        (app.audit_count(), app.count("seat_calls")),
+        (audits, calls)
+    );
+    let r = app.send_json("POST", url, &token, body).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let call = r.json();
+    assert_eq!(call["player_id"], ids[2], "{call}");
+    assert_eq!(call["seat_no"], 1, "{call}");
+    assert_eq!(entry_of(&app, ids[2]).1, "called");
+    assert_eq!(entry_of(&app, ids[0]).1, "waiting");
+    let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
+    assert_eq!(list["lines"][0]["player_id"], ids[0], "{list}");
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/2/call-chosen",
+            &token,
+            json!({ "entry_id": third, "reason": "again" }),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!(r.error().0, "conflict", "{}", r.text());
+    // An unknown entry is a 404.
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/3/call-chosen",
+            &token,
+            json!({ "entry_id": 999_999, "reason": "x" }),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.text());
+}
+
 #[actix_web::test]
 async fn the_floor_calls_a_chosen_player_out_of_order_only_with_a_reason() {
     let app = TestApp::new().await;
