@@ -1,0 +1,827 @@
+//! Seat calls (PT-2007 12, BSOP 44, 51, 55, 57): calling the next player for a free seat or
+//! one chosen by the floor, the checks a call makes, and the call's life: acknowledged,
+//! escalated, confirmed (the player sits), cancelled or expired.
+
+use super::*;
+
+pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+    Ok(crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(call_open!())
+        .count()
+        .get_result::<i64>(dbc))?
+        > 0)
+}
+
+/// Cancels open seat calls; the list entries they called go back to waiting, in their place.
+pub(super) fn cancel_open_calls(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    call_ids: &[i64],
+) -> AppResult<()> {
+    if call_ids.is_empty() {
+        return Ok(());
+    }
+    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::id.eq_any(call_ids))
+        .filter(call_open!())
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    for c in open {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set((
+                    seat_calls::state.eq("cancelled"),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
+        // The player keeps their place on the list.
+        if let Some(eid) = c.entry_id {
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(
+                    waitlist_entries::table
+                        .find(eid)
+                        .filter(waitlist_entries::state.eq("called"))
+                )
+                .set(waitlist_entries::state.eq("waiting"))
+                .returning(waitlist_entries::id)
+            )
+            .changed(dbc))?;
+        }
+        audit::record::<SeatCallRow, ()>(
+            conn,
+            now,
+            actor,
+            "seat.call_cancelled",
+            "player",
+            Some(c.player_id),
+            Some(&c),
+            None,
+        )?;
+        emit(
+            conn,
+            now,
+            Some(c.table_id),
+            "seat.call_cancelled",
+            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether a player has an open seat call (other than `except_call`), and whether they hold
+/// a seat (BSOP 46), in one statement: what calling or seating a listed player checks first
+/// (issue 14: statements per call and per seating).
+pub(super) fn called_or_seated(
+    conn: &mut DbConn,
+    player_id: i64,
+    except_call: Option<i64>,
+) -> AppResult<(bool, bool)> {
+    let (called, seated, _) = call_checks(conn, player_id, except_call)?;
+    Ok((called, seated))
+}
+
+/// [`called_or_seated`], and whether the player stated a seat preference (issue 18 §4), in
+/// the same statement: a call reads the preference only for those who have one.
+fn call_checks(
+    conn: &mut DbConn,
+    player_id: i64,
+    except_call: Option<i64>,
+) -> AppResult<(bool, bool, bool)> {
+    use diesel::dsl::exists;
+    Ok(crate::native!(conn, |dbc| diesel::select((
+        exists(
+            seat_calls::table
+                .filter(seat_calls::player_id.eq(player_id))
+                .filter(call_open!())
+                .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        ),
+        exists(
+            seatings::table
+                .filter(seatings::player_id.eq(player_id))
+                .filter(seatings::left_at.is_null())
+        ),
+        exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id)))
+    ))
+    .get_result::<(bool, bool, bool)>(dbc))?)
+}
+
+pub(super) fn pass_over_error(
+    p: PassOver,
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    player_id: i64,
+) -> AppResult<AppError> {
+    Ok(match p {
+        PassOver::Ineligible => {
+            let pl = registry::get(conn, player_id)?;
+            ineligible_error(&registry::eligibility(conn, &pl, now, tz)?)
+        }
+        PassOver::AlreadySeated => conflict("err-already-seated"),
+        PassOver::Separated => conflict("err-separated-at-table"),
+        PassOver::AlreadyCalled => conflict("err-already-called"),
+        PassOver::Lapsed => conflict("err-call-in-lapsed"),
+        PassOver::WaitsForSeat => conflict("err-waits-for-preferred-seat"),
+    })
+}
+
+/// PT-2007 12, BSOP 51: a seat is free — call the next player for it: seat-change requests
+/// at this table first (first asked, first served), then, at a main table of a game with a
+/// must-move table, the must-move player due (BSOP 55, 57), then the waiting list in order,
+/// passing over who cannot take it. The call reserves the seat for the response window and
+/// is pushed to the table.
+pub fn call_next(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+) -> AppResult<SeatCallRow> {
+    let t = table(conn, table_id)?;
+    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    // Seat-change requests of players still seated here and not already called elsewhere.
+    let requests: Vec<(i64, chrono::NaiveDateTime)> =
+        crate::native!(conn, |dbc| seat_change_requests::table
+            .filter(seat_change_requests::table_id.eq(table_id))
+            .filter(seat_change_requests::state.eq("open"))
+            .select((
+                seat_change_requests::player_id,
+                seat_change_requests::requested_at
+            ))
+            .load(dbc))?;
+    let here: Vec<i64> = if requests.is_empty() {
+        Vec::new()
+    } else {
+        seated_at(conn, table_id)?
+            .iter()
+            .map(|s| s.player_id)
+            .collect()
+    };
+    let mut changes: Vec<(i64, DateTime<Utc>)> = Vec::new();
+    for (p, at) in requests {
+        if here.contains(&p) && !has_open_call(conn, p)? {
+            changes.push((p, at.and_utc()));
+        }
+    }
+    // BSOP 55, 57: a seat at a main game goes to the must-move players first.
+    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
+    // The domain picks in order; whether a listed player may take this seat needs the
+    // database, asked lazily (only until someone can), reading the list a page at a time.
+    // A short first page (the next player is usually among the first few), longer ones after.
+    let mut page = 8;
+    let mut offset = 0;
+    // The last listed player checked, kept for the call (their alias: no second read).
+    let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
+    // Issue 18 §4: the table's free and accessible seats (read once, for the first player
+    // with a preference), another seat offered to a player it fits better, and the entries
+    // passed over because their players wait for a preferred seat.
+    let seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>> = Default::default();
+    let offered: std::cell::Cell<Option<(i64, i32)>> = Default::default();
+    let waiting: std::cell::RefCell<Vec<i64>> = Default::default();
+    let pick = loop {
+        let rows = waiting_page(conn, game_id, offset, page)?;
+        let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
+        let db = std::cell::RefCell::new(&mut *conn);
+        let failure = std::cell::RefCell::new(None);
+        let pick = waitlist::next_for_seat(&changes, &due, &domain, now, |p| {
+            let mut c = db.borrow_mut();
+            // A player already called to another table (another list) waits for that answer:
+            // passed over here, keeping the place (one open call per player).
+            let verdict = match call_checks(&mut c, p, None) {
+                Ok((true, _, _)) => Ok(Some(PassOver::AlreadyCalled)),
+                Ok((false, seated, has_pref)) => match registry::get(&mut c, p).and_then(|row| {
+                    let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(seated));
+                    *checked.borrow_mut() = Some(row);
+                    why
+                }) {
+                    // BSOP 55: who refused a must-move and gave up may not play at that
+                    // must-move table (the domain has no reason of its own for it: passed over
+                    // as not able to play here, keeping the place).
+                    Ok(None) => barred_from_table(&mut c, p, &t).and_then(|barred| {
+                        if barred {
+                            return Ok(Some(PassOver::Ineligible));
+                        }
+                        if !has_pref {
+                            return Ok(None);
+                        }
+                        let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
+                        prefer_seat(
+                            &mut c, profile, &t, seat_no, p, entry, &seats_now, &offered, &waiting,
+                        )
+                    }),
+                    other => other,
+                },
+                Err(e) => Err(e),
+            };
+            match verdict {
+                Ok(v) => v,
+                Err(e) => {
+                    failure.borrow_mut().get_or_insert(e);
+                    Some(PassOver::Ineligible)
+                }
+            }
+        });
+        if let Some(e) = failure.into_inner() {
+            return Err(e);
+        }
+        if pick.is_some() || (rows.len() as i64) < page {
+            break pick;
+        }
+        offset += page;
+        page = 64;
+    };
+    let waiting = waiting.into_inner();
+    let Some(candidate) = pick else {
+        // BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
+        return Err(match must_move_waits {
+            Some(p) => AppError::Conflict(p),
+            // Issue 18 §4: only players waiting for a preferred seat are left. Their wait is
+            // their choice: the seat is not forced on them (the floor may still call one by
+            // choice), and no offer is counted against them since nobody else took it.
+            None if !waiting.is_empty() => AppError::Conflict(
+                Problem::new("err-nobody-but-preferences").arg("count", waiting.len()),
+            ),
+            None => conflict("err-nobody-to-call"),
+        });
+    };
+    // BSOP 57: the seat waits for the must-move player; the list does not take it.
+    if let (Candidate::List { .. }, Some(p)) = (&candidate, must_move_waits) {
+        return Err(AppError::Conflict(p));
+    }
+    let (player_id, entry_id, source) = match candidate {
+        Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
+        Candidate::MustMove { player_id } => (player_id, None, "must_move"),
+        Candidate::List {
+            entry_id,
+            player_id,
+        } => (player_id, Some(entry_id), "list"),
+    };
+    let alias = checked
+        .into_inner()
+        .filter(|p| p.id == player_id)
+        .map(|p| p.alias);
+    // Issue 18 §4: the seat offered is a free one of this table that fits the player better,
+    // when there is one (still free: checked as the asked seat was).
+    let seat = match offered.get() {
+        Some((p, s)) if p == player_id && entry_id.is_some() => {
+            match check_seat_free(conn, now, profile, &t, s, None, None) {
+                Ok(None) => s,
+                _ => seat_no,
+            }
+        }
+        _ => seat_no,
+    };
+    // Each player who let this seat go by to wait for a preferred one has one offer fewer.
+    for e in waiting {
+        crate::services::seat_prefs::count_pass(conn, now, actor, e, t.id, seat)?;
+    }
+    create_call(
+        conn, now, profile, actor, &t, seat, player_id, entry_id, source, alias,
+    )
+}
+
+/// Issue 18 §4, for a listed player who can take this seat and stated a seat preference:
+/// `None` to call them (for another free seat of the table when one fits better: noted in
+/// `offered`), or `WaitsForSeat` when no free seat fits and they keep their place to wait
+/// for one, while they have offers left (noted in `waiting`, counted once someone else is
+/// called). Without offers left, or without asking to wait, they are called like anyone.
+#[allow(clippy::too_many_arguments)]
+fn prefer_seat(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    t: &TableRow,
+    seat_no: i32,
+    player_id: i64,
+    entry_id: Option<i64>,
+    seats_now: &std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
+    offered: &std::cell::Cell<Option<(i64, i32)>>,
+    waiting: &std::cell::RefCell<Vec<i64>>,
+) -> AppResult<Option<PassOver>> {
+    use crate::domain::seat_pref::{fit, waits_for_match, Fit};
+    use crate::services::seat_prefs;
+    let pref = seat_prefs::get(conn, player_id)?;
+    if seats_now.borrow().is_none() {
+        let free = free_seats(conn, t)?;
+        let accessible = seat_prefs::accessible_seats(conn, t.id)?;
+        *seats_now.borrow_mut() = Some((free, accessible));
+    }
+    let seats = seats_now.borrow();
+    let (free, accessible) = seats
+        .as_ref()
+        .map(|(f, a)| (f.as_slice(), a.as_slice()))
+        .unwrap_or_default();
+    match fit(&pref, t.number, seat_no, free, accessible) {
+        Fit::Any | Fit::Matches => Ok(None),
+        Fit::OtherSeat(s) => {
+            offered.set(Some((player_id, s)));
+            Ok(None)
+        }
+        Fit::NoMatch => {
+            let Some(entry) = entry_id else {
+                return Ok(None);
+            };
+            let passes = seat_prefs::passes(conn, entry)?;
+            if waits_for_match(&pref, passes, profile.pref_max_passes) {
+                waiting.borrow_mut().push(entry);
+                Ok(Some(PassOver::WaitsForSeat))
+            } else {
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Issue 17 §2: the floor calls a player of the list out of order (e.g. the one standing at
+/// the desk), saying why. PT-2007 12 and BSOP 51 make list order the rule and the default, so
+/// the reason is required and audited with the player who was next in order. Every other rule
+/// still holds: the seat must be free, the player eligible (BSOP 1-3, 10), not seated or called
+/// elsewhere (BSOP 46), not separated from a player at the table; and a seat a must-move
+/// player is due (BSOP 55, 57) is theirs, whoever the floor chooses.
+#[allow(clippy::too_many_arguments)]
+pub fn call_chosen(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+    entry_id: i64,
+    reason: &str,
+) -> AppResult<SeatCallRow> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(AppError::field("reason", "err-required"));
+    }
+    if reason.chars().count() > 500 {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "reason",
+            "err-too-long",
+        )
+        .arg("max", 500)]));
+    }
+    let t = table(conn, table_id)?;
+    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let e = entry(conn, entry_id)?;
+    if e.game_id != game_id {
+        return Err(conflict("err-entry-other-game"));
+    }
+    if e.state != "waiting" || as_entry(&e).lapsed(now) {
+        return Err(conflict("err-entry-not-active"));
+    }
+    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
+    if !due.is_empty() && !due.contains(&e.player_id) {
+        return Err(AppError::Conflict(
+            must_move_waits.unwrap_or_else(|| Problem::new("err-seat-for-must-move")),
+        ));
+    }
+    if let Some(p) = must_move_waits {
+        return Err(AppError::Conflict(p));
+    }
+    let (called, seated) = called_or_seated(conn, e.player_id, None)?;
+    if called {
+        return Err(conflict("err-already-called"));
+    }
+    let row = registry::get(conn, e.player_id)?;
+    if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(seated))? {
+        return Err(pass_over_error(p, conn, now, tz, e.player_id)?);
+    }
+    if barred_from_table(conn, e.player_id, &t)? {
+        return Err(conflict("err-refused-must-move-table"));
+    }
+    // Who list order would have called (for the record): the first waiting entry.
+    let next_in_order = waiting_page(conn, game_id, 0, 1)?
+        .first()
+        .map(|n| n.player_id);
+    let call = create_call(
+        conn,
+        now,
+        profile,
+        actor,
+        &t,
+        seat_no,
+        e.player_id,
+        Some(e.id),
+        "list",
+        Some(row.alias.clone()),
+    )?;
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.call_out_of_order",
+        "player",
+        Some(e.player_id),
+        None,
+        Some(&serde_json::json!({
+            "call_id": call.id,
+            "table_id": t.id,
+            "seat": seat_no,
+            "entry_id": e.id,
+            "reason": reason,
+            "next_in_order_player_id": next_in_order,
+        })),
+    )?;
+    Ok(call)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn create_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    t: &TableRow,
+    seat_no: i32,
+    player_id: i64,
+    entry_id: Option<i64>,
+    source: &str,
+    alias: Option<String>,
+) -> AppResult<SeatCallRow> {
+    let row = SeatCallRow {
+        id: next_seq(conn, "seat_call")?,
+        table_id: t.id,
+        seat_no,
+        player_id,
+        entry_id,
+        source: source.into(),
+        called_at: now.naive_utc(),
+        respond_by: (now + Duration::minutes(profile.seat_call_response_min as i64)).naive_utc(),
+        state: "pending".into(),
+        acknowledged_at: None,
+        resolved_at: None,
+        created_by: actor.id,
+        escalated_at: None,
+        player_answer: None,
+        answered_at: None,
+        extended_at: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(seat_calls::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-called")
+        } else {
+            e.into()
+        }
+    })?;
+    if let Some(eid) = entry_id {
+        let n = crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(
+                waitlist_entries::table
+                    .find(eid)
+                    .filter(waitlist_entries::state.eq("waiting"))
+            )
+            .set(waitlist_entries::state.eq("called"))
+            .returning(waitlist_entries::id)
+        )
+        .changed(dbc))?;
+        if n != 1 {
+            return Err(conflict("err-entry-not-active"));
+        }
+    }
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.call",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
+    let alias: String = match alias {
+        Some(a) => a,
+        None => crate::native!(conn, |dbc| players::table
+            .find(player_id)
+            .select(players::alias)
+            .first(dbc))?,
+    };
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "seat.call",
+        &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
+            "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
+    )?;
+    let mut game_name = GameName::of(t.game_id);
+    tell_call(conn, now, t, &row, &mut game_name)?;
+    // The list's head moved on: the players now first in line are told.
+    if entry_id.is_some() {
+        notify_heads_of(conn, now, &mut game_name, None)?;
+    }
+    // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
+    if source == "must_move" {
+        if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
+            emit(
+                conn,
+                now,
+                Some(from.table_id),
+                "seat.move_due",
+                &serde_json::json!({ "call_id": row.id, "seat": from.seat_no, "player_id": player_id, "to_table": t.number, "to_seat": seat_no }),
+            )?;
+        }
+    }
+    Ok(row)
+}
+
+/// The dealer at the table acknowledges a seat call (the tablet got it and the seat is kept
+/// for the player). `at_table`: the tablet's table — a call for another table is not theirs.
+/// Acknowledging twice is harmless (the first time is kept).
+pub fn acknowledge_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    call_id: i64,
+    at_table: Option<i64>,
+) -> AppResult<SeatCallRow> {
+    let c = call(conn, call_id)?;
+    if at_table.is_some_and(|t| t != c.table_id) {
+        return Err(AppError::NotFound);
+    }
+    match c.state.as_str() {
+        "acknowledged" => return Ok(c),
+        "pending" => {}
+        _ => return Err(conflict("err-call-not-open")),
+    }
+    // The response window is over by the clock: nothing left to acknowledge, even before the
+    // scheduler marks the call expired.
+    if c.respond_by.and_utc() <= now {
+        return Err(conflict("err-call-expired"));
+    }
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seat_calls::table
+                .find(call_id)
+                .filter(seat_calls::state.eq("pending"))
+        )
+        .set((
+            seat_calls::state.eq("acknowledged"),
+            seat_calls::acknowledged_at.eq(Some(now.naive_utc()))
+        ))
+        .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
+    let after = call(conn, call_id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.call_ack",
+        "player",
+        Some(c.player_id),
+        Some(&c),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(c.table_id),
+        "seat.call_ack",
+        &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+    )?;
+    Ok(after)
+}
+
+/// Seat calls the table has not acknowledged within the profile's
+/// `seat_call_ack_escalation_min`: marked once, audited, and pushed so the floor dashboard
+/// shows them escalated.
+pub(super) fn escalate_unacknowledged(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    system: &Actor,
+) -> AppResult<usize> {
+    let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
+    let late: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::state.eq("pending"))
+        .filter(seat_calls::escalated_at.is_null())
+        .filter(seat_calls::called_at.le(limit))
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    for c in &late {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set(seat_calls::escalated_at.eq(Some(now.naive_utc())))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
+        let after = call(conn, c.id)?;
+        audit::record(
+            conn,
+            now,
+            system,
+            "seat.call_escalated",
+            "player",
+            Some(c.player_id),
+            Some(c),
+            Some(&after),
+        )?;
+        emit(
+            conn,
+            now,
+            Some(c.table_id),
+            "seat.call_escalated",
+            &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+        )?;
+    }
+    Ok(late.len())
+}
+
+/// The called player arrived: the floor (or the dealer) confirms the seating (BSOP 44).
+/// A must-move call (BSOP 55) moves the player from the must-move table and a seat-change
+/// call (PT-2007 12, BSOP 51) moves them within their table: the old seating ends and the new
+/// one starts in the same transaction, so the player never holds two seats (BSOP 46).
+pub fn confirm_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    call_id: i64,
+) -> AppResult<SeatingRow> {
+    // The call and its table in one statement (issue 14: statements per seating).
+    let (c, t): (SeatCallRow, TableRow) = crate::native!(conn, |dbc| seat_calls::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
+        .filter(seat_calls::id.eq(call_id))
+        .select((SeatCallRow::as_select(), TableRow::as_select()))
+        .first(dbc))?;
+    if !matches!(c.state.as_str(), "pending" | "acknowledged") {
+        return Err(conflict("err-call-not-open"));
+    }
+    // The response window is over: the call is expired even before the scheduler says so.
+    if c.respond_by.and_utc() <= now {
+        return Err(conflict("err-call-expired"));
+    }
+    let seating = match c.source.as_str() {
+        "must_move" | "seat_change" => {
+            let from = current_seating(conn, c.player_id)?
+                .ok_or_else(|| conflict("err-move-not-seated"))?;
+            let (reason, action) = if c.source == "must_move" {
+                // The player must still be at the game's must-move table.
+                let ft = table(conn, from.table_id)?;
+                if !ft.must_move || ft.game_id != t.game_id {
+                    return Err(conflict("err-move-not-seated"));
+                }
+                ("must-move", "seat.must_move")
+            } else {
+                if from.table_id != t.id {
+                    return Err(conflict("err-move-not-seated"));
+                }
+                ("seat change", "seat.change")
+            };
+            move_player(
+                conn,
+                now,
+                tz,
+                profile,
+                actor,
+                &from,
+                &t,
+                c.seat_no,
+                Some(c.id),
+                reason,
+                action,
+            )?
+        }
+        _ => seat_player(
+            conn,
+            now,
+            tz,
+            profile,
+            actor,
+            &t,
+            c.seat_no,
+            c.player_id,
+            c.entry_id,
+            Some(c.id),
+        )?,
+    };
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
+            .set((
+                seat_calls::state.eq("seated"),
+                seat_calls::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-call-not-open"));
+    }
+    if c.source == "seat_change" {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(
+                seat_change_requests::table
+                    .filter(seat_change_requests::player_id.eq(c.player_id))
+                    .filter(seat_change_requests::state.eq("open"))
+            )
+            .set((
+                seat_change_requests::state.eq("served"),
+                seat_change_requests::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_change_requests::id)
+        )
+        .changed(dbc))?;
+    }
+    Ok(seating)
+}
+
+/// Ends a seat call whose response window is over: expired, the player to the bottom of the
+/// list or off it as the room decided, told so, and the table told. The scheduler does this
+/// for every due call; an action on the seat does it for that seat's call at once (the clock
+/// decides, not whether the scheduler has run). False when the call was no longer open.
+pub(super) fn expire_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    system: &Actor,
+    c: &SeatCallRow,
+) -> AppResult<bool> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
+            .set((
+                seat_calls::state.eq("expired"),
+                seat_calls::resolved_at.eq(Some(now.naive_utc()))
+            ))
+            .returning(seat_calls::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Ok(false);
+    }
+    audit::record::<SeatCallRow, ()>(
+        conn,
+        now,
+        system,
+        "seat.call_expired",
+        "player",
+        Some(c.player_id),
+        Some(c),
+        None,
+    )?;
+    if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
+        let e = entry(conn, eid)?;
+        match profile.call_expiry {
+            CallExpiry::Remove => {
+                end_entry(
+                    conn,
+                    now,
+                    system,
+                    &e,
+                    "removed",
+                    "call expired",
+                    "list.call_expired",
+                )?;
+            }
+            CallExpiry::BottomOfList => {
+                let key = bottom_key(conn, e.game_id)?;
+                crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(waitlist_entries::table.find(eid))
+                        .set((
+                            waitlist_entries::state.eq("waiting"),
+                            waitlist_entries::order_key.eq(key)
+                        ))
+                        .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?;
+                let note = serde_json::json!({ "call_id": c.id, "to": "bottom" });
+                audit::record::<(), _>(
+                    conn,
+                    now,
+                    system,
+                    "list.call_expired",
+                    "player",
+                    Some(e.player_id),
+                    None,
+                    Some(&note),
+                )?;
+                notify_heads(conn, now, e.game_id, None)?;
+            }
+        }
+        let number = table(conn, c.table_id)?.number;
+        let back = profile.call_expiry == CallExpiry::BottomOfList;
+        tell_entry(conn, now, &e, Kind::CallExpired, |p| {
+            p.table = Some(number);
+            p.back_on_list = Some(back);
+        })?;
+    }
+    emit(
+        conn,
+        now,
+        Some(c.table_id),
+        "seat.call_expired",
+        &serde_json::json!({ "call_id": c.id, "seat": c.seat_no, "player_id": c.player_id }),
+    )?;
+    Ok(true)
+}

@@ -1,0 +1,451 @@
+//! Must-move tables (BSOP 55-57): which table of a game is the must-move, its players in
+//! their list order, who is due for a seat at a main game, and a must-move refused.
+
+use super::*;
+
+/// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
+/// single table). Stored in `card_tables.must_move`, exactly one per game or none; each change
+/// is audited and pushed. Runs when a table of the game opens or closes.
+pub fn recompute_must_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    game_id: i64,
+) -> AppResult<Option<i64>> {
+    let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .select(TableRow::as_select())
+        .load(dbc))?;
+    // The choice reads only when each table was formed; the seat counts do not matter.
+    let live: Vec<GameTable> = all
+        .iter()
+        .filter(|t| in_play(t))
+        .map(|t| GameTable {
+            table_id: t.id,
+            formed_at: formed_at(t),
+            seated: 0,
+            seats: t.seats.max(0) as usize,
+        })
+        .collect();
+    let chosen = must_move_table(&live);
+    // Clear before set, so the game never shows two must-move tables.
+    let mut changed: Vec<&TableRow> = all
+        .iter()
+        .filter(|t| t.must_move && Some(t.id) != chosen)
+        .collect();
+    changed.extend(all.iter().filter(|t| !t.must_move && Some(t.id) == chosen));
+    for t in changed {
+        let want = Some(t.id) == chosen;
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(card_tables::table.find(t.id))
+                .set((
+                    card_tables::must_move.eq(want),
+                    card_tables::updated_at.eq(now.naive_utc())
+                ))
+                .returning(card_tables::id)
+        )
+        .changed(dbc))?;
+        let after = table(conn, t.id)?;
+        audit::record(
+            conn,
+            now,
+            actor,
+            "table.must_move",
+            "table",
+            Some(t.id),
+            Some(t),
+            Some(&after),
+        )?;
+        emit(
+            conn,
+            now,
+            Some(t.id),
+            "table.must_move",
+            &serde_json::json!({ "table": t.number, "game_id": game_id, "must_move": want }),
+        )?;
+    }
+    Ok(chosen)
+}
+
+/// The game's must-move table in play, if any.
+fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
+    Ok(crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(card_tables::must_move.eq(true))
+        .filter(table_in_play!())
+        .select(TableRow::as_select())
+        .first(dbc))
+    .optional()?)
+}
+
+/// BSOP 55: the players at a must-move table in the original waiting-list order: by the
+/// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
+/// time; players seated without a list entry come after, by the time they sat down.
+fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
+    let mut rows: Vec<(
+        SeatingRow,
+        PlayerRow,
+        Option<i64>,
+        Option<chrono::NaiveDateTime>,
+    )> = crate::native!(conn, |dbc| seatings::table
+        .inner_join(players::table)
+        .left_join(
+            waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id))
+        )
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .select((
+            SeatingRow::as_select(),
+            PlayerRow::as_select(),
+            waitlist_entries::order_key.nullable(),
+            waitlist_entries::joined_at.nullable()
+        ))
+        .load(dbc))?;
+    rows.sort_by_key(|(s, _, key, joined)| {
+        (
+            key.is_none(),
+            key.unwrap_or(0),
+            joined.unwrap_or(s.sat_at),
+            s.sat_at,
+            s.id,
+        )
+    });
+    Ok(rows.into_iter().map(|(s, p, _, _)| (s, p)).collect())
+}
+
+/// A game's must-move table and its players in must-move order (BSOP 55).
+#[allow(clippy::type_complexity)]
+pub fn must_move_list(
+    conn: &mut DbConn,
+    game_id: i64,
+) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
+    game(conn, game_id)?;
+    let Some(m) = must_move_table_of(conn, game_id)? else {
+        return Ok(None);
+    };
+    let players = must_move_players(conn, m.id)?;
+    Ok(Some((m, players)))
+}
+
+/// BSOP 55, 57: for a free seat at table `t`, the must-move player due now (at most one), and
+/// whether the must-move players are waiting (nobody may take the seat from the list).
+/// Only at a main game (not the must-move table) of a game that has a must-move table.
+/// Players who cannot take this seat now are left out: already called, no longer eligible,
+/// or kept apart from someone at the main table (BSOP 47).
+///
+/// BSOP 57: the move waits while the player is in the small blind or on the button of the
+/// must-move table (the button the dealer's "new hand" taps move; no button known: nobody
+/// waits).
+pub(super) fn must_move_due_for(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    t: &TableRow,
+    game_id: i64,
+) -> AppResult<(Vec<i64>, Option<Problem>)> {
+    if t.must_move {
+        return Ok((Vec::new(), None));
+    }
+    let Some(m) = must_move_table_of(conn, game_id)? else {
+        return Ok((Vec::new(), None));
+    };
+    if m.id == t.id {
+        return Ok((Vec::new(), None));
+    }
+    let waiting = must_move_players(conn, m.id)?;
+    if waiting.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    // Read only when needed (issue 14: statements per call): who sits at the main table
+    // (for a separation), the must-move table's protected seats (for the one player due).
+    let mut here: Option<Vec<i64>> = None;
+    let mut players = Vec::new();
+    let mut seats = std::collections::HashMap::new();
+    for (i, (s, p)) in waiting.into_iter().enumerate() {
+        if has_open_call(conn, s.player_id)?
+            || !registry::eligibility(conn, &p, now, tz)?.is_empty()
+        {
+            continue;
+        }
+        let apart = separated_from(conn, s.player_id)?;
+        if !apart.is_empty() {
+            if here.is_none() {
+                here = Some(seated_at(conn, t.id)?.iter().map(|s| s.player_id).collect());
+            }
+            if here.iter().flatten().any(|h| apart.contains(h)) {
+                continue;
+            }
+        }
+        let protected = crate::services::table_side::protected_seats(conn, &m)?;
+        let seat_no = s.seat_no;
+        seats.insert(s.player_id, (seat_no, p.alias));
+        players.push(MustMovePlayer {
+            player_id: s.player_id,
+            list_order: i as i64,
+            in_small_blind_or_button: protected.contains(&seat_no),
+        });
+        // BSOP 57: only the first in order who can take the seat is ever due (or waited
+        // for), so the others need not be checked: three queries per call instead of three
+        // per player at the must-move table (issue 14: 30 of a call's 59 statements).
+        break;
+    }
+    let due = must_move_due(&players);
+    // BSOP 57: nobody due although must-move players wait: the first in order is in the
+    // small blind or on the button, and the seat waits for them (said with who and where).
+    let first = players
+        .iter()
+        .min_by_key(|p| (p.list_order, p.player_id))
+        .and_then(|p| seats.get(&p.player_id));
+    let waits = match (due, first) {
+        (None, Some((seat_no, alias))) => {
+            let position = if Some(*seat_no) == m.button_seat {
+                "button"
+            } else {
+                "small_blind"
+            };
+            Some(
+                Problem::new("err-seat-waits-for-must-move")
+                    .arg("alias", alias)
+                    .arg("table", m.number)
+                    .arg("seat", seat_no)
+                    .arg("position", position),
+            )
+        }
+        _ => None,
+    };
+    Ok((due.into_iter().collect(), waits))
+}
+
+/// BSOP 55: a player who refused a must-move and gave up may not play at that must-move
+/// table (while it is the must-move table, since it was opened).
+pub(super) fn barred_from_table(
+    conn: &mut DbConn,
+    player_id: i64,
+    t: &TableRow,
+) -> AppResult<bool> {
+    let Some(opened) = t.opened_at else {
+        return Ok(false);
+    };
+    if !t.must_move {
+        return Ok(false);
+    }
+    let n: i64 = crate::native!(conn, |dbc| must_move_refusals::table
+        .filter(must_move_refusals::player_id.eq(player_id))
+        .filter(must_move_refusals::table_id.eq(t.id))
+        .filter(must_move_refusals::choice.eq("give_up"))
+        .filter(must_move_refusals::refused_at.ge(opened))
+        .count()
+        .get_result(dbc))?;
+    Ok(n > 0)
+}
+
+/// BSOP 55: the earliest time a player who refused a must-move (and chose to come back) may
+/// join the game's list again, if that is still in the future: the latest refusal plus the
+/// room's return window (`may_rejoin_after_refusal`).
+/// BSOP 55: the refusal to re-join (the list or a seat of the game) before the return window.
+pub(super) fn refuse_before_rejoin(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    tz: Tz,
+    game_id: i64,
+    player_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<()> {
+    match rejoin_not_before(conn, profile, game_id, player_id, now)? {
+        Some(from) => {
+            let time = from.with_timezone(&tz).format("%H:%M").to_string();
+            Err(AppError::Conflict(
+                Problem::new("err-must-move-rejoin-later").arg("time", time),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+fn rejoin_not_before(
+    conn: &mut DbConn,
+    profile: &RuleProfile,
+    game_id: i64,
+    player_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<Option<DateTime<Utc>>> {
+    let last: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| must_move_refusals::table
+        .filter(must_move_refusals::player_id.eq(player_id))
+        .filter(must_move_refusals::game_id.eq(game_id))
+        .filter(must_move_refusals::choice.eq("rejoin_later"))
+        .order(must_move_refusals::refused_at.desc())
+        .select(must_move_refusals::refused_at)
+        .first(dbc))
+    .optional()?;
+    Ok(last
+        .map(|at| {
+            may_rejoin_after_refusal(
+                at.and_utc(),
+                Duration::minutes(profile.return_window_min as i64),
+            )
+        })
+        .filter(|until| now < *until))
+}
+
+/// What a must-move player who refuses to move chooses (BSOP 55).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalChoice {
+    /// Gives up: leaves, and may not play at the must-move table.
+    GiveUp,
+    /// Leaves, and may join the waiting list again no sooner than the return window.
+    RejoinLater,
+}
+
+impl RefusalChoice {
+    pub fn parse(s: &str) -> Option<RefusalChoice> {
+        match s {
+            "give_up" => Some(RefusalChoice::GiveUp),
+            "rejoin_later" => Some(RefusalChoice::RejoinLater),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefusalChoice::GiveUp => "give_up",
+            RefusalChoice::RejoinLater => "rejoin_later",
+        }
+    }
+}
+
+/// BSOP 55: a must-move player refuses to move to the main game. Either way they leave the
+/// must-move table (their seating ends, reason "refused must-move"): giving up, they may not
+/// play at that must-move table again; coming back later, they are taken off the game's
+/// list and may join it again only after the return window (one hour). The must-move call
+/// they refused is declined and the seat is offered to the next must-move player. Returns
+/// the refusal and that next call, if someone could be called.
+#[allow(clippy::too_many_arguments)]
+pub fn refuse_must_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    choice: RefusalChoice,
+) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
+    let s = seating(conn, seating_id)?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let t = table(conn, s.table_id)?;
+    if !t.must_move {
+        return Err(conflict("err-not-must-move-table"));
+    }
+    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(s.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some("refused must-move"))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-already-left"));
+    }
+    let ended = seating(conn, s.id)?;
+    cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;
+    // The must-move call is declined; any other open call of the player ends.
+    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(s.player_id))
+        .filter(call_open!())
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
+    for c in &declined {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set((
+                    seat_calls::state.eq("declined"),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
+    }
+    let others: Vec<i64> = open
+        .iter()
+        .filter(|c| c.source != "must_move")
+        .map(|c| c.id)
+        .collect();
+    cancel_open_calls(conn, now, actor, &others)?;
+    let rejoin_after = (choice == RefusalChoice::RejoinLater).then(|| {
+        may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64))
+            .naive_utc()
+    });
+    if choice == RefusalChoice::RejoinLater {
+        let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq(game_id))
+            .filter(waitlist_entries::player_id.eq(s.player_id))
+            .filter(entry_active!())
+            .select(WaitlistRow::as_select())
+            .first(dbc))
+        .optional()?;
+        if let Some(e) = active {
+            cancel_calls_of_entry(conn, now, actor, e.id)?;
+            end_entry(
+                conn,
+                now,
+                actor,
+                &e,
+                "removed",
+                "refused must-move",
+                "list.remove",
+            )?;
+        }
+    }
+    let row = MustMoveRefusalRow {
+        id: next_seq(conn, "must_move_refusal")?,
+        game_id,
+        table_id: t.id,
+        player_id: s.player_id,
+        seating_id: s.id,
+        choice: choice.as_str().into(),
+        refused_at: now.naive_utc(),
+        rejoin_after,
+        created_by: actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(must_move_refusals::table)
+        .values(&row)
+        .execute(dbc))?;
+    let after = serde_json::json!({ "seating": ended, "refusal": row });
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.refuse_must_move",
+        "player",
+        Some(s.player_id),
+        Some(&s),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "reason": "refused must-move", "choice": choice }),
+    )?;
+    apply_table_rules(conn, now, profile, actor, t.id)?;
+    // The main-game seat goes to the next must-move player.
+    let mut next = None;
+    for c in declined {
+        match call_next(conn, now, tz, profile, actor, c.table_id, c.seat_no) {
+            Ok(call) => next = Some(call),
+            Err(AppError::Conflict(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((row, next))
+}

@@ -1,0 +1,634 @@
+//! Seating (BSOP 44, 46, 47, 50): who sits at a table, whether a seat is free and a player
+//! may sit there, seating a player, moving a seated one, and leaving a seat.
+
+use super::*;
+
+/// Players seated at a table now.
+/// How many players sit at a table.
+pub fn seated_count(conn: &mut DbConn, table_id: i64) -> AppResult<usize> {
+    let n: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    Ok(n as usize)
+}
+
+pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>> {
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .order(seatings::seat_no.asc())
+        .select(SeatingRow::as_select())
+        .load(dbc))?)
+}
+
+/// Who sits at a table and the open calls reserving its seats, each with the player (one
+/// query each, for the table's seat view).
+#[allow(clippy::type_complexity)]
+pub fn seats_of(
+    conn: &mut DbConn,
+    table_id: i64,
+) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
+    let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
+        .inner_join(players::table)
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .order(seatings::seat_no.asc())
+        .select((SeatingRow::as_select(), PlayerRow::as_select()))
+        .load(dbc))?;
+    let calls: Vec<(SeatCallRow, PlayerRow)> = crate::native!(conn, |dbc| seat_calls::table
+        .inner_join(players::table.on(players::id.eq(seat_calls::player_id)))
+        .filter(seat_calls::table_id.eq(table_id))
+        .filter(call_open!())
+        .order(seat_calls::seat_no.asc())
+        .select((SeatCallRow::as_select(), PlayerRow::as_select()))
+        .load(dbc))?;
+    Ok((seated, calls))
+}
+
+/// BSOP 47: the players this one must never sit with.
+pub(super) fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
+    let rows: Vec<(i64, i64)> = crate::native!(conn, |dbc| separations::table
+        .filter(separations::removed_at.is_null())
+        .filter(
+            separations::player_a
+                .eq(player_id)
+                .or(separations::player_b.eq(player_id))
+        )
+        .select((separations::player_a, separations::player_b))
+        .load(dbc))?;
+    Ok(rows
+        .into_iter()
+        .map(|(a, b)| if a == player_id { b } else { a })
+        .collect())
+}
+
+/// BSOP 46: does this player hold a seat at any table?
+pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::player_id.eq(player_id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result::<i64>(dbc))?
+        > 0)
+}
+
+/// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
+/// named player (BSOP 49) is free for that player only (`for_player`).
+/// Judged by the clock (`now`), not by whether the scheduler has run: a suspended table
+/// past its close deadline (PT-2007 24) and a hold past its `until` are over already.
+pub(super) fn check_seat_free(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    t: &TableRow,
+    seat_no: i32,
+    except_call: Option<i64>,
+    for_player: Option<i64>,
+) -> AppResult<Option<SeatHoldRow>> {
+    let last = t.seats + i32::from(t.extra_seat);
+    if !(1..=last).contains(&seat_no) {
+        // The table's own size (the document bounds the number itself: 1 to 12).
+        return Err(AppError::Validation(vec![FieldError::new(
+            "seat_no",
+            "err-no-such-seat",
+        )
+        .arg("max", last)]));
+    }
+    if !matches!(
+        TableState::parse(&t.state),
+        Some(TableState::Open | TableState::Running | TableState::Suspended)
+    ) {
+        return Err(conflict("err-table-not-open"));
+    }
+    check_not_closing(now, profile, t)?;
+    let taken: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(t.id))
+        .filter(seatings::seat_no.eq(seat_no))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    if taken > 0 {
+        return Err(conflict("err-seat-taken"));
+    }
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq(t.id))
+        .filter(seat_calls::seat_no.eq(seat_no))
+        .filter(call_open!())
+        .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let system = Actor::system();
+    for c in &calls {
+        // A call whose response window is over no longer reserves the seat: expired now,
+        // with the bookkeeping the scheduler's next pass would have done.
+        if c.respond_by.and_utc() > now || !expire_call(conn, now, profile, &system, c)? {
+            return Err(conflict("err-seat-called"));
+        }
+    }
+    // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for
+    // (that hold is answered: the seating that follows ends it without reading it again).
+    match active_hold(conn, now, t.id, seat_no)? {
+        Some(h) if for_player.is_none() || h.player_id != for_player => {
+            Err(conflict("err-seat-held"))
+        }
+        hold => Ok(hold),
+    }
+}
+
+/// PT-2007 24: a suspended table whose grace ran out is closed by the clock, even before
+/// the scheduler's pass does the closing: nothing is called, seated or held for it.
+fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) -> AppResult<()> {
+    let grace = Duration::minutes(profile.suspension_grace_min as i64);
+    let state = TableState::parse(&t.state).unwrap_or(TableState::Closed);
+    if crate::domain::table::suspension_over(state, t.suspended_at.map(|x| x.and_utc()), grace, now)
+    {
+        return Err(AppError::Conflict(
+            Problem::new("err-table-suspension-over")
+                .arg("table", t.number)
+                .arg("minutes", profile.suspension_grace_min),
+        ));
+    }
+    Ok(())
+}
+
+/// Why a player cannot sit at this table now (the player, not the seat).
+/// `seated`: whether the player holds a seat, when the caller has read it already.
+pub(super) fn player_may_sit_row(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    t: &TableRow,
+    p: &PlayerRow,
+    seated: Option<bool>,
+) -> AppResult<Option<PassOver>> {
+    let player_id = p.id;
+    if !registry::eligibility(conn, p, now, tz)?.is_empty() {
+        return Ok(Some(PassOver::Ineligible));
+    }
+    // BSOP 46: a player may not hold a seat at more than one table.
+    let seated = match seated {
+        Some(s) => s,
+        None => seated_at_any(conn, player_id)?,
+    };
+    if seated {
+        return Ok(Some(PassOver::AlreadySeated));
+    }
+    // BSOP 47: never at the same table as someone they are kept apart from.
+    let apart = separated_from(conn, player_id)?;
+    if !apart.is_empty()
+        && seated_at(conn, t.id)?
+            .iter()
+            .any(|s| apart.contains(&s.player_id))
+    {
+        return Ok(Some(PassOver::Separated));
+    }
+    Ok(None)
+}
+
+/// The floor seats a player directly (BSOP 44), with every check a call would make.
+pub fn seat_directly(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+    player_id: i64,
+) -> AppResult<SeatingRow> {
+    let t = table(conn, table_id)?;
+    registry::get(conn, player_id).map_err(|e| match e {
+        AppError::NotFound => AppError::field("player_id", "err-player-unknown"),
+        e => e,
+    })?;
+    // The player's active entry on this game's list, if any, is used up by the seating.
+    let entry_id: Option<i64> = match t.game_id {
+        Some(g) => crate::native!(conn, |dbc| waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq(g))
+            .filter(waitlist_entries::player_id.eq(player_id))
+            .filter(entry_active!())
+            .select(waitlist_entries::id)
+            .first(dbc))
+        .optional()?,
+        None => None,
+    };
+    // BSOP 49: a seat held for a player finishing a hand at another table: seating them
+    // there moves them (the seat they leave ends in the same transaction, BSOP 46).
+    if let Some(from) = current_seating(conn, player_id)? {
+        if active_hold(conn, now, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
+            return move_player(
+                conn,
+                now,
+                tz,
+                profile,
+                actor,
+                &from,
+                &t,
+                seat_no,
+                None,
+                "moved to held seat",
+                "seat.move",
+            );
+        }
+    }
+    seat_player(
+        conn, now, tz, profile, actor, &t, seat_no, player_id, entry_id, None,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn seat_player(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    t: &TableRow,
+    seat_no: i32,
+    player_id: i64,
+    entry_id: Option<i64>,
+    call_id: Option<i64>,
+) -> AppResult<SeatingRow> {
+    let hold = check_seat_free(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
+    if t.game_id.is_none() {
+        return Err(conflict("err-table-no-game"));
+    }
+    let (other_calls, seated) = called_or_seated(conn, player_id, call_id)?;
+    let player = registry::get(conn, player_id)?;
+    if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(seated))? {
+        return Err(pass_over_error(p, conn, now, tz, player_id)?);
+    }
+    // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
+    if barred_from_table(conn, player_id, t)? {
+        return Err(conflict("err-refused-must-move-table"));
+    }
+    // BSOP 55: who chose to come back later sits in this game again only after the window.
+    if let Some(g) = t.game_id {
+        refuse_before_rejoin(conn, profile, tz, g, player_id, now)?;
+    }
+    let row = SeatingRow {
+        id: next_seq(conn, "seating")?,
+        table_id: t.id,
+        seat_no,
+        player_id,
+        game_id: t.game_id,
+        entry_id,
+        sat_at: now.naive_utc(),
+        left_at: None,
+        left_reason: None,
+        seated_by: actor.id,
+    };
+    start_seating(conn, now, actor, &row, entry_id, call_id, Some(other_calls))?;
+    // Seated straight from the list (no call): the next in line are told.
+    if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
+        notify_heads(conn, now, g, None)?;
+    }
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.take",
+        "player",
+        Some(player_id),
+        None,
+        Some(&row),
+    )?;
+    // BSOP 49: the player took the seat held for them: the hold ends.
+    release_holds_taken_by(conn, now, actor, hold, player_id)?;
+    emit(
+        conn,
+        now,
+        Some(t.id),
+        "seat.taken",
+        &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": player.alias }),
+    )?;
+    apply_table_rules_to(conn, now, profile, actor, t)?;
+    Ok(row)
+}
+
+/// Starts a sit-down: the seating row (the unique indexes settle a race between two floor
+/// managers: the loser gets a 409), the list entry it uses up, and — BSOP 46 — the end of
+/// the player's other open calls (those entries wait again, in their place). `keep_call` is
+/// the call being answered by this seating.
+fn start_seating(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    row: &SeatingRow,
+    entry_id: Option<i64>,
+    keep_call: Option<i64>,
+    other_calls: Option<bool>,
+) -> AppResult<()> {
+    crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
+        .values(row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-seat-race")
+        } else {
+            e.into()
+        }
+    })?;
+    // PT-2007 7b: a late seat owes the table's session.
+    crate::services::cagnotte::on_seat(conn, now, actor, row)?;
+    if let Some(eid) = entry_id {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(waitlist_entries::table.find(eid))
+                .set((
+                    waitlist_entries::state.eq("seated"),
+                    waitlist_entries::ended_at.eq(Some(now.naive_utc())),
+                    waitlist_entries::end_reason.eq(Some("seated"))
+                ))
+                .returning(waitlist_entries::id)
+        )
+        .changed(dbc))?;
+    }
+    // `other_calls`: the caller read in this transaction that there are none (one statement
+    // less per seating, issue 14).
+    if other_calls == Some(false) {
+        return Ok(());
+    }
+    let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(row.player_id))
+        .filter(call_open!())
+        .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))
+        .select(seat_calls::id)
+        .load(dbc))?;
+    cancel_open_calls(conn, now, actor, &others)
+}
+
+/// A player leaves their seat (the next player can then be called).
+pub fn leave(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    reason: &str,
+) -> AppResult<SeatingRow> {
+    let s: SeatingRow = crate::native!(conn, |dbc| seatings::table
+        .find(seating_id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(seating_id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-already-left"));
+    }
+    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
+        .find(seating_id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?;
+    // A seat-change request only makes sense while seated at that table, and a must-move
+    // call while seated at the must-move table: both end with the seating.
+    cancel_seat_changes(conn, now, actor, s.player_id, s.table_id)?;
+    let must_move_calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(s.player_id))
+        .filter(seat_calls::source.eq("must_move"))
+        .filter(call_open!())
+        .select(seat_calls::id)
+        .load(dbc))?;
+    cancel_open_calls(conn, now, actor, &must_move_calls)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.leave",
+        "player",
+        Some(s.player_id),
+        Some(&s),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
+    )?;
+    remove_extra_seat(conn, now, actor, s.table_id, s.seat_no)?;
+    apply_table_rules(conn, now, profile, actor, s.table_id)?;
+    Ok(after)
+}
+
+/// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
+/// leaves: the player in the extra seat takes the freed seat (or, if they are the one
+/// leaving, the extra seat simply goes).
+fn remove_extra_seat(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    table_id: i64,
+    freed_seat: i32,
+) -> AppResult<()> {
+    let t = table(conn, table_id)?;
+    if !t.extra_seat {
+        return Ok(());
+    }
+    let extra_no = t.seats + 1;
+    if freed_seat != extra_no {
+        let extra: Option<SeatingRow> = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::seat_no.eq(extra_no))
+            .filter(seatings::left_at.is_null())
+            .select(SeatingRow::as_select())
+            .first(dbc))
+        .optional()?;
+        if let Some(x) = extra {
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(seatings::table.find(x.id))
+                    .set(seatings::seat_no.eq(freed_seat))
+                    .returning(seatings::id)
+            )
+            .changed(dbc))?;
+            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table
+                .find(x.id)
+                .select(SeatingRow::as_select())
+                .first(dbc))?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                "seat.extra_removed",
+                "player",
+                Some(x.player_id),
+                Some(&x),
+                Some(&moved),
+            )?;
+            emit(
+                conn,
+                now,
+                Some(table_id),
+                "seat.moved",
+                &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }),
+            )?;
+        }
+    }
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set(card_tables::extra_seat.eq(false))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
+    let after = table(conn, table_id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.extra_seat_removed",
+        "table",
+        Some(table_id),
+        Some(&t),
+        Some(&after),
+    )?;
+    Ok(())
+}
+
+/// Moves a seated player to another seat, at their table or another (a must-move, a
+/// seat change, a voluntary transfer, a held seat): the old seating ends with `reason` and
+/// the new one starts in the same transaction, so the player never holds two seats
+/// (BSOP 46). The destination seat must be free (a call for it: `call_id`; a hold: held for
+/// this player), the player eligible and not kept apart from anyone there (BSOP 47).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn move_player(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    from: &SeatingRow,
+    to: &TableRow,
+    seat_no: i32,
+    call_id: Option<i64>,
+    reason: &str,
+    action: &str,
+) -> AppResult<SeatingRow> {
+    let player_id = from.player_id;
+    let hold = check_seat_free(conn, now, profile, to, seat_no, call_id, Some(player_id))?;
+    let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let p = registry::get(conn, player_id)?;
+    let why = registry::eligibility(conn, &p, now, tz)?;
+    if !why.is_empty() {
+        return Err(ineligible_error(&why));
+    }
+    let apart = separated_from(conn, player_id)?;
+    if !apart.is_empty()
+        && seated_at(conn, to.id)?
+            .iter()
+            .any(|s| s.player_id != player_id && apart.contains(&s.player_id))
+    {
+        return Err(conflict("err-separated-at-table"));
+    }
+    if barred_from_table(conn, player_id, to)? {
+        return Err(conflict("err-refused-must-move-table"));
+    }
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(from.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(conflict("err-already-left"));
+    }
+    let ended = seating(conn, from.id)?;
+    // Within a game the seating keeps the list entry it came from (the original list order,
+    // BSOP 55); into another game it uses up the player's entry on that game's list.
+    let (entry_id, new_entry) = if from.game_id == Some(game_id) {
+        (from.entry_id, false)
+    } else {
+        let e: Option<i64> = crate::native!(conn, |dbc| waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq(game_id))
+            .filter(waitlist_entries::player_id.eq(player_id))
+            .filter(entry_active!())
+            .select(waitlist_entries::id)
+            .first(dbc))
+        .optional()?;
+        (e, e.is_some())
+    };
+    let row = SeatingRow {
+        id: next_seq(conn, "seating")?,
+        table_id: to.id,
+        seat_no,
+        player_id,
+        game_id: Some(game_id),
+        entry_id,
+        sat_at: now.naive_utc(),
+        left_at: None,
+        left_reason: None,
+        seated_by: actor.id,
+    };
+    if let (true, Some(eid)) = (new_entry, entry_id) {
+        cancel_calls_of_entry(conn, now, actor, eid)?;
+    }
+    start_seating(
+        conn,
+        now,
+        actor,
+        &row,
+        entry_id.filter(|_| new_entry),
+        call_id,
+        None,
+    )?;
+    // The player moves with their chips, what they bought in, buttons and hand counters.
+    crate::services::table_side::carry_side(conn, from.id, row.id)?;
+    if to.id != from.table_id {
+        cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
+    }
+    let after = serde_json::json!({ "left": ended, "seated": row, "reason": reason });
+    audit::record(
+        conn,
+        now,
+        actor,
+        action,
+        "player",
+        Some(player_id),
+        Some(from),
+        Some(&after),
+    )?;
+    release_holds_taken_by(conn, now, actor, hold, player_id)?;
+    let from_t = table(conn, from.table_id)?;
+    emit(
+        conn,
+        now,
+        Some(from.table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": from.seat_no, "player_id": player_id, "reason": reason, "to_table": to.number, "to_seat": seat_no }),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(to.id),
+        "seat.taken",
+        &serde_json::json!({ "table": to.number, "seat": seat_no, "player_id": player_id, "alias": p.alias, "reason": reason,
+            "from_table": from_t.number, "from_seat": from.seat_no }),
+    )?;
+    apply_table_rules(conn, now, profile, actor, from.table_id)?;
+    if to.id != from.table_id {
+        apply_table_rules(conn, now, profile, actor, to.id)?;
+    }
+    Ok(row)
+}

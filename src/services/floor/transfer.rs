@@ -1,0 +1,210 @@
+//! Balance (BSOP 58, PT-2007 26): free seats, the table suggested for a new player, and a
+//! player's transfer to a similar table.
+
+use super::*;
+
+/// The first seat of a table that is free now: nobody sitting, no open call, no hold.
+fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
+    Ok(free_seats(conn, t)?.first().copied())
+}
+
+/// The table's seats neither taken, called nor held, in order.
+pub(super) fn free_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
+    let taken: Vec<i32> = seated_at(conn, t.id)?.iter().map(|s| s.seat_no).collect();
+    let called: Vec<i32> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq(t.id))
+        .filter(call_open!())
+        .select(seat_calls::seat_no)
+        .load(dbc))?;
+    let held: Vec<i32> = crate::native!(conn, |dbc| seat_holds::table
+        .filter(seat_holds::table_id.eq(t.id))
+        .filter(seat_holds::released_at.is_null())
+        .select(seat_holds::seat_no)
+        .load(dbc))?;
+    Ok((1..=t.seats)
+        .filter(|n| !taken.contains(n) && !called.contains(n) && !held.contains(n))
+        .collect())
+}
+
+pub(super) fn first_free_in_view(v: &TableView) -> Option<i32> {
+    v.seats
+        .iter()
+        .find(|s| s.seating.is_none() && s.call.is_none() && s.hold.is_none())
+        .map(|s| s.seat_no)
+}
+
+/// BSOP 55, 58: where a new player of a game goes, among its tables in play given as
+/// (table, seated, has a free seat): the must-move table when the game has one (it feeds
+/// the main games); otherwise the table that needs a player most (`neediest_table`). Only a
+/// table with a free seat is suggested. Returns the table id and the rule applied.
+pub(super) fn suggest_among(tables: &[(&TableRow, usize, bool)]) -> Option<(i64, &'static str)> {
+    if let Some((t, _, free)) = tables.iter().find(|(t, _, _)| t.must_move) {
+        return free.then_some((t.id, "must_move"));
+    }
+    let g: Vec<GameTable> = tables
+        .iter()
+        .map(|(t, seated, free)| GameTable {
+            table_id: t.id,
+            formed_at: formed_at(t),
+            seated: *seated,
+            // A table without a free seat counts as full.
+            seats: if *free {
+                t.seats.max(0) as usize
+            } else {
+                *seated
+            },
+        })
+        .collect();
+    neediest_table(&g).map(|id| (id, "neediest"))
+}
+
+/// The suggestion for a new player of a game.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    pub table: Option<TableRow>,
+    /// must_move (BSOP 55) | neediest (BSOP 58); none when no table has a free seat.
+    pub rule: Option<&'static str>,
+    pub seated: usize,
+    /// The first free seat of the suggested table (not taken, called or held).
+    pub free_seat: Option<i32>,
+}
+
+/// BSOP 58: the table of a game that needs a player most (or BSOP 55 its must-move table).
+pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
+    game(conn, game_id)?;
+    let tables: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(table_in_play!())
+        .select(TableRow::as_select())
+        .load(dbc))?;
+    let mut info = Vec::with_capacity(tables.len());
+    for t in &tables {
+        let seated = seated_count(conn, t.id)?;
+        let free = first_free_seat(conn, t)?;
+        info.push((t, seated, free));
+    }
+    let pick = suggest_among(
+        &info
+            .iter()
+            .map(|(t, n, f)| (*t, *n, f.is_some()))
+            .collect::<Vec<_>>(),
+    );
+    Ok(
+        match pick
+            .and_then(|(id, rule)| info.iter().find(|(t, _, _)| t.id == id).map(|i| (i, rule)))
+        {
+            Some(((t, seated, free), rule)) => Suggestion {
+                table: Some((*t).clone()),
+                rule: Some(rule),
+                seated: *seated,
+                free_seat: *free,
+            },
+            None => Suggestion {
+                table: None,
+                rule: None,
+                seated: 0,
+                free_seat: None,
+            },
+        },
+    )
+}
+
+fn transfer_error(
+    r: TransferRefusal,
+    session: bool,
+    profile: &RuleProfile,
+    from_seated: usize,
+    to_seated: usize,
+) -> AppError {
+    AppError::Conflict(match r {
+        TransferRefusal::DestinationFull => Problem::new("err-transfer-destination-full"),
+        TransferRefusal::CaveNotLost => Problem::new("err-transfer-cave-not-lost"),
+        TransferRefusal::LeavesTableShort => {
+            Problem::new("err-transfer-leaves-table-short").arg("min", profile.min_players_to_run)
+        }
+        TransferRefusal::Unbalances if session => Problem::new("err-transfer-unbalances-session")
+            .arg("from", from_seated)
+            .arg("to", to_seated),
+        TransferRefusal::Unbalances => Problem::new("err-transfer-unbalances")
+            .arg("from", from_seated)
+            .arg("to", to_seated),
+    })
+}
+
+/// BSOP 58, PT-2007 26: a player asks to move to a similar table (same game and limit).
+/// Refused when the table left has fewer players than the destination (BSOP 58); in session
+/// mode (either table's mode is `session`) only after losing the cave, and not if the move
+/// leaves the table below the minimum or unbalances the tables (PT-2007 26). The player
+/// takes the destination's first free seat (not taken, called or held). `cave_lost` comes
+/// from the floor for now; the dealer tablet will report it later.
+#[allow(clippy::too_many_arguments)]
+pub fn transfer(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    tz: Tz,
+    profile: &RuleProfile,
+    actor: &Actor,
+    seating_id: i64,
+    to_table_id: i64,
+    cave_lost: bool,
+) -> AppResult<SeatingRow> {
+    let s = seating(conn, seating_id)?;
+    let to = table(conn, to_table_id).map_err(|e| match e {
+        AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
+        e => e,
+    })?;
+    if s.left_at.is_some() {
+        return Err(conflict("err-already-left"));
+    }
+    let from = table(conn, s.table_id)?;
+    if to.id == from.id {
+        return Err(conflict("err-transfer-same-table"));
+    }
+    if to.game_id.is_none() || to.game_id != from.game_id {
+        return Err(conflict("err-transfer-not-similar"));
+    }
+    if !in_play(&to) {
+        return Err(conflict("err-table-not-open"));
+    }
+    // BSOP 55, 57: players of the must-move table reach the main games in their original
+    // list order: only the one whose turn it is may move to a main game now.
+    if from.must_move && !to.must_move {
+        let game_id = to.game_id.unwrap_or_default();
+        let (due, _) = must_move_due_for(conn, now, tz, &to, game_id)?;
+        if due.first() != Some(&s.player_id) {
+            return Err(conflict("err-transfer-from-must-move"));
+        }
+    }
+    let from_seated = seated_count(conn, from.id)?;
+    let to_seated = seated_count(conn, to.id)?;
+    let free = first_free_seat(conn, &to)?;
+    let to_seats = if free.is_some() {
+        to.seats.max(0) as usize
+    } else {
+        to_seated
+    };
+    let session = from.mode == "session" || to.mode == "session";
+    transfer_allowed(
+        from_seated,
+        to_seated,
+        to_seats,
+        session,
+        cave_lost,
+        profile.min_players_to_run,
+    )
+    .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
+    let seat_no = free.ok_or_else(|| conflict("err-transfer-destination-full"))?;
+    move_player(
+        conn,
+        now,
+        tz,
+        profile,
+        actor,
+        &s,
+        &to,
+        seat_no,
+        None,
+        "transfer",
+        "seat.transfer",
+    )
+}

@@ -1,0 +1,440 @@
+//! Chips in and out of a seat: what a player must buy in for (BSOP 26, 37; PT-2007 28),
+//! buy-ins and rebuys (PT-2007 75, 79), stack counts, cashing out with the minimum stay of
+//! winners (BSOP 38), a table change with the whole stack (BSOP 27), and the chips a moving
+//! player carries.
+
+use super::*;
+
+/// BSOP 26, 37: the player's last departure from this game (any table of it).
+pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<Option<Departure>> {
+    let last: Option<(i64, Option<NaiveDateTime>, Option<String>, Option<i64>)> =
+        crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::player_id.eq(player_id))
+            .filter(seatings::game_id.eq(game_id))
+            .filter(seatings::left_at.is_not_null())
+            .order(seatings::left_at.desc())
+            .select((
+                seatings::id,
+                seatings::left_at,
+                seatings::left_reason,
+                seatings::taken_off
+            ))
+            .first(dbc))
+        .optional()?;
+    let Some((id, Some(left_at), reason, taken_off)) = last else {
+        return Ok(None);
+    };
+    let removed = reason.as_deref() == Some(REMOVED_FOR_ABSENCE);
+    let custody_amount = if removed {
+        crate::native!(conn, |dbc| chip_custody::table
+            .filter(chip_custody::seating_id.eq(id))
+            .filter(
+                chip_custody::state
+                    .ne("counting")
+                    .and(chip_custody::state.ne("cancelled"))
+            )
+            .select(chip_custody::amount)
+            .first::<i64>(dbc))
+        .optional()?
+    } else {
+        None
+    };
+    Ok(Some(Departure {
+        left_at: left_at.and_utc(),
+        taken_off: taken_off.unwrap_or(0),
+        removed_for_absence: removed,
+        custody_amount,
+    }))
+}
+
+/// BSOP 26, 37; PT-2007 28, 75, 78: what `player_id` must buy in for at table `t` now (shown
+/// on the tablet before the dealer types an amount).
+pub fn requirement(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    t: &TableRow,
+    g: &GameRow,
+    player_id: i64,
+) -> AppResult<BuyinRequirement> {
+    let dep = departure(conn, player_id, g.id)?;
+    // PT-2007 28: joining a session game already under way (the table is running).
+    let avg = if profile.join_at_average_stack && t.mode == "session" && t.state == "running" {
+        let stacks: Vec<i64> = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::table_id.eq(t.id))
+            .filter(seatings::left_at.is_null())
+            .filter(seatings::player_id.ne(player_id))
+            .filter(seatings::bought_in.gt(0))
+            .select(seatings::stack)
+            .load(dbc))?;
+        average_capital(&stacks)
+    } else {
+        None
+    };
+    Ok(buyin_requirement(
+        g.buy_in_min,
+        g.buy_in_max,
+        dep.as_ref(),
+        avg,
+        profile.return_window_min,
+        now,
+    ))
+}
+
+fn record_chips(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    s: &SeatingRow,
+    kind: &str,
+    amount: i64,
+    stack_before: i64,
+    rule: Option<&str>,
+) -> AppResult<BuyinRow> {
+    let before = side(conn, s.id)?;
+    let row = BuyinRow {
+        id: next_seq(conn, "buyin")?,
+        seating_id: s.id,
+        table_id: s.table_id,
+        player_id: s.player_id,
+        game_id: s.game_id,
+        kind: kind.to_string(),
+        amount,
+        stack_before,
+        rule: rule.map(str::to_string),
+        at: now.naive_utc(),
+        recorded_by: actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(buyins::table)
+        .values(&row)
+        .execute(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(s.id))
+            .set((
+                seatings::stack.eq(money::add(stack_before, amount)?),
+                seatings::bought_in.eq(money::add(before.bought_in, amount)?)
+            ))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    // PT-2007 7b: a game charged on the cave knows a late seat's due once the chips are in.
+    if before.bought_in == 0 {
+        crate::services::cagnotte::on_buyin(conn, now, actor, s.id)?;
+    }
+    let after = side(conn, s.id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        &format!("seat.{kind}"),
+        "player",
+        Some(s.player_id),
+        Some(&before),
+        Some(&row),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.chips",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": kind, "amount": amount, "stack": after.stack }),
+    )?;
+    Ok(row)
+}
+
+/// The called player arrived: seated with their buy-in (BSOP 26, 37; PT-2007 28 checked
+/// first: a refused amount changes nothing). A must-move or seat-change call moves the
+/// player with the stack they have (no buy-in).
+pub fn seat_with_buyin(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    call_id: i64,
+    amount: Option<i64>,
+    at_table: Option<i64>,
+) -> AppResult<SeatingRow> {
+    let c = floor::call(conn, call_id)?;
+    if at_table.is_some_and(|t| t != c.table_id) {
+        return Err(AppError::NotFound);
+    }
+    let moving = matches!(c.source.as_str(), "must_move" | "seat_change");
+    let checked = if moving {
+        None
+    } else {
+        let t = table(conn, c.table_id)?;
+        let g = game_of(conn, &t)?;
+        let amount = amount.ok_or_else(|| AppError::field("amount", "err-buyin-required"))?;
+        money::chips(g.buy_in_max)
+            .check(amount)
+            .map_err(|p| amount_refusal("amount", p, room))?;
+        let req = requirement(conn, now, &room.profile, &t, &g, c.player_id)?;
+        check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
+        Some((amount, req))
+    };
+    let s = floor::confirm_call(conn, now, room.tz, &room.profile, actor, call_id)?;
+    if let Some((amount, req)) = checked {
+        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)?;
+    }
+    Ok(s)
+}
+
+/// Chips bought at the seat. The first purchase of a seating (a player seated by the floor
+/// without one) is the buy-in, checked like one (BSOP 26, 37; PT-2007 28); afterwards it is a
+/// rebuy (PT-2007 75, 79: not above the maximum; BSOP 28 / PT-2007 79: between hands, the
+/// dealer's judgement). `stack` is the count before the rebuy.
+#[allow(clippy::too_many_arguments)]
+pub fn buy_chips(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    seating_id: i64,
+    stack: i64,
+    amount: i64,
+    at_table: Option<i64>,
+) -> AppResult<BuyinRow> {
+    let (s, sd) = open_seating(conn, seating_id, at_table)?;
+    let t = table(conn, s.table_id)?;
+    let g = game_of(conn, &t)?;
+    positive("amount", amount)?;
+    if sd.bought_in == 0 {
+        check_chips(conn, g.buy_in_max, 0, amount)?;
+        let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
+        check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
+        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
+    } else {
+        check_stack(conn, "stack", g.buy_in_max, stack)?;
+        check_chips(conn, g.buy_in_max, stack, amount)?;
+        check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
+        record_chips(
+            conn,
+            now,
+            actor,
+            &s,
+            "rebuy",
+            amount,
+            stack,
+            Some("PT-2007 79"),
+        )
+    }
+}
+
+/// The dealer counts a stack (before a table change, or when asked): kept for PT-2007 28
+/// (the average capital) and PT-2007 79 (below the minimum a rebuy is needed).
+pub fn count_stack(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    seating_id: i64,
+    stack: i64,
+    at_table: Option<i64>,
+) -> AppResult<SeatSideRow> {
+    let (s, before) = open_seating(conn, seating_id, at_table)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(s.id))
+            .set(seatings::stack.eq(stack))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    let after = side(conn, s.id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.count",
+        "player",
+        Some(s.player_id),
+        Some(&before),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.chips",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "kind": "count", "stack": stack }),
+    )?;
+    Ok(after)
+}
+
+/// Calls the next player for a seat just freed; a seat nobody can be called for stays free
+/// (the floor sees it).
+pub(super) fn call_next_quietly(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    table_id: i64,
+    seat_no: i32,
+) -> AppResult<Option<SeatCallRow>> {
+    match floor::call_next(conn, now, room.tz, &room.profile, actor, table_id, seat_no) {
+        Ok(c) => Ok(Some(c)),
+        Err(AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// BSOP 38: leaving with a counted stack. A winner (stack above the total bought in) who has
+/// not sat the minimum stay of the table's limit is refused with the time left, unless a
+/// floor manager overrides with a reason (`override_reason`, `supervisor`), which is audited.
+/// The stack is recorded as taken off (BSOP 26) and the next player is called for the seat.
+/// A seating with no buy-in recorded (seated by the floor, chips never entered) has nothing to
+/// compare with: the rule cannot tell a winner and does not refuse.
+#[allow(clippy::too_many_arguments)]
+pub fn cash_out(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    supervisor: bool,
+    seating_id: i64,
+    stack: i64,
+    override_reason: Option<&str>,
+    at_table: Option<i64>,
+) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
+    let (s, sd) = open_seating(conn, seating_id, at_table)?;
+    let t = table(conn, s.table_id)?;
+    let g = match t.game_id {
+        Some(_) => Some(game_of(conn, &t)?),
+        None => None,
+    };
+    check_stack(conn, "stack", g.as_ref().and_then(|g| g.buy_in_max), stack)?;
+    let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
+    if sd.bought_in > 0 {
+        if let Err(refusal) = check_leave(
+            stack,
+            sd.bought_in,
+            s.sat_at.and_utc(),
+            now,
+            limit,
+            &room.profile,
+        ) {
+            let reason = override_reason.map(str::trim).filter(|r| !r.is_empty());
+            match reason {
+                None => return Err(rule_refusal(refusal.to_problem(), room)),
+                Some(_) if !supervisor => {
+                    return Err(AppError::Forbidden(Problem::new("err-override-floor-only")))
+                }
+                Some(r) => {
+                    let r = text("override_reason", r, 300)?;
+                    let note = serde_json::json!({ "rule": "BSOP 38", "reason": r, "refusal": refusal, "stack": stack, "bought_in": sd.bought_in });
+                    audit::record::<(), _>(
+                        conn,
+                        now,
+                        actor,
+                        "seat.min_stay_override",
+                        "player",
+                        Some(s.player_id),
+                        None,
+                        Some(&note),
+                    )?;
+                }
+            }
+        }
+    }
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(s.id))
+            .set((
+                seatings::stack.eq(stack),
+                seatings::taken_off.eq(Some(stack))
+            ))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    let note = serde_json::json!({ "stack": stack, "bought_in": sd.bought_in });
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.cash_out",
+        "player",
+        Some(s.player_id),
+        None,
+        Some(&note),
+    )?;
+    let left = floor::leave(conn, now, &room.profile, actor, s.id, CASHED_OUT)?;
+    let next = call_next_quietly(conn, now, room, actor, s.table_id, s.seat_no)?;
+    Ok((left, next))
+}
+
+/// BSOP 27 with BSOP 58 / PT-2007 26: a voluntary change to a similar table with the whole
+/// (counted) stack; refused in the first hour when the stack is above the game's maximum
+/// buy-in. The new seat keeps the stack and what was bought in.
+#[allow(clippy::too_many_arguments)]
+pub fn transfer_with_stack(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    seating_id: i64,
+    to_table_id: i64,
+    stack: i64,
+    cave_lost: bool,
+    at_table: Option<i64>,
+) -> AppResult<SeatingRow> {
+    let (s, _) = open_seating(conn, seating_id, at_table)?;
+    let max = buy_in_max_of(conn, &s)?;
+    check_stack(conn, "stack", max, stack)?;
+    let to = table(conn, to_table_id).map_err(|e| match e {
+        AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
+        e => e,
+    })?;
+    if let Some(g) = to.game_id {
+        let g = crate::services::games::get_game(conn, g)?;
+        check_stack_transfer(stack, g.buy_in_max, s.sat_at.and_utc(), now)
+            .map_err(|p| rule_refusal(p, room))?;
+    }
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(s.id))
+            .set(seatings::stack.eq(stack))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    let moved = floor::transfer(
+        conn,
+        now,
+        room.tz,
+        &room.profile,
+        actor,
+        seating_id,
+        to_table_id,
+        cave_lost,
+    )?;
+    let note = serde_json::json!({ "rule": "BSOP 27", "stack": stack, "from": s.table_id, "to": to_table_id });
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "seat.transfer_stack",
+        "player",
+        Some(s.player_id),
+        None,
+        Some(&note),
+    )?;
+    Ok(moved)
+}
+
+/// A player who moves (must-move, seat change, transfer, held seat) keeps their chips, what
+/// they bought in, and their buttons and hand counters: the new seating takes them over.
+pub fn carry_side(conn: &mut DbConn, from_id: i64, to_id: i64) -> AppResult<()> {
+    let f = side(conn, from_id)?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(to_id))
+            .set((
+                seatings::stack.eq(f.stack),
+                seatings::bought_in.eq(f.bought_in),
+                seatings::missed_sb.eq(f.missed_sb),
+                seatings::missed_bb.eq(f.missed_bb),
+                seatings::missed_blind_button.eq(f.missed_blind_button),
+                seatings::hands_no_bet.eq(f.hands_no_bet),
+                seatings::rest_hands.eq(f.rest_hands),
+                seatings::rested_since_bet.eq(f.rested_since_bet),
+            ))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    Ok(())
+}

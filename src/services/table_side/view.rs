@@ -1,0 +1,291 @@
+//! The table as the tablet shows it.
+
+use super::*;
+
+/// One seated player as the tablet shows them.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatedView {
+    pub seating: SeatingRow,
+    pub side: SeatSideRow,
+    pub player: PlayerRow,
+    pub absence: AbsenceStatus,
+    /// BSOP 36: the removal count waiting for a second staff member.
+    pub counting: Option<CustodyRow>,
+    /// PT-2007 79: below the table minimum (by the last count) a rebuy is needed to play on.
+    pub rebuy_needed: bool,
+    /// BSOP 38: by the last count the player is winning and may leave at this time.
+    pub min_stay_until: Option<DateTime<Utc>>,
+    /// BSOP 55, 57: the player is called to move (must-move or seat change): the table
+    /// number and seat they go to.
+    pub moving_to: Option<(i32, i32)>,
+}
+
+impl SeatedView {
+    /// BSOP 36: away, with the chips removable from this instant.
+    pub fn away_due(&self) -> Option<DateTime<Utc>> {
+        match self.absence {
+            AbsenceStatus::Away { due_at } => Some(due_at),
+            _ => None,
+        }
+    }
+
+    /// BSOP 36: the chips may be taken off now.
+    pub fn removal_due(&self) -> bool {
+        matches!(self.absence, AbsenceStatus::DueForRemoval { .. })
+    }
+
+    /// BSOP 36: due for removal because the player was away too long.
+    pub fn removal_by_time(&self) -> bool {
+        matches!(
+            self.absence,
+            AbsenceStatus::DueForRemoval {
+                because: seat_rules::RemovalReason::AwayTooLong
+            }
+        )
+    }
+
+    /// BSOP 36: why the seat is due for removal (a rule message key).
+    pub fn removal_key(&self) -> Option<&'static str> {
+        match self.absence {
+            AbsenceStatus::DueForRemoval {
+                because: seat_rules::RemovalReason::TwoMissedBigBlinds,
+            } => Some("rules-absence-due-missed-bb"),
+            AbsenceStatus::DueForRemoval {
+                because: seat_rules::RemovalReason::AwayTooLong,
+            } => Some("rules-absence-due-away"),
+            _ => None,
+        }
+    }
+}
+
+/// A seat call as the tablet shows it, with the buy-in the player must bring (none for a
+/// move: the player brings their stack).
+#[derive(Debug, Clone, Serialize)]
+pub struct CallView {
+    pub call: SeatCallRow,
+    pub player: PlayerRow,
+    pub requirement: Option<BuyinRequirement>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatLine {
+    pub seat_no: i32,
+    pub seated: Option<SeatedView>,
+    pub call: Option<CallView>,
+}
+
+/// Everything the tablet shows for its table.
+#[derive(Debug, Clone, Serialize)]
+pub struct TableSideView {
+    pub table: TableRow,
+    pub game: Option<GameRow>,
+    pub seats: Vec<SeatLine>,
+    pub calls: Vec<CallView>,
+    pub requests: Vec<ServiceRequestRow>,
+    /// Messages from the floor not marked seen yet.
+    pub messages: Vec<FloorMessageRow>,
+    /// Hands counted at this table in the last 24 hours.
+    pub hands_today: i64,
+    /// BSOP 57: the seats on the button and in the small blind.
+    pub protected: Vec<i32>,
+    /// BSOP 36 (profile): minutes away and big blinds missed before chips may be removed.
+    pub absence_limit_min: i32,
+    pub missed_bb_limit: i32,
+    /// PT-2007 7b: the table's open cagnotte session with its dues (per-session games).
+    #[serde(skip)]
+    pub cagnotte: Option<crate::services::cagnotte::SessionPanel>,
+    /// The dealer on shift at this table.
+    pub shift_dealer: Option<String>,
+    /// The number of the hand in progress (none before the first tap).
+    pub hand_number: Option<i32>,
+}
+
+impl TableSideView {
+    /// PT-2007 7a: the game takes its cagnotte from each pot (the hand-over tap asks for it).
+    pub fn per_hand(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.cagnotte_mode == "per_hand")
+    }
+    /// MO-13 11: the 13-card game takes a commission on payouts.
+    pub fn commission_game(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.variant == "thirteen_cards")
+    }
+    /// The session's amount still due at a seat (PT-2007 7b), for the seat's badge.
+    pub fn due_at_seat(&self, seat_no: &i32) -> Option<i64> {
+        let p = self.cagnotte.as_ref()?;
+        p.dues
+            .iter()
+            .find(|d| d.due.seat_no == *seat_no && d.due.state == "due")
+            .map(|d| d.due.amount)
+    }
+    /// An open request of this kind was sent to the floor.
+    pub fn requested(&self, kind: &str) -> bool {
+        self.requests.iter().any(|r| r.kind == kind)
+    }
+
+    pub fn seated(&self, seating_id: i64) -> Option<&SeatedView> {
+        self.seats
+            .iter()
+            .filter_map(|s| s.seated.as_ref())
+            .find(|s| s.seating.id == seating_id)
+    }
+}
+
+pub fn view(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    table_id: i64,
+) -> AppResult<TableSideView> {
+    let t = table(conn, table_id)?;
+    let game = match t.game_id {
+        Some(g) => Some(crate::services::games::get_game(conn, g)?),
+        None => None,
+    };
+    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> =
+        crate::native!(conn, |dbc| seatings::table
+            .inner_join(players::table)
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::left_at.is_null())
+            .order(seatings::seat_no.asc())
+            .select((
+                SeatingRow::as_select(),
+                SeatSideRow::as_select(),
+                PlayerRow::as_select()
+            ))
+            .load(dbc))?;
+    let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
+        .filter(chip_custody::table_id.eq(table_id))
+        .filter(chip_custody::state.eq("counting"))
+        .select(CustodyRow::as_select())
+        .load(dbc))?;
+    let (_, open_calls) = floor::seats_of(conn, table_id)?;
+    let mut calls = Vec::new();
+    for (c, p) in open_calls {
+        let requirement = match &game {
+            Some(g) if c.source != "must_move" && c.source != "seat_change" => {
+                Some(requirement(conn, now, profile, &t, g, c.player_id)?)
+            }
+            _ => None,
+        };
+        calls.push(CallView {
+            call: c,
+            player: p,
+            requirement,
+        });
+    }
+    // BSOP 55, 57: moves called for players seated here (to another table or seat).
+    let here: Vec<i64> = seated.iter().map(|(s, _, _)| s.player_id).collect();
+    let moves: Vec<(i64, i32, i32)> = crate::db::schema::seat_calls::table
+        .inner_join(
+            card_tables::table.on(card_tables::id.eq(crate::db::schema::seat_calls::table_id)),
+        )
+        .filter(crate::db::schema::seat_calls::player_id.eq_any(&here))
+        .filter(
+            crate::db::schema::seat_calls::source
+                .eq("must_move")
+                .or(crate::db::schema::seat_calls::source.eq("seat_change")),
+        )
+        .filter(
+            crate::db::schema::seat_calls::state
+                .eq("pending")
+                .or(crate::db::schema::seat_calls::state.eq("acknowledged")),
+        )
+        .select((
+            crate::db::schema::seat_calls::player_id,
+            card_tables::number,
+            crate::db::schema::seat_calls::seat_no,
+        ))
+        .load(conn)?;
+    let limit = game.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
+    let views: Vec<SeatedView> = seated
+        .into_iter()
+        .map(|(s, sd, p)| {
+            let absence = status_of(&sd, profile, now);
+            let rebuy_needed = sd.bought_in > 0
+                && game
+                    .as_ref()
+                    .is_some_and(|g| seat_rules::rebuy_needed(sd.stack, g.buy_in_min));
+            let min_stay_until = if sd.bought_in > 0 {
+                check_leave(
+                    sd.stack,
+                    sd.bought_in,
+                    s.sat_at.and_utc(),
+                    now,
+                    limit,
+                    profile,
+                )
+                .err()
+                .map(|r| r.allowed_at)
+            } else {
+                None
+            };
+            let counting = counting.iter().find(|c| c.seating_id == s.id).cloned();
+            let moving_to = moves
+                .iter()
+                .find(|(pid, _, _)| *pid == s.player_id)
+                .map(|(_, t, n)| (*t, *n));
+            SeatedView {
+                seating: s,
+                side: sd,
+                player: p,
+                absence,
+                counting,
+                rebuy_needed,
+                min_stay_until,
+                moving_to,
+            }
+        })
+        .collect();
+    let n = t.seats + i32::from(t.extra_seat);
+    let seats = (1..=n)
+        .map(|seat_no| SeatLine {
+            seat_no,
+            seated: views.iter().find(|v| v.seating.seat_no == seat_no).cloned(),
+            call: calls.iter().find(|c| c.call.seat_no == seat_no).cloned(),
+        })
+        .collect();
+    let requests = open_requests(conn, Some(table_id))?
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect();
+    let hands_today = hands_since(conn, table_id, (now - Duration::hours(24)).naive_utc())?;
+    let present: Vec<i32> = views
+        .iter()
+        .filter(|v| v.side.away_since.is_none())
+        .map(|v| v.seating.seat_no)
+        .collect();
+    let protected = seat_rules::button_and_small_blind(&present, t.button_seat);
+    Ok(TableSideView {
+        table: t,
+        game,
+        seats,
+        calls,
+        requests,
+        messages: unseen_messages(conn, table_id)?,
+        hands_today,
+        protected,
+        absence_limit_min: profile.absence_limit_min,
+        missed_bb_limit: profile.missed_bb_before_removal,
+        cagnotte: crate::services::cagnotte::panel(conn, now, table_id)?,
+        shift_dealer: crate::services::cagnotte::shift_dealer(conn, table_id)?.map(|(_, n)| n),
+        hand_number: crate::native!(conn, |dbc| hands::table
+            .filter(hands::table_id.eq(table_id))
+            .select(diesel::dsl::max(hands::number))
+            .first(dbc))?,
+    })
+}
+
+/// BSOP 57: the seats of a table on the button and in the small blind now.
+pub fn protected_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
+    let present: Vec<i32> = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(t.id))
+        .filter(seatings::left_at.is_null())
+        .filter(seatings::away_since.is_null())
+        .select(seatings::seat_no)
+        .load(dbc))?;
+    Ok(seat_rules::button_and_small_blind(&present, t.button_seat))
+}
