@@ -1199,6 +1199,10 @@ pub fn adopt_guest(
             p.position = place;
             Ok(())
         })?;
+        // As a desk join: the new entry is marked (it was told its place just now) and whoever
+        // the list's head now holds is told once, so a guest registered at the head is not
+        // sent "you are next" again by the next change of the list.
+        floor::notify_heads(conn, now, game_id, Some(entry_id))?;
         moved += 1;
     }
     Ok(moved)

@@ -402,6 +402,25 @@ async fn a_guest_keeps_a_place_is_passed_over_by_the_call_and_the_desk_registers
     );
     let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
     assert_eq!(list["lines"][0]["player_id"], id, "{list}");
+    // Told once, with the place ("added"), as a desk join: the head's "next" mark is set
+    // without a second message, so no later change sends "you are next" to them again.
+    let (kinds, marks): (Vec<String>, Vec<String>) = app.with_conn(|c| {
+        use cardroom::db::schema::{notify_marks, outbox, waitlist_entries};
+        let kinds = outbox::table
+            .filter(outbox::player_id.eq(id))
+            .select(outbox::kind)
+            .load(c)
+            .unwrap();
+        let marks = notify_marks::table
+            .inner_join(waitlist_entries::table.on(waitlist_entries::id.eq(notify_marks::entry_id)))
+            .filter(waitlist_entries::player_id.eq(id))
+            .select(notify_marks::kind)
+            .load(c)
+            .unwrap();
+        (kinds, marks)
+    });
+    assert_eq!(kinds, ["added"]);
+    assert_eq!(marks, ["next"]);
     assert!(!app
         .page("/floor", &s)
         .await

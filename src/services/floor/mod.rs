@@ -203,7 +203,7 @@ fn tell_entry_of_game(
 /// (`notify_marks`). Runs after every change that can move the head of a list. `quiet`: an
 /// entry marked without a message (a player who just joined is told the place in the
 /// "added" message).
-fn notify_heads(
+pub(crate) fn notify_heads(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     game_id: i64,
