@@ -84,65 +84,17 @@ pub fn pair(
     Ok(row)
 }
 
-pub fn get(conn: &mut DbConn, id: i64) -> AppResult<KioskRow> {
-    Ok(kiosks::table
-        .find(id)
-        .select(KioskRow::as_select())
-        .first(conn)?)
-}
+crate::services::tablets::device_rows!(kiosks, KioskRow, "kiosk", "err-kiosk-revoked");
 
-/// The kiosk behind a kiosk token, if it is still paired with this token version.
-pub fn active(conn: &mut DbConn, id: i64, version: i32) -> AppResult<Option<KioskRow>> {
-    let k: Option<KioskRow> = kiosks::table
-        .find(id)
-        .select(KioskRow::as_select())
-        .first(conn)
-        .optional()?;
-    Ok(k.filter(|k| k.revoked_at.is_none() && k.token_version == version))
-}
-
-/// Records that the kiosk was seen (at most once a minute, to keep writes rare).
-pub fn seen(conn: &mut DbConn, now: DateTime<Utc>, k: &KioskRow) -> AppResult<()> {
-    if k.last_seen_at
-        .is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1))
-    {
-        diesel::update(kiosks::table.find(k.id))
-            .set(kiosks::last_seen_at.eq(Some(now.naive_utc())))
-            .execute(conn)?;
-    }
-    Ok(())
-}
-
-/// Revokes a kiosk, audited (`kiosk.revoke`): its token stops working at once.
+/// Revokes a kiosk (audited `kiosk.revoke`): its token stops working at once and the device
+/// shows the pairing screen again.
 pub fn revoke(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
     id: i64,
 ) -> AppResult<KioskRow> {
-    let before = get(conn, id)?;
-    if before.revoked_at.is_some() {
-        return Err(conflict("err-kiosk-revoked"));
-    }
-    diesel::update(kiosks::table.find(id))
-        .set((
-            kiosks::revoked_at.eq(Some(now.naive_utc())),
-            kiosks::revoked_by.eq(actor.id),
-            kiosks::token_version.eq(before.token_version + 1),
-        ))
-        .execute(conn)?;
-    let after = get(conn, id)?;
-    audit::record(
-        conn,
-        now,
-        actor,
-        "kiosk.revoke",
-        "kiosk",
-        Some(id),
-        Some(&before),
-        Some(&after),
-    )?;
-    Ok(after)
+    revoke_row(conn, now, actor, id).map(|(_, after)| after)
 }
 
 /// Kiosks still paired, oldest first.

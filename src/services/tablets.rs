@@ -251,64 +251,92 @@ pub fn collect(
     Ok(Some(paired))
 }
 
-pub fn get(conn: &mut DbConn, id: i64) -> AppResult<TabletRow> {
-    Ok(tablets::table
-        .find(id)
-        .select(TabletRow::as_select())
-        .first(conn)?)
-}
+/// What the two kinds of paired device have alike — dealer tablets (`tablets`) and desk
+/// kiosks (`kiosks`): both rows carry `id`, `token_version`, `revoked_at`, `revoked_by` and
+/// `last_seen_at`, and a device token names the row and its version. diesel has no generic
+/// over the same columns of two tables, so this writes, in the module that names a table and
+/// its row type: `get`, `active` (the row behind a token, if still paired with that version),
+/// `seen` (the device's last request, written at most once a minute to keep writes rare) and
+/// `revoke_row` (revoked, version moved on so every token of it is refused at once, audited
+/// `<kind>.revoke`; returns the row before and after).
+macro_rules! device_rows {
+    ($table:ident, $Row:ty, $kind:literal, $revoked:literal) => {
+        pub fn get(conn: &mut DbConn, id: i64) -> AppResult<$Row> {
+            Ok($table::table
+                .find(id)
+                .select(<$Row>::as_select())
+                .first(conn)?)
+        }
 
-/// The tablet behind a device token, if it is still paired with this token version.
-pub fn active(conn: &mut DbConn, id: i64, version: i32) -> AppResult<Option<TabletRow>> {
-    let t: Option<TabletRow> = tablets::table
-        .find(id)
-        .select(TabletRow::as_select())
-        .first(conn)
-        .optional()?;
-    Ok(t.filter(|t| t.revoked_at.is_none() && t.token_version == version))
-}
+        /// The device behind a token, if it is still paired with this token version.
+        pub fn active(conn: &mut DbConn, id: i64, version: i32) -> AppResult<Option<$Row>> {
+            let row: Option<$Row> = $table::table
+                .find(id)
+                .select(<$Row>::as_select())
+                .first(conn)
+                .optional()?;
+            Ok(row.filter(|r| r.revoked_at.is_none() && r.token_version == version))
+        }
 
-/// Records that the tablet was seen (at most once a minute, to keep writes rare).
-pub fn seen(conn: &mut DbConn, now: DateTime<Utc>, t: &TabletRow) -> AppResult<()> {
-    if t.last_seen_at
-        .is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1))
-    {
-        diesel::update(tablets::table.find(t.id))
-            .set(tablets::last_seen_at.eq(Some(now.naive_utc())))
-            .execute(conn)?;
-    }
-    Ok(())
-}
+        /// Records that the device was seen (at most once a minute, to keep writes rare).
+        pub fn seen(conn: &mut DbConn, now: DateTime<Utc>, row: &$Row) -> AppResult<()> {
+            if row
+                .last_seen_at
+                .is_none_or(|at| now.naive_utc() - at >= Duration::minutes(1))
+            {
+                diesel::update($table::table.find(row.id))
+                    .set($table::last_seen_at.eq(Some(now.naive_utc())))
+                    .execute(conn)?;
+            }
+            Ok(())
+        }
 
-/// Revokes a tablet: its device token stops working at once (its open stream ends).
+        /// Revokes the device, audited: its token stops working at once. (before, after).
+        fn revoke_row(
+            conn: &mut DbConn,
+            now: DateTime<Utc>,
+            actor: &Actor,
+            id: i64,
+        ) -> AppResult<($Row, $Row)> {
+            let before = get(conn, id)?;
+            if before.revoked_at.is_some() {
+                return Err(conflict($revoked));
+            }
+            diesel::update($table::table.find(id))
+                .set((
+                    $table::revoked_at.eq(Some(now.naive_utc())),
+                    $table::revoked_by.eq(actor.id),
+                    $table::token_version.eq(before.token_version + 1),
+                ))
+                .execute(conn)?;
+            let after = get(conn, id)?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                concat!($kind, ".revoke"),
+                $kind,
+                Some(id),
+                Some(&before),
+                Some(&after),
+            )?;
+            Ok((before, after))
+        }
+    };
+}
+pub(crate) use device_rows;
+
+device_rows!(tablets, TabletRow, "tablet", "err-tablet-revoked");
+
+/// Revokes a tablet (audited `tablet.revoke`): its device token stops working at once and its
+/// open stream ends.
 pub fn revoke(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
     id: i64,
 ) -> AppResult<TabletRow> {
-    let before = get(conn, id)?;
-    if before.revoked_at.is_some() {
-        return Err(conflict("err-tablet-revoked"));
-    }
-    diesel::update(tablets::table.find(id))
-        .set((
-            tablets::revoked_at.eq(Some(now.naive_utc())),
-            tablets::revoked_by.eq(actor.id),
-            tablets::token_version.eq(before.token_version + 1),
-        ))
-        .execute(conn)?;
-    let after = get(conn, id)?;
-    audit::record(
-        conn,
-        now,
-        actor,
-        "tablet.revoke",
-        "tablet",
-        Some(id),
-        Some(&before),
-        Some(&after),
-    )?;
+    let (before, after) = revoke_row(conn, now, actor, id)?;
     crate::services::floor::emit(
         conn,
         now,

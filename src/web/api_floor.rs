@@ -741,7 +741,12 @@ pub async fn call_next(
             floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat_no)
         })
         .await?;
-    // The answer's details are read after the commit, outside the room's write turn.
+    call_created(&st, c).await
+}
+
+/// 201 with a new seat call. Its details are read after the commit, outside the room's write
+/// turn.
+async fn call_created(st: &AppState, c: SeatCallRow) -> AppResult<HttpResponse> {
     let out = st
         .run(move |_, conn| {
             let t = games::get_table(conn, c.table_id)?;
@@ -810,14 +815,7 @@ pub async fn call_chosen(
             )
         })
         .await?;
-    let out = st
-        .run(move |_, conn| {
-            let t = games::get_table(conn, c.table_id)?;
-            let p = registry::get(conn, c.player_id)?;
-            Ok(seat_call_out(&c, &t, &p))
-        })
-        .await?;
-    Ok(HttpResponse::Created().json(out))
+    call_created(&st, c).await
 }
 
 /// The called player arrived: seats them (admin, floor; BSOP 44). Their list entry is used
