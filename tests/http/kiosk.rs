@@ -749,3 +749,38 @@ async fn the_api_pairs_lists_and_revokes_desk_kiosks() {
     let l = app.get("/api/v1/kiosks", &token).await.json();
     assert_eq!(l, json!([]));
 }
+
+/// A refused pairing (a wrong code) shows the form again with what was chosen: the desk kiosk
+/// stays chosen (it used to fall back to the first table), a table stays that table.
+#[actix_web::test]
+async fn a_refused_pairing_keeps_the_desk_kiosk_or_the_table_chosen() {
+    let app = TestApp::new().await;
+    let (_, floor, _) = room(&app).await;
+    let r = app
+        .post_form(
+            "/floor/tablets/pair",
+            &floor,
+            &[("code", "ZZZZZZ"), ("table_id", "kiosk"), ("label", "Desk")],
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let html = r.text();
+    assert!(html.contains("id=\"tablets-problem\""), "{html}");
+    assert!(
+        html.contains("<option value=\"kiosk\" id=\"pair-as-kiosk\" selected>"),
+        "{html}"
+    );
+    assert!(html.contains("value=\"Desk\""), "{html}");
+    assert_eq!(app.count("kiosks"), 0);
+    let r = app
+        .post_form(
+            "/floor/tablets/pair",
+            &floor,
+            &[("code", "ZZZZZZ"), ("table_id", "2")],
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let html = r.text();
+    assert!(html.contains("<option value=\"2\" selected>"), "{html}");
+    assert!(!html.contains("id=\"pair-as-kiosk\" selected"), "{html}");
+}

@@ -456,6 +456,8 @@ struct FloorTablets {
 struct TabletsForms {
     code: String,
     label: String,
+    /// The pairing form's choice as sent (a table's id, or the desk kiosk), kept on a refusal.
+    choice: Option<String>,
     paired: Option<String>,
     msg_table: Option<i64>,
     msg_body: String,
@@ -464,6 +466,11 @@ struct TabletsForms {
 }
 
 impl FloorTablets {
+    /// Whether the pairing form shows `value` (a table's id, or the desk kiosk) chosen again.
+    fn chosen(&self, value: &str) -> bool {
+        self.f.choice.as_deref() == Some(value)
+    }
+
     /// Tables with a paired tablet (a message can reach them).
     fn with_tablet(&self) -> Vec<(i64, i32)> {
         let mut v: Vec<(i64, i32)> = self.tablets.iter().map(|(t, n)| (t.table_id, *n)).collect();
@@ -619,6 +626,7 @@ async fn floor_pair(
                 TabletsForms {
                     code: f.code,
                     label: f.label,
+                    choice: f.table_id.map(|v| v.trim().to_string()),
                     ..Default::default()
                 },
             )
