@@ -264,8 +264,8 @@ async fn a_removal_from_a_list_is_undone_within_ten_seconds_at_the_same_place() 
 
 /// The same out-of-order call through the JSON API: the reason and the entry are required
 /// (422 naming both, nothing written), a dealer may not, the chosen player is called with the
-/// call's details in the answer, the list order stays, and the same player cannot be called
-/// twice (BSOP 46).
+/// call's details in the answer, the list order stays, and a player already called cannot be
+/// called again (their entry is no longer waiting).
 #[actix_web::test]
 async fn the_api_calls_a_chosen_player_out_of_order_with_a_reason() {
     let app = TestApp::new().await;
@@ -313,8 +313,17 @@ async fn the_api_calls_a_chosen_player_out_of_order_with_a_reason() {
             json!({ "entry_id": third, "reason": "again" }),
         )
         .await;
+    // Called already: its list entry is no longer waiting (BSOP 46: one call at a time).
     assert_eq!(r.status, 409, "{}", r.text());
-    assert_eq!(r.error().0, "conflict", "{}", r.text());
+    assert_eq!(
+        r.error(),
+        (
+            "conflict".to_string(),
+            "This player is no longer on the list.".to_string()
+        ),
+        "{}",
+        r.text()
+    );
     // An unknown entry is a 404.
     let r = app
         .send_json(

@@ -796,13 +796,24 @@ async fn pairing_codes_are_limited_per_client_address_and_a_refusal_writes_nothi
             .to_request()
     };
     let per_min = cardroom::web::limits::PAIRING_PER_MIN as i64;
-    for i in 0..per_min {
-        let r = app.call(ask("192.0.2.7", "en")).await;
-        assert_eq!(r.status, 201, "code {i}: {}", r.text());
-    }
-    assert_eq!(app.count("tablet_pairings"), per_min);
-    let r = app.call(ask("192.0.2.7", "pt")).await;
-    assert_eq!(r.status, 429, "{}", r.text());
+    // The bucket gives one code back every 2 s: on a slow machine a few more may pass while
+    // the first ones are written, never many more.
+    let started = std::time::Instant::now();
+    let mut made = 0;
+    let r = loop {
+        let r = app.call(ask("192.0.2.7", "pt")).await;
+        if r.status != 201 {
+            break r;
+        }
+        made += 1;
+        assert!(made <= per_min + 10, "no limit after {made} codes");
+    };
+    let refilled = (started.elapsed().as_secs() / 2) as i64 + 1;
+    assert!(
+        (per_min..=per_min + refilled).contains(&made),
+        "{made} codes before the first refusal"
+    );
+    assert_eq!(app.count("tablet_pairings"), made);
     let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!(
         (1..=2).contains(&wait),
@@ -813,7 +824,7 @@ async fn pairing_codes_are_limited_per_client_address_and_a_refusal_writes_nothi
     assert!(message.contains("demasiados códigos"), "{message}");
     assert_eq!(
         app.count("tablet_pairings"),
-        per_min,
+        made,
         "a refusal writes nothing"
     );
     // The pairing page of a browser without a code is held by the same bucket.
@@ -830,5 +841,5 @@ async fn pairing_codes_are_limited_per_client_address_and_a_refusal_writes_nothi
     assert!(r.text().contains("Too many pairing codes"), "{}", r.text());
     // Another address is not held up.
     assert_eq!(app.call(ask("192.0.2.8", "en")).await.status, 201);
-    assert_eq!(app.count("tablet_pairings"), per_min + 1);
+    assert_eq!(app.count("tablet_pairings"), made + 1);
 }

@@ -632,4 +632,4 @@ pref-short = Pref.
 err-pairing-too-many = Too many pairing codes were asked for from this network. Wait { $seconds ->
     [one] 1 second
    *[other] { $seconds } seconds
-} and the tablet will show a new code.
+} and reload this page for a new code.

@@ -316,7 +316,7 @@ floor-lists = Listas de espera
 floor-interest = Lista de interesse: faltam { $needed } para começar um jogo
 floor-list-empty = Ninguém à espera.
 floor-called = Chamado
-floor-check-in = Chegou
+floor-check-in = Marcar presença
 floor-remove = Retirar
 floor-removed-by-floor = Retirado pela chefia de sala
 floor-open-table = Abrir mesa
@@ -638,4 +638,4 @@ pref-short = Pref.
 err-pairing-too-many = Foram pedidos demasiados códigos de emparelhamento a partir desta rede. Aguarde { $seconds ->
     [one] 1 segundo
    *[other] { $seconds } segundos
-} e o tablet mostrará um código novo.
+} e recarregue esta página para obter um código novo.
