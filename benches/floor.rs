@@ -826,11 +826,13 @@ fn compare(figures: &[Figures]) {
             verdict(r >= 0.8),
         );
         println!("floor.compare.postgres_over_sqlite={r:.3}");
-        // What any design with this many statements per pair could reach on this machine:
-        // the raw transactions are 8 statements each (BEGIN, 6 inserts, COMMIT), so the
-        // several-client raw rate gives the statements/s PostgreSQL answers with every core
-        // busy and its own group commit; floor statements are no cheaper (joins, more indexes),
-        // so the ceiling is optimistic. One serial writer is bounded by the 1-client rate.
+        // An estimate of what a design sending one round trip per statement could reach with
+        // this many statements per pair: the raw transactions are 8 statements each (BEGIN,
+        // 6 inserts, COMMIT), so the raw rates give the statements/s PostgreSQL answers one
+        // after another (1 client) and with both cores busy and its own group commit (several).
+        // Not a hard bound: the count includes each write's BEGIN, lock and COMMIT (shared
+        // by a batch over HTTP), the raw inserts are not cached statements, and a pipelined
+        // driver would not wait for each answer.
         let per_s_multi = p.raw_multi * 8.0;
         let per_s_single = p.raw_single * 8.0;
         let ceiling = per_s_multi / p.statements_per_pair.max(1.0);
@@ -842,13 +844,13 @@ fn compare(figures: &[Figures]) {
             "",
         );
         row(
-            "PostgreSQL: pairs/s bound at this statement count, 1 writer",
+            "PostgreSQL: est. pairs/s at 1 round trip per statement, 1 writer",
             format!("{serial:.0} ({:.2}×)", serial / s.throughput),
             "",
             "",
         );
         row(
-            "PostgreSQL:   … every core busy (parallel writers)",
+            "PostgreSQL:   … every core busy (parallel writers), est.",
             format!("{ceiling:.0} ({:.2}×)", ceiling / s.throughput),
             "",
             "",

@@ -15,15 +15,12 @@ use std::time::Duration;
 /// The advisory lock every write transaction takes: the room's one write turn, across every
 /// server process on the database (see `take_pg_turn`).
 ///
-/// In the same round trip (simple protocol, two statements), the write transaction plans its
-/// prepared statements once (`plan_cache_mode = force_generic_plan`, for this transaction
-/// only): a floor write runs ~30 short statements that look rows up by key, and PostgreSQL
-/// otherwise plans each of them afresh for its values on every run (a custom plan: the first
-/// five runs of a statement always, later ones whenever it judges the values matter). The
-/// floor bench on PostgreSQL: 9.7 → 9.1 ms per leave+call+seat round in one thread, 145 →
-/// 158 call+seat pairs/s over HTTP. Only writes: reads (reports, boards) keep custom plans.
-pub(super) const TURN_LOCK: &str =
-    "SELECT pg_advisory_xact_lock(72010001); SET LOCAL plan_cache_mode = force_generic_plan";
+/// Write transactions keep PostgreSQL's default plans (`plan_cache_mode = auto`). Forcing
+/// generic plans was measured (2026-11-24: ~6 % per floor write) and left out: the states
+/// the floor filters on (`pending`, `waiting`, …) are bound values, and a generic plan cannot
+/// use the partial indexes whose predicate names them (`seat_calls_open_player`,
+/// `waitlist_active_player`, …), so lookups would scan a table that grows every night.
+pub(super) const TURN_LOCK: &str = "SELECT pg_advisory_xact_lock(72010001)";
 
 /// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
 /// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a
