@@ -447,3 +447,78 @@ async fn the_type_ahead_choice_is_taken_wherever_a_player_is_chosen() {
         .await;
     assert_eq!(r.status, 422, "{}", r.text());
 }
+
+/// The board reads each seated player's two names and the players of every list in one read
+/// (not one per game): a player waiting on two lists is shown on both, and a seated player
+/// has their alias on the tile and their full name beside it.
+#[actix_web::test]
+async fn a_player_on_two_lists_is_on_both_and_a_seated_player_is_named() {
+    let app = TestApp::new().await;
+    let (token, s, ids) = room(&app).await;
+    let game = json!({"name": "PLO 1/2", "variant": "omaha", "small_blind": 100, "big_blind": 200,
+        "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000});
+    let r = app.send_json("POST", "/api/v1/games", &token, game).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = app
+        .post_form(
+            "/floor/lists/2/join",
+            &s,
+            &[("player", &ids[2].to_string())],
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    // The head of list 1 is called to table 7, seat 1, and seated.
+    let r = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/seats/1/call-next",
+            &token,
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let call = r.json();
+    assert_eq!(call["player_id"], ids[0]);
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seat-calls/{}/seat", call["id"]),
+            &token,
+            json!({}),
+        )
+        .await;
+    assert!((200..300).contains(&r.status), "{}", r.text());
+
+    let d = app.with_conn(|c| {
+        let room = cardroom::services::room::get(c).unwrap();
+        cardroom::services::floor::dashboard(c, app.state.clock.now(), &room.profile).unwrap()
+    });
+    let on = |game: i64| -> Vec<i64> {
+        d.lists
+            .iter()
+            .find(|l| l.game.id == game)
+            .map(|l| l.lines.iter().map(|x| x.player.id).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(on(1), vec![ids[1], ids[2]], "list 1 after the seating");
+    assert_eq!(on(2), vec![ids[2]], "list 2");
+    let seat = &d.tables.iter().find(|t| t.table.number == 7).unwrap().seats[0];
+    let (seating, alias) = seat.seating.as_ref().expect("seat 1 taken");
+    assert_eq!(seating.player_id, ids[0]);
+    assert_eq!(alias, &alias_of(&app, ids[0]));
+    let full = app.with_conn(|c| {
+        cardroom::services::players::get(c, ids[0])
+            .unwrap()
+            .full_name
+    });
+    assert_eq!(seat.name.as_deref(), Some(full.as_str()));
+    // The page shows both lists with the player waiting on both.
+    let html = app.page("/floor", &s).await.text();
+    let alias2 = alias_of(&app, ids[2]);
+    // Lists in the games' name order: "NL 1/2" (list 1), then "PLO 1/2" (list 2).
+    let l1 = html.find("id=\"list-1\"").expect("list 1");
+    let l2 = html.find("id=\"list-2\"").expect("list 2");
+    assert!(l1 < l2);
+    assert!(html[l1..l2].contains(&alias2), "list 1: {}", &html[l1..l2]);
+    assert!(html[l2..].contains(&alias2), "list 2: {}", &html[l2..]);
+}
