@@ -74,12 +74,14 @@ impl I18n {
         let mut fa = FluentArgs::new();
         for (k, v) in args {
             // Numbers stay numbers so plural rules apply; ISO dates are shown the local way.
+            // Only a number written the way the number itself is: digits with a leading zero
+            // (a join code "035149", a phone number) stay text, or the zero would be lost.
             if let Some((minor, currency)) = money_arg(v) {
                 fa.set(
                     *k,
                     FluentValue::from(crate::domain::money::format_money(minor, currency, lang)),
                 );
-            } else if let Ok(n) = v.parse::<i64>() {
+            } else if let Some(n) = v.parse::<i64>().ok().filter(|n| n.to_string() == *v) {
                 fa.set(*k, FluentValue::from(n));
             } else if let Ok(d) = chrono::NaiveDate::parse_from_str(v, "%Y-%m-%d") {
                 fa.set(*k, FluentValue::from(local_date(lang, d)));
@@ -199,6 +201,25 @@ mod tests {
         assert!(i
             .msg(Language::En, "err-under-18", &d)
             .contains("22 Nov 2026"));
+    }
+
+    /// A join code with a leading zero reaches the player whole (it was sent as "35149" for
+    /// "035149", a code the form refuses: one code in ten); a plain number stays a number.
+    #[test]
+    fn digits_with_a_leading_zero_stay_as_written() {
+        let i = I18n::default();
+        for lang in [Language::En, Language::Pt] {
+            let args = [
+                ("code", "035149".to_string()),
+                ("room", "Sala".to_string()),
+                ("minutes", "10".to_string()),
+            ];
+            let m = i.msg(lang, "notify-join-code-sms", &args);
+            assert!(m.starts_with("035149 "), "{m}");
+            assert!(m.contains(" 10 min"), "{m}");
+        }
+        let m = i.msg(Language::En, "err-too-long", &[("max", "007".into())]);
+        assert!(m.contains("007"), "{m}");
     }
 
     #[test]
