@@ -2,7 +2,7 @@
 //! re-renders only what an event touched, game colours, joining by a typed name, the toast
 //! after an action, undoing a removal, calling a chosen player out of order with a reason.
 
-use crate::floor::eligible_players;
+use crate::floor::{call_next, eligible_players};
 use crate::pages::nl_game;
 use crate::support::*;
 use actix_web::test::TestRequest;
@@ -468,16 +468,7 @@ async fn a_player_on_two_lists_is_on_both_and_a_seated_player_is_named() {
         .await;
     assert_eq!(r.status, 303, "{}", r.text());
     // The head of list 1 is called to table 7, seat 1, and seated.
-    let r = app
-        .send_json(
-            "POST",
-            "/api/v1/tables/1/seats/1/call-next",
-            &token,
-            json!({}),
-        )
-        .await;
-    assert_eq!(r.status, 201, "{}", r.text());
-    let call = r.json();
+    let call = call_next(&app, &token, 1, 1).await;
     assert_eq!(call["player_id"], ids[0]);
     let r = app
         .send_json(

@@ -345,7 +345,7 @@ async fn seats(app: &TestApp, token: &str, table: i64) -> Value {
     r.json()
 }
 
-async fn call_next(app: &TestApp, token: &str, table: i64, seat: i32) -> Value {
+pub(crate) async fn call_next(app: &TestApp, token: &str, table: i64, seat: i32) -> Value {
     let r = post(
         app,
         &format!("/api/v1/tables/{table}/seats/{seat}/call-next"),
