@@ -194,8 +194,17 @@ cargo fetch --locked --quiet
 cargo deny --offline --locked check licenses 2>&1 | tail -n 40 \
     || die "a dependency's licence is not in deny.toml's allow-list (cargo deny check licenses)"
 
+# Disk: the debug target is ~3-5 GB, the package's release build ~1 GB more, and the
+# PostgreSQL run makes (and drops) one database per test. Shown before and after, so that a
+# run that fails on a full disk says so.
+disk() { df -h --output=avail,target "${CARGO_TARGET_DIR:-.}" /tmp 2>/dev/null | sed 's/^/    /' >&2 || true; }
+log "free disk before the build:"
+disk
+
 log "building (cargo build --tests --bins)"
 cargo build --tests --bins
+log "free disk after the build:"
+disk
 
 log "run 1: all tests on SQLite, with the real browser"
 set +e
@@ -223,6 +232,9 @@ bash tests/api_fuzz/run.sh postgres
 run4pg=$?
 ((run4 == 0)) && run4=$run4pg
 set -e
+
+log "free disk at the end:"
+disk
 
 verdict() { if (($1 == 0)); then echo "passed"; else echo "FAILED (exit $1)"; fi; }
 echo

@@ -19,6 +19,9 @@ pub const STAFF_PW: &str = "staff-test-password";
 pub struct TestDb {
     pub url: String,
     _dir: Option<tempfile::TempDir>,
+    /// On PostgreSQL: the server's URL and this test's database, dropped with the `TestDb`
+    /// (the suite makes ~290 of them on one cluster; kept, they filled a CI machine's disk).
+    pg_database: Option<(String, String)>,
     /// The audit trail's key and signed checkpoints (each test its own, on both backends).
     pub audit: tempfile::TempDir,
 }
@@ -47,6 +50,7 @@ pub fn fresh_db() -> TestDb {
         TestDb {
             url,
             _dir: None,
+            pg_database: Some((base, name)),
             audit: tempfile::tempdir().expect("temp dir"),
         }
     } else {
@@ -55,7 +59,31 @@ pub fn fresh_db() -> TestDb {
         TestDb {
             url,
             _dir: Some(dir),
+            pg_database: None,
             audit: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+}
+
+impl Drop for TestDb {
+    /// A passed test's PostgreSQL database is dropped (`WITH (FORCE)`: the app's pool, its
+    /// scheduler and its `LISTEN` connection may still be connected). A failed test's is kept
+    /// for a look at what it left.
+    fn drop(&mut self) {
+        let Some((base, name)) = self.pg_database.take() else {
+            return;
+        };
+        if std::thread::panicking() {
+            eprintln!("test database kept for inspection: {}", self.url);
+            return;
+        }
+        let dropped = diesel::PgConnection::establish(&base).and_then(|mut admin| {
+            diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut admin)
+                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)
+        });
+        if let Err(e) = dropped {
+            eprintln!("could not drop test database {name}: {e}");
         }
     }
 }
@@ -83,8 +111,9 @@ pub fn config(db: &TestDb, test_clock: bool) -> Config {
 
 pub struct TestApp {
     pub state: AppState,
-    pub db: TestDb,
     svc: actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, actix_web::Error>,
+    /// Last, so that the app is dropped before its database is.
+    pub db: TestDb,
 }
 
 pub struct Resp {
@@ -170,6 +199,7 @@ impl TestApp {
         let db = TestDb {
             url: url.to_string(),
             _dir: None,
+            pg_database: None,
             audit: tempfile::tempdir().expect("temp dir"),
         };
         let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
