@@ -140,6 +140,12 @@ pub fn offered(
         .select(guest_entries::game_id)
         .load(conn)?;
     let t = now.naive_utc();
+    let running_ids: Vec<i64> = active
+        .iter()
+        .map(|g| g.0)
+        .filter(|id| in_play.contains(&Some(*id)))
+        .collect();
+    let mut openings_of = floor::recent_openings_of(conn, &running_ids)?;
     let mut out = Vec::new();
     for (id, name, small_blind, big_blind, buy_in_min, buy_in_max) in active {
         let running = in_play.contains(&Some(id));
@@ -151,7 +157,7 @@ pub fn offered(
             .count();
         let waiting = on_list + guests_waiting.iter().filter(|g| **g == id).count();
         let wait_min = if running {
-            let openings = floor::recent_openings(conn, id)?;
+            let openings = openings_of.remove(&id).unwrap_or_default();
             waitlist::estimated_wait(waiting, &openings).map(|d| (d.num_seconds() + 59) / 60)
         } else {
             None

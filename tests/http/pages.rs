@@ -1085,6 +1085,72 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
         .await
         .text()
         .contains("≈ 20 min"));
+
+    // A second game turns over every 5 minutes: each game's estimate comes from its own
+    // openings (the board and the join page read every game's in one statement).
+    let game = serde_json::json!({"name": "NL 2/5", "variant": "holdem_nl", "small_blind": 200,
+        "big_blind": 500, "limit_class": "high", "buy_in_min": 10000, "buy_in_max": 50000});
+    let r = app.send_json("POST", "/api/v1/games", &token, game).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let table = serde_json::json!({"number": 2, "game_id": 2, "mode": "continuous", "seats": 9});
+    app.send_json("POST", "/api/v1/tables", &token, table).await;
+    app.post_form("/floor/tables/2/open", &s, &[]).await;
+    let mut seatings = Vec::new();
+    for (i, id) in ids[..2].iter().enumerate() {
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/2/seats/{}", i + 1),
+                &token,
+                serde_json::json!({"player_id": id}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        seatings.push(r.json()["id"].as_i64().expect("seating id"));
+    }
+    for seating in seatings {
+        app.send_json(
+            "POST",
+            "/api/v1/test/clock/advance",
+            &token,
+            serde_json::json!({"minutes": 5}),
+        )
+        .await;
+        let r = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{seating}/leave"),
+                &token,
+                serde_json::json!({"reason": "went home"}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    app.post_form(
+        "/floor/lists/2/join",
+        &s,
+        &[("player", &ids[5].to_string())],
+    )
+    .await;
+    let list = app.get("/api/v1/games/2/waitlist", &token).await.json();
+    assert_eq!(list["lines"][0]["estimated_wait_min"], 5, "{list}");
+    let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
+    assert_eq!(list["lines"][1]["estimated_wait_min"], 20, "{list}");
+    let board = app.page("/floor/live", &s).await.text();
+    assert!(board.contains("≈ 5 min"), "{board}");
+    assert!(board.contains("≈ 20 min"), "{board}");
+    // The join page: 2 waiting for NL 1/2 (about 30 min), 1 for NL 2/5 (about 10 min).
+    let join = app
+        .call(
+            TestRequest::get()
+                .uri("/join")
+                .insert_header(("Accept-Language", "en"))
+                .to_request(),
+        )
+        .await
+        .text();
+    assert!(join.contains("2 waiting · about 30 min"), "{join}");
+    assert!(join.contains("1 waiting · about 10 min"), "{join}");
 }
 
 #[actix_web::test]

@@ -232,7 +232,7 @@ impl Dashboard {
 }
 
 /// Everything the floor dashboard shows, in a fixed number of queries whatever the room's
-/// size (tables, games, open seatings, open calls, holds, list entries).
+/// size (tables, games, open seatings, open calls, holds, list entries, seat turnover).
 pub fn dashboard(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -385,14 +385,17 @@ pub fn dashboard(
     }
     // Each game's list in order and the entries shown; then the players shown on every list
     // in one read (it was one read per game, a round trip each on PostgreSQL).
+    // The recent seat openings of every game with people waiting, in one statement.
+    let waited_on: Vec<i64> = games_list
+        .iter()
+        .filter(|g| by_game.contains_key(&g.id))
+        .map(|g| g.id)
+        .collect();
+    let mut openings_of = recent_openings_of(conn, &waited_on)?;
     let mut shown_lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
-        let openings = if mine.is_empty() {
-            Vec::new()
-        } else {
-            recent_openings(conn, g.id)?
-        };
+        let openings = openings_of.remove(&g.id).unwrap_or_default();
         let domain: Vec<Entry> = mine.iter().map(as_entry).collect();
         let places = waitlist::positions(&domain, now);
         let total = places.len();

@@ -21,14 +21,58 @@ const TURNOVER_SAMPLE: i64 = 12;
 
 /// The times seats of a game were freed recently (newest first), for wait estimates.
 pub fn recent_openings(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<DateTime<Utc>>> {
-    let t: Vec<chrono::NaiveDateTime> = crate::native!(conn, |dbc| seatings::table
-        .filter(seatings::game_id.eq(game_id))
-        .filter(seatings::left_at.is_not_null())
-        .order(seatings::left_at.desc())
-        .limit(TURNOVER_SAMPLE)
-        .select(seatings::left_at.assume_not_null())
-        .load(dbc))?;
-    Ok(t.into_iter().map(|x| x.and_utc()).collect())
+    Ok(recent_openings_of(conn, &[game_id])?
+        .remove(&game_id)
+        .unwrap_or_default())
+}
+
+/// [`recent_openings`] of several games in one statement (the board and the join page show
+/// every game's wait; one statement per game was a round trip each on PostgreSQL). Each game's
+/// part is its own `ORDER BY left_at DESC LIMIT n` on the `(game_id, left_at)` index, so a
+/// game's years of closed seatings are never read; games with none are absent from the map.
+pub fn recent_openings_of(
+    conn: &mut DbConn,
+    game_ids: &[i64],
+) -> AppResult<std::collections::HashMap<i64, Vec<DateTime<Utc>>>> {
+    #[derive(QueryableByName)]
+    struct Opening {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        game_id: i64,
+        #[diesel(sql_type = diesel::sql_types::Timestamp)]
+        left_at: chrono::NaiveDateTime,
+    }
+    let mut ids = game_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out = std::collections::HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    // The ids are integers from the database, written into the text (no placeholders: their
+    // spelling differs between the backends); SQLite and PostgreSQL both take a parenthesised
+    // `ORDER BY … LIMIT` only as a sub-select, hence `SELECT * FROM (…) AS o`.
+    let sql = ids
+        .iter()
+        .map(|id| {
+            format!(
+                "SELECT * FROM (SELECT game_id, left_at FROM seatings \
+                 WHERE game_id = {id} AND left_at IS NOT NULL \
+                 ORDER BY left_at DESC LIMIT {TURNOVER_SAMPLE}) AS o{id}"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    let rows: Vec<Opening> = crate::native!(conn, |dbc| diesel::sql_query(sql.as_str()).load(dbc))?;
+    for r in rows {
+        out.entry(r.game_id)
+            .or_insert_with(Vec::new)
+            .push(r.left_at.and_utc());
+    }
+    // Newest first within each game (a `UNION ALL` keeps no order of its own).
+    for t in out.values_mut() {
+        t.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    Ok(out)
 }
 
 pub(super) fn wait_minutes(ahead: usize, openings: &[DateTime<Utc>]) -> Option<i64> {
