@@ -14,7 +14,9 @@
 //! Run: `cargo bench --bench floor`. Knobs (environment): `FLOOR_BENCH_OPS` (3000),
 //! `FLOOR_BENCH_CLIENTS` (32), `FLOOR_BENCH_SECS` (20), `FLOOR_BENCH_DASH_RUNS` (50),
 //! `FLOOR_BENCH_DIRECT_OPS` (200);
-//! `FLOOR_BENCH_KEEP_DB=1` keeps the SQLite file and prints its path.
+//! `FLOOR_BENCH_KEEP_DB=1` keeps the SQLite file and prints its path;
+//! `FLOOR_BENCH_BACKENDS` (`sqlite,postgres`): each runs in a child process of its own (so
+//! each peak RSS is its own), `FLOOR_BENCH_ONE_PROCESS=1` runs them in this one.
 
 use cardroom::app::build_state;
 use cardroom::config::Config;
@@ -676,6 +678,18 @@ fn raw_rate(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
 fn main() {
     let backends =
         std::env::var("FLOOR_BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
+    let wanted: Vec<&str> = ["sqlite", "postgres"]
+        .into_iter()
+        .filter(|b| backends.contains(b))
+        .collect();
+    // Each backend in a process of its own, so that each peak RSS (`VmHWM`, never reset
+    // within a process) is that backend's alone; the comparison reads their figures back.
+    // FLOOR_BENCH_ONE_PROCESS=1 runs them one after the other in this process instead.
+    if wanted.len() > 1 && std::env::var_os("FLOOR_BENCH_ONE_PROCESS").is_none() {
+        let figures: Vec<Figures> = wanted.iter().filter_map(|b| run_child(b)).collect();
+        compare(&figures);
+        return;
+    }
     let mut figures = Vec::new();
     if backends.contains("sqlite") {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -723,7 +737,70 @@ fn main() {
             figures.push(run_backend("PostgreSQL", url, None));
         }
     }
-    compare(&figures);
+    // A child run for one backend: its parent prints the comparison.
+    if std::env::var_os("FLOOR_BENCH_CHILD").is_none() {
+        compare(&figures);
+    }
+}
+
+/// Runs this benchmark again for one backend in a child process, passing its output through,
+/// and reads its figures back from the `floor….key=value` lines it prints. `None` when the
+/// backend was skipped (no PostgreSQL cluster could be started).
+fn run_child(backend: &str) -> Option<Figures> {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let exe = std::env::current_exe().expect("this benchmark's own path");
+    let mut child = Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env("FLOOR_BENCH_BACKENDS", backend)
+        .env("FLOOR_BENCH_CHILD", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the benchmark for one backend");
+    let (name, prefix) = if backend == "sqlite" {
+        ("SQLite", "floor.")
+    } else {
+        ("PostgreSQL", "floor.postgres.")
+    };
+    let mut kv = std::collections::HashMap::new();
+    let out = child.stdout.take().expect("the child's output");
+    for line in BufReader::new(out).lines() {
+        let line = line.expect("the child's output");
+        println!("{line}");
+        if let Some((k, v)) = line.split_once('=') {
+            if let Some(k) = k.strip_prefix(prefix) {
+                // SQLite's keys have no backend part: skip PostgreSQL's under the same root.
+                if !(backend == "sqlite" && k.starts_with("postgres.")) {
+                    kv.insert(k.to_string(), v.trim().to_string());
+                }
+            }
+        }
+    }
+    let status = child.wait().expect("wait for the benchmark's child");
+    assert!(status.success(), "the {name} benchmark failed: {status}");
+    if kv.is_empty() {
+        return None;
+    }
+    let f = |k: &str| -> f64 {
+        kv.get(k)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("the {name} benchmark printed no {prefix}{k}"))
+    };
+    Some(Figures {
+        name,
+        raw_single: f("raw_single_per_s"),
+        raw_multi: f("raw_multi_per_s"),
+        raw_clients: f("raw_clients") as usize,
+        throughput: f("call_seat.throughput_per_s"),
+        p50: f("call_seat.p50_ms"),
+        p99: f("call_seat.p99_ms"),
+        lat_clients: f("call_seat_latency.clients") as usize,
+        lat_p50: f("call_seat_latency.p50_ms"),
+        lat_p99: f("call_seat_latency.p99_ms"),
+        statements_per_pair: f("statements_per_pair"),
+        writes_per_transaction: f("call_seat.writes_per_transaction"),
+        errors: f("call_seat.errors") as usize,
+    })
 }
 
 /// The targets across backends, each PASS/MISS, with the machine's own limits.
@@ -912,7 +989,7 @@ fn run_backend(
     // after handing back what the previous backend's run freed (glibc keeps freed memory
     // in its arenas). What that run still holds stays counted (measured 2026-11-24: the
     // PostgreSQL run after SQLite's started at 113 MB, 140 without the trim; alone, ~40 MB):
-    // `FLOOR_BENCH_BACKENDS=postgres` gives a backend's own peak.
+    // only with FLOOR_BENCH_ONE_PROCESS=1; by default each backend runs in its own process.
     give_back_freed_memory();
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 
@@ -1242,6 +1319,7 @@ fn run_backend(
     let kv = |k: &str, v: String| println!("{prefix}.{k}={v}");
     kv("raw_single_per_s", format!("{raw_single:.1}"));
     kv("raw_multi_per_s", format!("{raw_multi:.1}"));
+    kv("raw_clients", raw_clients.to_string());
     kv("statements_per_pair", format!("{statements_per_pair:.1}"));
     kv("room.tables", TABLES.to_string());
     kv("room.seated", SEATED.to_string());
