@@ -8,6 +8,7 @@ pub mod models;
 mod postgres;
 pub mod schema;
 mod sqlite;
+pub mod time;
 
 pub use connection::{Health, Manager};
 use sqlite::{checkpointer_loop, configure_sqlite_library, writer_loop};

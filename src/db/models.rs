@@ -221,6 +221,8 @@ pub struct WaitlistRow {
     pub game_id: i64,
     pub player_id: i64,
     pub order_key: i64,
+    /// Read by the thousand on the board: see [`super::time`].
+    #[diesel(deserialize_as = super::time::DbTime)]
     pub joined_at: NaiveDateTime,
     pub source: String,
     pub call_in_expires_at: Option<NaiveDateTime>,
@@ -240,6 +242,8 @@ pub struct SeatingRow {
     pub player_id: i64,
     pub game_id: Option<i64>,
     pub entry_id: Option<i64>,
+    /// Read by the thousand on the board: see [`super::time`].
+    #[diesel(deserialize_as = super::time::DbTime)]
     pub sat_at: NaiveDateTime,
     pub left_at: Option<NaiveDateTime>,
     pub left_reason: Option<String>,
