@@ -1033,16 +1033,9 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
     let s = app.web_login("admin", ADMIN_PW).await;
     app.post_form("/floor/tables/1/open", &s, &[]).await;
     // Three players sit and leave ten minutes apart: seats open every 10 minutes.
+    let mut seatings = Vec::new();
     for (i, id) in ids[..3].iter().enumerate() {
-        let r = app
-            .send_json(
-                "POST",
-                &format!("/api/v1/tables/1/seats/{}", i + 1),
-                &token,
-                serde_json::json!({"player_id": id}),
-            )
-            .await;
-        assert_eq!(r.status, 201, "{}", r.text());
+        seatings.push(sit(&app, &token, 1, i + 1, *id).await);
     }
     // No history yet: no estimate.
     app.post_form(
@@ -1053,23 +1046,8 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
     .await;
     let list = app.get("/api/v1/games/1/waitlist", &token).await.json();
     assert!(list["lines"][0]["estimated_wait_min"].is_null(), "{list}");
-    for seating in 1..=3 {
-        app.send_json(
-            "POST",
-            "/api/v1/test/clock/advance",
-            &token,
-            serde_json::json!({"minutes": 10}),
-        )
-        .await;
-        let r = app
-            .send_json(
-                "POST",
-                &format!("/api/v1/seatings/{seating}/leave"),
-                &token,
-                serde_json::json!({"reason": "went home"}),
-            )
-            .await;
-        assert_eq!(r.status, 200, "{}", r.text());
+    for seating in seatings {
+        leave_after(&app, &token, 10, seating).await;
     }
     app.post_form(
         "/floor/lists/1/join",
@@ -1097,34 +1075,10 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
     app.post_form("/floor/tables/2/open", &s, &[]).await;
     let mut seatings = Vec::new();
     for (i, id) in ids[..2].iter().enumerate() {
-        let r = app
-            .send_json(
-                "POST",
-                &format!("/api/v1/tables/2/seats/{}", i + 1),
-                &token,
-                serde_json::json!({"player_id": id}),
-            )
-            .await;
-        assert_eq!(r.status, 201, "{}", r.text());
-        seatings.push(r.json()["id"].as_i64().expect("seating id"));
+        seatings.push(sit(&app, &token, 2, i + 1, *id).await);
     }
     for seating in seatings {
-        app.send_json(
-            "POST",
-            "/api/v1/test/clock/advance",
-            &token,
-            serde_json::json!({"minutes": 5}),
-        )
-        .await;
-        let r = app
-            .send_json(
-                "POST",
-                &format!("/api/v1/seatings/{seating}/leave"),
-                &token,
-                serde_json::json!({"reason": "went home"}),
-            )
-            .await;
-        assert_eq!(r.status, 200, "{}", r.text());
+        leave_after(&app, &token, 5, seating).await;
     }
     app.post_form(
         "/floor/lists/2/join",
@@ -1151,6 +1105,40 @@ async fn waits_are_estimated_from_measured_seat_turnover() {
         .text();
     assert!(join.contains("2 waiting · about 30 min"), "{join}");
     assert!(join.contains("1 waiting · about 10 min"), "{join}");
+}
+
+/// Seats a player through the API; the seating's id.
+async fn sit(app: &TestApp, token: &str, table: i64, seat: usize, player: i64) -> i64 {
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/tables/{table}/seats/{seat}"),
+            token,
+            serde_json::json!({"player_id": player}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    r.json()["id"].as_i64().expect("seating id")
+}
+
+/// The test clock moves on `minutes`, then the seated player leaves (a seat opens).
+async fn leave_after(app: &TestApp, token: &str, minutes: i64, seating: i64) {
+    app.send_json(
+        "POST",
+        "/api/v1/test/clock/advance",
+        token,
+        serde_json::json!({"minutes": minutes}),
+    )
+    .await;
+    let r = app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{seating}/leave"),
+            token,
+            serde_json::json!({"reason": "went home"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
 }
 
 #[actix_web::test]
