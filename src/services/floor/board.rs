@@ -383,8 +383,6 @@ pub fn dashboard(
     for e in all_entries {
         by_game.entry(e.game_id).or_default().push(e);
     }
-    // Each game's list in order and the entries shown; then the players shown on every list
-    // in one read (it was one read per game, a round trip each on PostgreSQL).
     // The recent seat openings of every game with people waiting, in one statement.
     let waited_on: Vec<i64> = games_list
         .iter()
@@ -392,6 +390,8 @@ pub fn dashboard(
         .map(|g| g.id)
         .collect();
     let mut openings_of = recent_openings_of(conn, &waited_on)?;
+    // Each game's list in order and the entries shown; then the players shown on every list
+    // in one read (it was one read per game, a round trip each on PostgreSQL).
     let mut shown_lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
