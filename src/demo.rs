@@ -259,6 +259,8 @@ fn past_evenings(
     {
         use crate::db::schema::outbox;
         use diesel::prelude::*;
+        // (On PostgreSQL they are still kept for the write's tail: written first.)
+        crate::db::tail::flush(c)?;
         diesel::delete(outbox::table.filter(outbox::created_at.lt(now.naive_utc()))).execute(c)?;
     }
     Ok(())

@@ -80,6 +80,41 @@ pub fn record<B: Serialize, A: Serialize>(
     before: Option<&B>,
     after: Option<&A>,
 ) -> QueryResult<i64> {
+    let before = to_json(before);
+    let after = to_json(after);
+    let make = |seq: i64, prev_hash: Option<String>| {
+        let prev_hash = prev_hash.unwrap_or_else(|| GENESIS.to_string());
+        let hash = record_hash(&AuditFields {
+            seq,
+            at,
+            actor_id: actor.id,
+            actor_name: &actor.name,
+            action,
+            subject_kind,
+            subject_id,
+            before: &before,
+            after: &after,
+            prev_hash: &prev_hash,
+        });
+        AuditRow {
+            seq,
+            at: at.naive_utc(),
+            actor_id: actor.id,
+            actor_name: actor.name.clone(),
+            action: action.to_string(),
+            subject_kind: subject_kind.to_string(),
+            subject_id,
+            before_json: before.clone(),
+            after_json: after.clone(),
+            prev_hash,
+            hash,
+        }
+    };
+    // PostgreSQL, inside a write: numbered, chained and kept for the write's one tail
+    // statement (`db::tail`), from the counters and last record read there.
+    if let Some(r) = super::tail::record_audit(conn, make) {
+        return r;
+    }
     // The next number and the last record present, in one statement (issue 14: a round trip
     // less per record). Chained to the last record present: normally `seq - 1`. If records
     // were cut from the end (the counter is ahead), the room keeps working and the new
@@ -96,34 +131,7 @@ pub fn record<B: Serialize, A: Serialize>(
             super::set_seq(conn, "audit", seq)?;
         }
     }
-    let prev_hash = last.map(|(_, h)| h).unwrap_or_else(|| GENESIS.to_string());
-    let before = to_json(before);
-    let after = to_json(after);
-    let hash = record_hash(&AuditFields {
-        seq,
-        at,
-        actor_id: actor.id,
-        actor_name: &actor.name,
-        action,
-        subject_kind,
-        subject_id,
-        before: &before,
-        after: &after,
-        prev_hash: &prev_hash,
-    });
-    let row = AuditRow {
-        seq,
-        at: at.naive_utc(),
-        actor_id: actor.id,
-        actor_name: actor.name.clone(),
-        action: action.to_string(),
-        subject_kind: subject_kind.to_string(),
-        subject_id,
-        before_json: before,
-        after_json: after,
-        prev_hash,
-        hash,
-    };
+    let row = make(seq, last.map(|(_, h)| h));
     crate::native!(conn, |c| diesel::insert_into(a::audit_log)
         .values(&row)
         .execute(c))?;

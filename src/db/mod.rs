@@ -8,6 +8,7 @@ pub mod models;
 mod postgres;
 pub mod schema;
 mod sqlite;
+pub mod tail;
 pub mod time;
 
 pub use connection::{Health, Manager};
@@ -284,9 +285,11 @@ impl Db {
         E: From<diesel::result::Error>,
     {
         let _turn = self.writer_turn();
+        let _tail = TailGuard;
         conn.transaction(|c| {
             take_pg_turn(c)?;
-            f(c)
+            tail::begin(c);
+            with_tail(c, f)
         })
     }
 
@@ -333,15 +336,18 @@ impl Db {
         let t1 = std::time::Instant::now();
         let mut conn = self.conn()?;
         let c: &mut DbConn = &mut conn;
+        let _tail = TailGuard;
         let r = c.transaction(|c| {
             take_pg_turn(c)?;
+            tail::begin(c);
             // A panic is contained as on SQLite: this write is rolled back, its caller told.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(|_| {
-                log::error!("a write panicked; its transaction was rolled back");
-                Err(E::from(db_error(
-                    "a write failed inside the server (panic); it was undone",
-                )))
-            })
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_tail(c, f)))
+                .unwrap_or_else(|_| {
+                    log::error!("a write panicked; its transaction was rolled back");
+                    Err(E::from(db_error(
+                        "a write failed inside the server (panic); it was undone",
+                    )))
+                })
         });
         self.stats.turns.fetch_add(1, Relaxed);
         self.stats.batches.fetch_add(1, Relaxed);
@@ -401,9 +407,10 @@ impl Db {
             };
             let mut panicked = false;
             let r = c.transaction(|c| {
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))) {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_tail(c, f))) {
                     Ok(r) => r,
                     Err(_) => {
+                        tail::discard(c);
                         panicked = true;
                         Err(E::from(db_error(
                             "a write failed inside the server (panic); it was undone",
@@ -446,6 +453,56 @@ impl Db {
     pub fn write_stats(&self) -> &WriteStats {
         &self.stats
     }
+}
+
+/// Runs one write `f` and writes its tail (PostgreSQL, `tail`) before its savepoint or
+/// transaction ends; a write that fails drops its tail.
+fn with_tail<T, E>(c: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    match f(c) {
+        Ok(v) => match tail::flush(c) {
+            Ok(()) => Ok(v),
+            Err(e) => {
+                tail::discard(c);
+                Err(E::from(e))
+            }
+        },
+        Err(e) => {
+            tail::discard(c);
+            Err(e)
+        }
+    }
+}
+
+/// Stops keeping a write's tail when the write transaction is over, however it ends.
+struct TailGuard;
+
+impl Drop for TailGuard {
+    fn drop(&mut self) {
+        tail::end();
+    }
+}
+
+/// A savepoint inside a write: `f`'s changes are undone alone if it fails, the write goes on
+/// (e.g. joining several lists, one refused). Use this, not `transaction`, inside a write:
+/// it also rewinds what the write's tail kept meanwhile (`tail`).
+pub fn savepoint<T, E>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut DbConn) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    let mark = tail::mark(conn);
+    let r = conn.transaction(f);
+    if r.is_err() {
+        if let Some(m) = mark {
+            tail::rewind(conn, m);
+        }
+    }
+    r
 }
 
 /// PostgreSQL: writers take turns too, across every server process, with a transaction-level
@@ -555,6 +612,9 @@ impl<Q> Cached<Q> {
 /// this update takes serialises concurrent writers until commit, on both backends.
 pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
+    if let Some(r) = tail::next_seq(conn, name) {
+        return r;
+    }
     native!(conn, |c| Cached(
         diesel::update(s::sequences.filter(s::name.eq(name)))
             .set(s::value.eq(s::value + 1))
@@ -566,6 +626,9 @@ pub fn next_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
 /// Moves a named sequence to `value` (its next number is `value + 1`).
 pub(crate) fn set_seq(conn: &mut DbConn, name: &str, value: i64) -> QueryResult<()> {
     use schema::sequences::dsl as s;
+    if let Some(r) = tail::set_seq(conn, name, value) {
+        return r;
+    }
     diesel::update(s::sequences.filter(s::name.eq(name)))
         .set(s::value.eq(value))
         .execute(conn)
@@ -576,6 +639,9 @@ pub(crate) fn set_seq(conn: &mut DbConn, name: &str, value: i64) -> QueryResult<
 /// recorded change of state, so it tells whether anything happened since it was last read.
 pub fn current_seq(conn: &mut DbConn, name: &str) -> QueryResult<i64> {
     use schema::sequences::dsl as s;
+    if let Some(r) = tail::current_seq(conn, name) {
+        return r;
+    }
     native!(conn, |c| s::sequences
         .filter(s::name.eq(name))
         .select(s::value)

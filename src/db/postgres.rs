@@ -71,6 +71,9 @@ pub(super) fn writer_loop(
             // The turn: waits for any other process's write transaction to end.
             c.batch_execute(TURN_LOCK)?;
             t1 = std::time::Instant::now();
+            // Each write's audit records, events, messages and numbers go in one statement
+            // at its end (`db::tail`); the counters are read once for the whole batch.
+            super::tail::begin(c);
             let mut job = first.take();
             while let Some(j) = job.take() {
                 answers.push(j(Ok(c)));
@@ -81,6 +84,7 @@ pub(super) fn writer_loop(
             }
             Ok(())
         });
+        super::tail::end();
         let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {
             log::error!(

@@ -146,9 +146,12 @@ pub fn enqueue(
             sent_at: None,
             failed_at: None,
         };
-        crate::native!(conn, |c| diesel::insert_into(outbox::table)
-            .values(&row)
-            .execute(c))?;
+        // PostgreSQL, inside a write: kept for the write's one tail statement (`db::tail`).
+        if let Some(row) = crate::db::tail::push_outbox(conn, row) {
+            crate::native!(conn, |c| diesel::insert_into(outbox::table)
+                .values(&row)
+                .execute(c))?;
+        }
         ids.push(id);
     }
     Ok(ids)
@@ -189,9 +192,11 @@ pub fn enqueue_to(
         sent_at: None,
         failed_at: None,
     };
-    crate::native!(conn, |c| diesel::insert_into(outbox::table)
-        .values(&row)
-        .execute(c))?;
+    if let Some(row) = crate::db::tail::push_outbox(conn, row) {
+        crate::native!(conn, |c| diesel::insert_into(outbox::table)
+            .values(&row)
+            .execute(c))?;
+    }
     Ok(id)
 }
 

@@ -842,7 +842,7 @@ fn join_player(
             continue;
         }
         // Savepoint: a refused join leaves nothing behind, the other lists go on.
-        let r = conn.transaction(|c| {
+        let r = crate::db::savepoint(conn, |c| {
             floor::join(
                 c,
                 now,

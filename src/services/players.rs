@@ -988,7 +988,7 @@ pub fn join_lists(
         let game = super::games::get_game(conn, game_id)
             .map(|g| g.name)
             .unwrap_or_else(|_| format!("#{game_id}"));
-        let result = conn.transaction(|c| {
+        let result = crate::db::savepoint(conn, |c| {
             super::floor::join(c, now, tz, profile, actor, game_id, player_id, call_in)
         });
         match result {

@@ -1,7 +1,7 @@
 //! The room's write path (`Db::write_new`): on SQLite, writes waiting at the same moment share
 //! one transaction (group commit), each in its own savepoint. A write that fails or panics is
-//! undone alone; every other write commits and gets its own answer. (On PostgreSQL each write
-//! is its own transaction; the same outcomes hold.)
+//! undone alone; every other write commits and gets its own answer. (PostgreSQL batches its
+//! writes the same way, under the room's advisory lock; the same outcomes hold.)
 
 use crate::support::TestApp;
 use cardroom::db::schema::settings;
@@ -202,4 +202,187 @@ async fn sqlite_the_checkpointer_copies_committed_writes_into_the_database_file(
         Some("in the file"),
         "never copied into the database file"
     );
+}
+
+/// What a write leaves behind besides its own rows — audit records, events, messages and the
+/// numbers they take — comes out whole for the writes that commit and not at all for the
+/// others, whichever way a write ends. (On PostgreSQL this is the write's tail, sent in one
+/// statement at its end, `db::tail`; on SQLite each goes at once.) 48 writers at once, each
+/// recording two audit records, one event and one message; every fifth fails after that,
+/// every eleventh panics, every third also joins something in a savepoint inside the write
+/// that fails after recording (the write goes on without it).
+#[actix_web::test]
+async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_all() {
+    use cardroom::db::audit::{self, Actor};
+    use cardroom::db::schema::{events, outbox, sequences};
+    use cardroom::domain::player::Language;
+    use cardroom::notify::{messages, Kind, Params};
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let now = app.state.clock.now();
+    let count = |app: &TestApp| {
+        app.with_conn(|c| {
+            let ev: i64 = events::table
+                .filter(events::kind.eq("test.tail"))
+                .count()
+                .get_result(c)
+                .unwrap();
+            let ob: i64 = outbox::table
+                .filter(outbox::recipient.like("+35191000%"))
+                .count()
+                .get_result(c)
+                .unwrap();
+            (ev, ob)
+        })
+    };
+    let records_before = app.with_conn(|c| audit::verify(c).unwrap().records);
+    let n = 48;
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                db.write_new(move |c| -> Result<usize, AppError> {
+                    let who = Actor::system();
+                    let note = serde_json::json!({ "write": i });
+                    audit::record::<(), _>(
+                        c,
+                        now,
+                        &who,
+                        "test.tail",
+                        "test",
+                        Some(i as i64),
+                        None,
+                        Some(&note),
+                    )?;
+                    cardroom::services::floor::emit(c, now, None, "test.tail", &note)?;
+                    messages::enqueue_to(
+                        c,
+                        now,
+                        "sms",
+                        &format!("+35191000{i:04}"),
+                        Language::Pt,
+                        Kind::JoinCode,
+                        &Params::default(),
+                    )?;
+                    if i % 3 == 0 {
+                        let inner = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
+                            audit::record::<(), _>(
+                                c,
+                                now,
+                                &who,
+                                "test.tail.inner",
+                                "test",
+                                Some(i as i64),
+                                None,
+                                Some(&note),
+                            )?;
+                            cardroom::services::floor::emit(
+                                c,
+                                now,
+                                None,
+                                "test.tail.inner",
+                                &note,
+                            )?;
+                            Err(AppError::field("value", "err-required"))
+                        });
+                        assert!(inner.is_err());
+                    }
+                    audit::record::<(), _>(
+                        c,
+                        now,
+                        &who,
+                        "test.tail.after",
+                        "test",
+                        Some(i as i64),
+                        None,
+                        Some(&note),
+                    )?;
+                    if i % 11 == 0 {
+                        panic!("write {i} panics after its records");
+                    }
+                    if i % 5 == 0 {
+                        return Err(AppError::field("value", "err-required"));
+                    }
+                    Ok(i)
+                })
+            })
+        })
+        .collect();
+    let mut ok = Vec::new();
+    for (i, h) in handles.into_iter().enumerate() {
+        if let Ok(v) = h.join().expect("the caller's thread does not panic") {
+            assert_eq!(v, i);
+            ok.push(i);
+        }
+    }
+    let expected: Vec<usize> = (0..n).filter(|i| i % 5 != 0 && i % 11 != 0).collect();
+    assert_eq!(ok, expected);
+    let k = expected.len() as i64;
+    assert_eq!(
+        count(&app),
+        (k, k),
+        "one event and one message per committed write"
+    );
+    app.with_conn(|c| {
+        let report = audit::verify(c).unwrap();
+        assert!(report.ok, "the audit chain holds: {report:?}");
+        assert_eq!(
+            report.records,
+            records_before + 2 * k as u64,
+            "two records per committed write"
+        );
+        let inner: i64 = events::table
+            .filter(events::kind.eq("test.tail.inner"))
+            .count()
+            .get_result(c)
+            .unwrap();
+        assert_eq!(inner, 0, "what a rolled-back savepoint wrote is gone");
+        // The counters stand at the last number used: none taken twice, none skipped.
+        let seqs: Vec<i64> = events::table
+            .order(events::seq.asc())
+            .select(events::seq)
+            .load(c)
+            .unwrap();
+        assert!(
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "events are numbered without gaps: {seqs:?}"
+        );
+        let counter = |c: &mut cardroom::db::DbConn, name: &str| -> i64 {
+            sequences::table
+                .filter(sequences::name.eq(name))
+                .select(sequences::value)
+                .first(c)
+                .unwrap()
+        };
+        assert_eq!(counter(c, "event"), *seqs.last().unwrap());
+        assert_eq!(counter(c, "audit") as u64, report.records);
+        let max_outbox: i64 = outbox::table
+            .select(diesel::dsl::max(outbox::id))
+            .first::<Option<i64>>(c)
+            .unwrap()
+            .unwrap();
+        assert_eq!(counter(c, "outbox"), max_outbox);
+    });
+    // A write after all that goes on from the same numbers.
+    db.write_new(move |c| -> Result<(), AppError> {
+        audit::record::<(), ()>(
+            c,
+            now,
+            &Actor::system(),
+            "test.tail.last",
+            "test",
+            None,
+            None,
+            None,
+        )?;
+        Ok(())
+    })
+    .unwrap();
+    app.with_conn(|c| {
+        let report = audit::verify(c).unwrap();
+        assert!(
+            report.ok && report.records == records_before + 2 * k as u64 + 1,
+            "{report:?}"
+        );
+    });
 }

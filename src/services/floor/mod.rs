@@ -94,16 +94,24 @@ pub fn emit<P: Serialize>(
     kind: &str,
     payload: &P,
 ) -> AppResult<i64> {
-    let seq = next_seq(conn, "event")?;
-    crate::native!(conn, |dbc| diesel::insert_into(events::table)
-        .values((
-            events::seq.eq(seq),
-            events::at.eq(now.naive_utc()),
-            events::table_id.eq(table_id),
-            events::kind.eq(kind),
-            events::payload.eq(serde_json::to_string(payload).unwrap_or_default()),
-        ))
-        .execute(dbc))?;
+    let body = serde_json::to_string(payload).unwrap_or_default();
+    // PostgreSQL, inside a write: kept for the write's one tail statement (`db::tail`).
+    let seq = match crate::db::tail::push_event(conn, now.naive_utc(), table_id, kind, &body) {
+        Some(seq) => seq?,
+        None => {
+            let seq = next_seq(conn, "event")?;
+            crate::native!(conn, |dbc| diesel::insert_into(events::table)
+                .values((
+                    events::seq.eq(seq),
+                    events::at.eq(now.naive_utc()),
+                    events::table_id.eq(table_id),
+                    events::kind.eq(kind),
+                    events::payload.eq(&body),
+                ))
+                .execute(dbc))?;
+            seq
+        }
+    };
     // PostgreSQL: a trigger on `events` wakes the push hubs of every server process at
     // commit (migration 000015; `push` module documentation).
     // BSOP 36: chips removed into custody (services::table_side): the player is told how

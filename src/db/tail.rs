@@ -1,0 +1,444 @@
+//! PostgreSQL only: a write's **tail** — its audit records, events and messages, and the
+//! sequence numbers every row of the write takes — sent in one statement at the end of the
+//! write instead of a round trip each (issue 14: on PostgreSQL every statement is a round
+//! trip, and the tail was ~21 of the ~77 statements of a leave + call + seat round).
+//!
+//! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
+//! process), so no one else changes `sequences` or the audit trail until it commits:
+//!
+//! - the first number a write asks for reads every counter and the audit trail's last record
+//!   in one statement; numbers after that are counted here, without a round trip (the next
+//!   write of the same batch goes on from them);
+//! - [`record_audit`], [`push_event`] and [`push_outbox`] keep their rows here;
+//! - [`flush`] writes them all, and the counters that moved, in one statement
+//!   (`json_to_recordset` of each kind: one parameter per table). The write paths of
+//!   `db::Db` call it after the write's own work and before its savepoint (or transaction)
+//!   ends, so nobody is ever answered before the rows are in the transaction that commits;
+//! - a write that fails drops what it kept ([`discard`]); a savepoint inside a write
+//!   ([`super::savepoint`]) rewinds to where it started.
+//!
+//! Anything that reads one of these tables back inside the same write calls [`flush`] first
+//! (`demo` does). Outside a write path of `db::Db` (or on SQLite, where a statement costs no
+//! round trip) nothing is kept here: every function answers `None` and the caller writes at
+//! once, as before.
+//!
+//! The state lives in the thread running the write (the writer thread, or the caller of
+//! `Db::write`): one write transaction at a time per thread, and [`begin`] names the
+//! connection, so a statement on another connection is never caught in it.
+
+use super::models::{AuditRow, OutboxRow};
+use super::DbConn;
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Nullable, Text};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+thread_local! {
+    static TAIL: RefCell<Option<Tail>> = const { RefCell::new(None) };
+}
+
+#[derive(Default)]
+struct Tail {
+    /// The connection of the write transaction (its address), so only its statements are kept.
+    conn: usize,
+    /// The counters, read at the first number asked for in the transaction.
+    counters: Option<Counters>,
+    audit: Vec<AuditRow>,
+    events: Vec<EventRow>,
+    outbox: Vec<OutboxRow>,
+}
+
+#[derive(Clone, Default)]
+struct Counters {
+    /// Every sequence's value as this write sees it.
+    values: BTreeMap<String, i64>,
+    /// The ones changed since they were read or last written back, with the value they had
+    /// then ([`flush`] writes them back only over that value).
+    moved: BTreeMap<String, i64>,
+    /// The audit trail's last record: its number and hash.
+    audit_last: Option<(i64, String)>,
+}
+
+struct EventRow {
+    seq: i64,
+    at: NaiveDateTime,
+    table_id: Option<i64>,
+    kind: String,
+    payload: String,
+}
+
+/// Where a savepoint started: what [`rewind`] goes back to.
+pub struct Mark {
+    counters: Option<Counters>,
+    audit: usize,
+    events: usize,
+    outbox: usize,
+}
+
+fn key(conn: &DbConn) -> usize {
+    conn as *const DbConn as usize
+}
+
+/// Starts keeping the tail of the write transactions run on `conn` (PostgreSQL only), from
+/// now until [`end`].
+pub fn begin(conn: &DbConn) {
+    if matches!(conn, DbConn::Postgres(_)) {
+        TAIL.with(|t| {
+            *t.borrow_mut() = Some(Tail {
+                conn: key(conn),
+                ..Tail::default()
+            })
+        });
+    }
+}
+
+/// Stops keeping (the transaction is over, committed or not). Whatever was still kept is
+/// dropped: a write path flushes before its savepoint or transaction ends.
+pub fn end() {
+    TAIL.with(|t| *t.borrow_mut() = None);
+}
+
+/// Runs `f` on the kept tail of `conn`'s transaction, if there is one.
+fn with<R>(conn: &DbConn, f: impl FnOnce(&mut Tail) -> R) -> Option<R> {
+    TAIL.with(|t| {
+        let mut t = t.borrow_mut();
+        match t.as_mut() {
+            Some(tail) if tail.conn == key(conn) => Some(f(tail)),
+            _ => None,
+        }
+    })
+}
+
+fn active(conn: &DbConn) -> bool {
+    with(conn, |_| ()).is_some()
+}
+
+#[derive(QueryableByName)]
+struct CounterRow {
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = BigInt)]
+    value: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    last_seq: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    last_hash: Option<String>,
+}
+
+/// Every counter and the audit trail's last record, in one statement.
+const LOAD: &str = "SELECT s.name, s.value, h.seq AS last_seq, h.hash AS last_hash \
+     FROM sequences s \
+     LEFT JOIN LATERAL (SELECT seq, hash FROM audit_log WHERE s.name = 'audit' \
+                        ORDER BY seq DESC LIMIT 1) h ON true";
+
+/// The counters of `conn`'s transaction, read at the first use.
+fn counters<R>(
+    conn: &mut DbConn,
+    f: impl FnOnce(&mut Counters) -> QueryResult<R>,
+) -> Option<QueryResult<R>> {
+    let loaded = with(conn, |t| t.counters.is_some())?;
+    if !loaded {
+        let DbConn::Postgres(pg) = &mut *conn else {
+            return None;
+        };
+        let rows = match super::Cached(diesel::sql_query(LOAD)).load::<CounterRow>(pg) {
+            Ok(rows) => rows,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut c = Counters::default();
+        for r in rows {
+            if let (Some(seq), Some(hash)) = (r.last_seq, r.last_hash) {
+                c.audit_last = Some((seq, hash));
+            }
+            c.values.insert(r.name, r.value);
+        }
+        with(conn, |t| t.counters = Some(c));
+    }
+    with(conn, |t| f(t.counters.as_mut().expect("read above")))
+}
+
+/// The next number of a named sequence, when `conn`'s tail is kept (else `None`: the caller
+/// takes it from the database). An unknown name is refused as the `UPDATE` would be.
+pub fn next_seq(conn: &mut DbConn, name: &str) -> Option<QueryResult<i64>> {
+    counters(conn, |c| {
+        let v = c
+            .values
+            .get_mut(name)
+            .ok_or(diesel::result::Error::NotFound)?;
+        c.moved.entry(name.to_string()).or_insert(*v);
+        *v += 1;
+        Ok(*v)
+    })
+}
+
+/// Moves a named sequence to `value`, when `conn`'s tail is kept.
+pub fn set_seq(conn: &mut DbConn, name: &str, value: i64) -> Option<QueryResult<()>> {
+    counters(conn, |c| {
+        let v = c
+            .values
+            .get_mut(name)
+            .ok_or(diesel::result::Error::NotFound)?;
+        c.moved.entry(name.to_string()).or_insert(*v);
+        *v = value;
+        Ok(())
+    })
+}
+
+/// The last number a named sequence gave, when `conn`'s tail is kept and has read them.
+pub fn current_seq(conn: &mut DbConn, name: &str) -> Option<QueryResult<i64>> {
+    counters(conn, |c| {
+        c.values
+            .get(name)
+            .copied()
+            .ok_or(diesel::result::Error::NotFound)
+    })
+}
+
+/// Keeps an audit record, when `conn`'s tail is kept: `make` gets the record's number and
+/// the hash it chains to — the numbering and chaining `db::audit::record` does, from the
+/// counters held here — and returns the record.
+pub fn record_audit(
+    conn: &mut DbConn,
+    make: impl FnOnce(i64, Option<String>) -> AuditRow,
+) -> Option<QueryResult<i64>> {
+    let r = counters(conn, |c| {
+        let counter = c
+            .values
+            .get_mut("audit")
+            .ok_or(diesel::result::Error::NotFound)?;
+        let mut seq = *counter + 1;
+        // As `db::audit::record`: a counter behind the trail catches up with its last record.
+        if let Some((last, _)) = &c.audit_last {
+            if *last >= seq {
+                seq = last + 1;
+            }
+        }
+        c.moved.entry("audit".into()).or_insert(*counter);
+        *counter = seq;
+        let row = make(seq, c.audit_last.as_ref().map(|(_, h)| h.clone()));
+        c.audit_last = Some((row.seq, row.hash.clone()));
+        Ok(row)
+    })?;
+    Some(r.map(|row| {
+        let seq = row.seq;
+        with(conn, |t| t.audit.push(row));
+        seq
+    }))
+}
+
+/// Keeps an event (its number taken here), when `conn`'s tail is kept.
+pub fn push_event(
+    conn: &mut DbConn,
+    at: NaiveDateTime,
+    table_id: Option<i64>,
+    kind: &str,
+    payload: &str,
+) -> Option<QueryResult<i64>> {
+    if !active(conn) {
+        return None;
+    }
+    Some(next_seq(conn, "event")?.inspect(|&seq| {
+        with(conn, |t| {
+            t.events.push(EventRow {
+                seq,
+                at,
+                table_id,
+                kind: kind.to_string(),
+                payload: payload.to_string(),
+            })
+        });
+    }))
+}
+
+/// Keeps a message for the outbox, when `conn`'s tail is kept; else hands it back, for the
+/// caller to write at once.
+pub fn push_outbox(conn: &mut DbConn, row: OutboxRow) -> Option<OutboxRow> {
+    let mut row = Some(row);
+    with(conn, |t| t.outbox.extend(row.take()));
+    row
+}
+
+/// Where a savepoint inside a write starts (`None` when nothing is kept for `conn`).
+pub fn mark(conn: &DbConn) -> Option<Mark> {
+    with(conn, |t| Mark {
+        counters: t.counters.clone(),
+        audit: t.audit.len(),
+        events: t.events.len(),
+        outbox: t.outbox.len(),
+    })
+}
+
+/// Back to `mark`: the savepoint was rolled back, and what was kept since goes with it.
+pub fn rewind(conn: &DbConn, mark: Mark) {
+    with(conn, |t| {
+        t.counters = mark.counters;
+        t.audit.truncate(mark.audit);
+        t.events.truncate(mark.events);
+        t.outbox.truncate(mark.outbox);
+    });
+}
+
+/// The write failed (its savepoint or transaction is rolled back): what it kept goes, and
+/// the counters are read again by the next write (they may have moved in what was undone).
+pub fn discard(conn: &DbConn) {
+    with(conn, |t| {
+        t.counters = None;
+        t.audit.clear();
+        t.events.clear();
+        t.outbox.clear();
+    });
+}
+
+fn ts(t: &NaiveDateTime) -> String {
+    // Microseconds, cut as diesel cuts them when it binds a timestamp (not rounded): a
+    // record's hash covers its time as it reads back.
+    t.format("%Y-%m-%d %H:%M:%S%.6f").to_string()
+}
+
+fn opt_ts(t: &Option<NaiveDateTime>) -> serde_json::Value {
+    t.as_ref()
+        .map(ts)
+        .map_or(serde_json::Value::Null, Into::into)
+}
+
+/// The one statement of a flush. Each kind's rows come as one JSON array.
+const FLUSH: &str = "WITH s AS (\
+       UPDATE sequences SET value = v.value \
+       FROM json_to_recordset($1::json) AS v(name text, old bigint, value bigint) \
+       WHERE sequences.name = v.name AND sequences.value = v.old RETURNING 1), \
+     a AS (\
+       INSERT INTO audit_log (seq, at, actor_id, actor_name, action, subject_kind, subject_id, \
+                              before_json, after_json, prev_hash, hash) \
+       SELECT seq, at, actor_id, actor_name, action, subject_kind, subject_id, before_json, \
+              after_json, prev_hash, hash \
+       FROM json_to_recordset($2::json) AS r(seq bigint, at timestamp, actor_id bigint, \
+            actor_name text, action text, subject_kind text, subject_id bigint, \
+            before_json text, after_json text, prev_hash text, hash text) RETURNING 1), \
+     e AS (\
+       INSERT INTO events (seq, at, table_id, kind, payload) \
+       SELECT seq, at, table_id, kind, payload \
+       FROM json_to_recordset($3::json) AS r(seq bigint, at timestamp, table_id bigint, \
+            kind text, payload text) RETURNING 1), \
+     o AS (\
+       INSERT INTO outbox (id, player_id, kind, channel, recipient, language, params, subject, \
+                           body, idem_key, status, attempts, next_attempt_at, lease_until, \
+                           claimed_by, last_error, provider_ref, created_at, sent_at, failed_at) \
+       SELECT id, player_id, kind, channel, recipient, language, params, subject, body, \
+              idem_key, status, attempts, next_attempt_at, lease_until, claimed_by, \
+              last_error, provider_ref, created_at, sent_at, failed_at \
+       FROM json_to_recordset($4::json) AS r(id bigint, player_id bigint, kind text, \
+            channel text, recipient text, language text, params text, subject text, \
+            body text, idem_key text, status text, attempts integer, \
+            next_attempt_at timestamp, lease_until timestamp, claimed_by text, \
+            last_error text, provider_ref text, created_at timestamp, sent_at timestamp, \
+            failed_at timestamp) RETURNING 1) \
+     SELECT (SELECT count(*) FROM s) AS s, (SELECT count(*) FROM a) AS a, \
+            (SELECT count(*) FROM e) AS e, (SELECT count(*) FROM o) AS o";
+
+#[derive(QueryableByName)]
+struct Flushed {
+    #[diesel(sql_type = BigInt)]
+    s: i64,
+    #[diesel(sql_type = BigInt)]
+    a: i64,
+    #[diesel(sql_type = BigInt)]
+    e: i64,
+    #[diesel(sql_type = BigInt)]
+    o: i64,
+}
+
+/// Writes what `conn`'s write kept, in one statement (nothing when nothing was kept). The
+/// counters stay read for the next write of the same transaction.
+pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
+    use serde_json::json;
+    let Some(taken) = with(conn, |t| {
+        let moved: Vec<(String, i64, i64)> = match t.counters.as_mut() {
+            Some(c) => std::mem::take(&mut c.moved)
+                .into_iter()
+                .map(|(n, old)| {
+                    let v = c.values[&n];
+                    (n, old, v)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        (
+            moved,
+            std::mem::take(&mut t.audit),
+            std::mem::take(&mut t.events),
+            std::mem::take(&mut t.outbox),
+        )
+    }) else {
+        return Ok(());
+    };
+    let (moved, audit, events, outbox) = taken;
+    if moved.is_empty() && audit.is_empty() && events.is_empty() && outbox.is_empty() {
+        return Ok(());
+    }
+    let seqs: Vec<_> = moved
+        .iter()
+        .map(|(n, old, v)| json!({ "name": n, "old": old, "value": v }))
+        .collect();
+    let audit_json: Vec<_> = audit
+        .iter()
+        .map(|r| {
+            json!({
+                "seq": r.seq, "at": ts(&r.at), "actor_id": r.actor_id,
+                "actor_name": r.actor_name, "action": r.action,
+                "subject_kind": r.subject_kind, "subject_id": r.subject_id,
+                "before_json": r.before_json, "after_json": r.after_json,
+                "prev_hash": r.prev_hash, "hash": r.hash,
+            })
+        })
+        .collect();
+    let events_json: Vec<_> = events
+        .iter()
+        .map(|e| {
+            json!({
+                "seq": e.seq, "at": ts(&e.at), "table_id": e.table_id,
+                "kind": e.kind, "payload": e.payload,
+            })
+        })
+        .collect();
+    let outbox_json: Vec<_> = outbox
+        .iter()
+        .map(|m| {
+            json!({
+                "id": m.id, "player_id": m.player_id, "kind": m.kind, "channel": m.channel,
+                "recipient": m.recipient, "language": m.language, "params": m.params,
+                "subject": m.subject, "body": m.body, "idem_key": m.idem_key,
+                "status": m.status, "attempts": m.attempts,
+                "next_attempt_at": ts(&m.next_attempt_at), "lease_until": opt_ts(&m.lease_until),
+                "claimed_by": m.claimed_by, "last_error": m.last_error,
+                "provider_ref": m.provider_ref, "created_at": ts(&m.created_at),
+                "sent_at": opt_ts(&m.sent_at), "failed_at": opt_ts(&m.failed_at),
+            })
+        })
+        .collect();
+    let DbConn::Postgres(pg) = conn else {
+        return Ok(());
+    };
+    let q = diesel::sql_query(FLUSH)
+        .bind::<Text, _>(serde_json::Value::from(seqs).to_string())
+        .bind::<Text, _>(serde_json::Value::from(audit_json).to_string())
+        .bind::<Text, _>(serde_json::Value::from(events_json).to_string())
+        .bind::<Text, _>(serde_json::Value::from(outbox_json).to_string());
+    let done: Flushed = super::Cached(q).get_result(pg)?;
+    let expected = (moved.len(), audit.len(), events.len(), outbox.len());
+    let got = (
+        done.s as usize,
+        done.a as usize,
+        done.e as usize,
+        done.o as usize,
+    );
+    if got != expected {
+        // A counter moved meanwhile by a statement outside the write turn (every write path
+        // takes it, so never expected): the numbers handed out may be taken — the write is
+        // undone rather than written over them.
+        return Err(super::db_error(format!(
+            "the write's tail was not written whole: {got:?} of {expected:?} rows"
+        )));
+    }
+    Ok(())
+}
