@@ -285,10 +285,8 @@ impl Db {
         E: From<diesel::result::Error>,
     {
         let _turn = self.writer_turn();
-        let _tail = TailGuard;
         conn.transaction(|c| {
-            take_pg_turn(c)?;
-            tail::begin(c);
+            let _keeping = tail::begin_turn(c)?;
             with_tail(c, f)
         })
     }
@@ -336,10 +334,8 @@ impl Db {
         let t1 = std::time::Instant::now();
         let mut conn = self.conn()?;
         let c: &mut DbConn = &mut conn;
-        let _tail = TailGuard;
         let r = c.transaction(|c| {
-            take_pg_turn(c)?;
-            tail::begin(c);
+            let _keeping = tail::begin_turn(c)?;
             // A panic is contained as on SQLite: this write is rolled back, its caller told.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_tail(c, f)))
                 .unwrap_or_else(|_| {
@@ -476,15 +472,6 @@ where
     }
 }
 
-/// Stops keeping a write's tail when the write transaction is over, however it ends.
-struct TailGuard;
-
-impl Drop for TailGuard {
-    fn drop(&mut self) {
-        tail::end();
-    }
-}
-
 /// A savepoint inside a write: `f`'s changes are undone alone if it fails, the write goes on
 /// (e.g. joining several lists, one refused). Use this, not `transaction`, inside a write:
 /// it also rewinds what the write's tail kept meanwhile (`tail`).
@@ -503,16 +490,6 @@ where
         }
     }
     r
-}
-
-/// PostgreSQL: writers take turns too, across every server process, with a transaction-level
-/// advisory lock. Every rule check then reads a state no other writer is changing, and rows
-/// are always locked in one order (no deadlocks). SQLite takes its turn in-process.
-fn take_pg_turn(conn: &mut DbConn) -> QueryResult<()> {
-    match conn {
-        DbConn::Postgres(c) => c.batch_execute(postgres::TURN_LOCK),
-        DbConn::Sqlite(_) => Ok(()),
-    }
 }
 
 pub fn run_migrations(conn: &mut DbConn) -> Result<usize, DbError> {

@@ -3,12 +3,13 @@
 //! write instead of a round trip each (issue 14: on PostgreSQL every statement is a round
 //! trip, and the tail was ~21 of the ~77 statements of a leave + call + seat round).
 //!
-//! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
-//! process), so no one else changes `sequences` or the audit trail until it commits:
+//! How it works. A write transaction takes the room's write turn first (an advisory lock every
+//! process takes, [`begin_turn`]), so no one else changes `sequences` or the audit trail
+//! until it commits:
 //!
-//! - the first number a write asks for reads every counter and the audit trail's last record
-//!   in one statement; numbers after that are counted here, without a round trip (the next
-//!   write of the same batch goes on from them);
+//! - the statement that takes the turn also reads every counter and the audit trail's last
+//!   record; numbers are then counted here, without a round trip (the next write of the same
+//!   batch goes on from them);
 //! - [`record_audit`], [`push_event`] and [`push_outbox`] keep their rows here;
 //! - [`flush`] writes them all, and the counters that moved, in one statement
 //!   (`json_to_recordset` of each kind: one parameter per table). The write paths of
@@ -60,6 +61,19 @@ struct Counters {
     audit_last: Option<(i64, String)>,
 }
 
+impl Counters {
+    fn of(rows: Vec<CounterRow>) -> Counters {
+        let mut c = Counters::default();
+        for r in rows {
+            if let (Some(seq), Some(hash)) = (r.last_seq, r.last_hash) {
+                c.audit_last = Some((seq, hash));
+            }
+            c.values.insert(r.name, r.value);
+        }
+        c
+    }
+}
+
 struct EventRow {
     seq: i64,
     at: NaiveDateTime,
@@ -80,24 +94,69 @@ fn key(conn: &DbConn) -> usize {
     conn as *const DbConn as usize
 }
 
-/// Starts keeping the tail of the write transactions run on `conn` (PostgreSQL only), from
-/// now until [`end`].
-pub fn begin(conn: &DbConn) {
-    if matches!(conn, DbConn::Postgres(_)) {
-        TAIL.with(|t| {
-            *t.borrow_mut() = Some(Tail {
-                conn: key(conn),
-                ..Tail::default()
-            })
-        });
+/// Keeps the tail of a write transaction while it lives (see [`begin`]).
+#[must_use = "the tail is kept only while this lives"]
+pub struct Keeping(bool);
+
+impl Drop for Keeping {
+    /// The transaction's writes are over (a write path flushes before its savepoint or
+    /// transaction ends): whatever is still kept is dropped.
+    fn drop(&mut self) {
+        if self.0 {
+            TAIL.with(|t| *t.borrow_mut() = None);
+        }
     }
 }
 
-/// Stops keeping (the transaction is over, committed or not). Whatever was still kept is
-/// dropped: a write path flushes before its savepoint or transaction ends.
-pub fn end() {
-    TAIL.with(|t| *t.borrow_mut() = None);
+/// Starts keeping the tail of the write transaction run on `conn` (PostgreSQL only), until
+/// the returned guard is dropped. A transaction already keeping one in this thread (never
+/// expected: writes do not nest) keeps its own, and this one writes at once.
+pub fn begin(conn: &DbConn) -> Keeping {
+    if !matches!(conn, DbConn::Postgres(_)) {
+        return Keeping(false);
+    }
+    TAIL.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.is_some() {
+            return Keeping(false);
+        }
+        *t = Some(Tail {
+            conn: key(conn),
+            ..Tail::default()
+        });
+        Keeping(true)
+    })
 }
+
+/// What a write transaction on PostgreSQL starts with: the room's write turn (the advisory
+/// lock every server process takes: every rule check then reads a state no other writer is
+/// changing, and rows are always locked in one order, so no deadlocks), then every counter
+/// and the audit trail's last record,
+/// read after the lock is granted — one round trip, through the function
+/// `cardroom_write_turn()` (migration 000020; a VOLATILE function's queries take a fresh
+/// snapshot, so the read sees every write committed before the turn). Keeps the
+/// transaction's tail from then on, with the counters already read. SQLite: nothing to do
+/// (its writers take turns in the process).
+///
+/// Write transactions keep PostgreSQL's default plans (`plan_cache_mode = auto`). Forcing
+/// generic plans was measured (2026-11-24: ~6 % per floor write) and left out: the states the
+/// floor filters on (`pending`, `waiting`, …) are bound values, and a generic plan cannot use
+/// the partial indexes whose predicate names them (`seat_calls_open_player`,
+/// `waitlist_active_player`, …), so lookups would scan a table that grows every night.
+pub fn begin_turn(conn: &mut DbConn) -> QueryResult<Keeping> {
+    let DbConn::Postgres(pg) = &mut *conn else {
+        return Ok(Keeping(false));
+    };
+    let rows = super::Cached(diesel::sql_query(TURN)).load::<CounterRow>(pg)?;
+    let keeping = begin(conn);
+    if keeping.0 {
+        with(conn, |t| t.counters = Some(Counters::of(rows)));
+    }
+    Ok(keeping)
+}
+
+/// The turn and the counters (see [`begin_turn`]).
+const TURN: &str = "SELECT name, value, last_seq, last_hash FROM cardroom_write_turn()";
 
 /// Runs `f` on the kept tail of `conn`'s transaction, if there is one.
 fn with<R>(conn: &DbConn, f: impl FnOnce(&mut Tail) -> R) -> Option<R> {
@@ -126,7 +185,8 @@ struct CounterRow {
     last_hash: Option<String>,
 }
 
-/// Every counter and the audit trail's last record, in one statement.
+/// Every counter and the audit trail's last record, in one statement: read again after a
+/// write of the batch failed (what it moved was undone).
 const LOAD: &str = "SELECT s.name, s.value, h.seq AS last_seq, h.hash AS last_hash \
      FROM sequences s \
      LEFT JOIN LATERAL (SELECT seq, hash FROM audit_log WHERE s.name = 'audit' \
@@ -146,14 +206,7 @@ fn counters<R>(
             Ok(rows) => rows,
             Err(e) => return Some(Err(e)),
         };
-        let mut c = Counters::default();
-        for r in rows {
-            if let (Some(seq), Some(hash)) = (r.last_seq, r.last_hash) {
-                c.audit_last = Some((seq, hash));
-            }
-            c.values.insert(r.name, r.value);
-        }
-        with(conn, |t| t.counters = Some(c));
+        with(conn, |t| t.counters = Some(Counters::of(rows)));
     }
     with(conn, |t| f(t.counters.as_mut().expect("read above")))
 }

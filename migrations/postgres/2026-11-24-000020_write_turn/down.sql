@@ -1,0 +1,1 @@
+DROP FUNCTION cardroom_write_turn();
