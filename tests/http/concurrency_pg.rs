@@ -241,3 +241,71 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
     drop(b);
     drop(state_b);
 }
+
+/// Two "processes" writing at once, each batching its writes: every write takes the room's
+/// turn and reads the counters and the audit trail's head in the same statement
+/// (`cardroom_write_turn()`), and that read must see what the other process committed just
+/// before the turn was granted — else numbers would be handed out twice. 2 × 60 writes of an
+/// audit record and an event each: all succeed, the chain holds, the events are numbered
+/// without gaps.
+#[actix_rt::test]
+async fn two_processes_writing_at_once_number_and_chain_every_record_once() {
+    use cardroom::db::audit::{self, Actor};
+    use cardroom::db::schema::events;
+    use cardroom::error::AppError;
+    if !is_postgres() {
+        return;
+    }
+    let a = TestApp::new().await;
+    let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
+    let before = a.with_conn(|c| audit::verify(c).unwrap().records);
+    let now = a.state.clock.now();
+    let handles: Vec<_> = (0..120)
+        .map(|i| {
+            let db = if i % 2 == 0 {
+                a.state.db.clone()
+            } else {
+                state_b.db.clone()
+            };
+            std::thread::spawn(move || {
+                db.write_new(move |c| -> Result<(), AppError> {
+                    let note = json!({ "write": i });
+                    audit::record::<(), _>(
+                        c,
+                        now,
+                        &Actor::system(),
+                        "test.two_processes",
+                        "test",
+                        Some(i),
+                        None,
+                        Some(&note),
+                    )?;
+                    cardroom::services::floor::emit(c, now, None, "test.two_processes", &note)?;
+                    Ok(())
+                })
+            })
+        })
+        .collect();
+    for (i, h) in handles.into_iter().enumerate() {
+        h.join()
+            .expect("writer thread")
+            .unwrap_or_else(|e| panic!("write {i} failed: {e:?}"));
+    }
+    a.with_conn(|c| {
+        let report = audit::verify(c).unwrap();
+        assert!(report.ok, "the chain holds: {report:?}");
+        assert_eq!(report.records, before + 120);
+        let seqs: Vec<i64> = events::table
+            .order(events::seq.asc())
+            .select(events::seq)
+            .load(c)
+            .unwrap();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
+        let ours: i64 = events::table
+            .filter(events::kind.eq("test.two_processes"))
+            .count()
+            .get_result(c)
+            .unwrap();
+        assert_eq!(ours, 120);
+    });
+}
