@@ -42,7 +42,7 @@ pub fn to_json<T: Serialize>(v: Option<&T>) -> String {
 /// Takes the audit trail's next number and reads the last record's number and hash, in one
 /// `UPDATE … RETURNING`. Why the last record read is the one just before: every write runs
 /// in the room's write turn, taken in an earlier statement of its transaction (SQLite's one
-/// writer; PostgreSQL's advisory lock, `db::tail::begin_turn`), so this statement's
+/// writer; PostgreSQL's advisory lock, `db::postgres::TURN_LOCK`), so this statement's
 /// snapshot, taken after the turn, already holds every record committed before it. (The
 /// sequence row's lock alone would not do on PostgreSQL: a statement that waited for that
 /// lock keeps its older snapshot for the subqueries.)

@@ -286,7 +286,8 @@ impl Db {
     {
         let _turn = self.writer_turn();
         conn.transaction(|c| {
-            let _keeping = tail::begin_turn(c)?;
+            take_pg_turn(c)?;
+            let _keeping = tail::begin(c);
             with_tail(c, f)
         })
     }
@@ -335,7 +336,8 @@ impl Db {
         let mut conn = self.conn()?;
         let c: &mut DbConn = &mut conn;
         let r = c.transaction(|c| {
-            let _keeping = tail::begin_turn(c)?;
+            take_pg_turn(c)?;
+            let _keeping = tail::begin(c);
             // A panic is contained as on SQLite: this write is rolled back, its caller told.
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_tail(c, f)))
                 .unwrap_or_else(|_| {
@@ -490,6 +492,16 @@ where
         }
     }
     r
+}
+
+/// PostgreSQL: writers take turns too, across every server process, with a transaction-level
+/// advisory lock. Every rule check then reads a state no other writer is changing, and rows
+/// are always locked in one order (no deadlocks). SQLite takes its turn in-process.
+fn take_pg_turn(conn: &mut DbConn) -> QueryResult<()> {
+    match conn {
+        DbConn::Postgres(c) => c.batch_execute(postgres::TURN_LOCK),
+        DbConn::Sqlite(_) => Ok(()),
+    }
 }
 
 pub fn run_migrations(conn: &mut DbConn) -> Result<usize, DbError> {

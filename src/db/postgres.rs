@@ -6,10 +6,21 @@
 //! where the turn is taken and how a connection is obtained).
 
 use super::{Answer, Job, Manager, WriteStats, BATCH_JOBS, SUSPECT_WAIT};
+use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::Pool;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The advisory lock every write transaction takes: the room's one write turn, across every
+/// server process on the database (see `take_pg_turn`).
+///
+/// Write transactions keep PostgreSQL's default plans (`plan_cache_mode = auto`). Forcing
+/// generic plans was measured (2026-11-24: ~6 % per floor write) and left out: the states
+/// the floor filters on (`pending`, `waiting`, …) are bound values, and a generic plan cannot
+/// use the partial indexes whose predicate names them (`seat_calls_open_player`,
+/// `waitlist_active_player`, …), so lookups would scan a table that grows every night.
+pub(super) const TURN_LOCK: &str = "SELECT pg_advisory_xact_lock(72010001)";
 
 /// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
 /// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a
@@ -57,11 +68,12 @@ pub(super) fn writer_loop(
         let mut first = Some(first);
         let mut t1 = t0;
         let r = conn.transaction::<(), diesel::result::Error, _>(|c| {
-            // The turn: waits for any other process's write transaction to end; the same
-            // statement reads the counters for the batch's writes, whose audit records,
-            // events, messages and numbers each go in one statement at its end (`db::tail`).
-            let _keeping = super::tail::begin_turn(c)?;
+            // The turn: waits for any other process's write transaction to end.
+            c.batch_execute(TURN_LOCK)?;
             t1 = std::time::Instant::now();
+            // Each write's audit records, events, messages and numbers go in one statement
+            // at its end (`db::tail`); the counters are read once for the whole batch.
+            let _keeping = super::tail::begin(c);
             let mut job = first.take();
             while let Some(j) = job.take() {
                 answers.push(j(Ok(c)));

@@ -3,13 +3,12 @@
 //! write instead of a round trip each (issue 14: on PostgreSQL every statement is a round
 //! trip, and the tail was ~21 of the ~77 statements of a leave + call + seat round).
 //!
-//! How it works. A write transaction takes the room's write turn first (an advisory lock every
-//! process takes, [`begin_turn`]), so no one else changes `sequences` or the audit trail
-//! until it commits:
+//! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
+//! process), so no one else changes `sequences` or the audit trail until it commits:
 //!
-//! - the statement that takes the turn also reads every counter and the audit trail's last
-//!   record; numbers are then counted here, without a round trip (the next write of the same
-//!   batch goes on from them);
+//! - the first number a write asks for reads every counter and the audit trail's last record
+//!   in one statement; numbers after that are counted here, without a round trip (the next
+//!   write of the same batch goes on from them);
 //! - [`record_audit`], [`push_event`] and [`push_outbox`] keep their rows here;
 //! - [`flush`] writes them all, and the counters that moved, in one statement
 //!   (`json_to_recordset` of each kind: one parameter per table). The write paths of
@@ -22,6 +21,11 @@
 //! (`demo` does). Outside a write path of `db::Db` (or on SQLite, where a statement costs no
 //! round trip) nothing is kept here: every function answers `None` and the caller writes at
 //! once, as before.
+//!
+//! Tried and left out (2026-11-24): taking the turn and reading the counters in one
+//! statement, through a VOLATILE plpgsql function (its queries take a fresh snapshot after
+//! the lock). One round trip fewer per transaction, but no gain measured: the call costs
+//! about what the round trip did.
 //!
 //! The state lives in the thread running the write (the writer thread, or the caller of
 //! `Db::write`): one write transaction at a time per thread, and [`begin`] names the
@@ -59,19 +63,6 @@ struct Counters {
     moved: BTreeMap<String, i64>,
     /// The audit trail's last record: its number and hash.
     audit_last: Option<(i64, String)>,
-}
-
-impl Counters {
-    fn of(rows: Vec<CounterRow>) -> Counters {
-        let mut c = Counters::default();
-        for r in rows {
-            if let (Some(seq), Some(hash)) = (r.last_seq, r.last_hash) {
-                c.audit_last = Some((seq, hash));
-            }
-            c.values.insert(r.name, r.value);
-        }
-        c
-    }
 }
 
 struct EventRow {
@@ -128,36 +119,6 @@ pub fn begin(conn: &DbConn) -> Keeping {
     })
 }
 
-/// What a write transaction on PostgreSQL starts with: the room's write turn (the advisory
-/// lock every server process takes: every rule check then reads a state no other writer is
-/// changing, and rows are always locked in one order, so no deadlocks), then every counter
-/// and the audit trail's last record,
-/// read after the lock is granted — one round trip, through the function
-/// `cardroom_write_turn()` (migration 000020; a VOLATILE function's queries take a fresh
-/// snapshot, so the read sees every write committed before the turn). Keeps the
-/// transaction's tail from then on, with the counters already read. SQLite: nothing to do
-/// (its writers take turns in the process).
-///
-/// Write transactions keep PostgreSQL's default plans (`plan_cache_mode = auto`). Forcing
-/// generic plans was measured (2026-11-24: ~6 % per floor write) and left out: the states the
-/// floor filters on (`pending`, `waiting`, …) are bound values, and a generic plan cannot use
-/// the partial indexes whose predicate names them (`seat_calls_open_player`,
-/// `waitlist_active_player`, …), so lookups would scan a table that grows every night.
-pub fn begin_turn(conn: &mut DbConn) -> QueryResult<Keeping> {
-    let DbConn::Postgres(pg) = &mut *conn else {
-        return Ok(Keeping(false));
-    };
-    let rows = super::Cached(diesel::sql_query(TURN)).load::<CounterRow>(pg)?;
-    let keeping = begin(conn);
-    if keeping.0 {
-        with(conn, |t| t.counters = Some(Counters::of(rows)));
-    }
-    Ok(keeping)
-}
-
-/// The turn and the counters (see [`begin_turn`]).
-const TURN: &str = "SELECT name, value, last_seq, last_hash FROM cardroom_write_turn()";
-
 /// Runs `f` on the kept tail of `conn`'s transaction, if there is one.
 fn with<R>(conn: &DbConn, f: impl FnOnce(&mut Tail) -> R) -> Option<R> {
     TAIL.with(|t| {
@@ -185,8 +146,7 @@ struct CounterRow {
     last_hash: Option<String>,
 }
 
-/// Every counter and the audit trail's last record, in one statement: read again after a
-/// write of the batch failed (what it moved was undone).
+/// Every counter and the audit trail's last record, in one statement.
 const LOAD: &str = "SELECT s.name, s.value, h.seq AS last_seq, h.hash AS last_hash \
      FROM sequences s \
      LEFT JOIN LATERAL (SELECT seq, hash FROM audit_log WHERE s.name = 'audit' \
@@ -206,7 +166,14 @@ fn counters<R>(
             Ok(rows) => rows,
             Err(e) => return Some(Err(e)),
         };
-        with(conn, |t| t.counters = Some(Counters::of(rows)));
+        let mut c = Counters::default();
+        for r in rows {
+            if let (Some(seq), Some(hash)) = (r.last_seq, r.last_hash) {
+                c.audit_last = Some((seq, hash));
+            }
+            c.values.insert(r.name, r.value);
+        }
+        with(conn, |t| t.counters = Some(c));
     }
     with(conn, |t| f(t.counters.as_mut().expect("read above")))
 }

@@ -242,12 +242,12 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
     drop(state_b);
 }
 
-/// Two "processes" writing at once, each batching its writes: every write takes the room's
-/// turn and reads the counters and the audit trail's head in the same statement
-/// (`cardroom_write_turn()`), and that read must see what the other process committed just
-/// before the turn was granted — else numbers would be handed out twice. 2 × 60 writes of an
-/// audit record and an event each: all succeed, the chain holds, the events are numbered
-/// without gaps.
+/// Two "processes" writing at once, each batching its writes: a batch takes the room's turn,
+/// then reads the counters and the audit trail's head once for its writes (`db::tail`), and
+/// that read must see what the other process committed just before the turn was granted —
+/// else numbers would be handed out twice. 2 × 60 writes of an audit record and an event
+/// each: all succeed, the chain holds, the events are numbered without gaps. (Checked to fail
+/// when the read ran with a snapshot taken before the lock wait.)
 #[actix_rt::test]
 async fn two_processes_writing_at_once_number_and_chain_every_record_once() {
     use cardroom::db::audit::{self, Actor};

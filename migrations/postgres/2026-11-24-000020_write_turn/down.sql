@@ -1,1 +1,0 @@
-DROP FUNCTION cardroom_write_turn();
