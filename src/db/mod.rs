@@ -443,8 +443,21 @@ impl Db {
             return Ok(());
         }
         let mut c = self.conn().map_err(|e| e.to_string())?;
-        c.batch_execute("PRAGMA wal_checkpoint(TRUNCATE);")
-            .map_err(|e| e.to_string())
+        // The writer's turn, so no write lands between the copy and the truncation; and
+        // again while the checkpointer thread's own pass (or a reader's snapshot) is still
+        // in the log: SQLite answers `busy` then, without waiting (seen in CI, 2026-11-25).
+        let _turn = self.writer_turn();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let busy = sqlite::truncate_checkpoint(&mut c)?;
+            if !busy {
+                return Ok(());
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err("a reader still held the write-ahead log after 2 s".into());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     /// The write-turn counters so far.

@@ -207,6 +207,15 @@ struct CheckpointRow {
     checkpointed: i64,
 }
 
+/// A `TRUNCATE` checkpoint on `c`: `true` when it could not finish (another checkpoint
+/// running, or a reader still using the log), so the log was not emptied.
+pub(super) fn truncate_checkpoint(c: &mut super::DbConn) -> Result<bool, String> {
+    let r: CheckpointRow = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .get_result(c)
+        .map_err(|e| e.to_string())?;
+    Ok(r.busy != 0)
+}
+
 #[derive(QueryableByName)]
 struct PageSize {
     #[diesel(sql_type = diesel::sql_types::BigInt)]
