@@ -585,12 +585,22 @@ pub fn eligibility(
     tz: Tz,
 ) -> AppResult<Vec<Ineligible>> {
     let bans: Vec<Ban> = bans_of(conn, player.id)?.iter().map(as_ban).collect();
+    Ok(eligible_with(player, &bans, now, tz))
+}
+
+/// [`eligibility`] of a player known to have no exclusion on record (in force or not): the
+/// same answer without reading the exclusions.
+pub fn eligibility_without_bans(player: &PlayerRow, now: DateTime<Utc>, tz: Tz) -> Vec<Ineligible> {
+    eligible_with(player, &[], now, tz)
+}
+
+fn eligible_with(player: &PlayerRow, bans: &[Ban], now: DateTime<Utc>, tz: Tz) -> Vec<Ineligible> {
     let facts = PlayerFacts {
         date_of_birth: player.date_of_birth,
         doc_expiry: player.doc_expiry,
         has_photo: player.has_photo,
     };
-    Ok(eligible_to_play(&facts, &bans, now, room_date(now, tz)))
+    eligible_to_play(&facts, bans, now, room_date(now, tz))
 }
 
 /// Of these players, the ones with a ban in force now (for lists).

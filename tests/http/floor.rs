@@ -991,6 +991,60 @@ async fn bsop_47_a_player_kept_apart_from_someone_seated_is_passed_over_and_keep
     assert!(msg.contains("nunca pode estar na mesma mesa"), "{msg}");
 }
 
+/// A ban does not take the player off the lists (it may be lifted before their turn), so
+/// the call is where it counts: passed over, keeping the place; nor seated or called by
+/// choice while it is in force.
+#[actix_rt::test]
+async fn bsop_10_a_player_banned_while_waiting_is_passed_over_keeps_the_place_and_cannot_be_seated()
+{
+    let app = TestApp::new().await;
+    let r = room(&app).await;
+    let p = eligible_players(&app, 2);
+    let (banned, next) = (p[0], p[1]);
+    open_table(&app, &r.admin, r.table).await;
+    join(&app, &r.admin, r.game, banned, false).await;
+    join(&app, &r.admin, r.game, next, false).await;
+    let res = post(
+        &app,
+        &format!("/api/v1/players/{banned}/exclusions"),
+        &r.admin,
+        json!({"reason": "cheating"}),
+    )
+    .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let call = call_next(&app, &r.admin, r.table, 1).await;
+    assert_eq!(call["player_id"], next);
+    let list = waitlist(&app, &r.admin, r.game).await;
+    assert_eq!(
+        lines(&list),
+        vec![(banned, 1, "waiting".into()), (next, 2, "called".into())]
+    );
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{}/seats/2", r.table),
+        &r.admin,
+        Some(json!({"player_id": banned})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("banned"), "{msg}");
+    let entry = list["lines"][0]["entry_id"].as_i64().unwrap();
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{}/seats/2/call-chosen", r.table),
+        &r.admin,
+        Some(json!({"entry_id": entry, "reason": "asked for"})),
+        Some("pt-PT"),
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(msg.contains("BSOP 10") && msg.contains("excluído"), "{msg}");
+    assert!(open_seatings(&app, banned).is_empty());
+}
+
 #[actix_rt::test]
 async fn bsop_46_a_player_seated_at_one_table_cannot_sit_at_another_and_is_passed_over() {
     let app = TestApp::new().await;
@@ -2222,6 +2276,22 @@ async fn bsop_55_a_refusal_to_come_back_later_keeps_the_player_off_the_list_for_
     )
     .await;
     assert!(msg.contains(&time) && msg.contains("recusou"), "{msg}");
+    // Nor seated at one of the game's tables before the hour (directly: no list needed).
+    let msg = refuse(
+        &app,
+        &format!("/api/v1/tables/{}/seats/5", t.main),
+        &t.admin,
+        Some(json!({"player_id": m.x})),
+        None,
+        409,
+        "conflict",
+    )
+    .await;
+    assert!(
+        msg.contains(&time) && msg.contains("BSOP 55"),
+        "{msg} (expected {time})"
+    );
+    assert!(open_seatings(&app, m.x).is_empty());
     advance(&app, &t.admin, 59).await;
     refuse(
         &app,

@@ -72,41 +72,73 @@ pub(super) fn cancel_open_calls(
     Ok(())
 }
 
-/// Whether a player has an open seat call (other than `except_call`), and whether they hold
-/// a seat (BSOP 46), in one statement: what calling or seating a listed player checks first
-/// (issue 14: statements per call and per seating).
-pub(super) fn called_or_seated(
-    conn: &mut DbConn,
-    player_id: i64,
-    except_call: Option<i64>,
-) -> AppResult<(bool, bool)> {
-    let (called, seated, _) = call_checks(conn, player_id, except_call)?;
-    Ok((called, seated))
+/// What calling or seating a player asks the database about them first, in one statement:
+/// an open seat call (other than `except_call`), a seat held (BSOP 46), and more
+/// (issue 14: statements per call and per seating). The `has_…` answers only tell whether a
+/// later check has anything to read: a player with no exclusion, no separation and no
+/// must-move refusal on record (nearly everyone) is checked without reading those tables
+/// again, and the checks give the same answers as when they read them (see
+/// [`player_may_sit_row`], [`barred_from_table`], [`refuse_before_rejoin`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct PlayerChecks {
+    /// An open seat call (other than the one being answered).
+    pub called: bool,
+    /// BSOP 46: a seat held now.
+    pub seated: bool,
+    /// A seat preference stated (issue 18 §4).
+    pub has_pref: bool,
+    /// Any exclusion on record (in force or not).
+    pub has_bans: bool,
+    /// A separation in force (BSOP 47).
+    pub has_separations: bool,
+    /// Any must-move refusal on record (BSOP 55).
+    pub has_refusals: bool,
 }
 
-/// [`called_or_seated`], and whether the player stated a seat preference (issue 18 §4), in
-/// the same statement: a call reads the preference only for those who have one.
-fn call_checks(
+pub(super) fn player_checks(
     conn: &mut DbConn,
     player_id: i64,
     except_call: Option<i64>,
-) -> AppResult<(bool, bool, bool)> {
+) -> AppResult<PlayerChecks> {
     use diesel::dsl::exists;
-    Ok(crate::native!(conn, |dbc| diesel::select((
-        exists(
-            seat_calls::table
-                .filter(seat_calls::player_id.eq(player_id))
-                .filter(call_open!())
-                .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-        ),
-        exists(
-            seatings::table
-                .filter(seatings::player_id.eq(player_id))
-                .filter(seatings::left_at.is_null())
-        ),
-        exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id)))
-    ))
-    .get_result::<(bool, bool, bool)>(dbc))?)
+    let (called, seated, has_pref, has_bans, has_separations, has_refusals) =
+        crate::native!(conn, |dbc| diesel::select((
+            exists(
+                seat_calls::table
+                    .filter(seat_calls::player_id.eq(player_id))
+                    .filter(call_open!())
+                    .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+            ),
+            exists(
+                seatings::table
+                    .filter(seatings::player_id.eq(player_id))
+                    .filter(seatings::left_at.is_null())
+            ),
+            exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id))),
+            exists(
+                crate::db::schema::exclusions::table
+                    .filter(crate::db::schema::exclusions::player_id.eq(player_id))
+            ),
+            exists(
+                separations::table
+                    .filter(separations::removed_at.is_null())
+                    .filter(
+                        separations::player_a
+                            .eq(player_id)
+                            .or(separations::player_b.eq(player_id))
+                    )
+            ),
+            exists(must_move_refusals::table.filter(must_move_refusals::player_id.eq(player_id)))
+        ))
+        .get_result::<(bool, bool, bool, bool, bool, bool)>(dbc))?;
+    Ok(PlayerChecks {
+        called,
+        seated,
+        has_pref,
+        has_bans,
+        has_separations,
+        has_refusals,
+    })
 }
 
 pub(super) fn pass_over_error(
@@ -194,21 +226,21 @@ pub fn call_next(
             let mut c = db.borrow_mut();
             // A player already called to another table (another list) waits for that answer:
             // passed over here, keeping the place (one open call per player).
-            let verdict = match call_checks(&mut c, p, None) {
-                Ok((true, _, _)) => Ok(Some(PassOver::AlreadyCalled)),
-                Ok((false, seated, has_pref)) => match registry::get(&mut c, p).and_then(|row| {
-                    let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(seated));
+            let verdict = match player_checks(&mut c, p, None) {
+                Ok(k) if k.called => Ok(Some(PassOver::AlreadyCalled)),
+                Ok(k) => match registry::get(&mut c, p).and_then(|row| {
+                    let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(k));
                     *checked.borrow_mut() = Some(row);
                     why
                 }) {
                     // BSOP 55: who refused a must-move and gave up may not play at that
                     // must-move table (the domain has no reason of its own for it: passed over
                     // as not able to play here, keeping the place).
-                    Ok(None) => barred_from_table(&mut c, p, &t).and_then(|barred| {
+                    Ok(None) => barred_from_table(&mut c, p, &t, Some(k)).and_then(|barred| {
                         if barred {
                             return Ok(Some(PassOver::Ineligible));
                         }
-                        if !has_pref {
+                        if !k.has_pref {
                             return Ok(None);
                         }
                         let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
@@ -386,15 +418,15 @@ pub fn call_chosen(
     if let Some(p) = must_move_waits {
         return Err(AppError::Conflict(p));
     }
-    let (called, seated) = called_or_seated(conn, e.player_id, None)?;
-    if called {
+    let k = player_checks(conn, e.player_id, None)?;
+    if k.called {
         return Err(conflict("err-already-called"));
     }
     let row = registry::get(conn, e.player_id)?;
-    if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(seated))? {
+    if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, e.player_id)?);
     }
-    if barred_from_table(conn, e.player_id, &t)? {
+    if barred_from_table(conn, e.player_id, &t, Some(k))? {
         return Err(conflict("err-refused-must-move-table"));
     }
     // Who list order would have called (for the record): the first waiting entry.

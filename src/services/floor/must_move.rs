@@ -222,11 +222,12 @@ pub(super) fn barred_from_table(
     conn: &mut DbConn,
     player_id: i64,
     t: &TableRow,
+    known: Option<PlayerChecks>,
 ) -> AppResult<bool> {
     let Some(opened) = t.opened_at else {
         return Ok(false);
     };
-    if !t.must_move {
+    if !t.must_move || known.is_some_and(|k| !k.has_refusals) {
         return Ok(false);
     }
     let n: i64 = crate::native!(conn, |dbc| must_move_refusals::table

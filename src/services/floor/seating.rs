@@ -103,22 +103,47 @@ pub(super) fn check_seat_free(
         return Err(conflict("err-table-not-open"));
     }
     check_not_closing(now, profile, t)?;
-    let taken: i64 = crate::native!(conn, |dbc| seatings::table
-        .filter(seatings::table_id.eq(t.id))
-        .filter(seatings::seat_no.eq(seat_no))
-        .filter(seatings::left_at.is_null())
-        .count()
-        .get_result(dbc))?;
-    if taken > 0 {
+    // Whether the seat is taken, called or held, in one statement (issue 14: statements per
+    // call and per seating); the calls and the hold are read only when there are some.
+    let (taken, called, held) = {
+        use diesel::dsl::exists;
+        crate::native!(conn, |dbc| diesel::select((
+            exists(
+                seatings::table
+                    .filter(seatings::table_id.eq(t.id))
+                    .filter(seatings::seat_no.eq(seat_no))
+                    .filter(seatings::left_at.is_null())
+            ),
+            exists(
+                seat_calls::table
+                    .filter(seat_calls::table_id.eq(t.id))
+                    .filter(seat_calls::seat_no.eq(seat_no))
+                    .filter(call_open!())
+                    .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+            ),
+            exists(
+                seat_holds::table
+                    .filter(seat_holds::table_id.eq(t.id))
+                    .filter(seat_holds::seat_no.eq(seat_no))
+                    .filter(seat_holds::released_at.is_null())
+            )
+        ))
+        .get_result::<(bool, bool, bool)>(dbc))?
+    };
+    if taken {
         return Err(conflict("err-seat-taken"));
     }
-    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::table_id.eq(t.id))
-        .filter(seat_calls::seat_no.eq(seat_no))
-        .filter(call_open!())
-        .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-        .select(SeatCallRow::as_select())
-        .load(dbc))?;
+    let calls: Vec<SeatCallRow> = if called {
+        crate::native!(conn, |dbc| seat_calls::table
+            .filter(seat_calls::table_id.eq(t.id))
+            .filter(seat_calls::seat_no.eq(seat_no))
+            .filter(call_open!())
+            .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+            .select(SeatCallRow::as_select())
+            .load(dbc))?
+    } else {
+        Vec::new()
+    };
     let system = Actor::system();
     for c in &calls {
         // A call whose response window is over no longer reserves the seat: expired now,
@@ -129,7 +154,12 @@ pub(super) fn check_seat_free(
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for
     // (that hold is answered: the seating that follows ends it without reading it again).
-    match active_hold(conn, now, t.id, seat_no)? {
+    let hold = if held {
+        active_hold(conn, now, t.id, seat_no)?
+    } else {
+        None
+    };
+    match hold {
         Some(h) if for_player.is_none() || h.player_id != for_player => {
             Err(conflict("err-seat-held"))
         }
@@ -154,29 +184,37 @@ fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) ->
 }
 
 /// Why a player cannot sit at this table now (the player, not the seat).
-/// `seated`: whether the player holds a seat, when the caller has read it already.
+/// `known`: what [`player_checks`] answered, when the caller has asked already (then the
+/// exclusions and separations are read only for a player who has some).
 pub(super) fn player_may_sit_row(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     tz: Tz,
     t: &TableRow,
     p: &PlayerRow,
-    seated: Option<bool>,
+    known: Option<PlayerChecks>,
 ) -> AppResult<Option<PassOver>> {
     let player_id = p.id;
-    if !registry::eligibility(conn, p, now, tz)?.is_empty() {
+    let why = match known {
+        Some(k) if !k.has_bans => registry::eligibility_without_bans(p, now, tz),
+        _ => registry::eligibility(conn, p, now, tz)?,
+    };
+    if !why.is_empty() {
         return Ok(Some(PassOver::Ineligible));
     }
     // BSOP 46: a player may not hold a seat at more than one table.
-    let seated = match seated {
-        Some(s) => s,
+    let seated = match known {
+        Some(k) => k.seated,
         None => seated_at_any(conn, player_id)?,
     };
     if seated {
         return Ok(Some(PassOver::AlreadySeated));
     }
     // BSOP 47: never at the same table as someone they are kept apart from.
-    let apart = separated_from(conn, player_id)?;
+    let apart = match known {
+        Some(k) if !k.has_separations => Vec::new(),
+        _ => separated_from(conn, player_id)?,
+    };
     if !apart.is_empty()
         && seated_at(conn, t.id)?
             .iter()
@@ -255,17 +293,19 @@ pub(super) fn seat_player(
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
-    let (other_calls, seated) = called_or_seated(conn, player_id, call_id)?;
+    let k = player_checks(conn, player_id, call_id)?;
+    let other_calls = k.called;
     let player = registry::get(conn, player_id)?;
-    if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(seated))? {
+    if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, player_id)?);
     }
     // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
-    if barred_from_table(conn, player_id, t)? {
+    if barred_from_table(conn, player_id, t, Some(k))? {
         return Err(conflict("err-refused-must-move-table"));
     }
-    // BSOP 55: who chose to come back later sits in this game again only after the window.
-    if let Some(g) = t.game_id {
+    // BSOP 55: who chose to come back later sits in this game again only after the window
+    // (nothing to read for a player who never refused a must-move).
+    if let (Some(g), true) = (t.game_id, k.has_refusals) {
         refuse_before_rejoin(conn, profile, tz, g, player_id, now)?;
     }
     let row = SeatingRow {
@@ -535,7 +575,7 @@ pub(super) fn move_player(
     {
         return Err(conflict("err-separated-at-table"));
     }
-    if barred_from_table(conn, player_id, to)? {
+    if barred_from_table(conn, player_id, to, None)? {
         return Err(conflict("err-refused-must-move-table"));
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(
