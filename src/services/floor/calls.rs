@@ -72,9 +72,9 @@ pub(super) fn cancel_open_calls(
     Ok(())
 }
 
-/// What calling or seating a player asks the database about them first, in one statement:
-/// an open seat call (other than `except_call`), a seat held (BSOP 46), and more
-/// (issue 14: statements per call and per seating). The `has_…` answers only tell whether a
+/// What calling or seating a player asks the database about them first, in one statement
+/// with their row ([`player_checks`]): an open seat call (other than `except_call`), a seat
+/// held (BSOP 46), and more (issue 14: statements per call and per seating). The `has_…` answers only tell whether a
 /// later check has anything to read: a player with no exclusion, no separation and no
 /// must-move refusal on record (nearly everyone) is checked without reading those tables
 /// again, and the checks give the same answers as when they read them (see
@@ -95,50 +95,59 @@ pub(super) struct PlayerChecks {
     pub has_refusals: bool,
 }
 
+/// The player's row and [`PlayerChecks`], in one statement (`NotFound` for no such player).
 pub(super) fn player_checks(
     conn: &mut DbConn,
     player_id: i64,
     except_call: Option<i64>,
-) -> AppResult<PlayerChecks> {
+) -> AppResult<(PlayerRow, PlayerChecks)> {
     use diesel::dsl::exists;
-    let (called, seated, has_pref, has_bans, has_separations, has_refusals) =
-        crate::native!(conn, |dbc| diesel::select((
-            exists(
-                seat_calls::table
-                    .filter(seat_calls::player_id.eq(player_id))
-                    .filter(call_open!())
-                    .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-            ),
-            exists(
-                seatings::table
-                    .filter(seatings::player_id.eq(player_id))
-                    .filter(seatings::left_at.is_null())
-            ),
-            exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id))),
-            exists(
-                crate::db::schema::exclusions::table
-                    .filter(crate::db::schema::exclusions::player_id.eq(player_id))
-            ),
-            exists(
-                separations::table
-                    .filter(separations::removed_at.is_null())
-                    .filter(
-                        separations::player_a
-                            .eq(player_id)
-                            .or(separations::player_b.eq(player_id))
-                    )
-            ),
-            exists(must_move_refusals::table.filter(must_move_refusals::player_id.eq(player_id)))
-        ))
-        .get_result::<(bool, bool, bool, bool, bool, bool)>(dbc))?;
-    Ok(PlayerChecks {
-        called,
-        seated,
-        has_pref,
-        has_bans,
-        has_separations,
-        has_refusals,
-    })
+    let (row, called, seated, has_pref, has_bans, has_separations, has_refusals) =
+        crate::native!(conn, |dbc| players::table
+            .find(player_id)
+            .select((
+                PlayerRow::as_select(),
+                exists(
+                    seat_calls::table
+                        .filter(seat_calls::player_id.eq(player_id))
+                        .filter(call_open!())
+                        .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+                ),
+                exists(
+                    seatings::table
+                        .filter(seatings::player_id.eq(player_id))
+                        .filter(seatings::left_at.is_null())
+                ),
+                exists(seat_preferences::table.filter(seat_preferences::player_id.eq(player_id))),
+                exists(
+                    crate::db::schema::exclusions::table
+                        .filter(crate::db::schema::exclusions::player_id.eq(player_id))
+                ),
+                exists(
+                    separations::table
+                        .filter(separations::removed_at.is_null())
+                        .filter(
+                            separations::player_a
+                                .eq(player_id)
+                                .or(separations::player_b.eq(player_id))
+                        )
+                ),
+                exists(
+                    must_move_refusals::table.filter(must_move_refusals::player_id.eq(player_id))
+                )
+            ))
+            .first::<(PlayerRow, bool, bool, bool, bool, bool, bool)>(dbc))?;
+    Ok((
+        row,
+        PlayerChecks {
+            called,
+            seated,
+            has_pref,
+            has_bans,
+            has_separations,
+            has_refusals,
+        },
+    ))
 }
 
 pub(super) fn pass_over_error(
@@ -227,12 +236,12 @@ pub fn call_next(
             // A player already called to another table (another list) waits for that answer:
             // passed over here, keeping the place (one open call per player).
             let verdict = match player_checks(&mut c, p, None) {
-                Ok(k) if k.called => Ok(Some(PassOver::AlreadyCalled)),
-                Ok(k) => match registry::get(&mut c, p).and_then(|row| {
+                Ok((_, k)) if k.called => Ok(Some(PassOver::AlreadyCalled)),
+                Ok((row, k)) => match {
                     let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(k));
                     *checked.borrow_mut() = Some(row);
                     why
-                }) {
+                } {
                     // BSOP 55: who refused a must-move and gave up may not play at that
                     // must-move table (the domain has no reason of its own for it: passed over
                     // as not able to play here, keeping the place).
@@ -418,11 +427,10 @@ pub fn call_chosen(
     if let Some(p) = must_move_waits {
         return Err(AppError::Conflict(p));
     }
-    let k = player_checks(conn, e.player_id, None)?;
+    let (row, k) = player_checks(conn, e.player_id, None)?;
     if k.called {
         return Err(conflict("err-already-called"));
     }
-    let row = registry::get(conn, e.player_id)?;
     if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, e.player_id)?);
     }

@@ -293,9 +293,8 @@ pub(super) fn seat_player(
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
-    let k = player_checks(conn, player_id, call_id)?;
+    let (player, k) = player_checks(conn, player_id, call_id)?;
     let other_calls = k.called;
-    let player = registry::get(conn, player_id)?;
     if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, player_id)?);
     }
