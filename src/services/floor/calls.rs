@@ -237,28 +237,29 @@ pub fn call_next(
             // passed over here, keeping the place (one open call per player).
             let verdict = match player_checks(&mut c, p, None) {
                 Ok((_, k)) if k.called => Ok(Some(PassOver::AlreadyCalled)),
-                Ok((row, k)) => match {
+                Ok((row, k)) => {
                     let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(k));
                     *checked.borrow_mut() = Some(row);
-                    why
-                } {
-                    // BSOP 55: who refused a must-move and gave up may not play at that
-                    // must-move table (the domain has no reason of its own for it: passed over
-                    // as not able to play here, keeping the place).
-                    Ok(None) => barred_from_table(&mut c, p, &t, Some(k)).and_then(|barred| {
-                        if barred {
-                            return Ok(Some(PassOver::Ineligible));
-                        }
-                        if !k.has_pref {
-                            return Ok(None);
-                        }
-                        let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
-                        prefer_seat(
-                            &mut c, profile, &t, seat_no, p, entry, &seats_now, &offered, &waiting,
-                        )
-                    }),
-                    other => other,
-                },
+                    match why {
+                        // BSOP 55: who refused a must-move and gave up may not play at
+                        // that must-move table (the domain has no reason of its own for it:
+                        // passed over as not able to play here, keeping the place).
+                        Ok(None) => barred_from_table(&mut c, p, &t, Some(k)).and_then(|barred| {
+                            if barred {
+                                return Ok(Some(PassOver::Ineligible));
+                            }
+                            if !k.has_pref {
+                                return Ok(None);
+                            }
+                            let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
+                            prefer_seat(
+                                &mut c, profile, &t, seat_no, p, entry, &seats_now, &offered,
+                                &waiting,
+                            )
+                        }),
+                        other => other,
+                    }
+                }
                 Err(e) => Err(e),
             };
             match verdict {
