@@ -276,6 +276,7 @@ impl Db {
     }
 
     /// Runs `f` in one write transaction: everything it writes commits together, or nothing.
+    #[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
     pub fn write<T, E>(
         &self,
         conn: &mut DbConn,
@@ -310,6 +311,7 @@ impl Db {
     /// would see one transaction at a time (the writes still run one after another); the room
     /// saves a commit and a thread hand-over per write. PostgreSQL: the same, the batch taking
     /// the room's advisory lock once (see `postgres::writer_loop`).
+    #[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
     pub fn write_new<T, E>(
         &self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
@@ -385,6 +387,7 @@ impl Db {
     /// Hands a write to the SQLite writer thread; `reply` gets its outcome once the batch it
     /// ran in is committed (or not). A write that never runs (BEGIN failed, the writer
     /// stopped) drops `reply` unanswered.
+    #[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
     fn enqueue<T, E>(
         &self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
@@ -490,6 +493,7 @@ where
 /// A savepoint inside a write: `f`'s changes are undone alone if it fails, the write goes on
 /// (e.g. joining several lists, one refused). Use this, not `transaction`, inside a write:
 /// it also rewinds what the write's tail kept meanwhile (`tail`).
+#[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
 pub fn savepoint<T, E>(
     conn: &mut DbConn,
     f: impl FnOnce(&mut DbConn) -> Result<T, E>,

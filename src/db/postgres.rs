@@ -41,6 +41,7 @@ const PG_BATCH_TIME: Duration = Duration::from_millis(8);
 /// after another, and every other process waits for the lock, so a rule check spanning tables
 /// (one seat per player, separations) never races. A write that fails is rolled back to its
 /// savepoint alone; the others commit. Nobody is answered before the commit.
+#[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
 pub(super) fn writer_loop(
     pool: Pool<Manager>,
     health: Arc<super::Health>,

@@ -11,6 +11,7 @@ use std::time::Duration;
 /// The SQLite writer thread: takes the first waiting write, then every write queued behind
 /// it (up to [`BATCH_JOBS`] or [`BATCH_TIME`]), runs them in one transaction, commits, and
 /// answers them all. It stops when the last handle to the database is dropped.
+#[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
 pub(super) fn writer_loop(
     pool: Pool<Manager>,
     writer: Arc<Mutex<()>>,
