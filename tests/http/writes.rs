@@ -386,3 +386,78 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
         );
     });
 }
+
+/// Writes queued together share a transaction (and, on PostgreSQL, one read of the room's
+/// row, `db::tail::cached_room`): each still sees the room as the writes before it left it —
+/// renamed by the one before, or not renamed when that write failed and was undone.
+#[actix_web::test]
+async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
+    use cardroom::db::audit::Actor;
+    use cardroom::services::room;
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let now = app.state.clock.now();
+    let rename = |name: String, fail: bool| {
+        move |c: &mut cardroom::db::DbConn| -> Result<String, AppError> {
+            let r = room::get(c)?;
+            let u = room::RoomUpdate {
+                name,
+                timezone: r.timezone.clone(),
+                currency: r.currency.clone(),
+                default_language: r.default_language,
+                profile: r.profile.clone(),
+            };
+            let after = room::update(c, now, &Actor::system(), &u)?;
+            // Read back in the same write: the new name.
+            assert_eq!(room::get(c)?.name, after.name);
+            if fail {
+                return Err(AppError::field("name", "err-required"));
+            }
+            Ok(after.name)
+        }
+    };
+    type Answer = std::pin::Pin<Box<dyn std::future::Future<Output = Result<String, AppError>>>>;
+    let read =
+        || |c: &mut cardroom::db::DbConn| -> Result<String, AppError> { Ok(room::get(c)?.name) };
+    // A slow first write holds the writer while the others queue behind it in this order.
+    let mut pending: Vec<(Option<String>, Answer)> = vec![(
+        Some(String::new()),
+        Box::pin(
+            db.write_async(
+                |_c: &mut cardroom::db::DbConn| -> Result<String, AppError> {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    Ok(String::new())
+                },
+            )
+            .expect("a writer thread"),
+        ),
+    )];
+    for k in 0..6 {
+        let name = format!("Room {k}");
+        pending.push((
+            Some(name.clone()),
+            Box::pin(db.write_async(rename(name.clone(), false)).unwrap()),
+        ));
+        pending.push((
+            Some(name.clone()),
+            Box::pin(db.write_async(read()).unwrap()),
+        ));
+        pending.push((
+            None,
+            Box::pin(db.write_async(rename(format!("Undone {k}"), true)).unwrap()),
+        ));
+        pending.push((Some(name), Box::pin(db.write_async(read()).unwrap())));
+    }
+    for (i, (expected, answer)) in pending.into_iter().enumerate() {
+        match (expected, answer.await) {
+            (Some(want), Ok(got)) => assert_eq!(got, want, "write {i}"),
+            (None, Err(AppError::Validation(_))) => {}
+            (want, got) => panic!("write {i}: expected {want:?}, got {got:?}"),
+        }
+    }
+    assert_eq!(
+        app.with_conn(|c| room::get(c).unwrap().name),
+        "Room 5",
+        "the last rename that was not undone"
+    );
+}
