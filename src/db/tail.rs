@@ -31,7 +31,7 @@
 //! `Db::write`): one write transaction at a time per thread, and [`begin`] names the
 //! connection, so a statement on another connection is never caught in it.
 
-use super::models::{AuditRow, OutboxRow, RoomRow};
+use super::models::{AuditRow, OutboxRow};
 use super::DbConn;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -52,8 +52,6 @@ struct Tail {
     audit: Vec<AuditRow>,
     events: Vec<EventRow>,
     outbox: Vec<OutboxRow>,
-    /// The room's row as read in this transaction (see [`cached_room`]).
-    room: Option<RoomRow>,
 }
 
 #[derive(Clone, Default)]
@@ -291,29 +289,9 @@ pub fn mark(conn: &DbConn) -> Option<Mark> {
     })
 }
 
-/// The room's row read earlier in this transaction, if any: every write reads it first (its
-/// time zone and rules), and nobody else changes it while the transaction holds the room's
-/// write turn, so the writes of a group-commit batch share one read (issue 14: one
-/// statement per write fewer, but the first). `room::update` forgets it, and so does a write
-/// or savepoint that is undone.
-pub fn cached_room(conn: &DbConn) -> Option<RoomRow> {
-    with(conn, |t| t.room.clone()).flatten()
-}
-
-/// Keeps the room's row just read (see [`cached_room`]).
-pub fn keep_room(conn: &DbConn, row: &RoomRow) {
-    with(conn, |t| t.room = Some(row.clone()));
-}
-
-/// The room's row changes in this transaction: read it again next time.
-pub fn forget_room(conn: &DbConn) {
-    with(conn, |t| t.room = None);
-}
-
 /// Back to `mark`: the savepoint was rolled back, and what was kept since goes with it.
 pub fn rewind(conn: &DbConn, mark: Mark) {
     with(conn, |t| {
-        t.room = None;
         t.counters = mark.counters;
         t.audit.truncate(mark.audit);
         t.events.truncate(mark.events);
@@ -325,7 +303,6 @@ pub fn rewind(conn: &DbConn, mark: Mark) {
 /// the counters are read again by the next write (they may have moved in what was undone).
 pub fn discard(conn: &DbConn) {
     with(conn, |t| {
-        t.room = None;
         t.counters = None;
         t.audit.clear();
         t.events.clear();

@@ -60,15 +60,10 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
 }
 
 pub fn get(conn: &mut DbConn) -> AppResult<Room> {
-    // In a PostgreSQL write, read once per transaction (`db::tail::cached_room`).
-    if let Some(row) = crate::db::tail::cached_room(conn) {
-        return from_row(row);
-    }
     let row: RoomRow = crate::native!(conn, |c| room::table
         .find(1i64)
         .select(RoomRow::as_select())
         .first(c))?;
-    crate::db::tail::keep_room(conn, &row);
     from_row(row)
 }
 
@@ -147,7 +142,6 @@ pub fn update(
             .map_err(|e| AppError::Internal(e.to_string()))?,
         updated_at: now.naive_utc(),
     };
-    crate::db::tail::forget_room(conn);
     diesel::update(room::table.find(1i64))
         .set(&after)
         .execute(conn)?;
