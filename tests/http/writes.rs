@@ -387,9 +387,10 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
     });
 }
 
-/// Writes queued together share a transaction (and, on PostgreSQL, one read of the room's
-/// row, `db::tail::cached_room`): each still sees the room as the writes before it left it —
-/// renamed by the one before, or not renamed when that write failed and was undone.
+/// Writes queued together share a transaction: each sees the room as the writes before it
+/// left it — renamed by the one before, or not renamed when that write failed and was undone.
+/// (It guards any caching of what a write reads across a batch: a per-batch cache of the
+/// room's row, tried on 2026-11-25, failed it without its invalidations.)
 #[actix_web::test]
 async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
     use cardroom::db::audit::Actor;
