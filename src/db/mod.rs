@@ -446,9 +446,9 @@ impl Db {
             return Ok(());
         }
         let mut c = self.conn().map_err(|e| e.to_string())?;
-        // The writer's turn, so no write lands between the copy and the truncation; and
-        // again while the checkpointer thread's own pass (or a reader's snapshot) is still
-        // in the log: SQLite answers `busy` then, without waiting (seen in CI, 2026-11-25).
+        // The writer's turn, so no write lands between the copy and the truncation. SQLite
+        // answers `busy` at once while the checkpointer thread's own pass, or a reader's
+        // snapshot, still uses the log (seen in CI, 2026-11-25): try again, for up to 2 s.
         let _turn = self.writer_turn();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         loop {

@@ -74,11 +74,11 @@ pub(super) fn cancel_open_calls(
 
 /// What calling or seating a player asks the database about them first, in one statement
 /// with their row ([`player_checks`]): an open seat call (other than `except_call`), a seat
-/// held (BSOP 46), and more (issue 14: statements per call and per seating). The `has_…` answers only tell whether a
-/// later check has anything to read: a player with no exclusion, no separation and no
-/// must-move refusal on record (nearly everyone) is checked without reading those tables
-/// again, and the checks give the same answers as when they read them (see
-/// [`player_may_sit_row`], [`barred_from_table`], [`refuse_before_rejoin`]).
+/// held (BSOP 46), and more (issue 14: statements per call and per seating). The `has_…`
+/// answers only tell whether a later check has anything to read: a player with no
+/// exclusion, no separation and no must-move refusal on record (nearly everyone) is checked
+/// without reading those tables again, and the checks give the same answers as when they
+/// read them (see [`player_may_sit_row`], [`barred_from_table`], [`refuse_before_rejoin`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct PlayerChecks {
     /// An open seat call (other than the one being answered).
