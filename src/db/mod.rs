@@ -475,19 +475,11 @@ fn with_tail<T, E>(c: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) 
 where
     E: From<diesel::result::Error>,
 {
-    match f(c) {
-        Ok(v) => match tail::flush(c) {
-            Ok(()) => Ok(v),
-            Err(e) => {
-                tail::discard(c);
-                Err(E::from(e))
-            }
-        },
-        Err(e) => {
-            tail::discard(c);
-            Err(e)
-        }
+    let r = f(c).and_then(|v| tail::flush(c).map(|()| v).map_err(E::from));
+    if r.is_err() {
+        tail::discard(c);
     }
+    r
 }
 
 /// A savepoint inside a write: `f`'s changes are undone alone if it fails, the write goes on

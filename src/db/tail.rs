@@ -181,28 +181,26 @@ fn counters<R>(
 /// The next number of a named sequence, when `conn`'s tail is kept (else `None`: the caller
 /// takes it from the database). An unknown name is refused as the `UPDATE` would be.
 pub fn next_seq(conn: &mut DbConn, name: &str) -> Option<QueryResult<i64>> {
-    counters(conn, |c| {
-        let v = c
-            .values
-            .get_mut(name)
-            .ok_or(diesel::result::Error::NotFound)?;
-        c.moved.entry(name.to_string()).or_insert(*v);
-        *v += 1;
-        Ok(*v)
-    })
+    counters(conn, |c| c.set(name, |v| v + 1))
 }
 
 /// Moves a named sequence to `value`, when `conn`'s tail is kept.
 pub fn set_seq(conn: &mut DbConn, name: &str, value: i64) -> Option<QueryResult<()>> {
-    counters(conn, |c| {
-        let v = c
+    counters(conn, |c| c.set(name, |_| value).map(|_| ()))
+}
+
+impl Counters {
+    /// Sets a counter to `to(its value)`, noting the value it had when read (for [`flush`]'s
+    /// check); an unknown name is refused as the `UPDATE` would be.
+    fn set(&mut self, name: &str, to: impl FnOnce(i64) -> i64) -> QueryResult<i64> {
+        let v = self
             .values
             .get_mut(name)
             .ok_or(diesel::result::Error::NotFound)?;
-        c.moved.entry(name.to_string()).or_insert(*v);
-        *v = value;
-        Ok(())
-    })
+        self.moved.entry(name.to_string()).or_insert(*v);
+        *v = to(*v);
+        Ok(*v)
+    }
 }
 
 /// The last number a named sequence gave, when `conn`'s tail is kept and has read them.
@@ -223,19 +221,9 @@ pub fn record_audit(
     make: impl FnOnce(i64, Option<String>) -> AuditRow,
 ) -> Option<QueryResult<i64>> {
     let r = counters(conn, |c| {
-        let counter = c
-            .values
-            .get_mut("audit")
-            .ok_or(diesel::result::Error::NotFound)?;
-        let mut seq = *counter + 1;
         // As `db::audit::record`: a counter behind the trail catches up with its last record.
-        if let Some((last, _)) = &c.audit_last {
-            if *last >= seq {
-                seq = last + 1;
-            }
-        }
-        c.moved.entry("audit".into()).or_insert(*counter);
-        *counter = seq;
+        let after = c.audit_last.as_ref().map_or(0, |(last, _)| last + 1);
+        let seq = c.set("audit", |v| (v + 1).max(after))?;
         let row = make(seq, c.audit_last.as_ref().map(|(_, h)| h.clone()));
         c.audit_last = Some((row.seq, row.hash.clone()));
         Ok(row)
