@@ -1,10 +1,11 @@
-//! PostgreSQL only: a write's **tail** — its audit records, events and messages, and the
-//! sequence numbers every row of the write takes — sent in one statement at the end of the
-//! write instead of a round trip each (issue 14: on PostgreSQL every statement is a round
-//! trip, and the tail was ~21 of the ~77 statements of a leave + call + seat round).
+//! A write's **tail** — its audit records, events and messages, and the sequence numbers
+//! every row of the write takes — sent in one statement at the end of the write instead of
+//! a statement each (issue 14: on PostgreSQL every statement is a round trip, and the tail
+//! was ~21 of the ~77 statements of a leave + call + seat round).
 //!
 //! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
-//! process), so no one else changes `sequences` or the audit trail until it commits:
+//! process; on SQLite the process's one writer), so no one else changes `sequences` or the
+//! audit trail until it commits:
 //!
 //! - the first number a write asks for reads every counter and the audit trail's last record
 //!   in one statement; numbers after that are counted here, without a round trip (the next
@@ -18,9 +19,16 @@
 //!   ([`super::savepoint`]) rewinds to where it started.
 //!
 //! Anything that reads one of these tables back inside the same write calls [`flush`] first
-//! (`demo` does). Outside a write path of `db::Db` (or on SQLite, where a statement costs no
-//! round trip) nothing is kept here: every function answers `None` and the caller writes at
-//! once, as before.
+//! (`demo` does). Outside a write path of `db::Db` nothing is kept here: every function
+//! answers `None` and the caller writes at once, as before.
+//!
+//! SQLite keeps only the counters (2026-11-25): a statement there costs no round trip, but
+//! each one is work for the room's one writer thread, which is what limits SQLite's floor
+//! (86 % busy in the floor bench). The audit records, events and messages are numbered and
+//! chained from the counters kept here and inserted at once (a savepoint undoes them with
+//! the rest); [`flush`] writes the moved counters back in one statement. The counters'
+//! ~11 `UPDATE sequences` of a leave + call + seat round become one statement per write and
+//! one read per group-commit batch.
 //!
 //! Tried and left out (2026-11-24): taking the turn and reading the counters in one
 //! statement, through a VOLATILE plpgsql function (its queries take a fresh snapshot after
@@ -52,6 +60,9 @@ struct Tail {
     audit: Vec<AuditRow>,
     events: Vec<EventRow>,
     outbox: Vec<OutboxRow>,
+    /// PostgreSQL: the rows are kept for the one statement of [`flush`]. SQLite: only the
+    /// counters are kept; the rows are inserted at once.
+    keep_rows: bool,
 }
 
 #[derive(Clone, Default)]
@@ -99,13 +110,10 @@ impl Drop for Keeping {
     }
 }
 
-/// Starts keeping the tail of the write transaction run on `conn` (PostgreSQL only), until
-/// the returned guard is dropped. A transaction already keeping one in this thread (never
-/// expected: writes do not nest) keeps its own, and this one writes at once.
+/// Starts keeping the tail of the write transaction run on `conn` (on SQLite, its counters
+/// only), until the returned guard is dropped. A transaction already keeping one in this
+/// thread (never expected: writes do not nest) keeps its own, and this one writes at once.
 pub fn begin(conn: &DbConn) -> Keeping {
-    if !matches!(conn, DbConn::Postgres(_)) {
-        return Keeping(false);
-    }
     TAIL.with(|t| {
         let mut t = t.borrow_mut();
         if t.is_some() {
@@ -113,6 +121,7 @@ pub fn begin(conn: &DbConn) -> Keeping {
         }
         *t = Some(Tail {
             conn: key(conn),
+            keep_rows: matches!(conn, DbConn::Postgres(_)),
             ..Tail::default()
         });
         Keeping(true)
@@ -152,6 +161,14 @@ const LOAD: &str = "SELECT s.name, s.value, h.seq AS last_seq, h.hash AS last_ha
      LEFT JOIN LATERAL (SELECT seq, hash FROM audit_log WHERE s.name = 'audit' \
                         ORDER BY seq DESC LIMIT 1) h ON true";
 
+/// [`LOAD`] in SQLite's words (no `LATERAL`).
+const LOAD_SQLITE: &str = "SELECT s.name, s.value, \
+       CASE WHEN s.name = 'audit' THEN (SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1) \
+       END AS last_seq, \
+       CASE WHEN s.name = 'audit' THEN (SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1) \
+       END AS last_hash \
+     FROM sequences s";
+
 /// The counters of `conn`'s transaction, read at the first use.
 fn counters<R>(
     conn: &mut DbConn,
@@ -159,10 +176,13 @@ fn counters<R>(
 ) -> Option<QueryResult<R>> {
     let loaded = with(conn, |t| t.counters.is_some())?;
     if !loaded {
-        let DbConn::Postgres(pg) = &mut *conn else {
-            return None;
+        let rows = match &mut *conn {
+            DbConn::Postgres(pg) => super::Cached(diesel::sql_query(LOAD)).load::<CounterRow>(pg),
+            DbConn::Sqlite(lite) => {
+                super::Cached(diesel::sql_query(LOAD_SQLITE)).load::<CounterRow>(lite)
+            }
         };
-        let rows = match super::Cached(diesel::sql_query(LOAD)).load::<CounterRow>(pg) {
+        let rows = match rows {
             Ok(rows) => rows,
             Err(e) => return Some(Err(e)),
         };
@@ -228,11 +248,28 @@ pub fn record_audit(
         c.audit_last = Some((row.seq, row.hash.clone()));
         Ok(row)
     })?;
-    Some(r.map(|row| {
+    Some(r.and_then(|row| {
         let seq = row.seq;
-        with(conn, |t| t.audit.push(row));
-        seq
+        if let Some(row) = keep(conn, row, |t| &mut t.audit) {
+            use super::schema::audit_log;
+            crate::native!(conn, |c| diesel::insert_into(audit_log::table)
+                .values(&row)
+                .execute(c))?;
+        }
+        Ok(seq)
     }))
+}
+
+/// Keeps `row` in the list `of` picks, when `conn`'s tail keeps rows; else hands it back,
+/// for the caller to write at once.
+fn keep<R>(conn: &DbConn, row: R, of: impl FnOnce(&mut Tail) -> &mut Vec<R>) -> Option<R> {
+    let mut row = Some(row);
+    with(conn, |t| {
+        if t.keep_rows {
+            of(t).extend(row.take());
+        }
+    });
+    row
 }
 
 /// Keeps an event (its number taken here), when `conn`'s tail is kept.
@@ -246,25 +283,34 @@ pub fn push_event(
     if !active(conn) {
         return None;
     }
-    Some(next_seq(conn, "event")?.inspect(|&seq| {
-        with(conn, |t| {
-            t.events.push(EventRow {
-                seq,
-                at,
-                table_id,
-                kind: kind.to_string(),
-                payload: payload.to_string(),
-            })
-        });
+    Some(next_seq(conn, "event")?.and_then(|seq| {
+        let row = EventRow {
+            seq,
+            at,
+            table_id,
+            kind: kind.to_string(),
+            payload: payload.to_string(),
+        };
+        if let Some(e) = keep(conn, row, |t| &mut t.events) {
+            use super::schema::events;
+            crate::native!(conn, |c| diesel::insert_into(events::table)
+                .values((
+                    events::seq.eq(e.seq),
+                    events::at.eq(e.at),
+                    events::table_id.eq(e.table_id),
+                    events::kind.eq(&e.kind),
+                    events::payload.eq(&e.payload),
+                ))
+                .execute(c))?;
+        }
+        Ok(seq)
     }))
 }
 
-/// Keeps a message for the outbox, when `conn`'s tail is kept; else hands it back, for the
-/// caller to write at once.
+/// Keeps a message for the outbox, when `conn`'s tail keeps rows (PostgreSQL); else hands
+/// it back, for the caller to write at once.
 pub fn push_outbox(conn: &mut DbConn, row: OutboxRow) -> Option<OutboxRow> {
-    let mut row = Some(row);
-    with(conn, |t| t.outbox.extend(row.take()));
-    row
+    keep(conn, row, |t| &mut t.outbox)
 }
 
 /// Where a savepoint inside a write starts (`None` when nothing is kept for `conn`).
@@ -344,6 +390,20 @@ const FLUSH: &str = "WITH s AS (\
      SELECT (SELECT count(*) FROM s) AS s, (SELECT count(*) FROM a) AS a, \
             (SELECT count(*) FROM e) AS e, (SELECT count(*) FROM o) AS o";
 
+/// SQLite's flush: the moved counters only (the rows went in at once), each written back
+/// over the value it had when read.
+const FLUSH_SQLITE: &str = "UPDATE sequences SET value = v.value \
+     FROM (SELECT j.value ->> 'name' AS name, j.value ->> 'old' AS old, \
+                  j.value ->> 'value' AS value FROM json_each(?) AS j) AS v \
+     WHERE sequences.name = v.name AND sequences.value = v.old RETURNING 1 AS one";
+
+#[derive(QueryableByName)]
+struct One {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    #[allow(dead_code)] // counted, not read
+    one: i32,
+}
+
 #[derive(QueryableByName)]
 struct Flushed {
     #[diesel(sql_type = BigInt)]
@@ -388,6 +448,12 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         .iter()
         .map(|(n, old, v)| json!({ "name": n, "old": old, "value": v }))
         .collect();
+    if let DbConn::Sqlite(lite) = conn {
+        let q = diesel::sql_query(FLUSH_SQLITE)
+            .bind::<Text, _>(serde_json::Value::from(seqs).to_string());
+        let done = super::Cached(q).load::<One>(lite)?.len();
+        return check_flushed((done, 0, 0, 0), (moved.len(), 0, 0, 0));
+    }
     let audit_json: Vec<_> = audit
         .iter()
         .map(|r| {
@@ -440,6 +506,15 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         done.e as usize,
         done.o as usize,
     );
+    check_flushed(got, expected)
+}
+
+/// The rows a flush wrote (counters, audit records, events, messages) against the rows it
+/// had to write.
+fn check_flushed(
+    got: (usize, usize, usize, usize),
+    expected: (usize, usize, usize, usize),
+) -> QueryResult<()> {
     if got != expected {
         // A counter moved meanwhile by a statement outside the write turn (every write path
         // takes it, so never expected): the numbers handed out may be taken — the write is
