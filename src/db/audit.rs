@@ -110,11 +110,27 @@ pub fn record<B: Serialize, A: Serialize>(
             hash,
         }
     };
-    // PostgreSQL, inside a write: numbered, chained and kept for the write's one tail
-    // statement (`db::tail`), from the counters and last record read there.
-    if let Some(r) = super::tail::record_audit(conn, make) {
-        return r;
-    }
+    // Inside a write: numbered and chained from the counters and last record the write's
+    // tail read (`db::tail`), and kept for its one tail statement (PostgreSQL) or written now.
+    let row = match super::tail::record_audit(conn, make) {
+        Some(r) => match r? {
+            super::tail::Audit::Kept(seq) => return Ok(seq),
+            super::tail::Audit::ToWrite(row) => *row,
+        },
+        None => number_and_make(conn, make)?,
+    };
+    crate::native!(conn, |c| diesel::insert_into(a::audit_log)
+        .values(&row)
+        .execute(c))?;
+    Ok(row.seq)
+}
+
+/// Outside a write's kept tail: the record's number and the hash it chains to, read from the
+/// database, and the record `make` builds from them.
+fn number_and_make(
+    conn: &mut DbConn,
+    make: impl FnOnce(i64, Option<String>) -> AuditRow,
+) -> QueryResult<AuditRow> {
     // The next number and the last record present, in one statement (issue 14: a round trip
     // less per record). Chained to the last record present: normally `seq - 1`. If records
     // were cut from the end (the counter is ahead), the room keeps working and the new
@@ -131,11 +147,7 @@ pub fn record<B: Serialize, A: Serialize>(
             super::set_seq(conn, "audit", seq)?;
         }
     }
-    let row = make(seq, last.map(|(_, h)| h));
-    crate::native!(conn, |c| diesel::insert_into(a::audit_log)
-        .values(&row)
-        .execute(c))?;
-    Ok(seq)
+    Ok(make(seq, last.map(|(_, h)| h)))
 }
 
 /// The outcome of a verification.

@@ -74,11 +74,7 @@ pub(super) fn writer_loop(
         stats
             .hold_ns
             .fetch_add(t1.elapsed().as_nanos() as u64, Relaxed);
-        if committed.is_ok() {
-            kept = Some(conn);
-        } else {
-            drop(conn);
-        }
+        kept = committed.is_ok().then_some(conn);
         drop(_turn);
         for a in answers {
             a(&committed);

@@ -25,8 +25,8 @@
 //! SQLite keeps only the counters (2026-11-25): a statement there costs no round trip, but
 //! each one is work for the room's one writer thread, which is what limits SQLite's floor
 //! (86 % busy in the floor bench). The audit records, events and messages are numbered and
-//! chained from the counters kept here and inserted at once (a savepoint undoes them with
-//! the rest); [`flush`] writes the moved counters back in one statement. The counters'
+//! chained from the counters kept here and inserted at once by their callers (a savepoint
+//! undoes them with the rest); [`flush`] writes the moved counters back in one statement. The counters'
 //! ~11 `UPDATE sequences` of a leave + call + seat round become one statement per write and
 //! one read per group-commit batch.
 //!
@@ -139,10 +139,6 @@ fn with<R>(conn: &DbConn, f: impl FnOnce(&mut Tail) -> R) -> Option<R> {
     })
 }
 
-fn active(conn: &DbConn) -> bool {
-    with(conn, |_| ()).is_some()
-}
-
 #[derive(QueryableByName)]
 struct CounterRow {
     #[diesel(sql_type = Text)]
@@ -233,13 +229,20 @@ pub fn current_seq(conn: &mut DbConn, name: &str) -> Option<QueryResult<i64>> {
     })
 }
 
-/// Keeps an audit record, when `conn`'s tail is kept: `make` gets the record's number and
-/// the hash it chains to — the numbering and chaining `db::audit::record` does, from the
-/// counters held here — and returns the record.
+/// An audit record numbered and chained from the counters kept here: kept for [`flush`]
+/// (PostgreSQL), or handed back for the caller to insert at once (SQLite).
+pub enum Audit {
+    Kept(i64),
+    ToWrite(Box<AuditRow>),
+}
+
+/// Numbers and chains an audit record, when `conn`'s tail is kept: `make` gets the record's
+/// number and the hash it chains to — the numbering and chaining `db::audit::record` does,
+/// from the counters held here — and returns the record.
 pub fn record_audit(
     conn: &mut DbConn,
     make: impl FnOnce(i64, Option<String>) -> AuditRow,
-) -> Option<QueryResult<i64>> {
+) -> Option<QueryResult<Audit>> {
     let r = counters(conn, |c| {
         // As `db::audit::record`: a counter behind the trail catches up with its last record.
         let after = c.audit_last.as_ref().map_or(0, |(last, _)| last + 1);
@@ -248,15 +251,12 @@ pub fn record_audit(
         c.audit_last = Some((row.seq, row.hash.clone()));
         Ok(row)
     })?;
-    Some(r.and_then(|row| {
+    Some(r.map(|row| {
         let seq = row.seq;
-        if let Some(row) = keep(conn, row, |t| &mut t.audit) {
-            use super::schema::audit_log;
-            crate::native!(conn, |c| diesel::insert_into(audit_log::table)
-                .values(&row)
-                .execute(c))?;
+        match keep(conn, row, |t| &mut t.audit) {
+            Some(row) => Audit::ToWrite(Box::new(row)),
+            None => Audit::Kept(seq),
         }
-        Ok(seq)
     }))
 }
 
@@ -272,7 +272,8 @@ fn keep<R>(conn: &DbConn, row: R, of: impl FnOnce(&mut Tail) -> &mut Vec<R>) -> 
     row
 }
 
-/// Keeps an event (its number taken here), when `conn`'s tail is kept.
+/// Keeps an event (its number taken here), when `conn`'s tail keeps rows (PostgreSQL); else
+/// `None`, and the caller numbers it with `db::next_seq` and writes it at once.
 pub fn push_event(
     conn: &mut DbConn,
     at: NaiveDateTime,
@@ -280,30 +281,19 @@ pub fn push_event(
     kind: &str,
     payload: &str,
 ) -> Option<QueryResult<i64>> {
-    if !active(conn) {
+    if !with(conn, |t| t.keep_rows)? {
         return None;
     }
-    Some(next_seq(conn, "event")?.and_then(|seq| {
-        let row = EventRow {
-            seq,
-            at,
-            table_id,
-            kind: kind.to_string(),
-            payload: payload.to_string(),
-        };
-        if let Some(e) = keep(conn, row, |t| &mut t.events) {
-            use super::schema::events;
-            crate::native!(conn, |c| diesel::insert_into(events::table)
-                .values((
-                    events::seq.eq(e.seq),
-                    events::at.eq(e.at),
-                    events::table_id.eq(e.table_id),
-                    events::kind.eq(&e.kind),
-                    events::payload.eq(&e.payload),
-                ))
-                .execute(c))?;
-        }
-        Ok(seq)
+    Some(next_seq(conn, "event")?.inspect(|&seq| {
+        with(conn, |t| {
+            t.events.push(EventRow {
+                seq,
+                at,
+                table_id,
+                kind: kind.to_string(),
+                payload: payload.to_string(),
+            })
+        });
     }))
 }
 
