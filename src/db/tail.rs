@@ -63,6 +63,8 @@ struct Tail {
     /// PostgreSQL: the rows are kept for the one statement of [`flush`]. SQLite: only the
     /// counters are kept; the rows are inserted at once.
     keep_rows: bool,
+    /// The room's settings as read in this transaction ([`remembered_room`]).
+    room: Option<std::rc::Rc<dyn std::any::Any>>,
 }
 
 #[derive(Clone, Default)]
@@ -303,6 +305,30 @@ pub fn push_outbox(conn: &mut DbConn, row: OutboxRow) -> Option<OutboxRow> {
     keep(conn, row, |t| &mut t.outbox)
 }
 
+/// The room's settings as a write of this transaction already read them, when `conn`'s
+/// tail is kept and has them (issue 14: every floor write starts by reading the room, one
+/// statement — and on PostgreSQL one round trip — per write; now one per group-commit
+/// batch). Nobody else changes the room meanwhile: the transaction holds the room's write
+/// turn. A write that changes the room calls [`forget_room`], and a write or savepoint
+/// rolled back forgets it too ([`rewind`], [`discard`]), so what is kept is always what the
+/// database holds in this transaction.
+pub fn remembered_room<R: Clone + 'static>(conn: &DbConn) -> Option<R> {
+    with(conn, |t| {
+        t.room.as_ref().and_then(|r| r.downcast_ref::<R>()).cloned()
+    })
+    .flatten()
+}
+
+/// Keeps the room's settings read in this transaction (see [`remembered_room`]).
+pub fn remember_room<R: Clone + 'static>(conn: &DbConn, room: &R) {
+    with(conn, |t| t.room = Some(std::rc::Rc::new(room.clone())));
+}
+
+/// The room's settings are changing in this transaction: read them again next time.
+pub fn forget_room(conn: &DbConn) {
+    with(conn, |t| t.room = None);
+}
+
 /// Where a savepoint inside a write starts (`None` when nothing is kept for `conn`).
 pub fn mark(conn: &DbConn) -> Option<Mark> {
     with(conn, |t| Mark {
@@ -317,6 +343,8 @@ pub fn mark(conn: &DbConn) -> Option<Mark> {
 pub fn rewind(conn: &DbConn, mark: Mark) {
     with(conn, |t| {
         t.counters = mark.counters;
+        // What was undone may have changed the room (kept again at the next read).
+        t.room = None;
         t.audit.truncate(mark.audit);
         t.events.truncate(mark.events);
         t.outbox.truncate(mark.outbox);
@@ -328,6 +356,7 @@ pub fn rewind(conn: &DbConn, mark: Mark) {
 pub fn discard(conn: &DbConn) {
     with(conn, |t| {
         t.counters = None;
+        t.room = None;
         t.audit.clear();
         t.events.clear();
         t.outbox.clear();

@@ -238,23 +238,28 @@ pub fn tell(
     enqueue(conn, now, &p, kind, &params)
 }
 
-/// Records that a list entry was told `kind` (once per entry). True the first time.
-pub fn mark_once(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    entry_id: i64,
-    kind: Kind,
-) -> AppResult<bool> {
-    // The primary key (entry, kind) settles it in one statement: a second mark is ignored.
-    let added = crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
-        .values((
-            notify_marks::entry_id.eq(entry_id),
-            notify_marks::kind.eq(kind.as_str()),
-            notify_marks::at.eq(now.naive_utc())
-        ))
+/// Records that list entries were told a kind (once per entry and kind: the primary key
+/// settles it, a mark already there is kept), all in one statement (the head of a list
+/// moving on marks up to two: issue 14, statements per seat call).
+pub fn mark_all(conn: &mut DbConn, now: DateTime<Utc>, marks: &[(i64, Kind)]) -> AppResult<()> {
+    if marks.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<_> = marks
+        .iter()
+        .map(|(entry_id, kind)| {
+            (
+                notify_marks::entry_id.eq(*entry_id),
+                notify_marks::kind.eq(kind.as_str()),
+                notify_marks::at.eq(now.naive_utc()),
+            )
+        })
+        .collect();
+    crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
+        .values(&rows)
         .on_conflict_do_nothing()
         .execute(dbc))?;
-    Ok(added == 1)
+    Ok(())
 }
 
 /// Which entries were already told which kinds (for a few entries at once: up to

@@ -59,12 +59,19 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
     })
 }
 
+/// The room. Inside a write, read once per transaction (`db::tail::remembered_room`: a
+/// group-commit batch of floor writes reads it once, not once per write).
 pub fn get(conn: &mut DbConn) -> AppResult<Room> {
+    if let Some(room) = crate::db::tail::remembered_room::<Room>(conn) {
+        return Ok(room);
+    }
     let row: RoomRow = crate::native!(conn, |c| room::table
         .find(1i64)
         .select(RoomRow::as_select())
         .first(c))?;
-    from_row(row)
+    let room = from_row(row)?;
+    crate::db::tail::remember_room(conn, &room);
+    Ok(room)
 }
 
 /// Creates the room on the very first start (Lisbon, euros, `pt-casino`), if absent.
@@ -128,6 +135,7 @@ pub fn update(
     u: &RoomUpdate,
 ) -> AppResult<Room> {
     validate(u)?;
+    crate::db::tail::forget_room(conn);
     let before: RoomRow = room::table
         .find(1i64)
         .select(RoomRow::as_select())

@@ -927,13 +927,14 @@ pub async fn leave_seat(
     let reason = reason_text(body.reason.as_deref())?;
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
-    let out = st
+    let s = st
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
-            let s = floor::leave(conn, now, &room.profile, &actor, id, &reason)?;
-            seating_answer(conn, &s)
+            floor::leave(conn, now, &room.profile, &actor, id, &reason)
         })
         .await?;
+    // Read after the commit, outside the room's write turn.
+    let out = st.run(move |_, conn| seating_answer(conn, &s)).await?;
     Ok(web::Json(out))
 }
 

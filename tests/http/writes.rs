@@ -389,8 +389,8 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
 
 /// Writes queued together share a transaction: each sees the room as the writes before it
 /// left it — renamed by the one before, or not renamed when that write failed and was undone.
-/// (It guards any caching of what a write reads across a batch: a per-batch cache of the
-/// room's row, tried on 2026-11-25, failed it without its invalidations.)
+/// (It guards the room kept for a whole batch, `db::tail::remembered_room`: without its
+/// invalidations — a rename forgets it, a failed write drops it — this test fails.)
 #[actix_web::test]
 async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
     use cardroom::db::audit::Actor;
@@ -461,4 +461,47 @@ async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
         "Room 5",
         "the last rename that was not undone"
     );
+}
+
+/// Inside one write, a savepoint that changed the room and was rolled back takes the change
+/// with it: the room the write reads next is the one before (the room is read once per
+/// transaction, `db::tail::remembered_room`; a rolled-back savepoint forgets it).
+#[actix_web::test]
+async fn a_rolled_back_savepoint_inside_a_write_takes_its_room_change_with_it() {
+    use cardroom::db::audit::Actor;
+    use cardroom::services::room;
+    let app = TestApp::new().await;
+    let now = app.state.clock.now();
+    let before = app.with_conn(|c| room::get(c).unwrap().name);
+    let names = app
+        .state
+        .db
+        .write_new(move |c| -> Result<(String, String, String), AppError> {
+            let r = room::get(c)?;
+            let renamed = cardroom::db::savepoint(c, |c| -> Result<String, AppError> {
+                let u = room::RoomUpdate {
+                    name: "Renamed, then undone".into(),
+                    timezone: r.timezone.clone(),
+                    currency: r.currency.clone(),
+                    default_language: r.default_language,
+                    profile: r.profile.clone(),
+                };
+                room::update(c, now, &Actor::system(), &u)?;
+                let seen = room::get(c)?.name;
+                Err(AppError::field(&seen, "err-required"))
+            });
+            let seen_inside = match renamed {
+                Err(AppError::Validation(f)) => f[0].field.clone(),
+                other => panic!("the savepoint should fail: {other:?}"),
+            };
+            Ok((r.name, seen_inside, room::get(c)?.name))
+        })
+        .unwrap();
+    assert_eq!(names.0, before);
+    assert_eq!(
+        names.1, "Renamed, then undone",
+        "read back inside the savepoint"
+    );
+    assert_eq!(names.2, before, "after the rollback, the room as it was");
+    assert_eq!(app.with_conn(|c| room::get(c).unwrap().name), before);
 }

@@ -28,6 +28,16 @@ pub(super) fn cancel_open_calls(
         .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(dbc))?;
+    cancel_call_rows(conn, now, actor, open)
+}
+
+/// [`cancel_open_calls`] for calls read open in this write (and not changed since).
+pub(super) fn cancel_call_rows(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    open: Vec<SeatCallRow>,
+) -> AppResult<()> {
     for c in open {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(seat_calls::table.find(c.id))
@@ -184,11 +194,17 @@ pub fn call_next(
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
-    let t = table(conn, table_id)?;
-    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
+    // The table and its game's name (for the call's message) in one statement (issue 14).
+    let (t, game): (TableRow, Option<String>) = crate::native!(conn, |dbc| card_tables::table
+        .left_join(games::table)
+        .filter(card_tables::id.eq(table_id))
+        .select((TableRow::as_select(), games::name.nullable()))
+        .first(dbc))?;
+    let seat = check_seat(conn, now, profile, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
-    // Seat-change requests of players still seated here and not already called elsewhere.
-    let requests: Vec<(i64, chrono::NaiveDateTime)> =
+    // Seat-change requests of players still seated here and not already called elsewhere
+    // (read only when the seat's check saw some).
+    let requests: Vec<(i64, chrono::NaiveDateTime)> = if seat.seat_changes {
         crate::native!(conn, |dbc| seat_change_requests::table
             .filter(seat_change_requests::table_id.eq(table_id))
             .filter(seat_change_requests::state.eq("open"))
@@ -196,7 +212,10 @@ pub fn call_next(
                 seat_change_requests::player_id,
                 seat_change_requests::requested_at
             ))
-            .load(dbc))?;
+            .load(dbc))?
+    } else {
+        Vec::new()
+    };
     let here: Vec<i64> = if requests.is_empty() {
         Vec::new()
     } else {
@@ -216,8 +235,10 @@ pub fn call_next(
     // The domain picks in order; whether a listed player may take this seat needs the
     // database, asked lazily (only until someone can), reading the list a page at a time.
     // A short first page (the next player is usually among the first few), longer ones after.
-    let mut page = 8;
+    let mut page = HEAD_PAGE;
     let mut offset = 0;
+    // The list's first page as read here (for the players told they are next, below).
+    let mut first_page: Option<Vec<WaitlistRow>> = None;
     // The last listed player checked, kept for the call (their alias: no second read).
     let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
     // Issue 18 §4: the table's free and accessible seats (read once, for the first player
@@ -273,7 +294,11 @@ pub fn call_next(
         if let Some(e) = failure.into_inner() {
             return Err(e);
         }
-        if pick.is_some() || (rows.len() as i64) < page {
+        let last = pick.is_some() || (rows.len() as i64) < page;
+        if offset == 0 {
+            first_page = Some(rows);
+        }
+        if last {
             break pick;
         }
         offset += page;
@@ -305,6 +330,19 @@ pub fn call_next(
             player_id,
         } => (player_id, Some(entry_id), "list"),
     };
+    // Issue 14: the first page as this call leaves it (the called entry no longer waits; only
+    // it changes), when it still holds the list's head — the whole list, or enough players
+    // not lapsed: the players now next are told from it, without reading the list again.
+    // Not when another seat is offered: checking that seat may expire a call there, and the
+    // entry of that call waits again.
+    let head = first_page
+        .filter(|_| offered.get().is_none())
+        .and_then(|mut rows| {
+            let whole = (rows.len() as i64) < HEAD_PAGE;
+            rows.retain(|r| Some(r.id) != entry_id);
+            let live = rows.iter().filter(|r| !as_entry(r).lapsed(now)).count();
+            (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
+        });
     let alias = checked
         .into_inner()
         .filter(|p| p.id == player_id)
@@ -324,9 +362,25 @@ pub fn call_next(
     for e in waiting {
         crate::services::seat_prefs::count_pass(conn, now, actor, e, t.id, seat)?;
     }
+    let known = Known {
+        alias,
+        head,
+        game_name: Some(game),
+    };
     create_call(
-        conn, now, profile, actor, &t, seat, player_id, entry_id, source, alias,
+        conn, now, profile, actor, &t, seat, player_id, entry_id, source, known,
     )
+}
+
+/// What the caller of [`create_call`] already read in this write (issue 14: not read again).
+#[derive(Default)]
+struct Known {
+    /// The called player's alias.
+    alias: Option<String>,
+    /// The list's first entries as the call leaves them (see [`notify_heads_of`]).
+    head: Option<Vec<WaitlistRow>>,
+    /// The game's name (see [`GameName`]).
+    game_name: Option<Option<String>>,
 }
 
 /// Issue 18 §4, for a listed player who can take this seat and stated a seat preference:
@@ -452,7 +506,10 @@ pub fn call_chosen(
         e.player_id,
         Some(e.id),
         "list",
-        Some(row.alias.clone()),
+        Known {
+            alias: Some(row.alias.clone()),
+            ..Known::default()
+        },
     )?;
     audit::record::<(), _>(
         conn,
@@ -485,7 +542,7 @@ fn create_call(
     player_id: i64,
     entry_id: Option<i64>,
     source: &str,
-    alias: Option<String>,
+    known: Known,
 ) -> AppResult<SeatCallRow> {
     let row = SeatCallRow {
         id: next_seq(conn, "seat_call")?,
@@ -540,7 +597,7 @@ fn create_call(
         None,
         Some(&row),
     )?;
-    let alias: String = match alias {
+    let alias: String = match known.alias {
         Some(a) => a,
         None => crate::native!(conn, |dbc| players::table
             .find(player_id)
@@ -555,11 +612,14 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
-    let mut game_name = GameName::of(t.game_id);
+    let mut game_name = GameName {
+        id: t.game_id,
+        name: known.game_name,
+    };
     tell_call(conn, now, t, &row, &mut game_name)?;
     // The list's head moved on: the players now first in line are told.
     if entry_id.is_some() {
-        notify_heads_of(conn, now, &mut game_name, None)?;
+        notify_heads_of(conn, now, &mut game_name, None, known.head)?;
     }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
     if source == "must_move" {

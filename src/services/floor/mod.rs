@@ -217,7 +217,7 @@ pub(crate) fn notify_heads(
     game_id: i64,
     quiet: Option<i64>,
 ) -> AppResult<()> {
-    notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet)
+    notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet, None)
 }
 
 /// A game's name, read once for all the messages of one change (issue 14: statements).
@@ -239,17 +239,27 @@ impl GameName {
     }
 }
 
-/// [`notify_heads`] with the game's name shared with the change's other messages.
+/// How many entries of a list are read first: the head (told they are next) is among them,
+/// and so, usually, is the next player a call picks.
+const HEAD_PAGE: i64 = 8;
+
+/// [`notify_heads`] with the game's name shared with the change's other messages. `page`:
+/// the list's first entries as this write left them, when the caller has them (at least the
+/// first [`messages::NEARLY_NEXT_UP_TO`] not lapsed, or the whole list): not read again.
 fn notify_heads_of(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     game_name: &mut GameName,
     quiet: Option<i64>,
+    page: Option<Vec<WaitlistRow>>,
 ) -> AppResult<()> {
     let Some(game_id) = game_name.id else {
         return Ok(());
     };
-    let rows = waiting_page(conn, game_id, 0, 8)?;
+    let rows = match page {
+        Some(rows) => rows,
+        None => waiting_page(conn, game_id, 0, HEAD_PAGE)?,
+    };
     let head: Vec<&WaitlistRow> = rows
         .iter()
         .filter(|r| !as_entry(r).lapsed(now))
@@ -260,12 +270,17 @@ fn notify_heads_of(
     }
     let marks = messages::marks_of(conn, &head.iter().map(|e| e.id).collect::<Vec<_>>())?;
     let has = |id: i64, k: Kind| marks.iter().any(|(e, m)| *e == id && m == k.as_str());
-    for (i, e) in head.into_iter().enumerate() {
-        let kind = if i == 0 { Kind::Next } else { Kind::NearlyNext };
-        if has(e.id, Kind::Next) || (kind == Kind::NearlyNext && has(e.id, Kind::NearlyNext)) {
-            continue;
-        }
-        messages::mark_once(conn, now, e.id, kind)?;
+    let due: Vec<(usize, &WaitlistRow, Kind)> = head
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| (i, e, if i == 0 { Kind::Next } else { Kind::NearlyNext }))
+        .filter(|&(_, e, kind)| {
+            !(has(e.id, Kind::Next) || (kind == Kind::NearlyNext && has(e.id, Kind::NearlyNext)))
+        })
+        .collect();
+    let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id, kind)).collect();
+    messages::mark_all(conn, now, &marked)?;
+    for (i, e, kind) in due {
         if quiet != Some(e.id) {
             tell_entry_of_game(conn, now, e, kind, game_name, |p| {
                 p.position = Some(i as i64 + 1)

@@ -82,12 +82,7 @@ fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<Table
 /// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
 /// time; players seated without a list entry come after, by the time they sat down.
 fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
-    let mut rows: Vec<(
-        SeatingRow,
-        PlayerRow,
-        Option<i64>,
-        Option<chrono::NaiveDateTime>,
-    )> = crate::native!(conn, |dbc| seatings::table
+    let rows: Vec<MustMoveRow> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .left_join(
             waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id))
@@ -101,6 +96,20 @@ fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(Seating
             waitlist_entries::joined_at.nullable()
         ))
         .load(dbc))?;
+    Ok(in_must_move_order(rows))
+}
+
+/// A player at a must-move table, with the order key and joining time of the list entry
+/// they were seated from.
+type MustMoveRow = (
+    SeatingRow,
+    PlayerRow,
+    Option<i64>,
+    Option<chrono::NaiveDateTime>,
+);
+
+/// BSOP 55: the must-move order (see [`must_move_players`]).
+fn in_must_move_order(mut rows: Vec<MustMoveRow>) -> Vec<(SeatingRow, PlayerRow)> {
     rows.sort_by_key(|(s, _, key, joined)| {
         (
             key.is_none(),
@@ -110,7 +119,47 @@ fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(Seating
             s.id,
         )
     });
-    Ok(rows.into_iter().map(|(s, p, _, _)| (s, p)).collect())
+    rows.into_iter().map(|(s, p, _, _)| (s, p)).collect()
+}
+
+/// A game's must-move table, with its players in must-move order, read in one statement
+/// (issue 14: every call to a main game asks; nobody there is the usual answer). `None`
+/// when the game has no must-move table in play, or nobody sits at it.
+#[allow(clippy::type_complexity)]
+fn must_move_table_with_players(
+    conn: &mut DbConn,
+    game_id: i64,
+) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
+    let rows: Vec<(TableRow, MustMoveRow)> = crate::native!(conn, |dbc| seatings::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
+        .inner_join(players::table)
+        .left_join(
+            waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id))
+        )
+        .filter(card_tables::game_id.eq(game_id))
+        .filter(card_tables::must_move.eq(true))
+        .filter(table_in_play!())
+        .filter(seatings::left_at.is_null())
+        .select((
+            TableRow::as_select(),
+            (
+                SeatingRow::as_select(),
+                PlayerRow::as_select(),
+                waitlist_entries::order_key.nullable(),
+                waitlist_entries::joined_at.nullable()
+            )
+        ))
+        .load(dbc))?;
+    let Some(m) = rows.first().map(|(m, _)| m.clone()) else {
+        return Ok(None);
+    };
+    // At most one must-move table per game ([`recompute_must_move`]); kept to the first.
+    let players = rows
+        .into_iter()
+        .filter(|(t, _)| t.id == m.id)
+        .map(|(_, r)| r)
+        .collect();
+    Ok(Some((m, in_must_move_order(players))))
 }
 
 /// A game's must-move table and its players in must-move order (BSOP 55).
@@ -146,14 +195,10 @@ pub(super) fn must_move_due_for(
     if t.must_move {
         return Ok((Vec::new(), None));
     }
-    let Some(m) = must_move_table_of(conn, game_id)? else {
+    let Some((m, waiting)) = must_move_table_with_players(conn, game_id)? else {
         return Ok((Vec::new(), None));
     };
-    if m.id == t.id {
-        return Ok((Vec::new(), None));
-    }
-    let waiting = must_move_players(conn, m.id)?;
-    if waiting.is_empty() {
+    if m.id == t.id || waiting.is_empty() {
         return Ok((Vec::new(), None));
     }
     // Read only when needed (issue 14: statements per call): who sits at the main table

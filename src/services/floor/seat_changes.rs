@@ -109,6 +109,25 @@ pub(super) fn cancel_seat_changes(
     player_id: i64,
     table_id: i64,
 ) -> AppResult<()> {
+    end_seat_change_requests(conn, now, player_id, table_id)?;
+    let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(seat_calls::table_id.eq(table_id))
+        .filter(seat_calls::source.eq("seat_change"))
+        .filter(call_open!())
+        .select(seat_calls::id)
+        .load(dbc))?;
+    cancel_open_calls(conn, now, actor, &calls)
+}
+
+/// The player's open seat-change requests at the table end (cancelled); their open
+/// seat-change calls are left to the caller (see [`cancel_seat_changes`]).
+pub(super) fn end_seat_change_requests(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: i64,
+    table_id: i64,
+) -> AppResult<()> {
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             seat_change_requests::table
@@ -123,14 +142,7 @@ pub(super) fn cancel_seat_changes(
         .returning(seat_change_requests::id)
     )
     .changed(dbc))?;
-    let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::player_id.eq(player_id))
-        .filter(seat_calls::table_id.eq(table_id))
-        .filter(seat_calls::source.eq("seat_change"))
-        .filter(call_open!())
-        .select(seat_calls::id)
-        .load(dbc))?;
-    cancel_open_calls(conn, now, actor, &calls)
+    Ok(())
 }
 
 /// The open seat-change requests at a table, first asked first, each with the player and

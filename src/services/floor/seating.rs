@@ -87,6 +87,31 @@ pub(super) fn check_seat_free(
     except_call: Option<i64>,
     for_player: Option<i64>,
 ) -> AppResult<Option<SeatHoldRow>> {
+    check_seat(conn, now, profile, t, seat_no, except_call, for_player).map(|c| c.hold)
+}
+
+/// What [`check_seat`] read about a free seat's table, in the statement that checked it.
+pub(super) struct SeatCheck {
+    /// The seat's hold, for the player it is held for (see [`check_seat_free`]).
+    pub hold: Option<SeatHoldRow>,
+    /// How many players are seated at the table now (a seating then applies the table's
+    /// rules without counting again).
+    pub seated: usize,
+    /// Whether any seat-change request is open at the table (a call reads them only then).
+    pub seat_changes: bool,
+}
+
+/// [`check_seat_free`], answering also what the same statement read about the table.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_seat(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    t: &TableRow,
+    seat_no: i32,
+    except_call: Option<i64>,
+    for_player: Option<i64>,
+) -> AppResult<SeatCheck> {
     let last = t.seats + i32::from(t.extra_seat);
     if !(1..=last).contains(&seat_no) {
         // The table's own size (the document bounds the number itself: 1 to 12).
@@ -103,9 +128,10 @@ pub(super) fn check_seat_free(
         return Err(conflict("err-table-not-open"));
     }
     check_not_closing(now, profile, t)?;
-    // Whether the seat is taken, called or held, in one statement (issue 14: statements per
-    // call and per seating); the calls and the hold are read only when there are some.
-    let (taken, called, held) = {
+    // Whether the seat is taken, called or held, the table's players and whether a seat
+    // change is asked there, in one statement (issue 14: statements per call and per
+    // seating); the calls and the hold are read only when there are some.
+    let (taken, called, held, seated, seat_changes) = {
         use diesel::dsl::exists;
         crate::native!(conn, |dbc| diesel::select((
             exists(
@@ -126,10 +152,21 @@ pub(super) fn check_seat_free(
                     .filter(seat_holds::table_id.eq(t.id))
                     .filter(seat_holds::seat_no.eq(seat_no))
                     .filter(seat_holds::released_at.is_null())
+            ),
+            seatings::table
+                .filter(seatings::table_id.eq(t.id))
+                .filter(seatings::left_at.is_null())
+                .count()
+                .single_value(),
+            exists(
+                seat_change_requests::table
+                    .filter(seat_change_requests::table_id.eq(t.id))
+                    .filter(seat_change_requests::state.eq("open"))
             )
         ))
-        .get_result::<(bool, bool, bool)>(dbc))?
+        .get_result::<(bool, bool, bool, Option<i64>, bool)>(dbc))?
     };
+    let seated = seated.unwrap_or(0) as usize;
     if taken {
         return Err(conflict("err-seat-taken"));
     }
@@ -163,7 +200,11 @@ pub(super) fn check_seat_free(
         Some(h) if for_player.is_none() || h.player_id != for_player => {
             Err(conflict("err-seat-held"))
         }
-        hold => Ok(hold),
+        hold => Ok(SeatCheck {
+            hold,
+            seated,
+            seat_changes,
+        }),
     }
 }
 
@@ -289,7 +330,8 @@ pub(super) fn seat_player(
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
-    let hold = check_seat_free(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
+    let SeatCheck { hold, seated, .. } =
+        check_seat(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
@@ -343,7 +385,8 @@ pub(super) fn seat_player(
         "seat.taken",
         &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": player.alias }),
     )?;
-    apply_table_rules_to(conn, now, profile, actor, t)?;
+    // The table's players: those counted with the seat's check, and this one.
+    apply_table_rules_counted(conn, now, profile, actor, t, seated + 1)?;
     Ok(row)
 }
 
@@ -407,9 +450,11 @@ pub fn leave(
     seating_id: i64,
     reason: &str,
 ) -> AppResult<SeatingRow> {
-    let s: SeatingRow = crate::native!(conn, |dbc| seatings::table
-        .find(seating_id)
-        .select(SeatingRow::as_select())
+    // The seating and its table in one statement (issue 14: statements per leave).
+    let (s, t): (SeatingRow, TableRow) = crate::native!(conn, |dbc| seatings::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
+        .filter(seatings::id.eq(seating_id))
+        .select((SeatingRow::as_select(), TableRow::as_select()))
         .first(dbc))?;
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
@@ -430,20 +475,29 @@ pub fn leave(
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
-    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
-        .find(seating_id)
-        .select(SeatingRow::as_select())
-        .first(dbc))?;
+    // The row as the update left it (issue 14: no second read; `now` is already truncated
+    // to what both databases store).
+    let after = SeatingRow {
+        left_at: Some(now.naive_utc()),
+        left_reason: Some(reason.to_string()),
+        ..s.clone()
+    };
     // A seat-change request only makes sense while seated at that table, and a must-move
-    // call while seated at the must-move table: both end with the seating.
-    cancel_seat_changes(conn, now, actor, s.player_id, s.table_id)?;
-    let must_move_calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+    // call while seated at the must-move table: both end with the seating (the player's
+    // open calls of either kind read in one statement).
+    end_seat_change_requests(conn, now, s.player_id, s.table_id)?;
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
-        .filter(seat_calls::source.eq("must_move"))
+        .filter(
+            seat_calls::source.eq("must_move").or(seat_calls::source
+                .eq("seat_change")
+                .and(seat_calls::table_id.eq(s.table_id)))
+        )
         .filter(call_open!())
-        .select(seat_calls::id)
+        .order(seat_calls::id)
+        .select(SeatCallRow::as_select())
         .load(dbc))?;
-    cancel_open_calls(conn, now, actor, &must_move_calls)?;
+    cancel_call_rows(conn, now, actor, calls)?;
     audit::record(
         conn,
         now,
@@ -461,25 +515,25 @@ pub fn leave(
         "seat.freed",
         &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
     )?;
-    remove_extra_seat(conn, now, actor, s.table_id, s.seat_no)?;
-    apply_table_rules(conn, now, profile, actor, s.table_id)?;
+    let t = remove_extra_seat(conn, now, actor, t, s.seat_no)?;
+    apply_table_rules_to(conn, now, profile, actor, &t)?;
     Ok(after)
 }
 
 /// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
 /// leaves: the player in the extra seat takes the freed seat (or, if they are the one
-/// leaving, the extra seat simply goes).
+/// leaving, the extra seat simply goes). Answers the table's row as it is afterwards.
 fn remove_extra_seat(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
-    table_id: i64,
+    t: TableRow,
     freed_seat: i32,
-) -> AppResult<()> {
-    let t = table(conn, table_id)?;
+) -> AppResult<TableRow> {
     if !t.extra_seat {
-        return Ok(());
+        return Ok(t);
     }
+    let table_id = t.id;
     let extra_no = t.seats + 1;
     if freed_seat != extra_no {
         let extra: Option<SeatingRow> = crate::native!(conn, |dbc| seatings::table
@@ -536,7 +590,7 @@ fn remove_extra_seat(
         Some(&t),
         Some(&after),
     )?;
-    Ok(())
+    Ok(after)
 }
 
 /// Moves a seated player to another seat, at their table or another (a must-move, a

@@ -24,11 +24,27 @@ pub(super) fn apply_table_rules_to(
     actor: &Actor,
     t: &TableRow,
 ) -> AppResult<()> {
+    if TableState::parse(&t.state).is_none() {
+        return Ok(());
+    }
+    let seated = seated_count(conn, t.id)?;
+    apply_table_rules_counted(conn, now, profile, actor, t, seated)
+}
+
+/// [`apply_table_rules_to`] with the number of players seated at the table now, as this
+/// transaction knows it (issue 14: no count read again after a seating or a leave).
+pub(super) fn apply_table_rules_counted(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    actor: &Actor,
+    t: &TableRow,
+    seated: usize,
+) -> AppResult<()> {
     let table_id = t.id;
     let Some(state) = TableState::parse(&t.state) else {
         return Ok(());
     };
-    let seated = seated_count(conn, table_id)?;
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
     let decision = evaluate(
         state,
