@@ -3,6 +3,7 @@
 //! embedded in the binary and run at start.
 
 pub mod audit;
+pub mod conditions;
 mod connection;
 pub mod models;
 mod postgres;

@@ -272,7 +272,7 @@ pub fn dashboard(
         .select((SeatHoldRow::as_select(), players::alias.nullable()))
         .load(dbc))?;
     let changes: Vec<(i64, i64, i64)> = crate::native!(conn, |dbc| seat_change_requests::table
-        .filter(seat_change_requests::state.eq("open"))
+        .filter(crate::db::conditions::SeatChangeOpen)
         .select((
             seat_change_requests::id,
             seat_change_requests::table_id,

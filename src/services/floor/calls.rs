@@ -207,7 +207,7 @@ pub fn call_next(
     let requests: Vec<(i64, chrono::NaiveDateTime)> = if seat.seat_changes {
         crate::native!(conn, |dbc| seat_change_requests::table
             .filter(seat_change_requests::table_id.eq(table_id))
-            .filter(seat_change_requests::state.eq("open"))
+            .filter(crate::db::conditions::SeatChangeOpen)
             .select((
                 seat_change_requests::player_id,
                 seat_change_requests::requested_at
@@ -577,7 +577,7 @@ fn create_call(
             diesel::update(
                 waitlist_entries::table
                     .find(eid)
-                    .filter(waitlist_entries::state.eq("waiting"))
+                    .filter(crate::db::conditions::EntryWaiting)
             )
             .set(waitlist_entries::state.eq("called"))
             .returning(waitlist_entries::id)
@@ -825,7 +825,7 @@ pub fn confirm_call(
             diesel::update(
                 seat_change_requests::table
                     .filter(seat_change_requests::player_id.eq(c.player_id))
-                    .filter(seat_change_requests::state.eq("open"))
+                    .filter(crate::db::conditions::SeatChangeOpen)
             )
             .set((
                 seat_change_requests::state.eq("served"),

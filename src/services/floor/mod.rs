@@ -35,35 +35,27 @@ use serde::Serialize;
 
 const ACTIVE: [&str; 2] = ["waiting", "called"];
 
-// State filters written as equalities joined by OR rather than `IN (…)`: diesel prepares an
-// `IN` list afresh on every run, these once per connection (the statement cache), which
-// matters on the hot path of calls and seatings.
+// State filters written into the SQL as literals (`db::conditions`): PostgreSQL's generic
+// plans then use the partial indexes on these states, and every statement stays prepared.
 
 /// A seat call still open: pending or acknowledged.
 macro_rules! call_open {
     () => {
-        seat_calls::state
-            .eq("pending")
-            .or(seat_calls::state.eq("acknowledged"))
+        crate::db::conditions::CallOpen
     };
 }
 
 /// A list entry still active: waiting or called.
 macro_rules! entry_active {
     () => {
-        waitlist_entries::state
-            .eq("waiting")
-            .or(waitlist_entries::state.eq("called"))
+        crate::db::conditions::EntryActive
     };
 }
 
 /// A table in play: open, running or suspended.
 macro_rules! table_in_play {
     () => {
-        card_tables::state
-            .eq("open")
-            .or(card_tables::state.eq("running"))
-            .or(card_tables::state.eq("suspended"))
+        crate::db::conditions::TableInPlay
     };
 }
 
@@ -362,7 +354,7 @@ fn waiting_page(
 ) -> AppResult<Vec<WaitlistRow>> {
     Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
-        .filter(waitlist_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::EntryWaiting)
         .order((
             waitlist_entries::order_key.asc(),
             waitlist_entries::joined_at.asc(),

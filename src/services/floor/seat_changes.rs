@@ -24,7 +24,7 @@ pub fn request_seat_change(
     }
     let open: i64 = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::player_id.eq(s.player_id))
-        .filter(seat_change_requests::state.eq("open"))
+        .filter(crate::db::conditions::SeatChangeOpen)
         .count()
         .get_result(dbc))?;
     if open > 0 {
@@ -133,7 +133,7 @@ pub(super) fn end_seat_change_requests(
             seat_change_requests::table
                 .filter(seat_change_requests::player_id.eq(player_id))
                 .filter(seat_change_requests::table_id.eq(table_id))
-                .filter(seat_change_requests::state.eq("open")),
+                .filter(crate::db::conditions::SeatChangeOpen),
         )
         .set((
             seat_change_requests::state.eq("cancelled"),
@@ -156,7 +156,7 @@ pub fn seat_changes_at(
         crate::native!(conn, |dbc| seat_change_requests::table
             .inner_join(players::table.on(players::id.eq(seat_change_requests::player_id)))
             .filter(seat_change_requests::table_id.eq(table_id))
-            .filter(seat_change_requests::state.eq("open"))
+            .filter(crate::db::conditions::SeatChangeOpen)
             .order((
                 seat_change_requests::requested_at.asc(),
                 seat_change_requests::id.asc()

@@ -161,7 +161,7 @@ pub(super) fn check_seat(
             exists(
                 seat_change_requests::table
                     .filter(seat_change_requests::table_id.eq(t.id))
-                    .filter(seat_change_requests::state.eq("open"))
+                    .filter(crate::db::conditions::SeatChangeOpen)
             )
         ))
         .get_result::<(bool, bool, bool, Option<i64>, bool)>(dbc))?

@@ -289,7 +289,7 @@ pub fn tick(
     }
     // Call-ins that were not checked in lapse.
     let lapsed: Vec<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
-        .filter(waitlist_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::EntryWaiting)
         .filter(waitlist_entries::checked_in_at.is_null())
         .filter(waitlist_entries::call_in_expires_at.le(now.naive_utc()))
         .select(WaitlistRow::as_select())

@@ -1,0 +1,103 @@
+//! State filters written into the SQL as literals (issue 14).
+//!
+//! The floor filters on a few states over and over (`seat_calls` pending or acknowledged,
+//! list entries waiting or called, tables in play). Bound as parameters, those values hide
+//! from PostgreSQL what its partial indexes need proven (`seat_calls_open_player … WHERE
+//! state IN ('pending', 'acknowledged')`, `waitlist_active_player`, …): a generic plan cannot
+//! use them, so PostgreSQL plans each run of such a statement afresh (a custom plan: 0.13 to
+//! 0.26 ms for a call's player check, 2026-11-25, against 0.02–0.05 ms to run it). Written
+//! into the SQL, the same statement gets a generic plan that uses the partial index after
+//! its fifth run on a connection, and is never planned again (0.005 ms). SQLite can use the
+//! partial indexes then too (it never plans with bound values, `db::sqlite`).
+//!
+//! Each condition is a type of its own with a static query id, so diesel keeps its statement
+//! prepared as before (a `sql()` literal would make diesel build the statement's text on
+//! every run). The SQL names its table, as diesel writes it: not for an aliased table.
+
+use diesel::backend::Backend;
+use diesel::expression::{
+    is_aggregate, AppearsOnTable, Expression, SelectableExpression, ValidGrouping,
+};
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::sql_types::Bool;
+use diesel::QueryResult;
+
+macro_rules! condition {
+    ($(#[$doc:meta])* $name:ident = $sql:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, QueryId)]
+        pub struct $name;
+
+        impl Expression for $name {
+            type SqlType = Bool;
+        }
+
+        impl<DB: Backend> QueryFragment<DB> for $name {
+            fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+                out.push_sql($sql);
+                Ok(())
+            }
+        }
+
+        impl<QS: ?Sized> AppearsOnTable<QS> for $name {}
+        impl<QS: ?Sized> SelectableExpression<QS> for $name {}
+        impl<GB> ValidGrouping<GB> for $name {
+            type IsAggregate = is_aggregate::Never;
+        }
+    };
+}
+
+condition! {
+    /// A seat call still open: pending or acknowledged.
+    CallOpen = r#"("seat_calls"."state" IN ('pending', 'acknowledged'))"#
+}
+
+condition! {
+    /// A list entry still active: waiting or called.
+    EntryActive = r#"("waitlist_entries"."state" IN ('waiting', 'called'))"#
+}
+
+condition! {
+    /// A list entry waiting to be called.
+    EntryWaiting = r#"("waitlist_entries"."state" = 'waiting')"#
+}
+
+condition! {
+    /// A table in play: open, running or suspended.
+    TableInPlay = r#"("card_tables"."state" IN ('open', 'running', 'suspended'))"#
+}
+
+condition! {
+    /// A seat-change request still open.
+    SeatChangeOpen = r#"("seat_change_requests"."state" = 'open')"#
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::schema::seat_calls;
+    use diesel::prelude::*;
+
+    /// The states are in the statement's text, not bound: what lets PostgreSQL's generic plan
+    /// (and SQLite's one plan) use the partial indexes on them.
+    #[test]
+    fn states_are_written_into_the_statement_not_bound() {
+        let q = seat_calls::table
+            .filter(seat_calls::player_id.eq(7i64))
+            .filter(CallOpen)
+            .select(seat_calls::id);
+        for sql in [
+            diesel::debug_query::<diesel::pg::Pg, _>(&q).to_string(),
+            diesel::debug_query::<diesel::sqlite::Sqlite, _>(&q).to_string(),
+        ] {
+            assert!(
+                sql.contains(r#"("seat_calls"."state" IN ('pending', 'acknowledged'))"#),
+                "{sql}"
+            );
+            assert!(
+                sql.ends_with("-- binds: [7]"),
+                "one bound value only: {sql}"
+            );
+        }
+    }
+}
