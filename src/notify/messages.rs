@@ -213,7 +213,7 @@ pub fn tell(
     use crate::db::schema::room;
     // The player and the room's name, zone and currency in one statement (issue 14: a call
     // tells up to three players; a round trip each counts on PostgreSQL).
-    let (p, (room_name, tz, currency)): (PlayerRow, (String, String, String)) =
+    let (p, (name, tz, currency)): (PlayerRow, (String, String, String)) =
         crate::native!(conn, |c| players::table
             .inner_join(room::table.on(room::id.eq(1i64)))
             .filter(players::id.eq(player_id))
@@ -222,20 +222,42 @@ pub fn tell(
                 (room::name, room::timezone, room::currency)
             ))
             .first(c))?;
-    if channels(&p).is_empty() {
+    let room = RoomFacts { name, tz, currency };
+    tell_player(conn, now, &p, &room, kind, fill)
+}
+
+/// What a message says of the room: its name, time zone and currency.
+#[derive(Debug, Clone)]
+pub struct RoomFacts {
+    pub name: String,
+    pub tz: String,
+    pub currency: String,
+}
+
+/// [`tell`] for a player and a room the caller read in this transaction (issue 14: a call
+/// already read the player it calls, and the write the room): nothing read again.
+pub fn tell_player(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    p: &PlayerRow,
+    room: &RoomFacts,
+    kind: Kind,
+    fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
+) -> AppResult<Vec<i64>> {
+    if channels(p).is_empty() {
         return Ok(Vec::new());
     }
     let mut params = Params {
-        room: room_name,
-        tz,
+        room: room.name.clone(),
+        tz: room.tz.clone(),
         link_version: p.link_token_version,
         ..Params::default()
     };
     if kind == Kind::Custody {
-        params.currency = Some(currency);
+        params.currency = Some(room.currency.clone());
     }
     fill(conn, &mut params)?;
-    enqueue(conn, now, &p, kind, &params)
+    enqueue(conn, now, p, kind, &params)
 }
 
 /// Records that list entries were told a kind (once per entry and kind: the primary key

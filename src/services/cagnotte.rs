@@ -468,13 +468,19 @@ fn record_result(
 
 /// PT-2007 7b: a player sat down (called where every seating starts, in its transaction).
 /// Within the late window of the table's open session, and not already charged in it, the
-/// player owes the session from now. Reads one row when no session is open.
+/// player owes the session from now. Reads one row when no session is open, none when the
+/// caller already knows (`session_open`, read in this transaction).
 pub fn on_seat(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
     row: &SeatingRow,
+    session_open: Option<bool>,
 ) -> AppResult<Option<CagnotteDueRow>> {
+    // The caller read in this transaction that the table has no open session (issue 14).
+    if session_open == Some(false) {
+        return Ok(None);
+    }
     let Some(s) = open_session(conn, row.table_id)? else {
         return Ok(None);
     };

@@ -343,10 +343,8 @@ pub fn call_next(
             let live = rows.iter().filter(|r| !as_entry(r).lapsed(now)).count();
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
         });
-    let alias = checked
-        .into_inner()
-        .filter(|p| p.id == player_id)
-        .map(|p| p.alias);
+    let player = checked.into_inner().filter(|p| p.id == player_id);
+    let alias = player.as_ref().map(|p| p.alias.clone());
     // Issue 18 §4: the seat offered is a free one of this table that fits the player better,
     // when there is one (still free: checked as the asked seat was).
     let seat = match offered.get() {
@@ -364,6 +362,7 @@ pub fn call_next(
     }
     let known = Known {
         alias,
+        player,
         head,
         game_name: Some(game),
     };
@@ -377,6 +376,8 @@ pub fn call_next(
 struct Known {
     /// The called player's alias.
     alias: Option<String>,
+    /// The called player's row (for the call's message).
+    player: Option<PlayerRow>,
     /// The list's first entries as the call leaves them (see [`notify_heads_of`]).
     head: Option<Vec<WaitlistRow>>,
     /// The game's name (see [`GameName`]).
@@ -508,6 +509,7 @@ pub fn call_chosen(
         "list",
         Known {
             alias: Some(row.alias.clone()),
+            player: Some(row.clone()),
             ..Known::default()
         },
     )?;
@@ -616,7 +618,7 @@ fn create_call(
         id: t.game_id,
         name: known.game_name,
     };
-    tell_call(conn, now, t, &row, &mut game_name)?;
+    tell_call(conn, now, t, &row, &mut game_name, known.player.as_ref())?;
     // The list's head moved on: the players now first in line are told.
     if entry_id.is_some() {
         notify_heads_of(conn, now, &mut game_name, None, known.head)?;

@@ -153,20 +153,40 @@ fn tell_call(
     t: &TableRow,
     call: &SeatCallRow,
     game_name: &mut GameName,
+    player: Option<&PlayerRow>,
 ) -> AppResult<()> {
     let kind = match call.source.as_str() {
         "list" => Kind::SeatReady,
         "must_move" => Kind::MustMove,
         _ => return Ok(()),
     };
-    notify::tell(conn, now, call.player_id, kind, |c, p| {
+    let fill = |c: &mut DbConn, p: &mut Params| {
         p.game = game_name.get(c)?;
         p.table = Some(t.number);
         p.seat = Some(call.seat_no);
         p.respond_by = Some(call.respond_by.and_utc());
         Ok(())
-    })?;
+    };
+    match player.filter(|p| p.id == call.player_id) {
+        // The player the call checked (issue 14: not read again).
+        Some(p) => {
+            let room = room_facts(conn)?;
+            messages::tell_player(conn, now, p, &room, kind, fill)?
+        }
+        None => notify::tell(conn, now, call.player_id, kind, fill)?,
+    };
     Ok(())
+}
+
+/// The room as a message says it: from the room this write read (`room::get`, read once
+/// per write transaction).
+fn room_facts(conn: &mut DbConn) -> AppResult<messages::RoomFacts> {
+    let r = crate::services::room::get(conn)?;
+    Ok(messages::RoomFacts {
+        name: r.name,
+        tz: r.timezone,
+        currency: r.currency,
+    })
 }
 
 /// A message about a list entry, with the game's name.
@@ -272,12 +292,32 @@ fn notify_heads_of(
         .collect();
     let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id, kind)).collect();
     messages::mark_all(conn, now, &marked)?;
+    // The players told, read in one statement (issue 14: usually two).
+    let told: Vec<i64> = due
+        .iter()
+        .filter(|(_, e, _)| quiet != Some(e.id))
+        .map(|(_, e, _)| e.player_id)
+        .collect();
+    if told.is_empty() {
+        return Ok(());
+    }
+    let players: Vec<PlayerRow> = crate::native!(conn, |dbc| players::table
+        .filter(players::id.eq_any(&told))
+        .select(PlayerRow::as_select())
+        .load(dbc))?;
+    let room = room_facts(conn)?;
     for (i, e, kind) in due {
-        if quiet != Some(e.id) {
-            tell_entry_of_game(conn, now, e, kind, game_name, |p| {
-                p.position = Some(i as i64 + 1)
-            })?;
+        if quiet == Some(e.id) {
+            continue;
         }
+        let Some(p) = players.iter().find(|p| p.id == e.player_id) else {
+            continue;
+        };
+        messages::tell_player(conn, now, p, &room, kind, |c, params| {
+            params.game = game_name.get(c)?;
+            params.position = Some(i as i64 + 1);
+            Ok(())
+        })?;
     }
     Ok(())
 }

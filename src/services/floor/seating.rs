@@ -99,6 +99,8 @@ pub(super) struct SeatCheck {
     pub seated: usize,
     /// Whether any seat-change request is open at the table (a call reads them only then).
     pub seat_changes: bool,
+    /// Whether the table has an open cagnotte session (a seating reads it only then).
+    pub session_open: bool,
 }
 
 /// [`check_seat_free`], answering also what the same statement read about the table.
@@ -131,7 +133,7 @@ pub(super) fn check_seat(
     // Whether the seat is taken, called or held, the table's players and whether a seat
     // change is asked there, in one statement (issue 14: statements per call and per
     // seating); the calls and the hold are read only when there are some.
-    let (taken, called, held, seated, seat_changes) = {
+    let (taken, called, held, seated, seat_changes, session_open) = {
         use diesel::dsl::exists;
         crate::native!(conn, |dbc| diesel::select((
             exists(
@@ -162,9 +164,14 @@ pub(super) fn check_seat(
                 seat_change_requests::table
                     .filter(seat_change_requests::table_id.eq(t.id))
                     .filter(crate::db::conditions::SeatChangeOpen)
+            ),
+            exists(
+                crate::db::schema::cagnotte_sessions::table
+                    .filter(crate::db::schema::cagnotte_sessions::table_id.eq(t.id))
+                    .filter(crate::db::schema::cagnotte_sessions::closed_at.is_null())
             )
         ))
-        .get_result::<(bool, bool, bool, Option<i64>, bool)>(dbc))?
+        .get_result::<(bool, bool, bool, Option<i64>, bool, bool)>(dbc))?
     };
     let seated = seated.unwrap_or(0) as usize;
     if taken {
@@ -204,6 +211,7 @@ pub(super) fn check_seat(
             hold,
             seated,
             seat_changes,
+            session_open,
         }),
     }
 }
@@ -330,8 +338,12 @@ pub(super) fn seat_player(
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
-    let SeatCheck { hold, seated, .. } =
-        check_seat(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
+    let SeatCheck {
+        hold,
+        seated,
+        session_open,
+        ..
+    } = check_seat(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
@@ -361,7 +373,11 @@ pub(super) fn seat_player(
         left_reason: None,
         seated_by: actor.id,
     };
-    start_seating(conn, now, actor, &row, entry_id, call_id, Some(other_calls))?;
+    let known = Known {
+        other_calls,
+        session_open,
+    };
+    start_seating(conn, now, actor, &row, entry_id, call_id, Some(known))?;
     // Seated straight from the list (no call): the next in line are told.
     if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
         notify_heads(conn, now, g, None)?;
@@ -390,6 +406,15 @@ pub(super) fn seat_player(
     Ok(row)
 }
 
+/// What a seating's checks read in this transaction, so that [`start_seating`] does not
+/// read it again (issue 14: statements per seating).
+struct Known {
+    /// The player has open calls (other than the one answered).
+    other_calls: bool,
+    /// The table has an open cagnotte session.
+    session_open: bool,
+}
+
 /// Starts a sit-down: the seating row (the unique indexes settle a race between two floor
 /// managers: the loser gets a 409), the list entry it uses up, and — BSOP 46 — the end of
 /// the player's other open calls (those entries wait again, in their place). `keep_call` is
@@ -401,7 +426,7 @@ fn start_seating(
     row: &SeatingRow,
     entry_id: Option<i64>,
     keep_call: Option<i64>,
-    other_calls: Option<bool>,
+    known: Option<Known>,
 ) -> AppResult<()> {
     crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
         .values(row)
@@ -414,7 +439,8 @@ fn start_seating(
         }
     })?;
     // PT-2007 7b: a late seat owes the table's session.
-    crate::services::cagnotte::on_seat(conn, now, actor, row)?;
+    let session_open = known.as_ref().map(|k| k.session_open);
+    crate::services::cagnotte::on_seat(conn, now, actor, row, session_open)?;
     if let Some(eid) = entry_id {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(waitlist_entries::table.find(eid))
@@ -427,9 +453,9 @@ fn start_seating(
         )
         .changed(dbc))?;
     }
-    // `other_calls`: the caller read in this transaction that there are none (one statement
-    // less per seating, issue 14).
-    if other_calls == Some(false) {
+    // The caller read in this transaction that there are none (one statement less per
+    // seating, issue 14).
+    if known.is_some_and(|k| !k.other_calls) {
         return Ok(());
     }
     let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
@@ -450,12 +476,49 @@ pub fn leave(
     seating_id: i64,
     reason: &str,
 ) -> AppResult<SeatingRow> {
-    // The seating and its table in one statement (issue 14: statements per leave).
-    let (s, t): (SeatingRow, TableRow) = crate::native!(conn, |dbc| seatings::table
-        .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
-        .filter(seatings::id.eq(seating_id))
-        .select((SeatingRow::as_select(), TableRow::as_select()))
-        .first(dbc))?;
+    // The seating, its table, how many sit there, and whether the player has an open call or
+    // seat-change request anywhere, in one statement (issue 14: statements per leave; what
+    // ends with the seating is read only when there is some).
+    let (s, t, seated, calls_open, changes_open): (SeatingRow, TableRow, Option<i64>, bool, bool) =
+        crate::native!(conn, |dbc| {
+            use diesel::dsl::exists;
+            // The subqueries read `seatings` under names of their own.
+            diesel::alias!(seatings as leaving: Leaving, seatings as sitting: Sitting);
+            let this = || leaving.filter(leaving.field(seatings::id).eq(seating_id));
+            seatings::table
+                .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
+                .filter(seatings::id.eq(seating_id))
+                .select((
+                    SeatingRow::as_select(),
+                    TableRow::as_select(),
+                    sitting
+                        .filter(
+                            sitting
+                                .field(seatings::table_id)
+                                .eq_any(this().select(leaving.field(seatings::table_id))),
+                        )
+                        .filter(sitting.field(seatings::left_at).is_null())
+                        .count()
+                        .single_value(),
+                    exists(
+                        seat_calls::table
+                            .filter(
+                                seat_calls::player_id
+                                    .eq_any(this().select(leaving.field(seatings::player_id))),
+                            )
+                            .filter(call_open!()),
+                    ),
+                    exists(
+                        seat_change_requests::table
+                            .filter(
+                                seat_change_requests::player_id
+                                    .eq_any(this().select(leaving.field(seatings::player_id))),
+                            )
+                            .filter(crate::db::conditions::SeatChangeOpen),
+                    ),
+                ))
+                .first(dbc)
+        })?;
     if s.left_at.is_some() {
         return Err(conflict("err-already-left"));
     }
@@ -485,19 +548,23 @@ pub fn leave(
     // A seat-change request only makes sense while seated at that table, and a must-move
     // call while seated at the must-move table: both end with the seating (the player's
     // open calls of either kind read in one statement).
-    end_seat_change_requests(conn, now, s.player_id, s.table_id)?;
-    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::player_id.eq(s.player_id))
-        .filter(
-            seat_calls::source.eq("must_move").or(seat_calls::source
-                .eq("seat_change")
-                .and(seat_calls::table_id.eq(s.table_id)))
-        )
-        .filter(call_open!())
-        .order(seat_calls::id)
-        .select(SeatCallRow::as_select())
-        .load(dbc))?;
-    cancel_call_rows(conn, now, actor, calls)?;
+    if changes_open {
+        end_seat_change_requests(conn, now, s.player_id, s.table_id)?;
+    }
+    if calls_open {
+        let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+            .filter(seat_calls::player_id.eq(s.player_id))
+            .filter(
+                seat_calls::source.eq("must_move").or(seat_calls::source
+                    .eq("seat_change")
+                    .and(seat_calls::table_id.eq(s.table_id)))
+            )
+            .filter(call_open!())
+            .order(seat_calls::id)
+            .select(SeatCallRow::as_select())
+            .load(dbc))?;
+        cancel_call_rows(conn, now, actor, calls)?;
+    }
     audit::record(
         conn,
         now,
@@ -515,8 +582,11 @@ pub fn leave(
         "seat.freed",
         &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
     )?;
+    // The table's players: those counted above but the one who left (a player moved out of
+    // the extra seat stays).
     let t = remove_extra_seat(conn, now, actor, t, s.seat_no)?;
-    apply_table_rules_to(conn, now, profile, actor, &t)?;
+    let seated = (seated.unwrap_or(0) as usize).saturating_sub(1);
+    apply_table_rules_counted(conn, now, profile, actor, &t, seated)?;
     Ok(after)
 }
 
