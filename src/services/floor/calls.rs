@@ -349,8 +349,8 @@ pub fn call_next(
     // when there is one (still free: checked as the asked seat was).
     let seat = match offered.get() {
         Some((p, s)) if p == player_id && entry_id.is_some() => {
-            match check_seat_free(conn, now, profile, &t, s, None, None) {
-                Ok(None) => s,
+            match check_seat(conn, now, profile, &t, s, None, None) {
+                Ok(c) if c.hold.is_none() => s,
                 _ => seat_no,
             }
         }
@@ -465,7 +465,7 @@ pub fn call_chosen(
         .arg("max", 500)]));
     }
     let t = table(conn, table_id)?;
-    check_seat_free(conn, now, profile, &t, seat_no, None, None)?;
+    check_seat(conn, now, profile, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     let e = entry(conn, entry_id)?;
     if e.game_id != game_id {

@@ -66,7 +66,7 @@ pub fn hold_seat(
         return Err(AppError::Validation(errors));
     }
     let profile = crate::services::room::get(conn)?.profile;
-    check_seat_free(conn, now, &profile, &t, seat_no, None, None)?;
+    check_seat(conn, now, &profile, &t, seat_no, None, None)?;
     if t.game_id.is_none() {
         return Err(conflict("err-table-no-game"));
     }
@@ -190,7 +190,7 @@ pub(super) fn end_hold(
 }
 
 /// BSOP 49: the player took the seat held for them: the hold ends.
-/// `hold`: the seat's active hold as [`check_seat_free`] found it in this transaction.
+/// `hold`: the seat's active hold as [`check_seat`] found it in this transaction.
 pub(super) fn release_holds_taken_by(
     conn: &mut DbConn,
     now: DateTime<Utc>,

@@ -74,25 +74,9 @@ pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
         > 0)
 }
 
-/// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
-/// named player (BSOP 49) is free for that player only (`for_player`).
-/// Judged by the clock (`now`), not by whether the scheduler has run: a suspended table
-/// past its close deadline (PT-2007 24) and a hold past its `until` are over already.
-pub(super) fn check_seat_free(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    t: &TableRow,
-    seat_no: i32,
-    except_call: Option<i64>,
-    for_player: Option<i64>,
-) -> AppResult<Option<SeatHoldRow>> {
-    check_seat(conn, now, profile, t, seat_no, except_call, for_player).map(|c| c.hold)
-}
-
 /// What [`check_seat`] read about a free seat's table, in the statement that checked it.
 pub(super) struct SeatCheck {
-    /// The seat's hold, for the player it is held for (see [`check_seat_free`]).
+    /// The seat's hold, for the player it is held for (see [`check_seat`]).
     pub hold: Option<SeatHoldRow>,
     /// How many players are seated at the table now (a seating then applies the table's
     /// rules without counting again).
@@ -103,7 +87,11 @@ pub(super) struct SeatCheck {
     pub session_open: bool,
 }
 
-/// [`check_seat_free`], answering also what the same statement read about the table.
+/// Why a seat cannot be given now (the seat itself, not the player). A seat held for a
+/// named player (BSOP 49) is free for that player only (`for_player`).
+/// Judged by the clock (`now`), not by whether the scheduler has run: a suspended table
+/// past its close deadline (PT-2007 24) and a hold past its `until` are over already.
+/// Answers what the same statement read about the table ([`SeatCheck`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn check_seat(
     conn: &mut DbConn,
@@ -683,7 +671,7 @@ pub(super) fn move_player(
     action: &str,
 ) -> AppResult<SeatingRow> {
     let player_id = from.player_id;
-    let hold = check_seat_free(conn, now, profile, to, seat_no, call_id, Some(player_id))?;
+    let hold = check_seat(conn, now, profile, to, seat_no, call_id, Some(player_id))?.hold;
     let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     let p = registry::get(conn, player_id)?;
     let why = registry::eligibility(conn, &p, now, tz)?;
