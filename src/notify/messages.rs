@@ -264,23 +264,24 @@ pub fn tell_player(
 /// settles it, a mark already there is kept), all in one statement (the head of a list
 /// moving on marks up to two: issue 14, statements per seat call).
 pub fn mark_all(conn: &mut DbConn, now: DateTime<Utc>, marks: &[(i64, Kind)]) -> AppResult<()> {
-    if marks.is_empty() {
-        return Ok(());
-    }
-    let rows: Vec<_> = marks
-        .iter()
-        .map(|(entry_id, kind)| {
+    // Three rows a statement, missing ones repeating the first (the primary key drops the
+    // repeats): a fixed-size insert stays prepared, where one of a varying number of rows is
+    // prepared afresh on every run.
+    for chunk in marks.chunks(3) {
+        let row = |i: usize| {
+            let (entry_id, kind) = chunk.get(i).unwrap_or(&chunk[0]);
             (
                 notify_marks::entry_id.eq(*entry_id),
                 notify_marks::kind.eq(kind.as_str()),
                 notify_marks::at.eq(now.naive_utc()),
             )
-        })
-        .collect();
-    crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
-        .values(&rows)
-        .on_conflict_do_nothing()
-        .execute(dbc))?;
+        };
+        let rows = [row(0), row(1), row(2)];
+        crate::native!(conn, |dbc| diesel::insert_into(notify_marks::table)
+            .values(&rows)
+            .on_conflict_do_nothing()
+            .execute(dbc))?;
+    }
     Ok(())
 }
 
