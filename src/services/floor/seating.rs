@@ -118,9 +118,10 @@ pub(super) fn check_seat(
         return Err(conflict("err-table-not-open"));
     }
     check_not_closing(now, profile, t)?;
-    // Whether the seat is taken, called or held, the table's players and whether a seat
-    // change is asked there, in one statement (issue 14: statements per call and per
-    // seating); the calls and the hold are read only when there are some.
+    // Whether the seat is taken, called or held, the table's players, and whether a seat
+    // change is asked there or a cagnotte session is open, in one statement (issue 14:
+    // statements per call and per seating); the calls and the hold are read only when there
+    // are some.
     let (taken, called, held, seated, seat_changes, session_open) = {
         use diesel::dsl::exists;
         crate::native!(conn, |dbc| diesel::select((
