@@ -344,7 +344,6 @@ pub fn call_next(
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
         });
     let player = checked.into_inner().filter(|p| p.id == player_id);
-    let alias = player.as_ref().map(|p| p.alias.clone());
     // Issue 18 §4: the seat offered is a free one of this table that fits the player better,
     // when there is one (still free: checked as the asked seat was).
     let seat = match offered.get() {
@@ -361,7 +360,6 @@ pub fn call_next(
         crate::services::seat_prefs::count_pass(conn, now, actor, e, t.id, seat)?;
     }
     let known = Known {
-        alias,
         player,
         head,
         game_name: Some(game),
@@ -374,9 +372,7 @@ pub fn call_next(
 /// What the caller of [`create_call`] already read in this write (issue 14: not read again).
 #[derive(Default)]
 struct Known {
-    /// The called player's alias.
-    alias: Option<String>,
-    /// The called player's row (for the call's message).
+    /// The called player's row (its alias for the event, the player for the message).
     player: Option<PlayerRow>,
     /// The list's first entries as the call leaves them (see [`notify_heads_of`]).
     head: Option<Vec<WaitlistRow>>,
@@ -508,7 +504,6 @@ pub fn call_chosen(
         Some(e.id),
         "list",
         Known {
-            alias: Some(row.alias.clone()),
             player: Some(row.clone()),
             ..Known::default()
         },
@@ -599,8 +594,8 @@ fn create_call(
         None,
         Some(&row),
     )?;
-    let alias: String = match known.alias {
-        Some(a) => a,
+    let alias: String = match known.player.as_ref().filter(|p| p.id == player_id) {
+        Some(p) => p.alias.clone(),
         None => crate::native!(conn, |dbc| players::table
             .find(player_id)
             .select(players::alias)

@@ -301,13 +301,9 @@ fn notify_heads_of(
     if told.is_empty() {
         return Ok(());
     }
-    // A fixed number of parameters (missing ids repeat the first), so the statement stays
-    // prepared (an `IN` list of varying length is prepared afresh on SQLite: 48 µs against
-    // 7 µs, measured).
+    // Three ids a statement, so that it stays prepared (`messages::in_threes`).
     let mut players: Vec<PlayerRow> = Vec::new();
-    for ids in told.chunks(3) {
-        let id = |i: usize| ids.get(i).copied().unwrap_or(ids[0]);
-        let (a, b, c) = (id(0), id(1), id(2));
+    for [a, b, c] in messages::in_threes(&told) {
         players.extend(crate::native!(conn, |dbc| players::table
             .filter(
                 players::id

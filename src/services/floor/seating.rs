@@ -362,7 +362,7 @@ pub(super) fn seat_player(
         left_reason: None,
         seated_by: actor.id,
     };
-    let known = Known {
+    let known = SeatingReads {
         other_calls,
         session_open,
     };
@@ -397,7 +397,7 @@ pub(super) fn seat_player(
 
 /// What a seating's checks read in this transaction, so that [`start_seating`] does not
 /// read it again (issue 14: statements per seating).
-struct Known {
+struct SeatingReads {
     /// The player has open calls (other than the one answered).
     other_calls: bool,
     /// The table has an open cagnotte session.
@@ -415,7 +415,7 @@ fn start_seating(
     row: &SeatingRow,
     entry_id: Option<i64>,
     keep_call: Option<i64>,
-    known: Option<Known>,
+    known: Option<SeatingReads>,
 ) -> AppResult<()> {
     crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
         .values(row)
