@@ -409,16 +409,23 @@ impl Db {
             };
             let mut panicked = false;
             let r = c.transaction(|c| {
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| with_tail(c, f))) {
-                    Ok(r) => r,
-                    Err(_) => {
-                        tail::discard(c);
+                // The batch's tail is written once, at its end (the writer thread flushes
+                // it before the commit); a write that fails takes back only what it kept.
+                let mark = tail::mark(c);
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c)))
+                    .unwrap_or_else(|_| {
                         panicked = true;
                         Err(E::from(db_error(
                             "a write failed inside the server (panic); it was undone",
                         )))
+                    });
+                if r.is_err() {
+                    match mark {
+                        Some(m) => tail::rewind(c, m),
+                        None => tail::discard(c),
                     }
                 }
+                r
             });
             if panicked {
                 log::error!("a write panicked; its savepoint was rolled back");
@@ -470,8 +477,9 @@ impl Db {
     }
 }
 
-/// Runs one write `f` and writes its tail (PostgreSQL, `tail`) before its savepoint or
-/// transaction ends; a write that fails drops its tail.
+/// Runs one write `f` in its own transaction and writes its tail (`tail`) before that
+/// transaction ends; a write that fails drops its tail. (A write of a group-commit batch
+/// leaves its tail to the batch's one flush, see `enqueue`.)
 fn with_tail<T, E>(c: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
 where
     E: From<diesel::result::Error>,

@@ -72,7 +72,7 @@ pub(super) fn writer_loop(
             // The turn: waits for any other process's write transaction to end.
             c.batch_execute(TURN_LOCK)?;
             t1 = std::time::Instant::now();
-            // Each write's audit records, events, messages and numbers go in one statement
+            // The batch's audit records, events, messages and numbers go in one statement
             // at its end (`db::tail`); the counters are read once for the whole batch.
             let _keeping = super::tail::begin(c);
             let mut job = first.take();
@@ -83,7 +83,10 @@ pub(super) fn writer_loop(
                 }
                 job = rx.try_recv().ok();
             }
-            Ok(())
+            // What the batch's writes kept — moved counters; on PostgreSQL also their
+            // audit records, events and messages — in one statement before the commit. If
+            // it fails the whole batch is rolled back and every write answered so.
+            super::tail::flush(c)
         });
         let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {

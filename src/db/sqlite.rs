@@ -46,8 +46,8 @@ pub(super) fn writer_loop(
         let mut answers: Vec<Answer> = Vec::new();
         let mut first = Some(first);
         let r = conn.transaction::<(), diesel::result::Error, _>(|c| {
-            // The counters are read once for the whole batch and each write writes back
-            // the ones it moved in one statement (`db::tail`).
+            // The counters are read once for the whole batch and the ones its writes moved
+            // written back in one statement at its end (`db::tail`).
             let _keeping = super::tail::begin(c);
             let mut job = first.take();
             while let Some(j) = job.take() {
@@ -57,7 +57,10 @@ pub(super) fn writer_loop(
                 }
                 job = rx.try_recv().ok();
             }
-            Ok(())
+            // What the batch's writes kept — moved counters; on PostgreSQL also their
+            // audit records, events and messages — in one statement before the commit. If
+            // it fails the whole batch is rolled back and every write answered so.
+            super::tail::flush(c)
         });
         let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {

@@ -1,7 +1,7 @@
 //! A write's **tail** — its audit records, events and messages, and the sequence numbers
-//! every row of the write takes — sent in one statement at the end of the write instead of
-//! a statement each (issue 14: on PostgreSQL every statement is a round trip, and the tail
-//! was ~21 of the ~77 statements of a leave + call + seat round).
+//! every row of the write takes — sent in one statement instead of a statement each (issue
+//! 14: on PostgreSQL every statement is a round trip, and the tail was ~21 of the ~77
+//! statements of a leave + call + seat round).
 //!
 //! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
 //! process; on SQLite the process's one writer), so no one else changes `sequences` or the
@@ -12,11 +12,15 @@
 //!   write of the same batch goes on from them);
 //! - [`record_audit`], [`push_event`] and [`push_outbox`] keep their rows here;
 //! - [`flush`] writes them all, and the counters that moved, in one statement
-//!   (`json_to_recordset` of each kind: one parameter per table). The write paths of
-//!   `db::Db` call it after the write's own work and before its savepoint (or transaction)
-//!   ends, so nobody is ever answered before the rows are in the transaction that commits;
-//! - a write that fails drops what it kept ([`discard`]); a savepoint inside a write
-//!   ([`super::savepoint`]) rewinds to where it started.
+//!   (`json_to_recordset` of each kind: one parameter per table). A group-commit batch
+//!   (`db::Db::write_new`, the writer threads) calls it once, after its last write and before
+//!   its commit (2026-11-25: it was once per write; PostgreSQL's writer time per write went
+//!   from 1.57–1.77 to 1.24–1.32 ms); a write in its own transaction calls it at its end.
+//!   Nobody is ever answered before the rows are in the transaction that commits;
+//! - a write of a batch that fails goes back to where it started ([`mark`], [`rewind`]):
+//!   its numbers and rows go, the earlier writes' stay kept. A savepoint inside a write
+//!   ([`super::savepoint`]) does the same. A write in its own transaction that fails drops
+//!   everything ([`discard`]).
 //!
 //! Anything that reads one of these tables back inside the same write calls [`flush`] first
 //! (`demo` does). Outside a write path of `db::Db` nothing is kept here: every function
@@ -26,9 +30,9 @@
 //! each one is work for the room's one writer thread, which is what limits SQLite's floor
 //! (86 % busy in the floor bench). The audit records, events and messages are numbered and
 //! chained from the counters kept here and inserted at once by their callers (a savepoint
-//! undoes them with the rest); [`flush`] writes the moved counters back in one statement. The counters'
-//! ~11 `UPDATE sequences` of a leave + call + seat round become one statement per write and
-//! one read per group-commit batch.
+//! undoes them with the rest); [`flush`] writes the moved counters back in one statement. The
+//! counters' ~11 `UPDATE sequences` of a leave + call + seat round become one read and one
+//! write per group-commit batch.
 //!
 //! Tried and left out (2026-11-24): taking the turn and reading the counters in one
 //! statement, through a VOLATILE plpgsql function (its queries take a fresh snapshot after
@@ -60,6 +64,10 @@ struct Tail {
     audit: Vec<AuditRow>,
     events: Vec<EventRow>,
     outbox: Vec<OutboxRow>,
+    /// How many of `audit`, `events` and `outbox` a [`flush`] already wrote (the rows stay
+    /// kept until the transaction ends, so a savepoint rolled back after a flush can write
+    /// the earlier writes' rows again: see [`rewind`]).
+    flushed: Flushed3,
     /// PostgreSQL: the rows are kept for the one statement of [`flush`]. SQLite: only the
     /// counters are kept; the rows are inserted at once.
     keep_rows: bool,
@@ -86,12 +94,19 @@ struct EventRow {
     payload: String,
 }
 
-/// Where a savepoint started: what [`rewind`] goes back to.
-pub struct Mark {
-    counters: Option<Counters>,
+/// Positions in the kept audit records, events and messages.
+#[derive(Clone, Copy, Default, PartialEq, Debug)]
+struct Flushed3 {
     audit: usize,
     events: usize,
     outbox: usize,
+}
+
+/// Where a savepoint (or a write of a batch) started: what [`rewind`] goes back to.
+pub struct Mark {
+    counters: Option<Counters>,
+    kept: Flushed3,
+    flushed: Flushed3,
 }
 
 fn key(conn: &DbConn) -> usize {
@@ -329,30 +344,40 @@ pub fn forget_room(conn: &DbConn) {
     with(conn, |t| t.room = None);
 }
 
-/// Where a savepoint inside a write starts (`None` when nothing is kept for `conn`).
+/// Where a savepoint inside a write, or a write of a group-commit batch, starts (`None`
+/// when nothing is kept for `conn`).
 pub fn mark(conn: &DbConn) -> Option<Mark> {
     with(conn, |t| Mark {
         counters: t.counters.clone(),
-        audit: t.audit.len(),
-        events: t.events.len(),
-        outbox: t.outbox.len(),
+        kept: Flushed3 {
+            audit: t.audit.len(),
+            events: t.events.len(),
+            outbox: t.outbox.len(),
+        },
+        flushed: t.flushed,
     })
 }
 
 /// Back to `mark`: the savepoint was rolled back, and what was kept since goes with it.
+///
+/// What the database held at the mark is what it holds again, so the counters go back to
+/// what they were then (with the values they were read at), and rows a [`flush`] wrote
+/// since — the earlier writes' rows among them, when a flush ran inside the savepoint —
+/// are written by the next flush.
 pub fn rewind(conn: &DbConn, mark: Mark) {
     with(conn, |t| {
         t.counters = mark.counters;
         // What was undone may have changed the room (kept again at the next read).
         t.room = None;
-        t.audit.truncate(mark.audit);
-        t.events.truncate(mark.events);
-        t.outbox.truncate(mark.outbox);
+        t.audit.truncate(mark.kept.audit);
+        t.events.truncate(mark.kept.events);
+        t.outbox.truncate(mark.kept.outbox);
+        t.flushed = mark.flushed;
     });
 }
 
-/// The write failed (its savepoint or transaction is rolled back): what it kept goes, and
-/// the counters are read again by the next write (they may have moved in what was undone).
+/// The write's transaction failed and is rolled back as a whole: what it kept goes, and
+/// the counters are read again by the next write.
 pub fn discard(conn: &DbConn) {
     with(conn, |t| {
         t.counters = None;
@@ -360,6 +385,7 @@ pub fn discard(conn: &DbConn) {
         t.audit.clear();
         t.events.clear();
         t.outbox.clear();
+        t.flushed = Flushed3::default();
     });
 }
 
@@ -438,7 +464,6 @@ struct Flushed {
 /// Writes what `conn`'s write kept, in one statement (nothing when nothing was kept). The
 /// counters stay read for the next write of the same transaction.
 pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
-    use serde_json::json;
     let Some(taken) = with(conn, |t| {
         let moved: Vec<(String, i64, i64)> = match t.counters.as_mut() {
             Some(c) => std::mem::take(&mut c.moved)
@@ -450,75 +475,49 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
                 .collect(),
             None => Vec::new(),
         };
-        (
-            moved,
-            std::mem::take(&mut t.audit),
-            std::mem::take(&mut t.events),
-            std::mem::take(&mut t.outbox),
-        )
+        // The rows not written yet; they stay kept (see `Tail::flushed`).
+        let from = std::mem::replace(
+            &mut t.flushed,
+            Flushed3 {
+                audit: t.audit.len(),
+                events: t.events.len(),
+                outbox: t.outbox.len(),
+            },
+        );
+        let rows = Rows::of(
+            &t.audit[from.audit..],
+            &t.events[from.events..],
+            &t.outbox[from.outbox..],
+        );
+        (moved, rows)
     }) else {
         return Ok(());
     };
-    let (moved, audit, events, outbox) = taken;
-    if moved.is_empty() && audit.is_empty() && events.is_empty() && outbox.is_empty() {
+    let (moved, rows) = taken;
+    if moved.is_empty() && rows.counts == (0, 0, 0) {
         return Ok(());
     }
     let seqs: Vec<_> = moved
         .iter()
-        .map(|(n, old, v)| json!({ "name": n, "old": old, "value": v }))
+        .map(|(n, old, v)| serde_json::json!({ "name": n, "old": old, "value": v }))
         .collect();
-    if let DbConn::Sqlite(lite) = conn {
-        let q = diesel::sql_query(FLUSH_SQLITE)
-            .bind::<Text, _>(serde_json::Value::from(seqs).to_string());
-        let done = super::Cached(q).load::<One>(lite)?.len();
-        return check_flushed((done, 0, 0, 0), (moved.len(), 0, 0, 0));
-    }
-    let audit_json: Vec<_> = audit
-        .iter()
-        .map(|r| {
-            json!({
-                "seq": r.seq, "at": ts(&r.at), "actor_id": r.actor_id,
-                "actor_name": r.actor_name, "action": r.action,
-                "subject_kind": r.subject_kind, "subject_id": r.subject_id,
-                "before_json": r.before_json, "after_json": r.after_json,
-                "prev_hash": r.prev_hash, "hash": r.hash,
-            })
-        })
-        .collect();
-    let events_json: Vec<_> = events
-        .iter()
-        .map(|e| {
-            json!({
-                "seq": e.seq, "at": ts(&e.at), "table_id": e.table_id,
-                "kind": e.kind, "payload": e.payload,
-            })
-        })
-        .collect();
-    let outbox_json: Vec<_> = outbox
-        .iter()
-        .map(|m| {
-            json!({
-                "id": m.id, "player_id": m.player_id, "kind": m.kind, "channel": m.channel,
-                "recipient": m.recipient, "language": m.language, "params": m.params,
-                "subject": m.subject, "body": m.body, "idem_key": m.idem_key,
-                "status": m.status, "attempts": m.attempts,
-                "next_attempt_at": ts(&m.next_attempt_at), "lease_until": opt_ts(&m.lease_until),
-                "claimed_by": m.claimed_by, "last_error": m.last_error,
-                "provider_ref": m.provider_ref, "created_at": ts(&m.created_at),
-                "sent_at": opt_ts(&m.sent_at), "failed_at": opt_ts(&m.failed_at),
-            })
-        })
-        .collect();
-    let DbConn::Postgres(pg) = conn else {
-        return Ok(());
+    let seqs = serde_json::Value::from(seqs).to_string();
+    let pg = match conn {
+        DbConn::Sqlite(lite) => {
+            let q = diesel::sql_query(FLUSH_SQLITE).bind::<Text, _>(seqs);
+            let done = super::Cached(q).load::<One>(lite)?.len();
+            return check_flushed((done, 0, 0, 0), (moved.len(), 0, 0, 0));
+        }
+        DbConn::Postgres(pg) => pg,
     };
     let q = diesel::sql_query(FLUSH)
-        .bind::<Text, _>(serde_json::Value::from(seqs).to_string())
-        .bind::<Text, _>(serde_json::Value::from(audit_json).to_string())
-        .bind::<Text, _>(serde_json::Value::from(events_json).to_string())
-        .bind::<Text, _>(serde_json::Value::from(outbox_json).to_string());
+        .bind::<Text, _>(seqs)
+        .bind::<Text, _>(rows.audit)
+        .bind::<Text, _>(rows.events)
+        .bind::<Text, _>(rows.outbox);
     let done: Flushed = super::Cached(q).get_result(pg)?;
-    let expected = (moved.len(), audit.len(), events.len(), outbox.len());
+    let (a, e, o) = rows.counts;
+    let expected = (moved.len(), a, e, o);
     let got = (
         done.s as usize,
         done.a as usize,
@@ -526,6 +525,63 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         done.o as usize,
     );
     check_flushed(got, expected)
+}
+
+/// The rows of one flush, each kind as one JSON array (one parameter of [`FLUSH`]).
+struct Rows {
+    audit: String,
+    events: String,
+    outbox: String,
+    counts: (usize, usize, usize),
+}
+
+impl Rows {
+    fn of(audit: &[AuditRow], events: &[EventRow], outbox: &[OutboxRow]) -> Rows {
+        use serde_json::json;
+        let audit_json: Vec<_> = audit
+            .iter()
+            .map(|r| {
+                json!({
+                    "seq": r.seq, "at": ts(&r.at), "actor_id": r.actor_id,
+                    "actor_name": r.actor_name, "action": r.action,
+                    "subject_kind": r.subject_kind, "subject_id": r.subject_id,
+                    "before_json": r.before_json, "after_json": r.after_json,
+                    "prev_hash": r.prev_hash, "hash": r.hash,
+                })
+            })
+            .collect();
+        let events_json: Vec<_> = events
+            .iter()
+            .map(|e| {
+                json!({
+                    "seq": e.seq, "at": ts(&e.at), "table_id": e.table_id,
+                    "kind": e.kind, "payload": e.payload,
+                })
+            })
+            .collect();
+        let outbox_json: Vec<_> = outbox
+            .iter()
+            .map(|m| {
+                json!({
+                    "id": m.id, "player_id": m.player_id, "kind": m.kind, "channel": m.channel,
+                    "recipient": m.recipient, "language": m.language, "params": m.params,
+                    "subject": m.subject, "body": m.body, "idem_key": m.idem_key,
+                    "status": m.status, "attempts": m.attempts,
+                    "next_attempt_at": ts(&m.next_attempt_at),
+                    "lease_until": opt_ts(&m.lease_until),
+                    "claimed_by": m.claimed_by, "last_error": m.last_error,
+                    "provider_ref": m.provider_ref, "created_at": ts(&m.created_at),
+                    "sent_at": opt_ts(&m.sent_at), "failed_at": opt_ts(&m.failed_at),
+                })
+            })
+            .collect();
+        Rows {
+            audit: serde_json::Value::from(audit_json).to_string(),
+            events: serde_json::Value::from(events_json).to_string(),
+            outbox: serde_json::Value::from(outbox_json).to_string(),
+            counts: (audit.len(), events.len(), outbox.len()),
+        }
+    }
 }
 
 /// The rows a flush wrote (counters, audit records, events, messages) against the rows it

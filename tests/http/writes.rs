@@ -206,11 +206,14 @@ async fn sqlite_the_checkpointer_copies_committed_writes_into_the_database_file(
 
 /// What a write leaves behind besides its own rows — audit records, events, messages and the
 /// numbers they take — comes out whole for the writes that commit and not at all for the
-/// others, whichever way a write ends. (On PostgreSQL this is the write's tail, sent in one
-/// statement at its end, `db::tail`; on SQLite each goes at once.) 48 writers at once, each
+/// others, whichever way a write ends. (On PostgreSQL this is the batch's tail, sent in one
+/// statement before its commit, `db::tail`; on SQLite each row goes at once and only the
+/// counters wait for the batch's end.) 48 writers at once, each
 /// recording two audit records, one event and one message; every fifth fails after that,
 /// every eleventh panics, every third also joins something in a savepoint inside the write
-/// that fails after recording (the write goes on without it).
+/// that fails after recording (the write goes on without it), every seventh writes what its
+/// batch kept so far in the middle of the write (the batch's tail is otherwise written once,
+/// before its commit).
 #[actix_web::test]
 async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_all() {
     use cardroom::db::audit::{self, Actor};
@@ -264,6 +267,12 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
                         Kind::JoinCode,
                         &Params::default(),
                     )?;
+                    if i % 7 == 0 {
+                        // A flush inside a write (what a write reading these tables back
+                        // does) writes the earlier writes' rows of its batch too: when this
+                        // write then fails, they are written again at the batch's end.
+                        cardroom::db::tail::flush(c)?;
+                    }
                     if i % 3 == 0 {
                         let inner = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
                             audit::record::<(), _>(
