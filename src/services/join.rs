@@ -114,20 +114,11 @@ pub fn offered(
         .load(conn)?;
     let in_play: Vec<Option<i64>> = card_tables::table
         .filter(card_tables::active.eq(true))
-        .filter(
-            card_tables::state
-                .eq("open")
-                .or(card_tables::state.eq("running"))
-                .or(card_tables::state.eq("suspended")),
-        )
+        .filter(crate::db::conditions::TableInPlay)
         .select(card_tables::game_id)
         .load(conn)?;
     let entries: Vec<(i64, Option<NaiveDateTime>, Option<NaiveDateTime>)> = waitlist_entries::table
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .select((
             waitlist_entries::game_id,
             waitlist_entries::call_in_expires_at,
@@ -812,11 +803,7 @@ fn join_player(
     // entries by this).
     let mut remote: i64 = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .filter(waitlist_entries::via.is_not_null())
         .count()
         .get_result(conn)?;
@@ -827,11 +814,7 @@ fn join_player(
                 waitlist_entries::table
                     .filter(waitlist_entries::player_id.eq(player_id))
                     .filter(waitlist_entries::game_id.eq(*g))
-                    .filter(
-                        waitlist_entries::state
-                            .eq("waiting")
-                            .or(waitlist_entries::state.eq("called")),
-                    ),
+                    .filter(crate::db::conditions::EntryActive),
             ))
             .get_result(conn)?;
             if on {
@@ -1003,11 +986,7 @@ fn list_entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Entry>> {
     );
     let rows: Vec<Row> = waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .select((
             waitlist_entries::id,
             waitlist_entries::player_id,
@@ -1369,11 +1348,7 @@ pub fn blocks(conn: &mut DbConn) -> AppResult<Vec<Block>> {
 pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -> AppResult<usize> {
     let ids: Vec<(i64, Option<NaiveDateTime>)> = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .filter(waitlist_entries::source.eq("call_in"))
         .filter(waitlist_entries::checked_in_at.is_null())
         .select((waitlist_entries::id, waitlist_entries::call_in_expires_at))

@@ -154,11 +154,7 @@ pub fn view(
     )> = waitlist_entries::table
         .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .order(waitlist_entries::joined_at.asc())
         .select((
             waitlist_entries::id,
@@ -173,11 +169,7 @@ pub fn view(
     let calls: Vec<(SeatCallRow, i32)> = seat_calls::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
         .filter(seat_calls::player_id.eq(player_id))
-        .filter(
-            seat_calls::state
-                .eq("pending")
-                .or(seat_calls::state.eq("acknowledged")),
-        )
+        .filter(crate::db::conditions::CallOpen)
         .select((SeatCallRow::as_select(), card_tables::number))
         .load(conn)?;
     let mut lists = Vec::with_capacity(entries.len());
@@ -345,7 +337,7 @@ fn free_seats(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
         .get_result(dbc))?;
     let called: i64 = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::table_id.eq_any(&ids))
-        .filter(seat_calls::state.eq_any(["pending", "acknowledged"]))
+        .filter(crate::db::conditions::CallOpen)
         .count()
         .get_result(dbc))?;
     let held: i64 = crate::native!(conn, |dbc| seat_holds::table

@@ -1026,7 +1026,7 @@ pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
     // The same states as the floor's "active entry" (`services::floor`).
     Ok(crate::native!(conn, |dbc| w::table
         .filter(w::player_id.eq(player_id))
-        .filter(w::state.eq_any(["waiting", "called"]))
+        .filter(crate::db::conditions::EntryActive)
         .select(w::game_id)
         .distinct()
         .load(dbc))?)

@@ -189,11 +189,7 @@ pub fn view(
                 .eq("must_move")
                 .or(crate::db::schema::seat_calls::source.eq("seat_change")),
         )
-        .filter(
-            crate::db::schema::seat_calls::state
-                .eq("pending")
-                .or(crate::db::schema::seat_calls::state.eq("acknowledged")),
-        )
+        .filter(crate::db::conditions::CallOpen)
         .select((
             crate::db::schema::seat_calls::player_id,
             card_tables::number,
