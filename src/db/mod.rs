@@ -408,25 +408,26 @@ impl Db {
                 }
             };
             let mut panicked = false;
+            // The batch's tail is written once, at its end (the writer thread flushes it
+            // before the commit); a write that fails — in its work or when its savepoint is
+            // released — takes back only what it kept.
+            let mark = tail::mark(c);
             let r = c.transaction(|c| {
-                // The batch's tail is written once, at its end (the writer thread flushes
-                // it before the commit); a write that fails takes back only what it kept.
-                let mark = tail::mark(c);
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c)))
-                    .unwrap_or_else(|_| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(
+                    |_| {
                         panicked = true;
                         Err(E::from(db_error(
                             "a write failed inside the server (panic); it was undone",
                         )))
-                    });
-                if r.is_err() {
-                    match mark {
-                        Some(m) => tail::rewind(c, m),
-                        None => tail::discard(c),
-                    }
-                }
-                r
+                    },
+                )
             });
+            if r.is_err() {
+                match mark {
+                    Some(m) => tail::rewind(c, m),
+                    None => tail::discard(c),
+                }
+            }
             if panicked {
                 log::error!("a write panicked; its savepoint was rolled back");
             }
@@ -503,11 +504,24 @@ where
     E: From<diesel::result::Error>,
 {
     let mark = tail::mark(conn);
-    let r = conn.transaction(f);
+    // A panic inside is caught here so that diesel rolls the savepoint back and counts it
+    // closed (its `transaction` does not catch one: the write's own savepoint would then be
+    // rolled back in this one's place, and the batch's commit would only release a
+    // savepoint), then goes on up to the write's own handler.
+    let mut panic = None;
+    let r = conn.transaction(|c| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(|p| {
+            panic = Some(p);
+            Err(E::from(db_error("a savepoint panicked")))
+        })
+    });
     if r.is_err() {
         if let Some(m) = mark {
             tail::rewind(conn, m);
         }
+    }
+    if let Some(p) = panic {
+        std::panic::resume_unwind(p);
     }
     r
 }

@@ -118,8 +118,8 @@ fn key(conn: &DbConn) -> usize {
 pub struct Keeping(bool);
 
 impl Drop for Keeping {
-    /// The transaction's writes are over (a write path flushes before its savepoint or
-    /// transaction ends): whatever is still kept is dropped.
+    /// The transaction's writes are over (its write path flushed before the commit):
+    /// whatever is still kept is dropped.
     fn drop(&mut self) {
         if self.0 {
             TAIL.with(|t| *t.borrow_mut() = None);

@@ -72,6 +72,74 @@ async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
     );
 }
 
+/// A write that panics inside a savepoint of its own (`db::savepoint`, as joining several
+/// lists does) is undone whole — what it wrote before the savepoint too — and the batch it
+/// ran in still commits: the other writes' rows are there and read from a fresh connection,
+/// and later writes commit as before. (diesel's `transaction` does not catch a panic; left
+/// to it, the write's savepoint was rolled back in the inner one's place and the batch's
+/// "commit" only released a savepoint.)
+#[actix_web::test]
+async fn a_write_panicking_inside_its_own_savepoint_is_undone_whole_and_the_batch_commits() {
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let n = 40;
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                db.write_new(move |c| -> Result<usize, AppError> {
+                    diesel::insert_into(settings::table)
+                        .values((settings::key.eq(key(i)), settings::value.eq("outer")))
+                        .execute(c)?;
+                    if i % 5 == 0 {
+                        let _ = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
+                            diesel::insert_into(settings::table)
+                                .values((settings::key.eq(key(100 + i)), settings::value.eq("in")))
+                                .execute(c)?;
+                            panic!("write {i} panics inside its savepoint");
+                        });
+                    }
+                    Ok(i)
+                })
+            })
+        })
+        .collect();
+    let mut ok = Vec::new();
+    for (i, h) in handles.into_iter().enumerate() {
+        match h.join().expect("the caller's thread does not panic") {
+            Ok(v) => {
+                assert_eq!(v, i);
+                ok.push(i);
+            }
+            Err(AppError::Internal(_)) => assert!(i % 5 == 0, "write {i} failed unexpectedly"),
+            Err(e) => panic!("write {i}: unexpected {e:?}"),
+        }
+    }
+    let expected: Vec<usize> = (0..n).filter(|i| i % 5 != 0).collect();
+    assert_eq!(ok, expected);
+    // One more write after them, answered only once committed.
+    db.write_new(move |c| -> Result<(), AppError> {
+        diesel::insert_into(settings::table)
+            .values((settings::key.eq(key(999)), settings::value.eq("after")))
+            .execute(c)?;
+        Ok(())
+    })
+    .unwrap();
+    let mut fresh = app.state.db.conn().unwrap();
+    let stored: Vec<String> = settings::table
+        .filter(settings::key.like("test.write.%"))
+        .order(settings::key.asc())
+        .select(settings::key)
+        .load(&mut *fresh)
+        .unwrap();
+    let mut want: Vec<String> = expected.iter().map(|&i| key(i)).collect();
+    want.push(key(999));
+    assert_eq!(
+        stored, want,
+        "the panicking writes left nothing, the others are committed"
+    );
+}
+
 /// A write whose answer has been given is committed: a fresh connection reads it at once.
 #[actix_web::test]
 async fn an_answered_write_is_committed() {
