@@ -13,14 +13,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The advisory lock every write transaction takes: the room's one write turn, across every
-/// server process on the database (see `take_pg_turn`).
+/// server process on the database (see `take_pg_turn`), sent with the transaction's plan
+/// setting in one round trip.
 ///
-/// Write transactions keep PostgreSQL's default plans (`plan_cache_mode = auto`). Forcing
-/// generic plans was measured (2026-11-24: ~6 % per floor write) and left out: the states
-/// the floor filters on (`pending`, `waiting`, …) are bound values, and a generic plan cannot
-/// use the partial indexes whose predicate names them (`seat_calls_open_player`,
-/// `waitlist_active_player`, …), so lookups would scan a table that grows every night.
-pub(super) const TURN_LOCK: &str = "SELECT pg_advisory_xact_lock(72010001)";
+/// Write transactions use generic plans (`SET LOCAL plan_cache_mode = force_generic_plan`,
+/// 2026-11-25): a statement kept prepared is planned once per connection, never again. With
+/// PostgreSQL's default (`auto`) a statement whose custom plans look cheaper than its generic
+/// one is planned afresh on every run, for good — the call's read of the game's must-move
+/// players (a four-table join) was planned on every call: 0.14 ms of planning and 0.25 ms to
+/// run the custom plan, against 0.001 and 0.03 ms with the generic one (`pg_stat_statements`,
+/// floor bench). Floor writes: 1.18–1.34 → 1.05–1.22 ms of writer time per write in
+/// alternating runs. Before the floor's states were written into its SQL (`db::conditions`)
+/// this was measured at ~6 % and left out: a generic plan cannot use a partial index whose
+/// predicate only a bound value proves. The states a write filters on with a partial index
+/// behind them are literals now; the other bound states have full indexes (`…_by_state`,
+/// `…_by_guest`, `seat_calls_due`). Reads outside writes keep `auto` (`SET LOCAL` ends with
+/// the transaction): a report's plan may well depend on its dates.
+pub(super) const TURN_LOCK: &str =
+    "SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(72010001)";
 
 /// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
 /// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a

@@ -140,6 +140,39 @@ async fn a_write_panicking_inside_its_own_savepoint_is_undone_whole_and_the_batc
     );
 }
 
+/// PostgreSQL: a write transaction plans its statements once per connection (generic plans,
+/// `db::postgres::TURN_LOCK`), whichever path runs it; a read outside a write keeps the
+/// server's default. (SQLite has no such setting.)
+#[actix_web::test]
+async fn postgres_write_transactions_use_generic_plans_and_reads_keep_the_default() {
+    if !crate::support::is_postgres() {
+        return;
+    }
+    #[derive(diesel::QueryableByName)]
+    struct Mode {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        plan_cache_mode: String,
+    }
+    let show = |c: &mut cardroom::db::DbConn| -> Result<String, AppError> {
+        Ok(diesel::sql_query("SHOW plan_cache_mode")
+            .get_result::<Mode>(c)?
+            .plan_cache_mode)
+    };
+    let app = TestApp::new().await;
+    let batched = app.state.db.write_new(show).unwrap();
+    assert_eq!(
+        batched, "force_generic_plan",
+        "a write of the writer thread"
+    );
+    let mut conn = app.state.db.conn().unwrap();
+    let direct = app.state.db.write(&mut conn, show).unwrap();
+    assert_eq!(
+        direct, "force_generic_plan",
+        "a write in its own transaction"
+    );
+    assert_eq!(show(&mut conn).unwrap(), "auto", "a read after them");
+}
+
 /// A write whose answer has been given is committed: a fresh connection reads it at once.
 #[actix_web::test]
 async fn an_answered_write_is_committed() {

@@ -503,11 +503,7 @@ fn places_of(
     let rows: Vec<(i64, i64, String)> = waitlist_entries::table
         .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
         .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(
-            waitlist_entries::state
-                .eq("waiting")
-                .or(waitlist_entries::state.eq("called")),
-        )
+        .filter(crate::db::conditions::EntryActive)
         .filter(games::name.eq_any(names))
         .order(games::name.asc())
         .select((waitlist_entries::id, waitlist_entries::game_id, games::name))
