@@ -559,9 +559,14 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    crate::native!(conn, |dbc| diesel::insert_into(seat_calls::table)
-        .values(&row)
-        .execute(dbc))
+    // Kept prepared (`Cached`): diesel prepares an insert with optional fields afresh on
+    // every run otherwise.
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::insert_into(seat_calls::table)
+            .values(&row)
+            .returning(seat_calls::id)
+    )
+    .get_result::<i64>(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
             conflict("err-seat-called")

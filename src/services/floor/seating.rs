@@ -417,9 +417,13 @@ fn start_seating(
     keep_call: Option<i64>,
     known: Option<SeatingReads>,
 ) -> AppResult<()> {
-    crate::native!(conn, |dbc| diesel::insert_into(seatings::table)
-        .values(row)
-        .execute(dbc))
+    // Kept prepared (`Cached`), as the call's insert.
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::insert_into(seatings::table)
+            .values(row)
+            .returning(seatings::id)
+    )
+    .get_result::<i64>(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
             conflict("err-seat-race")
