@@ -68,6 +68,17 @@ condition! {
 }
 
 condition! {
+    /// A seat call not yet acknowledged (the scheduler's escalation pass: proves the partial
+    /// indexes on open calls, which a bound `'pending'` does not for a generic plan).
+    CallPending = r#"("seat_calls"."state" = 'pending')"#
+}
+
+condition! {
+    /// A guest's place on a list still waiting (`guest_entries_active`).
+    GuestWaiting = r#"("guest_entries"."state" = 'waiting')"#
+}
+
+condition! {
     /// A seat-change request still open.
     SeatChangeOpen = r#"("seat_change_requests"."state" = 'open')"#
 }

@@ -126,7 +126,7 @@ pub fn offered(
         ))
         .load(conn)?;
     let guests_waiting: Vec<i64> = guest_entries::table
-        .filter(guest_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
         .select(guest_entries::game_id)
         .load(conn)?;
@@ -899,7 +899,7 @@ fn join_guest(
     // As for a player: `remote_max_lists` kept places in all.
     let mut kept: i64 = guest_entries::table
         .filter(guest_entries::guest_id.eq(guest_id))
-        .filter(guest_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
         .count()
         .get_result(conn)?;
@@ -909,7 +909,7 @@ fn join_guest(
             guest_entries::table
                 .filter(guest_entries::guest_id.eq(guest_id))
                 .filter(guest_entries::game_id.eq(*g))
-                .filter(guest_entries::state.eq("waiting"))
+                .filter(crate::db::conditions::GuestWaiting)
                 .filter(guest_entries::expires_at.gt(now.naive_utc())),
         ))
         .get_result(conn)?;
@@ -927,7 +927,7 @@ fn join_guest(
             guest_entries::table
                 .filter(guest_entries::guest_id.eq(guest_id))
                 .filter(guest_entries::game_id.eq(*g))
-                .filter(guest_entries::state.eq("waiting")),
+                .filter(crate::db::conditions::GuestWaiting),
         )
         .set((
             guest_entries::state.eq("removed"),
@@ -1044,7 +1044,7 @@ pub fn guest_lines(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Vec<Guest
         String,
     )> = guest_entries::table
         .inner_join(guests::table)
-        .filter(guest_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
         .order((
             guest_entries::order_key.asc(),
@@ -1119,7 +1119,7 @@ pub fn adopt_guest(
     }
     let places: Vec<(i64, i64, i64, NaiveDateTime, String)> = guest_entries::table
         .filter(guest_entries::guest_id.eq(guest_id))
-        .filter(guest_entries::state.eq("waiting"))
+        .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
         .select((
             guest_entries::id,
@@ -1209,7 +1209,7 @@ pub fn remove_guest_entry(
     let n = diesel::update(
         guest_entries::table
             .find(id)
-            .filter(guest_entries::state.eq("waiting")),
+            .filter(crate::db::conditions::GuestWaiting),
     )
     .set((
         guest_entries::state.eq("removed"),

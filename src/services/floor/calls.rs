@@ -707,7 +707,7 @@ pub(super) fn escalate_unacknowledged(
 ) -> AppResult<usize> {
     let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
     let late: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::state.eq("pending"))
+        .filter(crate::db::conditions::CallPending)
         .filter(seat_calls::escalated_at.is_null())
         .filter(seat_calls::called_at.le(limit))
         .select(SeatCallRow::as_select())
