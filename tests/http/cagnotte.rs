@@ -1132,3 +1132,47 @@ async fn the_reports_api_counts_what_the_tables_recorded() {
         assert_eq!(bad.json()["error"]["fields"][0]["field"], field, "{uri}");
     }
 }
+
+/// A buy-in looks for the seating's due (`cagnotte::on_buyin`) inside the room's write turn:
+/// by an index (migration 000020), not by a scan of every due ever recorded — a table that
+/// grows every night. Asked of each backend's planner; on PostgreSQL with table scans priced
+/// out, so that an empty table does not decide the plan.
+#[actix_web::test]
+async fn a_buyins_due_is_found_by_an_index_not_a_scan() {
+    #[derive(QueryableByName)]
+    struct PgLine {
+        #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
+        line: String,
+    }
+    #[derive(QueryableByName)]
+    struct LiteLine {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        detail: String,
+    }
+    let app = TestApp::new().await;
+    let sql = "SELECT id FROM cagnotte_dues WHERE seating_id = 7 AND state = 'due'";
+    let plan: Vec<String> = app.with_conn(|c| match c {
+        cardroom::db::DbConn::Postgres(_) => {
+            diesel::sql_query("SET enable_seqscan = off")
+                .execute(c)
+                .unwrap();
+            let rows = diesel::sql_query(format!("EXPLAIN {sql}"))
+                .load::<PgLine>(c)
+                .unwrap();
+            diesel::sql_query("RESET enable_seqscan")
+                .execute(c)
+                .unwrap();
+            rows.into_iter().map(|r| r.line).collect()
+        }
+        cardroom::db::DbConn::Sqlite(_) => diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
+            .load::<LiteLine>(c)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.detail)
+            .collect(),
+    });
+    assert!(
+        plan.iter().any(|l| l.contains("cagnotte_dues_by_seating")),
+        "{plan:?}"
+    );
+}

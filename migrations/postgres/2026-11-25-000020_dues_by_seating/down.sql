@@ -1,0 +1,1 @@
+DROP INDEX cagnotte_dues_by_seating;
