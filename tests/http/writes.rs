@@ -12,6 +12,25 @@ fn key(i: usize) -> String {
     format!("test.write.{i:03}")
 }
 
+/// Runs `n` writes at once, write `i` from a thread of its own through `Db::write_new` (so
+/// they meet in the writer thread's batches), and gives back each caller's answer, in order.
+fn at_once(
+    db: &cardroom::db::Db,
+    n: usize,
+    write: impl Fn(usize, &mut cardroom::db::DbConn) -> Result<usize, AppError> + Clone + Send + 'static,
+) -> Vec<Result<usize, AppError>> {
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let (db, write) = (db.clone(), write.clone());
+            std::thread::spawn(move || db.write_new(move |c| write(i, c)))
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| h.join().expect("the caller's thread does not panic"))
+        .collect()
+}
+
 /// 64 writers at once; every third one writes and then fails, every seventh panics after
 /// writing. Exactly the others' rows are there, and each caller got its own outcome.
 #[actix_web::test]
@@ -19,28 +38,21 @@ async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
     let app = TestApp::new().await;
     let db = app.state.db.clone();
     let n = 64;
-    let handles: Vec<_> = (0..n)
-        .map(|i| {
-            let db = db.clone();
-            std::thread::spawn(move || {
-                db.write_new(move |c| -> Result<usize, AppError> {
-                    diesel::insert_into(settings::table)
-                        .values((settings::key.eq(key(i)), settings::value.eq(i.to_string())))
-                        .execute(c)?;
-                    if i % 7 == 0 {
-                        panic!("write {i} panics after writing");
-                    }
-                    if i % 3 == 0 {
-                        return Err(AppError::field("value", "err-required"));
-                    }
-                    Ok(i)
-                })
-            })
-        })
-        .collect();
+    let answers = at_once(&db, n, move |i, c| {
+        diesel::insert_into(settings::table)
+            .values((settings::key.eq(key(i)), settings::value.eq(i.to_string())))
+            .execute(c)?;
+        if i % 7 == 0 {
+            panic!("write {i} panics after writing");
+        }
+        if i % 3 == 0 {
+            return Err(AppError::field("value", "err-required"));
+        }
+        Ok(i)
+    });
     let mut ok = Vec::new();
-    for (i, h) in handles.into_iter().enumerate() {
-        match h.join().expect("the caller's thread does not panic") {
+    for (i, answer) in answers.into_iter().enumerate() {
+        match answer {
             Ok(v) => {
                 assert_eq!(v, i, "each caller gets its own answer");
                 ok.push(i);
@@ -83,30 +95,23 @@ async fn a_write_panicking_inside_its_own_savepoint_is_undone_whole_and_the_batc
     let app = TestApp::new().await;
     let db = app.state.db.clone();
     let n = 40;
-    let handles: Vec<_> = (0..n)
-        .map(|i| {
-            let db = db.clone();
-            std::thread::spawn(move || {
-                db.write_new(move |c| -> Result<usize, AppError> {
-                    diesel::insert_into(settings::table)
-                        .values((settings::key.eq(key(i)), settings::value.eq("outer")))
-                        .execute(c)?;
-                    if i % 5 == 0 {
-                        let _ = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
-                            diesel::insert_into(settings::table)
-                                .values((settings::key.eq(key(100 + i)), settings::value.eq("in")))
-                                .execute(c)?;
-                            panic!("write {i} panics inside its savepoint");
-                        });
-                    }
-                    Ok(i)
-                })
-            })
-        })
-        .collect();
+    let answers = at_once(&db, n, move |i, c| {
+        diesel::insert_into(settings::table)
+            .values((settings::key.eq(key(i)), settings::value.eq("outer")))
+            .execute(c)?;
+        if i % 5 == 0 {
+            let _ = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
+                diesel::insert_into(settings::table)
+                    .values((settings::key.eq(key(100 + i)), settings::value.eq("in")))
+                    .execute(c)?;
+                panic!("write {i} panics inside its savepoint");
+            });
+        }
+        Ok(i)
+    });
     let mut ok = Vec::new();
-    for (i, h) in handles.into_iter().enumerate() {
-        match h.join().expect("the caller's thread does not panic") {
+    for (i, answer) in answers.into_iter().enumerate() {
+        match answer {
             Ok(v) => {
                 assert_eq!(v, i);
                 ok.push(i);
@@ -343,86 +348,73 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
     };
     let records_before = app.with_conn(|c| audit::verify(c).unwrap().records);
     let n = 48;
-    let handles: Vec<_> = (0..n)
-        .map(|i| {
-            let db = db.clone();
-            std::thread::spawn(move || {
-                db.write_new(move |c| -> Result<usize, AppError> {
-                    let who = Actor::system();
-                    let note = serde_json::json!({ "write": i });
-                    audit::record::<(), _>(
-                        c,
-                        now,
-                        &who,
-                        "test.tail",
-                        "test",
-                        Some(i as i64),
-                        None,
-                        Some(&note),
-                    )?;
-                    cardroom::services::floor::emit(c, now, None, "test.tail", &note)?;
-                    messages::enqueue_to(
-                        c,
-                        now,
-                        "sms",
-                        &format!("+35191000{i:04}"),
-                        Language::Pt,
-                        Kind::JoinCode,
-                        &Params::default(),
-                    )?;
-                    if i % 7 == 0 {
-                        // A flush inside a write (what a write reading these tables back
-                        // does) writes the earlier writes' rows of its batch too: when this
-                        // write then fails, they are written again at the batch's end.
-                        cardroom::db::tail::flush(c)?;
-                    }
-                    if i % 3 == 0 {
-                        let inner = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
-                            audit::record::<(), _>(
-                                c,
-                                now,
-                                &who,
-                                "test.tail.inner",
-                                "test",
-                                Some(i as i64),
-                                None,
-                                Some(&note),
-                            )?;
-                            cardroom::services::floor::emit(
-                                c,
-                                now,
-                                None,
-                                "test.tail.inner",
-                                &note,
-                            )?;
-                            Err(AppError::field("value", "err-required"))
-                        });
-                        assert!(inner.is_err());
-                    }
-                    audit::record::<(), _>(
-                        c,
-                        now,
-                        &who,
-                        "test.tail.after",
-                        "test",
-                        Some(i as i64),
-                        None,
-                        Some(&note),
-                    )?;
-                    if i % 11 == 0 {
-                        panic!("write {i} panics after its records");
-                    }
-                    if i % 5 == 0 {
-                        return Err(AppError::field("value", "err-required"));
-                    }
-                    Ok(i)
-                })
-            })
-        })
-        .collect();
+    let answers = at_once(&db, n, move |i, c| {
+        let who = Actor::system();
+        let note = serde_json::json!({ "write": i });
+        audit::record::<(), _>(
+            c,
+            now,
+            &who,
+            "test.tail",
+            "test",
+            Some(i as i64),
+            None,
+            Some(&note),
+        )?;
+        cardroom::services::floor::emit(c, now, None, "test.tail", &note)?;
+        messages::enqueue_to(
+            c,
+            now,
+            "sms",
+            &format!("+35191000{i:04}"),
+            Language::Pt,
+            Kind::JoinCode,
+            &Params::default(),
+        )?;
+        if i % 7 == 0 {
+            // A flush inside a write (what a write reading these tables back
+            // does) writes the earlier writes' rows of its batch too: when this
+            // write then fails, they are written again at the batch's end.
+            cardroom::db::tail::flush(c)?;
+        }
+        if i % 3 == 0 {
+            let inner = cardroom::db::savepoint(c, |c| -> Result<(), AppError> {
+                audit::record::<(), _>(
+                    c,
+                    now,
+                    &who,
+                    "test.tail.inner",
+                    "test",
+                    Some(i as i64),
+                    None,
+                    Some(&note),
+                )?;
+                cardroom::services::floor::emit(c, now, None, "test.tail.inner", &note)?;
+                Err(AppError::field("value", "err-required"))
+            });
+            assert!(inner.is_err());
+        }
+        audit::record::<(), _>(
+            c,
+            now,
+            &who,
+            "test.tail.after",
+            "test",
+            Some(i as i64),
+            None,
+            Some(&note),
+        )?;
+        if i % 11 == 0 {
+            panic!("write {i} panics after its records");
+        }
+        if i % 5 == 0 {
+            return Err(AppError::field("value", "err-required"));
+        }
+        Ok(i)
+    });
     let mut ok = Vec::new();
-    for (i, h) in handles.into_iter().enumerate() {
-        if let Ok(v) = h.join().expect("the caller's thread does not panic") {
+    for (i, answer) in answers.into_iter().enumerate() {
+        if let Ok(v) = answer {
             assert_eq!(v, i);
             ok.push(i);
         }
