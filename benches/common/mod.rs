@@ -301,6 +301,28 @@ pub fn cpu_s() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// CPU seconds the whole machine spent busy so far, every process counted (`/proc/stat`:
+/// user, nice, system, irq and softirq; ticks of 1/100 s; not steal, which is time the
+/// host gave to others): on a machine running only
+/// the benchmark, the server, its clients and — for PostgreSQL on the same machine — the
+/// database's own processes.
+pub fn machine_busy_s() -> f64 {
+    std::fs::read_to_string("/proc/stat")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("cpu "))?;
+            let v: Vec<f64> = line
+                .split_whitespace()
+                .skip(1)
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            // user nice system idle iowait irq softirq steal …
+            let busy = v.first()? + v.get(1)? + v.get(2)? + v.get(5)? + v.get(6)?;
+            Some(busy / 100.0)
+        })
+        .unwrap_or(f64::NAN)
+}
+
 /// Runs the real app (the same `configure` as the server) on 127.0.0.1 with two workers, in a
 /// thread of its own; returns once it answers `/healthz` (or after 10 s).
 pub fn start_server(
