@@ -412,7 +412,7 @@ impl Db {
             // before the commit); a write that fails — in its work or when its savepoint is
             // released — takes back only what it kept.
             let mark = tail::mark(c);
-            let r = c.transaction(|c| {
+            let run = |c: &mut DbConn| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(
                     |_| {
                         panicked = true;
@@ -421,7 +421,24 @@ impl Db {
                         )))
                     },
                 )
-            });
+            };
+            let r = if matches!(c, DbConn::Postgres(_)) {
+                // PostgreSQL: the writer thread opened this write's savepoint, in the round
+                // trip of the batch's lock or on its own (`postgres::writer_loop`), and never
+                // releases it (the commit does): one round trip per write fewer than
+                // diesel's SAVEPOINT + RELEASE. A failed write goes back to it here.
+                let r = run(c);
+                if r.is_err() {
+                    if let Err(e) = postgres::rollback_write(c) {
+                        // The batch cannot go on (the writer finds out at its next statement
+                        // and rolls it back whole).
+                        log::error!("a failed write could not be rolled back: {e}");
+                    }
+                }
+                r
+            } else {
+                c.transaction(run)
+            };
             if r.is_err() {
                 match mark {
                     Some(m) => tail::rewind(c, m),

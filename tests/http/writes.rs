@@ -491,6 +491,130 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
     });
 }
 
+/// A write that answers success although one of its statements failed (the error ignored)
+/// is never answered as saved when its backend did not keep it: PostgreSQL refuses every
+/// later statement of the transaction until a rollback, so the write goes back to its
+/// savepoint after all — its row and its audit record gone — and its caller hears "not
+/// saved" (503); the other writes of its batch commit, the audit chain holds. Both ways it is
+/// found out: by the next write's savepoint, or by the batch's tail when it ran last (alone
+/// here). SQLite's transaction stays usable after a failed statement: such a write commits
+/// what it did write.
+#[actix_web::test]
+async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it_was() {
+    use cardroom::db::audit::{self, Actor};
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let pg = db.backend == cardroom::db::Backend::Postgres;
+    let now = app.state.clock.now();
+    let records_before = app.with_conn(|c| audit::verify(c).unwrap().records);
+    let write = move |i: usize, c: &mut cardroom::db::DbConn| -> Result<usize, AppError> {
+        let row = (settings::key.eq(key(i)), settings::value.eq("x"));
+        diesel::insert_into(settings::table)
+            .values(row.clone())
+            .execute(c)?;
+        audit::record::<(), ()>(
+            c,
+            now,
+            &Actor::system(),
+            "test.ignored",
+            "test",
+            Some(i as i64),
+            None,
+            None,
+        )?;
+        if i.is_multiple_of(4) {
+            // The same key again: a unique violation, ignored.
+            let again = diesel::insert_into(settings::table).values(row).execute(c);
+            assert!(again.is_err(), "the key is taken");
+        }
+        Ok(i)
+    };
+    let alone = db.write_new(move |c| write(0, c));
+    let n = 40;
+    let answers = at_once(&db, n, move |i, c| write(i + 100, c));
+    let mut expected: Vec<String> = Vec::new();
+    let failed = |i: usize| pg && i.is_multiple_of(4);
+    match alone {
+        Ok(0) if !pg => expected.push(key(0)),
+        Err(AppError::Unavailable(_)) if pg => {}
+        other => panic!("the write alone: {other:?}"),
+    }
+    for (k, answer) in answers.into_iter().enumerate() {
+        let i = k + 100;
+        match answer {
+            Ok(v) if !failed(i) => {
+                assert_eq!(v, i);
+                expected.push(key(i));
+            }
+            Err(AppError::Unavailable(_)) if failed(i) => {}
+            other => panic!("write {i}: {other:?}"),
+        }
+    }
+    let stored: Vec<String> = app.with_conn(|c| {
+        settings::table
+            .filter(settings::key.like("test.write.%"))
+            .order(settings::key.asc())
+            .select(settings::key)
+            .load(c)
+            .unwrap()
+    });
+    assert_eq!(
+        stored, expected,
+        "exactly the writes answered saved are stored"
+    );
+    app.with_conn(|c| {
+        let report = audit::verify(c).unwrap();
+        assert!(report.ok, "the audit chain holds: {report:?}");
+        assert_eq!(
+            report.records,
+            records_before + expected.len() as u64,
+            "one record per write answered saved"
+        );
+    });
+    // The last write of a batch of two (the first waits until the second is on its way):
+    // the batch's tail finds it out, and the first still commits.
+    let (queued, wait) = std::sync::mpsc::channel::<()>();
+    let first = {
+        let db = db.clone();
+        std::thread::spawn(move || {
+            db.write_new(move |c| {
+                wait.recv_timeout(std::time::Duration::from_secs(5)).ok();
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                write(201, c)
+            })
+        })
+    };
+    let second = {
+        let db = db.clone();
+        std::thread::spawn(move || {
+            queued.send(()).unwrap();
+            db.write_new(move |c| write(204, c))
+        })
+    };
+    let (first, second) = (first.join().unwrap(), second.join().unwrap());
+    assert_eq!(first.unwrap(), 201, "the first write of the batch commits");
+    match second {
+        Ok(204) if !pg => {}
+        Err(AppError::Unavailable(_)) if pg => {}
+        other => panic!("the batch's last write: {other:?}"),
+    }
+    let stored = |c: &mut cardroom::db::DbConn, i: usize| -> bool {
+        settings::table
+            .filter(settings::key.eq(key(i)))
+            .count()
+            .get_result::<i64>(c)
+            .unwrap()
+            == 1
+    };
+    app.with_conn(|c| {
+        assert!(stored(c, 201));
+        assert_eq!(stored(c, 204), !pg);
+        assert!(audit::verify(c).unwrap().ok);
+    });
+    // The writer goes on as before.
+    db.write_new(move |c| write(999, c)).unwrap();
+}
+
 /// Writes queued together share a transaction: each sees the room as the writes before it
 /// left it — renamed by the one before, or not renamed when that write failed and was undone.
 /// (It guards the room kept for a whole batch, `db::tail::remembered_room`: without its
