@@ -81,7 +81,27 @@ pub struct Db {
 /// returns what answers its caller once the batch is committed (or not).
 /// Without a connection (the pool could not give one) it answers at once.
 type Job = Box<dyn FnOnce(Result<&mut DbConn, String>) -> Answer + Send>;
-type Answer = Box<dyn FnOnce(&Result<(), String>) + Send>;
+type Answer = Box<dyn FnOnce(&Result<(), NotKept>) + Send>;
+
+/// Why the writer thread did not keep a write that ran.
+#[derive(Debug, Clone)]
+enum NotKept {
+    /// The batch's transaction was rolled back whole (its commit failed, the connection was
+    /// lost): nothing of the write was kept, try again (503).
+    Batch(String),
+    /// This write alone was undone after it answered success: a statement of it had failed
+    /// unnoticed (PostgreSQL, `postgres::undo_last_write`). A fault of the write's own (500),
+    /// not the database's.
+    Undone(String),
+}
+
+impl std::fmt::Display for NotKept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotKept::Batch(m) | NotKept::Undone(m) => f.write_str(m),
+        }
+    }
+}
 
 /// How long the SQLite writer thread keeps adding waiting writes to one transaction before
 /// it commits: bounds what the first write of a batch waits for the others. It only matters
@@ -385,7 +405,7 @@ impl Db {
         })
     }
 
-    /// Hands a write to the SQLite writer thread; `reply` gets its outcome once the batch it
+    /// Hands a write to the writer thread; `reply` gets its outcome once the batch it
     /// ran in is committed (or not). A write that never runs (BEGIN failed, the writer
     /// stopped) drops `reply` unanswered.
     #[allow(clippy::disallowed_methods)] // db opens the transactions (clippy.toml)
@@ -402,15 +422,15 @@ impl Db {
             let c = match c {
                 Ok(c) => c,
                 Err(msg) => {
-                    return Box::new(move |_: &Result<(), String>| {
+                    return Box::new(move |_: &Result<(), NotKept>| {
                         reply(Err(E::from(db_unavailable(msg))))
                     }) as Answer;
                 }
             };
             let mut panicked = false;
             // The batch's tail is written once, at its end (the writer thread flushes it
-            // before the commit); a write that fails — in its work or when its savepoint is
-            // released — takes back only what it kept.
+            // before the commit); a write that fails — in its work, or (SQLite) when its
+            // savepoint is released — takes back only what it kept.
             let mark = tail::mark(c);
             let run = |c: &mut DbConn| {
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(
@@ -448,15 +468,19 @@ impl Db {
             if panicked {
                 log::error!("a write panicked; its savepoint was rolled back");
             }
-            Box::new(move |committed: &Result<(), String>| {
+            Box::new(move |committed: &Result<(), NotKept>| {
                 reply(match (r, committed) {
                     (Ok(v), Ok(())) => Ok(v),
                     // The batch was rolled back as a whole (its commit failed, or the
                     // connection was lost): nothing of this write was kept, so "try again"
                     // (503) is the honest answer, not an internal error.
-                    (Ok(_), Err(msg)) => Err(E::from(db_unavailable(format!(
+                    (Ok(_), Err(NotKept::Batch(msg))) => Err(E::from(db_unavailable(format!(
                         "the write was not saved: {msg}"
                     )))),
+                    // Undone alone, for a fault of its own: not a database outage.
+                    (Ok(_), Err(NotKept::Undone(msg))) => {
+                        Err(E::from(db_error(format!("the write was not saved: {msg}"))))
+                    }
                     (Err(e), _) => Err(e),
                 })
             }) as Answer
@@ -522,9 +546,10 @@ where
 {
     let mark = tail::mark(conn);
     // A panic inside is caught here so that diesel rolls the savepoint back and counts it
-    // closed (its `transaction` does not catch one: the write's own savepoint would then be
-    // rolled back in this one's place, and the batch's commit would only release a
-    // savepoint), then goes on up to the write's own handler.
+    // closed (its `transaction` does not catch one: diesel would then count this savepoint
+    // open after it is gone — on SQLite the write's own savepoint was rolled back in this
+    // one's place, and the batch's commit only released a savepoint), then goes on up to the
+    // write's own handler.
     let mut panic = None;
     let r = conn.transaction(|c| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(c))).unwrap_or_else(|p| {

@@ -5,7 +5,7 @@
 //! file has its own owner and its own concerns — checkpoints — and the two loops differ in
 //! where the turn is taken and how a connection is obtained).
 
-use super::{Answer, Job, Manager, WriteStats, BATCH_JOBS, SUSPECT_WAIT};
+use super::{Answer, Job, Manager, NotKept, WriteStats, SUSPECT_WAIT};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::Pool;
@@ -72,12 +72,35 @@ fn undo_last_write(
     rollback_write(c)?;
     super::tail::rewind(c, mark);
     if let Some(answer) = answers.pop() {
-        log::error!("a write answered success but left its transaction unusable; undone: {why}");
-        let why = format!("the write could not be completed: {why}");
-        answers.push(Box::new(move |_: &Result<(), String>| answer(&Err(why))));
+        // (A write that failed is answered its own error all the same.)
+        log::error!("the last write left its transaction unusable; it is undone: {why}");
+        let why = NotKept::Undone(format!("a statement of it failed: {why}"));
+        answers.push(Box::new(move |_: &Result<(), NotKept>| answer(&Err(why))));
     }
     Ok(())
 }
+
+/// The end of a batch, before its commit: what its writes kept — moved counters, audit
+/// records, events and messages — in one statement (`db::tail`). When nothing was kept, a
+/// statement all the same (the next write's savepoint, as it were): a write that left the
+/// transaction aborted must be found before the `COMMIT`, which PostgreSQL would turn into a
+/// `ROLLBACK` without an error — every write of the batch lost, each answered saved (found
+/// in review, 2026-11-25). Floor writes always keep something: no round trip is added there.
+fn finish(c: &mut super::DbConn) -> diesel::QueryResult<()> {
+    if super::tail::flush_sent(c)? {
+        Ok(())
+    } else {
+        c.batch_execute(WRITE_SAVEPOINT)
+    }
+}
+
+/// At most this many writes in one batch (SQLite: `BATCH_JOBS`, 64). Every write of a batch
+/// is a subtransaction nested in the one before (its savepoint is never released), and each
+/// gets a transaction id once the batch writes; past 64 per transaction PostgreSQL's cache of
+/// them overflows and every other session's snapshot checks get slower (`pg_subtrans`
+/// lookups). 48 leaves room for the savepoints some writes take inside their own. The floor
+/// bench's batches hold ~9 writes with 32 clients: the bound is seldom reached.
+const PG_BATCH_JOBS: usize = 48;
 
 /// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
 /// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a
@@ -88,7 +111,7 @@ fn undo_last_write(
 const PG_BATCH_TIME: Duration = Duration::from_millis(8);
 
 /// The PostgreSQL writer thread: takes the first waiting write, then every write queued
-/// behind it (up to [`BATCH_JOBS`] or [`PG_BATCH_TIME`]), runs them in ONE transaction that
+/// behind it (up to [`PG_BATCH_JOBS`] or [`PG_BATCH_TIME`]), runs them in ONE transaction that
 /// takes the room's advisory lock once, each write in its own savepoint, commits, and answers
 /// them all. Why: before, each write was its own transaction — the lock, ~35 round trips and
 /// a commit (an fsync) — while every other writer of the room waited on the lock; under load
@@ -145,24 +168,24 @@ pub(super) fn writer_loop(
                 }
                 last_mark = super::tail::mark(c);
                 answers.push(j(Ok(c)));
-                if answers.len() >= BATCH_JOBS || t1.elapsed() >= PG_BATCH_TIME {
+                if answers.len() >= PG_BATCH_JOBS || t1.elapsed() >= PG_BATCH_TIME {
                     break;
                 }
                 job = rx.try_recv().ok();
             }
-            // What the batch's writes kept — moved counters, audit records, events and
-            // messages — in one statement before the commit. If it fails, the last write
-            // may be why (see `undo_last_write`): without it, once more; if that fails too
-            // the whole batch is rolled back and every write answered so.
-            match super::tail::flush(c) {
+            // What the batch's writes kept, in one statement before the commit (`finish`).
+            // If it fails, the last write may be why (see `undo_last_write`): without it,
+            // once more; if that fails too the whole batch is rolled back and every write
+            // answered so.
+            match finish(c) {
                 Ok(()) => Ok(()),
                 Err(e) => {
                     undo_last_write(c, &mut answers, last_mark.take(), &e)?;
-                    super::tail::flush(c)
+                    finish(c)
                 }
             }
         });
-        let committed = r.map_err(|e| e.to_string());
+        let committed = r.map_err(|e| NotKept::Batch(e.to_string()));
         if let Err(e) = &committed {
             log::error!(
                 "a batch of {} write(s) could not be committed: {e}",
@@ -185,7 +208,7 @@ pub(super) fn writer_loop(
         if let Some(first) = first {
             let why = committed
                 .err()
-                .unwrap_or_else(|| "the write could not start".into());
+                .map_or_else(|| "the write could not start".into(), |e| e.to_string());
             first(Err(why))(&Ok(()));
         }
     }

@@ -464,6 +464,11 @@ struct Flushed {
 /// Writes what `conn`'s write kept, in one statement (nothing when nothing was kept). The
 /// counters stay read for the next write of the same transaction.
 pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
+    flush_sent(conn).map(|_| ())
+}
+
+/// [`flush`], telling whether it sent a statement (`false`: nothing was kept to write).
+pub(super) fn flush_sent(conn: &mut DbConn) -> QueryResult<bool> {
     let Some(taken) = with(conn, |t| {
         let moved: Vec<(String, i64, i64)> = match t.counters.as_mut() {
             Some(c) => std::mem::take(&mut c.moved)
@@ -491,11 +496,11 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         );
         (moved, rows)
     }) else {
-        return Ok(());
+        return Ok(false);
     };
     let (moved, rows) = taken;
     if moved.is_empty() && rows.counts == (0, 0, 0) {
-        return Ok(());
+        return Ok(false);
     }
     let seqs: Vec<_> = moved
         .iter()
@@ -506,7 +511,7 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         DbConn::Sqlite(lite) => {
             let q = diesel::sql_query(FLUSH_SQLITE).bind::<Text, _>(seqs);
             let done = super::Cached(q).load::<One>(lite)?.len();
-            return check_flushed((done, 0, 0, 0), (moved.len(), 0, 0, 0));
+            return check_flushed((done, 0, 0, 0), (moved.len(), 0, 0, 0)).map(|()| true);
         }
         DbConn::Postgres(pg) => pg,
     };
@@ -524,7 +529,7 @@ pub fn flush(conn: &mut DbConn) -> QueryResult<()> {
         done.e as usize,
         done.o as usize,
     );
-    check_flushed(got, expected)
+    check_flushed(got, expected).map(|()| true)
 }
 
 /// The rows of one flush, each kind as one JSON array (one parameter of [`FLUSH`]).

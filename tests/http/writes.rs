@@ -495,10 +495,13 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
 /// is never answered as saved when its backend did not keep it: PostgreSQL refuses every
 /// later statement of the transaction until a rollback, so the write goes back to its
 /// savepoint after all — its row and its audit record gone — and its caller hears "not
-/// saved" (503); the other writes of its batch commit, the audit chain holds. Both ways it is
-/// found out: by the next write's savepoint, or by the batch's tail when it ran last (alone
-/// here). SQLite's transaction stays usable after a failed statement: such a write commits
-/// what it did write.
+/// saved" (an internal error: the fault is the write's own); the other writes of its batch
+/// commit, the audit chain holds. It is found by the next write's savepoint, or at the
+/// batch's end: by its tail's statement, or — when no write of the batch kept anything for
+/// the tail — by a statement sent for that (PostgreSQL would otherwise turn the `COMMIT` into
+/// a `ROLLBACK` without an error: every write of the batch lost, each answered saved).
+/// SQLite's transaction stays usable after a failed statement: such a write commits what it
+/// did write.
 #[actix_web::test]
 async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it_was() {
     use cardroom::db::audit::{self, Actor};
@@ -507,49 +510,93 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
     let pg = db.backend == cardroom::db::Backend::Postgres;
     let now = app.state.clock.now();
     let records_before = app.with_conn(|c| audit::verify(c).unwrap().records);
-    let write = move |i: usize, c: &mut cardroom::db::DbConn| -> Result<usize, AppError> {
+    // Write `i`: a row; an audit record when `audited`; when `i` is a multiple of 4 the same
+    // row again (a unique violation), its error ignored.
+    let write = move |i: usize, audited: bool, c: &mut cardroom::db::DbConn| {
         let row = (settings::key.eq(key(i)), settings::value.eq("x"));
         diesel::insert_into(settings::table)
             .values(row.clone())
             .execute(c)?;
-        audit::record::<(), ()>(
-            c,
-            now,
-            &Actor::system(),
-            "test.ignored",
-            "test",
-            Some(i as i64),
-            None,
-            None,
-        )?;
+        if audited {
+            let a = Actor::system();
+            audit::record::<(), ()>(
+                c,
+                now,
+                &a,
+                "test.ignored",
+                "test",
+                Some(i as i64),
+                None,
+                None,
+            )?;
+        }
         if i.is_multiple_of(4) {
-            // The same key again: a unique violation, ignored.
             let again = diesel::insert_into(settings::table).values(row).execute(c);
             assert!(again.is_err(), "the key is taken");
         }
-        Ok(i)
+        Ok::<usize, AppError>(i)
     };
-    let alone = db.write_new(move |c| write(0, c));
-    let n = 40;
-    let answers = at_once(&db, n, move |i, c| write(i + 100, c));
+    let bad = |i: usize| pg && i.is_multiple_of(4);
     let mut expected: Vec<String> = Vec::new();
-    let failed = |i: usize| pg && i.is_multiple_of(4);
-    match alone {
-        Ok(0) if !pg => expected.push(key(0)),
-        Err(AppError::Unavailable(_)) if pg => {}
-        other => panic!("the write alone: {other:?}"),
-    }
-    for (k, answer) in answers.into_iter().enumerate() {
-        let i = k + 100;
-        match answer {
-            Ok(v) if !failed(i) => {
-                assert_eq!(v, i);
-                expected.push(key(i));
-            }
-            Err(AppError::Unavailable(_)) if failed(i) => {}
-            other => panic!("write {i}: {other:?}"),
+    let mut audited = 0u64;
+    let mut check = |i: usize, has_audit: bool, answer: Result<usize, AppError>| match answer {
+        Ok(v) if !bad(i) => {
+            assert_eq!(v, i);
+            expected.push(key(i));
+            audited += u64::from(has_audit);
         }
+        Err(AppError::Internal(_)) if bad(i) => {}
+        other => panic!("write {i}: {other:?}"),
+    };
+    // Alone, with and without anything for the batch's tail.
+    check(0, true, db.write_new(move |c| write(0, true, c)));
+    check(4, false, db.write_new(move |c| write(4, false, c)));
+    // Among others (every eighth, failing, with an audit record to take back).
+    let audited_at = |i: usize| i % 2 == 1 || i.is_multiple_of(8);
+    let answers = at_once(&db, 40, move |i, c| write(i + 100, audited_at(i), c));
+    for (k, answer) in answers.into_iter().enumerate() {
+        check(k + 100, audited_at(k), answer);
     }
+    // The last of a batch of two: the first write waits until the second is on its way, so
+    // they mostly share a batch (counted). In even rounds neither keeps anything for the
+    // tail; in odd ones the first keeps an audit record, which the batch's tail must still
+    // write once the second is undone.
+    let mut shared = [0, 0];
+    for round in 0..20 {
+        let (i, j) = (1001 + 4 * round, 1004 + 4 * round);
+        let first_audited = round % 2 == 1;
+        let batches = db
+            .write_stats()
+            .batches
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let (on_the_way, wait) = std::sync::mpsc::channel::<()>();
+        let (running, started) = std::sync::mpsc::channel::<()>();
+        let second = {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                started.recv().unwrap();
+                on_the_way.send(()).unwrap();
+                db.write_new(move |c| write(j, false, c))
+            })
+        };
+        let first = db.write_new(move |c| {
+            running.send(()).unwrap();
+            wait.recv_timeout(std::time::Duration::from_secs(5)).ok();
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            write(i, first_audited, c)
+        });
+        check(i, first_audited, first);
+        check(j, false, second.join().unwrap());
+        let now_batches = db
+            .write_stats()
+            .batches
+            .load(std::sync::atomic::Ordering::Relaxed);
+        shared[round % 2] += usize::from(now_batches == batches + 1);
+    }
+    assert!(
+        shared[0] > 0 && shared[1] > 0,
+        "the two writes never shared a batch: {shared:?}"
+    );
     let stored: Vec<String> = app.with_conn(|c| {
         settings::table
             .filter(settings::key.like("test.write.%"))
@@ -558,6 +605,7 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
             .load(c)
             .unwrap()
     });
+    expected.sort();
     assert_eq!(
         stored, expected,
         "exactly the writes answered saved are stored"
@@ -567,52 +615,12 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
         assert!(report.ok, "the audit chain holds: {report:?}");
         assert_eq!(
             report.records,
-            records_before + expected.len() as u64,
-            "one record per write answered saved"
+            records_before + audited,
+            "one record per audited write answered saved"
         );
     });
-    // The last write of a batch of two (the first waits until the second is on its way):
-    // the batch's tail finds it out, and the first still commits.
-    let (queued, wait) = std::sync::mpsc::channel::<()>();
-    let first = {
-        let db = db.clone();
-        std::thread::spawn(move || {
-            db.write_new(move |c| {
-                wait.recv_timeout(std::time::Duration::from_secs(5)).ok();
-                std::thread::sleep(std::time::Duration::from_millis(1));
-                write(201, c)
-            })
-        })
-    };
-    let second = {
-        let db = db.clone();
-        std::thread::spawn(move || {
-            queued.send(()).unwrap();
-            db.write_new(move |c| write(204, c))
-        })
-    };
-    let (first, second) = (first.join().unwrap(), second.join().unwrap());
-    assert_eq!(first.unwrap(), 201, "the first write of the batch commits");
-    match second {
-        Ok(204) if !pg => {}
-        Err(AppError::Unavailable(_)) if pg => {}
-        other => panic!("the batch's last write: {other:?}"),
-    }
-    let stored = |c: &mut cardroom::db::DbConn, i: usize| -> bool {
-        settings::table
-            .filter(settings::key.eq(key(i)))
-            .count()
-            .get_result::<i64>(c)
-            .unwrap()
-            == 1
-    };
-    app.with_conn(|c| {
-        assert!(stored(c, 201));
-        assert_eq!(stored(c, 204), !pg);
-        assert!(audit::verify(c).unwrap().ok);
-    });
     // The writer goes on as before.
-    db.write_new(move |c| write(999, c)).unwrap();
+    db.write_new(move |c| write(9999, true, c)).unwrap();
 }
 
 /// Writes queued together share a transaction: each sees the room as the writes before it
