@@ -526,11 +526,22 @@ fn with_tail<T, E>(c: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) 
 where
     E: From<diesel::result::Error>,
 {
-    let r = f(c).and_then(|v| tail::flush(c).map(|()| v).map_err(E::from));
+    let r = f(c).and_then(|v| end_of_write(c).map(|()| v).map_err(E::from));
     if r.is_err() {
         tail::discard(c);
     }
     r
+}
+
+/// The tail of a write in its own transaction; on PostgreSQL, when there was nothing to
+/// write, a statement all the same: a write that ignored a failed statement left the
+/// transaction aborted, and PostgreSQL would turn the `COMMIT` into a `ROLLBACK` without an
+/// error (as `postgres::finish` for a batch).
+fn end_of_write(c: &mut DbConn) -> QueryResult<()> {
+    if tail::flush_sent(c)? || matches!(c, DbConn::Sqlite(_)) {
+        return Ok(());
+    }
+    c.batch_execute("SELECT 1")
 }
 
 /// A savepoint inside a write: `f`'s changes are undone alone if it fails, the write goes on

@@ -623,6 +623,38 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
     db.write_new(move |c| write(9999, true, c)).unwrap();
 }
 
+/// The same for a write in a transaction of its own (`Db::write`: start-up's writes, the
+/// demo room) that keeps nothing for its tail: on PostgreSQL it is not answered saved.
+#[actix_web::test]
+async fn a_write_of_its_own_that_ignores_a_failed_statement_is_not_answered_saved_unless_it_was() {
+    let app = TestApp::new().await;
+    let db = app.state.db.clone();
+    let pg = db.backend == cardroom::db::Backend::Postgres;
+    let mut conn = db.conn().unwrap();
+    let r = db.write(&mut conn, |c| -> Result<(), AppError> {
+        let row = (settings::key.eq(key(7)), settings::value.eq("x"));
+        diesel::insert_into(settings::table)
+            .values(row.clone())
+            .execute(c)?;
+        let again = diesel::insert_into(settings::table).values(row).execute(c);
+        assert!(again.is_err(), "the key is taken");
+        Ok(())
+    });
+    match r {
+        Ok(()) if !pg => {}
+        Err(AppError::Internal(_)) if pg => {}
+        other => panic!("{other:?}"),
+    }
+    let stored: i64 = app.with_conn(|c| {
+        settings::table
+            .filter(settings::key.eq(key(7)))
+            .count()
+            .get_result(c)
+            .unwrap()
+    });
+    assert_eq!(stored == 1, !pg, "stored only where answered saved");
+}
+
 /// Writes queued together share a transaction: each sees the room as the writes before it
 /// left it — renamed by the one before, or not renamed when that write failed and was undone.
 /// (It guards the room kept for a whole batch, `db::tail::remembered_room`: without its
