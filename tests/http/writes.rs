@@ -12,6 +12,18 @@ fn key(i: usize) -> String {
     format!("test.write.{i:03}")
 }
 
+/// The keys the writes of these tests stored, in order.
+fn stored_keys(app: &TestApp) -> Vec<String> {
+    app.with_conn(|c| {
+        settings::table
+            .filter(settings::key.like("test.write.%"))
+            .order(settings::key.asc())
+            .select(settings::key)
+            .load(c)
+            .unwrap()
+    })
+}
+
 /// Runs `n` writes at once, write `i` from a thread of its own through `Db::write_new` (so
 /// they meet in the writer thread's batches), and gives back each caller's answer, in order.
 fn at_once(
@@ -69,14 +81,7 @@ async fn a_failed_or_panicking_write_is_undone_alone_and_the_others_commit() {
     }
     let expected: Vec<usize> = (0..n).filter(|i| i % 3 != 0 && i % 7 != 0).collect();
     assert_eq!(ok, expected);
-    let stored: Vec<String> = app.with_conn(|c| {
-        settings::table
-            .filter(settings::key.like("test.write.%"))
-            .order(settings::key.asc())
-            .select(settings::key)
-            .load(c)
-            .unwrap()
-    });
+    let stored = stored_keys(&app);
     assert_eq!(
         stored,
         expected.iter().map(|&i| key(i)).collect::<Vec<_>>(),
@@ -597,14 +602,7 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
         shared[0] > 0 && shared[1] > 0,
         "the two writes never shared a batch: {shared:?}"
     );
-    let stored: Vec<String> = app.with_conn(|c| {
-        settings::table
-            .filter(settings::key.like("test.write.%"))
-            .order(settings::key.asc())
-            .select(settings::key)
-            .load(c)
-            .unwrap()
-    });
+    let stored = stored_keys(&app);
     expected.sort();
     assert_eq!(
         stored, expected,
