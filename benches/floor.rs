@@ -272,6 +272,32 @@ struct CallSeat {
     clients: usize,
 }
 
+/// The phases' clock of [`call_and_seat`], kept by the clients' leader at each barrier.
+#[derive(Clone, Copy)]
+struct PhaseClock {
+    /// When the current phase started.
+    start: Instant,
+    leave_s: f64,
+    pairs_s: f64,
+    /// The machine's and this process's CPU seconds when the call+seat phase started.
+    cpu_at_start: (f64, f64),
+    pairs_cpu_s: f64,
+    pairs_own_cpu_s: f64,
+}
+
+impl Default for PhaseClock {
+    fn default() -> Self {
+        PhaseClock {
+            start: Instant::now(),
+            leave_s: 0.0,
+            pairs_s: 0.0,
+            cpu_at_start: (0.0, 0.0),
+            pairs_cpu_s: 0.0,
+            pairs_own_cpu_s: 0.0,
+        }
+    }
+}
+
 /// Rounds of two phases, all clients in step (barriers): free one seat at every main table
 /// (leave, timed on its own), then call the next player for each free seat and seat them
 /// (the measured call+seat pairs). Client k owns main tables k, k + clients, …, so no two
@@ -294,15 +320,7 @@ fn call_and_seat(
     let barrier = Arc::new(Barrier::new(clients));
     let stop = Arc::new(AtomicBool::new(false));
     let rounds = Arc::new(AtomicUsize::new(0));
-    // (phase start, leave seconds, call+seat seconds, machine and process CPU at the
-    // call+seat phase's start, machine and process CPU of the call+seat phases)
-    let clock = Arc::new(Mutex::new((
-        Instant::now(),
-        0.0f64,
-        0.0f64,
-        (0.0f64, 0.0f64),
-        (0.0f64, 0.0f64),
-    )));
+    let clock = Arc::new(Mutex::new(PhaseClock::default()));
     let auth = format!("Bearer {token}");
     let start = Instant::now();
     let deadline = start + max;
@@ -336,7 +354,7 @@ fn call_and_seat(
                 let mut to_fill: Vec<(usize, i32)> = Vec::new();
                 let mut round = 0usize;
                 if barrier.wait().is_leader() {
-                    clock.lock().unwrap().0 = Instant::now();
+                    clock.lock().unwrap().start = Instant::now();
                 }
                 loop {
                     let seat = (round % SEATS as usize) as i32 + 1;
@@ -371,9 +389,9 @@ fn call_and_seat(
                     }
                     if barrier.wait().is_leader() {
                         let mut g = clock.lock().unwrap();
-                        g.1 += g.0.elapsed().as_secs_f64();
-                        g.0 = Instant::now();
-                        g.3 = (machine_busy_s(), cpu_s());
+                        g.leave_s += g.start.elapsed().as_secs_f64();
+                        g.start = Instant::now();
+                        g.cpu_at_start = (machine_busy_s(), cpu_s());
                     }
                     // Phase 2: call the next player for each free seat, and seat them.
                     let mut still_free = Vec::new();
@@ -431,9 +449,9 @@ fn call_and_seat(
                     round += 1;
                     if barrier.wait().is_leader() {
                         let mut g = clock.lock().unwrap();
-                        g.2 += g.0.elapsed().as_secs_f64();
-                        g.4 .0 += machine_busy_s() - g.3 .0;
-                        g.4 .1 += cpu_s() - g.3 .1;
+                        g.pairs_s += g.start.elapsed().as_secs_f64();
+                        g.pairs_cpu_s += machine_busy_s() - g.cpu_at_start.0;
+                        g.pairs_own_cpu_s += cpu_s() - g.cpu_at_start.1;
                         rounds.store(round, Ordering::Relaxed);
                         if claimed.load(Ordering::Relaxed) >= ops || Instant::now() >= deadline {
                             stop.store(true, Ordering::Relaxed);
@@ -441,7 +459,7 @@ fn call_and_seat(
                     }
                     // Everyone reads the leader's decision after this one.
                     if barrier.wait().is_leader() {
-                        clock.lock().unwrap().0 = Instant::now();
+                        clock.lock().unwrap().start = Instant::now();
                     }
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -471,7 +489,13 @@ fn call_and_seat(
         }
     }
     let elapsed_s = start.elapsed().as_secs_f64();
-    let (_, leave_s, pairs_s, _, (pairs_cpu_s, pairs_own_cpu_s)) = *clock.lock().unwrap();
+    let PhaseClock {
+        leave_s,
+        pairs_s,
+        pairs_cpu_s,
+        pairs_own_cpu_s,
+        ..
+    } = *clock.lock().unwrap();
     CallSeat {
         pairs: summarize(all.pairs),
         call: summarize(all.call),
@@ -632,11 +656,16 @@ struct Figures {
     statements_per_pair: f64,
     writes_per_transaction: f64,
     errors: usize,
-    /// Machine CPU per call+seat pair (ms, every process), and the pairs/s the machine's
-    /// cores would do at that cost.
+    /// Machine CPU per call+seat pair (ms, every process), and the machine's cores.
     cpu_ms_per_pair: f64,
-    cpu_ceiling: f64,
     cores: usize,
+}
+
+impl Figures {
+    /// The pairs/s the machine's cores would do, every one busy, at this CPU per pair.
+    fn cpu_ceiling(&self) -> f64 {
+        self.cores as f64 * 1e3 / self.cpu_ms_per_pair
+    }
 }
 
 /// The machine's own limit: the raw rate of a transaction comparable to a floor write — six
@@ -826,7 +855,6 @@ fn run_child(backend: &str) -> Option<Figures> {
         writes_per_transaction: f("call_seat.writes_per_transaction"),
         errors: f("call_seat.errors") as usize,
         cpu_ms_per_pair: f("call_seat.cpu_ms_per_pair"),
-        cpu_ceiling: f("call_seat.cpu_ceiling_per_s"),
         cores: f("cores") as usize,
     })
 }
@@ -911,7 +939,7 @@ fn compare(figures: &[Figures]) {
                 "{}: machine CPU per pair (ms) / CPU ceiling (pairs/s)",
                 f.name
             ),
-            format!("{:.2} / {:.0}", f.cpu_ms_per_pair, f.cpu_ceiling),
+            format!("{:.2} / {:.0}", f.cpu_ms_per_pair, f.cpu_ceiling()),
             "",
             "",
         );
@@ -961,8 +989,8 @@ fn compare(figures: &[Figures]) {
             "PostgreSQL: CPU ceiling, every core busy: pairs/s (× SQLite's)",
             format!(
                 "{:.0} ({:.2}×)",
-                p.cpu_ceiling,
-                p.cpu_ceiling / s.throughput
+                p.cpu_ceiling(),
+                p.cpu_ceiling() / s.throughput
             ),
             "",
             "",
@@ -975,7 +1003,7 @@ fn compare(figures: &[Figures]) {
         );
         println!(
             "floor.compare.postgres.cpu_ceiling_over_sqlite={:.3}",
-            p.cpu_ceiling / s.throughput
+            p.cpu_ceiling() / s.throughput
         );
         println!("floor.compare.postgres.cpu_budget_ms_per_pair={budget_ms:.3}");
     }
@@ -1494,7 +1522,6 @@ fn run_backend(
         writes_per_transaction: per_batch,
         errors: cs.errors.len(),
         cpu_ms_per_pair,
-        cpu_ceiling,
         cores,
     }
 }

@@ -81,27 +81,7 @@ pub struct Db {
 /// returns what answers its caller once the batch is committed (or not).
 /// Without a connection (the pool could not give one) it answers at once.
 type Job = Box<dyn FnOnce(Result<&mut DbConn, String>) -> Answer + Send>;
-type Answer = Box<dyn FnOnce(&Result<(), NotKept>) + Send>;
-
-/// Why the writer thread did not keep a write that ran.
-#[derive(Debug, Clone)]
-enum NotKept {
-    /// The batch's transaction was rolled back whole (its commit failed, the connection was
-    /// lost): nothing of the write was kept, try again (503).
-    Batch(String),
-    /// This write alone was undone after it answered success: a statement of it had failed
-    /// unnoticed (PostgreSQL, `postgres::undo_last_write`). A fault of the write's own (500),
-    /// not the database's.
-    Undone(String),
-}
-
-impl std::fmt::Display for NotKept {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NotKept::Batch(m) | NotKept::Undone(m) => f.write_str(m),
-        }
-    }
-}
+type Answer = Box<dyn FnOnce(&Result<(), String>) + Send>;
 
 /// How long the SQLite writer thread keeps adding waiting writes to one transaction before
 /// it commits: bounds what the first write of a batch waits for the others. It only matters
@@ -422,7 +402,7 @@ impl Db {
             let c = match c {
                 Ok(c) => c,
                 Err(msg) => {
-                    return Box::new(move |_: &Result<(), NotKept>| {
+                    return Box::new(move |_: &Result<(), String>| {
                         reply(Err(E::from(db_unavailable(msg))))
                     }) as Answer;
                 }
@@ -468,19 +448,16 @@ impl Db {
             if panicked {
                 log::error!("a write panicked; its savepoint was rolled back");
             }
-            Box::new(move |committed: &Result<(), NotKept>| {
+            Box::new(move |committed: &Result<(), String>| {
                 reply(match (r, committed) {
                     (Ok(v), Ok(())) => Ok(v),
                     // The batch was rolled back as a whole (its commit failed, or the
-                    // connection was lost): nothing of this write was kept, so "try again"
+                    // connection was lost), or this write alone after it answered
+                    // (`postgres::undo_last_write`): nothing of it was kept, so "try again"
                     // (503) is the honest answer, not an internal error.
-                    (Ok(_), Err(NotKept::Batch(msg))) => Err(E::from(db_unavailable(format!(
+                    (Ok(_), Err(msg)) => Err(E::from(db_unavailable(format!(
                         "the write was not saved: {msg}"
                     )))),
-                    // Undone alone, for a fault of its own: not a database outage.
-                    (Ok(_), Err(NotKept::Undone(msg))) => {
-                        Err(E::from(db_error(format!("the write was not saved: {msg}"))))
-                    }
                     (Err(e), _) => Err(e),
                 })
             }) as Answer
@@ -526,18 +503,21 @@ fn with_tail<T, E>(c: &mut DbConn, f: impl FnOnce(&mut DbConn) -> Result<T, E>) 
 where
     E: From<diesel::result::Error>,
 {
-    let r = f(c).and_then(|v| end_of_write(c).map(|()| v).map_err(E::from));
+    let r = f(c).and_then(|v| flush_before_commit(c).map(|()| v).map_err(E::from));
     if r.is_err() {
         tail::discard(c);
     }
     r
 }
 
-/// The tail of a write in its own transaction; on PostgreSQL, when there was nothing to
-/// write, a statement all the same: a write that ignored a failed statement left the
-/// transaction aborted, and PostgreSQL would turn the `COMMIT` into a `ROLLBACK` without an
-/// error (as `postgres::finish` for a batch).
-fn end_of_write(c: &mut DbConn) -> QueryResult<()> {
+/// The end of a write transaction (one write's, or a PostgreSQL batch's), before its commit:
+/// what its writes kept — moved counters, audit records, events and messages — in one
+/// statement (`db::tail`). On PostgreSQL, when nothing was kept, a statement all the same: a
+/// write that ignored a failed statement left the transaction aborted, and that must be found
+/// before the `COMMIT`, which PostgreSQL would turn into a `ROLLBACK` without an error — every
+/// write in it lost, each answered saved (found in review, 2026-11-25). Floor writes always
+/// keep something: no round trip is added there.
+pub(super) fn flush_before_commit(c: &mut DbConn) -> QueryResult<()> {
     if tail::flush_sent(c)? || matches!(c, DbConn::Sqlite(_)) {
         return Ok(());
     }

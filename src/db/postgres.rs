@@ -5,7 +5,7 @@
 //! file has its own owner and its own concerns — checkpoints — and the two loops differ in
 //! where the turn is taken and how a connection is obtained).
 
-use super::{Answer, Job, Manager, NotKept, WriteStats, SUSPECT_WAIT};
+use super::{Answer, Job, Manager, WriteStats, SUSPECT_WAIT};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::Pool;
@@ -74,24 +74,15 @@ fn undo_last_write(
     if let Some(answer) = answers.pop() {
         // (A write that failed is answered its own error all the same.)
         log::error!("the last write left its transaction unusable; it is undone: {why}");
-        let why = NotKept::Undone(format!("a statement of it failed: {why}"));
-        answers.push(Box::new(move |_: &Result<(), NotKept>| answer(&Err(why))));
+        // Answered 503, as a batch that could not be committed: whether the failure was
+        // this write's own (it ignored a failed statement) or a passing one of the batch's
+        // end (a cancelled statement) cannot be told apart here — diesel does not give the
+        // SQLSTATE — and a failure that passes must never be answered 500 (issue 14).
+        // Either way nothing of the write was kept, so trying again is right.
+        let why = format!("a statement of it or of the batch's end failed: {why}");
+        answers.push(Box::new(move |_: &Result<(), String>| answer(&Err(why))));
     }
     Ok(())
-}
-
-/// The end of a batch, before its commit: what its writes kept — moved counters, audit
-/// records, events and messages — in one statement (`db::tail`). When nothing was kept, a
-/// statement all the same (the next write's savepoint, as it were): a write that left the
-/// transaction aborted must be found before the `COMMIT`, which PostgreSQL would turn into a
-/// `ROLLBACK` without an error — every write of the batch lost, each answered saved (found
-/// in review, 2026-11-25). Floor writes always keep something: no round trip is added there.
-fn finish(c: &mut super::DbConn) -> diesel::QueryResult<()> {
-    if super::tail::flush_sent(c)? {
-        Ok(())
-    } else {
-        c.batch_execute(WRITE_SAVEPOINT)
-    }
 }
 
 /// At most this many writes in one batch (SQLite: `BATCH_JOBS`, 64). Every write of a batch
@@ -173,19 +164,19 @@ pub(super) fn writer_loop(
                 }
                 job = rx.try_recv().ok();
             }
-            // What the batch's writes kept, in one statement before the commit (`finish`).
-            // If it fails, the last write may be why (see `undo_last_write`): without it,
-            // once more; if that fails too the whole batch is rolled back and every write
-            // answered so.
-            match finish(c) {
+            // What the batch's writes kept, in one statement before the commit
+            // (`flush_before_commit`). If it fails, the last write may be why (see
+            // `undo_last_write`): without it, once more; if that fails too the whole batch is
+            // rolled back and every write answered so.
+            match super::flush_before_commit(c) {
                 Ok(()) => Ok(()),
                 Err(e) => {
                     undo_last_write(c, &mut answers, last_mark.take(), &e)?;
-                    finish(c)
+                    super::flush_before_commit(c)
                 }
             }
         });
-        let committed = r.map_err(|e| NotKept::Batch(e.to_string()));
+        let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {
             log::error!(
                 "a batch of {} write(s) could not be committed: {e}",
@@ -208,7 +199,7 @@ pub(super) fn writer_loop(
         if let Some(first) = first {
             let why = committed
                 .err()
-                .map_or_else(|| "the write could not start".into(), |e| e.to_string());
+                .unwrap_or_else(|| "the write could not start".into());
             first(Err(why))(&Ok(()));
         }
     }

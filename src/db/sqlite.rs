@@ -1,7 +1,7 @@
 //! SQLite only: the writer thread (group commit), the checkpointer thread, and the library
 //! settings made once per process.
 
-use super::{Answer, Job, Manager, NotKept, WriteStats, BATCH_JOBS, BATCH_TIME};
+use super::{Answer, Job, Manager, WriteStats, BATCH_JOBS, BATCH_TIME};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use diesel::r2d2::Pool;
@@ -62,7 +62,7 @@ pub(super) fn writer_loop(
             // it fails the whole batch is rolled back and every write answered so.
             super::tail::flush(c)
         });
-        let committed = r.map_err(|e| NotKept::Batch(e.to_string()));
+        let committed = r.map_err(|e| e.to_string());
         if let Err(e) = &committed {
             log::error!(
                 "a batch of {} write(s) could not be committed: {e}",

@@ -500,7 +500,7 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
 /// is never answered as saved when its backend did not keep it: PostgreSQL refuses every
 /// later statement of the transaction until a rollback, so the write goes back to its
 /// savepoint after all — its row and its audit record gone — and its caller hears "not
-/// saved" (an internal error: the fault is the write's own); the other writes of its batch
+/// saved" (503: nothing of it was kept); the other writes of its batch
 /// commit, the audit chain holds. It is found by the next write's savepoint, or at the
 /// batch's end: by its tail's statement, or — when no write of the batch kept anything for
 /// the tail — by a statement sent for that (PostgreSQL would otherwise turn the `COMMIT` into
@@ -550,7 +550,7 @@ async fn a_write_that_ignores_a_failed_statement_is_not_answered_saved_unless_it
             expected.push(key(i));
             audited += u64::from(has_audit);
         }
-        Err(AppError::Internal(_)) if bad(i) => {}
+        Err(AppError::Unavailable(_)) if bad(i) => {}
         other => panic!("write {i}: {other:?}"),
     };
     // Alone, with and without anything for the batch's tail.
