@@ -400,6 +400,25 @@ pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
         .first(conn)?)
 }
 
+/// A table and a player in one statement (`NotFound` when either is missing): an API answer
+/// about a call or a seating names both, and reads them after the write's commit (issue 14:
+/// one round trip, not two, per floor request on PostgreSQL).
+pub fn table_and_player(
+    conn: &mut DbConn,
+    table_id: i64,
+    player_id: i64,
+) -> AppResult<(TableRow, crate::db::models::PlayerRow)> {
+    use crate::db::schema::players;
+    Ok(card_tables::table
+        .inner_join(players::table.on(players::id.eq(player_id)))
+        .filter(card_tables::id.eq(table_id))
+        .select((
+            TableRow::as_select(),
+            crate::db::models::PlayerRow::as_select(),
+        ))
+        .first(conn)?)
+}
+
 fn check_table(conn: &mut DbConn, t: &TableInput) -> AppResult<(TableSpec, Option<GameRow>)> {
     let mut e = Errors::default();
     let mode = parse_enum::<TableMode>(&mut e, "mode", &t.mode);

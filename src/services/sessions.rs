@@ -109,27 +109,28 @@ pub fn open(
     Ok(row)
 }
 
-/// The session a token names, if it is still open and belongs to that staff member.
+/// The session a token names, if it is still open and belongs to that staff member, with
+/// that staff member's row as it is now (a role change or deactivation counts at once): one
+/// statement, as every signed-in request asks it (issue 14: one round trip, not two).
 pub fn check(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     sid: &str,
     staff_id: i64,
-) -> AppResult<SessionRow> {
+) -> AppResult<(StaffRow, SessionRow)> {
+    use crate::db::schema::staff;
     if sid.is_empty() {
         return Err(ended());
     }
-    let row: Option<SessionRow> = s::table
-        .find(sid)
-        .select(SessionRow::as_select())
+    let row: Option<(SessionRow, StaffRow)> = s::table
+        .inner_join(staff::table)
+        .filter(s::id.eq(sid))
+        .filter(s::staff_id.eq(staff_id))
+        .select((SessionRow::as_select(), StaffRow::as_select()))
         .first(conn)
         .optional()?;
     match row {
-        Some(r)
-            if r.staff_id == staff_id && r.ended_at.is_none() && r.expires_at > now.naive_utc() =>
-        {
-            Ok(r)
-        }
+        Some((r, who)) if r.ended_at.is_none() && r.expires_at > now.naive_utc() => Ok((who, r)),
         _ => Err(ended()),
     }
 }

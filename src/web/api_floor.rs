@@ -312,8 +312,7 @@ fn seating_out(s: &SeatingRow, t: &TableRow, p: &PlayerRow) -> SeatingOut {
 
 /// Reads what a seating answer shows (same transaction as the change).
 fn seating_answer(conn: &mut crate::db::DbConn, s: &SeatingRow) -> AppResult<SeatingOut> {
-    let t = games::get_table(conn, s.table_id)?;
-    let p = registry::get(conn, s.player_id)?;
+    let (t, p) = games::table_and_player(conn, s.table_id, s.player_id)?;
     Ok(seating_out(s, &t, &p))
 }
 
@@ -749,8 +748,7 @@ pub async fn call_next(
 async fn call_created(st: &AppState, c: SeatCallRow) -> AppResult<HttpResponse> {
     let out = st
         .run(move |_, conn| {
-            let t = games::get_table(conn, c.table_id)?;
-            let p = registry::get(conn, c.player_id)?;
+            let (t, p) = games::table_and_player(conn, c.table_id, c.player_id)?;
             Ok(seat_call_out(&c, &t, &p))
         })
         .await?;

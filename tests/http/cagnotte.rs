@@ -1139,38 +1139,8 @@ async fn the_reports_api_counts_what_the_tables_recorded() {
 /// out, so that an empty table does not decide the plan.
 #[actix_web::test]
 async fn a_buyins_due_is_found_by_an_index_not_a_scan() {
-    #[derive(QueryableByName)]
-    struct PgLine {
-        #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
-        line: String,
-    }
-    #[derive(QueryableByName)]
-    struct LiteLine {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        detail: String,
-    }
     let app = TestApp::new().await;
-    let sql = "SELECT id FROM cagnotte_dues WHERE seating_id = 7 AND state = 'due'";
-    let plan: Vec<String> = app.with_conn(|c| match c {
-        cardroom::db::DbConn::Postgres(_) => {
-            diesel::sql_query("SET enable_seqscan = off")
-                .execute(c)
-                .unwrap();
-            let rows = diesel::sql_query(format!("EXPLAIN {sql}"))
-                .load::<PgLine>(c)
-                .unwrap();
-            diesel::sql_query("RESET enable_seqscan")
-                .execute(c)
-                .unwrap();
-            rows.into_iter().map(|r| r.line).collect()
-        }
-        cardroom::db::DbConn::Sqlite(_) => diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
-            .load::<LiteLine>(c)
-            .unwrap()
-            .into_iter()
-            .map(|r| r.detail)
-            .collect(),
-    });
+    let plan = app.plan_of("SELECT id FROM cagnotte_dues WHERE seating_id = 7 AND state = 'due'");
     assert!(
         plan.iter().any(|l| l.contains("cagnotte_dues_by_seating")),
         "{plan:?}"

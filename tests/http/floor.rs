@@ -3527,3 +3527,24 @@ async fn a_seat_whose_call_ran_out_is_free_for_the_next_call_even_before_the_sch
     // The scheduler finds nothing left to expire.
     assert_eq!(tick(&app), 0);
 }
+
+/// A call reads the head of its game's list inside the room's write turn
+/// (`services::floor::waiting_page`): in list order straight from an index (migration
+/// 000021), with no sort of the entries of an order key by join time and id on every call.
+/// Asked of each backend's planner, with the statement the service sends.
+#[actix_web::test]
+async fn a_call_reads_the_head_of_the_list_in_order_from_an_index() {
+    let app = TestApp::new().await;
+    let plan = app.plan_of(
+        "SELECT id, player_id FROM waitlist_entries \
+         WHERE game_id = 3 AND (\"waitlist_entries\".\"state\" = 'waiting') \
+         ORDER BY order_key ASC, joined_at ASC, id ASC LIMIT 8 OFFSET 0",
+    );
+    assert!(plan.iter().any(|l| l.contains("waitlist_head")), "{plan:?}");
+    assert!(
+        !plan
+            .iter()
+            .any(|l| l.contains("Sort") || l.contains("TEMP B-TREE")),
+        "the head is read in order, not sorted: {plan:?}"
+    );
+}

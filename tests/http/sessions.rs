@@ -93,6 +93,73 @@ async fn an_api_token_is_refused_once_signed_out() {
     );
 }
 
+/// A session row counts only for the staff member it was opened for: a token signed with the
+/// room's keys (it could only come from the server) that names someone else's open session
+/// is refused, and the session's owner keeps theirs. (The session and the staff member are
+/// read in one statement, issue 14: the pairing is part of that statement.)
+#[actix_web::test]
+async fn a_token_naming_another_staff_members_session_is_refused() {
+    let app = TestApp::new().await;
+    app.create_staff("floor1", "floor");
+    let r = login_from(&app, DESK, "floor1", STAFF_PW).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let floor_token = r.json()["token"].as_str().unwrap().to_string();
+    let now = app.state.clock.now();
+    let floor = cardroom::auth::verify(
+        &app.state.keys,
+        &floor_token,
+        cardroom::auth::TokenKind::Api,
+        now,
+    )
+    .expect("the server's own token");
+    let (admin, admin_ver) = app.with_conn(|c| {
+        let s = cardroom::services::staff::list(c)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.username == "admin")
+            .unwrap();
+        (s.id, s.token_version)
+    });
+    // The admin's id and token version, the floor member's session.
+    let (forged, _) = cardroom::auth::issue(
+        &app.state.keys,
+        admin,
+        admin_ver,
+        cardroom::auth::TokenKind::Api,
+        &floor.sid,
+        now,
+        8,
+    );
+    let r = bearer(&app, "GET", "/api/v1/me", &forged).await;
+    assert!(is_ended(&r), "{} {}", r.status, r.text());
+    // The same token with the admin's own session would pass: only the pairing refused it.
+    let r = login_from(&app, DESK, "admin", ADMIN_PW).await;
+    let admin_token = r.json()["token"].as_str().unwrap().to_string();
+    let admin_sid = cardroom::auth::verify(
+        &app.state.keys,
+        &admin_token,
+        cardroom::auth::TokenKind::Api,
+        now,
+    )
+    .unwrap()
+    .sid;
+    let (own, _) = cardroom::auth::issue(
+        &app.state.keys,
+        admin,
+        admin_ver,
+        cardroom::auth::TokenKind::Api,
+        &admin_sid,
+        now,
+        8,
+    );
+    let r = bearer(&app, "GET", "/api/v1/me", &own).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["username"], "admin", "{}", r.text());
+    let r = bearer(&app, "GET", "/api/v1/me", &floor_token).await;
+    assert_eq!(r.status, 200, "the floor member's session is untouched");
+    assert_eq!(r.json()["username"], "floor1", "{}", r.text());
+}
+
 #[actix_web::test]
 async fn a_staff_member_sees_their_sessions_and_ends_one_elsewhere() {
     let app = TestApp::new().await;

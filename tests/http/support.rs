@@ -318,6 +318,46 @@ impl TestApp {
         assert_eq!(r.status, 201, "assign dealer: {}", r.text());
     }
 
+    /// The plan the backend's planner makes for `sql`, one line per step (PostgreSQL's
+    /// `EXPLAIN` with table scans priced out, so that a near-empty table does not decide the
+    /// plan; SQLite's `EXPLAIN QUERY PLAN`): tests that a read inside the write turn uses
+    /// its index.
+    pub fn plan_of(&self, sql: &str) -> Vec<String> {
+        use diesel::RunQueryDsl;
+        #[derive(diesel::QueryableByName)]
+        struct PgLine {
+            #[diesel(sql_type = diesel::sql_types::Text, column_name = "QUERY PLAN")]
+            line: String,
+        }
+        #[derive(diesel::QueryableByName)]
+        struct LiteLine {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            detail: String,
+        }
+        self.with_conn(|c| match c {
+            cardroom::db::DbConn::Postgres(_) => {
+                diesel::sql_query("SET enable_seqscan = off")
+                    .execute(c)
+                    .unwrap();
+                let rows = diesel::sql_query(format!("EXPLAIN {sql}"))
+                    .load::<PgLine>(c)
+                    .unwrap();
+                diesel::sql_query("RESET enable_seqscan")
+                    .execute(c)
+                    .unwrap();
+                rows.into_iter().map(|r| r.line).collect()
+            }
+            cardroom::db::DbConn::Sqlite(_) => {
+                diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
+                    .load::<LiteLine>(c)
+                    .unwrap()
+                    .into_iter()
+                    .map(|r| r.detail)
+                    .collect()
+            }
+        })
+    }
+
     pub fn create_staff(&self, username: &str, role: &str) {
         let now = self.state.clock.now();
         let input = cardroom::services::staff::StaffInput {

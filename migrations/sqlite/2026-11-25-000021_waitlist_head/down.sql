@@ -1,0 +1,1 @@
+DROP INDEX waitlist_head;
