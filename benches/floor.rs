@@ -659,6 +659,10 @@ struct Figures {
     /// Machine CPU per call+seat pair (ms, every process), and the machine's cores.
     cpu_ms_per_pair: f64,
     cores: usize,
+    /// One statement's round trip (`SELECT 1`, µs): one client alone, and each of `cores`
+    /// clients at once (see [`round_trip_us`]).
+    rtt_single_us: f64,
+    rtt_multi_us: f64,
 }
 
 impl Figures {
@@ -666,6 +670,42 @@ impl Figures {
     fn cpu_ceiling(&self) -> f64 {
         self.cores as f64 * 1e3 / self.cpu_ms_per_pair
     }
+}
+
+/// What one statement's round trip costs on this backend's connections (`SELECT 1`, µs per
+/// statement and client): one client alone, then `clients` at once. On PostgreSQL the first
+/// is what the one writer thread pays per statement: each round trip wakes the server's
+/// process and then the writer again, and on a machine whose other cores are idle the
+/// scheduler puts the woken process on another core (on a virtual machine, ~35 µs a wake-up:
+/// 2026-11-25, `SELECT 1` ran ~75 µs a round trip alone, ~10 µs with both cores busy or with
+/// client and server pinned to one core). The second is what writers running in parallel
+/// would pay. On SQLite both are a library call.
+fn round_trip_us(state: &AppState, clients: usize, secs: f64) -> (f64, f64) {
+    use diesel::RunQueryDsl;
+    let run = || -> (usize, f64) {
+        let mut conn = state.db.conn().expect("conn");
+        let c: &mut cardroom::db::DbConn = &mut conn;
+        let t = Instant::now();
+        let end = t + Duration::from_secs_f64(secs);
+        let mut n = 0usize;
+        while Instant::now() < end {
+            diesel::sql_query("SELECT 1").execute(c).expect("SELECT 1");
+            n += 1;
+        }
+        (n, t.elapsed().as_secs_f64())
+    };
+    let per = |(n, s): (usize, f64)| s * 1e6 / n.max(1) as f64;
+    let single = per(run());
+    let multi: Vec<f64> = std::thread::scope(|sc| {
+        let hs: Vec<_> = (0..clients).map(|_| sc.spawn(|| per(run()))).collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("round trip client"))
+            .collect()
+    });
+    (
+        single,
+        multi.iter().sum::<f64>() / multi.len().max(1) as f64,
+    )
 }
 
 /// The machine's own limit: the raw rate of a transaction comparable to a floor write — six
@@ -856,6 +896,8 @@ fn run_child(backend: &str) -> Option<Figures> {
         errors: f("call_seat.errors") as usize,
         cpu_ms_per_pair: f("call_seat.cpu_ms_per_pair"),
         cores: f("cores") as usize,
+        rtt_single_us: f("rtt_single_us"),
+        rtt_multi_us: f("rtt_multi_us"),
     })
 }
 
@@ -892,6 +934,15 @@ fn compare(figures: &[Figures]) {
                 f.name, f.raw_clients
             ),
             format!("{:.0}", f.raw_multi),
+            "",
+            "",
+        );
+        row(
+            &format!(
+                "{}:   one statement's round trip (µs), 1 client / {} at once",
+                f.name, f.cores
+            ),
+            format!("{:.1} / {:.1}", f.rtt_single_us, f.rtt_multi_us),
             "",
             "",
         );
@@ -1090,6 +1141,8 @@ fn run_backend(
     let raw_clients = clients.min(pool_size.saturating_sub(1).max(1) as usize);
     let (raw_single, raw_multi) = raw_rate(&state, raw_clients, raw_secs);
     println!("limit ({name}, same connections and settings as the app): raw 6-indexed-row transactions {raw_single:.0}/s with 1 client, {raw_multi:.0}/s with {raw_clients} clients");
+    let (rtt_single_us, rtt_multi_us) = round_trip_us(&state, cores, 1.0);
+    println!("one statement's round trip (SELECT 1): {rtt_single_us:.1} µs with 1 client, {rtt_multi_us:.1} µs each with {cores} at once");
 
     let (addr, handle) = start_server(state.clone());
     let token = api_token(addr);
@@ -1416,6 +1469,8 @@ fn run_backend(
     kv("raw_multi_per_s", format!("{raw_multi:.1}"));
     kv("raw_clients", raw_clients.to_string());
     kv("cores", cores.to_string());
+    kv("rtt_single_us", format!("{rtt_single_us:.2}"));
+    kv("rtt_multi_us", format!("{rtt_multi_us:.2}"));
     kv("statements_per_pair", format!("{statements_per_pair:.1}"));
     kv("room.tables", TABLES.to_string());
     kv("room.seated", SEATED.to_string());
@@ -1523,6 +1578,8 @@ fn run_backend(
         errors: cs.errors.len(),
         cpu_ms_per_pair,
         cores,
+        rtt_single_us,
+        rtt_multi_us,
     }
 }
 

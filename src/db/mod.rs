@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod conditions;
 mod connection;
+pub mod floor_writes;
 pub mod models;
 mod postgres;
 pub mod schema;

@@ -1217,11 +1217,21 @@ async fn confirming_a_call_seats_the_player_and_uses_up_the_list_entry() {
         lines(&waitlist(&app, &r.admin, r.game).await),
         vec![(p[1], 1, "waiting".into())]
     );
-    let e_state: String = app.with_conn(|c| {
-        use cardroom::db::schema::waitlist_entries::dsl::*;
-        waitlist_entries.find(entry).select(state).first(c).unwrap()
-    });
+    // The entry ends as seated, at the seating's time (the list's reports count its wait
+    // to it).
+    let (e_state, e_ended, e_reason): (String, Option<chrono::NaiveDateTime>, Option<String>) = app
+        .with_conn(|c| {
+            use cardroom::db::schema::waitlist_entries::dsl::*;
+            waitlist_entries
+                .find(entry)
+                .select((state, ended_at, end_reason))
+                .first(c)
+                .unwrap()
+        });
     assert_eq!(e_state, "seated");
+    assert_eq!(e_reason.as_deref(), Some("seated"));
+    let sat_at: chrono::DateTime<chrono::Utc> = s["sat_at"].as_str().unwrap().parse().unwrap();
+    assert_eq!(e_ended.map(|t| t.and_utc()), Some(sat_at), "{s}");
     let view = seats(&app, &r.admin, r.table).await;
     assert_eq!(view["seated"], 1);
     assert_eq!(view["seats"][6]["state"], "seated");

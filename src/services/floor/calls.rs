@@ -559,35 +559,46 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    // Kept prepared (`Cached`): diesel prepares an insert with optional fields afresh on
-    // every run otherwise.
-    crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::insert_into(seat_calls::table)
-            .values(&row)
-            .returning(seat_calls::id)
-    )
-    .get_result::<i64>(dbc))
-    .map_err(|e| {
+    let seat_called = |e: diesel::result::Error| {
         if is_unique_violation(&e) {
             conflict("err-seat-called")
         } else {
             e.into()
         }
-    })?;
-    if let Some(eid) = entry_id {
-        let n = crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(
-                waitlist_entries::table
-                    .find(eid)
-                    .filter(crate::db::conditions::EntryWaiting)
+    };
+    // The call and the entry it takes: on PostgreSQL in one statement (issue 14).
+    let entry_moved = match (&mut *conn, entry_id) {
+        (DbConn::Postgres(pg), Some(eid)) => Some(
+            crate::db::floor_writes::insert_call_taking_entry(pg, &row, eid)
+                .map_err(seat_called)?,
+        ),
+        _ => {
+            // Kept prepared (`Cached`): diesel prepares an insert with optional fields
+            // afresh on every run otherwise.
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::insert_into(seat_calls::table)
+                    .values(&row)
+                    .returning(seat_calls::id)
             )
-            .set(waitlist_entries::state.eq("called"))
-            .returning(waitlist_entries::id)
-        )
-        .changed(dbc))?;
-        if n != 1 {
-            return Err(conflict("err-entry-not-active"));
+            .get_result::<i64>(dbc))
+            .map_err(seat_called)?;
+            match entry_id {
+                Some(eid) => Some(crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(
+                        waitlist_entries::table
+                            .find(eid)
+                            .filter(crate::db::conditions::EntryWaiting)
+                    )
+                    .set(waitlist_entries::state.eq("called"))
+                    .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?),
+                None => None,
+            }
         }
+    };
+    if entry_moved.is_some_and(|n| n != 1) {
+        return Err(conflict("err-entry-not-active"));
     }
     audit::record::<(), _>(
         conn,

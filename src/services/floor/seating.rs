@@ -417,35 +417,45 @@ fn start_seating(
     keep_call: Option<i64>,
     known: Option<SeatingReads>,
 ) -> AppResult<()> {
-    // Kept prepared (`Cached`), as the call's insert.
-    crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::insert_into(seatings::table)
-            .values(row)
-            .returning(seatings::id)
-    )
-    .get_result::<i64>(dbc))
-    .map_err(|e| {
+    let seat_race = |e: diesel::result::Error| {
         if is_unique_violation(&e) {
             conflict("err-seat-race")
         } else {
             e.into()
         }
-    })?;
+    };
+    // The seating and the entry it uses up: on PostgreSQL in one statement (issue 14).
+    match (&mut *conn, entry_id) {
+        (DbConn::Postgres(pg), Some(eid)) => {
+            crate::db::floor_writes::insert_seating_using_entry(pg, row, eid, now.naive_utc())
+                .map_err(seat_race)?;
+        }
+        _ => {
+            // Kept prepared (`Cached`), as the call's insert.
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::insert_into(seatings::table)
+                    .values(row)
+                    .returning(seatings::id)
+            )
+            .get_result::<i64>(dbc))
+            .map_err(seat_race)?;
+            if let Some(eid) = entry_id {
+                crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(waitlist_entries::table.find(eid))
+                        .set((
+                            waitlist_entries::state.eq("seated"),
+                            waitlist_entries::ended_at.eq(Some(now.naive_utc())),
+                            waitlist_entries::end_reason.eq(Some("seated"))
+                        ))
+                        .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?;
+            }
+        }
+    }
     // PT-2007 7b: a late seat owes the table's session.
     let session_open = known.as_ref().map(|k| k.session_open);
     crate::services::cagnotte::on_seat(conn, now, actor, row, session_open)?;
-    if let Some(eid) = entry_id {
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(waitlist_entries::table.find(eid))
-                .set((
-                    waitlist_entries::state.eq("seated"),
-                    waitlist_entries::ended_at.eq(Some(now.naive_utc())),
-                    waitlist_entries::end_reason.eq(Some("seated"))
-                ))
-                .returning(waitlist_entries::id)
-        )
-        .changed(dbc))?;
-    }
     // The caller read in this transaction that there are none (one statement less per
     // seating, issue 14).
     if known.is_some_and(|k| !k.other_calls) {
