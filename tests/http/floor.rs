@@ -2064,6 +2064,61 @@ async fn must_move_scene(app: &TestApp) -> MustMoveScene {
     }
 }
 
+/// A call at a main table reads its game's must-move table and players inside the room's
+/// write turn, where PostgreSQL plans a statement once for every value (generic plans,
+/// `db::postgres::TURN_LOCK`). The must-move flag is written into that statement, not bound:
+/// bound, the plan could not tell one table of the game from all of them and read every
+/// seating ever recorded (a scan of a table that grows every night; 0.4 ms a call on the
+/// bench's room of one night, issue 14). Every statement of a call is looked at.
+#[actix_rt::test]
+async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_statement() {
+    let app = TestApp::with_clock(true).await;
+    let m = must_move_scene(&app).await;
+    let t = &m.t;
+    leave(&app, &t.admin, m.main_seatings[1]).await;
+    let now = app.state.clock.now();
+    let sql = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = sql.clone();
+    let call = app.with_conn(|c| {
+        use diesel::connection::{Connection, InstrumentationEvent};
+        c.set_instrumentation(move |ev: InstrumentationEvent<'_>| {
+            if let InstrumentationEvent::StartQuery { query, .. } = ev {
+                // One quoting for both backends (SQLite's text quotes names with backticks).
+                seen.lock()
+                    .unwrap()
+                    .push(query.to_string().replace('`', "\""));
+            }
+        });
+        let call = app.state.db.write(c, |c| {
+            let r = cardroom::services::room::get(c)?;
+            cardroom::services::floor::call_next(
+                c,
+                now,
+                r.tz,
+                &r.profile,
+                &Actor::system(),
+                t.main,
+                2,
+            )
+        });
+        c.set_instrumentation(|_: InstrumentationEvent<'_>| {});
+        call.expect("the call")
+    });
+    assert_eq!(call.player_id, m.x, "the first must-move player is called");
+    let sql = sql.lock().unwrap();
+    assert!(
+        sql.iter()
+            .any(|q| q.contains(r#""card_tables"."must_move""#) && q.contains("seatings")),
+        "the must-move players were read: {sql:#?}"
+    );
+    for q in sql.iter() {
+        assert!(
+            !q.contains(r#""must_move" = $"#) && !q.contains(r#""must_move" = ?"#),
+            "a bound must-move flag: {q}"
+        );
+    }
+}
+
 #[actix_rt::test]
 async fn bsop_55_a_freed_main_seat_goes_to_the_first_must_move_player_in_list_order_and_confirming_moves_them(
 ) {

@@ -71,7 +71,7 @@ pub fn recompute_must_move(
 fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
     Ok(crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
-        .filter(card_tables::must_move.eq(true))
+        .filter(card_tables::must_move)
         .filter(table_in_play!())
         .select(TableRow::as_select())
         .first(dbc))
@@ -137,7 +137,7 @@ fn must_move_table_with_players(
             waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seatings::entry_id))
         )
         .filter(card_tables::game_id.eq(game_id))
-        .filter(card_tables::must_move.eq(true))
+        .filter(card_tables::must_move)
         .filter(table_in_play!())
         .filter(seatings::left_at.is_null())
         .select((
