@@ -2077,19 +2077,8 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
     let t = &m.t;
     leave(&app, &t.admin, m.main_seatings[1]).await;
     let now = app.state.clock.now();
-    let sql = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let seen = sql.clone();
-    let call = app.with_conn(|c| {
-        use diesel::connection::{Connection, InstrumentationEvent};
-        c.set_instrumentation(move |ev: InstrumentationEvent<'_>| {
-            if let InstrumentationEvent::StartQuery { query, .. } = ev {
-                // One quoting for both backends (SQLite's text quotes names with backticks).
-                seen.lock()
-                    .unwrap()
-                    .push(query.to_string().replace('`', "\""));
-            }
-        });
-        let call = app.state.db.write(c, |c| {
+    let (call, sql) = app.statements_of(|c| {
+        app.state.db.write(c, |c| {
             let r = cardroom::services::room::get(c)?;
             cardroom::services::floor::call_next(
                 c,
@@ -2100,12 +2089,10 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
                 t.main,
                 2,
             )
-        });
-        c.set_instrumentation(|_: InstrumentationEvent<'_>| {});
-        call.expect("the call")
+        })
     });
+    let call = call.expect("the call");
     assert_eq!(call.player_id, m.x, "the first must-move player is called");
-    let sql = sql.lock().unwrap();
     assert!(
         sql.iter()
             .any(|q| q.contains(r#""card_tables"."must_move""#) && q.contains("seatings")),
@@ -3596,15 +3583,41 @@ async fn a_seat_whose_call_ran_out_is_free_for_the_next_call_even_before_the_sch
 /// A call reads the head of its game's list inside the room's write turn
 /// (`services::floor::waiting_page`): in list order straight from an index (migration
 /// 000021), with no sort of the entries of an order key by join time and id on every call.
-/// Asked of each backend's planner, with the statement the service sends.
+/// The statement a call sends, planned as the write turn plans it (PostgreSQL: its generic
+/// plan), on each backend.
 #[actix_web::test]
 async fn a_call_reads_the_head_of_the_list_in_order_from_an_index() {
     let app = TestApp::new().await;
-    let plan = app.plan_of(
-        "SELECT id, player_id FROM waitlist_entries \
-         WHERE game_id = 3 AND (\"waitlist_entries\".\"state\" = 'waiting') \
-         ORDER BY order_key ASC, joined_at ASC, id ASC LIMIT 8 OFFSET 0",
-    );
+    let r = room(&app).await;
+    for id in eligible_players(&app, 2) {
+        join(&app, &r.admin, r.game, id, false).await;
+    }
+    open_table(&app, &r.admin, r.table).await;
+    let now = app.state.clock.now();
+    let (call, sql) = app.statements_of(|c| {
+        app.state.db.write(c, |c| {
+            let room = cardroom::services::room::get(c)?;
+            cardroom::services::floor::call_next(
+                c,
+                now,
+                room.tz,
+                &room.profile,
+                &Actor::system(),
+                r.table,
+                3,
+            )
+        })
+    });
+    call.expect("the call");
+    let head = sql
+        .iter()
+        .find(|q| {
+            q.contains(r#"FROM "waitlist_entries""#)
+                && q.contains("ORDER BY")
+                && q.contains("LIMIT")
+        })
+        .unwrap_or_else(|| panic!("no read of the list's head: {sql:#?}"));
+    let plan = app.generic_plan_of(head);
     assert!(plan.iter().any(|l| l.contains("waitlist_head")), "{plan:?}");
     assert!(
         !plan

@@ -323,6 +323,23 @@ impl TestApp {
     /// plan; SQLite's `EXPLAIN QUERY PLAN`): tests that a read inside the write turn uses
     /// its index.
     pub fn plan_of(&self, sql: &str) -> Vec<String> {
+        self.explain(
+            &["SET enable_seqscan = off"],
+            &format!("EXPLAIN {sql}"),
+            &["RESET enable_seqscan"],
+            sql,
+        )
+    }
+
+    /// The lines of an `EXPLAIN`: on PostgreSQL `pg_explain` between the `before` and
+    /// `after` statements; on SQLite `EXPLAIN QUERY PLAN` of `lite_sql`.
+    fn explain(
+        &self,
+        before: &[&str],
+        pg_explain: &str,
+        after: &[&str],
+        lite_sql: &str,
+    ) -> Vec<String> {
         use diesel::RunQueryDsl;
         #[derive(diesel::QueryableByName)]
         struct PgLine {
@@ -336,19 +353,17 @@ impl TestApp {
         }
         self.with_conn(|c| match c {
             cardroom::db::DbConn::Postgres(_) => {
-                diesel::sql_query("SET enable_seqscan = off")
-                    .execute(c)
-                    .unwrap();
-                let rows = diesel::sql_query(format!("EXPLAIN {sql}"))
-                    .load::<PgLine>(c)
-                    .unwrap();
-                diesel::sql_query("RESET enable_seqscan")
-                    .execute(c)
-                    .unwrap();
+                for q in before {
+                    diesel::sql_query(*q).execute(c).unwrap();
+                }
+                let rows = diesel::sql_query(pg_explain).load::<PgLine>(c).unwrap();
+                for q in after {
+                    diesel::sql_query(*q).execute(c).unwrap();
+                }
                 rows.into_iter().map(|r| r.line).collect()
             }
             cardroom::db::DbConn::Sqlite(_) => {
-                diesel::sql_query(format!("EXPLAIN QUERY PLAN {sql}"))
+                diesel::sql_query(format!("EXPLAIN QUERY PLAN {lite_sql}"))
                     .load::<LiteLine>(c)
                     .unwrap()
                     .into_iter()
@@ -356,6 +371,50 @@ impl TestApp {
                     .collect()
             }
         })
+    }
+
+    /// Runs `f` on a connection of the app and gives back, with its answer, the text of every
+    /// statement it sent, as diesel shows it (`… -- binds: […]`), names quoted with double
+    /// quotes on both backends (SQLite's text quotes them with backticks).
+    pub fn statements_of<T>(
+        &self,
+        f: impl FnOnce(&mut cardroom::db::DbConn) -> T,
+    ) -> (T, Vec<String>) {
+        use diesel::connection::{Connection, InstrumentationEvent};
+        let sql = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let seen = sql.clone();
+        let out = self.with_conn(|c| {
+            c.set_instrumentation(move |ev: InstrumentationEvent<'_>| {
+                if let InstrumentationEvent::StartQuery { query, .. } = ev {
+                    seen.lock()
+                        .unwrap()
+                        .push(query.to_string().replace('`', "\""));
+                }
+            });
+            let out = f(c);
+            c.set_instrumentation(|_: InstrumentationEvent<'_>| {});
+            out
+        });
+        let sql = sql.lock().unwrap().clone();
+        (out, sql)
+    }
+
+    /// The plan of a statement `f` sent as the write turn plans it: on PostgreSQL its generic
+    /// plan (`plan_cache_mode = force_generic_plan`, as write transactions set it), for the
+    /// values it was sent with; on SQLite `EXPLAIN QUERY PLAN` (its plans do not depend on
+    /// bound values). `captured` is one line of [`Self::statements_of`].
+    pub fn generic_plan_of(&self, captured: &str) -> Vec<String> {
+        let (sql, binds) = captured
+            .split_once(" -- binds: [")
+            .map(|(q, b)| (q, b.trim_end_matches(']')))
+            .unwrap_or((captured, ""));
+        let prepare = format!("PREPARE plan_probe AS {sql}");
+        self.explain(
+            &[&prepare, "SET plan_cache_mode = force_generic_plan"],
+            &format!("EXPLAIN EXECUTE plan_probe({binds})"),
+            &["RESET plan_cache_mode", "DEALLOCATE plan_probe"],
+            sql,
+        )
     }
 
     pub fn create_staff(&self, username: &str, role: &str) {
