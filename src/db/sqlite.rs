@@ -92,18 +92,27 @@ pub(super) fn writer_loop(
 /// `synchronous = FULL`, the log grew by up to ~40 MB/s (large group-commit batches), and
 /// with one pass a second it peaked at 58 MB of the 64 allowed.
 ///
-/// The passes are most of SQLite's call+seat p99 on a disk (measured 2026-11-25, floor
-/// bench, 8 clients): a commit that syncs the log while a pass syncs the database file waits
-/// behind it. p99 19–21 ms with this interval; 10–11 ms with a pass every 2 s (too seldom
-/// for the log's bound); 17–19 ms with passes every 50 ms (and 5–8 % less throughput); 12–13
-/// ms on a RAM disk. Left at 250 ms.
+/// The passes looked like most of SQLite's call+seat p99 on a disk (measured 2026-11-25,
+/// floor bench, 8 clients): p99 19–21 ms with this interval; 10–11 ms with a pass every 2 s
+/// (too seldom for the log's bound); 17–19 ms with passes every 50 ms (and 5–8 % less
+/// throughput); 12–13 ms on a RAM disk. Traced on 2026-11-28: what cost the p99 was not the
+/// passes' syncs but their escalations to `TRUNCATE`, which hold the writer's turn (see
+/// [`ESCALATE_AT_BYTES`]); with those halved the p99 is 12–13 ms at this interval.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
 /// Log size (frames × page size, after a `PASSIVE` pass) from which the checkpointer takes
-/// the writer's turn and runs a `TRUNCATE` checkpoint (see [`checkpointer_loop`]). A quarter
-/// of the 64 MB the log must stay under (issue 14), leaving room for what is written between
-/// two passes.
-pub const ESCALATE_AT_BYTES: u64 = 16 << 20;
+/// the writer's turn and runs a `TRUNCATE` checkpoint (see [`checkpointer_loop`]). Half of
+/// the 64 MB the log must stay under (issue 14), leaving room for what is written between
+/// two passes (~25 MB at the floor bench's peak of ~100 MB/s of log, [`CHECKPOINT_EVERY`]).
+///
+/// Why not lower (it was 16 MB until 2026-11-28): with readers always at work (dashboards,
+/// answers, player pages) a `PASSIVE` pass copies everything but cannot start the log over,
+/// so the log only grows until a `TRUNCATE`, and each one holds the writer's turn for
+/// 10–30 ms. Traced in the floor bench: its writes grow the log by ~10 MB every 100 ms, so
+/// at 16 MB nearly every pass escalated — several writer stalls a second, which was SQLite's
+/// call+seat p99 with 8 clients (19–24 ms in every run of that day). At 32 MB, alternating
+/// runs: p99 12.4 and 12.8 ms (the 250 ms timer and everything else unchanged).
+pub const ESCALATE_AT_BYTES: u64 = 32 << 20;
 
 /// `PRAGMA journal_size_limit`: when the writer starts the log over from its beginning it
 /// also cuts the file back to this size (otherwise the file keeps its largest size forever).
@@ -472,11 +481,12 @@ mod tests {
 
     #[test]
     fn escalates_past_the_threshold_only() {
+        let at = (ESCALATE_AT_BYTES / 4096) as i64;
         assert!(!should_truncate(0, 4096, 0));
-        assert!(!should_truncate(4095, 4096, 4095 * 4096));
-        assert!(should_truncate(4096, 4096, 4096 * 4096));
+        assert!(!should_truncate(at - 1, 4096, (at as u64 - 1) * 4096));
+        assert!(should_truncate(at, 4096, at as u64 * 4096));
         // A log started over whose file kept a large size.
-        assert!(should_truncate(10, 4096, 100 << 20));
+        assert!(should_truncate(10, 4096, ESCALATE_AT_BYTES + 1));
         assert!(!should_truncate(-1, 4096, 0));
     }
 

@@ -2,7 +2,7 @@
 //! that stays bounded while readers are active. SQLite only (skipped on PostgreSQL).
 
 use crate::support::*;
-use cardroom::db::{DbConn, Synchronous, JOURNAL_SIZE_LIMIT_BYTES};
+use cardroom::db::{DbConn, Synchronous, ESCALATE_AT_BYTES, JOURNAL_SIZE_LIMIT_BYTES};
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -118,16 +118,17 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
     let app = TestApp::new().await;
     let path = cardroom::db::sqlite_path(&app.db.url).to_string();
 
-    // A reader holding one snapshot (a read transaction left open) while 24 MB are written:
+    // A reader holding one snapshot (a read transaction left open) while 40 MB are written
+    // (more than the log size from which a pass escalates, `ESCALATE_AT_BYTES`):
     // no checkpoint can copy past it, so the log grows and the checkpointer gives up on
     // emptying it (after a bounded wait), never blocking for good.
     let mut reader = diesel::SqliteConnection::establish(&path).expect("reader");
     reader
         .batch_execute("BEGIN; SELECT COUNT(*) FROM settings;")
         .expect("open a read transaction");
-    write_mb(&app, "a", 24);
+    write_mb(&app, "a", 40);
     assert!(
-        wal_bytes(&app.db.url) > 20 << 20,
+        wal_bytes(&app.db.url) > ESCALATE_AT_BYTES,
         "the log holds the writes: {}",
         wal_bytes(&app.db.url)
     );
@@ -206,7 +207,7 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
             .expect("count")
             .v
     });
-    assert_eq!(n, 32 * 4);
+    assert_eq!(n, (40 + 8) * 4);
     let token = app.admin_token().await;
     let r = app
         .send_json("POST", "/api/v1/players", &token, player_json("SN000002"))
