@@ -110,8 +110,8 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 /// so the log only grows until a `TRUNCATE`, and each one holds the writer's turn for
 /// 10–30 ms. Traced in the floor bench: its writes grow the log by ~10 MB every 100 ms, so
 /// at 16 MB nearly every pass escalated — several writer stalls a second, which was SQLite's
-/// call+seat p99 with 8 clients (19–24 ms in every run of that day). At 32 MB, alternating
-/// runs: p99 12.4 and 12.8 ms (the 250 ms timer and everything else unchanged).
+/// call+seat p99 with 8 clients (22.8–24.5 ms in four runs that night). At 32 MB, two runs
+/// the same night: p99 12.4 and 12.8 ms (the 250 ms timer and everything else unchanged).
 pub const ESCALATE_AT_BYTES: u64 = 32 << 20;
 
 /// `PRAGMA journal_size_limit`: when the writer starts the log over from its beginning it
