@@ -192,6 +192,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     rake,
                     preflop_no_bet: rake.is_none(),
                     result_by: None,
+                    boards: 1,
                 });
                 t += Dur::seconds(rng.range(90, 150));
             }
@@ -349,6 +350,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             smallest_chip: None,
             active: None,
             colour: None,
+            table_policy: None,
         };
         services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
     }

@@ -110,6 +110,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             rake: Some(rake),
             preflop_no_bet: false,
             result_by: None,
+            boards: 1,
         })
         .collect();
     let session = CagnotteSessionRow {

@@ -155,6 +155,8 @@ pub struct GameRow {
     pub smallest_chip: Option<i64>,
     /// The game's colour on the floor board (`#rrggbb`; empty: one picked from its id).
     pub colour: String,
+    /// BSOP 55, 58: `must_move` or `balanced` ([`crate::domain::game::TablePolicy`]).
+    pub table_policy: String,
 }
 
 /// Colours a game gets on the board when the admin set none: distinct, readable under white
@@ -165,6 +167,12 @@ const GAME_PALETTE: [&str; 10] = [
 ];
 
 impl GameRow {
+    /// BSOP 55, 58: how the game's extra tables run (an unknown stored value reads as the
+    /// default, must-move).
+    pub fn policy(&self) -> crate::domain::game::TablePolicy {
+        self.table_policy.parse().unwrap_or_default()
+    }
+
     /// The colour the board shows for this game.
     pub fn board_colour(&self) -> &str {
         if self.colour.is_empty() {
@@ -494,6 +502,9 @@ pub struct HandRow {
     /// PT-ONL 18: the hand ended before the flop without a voluntary bet.
     pub preflop_no_bet: bool,
     pub result_by: Option<i64>,
+    /// BSOP 90: the boards the hand was run on (2 or 3 when the players agreed to run it more
+    /// than once); raked once all the same.
+    pub boards: i32,
 }
 
 /// One player message in the outbox (issue 5): what it says, to whom, by which channel, and

@@ -150,6 +150,7 @@ diesel::table! {
         rake_cap -> Nullable<BigInt>,
         smallest_chip -> Nullable<BigInt>,
         colour -> Text,
+        table_policy -> Text,
     }
 }
 
@@ -424,6 +425,7 @@ diesel::table! {
         rake -> Nullable<BigInt>,
         preflop_no_bet -> Bool,
         result_by -> Nullable<BigInt>,
+        boards -> Integer,
     }
 }
 

@@ -233,6 +233,36 @@ pub fn check_rake(
     Ok(())
 }
 
+/// BSOP 90: at most three boards («bater duas ou três vezes»).
+pub const BOARDS_MAX: i32 = 3;
+
+/// BSOP 90: «Como pré-requisito para ser permitido bater duas ou três vezes, ao menos um
+/// jogador na mão deve estar all-in e não deve haver mais nenhuma ação possível na mão. Caso
+/// exista qualquer tipo de acordo entre jogadores em uma mão, independente do resultado desta
+/// mão, será retirado rake do pote.» A hand run on `boards` boards (1 to 3) is raked once, by
+/// its result: the rake of the whole pot ([`check_rake`] applies to it once, never per board),
+/// and, when the board was run more than once, the rake may not be left out while the pot
+/// bears one (`allowed`, from [`max_rake`], is above zero). Running it again needs an all-in,
+/// so it cannot have ended before the flop without a voluntary bet. Keys:
+/// `rules-boards-range` {max}, `rules-boards-no-bet`, `rules-boards-rake-missing` {max}.
+pub fn check_boards(
+    boards: i32,
+    rake: i64,
+    allowed: i64,
+    preflop_no_bet: bool,
+) -> Result<(), Problem> {
+    if !(1..=BOARDS_MAX).contains(&boards) {
+        return Err(Problem::new("rules-boards-range").arg("max", BOARDS_MAX));
+    }
+    if boards > 1 && preflop_no_bet {
+        return Err(Problem::new("rules-boards-no-bet"));
+    }
+    if boards > 1 && rake == 0 && allowed > 0 {
+        return Err(Problem::new("rules-boards-rake-missing").arg("max", allowed));
+    }
+    Ok(())
+}
+
 /// MO-13 11: the house's 2 % of a winner's payout, rounded down to the smallest chip.
 pub fn commission(payout: i64, smallest_chip: i64) -> i64 {
     percent_of(payout, COMMISSION_BP, smallest_chip)
@@ -640,6 +670,42 @@ mod tests {
         assert!(check_rake(300, 0, 500, None, 1, true, true).is_ok());
         // Without the house rule, a pre-flop hand may be raked.
         assert_eq!(max_rake(300, 500, None, 1, true, false), 15);
+    }
+
+    #[test]
+    fn bsop_90_a_hand_run_twice_is_raked_once_on_its_whole_pot() {
+        // 5 % of a 10,000 pot is 500, with two boards or three as with one: never per board.
+        let allowed = max_rake(10_000, 500, None, 1, false, true);
+        assert_eq!(allowed, 500);
+        for boards in 1..=BOARDS_MAX {
+            assert!(check_boards(boards, 500, allowed, false).is_ok());
+            assert_eq!(
+                check_rake(10_000, 1_000, 500, None, 1, false, true)
+                    .unwrap_err()
+                    .key,
+                "rules-rake-over-percent"
+            );
+        }
+        // Run twice: the rake is taken whatever the agreement; one board may go unraked.
+        assert_eq!(
+            check_boards(2, 0, allowed, false).unwrap_err(),
+            Problem::new("rules-boards-rake-missing").arg("max", 500)
+        );
+        assert!(check_boards(1, 0, allowed, false).is_ok());
+        // A pot too small to bear a chip of rake asks for none.
+        assert!(check_boards(3, 0, max_rake(10, 500, None, 1, false, true), false).is_ok());
+        // Running it again needs an all-in: not a hand that ended pre-flop without a bet.
+        assert_eq!(
+            check_boards(2, 0, 0, true).unwrap_err().key,
+            "rules-boards-no-bet"
+        );
+        // One to three boards.
+        for boards in [0, 4, -1] {
+            assert_eq!(
+                check_boards(boards, 500, allowed, false).unwrap_err().key,
+                "rules-boards-range"
+            );
+        }
     }
 
     #[test]

@@ -54,6 +54,21 @@ string_enum! {
     TableMode { Continuous = "continuous", Session = "session" }
 }
 
+string_enum! {
+    /// BSOP 55, 58: how a game with more than one table keeps its tables filled. The room's
+    /// choice per game: BSOP 55 says an extra table «pode» be a must-move table.
+    #[derive(Default)]
+    TablePolicy {
+        /// BSOP 55-57: the newest table is the must-move table; its players move to the main
+        /// games in their original list order.
+        #[default]
+        MustMove = "must_move",
+        /// BSOP 58: no must-move; a new player goes to the table that needs one most, and a
+        /// transfer may not leave a table with fewer players than the destination.
+        Balanced = "balanced",
+    }
+}
+
 impl Variant {
     /// PT-2007 6: Hold'em and Omaha use 10 seats, synthetic poker 11. BSOP 92: short deck at
     /// most 9 players in Hold'em, 6 in PLO. MO-QP 2: 8 places including the croupier's

@@ -58,8 +58,13 @@ pub struct RuleProfile {
     pub call_in_expiry_min: i32,
     /// After this long an unacknowledged seat call is escalated on the floor dashboard.
     pub seat_call_ack_escalation_min: i32,
-    /// PT-2007 28: joining a running session game at the table's average capital.
+    /// PT-2007 28: a player taking a seat in a game under way enters at the table's average
+    /// capital.
     pub join_at_average_stack: bool,
+    /// PT-2007 28 read narrowly: the average only in session games. The text names no mode,
+    /// so the default is every game under way; rooms saved before this setting read `false`.
+    #[serde(default)]
+    pub join_at_average_session_only: bool,
     /// PT-2007 90: missed blinds are paid dead on return (else BSOP 39: post or wait for BB).
     pub missed_blinds_dead: bool,
     /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
@@ -113,6 +118,7 @@ impl RuleProfile {
             call_in_expiry_min: 30,
             seat_call_ack_escalation_min: 2,
             join_at_average_stack: pt,
+            join_at_average_session_only: false,
             missed_blinds_dead: pt,
             no_flop_no_drop: true,
             remote_max_lists: DEFAULT_REMOTE_MAX_LISTS,

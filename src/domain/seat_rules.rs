@@ -90,6 +90,24 @@ impl BuyinRequirement {
     }
 }
 
+/// PT-2007 28: «Quando um jogador toma lugar numa mesa durante o decorrer de uma partida, é
+/// obrigado a entrar com uma cave correspondente à média do capital em jogo na mesa.» Whether
+/// a player sitting down now enters at the average: the profile applies the rule
+/// (`join_at_average_stack`, on in `pt-casino`) and the table's game is under way: started
+/// (running) and not closed; a suspended game is still under way (PT-2007 24 may revive it).
+/// The text names no mode, so continuous and session games alike, unless the room narrowed
+/// it to session games (`join_at_average_session_only`).
+pub fn joins_at_average(
+    profile: &RuleProfile,
+    state: super::table::TableState,
+    session_mode: bool,
+) -> bool {
+    use super::table::TableState::{Running, Suspended};
+    profile.join_at_average_stack
+        && matches!(state, Running | Suspended)
+        && (session_mode || !profile.join_at_average_session_only)
+}
+
 /// PT-2007 28: «a média do capital em jogo na mesa»: the stacks of the players seated, summed
 /// and divided by their number, rounded **down** to the minor unit. `None` for an empty table
 /// or when nothing is in play (no average to join at).
@@ -122,8 +140,8 @@ pub fn average_capital(stacks: &[i64]) -> Option<i64> {
 ///   raised to it (the player must bring back at least what was taken, even above the maximum;
 ///   so exactly that amount). When it is at or below the game minimum the rule asks nothing
 ///   more than the minimum and `rule` stays `None`.
-/// - **PT-2007 28** (`average_capital` is `Some` only when the caller's profile has
-///   `join_at_average_stack` and the table runs a session game already under way): «é obrigado
+/// - **PT-2007 28** (`average_capital` is `Some` only when [`joins_at_average`] says the
+///   rule applies at the table): «é obrigado
 ///   a entrar com uma cave correspondente à média do capital em jogo na mesa»: exactly the
 ///   average (see [`average_capital`] for its rounding), whatever the game's min/max, because
 ///   the text binds the entry to the average. A return rule wins when it asks for more: BSOP 26
@@ -764,6 +782,32 @@ mod tests {
             custody_amount: custody,
         }
     }
+    #[test]
+    fn pt_2007_28_applies_to_any_game_under_way_unless_the_room_keeps_it_to_sessions() {
+        use crate::domain::table::TableState::*;
+        let p = pt();
+        // «durante o decorrer de uma partida»: started and not closed, either mode.
+        for session in [false, true] {
+            assert!(joins_at_average(&p, Running, session));
+            assert!(joins_at_average(&p, Suspended, session));
+            assert!(!joins_at_average(&p, Open, session));
+            assert!(!joins_at_average(&p, Closed, session));
+        }
+        // The narrow reading, a room's choice: session games only.
+        let mut narrow = pt();
+        narrow.join_at_average_session_only = true;
+        assert!(joins_at_average(&narrow, Running, true));
+        assert!(!joins_at_average(&narrow, Running, false));
+        // The bsop profile does not apply PT-2007 28.
+        assert!(!joins_at_average(&bsop(), Running, true));
+        // A room saved before the setting existed reads the text's default.
+        let stored = serde_json::to_value(pt()).unwrap();
+        let mut old = stored.as_object().unwrap().clone();
+        old.remove("join_at_average_session_only");
+        let read: RuleProfile = serde_json::from_value(old.into()).unwrap();
+        assert!(!read.join_at_average_session_only);
+    }
+
     fn req(
         min: i64,
         max: Option<i64>,

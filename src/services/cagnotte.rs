@@ -334,11 +334,15 @@ pub struct HandResult {
     /// PT-ONL 18: the hand ended before the flop without a voluntary bet.
     #[serde(default)]
     pub preflop_no_bet: bool,
+    /// BSOP 90: the boards the hand was run on, 1 to 3 (absent: 1). A hand run more than
+    /// once is raked once, on its whole pot, and not left unraked.
+    #[schema(minimum = 1, maximum = 3)]
+    pub boards: Option<i32>,
 }
 
 impl HandResult {
     pub fn is_empty(&self) -> bool {
-        self.pot.is_none() && self.rake.is_none() && !self.preflop_no_bet
+        self.pot.is_none() && self.rake.is_none() && !self.preflop_no_bet && self.boards.is_none()
     }
 }
 
@@ -442,6 +446,29 @@ fn record_result(
         p.no_flop_no_drop,
     )
     .map_err(|e| field_refusal("rake", e, room))?;
+    // BSOP 90: run more than once, raked once by the hand's result (a game charged per
+    // session takes nothing per hand).
+    let boards = r.boards.unwrap_or(1);
+    let allowed = if per_session(g) {
+        0
+    } else {
+        rules::max_rake(
+            pot,
+            g.cagnotte_bp,
+            g.rake_cap,
+            chip_of(g),
+            r.preflop_no_bet,
+            p.no_flop_no_drop,
+        )
+    };
+    rules::check_boards(boards, rake, allowed, r.preflop_no_bet).map_err(|e| {
+        let field = if e.key == "rules-boards-rake-missing" {
+            "rake"
+        } else {
+            "boards"
+        };
+        field_refusal(field, e, room)
+    })?;
     crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
         .set((
             hands::ended_at.eq(Some(now.naive_utc())),
@@ -449,6 +476,7 @@ fn record_result(
             hands::rake.eq(Some(rake)),
             hands::preflop_no_bet.eq(r.preflop_no_bet),
             hands::result_by.eq(actor.id),
+            hands::boards.eq(boards),
         ))
         .execute(dbc))?;
     audit::record(
@@ -460,7 +488,7 @@ fn record_result(
         Some(h.table_id),
         Some(h),
         Some(
-            &serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet }),
+            &serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet, "boards": boards }),
         ),
     )?;
     Ok(())

@@ -8,7 +8,7 @@ use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::SessionBase;
 use crate::domain::error::Errors;
 use crate::domain::game::{
-    validate_game, validate_table, GameSpec, LimitClass, TableMode, TableSpec, Variant,
+    validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::FieldError;
@@ -61,6 +61,12 @@ pub struct GameInput {
     /// it was (a new game: picked).
     #[schema(pattern = r"^(#[0-9a-fA-F]{6})?$", max_length = 7)]
     pub colour: Option<String>,
+    /// BSOP 55, 58: must_move (the newest table is the must-move table) or balanced (new
+    /// players go to the table that needs one most). Absent: must_move for a new game, as it
+    /// was for an edited one. A change takes effect when a table of the game next opens or
+    /// breaks.
+    #[schema(value_type = Option<crate::domain::game::TablePolicy>)]
+    pub table_policy: Option<String>,
 }
 
 /// A game's board colour as typed: `#rrggbb` (stored in lower case) or empty (picked for it).
@@ -139,6 +145,9 @@ pub fn check_game(
         None => Some(profile.cagnotte_mode),
         Some(m) => parse_enum::<CagnotteMode>(&mut e, "cagnotte_mode", m),
     };
+    if let Some(p) = &g.table_policy {
+        parse_enum::<TablePolicy>(&mut e, "table_policy", p);
+    }
     e.into_result(())?;
     let (variant, limit, mode) = (
         variant.unwrap_or(Variant::HoldemNl),
@@ -220,6 +229,13 @@ pub fn check_game(
     }
 }
 
+/// The table policy sent, once [`check_game`] accepted it (`None`: not sent).
+fn policy_of(g: &GameInput) -> Option<TablePolicy> {
+    g.table_policy
+        .as_deref()
+        .and_then(|p| p.trim().parse().ok())
+}
+
 /// [`check_game`], its refused amounts said in the room's currency.
 fn checked(
     conn: &mut DbConn,
@@ -257,6 +273,7 @@ fn game_row(
     created: chrono::NaiveDateTime,
     now: DateTime<Utc>,
     colour: String,
+    policy: TablePolicy,
 ) -> GameRow {
     GameRow {
         id,
@@ -277,6 +294,7 @@ fn game_row(
         rake_cap: cs.rake_cap,
         smallest_chip: cs.smallest_chip,
         colour,
+        table_policy: policy.to_string(),
     }
 }
 
@@ -299,6 +317,7 @@ pub fn create_game(
             .as_deref()
             .and_then(|c| check_colour(c).ok())
             .unwrap_or_default(),
+        policy_of(g).unwrap_or_default(),
     );
     diesel::insert_into(games::table)
         .values(&row)
@@ -353,6 +372,7 @@ pub fn update_game(
             Some(c) => check_colour(c).unwrap_or_default(),
             None => before.colour.clone(),
         },
+        policy_of(g).unwrap_or_else(|| before.policy()),
     );
     diesel::update(games::table.find(id))
         .set(&after)

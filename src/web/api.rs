@@ -496,6 +496,9 @@ pub struct GameOut {
     pub cagnotte_mode: String,
     pub cagnotte_bp: i32,
     pub active: bool,
+    /// BSOP 55, 58: how the game's extra tables run; a change applies when a table of the
+    /// game next opens or breaks.
+    pub table_policy: crate::domain::game::TablePolicy,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
@@ -515,6 +518,7 @@ impl From<&GameRow> for GameOut {
             cagnotte_mode: g.cagnotte_mode.clone(),
             cagnotte_bp: g.cagnotte_bp,
             active: g.active,
+            table_policy: g.policy(),
             created_at: utc(g.created_at),
             updated_at: utc(g.updated_at),
         }

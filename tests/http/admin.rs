@@ -85,6 +85,7 @@ async fn post(app: &TestApp, uri: &str, s: &WebSession, fields: &[(&'static str,
 
 const CHECKBOXES: &[&str] = &[
     "join_at_average_stack",
+    "join_at_average_session_only",
     "missed_blinds_dead",
     "no_flop_no_drop",
     "active",
@@ -130,6 +131,7 @@ fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
         ("late_seat_window_min", "30"),
         ("no_flop_no_drop", "true"),
         ("join_at_average_stack", "true"),
+        ("join_at_average_session_only", ""),
         ("seat_call_response_min", "5"),
         ("call_expiry", "bottom"),
         ("call_in_expiry_min", "30"),
@@ -488,6 +490,7 @@ async fn profile_defaults_reset_the_profile_and_keep_the_room() {
             ("currency", "BRL"),
             ("session_percent_bp", "15"),
             ("return_window_min", "90"),
+            ("join_at_average_session_only", "true"),
         ]),
     )
     .await;
@@ -495,6 +498,12 @@ async fn profile_defaults_reset_the_profile_and_keep_the_room() {
     let p = room(&app).profile;
     assert_eq!(p.cagnotte_mode, CagnotteMode::PerSession);
     assert!(p.join_at_average_stack);
+    // PT-2007 28 kept to session games: the room's choice, shown ticked.
+    assert!(p.join_at_average_session_only);
+    assert!(is_checked(
+        &app.page("/admin/room", &s).await.text(),
+        "join_at_average_session_only"
+    ));
 
     let updates = actions_like(&app, "room.update");
     let r = app

@@ -593,6 +593,82 @@ async fn pt_2007_7a_the_rake_per_hand_is_at_most_5_percent_and_the_cap_and_none_
 }
 
 #[actix_web::test]
+async fn bsop_90_a_hand_run_more_than_once_is_raked_once_on_its_whole_pot() {
+    let r = room(hand_game(), 4).await;
+    for (i, seat) in [1, 2, 3, 4].into_iter().enumerate() {
+        r.sit(i, seat, 20_000).await;
+    }
+    assert_eq!(r.hand(json!({})).await.status, 201);
+    let before = (r.app.count("hands"), r.app.audit_count());
+    // €100 pot run twice: the rake is 5 % of the whole pot once (€5), never per board...
+    let x = r
+        .hand(json!({ "pot": 10_000, "rake": 1_000, "boards": 2 }))
+        .await;
+    assert_eq!(x.status, 422, "{}", x.text());
+    assert!(x.text().contains("€5"), "{}", x.text());
+    // ... and not left out because the players agreed to run it again.
+    let x = r
+        .hand(json!({ "pot": 10_000, "rake": 0, "boards": 2 }))
+        .await;
+    assert_eq!(x.status, 422, "{}", x.text());
+    let fields = x.json()["error"]["fields"].clone();
+    assert_eq!(fields[0]["field"], "rake", "{fields}");
+    assert!(
+        fields[0]["message"].as_str().unwrap().contains("BSOP 90"),
+        "{fields}"
+    );
+    // Four boards, or a board run again on a hand without a bet: refused on the field.
+    let x = r
+        .hand(json!({ "pot": 10_000, "rake": 500, "boards": 4 }))
+        .await;
+    assert_eq!(x.status, 422, "{}", x.text());
+    assert_eq!(x.json()["error"]["fields"][0]["field"], "boards");
+    let x = r
+        .hand(json!({ "pot": 300, "rake": 0, "boards": 2, "preflop_no_bet": true }))
+        .await;
+    assert_eq!(x.status, 422, "{}", x.text());
+    assert_eq!(x.json()["error"]["fields"][0]["field"], "boards");
+    assert_eq!(
+        (r.app.count("hands"), r.app.audit_count()),
+        before,
+        "a refused result changes nothing"
+    );
+    // Raked once: recorded with its boards.
+    let ok = r
+        .hand(json!({ "pot": 10_000, "rake": 500, "boards": 2 }))
+        .await;
+    assert_eq!(ok.status, 201, "{}", ok.text());
+    let ok = r.hand(json!({ "pot": 4_000, "rake": 0 })).await;
+    assert_eq!(ok.status, 201, "{}", ok.text());
+    let recorded: Vec<(i32, Option<i64>, Option<i64>, i32)> = r.app.with_conn(|c| {
+        hands::table
+            .order(hands::number.asc())
+            .select((hands::number, hands::pot, hands::rake, hands::boards))
+            .load(c)
+            .unwrap()
+    });
+    assert_eq!(
+        recorded,
+        vec![
+            (1, Some(10_000), Some(500), 2),
+            (2, Some(4_000), Some(0), 1),
+            (3, None, None, 1)
+        ]
+    );
+    let (action, after): (String, String) = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log::dsl::*;
+        audit_log
+            .filter(action.eq("cagnotte.rake"))
+            .order(seq.asc())
+            .select((action, after_json))
+            .first(c)
+            .unwrap()
+    });
+    assert_eq!(action, "cagnotte.rake");
+    assert!(after.contains("\"boards\":2"), "{after}");
+}
+
+#[actix_web::test]
 async fn a_session_game_takes_no_rake_and_game_settings_out_of_range_are_refused() {
     let r = room(session_game(), 4).await;
     r.sit(0, 1, 50_000).await;
@@ -1048,6 +1124,13 @@ async fn the_tablets_hand_over_takes_the_pot_and_rake_of_a_per_hand_game_and_ref
     assert_eq!(r.status, 422, "{}", r.text());
     assert!(r.text().contains("€10"), "{}", r.text());
     assert_eq!(app.count("hands"), hands0, "a refused rake deals no hand");
+    // BSOP 90: run twice, the rake is still taken.
+    assert!(v.contains("id=\"hand-boards\""), "{v}");
+    let r = app
+        .call(tap(vec![("pot", "300"), ("rake", "0"), ("boards", "2")]))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("BSOP 90"), "{}", r.text());
     let r = app.call(tap(vec![("pot", "300"), ("rake", "10")])).await;
     assert_eq!(r.status, 303, "{}", r.text());
     let first: (Option<i64>, Option<i64>) = app.with_conn(|c| {

@@ -24,6 +24,7 @@ async fn send(
     let mut req = match method {
         "GET" => test::TestRequest::get(),
         "POST" => test::TestRequest::post(),
+        "PUT" => test::TestRequest::put(),
         other => panic!("method {other}"),
     }
     .uri(uri)
@@ -2011,6 +2012,140 @@ async fn bsop_56_the_third_table_breaks_and_the_second_formed_becomes_the_must_m
     assert_eq!(table_state(&app, &r.admin, r.mm).await, "closed");
     assert!(!must_move_of(&app, &r.admin, r.main).await);
     assert_eq!(must_move_list(&app, &r.admin, r.game).await, (None, vec![]));
+}
+
+#[actix_rt::test]
+async fn bsop_55_58_must_move_is_the_rooms_choice_per_game_and_a_change_waits_for_the_next_table() {
+    let app = TestApp::with_clock(true).await;
+    let admin = app.admin_token().await;
+    // A balanced game (BSOP 58): two tables, neither is a must-move table; new players go to
+    // the table that needs one most.
+    let g = json!({"name": "NL 1/2 balanced", "variant": "holdem_nl", "small_blind": 100,
+        "big_blind": 200, "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000,
+        "seats": 10, "table_policy": "balanced"});
+    let r = post(&app, "/api/v1/games", &admin, g).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["table_policy"], "balanced");
+    let game = r.json()["id"].as_i64().unwrap();
+    let t1 = create_table(&app, &admin, 1, game).await;
+    let t2 = create_table(&app, &admin, 2, game).await;
+    open_table(&app, &admin, t1).await;
+    advance(&app, &admin, 1).await;
+    assert_eq!(open_table(&app, &admin, t2).await["must_move"], false);
+    assert!(!must_move_of(&app, &admin, t1).await);
+    assert_eq!(must_move_list(&app, &admin, game).await, (None, vec![]));
+    let p = eligible_players(&app, 6);
+    for (i, id) in p.iter().take(3).enumerate() {
+        seat(&app, &admin, t1, i as i32 + 1, *id).await;
+    }
+    seat(&app, &admin, t2, 1, p[3]).await;
+    let uri = format!("/api/v1/games/{game}/suggest-table");
+    let s = app.get(&uri, &admin).await.json();
+    assert_eq!(
+        (s["table_id"].as_i64(), s["rule"].as_str()),
+        (Some(t2), Some("neediest")),
+        "{s}"
+    );
+    // A must-move game: the newer table is the must-move; new players go there.
+    let mm_game = create_game(&app, &admin, "NL 1/2 must-move").await;
+    let m1 = create_table(&app, &admin, 3, mm_game).await;
+    let m2 = create_table(&app, &admin, 4, mm_game).await;
+    let m3 = create_table(&app, &admin, 5, mm_game).await;
+    open_table(&app, &admin, m1).await;
+    advance(&app, &admin, 1).await;
+    open_table(&app, &admin, m2).await;
+    assert!(must_move_of(&app, &admin, m2).await);
+    let muri = format!("/api/v1/games/{mm_game}/suggest-table");
+    assert_eq!(app.get(&muri, &admin).await.json()["rule"], "must_move");
+    // A policy that does not exist: 422 on the field, nothing saved.
+    let before = snapshot(&app);
+    let mut edit = json!({"name": "NL 1/2 must-move", "variant": "holdem_nl", "small_blind": 100,
+        "big_blind": 200, "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000,
+        "seats": 10, "table_policy": "sometimes"});
+    let r = send(
+        &app,
+        "PUT",
+        &format!("/api/v1/games/{mm_game}"),
+        &admin,
+        Some(edit.clone()),
+        None,
+    )
+    .await;
+    refused(&r, 422, "validation_failed");
+    assert_eq!(refused_fields(&r), vec!["table_policy"]);
+    assert_eq!(snapshot(&app), before);
+    // Balanced from now on: the running tables keep their roles until a table of the game
+    // opens or breaks; the board says so.
+    edit["table_policy"] = json!("balanced");
+    let r = send(
+        &app,
+        "PUT",
+        &format!("/api/v1/games/{mm_game}"),
+        &admin,
+        Some(edit.clone()),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["table_policy"], "balanced");
+    assert!(must_move_of(&app, &admin, m2).await);
+    let web = app.web_login("admin", ADMIN_PW).await;
+    let html = app.floor_all(&web).await;
+    let badge = &html[html
+        .find(&format!("id=\"policy-{mm_game}\""))
+        .expect("policy badge")..];
+    assert!(
+        badge[..badge.find("</span>").unwrap()]
+            .contains("Balanced from the next table opened or broken"),
+        "{badge}"
+    );
+    let badge = &html[html
+        .find(&format!("id=\"policy-{game}\""))
+        .expect("policy badge")..];
+    assert!(
+        badge[..badge.find("</span>").unwrap()].ends_with(">Balanced"),
+        "{badge}"
+    );
+    // A third table opens: the game is balanced now, no must-move table.
+    advance(&app, &admin, 1).await;
+    assert_eq!(open_table(&app, &admin, m3).await["must_move"], false);
+    assert!(!must_move_of(&app, &admin, m2).await);
+    assert_eq!(app.get(&muri, &admin).await.json()["rule"], "neediest");
+    let html = app.floor_all(&web).await;
+    assert!(
+        !html.contains("from the next table opened or broken"),
+        "{html}"
+    );
+    // Back to must-move: it applies when the third table breaks (PT-2007 24), and then the
+    // newest of the two left is the must-move (BSOP 56).
+    edit["table_policy"] = json!("must_move");
+    let r = send(
+        &app,
+        "PUT",
+        &format!("/api/v1/games/{mm_game}"),
+        &admin,
+        Some(edit),
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(!must_move_of(&app, &admin, m2).await);
+    let q = eligible_players(&app, 4);
+    let mut s3 = Vec::new();
+    for (i, id) in q.iter().enumerate() {
+        s3.push(
+            seat(&app, &admin, m3, i as i32 + 1, *id).await["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    leave(&app, &admin, s3[0]).await;
+    advance(&app, &admin, 16).await;
+    tick(&app);
+    assert_eq!(table_state(&app, &admin, m3).await, "closed");
+    assert!(must_move_of(&app, &admin, m2).await);
+    assert!(!must_move_of(&app, &admin, m1).await);
+    assert_eq!(audits(&app, "game.update"), 2);
 }
 
 /// The must-move scene: `main` has four players; at `mm` sit, in this seat order, z, x, y

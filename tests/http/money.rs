@@ -718,6 +718,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                             rake: Some(*a),
                             preflop_no_bet: false,
                             result_by: None,
+                            boards: 1,
                         };
                         cardroom::native!(&mut *c, |dbc| diesel::insert_into(hands::table)
                             .values(&row)

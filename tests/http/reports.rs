@@ -75,6 +75,7 @@ fn hand(
         rake,
         preflop_no_bet: rake.is_none(),
         result_by: None,
+        boards: 1,
     }
 }
 

@@ -857,6 +857,321 @@ async fn bsop_27_no_table_change_in_the_first_hour_with_a_stack_above_the_maximu
     assert_eq!((stack, bought), (18_000, 20_000));
 }
 
+/// The table a seating is at, and its stack and what was bought in, if it is still open.
+fn open_seat_of(app: &TestApp, player: i64) -> Option<(i64, i64, i64)> {
+    app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::player_id.eq(player))
+            .filter(seatings::left_at.is_null())
+            .select((seatings::table_id, seatings::stack, seatings::bought_in))
+            .first(c)
+            .optional()
+            .unwrap()
+    })
+}
+
+/// The open seating of a player.
+fn seating_of(app: &TestApp, player: i64) -> i64 {
+    app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::player_id.eq(player))
+            .filter(seatings::left_at.is_null())
+            .select(seatings::id)
+            .first(c)
+            .unwrap()
+    })
+}
+
+#[actix_web::test]
+async fn bsop_27_every_voluntary_table_change_is_refused_in_the_first_hour_above_the_maximum() {
+    let r = room(3).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let (a, b) = (r.players[0], r.players[1]);
+    let sa = r.seat(1, "200").await;
+    let sb = r.seat(2, "100").await;
+    // b changes table after 10 minutes (within the maximum: allowed); the first hour counts
+    // from sitting down in the game, not at the new table.
+    r.advance(10).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{sb}/transfer"),
+            &r.token,
+            serde_json::json!({ "table_id": 2 }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let sb = seating_of(&r.app, b);
+    // Both stacks counted at €250, above the €200 maximum.
+    for s in [sa, sb] {
+        let res = r
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{s}/count"),
+                &r.token,
+                serde_json::json!({ "stack": 25_000 }),
+            )
+            .await;
+        assert_eq!(res.status, 200, "{}", res.text());
+    }
+    // 59 minutes in: every path that moves a player to another table by choice is refused,
+    // naming the rule, the stack, the maximum and when the hour ends; nothing changes.
+    r.advance(49).await;
+    let audit = r.app.audit_count();
+    let refused = |res: &crate::support::Resp, path: &str| {
+        assert_eq!(res.status, 409, "{path}: {}", res.text());
+        let text = res.text();
+        assert!(
+            text.contains("BSOP 27")
+                && text.contains("€250.00")
+                && text.contains("€200.00")
+                && text.contains("1 minute left"),
+            "{path}: {text}"
+        );
+    };
+    // The floor's transfer (JSON API), in English and in Portuguese.
+    let uri = format!("/api/v1/seatings/{sa}/transfer");
+    let res = r
+        .app
+        .send_json("POST", &uri, &r.token, serde_json::json!({ "table_id": 2 }))
+        .await;
+    refused(&res, "floor API");
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri(&uri)
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("accept-language", "pt"))
+                .set_json(serde_json::json!({ "table_id": 2 }))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 409);
+    assert!(
+        res.text().contains("primeira hora") && res.text().contains("(BSOP 27)"),
+        "{}",
+        res.text()
+    );
+    // The floor's page.
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/seatings/{sa}/transfer"),
+            &r.floor,
+            &[("table_id", "2")],
+        )
+        .await;
+    refused(&res, "floor page");
+    // The dealer's change with the whole stack, from the tablet and through the API.
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{sa}/transfer"),
+            &[("table_id", "2"), ("stack", "250")],
+        )
+        .await;
+    refused(&res, "tablet");
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{sa}/transfer-with-stack"),
+            &r.token,
+            serde_json::json!({ "table_id": 2, "stack": 25_000 }),
+        )
+        .await;
+    refused(&res, "dealer API");
+    // b, back to the first table: its seating there is 49 minutes old, its game 59.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{sb}/transfer"),
+            &r.token,
+            serde_json::json!({ "table_id": 1 }),
+        )
+        .await;
+    refused(&res, "after an earlier move");
+    assert_eq!(r.app.audit_count(), audit, "a refusal was audited");
+    // A seat held for the player at the other table (BSOP 49): taking it is a voluntary
+    // change too.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/5/hold",
+            &r.token,
+            serde_json::json!({ "player_id": a }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let audit = r.app.audit_count();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/5",
+            &r.token,
+            serde_json::json!({ "player_id": a }),
+        )
+        .await;
+    refused(&res, "held seat");
+    assert_eq!(r.app.audit_count(), audit);
+    assert_eq!(open_seat_of(&r.app, a), Some((1, 25_000, 20_000)));
+    assert_eq!(open_seat_of(&r.app, b), Some((2, 25_000, 10_000)));
+
+    // 61 minutes in: allowed, and the whole stack moves with the player.
+    r.advance(2).await;
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{sb}/transfer"),
+            &r.token,
+            serde_json::json!({ "table_id": 1 }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(open_seat_of(&r.app, b), Some((1, 25_000, 10_000)));
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            "/api/v1/tables/2/seats/5",
+            &r.token,
+            serde_json::json!({ "player_id": a }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(open_seat_of(&r.app, a), Some((2, 25_000, 20_000)));
+}
+
+/// Four players seated at table 1 (continuous) with stacks of €100, €150, €200 and €350
+/// counted: the game is under way and the average capital in play is €200. The fifth player
+/// is called to seat 5; answers the call's id.
+async fn table_under_way(r: &Room) -> i64 {
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    for (seat, stack) in [(1, "100"), (2, "150"), (3, "200"), (4, "350")] {
+        let s = r.seat(seat, "100").await;
+        let res = r
+            .tap(
+                &r.dealer,
+                &format!("/tablet/seats/{s}/count"),
+                &[("stack", stack)],
+            )
+            .await;
+        assert_eq!(res.status, 303, "{}", res.text());
+    }
+    let state: String = r.app.with_conn(|c| {
+        cardroom::db::schema::card_tables::table
+            .find(1)
+            .select(cardroom::db::schema::card_tables::state)
+            .first(c)
+            .unwrap()
+    });
+    assert_eq!(state, "running");
+    r.call(5).await
+}
+
+#[actix_web::test]
+async fn pt_2007_28_a_player_joining_any_game_under_way_enters_at_the_average_capital() {
+    let r = room(5).await;
+    let call = table_under_way(&r).await;
+    // The tablet shows the exact amount before anything is typed.
+    let view = r.view().await;
+    let card = &view[view
+        .find(&format!("id=\"required-{call}\""))
+        .expect("requirement")..];
+    assert!(
+        card[..card.find("</p>").unwrap()].contains("€200.00"),
+        "{card}"
+    );
+    // €150 is inside the game's €40–€200 range but not the average: refused, nothing saved.
+    let audit = r.app.audit_count();
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "150")],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(
+        res.text().contains("PT-2007 28") && res.text().contains("€200.00"),
+        "{}",
+        res.text()
+    );
+    assert_eq!(r.app.audit_count(), audit);
+    assert_eq!(r.seating_at(5), None);
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "200")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let s = r.seating_at(5).expect("seated");
+    assert_eq!(r.stack(s), (20_000, 20_000, None));
+}
+
+#[actix_web::test]
+async fn pt_2007_28_a_room_may_keep_the_average_to_session_games() {
+    let r = room(5).await;
+    let mut room = r
+        .app
+        .with_conn(|c| cardroom::services::room::get(c).unwrap());
+    assert!(room.profile.join_at_average_stack);
+    assert!(
+        !room.profile.join_at_average_session_only,
+        "the text's reading by default"
+    );
+    room.profile.join_at_average_session_only = true;
+    let res = r
+        .app
+        .send_json(
+            "PUT",
+            "/api/v1/room",
+            &r.token,
+            serde_json::json!({
+                "name": room.name,
+                "timezone": room.timezone,
+                "currency": room.currency,
+                "default_language": room.default_language,
+                "profile": room.profile,
+            }),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    let call = table_under_way(&r).await;
+    // A continuous game: the game's own range applies.
+    let view = r.view().await;
+    let card = &view[view
+        .find(&format!("id=\"required-{call}\""))
+        .expect("requirement")..];
+    assert!(
+        card[..card.find("</p>").unwrap()].contains("€40.00 – €200.00"),
+        "{card}"
+    );
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "150")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let s = r.seating_at(5).expect("seated");
+    assert_eq!(r.stack(s), (15_000, 15_000, None));
+}
+
 #[actix_web::test]
 async fn pt_2007_13_89_hands_count_rests_and_hands_without_betting_and_the_button_moves() {
     // Four players: no hand is dealt below the minimum to run (PT-2007 24).

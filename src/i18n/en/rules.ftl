@@ -16,7 +16,7 @@ rules-rebuy-above-max = A rebuy may not take the stack above the maximum buy-in 
 rules-rebuy-stack-at-max = The stack is already at or above the maximum buy-in of { $max }: no rebuy is possible.
 
 ## Changing table with the whole stack (BSOP 27)
-rules-transfer-first-hour-above-max = The stack ({ $stack }) is above the game's maximum buy-in ({ $max }): no voluntary table change in the first hour. { $minutes ->
+rules-transfer-first-hour-above-max = The stack ({ $stack }) is above the game's maximum buy-in ({ $max }): no voluntary table change in the first hour in the game, which ends at { $until } (BSOP 27). { $minutes ->
     [one] 1 minute left.
    *[other] { $minutes } minutes left.
 }
@@ -60,6 +60,11 @@ rules-rake-negative = The pot and the rake cannot be negative.
 rules-rake-no-flop-no-drop = No rake on a hand that ended before the flop without a voluntary bet (no flop, no drop: PT-ONL 18).
 rules-rake-over-pot = The rake cannot be more than the pot.
 rules-rake-over-cap = At most { $max } of rake on this hand: the game's cap per hand (PT-2007 7a).
+rules-boards-range = A hand is run on 1 to { $max } boards (BSOP 90).
+rules-boards-no-bet = A board is run again only with a player all-in: not on a hand that ended before the flop without a bet (BSOP 90).
+rules-boards-rake-missing = A hand run more than once is raked all the same, once, on its whole pot: record the rake (at most { $max }) (BSOP 90).
+cagnotte-boards = Boards
+cagnotte-boards-hint = Run more than once (BSOP 90): raked once on the whole pot.
 rules-rake-over-percent = At most { $max } of rake on this hand: { $percent } % of the pot, rounded down to the smallest chip (PT-2007 7a, BSOP 80).
 
 ## The seat waits for a must-move player (BSOP 57)

@@ -16,7 +16,7 @@ rules-rebuy-above-max = Uma reposição não pode levar a cave acima do máximo 
 rules-rebuy-stack-at-max = A cave já está no máximo de { $max } ou acima dele: não é possível fazer uma reposição.
 
 ## Mudar de mesa com todas as fichas (BSOP 27)
-rules-transfer-first-hour-above-max = As fichas do jogador ({ $stack }) excedem a cave máxima do jogo ({ $max }): não é permitida a mudança voluntária de mesa na primeira hora. { $minutes ->
+rules-transfer-first-hour-above-max = As fichas do jogador ({ $stack }) excedem a cave máxima do jogo ({ $max }): não é permitida a mudança voluntária de mesa na primeira hora de jogo, que termina às { $until } (BSOP 27). { $minutes ->
     [one] Falta 1 minuto.
    *[other] Faltam { $minutes } minutos.
 }
@@ -60,6 +60,11 @@ rules-rake-negative = O pote e a percentagem não podem ser negativos.
 rules-rake-no-flop-no-drop = Não há percentagem numa mão que terminou antes do flop sem aposta voluntária (PT-ONL 18).
 rules-rake-over-pot = A percentagem não pode exceder o pote.
 rules-rake-over-cap = No máximo { $max } de percentagem nesta mão: o limite por mão do jogo (PT-2007 7a).
+rules-boards-range = Uma mão corre-se com 1 a { $max } boards (BSOP 90).
+rules-boards-no-bet = Só se corre outro board com um jogador all-in: não numa mão que terminou antes do flop sem aposta (BSOP 90).
+rules-boards-rake-missing = Uma mão corrida mais de uma vez paga a percentagem na mesma, uma só vez, sobre o pote inteiro: registe-a (no máximo { $max }) (BSOP 90).
+cagnotte-boards = Boards
+cagnotte-boards-hint = Corrida mais de uma vez (BSOP 90): percentagem uma só vez sobre o pote inteiro.
 rules-rake-over-percent = No máximo { $max } de percentagem nesta mão: { $percent } % do pote, arredondado por baixo à menor ficha (PT-2007 7a, BSOP 80).
 
 ## O lugar espera por um jogador da mesa de mudança obrigatória (BSOP 57)

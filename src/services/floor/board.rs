@@ -108,6 +108,11 @@ pub struct GameList {
     /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
     /// else the one that needs a player most), if one has a free seat.
     pub suggested: Option<i32>,
+    /// The game's tables in play (open, running or suspended).
+    pub tables_in_play: usize,
+    /// BSOP 55, 58: the game's policy was changed and its tables still run the other one
+    /// until a table of the game next opens or breaks.
+    pub policy_pending: bool,
     /// Issue 18 §2: where each shown entry came from (desk, call-in, phone, kiosk).
     pub origins: Vec<(i64, crate::domain::remote_join::EntrySource)>,
     /// Issue 18 §1: guests keeping a place on this list until the desk registers them
@@ -454,7 +459,14 @@ pub fn dashboard(
         )
         .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
         .map(|v| v.table.number);
+        let has_must_move = mine.iter().any(|v| v.table.must_move);
+        let policy_pending = match g.policy() {
+            crate::domain::game::TablePolicy::MustMove => mine.len() >= 2 && !has_must_move,
+            crate::domain::game::TablePolicy::Balanced => has_must_move,
+        };
         lists.push(GameList {
+            tables_in_play: mine.len(),
+            policy_pending,
             game: g,
             lines,
             total,

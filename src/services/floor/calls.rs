@@ -781,18 +781,18 @@ pub fn confirm_call(
         "must_move" | "seat_change" => {
             let from = current_seating(conn, c.player_id)?
                 .ok_or_else(|| conflict("err-move-not-seated"))?;
-            let (reason, action) = if c.source == "must_move" {
+            let kind = if c.source == "must_move" {
                 // The player must still be at the game's must-move table.
                 let ft = table(conn, from.table_id)?;
                 if !ft.must_move || ft.game_id != t.game_id {
                     return Err(conflict("err-move-not-seated"));
                 }
-                ("must-move", "seat.must_move")
+                Move::MustMove
             } else {
                 if from.table_id != t.id {
                     return Err(conflict("err-move-not-seated"));
                 }
-                ("seat change", "seat.change")
+                Move::SeatChange
             };
             move_player(
                 conn,
@@ -804,8 +804,7 @@ pub fn confirm_call(
                 &t,
                 c.seat_no,
                 Some(c.id),
-                reason,
-                action,
+                kind,
             )?
         }
         _ => seat_player(

@@ -2,10 +2,13 @@
 //! their list order, who is due for a seat at a main game, and a must-move refused.
 
 use super::*;
+use crate::domain::game::TablePolicy;
 
 /// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
-/// single table). Stored in `card_tables.must_move`, exactly one per game or none; each change
-/// is audited and pushed. Runs when a table of the game opens or closes.
+/// single table), when the game runs must-move tables; a balanced game (BSOP 58) has none.
+/// Stored in `card_tables.must_move`, exactly one per game or none; each change is audited
+/// and pushed. Runs when a table of the game opens or closes, so a change of the game's
+/// policy takes effect then.
 pub fn recompute_must_move(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -27,7 +30,10 @@ pub fn recompute_must_move(
             seats: t.seats.max(0) as usize,
         })
         .collect();
-    let chosen = must_move_table(&live);
+    let chosen = match game(conn, game_id)?.policy() {
+        TablePolicy::MustMove => must_move_table(&live),
+        TablePolicy::Balanced => None,
+    };
     // Clear before set, so the game never shows two must-move tables.
     let mut changed: Vec<&TableRow> = all
         .iter()

@@ -304,8 +304,7 @@ pub fn seat_directly(
                 &t,
                 seat_no,
                 None,
-                "moved to held seat",
-                "seat.move",
+                Move::HeldSeat,
             );
         }
     }
@@ -666,11 +665,113 @@ fn remove_extra_seat(
     Ok(after)
 }
 
+/// Why a seated player moves to another seat. The old seating ends with [`Move::reason`]
+/// (`seatings.left_reason`) and the move is audited as [`Move::action`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// BSOP 58, PT-2007 26, BSOP 27: the player asked to change to a similar table.
+    Transfer,
+    /// BSOP 49: the player takes a seat held for them while finishing a hand elsewhere.
+    HeldSeat,
+    /// BSOP 55, 57: from the must-move table to a main game, in list order (the room's move).
+    MustMove,
+    /// PT-2007 12, BSOP 51: another seat at the same table.
+    SeatChange,
+}
+
+impl Move {
+    /// Every reason a seating can end with when its player moves on (BSOP 27 follows them).
+    pub const ALL: [Move; 4] = [
+        Move::Transfer,
+        Move::HeldSeat,
+        Move::MustMove,
+        Move::SeatChange,
+    ];
+
+    pub fn reason(self) -> &'static str {
+        match self {
+            Move::Transfer => "transfer",
+            Move::HeldSeat => "moved to held seat",
+            Move::MustMove => "must-move",
+            Move::SeatChange => "seat change",
+        }
+    }
+
+    pub fn action(self) -> &'static str {
+        match self {
+            Move::Transfer => "seat.transfer",
+            Move::HeldSeat => "seat.move",
+            Move::MustMove => "seat.must_move",
+            Move::SeatChange => "seat.change",
+        }
+    }
+
+    /// BSOP 27 «transferências voluntárias»: the player's own choice of another table. A
+    /// must-move is the room's (BSOP 55-57), a seat change stays at the table.
+    pub fn voluntary(self) -> bool {
+        matches!(self, Move::Transfer | Move::HeldSeat)
+    }
+}
+
+/// BSOP 27: since when the player has played this game without a break: the seating's own
+/// start, or, when it began with a move (the seating before it, of the same game, ended at
+/// that instant with a move's reason), the start of that one, followed back. A player
+/// must-moved after 30 minutes is still in the first hour.
+pub fn in_game_since(conn: &mut DbConn, s: &SeatingRow) -> AppResult<DateTime<Utc>> {
+    let reasons: Vec<&str> = Move::ALL.iter().map(|m| m.reason()).collect();
+    let mut since = s.sat_at;
+    // A night has a bounded number of moves; the bound only guards against a loop.
+    for _ in 0..100 {
+        let before: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::player_id.eq(s.player_id))
+            .filter(seatings::game_id.eq(s.game_id))
+            .filter(seatings::left_at.eq(Some(since)))
+            .filter(seatings::left_reason.eq_any(&reasons))
+            .select(seatings::sat_at)
+            .first(dbc))
+        .optional()?;
+        match before {
+            Some(t) if t < since => since = t,
+            _ => break,
+        }
+    }
+    Ok(since.and_utc())
+}
+
+/// BSOP 27: «Se um jogo tiver um buy-in máximo, não serão permitidas transferências
+/// voluntárias de mesa para um novo jogo na primeira hora se você exceder o buy-in máximo do
+/// jogo.» A voluntary move to another table with the stack on record above the maximum of
+/// the destination's game, within the first hour in the game, is refused (409 naming the
+/// stack, the maximum and the minute the hour ends). Every path that changes a player's
+/// table by their choice comes through here.
+fn check_voluntary_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    from: &SeatingRow,
+    game_id: i64,
+) -> AppResult<()> {
+    let g = crate::services::games::get_game(conn, game_id)?;
+    if g.buy_in_max.is_none() {
+        return Ok(());
+    }
+    let stack = crate::services::table_side::side(conn, from.id)?.stack;
+    let since = in_game_since(conn, from)?;
+    if let Err(p) = crate::domain::seat_rules::check_stack_transfer(stack, g.buy_in_max, since, now)
+    {
+        let room = crate::services::room::get(conn)?;
+        return Err(AppError::Conflict(crate::services::table_side::localize(
+            p, &room,
+        )));
+    }
+    Ok(())
+}
+
 /// Moves a seated player to another seat, at their table or another (a must-move, a
-/// seat change, a voluntary transfer, a held seat): the old seating ends with `reason` and
-/// the new one starts in the same transaction, so the player never holds two seats
-/// (BSOP 46). The destination seat must be free (a call for it: `call_id`; a hold: held for
-/// this player), the player eligible and not kept apart from anyone there (BSOP 47).
+/// seat change, a voluntary transfer, a held seat): the old seating ends with the move's
+/// reason and the new one starts in the same transaction, so the player never holds two
+/// seats (BSOP 46), and brings the whole stack (BSOP 27). The destination seat must be free
+/// (a call for it: `call_id`; a hold: held for this player), the player eligible and not kept
+/// apart from anyone there (BSOP 47); a voluntary move to another table obeys BSOP 27.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn move_player(
     conn: &mut DbConn,
@@ -682,12 +783,15 @@ pub(super) fn move_player(
     to: &TableRow,
     seat_no: i32,
     call_id: Option<i64>,
-    reason: &str,
-    action: &str,
+    kind: Move,
 ) -> AppResult<SeatingRow> {
+    let (reason, action) = (kind.reason(), kind.action());
     let player_id = from.player_id;
     let hold = check_seat(conn, now, profile, to, seat_no, call_id, Some(player_id))?.hold;
     let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    if kind.voluntary() && to.id != from.table_id {
+        check_voluntary_move(conn, now, from, game_id)?;
+    }
     let p = registry::get(conn, player_id)?;
     let why = registry::eligibility(conn, &p, now, tz)?;
     if !why.is_empty() {

@@ -204,7 +204,6 @@ pub fn transfer(
         &to,
         seat_no,
         None,
-        "transfer",
-        "seat.transfer",
+        Move::Transfer,
     )
 }

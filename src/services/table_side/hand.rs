@@ -109,6 +109,7 @@ pub fn new_hand(
         rake: None,
         preflop_no_bet: false,
         result_by: None,
+        boards: 1,
     };
     crate::native!(conn, |dbc| diesel::insert_into(hands::table)
         .values(&row)

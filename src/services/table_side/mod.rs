@@ -27,8 +27,8 @@ use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
 use crate::domain::seat_rules::{
     self, absence_status, average_capital, buyin_requirement, check_buyin, check_leave,
-    check_rebuy, check_stack_transfer, AbsenceStatus, Blind, BuyinRequirement, Departure,
-    HandCounter, HandNotice, HandPlay, ReturnObligation, SeatAbsence, SeatButtons,
+    check_rebuy, joins_at_average, AbsenceStatus, Blind, BuyinRequirement, Departure, HandCounter,
+    HandNotice, HandPlay, ReturnObligation, SeatAbsence, SeatButtons,
 };
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};

@@ -7,7 +7,7 @@
 
 use super::{ctx, render, see_other};
 use crate::db::models::{AuditRow, GameRow, StaffRow, TableRow};
-use crate::domain::game::{LimitClass, TableMode, Variant};
+use crate::domain::game::{LimitClass, TableMode, TablePolicy, Variant};
 use crate::domain::money::{minor_digits, parse_money, CURRENCIES};
 use crate::domain::player::Language;
 use crate::domain::profile::{CagnotteMode, CallExpiry, ProfileKind, RuleProfile, RANGES};
@@ -499,6 +499,7 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("late_seat_window_min", Input::Minutes),
             ("no_flop_no_drop", Input::Check),
             ("join_at_average_stack", Input::Check),
+            ("join_at_average_session_only", Input::Check),
         ],
     ),
     (
@@ -620,6 +621,7 @@ struct RoomForm {
     remote_max_lists: String,
     pref_max_passes: String,
     join_at_average_stack: Option<String>,
+    join_at_average_session_only: Option<String>,
     missed_blinds_dead: Option<String>,
     no_flop_no_drop: Option<String>,
 }
@@ -658,6 +660,7 @@ impl RoomForm {
             remote_max_lists: p.remote_max_lists.to_string(),
             pref_max_passes: p.pref_max_passes.to_string(),
             join_at_average_stack: check_value(p.join_at_average_stack),
+            join_at_average_session_only: check_value(p.join_at_average_session_only),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
             no_flop_no_drop: check_value(p.no_flop_no_drop),
         }
@@ -740,6 +743,7 @@ impl RoomForm {
                 .int("pref_max_passes", &self.pref_max_passes)
                 .unwrap_or(d.pref_max_passes),
             join_at_average_stack: checkbox(&self.join_at_average_stack),
+            join_at_average_session_only: checkbox(&self.join_at_average_session_only),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
             no_flop_no_drop: checkbox(&self.no_flop_no_drop),
         };
@@ -836,6 +840,10 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
     (
         "join_at_average_stack",
         "admin-profile-join-at-average-stack",
+    ),
+    (
+        "join_at_average_session_only",
+        "admin-profile-join-at-average-session-only",
     ),
     (
         "seat_call_response_min",
@@ -1011,6 +1019,9 @@ struct GameForm {
     /// The board colour (`#rrggbb`).
     #[serde(default)]
     colour: String,
+    /// BSOP 55, 58: must_move | balanced.
+    #[serde(default)]
+    table_policy: String,
     /// Only on the edit form.
     active: Option<String>,
 }
@@ -1049,6 +1060,7 @@ impl GameForm {
                 .map(|m| money_input(m, currency, lang))
                 .unwrap_or_default(),
             colour: g.board_colour().to_string(),
+            table_policy: g.table_policy.clone(),
             active: check_value(g.active),
         }
     }
@@ -1080,6 +1092,7 @@ impl GameForm {
             smallest_chip: p.opt_money("smallest_chip", &self.smallest_chip, cur),
             active: editing.then(|| checkbox(&self.active)),
             colour: Some(self.colour.clone()),
+            table_policy: Some(self.table_policy.trim().to_string()).filter(|s| !s.is_empty()),
         };
         p.finish(|| {
             let errs = services::games::check_game(&g, &room.profile)
@@ -1096,6 +1109,8 @@ pub struct GameChoices {
     pub variants: Vec<Opt>,
     pub limits: Vec<Opt>,
     pub modes: Vec<Opt>,
+    /// BSOP 55, 58: must-move or balanced.
+    pub policies: Vec<Opt>,
     /// "Hold'em No Limit 10, …": the seats each variant gets by default.
     pub seat_defaults: String,
     /// The profile's cagnotte mode and percentages, for the "empty = default" hint.
@@ -1122,6 +1137,7 @@ fn game_choices(c: &Ctx, room: &Room) -> GameChoices {
         variants: opts(c, Variant::ALL, "variant-"),
         limits: opts(c, LimitClass::ALL, "limit-"),
         modes: opts(c, CagnotteMode::ALL, "cagnotte-"),
+        policies: opts(c, TablePolicy::ALL, "table-policy-"),
         seat_defaults,
         profile_cagnotte,
     }

@@ -770,6 +770,9 @@ struct HandForm {
     rake: String,
     #[serde(default)]
     preflop_no_bet: Option<String>,
+    /// BSOP 90: 1 to 3 (empty: 1).
+    #[serde(default)]
+    boards: String,
 }
 
 /// An optional amount typed in a tablet field (empty: none).
@@ -797,6 +800,13 @@ async fn hand(
             pot: opt_money("pot", &f.pot, cur)?,
             rake: opt_money("rake", &f.rake, cur)?,
             preflop_no_bet: f.preflop_no_bet.as_deref().is_some_and(|v| !v.is_empty()),
+            boards: match f.boards.trim() {
+                "" | "1" => None,
+                b => Some(
+                    b.parse()
+                        .map_err(|_| AppError::field("boards", "err-number"))?,
+                ),
+            },
         };
         table_side::new_hand(conn, now, &room, actor, t.table_id, &result).map(|_| ())
     })
