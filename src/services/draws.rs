@@ -334,13 +334,18 @@ fn first_players_who_may_sit(
 }
 
 /// BSOP 48, 79: a high card per seated player (dealt clockwise from seat 1) decides the
-/// button; the winner's seat gets it. Recorded like every draw.
+/// button; the winner's seat gets it, at a table in play (open, running or suspended).
+/// Recorded like every draw.
 pub fn button(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
     table_id: i64,
 ) -> AppResult<(DrawRow, i32)> {
+    let t = crate::services::games::get_table(conn, table_id)?;
+    if !matches!(t.state.as_str(), "open" | "running" | "suspended") {
+        return Err(conflict("err-table-not-in-play-for-button"));
+    }
     let seated = floor::seated_at(conn, table_id)?;
     if seated.len() < 2 {
         return Err(conflict("err-button-needs-players"));
@@ -359,7 +364,6 @@ pub fn button(
         .find(|s| s.player_id == winner)
         .map(|s| s.seat_no)
         .unwrap_or(1);
-    let t = crate::services::games::get_table(conn, table_id)?;
     let row = record(conn, now, actor, &d, t.game_id, Some(table_id))?;
     diesel::update(card_tables::table.find(table_id))
         .set(card_tables::button_seat.eq(Some(seat)))
@@ -745,6 +749,57 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
     }
     v.participants = people;
     Ok(())
+}
+
+/// The draws recorded at a table (a table's own, not its game's suit draws), newest first.
+pub fn of_table(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<i64>> {
+    crate::services::games::get_table(conn, table_id)?;
+    Ok(draws::table
+        .filter(draws::table_id.eq(table_id))
+        .order(draws::id.desc())
+        .select(draws::id)
+        .load(conn)?)
+}
+
+/// A stored draw and its replay side by side: the result as recorded and the result the
+/// domain code computes again now from the recorded kind, seed and inputs alone.
+#[derive(Debug, Clone, Serialize)]
+pub struct SideBySide {
+    pub draw: DrawRow,
+    /// The result as stored.
+    pub stored: serde_json::Value,
+    /// The result recomputed from the seed and inputs (none when the record cannot be read
+    /// or its inputs no longer make a draw: `problem` says why).
+    pub replayed: Option<serde_json::Value>,
+    /// Both results are the same, and the record verifies whole (kind, seed and inputs).
+    pub matches: bool,
+    /// Why nothing could be replayed (a catalog key).
+    pub problem: Option<&'static str>,
+}
+
+/// Replays a stored draw and gives both results to compare (see [`replay`]).
+pub fn side_by_side(conn: &mut DbConn, id: i64) -> AppResult<SideBySide> {
+    let Replay { draw, matches } = replay(conn, id)?;
+    let stored = serde_json::from_str(&draw.result).unwrap_or(serde_json::Value::Null);
+    let (replayed, problem) = match serde_json::from_str::<Draw>(&draw.inputs) {
+        Err(_) => (None, Some("draw-unreadable")),
+        Ok(d) => match d.replay() {
+            Ok(again) => (
+                serde_json::to_value(&again)
+                    .ok()
+                    .and_then(|v| v.get("result").cloned()),
+                None,
+            ),
+            Err(e) => (None, Some(e.key())),
+        },
+    };
+    Ok(SideBySide {
+        draw,
+        stored,
+        replayed,
+        matches,
+        problem,
+    })
 }
 
 /// The newest draw of each table (table id → draw id), for the links from the tables.

@@ -78,6 +78,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(crate::web::api_floor::routes)
         .configure(crate::web::api_table::routes)
         .configure(crate::web::api_cagnotte::routes)
+        .configure(crate::web::api_draws::routes)
         .configure(crate::web::api_messages::routes)
         .configure(crate::web::api_tablets::routes)
         .configure(crate::web::api_join::routes)

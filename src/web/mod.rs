@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod api_cagnotte;
+pub mod api_draws;
 pub mod api_floor;
 pub mod api_join;
 pub mod api_messages;

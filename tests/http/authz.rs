@@ -117,6 +117,11 @@ const API: &[(&str, &str, &[&str])] = &[
     ("POST", "/api/v1/seat-changes/1/cancel", FLOOR),
     ("POST", "/api/v1/tables/1/seats/1/hold", FLOOR),
     ("POST", "/api/v1/seat-holds/1/release", FLOOR),
+    ("POST", "/api/v1/tables/1/draws", FLOOR),
+    ("POST", "/api/v1/games/1/draws", FLOOR),
+    ("GET", "/api/v1/tables/1/draws", ALL),
+    ("GET", "/api/v1/draws/1", ALL),
+    ("GET", "/api/v1/draws/1/replay", ALL),
 ];
 
 /// One player with a photo, a second one, a ban, a separation, a game and a table.

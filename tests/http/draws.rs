@@ -350,3 +350,200 @@ async fn pt2007_27_who_plays_is_drawn_first_and_both_draws_are_linked() {
     let pt = page_pt(&app, "/draws/1", &s).await;
     assert!(pt.contains("6 jogam. 2 ficam na lista."), "{pt}");
 }
+
+/// A draw made through the JSON API.
+async fn api_draw(app: &TestApp, token: &str, uri: &str, kind: &str) -> Resp {
+    app.send_json("POST", uri, token, serde_json::json!({ "kind": kind }))
+        .await
+}
+
+#[actix_web::test]
+async fn the_draws_api_makes_reads_lists_and_replays_each_kind_of_draw() {
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    let dealer = app.staff_token("dealer1", "dealer").await;
+    nl_game(&app, &token).await;
+    let table = serde_json::json!({"number": 3, "game_id": 1, "mode": "continuous", "seats": 6});
+    assert_eq!(
+        app.send_json("POST", "/api/v1/tables", &token, table)
+            .await
+            .status,
+        201
+    );
+    let ids = eligible_players(&app, 8);
+    for id in &ids {
+        let r = app
+            .send_json(
+                "POST",
+                "/api/v1/games/1/waitlist",
+                &token,
+                serde_json::json!({ "player_id": id }),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    let untouched = |app: &TestApp| (app.audit_count(), app.count("draws"), app.count("seatings"));
+    let before = untouched(&app);
+    // The table is not open: no seat draw (PT-2007 11), no button (BSOP 48); nothing saved.
+    let r = api_draw(&app, &token, "/api/v1/tables/1/draws", "seats").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.error().1.contains("PT-2007 11"), "{}", r.text());
+    let r = api_draw(&app, &token, "/api/v1/tables/1/draws", "button").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.error().1.contains("BSOP 48"), "{}", r.text());
+    // A kind that does not exist, an unknown table or game, a dealer: refused.
+    let r = api_draw(&app, &token, "/api/v1/tables/1/draws", "dice").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert_eq!(
+        r.json()["error"]["fields"][0]["field"],
+        "kind",
+        "{}",
+        r.text()
+    );
+    assert_eq!(
+        api_draw(&app, &token, "/api/v1/tables/99/draws", "seats")
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        api_draw(&app, &token, "/api/v1/games/99/draws", "by_suit")
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        api_draw(&app, &dealer, "/api/v1/tables/1/draws", "seats")
+            .await
+            .status,
+        403
+    );
+    assert_eq!(untouched(&app), before);
+    // Open: eight players for six seats, so who plays is drawn first (PT-2007 27), then the
+    // seats (PT-2007 11); both recorded, six seated.
+    let s = app.web_login("admin", ADMIN_PW).await;
+    app.post_form("/floor/tables/1/open", &s, &[]).await;
+    let r = api_draw(&app, &token, "/api/v1/tables/1/draws", "seats").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let made = r.json();
+    let seats = &made["draw"];
+    assert_eq!(seats["kind"], "seat");
+    assert_eq!(seats["table_id"], 1);
+    assert_eq!(seats["matches"], true);
+    assert_eq!(made["who_plays"]["kind"], "oversubscribed");
+    assert_eq!(made["seated"].as_array().unwrap().len(), 6);
+    let drawn_seats: Vec<(i64, i64)> = seats["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["player_id"].as_i64().unwrap(),
+                p["seat"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sat: Vec<(i64, i64)> = made["seated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["player_id"].as_i64().unwrap(),
+                x["seat_no"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let mut expected = drawn_seats.clone();
+    sat.sort();
+    expected.sort();
+    assert_eq!(sat, expected, "the players sit where the draw put them");
+    let seat_id = seats["id"].as_i64().unwrap();
+    // The button among the six seated (BSOP 48): the winner's seat holds it.
+    let r = api_draw(&app, &token, "/api/v1/tables/1/draws", "button").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let button = r.json()["draw"].clone();
+    assert_eq!(button["purpose"], "button");
+    let winner = button["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["winner"] == true)
+        .unwrap()
+        .clone();
+    assert_eq!(button["button_seat"], winner["seat_then"]);
+    assert!(winner["card"].as_str().unwrap().len() == 2, "{winner}");
+    let at_table: Option<i32> = app.with_conn(|c| {
+        use cardroom::db::schema::card_tables;
+        use diesel::prelude::*;
+        card_tables::table
+            .find(1)
+            .select(card_tables::button_seat)
+            .first(c)
+            .unwrap()
+    });
+    assert_eq!(at_table.map(i64::from), button["button_seat"].as_i64());
+    // A draw by suits needs two empty open tables (PT-2007 25).
+    let r = api_draw(&app, &token, "/api/v1/games/1/draws", "by_suit").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.error().1.contains("PT-2007 25"), "{}", r.text());
+    // The table's draws, newest first, read by anyone on the staff.
+    let list = app.get("/api/v1/tables/1/draws", &dealer).await;
+    assert_eq!(list.status, 200, "{}", list.text());
+    let kinds: Vec<String> = list
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, vec!["high_card", "seat", "oversubscribed"]);
+    assert_eq!(
+        app.get("/api/v1/tables/99/draws", &dealer).await.status,
+        404
+    );
+    let one = app.get(&format!("/api/v1/draws/{seat_id}"), &dealer).await;
+    assert_eq!(one.status, 200);
+    assert_eq!(one.json()["players"], seats["players"]);
+    assert_eq!(app.get("/api/v1/draws/999", &dealer).await.status, 404);
+    // The replay: the same seed and inputs give the same result, side by side.
+    let r = app
+        .get(&format!("/api/v1/draws/{seat_id}/replay"), &dealer)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let replay = r.json();
+    assert_eq!(replay["matches"], true);
+    assert_eq!(replay["stored"], replay["replayed"]);
+    assert_eq!(replay["seed"], seats["seed"]);
+    assert_eq!(replay["stored"], seats["record"]["result"]);
+    // A result altered in the database no longer matches its replay, which still gives the
+    // draw that was made.
+    app.with_conn(|c| {
+        use cardroom::db::schema::draws;
+        use diesel::prelude::*;
+        let row = cardroom::services::draws::get(c, seat_id).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&row.inputs).unwrap();
+        let seats = v["result"]["seats"].as_array_mut().unwrap();
+        let (a, b) = (seats[0]["player"].clone(), seats[1]["player"].clone());
+        seats[0]["player"] = b;
+        seats[1]["player"] = a;
+        let result = v["result"].to_string();
+        diesel::update(draws::table.find(seat_id))
+            .set((draws::inputs.eq(v.to_string()), draws::result.eq(result)))
+            .execute(c)
+            .unwrap();
+    });
+    let replay2 = app
+        .get(&format!("/api/v1/draws/{seat_id}/replay"), &dealer)
+        .await
+        .json();
+    assert_eq!(replay2["matches"], false);
+    assert_ne!(replay2["stored"], replay2["replayed"]);
+    assert_eq!(replay2["replayed"], replay["replayed"]);
+    assert_eq!(
+        app.get(&format!("/api/v1/draws/{seat_id}"), &dealer)
+            .await
+            .json()["matches"],
+        false
+    );
+}

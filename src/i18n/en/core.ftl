@@ -339,8 +339,9 @@ lobby-seats-free = { $count ->
 lobby-waiting = Waiting: { $count }
 
 ## Draws on the floor
-err-table-not-open-for-draw = The seat draw starts a game: open the table first.
+err-table-not-open-for-draw = The seat draw starts a game (PT-2007 11): open the table first.
 err-button-needs-players = The button is drawn among at least two seated players.
+err-table-not-in-play-for-button = The button is drawn at a table in play (BSOP 48): open the table first.
 action-draw-record = Draw recorded
 floor-draw-seats = Draw seats
 floor-draw-button = Draw the button

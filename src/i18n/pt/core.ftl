@@ -339,8 +339,9 @@ lobby-seats-free = { $count ->
 lobby-waiting = Em espera: { $count }
 
 ## Sorteios na sala
-err-table-not-open-for-draw = O sorteio de lugares inicia um jogo: abra primeiro a mesa.
+err-table-not-open-for-draw = O sorteio de lugares inicia um jogo (PT-2007 11): abra primeiro a mesa.
 err-button-needs-players = O botão é sorteado entre pelo menos dois jogadores sentados.
+err-table-not-in-play-for-button = O botão sorteia-se numa mesa em jogo (BSOP 48): abra a mesa primeiro.
 action-draw-record = Sorteio registado
 floor-draw-seats = Sortear lugares
 floor-draw-button = Sortear o botão
