@@ -159,6 +159,7 @@ fn past_evenings(
                     s.id,
                     0,
                     10_000 + 2_000 * i as i64,
+                    false,
                     None,
                 )?;
             }
@@ -201,7 +202,9 @@ fn past_evenings(
                             seat,
                             pool[newcomer],
                         )?;
-                        services::table_side::buy_chips(c, t, room, floor, s.id, 0, 20_000, None)?;
+                        services::table_side::buy_chips(
+                            c, t, room, floor, s.id, 0, 20_000, false, None,
+                        )?;
                     }
                 }
                 services::table_side::new_hand(c, t, room, dealer, *tid, &Default::default())?;

@@ -433,6 +433,12 @@ pub struct BuyinRow {
     pub rule: Option<String>,
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
+    /// BSOP 28: the hand being played when these chips reached the seat (none: between
+    /// hands); they count in it only once the floor approved them.
+    pub arrived_in_hand: Option<i32>,
+    /// BSOP 28: the floor member who let them play in the hand they arrived in, and when.
+    pub approved_by: Option<i64>,
+    pub approved_at: Option<NaiveDateTime>,
 }
 
 /// BSOP 36: chips taken off an absent player's seat, counted by two staff members.

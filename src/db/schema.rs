@@ -375,6 +375,9 @@ diesel::table! {
         rule -> Nullable<Text>,
         at -> Timestamp,
         recorded_by -> Nullable<BigInt>,
+        arrived_in_hand -> Nullable<Integer>,
+        approved_by -> Nullable<BigInt>,
+        approved_at -> Nullable<Timestamp>,
     }
 }
 

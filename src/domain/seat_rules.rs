@@ -243,6 +243,43 @@ pub fn check_rebuy(stack: i64, amount: i64, game_max: Option<i64>) -> Result<(),
 }
 
 // ---------------------------------------------------------------------------------------------
+// 2b. Chips asked for before the hand (table stakes)
+// ---------------------------------------------------------------------------------------------
+
+/// BSOP 28: «apenas as fichas disponíveis no Stack do jogador podem ser consideradas na mão
+/// (table stakes). Um jogador que tenha solicitado mais fichas antes de a mão começar, mas que
+/// ainda não as recebeu, só poderá se utilizar destas, caso a direção aprove.» Whether chips
+/// that reached the seat during hand `arrived_in` (none: between hands) play in hand `hand`:
+/// from the next hand on, and in the hand they arrived in only once the floor approved.
+pub fn chips_play_in(hand: i32, arrived_in: Option<i32>, approved: bool) -> bool {
+    match arrived_in {
+        None => true,
+        Some(n) => hand > n || (hand == n && approved),
+    }
+}
+
+/// BSOP 28: the floor may approve chips for the hand they arrived in while that hand is still
+/// the one being played (`current`), once. Keys: `rules-chips-not-pending` (they arrived
+/// between hands: they play already), `rules-chips-approved` (already), `rules-chips-hand-over`
+/// {hand} (that hand is over: they play from now on anyway).
+pub fn check_chips_approval(
+    arrived_in: Option<i32>,
+    approved: bool,
+    current: Option<i32>,
+) -> Result<(), Problem> {
+    let Some(n) = arrived_in else {
+        return Err(Problem::new("rules-chips-not-pending"));
+    };
+    if approved {
+        return Err(Problem::new("rules-chips-approved"));
+    }
+    if current != Some(n) {
+        return Err(Problem::new("rules-chips-hand-over").arg("hand", n));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
 // 3. Changing table with the whole stack
 // ---------------------------------------------------------------------------------------------
 
@@ -782,6 +819,50 @@ mod tests {
             custody_amount: custody,
         }
     }
+    #[test]
+    fn bsop_28_chips_asked_before_the_hand_play_in_it_only_with_the_floors_approval() {
+        // Between hands: they play at once.
+        assert!(chips_play_in(7, None, false));
+        // During hand 7: not in 7 unless approved; always from 8.
+        assert!(!chips_play_in(7, Some(7), false));
+        assert!(chips_play_in(7, Some(7), true));
+        assert!(chips_play_in(8, Some(7), false));
+        // The floor approves while hand 7 is played, once.
+        assert!(check_chips_approval(Some(7), false, Some(7)).is_ok());
+        assert_eq!(
+            check_chips_approval(Some(7), true, Some(7))
+                .unwrap_err()
+                .key,
+            "rules-chips-approved"
+        );
+        assert_eq!(
+            check_chips_approval(Some(7), false, Some(8)).unwrap_err(),
+            Problem::new("rules-chips-hand-over").arg("hand", 7)
+        );
+        assert_eq!(
+            check_chips_approval(None, false, Some(8)).unwrap_err().key,
+            "rules-chips-not-pending"
+        );
+    }
+
+    proptest! {
+        /// BSOP 28: approval changes only the hand the chips arrived in.
+        #[test]
+        fn bsop_28_approval_only_matters_in_the_hand_they_arrived_in(
+            hand in 1i32..200,
+            arrived in proptest::option::of(1i32..200),
+        ) {
+            let differs = chips_play_in(hand, arrived, true) != chips_play_in(hand, arrived, false);
+            prop_assert_eq!(differs, arrived == Some(hand));
+            // Never before they arrived.
+            if let Some(n) = arrived {
+                if hand < n {
+                    prop_assert!(!chips_play_in(hand, arrived, true));
+                }
+            }
+        }
+    }
+
     #[test]
     fn pt_2007_28_applies_to_any_game_under_way_unless_the_room_keeps_it_to_sessions() {
         use crate::domain::table::TableState::*;

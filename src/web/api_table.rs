@@ -30,6 +30,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(acknowledge)
         .service(seat_with_buyin)
         .service(chips)
+        .service(approve_chips)
         .service(count)
         .service(cash_out)
         .service(transfer_with_stack)
@@ -273,6 +274,10 @@ pub struct BuyinOut {
     pub stack_before: i64,
     pub rule: Option<String>,
     pub at: DateTime<Utc>,
+    /// BSOP 28: the hand being played when the chips reached the seat (none: between hands);
+    /// they play in it only once the floor approved (`approved_at`), else from the next hand.
+    pub arrived_in_hand: Option<i32>,
+    pub approved_at: Option<DateTime<Utc>>,
 }
 
 fn buyin_out(b: &BuyinRow) -> BuyinOut {
@@ -284,6 +289,8 @@ fn buyin_out(b: &BuyinRow) -> BuyinOut {
         stack_before: b.stack_before,
         rule: b.rule.clone(),
         at: utc(b.at),
+        arrived_in_hand: b.arrived_in_hand,
+        approved_at: b.approved_at.map(utc),
     }
 }
 
@@ -401,6 +408,11 @@ pub struct ChipsRequest {
     /// Minor units, at least 1; the stack after it stays within the stack's range (422).
     #[schema(minimum = 1, maximum = 100000000000_i64)]
     pub amount: i64,
+    /// BSOP 28: a rebuy asked for before the hand that reached the seat while the hand is
+    /// played: it plays from the next hand unless the floor approves it for this one
+    /// (`POST /buyins/{id}/approve`). Default false (between hands).
+    #[serde(default)]
+    pub during_hand: bool,
 }
 
 /// A stack count (minor units).
@@ -645,10 +657,45 @@ pub async fn chips(
     let row = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
-            table_side::buy_chips(c, now, &room, &actor, id, b.stack, b.amount, None)
+            table_side::buy_chips(
+                c,
+                now,
+                &room,
+                &actor,
+                id,
+                b.stack,
+                b.amount,
+                b.during_hand,
+                None,
+            )
         })
         .await?;
     Ok(HttpResponse::Created().json(buyin_out(&row)))
+}
+
+/// BSOP 28: the floor lets chips that reached the seat during the hand being played count
+/// in it (else they play from the next hand). Only while that hand is played, once.
+#[utoipa::path(
+    tag = "table",
+    params(("id" = i64, Path, description = "Buy-in id")),
+    responses((status = 200, body = BuyinOut), (status = 409, body = ErrorResponse))
+)]
+#[post("/buyins/{id}/approve")]
+pub async fn approve_chips(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+) -> AppResult<web::Json<BuyinOut>> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let row = st
+        .write(move |_, c| {
+            let room = services::room::get(c)?;
+            table_side::approve_chips(c, now, &room, &actor, id)
+        })
+        .await?;
+    Ok(web::Json(buyin_out(&row)))
 }
 
 /// A stack count (PT-2007 28 averages, PT-2007 79 rebuy notice).

@@ -100,6 +100,22 @@ impl Ctx {
         self.i18n.msg(self.lang, key, &[(name, value.to_string())])
     }
 
+    /// A message with two arguments.
+    pub fn t2(
+        &self,
+        key: &str,
+        name: &str,
+        value: impl ToString,
+        name2: &str,
+        value2: impl ToString,
+    ) -> String {
+        self.i18n.msg(
+            self.lang,
+            key,
+            &[(name, value.to_string()), (name2, value2.to_string())],
+        )
+    }
+
     /// Issue 18 §4: a seat preference in a few words of the page's language ("seats 1, 2 ·
     /// not table 3 · accessible seat · waits for it").
     pub fn pref(&self, p: &crate::services::seat_prefs::PrefSummary) -> String {

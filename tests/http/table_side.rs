@@ -1051,6 +1051,149 @@ async fn bsop_27_every_voluntary_table_change_is_refused_in_the_first_hour_above
     assert_eq!(open_seat_of(&r.app, a), Some((2, 25_000, 20_000)));
 }
 
+#[actix_web::test]
+async fn bsop_28_chips_arriving_during_a_hand_play_in_it_only_with_the_floors_approval() {
+    let r = room(4).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let mut s = Vec::new();
+    for seat in 1..=4 {
+        s.push(r.seat(seat, "100").await);
+    }
+    // Hand 1 is dealt.
+    let res = r.tap(&r.dealer, "/tablet/hand", &[]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    // A rebuy asked for before the hand reaches seat 1 during it.
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{}/chips", s[0]),
+            &[("stack", "100"), ("amount", "50"), ("during_hand", "1")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert!(
+        r.view()
+            .await
+            .contains("€50.00 from the next hand (BSOP 28)"),
+        "the tablet says when the chips play"
+    );
+    let board = r.app.floor_all(&r.floor).await;
+    assert!(
+        board.contains("reached the seat during it") && board.contains("Approve for this hand"),
+        "{board}"
+    );
+    let id: i64 = r.app.with_conn(|c| {
+        buyins::table
+            .filter(buyins::arrived_in_hand.eq(1))
+            .select(buyins::id)
+            .first(c)
+            .unwrap()
+    });
+    // A dealer does not approve; the floor does, once, from the board.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/buyins/{id}/approve"),
+            &r.app.staff_token("dealer9", "dealer").await,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 403, "{}", res.text());
+    let res = r
+        .app
+        .post_form(&format!("/floor/buyins/{id}/approve"), &r.floor, &[])
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert!(r.view().await.contains("€50.00 approved for this hand"));
+    assert!(!r
+        .app
+        .floor_all(&r.floor)
+        .await
+        .contains("Approve for this hand"));
+    let audit = r.app.audit_count();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/buyins/{id}/approve"),
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.error().1.contains("BSOP 28"), "{}", res.text());
+    // Another rebuy during hand 1, left alone: hand 2 starts and it plays from then; the
+    // floor can no longer approve it for hand 1.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{}/chips", s[1]),
+            &r.token,
+            serde_json::json!({ "stack": 10_000, "amount": 4_000, "during_hand": true }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["arrived_in_hand"], 1);
+    let second = res.json()["id"].as_i64().unwrap();
+    assert_eq!(r.tap(&r.dealer, "/tablet/hand", &[]).await.status, 303);
+    assert!(!r.view().await.contains("from the next hand"));
+    let audit2 = r.app.audit_count();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/buyins/{second}/approve"),
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(res.error().1.contains("Hand 1 is over"), "{}", res.text());
+    // Chips bought between hands play at once: nothing to approve.
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{}/chips", s[2]),
+            &r.token,
+            serde_json::json!({ "stack": 10_000, "amount": 1_000 }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert!(res.json()["arrived_in_hand"].is_null());
+    let third = res.json()["id"].as_i64().unwrap();
+    let audit3 = r.app.audit_count();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/buyins/{third}/approve"),
+            &r.token,
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert_eq!(r.app.audit_count(), audit3, "a refusal is not audited");
+    assert!(audit2 > audit);
+    let approved: Vec<(i64, Option<i64>)> = r.app.with_conn(|c| {
+        buyins::table
+            .filter(buyins::arrived_in_hand.is_not_null())
+            .order(buyins::id.asc())
+            .select((buyins::id, buyins::approved_by))
+            .load(c)
+            .unwrap()
+    });
+    assert_eq!(approved.len(), 2);
+    assert!(
+        approved[0].1.is_some() && approved[1].1.is_none(),
+        "{approved:?}"
+    );
+}
+
 /// Four players seated at table 1 (continuous) with stacks of €100, €150, €200 and €350
 /// counted: the game is under way and the average capital in play is €200. The fifth player
 /// is called to seat 5; answers the call's id.

@@ -14,6 +14,14 @@ rules-buyin-exact = The buy-in must be exactly { $required }.
 ## Rebuys (PT-2007 79)
 rules-rebuy-above-max = A rebuy may not take the stack above the maximum buy-in of { $max }: at most { $allowed } now.
 rules-rebuy-stack-at-max = The stack is already at or above the maximum buy-in of { $max }: no rebuy is possible.
+rules-chips-not-pending = These chips reached the seat between hands: they play already (BSOP 28).
+rules-chips-approved = These chips were already approved for the hand (BSOP 28).
+rules-chips-hand-over = Hand { $hand } is over: the chips play from now on anyway (BSOP 28).
+tablet-chips-during-hand = Arrived during the hand (BSOP 28)
+tablet-chips-next-hand = { $amount } from the next hand (BSOP 28)
+tablet-chips-approved = { $amount } approved for this hand
+floor-chips-pending = { $alias }: { $amount } in chips asked for before the hand reached the seat during it; they play from the next hand unless you approve them for this one (BSOP 28).
+floor-chips-approve = Approve for this hand
 
 ## Changing table with the whole stack (BSOP 27)
 rules-transfer-first-hour-above-max = The stack ({ $stack }) is above the game's maximum buy-in ({ $max }): no voluntary table change in the first hour in the game, which ends at { $until } (BSOP 27). { $minutes ->

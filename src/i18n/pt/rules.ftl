@@ -14,6 +14,14 @@ rules-buyin-exact = A cave tem de ser exatamente de { $required }.
 ## Reposições (PT-2007 79)
 rules-rebuy-above-max = Uma reposição não pode levar a cave acima do máximo de { $max }: agora, no máximo { $allowed }.
 rules-rebuy-stack-at-max = A cave já está no máximo de { $max } ou acima dele: não é possível fazer uma reposição.
+rules-chips-not-pending = Estas fichas chegaram ao lugar entre mãos: já estão em jogo (BSOP 28).
+rules-chips-approved = Estas fichas já foram aprovadas para a mão (BSOP 28).
+rules-chips-hand-over = A mão { $hand } já terminou: as fichas estão em jogo a partir de agora (BSOP 28).
+tablet-chips-during-hand = Chegaram durante a mão (BSOP 28)
+tablet-chips-next-hand = { $amount } a partir da próxima mão (BSOP 28)
+tablet-chips-approved = { $amount } aprovadas para esta mão
+floor-chips-pending = { $alias }: { $amount } em fichas pedidas antes da mão chegaram durante ela; só entram na próxima mão, salvo se as aprovar para esta (BSOP 28).
+floor-chips-approve = Aprovar para esta mão
 
 ## Mudar de mesa com todas as fichas (BSOP 27)
 rules-transfer-first-hour-above-max = As fichas do jogador ({ $stack }) excedem a cave máxima do jogo ({ $max }): não é permitida a mudança voluntária de mesa na primeira hora de jogo, que termina às { $until } (BSOP 27). { $minutes ->

@@ -23,6 +23,9 @@ pub struct FloorAlerts {
     pub sessions_up: Vec<i32>,
     /// Session dues still not collected nor exempted a quarter of an hour after they arose.
     pub dues_late: i64,
+    /// BSOP 28: chips that reached a seat during the hand being played, waiting for the
+    /// floor's approval to play in it: (the chips, table number, seat, alias).
+    pub chips_pending: Vec<(BuyinRow, i32, i32, String)>,
 }
 
 impl FloorAlerts {
@@ -31,6 +34,7 @@ impl FloorAlerts {
             && self.removals.is_empty()
             && self.sessions_up.is_empty()
             && self.dues_late == 0
+            && self.chips_pending.is_empty()
     }
 }
 
@@ -78,11 +82,13 @@ pub fn floor_alerts(
         .count()
         .get_result(dbc))?;
     let (sessions_up, dues_late) = crate::services::cagnotte::alerts(conn, now)?;
+    let chips_pending = super::chips::chips_awaiting_approval(conn)?;
     Ok(FloorAlerts {
         requests,
         removals,
         in_custody,
         sessions_up,
         dues_late,
+        chips_pending,
     })
 }

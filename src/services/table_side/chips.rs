@@ -92,6 +92,7 @@ fn record_chips(
     amount: i64,
     stack_before: i64,
     rule: Option<&str>,
+    arrived_in_hand: Option<i32>,
 ) -> AppResult<BuyinRow> {
     let before = side(conn, s.id)?;
     let row = BuyinRow {
@@ -106,6 +107,9 @@ fn record_chips(
         rule: rule.map(str::to_string),
         at: now.naive_utc(),
         recorded_by: actor.id,
+        arrived_in_hand,
+        approved_by: None,
+        approved_at: None,
     };
     crate::native!(conn, |dbc| diesel::insert_into(buyins::table)
         .values(&row)
@@ -176,15 +180,17 @@ pub fn seat_with_buyin(
     };
     let s = floor::confirm_call(conn, now, room.tz, &room.profile, actor, call_id)?;
     if let Some((amount, req)) = checked {
-        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)?;
+        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule, None)?;
     }
     Ok(s)
 }
 
 /// Chips bought at the seat. The first purchase of a seating (a player seated by the floor
 /// without one) is the buy-in, checked like one (BSOP 26, 37; PT-2007 28); afterwards it is a
-/// rebuy (PT-2007 75, 79: not above the maximum; BSOP 28 / PT-2007 79: between hands, the
-/// dealer's judgement). `stack` is the count before the rebuy.
+/// rebuy (PT-2007 75, 79: not above the maximum). `stack` is the count before the rebuy.
+/// `during_hand`: the chips, asked for before the hand, reached the seat while a hand is being
+/// played: BSOP 28 keeps them out of that hand unless the floor approves
+/// ([`approve_chips`]); they are recorded with the hand they arrived in.
 #[allow(clippy::too_many_arguments)]
 pub fn buy_chips(
     conn: &mut DbConn,
@@ -194,6 +200,7 @@ pub fn buy_chips(
     seating_id: i64,
     stack: i64,
     amount: i64,
+    during_hand: bool,
     at_table: Option<i64>,
 ) -> AppResult<BuyinRow> {
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
@@ -204,11 +211,16 @@ pub fn buy_chips(
         check_chips(conn, g.buy_in_max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
-        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
+        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule, None)
     } else {
         check_stack(conn, "stack", g.buy_in_max, stack)?;
         check_chips(conn, g.buy_in_max, stack, amount)?;
         check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
+        let arrived_in_hand = if during_hand {
+            current_hand(conn, t.id)?
+        } else {
+            None
+        };
         record_chips(
             conn,
             now,
@@ -218,8 +230,112 @@ pub fn buy_chips(
             amount,
             stack,
             Some("PT-2007 79"),
+            arrived_in_hand,
         )
     }
+}
+
+/// The number of the hand being played at a table (the last one dealt), if any.
+pub fn current_hand(conn: &mut DbConn, table_id: i64) -> AppResult<Option<i32>> {
+    Ok(crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(table_id))
+        .select(diesel::dsl::max(hands::number))
+        .first(dbc))?)
+}
+
+/// BSOP 28: the floor lets chips that arrived during a hand play in it. Only a floor member
+/// (the caller's role), only while that hand is still the one being played, once; audited and
+/// pushed to the tablet and the board.
+pub fn approve_chips(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    buyin_id: i64,
+) -> AppResult<BuyinRow> {
+    let approver = actor
+        .id
+        .ok_or_else(|| AppError::Forbidden(Problem::new("err-forbidden")))?;
+    let before: BuyinRow = crate::native!(conn, |dbc| buyins::table
+        .find(buyin_id)
+        .select(BuyinRow::as_select())
+        .first(dbc))?;
+    let current = current_hand(conn, before.table_id)?;
+    seat_rules::check_chips_approval(
+        before.arrived_in_hand,
+        before.approved_by.is_some(),
+        current,
+    )
+    .map_err(|p| rule_refusal(p, room))?;
+    crate::native!(conn, |dbc| diesel::update(buyins::table.find(buyin_id))
+        .set((
+            buyins::approved_by.eq(Some(approver)),
+            buyins::approved_at.eq(Some(now.naive_utc())),
+        ))
+        .execute(dbc))?;
+    let after: BuyinRow = crate::native!(conn, |dbc| buyins::table
+        .find(buyin_id)
+        .select(BuyinRow::as_select())
+        .first(dbc))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.chips_approved",
+        "player",
+        Some(before.player_id),
+        Some(&before),
+        Some(&after),
+    )?;
+    let seat: Option<i32> = crate::native!(conn, |dbc| seatings::table
+        .find(before.seating_id)
+        .select(seatings::seat_no)
+        .first(dbc)
+        .optional())?;
+    emit(
+        conn,
+        now,
+        Some(before.table_id),
+        "seat.chips_approved",
+        &serde_json::json!({ "buyin_id": buyin_id, "seat": seat, "player_id": before.player_id, "amount": before.amount, "hand": before.arrived_in_hand }),
+    )?;
+    Ok(after)
+}
+
+/// BSOP 28: chips waiting for the floor's approval to play in the hand being played: each
+/// with its table number and seat, oldest first (the board's alerts).
+pub fn chips_awaiting_approval(conn: &mut DbConn) -> AppResult<Vec<(BuyinRow, i32, i32, String)>> {
+    let rows: Vec<(BuyinRow, i32, i32, String)> = crate::native!(conn, |dbc| buyins::table
+        .inner_join(seatings::table.on(seatings::id.eq(buyins::seating_id)))
+        .inner_join(card_tables::table.on(card_tables::id.eq(buyins::table_id)))
+        .inner_join(players::table.on(players::id.eq(buyins::player_id)))
+        .filter(buyins::arrived_in_hand.is_not_null())
+        .filter(buyins::approved_by.is_null())
+        .filter(seatings::left_at.is_null())
+        .select((
+            BuyinRow::as_select(),
+            card_tables::number,
+            seatings::seat_no,
+            players::alias,
+        ))
+        .order(buyins::id.asc())
+        .load(dbc))?;
+    let mut out = Vec::new();
+    let mut hands: std::collections::HashMap<i64, Option<i32>> = Default::default();
+    for r in rows {
+        let current = match hands.get(&r.0.table_id) {
+            Some(h) => *h,
+            None => {
+                let h = current_hand(conn, r.0.table_id)?;
+                hands.insert(r.0.table_id, h);
+                h
+            }
+        };
+        if current.is_some() && r.0.arrived_in_hand == current {
+            out.push(r);
+        }
+    }
+    Ok(out)
 }
 
 /// The dealer counts a stack (before a table change, or when asked): kept for PT-2007 28

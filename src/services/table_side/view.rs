@@ -18,6 +18,9 @@ pub struct SeatedView {
     /// BSOP 55, 57: the player is called to move (must-move or seat change): the table
     /// number and seat they go to.
     pub moving_to: Option<(i32, i32)>,
+    /// BSOP 28: chips that reached the seat during the hand being played: their amount, and
+    /// whether the floor let them play in it (else they play from the next hand).
+    pub chips_in_hand: Vec<(i64, bool)>,
 }
 
 impl SeatedView {
@@ -196,6 +199,15 @@ pub fn view(
             crate::db::schema::seat_calls::seat_no,
         ))
         .load(conn)?;
+    // BSOP 28: chips that arrived during the hand being played.
+    let in_hand: Vec<BuyinRow> = match super::chips::current_hand(conn, table_id)? {
+        Some(h) => buyins::table
+            .filter(buyins::table_id.eq(table_id))
+            .filter(buyins::arrived_in_hand.eq(h))
+            .select(BuyinRow::as_select())
+            .load(conn)?,
+        None => Vec::new(),
+    };
     let limit = game.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     let views: Vec<SeatedView> = seated
         .into_iter()
@@ -224,6 +236,11 @@ pub fn view(
                 .iter()
                 .find(|(pid, _, _)| *pid == s.player_id)
                 .map(|(_, t, n)| (*t, *n));
+            let chips_in_hand = in_hand
+                .iter()
+                .filter(|b| b.seating_id == s.id)
+                .map(|b| (b.amount, b.approved_by.is_some()))
+                .collect();
             SeatedView {
                 seating: s,
                 side: sd,
@@ -233,6 +250,7 @@ pub fn view(
                 rebuy_needed,
                 min_stay_until,
                 moving_to,
+                chips_in_hand,
             }
         })
         .collect();

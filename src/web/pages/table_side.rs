@@ -43,6 +43,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/tablet/shift/end", web::post().to(end_shift))
         .route("/tablet/service", web::post().to(service))
         .route("/floor/service/{id}/handled", web::post().to(floor_handled))
+        .route(
+            "/floor/buyins/{id}/approve",
+            web::post().to(floor_approve_chips),
+        )
         .route("/floor/custody", web::get().to(floor_custody))
         .route("/floor/custody/{id}/confirm", web::post().to(floor_confirm))
         .route("/floor/custody/{id}/resolve", web::post().to(floor_resolve));
@@ -287,6 +291,9 @@ struct ChipsForm {
     stack: String,
     #[serde(default)]
     amount: String,
+    /// BSOP 28: the chips reached the seat while a hand is played.
+    #[serde(default)]
+    during_hand: Option<String>,
 }
 
 /// Buy-in (first chips of a seating) or rebuy (PT-2007 79).
@@ -300,6 +307,7 @@ async fn chips(
     let id = path.into_inner();
     let f = form.0;
     let (stack, amount) = (f.stack.clone(), f.amount.clone());
+    let during_hand = f.during_hand.as_deref().is_some_and(|v| !v.is_empty());
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
         let cur = &a.room.currency;
         let amount = money_field("amount", &amount, cur)?;
@@ -316,6 +324,7 @@ async fn chips(
             id,
             stack,
             amount,
+            during_hand,
             Some(a.tablet.table_id),
         )
         .map(|_| ())
@@ -943,6 +952,24 @@ async fn floor_handled(
     let actor = services::staff::actor(&who.0.staff);
     st.write(move |_, conn| table_side::handle_service(conn, now, &actor, id))
         .await?;
+    Ok(see_other("/floor"))
+}
+
+/// BSOP 28: the floor lets chips that arrived during the hand play in it.
+async fn floor_approve_chips(
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<i64>,
+    _f: CsrfForm<Empty>,
+) -> AppResult<HttpResponse> {
+    let id = path.into_inner();
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    st.write(move |_, conn| {
+        let room = services::room::get(conn)?;
+        table_side::approve_chips(conn, now, &room, &actor, id)
+    })
+    .await?;
     Ok(see_other("/floor"))
 }
 
