@@ -349,6 +349,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             smallest_chip: None,
             active: None,
             colour: None,
+            ..Default::default()
         };
         services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
     }

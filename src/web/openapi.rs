@@ -90,6 +90,8 @@ impl Modify for BearerAuth {
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk (issue 18 §3)"),
+        (name = "buttons", description = "The special buttons Cucurucho and Macaca (BSOP 115, 116): their starting seats drawn, the special hands with each player's fixed contribution, the Macaca's result"),
+        (name = "draws", description = "Recorded draws with their seed, inputs and result, and their replay (PT-2007 11, 25, 27; BSOP 48, 50, 52, 56, 79, 115, 116)"),
         (name = "join", description = "Players joining the lists from their phone (issue 18): the phone numbers the floor blocked from asking for codes"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )

@@ -124,6 +124,11 @@ const GAME_LABELS: &[(&str, &str)] = &[
     ("rake_cap", "admin-game-rake-cap"),
     ("smallest_chip", "admin-game-smallest-chip"),
     ("colour", "admin-game-colour"),
+    ("cucurucho", "buttons-cucurucho"),
+    ("cucurucho_bb", "buttons-admin-cucurucho-bb"),
+    ("macaca", "buttons-macaca"),
+    ("macaca_bb", "buttons-admin-macaca-bb"),
+    ("macaca_cap_bb", "buttons-admin-macaca-cap"),
 ];
 
 const TABLE_LABELS: &[(&str, &str)] = &[
@@ -1011,6 +1016,13 @@ struct GameForm {
     /// The board colour (`#rrggbb`).
     #[serde(default)]
     colour: String,
+    /// BSOP 115, 116: the special buttons (checkboxes: absent is off) and their figures in
+    /// big blinds.
+    cucurucho: Option<String>,
+    cucurucho_bb: String,
+    macaca: Option<String>,
+    macaca_bb: String,
+    macaca_cap_bb: String,
     /// Only on the edit form.
     active: Option<String>,
 }
@@ -1049,6 +1061,11 @@ impl GameForm {
                 .map(|m| money_input(m, currency, lang))
                 .unwrap_or_default(),
             colour: g.board_colour().to_string(),
+            cucurucho: check_value(g.cucurucho),
+            cucurucho_bb: g.cucurucho_bb.to_string(),
+            macaca: check_value(g.macaca),
+            macaca_bb: g.macaca_bb.to_string(),
+            macaca_cap_bb: g.macaca_cap_bb.to_string(),
             active: check_value(g.active),
         }
     }
@@ -1080,6 +1097,11 @@ impl GameForm {
             smallest_chip: p.opt_money("smallest_chip", &self.smallest_chip, cur),
             active: editing.then(|| checkbox(&self.active)),
             colour: Some(self.colour.clone()),
+            cucurucho: Some(checkbox(&self.cucurucho)),
+            cucurucho_bb: p.opt_int("cucurucho_bb", &self.cucurucho_bb),
+            macaca: Some(checkbox(&self.macaca)),
+            macaca_bb: p.opt_int("macaca_bb", &self.macaca_bb),
+            macaca_cap_bb: p.opt_int("macaca_cap_bb", &self.macaca_cap_bb),
         };
         p.finish(|| {
             let errs = services::games::check_game(&g, &room.profile)
@@ -1209,6 +1231,11 @@ async fn games_view(
         let mut v = Vals::default();
         v.0.insert("variant".into(), Variant::HoldemNl.to_string());
         v.0.insert("limit_class".into(), LimitClass::Low.to_string());
+        // BSOP 115, 116: off, with the usual figures ready for when they are turned on.
+        let special = crate::domain::special_buttons::Settings::default();
+        v.0.insert("cucurucho_bb".into(), special.cucurucho_bb.to_string());
+        v.0.insert("macaca_bb".into(), special.macaca_bb.to_string());
+        v.0.insert("macaca_cap_bb".into(), special.macaca_cap_bb.to_string());
         v
     });
     Ok(GamesPage {
