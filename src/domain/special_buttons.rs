@@ -166,7 +166,7 @@ pub fn check_settings(s: &Settings, banked: bool) -> Vec<FieldError> {
         let bb = s.contribution_bb(*b);
         if !(CONTRIBUTION_BB_MIN..=CONTRIBUTION_BB_MAX).contains(&bb) {
             errs.push(
-                FieldError::new(b.contribution_field(), "buttons-err-contribution")
+                FieldError::new(b.contribution_field(), "err-buttons-contribution")
                     .arg("rule", b.rule())
                     .arg("min", CONTRIBUTION_BB_MIN)
                     .arg("max", CONTRIBUTION_BB_MAX)
@@ -174,12 +174,12 @@ pub fn check_settings(s: &Settings, banked: bool) -> Vec<FieldError> {
             );
         }
         if banked && s.runs(*b) {
-            errs.push(FieldError::new(b.on_field(), "buttons-err-banked").arg("rule", b.rule()));
+            errs.push(FieldError::new(b.on_field(), "err-buttons-banked").arg("rule", b.rule()));
         }
     }
     if !(MACACA_CAP_BB_MIN..=MACACA_CAP_BB_MAX).contains(&s.macaca_cap_bb) {
         errs.push(
-            FieldError::new("macaca_cap_bb", "buttons-err-macaca-cap")
+            FieldError::new("macaca_cap_bb", "err-buttons-macaca-cap")
                 .arg("rule", SpecialButton::Macaca.rule())
                 .arg("min", MACACA_CAP_BB_MIN)
                 .arg("max", MACACA_CAP_BB_MAX)
@@ -308,19 +308,19 @@ impl Macaca {
 
     /// BSOP 116: her chips after the hand. Won: what she `collected` from the pot joins what
     /// was aside ("o valor será acumulado"); lost: only what was aside is left (none: she is
-    /// eliminated). A win collects something (`buttons-err-collected-required`); a loss
-    /// collects nothing (`buttons-err-lost-collects`).
+    /// eliminated). A win collects something (`err-buttons-collected-required`); a loss
+    /// collects nothing (`err-buttons-lost-collects`).
     pub fn after(&self, outcome: MacacaOutcome, collected: Option<i64>) -> Result<i64, Problem> {
         match outcome {
             MacacaOutcome::Lost => match collected {
-                Some(c) if c != 0 => Err(Problem::new("buttons-err-lost-collects")),
+                Some(c) if c != 0 => Err(Problem::new("err-buttons-lost-collects")),
                 _ => Ok(self.aside),
             },
             MacacaOutcome::Won => match collected {
                 Some(c) if c >= 1 => {
                     money::add(self.aside, c).map_err(|_| Problem::new("err-money-overflow"))
                 }
-                _ => Err(Problem::new("buttons-err-collected-required")),
+                _ => Err(Problem::new("err-buttons-collected-required")),
             },
         }
     }
@@ -355,9 +355,9 @@ mod tests {
         assert_eq!(
             fields,
             [
-                ("cucurucho_bb", "buttons-err-contribution"),
-                ("macaca_bb", "buttons-err-contribution"),
-                ("macaca_cap_bb", "buttons-err-macaca-cap"),
+                ("cucurucho_bb", "err-buttons-contribution"),
+                ("macaca_bb", "err-buttons-contribution"),
+                ("macaca_cap_bb", "err-buttons-macaca-cap"),
             ]
         );
         assert_eq!(
@@ -478,15 +478,15 @@ mod tests {
         // A win collects something; a loss nothing.
         assert_eq!(
             small.after(MacacaOutcome::Won, None).unwrap_err().key,
-            "buttons-err-collected-required"
+            "err-buttons-collected-required"
         );
         assert_eq!(
             small.after(MacacaOutcome::Won, Some(0)).unwrap_err().key,
-            "buttons-err-collected-required"
+            "err-buttons-collected-required"
         );
         assert_eq!(
             small.after(MacacaOutcome::Lost, Some(5)).unwrap_err().key,
-            "buttons-err-lost-collects"
+            "err-buttons-lost-collects"
         );
         assert_eq!(Macaca::on_hand(i64::MAX, 1, 10), Err(Overflow));
     }

@@ -114,7 +114,7 @@ pub fn draw(
     let t = crate::services::games::get_table(conn, table_id)?;
     if !matches!(t.state.as_str(), "open" | "running") {
         return Err(AppError::Conflict(
-            Problem::new("buttons-err-table-state")
+            Problem::new("err-buttons-table-state")
                 .arg("rule", kind.rule())
                 .arg("table", t.number),
         ));
@@ -139,7 +139,7 @@ pub fn draw(
     if current.is_some() && reason.is_none() {
         return Err(AppError::Validation(vec![FieldError::new(
             "reason",
-            "buttons-err-reason",
+            "err-buttons-reason",
         )
         .arg("rule", kind.rule())]));
     }
@@ -153,7 +153,7 @@ pub fn draw(
         .collect();
     if seats.len() < 2 {
         return Err(AppError::Conflict(
-            Problem::new("buttons-err-needs-players").arg("rule", kind.rule()),
+            Problem::new("err-buttons-needs-players").arg("rule", kind.rule()),
         ));
     }
     // Two special games should not fall on one seat: the other button's seat is left out.
@@ -225,7 +225,7 @@ pub fn draw(
 
 /// The refusal for a button the game does not run.
 fn off(kind: SpecialButton, g: &GameRow) -> Problem {
-    Problem::new("buttons-err-off")
+    Problem::new("err-buttons-off")
         .arg("rule", kind.rule())
         .arg("game", &g.name)
 }
@@ -265,7 +265,7 @@ pub fn check_hand_may_end(conn: &mut DbConn, t: &TableRow) -> AppResult<()> {
     match special_of_hand(conn, h.id)? {
         Some(s) if s.kind == SpecialButton::Macaca.as_str() && s.outcome.is_none() => {
             Err(AppError::Conflict(
-                Problem::new("buttons-err-macaca-result-first").arg("hand", h.number),
+                Problem::new("err-buttons-macaca-result-first").arg("hand", h.number),
             ))
         }
         _ => Ok(()),
@@ -441,7 +441,7 @@ fn special_hand_at(
 fn check_still_played(conn: &mut DbConn, s: &SpecialHandRow) -> AppResult<()> {
     match current_hand(conn, s.table_id)? {
         Some(h) if h.id == s.hand_id => Ok(()),
-        _ => Err(AppError::Conflict(Problem::new("buttons-err-hand-over"))),
+        _ => Err(AppError::Conflict(Problem::new("err-buttons-hand-over"))),
     }
 }
 
@@ -583,7 +583,7 @@ pub fn macaca_result(
 ) -> AppResult<SpecialHandRow> {
     let s = special_hand_at(conn, table_id, special_hand_id)?;
     if s.kind != SpecialButton::Macaca.as_str() {
-        return Err(AppError::Conflict(Problem::new("buttons-err-not-macaca")));
+        return Err(AppError::Conflict(Problem::new("err-buttons-not-macaca")));
     }
     let t = crate::services::games::get_table(conn, table_id)?;
     let g = game_of(conn, &t)?;

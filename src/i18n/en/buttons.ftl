@@ -6,18 +6,18 @@ buttons-macaca = Macaca
 buttons-title = Special buttons
 
 ## Refusals
-buttons-err-contribution = { $rule }: each player's fixed contribution is { $min } to { $max } big blinds (not { $value }).
-buttons-err-macaca-cap = { $rule }: the Macaca's all-in is capped at { $min } to { $max } big blinds (not { $value }).
-buttons-err-banked = { $rule }: a banked game has no blinds and no dealer button, so it cannot run a special button.
-buttons-err-table-state = { $rule }: a special button is drawn at an open or running table; table { $table } is not.
-buttons-err-off = { $rule }: the game “{ $game }” does not run this button. Turn it on in the game's settings first.
-buttons-err-reason = { $rule }: the button is already on a seat. Say why it is drawn again.
-buttons-err-needs-players = { $rule }: the starting seat is drawn among the players seated; at least two are needed.
-buttons-err-macaca-result-first = BSOP 116: hand { $hand } is the Macaca's. Record her result (won or lost) before the next hand.
-buttons-err-hand-over = This special hand is over: it can no longer be changed.
-buttons-err-not-macaca = This special hand is not a Macaca hand.
-buttons-err-collected-required = BSOP 116: the Macaca won: enter what she collected from the pot.
-buttons-err-lost-collects = BSOP 116: the Macaca lost: she collects nothing.
+err-buttons-contribution = { $rule }: each player's fixed contribution is { $min } to { $max } big blinds (not { $value }).
+err-buttons-macaca-cap = { $rule }: the Macaca's all-in is capped at { $min } to { $max } big blinds (not { $value }).
+err-buttons-banked = { $rule }: a banked game has no blinds and no dealer button, so it cannot run a special button.
+err-buttons-table-state = { $rule }: a special button is drawn at an open or running table; table { $table } is not.
+err-buttons-off = { $rule }: the game “{ $game }” does not run this button. Turn it on in the game's settings first.
+err-buttons-reason = { $rule }: the button is already on a seat. Say why it is drawn again.
+err-buttons-needs-players = { $rule }: the starting seat is drawn among the players seated; at least two are needed.
+err-buttons-macaca-result-first = BSOP 116: hand { $hand } is the Macaca's. Record her result (won or lost) before the next hand.
+err-buttons-hand-over = This special hand is over: it can no longer be changed.
+err-buttons-not-macaca = This special hand is not a Macaca hand.
+err-buttons-collected-required = BSOP 116: the Macaca won: enter what she collected from the pot.
+err-buttons-lost-collects = BSOP 116: the Macaca lost: she collects nothing.
 draw-no-seats = No seat to draw among.
 
 ## The draw's record

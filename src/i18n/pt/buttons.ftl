@@ -6,18 +6,18 @@ buttons-macaca = Macaca
 buttons-title = Botões especiais
 
 ## Recusas
-buttons-err-contribution = { $rule }: a contribuição fixa de cada jogador é de { $min } a { $max } big blinds (não { $value }).
-buttons-err-macaca-cap = { $rule }: o all-in da Macaca tem um limite de { $min } a { $max } big blinds (não { $value }).
-buttons-err-banked = { $rule }: um jogo bancado não tem blinds nem botão do dealer, por isso não pode ter botões especiais.
-buttons-err-table-state = { $rule }: o botão especial sorteia-se numa mesa aberta ou em jogo; a mesa { $table } não está.
-buttons-err-off = { $rule }: o jogo «{ $game }» não tem este botão. Ative-o primeiro nas definições do jogo.
-buttons-err-reason = { $rule }: o botão já está num lugar. Indique porque é sorteado de novo.
-buttons-err-needs-players = { $rule }: o lugar inicial sorteia-se entre os jogadores sentados; são precisos pelo menos dois.
-buttons-err-macaca-result-first = BSOP 116: a mão { $hand } é da Macaca. Registe o resultado dela (ganhou ou perdeu) antes da próxima mão.
-buttons-err-hand-over = Esta mão especial já terminou: já não pode ser alterada.
-buttons-err-not-macaca = Esta mão especial não é uma mão da Macaca.
-buttons-err-collected-required = BSOP 116: a Macaca ganhou: indique quanto recebeu do pote.
-buttons-err-lost-collects = BSOP 116: a Macaca perdeu: não recebe nada.
+err-buttons-contribution = { $rule }: a contribuição fixa de cada jogador é de { $min } a { $max } big blinds (não { $value }).
+err-buttons-macaca-cap = { $rule }: o all-in da Macaca tem um limite de { $min } a { $max } big blinds (não { $value }).
+err-buttons-banked = { $rule }: um jogo bancado não tem blinds nem botão do dealer, por isso não pode ter botões especiais.
+err-buttons-table-state = { $rule }: o botão especial sorteia-se numa mesa aberta ou em jogo; a mesa { $table } não está.
+err-buttons-off = { $rule }: o jogo «{ $game }» não tem este botão. Ative-o primeiro nas definições do jogo.
+err-buttons-reason = { $rule }: o botão já está num lugar. Indique porque é sorteado de novo.
+err-buttons-needs-players = { $rule }: o lugar inicial sorteia-se entre os jogadores sentados; são precisos pelo menos dois.
+err-buttons-macaca-result-first = BSOP 116: a mão { $hand } é da Macaca. Registe o resultado dela (ganhou ou perdeu) antes da próxima mão.
+err-buttons-hand-over = Esta mão especial já terminou: já não pode ser alterada.
+err-buttons-not-macaca = Esta mão especial não é uma mão da Macaca.
+err-buttons-collected-required = BSOP 116: a Macaca ganhou: indique quanto recebeu do pote.
+err-buttons-lost-collects = BSOP 116: a Macaca perdeu: não recebe nada.
 draw-no-seats = Não há lugares para sortear.
 
 ## O registo do sorteio
