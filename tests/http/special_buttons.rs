@@ -116,6 +116,23 @@ impl Room {
         })
     }
 
+    /// The events pushed to table 1's tablet and the floor board, of one kind.
+    fn events(&self, kind: &str) -> Vec<Value> {
+        use cardroom::db::schema::events;
+        self.app.with_conn(|c| {
+            events::table
+                .filter(events::table_id.eq(1))
+                .filter(events::kind.eq(kind))
+                .order(events::seq.asc())
+                .select(events::payload)
+                .load::<String>(c)
+                .unwrap()
+                .into_iter()
+                .map(|p| serde_json::from_str(&p).unwrap())
+                .collect()
+        })
+    }
+
     fn actions(&self, action: &str) -> Vec<(Value, Value)> {
         self.app.with_conn(|c| {
             audit_log::table
@@ -501,6 +518,27 @@ async fn bsop_115_116_the_starting_seat_is_a_recorded_draw_that_replays_and_is_r
         (b, &a["seat_no"], &a["draw_id"]),
         (Value::Null, &json!(seat), &json!(draw_id))
     );
+    let pushed = r.events("table.special_button");
+    assert_eq!(pushed.len(), 1);
+    assert_eq!(
+        (&pushed[0]["kind"], &pushed[0]["seat"]),
+        (&json!("cucurucho"), &json!(seat))
+    );
+
+    // A dealer draws only at their own table (the one the floor assigned them).
+    let dealer2 = app.staff_token("dealer2", "dealer").await;
+    let before = (app.audit_count(), app.count("draws"));
+    let res = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/special-buttons/cucurucho/draw",
+            &dealer2,
+            json!({"reason": "not mine"}),
+        )
+        .await;
+    assert_eq!(res.status, 403, "{}", res.text());
+    assert_eq!((app.audit_count(), app.count("draws")), before);
+    app.assign_dealer(&dealer2, 1).await;
 
     // Drawn again without a reason: 422 naming it, nothing changed.
     let before = (app.audit_count(), app.count("draws"));
@@ -509,9 +547,11 @@ async fn bsop_115_116_the_starting_seat_is_a_recorded_draw_that_replays_and_is_r
     assert_eq!(res.json()["error"]["fields"][0]["field"], "reason");
     assert_eq!((app.audit_count(), app.count("draws")), before);
     // With one: recorded, the reason and the seat before in the audit.
-    let res = r
-        .draw(
-            "cucurucho",
+    let res = app
+        .send_json(
+            "POST",
+            "/api/v1/tables/1/special-buttons/cucurucho/draw",
+            &dealer2,
             json!({"reason": "button knocked off the table"}),
         )
         .await;
@@ -638,9 +678,20 @@ async fn bsop_115_the_special_hand_comes_when_the_dealer_button_reaches_the_cucu
     let pt = r.view(true).await;
     assert!(pt.contains("Cada jogador põe 6,00 € no pote."), "{pt}");
     assert!(pt.contains("6 jogadores entram · 36,00 € no total"), "{pt}");
-    // Audited with every contribution.
+    // Audited with every contribution, and pushed.
     let (_, a) = r.actions("table.special_hand").pop().unwrap();
     assert_eq!(a["contributions"].as_array().unwrap().len(), 6);
+    let pushed = r.events("table.special_hand");
+    assert_eq!(pushed.len(), 1);
+    assert_eq!(
+        (
+            &pushed[0]["kind"],
+            &pushed[0]["hand"],
+            &pushed[0]["amount"],
+            &pushed[0]["players"]
+        ),
+        (&json!("cucurucho"), &json!(s), &json!(600), &json!(6))
+    );
 
     // The player on the Cucurucho's seat goes away: the button skips the seat, and the move
     // that passes over it starts the next Cucurucho hand — one orbit later: the five present
@@ -700,6 +751,7 @@ async fn bsop_115_the_special_hand_comes_when_the_dealer_button_reaches_the_cucu
         (&b["took_part"], &a["contribution"]["took_part"]),
         (&json!(true), &json!(false))
     );
+    assert_eq!(r.events("table.special_contribution").len(), 1);
     let res = app
         .send_json(
             "POST",
