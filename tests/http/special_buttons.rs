@@ -1059,3 +1059,122 @@ async fn bsop_115_116_one_move_reaching_both_buttons_plays_the_first_and_the_oth
     let (_, a) = r.actions("table.special_hand").first().cloned().unwrap();
     assert_eq!(a["waiting"], json!(["macaca"]));
 }
+
+#[actix_web::test]
+async fn bsop_115_116_a_table_closed_and_opened_again_starts_without_its_special_buttons() {
+    let r = room(4).await;
+    let app = &r.app;
+    r.put_game(json!({"macaca": true})).await;
+    let m = r.draw("macaca", json!({})).await.json()["button"]["seat"]
+        .as_i64()
+        .unwrap() as usize;
+    for _ in 1..m {
+        assert_eq!(r.hand().await, None);
+    }
+    assert_eq!(r.hand().await.as_deref(), Some("macaca"));
+    // Two players leave during the Macaca's hand, her result never recorded: below the
+    // minimum the table is suspended, and closes 15 minutes later (PT-2007 24).
+    for seat in [1, 2] {
+        let id = r.seating(seat);
+        let res = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{id}/leave"),
+                &r.token,
+                json!({"reason": "left"}),
+            )
+            .await;
+        assert_eq!(res.status, 200, "{}", res.text());
+    }
+    let res = app
+        .send_json(
+            "POST",
+            "/api/v1/test/clock/advance",
+            &r.token,
+            json!({"minutes": 16}),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    let now = app.state.clock.now();
+    app.with_conn(|c| {
+        app.state
+            .db
+            .write(c, |c| {
+                let room = cardroom::services::room::get(c)?;
+                cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+            })
+            .expect("tick")
+    });
+    let table = app.get("/api/v1/tables", &r.token).await.json();
+    assert_eq!(table[0]["state"], "closed", "{table}");
+    // Opened again with four new players: no button in play, and the old hand waits for
+    // nothing.
+    let res = app
+        .send_json("POST", "/api/v1/tables/1/open", &r.token, json!({}))
+        .await;
+    assert!(res.status < 300, "{}", res.text());
+    for (i, p) in eligible_players_from(app, 4, 100).iter().enumerate() {
+        let res = app
+            .send_json(
+                "POST",
+                &format!("/api/v1/tables/1/seats/{}", i + 1),
+                &r.token,
+                json!({ "player_id": p }),
+            )
+            .await;
+        assert_eq!(res.status, 201, "{}", res.text());
+    }
+    let b = r.buttons().await;
+    assert_eq!(b["buttons"][0]["seat"], Value::Null, "{b}");
+    assert!(r.view(false).await.contains("not drawn yet"));
+    assert_eq!(r.hand().await, None);
+    // Drawn for the new opening without a reason.
+    assert_eq!(r.draw("macaca", json!({})).await.status, 201);
+    assert_eq!(
+        app.with_conn(|c| special_buttons::table
+            .filter(special_buttons::ended_at.is_null())
+            .count()
+            .get_result::<i64>(c)
+            .unwrap()),
+        1
+    );
+}
+
+/// `n` more eligible players, their documents numbered from `from` (beside those of
+/// [`eligible_players`]).
+fn eligible_players_from(app: &TestApp, n: usize, from: usize) -> Vec<i64> {
+    let now = app.state.clock.now();
+    let photo =
+        cardroom::services::photo::process(&cardroom::services::photo::generated_portrait(5))
+            .unwrap();
+    (from..from + n)
+        .map(|i| {
+            let input = cardroom::domain::player::PlayerInput {
+                full_name: format!("Button Player {i}"),
+                date_of_birth: chrono::NaiveDate::from_ymd_opt(1980, 1, 1).unwrap(),
+                doc_kind: cardroom::domain::player::DocumentKind::Passport,
+                doc_number: format!("BUTTON{i:04}"),
+                doc_country: "PT".into(),
+                doc_expiry: chrono::NaiveDate::from_ymd_opt(2035, 1, 1).unwrap(),
+                phone: None,
+                email: None,
+                language: cardroom::domain::player::Language::Pt,
+                notify: cardroom::domain::player::NotifyPref::None,
+                alias: format!("BP{i}"),
+            };
+            app.with_conn(|c| {
+                cardroom::services::players::create(
+                    c,
+                    now,
+                    chrono_tz::Europe::Lisbon,
+                    &cardroom::db::audit::Actor::system(),
+                    &input,
+                    Some(&photo),
+                )
+                .unwrap()
+                .0
+                .id
+            })
+        })
+        .collect()
+}
