@@ -12,7 +12,10 @@
 //! dealer marks a seat out (the total follows). For the Macaca the dealer records her result
 //! ("lost") before the next hand. Each special hand is photographed in English and in
 //! Portuguese (`target/browser-buttons-{cucurucho,macaca}-{en,pt}.png`); the first screenshot
-//! is `target/browser-buttons-placed.png`. On failure `target/browser-failure.png`.
+//! is `target/browser-buttons-placed.png`. Then the back office: the game's form with the
+//! buttons ticked, the Macaca's draw record and the report's special hands
+//! (`target/browser-buttons-{admin-game,draw,report}.png`). On failure
+//! `target/browser-failure.png`.
 //!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`.
 
@@ -176,6 +179,7 @@ async fn the_tablet_shows_the_special_buttons_and_announces_each_special_hand() 
     assert_eq!(status, 200, "{game}");
     let big_blind = game["big_blind"].as_i64().unwrap();
     let mut seats = Vec::new();
+    let mut draw_ids = Vec::new();
     for kind in ["cucurucho", "macaca"] {
         let (status, d) = api(
             &server,
@@ -186,6 +190,7 @@ async fn the_tablet_shows_the_special_buttons_and_announces_each_special_hand() 
         );
         assert_eq!(status, 201, "{d}");
         seats.push(d["button"]["seat"].as_i64().unwrap());
+        draw_ids.push(d["draw_id"].as_i64().unwrap());
     }
     eprintln!(
         "table {TABLE_NUMBER} (id {table_id}): Cucurucho on seat {}, Macaca on seat {}",
@@ -387,4 +392,62 @@ async fn the_tablet_shows_the_special_buttons_and_announces_each_special_hand() 
         .await;
     }
     let _ = t.close().await;
+
+    // The back office (1440×900): the game's settings, the draw's record, the report.
+    let a = open_session(
+        &webdriver_url,
+        tmp.path(),
+        "chrome-profile-admin",
+        1440,
+        900,
+    )
+    .await;
+    sign_in(&a, base, "admin", ADMIN_PASSWORD).await;
+    let game_page = format!("{base}/admin/games/{}", g["id"]);
+    ok(&a, a.goto(&game_page).await, "opening the game").await;
+    wait_css(&a, "#special-buttons").await;
+    let shown = js(
+        &a,
+        "return [document.getElementById('cucurucho').checked, \
+         document.getElementById('cucurucho_bb').value, document.getElementById('macaca').checked];",
+    )
+    .await;
+    if shown != Some(json!([true, "4", true])) {
+        fail(
+            &a,
+            format!("the game's form shows the buttons as {shown:?}"),
+        )
+        .await;
+    }
+    let _ = js(
+        &a,
+        "document.getElementById('special-buttons').scrollIntoView(); return true;",
+    )
+    .await;
+    screenshot(&a, "browser-buttons-admin-game.png").await;
+    let draw_page = format!("{base}/draws/{}", draw_ids[1]);
+    ok(&a, a.goto(&draw_page).await, "opening the Macaca's draw").await;
+    let outcome = wait_css(&a, "#draw-outcome")
+        .await
+        .text()
+        .await
+        .unwrap_or_default();
+    if !outcome.starts_with(&format!("The Macaca starts on seat {}:", seats[1])) {
+        fail(&a, format!("the draw's record says {outcome:?}")).await;
+    }
+    screenshot(&a, "browser-buttons-draw.png").await;
+    let report = format!("{base}/floor/reports?table={table_id}");
+    ok(&a, a.goto(&report).await, "opening the report").await;
+    let card = wait_css(&a, "#report-special-card").await;
+    let _ = js(
+        &a,
+        "document.getElementById('report-special-card').scrollIntoView(); return true;",
+    )
+    .await;
+    let text = card.text().await.unwrap_or_default();
+    if !text.contains("Special hands (BSOP 115, 116)") {
+        fail(&a, format!("the report's special hands read {text:?}")).await;
+    }
+    screenshot(&a, "browser-buttons-report.png").await;
+    let _ = a.close().await;
 }
