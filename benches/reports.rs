@@ -351,6 +351,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             active: None,
             colour: None,
             table_policy: None,
+            ..Default::default()
         };
         services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
     }

@@ -151,17 +151,7 @@ fn past_evenings(
                     i as i32 + 1,
                     *pid,
                 )?;
-                services::table_side::buy_chips(
-                    c,
-                    start,
-                    room,
-                    floor,
-                    s.id,
-                    0,
-                    10_000 + 2_000 * i as i64,
-                    false,
-                    None,
-                )?;
+                buy_in(c, start, room, floor, &s, 10_000 + 2_000 * i as i64)?;
             }
         }
         let end = start + Duration::hours(5);
@@ -202,9 +192,7 @@ fn past_evenings(
                             seat,
                             pool[newcomer],
                         )?;
-                        services::table_side::buy_chips(
-                            c, t, room, floor, s.id, 0, 20_000, false, None,
-                        )?;
+                        buy_in(c, t, room, floor, &s, 20_000)?;
                     }
                 }
                 services::table_side::new_hand(c, t, room, dealer, *tid, &Default::default())?;
@@ -270,6 +258,27 @@ fn past_evenings(
 }
 
 /// The seating at a table's seat now.
+/// A player just seated buys in for `wanted`, or for what the rules ask at this table now
+/// (PT-2007 28: the average capital once the game is under way; BSOP 26, 37), kept within
+/// the game's range: the demo's evenings follow the rules the room enforces.
+fn buy_in(
+    c: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    room: &crate::services::room::Room,
+    actor: &crate::db::audit::Actor,
+    s: &crate::db::models::SeatingRow,
+    wanted: i64,
+) -> Result<(), AppError> {
+    let t = services::games::get_table(c, s.table_id)?;
+    let g = services::games::get_game(c, t.game_id.unwrap_or_default())?;
+    let req = services::table_side::requirement(c, now, &room.profile, &t, &g, s.player_id)?;
+    let amount = req
+        .exact
+        .unwrap_or_else(|| wanted.clamp(req.min, req.max.unwrap_or(i64::MAX)));
+    services::table_side::buy_chips(c, now, room, actor, s.id, 0, amount, false, None)?;
+    Ok(())
+}
+
 fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<i64, AppError> {
     use crate::db::schema::seatings;
     use diesel::prelude::*;

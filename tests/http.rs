@@ -60,6 +60,8 @@ mod reports;
 mod seat_prefs;
 #[path = "http/sessions.rs"]
 mod sessions;
+#[path = "http/special_buttons.rs"]
+mod special_buttons;
 #[path = "http/sqlite_night.rs"]
 mod sqlite_night;
 #[path = "http/table_side.rs"]

@@ -157,6 +157,15 @@ pub struct GameRow {
     pub colour: String,
     /// BSOP 55, 58: `must_move` or `balanced` ([`crate::domain::game::TablePolicy`]).
     pub table_policy: String,
+    /// BSOP 115: the game runs a Cucurucho button, each player putting `cucurucho_bb` big
+    /// blinds in the pot on its hand.
+    pub cucurucho: bool,
+    pub cucurucho_bb: i32,
+    /// BSOP 116: the game runs a Macaca button, each player putting `macaca_bb` big blinds
+    /// for the Macaca, who is all in for at most `macaca_cap_bb` big blinds a hand.
+    pub macaca: bool,
+    pub macaca_bb: i32,
+    pub macaca_cap_bb: i32,
 }
 
 /// Colours a game gets on the board when the admin set none: distinct, readable under white
@@ -667,6 +676,82 @@ pub struct CommissionRow {
     #[serde(serialize_with = "utc_z")]
     pub at: NaiveDateTime,
     pub recorded_by: Option<i64>,
+}
+
+/// BSOP 115, 116: where a special button of a table starts (a recorded draw), its hand
+/// waiting for the next one (`pending`), and the Macaca's chips kept for her next hand.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = special_buttons)]
+pub struct SpecialButtonRow {
+    pub id: i64,
+    pub table_id: i64,
+    /// cucurucho | macaca
+    pub kind: String,
+    pub seat_no: i32,
+    pub draw_id: i64,
+    pub drawn_at: NaiveDateTime,
+    pub drawn_by: Option<i64>,
+    /// Why it was drawn again (a redraw only).
+    pub reason: Option<String>,
+    pub pending: bool,
+    /// The Macaca's chips kept for her next hand (minor units; 0: none, a new Macaca).
+    pub bank: i64,
+    /// Replaced by a later draw.
+    pub ended_at: Option<NaiveDateTime>,
+}
+
+/// BSOP 115, 116: a hand played as a special game.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = special_hands)]
+pub struct SpecialHandRow {
+    pub id: i64,
+    pub hand_id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    /// cucurucho | macaca
+    pub kind: String,
+    pub button_id: i64,
+    /// The special button's seat.
+    pub button_seat: i32,
+    /// The dealer button's seat for the hand.
+    pub dealer_seat: Option<i32>,
+    pub contribution_bb: i32,
+    pub big_blind: i64,
+    /// Each player's fixed contribution (minor units).
+    pub amount: i64,
+    /// The Macaca's chips from her earlier hands.
+    pub bank_before: i64,
+    /// The Macaca's all-in cap for the hand (minor units).
+    pub cap: Option<i64>,
+    /// The Macaca's result: won | lost.
+    pub outcome: Option<String>,
+    /// What the Macaca collected from the pot when she won.
+    pub collected: Option<i64>,
+    /// What the Macaca put at stake (all in, up to the cap).
+    pub stake: Option<i64>,
+    /// What the Macaca keeps for her next hand.
+    pub bank_after: Option<i64>,
+    pub result_at: Option<NaiveDateTime>,
+    pub result_by: Option<i64>,
+    pub at: NaiveDateTime,
+    pub recorded_by: Option<i64>,
+}
+
+/// One seat's fixed contribution to a special hand.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = special_contributions)]
+pub struct SpecialContributionRow {
+    pub id: i64,
+    pub special_hand_id: i64,
+    pub table_id: i64,
+    pub seating_id: i64,
+    pub player_id: i64,
+    pub seat_no: i32,
+    pub amount: i64,
+    pub took_part: bool,
+    /// When the dealer last marked the seat in or out.
+    pub marked_at: Option<NaiveDateTime>,
+    pub marked_by: Option<i64>,
 }
 
 /// A stored UTC time (the database keeps it without offset) written as RFC 3339 with `Z`,

@@ -151,6 +151,11 @@ diesel::table! {
         smallest_chip -> Nullable<BigInt>,
         colour -> Text,
         table_policy -> Text,
+        cucurucho -> Bool,
+        cucurucho_bb -> Integer,
+        macaca -> Bool,
+        macaca_bb -> Integer,
+        macaca_cap_bb -> Integer,
     }
 }
 
@@ -670,6 +675,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     seat_preferences,
     accessible_seats,
     pref_passes,
+    special_buttons,
+    special_hands,
+    special_contributions,
 );
 
 // Issue 18 (join): players join from their phone (migration 000017).
@@ -734,3 +742,65 @@ diesel::table! {
 
 diesel::joinable!(guest_entries -> guests (guest_id));
 diesel::joinable!(guest_entries -> games (game_id));
+
+// BSOP 115, 116: the special buttons Cucurucho and Macaca (migration 000024).
+
+diesel::table! {
+    special_buttons (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        kind -> Text,
+        seat_no -> Integer,
+        draw_id -> BigInt,
+        drawn_at -> Timestamp,
+        drawn_by -> Nullable<BigInt>,
+        reason -> Nullable<Text>,
+        pending -> Bool,
+        bank -> BigInt,
+        ended_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    special_hands (id) {
+        id -> BigInt,
+        hand_id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        kind -> Text,
+        button_id -> BigInt,
+        button_seat -> Integer,
+        dealer_seat -> Nullable<Integer>,
+        contribution_bb -> Integer,
+        big_blind -> BigInt,
+        amount -> BigInt,
+        bank_before -> BigInt,
+        cap -> Nullable<BigInt>,
+        outcome -> Nullable<Text>,
+        collected -> Nullable<BigInt>,
+        stake -> Nullable<BigInt>,
+        bank_after -> Nullable<BigInt>,
+        result_at -> Nullable<Timestamp>,
+        result_by -> Nullable<BigInt>,
+        at -> Timestamp,
+        recorded_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    special_contributions (id) {
+        id -> BigInt,
+        special_hand_id -> BigInt,
+        table_id -> BigInt,
+        seating_id -> BigInt,
+        player_id -> BigInt,
+        seat_no -> Integer,
+        amount -> BigInt,
+        took_part -> Bool,
+        marked_at -> Nullable<Timestamp>,
+        marked_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::joinable!(special_contributions -> special_hands (special_hand_id));
+diesel::joinable!(special_contributions -> players (player_id));

@@ -1,4 +1,4 @@
-//! Recorded, replayable draws (PT-2007 11, 25, 27; BSOP 48, 50, 52, 56, 79).
+//! Recorded, replayable draws (PT-2007 11, 25, 27; BSOP 48, 50, 52, 56, 79, 115, 116).
 //!
 //! Every draw here is a pure function of a [`DrawSeed`] and its inputs: the same seed and the
 //! same inputs (in the same order) always give the same result, on any machine, so a recorded
@@ -24,6 +24,7 @@
 use super::cards::{Card, Deck, Rank, Suit};
 use super::error::Problem;
 use super::game::string_enum;
+use super::special_buttons::SpecialButton;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -178,6 +179,8 @@ pub enum DrawError {
     TooManyTables { tables: usize, max: usize },
     /// PT-2007 25: a table would need more cards of its suit than the 13 a deck holds.
     SuitTooSmall { table: i64, players: usize },
+    /// BSOP 115, 116: a special button starts on an occupied seat, and none was given.
+    NoSeats,
 }
 
 impl DrawError {
@@ -193,6 +196,7 @@ impl DrawError {
             DrawError::DeckTooSmall { .. } => "draw-deck-too-small",
             DrawError::TooManyTables { .. } => "draw-too-many-tables",
             DrawError::SuitTooSmall { .. } => "draw-suit-too-small",
+            DrawError::NoSeats => "draw-no-seats",
         }
     }
 
@@ -220,6 +224,7 @@ impl DrawError {
             DrawError::SuitTooSmall { table, players } => {
                 p.arg("table", table).arg("players", players)
             }
+            DrawError::NoSeats => p,
         }
     }
 }
@@ -649,6 +654,53 @@ pub fn oversubscribed_draw(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Special buttons: BSOP 115, 116
+// ---------------------------------------------------------------------------------------------
+
+/// The outcome of a special button's draw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpecialButtonDraw {
+    /// One card to the player of each seat, in the order dealt (the seats as given).
+    pub dealt: Vec<DealtCard>,
+    /// The players by their card, highest first (BSOP 48, 78).
+    pub order: Vec<i64>,
+    /// Where the special button starts: the seat of the highest card.
+    pub seat: i32,
+}
+
+/// BSOP 115, 116: the Cucurucho and the Macaca are extra buttons "que terá sua posição
+/// inicial sorteada". The draw is the one a dealer makes for the dealer button (BSOP 48,
+/// 79): one card from a shuffled deck to each occupied seat, dealt clockwise from the
+/// dealer's left (the seats in the order given, seat 1 first, PT-2007 6), and the highest
+/// card by rank then suit (the ace of spades highest) puts the special button on its seat.
+/// Which seats take part is the caller's (the service leaves out the other special button's
+/// seat while another remains). Refuses no seats, a seat or a player given twice, and seat
+/// numbers below 1.
+pub fn special_button_draw(
+    seed: DrawSeed,
+    seats: &[SeatAssignment],
+) -> Result<SpecialButtonDraw, DrawError> {
+    let numbers: Vec<i32> = seats.iter().map(|a| a.seat).collect();
+    check_seats(None, &numbers)?;
+    if seats.is_empty() {
+        return Err(DrawError::NoSeats);
+    }
+    let players: Vec<i64> = seats.iter().map(|a| a.player).collect();
+    let cards = high_card(seed, &players)?;
+    let winner = cards.winner().ok_or(DrawError::NoSeats)?;
+    let seat = seats
+        .iter()
+        .find(|a| a.player == winner)
+        .map(|a| a.seat)
+        .ok_or(DrawError::NoSeats)?;
+    Ok(SpecialButtonDraw {
+        dealt: cards.dealt,
+        order: cards.order,
+        seat,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
 // The record: kind, seed, inputs, result
 // ---------------------------------------------------------------------------------------------
 
@@ -660,6 +712,7 @@ string_enum! {
         SeatWithExtra = "seat_with_extra",
         Suit = "suit",
         Oversubscribed = "oversubscribed",
+        SpecialButton = "special_button",
     }
 }
 
@@ -694,6 +747,14 @@ pub struct SeatInputs {
 pub struct SuitInputs {
     pub players: Vec<i64>,
     pub tables: Vec<TableSeats>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpecialButtonInputs {
+    /// Which button (BSOP 115 Cucurucho, 116 Macaca).
+    pub button: SpecialButton,
+    /// The seats it may start on, with who sat there, clockwise from the dealer's left.
+    pub seats: Vec<SeatAssignment>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -733,6 +794,11 @@ pub enum Draw {
         seed: DrawSeed,
         inputs: OversubscribedInputs,
         result: OversubscribedDraw,
+    },
+    SpecialButton {
+        seed: DrawSeed,
+        inputs: SpecialButtonInputs,
+        result: SpecialButtonDraw,
     },
 }
 
@@ -811,6 +877,22 @@ impl Draw {
         })
     }
 
+    /// BSOP 115, 116: [`special_button_draw`], recorded.
+    pub fn special_button(
+        seed: DrawSeed,
+        button: SpecialButton,
+        seats: &[SeatAssignment],
+    ) -> Result<Draw, DrawError> {
+        Ok(Draw::SpecialButton {
+            seed,
+            inputs: SpecialButtonInputs {
+                button,
+                seats: seats.to_vec(),
+            },
+            result: special_button_draw(seed, seats)?,
+        })
+    }
+
     pub fn kind(&self) -> DrawKind {
         match self {
             Draw::HighCard { .. } => DrawKind::HighCard,
@@ -818,6 +900,7 @@ impl Draw {
             Draw::SeatWithExtra { .. } => DrawKind::SeatWithExtra,
             Draw::Suit { .. } => DrawKind::Suit,
             Draw::Oversubscribed { .. } => DrawKind::Oversubscribed,
+            Draw::SpecialButton { .. } => DrawKind::SpecialButton,
         }
     }
 
@@ -827,7 +910,8 @@ impl Draw {
             | Draw::Seat { seed, .. }
             | Draw::SeatWithExtra { seed, .. }
             | Draw::Suit { seed, .. }
-            | Draw::Oversubscribed { seed, .. } => *seed,
+            | Draw::Oversubscribed { seed, .. }
+            | Draw::SpecialButton { seed, .. } => *seed,
         }
     }
 
@@ -843,6 +927,9 @@ impl Draw {
             Draw::Suit { inputs, .. } => Draw::suit(seed, &inputs.players, &inputs.tables),
             Draw::Oversubscribed { inputs, .. } => {
                 Draw::oversubscribed(seed, &inputs.previous_session, &inputs.others, inputs.seats)
+            }
+            Draw::SpecialButton { inputs, .. } => {
+                Draw::special_button(seed, inputs.button, &inputs.seats)
             }
         }
     }
@@ -1458,6 +1545,15 @@ mod tests {
             Draw::seat_with_extra(DrawSeed(1), &[1, 2, 3, 4], &[3, 4, 5]).unwrap(),
             Draw::suit(DrawSeed(1), &[1, 2, 3], &two_tables()).unwrap(),
             Draw::oversubscribed(DrawSeed(1), &[1], &[2, 3], 2).unwrap(),
+            Draw::special_button(
+                DrawSeed(1),
+                SpecialButton::Macaca,
+                &[
+                    SeatAssignment { player: 7, seat: 2 },
+                    SeatAssignment { player: 8, seat: 5 },
+                ],
+            )
+            .unwrap(),
         ];
         let kinds: Vec<&str> = all.iter().map(|d| d.kind().as_str()).collect();
         assert_eq!(
@@ -1467,7 +1563,8 @@ mod tests {
                 "seat",
                 "seat_with_extra",
                 "suit",
-                "oversubscribed"
+                "oversubscribed",
+                "special_button"
             ]
         );
         for d in all {
@@ -1510,6 +1607,61 @@ mod tests {
             Err(DrawError::DuplicatePlayer { player: 10 })
         );
         assert!(!broken.verify());
+    }
+
+    #[test]
+    fn bsop_115_116_special_button_draw_refuses_bad_seats_and_replays() {
+        let a = |player, seat| SeatAssignment { player, seat };
+        assert_eq!(
+            special_button_draw(DrawSeed(1), &[]),
+            Err(DrawError::NoSeats)
+        );
+        assert_eq!(DrawError::NoSeats.key(), "draw-no-seats");
+        assert_eq!(
+            special_button_draw(DrawSeed(1), &[a(1, 3), a(2, 3)]),
+            Err(DrawError::DuplicateSeat {
+                table: None,
+                seat: 3
+            })
+        );
+        assert_eq!(
+            special_button_draw(DrawSeed(1), &[a(1, 3), a(1, 4)]),
+            Err(DrawError::DuplicatePlayer { player: 1 })
+        );
+        assert_eq!(
+            special_button_draw(DrawSeed(1), &[a(1, 0)]),
+            Err(DrawError::InvalidSeat {
+                table: None,
+                seat: 0
+            })
+        );
+        // One seat: it gets the button.
+        assert_eq!(
+            special_button_draw(DrawSeed(9), &[a(5, 7)]).unwrap().seat,
+            7
+        );
+        // The same cards as the dealer button's draw among the same players (BSOP 48).
+        let seats = [a(10, 1), a(20, 4), a(30, 6)];
+        let d = special_button_draw(DrawSeed(42), &seats).unwrap();
+        let h = high_card(DrawSeed(42), &[10, 20, 30]).unwrap();
+        assert_eq!(d.dealt, h.dealt);
+        assert_eq!(d.order, h.order);
+        let winner_seat = seats.iter().find(|x| x.player == h.order[0]).unwrap().seat;
+        assert_eq!(d.seat, winner_seat);
+        let rec = Draw::special_button(DrawSeed(42), SpecialButton::Cucurucho, &seats).unwrap();
+        let json = serde_json::to_value(&rec).unwrap();
+        assert_eq!(json["kind"], "special_button");
+        assert_eq!(json["inputs"]["button"], "cucurucho");
+        assert_eq!(
+            json["inputs"]["seats"][1],
+            serde_json::json!({"player": 20, "seat": 4})
+        );
+        assert_eq!(json["result"]["seat"], winner_seat);
+        assert!(rec.verify());
+        // Another seat claimed: the replay disagrees.
+        let mut forged = json.clone();
+        forged["result"]["seat"] = (if winner_seat == 1 { 4 } else { 1 }).into();
+        assert!(!serde_json::from_value::<Draw>(forged).unwrap().verify());
     }
 
     #[test]
@@ -1588,6 +1740,21 @@ mod tests {
         )
     }
 
+    /// 1 to 11 distinct occupied seats of 1..=11, each with a distinct player.
+    fn occupied_seats() -> impl Strategy<Value = Vec<SeatAssignment>> {
+        prop::collection::btree_set(1i32..=11, 1..=11).prop_flat_map(|s| {
+            let seats: Vec<i32> = s.into_iter().collect();
+            let n = seats.len();
+            prop::collection::btree_set(any::<i64>(), n..=n).prop_map(move |p| {
+                seats
+                    .iter()
+                    .zip(p)
+                    .map(|(&seat, player)| SeatAssignment { player, seat })
+                    .collect()
+            })
+        })
+    }
+
     fn any_draw() -> impl Strategy<Value = Draw> {
         let seed = any::<u64>().prop_map(DrawSeed);
         prop_oneof![
@@ -1613,8 +1780,16 @@ mod tests {
             }),
             (seed.clone(), players_and_tables())
                 .prop_map(|(s, (p, t))| Draw::suit(s, &p, &t).unwrap()),
-            (seed, oversubscribed_inputs())
+            (seed.clone(), oversubscribed_inputs())
                 .prop_map(|(s, (p, o, n))| Draw::oversubscribed(s, &p, &o, n).unwrap()),
+            (seed, occupied_seats(), any::<bool>()).prop_map(|(s, seats, macaca)| {
+                let b = if macaca {
+                    SpecialButton::Macaca
+                } else {
+                    SpecialButton::Cucurucho
+                };
+                Draw::special_button(s, b, &seats).unwrap()
+            }),
         ]
     }
 
@@ -1728,6 +1903,21 @@ mod tests {
             prop_assert_eq!(all, expected);
         }
 
+        /// BSOP 115, 116: the special button starts on one of the seats given, the seat of
+        /// the player with the highest card; every seat's player gets one card.
+        #[test]
+        fn bsop_115_116_a_special_button_starts_on_the_highest_cards_seat(
+            seed: u64, seats in occupied_seats()
+        ) {
+            let d = special_button_draw(DrawSeed(seed), &seats).unwrap();
+            prop_assert_eq!(d.dealt.len(), seats.len());
+            let winner = d.order[0];
+            let top = d.dealt.iter().map(|x| x.card).max().unwrap();
+            prop_assert_eq!(d.dealt.iter().find(|x| x.player == winner).unwrap().card, top);
+            let at = seats.iter().find(|a| a.player == winner).unwrap().seat;
+            prop_assert_eq!(d.seat, at);
+        }
+
         /// Any recorded draw replays to itself, also after a JSON round trip.
         #[test]
         fn replay_reproduces_every_draw(d in any_draw()) {
@@ -1755,6 +1945,7 @@ mod tests {
                     None => result.cards.push(DealtCard { player: salt, card: Card::ACE_OF_SPADES }),
                 },
                 Draw::Oversubscribed { result, .. } => result.waiting.push(-salt),
+                Draw::SpecialButton { result, .. } => result.seat += salt as i32,
             }
             prop_assert!(d.verify());
             prop_assert!(!t.verify());

@@ -22,6 +22,7 @@ pub mod profile;
 pub mod remote_join;
 pub mod seat_pref;
 pub mod seat_rules;
+pub mod special_buttons;
 pub mod staff;
 pub mod table;
 pub mod waitlist;

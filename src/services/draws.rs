@@ -488,6 +488,10 @@ pub struct DrawView {
     pub participants: Vec<DrawParticipant>,
     /// BSOP 48: the seat that got the button.
     pub button_seat: Option<i32>,
+    /// BSOP 115, 116: the special button drawn (`cucurucho`, `macaca`) and the seat it starts
+    /// on.
+    pub special: Option<String>,
+    pub special_seat: Option<i32>,
     /// Seat draws: the seats nobody drew.
     pub free: Vec<i32>,
     pub suit_tables: Vec<DrawSuitTable>,
@@ -504,6 +508,26 @@ impl DrawView {
 
     pub fn extra(&self) -> Option<&DrawParticipant> {
         self.participants.iter().find(|p| p.extra)
+    }
+
+    /// BSOP 115, 116: the catalog keys saying where the special button starts ({ $seat }):
+    /// the headline, and the winner's line.
+    pub fn special_outcome_key(&self) -> &'static str {
+        match self.special.as_deref() {
+            Some("macaca") => "draw-special-outcome-macaca",
+            _ => "draw-special-outcome-cucurucho",
+        }
+    }
+    pub fn special_gets_key(&self) -> &'static str {
+        match self.special.as_deref() {
+            Some("macaca") => "draw-gets-macaca",
+            _ => "draw-gets-cucurucho",
+        }
+    }
+
+    /// A draw whose participants are ranked by a card (the place column and the cards).
+    pub fn by_card(&self) -> bool {
+        matches!(self.kind.as_str(), "high_card" | "special_button")
     }
 
     pub fn playing(&self) -> usize {
@@ -579,6 +603,8 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
         table_no,
         participants: Vec::new(),
         button_seat: None,
+        special: None,
+        special_seat: None,
         free: Vec::new(),
         suit_tables: Vec::new(),
         related: Vec::new(),
@@ -629,6 +655,7 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
             .chain(&inputs.others)
             .copied()
             .collect(),
+        Draw::SpecialButton { inputs, .. } => inputs.seats.iter().map(|a| a.player).collect(),
     };
     let names: Vec<(i64, String, String)> = players::table
         .filter(players::id.eq_any(&ids))
@@ -743,6 +770,26 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
                     p.plays = Some(false);
                     p.place = Some(result.seated.len() + i + 1);
                 }
+            }
+            people.sort_by_key(|p| p.place.unwrap_or(usize::MAX));
+        }
+        Draw::SpecialButton { inputs, result, .. } => {
+            // BSOP 115, 116: a card to each seat's player; the highest card's seat gets it.
+            v.special = Some(inputs.button.to_string());
+            v.special_seat = Some(result.seat);
+            for p in &mut people {
+                p.seat_then = inputs
+                    .seats
+                    .iter()
+                    .find(|a| a.player == p.player_id)
+                    .map(|a| a.seat);
+                p.card = card_of(&result.dealt, p.player_id);
+                p.place = result
+                    .order
+                    .iter()
+                    .position(|&x| x == p.player_id)
+                    .map(|i| i + 1);
+                p.winner = p.place == Some(1);
             }
             people.sort_by_key(|p| p.place.unwrap_or(usize::MAX));
         }

@@ -11,6 +11,9 @@ use crate::domain::game::{
     validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
 use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::special_buttons::{
+    check_settings as check_special, Settings as SpecialSettings,
+};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Utc};
@@ -67,6 +70,37 @@ pub struct GameInput {
     /// breaks.
     #[schema(value_type = Option<crate::domain::game::TablePolicy>)]
     pub table_policy: Option<String>,
+    /// BSOP 115: the game runs a Cucurucho button; absent: as it was (a new game: off).
+    pub cucurucho: Option<bool>,
+    /// BSOP 115: each player's fixed contribution on the Cucurucho's hand, in big blinds
+    /// (3 to 5; else 422 on this field, also while off); absent: as it was (a new game: 3).
+    #[schema(minimum = 3, maximum = 5)]
+    pub cucurucho_bb: Option<i32>,
+    /// BSOP 116: the game runs a Macaca button; absent: as it was (a new game: off).
+    pub macaca: Option<bool>,
+    /// BSOP 116: each player's fixed contribution to a new Macaca, in big blinds (3 to 5);
+    /// absent: as it was (a new game: 3).
+    #[schema(minimum = 3, maximum = 5)]
+    pub macaca_bb: Option<i32>,
+    /// BSOP 116: the most the Macaca puts all in on one hand, in big blinds (10 to 50); the
+    /// rest of her chips waits for her next hand. Absent: as it was (a new game: 20).
+    #[schema(minimum = 10, maximum = 50)]
+    pub macaca_cap_bb: Option<i32>,
+}
+
+/// BSOP 115, 116: the game's special buttons as sent, each setting not sent as it was
+/// (`before`; a new game: [`SpecialSettings::default`], off).
+pub fn special_settings(g: &GameInput, before: Option<&GameRow>) -> SpecialSettings {
+    let was = before
+        .map(crate::services::special_buttons::settings_of)
+        .unwrap_or_default();
+    SpecialSettings {
+        cucurucho: g.cucurucho.unwrap_or(was.cucurucho),
+        cucurucho_bb: g.cucurucho_bb.unwrap_or(was.cucurucho_bb),
+        macaca: g.macaca.unwrap_or(was.macaca),
+        macaca_bb: g.macaca_bb.unwrap_or(was.macaca_bb),
+        macaca_cap_bb: g.macaca_cap_bb.unwrap_or(was.macaca_cap_bb),
+    }
 }
 
 /// A game's board colour as typed: `#rrggbb` (stored in lower case) or empty (picked for it).
@@ -213,6 +247,11 @@ pub fn check_game(
         spec.small_blind,
         spec.big_blind,
     ));
+    // BSOP 115, 116: the figures sent (one not sent is as it was, and was checked then).
+    errs.extend(check_special(
+        &special_settings(g, None),
+        spec.variant.is_banked(),
+    ));
     if errs.is_empty() {
         Ok((
             spec,
@@ -236,19 +275,25 @@ fn policy_of(g: &GameInput) -> Option<TablePolicy> {
         .and_then(|p| p.trim().parse().ok())
 }
 
-/// [`check_game`], its refused amounts said in the room's currency.
+/// [`check_game`], its refused amounts said in the room's currency; with the special buttons
+/// as they will be (the settings not sent as they were, `before`), checked again whole (a
+/// banked game keeps no special button it had, BSOP 115, 116).
 fn checked(
     conn: &mut DbConn,
     g: &GameInput,
     profile: &RuleProfile,
-) -> AppResult<(GameSpec, CagnotteSettings)> {
-    match check_game(g, profile) {
-        Ok(ok) => Ok(ok),
-        Err(errs) => {
-            let currency = super::room::get(conn)?.currency;
-            Err(AppError::Validation(super::in_currency(errs, &currency)))
-        }
-    }
+    before: Option<&GameRow>,
+) -> AppResult<(GameSpec, CagnotteSettings, SpecialSettings)> {
+    let special = special_settings(g, before);
+    let errs = match check_game(g, profile) {
+        Ok((spec, cs)) => match check_special(&special, spec.variant.is_banked()) {
+            errs if errs.is_empty() => return Ok((spec, cs, special)),
+            errs => errs,
+        },
+        Err(errs) => errs,
+    };
+    let currency = super::room::get(conn)?.currency;
+    Err(AppError::Validation(super::in_currency(errs, &currency)))
 }
 
 pub fn list_games(conn: &mut DbConn) -> AppResult<Vec<GameRow>> {
@@ -265,10 +310,12 @@ pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
         .first(conn)?)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn game_row(
     id: i64,
     spec: &GameSpec,
     cs: &CagnotteSettings,
+    special: &SpecialSettings,
     active: bool,
     created: chrono::NaiveDateTime,
     now: DateTime<Utc>,
@@ -295,6 +342,11 @@ fn game_row(
         smallest_chip: cs.smallest_chip,
         colour,
         table_policy: policy.to_string(),
+        cucurucho: special.cucurucho,
+        cucurucho_bb: special.cucurucho_bb,
+        macaca: special.macaca,
+        macaca_bb: special.macaca_bb,
+        macaca_cap_bb: special.macaca_cap_bb,
     }
 }
 
@@ -305,11 +357,12 @@ pub fn create_game(
     profile: &RuleProfile,
     g: &GameInput,
 ) -> AppResult<GameRow> {
-    let (spec, cs) = checked(conn, g, profile)?;
+    let (spec, cs, special) = checked(conn, g, profile, None)?;
     let row = game_row(
         next_seq(conn, "game")?,
         &spec,
         &cs,
+        &special,
         g.active.unwrap_or(true),
         now.naive_utc(),
         now,
@@ -344,7 +397,7 @@ pub fn update_game(
     g: &GameInput,
 ) -> AppResult<GameRow> {
     let before = get_game(conn, id)?;
-    let (spec, cs) = checked(conn, g, profile)?;
+    let (spec, cs, special) = checked(conn, g, profile, Some(&before))?;
     // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
     // the game starts: while a table of this game is open, running or suspended it stays; a
     // new game changes it.
@@ -365,6 +418,7 @@ pub fn update_game(
         id,
         &spec,
         &cs,
+        &special,
         g.active.unwrap_or(before.active),
         before.created_at,
         now,

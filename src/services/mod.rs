@@ -19,6 +19,7 @@ pub mod reports;
 pub mod room;
 pub mod seat_prefs;
 pub mod sessions;
+pub mod special_buttons;
 pub mod staff;
 pub mod table_side;
 pub mod tablets;

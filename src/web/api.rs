@@ -82,7 +82,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(crate::web::api_messages::routes)
         .configure(crate::web::api_tablets::routes)
         .configure(crate::web::api_join::routes)
-        .configure(crate::web::api_prefs::routes);
+        .configure(crate::web::api_prefs::routes)
+        .configure(crate::web::api_buttons::routes);
     if test_clock {
         v1 = v1.service(get_clock).service(advance_clock);
     }
@@ -502,6 +503,15 @@ pub struct GameOut {
     pub table_policy: crate::domain::game::TablePolicy,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// BSOP 115: the game runs a Cucurucho button, each player putting `cucurucho_bb` big
+    /// blinds in the pot on its hand.
+    pub cucurucho: bool,
+    pub cucurucho_bb: i32,
+    /// BSOP 116: the game runs a Macaca button, each player putting `macaca_bb` big blinds
+    /// for a new Macaca, who is all in for at most `macaca_cap_bb` big blinds a hand.
+    pub macaca: bool,
+    pub macaca_bb: i32,
+    pub macaca_cap_bb: i32,
 }
 
 impl From<&GameRow> for GameOut {
@@ -522,6 +532,11 @@ impl From<&GameRow> for GameOut {
             table_policy: g.policy(),
             created_at: utc(g.created_at),
             updated_at: utc(g.updated_at),
+            cucurucho: g.cucurucho,
+            cucurucho_bb: g.cucurucho_bb,
+            macaca: g.macaca,
+            macaca_bb: g.macaca_bb,
+            macaca_cap_bb: g.macaca_cap_bb,
         }
     }
 }

@@ -96,7 +96,7 @@ pub struct DrawPlayerOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DrawOut {
     pub id: i64,
-    /// high_card | seat | seat_with_extra | suit | oversubscribed
+    /// high_card | seat | seat_with_extra | suit | oversubscribed | special_button
     pub kind: String,
     /// High-card draws: what the draw decided (button, move, break_order, must_move_order).
     pub purpose: Option<String>,

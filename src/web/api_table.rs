@@ -370,6 +370,10 @@ pub struct HandOut {
     /// PT-2007 7b: the cagnotte session this tap closed and the one it started, if any.
     pub session_closed: Option<i32>,
     pub session_started: Option<i32>,
+    /// BSOP 115, 116: the dealer button reached a special button: this hand is its game
+    /// (`cucurucho` | `macaca`; `GET /api/v1/tables/{id}/special-buttons` has the
+    /// contributions).
+    pub special: Option<crate::domain::special_buttons::SpecialButton>,
 }
 
 /// A notice for the dealer about one seat after a hand.
@@ -1125,10 +1129,12 @@ pub async fn new_hand(
         crate::web::json::from_value::<Option<crate::services::cagnotte::HandResult>>(value)?
             .unwrap_or_default()
     };
-    let (h, notices, over): (HandRow, _, _) = st
+    let ((h, notices, over), special): ((HandRow, _, _), _) = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
-            table_side::new_hand(c, now, &room, &actor, id, &result)
+            let done = table_side::new_hand(c, now, &room, &actor, id, &result)?;
+            let special = services::special_buttons::kind_of_hand(c, done.0.id)?;
+            Ok((done, special))
         })
         .await?;
     let notices = notices
@@ -1149,6 +1155,7 @@ pub async fn new_hand(
         notices,
         session_closed: over.closed,
         session_started: over.started,
+        special,
     }))
 }
 

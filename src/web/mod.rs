@@ -1,6 +1,7 @@
 //! HTTP: thin handlers for pages and the JSON API, sharing the service layer.
 
 pub mod api;
+pub mod api_buttons;
 pub mod api_cagnotte;
 pub mod api_draws;
 pub mod api_floor;

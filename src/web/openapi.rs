@@ -87,10 +87,11 @@ impl Modify for BearerAuth {
         (name = "audit", description = "The hash-chained audit trail"),
         (name = "floor", description = "Waiting lists, seat calls, seating and table states (PT-2007 8a, 12, 24; BSOP 44, 46, 47, 51)"),
         (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
-        (name = "draws", description = "Recorded draws: the seats of a new game (PT-2007 11, 27), with an extra player (BSOP 50), by suits (PT-2007 25), the button (BSOP 48); those a table's break records (BSOP 52, 56); each read and replayed from its seed"),
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk (issue 18 §3)"),
+        (name = "buttons", description = "The special buttons Cucurucho and Macaca (BSOP 115, 116): their starting seats drawn, the special hands with each player's fixed contribution, the Macaca's result"),
+        (name = "draws", description = "Recorded draws: the seats of a new game (PT-2007 11, 27), with an extra player (BSOP 50), by suits (PT-2007 25), the button (BSOP 48), a special button's starting seat (BSOP 115, 116); those a table's break records (BSOP 52, 56); each with its seed, inputs and result, read and replayed"),
         (name = "join", description = "Players joining the lists from their phone (issue 18): the phone numbers the floor blocked from asking for codes"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )

@@ -24,6 +24,9 @@
 //!   *commissions* (MO-13 11) by their time. The house's take ("cagnotte") is
 //!   `collected + rake + drop box + commission`.
 //! - *Tips* (PT-2007 5, 9d), apart from the cagnotte, by their time.
+//! - *Special hands* (BSOP 115, 116): the hands played as a Cucurucho or a Macaca, by their
+//!   start (the new-hand tap), and the players' fixed contributions put in them (seats
+//!   marked out not counted), apart from the cagnotte: they are the players' money in play.
 //! - *Hours played*: the seatings' durations clipped to the period (a seating still open
 //!   counts up to now). *Seat occupancy*: seated player-time ÷ (the table's seats × the time
 //!   the table was open), where a table counts as open while at least one player sits at it
@@ -359,6 +362,12 @@ pub struct Figures {
     pub capacity_secs: i64,
     /// Seat calls that expired (nobody came).
     pub no_shows: i64,
+    /// BSOP 115, 116: hands played as a special game, and the players' fixed contributions
+    /// put in them (seats marked out not counted), per button.
+    pub cucurucho_hands: i64,
+    pub cucurucho_contributions: i64,
+    pub macaca_hands: i64,
+    pub macaca_contributions: i64,
     /// `played ÷ capacity`, per mille.
     pub occupancy_permille: Option<i64>,
     /// `hands ÷ open hours`, in tenths.
@@ -502,6 +511,10 @@ impl Report {
             t.hands += f.hands;
             t.open_secs += f.open_secs;
             t.no_shows += f.no_shows;
+            t.cucurucho_hands += f.cucurucho_hands;
+            money::add_to(&mut t.cucurucho_contributions, f.cucurucho_contributions)?;
+            t.macaca_hands += f.macaca_hands;
+            money::add_to(&mut t.macaca_contributions, f.macaca_contributions)?;
         }
         t.finish()?;
         Ok(t)
@@ -922,6 +935,29 @@ pub fn build(
         if let Some(h) = hour_at(t) {
             money::add_to(&mut acc.hours[h].cagnotte, amount)?;
         }
+    }
+
+    // Special hands (BSOP 115, 116) and the fixed contributions put in them.
+    let mut put: HashMap<i64, i64> = HashMap::new();
+    for (special, amount) in rows::special_contributions(conn, nf, nt)? {
+        money::add_to(put.entry(special).or_default(), amount)?;
+    }
+    for (id, table, own_game, kind, t) in rows::special_hands(conn, nf, nt)? {
+        let game = game_of(table, own_game);
+        if !keep(table, game) {
+            continue;
+        }
+        let amount = put.get(&id).copied().unwrap_or(0);
+        let macaca = kind == crate::domain::special_buttons::SpecialButton::Macaca.as_str();
+        add!(table, game, t, shift_of(table, t), |f| {
+            if macaca {
+                f.macaca_hands += 1;
+                money::add_to(&mut f.macaca_contributions, amount)?;
+            } else {
+                f.cucurucho_hands += 1;
+                money::add_to(&mut f.cucurucho_contributions, amount)?;
+            }
+        });
     }
 
     // Play: seatings clipped to the period (open ones up to now); a table is open while

@@ -11,8 +11,8 @@
 //! without the `MultiConnection` wrapper's extra layer.
 
 use crate::db::schema::{
-    cagnotte_dues, cagnotte_sessions, commissions, drop_boxes, hands, seat_calls, seatings, tips,
-    waitlist_entries,
+    cagnotte_dues, cagnotte_sessions, commissions, drop_boxes, hands, seat_calls, seatings,
+    special_contributions, special_hands, tips, waitlist_entries,
 };
 use crate::db::DbConn;
 use chrono::NaiveDateTime;
@@ -45,6 +45,8 @@ pub(super) type Sit = (i64, Option<i64>, i64, Option<i64>);
 pub(super) type Entry = (i64, i64, Option<i64>, Option<bool>);
 /// An expired seat call: table, the list's game, called at.
 pub(super) type Call = (i64, Option<i64>, i64);
+/// A special hand (BSOP 115, 116): id, table, own game, kind, at.
+pub(super) type Special = (i64, i64, Option<i64>, String, i64);
 
 /// Cagnotte sessions started in `[from, to)`: table, game, start.
 pub(super) fn sessions(
@@ -198,6 +200,45 @@ pub(super) fn commissions(
             commissions::game_id,
             commissions::amount,
             sql::<BigInt>(&at)
+        ))
+        .load(c))
+}
+
+/// Special hands (BSOP 115, 116) started in `[from, to)`.
+pub(super) fn special_hands(
+    conn: &mut DbConn,
+    from: NaiveDateTime,
+    to: NaiveDateTime,
+) -> QueryResult<Vec<Special>> {
+    let at = epoch_sql(conn, r#""special_hands"."at""#);
+    crate::native!(conn, |c| special_hands::table
+        .filter(special_hands::at.ge(from))
+        .filter(special_hands::at.lt(to))
+        .select((
+            special_hands::id,
+            special_hands::table_id,
+            special_hands::game_id,
+            special_hands::kind,
+            sql::<BigInt>(&at)
+        ))
+        .load(c))
+}
+
+/// The fixed contributions put in the special hands started in `[from, to)` (the seats
+/// marked as taking part): special hand id, amount.
+pub(super) fn special_contributions(
+    conn: &mut DbConn,
+    from: NaiveDateTime,
+    to: NaiveDateTime,
+) -> QueryResult<Vec<(i64, i64)>> {
+    crate::native!(conn, |c| special_contributions::table
+        .inner_join(special_hands::table)
+        .filter(special_hands::at.ge(from))
+        .filter(special_hands::at.lt(to))
+        .filter(special_contributions::took_part.eq(true))
+        .select((
+            special_contributions::special_hand_id,
+            special_contributions::amount
         ))
         .load(c))
 }

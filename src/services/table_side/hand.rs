@@ -59,7 +59,10 @@ pub struct SeatNotice {
 ///
 /// The tap also ends the hand before it: its pot and rake (`result`, PT-2007 7a) are checked
 /// and recorded on it, and the cagnotte session is started or renewed (PT-2007 7b, see
-/// [`crate::services::cagnotte::on_hand_over`]); a refused rake changes nothing.
+/// [`crate::services::cagnotte::on_hand_over`]); a refused rake changes nothing. When the
+/// button's move reaches a special button (BSOP 115, 116) the new hand is its special hand,
+/// with each player's fixed contribution ([`crate::services::special_buttons::on_new_hand`]);
+/// a Macaca hand must have her result recorded before the tap that ends it.
 pub fn new_hand(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -85,6 +88,8 @@ pub fn new_hand(
     // PT-2007 24: no hand — not even the first — below the room's minimum to run.
     crate::domain::table::may_deal_hand(state, seated.len(), room.profile.min_players_to_run)
         .map_err(AppError::Conflict)?;
+    // BSOP 116: a Macaca hand ends with her result recorded.
+    crate::services::special_buttons::check_hand_may_end(conn, &t)?;
     let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
     let present: Vec<i32> = seated
         .iter()
@@ -120,6 +125,17 @@ pub fn new_hand(
             .returning(card_tables::id)
     )
     .changed(dbc))?;
+    // BSOP 115, 116: the button's move may reach a special button: this hand is its game.
+    let special = crate::services::special_buttons::on_new_hand(
+        conn,
+        now,
+        actor,
+        &t,
+        t.button_seat,
+        button,
+        &row,
+        &seated,
+    )?;
     let mut notices = Vec::new();
     for (s, sd) in &seated {
         if sd.away_since.is_some() {
@@ -197,7 +213,7 @@ pub fn new_hand(
         now,
         Some(table_id),
         "table.hand",
-        &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over }),
+        &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over, "special": special.as_ref().map(|s| &s.kind) }),
     )?;
     Ok((row, notices, over))
 }

@@ -101,6 +101,9 @@ pub struct TableSideView {
     pub shift_dealer: Option<String>,
     /// The number of the hand in progress (none before the first tap).
     pub hand_number: Option<i32>,
+    /// BSOP 115, 116: the special buttons of the table's game, where they are and the special
+    /// hand being played (none: the game runs neither).
+    pub special: Option<crate::services::special_buttons::TableButtons>,
 }
 
 impl TableSideView {
@@ -273,6 +276,7 @@ pub fn view(
         .map(|v| v.seating.seat_no)
         .collect();
     let protected = seat_rules::button_and_small_blind(&present, t.button_seat);
+    let special = crate::services::special_buttons::of_table(conn, &t)?;
     Ok(TableSideView {
         table: t,
         game,
@@ -290,6 +294,7 @@ pub fn view(
             .filter(hands::table_id.eq(table_id))
             .select(diesel::dsl::max(hands::number))
             .first(dbc))?,
+        special,
     })
 }
 

@@ -124,6 +124,11 @@ const GAME_LABELS: &[(&str, &str)] = &[
     ("rake_cap", "admin-game-rake-cap"),
     ("smallest_chip", "admin-game-smallest-chip"),
     ("colour", "admin-game-colour"),
+    ("cucurucho", "buttons-cucurucho"),
+    ("cucurucho_bb", "buttons-admin-cucurucho-bb"),
+    ("macaca", "buttons-macaca"),
+    ("macaca_bb", "buttons-admin-macaca-bb"),
+    ("macaca_cap_bb", "buttons-admin-macaca-cap"),
 ];
 
 const TABLE_LABELS: &[(&str, &str)] = &[
@@ -1022,6 +1027,13 @@ struct GameForm {
     /// BSOP 55, 58: must_move | balanced.
     #[serde(default)]
     table_policy: String,
+    /// BSOP 115, 116: the special buttons (checkboxes: absent is off) and their figures in
+    /// big blinds.
+    cucurucho: Option<String>,
+    cucurucho_bb: String,
+    macaca: Option<String>,
+    macaca_bb: String,
+    macaca_cap_bb: String,
     /// Only on the edit form.
     active: Option<String>,
 }
@@ -1061,6 +1073,11 @@ impl GameForm {
                 .unwrap_or_default(),
             colour: g.board_colour().to_string(),
             table_policy: g.table_policy.clone(),
+            cucurucho: check_value(g.cucurucho),
+            cucurucho_bb: g.cucurucho_bb.to_string(),
+            macaca: check_value(g.macaca),
+            macaca_bb: g.macaca_bb.to_string(),
+            macaca_cap_bb: g.macaca_cap_bb.to_string(),
             active: check_value(g.active),
         }
     }
@@ -1093,6 +1110,11 @@ impl GameForm {
             active: editing.then(|| checkbox(&self.active)),
             colour: Some(self.colour.clone()),
             table_policy: Some(self.table_policy.trim().to_string()).filter(|s| !s.is_empty()),
+            cucurucho: Some(checkbox(&self.cucurucho)),
+            cucurucho_bb: p.opt_int("cucurucho_bb", &self.cucurucho_bb),
+            macaca: Some(checkbox(&self.macaca)),
+            macaca_bb: p.opt_int("macaca_bb", &self.macaca_bb),
+            macaca_cap_bb: p.opt_int("macaca_cap_bb", &self.macaca_cap_bb),
         };
         p.finish(|| {
             let errs = services::games::check_game(&g, &room.profile)
@@ -1225,6 +1247,11 @@ async fn games_view(
         let mut v = Vals::default();
         v.0.insert("variant".into(), Variant::HoldemNl.to_string());
         v.0.insert("limit_class".into(), LimitClass::Low.to_string());
+        // BSOP 115, 116: off, with the usual figures ready for when they are turned on.
+        let special = crate::domain::special_buttons::Settings::default();
+        v.0.insert("cucurucho_bb".into(), special.cucurucho_bb.to_string());
+        v.0.insert("macaca_bb".into(), special.macaca_bb.to_string());
+        v.0.insert("macaca_cap_bb".into(), special.macaca_cap_bb.to_string());
         v
     });
     Ok(GamesPage {

@@ -44,6 +44,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(draw_seats_extra),
         )
         .route(
+            "/floor/tables/{id}/draw-special/{kind}",
+            web::post().to(draw_special),
+        )
+        .route(
             "/floor/seatings/{id}/seat-change",
             web::post().to(request_seat_change),
         )
@@ -708,6 +712,25 @@ async fn draw_button(
     let id = path.into_inner();
     act_to(&req, &st, &who, move |conn, a| {
         services::draws::button(conn, a.now, &a.actor, id).map(|(row, _)| after_draw(row.id))
+    })
+    .await
+}
+
+/// BSOP 115, 116: the floor draws where a special button starts (again: with a reason).
+async fn draw_special(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<(i64, String)>,
+    form: CsrfForm<ReasonForm>,
+) -> AppResult<HttpResponse> {
+    let (id, kind) = path.into_inner();
+    let kind: crate::domain::special_buttons::SpecialButton =
+        kind.parse().map_err(|_| AppError::NotFound)?;
+    let reason = form.0.reason;
+    act_to(&req, &st, &who, move |conn, a| {
+        services::special_buttons::draw(conn, a.now, &a.actor, id, kind, reason.as_deref())
+            .map(|d| after_draw(d.draw.id))
     })
     .await
 }

@@ -3,6 +3,7 @@
 pub mod account;
 pub mod admin;
 pub mod backups;
+pub mod buttons;
 pub mod cagnotte;
 pub mod floor;
 pub mod floor_board;
@@ -49,6 +50,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(kiosk::routes)
         .configure(tablet::routes)
         .configure(table_side::routes)
+        .configure(buttons::routes)
         .configure(admin::routes)
         .configure(outbox::routes)
         .configure(reports::routes)

@@ -278,6 +278,18 @@ impl Page {
     fn shifts_total(&self) -> Figures {
         self.r.shifts_total()
     }
+    /// BSOP 115, 116: special hands were played in the period (their table is shown).
+    fn any_special(&self) -> bool {
+        self.r.totals.cucurucho_hands + self.r.totals.macaca_hands > 0
+    }
+    /// The tables that played special hands.
+    fn special_tables(&self) -> Vec<&reports::Line> {
+        self.r
+            .tables
+            .iter()
+            .filter(|l| l.f.cucurucho_hands + l.f.macaca_hands > 0)
+            .collect()
+    }
     fn game_name(&self, id: impl Val<i64>) -> String {
         let id = id.val();
         self.choices
@@ -800,6 +812,10 @@ fn figure_headers(c: &Ctx, currency: &str) -> Vec<String> {
         c.t("report-col-occupancy-pct"),
         c.t("report-col-hands-per-hour"),
         c.t("report-col-no-shows"),
+        c.t("report-col-cucurucho-hands"),
+        m("report-col-cucurucho-contributions"),
+        c.t("report-col-macaca-hands"),
+        m("report-col-macaca-contributions"),
     ]
 }
 
@@ -825,6 +841,10 @@ fn figure_cells(f: &Figures, currency: &str) -> Vec<String> {
         opt(f.occupancy_permille),
         opt(f.hands_per_hour_tenths),
         f.no_shows.to_string(),
+        f.cucurucho_hands.to_string(),
+        m(f.cucurucho_contributions),
+        f.macaca_hands.to_string(),
+        m(f.macaca_contributions),
     ]
 }
 
