@@ -71,9 +71,11 @@ pub fn requirement(
     } else {
         None
     };
+    // PT-2007 22: the table's limits in force (a change not yet applied does not count).
+    let lim = limits_of(t, g);
     Ok(buyin_requirement(
-        g.buy_in_min,
-        g.buy_in_max,
+        lim.buy_in_min,
+        lim.buy_in_max,
         dep.as_ref(),
         avg,
         profile.return_window_min,
@@ -165,7 +167,7 @@ pub fn seat_with_buyin(
         let t = table(conn, c.table_id)?;
         let g = game_of(conn, &t)?;
         let amount = amount.ok_or_else(|| AppError::field("amount", "err-buyin-required"))?;
-        money::chips(g.buy_in_max)
+        money::chips(limits_of(&t, &g).buy_in_max)
             .check(amount)
             .map_err(|p| amount_refusal("amount", p, room))?;
         let req = requirement(conn, now, &room.profile, &t, &g, c.player_id)?;
@@ -197,16 +199,17 @@ pub fn buy_chips(
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     let t = table(conn, s.table_id)?;
     let g = game_of(conn, &t)?;
+    let max = limits_of(&t, &g).buy_in_max;
     positive("amount", amount)?;
     if sd.bought_in == 0 {
-        check_chips(conn, g.buy_in_max, 0, amount)?;
+        check_chips(conn, max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule)
     } else {
-        check_stack(conn, "stack", g.buy_in_max, stack)?;
-        check_chips(conn, g.buy_in_max, stack, amount)?;
-        check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
+        check_stack(conn, "stack", max, stack)?;
+        check_chips(conn, max, stack, amount)?;
+        check_rebuy(stack, amount, max).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(
             conn,
             now,
@@ -301,7 +304,12 @@ pub fn cash_out(
         Some(_) => Some(game_of(conn, &t)?),
         None => None,
     };
-    check_stack(conn, "stack", g.as_ref().and_then(|g| g.buy_in_max), stack)?;
+    check_stack(
+        conn,
+        "stack",
+        g.as_ref().and_then(|g| limits_of(&t, g).buy_in_max),
+        stack,
+    )?;
     let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     if sd.bought_in > 0 {
         if let Err(refusal) = check_leave(
@@ -384,8 +392,14 @@ pub fn transfer_with_stack(
     })?;
     if let Some(g) = to.game_id {
         let g = crate::services::games::get_game(conn, g)?;
-        check_stack_transfer(stack, g.buy_in_max, s.sat_at.and_utc(), now)
-            .map_err(|p| rule_refusal(p, room))?;
+        // BSOP 27: the maximum of the table moved to, as it plays now (PT-2007 22).
+        check_stack_transfer(
+            stack,
+            limits_of(&to, &g).buy_in_max,
+            s.sat_at.and_utc(),
+            now,
+        )
+        .map_err(|p| rule_refusal(p, room))?;
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))

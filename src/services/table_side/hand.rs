@@ -60,6 +60,10 @@ pub struct SeatNotice {
 /// The tap also ends the hand before it: its pot and rake (`result`, PT-2007 7a) are checked
 /// and recorded on it, and the cagnotte session is started or renewed (PT-2007 7b, see
 /// [`crate::services::cagnotte::on_hand_over`]); a refused rake changes nothing.
+///
+/// PT-2007 22, BSOP 34: the new hand is the first one a pending limit change can reach: it
+/// takes effect with this hand if it was announced and is due (the ended hand's result is
+/// still checked at the limits it was played at); it is returned.
 pub fn new_hand(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -71,6 +75,7 @@ pub fn new_hand(
     HandRow,
     Vec<SeatNotice>,
     crate::services::cagnotte::HandOver,
+    Option<crate::db::models::LimitChangeRow>,
 )> {
     let t = table(conn, table_id)?;
     let Some(state) = crate::domain::table::TableState::parse(&t.state) else {
@@ -85,6 +90,13 @@ pub fn new_hand(
     // PT-2007 24: no hand — not even the first — below the room's minimum to run.
     crate::domain::table::may_deal_hand(state, seated.len(), room.profile.min_players_to_run)
         .map_err(AppError::Conflict)?;
+    let number: Option<i32> = crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(table_id))
+        .select(diesel::dsl::max(hands::number))
+        .first(dbc))?;
+    let limits =
+        crate::services::limits::at_new_hand(conn, now, actor, &t, number.unwrap_or(0) + 1)?;
+    // `t` as read before the change: the ended hand is checked at the limits it was played at.
     let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
     let present: Vec<i32> = seated
         .iter()
@@ -92,10 +104,6 @@ pub fn new_hand(
         .map(|(s, _)| s.seat_no)
         .collect();
     let button = seat_rules::next_button(&present, t.button_seat);
-    let number: Option<i32> = crate::native!(conn, |dbc| hands::table
-        .filter(hands::table_id.eq(table_id))
-        .select(diesel::dsl::max(hands::number))
-        .first(dbc))?;
     let row = HandRow {
         id: next_seq(conn, "hand")?,
         table_id,
@@ -189,7 +197,9 @@ pub fn new_hand(
         "table",
         Some(table_id),
         None,
-        Some(&serde_json::json!({ "hand": row, "notices": notices })),
+        Some(
+            &serde_json::json!({ "hand": row, "notices": notices, "limit_change": limits.as_ref().map(|c| c.id) }),
+        ),
     )?;
     emit(
         conn,
@@ -198,7 +208,7 @@ pub fn new_hand(
         "table.hand",
         &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over }),
     )?;
-    Ok((row, notices, over))
+    Ok((row, notices, over, limits))
 }
 
 /// How many hands a table has counted since `since`.
