@@ -334,6 +334,13 @@ pub fn propose(
     }
     if !errs.is_empty() {
         let currency = super::room::get(conn)?.currency;
+        for f in errs.iter_mut().filter(|f| f.key == "limits-err-chip") {
+            for (_, v) in f.args.iter_mut() {
+                if let Ok(minor) = v.parse::<i64>() {
+                    *v = crate::i18n::money(minor, &currency);
+                }
+            }
+        }
         return Err(AppError::Validation(super::in_currency(errs, &currency)));
     }
     let current = of(&t, Some(&g)).unwrap_or_else(|| of_game(&g));
