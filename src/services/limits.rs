@@ -790,7 +790,7 @@ pub fn line(conn: &mut DbConn, id: i64) -> AppResult<ChangeLine> {
         .ok_or(AppError::NotFound)
 }
 
-/// Changes by id, as lines (the game edit's answer).
+/// Changes by id, as lines, by table number.
 pub fn lines_of(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<ChangeLine>> {
     if ids.is_empty() {
         return Ok(Vec::new());

@@ -522,9 +522,9 @@ impl From<&GameRow> for GameOut {
     }
 }
 
-/// A game as saved, with the pending limit changes its edit gave the tables of it in play
-/// (PT-2007 22, BSOP 34: they keep their limits until the change is announced at the table
-/// and the next hand starts; empty when the limits did not change).
+/// A game as saved, with the pending limit changes of its tables in play, those its edit just
+/// made included (PT-2007 22, BSOP 34: a table keeps its limits until the change is announced
+/// there and the next hand starts).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameSavedOut {
     #[serde(flatten)]
@@ -1347,9 +1347,9 @@ pub async fn get_game(
 }
 
 /// Changes a game (admin). New limits apply to the tables opened afterwards: each table of
-/// the game in play keeps its limits and gets a pending change to the new ones, listed in the
-/// answer, which the dealer announces at the table and which takes effect at the next hand
-/// after it (PT-2007 22, BSOP 34).
+/// the game in play keeps its limits and gets a pending change to the new ones, which the
+/// dealer announces at the table and which takes effect at the next hand after it
+/// (PT-2007 22, BSOP 34); the answer lists the pending changes of the game's tables.
 #[utoipa::path(
     tag = "games",
     params(("id" = i64, Path, description = "Game id")),
@@ -1372,9 +1372,8 @@ pub async fn update_game(
     let (row, lines) = st
         .write(move |_, conn| {
             let profile = services::room::get(conn)?.profile;
-            let (row, changes) = services::games::update_game(conn, now, &actor, &profile, id, &g)?;
-            let ids: Vec<i64> = changes.iter().map(|c| c.id).collect();
-            Ok((row, services::limits::lines_of(conn, &ids)?))
+            let (row, _) = services::games::update_game(conn, now, &actor, &profile, id, &g)?;
+            Ok((row, services::limits::pending_of_game(conn, id)?))
         })
         .await?;
     Ok(web::Json(GameSavedOut {

@@ -394,7 +394,7 @@ async fn at_a_table_that_records_no_hands_the_scheduler_applies_a_stated_time_on
     let res = r
         .propose(
             2,
-            json!({ "small_blind": 500, "big_blind": 1000, "buy_in_min": 20000, "buy_in_max": null,
+            json!({ "small_blind": 500, "big_blind": 1000, "buy_in_min": 20000, "buy_in_max": 100000,
                 "effective_at": at.to_rfc3339() }),
         )
         .await;
@@ -413,7 +413,10 @@ async fn at_a_table_that_records_no_hands_the_scheduler_applies_a_stated_time_on
     assert_eq!(r.tick(), 0);
     r.advance(10).await;
     assert_eq!(r.tick(), 1);
-    assert_eq!(r.stored(2), (Some(500), Some(1000), Some(20000), None));
+    assert_eq!(
+        r.stored(2),
+        (Some(500), Some(1000), Some(20000), Some(100000))
+    );
     let l = r.limits(2).await;
     assert_eq!(l["history"][0]["state"], "applied");
     assert_eq!(l["history"][0]["applied_by"], Value::Null, "the system");
@@ -488,9 +491,12 @@ async fn editing_a_game_gives_its_running_tables_pending_changes_and_new_tables_
         .await;
     assert_eq!(res.status, 200, "{}", res.text());
     let saved = res.json();
-    assert_eq!(saved["big_blind"], 400, "the game has the new limits");
+    assert_eq!(
+        saved["big_blind"], 400,
+        "the game has the new limits: {saved}"
+    );
     let changes = saved["limit_changes"].as_array().unwrap();
-    assert_eq!(changes.len(), 2, "{saved}");
+    assert_eq!(changes.len(), 2, "{saved} {:?}", r.stored(1));
     assert_eq!(changes[0]["table_number"], 1);
     assert_eq!(changes[0]["kind"], "game_edit");
     assert_eq!(changes[0]["from"]["big_blind"], 200);
@@ -610,6 +616,7 @@ async fn bsop_27_58_no_transfer_between_tables_of_other_limits() {
 #[actix_web::test]
 async fn bad_limits_are_refused_naming_the_field_and_nothing_is_saved() {
     let r = room(0).await;
+    let dealer = r.app.api_login("dealer1", STAFF_PW).await;
     let before = (r.app.audit_count(), r.app.count("limit_changes"));
     let check = |res: &crate::support::Resp, status: u16, field: &str, text: &str| {
         assert_eq!(res.status, status, "{}", res.text());
@@ -670,7 +677,6 @@ async fn bad_limits_are_refused_naming_the_field_and_nothing_is_saved() {
         .await;
     check(&res, 409, "", "A mesa 3 não está em jogo");
     // A dealer may not approve a change (BSOP 34: the floor's approval).
-    let dealer = r.app.api_login("dealer1", STAFF_PW).await;
     let res = r
         .app
         .send_json(
@@ -732,10 +738,31 @@ async fn bad_limits_are_refused_naming_the_field_and_nothing_is_saved() {
             ],
         )
         .await;
+    // PT-2007 7b: this game's session percentage is of the table maximum: it must keep one.
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(
+        res.text().contains("must keep a maximum buy-in"),
+        "{}",
+        res.text()
+    );
+    let res = r
+        .app
+        .post_form(
+            "/floor/tables/1/limits",
+            &r.floor,
+            &[
+                ("small_blind", "5"),
+                ("big_blind", "10"),
+                ("buy_in_min", "200"),
+                ("buy_in_max", "1000"),
+                ("effective", "next_hand"),
+            ],
+        )
+        .await;
     assert_eq!(res.status, 303, "{}", res.text());
     let l = r.limits(1).await;
     assert_eq!(l["pending"]["to"]["big_blind"], 1000);
-    assert_eq!(l["pending"]["to"]["buy_in_max"], Value::Null);
+    assert_eq!(l["pending"]["to"]["buy_in_max"], 100000);
 }
 
 #[actix_web::test]
@@ -782,8 +809,13 @@ async fn the_lobby_and_the_player_page_show_the_change_coming() {
         .await
         .text();
     assert!(page.contains("id=\"plink-limits-coming\""), "{page}");
-    assert!(page.contains("from the next hand"), "{page}");
-    assert!(page.contains("€1.00 / €2.00"), "{page}");
+    // In the player's own language (Portuguese, on the record).
+    assert!(page.contains("a partir da próxima mão"), "{page}");
+    assert!(page.contains("1,00 € / 2,00 €"), "{page}");
+    assert!(
+        page.contains("2,00 € / 4,00 € · cave 80,00 € – 400,00 €"),
+        "{page}"
+    );
 }
 
 /// The report's hours per limit of the gaming days from `from` to now (summed per limits).
