@@ -9,6 +9,9 @@
 //! or cancelled by the floor ([`cancel`]). Editing a game no longer changes its running
 //! tables: each gets a pending change to the game's new limits ([`on_game_edit`]).
 //!
+//! **A table where nobody is seated** (open, waiting for its players) has nobody to tell and
+//! no hand in play: a change there — the floor's, or a game's edit — takes effect at once.
+//!
 //! **A table where the dealer records no hands** (no "new hand" tap since it opened) has no
 //! hand start to wait for: a change there takes effect as soon as it is both announced and
 //! due — at the dealer's confirmation for a "next hand" change (the dealer announces it
@@ -25,7 +28,7 @@
 use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
-use crate::db::schema::{card_tables, games, hands, limit_changes, staff};
+use crate::db::schema::{card_tables, games, hands, limit_changes, seatings, staff};
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::SessionBase;
 use crate::domain::game::Variant;
@@ -309,7 +312,8 @@ pub fn on_close(
 /// The floor's approval of a change (BSOP 34), with its effective point (PT-2007 22). Refused:
 /// a table not in play (409), limits a table cannot play or a stated time already past
 /// (422, naming the field), the limits in force (409), a change already pending (409: cancel
-/// it first). Nothing is written on a refusal.
+/// it first). Nothing is written on a refusal. At a table where nobody is seated it applies
+/// at once (nobody to tell, no hand in play).
 pub fn propose(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -377,7 +381,27 @@ pub fn propose(
         Some(&row),
     )?;
     push(conn, now, &t, &row)?;
-    Ok(row)
+    at_once_if_empty(conn, now, actor, &t, row)
+}
+
+/// Nobody seated at the table: nobody to tell, no hand in play; the change applies now.
+fn at_once_if_empty(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    t: &TableRow,
+    c: LimitChangeRow,
+) -> AppResult<LimitChangeRow> {
+    let seated: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq(t.id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    if seated == 0 {
+        apply(conn, now, actor, t, &c, None)
+    } else {
+        Ok(c)
+    }
 }
 
 /// A pending change of the table `at_table` (the tablet's; another table's is not found).
@@ -624,16 +648,10 @@ fn retarget(
         }
         end_pending(conn, now, actor, t, p, "replaced by the game's new limits")?;
     }
-    let current = match (t.limits_since, t.small_blind, t.big_blind, t.buy_in_min) {
-        (Some(_), Some(sb), Some(bb), Some(min)) => Limits {
-            small_blind: sb,
-            big_blind: bb,
-            buy_in_min: min,
-            buy_in_max: t.buy_in_max,
-        },
-        // A table in play always has its own limits; were they missing, it would have
-        // played its game's old ones: set nothing silently, change through the same steps.
-        _ => *target,
+    // A table in play has limits of its own (set when it opened); one without them plays its
+    // game's, which are the target already.
+    let Some(current) = of(t, None) else {
+        return Ok(None);
     };
     if current == *target {
         return Ok(None);
@@ -661,13 +679,13 @@ fn retarget(
         Some(&row),
     )?;
     push(conn, now, t, &row)?;
-    Ok(Some(row))
+    Ok(Some(at_once_if_empty(conn, now, actor, t, row)?))
 }
 
 /// The admin edited a game (PT-2007 22, BSOP 34): its new limits apply to the tables opened
 /// afterwards; each of its tables in play keeps its limits and gets a pending change to the
-/// new ones, announced and applied like the floor's. Returns the tables' pending changes
-/// toward the new limits (empty when the limits did not change).
+/// new ones, announced and applied like the floor's (at once where nobody is seated).
+/// Returns the changes toward the new limits (none when the limits did not change).
 pub fn on_game_edit(
     conn: &mut DbConn,
     now: DateTime<Utc>,

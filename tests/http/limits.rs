@@ -108,6 +108,22 @@ impl Room {
         }
     }
 
+    /// `player` seated at table 2 (seat 1) with €100, through the API.
+    async fn seat_at_2(&self, player: i64) {
+        self.join(player).await;
+        let call = self.call(2, 1).await;
+        let res = self
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seat-calls/{call}/seat-with-buyin"),
+                &self.token,
+                json!({ "amount": 10000 }),
+            )
+            .await;
+        assert_eq!(res.status, 201, "{}", res.text());
+    }
+
     /// The dealer's "new hand" tap.
     async fn hand(&self) {
         let r = self.tap("/tablet/hand", &[]).await;
@@ -358,8 +374,9 @@ async fn pt2007_22_a_stated_time_change_applies_at_the_first_hand_from_that_time
 
 #[actix_web::test]
 async fn at_a_table_that_records_no_hands_the_scheduler_applies_a_stated_time_once_announced() {
-    let r = room(0).await;
-    // Table 2 is open; its dealer records no hands.
+    let r = room(1).await;
+    // Table 2 is open with a player seated; its dealer records no hands.
+    r.seat_at_2(r.players[0]).await;
     let at = r.app.state.clock.now() + chrono::Duration::minutes(10);
     let res = r
         .propose(
@@ -495,16 +512,22 @@ async fn editing_a_game_gives_its_running_tables_pending_changes_and_new_tables_
         saved["big_blind"], 400,
         "the game has the new limits: {saved}"
     );
+    // Table 1 (four players) gets a pending change; it keeps its limits: nothing changed
+    // silently.
     let changes = saved["limit_changes"].as_array().unwrap();
-    assert_eq!(changes.len(), 2, "{saved} {:?}", r.stored(1));
+    assert_eq!(changes.len(), 1, "{saved}");
     assert_eq!(changes[0]["table_number"], 1);
     assert_eq!(changes[0]["kind"], "game_edit");
+    assert_eq!(changes[0]["state"], "pending");
     assert_eq!(changes[0]["from"]["big_blind"], 200);
     assert_eq!(changes[0]["to"]["big_blind"], 400);
-    // The running tables keep their limits: nothing changed silently.
     assert_eq!(r.stored(1), (Some(100), Some(200), Some(4000), Some(20000)));
-    assert_eq!(r.stored(2).1, Some(200));
     assert_eq!(r.limits(1).await["limits"]["big_blind"], 200);
+    // Table 2 is open with nobody seated: nobody to tell, no hand in play; it changed at once.
+    assert_eq!(r.stored(2).1, Some(400));
+    let l2 = r.limits(2).await;
+    assert_eq!(l2["history"][0]["kind"], "game_edit");
+    assert_eq!(l2["history"][0]["state"], "applied");
     // The admin's page says so.
     let page = r.app.page("/admin/games/1", &r.floor).await.text();
     assert!(page.contains("id=\"game-pending-limits\""), "{page}");
@@ -514,10 +537,10 @@ async fn editing_a_game_gives_its_running_tables_pending_changes_and_new_tables_
         .app
         .send_json("PUT", "/api/v1/games/1", &r.token, game)
         .await;
-    assert_eq!(res.json()["limit_changes"].as_array().unwrap().len(), 2);
+    assert_eq!(res.json()["limit_changes"].as_array().unwrap().len(), 1);
     let n: i64 = r.app.with_conn(|c| {
         limit_changes::table
-            .filter(limit_changes::state.eq("pending"))
+            .filter(limit_changes::kind.eq("game_edit"))
             .count()
             .get_result(c)
             .unwrap()
@@ -549,18 +572,7 @@ async fn bsop_27_58_no_transfer_between_tables_of_other_limits() {
     let r = room(5).await;
     r.seat_players(4).await;
     // One player at table 2.
-    r.join(r.players[4]).await;
-    let call = r.call(2, 1).await;
-    let res = r
-        .app
-        .send_json(
-            "POST",
-            &format!("/api/v1/seat-calls/{call}/seat-with-buyin"),
-            &r.token,
-            json!({ "amount": 10000 }),
-        )
-        .await;
-    assert_eq!(res.status, 201, "{}", res.text());
+    r.seat_at_2(r.players[4]).await;
     // Table 1 moves to NL 2/4.
     let id = r.propose(1, two_four()).await.json()["id"]
         .as_i64()
@@ -615,7 +627,8 @@ async fn bsop_27_58_no_transfer_between_tables_of_other_limits() {
 
 #[actix_web::test]
 async fn bad_limits_are_refused_naming_the_field_and_nothing_is_saved() {
-    let r = room(0).await;
+    let r = room(1).await;
+    r.seat_players(1).await;
     let dealer = r.app.api_login("dealer1", STAFF_PW).await;
     let before = (r.app.audit_count(), r.app.count("limit_changes"));
     let check = |res: &crate::support::Resp, status: u16, field: &str, text: &str| {
@@ -763,6 +776,11 @@ async fn bad_limits_are_refused_naming_the_field_and_nothing_is_saved() {
     let l = r.limits(1).await;
     assert_eq!(l["pending"]["to"]["big_blind"], 1000);
     assert_eq!(l["pending"]["to"]["buy_in_max"], 100000);
+    // At table 2 nobody is seated: nobody to tell, no hand in play; the change applies now.
+    let res = r.propose(2, two_four()).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert_eq!(res.json()["state"], "applied");
+    assert_eq!(r.stored(2).1, Some(400));
 }
 
 #[actix_web::test]

@@ -55,3 +55,9 @@ limits-err-not-pending = This limit change is no longer pending ({ $state ->
    *[other] { $state }
 }).
 limits-err-transfer-other-limit = Table { $table } plays other limits: a transfer goes only to a table of the same game and limit (BSOP 27, 58).
+# The audit trail's actions.
+action-table-limits_opened = Table opened at its game's limits (PT-2007 22)
+action-table-limits_change = Limit change approved (BSOP 34)
+action-table-limits_announced = Limit change announced to the players (PT-2007 22)
+action-table-limits_applied = New limits in force (PT-2007 22)
+action-table-limits_cancelled = Limit change cancelled

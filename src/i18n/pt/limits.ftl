@@ -55,3 +55,9 @@ limits-err-not-pending = Esta alteração de limites já não está pendente ({ 
    *[other] { $state }
 }).
 limits-err-transfer-other-limit = A mesa { $table } joga com outros limites: uma transferência só pode ser para uma mesa do mesmo jogo e limite (BSOP 27, 58).
+# As ações do registo de auditoria.
+action-table-limits_opened = Mesa aberta com os limites do jogo (PT-2007 22)
+action-table-limits_change = Alteração de limites aprovada (BSOP 34)
+action-table-limits_announced = Alteração de limites anunciada aos jogadores (PT-2007 22)
+action-table-limits_applied = Novos limites em vigor (PT-2007 22)
+action-table-limits_cancelled = Alteração de limites cancelada
