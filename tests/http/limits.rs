@@ -596,6 +596,11 @@ async fn bsop_27_58_no_transfer_between_tables_of_other_limits() {
         !panel.contains(&format!("/floor/seatings/{s1}/transfer")),
         "{panel}"
     );
+    // Its tile says the limits it plays, not its game's.
+    assert!(
+        panel.contains("class=\"badge badge-muted t-limits\" title=\"PT-2007 22\">€2.00/€4.00"),
+        "{panel}"
+    );
     // Asked anyway: refused with the reason, nothing changes.
     let audit0 = r.app.audit_count();
     let res = r

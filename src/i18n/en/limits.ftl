@@ -22,6 +22,7 @@ limits-cancel = Cancel the change
 limits-announced-short = announced at the table
 limits-not-announced = not yet announced at the table
 limits-done-approved = New limits approved for table { $table }: the dealer announces them, then they apply from the first hand due.
+limits-done-applied = New limits in force at table { $table } at once: nobody is seated there, nobody to tell.
 limits-done-cancelled = The limit change of table { $table } was cancelled: the table keeps its limits.
 # The dealer's tablet.
 limits-tablet-title = New limits approved by the floor

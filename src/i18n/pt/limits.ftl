@@ -22,6 +22,7 @@ limits-cancel = Cancelar a alteração
 limits-announced-short = anunciada na mesa
 limits-not-announced = ainda não anunciada na mesa
 limits-done-approved = Novos limites aprovados para a mesa { $table }: o dealer anuncia-os e entram em vigor na primeira mão devida.
+limits-done-applied = Novos limites em vigor na mesa { $table } de imediato: não há ninguém sentado, ninguém a avisar.
 limits-done-cancelled = A alteração de limites da mesa { $table } foi cancelada: a mesa mantém os seus limites.
 # O tablet do dealer.
 limits-tablet-title = Novos limites aprovados pelo floor

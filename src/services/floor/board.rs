@@ -93,6 +93,12 @@ impl TableView {
     pub fn capacity(&self) -> usize {
         self.seats.len()
     }
+
+    /// PT-2007 22: the table's limits when they are not its game's (the tile says them).
+    pub fn own_limits(&self) -> Option<crate::domain::limits::Limits> {
+        let g = self.game.as_ref().map(crate::services::limits::of_game);
+        self.limits.filter(|l| Some(*l) != g)
+    }
 }
 
 /// How many players of each list the dashboard and the lobby show by name (the rest are

@@ -107,7 +107,13 @@ async fn propose(
         let (to, effective) = f.parse(&a.room.currency, a.now, a.room.tz)?;
         let c = services::limits::propose(conn, a.now, &a.actor, id, &to, effective)?;
         let number = services::games::get_table(conn, c.table_id)?.number;
-        Ok(Said::new("limits-done-approved").arg("table", number))
+        // Nobody seated: nothing to announce, the limits are in force already.
+        let key = if c.state == services::limits::APPLIED {
+            "limits-done-applied"
+        } else {
+            "limits-done-approved"
+        };
+        Ok(Said::new(key).arg("table", number))
     })
     .await
 }
