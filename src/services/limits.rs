@@ -150,7 +150,7 @@ fn change(conn: &mut DbConn, id: i64) -> AppResult<LimitChangeRow> {
 pub fn pending(conn: &mut DbConn, table_id: i64) -> AppResult<Option<LimitChangeRow>> {
     Ok(crate::native!(conn, |dbc| limit_changes::table
         .filter(limit_changes::table_id.eq(table_id))
-        .filter(limit_changes::state.eq(PENDING))
+        .filter(crate::db::conditions::LimitChangePending)
         .select(LimitChangeRow::as_select())
         .first(dbc))
     .optional()?)
@@ -159,7 +159,7 @@ pub fn pending(conn: &mut DbConn, table_id: i64) -> AppResult<Option<LimitChange
 /// Every table's pending change, by table id (the board, the lobby, the player pages).
 pub fn all_pending(conn: &mut DbConn) -> AppResult<HashMap<i64, LimitChangeRow>> {
     let rows: Vec<LimitChangeRow> = crate::native!(conn, |dbc| limit_changes::table
-        .filter(limit_changes::state.eq(PENDING))
+        .filter(crate::db::conditions::LimitChangePending)
         .select(LimitChangeRow::as_select())
         .load(dbc))?;
     Ok(rows.into_iter().map(|c| (c.table_id, c)).collect())
@@ -487,7 +487,7 @@ fn end_pending(
         diesel::update(
             limit_changes::table
                 .find(c.id)
-                .filter(limit_changes::state.eq(PENDING))
+                .filter(crate::db::conditions::LimitChangePending)
         )
         .set((
             limit_changes::state.eq(CANCELLED),
@@ -561,7 +561,7 @@ fn apply(
         diesel::update(
             limit_changes::table
                 .find(c.id)
-                .filter(limit_changes::state.eq(PENDING))
+                .filter(crate::db::conditions::LimitChangePending)
         )
         .set((
             limit_changes::state.eq(APPLIED),
@@ -610,7 +610,7 @@ pub fn at_new_hand(
 pub fn tick(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
     let due: Vec<(LimitChangeRow, TableRow)> = crate::native!(conn, |dbc| limit_changes::table
         .inner_join(card_tables::table)
-        .filter(limit_changes::state.eq(PENDING))
+        .filter(crate::db::conditions::LimitChangePending)
         .filter(limit_changes::announced_at.is_not_null())
         .filter(
             limit_changes::effective_at
@@ -823,7 +823,7 @@ pub fn pending_of_game(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<ChangeL
     let ids: Vec<i64> = crate::native!(conn, |dbc| limit_changes::table
         .inner_join(card_tables::table)
         .filter(card_tables::game_id.eq(game_id))
-        .filter(limit_changes::state.eq(PENDING))
+        .filter(crate::db::conditions::LimitChangePending)
         .select(limit_changes::id)
         .load(dbc))?;
     lines_of(conn, &ids)
