@@ -914,3 +914,62 @@ async fn the_reports_split_a_tables_open_time_at_each_change() {
     assert!(page.contains("id=\"report-limits\""), "{page}");
     assert!(page.contains("Hours per limit"), "{page}");
 }
+
+#[actix_web::test]
+async fn a_closed_table_ends_its_pending_change_and_reopens_at_its_games_limits() {
+    let r = room(4).await;
+    r.seat_players(4).await;
+    r.hand().await;
+    let id = r.propose(1, two_four()).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    // Below four players the table is suspended (PT-2007 24); 15 minutes later it closes.
+    let s1: i64 = r.app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::table_id.eq(1))
+            .filter(seatings::seat_no.eq(1))
+            .filter(seatings::left_at.is_null())
+            .select(seatings::id)
+            .first(c)
+            .unwrap()
+    });
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/seatings/{s1}/leave"),
+            &r.token,
+            json!({ "reason": "cashed out" }),
+        )
+        .await;
+    assert!(res.status < 300, "{}", res.text());
+    r.advance(16).await;
+    r.tick();
+    let state: String = r.app.with_conn(|c| {
+        card_tables::table
+            .find(1)
+            .select(card_tables::state)
+            .first(c)
+            .unwrap()
+    });
+    assert_eq!(state, "closed");
+    // The change ended with the table (audited); the table has no limits of its own.
+    let l = r.limits(1).await;
+    assert_eq!(l["pending"], Value::Null);
+    let ended = l["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .cloned()
+        .unwrap();
+    assert_eq!(ended["state"], "cancelled");
+    assert_eq!(ended["cancel_reason"], "table closed");
+    assert_eq!(r.stored(1), (None, None, None, None));
+    assert_eq!(r.actions("table.limits_cancelled"), 1);
+    // Reopened, it plays its game's limits (NL 1/2), recorded as its opening.
+    let res = r.app.post_form("/floor/tables/1/open", &r.floor, &[]).await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert_eq!(r.stored(1), (Some(100), Some(200), Some(4000), Some(20000)));
+    assert_eq!(r.limits(1).await["history"][0]["kind"], "opening");
+}
