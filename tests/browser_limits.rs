@@ -13,7 +13,9 @@
 //! brings the new limits (recorded with that hand): the banner is gone and the table's head
 //! shows them. The confirm
 //! button is at least 56 px high and nothing is wider than the screen. Last, the floor's
-//! panel of table 2 with the form that approves a change (`browser-limits-floor.png`).
+//! panel of table 2 with the form that approves a change (`browser-limits-floor.png`), and
+//! the lobby's screen with table 1's limits and a change coming at table 3
+//! (`browser-limits-lobby.png`).
 //!
 //! Without chromedriver the test is skipped unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-limits-{en,pt,announced,applied}.png`.
@@ -325,5 +327,30 @@ async fn the_tablet_shows_a_limit_change_and_the_dealer_confirms_it_was_announce
     tap(&c, "#limits-change-open", "opening the change form").await;
     wait_css(&c, "#limits-approve").await;
     screenshot(&c, "browser-limits-floor.png").await;
+
+    // The lobby's screen tells the room: table 1's limits, and a change coming at table 3.
+    let t3 = tables
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["number"].as_i64() == Some(3))
+        .cloned()
+        .expect("demo table 3");
+    let l3 = &t3["limits"];
+    let dbl3 = |k: &str| l3[k].as_i64().map(|v| v * 2);
+    api(
+        &server,
+        "POST",
+        &format!("/api/v1/tables/{}/limit-changes", t3["id"]),
+        &floor,
+        Some(json!({
+            "small_blind": dbl3("small_blind"), "big_blind": dbl3("big_blind"),
+            "buy_in_min": dbl3("buy_in_min"), "buy_in_max": dbl3("buy_in_max"),
+        })),
+    );
+    ok(&c, c.goto(&format!("{base}/lobby")).await, "opening /lobby").await;
+    wait_text(&c, "#lobby-limits-3", "a partir da próxima mão").await;
+    wait_text(&c, "#lobby-limits-1", "2,00 € / 4,00 €").await;
+    screenshot(&c, "browser-limits-lobby.png").await;
     let _ = c.close().await;
 }
