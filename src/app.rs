@@ -113,13 +113,15 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     })
 }
 
-/// One pass of the timers (expired seat calls, lapsed call-ins, suspended tables), through
-/// the same service path as a user action. Returns how many things it acted on.
+/// One pass of the timers (expired seat calls, lapsed call-ins, suspended tables, limit
+/// changes due at tables that record no hands), through the same service path as a user
+/// action. Returns how many things it acted on.
 pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     let now = state.clock.now();
     let acted = state.db.write_new(move |c| -> Result<usize, AppError> {
         let room = services::room::get(c)?;
-        services::floor::tick(c, now, room.tz, &room.profile)
+        let floor = services::floor::tick(c, now, room.tz, &room.profile)?;
+        Ok(floor + services::limits::tick(c, now)?)
     })?;
     if acted > 0 {
         state.changed();

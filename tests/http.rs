@@ -32,6 +32,8 @@ mod invariants;
 mod join;
 #[path = "http/kiosk.rs"]
 mod kiosk;
+#[path = "http/limits.rs"]
+mod limits;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

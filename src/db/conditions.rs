@@ -83,6 +83,12 @@ condition! {
     SeatChangeOpen = r#"("seat_change_requests"."state" = 'open')"#
 }
 
+condition! {
+    /// A table's limit change still pending (`limit_changes_one_pending`, PT-2007 22): read by
+    /// the scheduler every second and by every board refresh.
+    LimitChangePending = r#"("limit_changes"."state" = 'pending')"#
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

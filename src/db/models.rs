@@ -213,6 +213,15 @@ pub struct TableRow {
     pub button_seat: Option<i32>,
     /// BSOP 50: started with one extra player, seated in seat `seats + 1` until someone leaves.
     pub extra_seat: bool,
+    /// PT-2007 22, BSOP 34: the table's own limits while it is in play (set from its game when
+    /// it opens, changed only by an approved and announced change); read them through
+    /// `services::limits::of`, never directly.
+    pub small_blind: Option<i64>,
+    pub big_blind: Option<i64>,
+    pub buy_in_min: Option<i64>,
+    pub buy_in_max: Option<i64>,
+    /// Since when the table plays its own limits; `None`: not in play (its game's limits).
+    pub limits_since: Option<NaiveDateTime>,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
@@ -496,6 +505,42 @@ pub struct FloorMessageRow {
     pub created_by: Option<i64>,
     pub seen_at: Option<NaiveDateTime>,
     pub seen_by: Option<i64>,
+}
+
+/// A table's limits history (PT-2007 22, BSOP 34): the limits it opened with, and each change
+/// approved by the floor or made by editing its game, pending until applied or cancelled.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = limit_changes)]
+pub struct LimitChangeRow {
+    pub id: i64,
+    pub table_id: i64,
+    pub game_id: Option<i64>,
+    /// opening | floor | game_edit
+    pub kind: String,
+    /// pending | applied | cancelled
+    pub state: String,
+    pub from_small_blind: Option<i64>,
+    pub from_big_blind: Option<i64>,
+    pub from_buy_in_min: Option<i64>,
+    pub from_buy_in_max: Option<i64>,
+    pub to_small_blind: i64,
+    pub to_big_blind: i64,
+    pub to_buy_in_min: i64,
+    pub to_buy_in_max: Option<i64>,
+    /// `None`: from the next hand.
+    pub effective_at: Option<NaiveDateTime>,
+    pub approved_at: NaiveDateTime,
+    pub approved_by: Option<i64>,
+    pub announced_at: Option<NaiveDateTime>,
+    pub announced_by: Option<i64>,
+    pub applied_at: Option<NaiveDateTime>,
+    pub applied_by: Option<i64>,
+    /// The number of the first hand played at the new limits (none when applied at a table
+    /// that records no hands).
+    pub applied_hand: Option<i32>,
+    pub cancelled_at: Option<NaiveDateTime>,
+    pub cancelled_by: Option<i64>,
+    pub cancel_reason: Option<String>,
 }
 
 /// One "new hand" tap.

@@ -175,6 +175,11 @@ diesel::table! {
         must_move -> Bool,
         button_seat -> Nullable<Integer>,
         extra_seat -> Bool,
+        small_blind -> Nullable<BigInt>,
+        big_blind -> Nullable<BigInt>,
+        buy_in_min -> Nullable<BigInt>,
+        buy_in_max -> Nullable<BigInt>,
+        limits_since -> Nullable<Timestamp>,
     }
 }
 
@@ -628,6 +633,37 @@ diesel::table! {
         last_at -> Timestamp,
     }
 }
+diesel::table! {
+    limit_changes (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        kind -> Text,
+        state -> Text,
+        from_small_blind -> Nullable<BigInt>,
+        from_big_blind -> Nullable<BigInt>,
+        from_buy_in_min -> Nullable<BigInt>,
+        from_buy_in_max -> Nullable<BigInt>,
+        to_small_blind -> BigInt,
+        to_big_blind -> BigInt,
+        to_buy_in_min -> BigInt,
+        to_buy_in_max -> Nullable<BigInt>,
+        effective_at -> Nullable<Timestamp>,
+        approved_at -> Timestamp,
+        approved_by -> Nullable<BigInt>,
+        announced_at -> Nullable<Timestamp>,
+        announced_by -> Nullable<BigInt>,
+        applied_at -> Nullable<Timestamp>,
+        applied_by -> Nullable<BigInt>,
+        applied_hand -> Nullable<Integer>,
+        cancelled_at -> Nullable<Timestamp>,
+        cancelled_by -> Nullable<BigInt>,
+        cancel_reason -> Nullable<Text>,
+    }
+}
+
+diesel::joinable!(limit_changes -> card_tables (table_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     settings,
     sequences,
@@ -658,6 +694,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     service_requests,
     hands,
     floor_messages,
+    limit_changes,
     outbox,
     outbox_attempts,
     notify_marks,

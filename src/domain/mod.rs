@@ -15,6 +15,7 @@ pub mod eligibility;
 pub mod error;
 pub mod game;
 pub mod kiosk;
+pub mod limits;
 pub mod login_throttle;
 pub mod money;
 pub mod player;

@@ -16,6 +16,7 @@ const EN: &[&str] = &[
     include_str!("en/player.ftl"),
     include_str!("en/reports.ftl"),
     include_str!("en/buttons.ftl"),
+    include_str!("en/limits.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -27,6 +28,7 @@ const PT: &[&str] = &[
     include_str!("pt/player.ftl"),
     include_str!("pt/reports.ftl"),
     include_str!("pt/buttons.ftl"),
+    include_str!("pt/limits.ftl"),
 ];
 
 pub struct I18n {

@@ -31,6 +31,7 @@ use crate::domain::cagnotte::{
     self as rules, SeatSpan, SessionBase, SessionBilling, SessionState, Suspension,
 };
 use crate::domain::game::Variant;
+use crate::domain::limits::Limits;
 use crate::domain::money;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::{FieldError, Problem};
@@ -56,9 +57,16 @@ fn field_refusal(field: &str, p: Problem, room: &Room) -> AppError {
     }])
 }
 
-/// The game's smallest chip (BSOP 80).
-pub fn chip_of(g: &GameRow) -> i64 {
-    rules::smallest_chip(g.small_blind, g.big_blind, g.smallest_chip)
+/// The smallest chip at a table (BSOP 80): the game's stated one, else the largest unit both
+/// of the table's blinds (`l`, its limits: `services::limits::of`) are made of.
+pub fn chip_of(g: &GameRow, l: &Limits) -> i64 {
+    rules::smallest_chip(l.small_blind, l.big_blind, g.smallest_chip)
+}
+
+/// The limits of the table now (PT-2007 22; its game's when it has none of its own).
+fn limits_now(conn: &mut DbConn, t: &TableRow, g: &GameRow) -> AppResult<Limits> {
+    Ok(crate::services::limits::of_table(conn, t.id)?
+        .unwrap_or_else(|| crate::services::limits::of_game(g)))
 }
 
 fn per_session(g: &GameRow) -> bool {
@@ -237,6 +245,9 @@ fn start_session(
         .filter(cagnotte_sessions::table_id.eq(t.id))
         .select(diesel::dsl::max(cagnotte_sessions::number))
         .first(dbc))?;
+    // PT-2007 7b, 22: the session is taken of the table's maximum in force when it starts
+    // (read afresh: a limit change may take effect with the hand that starts it).
+    let lim = limits_now(conn, t, g)?;
     let s = CagnotteSessionRow {
         id: next_seq(conn, "cagnotte_session")?,
         table_id: t.id,
@@ -248,8 +259,8 @@ fn start_session(
         closed_by: None,
         bp: g.cagnotte_bp,
         base: g.cagnotte_base.clone(),
-        table_max: g.buy_in_max,
-        smallest_chip: chip_of(g),
+        table_max: lim.buy_in_max,
+        smallest_chip: chip_of(g, &lim),
         length_min: profile.session_length_min,
         late_window_min: profile.late_seat_window_min,
     };
@@ -381,7 +392,11 @@ pub fn on_hand_over(
         let Some(h) = last.as_ref() else {
             return Err(conflict("err-hand-none-to-record"));
         };
-        record_result(conn, now, room, actor, &g, h, result)?;
+        // The ended hand was played at the limits `t` was read with (before any change the
+        // new hand brings, PT-2007 22).
+        let lim = crate::services::limits::of(t, Some(&g))
+            .unwrap_or_else(|| crate::services::limits::of_game(&g));
+        record_result(conn, now, room, actor, &g, &lim, h, result)?;
     } else if let Some(h) = last.as_ref() {
         crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
             .set(hands::ended_at.eq(Some(now.naive_utc())))
@@ -409,12 +424,14 @@ pub fn on_hand_over(
     Ok(out)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn record_result(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     room: &Room,
     actor: &Actor,
     g: &GameRow,
+    lim: &Limits,
     h: &HandRow,
     r: &HandResult,
 ) -> AppResult<()> {
@@ -422,7 +439,7 @@ fn record_result(
     let rake = r.rake.unwrap_or(0);
     // Issue 16.3: a pot is at most every seat's stack (domain::money::pot); the rake is then
     // bounded by it (PT-2007 7a, below).
-    money::pot(g.buy_in_max)
+    money::pot(lim.buy_in_max)
         .check(pot)
         .map_err(|p| field_refusal("pot", p, room))?;
     if rake > 0 && per_session(g) {
@@ -441,7 +458,7 @@ fn record_result(
         rake,
         g.cagnotte_bp,
         g.rake_cap,
-        chip_of(g),
+        chip_of(g, lim),
         r.preflop_no_bet,
         p.no_flop_no_drop,
     )
@@ -456,7 +473,7 @@ fn record_result(
             pot,
             g.cagnotte_bp,
             g.rake_cap,
-            chip_of(g),
+            chip_of(g, lim),
             r.preflop_no_bet,
             p.no_flop_no_drop,
         )
@@ -1089,7 +1106,8 @@ pub fn record_commission(
     }
     // Issue 16.3: a payout comes out of a round's bets, so at most a pot of the game; a
     // payout of nothing pays no commission.
-    let range = money::pot(g.buy_in_max);
+    let lim = limits_now(conn, &t, &g)?;
+    let range = money::pot(lim.buy_in_max);
     super::check_amount(
         conn,
         "payout",
@@ -1118,7 +1136,7 @@ pub fn record_commission(
         round: round.unwrap_or(0),
         player_id,
         payout,
-        amount: rules::commission(payout, chip_of(&g)),
+        amount: rules::commission(payout, chip_of(&g, &lim)),
         at: now.naive_utc(),
         recorded_by: actor.id,
     };

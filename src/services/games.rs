@@ -388,6 +388,9 @@ pub fn create_game(
     Ok(row)
 }
 
+/// Saves a game. PT-2007 22, BSOP 34: its new limits apply to the tables opened afterwards;
+/// each of its tables in play keeps its limits and gets a pending change to the new ones
+/// (announced at the table, then applied: `services::limits`), returned with the game.
 pub fn update_game(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -395,7 +398,7 @@ pub fn update_game(
     profile: &RuleProfile,
     id: i64,
     g: &GameInput,
-) -> AppResult<GameRow> {
+) -> AppResult<(GameRow, Vec<crate::db::models::LimitChangeRow>)> {
     let before = get_game(conn, id)?;
     let (spec, cs, special) = checked(conn, g, profile, Some(&before))?;
     // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
@@ -441,7 +444,8 @@ pub fn update_game(
         Some(&before),
         Some(&after),
     )?;
-    Ok(after)
+    let changes = super::limits::on_game_edit(conn, now, actor, &before, &after)?;
+    Ok((after, changes))
 }
 
 /// A table as sent by the admin.
@@ -561,6 +565,11 @@ pub fn create_table(
         must_move: false,
         button_seat: None,
         extra_seat: false,
+        small_blind: None,
+        big_blind: None,
+        buy_in_min: None,
+        buy_in_max: None,
+        limits_since: None,
     };
     diesel::insert_into(card_tables::table)
         .values(&row)
@@ -603,7 +612,7 @@ pub fn update_table(
         id,
         number: spec.number,
         seats: spec.seats,
-        game_id: game.map(|g| g.id),
+        game_id: game.as_ref().map(|g| g.id),
         mode: spec.mode.to_string(),
         state: before.state.clone(),
         active: t.active.unwrap_or(before.active),
@@ -614,6 +623,11 @@ pub fn update_table(
         must_move: before.must_move,
         button_seat: before.button_seat,
         extra_seat: before.extra_seat,
+        small_blind: before.small_blind,
+        big_blind: before.big_blind,
+        buy_in_min: before.buy_in_min,
+        buy_in_max: before.buy_in_max,
+        limits_since: before.limits_since,
     };
     diesel::update(card_tables::table.find(id))
         .set(&after)
@@ -628,5 +642,10 @@ pub fn update_table(
         Some(&before),
         Some(&after),
     )?;
+    // PT-2007 22, BSOP 34: a table in play given another game keeps its limits until a change
+    // to the new game's is announced and applied.
+    if let Some(g) = game.as_ref().filter(|g| before.game_id != Some(g.id)) {
+        super::limits::on_table_game_changed(conn, now, actor, &after, g)?;
+    }
     Ok(after)
 }

@@ -12,6 +12,7 @@ pub mod floor;
 pub mod games;
 pub mod join;
 pub mod kiosks;
+pub mod limits;
 pub mod photo;
 pub mod player_page;
 pub mod players;

@@ -78,6 +78,10 @@ pub struct SeatedView {
     pub seat: i32,
     pub game: Option<String>,
     pub since: DateTime<Utc>,
+    /// PT-2007 22, BSOP 24: the table's limits now, and a change coming (the new limits and
+    /// its stated time; none: from the next hand).
+    pub limits: Option<crate::domain::limits::Limits>,
+    pub coming: Option<(crate::domain::limits::Limits, Option<NaiveDateTime>)>,
 }
 
 /// PT-ONL 65-67: one game's figures for today.
@@ -201,27 +205,34 @@ pub fn view(
             call,
         });
     }
-    let seated: Vec<(i32, i32, Option<String>, NaiveDateTime)> = seatings::table
+    let seated: Vec<(i64, i32, i32, Option<String>, NaiveDateTime)> = seatings::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
         .left_join(games::table.on(games::id.nullable().eq(seatings::game_id)))
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::left_at.is_null())
         .select((
+            card_tables::id,
             card_tables::number,
             seatings::seat_no,
             games::name.nullable(),
             seatings::sat_at,
         ))
         .load(conn)?;
-    let seated = seated
-        .into_iter()
-        .map(|(table, seat, game, since)| SeatedView {
+    let mut seats = Vec::with_capacity(seated.len());
+    for (table_id, table, seat, game, since) in seated {
+        // PT-2007 22: the notice of a change reaches the players of that table.
+        let coming = crate::services::limits::pending(conn, table_id)?
+            .map(|c| (crate::services::limits::to_of(&c), c.effective_at));
+        seats.push(SeatedView {
             table,
             seat,
             game,
             since: since.and_utc(),
-        })
-        .collect();
+            limits: crate::services::limits::of_table(conn, table_id)?,
+            coming,
+        });
+    }
+    let seated = seats;
     let (day_start, day_end) = gaming_day(now, room, day_ends);
     let today = today(conn, now, player_id, day_start)?;
     let pref = crate::services::seat_prefs::get(conn, player_id)?;

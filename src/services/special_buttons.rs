@@ -41,11 +41,14 @@ use serde::Serialize;
 /// The longest reason for drawing a button again.
 pub const REASON_MAX: usize = 200;
 
-/// The table's big blind, from which every special amount is computed (the contributions,
-/// the Macaca's cap). Today a table plays its game's stakes; this is the one place that
-/// reads it, so a limit of the table's own replaces it here.
+/// The table's big blind now, from which every special amount is computed (the
+/// contributions, the Macaca's cap): the table's own limits (PT-2007 22, BSOP 34), read
+/// through [`crate::services::limits::of`].
 pub fn table_big_blind(conn: &mut DbConn, t: &TableRow) -> AppResult<i64> {
-    Ok(game_of(conn, t)?.big_blind)
+    let g = game_of(conn, t)?;
+    Ok(crate::services::limits::of(t, Some(&g))
+        .map(|l| l.big_blind)
+        .unwrap_or(g.big_blind))
 }
 
 fn game_of(conn: &mut DbConn, t: &TableRow) -> AppResult<GameRow> {

@@ -77,6 +77,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .service(verify_audit)
         .configure(crate::web::api_floor::routes)
         .configure(crate::web::api_table::routes)
+        .configure(crate::web::api_limits::routes)
         .configure(crate::web::api_cagnotte::routes)
         .configure(crate::web::api_draws::routes)
         .configure(crate::web::api_messages::routes)
@@ -541,6 +542,16 @@ impl From<&GameRow> for GameOut {
     }
 }
 
+/// A game as saved, with the pending limit changes of its tables in play, those its edit just
+/// made included (PT-2007 22, BSOP 34: a table keeps its limits until the change is announced
+/// there and the next hand starts).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSavedOut {
+    #[serde(flatten)]
+    pub game: GameOut,
+    pub limit_changes: Vec<crate::web::api_limits::LimitChangeOut>,
+}
+
 /// A table, with the game it runs.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableOut {
@@ -555,6 +566,8 @@ pub struct TableOut {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub game: Option<GameOut>,
+    /// The limits the table plays now (PT-2007 22: its own in play, else its game's).
+    pub limits: Option<crate::web::api_limits::LimitsOut>,
 }
 
 impl TableOut {
@@ -570,6 +583,7 @@ impl TableOut {
             created_at: utc(t.created_at),
             updated_at: utc(t.updated_at),
             game: game.map(GameOut::from),
+            limits: services::limits::of(t, game).map(Into::into),
         }
     }
 }
@@ -1352,12 +1366,15 @@ pub async fn get_game(
     Ok(web::Json(GameOut::from(&row)))
 }
 
-/// Changes a game (admin).
+/// Changes a game (admin). New limits apply to the tables opened afterwards: each table of
+/// the game in play keeps its limits and gets a pending change to the new ones, which the
+/// dealer announces at the table and which takes effect at the next hand after it
+/// (PT-2007 22, BSOP 34); the answer lists the pending changes of the game's tables.
 #[utoipa::path(
     tag = "games",
     params(("id" = i64, Path, description = "Game id")),
     request_body = GameInput,
-    responses((status = 200, body = GameOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 409, description = "A change the game's state forbids (e.g. the cagnotte mode once it has started)", body = ErrorResponse), (status = 422, body = ErrorResponse))
+    responses((status = 200, body = GameSavedOut), (status = 403, body = ErrorResponse), (status = 404, body = ErrorResponse), (status = 409, description = "A change the game's state forbids (e.g. the cagnotte mode once it has started)", body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[put("/games/{id}")]
 pub async fn update_game(
@@ -1365,20 +1382,27 @@ pub async fn update_game(
     who: AdminStaff,
     path: web::Path<i64>,
     body: Result<ApiJson<GameInput>, actix_web::Error>,
-) -> AppResult<web::Json<GameOut>> {
+) -> AppResult<web::Json<GameSavedOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let g = body.into_inner();
-    let row = st
+    let (row, lines) = st
         .write(move |_, conn| {
             let profile = services::room::get(conn)?.profile;
-            services::games::update_game(conn, now, &actor, &profile, id, &g)
+            let (row, _) = services::games::update_game(conn, now, &actor, &profile, id, &g)?;
+            Ok((row, services::limits::pending_of_game(conn, id)?))
         })
         .await?;
-    Ok(web::Json(GameOut::from(&row)))
+    Ok(web::Json(GameSavedOut {
+        game: GameOut::from(&row),
+        limit_changes: lines
+            .iter()
+            .map(crate::web::api_limits::change_out)
+            .collect(),
+    }))
 }
 
 /// Every table by number, each with its game.

@@ -1462,7 +1462,7 @@ pub async fn release_hold(
         (status = 201, body = SeatingOut),
         (status = 403, body = ErrorResponse),
         (status = 404, body = ErrorResponse),
-        (status = 409, description = "Refused by BSOP 58 or PT-2007 26, not a similar table, destination full or not open, already left", body = ErrorResponse),
+        (status = 409, description = "Refused by BSOP 58 or PT-2007 26, not a similar table (another game, or other limits now: PT-2007 22), destination full or not open, already left", body = ErrorResponse),
         (status = 422, description = "No destination, or no such table", body = ErrorResponse),
     )
 )]

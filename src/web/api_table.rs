@@ -176,6 +176,10 @@ pub struct TableSideOut {
     pub seated: Vec<SeatedOut>,
     pub calls: Vec<CallSideOut>,
     pub hands_last_24h: i64,
+    /// PT-2007 22, BSOP 34: the limits in force at the table, and the change pending (to be
+    /// announced, then applied at the first hand once due).
+    pub limits: Option<crate::web::api_limits::LimitsOut>,
+    pub limit_change: Option<crate::web::api_limits::LimitChangeOut>,
     pub open_requests: Vec<ServiceRequestOut>,
     /// Messages from the floor the dealer has not marked seen yet, oldest first.
     pub unseen_messages: Vec<FloorMessageOut>,
@@ -214,6 +218,11 @@ fn table_out(v: &TableSideView) -> TableSideOut {
             })
             .collect(),
         hands_last_24h: v.hands_today,
+        limits: v.limits.map(Into::into),
+        limit_change: v
+            .limit_change
+            .as_ref()
+            .map(crate::web::api_limits::change_out),
         open_requests: v
             .requests
             .iter()
@@ -374,6 +383,8 @@ pub struct HandOut {
     /// (`cucurucho` | `macaca`; `GET /api/v1/tables/{id}/special-buttons` has the
     /// contributions).
     pub special: Option<crate::domain::special_buttons::SpecialButton>,
+    /// PT-2007 22, BSOP 34: the limit change that took effect with this hand, if any.
+    pub limit_change_applied: Option<i64>,
 }
 
 /// A notice for the dealer about one seat after a hand.
@@ -1129,7 +1140,7 @@ pub async fn new_hand(
         crate::web::json::from_value::<Option<crate::services::cagnotte::HandResult>>(value)?
             .unwrap_or_default()
     };
-    let ((h, notices, over), special): ((HandRow, _, _), _) = st
+    let ((h, notices, over, limits), special): ((HandRow, _, _, _), _) = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
             let done = table_side::new_hand(c, now, &room, &actor, id, &result)?;
@@ -1156,6 +1167,7 @@ pub async fn new_hand(
         session_closed: over.closed,
         session_started: over.started,
         special,
+        limit_change_applied: limits.map(|c| c.id),
     }))
 }
 

@@ -187,6 +187,33 @@ impl Ctx {
             .unwrap_or_else(|| "—".into())
     }
 
+    /// PT-2007 22, BSOP 24: a table's limits in a few words of the page's language
+    /// ("€1.00 / €2.00 · buy-in €40.00 – €200.00").
+    pub fn limits(&self, l: impl Val<crate::domain::limits::Limits>) -> String {
+        let l = l.val();
+        let buy_in = match l.buy_in_max {
+            Some(max) => self.i18n.msg(
+                self.lang,
+                "limits-buy-in-range",
+                &[("min", self.money(l.buy_in_min)), ("max", self.money(max))],
+            ),
+            None => self.t1("limits-buy-in-from", "min", self.money(l.buy_in_min)),
+        };
+        format!(
+            "{} / {} · {buy_in}",
+            self.money(l.small_blind),
+            self.money(l.big_blind)
+        )
+    }
+
+    /// PT-2007 22: when a limit change takes effect ("from the next hand", "from 22:00").
+    pub fn limits_when(&self, at: impl Val<Option<NaiveDateTime>>) -> String {
+        match at.val() {
+            Some(t) => self.t1("limits-from-time", "time", self.time(t)),
+            None => self.t("limits-from-next-hand"),
+        }
+    }
+
     /// A stored UTC time shown in the room's zone.
     pub fn dt(&self, t: impl Val<NaiveDateTime>) -> String {
         let local = t.val().and_utc().with_timezone(&self.tz);

@@ -6,6 +6,7 @@ pub mod api_cagnotte;
 pub mod api_draws;
 pub mod api_floor;
 pub mod api_join;
+pub mod api_limits;
 pub mod api_messages;
 pub mod api_prefs;
 pub mod api_table;

@@ -331,8 +331,12 @@ async fn the_issues_amounts_of_2_pow_63_are_refused_naming_the_field_and_change_
             .set(seatings::game_id.eq(Some(deep)))
             .execute(c)
             .unwrap();
+        // The table plays the deep game's limits (PT-2007 22: its own, without a maximum).
         diesel::update(cardroom::db::schema::card_tables::table.find(1))
-            .set(cardroom::db::schema::card_tables::game_id.eq(Some(deep)))
+            .set((
+                cardroom::db::schema::card_tables::game_id.eq(Some(deep)),
+                cardroom::db::schema::card_tables::buy_in_max.eq(None::<i64>),
+            ))
             .execute(c)
             .unwrap()
     });

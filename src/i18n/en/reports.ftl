@@ -98,4 +98,4 @@ report-err-day-and-month = Ask for a day or a month, not both.
 report-err-game = There is no game { $value }.
 report-err-table = There is no table { $value }.
 report-err-player = There is no player { $value }.
-report-err-part = "{ $value }" is not a table of this report: tables, games, days, shifts, waits, hours (players' hours: players, days).
+report-err-part = "{ $value }" is not a table of this report: tables, games, days, shifts, waits, hours, limits (players' hours: players, days).

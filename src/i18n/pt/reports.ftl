@@ -98,4 +98,4 @@ report-err-day-and-month = Peça um dia ou um mês, não os dois.
 report-err-game = Não existe o jogo { $value }.
 report-err-table = Não existe a mesa { $value }.
 report-err-player = Não existe o jogador { $value }.
-report-err-part = "{ $value }" não é uma tabela deste relatório: tables, games, days, shifts, waits, hours (horas dos jogadores: players, days).
+report-err-part = "{ $value }" não é uma tabela deste relatório: tables, games, days, shifts, waits, hours, limits (horas dos jogadores: players, days).

@@ -52,6 +52,10 @@ pub struct TableView {
     /// The waiting players of the table's game (entry id, place, alias): whom the floor may
     /// call out of order (issue 17 §2).
     pub waiting: Vec<(i64, i64, String)>,
+    /// PT-2007 22, BSOP 34: the table's limits now (`services::limits::of`) and its pending
+    /// change, if any.
+    pub limits: Option<crate::domain::limits::Limits>,
+    pub limit_change: Option<crate::db::models::LimitChangeRow>,
 }
 
 impl TableView {
@@ -88,6 +92,12 @@ impl TableView {
     /// The seats of the table plus the extra seat, as the table is laid out.
     pub fn capacity(&self) -> usize {
         self.seats.len()
+    }
+
+    /// PT-2007 22: the table's limits when they are not its game's (the tile says them).
+    pub fn own_limits(&self) -> Option<crate::domain::limits::Limits> {
+        let g = self.game.as_ref().map(crate::services::limits::of_game);
+        self.limits.filter(|l| Some(*l) != g)
     }
 }
 
@@ -321,11 +331,20 @@ pub fn dashboard(
         .collect();
     let changes: HashMap<(i64, i64), i64> =
         changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
-    let live: Vec<(i64, i32, Option<i64>)> = tables
+    // BSOP 27, 58: a transfer goes to a table of the same game and limit (PT-2007 22).
+    let live: Vec<(i64, i32, Option<i64>, Option<crate::domain::limits::Limits>)> = tables
         .iter()
         .filter(|(t, _)| in_play(t))
-        .map(|(t, _)| (t.id, t.number, t.game_id))
+        .map(|(t, g)| {
+            (
+                t.id,
+                t.number,
+                t.game_id,
+                crate::services::limits::of(t, g.as_ref()),
+            )
+        })
         .collect();
+    let mut pending = crate::services::limits::all_pending(conn)?;
     let mut views = Vec::with_capacity(tables.len());
     for (t, g) in tables {
         let seats = (1..=t.seats + i32::from(t.extra_seat))
@@ -356,16 +375,19 @@ pub fn dashboard(
             })
             .collect::<Vec<_>>();
         let n = seats.iter().filter(|s| s.seating.is_some()).count();
+        let limits = crate::services::limits::of(&t, g.as_ref());
         let siblings = if in_play(&t) && t.game_id.is_some() {
             live.iter()
-                .filter(|(id, _, g)| *id != t.id && *g == t.game_id)
-                .map(|(id, num, _)| (*id, *num))
+                .filter(|(id, _, g, l)| *id != t.id && *g == t.game_id && *l == limits)
+                .map(|(id, num, _, _)| (*id, *num))
                 .collect()
         } else {
             Vec::new()
         };
         views.push(TableView {
             waiting: Vec::new(),
+            limits,
+            limit_change: pending.remove(&t.id),
             dealer: dealers.remove(&t.id),
             table: t,
             game: g,

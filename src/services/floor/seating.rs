@@ -748,16 +748,20 @@ fn check_voluntary_move(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     from: &SeatingRow,
+    to: &TableRow,
     game_id: i64,
 ) -> AppResult<()> {
     let g = crate::services::games::get_game(conn, game_id)?;
-    if g.buy_in_max.is_none() {
+    // The maximum of the table moved to, as it plays now (PT-2007 22, BSOP 34).
+    let max = crate::services::limits::of(to, Some(&g))
+        .map(|l| l.buy_in_max)
+        .unwrap_or(g.buy_in_max);
+    if max.is_none() {
         return Ok(());
     }
     let stack = crate::services::table_side::side(conn, from.id)?.stack;
     let since = in_game_since(conn, from)?;
-    if let Err(p) = crate::domain::seat_rules::check_stack_transfer(stack, g.buy_in_max, since, now)
-    {
+    if let Err(p) = crate::domain::seat_rules::check_stack_transfer(stack, max, since, now) {
         let room = crate::services::room::get(conn)?;
         return Err(AppError::Conflict(crate::services::table_side::localize(
             p, &room,
@@ -790,7 +794,7 @@ pub(super) fn move_player(
     let hold = check_seat(conn, now, profile, to, seat_no, call_id, Some(player_id))?.hold;
     let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
     if kind.voluntary() && to.id != from.table_id {
-        check_voluntary_move(conn, now, from, game_id)?;
+        check_voluntary_move(conn, now, from, to, game_id)?;
     }
     let p = registry::get(conn, player_id)?;
     let why = registry::eligibility(conn, &p, now, tz)?;

@@ -78,6 +78,8 @@ pub(super) fn apply_table_rules_counted(
     }
     if new_state == TableState::Closed {
         crate::services::cagnotte::on_table_closed(conn, now, actor, table_id)?;
+        // PT-2007 22: a closed table's pending limit change ends; it reopens at its game's.
+        crate::services::limits::on_close(conn, now, actor, t)?;
     }
     let after = table(conn, table_id)?;
     audit::record(
@@ -209,9 +211,9 @@ pub fn open_table(
     table_id: i64,
 ) -> AppResult<TableRow> {
     let t = table(conn, table_id)?;
-    if t.game_id.is_none() {
+    let Some(game_id) = t.game_id else {
         return Err(conflict("err-table-no-game"));
-    }
+    };
     if t.state != "closed" {
         return Err(conflict("err-table-already-open"));
     }
@@ -229,6 +231,9 @@ pub fn open_table(
         .returning(card_tables::id)
     )
     .changed(dbc))?;
+    // PT-2007 22: the table plays its game's limits from now on, as its own.
+    let g = game(conn, game_id)?;
+    crate::services::limits::on_open(conn, now, actor, &t, &g)?;
     let after = table(conn, table_id)?;
     audit::record(
         conn,

@@ -131,8 +131,8 @@ fn transfer_error(
     })
 }
 
-/// BSOP 58, PT-2007 26: a player asks to move to a similar table (same game and limit).
-/// Refused when the table left has fewer players than the destination (BSOP 58); in session
+/// BSOP 58, PT-2007 26: a player asks to move to a similar table (same game and limit: the
+/// two tables' limits now are the same, PT-2007 22). Refused when the table left has fewer players than the destination (BSOP 58); in session
 /// mode (either table's mode is `session`) only after losing the cave, and not if the move
 /// leaves the table below the minimum or unbalances the tables (PT-2007 26). The player
 /// takes the destination's first free seat (not taken, called or held). `cave_lost` comes
@@ -162,6 +162,14 @@ pub fn transfer(
     }
     if to.game_id.is_none() || to.game_id != from.game_id {
         return Err(conflict("err-transfer-not-similar"));
+    }
+    // BSOP 27, 55, 58: "the same game and limit": the two tables' limits now (PT-2007 22).
+    let g = game(conn, to.game_id.unwrap_or_default())?;
+    if let (Some(a), Some(b)) = (
+        crate::services::limits::of(&from, Some(&g)),
+        crate::services::limits::of(&to, Some(&g)),
+    ) {
+        crate::domain::limits::check_same_limit(&a, &b, to.number).map_err(AppError::Conflict)?;
     }
     if !in_play(&to) {
         return Err(conflict("err-table-not-open"));

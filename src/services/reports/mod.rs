@@ -38,6 +38,11 @@
 //!   waits of the players seated from the list in the period (`ended_at − joined_at` of the
 //!   entries that ended `seated`): count, median and 90th percentile; no-shows (seat calls
 //!   that expired, by `called_at`).
+//! - *Hours per limit* (PT-2007 22): each table's open time (as above) split at the
+//!   instants its limits changed (`limit_changes`: the limits it opened with, and every change
+//!   applied), added up per game and limits. Before a table's first record (it last opened
+//!   before tables kept their limits) it counts at its first change's "from", else at its
+//!   limits now.
 //! - Rows carry the game the row itself names (a due, a hand, a seating); where it has none
 //!   (older hands, tips without one), the table's current game.
 //!
@@ -449,6 +454,35 @@ pub struct HourLine {
     pub occupancy_permille: Option<i64>,
 }
 
+/// Hours per limit (PT-2007 22, BSOP 34): the open time of a game's tables at one set of
+/// limits over the period, each table's open time split at its limit changes.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct LimitLine {
+    /// 0: no game.
+    pub game_id: i64,
+    pub game: String,
+    pub small_blind: i64,
+    pub big_blind: i64,
+    pub buy_in_min: i64,
+    /// None: no maximum.
+    pub buy_in_max: Option<i64>,
+    /// The tables that played at these limits in the period, by number.
+    pub tables: Vec<i32>,
+    /// Their open time at these limits (a table is open while someone sits at it).
+    pub open_secs: i64,
+}
+
+impl LimitLine {
+    pub fn limits(&self) -> crate::domain::limits::Limits {
+        crate::domain::limits::Limits {
+            small_blind: self.small_blind,
+            big_blind: self.big_blind,
+            buy_in_min: self.buy_in_min,
+            buy_in_max: self.buy_in_max,
+        }
+    }
+}
+
 /// What the report covers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Filter {
@@ -481,6 +515,8 @@ pub struct Report {
     pub waits: Vec<WaitLine>,
     /// The 24 hours of the clock, starting at the gaming day's cut-over.
     pub hours: Vec<HourLine>,
+    /// Hours per limit (PT-2007 22): by game, then by blinds and buy-ins.
+    pub limits: Vec<LimitLine>,
     /// The shifts added up (checked when the report was built, see [`Report::shifts_total`]).
     #[serde(skip)]
     #[schema(ignore)]
@@ -983,9 +1019,24 @@ pub fn build(
         });
         spans.entry((table, game)).or_default().push((a, b));
     }
+    // PT-2007 22: each table's open time split at its limit changes.
+    let timelines = crate::services::limits::timelines(conn)?;
+    let mut per_limit: HashMap<(i64, crate::domain::limits::Limits), (Vec<i32>, i64)> =
+        HashMap::new();
     for ((table, game), v) in spans {
         let seats = tables_by_id.get(&table).map(|t| t.1 as i64).unwrap_or(0);
-        for (a, b) in union(v) {
+        let open = union(v);
+        if let Some(tl) = timelines.get(&table) {
+            let number = tables_by_id.get(&table).map(|t| t.0).unwrap_or(0);
+            for (l, secs) in tl.split(&open) {
+                let e = per_limit.entry((game, l)).or_default();
+                if !e.0.contains(&number) {
+                    e.0.push(number);
+                }
+                e.1 += secs;
+            }
+        }
+        for (a, b) in open {
             let d = b - a;
             for f in [&mut acc.total, acc.tables.entry(table).or_default()] {
                 f.open_secs += d;
@@ -1146,6 +1197,43 @@ pub fn build(
             h
         })
         .collect();
+    let mut limits: Vec<LimitLine> = per_limit
+        .into_iter()
+        .map(|((game_id, l), (mut tables, open_secs))| {
+            tables.sort_unstable();
+            LimitLine {
+                game_id,
+                game: game_names
+                    .get(&game_id)
+                    .cloned()
+                    .unwrap_or_else(|| "—".into()),
+                small_blind: l.small_blind,
+                big_blind: l.big_blind,
+                buy_in_min: l.buy_in_min,
+                buy_in_max: l.buy_in_max,
+                tables,
+                open_secs,
+            }
+        })
+        .collect();
+    limits.sort_by(|a, b| {
+        (
+            &a.game,
+            a.game_id,
+            a.big_blind,
+            a.small_blind,
+            a.buy_in_min,
+            a.buy_in_max,
+        )
+            .cmp(&(
+                &b.game,
+                b.game_id,
+                b.big_blind,
+                b.small_blind,
+                b.buy_in_min,
+                b.buy_in_max,
+            ))
+    });
     let mut totals = acc.total;
     totals.finish()?;
     let shifts_sum = Report::add_shifts(&shifts)?;
@@ -1166,6 +1254,7 @@ pub fn build(
         shifts,
         waits,
         hours,
+        limits,
         shifts_sum,
     })
 }

@@ -73,9 +73,11 @@ pub fn requirement(
     } else {
         None
     };
+    // PT-2007 22: the table's limits in force (a change not yet applied does not count).
+    let lim = limits_of(t, g);
     Ok(buyin_requirement(
-        g.buy_in_min,
-        g.buy_in_max,
+        lim.buy_in_min,
+        lim.buy_in_max,
         dep.as_ref(),
         avg,
         profile.return_window_min,
@@ -171,7 +173,7 @@ pub fn seat_with_buyin(
         let t = table(conn, c.table_id)?;
         let g = game_of(conn, &t)?;
         let amount = amount.ok_or_else(|| AppError::field("amount", "err-buyin-required"))?;
-        money::chips(g.buy_in_max)
+        money::chips(limits_of(&t, &g).buy_in_max)
             .check(amount)
             .map_err(|p| amount_refusal("amount", p, room))?;
         let req = requirement(conn, now, &room.profile, &t, &g, c.player_id)?;
@@ -206,16 +208,17 @@ pub fn buy_chips(
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     let t = table(conn, s.table_id)?;
     let g = game_of(conn, &t)?;
+    let max = limits_of(&t, &g).buy_in_max;
     positive("amount", amount)?;
     if sd.bought_in == 0 {
-        check_chips(conn, g.buy_in_max, 0, amount)?;
+        check_chips(conn, max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule, None)
     } else {
-        check_stack(conn, "stack", g.buy_in_max, stack)?;
-        check_chips(conn, g.buy_in_max, stack, amount)?;
-        check_rebuy(stack, amount, g.buy_in_max).map_err(|p| amount_refusal("amount", p, room))?;
+        check_stack(conn, "stack", max, stack)?;
+        check_chips(conn, max, stack, amount)?;
+        check_rebuy(stack, amount, max).map_err(|p| amount_refusal("amount", p, room))?;
         let arrived_in_hand = if during_hand {
             current_hand(conn, t.id)?
         } else {
@@ -419,7 +422,12 @@ pub fn cash_out(
         Some(_) => Some(game_of(conn, &t)?),
         None => None,
     };
-    check_stack(conn, "stack", g.as_ref().and_then(|g| g.buy_in_max), stack)?;
+    check_stack(
+        conn,
+        "stack",
+        g.as_ref().and_then(|g| limits_of(&t, g).buy_in_max),
+        stack,
+    )?;
     let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
     if sd.bought_in > 0 {
         if let Err(refusal) = check_leave(

@@ -63,6 +63,10 @@ pub struct SeatNotice {
 /// button's move reaches a special button (BSOP 115, 116) the new hand is its special hand,
 /// with each player's fixed contribution ([`crate::services::special_buttons::on_new_hand`]);
 /// a Macaca hand must have her result recorded before the tap that ends it.
+///
+/// PT-2007 22, BSOP 34: the new hand is the first one a pending limit change can reach: it
+/// takes effect with this hand if it was announced and is due (the ended hand's result is
+/// still checked at the limits it was played at); it is returned.
 pub fn new_hand(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -74,6 +78,7 @@ pub fn new_hand(
     HandRow,
     Vec<SeatNotice>,
     crate::services::cagnotte::HandOver,
+    Option<crate::db::models::LimitChangeRow>,
 )> {
     let t = table(conn, table_id)?;
     let Some(state) = crate::domain::table::TableState::parse(&t.state) else {
@@ -90,6 +95,13 @@ pub fn new_hand(
         .map_err(AppError::Conflict)?;
     // BSOP 116: a Macaca hand ends with her result recorded.
     crate::services::special_buttons::check_hand_may_end(conn, &t)?;
+    let number: Option<i32> = crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(table_id))
+        .select(diesel::dsl::max(hands::number))
+        .first(dbc))?;
+    let limits =
+        crate::services::limits::at_new_hand(conn, now, actor, &t, number.unwrap_or(0) + 1)?;
+    // `t` as read before the change: the ended hand is checked at the limits it was played at.
     let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
     let present: Vec<i32> = seated
         .iter()
@@ -97,10 +109,6 @@ pub fn new_hand(
         .map(|(s, _)| s.seat_no)
         .collect();
     let button = seat_rules::next_button(&present, t.button_seat);
-    let number: Option<i32> = crate::native!(conn, |dbc| hands::table
-        .filter(hands::table_id.eq(table_id))
-        .select(diesel::dsl::max(hands::number))
-        .first(dbc))?;
     let row = HandRow {
         id: next_seq(conn, "hand")?,
         table_id,
@@ -206,7 +214,9 @@ pub fn new_hand(
         "table",
         Some(table_id),
         None,
-        Some(&serde_json::json!({ "hand": row, "notices": notices })),
+        Some(
+            &serde_json::json!({ "hand": row, "notices": notices, "limit_change": limits.as_ref().map(|c| c.id) }),
+        ),
     )?;
     emit(
         conn,
@@ -215,7 +225,7 @@ pub fn new_hand(
         "table.hand",
         &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over, "special": special.as_ref().map(|s| &s.kind) }),
     )?;
-    Ok((row, notices, over))
+    Ok((row, notices, over, limits))
 }
 
 /// How many hands a table has counted since `since`.

@@ -23,6 +23,7 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::game::LimitClass;
+use crate::domain::limits::Limits;
 use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
 use crate::domain::seat_rules::{
@@ -149,14 +150,20 @@ fn positive(field: &str, amount: i64) -> AppResult<()> {
     Ok(())
 }
 
-/// Issue 16.3: the maximum buy-in that bounds a seating's stacks ([`money::stack`]): its own
-/// game's, else its table's; `None` (no maximum, or no game) is the global ceiling.
+/// PT-2007 22, BSOP 34: the limits of table `t` (of game `g`) now — the one reader,
+/// `services::limits::of`.
+fn limits_of(t: &TableRow, g: &GameRow) -> Limits {
+    crate::services::limits::of(t, Some(g)).unwrap_or_else(|| crate::services::limits::of_game(g))
+}
+
+/// Issue 16.3: the maximum buy-in that bounds a seating's stacks ([`money::stack`]): its
+/// table's now (PT-2007 22), else its own game's; `None` (no maximum, or no game) is the
+/// global ceiling.
 fn buy_in_max_of(conn: &mut DbConn, s: &SeatingRow) -> AppResult<Option<i64>> {
-    let game = match s.game_id {
-        Some(g) => Some(g),
-        None => table(conn, s.table_id)?.game_id,
-    };
-    match game {
+    if let Some(l) = crate::services::limits::of_table(conn, s.table_id)? {
+        return Ok(l.buy_in_max);
+    }
+    match s.game_id {
         Some(g) => Ok(crate::services::games::get_game(conn, g)?.buy_in_max),
         None => Ok(None),
     }

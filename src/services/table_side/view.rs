@@ -104,6 +104,10 @@ pub struct TableSideView {
     /// BSOP 115, 116: the special buttons of the table's game, where they are and the special
     /// hand being played (none: the game runs neither).
     pub special: Option<crate::services::special_buttons::TableButtons>,
+    /// PT-2007 22, BSOP 34: the limits in force at the table, and a change pending (to be
+    /// announced by the dealer, then applied at the first hand once due).
+    pub limits: Option<Limits>,
+    pub limit_change: Option<crate::services::limits::ChangeLine>,
 }
 
 impl TableSideView {
@@ -212,14 +216,13 @@ pub fn view(
         None => Vec::new(),
     };
     let limit = game.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
+    let limits = crate::services::limits::of(&t, game.as_ref());
     let views: Vec<SeatedView> = seated
         .into_iter()
         .map(|(s, sd, p)| {
             let absence = status_of(&sd, profile, now);
             let rebuy_needed = sd.bought_in > 0
-                && game
-                    .as_ref()
-                    .is_some_and(|g| seat_rules::rebuy_needed(sd.stack, g.buy_in_min));
+                && limits.is_some_and(|l| seat_rules::rebuy_needed(sd.stack, l.buy_in_min));
             let min_stay_until = if sd.bought_in > 0 {
                 check_leave(
                     sd.stack,
@@ -295,6 +298,11 @@ pub fn view(
             .select(diesel::dsl::max(hands::number))
             .first(dbc))?,
         special,
+        limits,
+        limit_change: match crate::services::limits::pending(conn, table_id)? {
+            Some(c) => Some(crate::services::limits::line(conn, c.id)?),
+            None => None,
+        },
     })
 }
 

@@ -1224,6 +1224,8 @@ struct GameEditPage {
     gc: GameChoices,
     game_id: Option<i64>,
     name: String,
+    /// PT-2007 22, BSOP 34: the game's tables in play waiting for a change to its limits.
+    pending_limits: Vec<services::limits::ChangeLine>,
 }
 
 async fn games_view(
@@ -1319,16 +1321,18 @@ async fn game_edit_view(
     saved: bool,
 ) -> AppResult<GameEditPage> {
     let c = ctx(req, st, &who.0).await?;
-    let (room, g) = st
+    let (room, g, pending_limits) = st
         .run(move |_, conn| {
             Ok((
                 services::room::get(conn)?,
                 services::games::get_game(conn, id)?,
+                services::limits::pending_of_game(conn, id)?,
             ))
         })
         .await?;
     let v = v.unwrap_or_else(|| Vals::of(&GameForm::from_row(&g, &room.currency, c.lang)));
     Ok(GameEditPage {
+        pending_limits,
         gc: game_choices(&c, &room),
         v,
         summary: summary(&c, &s.errs, GAME_LABELS),

@@ -227,10 +227,10 @@ async fn live(
 }
 
 /// What every floor action gets: the time, who acts, and the room (zone, rule profile).
-struct Act {
-    now: chrono::DateTime<chrono::Utc>,
-    actor: crate::db::audit::Actor,
-    room: services::room::Room,
+pub(super) struct Act {
+    pub(super) now: chrono::DateTime<chrono::Utc>,
+    pub(super) actor: crate::db::audit::Actor,
+    pub(super) room: services::room::Room,
 }
 
 /// Runs a floor action in one write transaction, then shows the dashboard (or, refused, the
@@ -262,7 +262,7 @@ async fn act_to(
 /// Like [`act`], and the dashboard then says what happened (a toast naming the player, the
 /// list or the seat: issue 17 §2). `typed`: what the form's player field held, kept if the
 /// action is refused.
-async fn act_said(
+pub(super) async fn act_said(
     req: &HttpRequest,
     st: &AppState,
     who: &FloorStaff,

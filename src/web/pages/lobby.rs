@@ -2,6 +2,7 @@
 //! maximum are shown; players appear by their public alias only — never names or documents.
 
 use super::render;
+use crate::domain::limits::Limits;
 use crate::error::AppResult;
 use crate::services;
 use crate::state::AppState;
@@ -31,6 +32,19 @@ pub struct BoardGame {
     /// Everyone on the list.
     pub waiting_total: usize,
     pub needed: Option<usize>,
+    /// BSOP 24, PT-2007 22: the tables of this game playing other limits than the game's, and
+    /// the changes coming at its tables.
+    pub limits: Vec<TableLimits>,
+}
+
+/// A table of a game whose limits differ from the game's, or change soon (PT-2007 22).
+#[derive(Serialize)]
+pub struct TableLimits {
+    pub table: i32,
+    /// Its limits now, when they are not the game's.
+    pub now: Option<Limits>,
+    /// A pending change: the new limits and when ("from the next hand" or a time).
+    pub coming: Option<(Limits, Option<chrono::NaiveDateTime>)>,
 }
 
 fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
@@ -45,7 +59,24 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                         && matches!(t.table.state.as_str(), "open" | "running" | "suspended")
                 })
                 .collect();
+            let game_limits = services::limits::of_game(&l.game);
+            let limits = tables
+                .iter()
+                .filter_map(|t| {
+                    let now = t.limits.filter(|x| *x != game_limits);
+                    let coming = t
+                        .limit_change
+                        .as_ref()
+                        .map(|c| (services::limits::to_of(c), c.effective_at));
+                    (now.is_some() || coming.is_some()).then_some(TableLimits {
+                        table: t.table.number,
+                        now,
+                        coming,
+                    })
+                })
+                .collect();
             BoardGame {
+                limits,
                 name: l.game.name.clone(),
                 small_blind: l.game.small_blind,
                 big_blind: l.game.big_blind,

@@ -9,6 +9,7 @@ pub mod floor;
 pub mod floor_board;
 pub mod join;
 pub mod kiosk;
+pub mod limits;
 pub mod lobby;
 pub mod outbox;
 pub mod player_link;
@@ -46,6 +47,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(floor::routes)
         .configure(floor_board::routes)
         .configure(lobby::routes)
+        .configure(limits::routes)
         .configure(join::routes)
         .configure(kiosk::routes)
         .configure(tablet::routes)

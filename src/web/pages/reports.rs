@@ -7,7 +7,7 @@
 //! totals.
 //!
 //! Query: `day=YYYY-MM-DD` or `month=YYYY-MM` (neither: today's gaming day in the room's
-//! zone), `game=<id>`, `table=<id>`; the CSV adds `part=tables|games|days|shifts|waits|hours`
+//! zone), `game=<id>`, `table=<id>`; the CSV adds `part=tables|games|days|shifts|waits|hours|limits`
 //! (`table` names the filter, so the figure table is `part`). A malformed value or an
 //! unknown game or table is a 400 with the reason in the user's language.
 //!
@@ -56,7 +56,7 @@ pub struct ReportQuery {
     /// Only this table (its id; an unknown one: 422).
     #[param(value_type = Option<i64>)]
     pub table: Option<String>,
-    /// CSV: which table of figures (`tables`, `games`, `days`, `shifts`, `waits`, `hours`;
+    /// CSV: which table of figures (`tables`, `games`, `days`, `shifts`, `waits`, `hours`, `limits`;
     /// players' hours: `players`, `days`).
     pub part: Option<String>,
     /// Players' hours: only this player (their number).
@@ -984,6 +984,39 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         l.occupancy_permille
                             .map(|v| decimal(v, 1, '.'))
                             .unwrap_or_default(),
+                    ]
+                })
+                .collect();
+            csv_bytes(h, rows)
+        }
+        "limits" => {
+            let h = vec![
+                c.t("report-col-game"),
+                format!("{} ({cur})", c.t("limits-small-blind")),
+                format!("{} ({cur})", c.t("limits-big-blind")),
+                format!("{} ({cur})", c.t("limits-buy-in-min")),
+                format!("{} ({cur})", c.t("limits-buy-in-max")),
+                c.t("limits-col-tables"),
+                c.t("limits-col-hours"),
+            ];
+            let rows = r
+                .limits
+                .iter()
+                .map(|l| {
+                    vec![
+                        l.game.clone(),
+                        plain_money(l.small_blind, cur),
+                        plain_money(l.big_blind, cur),
+                        plain_money(l.buy_in_min, cur),
+                        l.buy_in_max
+                            .map(|m| plain_money(m, cur))
+                            .unwrap_or_default(),
+                        l.tables
+                            .iter()
+                            .map(i32::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        decimal(hours_hundredths(l.open_secs), 2, '.'),
                     ]
                 })
                 .collect();

@@ -64,7 +64,8 @@ fn is_supervisor(role: &str) -> bool {
     matches!(role, "admin" | "floor")
 }
 
-/// Another table of the same game, where a player may move with their stack.
+/// Another table of the same game and limit (BSOP 27, 58; its limits now, PT-2007 22), where
+/// a player may move with their stack.
 pub struct Sibling {
     pub id: i64,
     pub number: i32,
@@ -96,6 +97,7 @@ async fn load(
         let v = table_side::view(conn, now, &room.profile, table_id)?;
         let siblings = match v.table.game_id {
             Some(g) => {
+                use crate::db::models::TableRow;
                 use crate::db::schema::card_tables;
                 use diesel::prelude::*;
                 card_tables::table
@@ -108,10 +110,14 @@ async fn load(
                             .or(card_tables::state.eq("suspended")),
                     )
                     .order(card_tables::number.asc())
-                    .select((card_tables::id, card_tables::number))
-                    .load::<(i64, i32)>(conn)?
+                    .select(TableRow::as_select())
+                    .load::<TableRow>(conn)?
                     .into_iter()
-                    .map(|(id, number)| Sibling { id, number })
+                    .filter(|t| services::limits::of(t, v.game.as_ref()) == v.limits)
+                    .map(|t| Sibling {
+                        id: t.id,
+                        number: t.number,
+                    })
                     .collect()
             }
             None => Vec::new(),
