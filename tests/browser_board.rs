@@ -694,7 +694,7 @@ async fn at_tablet_width_every_control_is_a_44_px_target() {
          document.querySelectorAll('#main button, #main summary, #main input:not([type=hidden]), #main select, #main a.btn, #main a.tile, #main .waitlist a').forEach(e => {\
            const r = e.getBoundingClientRect();\
            if (r.width === 0 || r.height === 0) return;\
-           const box = e.type === 'checkbox' ? e.closest('label').getBoundingClientRect() : r;\
+           const box = (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label').getBoundingClientRect() : r;\
            if (box.height < 43.5) out.push(e.tagName.toLowerCase() + ' ' + (e.getAttribute('aria-label') || e.innerText || e.name || '').trim().slice(0, 40) + ' ' + Math.round(box.height));\
          });\
          return out.slice(0, 12);",

@@ -152,18 +152,8 @@ async fn room(game: Value, n: usize) -> Room {
     let admin = app.admin_token().await;
     // These scenes seat players with the caves they need at a continuous table under way:
     // the room keeps PT-2007 28's average to session tables (its narrow reading).
-    let mut room = app.with_conn(|c| cardroom::services::room::get(c).unwrap());
-    room.profile.join_at_average_session_only = true;
-    let r = app
-        .send_json(
-            "PUT",
-            "/api/v1/room",
-            &admin,
-            json!({ "name": room.name, "timezone": room.timezone, "currency": room.currency,
-                "default_language": room.default_language, "profile": room.profile }),
-        )
+    app.set_profile(&admin, |p| p.join_at_average_session_only = true)
         .await;
-    assert_eq!(r.status, 200, "{}", r.text());
     let r = app.send_json("POST", "/api/v1/games", &admin, game).await;
     assert_eq!(r.status, 201, "{}", r.text());
     let game_id = r.json()["id"].as_i64().unwrap();

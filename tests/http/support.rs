@@ -318,6 +318,27 @@ impl TestApp {
         assert_eq!(r.status, 201, "assign dealer: {}", r.text());
     }
 
+    /// Changes the room's rule profile through the API, as an admin would.
+    pub async fn set_profile(
+        &self,
+        admin_token: &str,
+        change: impl FnOnce(&mut cardroom::domain::profile::RuleProfile),
+    ) {
+        let mut room = self.with_conn(|c| cardroom::services::room::get(c).unwrap());
+        change(&mut room.profile);
+        let r = self
+            .send_json(
+                "PUT",
+                "/api/v1/room",
+                admin_token,
+                serde_json::json!({ "name": room.name, "timezone": room.timezone,
+                    "currency": room.currency, "default_language": room.default_language,
+                    "profile": room.profile }),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+
     /// The plan the backend's planner makes for `sql`, one line per step (PostgreSQL's
     /// `EXPLAIN` with table scans priced out, so that a near-empty table does not decide the
     /// plan; SQLite's `EXPLAIN QUERY PLAN`): tests that a read inside the write turn uses

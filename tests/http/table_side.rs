@@ -1268,7 +1268,7 @@ async fn pt_2007_28_a_player_joining_any_game_under_way_enters_at_the_average_ca
 #[actix_web::test]
 async fn pt_2007_28_a_room_may_keep_the_average_to_session_games() {
     let r = room(5).await;
-    let mut room = r
+    let room = r
         .app
         .with_conn(|c| cardroom::services::room::get(c).unwrap());
     assert!(room.profile.join_at_average_stack);
@@ -1276,23 +1276,9 @@ async fn pt_2007_28_a_room_may_keep_the_average_to_session_games() {
         !room.profile.join_at_average_session_only,
         "the text's reading by default"
     );
-    room.profile.join_at_average_session_only = true;
-    let res = r
-        .app
-        .send_json(
-            "PUT",
-            "/api/v1/room",
-            &r.token,
-            serde_json::json!({
-                "name": room.name,
-                "timezone": room.timezone,
-                "currency": room.currency,
-                "default_language": room.default_language,
-                "profile": room.profile,
-            }),
-        )
+    r.app
+        .set_profile(&r.token, |p| p.join_at_average_session_only = true)
         .await;
-    assert_eq!(res.status, 200, "{}", res.text());
     let call = table_under_way(&r).await;
     // A continuous game: the game's own range applies.
     let view = r.view().await;
