@@ -15,6 +15,7 @@ const EN: &[&str] = &[
     include_str!("en/notify.ftl"),
     include_str!("en/player.ftl"),
     include_str!("en/reports.ftl"),
+    include_str!("en/rulings.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -25,6 +26,7 @@ const PT: &[&str] = &[
     include_str!("pt/notify.ftl"),
     include_str!("pt/player.ftl"),
     include_str!("pt/reports.ftl"),
+    include_str!("pt/rulings.ftl"),
 ];
 
 pub struct I18n {

@@ -90,6 +90,7 @@ impl Modify for BearerAuth {
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk (issue 18 §3)"),
+        (name = "rulings", description = "The floor's rulings and the incident log: asked for from a table naming the hand in play, decided (final) or corrected by a later ruling, a pot held aside meanwhile, the chips a decision moves confirmed by a second staff member, the log with its filters and CSV (BSOP 16-22)"),
         (name = "join", description = "Players joining the lists from their phone (issue 18): the phone numbers the floor blocked from asking for codes"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )

@@ -23,6 +23,9 @@ pub struct FloorAlerts {
     pub sessions_up: Vec<i32>,
     /// Session dues still not collected nor exempted a quarter of an hour after they arose.
     pub dues_late: i64,
+    /// BSOP 16-22: rulings still open, and decisions whose chips wait for a second staff
+    /// member, oldest first.
+    pub rulings: Vec<crate::services::rulings::RulingLine>,
 }
 
 impl FloorAlerts {
@@ -31,6 +34,15 @@ impl FloorAlerts {
             && self.removals.is_empty()
             && self.sessions_up.is_empty()
             && self.dues_late == 0
+            && self.rulings.is_empty()
+    }
+
+    /// The rulings needing the floor at one table (its tile's badge).
+    pub fn rulings_at(&self, table_id: &i64) -> usize {
+        self.rulings
+            .iter()
+            .filter(|r| r.ruling.table_id == *table_id)
+            .count()
     }
 }
 
@@ -84,5 +96,6 @@ pub fn floor_alerts(
         in_custody,
         sessions_up,
         dues_late,
+        rulings: crate::services::rulings::needing_floor(conn)?,
     })
 }

@@ -98,6 +98,9 @@ pub struct TableSideView {
     pub shift_dealer: Option<String>,
     /// The number of the hand in progress (none before the first tap).
     pub hand_number: Option<i32>,
+    /// BSOP 16-22: the table's rulings still open (or whose chips wait for a second staff
+    /// member) and those decided in the last two hours.
+    pub rulings: Vec<crate::services::rulings::RulingLine>,
 }
 
 impl TableSideView {
@@ -272,6 +275,11 @@ pub fn view(
             .filter(hands::table_id.eq(table_id))
             .select(diesel::dsl::max(hands::number))
             .first(dbc))?,
+        rulings: crate::services::rulings::for_table(
+            conn,
+            table_id,
+            (now - Duration::hours(2)).naive_utc(),
+        )?,
     })
 }
 
