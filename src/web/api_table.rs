@@ -1,7 +1,7 @@
 //! The table side's JSON API under `/api/v1` (what the dealer tablet does, for any client):
 //! the seats with chips, absence and buttons; seating with a buy-in; rebuys and counts;
 //! cashing out; away/back and missed blinds; chip removal by two staff into custody; hands;
-//! requests to the floor. Amounts are integer minor units. Thin handlers over
+//! requests to the floor (rulings: `web::api_rulings`). Amounts are integer minor units. Thin handlers over
 //! `services::table_side`: the same rules, refusals and audit as the tablet pages.
 
 use crate::db::models::{
@@ -332,7 +332,7 @@ pub struct ServiceRequestOut {
     pub id: i64,
     pub table_id: i64,
     pub table_number: i32,
-    /// floor | chips | decision
+    /// floor | chips
     pub kind: String,
     pub note: String,
     pub created_at: DateTime<Utc>,
@@ -465,8 +465,6 @@ pub enum ServiceKind {
     Floor,
     #[schema(rename = "chips")]
     Chips,
-    #[schema(rename = "decision")]
-    Decision,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -529,7 +527,7 @@ pub struct FloorMessageBody {
     pub body: String,
 }
 
-/// floor | chips | decision, with an optional note.
+/// floor | chips, with an optional note (a decision is asked for as a ruling).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ServiceRequestBody {
     #[schema(value_type = ServiceKind)]
@@ -1105,7 +1103,8 @@ pub async fn new_hand(
     }))
 }
 
-/// A table asks the floor (floor, chips, decision); asking again while open changes nothing.
+/// A table asks for the floor or chips; asking again while open changes nothing. A decision
+/// is asked for as a ruling (`POST /tables/{id}/rulings`, BSOP 16-22).
 #[utoipa::path(
     tag = "table",
     params(("id" = i64, Path, description = "Table id")),
