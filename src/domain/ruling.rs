@@ -288,8 +288,9 @@ pub fn check_reconstruction(
                     .arg("player", t.player_id),
             ));
         }
-        total = super::money::add(total, t.amount)
-            .map_err(|_| Refusal::Field(FieldError::new(F, "err-ruling-over-stack-max")))?;
+        total = super::money::add(total, t.amount).map_err(|_| {
+            Refusal::Field(FieldError::new(F, "err-ruling-over-stack-max").arg("max", stack_max))
+        })?;
     }
     match super::money::add(to_stack.max(0), total) {
         Ok(after) if after <= stack_max => Ok(total),

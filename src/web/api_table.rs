@@ -178,6 +178,9 @@ pub struct TableSideOut {
     pub open_requests: Vec<ServiceRequestOut>,
     /// Messages from the floor the dealer has not marked seen yet, oldest first.
     pub unseen_messages: Vec<FloorMessageOut>,
+    /// BSOP 16-22: the table's rulings still open (or whose chips wait for a second staff
+    /// member) and those decided in the last two hours, newest first.
+    pub rulings: Vec<crate::web::api_rulings::RulingOut>,
 }
 
 fn table_out(v: &TableSideView) -> TableSideOut {
@@ -222,6 +225,11 @@ fn table_out(v: &TableSideView) -> TableSideOut {
             .messages
             .iter()
             .map(|m| message_out(m, v.table.number, None, None))
+            .collect(),
+        rulings: v
+            .rulings
+            .iter()
+            .map(crate::web::api_rulings::ruling_out)
             .collect(),
     }
 }

@@ -260,6 +260,9 @@ async fn bsop_18_the_dealer_asks_from_the_tablet_the_board_shows_it_and_the_floo
     assert!(live.contains("id=\"tile-ruling-1\""), "{live}");
     let view = r.tablet_get("/tablet/view").await.text();
     assert!(view.contains(&format!("id=\"ruling-{id}\"")), "{view}");
+    let side = r.app.get("/api/v1/tables/1/side", &r.token).await.json();
+    assert_eq!(side["rulings"][0]["id"], id, "{side}");
+    assert_eq!(side["rulings"][0]["state"], "open");
     // The floor's answer page.
     let page = r.app.page(&format!("/floor/rulings/{id}"), &r.floor).await;
     assert_eq!(page.status, 200);
@@ -949,7 +952,7 @@ async fn the_incident_log_filters_by_day_table_player_staff_and_state_and_export
     let csv = res.text();
     let mut lines = csv.lines();
     let head = lines.next().unwrap();
-    assert!(head.starts_with("Decisão,Pedida em,Mesa"), "{head}");
+    assert!(head.starts_with("N.º da decisão,Pedida em,Mesa"), "{head}");
     let body: Vec<&str> = lines.collect();
     assert_eq!(body.len(), 2, "{csv}");
     assert!(body[0].starts_with(&format!("{b},")), "{csv}");

@@ -52,12 +52,15 @@ ruling-answer = Answer
 ## Held pot (BSOP 21)
 ruling-pot = Pot held aside
 ruling-pot-line = { $amount } held since { $time } ({ $storage })
+ruling-pot-released-at = released at { $time }
 ruling-pot-state-held = Held
 ruling-pot-state-released = Released
 ruling-hold-title = Hold the pot aside (BSOP 21)
 ruling-hold-hint = While the decision is pending (surveillance footage, the manager) the pot, or part of it, may be taken off the table. At most the chips on the table on record: { $amount }.
 ruling-hold-amount = Amount held
 ruling-hold-storage = Where it is kept
+ruling-window = Time limit
+ruling-hold-none = No chips are on record at this table yet (the dealer counts the stacks on the tablet), so no pot can be held.
 ruling-hold-send = Hold the pot
 
 ## The decision form
@@ -113,7 +116,7 @@ tablet-rulings = Rulings
 ## The incident log
 ruling-log-title = Incident log
 ruling-log-intro = Every ruling of the floor (BSOP 16-22): the table, the hand, who asked, what was decided and by whom. A decision is final; a correction is a later ruling naming it.
-ruling-nav = Incident log
+ruling-nav = Rulings
 ruling-filter-day = Gaming day
 ruling-filter-table = Table
 ruling-filter-player = Player number
@@ -130,7 +133,7 @@ ruling-count = { $count ->
 ruling-player-title = Rulings
 
 ## CSV columns
-ruling-col-id = Ruling
+ruling-col-id = Ruling no.
 ruling-col-asked-at = Asked at
 ruling-col-table = Table
 ruling-col-game = Game

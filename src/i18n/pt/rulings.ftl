@@ -52,12 +52,15 @@ ruling-answer = Responder
 ## Pote retido (BSOP 21)
 ruling-pot = Pote retido
 ruling-pot-line = { $amount } retidos desde as { $time } ({ $storage })
+ruling-pot-released-at = libertado às { $time }
 ruling-pot-state-held = Retido
 ruling-pot-state-released = Libertado
 ruling-hold-title = Reter o pote (BSOP 21)
 ruling-hold-hint = Enquanto a decisão estiver pendente (imagens de vigilância, o gerente), o pote, ou parte dele, pode ser retirado da mesa. No máximo as fichas registadas na mesa: { $amount }.
 ruling-hold-amount = Valor retido
 ruling-hold-storage = Onde fica guardado
+ruling-window = Prazo
+ruling-hold-none = Ainda não há fichas registadas nesta mesa (o croupier conta as fichas no tablet), por isso não se pode reter nenhum pote.
 ruling-hold-send = Reter o pote
 
 ## O formulário da decisão
@@ -113,7 +116,7 @@ tablet-rulings = Decisões
 ## O registo de ocorrências
 ruling-log-title = Registo de ocorrências
 ruling-log-intro = Todas as decisões do floor (BSOP 16-22): a mesa, a mão, quem pediu, o que se decidiu e quem decidiu. A decisão é final; uma correção é uma decisão posterior que a indica.
-ruling-nav = Registo de ocorrências
+ruling-nav = Decisões
 ruling-filter-day = Dia de jogo
 ruling-filter-table = Mesa
 ruling-filter-player = N.º do jogador
@@ -130,7 +133,7 @@ ruling-count = { $count ->
 ruling-player-title = Decisões
 
 ## Colunas do CSV
-ruling-col-id = Decisão
+ruling-col-id = N.º da decisão
 ruling-col-asked-at = Pedida em
 ruling-col-table = Mesa
 ruling-col-game = Jogo

@@ -181,9 +181,10 @@ impl Typed {
             if v.trim().is_empty() {
                 continue;
             }
-            let player_id: i64 = id
-                .parse()
-                .map_err(|_| AppError::field(field, "err-ruling-player-unknown"))?;
+            let player_id: i64 = id.parse().map_err(|_| {
+                AppError::Validation(vec![FieldError::new(field, "err-ruling-player-unknown")
+                    .arg("player", id.chars().take(20).collect::<String>())])
+            })?;
             let amount = super::table_side::money_field(field, v, currency)?;
             out.push(ShareInput { player_id, amount });
         }
@@ -214,9 +215,13 @@ impl Typed {
                 ))
             }
             (to, _) => Some(ReconstructionInput {
-                to_player_id: to
-                    .parse()
-                    .map_err(|_| AppError::field("reconstruction", "err-ruling-player-unknown"))?,
+                to_player_id: to.parse().map_err(|_| {
+                    AppError::Validation(vec![FieldError::new(
+                        "reconstruction",
+                        "err-ruling-player-unknown",
+                    )
+                    .arg("player", to.chars().take(20).collect::<String>())])
+                })?,
                 from,
             }),
         };
