@@ -31,15 +31,15 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn routes(cfg: &mut ServiceConfig) {
-    cfg.service(ask)
-        .service(list)
-        .service(csv_export)
-        .service(get_one)
-        .service(hold_pot)
-        .service(decide)
-        .service(correct)
-        .service(confirm_chips)
-        .service(refuse_chips);
+    cfg.service(ask_ruling)
+        .service(list_rulings)
+        .service(rulings_csv)
+        .service(get_ruling)
+        .service(hold_ruling_pot)
+        .service(decide_ruling)
+        .service(correct_ruling)
+        .service(confirm_ruling_chips)
+        .service(refuse_ruling_chips);
 }
 
 fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
@@ -585,7 +585,7 @@ async fn line(st: &AppState, id: i64) -> AppResult<RulingLine> {
     responses((status = 201, body = RulingOut), (status = 404, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[post("/tables/{id}/rulings")]
-pub async fn ask(
+pub async fn ask_ruling(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
@@ -613,7 +613,7 @@ pub async fn ask(
     responses((status = 200, body = Vec<RulingOut>))
 )]
 #[get("/rulings")]
-pub async fn list(
+pub async fn list_rulings(
     st: web::Data<AppState>,
     _who: FloorStaff,
     q: web::Query<LogQuery>,
@@ -638,7 +638,7 @@ pub async fn list(
     responses((status = 200, description = "CSV, one line per ruling", content_type = "text/csv", body = String))
 )]
 #[get("/rulings.csv")]
-pub async fn csv_export(
+pub async fn rulings_csv(
     st: web::Data<AppState>,
     _who: FloorStaff,
     q: web::Query<LogQuery>,
@@ -666,7 +666,7 @@ pub async fn csv_export(
     responses((status = 200, body = RulingDetailOut), (status = 404, body = ErrorResponse))
 )]
 #[get("/rulings/{id}")]
-pub async fn get_one(
+pub async fn get_ruling(
     st: web::Data<AppState>,
     _who: DealerStaff,
     path: web::Path<i64>,
@@ -688,7 +688,7 @@ pub async fn get_one(
     responses((status = 201, body = HeldPotOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[post("/rulings/{id}/held-pot")]
-pub async fn hold_pot(
+pub async fn hold_ruling_pot(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
@@ -718,7 +718,7 @@ pub async fn hold_pot(
     responses((status = 200, body = RulingOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[post("/rulings/{id}/decision")]
-pub async fn decide(
+pub async fn decide_ruling(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
@@ -745,7 +745,7 @@ pub async fn decide(
     responses((status = 201, body = RulingOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[post("/rulings/{id}/corrections")]
-pub async fn correct(
+pub async fn correct_ruling(
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
@@ -773,7 +773,7 @@ pub async fn correct(
     responses((status = 200, body = RulingOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
 #[post("/rulings/{id}/chips/confirm")]
-pub async fn confirm_chips(
+pub async fn confirm_ruling_chips(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,
@@ -797,7 +797,7 @@ pub async fn confirm_chips(
     responses((status = 200, body = RulingOut), (status = 404, body = ErrorResponse), (status = 409, body = ErrorResponse))
 )]
 #[post("/rulings/{id}/chips/refuse")]
-pub async fn refuse_chips(
+pub async fn refuse_ruling_chips(
     st: web::Data<AppState>,
     who: DealerStaff,
     path: web::Path<i64>,

@@ -1028,3 +1028,166 @@ async fn a_players_record_shows_the_rulings_that_involved_them_and_bsop_22_besid
         .json();
     assert_eq!(api["earlier"][0]["id"], a);
 }
+
+#[actix_web::test]
+async fn the_rulings_page_holds_refuses_corrects_and_confirms_keeping_what_was_typed() {
+    let (r, s) = room(4, 4).await;
+    r.new_hand().await;
+    let (p1, p2, p3) = (r.players[0], r.players[1], r.players[2]);
+    let id = r.ask(1, json!({ "seats": [1, 2] })).await;
+    let page = format!("/floor/rulings/{id}");
+    // A refused pot: the page again with the reason, what was typed kept, nothing saved.
+    let audit0 = r.app.audit_count();
+    let res = r
+        .app
+        .post_form(
+            &format!("{page}/hold"),
+            &r.floor,
+            &[("amount", "500"), ("storage", "cage 3")],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    let text = res.text();
+    assert!(text.contains("id=\"ruling-problem\""), "{text}");
+    assert!(text.contains("BSOP 21"), "{text}");
+    assert!(
+        text.contains("value=\"cage 3\""),
+        "the storage typed is kept: {text}"
+    );
+    assert_eq!(r.app.count("held_pots"), 0);
+    assert_eq!(r.app.audit_count(), audit0);
+    let res = r
+        .app
+        .post_form(
+            &format!("{page}/hold"),
+            &r.floor,
+            &[("amount", "30"), ("storage", "cage 3")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    // The decision releases it to seat 1's player; the recorder refuses it on second thought.
+    let res = r
+        .app
+        .post_form(
+            &format!("{page}/decide"),
+            &r.floor,
+            &[
+                ("decision", "Pot to seat 1."),
+                (&format!("release_{p1}"), "30"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let text = r.app.page(&page, &r.floor).await.text();
+    assert!(
+        !text.contains("id=\"chips-confirm\""),
+        "the recorder is not offered to confirm"
+    );
+    assert!(text.contains("id=\"chips-refuse\""));
+    let res = r
+        .app
+        .post_form(&format!("{page}/confirm"), &r.floor, &[])
+        .await;
+    assert_eq!(res.status, 409, "the same person: {}", res.text());
+    assert!(res.text().contains("id=\"ruling-problem\""));
+    let res = r
+        .app
+        .post_form(&format!("{page}/refuse"), &r.floor, &[])
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let (move_state, pot_state): (String, String) = r.app.with_conn(|c| {
+        (
+            ruling_moves::table
+                .select(ruling_moves::state)
+                .first(c)
+                .unwrap(),
+            held_pots::table.select(held_pots::state).first(c).unwrap(),
+        )
+    });
+    assert_eq!(
+        (move_state.as_str(), pot_state.as_str()),
+        ("cancelled", "held")
+    );
+    assert_eq!(r.stack(s[0]), 10000);
+    assert_eq!(
+        r.last_audit(),
+        ("ruling.move_cancel".into(), "ruling".into())
+    );
+    // The correction releases the pot held to seat 2's player instead.
+    let res = r
+        .app
+        .post_form(
+            &format!("{page}/correct"),
+            &r.floor,
+            &[
+                ("decision", "Pot to seat 2: seat 1 had folded."),
+                (&format!("release_{p2}"), "30"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let to = res.header("location").unwrap();
+    let nid: i64 = to.trim_start_matches("/floor/rulings/").parse().unwrap();
+    assert_eq!(r.ruling(nid).corrects, Some(id));
+    // A second floor manager confirms it on the page: seat 2's stack on record grows.
+    r.app.create_staff("floor2", "floor");
+    let second = r.app.web_login("floor2", STAFF_PW).await;
+    let res = r
+        .app
+        .post_form(&format!("/floor/rulings/{nid}/confirm"), &second, &[])
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    assert_eq!((r.stack(s[0]), r.stack(s[1])), (10000, 13000));
+    let pot_state: String = r
+        .app
+        .with_conn(|c| held_pots::table.select(held_pots::state).first(c).unwrap());
+    assert_eq!(pot_state, "released");
+    let text = r
+        .app
+        .page(&format!("/floor/rulings/{nid}"), &r.floor)
+        .await
+        .text();
+    assert!(text.contains("id=\"chips-confirmed-by\""), "{text}");
+    // A reconstruction from the page: the right player and the amount taken.
+    let id2 = r.ask(1, json!({ "seats": [3] })).await;
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/rulings/{id2}/decide"),
+            &r.floor,
+            &[
+                ("decision", "Seat 3's call was taken by seat 1."),
+                ("to", &p3.to_string()),
+                (&format!("from_{p1}"), "10"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let out = r
+        .app
+        .get(&format!("/api/v1/rulings/{id2}"), &r.token)
+        .await
+        .json();
+    let line = &out["ruling"]["chips"]["lines"][0];
+    assert_eq!(
+        (
+            line["from_player_id"].as_i64(),
+            line["to_player_id"].as_i64(),
+            line["amount"].as_i64()
+        ),
+        (Some(p1), Some(p3), Some(1000))
+    );
+    // An amount without the right player: the page again naming BSOP 20.
+    let id3 = r.ask(1, json!({})).await;
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/rulings/{id3}/decide"),
+            &r.floor,
+            &[("decision", "x"), (&format!("from_{p1}"), "10")],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(res.text().contains("BSOP 20"));
+    assert!(r.ruling(id3).decided_at.is_none());
+}
