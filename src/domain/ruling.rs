@@ -333,8 +333,11 @@ pub fn text(field: &str, v: &str, max: usize, required: bool) -> Result<String, 
 }
 
 /// The seats named, each once, in the order named, within the table's `1..=seats` (422 on
-/// `seats` naming the seat otherwise).
+/// `seats` naming the seat otherwise); at most [`LINES_MAX`] named (counted as sent).
 pub fn check_seats(seats: &[i32], table_seats: i32) -> Result<Vec<i32>, FieldError> {
+    if seats.len() > LINES_MAX {
+        return Err(FieldError::new("seats", "err-ruling-too-many-seats").arg("max", LINES_MAX));
+    }
     let mut out: Vec<i32> = Vec::new();
     for &s in seats {
         if !(1..=table_seats).contains(&s) {
@@ -578,6 +581,10 @@ mod tests {
         let e = check_seats(&[10], 9).unwrap_err();
         assert_eq!((e.field.as_str(), e.key), ("seats", "err-ruling-seat"));
         assert!(check_seats(&[0], 9).is_err());
+        assert_eq!(
+            check_seats(&[1; 12], 9).unwrap_err().key,
+            "err-ruling-too-many-seats"
+        );
         assert_eq!(parse_seats(&format_seats(&[3, 7])), vec![3, 7]);
         assert_eq!(parse_seats(""), Vec::<i32>::new());
     }

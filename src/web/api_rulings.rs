@@ -381,9 +381,31 @@ pub fn day_start(st: &AppState) -> NaiveTime {
 
 impl LogQuery {
     /// The service's filter: the gaming day's bounds in UTC (room's zone, cut-over
-    /// `day_start`); every malformed value refused together, each on its field (422).
-    pub fn filter(&self, room: &Room, day_start: NaiveTime, limit: i64) -> AppResult<Filter> {
+    /// `day_start`); every malformed value refused together, each on its field (422). From a
+    /// page's form (`form`) an empty field means "any"; in the API an empty value is not a
+    /// value of its type (the API is not a form) and is refused too.
+    pub fn filter(
+        &self,
+        room: &Room,
+        day_start: NaiveTime,
+        limit: i64,
+        form: bool,
+    ) -> AppResult<Filter> {
         let mut errs = Vec::new();
+        if !form {
+            for (field, v, key) in [
+                ("day", &self.day, "err-ruling-filter-day"),
+                ("table", &self.table, "err-ruling-filter-number"),
+                ("player", &self.player, "err-ruling-filter-number"),
+                ("staff", &self.staff, "err-ruling-filter-number"),
+                ("state", &self.state, "err-ruling-filter-state"),
+                ("limit", &self.limit, "err-ruling-filter-number"),
+            ] {
+                if v.as_deref().is_some_and(|x| x.trim().is_empty()) {
+                    errs.push(FieldError::new(field, key).arg("value", ""));
+                }
+            }
+        }
         let mut f = Filter {
             limit,
             ..Filter::default()
@@ -512,7 +534,18 @@ pub fn log_csv(
             None => String::new(),
         };
         let chips = match &l.moved {
-            Some(m) => i18n.t(lang, &format!("ruling-chips-{}", m.state)),
+            Some(m) => {
+                let lines: Vec<String> = l
+                    .move_lines
+                    .iter()
+                    .map(|x| line_text(i18n, lang, cur, x))
+                    .collect();
+                format!(
+                    "{}: {}",
+                    i18n.t(lang, &format!("ruling-chips-{}", m.state)),
+                    lines.join("; ")
+                )
+            }
             None => String::new(),
         };
         let row: Vec<String> = vec![
@@ -550,6 +583,28 @@ pub fn log_csv(
     }
     w.into_inner()
         .map_err(|e| AppError::Internal(format!("csv: {e}")))
+}
+
+/// One line of the chips a decision moves, in `lang`: "€50.00 from the pot held to Ana",
+/// "€30.00 from Rui to Ana".
+pub fn line_text(i18n: &I18n, lang: Language, currency: &str, l: &svc::LineView) -> String {
+    let amount = crate::i18n::money(l.line.amount, currency);
+    match &l.from_alias {
+        Some(from) => i18n.msg(
+            lang,
+            "ruling-line-reconstruction",
+            &[
+                ("amount", amount),
+                ("from", from.clone()),
+                ("to", l.to_alias.clone()),
+            ],
+        ),
+        None => i18n.msg(
+            lang,
+            "ruling-line-release",
+            &[("amount", amount), ("to", l.to_alias.clone())],
+        ),
+    }
 }
 
 /// The CSV answer, named after the day asked (or `all`).
@@ -623,7 +678,7 @@ pub async fn list_rulings(
     let lines = st
         .run(move |_, c| {
             let room = services::room::get(c)?;
-            let f = q.filter(&room, ds, LIST_DEFAULT)?;
+            let f = q.filter(&room, ds, LIST_DEFAULT, false)?;
             svc::list(c, &f)
         })
         .await?;
@@ -650,7 +705,7 @@ pub async fn rulings_csv(
     let body = st
         .run(move |_, c| {
             let room = services::room::get(c)?;
-            let f = q.filter(&room, ds, LIST_DEFAULT)?;
+            let f = q.filter(&room, ds, LIST_DEFAULT, false)?;
             let lines = svc::list(c, &f)?;
             log_csv(&i18n, room.default_language, &room, &lines)
         })

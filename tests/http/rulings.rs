@@ -526,6 +526,16 @@ async fn bsop_19_a_late_ruling_keeps_the_result_unless_the_floor_overrides_it_wi
     assert_eq!(res.status, 422, "{}", res.text());
     assert_eq!(res.json()["error"]["fields"][0]["field"], "override_result");
     assert!(r.ruling(id3).decided_at.is_none());
+    // More seats than a table has, duplicates counted as sent: 422.
+    let res = r
+        .post(
+            &r.token,
+            "/api/v1/tables/1/rulings",
+            json!({ "seats": vec![1; 12] }),
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert_eq!(res.json()["error"]["fields"][0]["field"], "seats");
     // A hand the table never dealt: 422 naming the field.
     let res = r
         .post(
@@ -728,6 +738,12 @@ async fn bsop_21_a_held_pot_is_released_to_named_players_by_two_staff_members() 
         r.last_audit(),
         ("ruling.move_confirm".into(), "ruling".into())
     );
+    // The log's file says who got what, in the room's language.
+    let csv = r.app.get("/api/v1/rulings.csv", &r.token).await.text();
+    assert!(
+        csv.contains("Movidas: 15,00 € do pote retido para FP0; 15,00 € do pote retido para FP1"),
+        "{csv}"
+    );
     // Confirmed once only.
     let res = r.post(&second, &confirm, json!({})).await;
     assert_eq!(res.status, 409);
@@ -923,7 +939,15 @@ async fn the_incident_log_filters_by_day_table_player_staff_and_state_and_export
     };
     assert_eq!(ids(&r, &format!("?day={today}")).await.len(), 3);
     assert_eq!(ids(&r, "?day=2020-01-01").await.len(), 0);
-    assert_eq!(ids(&r, "?day=&table=").await.len(), 3, "empty means absent");
+    // The API is not a form: an empty value is refused; the page's form means "any" by it.
+    let res = r.app.get("/api/v1/rulings?day=&table=", &r.token).await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    let page = r
+        .app
+        .page("/floor/rulings?day=&table=&state=", &r.floor)
+        .await;
+    assert_eq!(page.status, 200);
+    assert!(page.text().contains(&format!("id=\"ruling-row-{c}\"")));
     // Malformed filters: 422 naming each field.
     let res = r
         .app

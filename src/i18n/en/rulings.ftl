@@ -182,6 +182,7 @@ err-ruling-over-stack-max = BSOP 20: the right player's stack would exceed { $ma
 err-ruling-not-seated = BSOP 20: { $player } is not seated at this table.
 err-ruling-same-staff = The chips a decision moves are confirmed by a second, different staff member.
 err-ruling-seat = Seat { $seat } is not a seat of this table (1 to { $max }).
+err-ruling-too-many-seats = At most { $max } seats.
 err-ruling-seat-empty = Nobody sits in seat { $seat }.
 err-ruling-seat-empty-hand = Nobody sat in seat { $seat } when hand #{ $hand } started.
 err-ruling-hand-unknown = This table has no hand #{ $hand }.

@@ -182,6 +182,7 @@ err-ruling-over-stack-max = BSOP 20: as fichas do jogador certo passariam de { $
 err-ruling-not-seated = BSOP 20: { $player } não está sentado nesta mesa.
 err-ruling-same-staff = As fichas movidas por uma decisão são confirmadas por um segundo membro da equipa, diferente.
 err-ruling-seat = O lugar { $seat } não existe nesta mesa (1 a { $max }).
+err-ruling-too-many-seats = No máximo { $max } lugares.
 err-ruling-seat-empty = Não há ninguém sentado no lugar { $seat }.
 err-ruling-seat-empty-hand = Não havia ninguém no lugar { $seat } quando começou a mão n.º { $hand }.
 err-ruling-hand-unknown = Esta mesa não tem a mão n.º { $hand }.

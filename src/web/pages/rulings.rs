@@ -55,23 +55,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// One line of the chips a decision moves, in the reader's language: "€50.00 from the pot
 /// held to Ana", "€30.00 from Rui to Ana".
 pub fn line_text(c: &Ctx, l: &svc::LineView) -> String {
-    let amount = crate::i18n::money(l.line.amount, &c.currency);
-    match &l.from_alias {
-        Some(from) => c.i18n.msg(
-            c.lang,
-            "ruling-line-reconstruction",
-            &[
-                ("amount", amount),
-                ("from", from.clone()),
-                ("to", l.to_alias.clone()),
-            ],
-        ),
-        None => c.i18n.msg(
-            c.lang,
-            "ruling-line-release",
-            &[("amount", amount), ("to", l.to_alias.clone())],
-        ),
-    }
+    crate::web::api_rulings::line_text(&c.i18n, c.lang, &c.currency, l)
 }
 
 /// BSOP 21: "€120.00 held since 21:40 (cage, box 2)".
@@ -426,7 +410,7 @@ async fn log_page(
         .run(move |_, conn| {
             let room = services::room::get(conn)?;
             let (tables, staff) = choices(conn)?;
-            match query.filter(&room, ds, LIST_DEFAULT) {
+            match query.filter(&room, ds, LIST_DEFAULT, true) {
                 Ok(f) => Ok((svc::list(conn, &f)?, tables, staff, None)),
                 Err(e) => Ok((Vec::new(), tables, staff, Some(e))),
             }
@@ -465,7 +449,7 @@ async fn log_csv_file(
     let body = st
         .run(move |_, conn| {
             let room = services::room::get(conn)?;
-            let f = q.filter(&room, ds, LIST_DEFAULT)?;
+            let f = q.filter(&room, ds, LIST_DEFAULT, true)?;
             let lines = svc::list(conn, &f)?;
             log_csv(&i18n, room.default_language, &room, &lines)
         })
