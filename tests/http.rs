@@ -58,6 +58,8 @@ mod push;
 mod registration;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/rulings.rs"]
+mod rulings;
 #[path = "http/seat_prefs.rs"]
 mod seat_prefs;
 #[path = "http/sessions.rs"]

@@ -715,6 +715,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     special_buttons,
     special_hands,
     special_contributions,
+    rulings,
+    ruling_players,
+    held_pots,
+    ruling_moves,
+    ruling_move_lines,
 );
 
 // Issue 18 (join): players join from their phone (migration 000017).
@@ -841,3 +846,85 @@ diesel::table! {
 
 diesel::joinable!(special_contributions -> special_hands (special_hand_id));
 diesel::joinable!(special_contributions -> players (player_id));
+
+// BSOP 16-22: the floor's rulings, held pots and the chips a decision moves (migration 000022).
+
+diesel::table! {
+    rulings (id) {
+        id -> BigInt,
+        table_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        hand_id -> Nullable<BigInt>,
+        hand_number -> Nullable<Integer>,
+        seats -> Text,
+        note -> Text,
+        asked_at -> Timestamp,
+        asked_by -> Nullable<BigInt>,
+        late_reason -> Nullable<Text>,
+        corrects -> Nullable<BigInt>,
+        decision -> Nullable<Text>,
+        rule_cited -> Nullable<Text>,
+        result_stands -> Nullable<Bool>,
+        override_reason -> Nullable<Text>,
+        decided_at -> Nullable<Timestamp>,
+        decided_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    ruling_players (ruling_id, player_id) {
+        ruling_id -> BigInt,
+        player_id -> BigInt,
+        seat_no -> Nullable<Integer>,
+        named_at -> Text,
+    }
+}
+
+diesel::table! {
+    held_pots (id) {
+        id -> BigInt,
+        ruling_id -> BigInt,
+        table_id -> BigInt,
+        amount -> BigInt,
+        seats -> Text,
+        storage -> Text,
+        state -> Text,
+        held_at -> Timestamp,
+        held_by -> Nullable<BigInt>,
+        released_at -> Nullable<Timestamp>,
+        released_by -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    ruling_moves (id) {
+        id -> BigInt,
+        ruling_id -> BigInt,
+        table_id -> BigInt,
+        held_pot_id -> Nullable<BigInt>,
+        state -> Text,
+        recorded_by -> BigInt,
+        recorded_at -> Timestamp,
+        confirmed_by -> Nullable<BigInt>,
+        confirmed_at -> Nullable<Timestamp>,
+        cancelled_by -> Nullable<BigInt>,
+        cancelled_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    ruling_move_lines (move_id, line_no) {
+        move_id -> BigInt,
+        line_no -> Integer,
+        kind -> Text,
+        from_player_id -> Nullable<BigInt>,
+        to_player_id -> BigInt,
+        amount -> BigInt,
+    }
+}
+
+diesel::joinable!(rulings -> card_tables (table_id));
+diesel::joinable!(ruling_players -> rulings (ruling_id));
+diesel::joinable!(ruling_players -> players (player_id));
+diesel::joinable!(held_pots -> rulings (ruling_id));
+diesel::joinable!(ruling_move_lines -> ruling_moves (move_id));

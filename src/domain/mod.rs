@@ -21,6 +21,7 @@ pub mod money;
 pub mod player;
 pub mod profile;
 pub mod remote_join;
+pub mod ruling;
 pub mod seat_pref;
 pub mod seat_rules;
 pub mod special_buttons;

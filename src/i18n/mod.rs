@@ -17,6 +17,7 @@ const EN: &[&str] = &[
     include_str!("en/reports.ftl"),
     include_str!("en/buttons.ftl"),
     include_str!("en/limits.ftl"),
+    include_str!("en/rulings.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -29,6 +30,7 @@ const PT: &[&str] = &[
     include_str!("pt/reports.ftl"),
     include_str!("pt/buttons.ftl"),
     include_str!("pt/limits.ftl"),
+    include_str!("pt/rulings.ftl"),
 ];
 
 pub struct I18n {

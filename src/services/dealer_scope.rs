@@ -9,8 +9,8 @@
 use crate::db::audit::Actor;
 use crate::db::models::{DealerShiftRow, StaffRow};
 use crate::db::schema::{
-    cagnotte_dues, card_tables, chip_custody, dealer_shifts, floor_messages, seat_calls, seatings,
-    service_requests,
+    cagnotte_dues, card_tables, chip_custody, dealer_shifts, floor_messages, rulings, seat_calls,
+    seatings, service_requests,
 };
 use crate::db::DbConn;
 use crate::domain::Problem;
@@ -28,6 +28,8 @@ pub enum Subject {
     ServiceRequest(i64),
     FloorMessage(i64),
     CagnotteDue(i64),
+    /// BSOP 16-22: a ruling, of its table.
+    Ruling(i64),
 }
 
 /// The subject of an `/api/v1/...` path, for the resources that belong to one table.
@@ -52,6 +54,7 @@ pub fn subject_of(path: &str) -> Option<Subject> {
         "service-requests" => Subject::ServiceRequest(id),
         "floor-messages" => Subject::FloorMessage(id),
         "dues" => Subject::CagnotteDue(id),
+        "rulings" => Subject::Ruling(id),
         _ => return None,
     })
 }
@@ -92,6 +95,11 @@ pub fn table_of(conn: &mut DbConn, s: Subject) -> AppResult<Option<i64>> {
         Subject::CagnotteDue(id) => cagnotte_dues::table
             .find(id)
             .select(cagnotte_dues::table_id)
+            .first(conn)
+            .optional()?,
+        Subject::Ruling(id) => rulings::table
+            .find(id)
+            .select(rulings::table_id)
             .first(conn)
             .optional()?,
     })
@@ -173,6 +181,10 @@ mod tests {
         assert_eq!(
             subject_of("/api/v1/custody/1/resolve"),
             Some(Subject::Custody(1))
+        );
+        assert_eq!(
+            subject_of("/api/v1/rulings/4/chips/confirm"),
+            Some(Subject::Ruling(4))
         );
         assert_eq!(subject_of("/api/v1/players/3"), None);
         assert_eq!(subject_of("/api/v1/tables/x/tips"), None);

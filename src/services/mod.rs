@@ -18,6 +18,7 @@ pub mod player_page;
 pub mod players;
 pub mod reports;
 pub mod room;
+pub mod rulings;
 pub mod seat_prefs;
 pub mod sessions;
 pub mod special_buttons;

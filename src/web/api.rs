@@ -84,7 +84,8 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(crate::web::api_tablets::routes)
         .configure(crate::web::api_join::routes)
         .configure(crate::web::api_prefs::routes)
-        .configure(crate::web::api_buttons::routes);
+        .configure(crate::web::api_buttons::routes)
+        .configure(crate::web::api_rulings::routes);
     if test_clock {
         v1 = v1.service(get_clock).service(advance_clock);
     }

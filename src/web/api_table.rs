@@ -1,7 +1,7 @@
 //! The table side's JSON API under `/api/v1` (what the dealer tablet does, for any client):
 //! the seats with chips, absence and buttons; seating with a buy-in; rebuys and counts;
 //! cashing out; away/back and missed blinds; chip removal by two staff into custody; hands;
-//! requests to the floor. Amounts are integer minor units. Thin handlers over
+//! requests to the floor (rulings: `web::api_rulings`). Amounts are integer minor units. Thin handlers over
 //! `services::table_side`: the same rules, refusals and audit as the tablet pages.
 
 use crate::db::models::{
@@ -183,6 +183,9 @@ pub struct TableSideOut {
     pub open_requests: Vec<ServiceRequestOut>,
     /// Messages from the floor the dealer has not marked seen yet, oldest first.
     pub unseen_messages: Vec<FloorMessageOut>,
+    /// BSOP 16-22: the table's rulings still open (or whose chips wait for a second staff
+    /// member) and those decided in the last two hours, newest first.
+    pub rulings: Vec<crate::web::api_rulings::RulingOut>,
 }
 
 fn table_out(v: &TableSideView) -> TableSideOut {
@@ -232,6 +235,11 @@ fn table_out(v: &TableSideView) -> TableSideOut {
             .messages
             .iter()
             .map(|m| message_out(m, v.table.number, None, None))
+            .collect(),
+        rulings: v
+            .rulings
+            .iter()
+            .map(crate::web::api_rulings::ruling_out)
             .collect(),
     }
 }
@@ -348,7 +356,7 @@ pub struct ServiceRequestOut {
     pub id: i64,
     pub table_id: i64,
     pub table_number: i32,
-    /// floor | chips | decision
+    /// floor | chips
     pub kind: String,
     pub note: String,
     pub created_at: DateTime<Utc>,
@@ -492,8 +500,6 @@ pub enum ServiceKind {
     Floor,
     #[schema(rename = "chips")]
     Chips,
-    #[schema(rename = "decision")]
-    Decision,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -556,7 +562,7 @@ pub struct FloorMessageBody {
     pub body: String,
 }
 
-/// floor | chips | decision, with an optional note.
+/// floor | chips, with an optional note (a decision is asked for as a ruling).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ServiceRequestBody {
     #[schema(value_type = ServiceKind)]
@@ -1171,7 +1177,8 @@ pub async fn new_hand(
     }))
 }
 
-/// A table asks the floor (floor, chips, decision); asking again while open changes nothing.
+/// A table asks for the floor or chips; asking again while open changes nothing. A decision
+/// is asked for as a ruling (`POST /tables/{id}/rulings`, BSOP 16-22).
 #[utoipa::path(
     tag = "table",
     params(("id" = i64, Path, description = "Table id")),

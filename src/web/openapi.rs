@@ -93,6 +93,7 @@ impl Modify for BearerAuth {
         (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk (issue 18 §3)"),
         (name = "buttons", description = "The special buttons Cucurucho and Macaca (BSOP 115, 116): their starting seats drawn, the special hands with each player's fixed contribution, the Macaca's result"),
         (name = "draws", description = "Recorded draws: the seats of a new game (PT-2007 11, 27), with an extra player (BSOP 50), by suits (PT-2007 25), the button (BSOP 48), a special button's starting seat (BSOP 115, 116); those a table's break records (BSOP 52, 56); each with its seed, inputs and result, read and replayed"),
+        (name = "rulings", description = "The floor's rulings and the incident log: asked for from a table naming the hand in play, decided (final) or corrected by a later ruling, a pot held aside meanwhile, the chips a decision moves confirmed by a second staff member, the log with its filters and CSV (BSOP 16-22)"),
         (name = "join", description = "Players joining the lists from their phone (issue 18): the phone numbers the floor blocked from asking for codes"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )

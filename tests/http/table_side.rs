@@ -1581,7 +1581,7 @@ async fn the_json_api_runs_the_same_table_side_rules() {
             "POST",
             "/api/v1/tables/1/service-requests",
             &dealer,
-            serde_json::json!({ "kind": "decision", "note": "split pot" }),
+            serde_json::json!({ "kind": "floor", "note": "split pot" }),
         )
         .await;
     assert_eq!(res.status, 201, "{}", res.text());

@@ -160,7 +160,7 @@ err-custody-amount-differs = The counts differ ({ $first } and { $second }): cou
 err-custody-not-held = These chips are no longer in custody.
 err-custody-how = Choose reclaimed or settled.
 err-table-not-running = The table is not in play.
-err-service-kind = Choose floor, chips or decision.
+err-service-kind = Choose floor or chips (a decision is asked for as a ruling).
 err-blind-kind = Choose the small or the big blind.
 
 ## Floor dashboard alerts

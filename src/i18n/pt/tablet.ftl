@@ -160,7 +160,7 @@ err-custody-amount-differs = As contagens diferem ({ $first } e { $second }): co
 err-custody-not-held = Estas fichas já não estão em custódia.
 err-custody-how = Escolha reclamadas ou liquidadas.
 err-table-not-running = A mesa não está em jogo.
-err-service-kind = Escolha floor, fichas ou decisão.
+err-service-kind = Escolha floor ou fichas (uma decisão pede-se com «Pedir decisão»).
 err-blind-kind = Escolha o small ou o big blind.
 
 ## Alertas no painel do floor

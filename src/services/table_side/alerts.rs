@@ -26,6 +26,9 @@ pub struct FloorAlerts {
     /// BSOP 28: chips that reached a seat during the hand being played, waiting for the
     /// floor's approval to play in it: (the chips, table number, seat, alias).
     pub chips_pending: Vec<(BuyinRow, i32, i32, String)>,
+    /// BSOP 16-22: rulings still open, and decisions whose chips wait for a second staff
+    /// member, oldest first.
+    pub rulings: Vec<crate::services::rulings::RulingLine>,
 }
 
 impl FloorAlerts {
@@ -35,6 +38,15 @@ impl FloorAlerts {
             && self.sessions_up.is_empty()
             && self.dues_late == 0
             && self.chips_pending.is_empty()
+            && self.rulings.is_empty()
+    }
+
+    /// The rulings needing the floor at one table (its tile's badge).
+    pub fn rulings_at(&self, table_id: &i64) -> usize {
+        self.rulings
+            .iter()
+            .filter(|r| r.ruling.table_id == *table_id)
+            .count()
     }
 }
 
@@ -90,5 +102,6 @@ pub fn floor_alerts(
         sessions_up,
         dues_late,
         chips_pending,
+        rulings: crate::services::rulings::needing_floor(conn)?,
     })
 }

@@ -3,7 +3,7 @@
 //! with the whole stack (BSOP 27), cashing out with the minimum stay of winners (BSOP 38),
 //! away/back with the missed-blind and absence buttons (BSOP 36, 39; PT-2007 90), chip removal
 //! counted by two staff members into custody (BSOP 36, 37), the "new hand" tap (PT-2007 13,
-//! 89; BSOP 57) and the table's requests to the floor.
+//! 89; BSOP 57) and the table's requests to the floor (rulings: `services::rulings`).
 //!
 //! Every rule is asked of `domain::seat_rules`; every change is audited and pushed as an event
 //! in the same transaction, like the floor's actions.
@@ -64,8 +64,9 @@ pub const CASHED_OUT: &str = "cashed out";
 
 /// The longest extension of an absence a supervisor may grant at once (minutes).
 pub const MAX_EXTENSION_MIN: i64 = 120;
-/// The kinds of request a table sends the floor.
-pub const SERVICE_KINDS: [&str; 3] = ["floor", "chips", "decision"];
+/// The kinds of request a table sends the floor. A decision is asked for as a ruling
+/// (`services::rulings`, BSOP 16-22), which the floor answers and the incident log keeps.
+pub const SERVICE_KINDS: [&str; 2] = ["floor", "chips"];
 
 // ---- reading ---------------------------------------------------------------------------------
 

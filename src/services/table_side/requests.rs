@@ -1,9 +1,10 @@
-//! The table's requests to the floor (floor, chips, a decision).
+//! The table's requests to the floor (the floor, chips). A decision is a ruling
+//! (`services::rulings`).
 
 use super::*;
 
-/// A table asks for the floor, chips or a decision; it shows on the floor dashboard until
-/// handled. Asking again for the same thing while it is open changes nothing.
+/// A table asks for the floor or chips; it shows on the floor dashboard until handled. Asking
+/// again for the same thing while it is open changes nothing.
 pub fn request_service(
     conn: &mut DbConn,
     now: DateTime<Utc>,

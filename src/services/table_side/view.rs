@@ -108,6 +108,9 @@ pub struct TableSideView {
     /// announced by the dealer, then applied at the first hand once due).
     pub limits: Option<Limits>,
     pub limit_change: Option<crate::services::limits::ChangeLine>,
+    /// BSOP 16-22: the table's rulings still open (or whose chips wait for a second staff
+    /// member) and those decided in the last two hours.
+    pub rulings: Vec<crate::services::rulings::RulingLine>,
 }
 
 impl TableSideView {
@@ -303,6 +306,11 @@ pub fn view(
             Some(c) => Some(crate::services::limits::line(conn, c.id)?),
             None => None,
         },
+        rulings: crate::services::rulings::for_table(
+            conn,
+            table_id,
+            (now - Duration::hours(2)).naive_utc(),
+        )?,
     })
 }
 

@@ -1911,7 +1911,7 @@ struct AuditQuery {
     before_seq: String,
 }
 
-const SUBJECT_KINDS: &[&str] = &["player", "staff", "game", "table", "room"];
+const SUBJECT_KINDS: &[&str] = &["player", "staff", "game", "table", "room", "ruling"];
 
 /// One audit record, formatted.
 pub struct AuditLine {
@@ -1930,6 +1930,7 @@ fn audit_line(r: AuditRow) -> AuditLine {
         ("table", Some(id)) => Some(format!("/admin/tables/{id}")),
         ("staff", Some(id)) => Some(format!("/admin/staff/{id}")),
         ("room", _) => Some("/admin/room".to_string()),
+        ("ruling", Some(id)) => Some(format!("/floor/rulings/{id}")),
         _ => None,
     };
     let short_hash = r.hash.chars().take(12).collect();

@@ -15,6 +15,7 @@ pub mod outbox;
 pub mod player_link;
 pub mod players;
 pub mod reports;
+pub mod rulings;
 pub mod table_side;
 pub mod tablet;
 
@@ -53,6 +54,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(tablet::routes)
         .configure(table_side::routes)
         .configure(buttons::routes)
+        .configure(rulings::routes)
         .configure(admin::routes)
         .configure(outbox::routes)
         .configure(reports::routes)

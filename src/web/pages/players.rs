@@ -534,6 +534,8 @@ struct ShowPage {
     pref: PrefForm,
     pref_error: Option<String>,
     pref_saved: bool,
+    /// BSOP 16-22: the rulings that involved the player (shown to the floor; BSOP 22).
+    rulings: Vec<crate::services::rulings::RulingLine>,
 }
 
 #[derive(Deserialize)]
@@ -574,7 +576,7 @@ async fn show_page(
     let c = ctx(req, st, who).await?;
     let now = c.now;
     let tz = c.tz;
-    let (p, ineligible, bans, separations, history, (games, on_lists, pref)) = st
+    let (p, ineligible, bans, separations, history, (games, on_lists, pref, rulings)) = st
         .run(move |_, conn| {
             let p = svc::get(conn, id)?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
@@ -587,7 +589,8 @@ async fn show_page(
                 .collect::<Vec<_>>();
             let on = svc::lists_of(conn, id)?;
             let pref = services::seat_prefs::get(conn, id)?;
-            Ok((p, inel, bans, seps, hist, (games, on, pref)))
+            let rulings = services::rulings::of_player(conn, id, 50)?;
+            Ok((p, inel, bans, seps, hist, (games, on, pref, rulings)))
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
@@ -628,6 +631,7 @@ async fn show_page(
         pref: PrefForm::of(&pref),
         pref_error: None,
         pref_saved: false,
+        rulings,
     })
 }
 

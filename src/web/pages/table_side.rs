@@ -931,7 +931,7 @@ struct ServiceForm {
     note: String,
 }
 
-/// A request to the floor (floor, chips, decision).
+/// A request to the floor (floor, chips; a decision is a ruling, `pages::rulings`).
 async fn service(
     req: HttpRequest,
     st: web::Data<AppState>,

@@ -1,0 +1,14 @@
+DROP TRIGGER ruling_move_lines_final;
+DROP TRIGGER ruling_move_lines_kept;
+DROP TRIGGER ruling_moves_kept;
+DROP TRIGGER held_pots_kept;
+DROP TRIGGER ruling_players_final;
+DROP TRIGGER ruling_players_kept;
+DROP TRIGGER rulings_kept;
+DROP TRIGGER rulings_final;
+DROP TABLE ruling_move_lines;
+DROP TABLE ruling_moves;
+DROP TABLE held_pots;
+DROP TABLE ruling_players;
+DROP TABLE rulings;
+DELETE FROM sequences WHERE name IN ('ruling', 'held_pot', 'ruling_move');

@@ -1,0 +1,486 @@
+//! Deciding a ruling (BSOP 16, 17, 19-22): the decision text, the rule cited, the players
+//! involved, BSOP 19's "result stands" for a late ruling, and the chips the decision moves —
+//! the held pot's release (BSOP 21), a pot reconstructed (BSOP 20). A decision is final: a
+//! correction is a later ruling that names the one it corrects.
+
+use super::*;
+
+/// A player's share of the held pot (BSOP 21).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ShareInput {
+    pub player_id: i64,
+    pub amount: i64,
+}
+
+/// BSOP 20: the amount taken from each named player's stack for the right player.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ReconstructionInput {
+    pub to_player_id: i64,
+    pub from: Vec<ShareInput>,
+}
+
+/// What the floor answers.
+#[derive(Debug, Clone, Default)]
+pub struct DecisionInput {
+    /// Required (422 when empty).
+    pub decision: String,
+    /// The rule cited ("BSOP 20"), optional.
+    pub rule: String,
+    /// Players involved besides those at the seats named (BSOP 22 keeps their history).
+    pub player_ids: Vec<i64>,
+    /// BSOP 19: a late ruling's result stands unless the floor overrides it, with a reason.
+    pub override_result: bool,
+    pub override_reason: String,
+    /// BSOP 21: the held pot's release, per player (required while a pot is held).
+    pub release: Vec<ShareInput>,
+    /// BSOP 20: a pot reconstructed (only while the window of BSOP 19 is open).
+    pub reconstruction: Option<ReconstructionInput>,
+}
+
+/// The most players a decision may add (a table seats at most 11).
+const PLAYERS_MAX: usize = 12;
+
+/// Everything a decision records, checked before anything is written.
+struct Settled {
+    decision: String,
+    rule: Option<String>,
+    result_stands: Option<bool>,
+    override_reason: Option<String>,
+    added: Vec<i64>,
+    pot: Option<HeldPotRow>,
+    lines: Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+}
+
+/// Checks a decision for ruling `r` (its table, lateness and players as they are), every
+/// refusal before anything is written: the text and rule, BSOP 19's override, the players
+/// added, the held pot's release (BSOP 21) and a reconstruction (BSOP 20).
+fn settle(
+    conn: &mut DbConn,
+    room: &Room,
+    r: &RulingRow,
+    involved: &[i64],
+    input: &DecisionInput,
+) -> AppResult<Settled> {
+    let one = |f: FieldError| AppError::Validation(vec![f]);
+    let decision =
+        rule::text("decision", &input.decision, rule::DECISION_MAX, true).map_err(one)?;
+    let rule_cited = rule::text("rule", &input.rule, rule::RULE_MAX, false).map_err(one)?;
+    let late = r.late();
+    let stands = rule::result_stands(
+        late,
+        input.override_result,
+        Some(input.override_reason.as_str()),
+    )
+    .map_err(one)?;
+    let override_reason = (stands == Some(false)).then(|| input.override_reason.trim().to_string());
+    if input.player_ids.len() > PLAYERS_MAX {
+        return Err(one(FieldError::new(
+            "player_ids",
+            "err-ruling-too-many-players",
+        )
+        .arg("max", PLAYERS_MAX)));
+    }
+    let mut added: Vec<i64> = Vec::new();
+    for &p in &input.player_ids {
+        known_player(conn, "player_ids", p)?;
+        if !involved.contains(&p) && !added.contains(&p) {
+            added.push(p);
+        }
+    }
+    let t = table(conn, r.table_id)?;
+    let seated = seated_at(conn, r.table_id)?;
+    let mut lines = Vec::new();
+    // BSOP 21: the pot held for this ruling (or the ruling it corrects), still held.
+    let root = root_of(conn, r)?;
+    let pot = held_pot_of(conn, root)?.filter(|p| p.pot_state() == HeldPotState::Held);
+    match &pot {
+        Some(p) => {
+            let shares: Vec<rule::Share> = input
+                .release
+                .iter()
+                .map(|s| rule::Share {
+                    player_id: s.player_id,
+                    amount: s.amount,
+                })
+                .collect();
+            rule::check_release(p.amount, &shares).map_err(|f| field_refusal(f, room))?;
+            for s in &input.release {
+                let player = known_player(conn, "release", s.player_id)?;
+                let at_table = seated.iter().any(|x| x.player_id == s.player_id);
+                if !at_table && !involved.contains(&s.player_id) && !added.contains(&s.player_id) {
+                    return Err(one(FieldError::new("release", "err-ruling-release-player")
+                        .arg("player", player.alias)));
+                }
+                lines.push((MoveLineKind::Release, None, s.player_id, s.amount));
+            }
+        }
+        None if !input.release.is_empty() => {
+            return Err(one(FieldError::new("release", "err-ruling-no-pot")));
+        }
+        None => {}
+    }
+    if let Some(rc) = &input.reconstruction {
+        // BSOP 19 first: a late ruling moves nothing (409), whatever the amounts.
+        if let Some(why) = late {
+            return Err(rule_refusal(
+                Problem::new("err-ruling-reconstruction-late").arg("why", why.as_str()),
+                room,
+            ));
+        }
+        let to = known_player(conn, "reconstruction", rc.to_player_id)?;
+        let Some((_, to_stack)) = open_seating_at(conn, r.table_id, to.id)? else {
+            return Err(one(FieldError::new(
+                "reconstruction",
+                "err-ruling-not-seated",
+            )
+            .arg("player", to.alias)));
+        };
+        let mut taken = Vec::new();
+        for f in &rc.from {
+            let p = known_player(conn, "reconstruction", f.player_id)?;
+            let Some((_, stack)) = open_seating_at(conn, r.table_id, p.id)? else {
+                return Err(one(FieldError::new(
+                    "reconstruction",
+                    "err-ruling-not-seated",
+                )
+                .arg("player", p.alias)));
+            };
+            taken.push(rule::Taken {
+                player_id: p.id,
+                amount: f.amount,
+                stack,
+            });
+        }
+        let max = stack_max_of(conn, &t)?;
+        rule::check_reconstruction(late, &taken, to.id, to_stack, max).map_err(|e| match e {
+            Refusal::Field(mut f) => {
+                // The player said by alias, not by number.
+                if let Some(pid) = f
+                    .args
+                    .iter()
+                    .find(|(k, _)| *k == "player")
+                    .and_then(|(_, v)| v.parse::<i64>().ok())
+                {
+                    let alias = crate::services::players::get(conn, pid)
+                        .map(|p| p.alias)
+                        .unwrap_or_else(|_| pid.to_string());
+                    for (k, v) in f.args.iter_mut() {
+                        if *k == "player" {
+                            *v = alias.clone();
+                        }
+                    }
+                }
+                field_refusal(f, room)
+            }
+            other => refusal(other, room),
+        })?;
+        for f in &rc.from {
+            lines.push((
+                MoveLineKind::Reconstruction,
+                Some(f.player_id),
+                rc.to_player_id,
+                f.amount,
+            ));
+        }
+    }
+    // Whoever the decision gives chips to or takes chips from is involved in it (their
+    // record shows the ruling; BSOP 22).
+    for (_, from, to, _) in &lines {
+        for p in [*from, Some(*to)].into_iter().flatten() {
+            if !involved.contains(&p) && !added.contains(&p) {
+                added.push(p);
+            }
+        }
+    }
+    Ok(Settled {
+        decision,
+        rule: Some(rule_cited).filter(|s| !s.is_empty()),
+        result_stands: stands,
+        override_reason,
+        added,
+        pot,
+        lines,
+    })
+}
+
+/// Writes the players a decision adds and the chips it moves (recorded, waiting for a second
+/// staff member): what the audit record carries.
+fn record_settled(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    ruling_id: i64,
+    table_id: i64,
+    by: i64,
+    s: &Settled,
+) -> AppResult<(
+    Vec<RulingPlayerRow>,
+    Option<(RulingMoveRow, Vec<RulingMoveLineRow>)>,
+)> {
+    let mut added = Vec::new();
+    for &p in &s.added {
+        let row = RulingPlayerRow {
+            ruling_id,
+            player_id: p,
+            seat_no: None,
+            named_at: NamedAt::Decided.as_str().to_string(),
+        };
+        crate::native!(conn, |dbc| diesel::insert_into(ruling_players::table)
+            .values(&row)
+            .execute(dbc))?;
+        added.push(row);
+    }
+    if s.lines.is_empty() {
+        return Ok((added, None));
+    }
+    let m = RulingMoveRow {
+        id: next_seq(conn, "ruling_move")?,
+        ruling_id,
+        table_id,
+        held_pot_id: s
+            .lines
+            .iter()
+            .any(|l| l.0 == MoveLineKind::Release)
+            .then(|| s.pot.as_ref().map(|p| p.id))
+            .flatten(),
+        state: RulingMoveState::Recorded.as_str().to_string(),
+        recorded_by: by,
+        recorded_at: now.naive_utc(),
+        confirmed_by: None,
+        confirmed_at: None,
+        cancelled_by: None,
+        cancelled_at: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(ruling_moves::table)
+        .values(&m)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            conflict("err-ruling-decided")
+        } else {
+            e.into()
+        }
+    })?;
+    let mut lines = Vec::new();
+    for (i, (kind, from, to, amount)) in s.lines.iter().enumerate() {
+        let l = RulingMoveLineRow {
+            move_id: m.id,
+            line_no: i as i32 + 1,
+            kind: kind.as_str().to_string(),
+            from_player_id: *from,
+            to_player_id: *to,
+            amount: *amount,
+        };
+        crate::native!(conn, |dbc| diesel::insert_into(ruling_move_lines::table)
+            .values(&l)
+            .execute(dbc))?;
+        lines.push(l);
+    }
+    Ok((added, Some((m, lines))))
+}
+
+/// What a decision's audit record carries besides the ruling.
+#[derive(Debug, Serialize)]
+struct DecisionRecord<'a> {
+    ruling: &'a RulingRow,
+    players_added: &'a [RulingPlayerRow],
+    #[serde(rename = "move")]
+    moved: Option<&'a RulingMoveRow>,
+    lines: &'a [RulingMoveLineRow],
+}
+
+/// BSOP 16, 17: the floor decides an open ruling — final once recorded (a second decision is
+/// refused, 409; only a later ruling naming it corrects it, [`correct`]). A late ruling
+/// (BSOP 19) keeps the hand's result unless `override_result` with a reason. While a pot is
+/// held (BSOP 21) the decision releases it to named players, the shares summing to it; a
+/// reconstruction (BSOP 20) moves chips between players' stacks, refused when late. The chips
+/// move only once a second staff member confirms ([`confirm_move`]). Audited as
+/// `ruling.decide`, pushed as `ruling.decided`.
+pub fn decide(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    ruling_id: i64,
+    input: &DecisionInput,
+) -> AppResult<RulingRow> {
+    let by = staff_id(actor)?;
+    let r = ruling(conn, ruling_id)?;
+    if r.state() == RulingState::Decided {
+        return Err(AppError::Conflict(
+            Problem::new("err-ruling-decided").arg("id", r.id),
+        ));
+    }
+    let involved: Vec<i64> = players_of(conn, r.id)?
+        .iter()
+        .map(|p| p.player_id)
+        .collect();
+    let s = settle(conn, room, &r, &involved, input)?;
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            rulings::table
+                .find(r.id)
+                .filter(rulings::decided_at.is_null())
+        )
+        .set((
+            rulings::decision.eq(Some(s.decision.as_str())),
+            rulings::rule_cited.eq(s.rule.as_deref()),
+            rulings::result_stands.eq(s.result_stands),
+            rulings::override_reason.eq(s.override_reason.as_deref()),
+            rulings::decided_at.eq(Some(now.naive_utc())),
+            rulings::decided_by.eq(Some(by))
+        ))
+        .returning(rulings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(AppError::Conflict(
+            Problem::new("err-ruling-decided").arg("id", r.id),
+        ));
+    }
+    let (added, moved) = record_settled(conn, now, r.id, r.table_id, by, &s)?;
+    let after = ruling(conn, r.id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "ruling.decide",
+        SUBJECT,
+        Some(r.id),
+        Some(&r),
+        Some(&DecisionRecord {
+            ruling: &after,
+            players_added: &added,
+            moved: moved.as_ref().map(|(m, _)| m),
+            lines: moved.as_ref().map(|(_, l)| l.as_slice()).unwrap_or(&[]),
+        }),
+    )?;
+    let number = table(conn, r.table_id)?.number;
+    emit(
+        conn,
+        now,
+        Some(r.table_id),
+        "ruling.decided",
+        &serde_json::json!({
+            "id": r.id,
+            "table": number,
+            "move": moved.as_ref().map(|(m, _)| m.id),
+        }),
+    )?;
+    Ok(after)
+}
+
+/// BSOP 17: a decision is never changed; the floor corrects it with a later ruling that names
+/// it. The correction is about the same table, hand and seats, keeps the players and BSOP 19's
+/// judgement of the original request (a request made in time stays in time), and is decided
+/// at once with `input` (its own release of a pot still held, its own reconstruction). Refused
+/// for an open ruling (decide it instead), one already corrected (correct the correction),
+/// and while the chips of its decision wait for a second staff member. The earlier ruling then
+/// shows "corrected by #N". Audited as `ruling.correct`, pushed as `ruling.decided`.
+pub fn correct(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    ruling_id: i64,
+    input: &DecisionInput,
+) -> AppResult<RulingRow> {
+    let by = staff_id(actor)?;
+    let r = ruling(conn, ruling_id)?;
+    if r.state() == RulingState::Open {
+        return Err(AppError::Conflict(
+            Problem::new("err-ruling-correct-open").arg("id", r.id),
+        ));
+    }
+    if let Some(n) = corrected_by(conn, r.id)? {
+        return Err(AppError::Conflict(
+            Problem::new("err-ruling-corrected")
+                .arg("id", r.id)
+                .arg("by", n),
+        ));
+    }
+    if let Some((m, _)) = move_of(conn, r.id)? {
+        if m.move_state() == RulingMoveState::Recorded {
+            return Err(AppError::Conflict(
+                Problem::new("err-ruling-move-pending").arg("id", r.id),
+            ));
+        }
+    }
+    let earlier = players_of(conn, r.id)?;
+    let involved: Vec<i64> = earlier.iter().map(|p| p.player_id).collect();
+    let s = settle(conn, room, &r, &involved, input)?;
+    let row = RulingRow {
+        id: next_seq(conn, "ruling")?,
+        table_id: r.table_id,
+        game_id: r.game_id,
+        hand_id: r.hand_id,
+        hand_number: r.hand_number,
+        seats: r.seats.clone(),
+        note: r.note.clone(),
+        asked_at: now.naive_utc(),
+        asked_by: Some(by),
+        late_reason: r.late_reason.clone(),
+        corrects: Some(r.id),
+        decision: Some(s.decision.clone()),
+        rule_cited: s.rule.clone(),
+        result_stands: s.result_stands,
+        override_reason: s.override_reason.clone(),
+        decided_at: Some(now.naive_utc()),
+        decided_by: Some(by),
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            AppError::Conflict(Problem::new("err-ruling-corrected").arg("id", r.id))
+        } else {
+            e.into()
+        }
+    })?;
+    let mut players = Vec::new();
+    for p in &earlier {
+        let copy = RulingPlayerRow {
+            ruling_id: row.id,
+            ..p.clone()
+        };
+        crate::native!(conn, |dbc| diesel::insert_into(ruling_players::table)
+            .values(&copy)
+            .execute(dbc))?;
+        players.push(copy);
+    }
+    let (added, moved) = record_settled(conn, now, row.id, row.table_id, by, &s)?;
+    players.extend(added.iter().cloned());
+    audit::record::<(), _>(
+        conn,
+        now,
+        actor,
+        "ruling.correct",
+        SUBJECT,
+        Some(row.id),
+        None,
+        Some(&serde_json::json!({
+            "corrects": r.id,
+            "decision": DecisionRecord {
+                ruling: &row,
+                players_added: &added,
+                moved: moved.as_ref().map(|(m, _)| m),
+                lines: moved.as_ref().map(|(_, l)| l.as_slice()).unwrap_or(&[]),
+            },
+            "players": players,
+        })),
+    )?;
+    let number = table(conn, r.table_id)?.number;
+    emit(
+        conn,
+        now,
+        Some(r.table_id),
+        "ruling.decided",
+        &serde_json::json!({
+            "id": row.id,
+            "table": number,
+            "corrects": r.id,
+            "move": moved.as_ref().map(|(m, _)| m.id),
+        }),
+    )?;
+    Ok(row)
+}
