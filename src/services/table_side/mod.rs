@@ -157,7 +157,7 @@ fn limits_of(t: &TableRow, g: &GameRow) -> Limits {
     crate::services::limits::of(t, Some(g)).unwrap_or_else(|| crate::services::limits::of_game(g))
 }
 
-/// Issue 16.3: the maximum buy-in that bounds a seating's stacks ([`money::stack`]): its
+/// The maximum buy-in that bounds a seating's stacks ([`money::stack`]): its
 /// table's now (PT-2007 22), else its own game's; `None` (no maximum, or no game) is the
 /// global ceiling.
 fn buy_in_max_of(conn: &mut DbConn, s: &SeatingRow) -> AppResult<Option<i64>> {
