@@ -152,6 +152,10 @@ pub fn result_stands(
     reason: Option<&str>,
 ) -> Result<Option<bool>, FieldError> {
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+    // A reason is never longer than its bound, used or not.
+    if reason.is_some_and(|r| r.chars().count() > REASON_MAX) {
+        return Err(FieldError::new("override_reason", "err-too-long").arg("max", REASON_MAX));
+    }
     match (late, override_result) {
         (None, false) => Ok(None),
         (None, true) => Err(FieldError::new("override_result", "err-ruling-not-late")),
@@ -161,9 +165,6 @@ pub fn result_stands(
                 "override_reason",
                 "err-ruling-override-reason",
             )),
-            Some(r) if r.chars().count() > REASON_MAX => {
-                Err(FieldError::new("override_reason", "err-too-long").arg("max", REASON_MAX))
-            }
             Some(_) => Ok(Some(false)),
         },
     }
@@ -483,6 +484,13 @@ mod tests {
             result_stands(late, true, Some(&long)).unwrap_err().key,
             "err-too-long"
         );
+        // Sent without overriding it is not used, but still held to its bound.
+        for l in [None, late] {
+            assert_eq!(
+                result_stands(l, false, Some(&long)).unwrap_err().field,
+                "override_reason"
+            );
+        }
     }
 
     #[test]

@@ -171,12 +171,12 @@ pub struct DrawMadeOut {
     /// The draw of who plays made before it (PT-2007 27), when there was one.
     pub who_plays: Option<DrawOut>,
     /// The seatings the draw made (seat and suit draws).
-    pub seated: Vec<SeatedOut>,
+    pub seated: Vec<DrawSeatedOut>,
 }
 
 /// A player seated by a draw.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct SeatedOut {
+pub struct DrawSeatedOut {
     pub seating_id: i64,
     pub table_id: i64,
     pub seat_no: i32,
@@ -241,7 +241,7 @@ async fn made(
         who_plays,
         seated: seated
             .into_iter()
-            .map(|s| SeatedOut {
+            .map(|s| DrawSeatedOut {
                 seating_id: s.id,
                 table_id: s.table_id,
                 seat_no: s.seat_no,

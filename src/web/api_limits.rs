@@ -134,8 +134,22 @@ pub struct LimitChangeRequest {
     #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub buy_in_max: Option<i64>,
     /// From the first hand started at or after this instant (RFC 3339, in the future);
-    /// none: from the next hand. Either way only once the dealer confirmed the announcement.
+    /// none (or empty): from the next hand. Either way only once the dealer confirmed the
+    /// announcement.
+    #[serde(default, deserialize_with = "instant_or_none")]
     pub effective_at: Option<DateTime<Utc>>,
+}
+
+/// An optional instant where an empty string says "none", as a form would send it.
+fn instant_or_none<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<DateTime<Utc>>, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(t) => DateTime::parse_from_rfc3339(t)
+            .map(|t| Some(t.with_timezone(&Utc)))
+            .map_err(serde::de::Error::custom),
+    }
 }
 
 /// Why the floor cancels a change (optional, at most 200 characters).

@@ -341,6 +341,36 @@ async fn pt2007_22_a_stated_time_change_applies_at_the_first_hand_from_that_time
     let r = room(4).await;
     r.seat_players(4).await;
     r.hand().await;
+    // A time that is not one is refused on its field; an empty one says "the next hand".
+    let res = r
+        .propose(
+            1,
+            json!({ "small_blind": 200, "big_blind": 400, "buy_in_min": 8000, "buy_in_max": 40000,
+                "effective_at": "tonight" }),
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert_eq!(res.json()["error"]["fields"][0]["field"], "effective_at");
+    let res = r
+        .propose(
+            1,
+            json!({ "small_blind": 200, "big_blind": 400, "buy_in_min": 8000, "buy_in_max": 40000,
+                "effective_at": "" }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    assert!(res.json()["effective_at"].is_null());
+    let first = res.json()["id"].as_i64().unwrap();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/limit-changes/{first}/cancel"),
+            &r.token,
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
     let at = r.app.state.clock.now() + chrono::Duration::minutes(30);
     let res = r
         .propose(
