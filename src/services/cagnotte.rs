@@ -466,6 +466,13 @@ fn record_result(
     // BSOP 90: run more than once, raked once by the hand's result (a game charged per
     // session takes nothing per hand).
     let boards = r.boards.unwrap_or(1);
+    if boards > 1 && r.pot.is_none() && !per_session(g) {
+        return Err(field_refusal(
+            "pot",
+            Problem::new("rules-boards-pot-missing"),
+            room,
+        ));
+    }
     let allowed = if per_session(g) {
         0
     } else {

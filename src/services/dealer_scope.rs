@@ -9,8 +9,8 @@
 use crate::db::audit::Actor;
 use crate::db::models::{DealerShiftRow, StaffRow};
 use crate::db::schema::{
-    cagnotte_dues, card_tables, chip_custody, dealer_shifts, floor_messages, rulings, seat_calls,
-    seatings, service_requests,
+    cagnotte_dues, card_tables, chip_custody, dealer_shifts, floor_messages, limit_changes,
+    rulings, seat_calls, seatings, service_requests,
 };
 use crate::db::DbConn;
 use crate::domain::Problem;
@@ -30,6 +30,8 @@ pub enum Subject {
     CagnotteDue(i64),
     /// BSOP 16-22: a ruling, of its table.
     Ruling(i64),
+    /// PT-2007 22, BSOP 34: a limit change, of its table (its announcement is the table's).
+    LimitChange(i64),
 }
 
 /// The subject of an `/api/v1/...` path, for the resources that belong to one table.
@@ -55,6 +57,7 @@ pub fn subject_of(path: &str) -> Option<Subject> {
         "floor-messages" => Subject::FloorMessage(id),
         "dues" => Subject::CagnotteDue(id),
         "rulings" => Subject::Ruling(id),
+        "limit-changes" => Subject::LimitChange(id),
         _ => return None,
     })
 }
@@ -100,6 +103,11 @@ pub fn table_of(conn: &mut DbConn, s: Subject) -> AppResult<Option<i64>> {
         Subject::Ruling(id) => rulings::table
             .find(id)
             .select(rulings::table_id)
+            .first(conn)
+            .optional()?,
+        Subject::LimitChange(id) => limit_changes::table
+            .find(id)
+            .select(limit_changes::table_id)
             .first(conn)
             .optional()?,
     })
@@ -185,6 +193,10 @@ mod tests {
         assert_eq!(
             subject_of("/api/v1/rulings/4/chips/confirm"),
             Some(Subject::Ruling(4))
+        );
+        assert_eq!(
+            subject_of("/api/v1/limit-changes/6/announced"),
+            Some(Subject::LimitChange(6))
         );
         assert_eq!(subject_of("/api/v1/players/3"), None);
         assert_eq!(subject_of("/api/v1/tables/x/tips"), None);

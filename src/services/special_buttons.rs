@@ -71,6 +71,49 @@ fn kind_of(row: &SpecialButtonRow) -> Option<SpecialButton> {
     row.kind.parse().ok()
 }
 
+/// The table closed (PT-2007 24): its special buttons end with it (a reopened table draws
+/// them again, BSOP 115, 116). A Macaca still holding chips is ended with them said in the
+/// audit trail and pushed to the floor (`table.macaca_closed`, the amount to settle), so
+/// the players' contributions never vanish without a record.
+pub fn on_close(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    actor: &Actor,
+    t: &TableRow,
+) -> AppResult<()> {
+    let playing = in_play(conn, t)?;
+    if playing.is_empty() {
+        return Ok(());
+    }
+    diesel::update(
+        special_buttons::table
+            .filter(special_buttons::table_id.eq(t.id))
+            .filter(special_buttons::ended_at.is_null()),
+    )
+    .set(special_buttons::ended_at.eq(Some(now.naive_utc())))
+    .execute(conn)?;
+    for b in playing.iter().filter(|b| b.bank > 0) {
+        audit::record(
+            conn,
+            now,
+            actor,
+            "table.macaca_closed",
+            "table",
+            Some(t.id),
+            Some(b),
+            Some(&serde_json::json!({ "rule": "BSOP 116", "bank": b.bank, "closed_at": now })),
+        )?;
+        emit(
+            conn,
+            now,
+            Some(t.id),
+            "table.macaca_closed",
+            &serde_json::json!({ "table": t.number, "bank": b.bank }),
+        )?;
+    }
+    Ok(())
+}
+
 /// The table's special buttons in play: drawn since the table was opened (a table closed and
 /// opened again starts without them) and not drawn again since.
 pub fn in_play(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<SpecialButtonRow>> {
@@ -599,8 +642,12 @@ pub fn macaca_result(
     }
     let t = crate::services::games::get_table(conn, table_id)?;
     let g = game_of(conn, &t)?;
+    // The pot's bound from the maximum the table plays now (PT-2007 22).
+    let max = crate::services::limits::of(&t, Some(&g))
+        .map(|l| l.buy_in_max)
+        .unwrap_or(g.buy_in_max);
     if let Some(c) = collected {
-        super::check_amount(conn, "collected", money::pot(g.buy_in_max), c)?;
+        super::check_amount(conn, "collected", money::pot(max), c)?;
     }
     check_still_played(conn, &s)?;
     let rows = contributions_of(conn, s.id)?;

@@ -621,6 +621,10 @@ async fn bsop_90_a_hand_run_more_than_once_is_raked_once_on_its_whole_pot() {
         fields[0]["message"].as_str().unwrap().contains("BSOP 90"),
         "{fields}"
     );
+    // Run twice with no pot recorded: the pot is asked for.
+    let x = r.hand(json!({ "boards": 2 })).await;
+    assert_eq!(x.status, 422, "{}", x.text());
+    assert_eq!(x.json()["error"]["fields"][0]["field"], "pot");
     // Four boards, or a board run again on a hand without a bet: refused on the field.
     let x = r
         .hand(json!({ "pot": 10_000, "rake": 500, "boards": 4 }))

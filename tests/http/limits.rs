@@ -425,8 +425,10 @@ async fn at_a_table_that_records_no_hands_the_scheduler_applies_a_stated_time_on
     r.advance(11).await;
     assert_eq!(r.tick(), 0);
     assert_eq!(r.stored(2).1, Some(200));
-    // Announced (from the API, as a dealer): applied at once, as it is due; no hand number.
+    // Announced (from the API, by the table's dealer): applied at once, as it is due; no hand
+    // number.
     let dealer = r.app.api_login("dealer1", STAFF_PW).await;
+    r.app.assign_dealer(&dealer, 2).await;
     let res = r
         .app
         .send_json(
@@ -1006,4 +1008,42 @@ async fn a_closed_table_ends_its_pending_change_and_reopens_at_its_games_limits(
     assert_eq!(res.status, 303, "{}", res.text());
     assert_eq!(r.stored(1), (Some(100), Some(200), Some(4000), Some(20000)));
     assert_eq!(r.limits(1).await["history"][0]["kind"], "opening");
+}
+
+#[actix_web::test]
+async fn a_dealer_announces_only_their_own_tables_limit_change() {
+    let r = room(5).await;
+    let dealer = r.app.staff_token("dealer7", "dealer").await;
+    r.app.assign_dealer(&dealer, 1).await;
+    // Someone seated at each table: a change there waits for its announcement.
+    r.seat_players(4).await;
+    r.seat_at_2(r.players[4]).await;
+    let at_1 = r.propose(1, two_four()).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let res = r.propose(2, two_four()).await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let at_2 = res.json()["id"].as_i64().unwrap();
+    let audit = r.app.audit_count();
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/limit-changes/{at_2}/announced"),
+            &dealer,
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 403, "{}", res.text());
+    assert_eq!(r.app.audit_count(), audit, "a refusal changes nothing");
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!("/api/v1/limit-changes/{at_1}/announced"),
+            &dealer,
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
 }

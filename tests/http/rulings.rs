@@ -616,6 +616,50 @@ async fn bsop_19_late_once_a_player_involved_left_or_moved_or_the_table_broke() 
 }
 
 #[actix_web::test]
+async fn bsop_19_a_seat_change_at_the_same_table_is_not_leaving_it() {
+    let (r, s) = room(4, 4).await;
+    r.new_hand().await;
+    // Seat 1 asks for another seat (BSOP 51); seat 4 cashes out and its seat is offered to
+    // seat 1 first; the move is confirmed.
+    let res = r
+        .post(
+            &r.token,
+            &format!("/api/v1/seatings/{}/seat-change", s[0]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    let res = r
+        .post(
+            &r.token,
+            &format!("/api/v1/seatings/{}/cash-out", s[3]),
+            json!({ "stack": 10000 }),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    let call: i64 = r.app.with_conn(|c| {
+        use cardroom::db::schema::seat_calls;
+        seat_calls::table
+            .filter(seat_calls::source.eq("seat_change"))
+            .select(seat_calls::id)
+            .first(c)
+            .unwrap()
+    });
+    let res = r
+        .post(
+            &r.token,
+            &format!("/api/v1/seat-calls/{call}/seat"),
+            json!({}),
+        )
+        .await;
+    assert_eq!(res.status, 201, "{}", res.text());
+    // A ruling on the hand naming seat 1 (where the player sat when it began) is in time:
+    // the player is still at the table.
+    let id = r.ask(1, json!({ "seats": [1] })).await;
+    assert_eq!(r.ruling(id).late_reason, None);
+}
+
+#[actix_web::test]
 async fn bsop_21_a_held_pot_is_released_to_named_players_by_two_staff_members() {
     let (r, s) = room(4, 4).await;
     r.new_hand().await;

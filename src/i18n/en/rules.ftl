@@ -71,6 +71,7 @@ rules-rake-over-cap = At most { $max } of rake on this hand: the game's cap per 
 rules-boards-range = A hand is run on 1 to { $max } boards (BSOP 90).
 rules-boards-no-bet = A board is run again only with a player all-in: not on a hand that ended before the flop without a bet (BSOP 90).
 rules-boards-rake-missing = A hand run more than once is raked all the same, once, on its whole pot: record the rake (at most { $max }) (BSOP 90).
+rules-boards-pot-missing = A hand run more than once is raked on its pot: enter the pot (BSOP 90).
 cagnotte-boards = Boards
 cagnotte-boards-hint = Run more than once (BSOP 90): raked once on the whole pot.
 rules-rake-over-percent = At most { $max } of rake on this hand: { $percent } % of the pot, rounded down to the smallest chip (PT-2007 7a, BSOP 80).

@@ -174,6 +174,12 @@ err-ruling-reconstruction-late = BSOP 20: { $why ->
     [player_moved] the ruling was asked after a player involved moved
    *[other] the ruling was asked after a player involved left
 }, so no pot can be reconstructed; the hand's result stands (BSOP 19).
+err-ruling-pot-late = BSOP 19: { $why ->
+    [next_hand] the ruling was asked after the next hand started
+    [table_broken] the ruling was asked after the table broke
+    [player_moved] the ruling was asked after a player involved moved
+   *[other] the ruling was asked after a player involved left
+}: its hand's result stands, so no pot is held aside for it (BSOP 21).
 err-ruling-reconstruction-no-to = BSOP 20: choose the right player the amount goes to.
 err-ruling-reconstruction-empty = BSOP 20: name the player(s) the amount is taken from.
 err-ruling-reconstruction-self = BSOP 20: the right player cannot also give the amount.

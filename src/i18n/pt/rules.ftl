@@ -71,6 +71,7 @@ rules-rake-over-cap = No máximo { $max } de percentagem nesta mão: o limite po
 rules-boards-range = Uma mão corre-se com 1 a { $max } boards (BSOP 90).
 rules-boards-no-bet = Só se corre outro board com um jogador all-in: não numa mão que terminou antes do flop sem aposta (BSOP 90).
 rules-boards-rake-missing = Uma mão corrida mais de uma vez paga a percentagem na mesma, uma só vez, sobre o pote inteiro: registe-a (no máximo { $max }) (BSOP 90).
+rules-boards-pot-missing = Uma mão corrida mais de uma vez paga percentagem sobre o pote: indique o pote (BSOP 90).
 cagnotte-boards = Boards
 cagnotte-boards-hint = Corrida mais de uma vez (BSOP 90): percentagem uma só vez sobre o pote inteiro.
 rules-rake-over-percent = No máximo { $max } de percentagem nesta mão: { $percent } % do pote, arredondado por baixo à menor ficha (PT-2007 7a, BSOP 80).

@@ -174,6 +174,12 @@ err-ruling-reconstruction-late = BSOP 20: { $why ->
     [player_moved] a decisão foi pedida depois de um jogador envolvido mudar de mesa
    *[other] a decisão foi pedida depois de um jogador envolvido sair da mesa
 }, por isso não se pode reconstituir o pote; o resultado da mão mantém-se (BSOP 19).
+err-ruling-pot-late = BSOP 19: { $why ->
+    [next_hand] a decisão foi pedida depois de começar a mão seguinte
+    [table_broken] a decisão foi pedida depois de a mesa ser desfeita
+    [player_moved] a decisão foi pedida depois de um jogador envolvido mudar de mesa
+   *[other] a decisão foi pedida depois de um jogador envolvido sair
+}: o resultado da mão mantém-se, por isso não se retira nenhum pote para ela (BSOP 21).
 err-ruling-reconstruction-no-to = BSOP 20: escolha o jogador certo a quem vai o valor.
 err-ruling-reconstruction-empty = BSOP 20: indique de que jogador(es) se retira o valor.
 err-ruling-reconstruction-self = BSOP 20: o jogador certo não pode ser também quem dá o valor.

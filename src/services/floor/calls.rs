@@ -782,10 +782,14 @@ pub fn confirm_call(
             let from = current_seating(conn, c.player_id)?
                 .ok_or_else(|| conflict("err-move-not-seated"))?;
             let kind = if c.source == "must_move" {
-                // The player must still be at the game's must-move table.
+                // The player must still be at the game's must-move table, of the same limit
+                // as this one (BSOP 55; a limit may have changed since the call, PT-2007 22).
                 let ft = table(conn, from.table_id)?;
                 if !ft.must_move || ft.game_id != t.game_id {
                     return Err(conflict("err-move-not-seated"));
+                }
+                if !same_limits(conn, &ft, &t, t.game_id.unwrap_or_default())? {
+                    return Err(conflict("err-move-other-limit"));
                 }
                 Move::MustMove
             } else {

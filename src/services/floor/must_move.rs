@@ -73,6 +73,17 @@ pub fn recompute_must_move(
     Ok(chosen)
 }
 
+/// BSOP 27, 55, 58: two tables of one game play the same limit now (their limits, PT-2007 22).
+pub(super) fn same_limits(
+    conn: &mut DbConn,
+    a: &TableRow,
+    b: &TableRow,
+    game_id: i64,
+) -> AppResult<bool> {
+    let g = game(conn, game_id)?;
+    Ok(crate::services::limits::of(a, Some(&g)) == crate::services::limits::of(b, Some(&g)))
+}
+
 /// The game's must-move table in play, if any.
 fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
     Ok(crate::native!(conn, |dbc| card_tables::table
@@ -205,6 +216,11 @@ pub(super) fn must_move_due_for(
         return Ok((Vec::new(), None));
     };
     if m.id == t.id || waiting.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    // BSOP 55: «do mesmo tipo e limite»: a main table whose limits now differ from the
+    // must-move table's (PT-2007 22) is not fed by it.
+    if !same_limits(conn, &m, t, game_id)? {
         return Ok((Vec::new(), None));
     }
     // Read only when needed (issue 14: statements per call): who sits at the main table

@@ -751,6 +751,11 @@ fn check_voluntary_move(
     to: &TableRow,
     game_id: i64,
 ) -> AppResult<()> {
+    // BSOP 20, 21: chips a ruling moves to or from the player wait for a second staff
+    // member at this table: the player stays until they are settled.
+    if crate::services::rulings::chips_pending_for(conn, from.player_id)? {
+        return Err(conflict("err-move-ruling-chips-pending"));
+    }
     let g = crate::services::games::get_game(conn, game_id)?;
     // The maximum of the table moved to, as it plays now (PT-2007 22, BSOP 34).
     let max = crate::services::limits::of(to, Some(&g))

@@ -80,6 +80,8 @@ pub(super) fn apply_table_rules_counted(
         crate::services::cagnotte::on_table_closed(conn, now, actor, table_id)?;
         // PT-2007 22: a closed table's pending limit change ends; it reopens at its game's.
         crate::services::limits::on_close(conn, now, actor, t)?;
+        // BSOP 115, 116: the special buttons end with the table (the Macaca's chips recorded).
+        crate::services::special_buttons::on_close(conn, now, actor, t)?;
     }
     let after = table(conn, table_id)?;
     audit::record(

@@ -64,6 +64,17 @@ fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResu
     Ok(n > 0)
 }
 
+/// The player holds a seat at this table now.
+fn seated_here(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResult<bool> {
+    let n: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::player_id.eq(player_id))
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    Ok(n > 0)
+}
+
 /// BSOP 18, 19: a dealer at the table (or the floor) asks for a ruling. The hand is the
 /// table's hand in play, taken here, unless an earlier hand of the table is named; each seat
 /// named must have had a player when that hand started (422 on `seats` otherwise). The ruling
@@ -115,10 +126,16 @@ pub fn ask(
             }
             return Err(AppError::Validation(vec![f]));
         };
-        let moved = s.left_at.is_some() && seated_elsewhere(conn, s.player_id, table_id)?;
+        // A seat change at this table (PT-2007 12, BSOP 51) keeps the player at the table:
+        // not a departure for BSOP 19.
+        let changed_seat_here = s.left_at.is_some()
+            && s.left_reason.as_deref() == Some(crate::services::floor::Move::SeatChange.reason())
+            && seated_here(conn, s.player_id, table_id)?;
+        let left_at = if changed_seat_here { None } else { s.left_at };
+        let moved = left_at.is_some() && seated_elsewhere(conn, s.player_id, table_id)?;
         facts.push(rule::SeatAtHand {
             seat,
-            left_at: s.left_at.map(|x| x.and_utc()),
+            left_at: left_at.map(|x| x.and_utc()),
             moved,
         });
         at_hand.push((seat, s));

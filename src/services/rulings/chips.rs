@@ -15,6 +15,22 @@ pub fn chips_on_table(conn: &mut DbConn, table_id: i64) -> AppResult<i64> {
         .map_err(|_| AppError::Internal("the stacks on record overflow".into()))
 }
 
+/// BSOP 20, 21: the player is named in chips a decision moves that still wait for a second
+/// staff member (giving or receiving): they stay at the table until it is settled.
+pub fn chips_pending_for(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+    let n: i64 = crate::native!(conn, |dbc| ruling_moves::table
+        .inner_join(ruling_move_lines::table.on(ruling_move_lines::move_id.eq(ruling_moves::id)))
+        .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+        .filter(
+            ruling_move_lines::to_player_id
+                .eq(player_id)
+                .or(ruling_move_lines::from_player_id.eq(Some(player_id)))
+        )
+        .count()
+        .get_result(dbc))?;
+    Ok(n > 0)
+}
+
 /// BSOP 21: "um pote ou parte dele pode ser retirado da mesa pela direção enquanto a decisão
 /// estiver pendente" (to check surveillance footage, or for the manager). Only while the
 /// ruling is open, once per ruling. The amount is at least one minor unit and no more than
@@ -39,6 +55,13 @@ pub fn hold_pot(
     if held_pot_of(conn, r.id)?.is_some() {
         return Err(AppError::Conflict(
             Problem::new("err-ruling-pot-held").arg("id", r.id),
+        ));
+    }
+    // BSOP 19, 21: a late ruling's hand is over and its result stands: no pot of the game
+    // going on is taken off the table for it.
+    if let Some(why) = r.late() {
+        return Err(AppError::Conflict(
+            Problem::new("err-ruling-pot-late").arg("why", why.as_str()),
         ));
     }
     let t = table(conn, r.table_id)?;

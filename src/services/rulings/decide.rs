@@ -405,6 +405,18 @@ pub fn correct(
             ));
         }
     }
+    // BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
+    // now: the hand named is still the one in play.
+    if input.reconstruction.is_some() && r.late().is_none() && r.hand_number.is_some() {
+        let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
+        if current != r.hand_number {
+            return Err(rule_refusal(
+                Problem::new("err-ruling-reconstruction-late")
+                    .arg("why", rule::LateReason::NextHand.as_str()),
+                room,
+            ));
+        }
+    }
     let earlier = players_of(conn, r.id)?;
     let involved: Vec<i64> = earlier.iter().map(|p| p.player_id).collect();
     let s = settle(conn, room, &r, &involved, input)?;

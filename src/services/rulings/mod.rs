@@ -193,10 +193,16 @@ fn open_seating_at(
     .optional()?)
 }
 
-/// The largest stack of the table's game (`domain::money::stack`).
+/// The largest stack at the table (`domain::money::stack`), from the maximum buy-in it plays
+/// now (its own limits, PT-2007 22, else its game's).
 fn stack_max_of(conn: &mut DbConn, t: &TableRow) -> AppResult<i64> {
     let max = match t.game_id {
-        Some(g) => crate::services::games::get_game(conn, g)?.buy_in_max,
+        Some(g) => {
+            let g = crate::services::games::get_game(conn, g)?;
+            crate::services::limits::of(t, Some(&g))
+                .map(|l| l.buy_in_max)
+                .unwrap_or(g.buy_in_max)
+        }
         None => None,
     };
     Ok(crate::domain::money::stack_max(max))

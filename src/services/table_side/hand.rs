@@ -133,12 +133,18 @@ pub fn new_hand(
             .returning(card_tables::id)
     )
     .changed(dbc))?;
-    // BSOP 115, 116: the button's move may reach a special button: this hand is its game.
+    // BSOP 115, 116: the button's move may reach a special button: this hand is its game,
+    // played at the limits in force from this hand (a change may have just taken effect).
+    let at_new = if limits.is_some() {
+        table(conn, table_id)?
+    } else {
+        t.clone()
+    };
     let special = crate::services::special_buttons::on_new_hand(
         conn,
         now,
         actor,
-        &t,
+        &at_new,
         t.button_seat,
         button,
         &row,
