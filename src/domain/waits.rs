@@ -110,6 +110,15 @@ pub enum WaitEstimate {
 }
 
 impl WaitEstimate {
+    /// Anything but "too little history".
+    pub fn is_known(&self) -> bool {
+        *self != WaitEstimate::Unknown
+    }
+
+    pub fn is_free_now(&self) -> bool {
+        *self == WaitEstimate::FreeNow
+    }
+
     /// A middle figure for ordering and the JSON API's single number (None: no figure).
     pub fn minutes(&self) -> Option<i64> {
         match *self {
@@ -270,7 +279,7 @@ pub fn estimate(model: Option<&Model>, game: GameNow, ahead: usize) -> WaitEstim
     let high = round5(gamma_quantile(mean, var, Z), true).max(low + 5);
     if high > m.horizon_min {
         WaitEstimate::MoreThan {
-            minutes: low.min(m.horizon_min / 5 * 5),
+            minutes: low.max(5).min(m.horizon_min / 5 * 5),
         }
     } else {
         WaitEstimate::Between { low, high }
