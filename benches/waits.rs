@@ -229,7 +229,7 @@ fn report(samples: &[Sample]) {
     let mut base_abs = Vec::new();
     let (mut held, mut shown_n, mut unknown, mut more) = (0, 0, 0, 0);
     // By place at joining: 0-2 ahead, 3-9, 10 and more.
-    let mut bands = [(0usize, 0usize, Vec::new()); 3];
+    let mut bands: [(usize, usize, Vec<f64>); 3] = std::array::from_fn(|_| (0, 0, Vec::new()));
     for s in &seated {
         let real = s.real.unwrap_or(0.0).max(1.0);
         if let Some(point) = s.shown.minutes() {

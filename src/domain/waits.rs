@@ -255,7 +255,7 @@ fn gamma_quantile(mean: f64, var: f64, z: f64) -> f64 {
 
 /// Rounds minutes out to 5 (down for a lower end, up for an upper end).
 fn round5(m: f64, up: bool) -> i64 {
-    let m = m.max(0.0).min(1.0e6);
+    let m = m.clamp(0.0, 1.0e6);
     if up {
         ((m / 5.0).ceil() as i64 * 5).max(5)
     } else {
