@@ -72,5 +72,7 @@ mod sqlite_night;
 mod table_side;
 #[path = "http/tablets.rs"]
 mod tablets;
+#[path = "http/waits.rs"]
+mod waits;
 #[path = "http/writes.rs"]
 mod writes;

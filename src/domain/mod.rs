@@ -28,5 +28,6 @@ pub mod special_buttons;
 pub mod staff;
 pub mod table;
 pub mod waitlist;
+pub mod waits;
 
 pub use error::{FieldError, Problem};

@@ -1,7 +1,7 @@
-//! Waiting lists (PT-2007 8a, 12; BSOP 43, 44, 49, 51): order, positions, estimated waits,
-//! call-ins, and who is called for a free seat.
+//! Waiting lists (PT-2007 8a, 12; BSOP 43, 44, 49, 51): order, positions (the waits are
+//! `domain::waits`), call-ins, and who is called for a free seat.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// One player on one list, as the rules need it.
@@ -111,21 +111,6 @@ pub fn players_needed(on_list: usize, min_players: i32) -> usize {
     (min_players.max(0) as usize).saturating_sub(on_list)
 }
 
-/// Estimated wait for someone with `ahead` players before them, from the game's measured
-/// seat turnover: the mean time between the recent seat openings (at least two needed).
-/// `None` when there is not enough history to say.
-pub fn estimated_wait(ahead: usize, recent_openings: &[DateTime<Utc>]) -> Option<Duration> {
-    if recent_openings.len() < 2 {
-        return None;
-    }
-    let mut t: Vec<DateTime<Utc>> = recent_openings.to_vec();
-    t.sort();
-    let span = *t.last()? - *t.first()?;
-    let intervals = (t.len() - 1) as i32;
-    let mean = span / intervals;
-    Some(mean * (ahead as i32 + 1))
-}
-
 /// Where a free seat goes, in the order of PT-2007 12 and BSOP 51.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "source", rename_all = "snake_case")]
@@ -201,7 +186,7 @@ pub fn after_expired_call(entries: &[Entry], entry_id: i64, remove: bool) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::TimeZone;
+    use chrono::{Duration, TimeZone};
     use proptest::prelude::*;
 
     fn t0() -> DateTime<Utc> {
@@ -280,18 +265,6 @@ mod tests {
     fn interest_list_counts_players_needed_pt2007_24() {
         assert_eq!(players_needed(1, 4), 3);
         assert_eq!(players_needed(6, 4), 0);
-    }
-
-    #[test]
-    fn waits_come_from_measured_turnover() {
-        assert_eq!(estimated_wait(3, &[t0()]), None);
-        let openings = [
-            t0(),
-            t0() + Duration::minutes(10),
-            t0() + Duration::minutes(20),
-        ];
-        assert_eq!(estimated_wait(0, &openings), Some(Duration::minutes(10)));
-        assert_eq!(estimated_wait(2, &openings), Some(Duration::minutes(30)));
     }
 
     #[test]

@@ -87,8 +87,9 @@ pub struct OfferedGame {
     pub waiting: usize,
     /// Interest list: players still needed to start (PT-2007 24).
     pub needed: Option<usize>,
-    /// Estimated wait in minutes for someone joining now (None: not enough history).
-    pub wait_min: Option<i64>,
+    /// The wait of someone joining now (`services::waits`, as every screen shows it; None:
+    /// an interest list).
+    pub wait: Option<crate::domain::waits::WaitEstimate>,
 }
 
 /// The games a phone may join now: every active game — its list when a table is in play,
@@ -136,7 +137,7 @@ pub fn offered(
         .map(|g| g.0)
         .filter(|id| in_play.contains(&Some(*id)))
         .collect();
-    let mut openings_of = floor::recent_openings_of(conn, &running_ids)?;
+    let mut waits_of = crate::services::waits::of_games(conn, now, &running_ids)?;
     let mut out = Vec::new();
     for (id, name, small_blind, big_blind, buy_in_min, buy_in_max) in active {
         let running = in_play.contains(&Some(id));
@@ -147,9 +148,8 @@ pub fn offered(
             })
             .count();
         let waiting = on_list + guests_waiting.iter().filter(|g| **g == id).count();
-        let wait_min = if running {
-            let openings = openings_of.remove(&id).unwrap_or_default();
-            waitlist::estimated_wait(waiting, &openings).map(|d| (d.num_seconds() + 59) / 60)
+        let wait = if running {
+            waits_of.remove(&id).unwrap_or_default().for_ahead(waiting)
         } else {
             None
         };
@@ -163,7 +163,7 @@ pub fn offered(
             running,
             waiting,
             needed: (!running).then(|| waitlist::players_needed(on_list, min_players_to_run)),
-            wait_min,
+            wait,
         });
     }
     Ok(out)

@@ -25,6 +25,7 @@ pub mod special_buttons;
 pub mod staff;
 pub mod table_side;
 pub mod tablets;
+pub mod waits;
 
 use crate::db::DbConn;
 use crate::domain::money::{AmountRange, AMOUNT_RANGE_KEY};

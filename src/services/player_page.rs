@@ -4,7 +4,7 @@
 //! on the list), never by name.
 //!
 //! BSOP 43 makes being there when called the player's duty; this page makes it fair: the
-//! place, an estimated wait from the game's measured seat turnover, the call with its
+//! place, the wait every screen shows (`services::waits`), the call with its
 //! deadline, and a way to answer it ("on my way", "need more time" once, "leave this list").
 //! Every answer is audited with the player as the actor ([`Actor::player`]) and pushed as an
 //! event, so the floor dashboard and the table's tablet see it at once.
@@ -18,7 +18,7 @@ use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::SeatCallRow;
 use crate::db::schema::{
-    buyins, card_tables, games, players, seat_calls, seat_holds, seatings, waitlist_entries,
+    buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries,
 };
 use crate::db::DbConn;
 use crate::domain::player::Language;
@@ -58,13 +58,10 @@ pub struct ListView {
     /// How many players are ahead, and on the list in all (counts only).
     pub ahead: usize,
     pub of: usize,
-    /// Estimated wait in minutes from the game's measured seat turnover (None: too little
-    /// history yet).
-    pub wait_min: Option<i64>,
-    /// Seats of this game free right now (no one seated, called or held there) are at least
-    /// as many as the player's place: the page says a seat is free now, as the lobby shows
-    /// it, instead of an estimate from past turnover.
-    pub seat_free_now: bool,
+    /// The wait shown for this place (`services::waits`, as every screen shows it: "a seat
+    /// is free now" when one is free for this place). None: not counted, or no table of the
+    /// game in play.
+    pub wait: Option<crate::domain::waits::WaitEstimate>,
     /// A call-in that lapses unless the player checks in at the desk by then.
     pub call_in_until: Option<DateTime<Utc>>,
     /// The open seat call of this entry.
@@ -179,10 +176,6 @@ pub fn view(
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
         let place = floor::place_of(conn, game_id, entry_id, now)?;
-        let free = match place {
-            Some(_) => free_seats(conn, game_id)?,
-            None => 0,
-        };
         let call = calls
             .iter()
             .find(|(c, _)| c.entry_id == Some(entry_id))
@@ -195,8 +188,7 @@ pub fn view(
             position: place.map(|(p, _)| p.position),
             ahead: place.map_or(0, |(p, _)| p.ahead),
             of: place.map_or(0, |(p, _)| p.of),
-            wait_min: place.and_then(|(_, w)| w),
-            seat_free_now: place.is_some_and(|(p, _)| free >= p.position as i64),
+            wait: place.and_then(|(_, w)| w),
             call_in_until: if checked_in.is_none() {
                 call_in.map(|t| t.and_utc())
             } else {
@@ -322,41 +314,6 @@ fn today(
         crate::domain::money::add_to(&mut d.bought_in, amount)?;
     }
     Ok(by_game.into_values().collect())
-}
-
-/// Seats free now at the game's tables in play (open, running or suspended — a suspended
-/// table takes players to restart): no one seated, called or held there. The lobby board
-/// (`web::pages::lobby::board_games`) counts the same seats from the floor's views.
-fn free_seats(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
-    let tables: Vec<(i64, i32, bool)> = crate::native!(conn, |dbc| card_tables::table
-        .filter(card_tables::game_id.eq(game_id))
-        .filter(card_tables::state.eq_any(["open", "running", "suspended"]))
-        .select((card_tables::id, card_tables::seats, card_tables::extra_seat))
-        .load(dbc))?;
-    if tables.is_empty() {
-        return Ok(0);
-    }
-    let ids: Vec<i64> = tables.iter().map(|t| t.0).collect();
-    let places: i64 = tables
-        .iter()
-        .map(|(_, seats, extra)| i64::from(*seats) + i64::from(*extra))
-        .sum();
-    let seated: i64 = crate::native!(conn, |dbc| seatings::table
-        .filter(seatings::table_id.eq_any(&ids))
-        .filter(seatings::left_at.is_null())
-        .count()
-        .get_result(dbc))?;
-    let called: i64 = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::table_id.eq_any(&ids))
-        .filter(crate::db::conditions::CallOpen)
-        .count()
-        .get_result(dbc))?;
-    let held: i64 = crate::native!(conn, |dbc| seat_holds::table
-        .filter(seat_holds::table_id.eq_any(&ids))
-        .filter(seat_holds::released_at.is_null())
-        .count()
-        .get_result(dbc))?;
-    Ok((places - seated - called - held).max(0))
 }
 
 /// The player's answers to a seat call.

@@ -84,8 +84,9 @@ pub struct WaitlistLineOut {
     pub checked_in: bool,
     /// waiting | called (called: a seat call is waiting for the answer; keeps the place).
     pub state: String,
-    /// Estimated wait in minutes from the game's measured seat turnover (null: not enough
-    /// history yet).
+    /// The wait in minutes, as the screens show it (`services::waits`): the middle of the
+    /// interval shown; 0: a seat is free now for this place; N when the screens say "more
+    /// than N"; null: no table of the game in play, or too little history at this hour.
     pub estimated_wait_min: Option<i64>,
 }
 
@@ -108,7 +109,7 @@ impl From<&ListLine> for WaitlistLineOut {
             call_in_expires_at: l.entry.call_in_expires_at.map(utc),
             checked_in: l.entry.checked_in_at.is_some(),
             state: l.entry.state.clone(),
-            estimated_wait_min: l.wait_min,
+            estimated_wait_min: l.wait.and_then(|w| w.minutes()),
         }
     }
 }

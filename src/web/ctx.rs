@@ -156,20 +156,35 @@ impl Ctx {
         }
     }
 
-    /// A wait as people say it (`key` takes `$minutes`, `$long`, `$hours`, `$rest`): "about
-    /// 25 min"; past 90 minutes, hours and minutes to the nearest 5 ("about 6 h 35 min").
-    pub fn wait(&self, key: &str, minutes: impl Val<i64>) -> String {
-        let (m, long, hours, rest) = wait_parts(minutes.val());
-        self.i18n.msg(
-            self.lang,
-            key,
-            &[
-                ("minutes", m.to_string()),
-                ("long", if long { "yes" } else { "no" }.to_string()),
-                ("hours", hours.to_string()),
-                ("rest", rest.to_string()),
-            ],
-        )
+    /// The wait every screen shows (`services::waits`), in the page's language: "a seat is
+    /// free now", no figure without history, an interval, or "more than" past what the
+    /// history covers.
+    pub fn waits(&self, e: impl Val<crate::domain::waits::WaitEstimate>) -> String {
+        use crate::domain::waits::WaitEstimate as W;
+        let dur = |m: i64| {
+            self.i18n.msg(
+                self.lang,
+                "waits-duration",
+                &[
+                    ("hours", (m / 60).to_string()),
+                    ("minutes", (m % 60).to_string()),
+                ],
+            )
+        };
+        let say = |key: &str, args: &[(&str, String)]| self.i18n.msg(self.lang, key, args);
+        match e.val() {
+            W::FreeNow => self.t("waits-free-now"),
+            W::Unknown => self.t("waits-unknown"),
+            W::Between { low: 0, high } => say("waits-up-to", &[("time", dur(high))]),
+            W::Between { low, high } if high < 60 => say(
+                "waits-between-min",
+                &[("low", low.to_string()), ("high", high.to_string())],
+            ),
+            W::Between { low, high } => {
+                say("waits-between", &[("low", dur(low)), ("high", dur(high))])
+            }
+            W::MoreThan { minutes } => say("waits-more-than", &[("time", dur(minutes))]),
+        }
     }
 
     pub fn lang_code(&self) -> &'static str {
@@ -451,28 +466,5 @@ pub fn home_of(role: &str) -> &'static str {
         "dealer" => "/tablet",
         "cashier" => "/floor/custody",
         _ => "/",
-    }
-}
-
-/// Minutes, whether to say them in hours (past 90), and the hours and minutes (to the
-/// nearest 5) if so.
-fn wait_parts(minutes: i64) -> (i64, bool, i64, i64) {
-    let m = minutes.max(0);
-    let long = m > 90;
-    let rounded = if long { (m + 2) / 5 * 5 } else { m };
-    (m, long, rounded / 60, rounded % 60)
-}
-
-#[cfg(test)]
-mod wait_tests {
-    use super::wait_parts;
-
-    #[test]
-    fn waits_past_90_minutes_are_said_in_hours() {
-        assert_eq!(wait_parts(25), (25, false, 0, 25));
-        assert_eq!(wait_parts(90), (90, false, 1, 30));
-        assert_eq!(wait_parts(91), (91, true, 1, 30));
-        assert_eq!(wait_parts(393), (393, true, 6, 35));
-        assert_eq!(wait_parts(-3), (0, false, 0, 0));
     }
 }

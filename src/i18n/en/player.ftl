@@ -17,11 +17,6 @@ plink-of = { $of ->
     [one] 1 player on this list
    *[other] { $of } players on this list
 }
-plink-wait = Estimated wait: about { $long ->
-    [yes] { $hours } h { $rest } min
-   *[no] { $minutes } min
-}
-plink-wait-unknown = Estimated wait: not enough data yet
 plink-call-in = Check in at the desk by { $time } to keep your place.
 plink-lapsed = Your call-in lapsed: please check in at the desk.
 plink-called = Your seat is ready!
@@ -73,10 +68,6 @@ join-no-games = No list is open right now: ask at the desk.
 join-waiting = { $count ->
     [one] 1 waiting
    *[other] { $count } waiting
-}
-join-wait = about { $long ->
-    [yes] { $hours } h { $rest } min
-   *[no] { $minutes } min
 }
 join-interest = { $count ->
     [one] Interest list: 1 player

@@ -17,11 +17,6 @@ plink-of = { $of ->
     [one] 1 jogador nesta lista
    *[other] { $of } jogadores nesta lista
 }
-plink-wait = Espera estimada: cerca de { $long ->
-    [yes] { $hours } h { $rest } min
-   *[no] { $minutes } min
-}
-plink-wait-unknown = Espera estimada: ainda sem dados suficientes
 plink-call-in = Apresente-se no balcão até às { $time } para manter o lugar.
 plink-lapsed = A sua inscrição por telefone caducou: apresente-se no balcão.
 plink-called = O seu lugar está pronto!
@@ -73,10 +68,6 @@ join-no-games = Nenhuma lista está aberta de momento: dirija-se ao balcão.
 join-waiting = { $count ->
     [one] 1 em espera
    *[other] { $count } em espera
-}
-join-wait = cerca de { $long ->
-    [yes] { $hours } h { $rest } min
-   *[no] { $minutes } min
 }
 join-interest = { $count ->
     [one] Lista de interesse: 1 jogador

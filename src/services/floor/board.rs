@@ -128,6 +128,8 @@ pub struct GameList {
     /// Issue 18 §1: guests keeping a place on this list until the desk registers them
     /// (BSOP 1, 3: never called before).
     pub guests: Vec<crate::services::join::GuestLine>,
+    /// The wait of a player joining the list now (`services::waits`; the lobby shows it).
+    pub join_wait: Option<crate::domain::waits::WaitEstimate>,
 }
 
 impl GameList {
@@ -410,19 +412,15 @@ pub fn dashboard(
     for e in all_entries {
         by_game.entry(e.game_id).or_default().push(e);
     }
-    // The recent seat openings of every game with people waiting, in one statement.
-    let waited_on: Vec<i64> = games_list
-        .iter()
-        .filter(|g| by_game.contains_key(&g.id))
-        .map(|g| g.id)
-        .collect();
-    let mut openings_of = recent_openings_of(conn, &waited_on)?;
+    // Every game's wait figures (`services::waits`: the same for every screen), at once.
+    let game_ids: Vec<i64> = games_list.iter().map(|g| g.id).collect();
+    let mut waits_of = crate::services::waits::of_games(conn, now, &game_ids)?;
     // Each game's list in order and the entries shown; then the players shown on every list
     // in one read (it was one read per game, a round trip each on PostgreSQL).
     let mut shown_lists = Vec::new();
     for g in games_list {
         let mine = by_game.remove(&g.id).unwrap_or_default();
-        let openings = openings_of.remove(&g.id).unwrap_or_default();
+        let waits = waits_of.remove(&g.id).unwrap_or_default();
         let domain: Vec<Entry> = mine.iter().map(as_entry).collect();
         let places = waitlist::positions(&domain, now);
         let total = places.len();
@@ -432,7 +430,7 @@ pub fn dashboard(
             .into_iter()
             .filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place)))
             .collect();
-        shown_lists.push((g, top_entries, total, openings));
+        shown_lists.push((g, top_entries, total, waits));
     }
     let ids: Vec<i64> = shown_lists
         .iter()
@@ -447,7 +445,7 @@ pub fn dashboard(
     .map(|p| (p.id, p))
     .collect();
     let mut lists = Vec::new();
-    for (g, top_entries, total, openings) in shown_lists {
+    for (g, top_entries, total, waits) in shown_lists {
         let lines: Vec<ListLine> = top_entries
             .into_iter()
             .filter_map(|(entry, place)| {
@@ -459,7 +457,7 @@ pub fn dashboard(
                         entry,
                         player,
                         place,
-                        wait_min: wait_minutes(place.ahead, &openings),
+                        wait: waits.for_ahead(place.ahead),
                     })
             })
             .collect();
@@ -487,6 +485,7 @@ pub fn dashboard(
             crate::domain::game::TablePolicy::Balanced => has_must_move,
         };
         lists.push(GameList {
+            join_wait: waits.for_ahead(total),
             tables_in_play: mine.len(),
             policy_pending,
             game: g,

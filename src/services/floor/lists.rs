@@ -9,74 +9,11 @@ pub struct ListLine {
     pub entry: WaitlistRow,
     pub player: PlayerRow,
     pub place: Place,
-    /// Estimated wait in minutes, from the game's measured seat turnover (None: not enough
-    /// history yet).
-    pub wait_min: Option<i64>,
+    /// The wait shown for this place (`services::waits`; None: no table of the game in
+    /// play).
+    pub wait: Option<crate::domain::waits::WaitEstimate>,
     /// Issue 18 §4: the player's seat preference, for the floor to see.
     pub pref: Option<crate::services::seat_prefs::PrefSummary>,
-}
-
-/// How many recent seat openings of a game the wait estimate looks at.
-const TURNOVER_SAMPLE: i64 = 12;
-
-/// The times seats of a game were freed recently (newest first), for wait estimates.
-pub fn recent_openings(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<DateTime<Utc>>> {
-    Ok(recent_openings_of(conn, &[game_id])?
-        .remove(&game_id)
-        .unwrap_or_default())
-}
-
-/// [`recent_openings`] of several games in one statement (the board and the join page show
-/// every game's wait; one statement per game was a round trip each on PostgreSQL). Each game's
-/// part is its own `ORDER BY left_at DESC LIMIT n` on the `(game_id, left_at)` index, so a
-/// game's years of closed seatings are never read; games with none are absent from the map.
-pub fn recent_openings_of(
-    conn: &mut DbConn,
-    game_ids: &[i64],
-) -> AppResult<std::collections::HashMap<i64, Vec<DateTime<Utc>>>> {
-    #[derive(QueryableByName)]
-    struct Opening {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        game_id: i64,
-        #[diesel(sql_type = diesel::sql_types::Timestamp)]
-        left_at: chrono::NaiveDateTime,
-    }
-    let mut ids = game_ids.to_vec();
-    ids.sort_unstable();
-    ids.dedup();
-    let mut out = std::collections::HashMap::new();
-    if ids.is_empty() {
-        return Ok(out);
-    }
-    // The ids are integers from the database, written into the text (no placeholders: their
-    // spelling differs between the backends); SQLite and PostgreSQL both take a parenthesised
-    // `ORDER BY … LIMIT` only as a sub-select, hence `SELECT * FROM (…) AS o`.
-    let sql = ids
-        .iter()
-        .map(|id| {
-            format!(
-                "SELECT * FROM (SELECT game_id, left_at FROM seatings \
-                 WHERE game_id = {id} AND left_at IS NOT NULL \
-                 ORDER BY left_at DESC LIMIT {TURNOVER_SAMPLE}) AS o{id}"
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" UNION ALL ");
-    let rows: Vec<Opening> = crate::native!(conn, |dbc| diesel::sql_query(sql.as_str()).load(dbc))?;
-    for r in rows {
-        out.entry(r.game_id)
-            .or_insert_with(Vec::new)
-            .push(r.left_at.and_utc());
-    }
-    // Newest first within each game (a `UNION ALL` keeps no order of its own).
-    for t in out.values_mut() {
-        t.sort_unstable_by(|a, b| b.cmp(a));
-    }
-    Ok(out)
-}
-
-pub(super) fn wait_minutes(ahead: usize, openings: &[DateTime<Utc>]) -> Option<i64> {
-    waitlist::estimated_wait(ahead, openings).map(|d| (d.num_seconds() + 59) / 60)
 }
 
 /// PT-2007 8a: a game's list in order, with each player's place (one computation for every
@@ -90,7 +27,7 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .select((WaitlistRow::as_select(), PlayerRow::as_select()))
         .load(dbc))?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
-    let openings = recent_openings(conn, game_id)?;
+    let waits = crate::services::waits::of_game(conn, now, game_id)?;
     let prefs = crate::services::seat_prefs::of_players(
         conn,
         &rows.iter().map(|(e, _)| e.player_id).collect::<Vec<_>>(),
@@ -107,13 +44,13 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
                 entry,
                 player,
                 place,
-                wait_min: wait_minutes(place.ahead, &openings),
+                wait: waits.for_ahead(place.ahead),
             })
         })
         .collect())
 }
 
-/// One entry's place on its game's list and its estimated wait in minutes, as [`list`] and
+/// One entry's place on its game's list and its wait (`services::waits`), as [`list`] and
 /// the dashboard give it (`domain::waitlist::positions` over the game's active entries:
 /// list order by key, then joining time, then id; lapsed call-ins left out), counted in the
 /// database instead of loading the list: the entries before this one, and all of them
@@ -124,7 +61,7 @@ pub fn place_of(
     game_id: i64,
     entry_id: i64,
     now: DateTime<Utc>,
-) -> AppResult<Option<(Place, Option<i64>)>> {
+) -> AppResult<Option<(Place, Option<crate::domain::waits::WaitEstimate>)>> {
     let Some(e) = crate::native!(conn, |dbc| waitlist_entries::table
         .find(entry_id)
         .filter(waitlist_entries::game_id.eq(game_id))
@@ -168,8 +105,8 @@ pub fn place_of(
         ahead: ahead as usize,
         of: of as usize,
     };
-    let openings = recent_openings(conn, game_id)?;
-    Ok(Some((place, wait_minutes(place.ahead, &openings))))
+    let wait = crate::services::waits::of_game(conn, now, game_id)?.for_ahead(place.ahead);
+    Ok(Some((place, wait)))
 }
 
 /// BSOP 43: the player leaves a list from their own link ("leave this list"): ended as the

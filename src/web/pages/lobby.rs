@@ -32,6 +32,8 @@ pub struct BoardGame {
     /// Everyone on the list.
     pub waiting_total: usize,
     pub needed: Option<usize>,
+    /// The wait of a player joining now (`services::waits`, as `/join` shows it).
+    pub wait: Option<crate::domain::waits::WaitEstimate>,
     /// BSOP 24, PT-2007 22: the tables of this game playing other limits than the game's, and
     /// the changes coming at its tables.
     pub limits: Vec<TableLimits>,
@@ -95,6 +97,7 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                 waiting: l.lines.iter().map(|x| x.player.alias.clone()).collect(),
                 waiting_total: l.total,
                 needed: l.needed,
+                wait: l.join_wait,
             }
         })
         .collect()

@@ -1,0 +1,171 @@
+//! The wait every screen shows (PT-2007 8a, BSOP 43): the floor board's lists, the player's
+//! own page, `/join` (and the kiosk) and the lobby ask [`of_games`] and read the same figure
+//! from it, so a player never sees one wait on their phone and another on the screen.
+//!
+//! Read in six statements whatever the number of games: the games' tables in play, who sits,
+//! is called or holds a seat there now, and the games' seatings and list entries of the nights
+//! the estimate looks at (`domain::waits::history_since`); the fit itself is
+//! `domain::waits::calibrate`.
+
+use crate::db::schema::{card_tables, seat_calls, seat_holds, seatings, waitlist_entries};
+use crate::db::DbConn;
+use crate::domain::waits::{self, GameNow, ListStay, Model, Outcome, Stay, WaitEstimate};
+use crate::error::AppResult;
+use crate::services::floor::Move;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// One game's wait figures as of now.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+pub struct GameWaits {
+    /// A table of the game is in play (else its list is an interest list: no wait shown).
+    pub running: bool,
+    pub now: GameNow,
+    /// The rates fitted to the game's recent nights (None: too little history).
+    pub model: Option<Model>,
+}
+
+impl GameWaits {
+    /// The wait of the player with `ahead` players before them (a player joining now has
+    /// everyone on the list ahead). None: no table of the game is in play.
+    pub fn for_ahead(&self, ahead: usize) -> Option<WaitEstimate> {
+        self.running
+            .then(|| waits::estimate(self.model.as_ref(), self.now, ahead))
+    }
+}
+
+/// A seat was freed for someone else when its seating ended (not a move to another seat or
+/// table, not the table closing).
+fn freed_seat(reason: Option<&str>) -> bool {
+    match reason {
+        Some(r) => r != "table closed" && !Move::ALL.iter().any(|m| m.reason() == r),
+        None => true,
+    }
+}
+
+/// Each of these games' wait figures as of `now` (games absent from the database get the
+/// default: not running).
+pub fn of_games(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    game_ids: &[i64],
+) -> AppResult<HashMap<i64, GameWaits>> {
+    let mut ids = game_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut out: HashMap<i64, GameWaits> = HashMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    // The tables in play and the seats a call could fill there now.
+    let tables: Vec<(i64, Option<i64>, i32, bool)> =
+        crate::native!(conn, |dbc| card_tables::table
+            .filter(card_tables::game_id.eq_any(&ids))
+            .filter(crate::db::conditions::TableInPlay)
+            .select((
+                card_tables::id,
+                card_tables::game_id,
+                card_tables::seats,
+                card_tables::extra_seat,
+            ))
+            .load(dbc))?;
+    let table_ids: Vec<i64> = tables.iter().map(|t| t.0).collect();
+    let sitting: Vec<i64> = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::table_id.eq_any(&table_ids))
+        .filter(seatings::left_at.is_null())
+        .select(seatings::table_id)
+        .load(dbc))?;
+    let called: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq_any(&table_ids))
+        .filter(crate::db::conditions::CallOpen)
+        .select(seat_calls::table_id)
+        .load(dbc))?;
+    let held: Vec<i64> = crate::native!(conn, |dbc| seat_holds::table
+        .filter(seat_holds::table_id.eq_any(&table_ids))
+        .filter(seat_holds::released_at.is_null())
+        .select(seat_holds::table_id)
+        .load(dbc))?;
+    for (id, game, seats, extra) in &tables {
+        let Some(g) = game else { continue };
+        let count = |v: &[i64]| v.iter().filter(|t| *t == id).count();
+        let places = usize::try_from(*seats).unwrap_or(0) + usize::from(*extra);
+        let seated = count(&sitting);
+        let w = out.entry(*g).or_default();
+        w.running = true;
+        w.now.seated += seated;
+        w.now.free += places.saturating_sub(seated + count(&called) + count(&held));
+    }
+    // The history the estimate looks at: seatings and list entries not ended before it.
+    let since = waits::history_since(now).naive_utc();
+    let t = now.naive_utc();
+    type SeatingLine = (
+        Option<i64>,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        Option<String>,
+    );
+    let past: Vec<SeatingLine> = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::game_id.eq_any(&ids))
+        .filter(seatings::sat_at.le(t))
+        .filter(seatings::left_at.is_null().or(seatings::left_at.ge(since)))
+        .select((
+            seatings::game_id,
+            seatings::sat_at,
+            seatings::left_at,
+            seatings::left_reason,
+        ))
+        .load(dbc))?;
+    let listed: Vec<(i64, NaiveDateTime, Option<NaiveDateTime>, String)> =
+        crate::native!(conn, |dbc| waitlist_entries::table
+            .filter(waitlist_entries::game_id.eq_any(&ids))
+            .filter(waitlist_entries::joined_at.le(t))
+            .filter(
+                waitlist_entries::ended_at
+                    .is_null()
+                    .or(waitlist_entries::ended_at.ge(since)),
+            )
+            .select((
+                waitlist_entries::game_id,
+                waitlist_entries::joined_at,
+                waitlist_entries::ended_at,
+                waitlist_entries::state,
+            ))
+            .load(dbc))?;
+    let mut stays: HashMap<i64, Vec<Stay>> = HashMap::new();
+    for (g, from, to, reason) in past {
+        let Some(g) = g else { continue };
+        stays.entry(g).or_default().push(Stay {
+            from: from.and_utc(),
+            to: to.map(|x| x.and_utc()),
+            freed_seat: freed_seat(reason.as_deref()),
+        });
+    }
+    let mut entries: HashMap<i64, Vec<ListStay>> = HashMap::new();
+    for (g, joined, ended, state) in listed {
+        let outcome = match (ended, state.as_str()) {
+            (None, _) | (_, "waiting" | "called") => Outcome::Waiting,
+            (_, "seated") => Outcome::Seated,
+            _ => Outcome::GaveUp,
+        };
+        entries.entry(g).or_default().push(ListStay {
+            joined: joined.and_utc(),
+            ended: ended.map(|x| x.and_utc()),
+            outcome,
+        });
+    }
+    for g in ids {
+        let s = stays.remove(&g).unwrap_or_default();
+        let e = entries.remove(&g).unwrap_or_default();
+        out.entry(g).or_default().model = waits::calibrate(now, &s, &e);
+    }
+    Ok(out)
+}
+
+/// [`of_games`] for one game.
+pub fn of_game(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppResult<GameWaits> {
+    Ok(of_games(conn, now, &[game_id])?
+        .remove(&game_id)
+        .unwrap_or_default())
+}
