@@ -1,0 +1,280 @@
+//! Seat-ending actions asked twice: the tablet's cash-out shows its receipt and changes
+//! nothing until the second tap (no seat call, no message before it); the floor's "Leaves"
+//! says what would happen and waits for the confirmation. The receipt stays in the player's
+//! record (page and API).
+
+use crate::support::WebSession;
+use crate::table_side::{room, Room};
+use actix_web::test::TestRequest;
+use cardroom::db::schema::seatings;
+use diesel::prelude::*;
+
+/// The open seatings' ids at table 1.
+fn open_at_table_1(r: &Room) -> Vec<i64> {
+    r.app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::table_id.eq(1))
+            .filter(seatings::left_at.is_null())
+            .select(seatings::id)
+            .load(c)
+            .unwrap()
+    })
+}
+
+#[actix_web::test]
+async fn a_cash_out_shows_its_receipt_first_and_frees_the_seat_only_on_the_second_tap() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    r.join(a).await;
+    let s = r.seat(3, "100").await;
+    // Someone waits: a cash-out would call them for seat 3.
+    r.join(b).await;
+    r.advance(150).await;
+    let (audit0, calls0, outbox0) = (
+        r.app.audit_count(),
+        r.app.count("seat_calls"),
+        r.app.count("outbox"),
+    );
+    let first = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "184.50")],
+        )
+        .await;
+    assert_eq!(first.status, 200, "{}", first.text());
+    let page = first.text();
+    assert!(page.contains("id=\"cash-out-confirm\""), "{page}");
+    // The receipt: stack, bought in, time played, result.
+    for shown in ["€184.50", "€100.00", "2 h 30", "+€84.50"] {
+        assert!(page.contains(shown), "{shown} in {page}");
+    }
+    assert!(page.contains("name=\"confirm\" value=\"1\""), "{page}");
+    // Nothing happened: no audit record, the seat is taken, nobody called, nothing sent.
+    assert_eq!(r.app.audit_count(), audit0);
+    assert_eq!(r.seating_at(3), Some(s));
+    assert_eq!(r.stack(s), (10_000, 10_000, None));
+    assert_eq!(r.app.count("seat_calls"), calls0);
+    assert_eq!(r.app.count("outbox"), outbox0);
+
+    // The second tap: the seat is freed, the next player called, the table shows the receipt.
+    let second = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "184.50"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(second.status, 303, "{}", second.text());
+    let to = second.header("location").unwrap();
+    assert_eq!(to, format!("/tablet?receipt={s}#cash-out-receipt"));
+    assert_eq!(r.seating_at(3), None);
+    assert_eq!(r.stack(s).2, Some(18_450));
+    assert_eq!(r.app.count("seat_calls"), calls0 + 1);
+    assert!(r.app.audit_count() > audit0);
+    let note: String = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log;
+        audit_log::table
+            .filter(audit_log::action.eq("seat.cash_out"))
+            .select(audit_log::after_json)
+            .first(c)
+            .unwrap()
+    });
+    let note: serde_json::Value = serde_json::from_str(&note).unwrap();
+    assert_eq!(note["result"], 8_450);
+    assert_eq!(note["minutes"], 150);
+    let table = r
+        .app
+        .call(
+            TestRequest::get()
+                .uri(to.split('#').next().unwrap())
+                .cookie(r.tablet.c())
+                .cookie(r.dealer.c())
+                .to_request(),
+        )
+        .await;
+    assert_eq!(table.status, 200);
+    let t = table.text();
+    assert!(t.contains("id=\"cash-out-receipt\""), "{t}");
+    assert!(t.contains("+€84.50") && t.contains("€184.50"), "{t}");
+    // A second confirmation of the same cash-out changes nothing.
+    let audit1 = r.app.audit_count();
+    let again = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "184.50"), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(again.status, 409, "{}", again.text());
+    assert_eq!(r.app.audit_count(), audit1);
+
+    // The player's record keeps the receipt: the players page and the API.
+    let show = r.app.page(&format!("/players/{a}"), &r.floor).await;
+    assert_eq!(show.status, 200);
+    let show = show.text();
+    let row = show
+        .split(&format!("id=\"cash-out-{s}\""))
+        .nth(1)
+        .and_then(|x| x.split("</tr>").next())
+        .unwrap_or_else(|| panic!("no cash-out row in {show}"));
+    assert!(
+        row.contains("€184.50")
+            && row.contains("€100.00")
+            && row.contains("+€84.50")
+            && row.contains("2 h 30"),
+        "{row}"
+    );
+    let api = r
+        .app
+        .get(&format!("/api/v1/players/{a}/cash-outs"), &r.token)
+        .await;
+    assert_eq!(api.status, 200, "{}", api.text());
+    let j = api.json();
+    assert_eq!(j.as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j[0]["seating_id"], s);
+    assert_eq!(j[0]["stack"], 18_450);
+    assert_eq!(j[0]["bought_in"], 10_000);
+    assert_eq!(j[0]["minutes"], 150);
+    assert_eq!(j[0]["result"], 8_450);
+    assert_eq!(j[0]["seat_no"], 3);
+    // Another player has none; an unknown one is 404.
+    let none = r
+        .app
+        .get(&format!("/api/v1/players/{b}/cash-outs"), &r.token)
+        .await;
+    assert_eq!(none.json().as_array().unwrap().len(), 0);
+    assert_eq!(
+        r.app
+            .get("/api/v1/players/99999/cash-outs", &r.token)
+            .await
+            .status,
+        404
+    );
+}
+
+#[actix_web::test]
+async fn a_refused_cash_out_is_refused_on_the_first_tap_and_a_loss_reads_negative() {
+    let r = room(1).await;
+    r.join(r.players[0]).await;
+    let s = r.seat(2, "200").await;
+    let audit0 = r.app.audit_count();
+    // Not an amount: refused at once, nothing shown to confirm.
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "lots")],
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(!res.text().contains("id=\"cash-out-confirm\""));
+    assert_eq!(r.app.audit_count(), audit0);
+    // A loss: the receipt says minus.
+    r.advance(45).await;
+    let audit0 = r.app.audit_count();
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{s}/cash-out"),
+            &[("stack", "35")],
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    assert!(res.text().contains("-€165.00"), "{}", res.text());
+    assert!(res.text().contains("45 min"), "{}", res.text());
+    assert_eq!(r.app.audit_count(), audit0);
+    assert_eq!(r.seating_at(2), Some(s));
+}
+
+/// The floor's POST with its board cookie (the toast the last action left) sent back.
+async fn floor_page_with(r: &Room, s: &WebSession, done: &str) -> String {
+    r.app
+        .call(
+            TestRequest::get()
+                .uri("/floor")
+                .cookie(s.c())
+                .cookie(actix_web::cookie::Cookie::new(
+                    "floor_done",
+                    done.to_string(),
+                ))
+                .to_request(),
+        )
+        .await
+        .text()
+}
+
+#[actix_web::test]
+async fn the_floor_s_leaves_asks_for_a_confirmation_and_changes_nothing_before_it() {
+    let r = room(2).await;
+    let (a, b) = (r.players[0], r.players[1]);
+    r.join(a).await;
+    let s = r.seat(4, "100").await;
+    r.join(b).await;
+    let (audit0, calls0, outbox0) = (
+        r.app.audit_count(),
+        r.app.count("seat_calls"),
+        r.app.count("outbox"),
+    );
+    let first = r
+        .app
+        .post_form(&format!("/floor/seatings/{s}/leave"), &r.floor, &[])
+        .await;
+    assert_eq!(first.status, 303, "{}", first.text());
+    assert_eq!(r.app.audit_count(), audit0);
+    assert_eq!(open_at_table_1(&r), vec![s]);
+    assert_eq!(r.app.count("seat_calls"), calls0);
+    assert_eq!(r.app.count("outbox"), outbox0);
+    // The board says who would leave which seat, with the confirmation.
+    let done = first.cookie("floor_done").expect("the toast");
+    let board = floor_page_with(&r, &r.floor, &done).await;
+    assert!(
+        board.contains("is about to leave seat 4 at table 1"),
+        "{board}"
+    );
+    assert!(
+        board.contains(&format!("action=\"/floor/seatings/{s}/leave\""))
+            && board.contains("id=\"floor-confirm\""),
+        "{board}"
+    );
+    // A toast cookie naming any other address is not offered as a confirmation.
+    let forged = serde_urlencoded::to_string([("m", "x"), ("k", "/floor/tables/1/close")]).unwrap();
+    let board = floor_page_with(&r, &r.floor, &forged).await;
+    assert!(!board.contains("id=\"floor-confirm\""), "{board}");
+
+    // The second tap ends the seating (audited).
+    let second = r
+        .app
+        .post_form(
+            &format!("/floor/seatings/{s}/leave"),
+            &r.floor,
+            &[("confirm", "1")],
+        )
+        .await;
+    assert_eq!(second.status, 303, "{}", second.text());
+    assert!(open_at_table_1(&r).is_empty());
+    assert!(r.app.audit_count() > audit0);
+    let left: i64 = r.app.with_conn(|c| {
+        use cardroom::db::schema::audit_log;
+        audit_log::table
+            .filter(audit_log::action.eq("seat.leave"))
+            .count()
+            .get_result(c)
+            .unwrap()
+    });
+    assert_eq!(left, 1);
+    // Asked again for a seating already ended: refused, nothing changes.
+    let audit1 = r.app.audit_count();
+    let again = r
+        .app
+        .post_form(&format!("/floor/seatings/{s}/leave"), &r.floor, &[])
+        .await;
+    assert_eq!(r.app.audit_count(), audit1);
+    let done = again.cookie("floor_done");
+    assert!(
+        done.is_none()
+            || !floor_page_with(&r, &r.floor, &done.unwrap())
+                .await
+                .contains("id=\"floor-confirm\"")
+    );
+}
