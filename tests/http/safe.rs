@@ -278,3 +278,152 @@ async fn the_floor_s_leaves_asks_for_a_confirmation_and_changes_nothing_before_i
                 .contains("id=\"floor-confirm\"")
     );
 }
+
+/// A report's CSV as a spreadsheet in `lang` reads it: UTF-8 with its byte order mark, the
+/// language's separator; its rows (header first).
+async fn csv_in(r: &crate::reports::Day, lang: &str, uri: &str) -> Vec<Vec<String>> {
+    let res = r
+        .app
+        .call(
+            TestRequest::get()
+                .uri(uri)
+                .cookie(r.s.c())
+                .cookie(actix_web::cookie::Cookie::new("cr_lang", lang.to_string()))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{uri}: {}", res.text());
+    assert!(
+        res.body.starts_with(b"\xEF\xBB\xBF"),
+        "{uri} ({lang}): no UTF-8 byte order mark"
+    );
+    let sep = if lang == "pt" { b';' } else { b',' };
+    let mut rd = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .delimiter(sep)
+        .from_reader(&res.body[3..]);
+    let rows: Vec<Vec<String>> = rd
+        .records()
+        .map(|x| x.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    // Every line has as many fields as the header: the separator splits it as meant.
+    assert!(
+        rows[0].len() > 3,
+        "{lang} {uri}: one column only: {:?}",
+        rows[0]
+    );
+    assert!(rows.iter().all(|x| x.len() == rows[0].len()), "{rows:?}");
+    rows
+}
+
+/// The `data-minor` of the cell `data-col="{col}"` in the page's element `id="{row}"`.
+fn tr_attr(page: &str, row: &str, col: &str) -> i64 {
+    let tr = page
+        .split(&format!("id=\"{row}\""))
+        .nth(1)
+        .and_then(|x| x.split("</tr>").next())
+        .unwrap_or_else(|| panic!("no {row} in the page"));
+    tr.split(&format!("data-col=\"{col}\" data-minor=\""))
+        .nth(1)
+        .and_then(|x| x.split('"').next())
+        .and_then(|x| x.parse().ok())
+        .unwrap_or_else(|| panic!("no {col} in {row}: {tr}"))
+}
+
+fn col_of(rows: &[Vec<String>], name: &str) -> usize {
+    rows[0]
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name:?} in {:?}", rows[0]))
+}
+
+/// The text of the cell `data-col="{col}"` in the page's element `id="{row}"`.
+fn page_cell(page: &str, row: &str, col: &str) -> String {
+    let tr = page
+        .split(&format!("id=\"{row}\""))
+        .nth(1)
+        .and_then(|x| x.split("</tr>").next())
+        .unwrap_or_else(|| panic!("no {row} in the page"));
+    let cell = tr
+        .split(&format!("data-col=\"{col}\""))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {col} in {row}: {tr}"));
+    let text = cell.split_once('>').unwrap().1;
+    text.split('<').next().unwrap().trim().to_string()
+}
+
+#[actix_web::test]
+async fn the_reports_csv_follow_the_page_s_language_and_say_the_page_s_figures() {
+    let d = crate::reports::day().await;
+    for (lang, hours, played, cagnotte_h, total) in [
+        ("en", "Hours", "Hours played", "Cagnotte (EUR)", "Total"),
+        ("pt", "Horas", "Horas jogadas", "Cagnotte (EUR)", "Total"),
+    ] {
+        let page = d
+            .app
+            .call(
+                TestRequest::get()
+                    .uri("/floor/reports?day=2026-11-20")
+                    .cookie(d.s.c())
+                    .cookie(actix_web::cookie::Cookie::new("cr_lang", lang))
+                    .to_request(),
+            )
+            .await
+            .text();
+        let dm = if lang == "pt" { "," } else { "." };
+        // The shifts: the hours the page shows next to each shift are the CSV's.
+        let rows = csv_in(&d, lang, "/floor/reports.csv?day=2026-11-20&part=shifts").await;
+        let h = col_of(&rows, hours);
+        for (i, shift) in [(1, d.shift1), (2, d.shift2)] {
+            let on_page = page_cell(&page, &format!("report-shift-{shift}"), "hours");
+            assert_eq!(rows[i][h], on_page, "{lang}: shift {shift}");
+            assert!(on_page.contains(dm), "{lang}: {on_page}");
+            assert_ne!(on_page, format!("0{dm}00"), "{lang}: a shift of no length");
+            // The cagnotte of the shift, page and CSV.
+            let minor: i64 = tr_attr(&page, &format!("report-shift-{shift}"), "cagnotte");
+            let cell = &rows[i][col_of(&rows, cagnotte_h)];
+            assert_eq!(
+                cell.replace(dm, "").parse::<i64>().unwrap(),
+                minor,
+                "{lang}"
+            );
+        }
+        // No column the page does not show for a shift (a seat's hours are not a shift's).
+        assert!(!rows[0].iter().any(|x| x == played), "{:?}", rows[0]);
+        // The tables: the total hours played and the cagnotte, page against CSV.
+        let rows = csv_in(&d, lang, "/floor/reports.csv?day=2026-11-20&part=tables").await;
+        let last = rows.last().unwrap();
+        assert_eq!(last[0], total);
+        let total_hours = page
+            .split("id=\"report-total-hours\">")
+            .nth(1)
+            .and_then(|x| x.split('<').next())
+            .unwrap();
+        assert_eq!(last[col_of(&rows, played)], total_hours, "{lang}");
+        assert_eq!(
+            last[col_of(&rows, cagnotte_h)],
+            format!("200{dm}00"),
+            "{lang}"
+        );
+        assert!(page.contains("data-minor=\"20000\""), "{lang}");
+        // The hours of the day add up to the same cagnotte, in either mark.
+        let rows = csv_in(&d, lang, "/floor/reports.csv?day=2026-11-20&part=hours").await;
+        let c = col_of(&rows, cagnotte_h);
+        let sum: i64 = rows[1..]
+            .iter()
+            .map(|r| r[c].replace(dm, "").parse::<i64>().unwrap())
+            .sum();
+        assert_eq!(sum, 20_000, "{lang}");
+        // The players' hours too.
+        let rows = csv_in(
+            &d,
+            lang,
+            "/floor/reports/players.csv?month=2026-11&part=players",
+        )
+        .await;
+        assert!(
+            rows.last().unwrap().last().unwrap().contains(dm),
+            "{rows:?}"
+        );
+    }
+}
