@@ -427,3 +427,115 @@ async fn the_reports_csv_follow_the_page_s_language_and_say_the_page_s_figures()
         );
     }
 }
+
+/// The keys of a Fluent catalog directory (every `key = ...` line of its files).
+fn catalog(lang: &str) -> std::collections::BTreeMap<String, String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/i18n/{lang}"));
+    let mut out = std::collections::BTreeMap::new();
+    for f in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        for line in text.lines() {
+            if let Some((k, v)) = line.split_once(" = ") {
+                if !k.is_empty()
+                    && k.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                {
+                    out.insert(k.to_string(), v.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The catalog keys a template names literally (`c.t("k")`, `c.t1("k", ...)`, `c.t2(...)`),
+/// with whether it is a button's label or its second-tap text.
+fn keys_in(template: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for (i, _) in template.match_indices("c.t") {
+        let rest = &template[i + 3..];
+        let Some(open) = rest.find("(\"") else {
+            continue;
+        };
+        if open > 2 {
+            continue;
+        }
+        let key = rest[open + 2..].split('"').next().unwrap_or_default();
+        // `c.tk("prefix-", value)`: a family of keys, checked by the catalog's own test.
+        if key.ends_with('-') {
+            continue;
+        }
+        // A button's label: the last tag opened before it is a <button>, or a data-confirm.
+        let before = &template[..i];
+        let tag = before.rfind('<').map(|t| &before[t..]).unwrap_or_default();
+        let button = tag.starts_with("<button") || before.ends_with("data-confirm=\"{{ ");
+        out.push((key.to_string(), button));
+    }
+    out
+}
+
+#[test]
+fn every_label_of_the_tablet_and_the_board_is_in_both_catalogs_and_the_tablet_says_session_for_one_thing(
+) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let (en, pt) = (catalog("en"), catalog("pt"));
+    let mut tablet_keys = Vec::new();
+    let mut buttons = 0;
+    for dir in ["tablet", "floor"] {
+        for f in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = f.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (key, button) in keys_in(&text) {
+                if button {
+                    buttons += 1;
+                    assert!(
+                        en.contains_key(&key),
+                        "{path:?}: button label {key} not in English"
+                    );
+                    assert!(
+                        pt.contains_key(&key),
+                        "{path:?}: button label {key} not in Portuguese"
+                    );
+                }
+                if dir == "tablet" {
+                    tablet_keys.push(key);
+                }
+            }
+        }
+    }
+    assert!(
+        buttons > 40,
+        "only {buttons} button labels found: the scan is broken"
+    );
+    // «Sessão» on the tablet is the session of play (PT-2007 7b, 74: the cagnotte's hour, a
+    // table played by sessions), never the dealer's sign-in.
+    let mut session_words = Vec::new();
+    for key in &tablet_keys {
+        let Some(text) = pt.get(key) else { continue };
+        if text.to_lowercase().contains("sessão") {
+            session_words.push((key.clone(), text.clone()));
+            assert!(
+                !key.contains("sign") && !key.contains("login") && !key.contains("logout"),
+                "{key} says «sessão» for the sign-in: {text}"
+            );
+            assert!(
+                key.contains("cagnotte") || key.contains("session") || key.contains("cave"),
+                "{key} says «sessão» for something else than the session of play: {text}"
+            );
+        }
+    }
+    assert!(
+        !session_words.is_empty(),
+        "the cagnotte session is on the tablet"
+    );
+    for key in ["tablet-sign-out", "tablet-sign-out-confirm"] {
+        assert!(
+            !pt[key].to_lowercase().contains("sessão"),
+            "{key}: {}",
+            pt[key]
+        );
+    }
+    // The button says what its help names.
+    assert!(pt["tablet-hand-help"].contains(&pt["tablet-new-hand"]));
+    assert!(en["tablet-hand-help"].contains(&en["tablet-new-hand"]));
+}
