@@ -60,6 +60,8 @@ mod registration;
 mod reports;
 #[path = "http/rulings.rs"]
 mod rulings;
+#[path = "http/safe.rs"]
+mod safe;
 #[path = "http/seat_prefs.rs"]
 mod seat_prefs;
 #[path = "http/sessions.rs"]

@@ -20,6 +20,7 @@ pub mod login_throttle;
 pub mod money;
 pub mod player;
 pub mod profile;
+pub mod receipt;
 pub mod remote_join;
 pub mod ruling;
 pub mod seat_pref;

@@ -19,6 +19,7 @@ const EN: &[&str] = &[
     include_str!("en/limits.ftl"),
     include_str!("en/rulings.ftl"),
     include_str!("en/waits.ftl"),
+    include_str!("en/safe.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -33,6 +34,7 @@ const PT: &[&str] = &[
     include_str!("pt/limits.ftl"),
     include_str!("pt/rulings.ftl"),
     include_str!("pt/waits.ftl"),
+    include_str!("pt/safe.ftl"),
 ];
 
 pub struct I18n {

@@ -84,6 +84,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(crate::web::api_tablets::routes)
         .configure(crate::web::api_join::routes)
         .configure(crate::web::api_prefs::routes)
+        .configure(crate::web::api_safe::routes)
         .configure(crate::web::api_buttons::routes)
         .configure(crate::web::api_rulings::routes);
     if test_clock {
@@ -629,7 +630,7 @@ pub struct AuditRange {
     pub to: Option<String>,
 }
 
-fn page_limit(limit: Option<i64>) -> AppResult<i64> {
+pub(crate) fn page_limit(limit: Option<i64>) -> AppResult<i64> {
     let l = limit.unwrap_or(50);
     if (1..=200).contains(&l) {
         Ok(l)

@@ -268,6 +268,16 @@ impl Ctx {
         }
     }
 
+    /// A number of minutes, short: "35 min", "2 h 05" (the time a cash-out's receipt counts).
+    pub fn minutes(&self, m: impl Val<i64>) -> String {
+        let m = m.val().max(0);
+        if m < 60 {
+            format!("{m} min")
+        } else {
+            format!("{} h {:02}", m / 60, m % 60)
+        }
+    }
+
     /// Whole seconds left until an instant (0 once passed).
     pub fn seconds_to(&self, t: &DateTime<Utc>) -> i64 {
         (*t - self.now).num_seconds().max(0)

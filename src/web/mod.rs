@@ -10,6 +10,7 @@ pub mod api_limits;
 pub mod api_messages;
 pub mod api_prefs;
 pub mod api_rulings;
+pub mod api_safe;
 pub mod api_table;
 pub mod api_tablets;
 pub mod assets;

@@ -3164,7 +3164,10 @@ async fn pt2007_26_at_session_tables_a_move_needs_a_lost_cave_four_players_left_
         "conflict",
     )
     .await;
-    assert!(msg.contains("PT-2007 26") && msg.contains("cave"), "{msg}");
+    assert!(
+        msg.contains("PT-2007 26") && msg.contains("whole stack"),
+        "{msg}"
+    );
     let msg = refuse(
         &app,
         &uri,

@@ -23,12 +23,12 @@ fn at(s: &str) -> NaiveDateTime {
     NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M").unwrap()
 }
 
-struct Day {
-    app: TestApp,
-    s: WebSession,
+pub(crate) struct Day {
+    pub(crate) app: TestApp,
+    pub(crate) s: WebSession,
     p: Vec<i64>,
-    shift1: i64,
-    shift2: i64,
+    pub(crate) shift1: i64,
+    pub(crate) shift2: i64,
 }
 
 fn seating(
@@ -148,7 +148,7 @@ fn staff_id(app: &TestApp, username: &str) -> i64 {
 
 /// Two games ("NL 1/2" id 1, "NL 2/5" id 2), table 1 (9 seats, game 1) and table 2 (8 seats,
 /// game 2), four players, two dealers, and the day's rows.
-async fn day() -> Day {
+pub(crate) async fn day() -> Day {
     let app = TestApp::new().await;
     let token = app.admin_token().await;
     nl_game(&app, &token).await;
@@ -742,13 +742,14 @@ async fn a_gaming_day_in_figures_page_json_and_csv_agree() {
                 .to_request(),
         )
         .await;
+    // A spreadsheet set to Portuguese: `;` between fields, the decimal comma.
     assert!(
-        r.text().lines().last().unwrap().starts_with("Total,"),
+        r.text().lines().last().unwrap().starts_with("Total;"),
         "{}",
         r.text()
     );
     assert!(
-        r.text().contains("Cobrado (EUR)") && r.text().contains(",200.00,"),
+        r.text().contains("Cobrado (EUR)") && r.text().contains(";200,00;"),
         "{}",
         r.text()
     );

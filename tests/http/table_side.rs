@@ -11,18 +11,18 @@ use actix_web::test::TestRequest;
 use cardroom::db::schema::{buyins, chip_custody, seat_calls, seatings};
 use diesel::prelude::*;
 
-struct Room {
-    app: TestApp,
-    token: String,
-    floor: WebSession,
-    tablet: Tablet,
-    dealer: WebSession,
-    players: Vec<i64>,
+pub(crate) struct Room {
+    pub(crate) app: TestApp,
+    pub(crate) token: String,
+    pub(crate) floor: WebSession,
+    pub(crate) tablet: Tablet,
+    pub(crate) dealer: WebSession,
+    pub(crate) players: Vec<i64>,
 }
 
 impl Room {
     /// A POST from the tablet, signed in as `who`.
-    async fn tap(
+    pub(crate) async fn tap(
         &self,
         who: &WebSession,
         uri: &str,
@@ -42,7 +42,7 @@ impl Room {
             .await
     }
 
-    async fn view(&self) -> String {
+    pub(crate) async fn view(&self) -> String {
         self.app
             .call(
                 TestRequest::get()
@@ -55,7 +55,7 @@ impl Room {
             .text()
     }
 
-    async fn seat_page(&self, seating: i64) -> crate::support::Resp {
+    pub(crate) async fn seat_page(&self, seating: i64) -> crate::support::Resp {
         self.app
             .call(
                 TestRequest::get()
@@ -67,7 +67,7 @@ impl Room {
             .await
     }
 
-    async fn join(&self, player: i64) {
+    pub(crate) async fn join(&self, player: i64) {
         let game: i64 = self.app.with_conn(|c| {
             cardroom::db::schema::card_tables::table
                 .find(1)
@@ -88,7 +88,7 @@ impl Room {
         assert_eq!(r.status, 201, "{}", r.text());
     }
 
-    async fn call(&self, seat: i32) -> i64 {
+    pub(crate) async fn call(&self, seat: i32) -> i64 {
         let r = self
             .app
             .send_json(
@@ -103,7 +103,7 @@ impl Room {
     }
 
     /// Calls the next player for `seat` and seats them from the tablet with `amount`.
-    async fn seat(&self, seat: i32, amount: &str) -> i64 {
+    pub(crate) async fn seat(&self, seat: i32, amount: &str) -> i64 {
         let call = self.call(seat).await;
         let r = self
             .tap(
@@ -116,7 +116,7 @@ impl Room {
         self.seating_at(seat).expect("seated")
     }
 
-    fn seating_at(&self, seat: i32) -> Option<i64> {
+    pub(crate) fn seating_at(&self, seat: i32) -> Option<i64> {
         self.app.with_conn(|c| {
             seatings::table
                 .filter(seatings::table_id.eq(1))
@@ -129,7 +129,7 @@ impl Room {
         })
     }
 
-    fn stack(&self, seating: i64) -> (i64, i64, Option<i64>) {
+    pub(crate) fn stack(&self, seating: i64) -> (i64, i64, Option<i64>) {
         self.app.with_conn(|c| {
             seatings::table
                 .find(seating)
@@ -139,7 +139,7 @@ impl Room {
         })
     }
 
-    async fn advance(&self, minutes: i64) {
+    pub(crate) async fn advance(&self, minutes: i64) {
         let r = self
             .app
             .send_json(
@@ -153,7 +153,7 @@ impl Room {
     }
 
     /// One pass of the scheduler, as the server runs it.
-    fn tick(&self) -> usize {
+    pub(crate) fn tick(&self) -> usize {
         let now = self.app.state.clock.now();
         self.app.with_conn(|c| {
             self.app
@@ -170,7 +170,7 @@ impl Room {
 
 /// Two open tables of NL 1/2 (buy-in €40–€200), a tablet at table 1 with dealer1 signed in,
 /// `n` eligible players.
-async fn room(n: usize) -> Room {
+pub(crate) async fn room(n: usize) -> Room {
     let app = TestApp::with_clock(true).await;
     let (token, floor, tablet) = paired_room(&app).await;
     app.create_staff("dealer1", "dealer");
@@ -251,7 +251,7 @@ async fn bsop_26_the_tablet_shows_and_checks_the_buyin_of_a_player_returning_wit
         .tap(
             &r.dealer,
             &format!("/tablet/seats/{s}/cash-out"),
-            &[("stack", "150")],
+            &[("stack", "150"), ("confirm", "1")],
         )
         .await;
     assert_eq!(res.status, 303, "{}", res.text());
@@ -302,7 +302,7 @@ async fn bsop_26_exactly_one_hour_after_leaving_the_game_range_applies_again() {
         .tap(
             &r.dealer,
             &format!("/tablet/seats/{s}/cash-out"),
-            &[("stack", "180")],
+            &[("stack", "180"), ("confirm", "1")],
         )
         .await;
     assert_eq!(res.status, 303, "{}", res.text());
@@ -389,7 +389,7 @@ async fn bsop_38_a_winner_may_not_leave_a_mid_limit_table_before_an_hour_unless_
         .tap(
             &r.dealer,
             &format!("/tablet/seats/{s2}/cash-out"),
-            &[("stack", "300")],
+            &[("stack", "300"), ("confirm", "1")],
         )
         .await;
     assert_eq!(res.status, 303, "{}", res.text());
@@ -398,7 +398,11 @@ async fn bsop_38_a_winner_may_not_leave_a_mid_limit_table_before_an_hour_unless_
         .tap(
             &r.floor,
             &format!("/tablet/seats/{s}/cash-out"),
-            &[("stack", "450"), ("override_reason", "Family emergency")],
+            &[
+                ("stack", "450"),
+                ("override_reason", "Family emergency"),
+                ("confirm", "1"),
+            ],
         )
         .await;
     assert_eq!(res.status, 303, "{}", res.text());
@@ -424,7 +428,7 @@ async fn bsop_38_exactly_at_the_minimum_stay_a_winner_may_leave() {
         .tap(
             &r.dealer,
             &format!("/tablet/seats/{s}/cash-out"),
-            &[("stack", "900")],
+            &[("stack", "900"), ("confirm", "1")],
         )
         .await;
     assert_eq!(res.status, 303, "{}", res.text());

@@ -105,7 +105,7 @@ tablet-cash-out-action = Cash out
 tablet-override-reason = Override reason (floor)
 tablet-change-table = Change table with the stack
 tablet-change-table-action = Change table
-tablet-cave-lost = The player has lost the cave (session game)
+tablet-cave-lost = The player has lost their whole stack (session game)
 
 ## Chip removal (BSOP 36)
 tablet-removal-help = Count the chips, say where they are kept, then a second staff member counts again and confirms.
@@ -248,7 +248,7 @@ action-cagnotte-commission = Commission recorded
 action-shift-start = Dealer shift started
 action-shift-end = Dealer shift ended
 cagnotte-title = Cagnotte
-cagnotte-session = Session { $number }
+cagnotte-session = Cagnotte session { $number }
 cagnotte-session-since = since { $time }
 cagnotte-hour-up = Hour up: the next hand over closes the session
 cagnotte-hour-up-at = hour up at { $time }
@@ -262,7 +262,6 @@ cagnotte-state-exempt = Exempt
 cagnotte-pot = Pot
 cagnotte-rake = Rake
 cagnotte-no-flop = No flop, no bet
-cagnotte-hand-over = Hand over · next hand
 cagnotte-seat-due = Owes { $amount }
 shift-title = Dealer shift
 shift-tip-amount = Tips

@@ -398,24 +398,24 @@ pub(super) fn call_next_quietly(
     }
 }
 
-/// BSOP 38: leaving with a counted stack. A winner (stack above the total bought in) who has
-/// not sat the minimum stay of the table's limit is refused with the time left, unless a
-/// floor manager overrides with a reason (`override_reason`, `supervisor`), which is audited.
-/// The stack is recorded as taken off (BSOP 26) and the next player is called for the seat.
-/// A seating with no buy-in recorded (seated by the floor, chips never entered) has nothing to
-/// compare with: the rule cannot tell a winner and does not refuse.
+/// BSOP 38: what a cash-out of `stack` asks before anything is written: the stack within
+/// the game's bounds, and a winner (stack above the total bought in) who has not sat the
+/// minimum stay of the table's limit refused with the time left, unless a floor manager
+/// overrides with a reason (`override_reason`, `supervisor`). Answers the seating, its
+/// table-side state and the override's audit note, if one was needed. A seating with no
+/// buy-in recorded (seated by the floor, chips never entered) has nothing to compare with: the
+/// rule cannot tell a winner and does not refuse.
 #[allow(clippy::too_many_arguments)]
-pub fn cash_out(
+fn check_cash_out(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     room: &Room,
-    actor: &Actor,
     supervisor: bool,
     seating_id: i64,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
-) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
+) -> AppResult<(SeatingRow, SeatSideRow, Option<serde_json::Value>)> {
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     let t = table(conn, s.table_id)?;
     let g = match t.game_id {
@@ -429,6 +429,7 @@ pub fn cash_out(
         stack,
     )?;
     let limit = g.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
+    let mut note = None;
     if sd.bought_in > 0 {
         if let Err(refusal) = check_leave(
             stack,
@@ -446,20 +447,78 @@ pub fn cash_out(
                 }
                 Some(r) => {
                     let r = text("override_reason", r, 300)?;
-                    let note = serde_json::json!({ "rule": "BSOP 38", "reason": r, "refusal": refusal, "stack": stack, "bought_in": sd.bought_in });
-                    audit::record::<(), _>(
-                        conn,
-                        now,
-                        actor,
-                        "seat.min_stay_override",
-                        "player",
-                        Some(s.player_id),
-                        None,
-                        Some(&note),
-                    )?;
+                    note = Some(
+                        serde_json::json!({ "rule": "BSOP 38", "reason": r, "refusal": refusal, "stack": stack, "bought_in": sd.bought_in }),
+                    );
                 }
             }
         }
+    }
+    Ok((s, sd, note))
+}
+
+/// The receipt a cash-out of `stack` would give now, asked before the dealer confirms it (the
+/// second tap): refused exactly as [`cash_out`] would be, and nothing is written.
+#[allow(clippy::too_many_arguments)]
+pub fn preview_cash_out(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    supervisor: bool,
+    seating_id: i64,
+    stack: i64,
+    override_reason: Option<&str>,
+    at_table: Option<i64>,
+) -> AppResult<CashOutReceipt> {
+    let (s, sd, _) = check_cash_out(
+        conn,
+        now,
+        room,
+        supervisor,
+        seating_id,
+        stack,
+        override_reason,
+        at_table,
+    )?;
+    receipt_of(conn, &s, stack, sd.bought_in, now)
+}
+
+/// BSOP 38: leaving with a counted stack, checked as [`check_cash_out`] says (an override is
+/// audited). The stack is recorded as taken off (BSOP 26) and the next player is called for
+/// the seat.
+#[allow(clippy::too_many_arguments)]
+pub fn cash_out(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    actor: &Actor,
+    supervisor: bool,
+    seating_id: i64,
+    stack: i64,
+    override_reason: Option<&str>,
+    at_table: Option<i64>,
+) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
+    let (s, sd, override_note) = check_cash_out(
+        conn,
+        now,
+        room,
+        supervisor,
+        seating_id,
+        stack,
+        override_reason,
+        at_table,
+    )?;
+    if let Some(note) = override_note {
+        audit::record::<(), _>(
+            conn,
+            now,
+            actor,
+            "seat.min_stay_override",
+            "player",
+            Some(s.player_id),
+            None,
+            Some(&note),
+        )?;
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
@@ -470,7 +529,8 @@ pub fn cash_out(
             .returning(seatings::id)
     )
     .changed(dbc))?;
-    let note = serde_json::json!({ "stack": stack, "bought_in": sd.bought_in });
+    let r = receipt_of(conn, &s, stack, sd.bought_in, now)?;
+    let note = serde_json::json!({ "stack": stack, "bought_in": sd.bought_in, "minutes": r.receipt.minutes, "result": r.receipt.result });
     audit::record::<(), _>(
         conn,
         now,
@@ -484,6 +544,101 @@ pub fn cash_out(
     let left = floor::leave(conn, now, &room.profile, actor, s.id, CASHED_OUT)?;
     let next = call_next_quietly(conn, now, room, actor, s.table_id, s.seat_no)?;
     Ok((left, next))
+}
+
+/// A cash-out's receipt (PT-ONL 65-67): where, when, and [`crate::domain::receipt::Receipt`].
+#[derive(Debug, Clone, Serialize)]
+pub struct CashOutReceipt {
+    pub seating_id: i64,
+    pub player_id: i64,
+    /// The player's alias (as the table knows them).
+    pub alias: String,
+    pub table_id: i64,
+    pub table_number: i32,
+    pub seat_no: i32,
+    /// When play in the game began (a move to another table keeps it, BSOP 27).
+    pub since: NaiveDateTime,
+    /// The cash-out (for a preview, now).
+    pub at: NaiveDateTime,
+    #[serde(flatten)]
+    pub receipt: crate::domain::receipt::Receipt,
+}
+
+fn receipt_of(
+    conn: &mut DbConn,
+    s: &SeatingRow,
+    stack: i64,
+    bought_in: i64,
+    at: DateTime<Utc>,
+) -> AppResult<CashOutReceipt> {
+    let since = floor::in_game_since(conn, s)?;
+    let t = table(conn, s.table_id)?;
+    let receipt = crate::domain::receipt::receipt(stack, bought_in, since, at)?;
+    let alias: String = crate::native!(conn, |dbc| players::table
+        .find(s.player_id)
+        .select(players::alias)
+        .first(dbc))?;
+    Ok(CashOutReceipt {
+        seating_id: s.id,
+        player_id: s.player_id,
+        alias,
+        table_id: s.table_id,
+        table_number: t.number,
+        seat_no: s.seat_no,
+        since: since.naive_utc(),
+        at: at.naive_utc(),
+        receipt,
+    })
+}
+
+/// The player's cash-outs, newest first (at most `limit`): each seating that ended cashed
+/// out, with its receipt as it was when the chips were taken off.
+pub fn cash_outs_of(
+    conn: &mut DbConn,
+    player_id: i64,
+    limit: i64,
+) -> AppResult<Vec<CashOutReceipt>> {
+    let rows: Vec<(SeatingRow, i64, Option<i64>)> = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::player_id.eq(player_id))
+        .filter(seatings::left_reason.eq(CASHED_OUT))
+        .filter(seatings::taken_off.is_not_null())
+        .order((seatings::left_at.desc(), seatings::id.desc()))
+        .limit(limit)
+        .select((
+            SeatingRow::as_select(),
+            seatings::bought_in,
+            seatings::taken_off
+        ))
+        .load(dbc))?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (s, bought_in, taken_off) in rows {
+        let (Some(at), Some(stack)) = (s.left_at, taken_off) else {
+            continue;
+        };
+        out.push(receipt_of(conn, &s, stack, bought_in, at.and_utc())?);
+    }
+    Ok(out)
+}
+
+/// The receipt of one seating that ended cashed out (the tablet shows it after the second
+/// tap). Not found when the seating did not end with a cash-out.
+pub fn cash_out_receipt(conn: &mut DbConn, seating_id: i64) -> AppResult<CashOutReceipt> {
+    let (s, bought_in, taken_off): (SeatingRow, i64, Option<i64>) =
+        crate::native!(conn, |dbc| seatings::table
+            .find(seating_id)
+            .filter(seatings::left_reason.eq(CASHED_OUT))
+            .select((
+                SeatingRow::as_select(),
+                seatings::bought_in,
+                seatings::taken_off
+            ))
+            .first(dbc))
+        .optional()?
+        .ok_or(AppError::NotFound)?;
+    let (Some(at), Some(stack)) = (s.left_at, taken_off) else {
+        return Err(AppError::NotFound);
+    };
+    receipt_of(conn, &s, stack, bought_in, at.and_utc())
 }
 
 /// BSOP 27 with BSOP 58 / PT-2007 26: a voluntary change to a similar table with the whole

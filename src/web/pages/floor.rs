@@ -663,19 +663,39 @@ async fn confirm(
     .await
 }
 
+/// The floor's "Leaves" in a seat's menu: two taps. The first changes nothing and says on
+/// the board who would leave which seat, with a confirmation; only the second (`confirm=1`)
+/// ends the seating (and so frees the seat for the next call).
 async fn leave(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
     path: web::Path<i64>,
-    form: CsrfForm<ReasonForm>,
+    form: CsrfForm<LeaveForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
+    let confirmed = form.0.confirm.as_deref().map(str::trim) == Some("1");
     let reason = form
         .0
         .reason
         .filter(|r| !r.trim().is_empty())
         .unwrap_or_else(|| "left".into());
+    if !confirmed {
+        return act_said(&req, &st, &who, String::new(), move |conn, _| {
+            let s = services::floor::seating(conn, id)?;
+            if s.left_at.is_some() {
+                return Err(crate::services::conflict("err-already-left"));
+            }
+            let (alias, _, table) =
+                services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
+            Ok(Said::new("safe-leave-confirm")
+                .arg("alias", alias)
+                .arg("table", table)
+                .arg("seat", s.seat_no)
+                .confirm(format!("/floor/seatings/{id}/leave")))
+        })
+        .await;
+    }
     act_said(&req, &st, &who, String::new(), move |conn, a| {
         let s = services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason)?;
         let (alias, _, table) = services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
@@ -685,6 +705,13 @@ async fn leave(
             .arg("seat", s.seat_no))
     })
     .await
+}
+
+#[derive(Deserialize)]
+struct LeaveForm {
+    reason: Option<String>,
+    /// `1` on the second tap.
+    confirm: Option<String>,
 }
 
 async fn draw_seats(

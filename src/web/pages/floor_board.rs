@@ -52,11 +52,13 @@ pub fn panel_of_referer(req: &HttpRequest) -> Option<i32> {
 }
 
 /// What an action did, to be said on the dashboard it lands on: a message key with its
-/// arguments, and the address that undoes it, if it can be undone.
+/// arguments, and the address that undoes it, if it can be undone — or, for an action asked
+/// for the first time that frees a seat, the address that does it on the second tap.
 pub struct Said {
     pub key: &'static str,
     pub args: Vec<(&'static str, String)>,
     pub undo: Option<String>,
+    pub confirm: Option<String>,
 }
 
 impl Said {
@@ -65,6 +67,7 @@ impl Said {
             key,
             args: Vec::new(),
             undo: None,
+            confirm: None,
         }
     }
 
@@ -78,11 +81,18 @@ impl Said {
         self
     }
 
+    /// The second tap's address (only `/floor/seatings/{id}/leave`).
+    pub fn confirm(mut self, path: String) -> Said {
+        self.confirm = Some(path);
+        self
+    }
+
     /// In the user's language.
     pub fn flash(&self, i18n: &I18n, lang: Language) -> Flash {
         Flash {
             text: i18n.msg(lang, self.key, &self.args),
             undo: self.undo.clone(),
+            confirm: self.confirm.clone(),
         }
     }
 }
@@ -94,6 +104,9 @@ pub struct Flash {
     pub text: String,
     /// Where a form undoes the action (only `/floor/entries/{id}/restore`).
     pub undo: Option<String>,
+    /// Where a form confirms a seat-ending action (only `/floor/seatings/{id}/leave`): the
+    /// first tap said what would happen and changed nothing.
+    pub confirm: Option<String>,
 }
 
 const FLASH_COOKIE: &str = "floor_done";
@@ -103,6 +116,9 @@ impl Flash {
         let mut pairs = vec![("m", self.text.chars().take(300).collect::<String>())];
         if let Some(u) = &self.undo {
             pairs.push(("u", u.clone()));
+        }
+        if let Some(k) = &self.confirm {
+            pairs.push(("k", k.clone()));
         }
         let value = serde_urlencoded::to_string(pairs).unwrap_or_default();
         let c = Cookie::build(FLASH_COOKIE, value)
@@ -122,11 +138,13 @@ impl Flash {
         let mut f = Flash {
             text: String::new(),
             undo: None,
+            confirm: None,
         };
         for (k, v) in pairs {
             match k.as_str() {
                 "m" => f.text = v.chars().take(300).collect(),
                 "u" if is_restore_path(&v) => f.undo = Some(v),
+                "k" if is_leave_path(&v) => f.confirm = Some(v),
                 _ => {}
             }
         }
@@ -138,6 +156,12 @@ impl Flash {
         c.make_removal();
         let _ = res.add_cookie(&c);
     }
+}
+
+fn is_leave_path(p: &str) -> bool {
+    p.strip_prefix("/floor/seatings/")
+        .and_then(|r| r.strip_suffix("/leave"))
+        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn is_restore_path(p: &str) -> bool {

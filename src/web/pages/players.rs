@@ -536,6 +536,8 @@ struct ShowPage {
     pref_saved: bool,
     /// BSOP 16-22: the rulings that involved the player (shown to the floor; BSOP 22).
     rulings: Vec<crate::services::rulings::RulingLine>,
+    /// PT-ONL 65-67: the player's cash-outs with their receipts, newest first.
+    cash_outs: Vec<crate::services::table_side::CashOutReceipt>,
 }
 
 #[derive(Deserialize)]
@@ -576,8 +578,8 @@ async fn show_page(
     let c = ctx(req, st, who).await?;
     let now = c.now;
     let tz = c.tz;
-    let (p, ineligible, bans, separations, history, (games, on_lists, pref, rulings)) = st
-        .run(move |_, conn| {
+    let (p, ineligible, bans, separations, history, (games, on_lists, pref, rulings, cash_outs)) =
+        st.run(move |_, conn| {
             let p = svc::get(conn, id)?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
             let bans = svc::exclusions_of(conn, id, now)?;
@@ -590,7 +592,15 @@ async fn show_page(
             let on = svc::lists_of(conn, id)?;
             let pref = services::seat_prefs::get(conn, id)?;
             let rulings = services::rulings::of_player(conn, id, 50)?;
-            Ok((p, inel, bans, seps, hist, (games, on, pref, rulings)))
+            let cash_outs = services::table_side::cash_outs_of(conn, id, 50)?;
+            Ok((
+                p,
+                inel,
+                bans,
+                seps,
+                hist,
+                (games, on, pref, rulings, cash_outs),
+            ))
         })
         .await?;
     let today = crate::domain::age::room_date(now, tz);
@@ -632,6 +642,7 @@ async fn show_page(
         pref_error: None,
         pref_saved: false,
         rulings,
+        cash_outs,
     })
 }
 

@@ -174,6 +174,12 @@ fn minutes_tenths(secs: i64) -> i64 {
     (secs * 10 + 30).div_euclid(60)
 }
 
+/// Money in a CSV cell: no currency sign, no grouping, the reader's decimal mark
+/// (`1234.50`, `1234,50`).
+pub fn money_cell(minor: i64, currency: &str, dm: char) -> String {
+    decimal(minor, minor_digits(currency).unwrap_or(2), dm)
+}
+
 /// Money as a spreadsheet reads it: no sign, no grouping, a dot (`1234.50`).
 pub fn plain_money(minor: i64, currency: &str) -> String {
     decimal(minor, minor_digits(currency).unwrap_or(2), '.')
@@ -767,9 +773,25 @@ pub mod chart {
 
 // ---- CSV ----------------------------------------------------------------------------------
 
-/// One CSV file: headers, rows and (where the page has one) the total line.
-fn csv_bytes(headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
+/// The field separator of a CSV in the reader's language: a spreadsheet set to Portuguese
+/// reads `;` between fields (its decimal mark is the comma), one set to English `,`.
+fn separator(lang: Language) -> u8 {
+    match lang {
+        Language::Pt => b';',
+        Language::En => b',',
+    }
+}
+
+/// The byte order mark a spreadsheet needs to read a CSV as UTF-8 (names with accents, €).
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// One CSV file in the reader's language conventions (separator, decimal mark: the cells
+/// are written with [`mark`]), UTF-8 with its byte order mark: headers, rows and (where the
+/// page has one) the total line.
+fn csv_bytes(c: &Ctx, headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(separator(c.lang))
+        .from_writer(UTF8_BOM.to_vec());
     w.write_record(&headers)
         .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
     for r in rows {
@@ -819,9 +841,9 @@ fn figure_headers(c: &Ctx, currency: &str) -> Vec<String> {
     ]
 }
 
-fn figure_cells(f: &Figures, currency: &str) -> Vec<String> {
-    let m = |v: i64| plain_money(v, currency);
-    let opt = |v: Option<i64>| v.map(|v| decimal(v, 1, '.')).unwrap_or_default();
+fn figure_cells(f: &Figures, currency: &str, dm: char) -> Vec<String> {
+    let m = |v: i64| money_cell(v, currency, dm);
+    let opt = |v: Option<i64>| v.map(|v| decimal(v, 1, dm)).unwrap_or_default();
     vec![
         f.sessions.to_string(),
         f.dues.to_string(),
@@ -836,8 +858,8 @@ fn figure_cells(f: &Figures, currency: &str) -> Vec<String> {
         m(f.cagnotte),
         m(f.tips),
         f.hands.to_string(),
-        decimal(hours_hundredths(f.played_secs), 2, '.'),
-        decimal(hours_hundredths(f.open_secs), 2, '.'),
+        decimal(hours_hundredths(f.played_secs), 2, dm),
+        decimal(hours_hundredths(f.open_secs), 2, dm),
         opt(f.occupancy_permille),
         opt(f.hands_per_hour_tenths),
         f.no_shows.to_string(),
@@ -848,18 +870,32 @@ fn figure_cells(f: &Figures, currency: &str) -> Vec<String> {
     ]
 }
 
+/// A shift's figures as the page's shift table has them: without the seat hours, the hours
+/// open, the occupancy and the no-shows (the room's and each table's, not a dealer's shift:
+/// a shift's length is its own column).
+fn shift_figures(all: Vec<String>) -> Vec<String> {
+    // Positions in `figure_headers`: hours played, hours open, occupancy, no-shows.
+    const NOT_A_SHIFT_S: [usize; 4] = [13, 14, 15, 17];
+    all.into_iter()
+        .enumerate()
+        .filter(|(i, _)| !NOT_A_SHIFT_S.contains(i))
+        .map(|(_, v)| v)
+        .collect()
+}
+
 /// The CSV of one part of a report. Public for the benchmark.
 pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
     let cur = r.currency.as_str();
+    let dm = mark(c.lang);
     let total = c.t("report-total");
     let with_total = |first: String, rows: Vec<Vec<String>>, tot: &Figures| -> AppResult<Vec<u8>> {
         let mut h = vec![first];
         h.extend(figure_headers(c, cur));
         let mut rows = rows;
         let mut t = vec![total.clone()];
-        t.extend(figure_cells(tot, cur));
+        t.extend(figure_cells(tot, cur, dm));
         rows.push(t);
-        csv_bytes(h, rows)
+        csv_bytes(c, h, rows)
     };
     match part {
         "tables" => with_total(
@@ -868,7 +904,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .iter()
                 .map(|l| {
                     std::iter::once(l.label.clone())
-                        .chain(figure_cells(&l.f, cur))
+                        .chain(figure_cells(&l.f, cur, dm))
                         .collect()
                 })
                 .collect(),
@@ -880,7 +916,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .iter()
                 .map(|l| {
                     std::iter::once(l.label.clone())
-                        .chain(figure_cells(&l.f, cur))
+                        .chain(figure_cells(&l.f, cur, dm))
                         .collect()
                 })
                 .collect(),
@@ -892,7 +928,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .iter()
                 .map(|d| {
                     std::iter::once(d.date.format("%Y-%m-%d").to_string())
-                        .chain(figure_cells(&d.f, cur))
+                        .chain(figure_cells(&d.f, cur, dm))
                         .collect()
                 })
                 .collect(),
@@ -904,8 +940,10 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 c.t("report-col-dealer"),
                 c.t("report-col-from"),
                 c.t("report-col-to"),
+                // The shift's length, as the page's column next to the shift says it.
+                c.t("report-col-hours"),
             ];
-            h.extend(figure_headers(c, cur));
+            h.extend(shift_figures(figure_headers(c, cur)));
             let local =
                 |t: DateTime<Utc>| t.with_timezone(&c.tz).format("%Y-%m-%d %H:%M").to_string();
             let mut rows: Vec<Vec<String>> = r
@@ -917,15 +955,23 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         s.dealer.clone(),
                         local(s.started_at),
                         s.ended_at.map(local).unwrap_or_default(),
+                        decimal(hours_hundredths(s.f.open_secs), 2, dm),
                     ];
-                    row.extend(figure_cells(&s.f, cur));
+                    row.extend(shift_figures(figure_cells(&s.f, cur, dm)));
                     row
                 })
                 .collect();
-            let mut t = vec![total, String::new(), String::new(), String::new()];
-            t.extend(figure_cells(&r.shifts_total(), cur));
+            let st = r.shifts_total();
+            let mut t = vec![
+                total,
+                String::new(),
+                String::new(),
+                String::new(),
+                decimal(hours_hundredths(st.open_secs), 2, dm),
+            ];
+            t.extend(shift_figures(figure_cells(&st, cur, dm)));
             rows.push(t);
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         "waits" => {
             let h = vec![
@@ -939,7 +985,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 c.t("report-col-no-shows"),
             ];
             let mins = |v: Option<i64>| {
-                v.map(|s| decimal(minutes_tenths(s), 1, '.'))
+                v.map(|s| decimal(minutes_tenths(s), 1, dm))
                     .unwrap_or_default()
             };
             let rows = r
@@ -957,12 +1003,12 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         mins(w.median_secs),
                         mins(w.p90_secs),
                         w.list_max.to_string(),
-                        decimal(w.list_avg_tenths, 1, '.'),
+                        decimal(w.list_avg_tenths, 1, dm),
                         w.no_shows.to_string(),
                     ]
                 })
                 .collect();
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         "hours" => {
             let h = vec![
@@ -978,16 +1024,16 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .map(|l| {
                     vec![
                         format!("{:02}:00", l.hour),
-                        plain_money(l.cagnotte, cur),
-                        decimal(hours_hundredths(l.played_secs), 2, '.'),
-                        decimal(hours_hundredths(l.capacity_secs), 2, '.'),
+                        money_cell(l.cagnotte, cur, dm),
+                        decimal(hours_hundredths(l.played_secs), 2, dm),
+                        decimal(hours_hundredths(l.capacity_secs), 2, dm),
                         l.occupancy_permille
-                            .map(|v| decimal(v, 1, '.'))
+                            .map(|v| decimal(v, 1, dm))
                             .unwrap_or_default(),
                     ]
                 })
                 .collect();
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         "limits" => {
             let h = vec![
@@ -1005,22 +1051,22 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                 .map(|l| {
                     vec![
                         l.game.clone(),
-                        plain_money(l.small_blind, cur),
-                        plain_money(l.big_blind, cur),
-                        plain_money(l.buy_in_min, cur),
+                        money_cell(l.small_blind, cur, dm),
+                        money_cell(l.big_blind, cur, dm),
+                        money_cell(l.buy_in_min, cur, dm),
                         l.buy_in_max
-                            .map(|m| plain_money(m, cur))
+                            .map(|m| money_cell(m, cur, dm))
                             .unwrap_or_default(),
                         l.tables
                             .iter()
                             .map(i32::to_string)
                             .collect::<Vec<_>>()
                             .join(" "),
-                        decimal(hours_hundredths(l.open_secs), 2, '.'),
+                        decimal(hours_hundredths(l.open_secs), 2, dm),
                     ]
                 })
                 .collect();
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         other => Err(reports::refused(
             "part",
@@ -1147,7 +1193,7 @@ async fn players_page(
 /// The players' hours as CSV: `part=players` (one line per player, the month's total) or
 /// `part=days` (one line per player and gaming day); both end with the total.
 pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec<u8>> {
-    let h2 = |s: i64| decimal(hours_hundredths(s), 2, '.');
+    let h2 = |s: i64| decimal(hours_hundredths(s), 2, mark(c.lang));
     match part {
         "players" => {
             let h = vec![
@@ -1177,7 +1223,7 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
                 String::new(),
                 h2(p.total_secs),
             ]);
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         "days" => {
             let h = vec![
@@ -1206,7 +1252,7 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
                 String::new(),
                 h2(p.total_secs),
             ]);
-            csv_bytes(h, rows)
+            csv_bytes(c, h, rows)
         }
         other => Err(reports::refused(
             "part",

@@ -84,6 +84,8 @@ struct SeatPage {
     vals: Vals,
     /// The last event when the page was rendered: its live stream starts there.
     since: i64,
+    /// After the first tap on "Cash out": the receipt it would give, to confirm (a second tap).
+    cash_out: Option<table_side::CashOutReceipt>,
 }
 
 async fn load(
@@ -138,6 +140,7 @@ async fn render_seat(
     problem: Option<String>,
     errs: Errs,
     vals: Vals,
+    cash_out: Option<table_side::CashOutReceipt>,
 ) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let (v, siblings, since) = load(st, tablet.table_id, c.now).await?;
@@ -160,6 +163,7 @@ async fn render_seat(
             errs,
             vals,
             since,
+            cash_out,
         },
     )
 }
@@ -190,6 +194,7 @@ async fn seat_page(
         None,
         Errs::default(),
         Vals::default(),
+        None,
     )
     .await
 }
@@ -233,6 +238,7 @@ where
         Ok(()) => Ok(see_other(&match then {
             Then::Table => "/tablet".to_string(),
             Then::Seat => format!("/tablet/seats/{seating_id}"),
+            Then::Receipt => format!("/tablet?receipt={seating_id}#cash-out-receipt"),
         })),
         Err(e) => refused(req, st, who, tablet, seating_id, e, Vals::of(vals)).await,
     }
@@ -242,6 +248,8 @@ where
 enum Then {
     Table,
     Seat,
+    /// The table, with the receipt of the seating just cashed out on top.
+    Receipt,
 }
 
 async fn refused(
@@ -284,6 +292,7 @@ async fn refused(
                 Some(problem),
                 errs,
                 vals,
+                None,
             )
             .await
         }
@@ -368,9 +377,15 @@ struct CashOutForm {
     stack: String,
     #[serde(default)]
     override_reason: String,
+    /// `1` on the second tap (the confirmation under the receipt); anything else is the first.
+    #[serde(default)]
+    confirm: String,
 }
 
-/// BSOP 38: the player leaves with the counted stack (a floor override with a reason).
+/// BSOP 38: the player leaves with the counted stack (a floor override with a reason). Two
+/// taps: the first checks the cash-out as the second would and shows its receipt (stack,
+/// bought in, time played, result) with a confirmation, changing nothing; only the second
+/// frees the seat and calls the next player. After it, the table with the receipt.
 async fn cash_out(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -381,7 +396,48 @@ async fn cash_out(
     let id = path.into_inner();
     let f = form.0;
     let (stack, reason) = (f.stack.clone(), f.override_reason.clone());
-    seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
+    if f.confirm.trim() != "1" {
+        let tablet = super::tablet::this_tablet(&req, &st).await?;
+        let supervisor = is_supervisor(&who.0.staff.role);
+        let now = st.clock.now();
+        let table_id = tablet.table_id;
+        let r = st
+            .run(move |_, conn| {
+                let room = services::room::get(conn)?;
+                let stack = money_field("stack", &stack, &room.currency)?;
+                let reason = Some(reason.as_str()).filter(|r| !r.trim().is_empty());
+                table_side::preview_cash_out(
+                    conn,
+                    now,
+                    &room,
+                    supervisor,
+                    id,
+                    stack,
+                    reason,
+                    Some(table_id),
+                )
+            })
+            .await;
+        return match r {
+            Ok(receipt) => {
+                render_seat(
+                    &req,
+                    &st,
+                    &who,
+                    tablet,
+                    id,
+                    StatusCode::OK,
+                    None,
+                    Errs::default(),
+                    Vals::of(&f),
+                    Some(receipt),
+                )
+                .await
+            }
+            Err(e) => refused(&req, &st, &who, tablet, id, e, Vals::of(&f)).await,
+        };
+    }
+    seat_act(&req, &st, &who, id, &f, Then::Receipt, move |conn, a| {
         let stack = money_field("stack", &stack, &a.room.currency)?;
         let reason = Some(reason.as_str()).filter(|r| !r.trim().is_empty());
         table_side::cash_out(

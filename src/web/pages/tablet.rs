@@ -88,6 +88,8 @@ struct TablePage {
     v: TableSideView,
     since: i64,
     problem: Option<String>,
+    /// Right after a cash-out (`?receipt=<seating>`): its receipt (PT-ONL 65-67).
+    receipt: Option<services::table_side::CashOutReceipt>,
 }
 
 #[derive(Template)]
@@ -128,7 +130,27 @@ async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpRespon
         }
         Err(_) => return Ok(see_other("/login?next=/tablet")),
     };
-    table_page_with(&req, &st, &who, tablet, StatusCode::OK, None).await
+    // After a cash-out: its receipt, if it was at this tablet's table.
+    let receipt_of: Option<i64> =
+        serde_urlencoded::from_str::<Vec<(String, String)>>(req.query_string())
+            .ok()
+            .and_then(|q| q.into_iter().find(|(k, _)| k == "receipt"))
+            .and_then(|(_, v)| v.trim().parse().ok());
+    let receipt = match receipt_of {
+        Some(id) => {
+            let table_id = tablet.table_id;
+            st.run(
+                move |_, conn| match services::table_side::cash_out_receipt(conn, id) {
+                    Ok(r) if r.table_id == table_id => Ok(Some(r)),
+                    Ok(_) | Err(AppError::NotFound) => Ok(None),
+                    Err(e) => Err(e),
+                },
+            )
+            .await?
+        }
+        None => None,
+    };
+    table_page_full(&req, &st, &who, tablet, StatusCode::OK, None, receipt).await
 }
 
 pub(super) async fn table_page_with(
@@ -138,6 +160,18 @@ pub(super) async fn table_page_with(
     tablet: TabletRow,
     status: StatusCode,
     problem: Option<String>,
+) -> AppResult<HttpResponse> {
+    table_page_full(req, st, who, tablet, status, problem, None).await
+}
+
+async fn table_page_full(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &crate::web::extract::Authed,
+    tablet: TabletRow,
+    status: StatusCode,
+    problem: Option<String>,
+    receipt: Option<services::table_side::CashOutReceipt>,
 ) -> AppResult<HttpResponse> {
     let c = ctx(req, st, who).await?;
     let now = c.now;
@@ -159,6 +193,7 @@ pub(super) async fn table_page_with(
             v,
             since,
             problem,
+            receipt,
         },
     )
 }
