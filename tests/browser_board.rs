@@ -9,6 +9,10 @@
 //!   text that names nobody is refused with the text kept;
 //! - a call made in browser A shows on browser B's tile within 5 s without a reload;
 //! - a removal from a list is undone from the toast, the player back at the same place.
+//! - a room of 70 tables at 1440×900 shows at least 48 whole tiles, every list's header, the
+//!   tools in one row and two requests as two alarms on the strip and badges on their tiles
+//!   (an alarm opens its table's panel); a 10-seat table's free seats' Call buttons are in the
+//!   window at 1440×900 and 1024×768; in Portuguese and English (`target/browser-board70-*.png`).
 //!
 //! Skipped without chromedriver unless `CARDROOM_REQUIRE_BROWSER=1` (tests/run.sh). With
 //! `CARDROOM_DOCS_SCREENSHOTS=1` also writes `docs/screenshots/floor-board-8.png` (the demo's 8
@@ -731,6 +735,14 @@ const JS_TOOLS: &str = "const els = [...document.querySelectorAll('.board-head >
     const games = [...document.querySelectorAll('a.tile .t-game')].length;\
     return { rows: one ? 1 : 2, first_tile_top: Math.round(tile.top), tile_game_names: games };";
 
+/// The alarm strip: its count, its alarms, its height, and the tiles' alarm badges.
+const JS_ALARMS: &str = "const s = document.getElementById('floor-alerts');\
+    const h = document.getElementById('alarm-count');\
+    return { count: h ? h.getAttribute('data-count') : null,\
+             items: s ? s.querySelectorAll('.alarm').length : 0,\
+             strip_h: s ? Math.round(s.getBoundingClientRect().height) : null,\
+             badges: document.querySelectorAll('a.tile .t-alarm[data-alarm=\"request\"]').length };";
+
 /// A room of 70 tables on one desk screen: at 1440×900 at least 48 whole tiles and every
 /// list's header, the tools in one row, no tile repeating its group's game; in a 10-seat
 /// table's panel every free seat's Call inside the window at 1440×900 and 1024×768; in
@@ -740,6 +752,18 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
     let Some(r) = room_of(false, 70).await else {
         return;
     };
+    // Two tables ask for the floor: two alarms on the strip, a badge on each tile.
+    let token = admin_token(&r.server);
+    for (table, kind) in [(1, "floor"), (3, "chips")] {
+        let body = json!({ "kind": kind, "note": "" });
+        api(
+            &r.server,
+            &token,
+            "POST",
+            &format!("/api/v1/tables/{table}/service-requests"),
+            Some(body),
+        );
+    }
     let c = floor_browser(&r, "chrome-profile-70", 1440, 900).await;
     let mut problems = Vec::new();
     for lang in ["pt", "en"] {
@@ -775,6 +799,15 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
                 "{lang}: a list's header is not wholly on the first screen: {v}"
             ));
         }
+        let a = eval(&c, JS_ALARMS, vec![]).await;
+        eprintln!("alarms ({lang}): {a}");
+        if a["count"] != json!("2")
+            || a["items"].as_i64() != Some(2)
+            || a["badges"].as_i64() != Some(2)
+            || a["strip_h"].as_i64().unwrap_or(999) > 60
+        {
+            problems.push(format!("{lang}: the two requests should be two alarms on a one-row strip and a badge on each tile: {a}"));
+        }
         if t["rows"].as_i64() != Some(1) || t["tile_game_names"].as_i64() != Some(0) {
             problems.push(format!(
                 "{lang}: the tools take more than one row, or a tile repeats its game: {t}"
@@ -797,6 +830,26 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
             }
         }
     }
+    // An alarm opens its table's panel in place.
+    set_viewport(&c, 1440, 900, "board70 alarm").await;
+    goto_floor(&c, &r.server.base, "").await;
+    let go = wait_css(
+        &c,
+        "#floor-alerts .service-request a.alarm-go[data-table=\"1\"]",
+    )
+    .await;
+    ok(&c, go.click().await, "clicking table 1's alarm").await;
+    wait_js(
+        &c,
+        Duration::from_secs(10),
+        "table 1's panel to open from its alarm",
+        "const p = document.getElementById('panel');\
+         return !!p && !p.hidden && !!p.querySelector('#table-1');",
+        vec![],
+        |v| v == &json!(true),
+    )
+    .await;
+    screenshot(&c, "browser-board70-alarm-panel.png").await;
     if !problems.is_empty() {
         fail(&c, problems.join("\n")).await;
     }
