@@ -117,6 +117,12 @@
       if (openPanel(number, true)) { e.preventDefault(); }
       return;
     }
+    // An alarm on the strip that names a table opens that table's panel.
+    var go = e.target.closest && e.target.closest("a.alarm-go[data-table]");
+    if (go) {
+      if (openPanel(go.getAttribute("data-table"), true)) { e.preventDefault(); }
+      return;
+    }
     var close = e.target.closest && e.target.closest("a.panel-close");
     if (close && panel) { e.preventDefault(); closePanel(true); }
   });

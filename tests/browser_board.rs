@@ -9,6 +9,10 @@
 //!   text that names nobody is refused with the text kept;
 //! - a call made in browser A shows on browser B's tile within 5 s without a reload;
 //! - a removal from a list is undone from the toast, the player back at the same place.
+//! - a room of 70 tables at 1440×900 shows at least 48 whole tiles, every list's header, the
+//!   tools in one row and two requests as two alarms on the strip and badges on their tiles
+//!   (an alarm opens its table's panel); a 10-seat table's free seats' Call buttons are in the
+//!   window at 1440×900 and 1024×768; in Portuguese and English (`target/browser-board70-*.png`).
 //!
 //! Skipped without chromedriver unless `CARDROOM_REQUIRE_BROWSER=1` (tests/run.sh). With
 //! `CARDROOM_DOCS_SCREENSHOTS=1` also writes `docs/screenshots/floor-board-8.png` (the demo's 8
@@ -44,6 +48,11 @@ struct Room {
 /// Starts the demo room and chromedriver; `None` when the test is skipped. With `docs_8`, a
 /// picture of the demo's 8 tables is taken before the 42 others are added.
 async fn room(docs_8: bool) -> Option<Room> {
+    room_of(docs_8, ROOM_TABLES).await
+}
+
+/// [`room`] with `tables` tables in all.
+async fn room_of(docs_8: bool, tables: i64) -> Option<Room> {
     let chromedriver = chromedriver_or_skip()?;
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
@@ -55,7 +64,7 @@ async fn room(docs_8: bool) -> Option<Room> {
         docs_screenshot(&c, "floor-board-8.png", 1440, 900).await;
         let _ = c.close().await;
     }
-    add_tables(&server);
+    add_tables(&server, tables);
     Some(Room {
         server,
         webdriver,
@@ -86,8 +95,8 @@ fn api(server: &Server, token: &str, method: &str, path: &str, body: Option<Valu
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
-/// Tables 9 to 50, each with one of the demo's games in turn (closed, as new tables are).
-fn add_tables(server: &Server) {
+/// Tables 9 to `total`, each with one of the demo's games in turn (closed, as new tables are).
+fn add_tables(server: &Server, total: i64) {
     let token = admin_token(server);
     let games = api(server, &token, "GET", "/api/v1/games", None);
     let ids: Vec<i64> = games
@@ -103,7 +112,7 @@ fn add_tables(server: &Server) {
         .as_array()
         .or_else(|| tables["items"].as_array())
         .map_or(0, |a| a.len() as i64);
-    for n in (have + 1)..=ROOM_TABLES {
+    for n in (have + 1)..=total {
         let game = ids[(n as usize) % ids.len()];
         let body = json!({ "number": n, "game_id": game, "mode": "continuous" });
         api(server, &token, "POST", "/api/v1/tables", Some(body));
@@ -704,6 +713,145 @@ async fn at_tablet_width_every_control_is_a_44_px_target() {
     if !small.as_array().is_some_and(|a| a.is_empty()) {
         screenshot(&c, "browser-board-targets-1024.png").await;
         fail(&c, format!("controls under 44 px at 1024 px: {small}")).await;
+    }
+    let _ = c.close().await;
+}
+
+/// Every free seat's Call button in the open panel, and whether each is wholly in the window.
+const JS_CALLS: &str = "const W = innerWidth, H = innerHeight;\
+    const b = [...document.querySelectorAll('#panel form[action$=\"/call\"] button')];\
+    const seen = b.filter(x => { const r = x.getBoundingClientRect();\
+        return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= H + 0.5 && r.right <= W + 0.5; });\
+    const p = document.getElementById('panel');\
+    return { w: W, h: H, calls: b.length, seen: seen.length, scrolled: p.scrollTop,\
+             seats: document.querySelectorAll('#panel .seat').length,\
+             last: b.length ? Math.round(b[b.length - 1].getBoundingClientRect().bottom) : null };";
+
+/// The tools' row: how many rows the head's controls take (by their tops).
+const JS_TOOLS: &str = "const els = [...document.querySelectorAll('.board-head > *')].filter(e => e.getBoundingClientRect().width > 0);\
+    const rs = els.map(e => e.getBoundingClientRect());\
+    const one = Math.max(...rs.map(r => r.top)) < Math.min(...rs.map(r => r.bottom));\
+    const tile = document.querySelector('a.tile').getBoundingClientRect();\
+    const games = [...document.querySelectorAll('a.tile .t-game')].length;\
+    return { rows: one ? 1 : 2, first_tile_top: Math.round(tile.top), tile_game_names: games };";
+
+/// The alarm strip: its count, its alarms, its height, and the tiles' alarm badges.
+const JS_ALARMS: &str = "const s = document.getElementById('floor-alerts');\
+    const h = document.getElementById('alarm-count');\
+    return { count: h ? h.getAttribute('data-count') : null,\
+             items: s ? s.querySelectorAll('.alarm').length : 0,\
+             strip_h: s ? Math.round(s.getBoundingClientRect().height) : null,\
+             badges: document.querySelectorAll('a.tile .t-alarm[data-alarm=\"request\"]').length };";
+
+/// A room of 70 tables on one desk screen: at 1440×900 at least 48 whole tiles and every
+/// list's header, the tools in one row, no tile repeating its group's game; in a 10-seat
+/// table's panel every free seat's Call inside the window at 1440×900 and 1024×768; in
+/// Portuguese and in English (`target/browser-board70-*.png`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_of_70_tables_fits_one_desk_screen() {
+    let Some(r) = room_of(false, 70).await else {
+        return;
+    };
+    // Two tables ask for the floor: two alarms on the strip, a badge on each tile.
+    let token = admin_token(&r.server);
+    for (table, kind) in [(1, "floor"), (3, "chips")] {
+        let body = json!({ "kind": kind, "note": "" });
+        api(
+            &r.server,
+            &token,
+            "POST",
+            &format!("/api/v1/tables/{table}/service-requests"),
+            Some(body),
+        );
+    }
+    let c = floor_browser(&r, "chrome-profile-70", 1440, 900).await;
+    let mut problems = Vec::new();
+    for lang in ["pt", "en"] {
+        set_viewport(&c, 1440, 900, "board70").await;
+        // The language the user chose (the `cr_lang` cookie) over the browser's.
+        eval(
+            &c,
+            "document.cookie = 'cr_lang=' + arguments[0] + '; path=/'; return true;",
+            vec![json!(lang)],
+        )
+        .await;
+        goto_floor(&c, &r.server.base, "").await;
+        scroll_to_top(&c).await;
+        let v = eval(&c, JS_FIRST_SCREEN, vec![]).await;
+        let t = eval(&c, JS_TOOLS, vec![]).await;
+        eprintln!("70 tables at 1440×900 ({lang}): {v} {t}");
+        screenshot(&c, &format!("browser-board70-1440-{lang}.png")).await;
+        if v["tiles"].as_i64() != Some(70) {
+            problems.push(format!("{lang}: the board should have 70 tiles: {v}"));
+        }
+        if v["whole"].as_i64().unwrap_or(0) < 48 {
+            problems.push(format!(
+                "{lang}: fewer than 48 whole tiles at 1440×900: {v}"
+            ));
+        }
+        let heads = v["heads"].as_array().cloned().unwrap_or_default();
+        let whole_heads = heads.iter().all(|h| {
+            let b = h["box"].as_array().cloned().unwrap_or_default();
+            b.len() == 4 && b[1].as_i64() >= Some(0) && b[3].as_i64() <= Some(900)
+        });
+        if heads.is_empty() || !whole_heads {
+            problems.push(format!(
+                "{lang}: a list's header is not wholly on the first screen: {v}"
+            ));
+        }
+        let a = eval(&c, JS_ALARMS, vec![]).await;
+        eprintln!("alarms ({lang}): {a}");
+        if a["count"] != json!("2")
+            || a["items"].as_i64() != Some(2)
+            || a["badges"].as_i64() != Some(2)
+            || a["strip_h"].as_i64().unwrap_or(999) > 60
+        {
+            problems.push(format!("{lang}: the two requests should be two alarms on a one-row strip and a badge on each tile: {a}"));
+        }
+        if t["rows"].as_i64() != Some(1) || t["tile_game_names"].as_i64() != Some(0) {
+            problems.push(format!(
+                "{lang}: the tools take more than one row, or a tile repeats its game: {t}"
+            ));
+        }
+        for (w, h) in [(1440, 900), (1024, 768)] {
+            set_viewport(&c, w, h, "board70 panel").await;
+            goto_floor(&c, &r.server.base, "?table=1").await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let p = eval(&c, JS_CALLS, vec![]).await;
+            eprintln!("table 1's panel at {w}×{h} ({lang}): {p}");
+            screenshot(&c, &format!("browser-board70-panel-{w}-{lang}.png")).await;
+            if p["seats"].as_i64().unwrap_or(0) < 10
+                || p["calls"].as_i64().unwrap_or(0) < 1
+                || p["calls"] != p["seen"]
+            {
+                problems.push(format!(
+                    "{lang}: at {w}×{h} a free seat's Call is not in the window: {p}"
+                ));
+            }
+        }
+    }
+    // An alarm opens its table's panel in place.
+    set_viewport(&c, 1440, 900, "board70 alarm").await;
+    goto_floor(&c, &r.server.base, "").await;
+    let go = wait_css(
+        &c,
+        "#floor-alerts .service-request a.alarm-go[data-table=\"1\"]",
+    )
+    .await;
+    ok(&c, go.click().await, "clicking table 1's alarm").await;
+    wait_js(
+        &c,
+        Duration::from_secs(10),
+        "table 1's panel to open from its alarm",
+        "const p = document.getElementById('panel');\
+         return !!p && !p.hidden && !!p.querySelector('#table-1');",
+        vec![],
+        |v| v == &json!(true),
+    )
+    .await;
+    screenshot(&c, "browser-board70-alarm-panel.png").await;
+    if !problems.is_empty() {
+        fail(&c, problems.join("\n")).await;
     }
     let _ = c.close().await;
 }

@@ -18,6 +18,8 @@ mod authz;
 mod backups;
 #[path = "http/board.rs"]
 mod board;
+#[path = "http/board_alarms.rs"]
+mod board_alarms;
 #[path = "http/cagnotte.rs"]
 mod cagnotte;
 #[path = "http/concurrency_pg.rs"]

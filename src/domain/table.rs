@@ -5,6 +5,9 @@ use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::error::Problem;
+use super::game::{string_enum, TablePolicy};
+use std::fmt;
+use std::str::FromStr;
 
 /// A table's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +193,72 @@ pub fn neediest_table(tables: &[GameTable]) -> Option<i64> {
         .filter(|t| t.seated < t.seats)
         .min_by_key(|t| (t.seated, t.formed_at, t.table_id))
         .map(|t| t.table_id)
+}
+
+string_enum! {
+    /// Why a table is suggested for a new player of a game (BSOP 55, 58).
+    SuggestRule {
+        /// BSOP 55: the must-move table takes the new player; its players move to the main
+        /// games as their seats open, in list order.
+        MustMove = "must_move",
+        /// BSOP 55: a main game has more free seats than the must-move table has players to
+        /// move into them: the new player sits there.
+        MainGame = "main_game",
+        /// BSOP 58: the table that needs a player most.
+        Neediest = "neediest",
+    }
+}
+
+/// One table of a game in play as the suggestion for a new player sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SuggestCandidate {
+    pub table_id: i64,
+    pub formed_at: DateTime<Utc>,
+    pub seated: usize,
+    /// Seats nobody sits in, is called to or holds.
+    pub free: usize,
+    pub must_move: bool,
+}
+
+/// BSOP 55, 58: the table a new player of a game should go to, by the game's policy, and why.
+/// Only a table with a free seat is suggested.
+///
+/// - Balanced (BSOP 58: «um novo participante será enviado para a mesa com maior necessidade
+///   de um participante adicional»): the table with the fewest players (ties: the older), a
+///   table still marked must-move from before a policy change included.
+/// - Must-move with a must-move table (BSOP 55: «para garantir a continuidade de jogos
+///   existentes»): the main games come first. While their free seats outnumber the players
+///   the must-move table can send into them, a main seat would stay empty: the new player
+///   goes to the main game that needs a player most. Otherwise the must-move table, whose
+///   players take the main seats in list order.
+/// - Must-move without a must-move table (a single table, or one not yet marked): as
+///   balanced.
+pub fn suggest_new_player(
+    policy: TablePolicy,
+    tables: &[SuggestCandidate],
+) -> Option<(i64, SuggestRule)> {
+    let neediest = |ts: &mut dyn Iterator<Item = &SuggestCandidate>| {
+        ts.filter(|t| t.free > 0)
+            .min_by_key(|t| (t.seated, t.formed_at, t.table_id))
+            .map(|t| t.table_id)
+    };
+    let must_move = match policy {
+        TablePolicy::MustMove => tables.iter().find(|t| t.must_move),
+        TablePolicy::Balanced => None,
+    };
+    let Some(m) = must_move else {
+        return neediest(&mut tables.iter()).map(|id| (id, SuggestRule::Neediest));
+    };
+    let main_free: usize = tables
+        .iter()
+        .filter(|t| t.table_id != m.table_id)
+        .map(|t| t.free)
+        .sum();
+    if main_free > m.seated {
+        return neediest(&mut tables.iter().filter(|t| t.table_id != m.table_id))
+            .map(|id| (id, SuggestRule::MainGame));
+    }
+    (m.free > 0).then_some((m.table_id, SuggestRule::MustMove))
 }
 
 /// Why a voluntary table change is refused.
@@ -455,5 +524,107 @@ mod tests {
         assert!(suspension_over(s, Some(t0), g, t0 + g));
         assert!(!suspension_over(TableState::Running, Some(t0), g, t0 + g));
         assert!(!suspension_over(s, None, g, t0 + g));
+    }
+
+    fn cand(id: i64, age_min: i64, seated: usize, free: usize, mm: bool) -> SuggestCandidate {
+        SuggestCandidate {
+            table_id: id,
+            formed_at: t0() + Duration::minutes(age_min),
+            seated,
+            free,
+            must_move: mm,
+        }
+    }
+
+    #[test]
+    fn bsop_55_an_empty_must_move_table_is_not_suggested_while_main_games_have_seats() {
+        // Two main games with 36 free seats between them, an empty must-move table: the new
+        // player goes to the main game that needs one most.
+        let ts = [
+            cand(1, 0, 2, 8, false),
+            cand(2, 10, 1, 9, false),
+            cand(3, 20, 0, 9, true),
+        ];
+        assert_eq!(
+            suggest_new_player(TablePolicy::MustMove, &ts),
+            Some((2, SuggestRule::MainGame))
+        );
+        // The must-move table has as many players as the main games have free seats: they
+        // take those seats, the new player sits at the must-move table.
+        let ts = [
+            cand(1, 0, 9, 1, false),
+            cand(2, 10, 8, 1, false),
+            cand(3, 20, 2, 7, true),
+        ];
+        assert_eq!(
+            suggest_new_player(TablePolicy::MustMove, &ts),
+            Some((3, SuggestRule::MustMove))
+        );
+        // Main games full, must-move full: nowhere.
+        let ts = [cand(1, 0, 10, 0, false), cand(3, 20, 10, 0, true)];
+        assert_eq!(suggest_new_player(TablePolicy::MustMove, &ts), None);
+    }
+
+    #[test]
+    fn bsop_58_balanced_goes_to_the_table_that_needs_a_player_most_must_move_mark_or_not() {
+        let ts = [
+            cand(1, 0, 6, 4, false),
+            cand(2, 10, 6, 4, false),
+            cand(3, 20, 7, 3, true),
+        ];
+        // Ties go to the older table; a table left marked must-move is one like the others.
+        assert_eq!(
+            suggest_new_player(TablePolicy::Balanced, &ts),
+            Some((1, SuggestRule::Neediest))
+        );
+        // A must-move game without its must-move table yet: as balanced.
+        let ts = [cand(1, 0, 8, 0, false), cand(2, 10, 5, 5, false)];
+        assert_eq!(
+            suggest_new_player(TablePolicy::MustMove, &ts),
+            Some((2, SuggestRule::Neediest))
+        );
+        // The fewest players but no free seat (calls and holds): not suggested.
+        let ts = [cand(1, 0, 3, 0, false), cand(2, 10, 5, 1, false)];
+        assert_eq!(
+            suggest_new_player(TablePolicy::Balanced, &ts),
+            Some((2, SuggestRule::Neediest))
+        );
+        assert_eq!(suggest_new_player(TablePolicy::Balanced, &[]), None);
+    }
+
+    proptest::proptest! {
+        /// BSOP 55, 58: whatever the tables, a suggested table has a free seat, and nothing is
+        /// suggested only when no table (that the policy may use) has one.
+        #[test]
+        fn a_suggested_table_always_has_a_free_seat(
+            raw in proptest::collection::vec((0usize..11, 0usize..11, proptest::bool::ANY), 0..8),
+            balanced in proptest::bool::ANY,
+        ) {
+            let mut seen_mm = false;
+            let ts: Vec<SuggestCandidate> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, (seated, free, mm))| {
+                    let mm = *mm && !seen_mm;
+                    seen_mm |= mm;
+                    cand(i as i64 + 1, i as i64, *seated, *free, mm)
+                })
+                .collect();
+            let policy = if balanced { TablePolicy::Balanced } else { TablePolicy::MustMove };
+            match suggest_new_player(policy, &ts) {
+                Some((id, rule)) => {
+                    let t = ts.iter().find(|t| t.table_id == id).unwrap();
+                    proptest::prop_assert!(t.free > 0);
+                    proptest::prop_assert_eq!(rule == SuggestRule::MustMove, t.must_move && !balanced);
+                }
+                None => {
+                    let mm = ts.iter().find(|t| t.must_move && !balanced);
+                    match mm {
+                        None => proptest::prop_assert!(ts.iter().all(|t| t.free == 0)),
+                        Some(m) => proptest::prop_assert!(m.free == 0),
+                    }
+                }
+            }
+        }
     }
 }

@@ -20,6 +20,7 @@ const EN: &[&str] = &[
     include_str!("en/rulings.ftl"),
     include_str!("en/waits.ftl"),
     include_str!("en/safe.ftl"),
+    include_str!("en/board2.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -35,6 +36,7 @@ const PT: &[&str] = &[
     include_str!("pt/rulings.ftl"),
     include_str!("pt/waits.ftl"),
     include_str!("pt/safe.ftl"),
+    include_str!("pt/board2.ftl"),
 ];
 
 pub struct I18n {

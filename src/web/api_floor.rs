@@ -970,8 +970,9 @@ pub struct SuggestTableOut {
     /// Null when no table of the game in play has a free seat.
     pub table_id: Option<i64>,
     pub table_number: Option<i32>,
-    /// must_move: the game has a must-move table, new players sit there (BSOP 55);
-    /// neediest: the table that needs a player most (BSOP 58).
+    /// must_move: the game's must-move table, whose players take the main games' free seats
+    /// (BSOP 55); main_game: a main game with more free seats than the must-move table has
+    /// players to move (BSOP 55); neediest: the table that needs a player most (BSOP 58).
     pub rule: Option<String>,
     /// Players seated at the suggested table.
     pub seated: usize,
@@ -1162,9 +1163,11 @@ pub async fn must_move_list(
     Ok(web::Json(out))
 }
 
-/// The table a new player of this game should sit at: its must-move table when it has one
-/// (BSOP 55), otherwise the table that needs a player most (BSOP 58: fewest seated, the
-/// older on a tie). Only a table with a free seat is suggested; `table_id` is null if none.
+/// The table a new player of this game should sit at, by the game's policy: with must-move,
+/// a main game while its free seats outnumber the must-move table's players, else the
+/// must-move table (BSOP 55); balanced (or no must-move table), the table that needs a player
+/// most (BSOP 58: fewest seated, the older on a tie). Only a table with a free seat is
+/// suggested; `table_id` is null if none.
 #[utoipa::path(
     tag = "floor",
     params(("id" = i64, Path, description = "Game id")),

@@ -2046,7 +2046,8 @@ async fn bsop_55_58_must_move_is_the_rooms_choice_per_game_and_a_change_waits_fo
         (Some(t2), Some("neediest")),
         "{s}"
     );
-    // A must-move game: the newer table is the must-move; new players go there.
+    // A must-move game: the newer table is the must-move. Nobody there to move into the main
+    // game's free seats: new players go to the main game (BSOP 55).
     let mm_game = create_game(&app, &admin, "NL 1/2 must-move").await;
     let m1 = create_table(&app, &admin, 3, mm_game).await;
     let m2 = create_table(&app, &admin, 4, mm_game).await;
@@ -2056,7 +2057,12 @@ async fn bsop_55_58_must_move_is_the_rooms_choice_per_game_and_a_change_waits_fo
     open_table(&app, &admin, m2).await;
     assert!(must_move_of(&app, &admin, m2).await);
     let muri = format!("/api/v1/games/{mm_game}/suggest-table");
-    assert_eq!(app.get(&muri, &admin).await.json()["rule"], "must_move");
+    let ms = app.get(&muri, &admin).await.json();
+    assert_eq!(
+        (ms["table_id"].as_i64(), ms["rule"].as_str()),
+        (Some(m1), Some("main_game")),
+        "{ms}"
+    );
     // A policy that does not exist: 422 on the field, nothing saved.
     let before = snapshot(&app);
     let mut edit = json!({"name": "NL 1/2 must-move", "variant": "holdem_nl", "small_blind": 100,
@@ -3261,7 +3267,8 @@ async fn bsop_55_58_the_suggested_table_for_a_new_player() {
         ),
         (Some(t1), Some("neediest"), Some(2), Some(3))
     );
-    // A second table: new players go to the must-move table (BSOP 55).
+    // A second table, the must-move (BSOP 55), empty: the main game's 8 free seats would
+    // stay empty, so a new player goes to the main game.
     advance(&app, &admin, 1).await;
     let t2 = create_table(&app, &admin, 2, game).await;
     open_table(&app, &admin, t2).await;
@@ -3272,11 +3279,25 @@ async fn bsop_55_58_the_suggested_table_for_a_new_player() {
             s["rule"].as_str(),
             s["table_number"].as_i64()
         ),
+        (Some(t1), Some("main_game"), Some(1))
+    );
+    // As many at the must-move table as the main game has free seats: they take those, new
+    // players go to the must-move table.
+    for (i, id) in p.iter().skip(2).take(8).enumerate() {
+        seat(&app, &admin, t2, i as i32 + 1, *id).await;
+    }
+    let s = app.get(&uri, &dealer).await.json();
+    assert_eq!(
+        (
+            s["table_id"].as_i64(),
+            s["rule"].as_str(),
+            s["table_number"].as_i64()
+        ),
         (Some(t2), Some("must_move"), Some(2))
     );
     // The must-move table full: nowhere (new players wait on the list).
-    for (i, id) in p.iter().skip(2).take(10).enumerate() {
-        seat(&app, &admin, t2, i as i32 + 1, *id).await;
+    for (i, id) in p.iter().skip(10).take(2).enumerate() {
+        seat(&app, &admin, t2, i as i32 + 9, *id).await;
     }
     let s = app.get(&uri, &dealer).await.json();
     assert!(s["table_id"].is_null(), "{s}");

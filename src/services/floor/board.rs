@@ -118,6 +118,14 @@ pub struct GameList {
     /// BSOP 55, 58: the number of the table a new player should go to (the must-move table,
     /// else the one that needs a player most), if one has a free seat.
     pub suggested: Option<i32>,
+    /// Why that table (BSOP 55: must-move or main game; BSOP 58: needs a player most).
+    pub suggested_rule: Option<crate::domain::table::SuggestRule>,
+    /// Seats free at the game's tables in play (nobody sits in, is called to or holds them),
+    /// as their tiles count them.
+    pub free_seats: usize,
+    /// An interest list with enough players to start (PT-2007 24): the number of a closed
+    /// table of the game the floor may open (id, number), if the room has one.
+    pub to_open: Option<(i64, i32)>,
     /// The game's tables in play (open, running or suspended).
     pub tables_in_play: usize,
     /// BSOP 55, 58: the game's policy was changed and its tables still run the other one
@@ -133,6 +141,14 @@ pub struct GameList {
 }
 
 impl GameList {
+    /// The suggested table with the catalog keys of what the list header says about it and
+    /// why (BSOP 55, 58).
+    pub fn suggestion(&self) -> Option<(i32, String, String)> {
+        let (t, r) = self.suggested.zip(self.suggested_rule)?;
+        let key = format!("board2-suggest-{}", r.as_str());
+        Some((t, key.clone(), format!("{key}-why")))
+    }
+
     /// Where an entry came from (issue 18 §2).
     pub fn origin(
         &self,
@@ -471,14 +487,27 @@ pub fn dashboard(
             .iter()
             .filter(|v| v.table.game_id == Some(g.id) && in_play(&v.table))
             .collect();
-        let suggested = suggest_among(
+        let pick = suggest_among(
+            g.policy(),
             &mine
                 .iter()
-                .map(|v| (&v.table, v.seated, first_free_in_view(v).is_some()))
+                .map(|v| (&v.table, v.seated, v.free()))
                 .collect::<Vec<_>>(),
         )
-        .and_then(|(id, _)| mine.iter().find(|v| v.table.id == id))
-        .map(|v| v.table.number);
+        .and_then(|(id, rule)| {
+            mine.iter()
+                .find(|v| v.table.id == id)
+                .map(|v| (v.table.number, rule))
+        });
+        let free_seats = mine.iter().map(|v| v.free()).sum();
+        let to_open = (needed == Some(0))
+            .then(|| {
+                views
+                    .iter()
+                    .find(|v| v.table.game_id == Some(g.id) && v.table.state == "closed")
+                    .map(|v| (v.table.id, v.table.number))
+            })
+            .flatten();
         let has_must_move = mine.iter().any(|v| v.table.must_move);
         let policy_pending = match g.policy() {
             crate::domain::game::TablePolicy::MustMove => mine.len() >= 2 && !has_must_move,
@@ -492,7 +521,10 @@ pub fn dashboard(
             lines,
             total,
             needed,
-            suggested,
+            suggested: pick.map(|(n, _)| n),
+            suggested_rule: pick.map(|(_, r)| r),
+            free_seats,
+            to_open,
             origins: Vec::new(),
             guests: Vec::new(),
         });

@@ -20,8 +20,8 @@ use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::profile::{CallExpiry, RuleProfile};
 use crate::domain::table::{
-    evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, neediest_table,
-    transfer_allowed, GameTable, MustMovePlayer, TableState, TransferRefusal, Transition,
+    evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, transfer_allowed,
+    GameTable, MustMovePlayer, TableState, TransferRefusal, Transition,
 };
 use crate::domain::waitlist::{self, Candidate, Entry, PassOver, Place};
 use crate::domain::{FieldError, Problem};

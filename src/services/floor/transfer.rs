@@ -26,43 +26,32 @@ pub(super) fn free_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>>
         .collect())
 }
 
-pub(super) fn first_free_in_view(v: &TableView) -> Option<i32> {
-    v.seats
-        .iter()
-        .find(|s| s.seating.is_none() && s.call.is_none() && s.hold.is_none())
-        .map(|s| s.seat_no)
-}
-
 /// BSOP 55, 58: where a new player of a game goes, among its tables in play given as
-/// (table, seated, has a free seat): the must-move table when the game has one (it feeds
-/// the main games); otherwise the table that needs a player most (`neediest_table`). Only a
-/// table with a free seat is suggested. Returns the table id and the rule applied.
-pub(super) fn suggest_among(tables: &[(&TableRow, usize, bool)]) -> Option<(i64, &'static str)> {
-    if let Some((t, _, free)) = tables.iter().find(|(t, _, _)| t.must_move) {
-        return free.then_some((t.id, "must_move"));
-    }
-    let g: Vec<GameTable> = tables
+/// (table, seated, free seats), by the game's policy (`domain::table::suggest_new_player`):
+/// the table id and why. Only a table with a free seat is suggested.
+pub(super) fn suggest_among(
+    policy: crate::domain::game::TablePolicy,
+    tables: &[(&TableRow, usize, usize)],
+) -> Option<(i64, crate::domain::table::SuggestRule)> {
+    let c: Vec<crate::domain::table::SuggestCandidate> = tables
         .iter()
-        .map(|(t, seated, free)| GameTable {
+        .map(|(t, seated, free)| crate::domain::table::SuggestCandidate {
             table_id: t.id,
             formed_at: formed_at(t),
             seated: *seated,
-            // A table without a free seat counts as full.
-            seats: if *free {
-                t.seats.max(0) as usize
-            } else {
-                *seated
-            },
+            free: *free,
+            must_move: t.must_move,
         })
         .collect();
-    neediest_table(&g).map(|id| (id, "neediest"))
+    crate::domain::table::suggest_new_player(policy, &c)
 }
 
 /// The suggestion for a new player of a game.
 #[derive(Debug, Clone, Serialize)]
 pub struct Suggestion {
     pub table: Option<TableRow>,
-    /// must_move (BSOP 55) | neediest (BSOP 58); none when no table has a free seat.
+    /// must_move or main_game (BSOP 55) | neediest (BSOP 58); none when no table has a
+    /// free seat.
     pub rule: Option<&'static str>,
     pub seated: usize,
     /// The first free seat of the suggested table (not taken, called or held).
@@ -71,7 +60,7 @@ pub struct Suggestion {
 
 /// BSOP 58: the table of a game that needs a player most (or BSOP 55 its must-move table).
 pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
-    game(conn, game_id)?;
+    let policy = game(conn, game_id)?.policy();
     let tables: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .filter(table_in_play!())
@@ -80,13 +69,14 @@ pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
     let mut info = Vec::with_capacity(tables.len());
     for t in &tables {
         let seated = seated_count(conn, t.id)?;
-        let free = first_free_seat(conn, t)?;
+        let free = free_seats(conn, t)?;
         info.push((t, seated, free));
     }
     let pick = suggest_among(
+        policy,
         &info
             .iter()
-            .map(|(t, n, f)| (*t, *n, f.is_some()))
+            .map(|(t, n, f)| (*t, *n, f.len()))
             .collect::<Vec<_>>(),
     );
     Ok(
@@ -95,9 +85,9 @@ pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
         {
             Some(((t, seated, free), rule)) => Suggestion {
                 table: Some((*t).clone()),
-                rule: Some(rule),
+                rule: Some(rule.as_str()),
                 seated: *seated,
-                free_seat: *free,
+                free_seat: free.first().copied(),
             },
             None => Suggestion {
                 table: None,
