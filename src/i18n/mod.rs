@@ -18,6 +18,7 @@ const EN: &[&str] = &[
     include_str!("en/buttons.ftl"),
     include_str!("en/limits.ftl"),
     include_str!("en/rulings.ftl"),
+    include_str!("en/lobby.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -31,6 +32,7 @@ const PT: &[&str] = &[
     include_str!("pt/buttons.ftl"),
     include_str!("pt/limits.ftl"),
     include_str!("pt/rulings.ftl"),
+    include_str!("pt/lobby.ftl"),
 ];
 
 pub struct I18n {
