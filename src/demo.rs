@@ -306,6 +306,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             currency: room.currency.clone(),
             default_language: Language::Pt,
             profile: room.profile.clone(),
+            theme: None,
         };
         room = services::room::update(c, now, &system, &update)?;
         let games = [

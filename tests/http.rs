@@ -36,6 +36,8 @@ mod join;
 mod kiosk;
 #[path = "http/limits.rs"]
 mod limits;
+#[path = "http/lobby.rs"]
+mod lobby;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

@@ -15,6 +15,8 @@ pub struct RoomRow {
     pub default_language: String,
     pub profile: String,
     pub updated_at: NaiveDateTime,
+    /// `domain::theme::Theme`: light, dark or auto.
+    pub theme: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

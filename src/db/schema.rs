@@ -24,6 +24,7 @@ diesel::table! {
         default_language -> Text,
         profile -> Text,
         updated_at -> Timestamp,
+        theme -> Text,
     }
 }
 

@@ -21,6 +21,7 @@ const EN: &[&str] = &[
     include_str!("en/waits.ftl"),
     include_str!("en/safe.ftl"),
     include_str!("en/board2.ftl"),
+    include_str!("en/lobby.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -37,6 +38,7 @@ const PT: &[&str] = &[
     include_str!("pt/waits.ftl"),
     include_str!("pt/safe.ftl"),
     include_str!("pt/board2.ftl"),
+    include_str!("pt/lobby.ftl"),
 ];
 
 pub struct I18n {

@@ -1,4 +1,4 @@
-//! The room: name, time zone, currency, language and the rule profile.
+//! The room: name, time zone, currency, language, the screens' theme and the rule profile.
 
 use crate::db::audit::{self, Actor};
 use crate::db::models::RoomRow;
@@ -8,6 +8,7 @@ use crate::domain::error::Errors;
 use crate::domain::money::{minor_digits, CURRENCIES};
 use crate::domain::player::Language;
 use crate::domain::profile::{validate_profile, ProfileKind, RuleProfile};
+use crate::domain::theme::Theme;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Utc};
@@ -25,6 +26,9 @@ pub struct Room {
     pub currency: String,
     pub default_language: Language,
     pub profile: RuleProfile,
+    /// Night mode: the theme of the tablets, the floor board and the lobby screen (a device
+    /// may choose its own).
+    pub theme: Theme,
     #[serde(skip)]
     #[schema(ignore)]
     pub tz: Tz,
@@ -40,6 +44,9 @@ pub struct RoomUpdate {
     pub currency: String,
     pub default_language: Language,
     pub profile: RuleProfile,
+    /// The screens' theme; absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<Theme>,
 }
 
 fn from_row(r: RoomRow) -> AppResult<Room> {
@@ -55,6 +62,7 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
         currency: r.currency,
         default_language: r.default_language.parse().unwrap_or(Language::Pt),
         profile,
+        theme: r.theme.parse().unwrap_or_default(),
         tz,
     })
 }
@@ -88,6 +96,7 @@ pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
         profile: serde_json::to_string(&RuleProfile::defaults(ProfileKind::PtCasino))
             .unwrap_or_default(),
         updated_at: now.naive_utc(),
+        theme: Theme::default().to_string(),
     };
     diesel::insert_into(room::table)
         .values(&row)
@@ -149,6 +158,10 @@ pub fn update(
         profile: serde_json::to_string(&u.profile)
             .map_err(|e| AppError::Internal(e.to_string()))?,
         updated_at: now.naive_utc(),
+        theme: match u.theme {
+            Some(t) => t.to_string(),
+            None => before.theme.clone(),
+        },
     };
     diesel::update(room::table.find(1i64))
         .set(&after)

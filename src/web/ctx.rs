@@ -53,6 +53,8 @@ pub struct Ctx {
     pub room_name: String,
     pub currency: String,
     pub tz: Tz,
+    /// Night mode: the room's theme for its screens.
+    pub theme: crate::domain::theme::Theme,
     pub path: String,
     pub now: DateTime<Utc>,
     /// A scheduled backup failed at this time (and: the viewer is an admin, who gets a link).
@@ -78,10 +80,22 @@ impl Ctx {
             room_name: room.name.clone(),
             currency: room.currency.clone(),
             tz: room.tz,
+            theme: room.theme,
             path: req.path().to_string(),
             now,
             alert: None,
             audit_alert: None,
+        }
+    }
+
+    /// Night mode: the theme a page opens in before `theme.js` reads the device's own choice
+    /// (the room's dark is dark at once; `auto` is light, and dark on the lobby screen).
+    pub fn theme_first(&self) -> &'static str {
+        use crate::domain::theme::Theme;
+        match self.theme {
+            Theme::Dark => "dark",
+            Theme::Auto if self.path.starts_with("/lobby") => "dark",
+            Theme::Light | Theme::Auto => "light",
         }
     }
 

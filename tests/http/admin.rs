@@ -49,7 +49,7 @@ fn is_checked(html: &str, id: &str) -> bool {
 }
 
 /// The value of the selected `<option>` of `<select id="…">`.
-fn selected(html: &str, id: &str) -> Option<String> {
+pub fn selected(html: &str, id: &str) -> Option<String> {
     let i = html.find(&format!("<select id=\"{id}\""))?;
     let body = &html[i..i + html[i..].find("</select>")?];
     body.split("<option ")
@@ -109,7 +109,7 @@ fn with(
 }
 
 /// The whole room form as the page first shows it (the `pt-casino` seed, in English).
-fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+pub fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     let base: Vec<(&'static str, String)> = [
         ("name", "Cardroom"),
         ("timezone", "Europe/Lisbon"),

@@ -12,6 +12,7 @@ use crate::domain::money::{minor_digits, parse_money, CURRENCIES};
 use crate::domain::player::Language;
 use crate::domain::profile::{CagnotteMode, CallExpiry, ProfileKind, RuleProfile, RANGES};
 use crate::domain::staff::Role;
+use crate::domain::theme::Theme;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::audit::AuditFilter;
@@ -605,6 +606,8 @@ struct RoomForm {
     timezone: String,
     currency: String,
     default_language: String,
+    /// Night mode: light, dark or auto. Empty (a form of before the setting): unchanged.
+    theme: String,
     kind: String,
     min_players_to_run: String,
     suspension_grace_min: String,
@@ -638,6 +641,7 @@ impl RoomForm {
         currency: &str,
         lang: Language,
         default_language: Language,
+        theme: Theme,
         p: &RuleProfile,
     ) -> RoomForm {
         RoomForm {
@@ -645,6 +649,7 @@ impl RoomForm {
             timezone: timezone.to_string(),
             currency: currency.to_string(),
             default_language: default_language.to_string(),
+            theme: theme.to_string(),
             kind: p.kind.to_string(),
             min_players_to_run: p.min_players_to_run.to_string(),
             suspension_grace_min: p.suspension_grace_min.to_string(),
@@ -678,6 +683,7 @@ impl RoomForm {
             &r.currency,
             lang,
             r.default_language,
+            r.theme,
             &r.profile,
         )
     }
@@ -685,6 +691,11 @@ impl RoomForm {
     fn parse(&self) -> Result<RoomUpdate, Vec<FieldError>> {
         let mut p = Parser::default();
         let default_language = p.choice::<Language>("default_language", &self.default_language);
+        let theme = if self.theme.is_empty() {
+            None
+        } else {
+            p.choice::<Theme>("theme", &self.theme)
+        };
         let kind = p.choice::<ProfileKind>("kind", &self.kind);
         // What stands in for a value that did not parse, so the rest can still be checked.
         let d = RuleProfile::defaults(kind.unwrap_or(ProfileKind::PtCasino));
@@ -758,6 +769,7 @@ impl RoomForm {
             currency: self.currency.trim().to_string(),
             default_language: default_language.unwrap_or(Language::Pt),
             profile,
+            theme,
         };
         p.finish(|| services::room::validate(&u).err().unwrap_or_default())?;
         Ok(u)
@@ -777,6 +789,7 @@ struct RoomPage {
     zones: &'static [&'static str],
     currencies: &'static [&'static str],
     languages: Vec<Opt>,
+    themes: Vec<Opt>,
     kinds: Vec<Opt>,
     /// The profile kind stored now (the reset form's preselection).
     current_kind: String,
@@ -786,6 +799,7 @@ fn room_view(c: Ctx, v: Vals, current_kind: String, shown: Shown, saved: bool) -
     RoomPage {
         groups: profile_groups(&c),
         languages: opts(&c, Language::ALL, "lang-"),
+        themes: opts(&c, Theme::ALL, "theme-"),
         kinds: opts(&c, ProfileKind::ALL, "profile-"),
         zones: ZONES,
         currencies: CURRENCIES,
@@ -806,6 +820,7 @@ fn room_labels() -> Vec<(&'static str, &'static str)> {
         ("timezone", "admin-room-timezone"),
         ("currency", "admin-room-currency"),
         ("default_language", "admin-room-language"),
+        ("theme", "admin-room-theme"),
         ("kind", "admin-profile-kind"),
     ];
     for (_, fields) in GROUPS {
@@ -976,6 +991,7 @@ async fn room_defaults(
                 currency: room.currency,
                 default_language: room.default_language,
                 profile: services::room::profile_defaults(kind),
+                theme: None,
             };
             services::room::update(conn, now, &actor, &u)
         })

@@ -1,5 +1,9 @@
-//! The lobby board: a read-only screen for the room (no sign-in). BSOP 24: buy-in minimum and
-//! maximum are shown; players appear by their public alias only — never names or documents.
+//! The lobby board: a read-only screen for the room (no sign-in), made for a TV at 1920×1080
+//! read from across the room: dark unless the room or the device chooses light, the games as
+//! cards that fit the screen and page through when they do not (`lobby.js`), who is called now,
+//! the free seats, the room's clock and the QR code to join from a phone. BSOP 24: buy-in
+//! minimum and maximum are shown; players appear by their public alias only — never names or
+//! documents.
 
 use super::render;
 use crate::domain::limits::Limits;
@@ -27,8 +31,10 @@ pub struct BoardGame {
     pub buy_in_max: Option<i64>,
     pub tables: Vec<i32>,
     pub seats_free: usize,
-    /// Aliases at the top of the list, in order.
+    /// Aliases at the top of the list, in order (the first [`WAITING_SHOWN`]).
     pub waiting: Vec<String>,
+    /// The players called to a seat of the game now (PT-2007 8a, BSOP 43), oldest call first.
+    pub called: Vec<CalledNow>,
     /// Everyone on the list.
     pub waiting_total: usize,
     pub needed: Option<usize>,
@@ -37,6 +43,30 @@ pub struct BoardGame {
     /// BSOP 24, PT-2007 22: the tables of this game playing other limits than the game's, and
     /// the changes coming at its tables.
     pub limits: Vec<TableLimits>,
+}
+
+/// A player called to a seat, as the lobby shows the call: alias and table.
+#[derive(Serialize)]
+pub struct CalledNow {
+    pub alias: String,
+    pub table: i32,
+}
+
+/// How many of a list's players a game's card names (the rest are counted): the card keeps a
+/// height that lets two rows of games share the screen.
+pub const WAITING_SHOWN: usize = 6;
+
+impl BoardGame {
+    /// Free seats and players waiting at once: the lobby says the calls are under way, so that
+    /// nobody reads "22 waiting" beside "36 free seats" as a list that does not move.
+    pub fn calling(&self) -> bool {
+        self.seats_free > 0 && self.waiting_total > 0
+    }
+
+    /// The players on the list beyond those named.
+    pub fn waiting_more(&self) -> usize {
+        self.waiting_total.saturating_sub(self.waiting.len())
+    }
 }
 
 /// A table of a game whose limits differ from the game's, or change soon (PT-2007 22).
@@ -77,8 +107,24 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                     })
                 })
                 .collect();
+            let mut called: Vec<(chrono::NaiveDateTime, CalledNow)> = tables
+                .iter()
+                .flat_map(|t| {
+                    t.calls().into_iter().map(move |(c, alias)| {
+                        (
+                            c.called_at,
+                            CalledNow {
+                                alias: alias.clone(),
+                                table: t.table.number,
+                            },
+                        )
+                    })
+                })
+                .collect();
+            called.sort_by_key(|(at, _)| *at);
             BoardGame {
                 limits,
+                called: called.into_iter().map(|(_, c)| c).collect(),
                 name: l.game.name.clone(),
                 small_blind: l.game.small_blind,
                 big_blind: l.game.big_blind,
@@ -94,7 +140,12 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
                             .count()
                     })
                     .sum(),
-                waiting: l.lines.iter().map(|x| x.player.alias.clone()).collect(),
+                waiting: l
+                    .lines
+                    .iter()
+                    .take(WAITING_SHOWN)
+                    .map(|x| x.player.alias.clone())
+                    .collect(),
                 waiting_total: l.total,
                 needed: l.needed,
                 wait: l.join_wait,
@@ -108,7 +159,7 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
 struct Board {
     c: Ctx,
     games: Vec<BoardGame>,
-    /// Issue 18: the join page's short address, beside its QR code (`/join/qr.svg`).
+    /// The join page's short address, beside its QR code (`/join/qr.svg`).
     join_address: String,
 }
 
@@ -117,6 +168,8 @@ struct Board {
 struct BoardLive {
     c: Ctx,
     games: Vec<BoardGame>,
+    /// Shown with the QR code when the room has no game.
+    join_address: String,
 }
 
 async fn data(req: &HttpRequest, st: &AppState) -> AppResult<(Ctx, Vec<BoardGame>)> {
@@ -153,5 +206,13 @@ async fn board(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpRespo
 
 async fn live(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
     let (c, games) = data(&req, &st).await?;
-    render(StatusCode::OK, &BoardLive { c, games })
+    let join_address = super::join::short_join_address(&st);
+    render(
+        StatusCode::OK,
+        &BoardLive {
+            c,
+            games,
+            join_address,
+        },
+    )
 }
