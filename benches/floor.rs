@@ -630,8 +630,9 @@ fn dashboard_service(state: &AppState, runs: usize) -> (Summary, usize, usize) {
     let (mut tables, mut lines) = (0, 0);
     for _ in 0..runs + 1 {
         let t = Instant::now();
-        let d = services::floor::dashboard(&mut conn, state.clock.now(), &room.profile)
-            .expect("dashboard");
+        let d =
+            services::floor::dashboard(&mut conn, &state.waits, state.clock.now(), &room.profile)
+                .expect("dashboard");
         v.push(t.elapsed().as_micros() as u64);
         tables = d.tables.len();
         lines = d.lists.iter().map(|l| l.lines.len()).sum();

@@ -524,8 +524,15 @@ fn direct_parallel(
                     .expect("link");
                     let room = services::room::get(&mut conn).expect("room");
                     std::hint::black_box(
-                        services::player_page::view(&mut conn, now, &room, claims.sub, day_ends)
-                            .expect("view"),
+                        services::player_page::view(
+                            &mut conn,
+                            &state.waits,
+                            now,
+                            &room,
+                            claims.sub,
+                            day_ends,
+                        )
+                        .expect("view"),
                     );
                     n += 1;
                 }
@@ -572,7 +579,8 @@ fn direct(
         )
         .map_err(|e| AppError::Internal(e.to_string()))?;
         let room = services::room::get(&mut conn)?;
-        let view = services::player_page::view(&mut conn, now, &room, claims.sub, day_ends)?;
+        let view =
+            services::player_page::view(&mut conn, &state.waits, now, &room, claims.sub, day_ends)?;
         std::hint::black_box(view);
         if i > 0 {
             v.push(t.elapsed().as_micros() as u64);
@@ -629,7 +637,7 @@ fn place_diag(
             .first(&mut conn)?;
         let t = Instant::now();
         let place = services::floor::place_of(&mut conn, game, id, now)?
-            .map(|(p, _)| (p.ahead as i64, p.of as i64));
+            .map(|p| (p.ahead as i64, p.of as i64));
         full.push(t.elapsed().as_micros() as u64);
         let t = Instant::now();
         let live = w::state.eq("waiting").or(w::state.eq("called")).and(

@@ -105,6 +105,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         i18n: Arc::new(I18n::default()),
         limits,
         player_pages: Arc::default(),
+        waits: Arc::default(),
         shutdown: Shutdown::default(),
         metrics: Arc::default(),
         backups: Arc::default(),

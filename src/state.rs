@@ -49,6 +49,8 @@ pub struct AppState {
     pub limits: Arc<crate::web::limits::Limits>,
     /// The players' pages built lately (see `web::pages::player_link::PageCache`).
     pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
+    /// The wait estimate's fitted models, kept a minute (see `services::waits::Models`).
+    pub waits: Arc<crate::services::waits::Models>,
     /// Set when the process is asked to stop: streams end, background threads finish.
     pub shutdown: crate::app::Shutdown,
     /// What the process measures (`GET /metrics`).

@@ -20,7 +20,7 @@ const EN: &[&str] = &[
     include_str!("en/rulings.ftl"),
     include_str!("en/waits.ftl"),
     include_str!("en/safe.ftl"),
-    include_str!("en/board2.ftl"),
+    include_str!("en/board_alarms.ftl"),
     include_str!("en/lobby.ftl"),
 ];
 const PT: &[&str] = &[
@@ -37,7 +37,7 @@ const PT: &[&str] = &[
     include_str!("pt/rulings.ftl"),
     include_str!("pt/waits.ftl"),
     include_str!("pt/safe.ftl"),
-    include_str!("pt/board2.ftl"),
+    include_str!("pt/board_alarms.ftl"),
     include_str!("pt/lobby.ftl"),
 ];
 

@@ -306,7 +306,7 @@ fn first_players_who_may_sit(
                 .map(|(_, other)| other.id),
         );
     }
-    for line in floor::list(conn, game_id, now)? {
+    for line in floor::list(conn, None, game_id, now)? {
         if chosen.len() == n {
             break;
         }

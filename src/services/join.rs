@@ -95,9 +95,12 @@ pub struct OfferedGame {
 /// The games a phone may join now: every active game — its list when a table is in play,
 /// else its interest list (PT-2007 24: players still needed to start one), as the lobby
 /// screen shows them; an empty interest list is how a game starts. Read in a few
-/// statements whatever the room's size.
+/// statements whatever the room's size. With `models`, each running game's wait for a player
+/// joining now (`services::waits`); without, no wait figures (the rules that only need which
+/// games are offered).
 pub fn offered(
     conn: &mut DbConn,
+    models: Option<&crate::services::waits::Models>,
     now: DateTime<Utc>,
     min_players_to_run: i32,
 ) -> AppResult<Vec<OfferedGame>> {
@@ -137,7 +140,10 @@ pub fn offered(
         .map(|g| g.0)
         .filter(|id| in_play.contains(&Some(*id)))
         .collect();
-    let mut waits_of = crate::services::waits::of_games(conn, now, &running_ids)?;
+    let mut waits_of = match models {
+        Some(m) => crate::services::waits::of_games(conn, m, now, &running_ids)?,
+        None => std::collections::HashMap::new(),
+    };
     let mut out = Vec::new();
     for (id, name, small_blind, big_blind, buy_in_min, buy_in_max) in active {
         let running = in_play.contains(&Some(id));
@@ -351,7 +357,7 @@ pub fn request_code(
     } else if name.chars().count() > NAME_MAX {
         errs.push(FieldError::new("name", "err-too-long").arg("max", NAME_MAX));
     }
-    let offered: Vec<i64> = offered(conn, now, room.profile.min_players_to_run)?
+    let offered: Vec<i64> = offered(conn, None, now, room.profile.min_players_to_run)?
         .iter()
         .map(|g| g.id)
         .collect();
@@ -649,7 +655,7 @@ pub fn verify_code(
     let via: Via = via.parse().unwrap_or(Via::Phone);
     let wanted: Vec<i64> = serde_json::from_str(&games_json).unwrap_or_default();
     // A list that closed meanwhile is not joined (said on the page).
-    let offered = offered(conn, now, room.profile.min_players_to_run)?;
+    let offered = offered(conn, None, now, room.profile.min_players_to_run)?;
     let name_of = |g: i64| offered.iter().find(|o| o.id == g).map(|o| o.name.clone());
     let mut closed: Vec<String> = Vec::new();
     let mut open: Vec<(i64, String)> = Vec::new();
@@ -1177,7 +1183,7 @@ pub fn adopt_guest(
             "list.changed",
             &serde_json::json!({ "game_id": game_id }),
         )?;
-        let place = floor::place_of(conn, game_id, entry_id, now)?.map(|(p, _)| p.position as i64);
+        let place = floor::place_of(conn, game_id, entry_id, now)?.map(|p| p.position as i64);
         let gname: String = games::table.find(game_id).select(games::name).first(conn)?;
         crate::notify::tell(conn, now, player_id, Kind::Added, |_, p| {
             p.game = Some(gname);

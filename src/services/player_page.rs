@@ -133,6 +133,7 @@ pub fn gaming_day(
 /// The player's page as of `now`.
 pub fn view(
     conn: &mut DbConn,
+    models: &crate::services::waits::Models,
     now: DateTime<Utc>,
     room: &Room,
     player_id: i64,
@@ -176,6 +177,12 @@ pub fn view(
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
         let place = floor::place_of(conn, game_id, entry_id, now)?;
+        let wait = match place {
+            Some(p) => {
+                crate::services::waits::of_game(conn, models, now, game_id)?.for_ahead(p.ahead)
+            }
+            None => None,
+        };
         let call = calls
             .iter()
             .find(|(c, _)| c.entry_id == Some(entry_id))
@@ -185,10 +192,10 @@ pub fn view(
             game,
             small_blind: sb,
             big_blind: bb,
-            position: place.map(|(p, _)| p.position),
-            ahead: place.map_or(0, |(p, _)| p.ahead),
-            of: place.map_or(0, |(p, _)| p.of),
-            wait: place.and_then(|(_, w)| w),
+            position: place.map(|p| p.position),
+            ahead: place.map_or(0, |p| p.ahead),
+            of: place.map_or(0, |p| p.of),
+            wait,
             call_in_until: if checked_in.is_none() {
                 call_in.map(|t| t.and_utc())
             } else {

@@ -16,6 +16,62 @@ use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// How long a fitted model is kept (seconds of the room's clock) while no seat of its game has
+/// been freed: refitting reads up to [`waits::NIGHTS`] nights of the game's seatings and list
+/// entries, far more than a screen should read on every refresh.
+pub const MODEL_KEPT_SECS: i64 = 60;
+
+/// The process's fitted models, one per game (`AppState::waits`). A model is refitted when it
+/// is older than [`MODEL_KEPT_SECS`], or when a seating of its game ended after it was fitted
+/// (the latest `left_at` of the game, read through its index, is the model's fingerprint).
+#[derive(Debug, Default)]
+pub struct Models {
+    fitted: Mutex<HashMap<i64, Fitted>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fitted {
+    at: DateTime<Utc>,
+    last_left: Option<NaiveDateTime>,
+    model: Option<Model>,
+}
+
+impl Models {
+    fn get(
+        &self,
+        game: i64,
+        now: DateTime<Utc>,
+        last_left: Option<NaiveDateTime>,
+    ) -> Option<Option<Model>> {
+        let fitted = self.fitted.lock().unwrap_or_else(|e| e.into_inner());
+        fitted.get(&game).and_then(|f| {
+            let fresh = f.at <= now
+                && (now - f.at).num_seconds() < MODEL_KEPT_SECS
+                && f.last_left == last_left;
+            fresh.then_some(f.model)
+        })
+    }
+
+    fn put(
+        &self,
+        game: i64,
+        now: DateTime<Utc>,
+        last_left: Option<NaiveDateTime>,
+        model: Option<Model>,
+    ) {
+        let mut fitted = self.fitted.lock().unwrap_or_else(|e| e.into_inner());
+        fitted.insert(
+            game,
+            Fitted {
+                at: now,
+                last_left,
+                model,
+            },
+        );
+    }
+}
 
 /// One game's wait figures as of now.
 #[derive(Debug, Clone, Copy, Default, Serialize)]
@@ -49,6 +105,7 @@ fn freed_seat(reason: Option<&str>) -> bool {
 /// default: not running).
 pub fn of_games(
     conn: &mut DbConn,
+    models: &Models,
     now: DateTime<Utc>,
     game_ids: &[i64],
 ) -> AppResult<HashMap<i64, GameWaits>> {
@@ -97,6 +154,22 @@ pub fn of_games(
         w.now.seated += seated;
         w.now.free += places.saturating_sub(seated + count(&called) + count(&held));
     }
+    // The models still fresh are kept; the others are refitted from the history.
+    let mut refit = Vec::new();
+    for g in &ids {
+        let last_left: Option<NaiveDateTime> = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::game_id.eq(*g))
+            .select(diesel::dsl::max(seatings::left_at))
+            .first(dbc))?;
+        match models.get(*g, now, last_left) {
+            Some(model) => out.entry(*g).or_default().model = model,
+            None => refit.push((*g, last_left)),
+        }
+    }
+    if refit.is_empty() {
+        return Ok(out);
+    }
+    let ids: Vec<i64> = refit.iter().map(|r| r.0).collect();
     // The history the estimate looks at: seatings and list entries not ended before it.
     let since = waits::history_since(now).naive_utc();
     let t = now.naive_utc();
@@ -155,17 +228,24 @@ pub fn of_games(
             outcome,
         });
     }
-    for g in ids {
+    for (g, last_left) in refit {
         let s = stays.remove(&g).unwrap_or_default();
         let e = entries.remove(&g).unwrap_or_default();
-        out.entry(g).or_default().model = waits::calibrate(now, &s, &e);
+        let model = waits::calibrate(now, &s, &e);
+        models.put(g, now, last_left, model);
+        out.entry(g).or_default().model = model;
     }
     Ok(out)
 }
 
 /// [`of_games`] for one game.
-pub fn of_game(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppResult<GameWaits> {
-    Ok(of_games(conn, now, &[game_id])?
+pub fn of_game(
+    conn: &mut DbConn,
+    models: &Models,
+    now: DateTime<Utc>,
+    game_id: i64,
+) -> AppResult<GameWaits> {
+    Ok(of_games(conn, models, now, &[game_id])?
         .remove(&game_id)
         .unwrap_or_default())
 }

@@ -390,11 +390,12 @@ fn required_id(field: &str, v: Option<i64>) -> AppResult<i64> {
 /// The entry's line on its list now (after a change).
 fn line_of(
     conn: &mut crate::db::DbConn,
+    models: &services::waits::Models,
     game_id: i64,
     entry_id: i64,
     now: DateTime<Utc>,
 ) -> AppResult<WaitlistLineOut> {
-    floor::list(conn, game_id, now)?
+    floor::list(conn, Some(models), game_id, now)?
         .iter()
         .find(|l| l.entry.id == entry_id)
         .map(WaitlistLineOut::from)
@@ -419,10 +420,10 @@ pub async fn list_waitlist(
     let id = path.into_inner();
     let now = st.clock.now();
     let out = st
-        .run(move |_, conn| {
+        .run(move |st, conn| {
             let room = services::room::get(conn)?;
             let game = games::get_game(conn, id)?;
-            let lines = floor::list(conn, id, now)?;
+            let lines = floor::list(conn, Some(&st.waits), id, now)?;
             let in_play = games::list_tables(conn)?.iter().any(|(t, _)| {
                 t.game_id == Some(id)
                     && matches!(t.state.as_str(), "open" | "running" | "suspended")
@@ -477,7 +478,7 @@ pub async fn join_waitlist(
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let line = st
-        .write(move |_, conn| {
+        .write(move |st, conn| {
             let room = services::room::get(conn)?;
             games::get_game(conn, game_id)?;
             let row = floor::join(
@@ -490,7 +491,7 @@ pub async fn join_waitlist(
                 player_id,
                 call_in,
             )?;
-            line_of(conn, game_id, row.id, now)
+            line_of(conn, &st.waits, game_id, row.id, now)
         })
         .await?;
     Ok(HttpResponse::Created().json(line))
@@ -568,10 +569,10 @@ pub async fn reorder_entry(
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let line = st
-        .write(move |_, conn| {
+        .write(move |st, conn| {
             floor::reorder(conn, now, &actor, id, position, &reason)?;
             let game_id = floor::entry(conn, id)?.game_id;
-            line_of(conn, game_id, id, now)
+            line_of(conn, &st.waits, game_id, id, now)
         })
         .await?;
     Ok(web::Json(line))
@@ -598,9 +599,9 @@ pub async fn check_in(
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let line = st
-        .write(move |_, conn| {
+        .write(move |st, conn| {
             let row = floor::check_in(conn, now, &actor, id)?;
-            line_of(conn, row.game_id, id, now)
+            line_of(conn, &st.waits, row.game_id, id, now)
         })
         .await?;
     Ok(web::Json(line))

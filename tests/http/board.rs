@@ -482,7 +482,13 @@ async fn a_player_on_two_lists_is_on_both_and_a_seated_player_is_named() {
 
     let d = app.with_conn(|c| {
         let room = cardroom::services::room::get(c).unwrap();
-        cardroom::services::floor::dashboard(c, app.state.clock.now(), &room.profile).unwrap()
+        cardroom::services::floor::dashboard(
+            c,
+            &app.state.waits,
+            app.state.clock.now(),
+            &room.profile,
+        )
+        .unwrap()
     });
     let on = |game: i64| -> Vec<i64> {
         d.lists

@@ -138,7 +138,7 @@ async fn bsop_58_a_list_header_says_its_free_seats_and_where_a_new_player_goes_a
     // has 9 free seats nobody at the must-move table will take: a new player goes there.
     assert!(html.contains("id=\"tile-8\""), "{html}");
     assert!(
-        html.contains("id=\"suggested-1\" data-table=\"7\" data-rule=\"board2-suggest-main_game\""),
+        html.contains("id=\"suggested-1\" data-table=\"7\" data-rule=\"board-suggest-main_game\""),
         "{html}"
     );
     assert!(html.contains("→ table 7: main game"), "{html}");
@@ -163,7 +163,7 @@ async fn bsop_58_a_list_header_says_its_free_seats_and_where_a_new_player_goes_a
     assert_eq!(r.status, 200, "{}", r.text());
     let html = app.page("/floor/live", &s).await.text();
     assert!(
-        html.contains("id=\"suggested-1\" data-table=\"7\" data-rule=\"board2-suggest-neediest\""),
+        html.contains("id=\"suggested-1\" data-table=\"7\" data-rule=\"board-suggest-neediest\""),
         "{html}"
     );
     assert!(html.contains("→ table 7: fewest players"), "{html}");
@@ -201,6 +201,27 @@ async fn pt_2007_24_an_interest_list_with_enough_players_is_ready_and_opens_a_ta
     assert!(html.contains("id=\"ready-1\""), "{html}");
     assert!(html.contains("Ready: open a table"), "{html}");
     assert!(!html.contains("0 more to start"), "{html}");
+    // The lobby and the join page say the same, in both languages.
+    for (uri, lang, ready) in [
+        (
+            "/lobby/live",
+            "en",
+            "Enough players to start: a table opens soon",
+        ),
+        ("/join", "en", "Enough players to start: a table opens soon"),
+        (
+            "/lobby/live",
+            "pt",
+            "Já há jogadores para começar: a mesa abre em breve",
+        ),
+    ] {
+        let page = crate::lobby::public(&app, uri, lang).await;
+        assert!(page.contains(ready), "{uri} {lang}: {page}");
+        assert!(
+            !page.contains("0 more to start") && !page.contains("faltam 0"),
+            "{page}"
+        );
+    }
     assert!(
         html.contains("action=\"/floor/tables/1/open\"") && html.contains("Open table 7"),
         "{html}"

@@ -3414,8 +3414,13 @@ async fn the_dashboard_offers_seat_changes_holds_refusals_and_transfers() {
     let t = &m.t;
     let web = app.web_login("admin", ADMIN_PW).await;
     let html = app.floor_all(&web).await;
-    // The suggested table for the game's list is the must-move table (number 1).
-    assert!(html.contains("New players: table 1"), "{html}");
+    // The main game has more free seats than the must-move table has players to move: a new
+    // player is pointed at the main game (BSOP 55), not at the must-move table (number 1).
+    assert!(
+        html.contains("data-rule=\"board-suggest-main_game\"") && html.contains(": main game"),
+        "{html}"
+    );
+    assert!(!html.contains("→ table 1: must-move"), "{html}");
     let zs = m.mm_seatings[&m.z];
     assert!(
         html.contains(&format!("/floor/seatings/{zs}/refuse-must-move")),

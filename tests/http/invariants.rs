@@ -205,7 +205,7 @@ fn check(r: &Room, history: &[Op]) {
         "two players in one seat after {history:?}"
     );
     for g in &r.games {
-        let lines = app.with_conn(|c| floor::list(c, *g, app.state.clock.now()).unwrap());
+        let lines = app.with_conn(|c| floor::list(c, None, *g, app.state.clock.now()).unwrap());
         let positions: Vec<usize> = lines.iter().map(|l| l.place.position).collect();
         assert_eq!(
             positions,
@@ -217,12 +217,7 @@ fn check(r: &Room, history: &[Op]) {
         for l in &lines {
             let own = app
                 .with_conn(|c| floor::place_of(c, *g, l.entry.id, app.state.clock.now()).unwrap());
-            assert_eq!(
-                own.map(|(p, _)| p),
-                Some(l.place),
-                "entry {} after {history:?}",
-                l.entry.id
-            );
+            assert_eq!(own, Some(l.place), "entry {} after {history:?}", l.entry.id);
         }
     }
 }

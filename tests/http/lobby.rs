@@ -12,7 +12,7 @@ use diesel::prelude::*;
 use serde_json::json;
 
 /// A page seen without signing in (the lobby, a tablet's pairing page), in a language.
-async fn public(app: &TestApp, uri: &str, lang: &str) -> String {
+pub(crate) async fn public(app: &TestApp, uri: &str, lang: &str) -> String {
     let r = app
         .call(
             TestRequest::get()

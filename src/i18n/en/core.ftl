@@ -407,7 +407,6 @@ floor-held-for = Held for { $alias }
 floor-release = Release
 floor-transfer = Move to table
 floor-cave-lost = Stack lost
-floor-suggested = New players: table { $table }
 floor-actions = Actions for this seat
 floor-draw-by-suits = Draw tables by suits
 err-suit-draw-needs-tables = A draw by suits fills two or more open tables of this game with nobody seated yet (PT-2007 25): open them first.

@@ -407,7 +407,6 @@ floor-held-for = Guardado para { $alias }
 floor-release = Libertar
 floor-transfer = Mudar para a mesa
 floor-cave-lost = Perdeu a cave
-floor-suggested = Novos jogadores: mesa { $table }
 floor-actions = Ações para este lugar
 floor-draw-by-suits = Sortear mesas por naipes
 err-suit-draw-needs-tables = Um sorteio por naipes preenche duas ou mais mesas abertas deste jogo ainda sem ninguém sentado (PT-2007 25): abra-as primeiro.

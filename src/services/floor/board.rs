@@ -145,7 +145,7 @@ impl GameList {
     /// why (BSOP 55, 58).
     pub fn suggestion(&self) -> Option<(i32, String, String)> {
         let (t, r) = self.suggested.zip(self.suggested_rule)?;
-        let key = format!("board2-suggest-{}", r.as_str());
+        let key = format!("board-suggest-{}", r.as_str());
         Some((t, key.clone(), format!("{key}-why")))
     }
 
@@ -268,6 +268,7 @@ impl Dashboard {
 /// size (tables, games, open seatings, open calls, holds, list entries, seat turnover).
 pub fn dashboard(
     conn: &mut DbConn,
+    models: &crate::services::waits::Models,
     now: DateTime<Utc>,
     profile: &RuleProfile,
 ) -> AppResult<Dashboard> {
@@ -430,7 +431,7 @@ pub fn dashboard(
     }
     // Every game's wait figures (`services::waits`: the same for every screen), at once.
     let game_ids: Vec<i64> = games_list.iter().map(|g| g.id).collect();
-    let mut waits_of = crate::services::waits::of_games(conn, now, &game_ids)?;
+    let mut waits_of = crate::services::waits::of_games(conn, models, now, &game_ids)?;
     // Each game's list in order and the entries shown; then the players shown on every list
     // in one read (it was one read per game, a round trip each on PostgreSQL).
     let mut shown_lists = Vec::new();

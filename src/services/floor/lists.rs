@@ -17,8 +17,14 @@ pub struct ListLine {
 }
 
 /// PT-2007 8a: a game's list in order, with each player's place (one computation for every
-/// page, the API and the player's link).
-pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Vec<ListLine>> {
+/// page, the API and the player's link), and each place's wait from `models` (None: no wait
+/// figures, for the rules that only need the order).
+pub fn list(
+    conn: &mut DbConn,
+    models: Option<&crate::services::waits::Models>,
+    game_id: i64,
+    now: DateTime<Utc>,
+) -> AppResult<Vec<ListLine>> {
     game(conn, game_id)?;
     let rows: Vec<(WaitlistRow, PlayerRow)> = crate::native!(conn, |dbc| waitlist_entries::table
         .inner_join(players::table)
@@ -27,7 +33,10 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
         .select((WaitlistRow::as_select(), PlayerRow::as_select()))
         .load(dbc))?;
     let domain: Vec<Entry> = rows.iter().map(|(e, _)| as_entry(e)).collect();
-    let waits = crate::services::waits::of_game(conn, now, game_id)?;
+    let waits = match models {
+        Some(m) => Some(crate::services::waits::of_game(conn, m, now, game_id)?),
+        None => None,
+    };
     let prefs = crate::services::seat_prefs::of_players(
         conn,
         &rows.iter().map(|(e, _)| e.player_id).collect::<Vec<_>>(),
@@ -44,13 +53,13 @@ pub fn list(conn: &mut DbConn, game_id: i64, now: DateTime<Utc>) -> AppResult<Ve
                 entry,
                 player,
                 place,
-                wait: waits.for_ahead(place.ahead),
+                wait: waits.as_ref().and_then(|w| w.for_ahead(place.ahead)),
             })
         })
         .collect())
 }
 
-/// One entry's place on its game's list and its wait (`services::waits`), as [`list`] and
+/// One entry's place on its game's list, as [`list`] and
 /// the dashboard give it (`domain::waitlist::positions` over the game's active entries:
 /// list order by key, then joining time, then id; lapsed call-ins left out), counted in the
 /// database instead of loading the list: the entries before this one, and all of them
@@ -61,7 +70,7 @@ pub fn place_of(
     game_id: i64,
     entry_id: i64,
     now: DateTime<Utc>,
-) -> AppResult<Option<(Place, Option<crate::domain::waits::WaitEstimate>)>> {
+) -> AppResult<Option<Place>> {
     let Some(e) = crate::native!(conn, |dbc| waitlist_entries::table
         .find(entry_id)
         .filter(waitlist_entries::game_id.eq(game_id))
@@ -105,8 +114,7 @@ pub fn place_of(
         ahead: ahead as usize,
         of: of as usize,
     };
-    let wait = crate::services::waits::of_game(conn, now, game_id)?.for_ahead(place.ahead);
-    Ok(Some((place, wait)))
+    Ok(Some(place))
 }
 
 /// BSOP 43: the player leaves a list from their own link ("leave this list"): ended as the
@@ -359,7 +367,7 @@ pub fn restore(
     let after = entry(conn, e.id)?;
     list_changed(conn, now, actor, "list.restore", &e, &after)?;
     // The player was told they left the list: they are told they are back, at which place.
-    let place = place_of(conn, after.game_id, after.id, now)?.map(|(p, _)| p.position);
+    let place = place_of(conn, after.game_id, after.id, now)?.map(|p| p.position);
     tell_entry(conn, now, &after, Kind::Added, |p| {
         p.position = place.map(|n| n as i64)
     })?;

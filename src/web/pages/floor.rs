@@ -122,10 +122,10 @@ pub(super) async fn load_since(
     st: &AppState,
     now: chrono::DateTime<chrono::Utc>,
 ) -> AppResult<(Dashboard, FloorAlerts, i64, LastDraws)> {
-    st.run(move |_, conn| {
+    st.run(move |st, conn| {
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
-        let d = services::floor::dashboard(conn, now, &room.profile)?;
+        let d = services::floor::dashboard(conn, &st.waits, now, &room.profile)?;
         let a = services::table_side::floor_alerts(conn, now, &room.profile)?;
         let draws = LastDraws(services::draws::latest_by_table(conn)?);
         Ok((d, a, since, draws))
@@ -392,7 +392,7 @@ async fn join(
         )?;
         let (alias, game, _) = services::floor::names(conn, player_id, Some(game_id), None)?;
         let place = services::floor::place_of(conn, game_id, e.id, a.now)?
-            .map(|(p, _)| p.position)
+            .map(|p| p.position)
             .unwrap_or_default();
         Ok(Said::new("board-did-join")
             .arg("alias", alias)
@@ -532,7 +532,7 @@ async fn restore(
         let e = services::floor::restore(conn, a.now, &a.actor, id)?;
         let (alias, game, _) = services::floor::names(conn, e.player_id, Some(e.game_id), None)?;
         let place = services::floor::place_of(conn, e.game_id, e.id, a.now)?
-            .map(|(p, _)| p.position)
+            .map(|p| p.position)
             .unwrap_or_default();
         Ok(Said::new("board-did-restore")
             .arg("alias", alias)

@@ -136,7 +136,9 @@ async fn join_view(
     let (c, room) = public_ctx(req, st, csrf).await?;
     let now = c.now;
     let min = room.profile.min_players_to_run;
-    let games = st.run(move |_, conn| svc::offered(conn, now, min)).await?;
+    let games = st
+        .run(move |st, conn| svc::offered(conn, Some(&st.waits), now, min))
+        .await?;
     let (errs, problem) = match err {
         Some(AppError::Validation(fs)) => (c.errors(fs), None),
         Some(e) => (

@@ -306,10 +306,10 @@ async fn start(
 async fn lists_step(st: &AppState, chosen: Vec<i64>) -> AppResult<Step> {
     let now = st.clock.now();
     let (games, max_lists) = st
-        .run(move |_, conn| {
+        .run(move |st, conn| {
             let room = crate::services::room::get(conn)?;
             Ok((
-                svc::offered(conn, now, room.profile.min_players_to_run)?,
+                svc::offered(conn, Some(&st.waits), now, room.profile.min_players_to_run)?,
                 room.profile.remote_max_lists,
             ))
         })
@@ -510,7 +510,7 @@ fn places_of(
         .load(conn)?;
     let mut out = Vec::new();
     for (entry, game, name) in rows {
-        if let Some((place, _)) = crate::services::floor::place_of(conn, game, entry, now)? {
+        if let Some(place) = crate::services::floor::place_of(conn, game, entry, now)? {
             out.push((name, place.position));
         }
     }

@@ -175,9 +175,9 @@ struct BoardLive {
 async fn data(req: &HttpRequest, st: &AppState) -> AppResult<(Ctx, Vec<BoardGame>)> {
     let now = st.clock.now();
     let (room, d) = st
-        .run(move |_, conn| {
+        .run(move |st, conn| {
             let room = services::room::get(conn)?;
-            let d = services::floor::dashboard(conn, now, &room.profile)?;
+            let d = services::floor::dashboard(conn, &st.waits, now, &room.profile)?;
             Ok((room, d))
         })
         .await?;

@@ -446,7 +446,7 @@ async fn load(
                 Err(e) => return Ok(Err(e)),
             };
             let room = crate::services::room::get(c)?;
-            let view = player_page::view(c, now, &room, claims.sub, day_ends)?;
+            let view = player_page::view(c, &s.waits, now, &room, claims.sub, day_ends)?;
             Ok(Ok(Found::Read {
                 seq,
                 view: Box::new(view),
