@@ -10,7 +10,9 @@
 //!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-reports.png` (top of the page), `target/browser-reports-charts.png` and
-//! `target/browser-reports-tables.png` (the tables of figures); on failure `target/browser-failure.png`.
+//! `target/browser-reports-tables.png` (the tables of figures), and for the summary and the
+//! waits' chart with eight games at 1440 and 1024 px `target/browser-reports-kpi-*.png` and
+//! `target/browser-reports-waits-*.png`; on failure `target/browser-failure.png`.
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
@@ -384,4 +386,182 @@ async fn js(c: &Client, script: &str) -> Value {
         Ok(v) => v,
         Err(e) => fail(c, format!("running a script: {e}")).await,
     }
+}
+
+/// Seven more games besides `game` (eight in all, with names as long as a room gives them),
+/// each with two players seated from its list on `day`, and the house's take of the day in
+/// the thousands (a hand raked 2 100,00 €: 2 125,00 € with the seeded 25,00 €).
+fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
+    let mut c = diesel::SqliteConnection::establish(&db.display().to_string())
+        .expect("open the server's database");
+    c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA foreign_keys = ON;")
+        .expect("pragmas");
+    let tz = chrono_tz::Europe::Lisbon;
+    let six = NaiveTime::from_hms_opt(6, 0, 0).unwrap();
+    let date = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").unwrap();
+    let (from, _) = day_bounds(tz, date, six);
+    let t = |minutes: i64| (from + Dur::minutes(minutes)).naive_utc();
+    let model: GameRow = games::table
+        .find(game)
+        .select(GameRow::as_select())
+        .first(&mut c)
+        .expect("the table's game");
+    let names = [
+        "Pot-Limit Omaha 2/5",
+        "No-Limit Hold'em 5/10",
+        "Pot-Limit Omaha Hi-Lo 5/10",
+        "No-Limit Hold'em 10/25",
+        "Dealer's Choice 2/5",
+        "Short Deck 5/10",
+        "Pot-Limit Omaha 5 cartas 10/20",
+    ];
+    let new: Vec<GameRow> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| GameRow {
+            id: 100_101 + i as i64,
+            name: name.to_string(),
+            ..model.clone()
+        })
+        .collect();
+    let entries: Vec<WaitlistRow> = new
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| {
+            let i = i as i64;
+            PLAYERS.iter().enumerate().map(move |(j, p)| {
+                let joined = 30 + 20 * i + j as i64;
+                WaitlistRow {
+                    id: 100_201 + 2 * i + j as i64,
+                    game_id: g.id,
+                    player_id: *p,
+                    order_key: 100_201 + 2 * i + j as i64,
+                    joined_at: t(joined),
+                    source: "desk".into(),
+                    call_in_expires_at: None,
+                    checked_in_at: None,
+                    state: "seated".into(),
+                    ended_at: Some(t(joined + 10 + 7 * i + 25 * j as i64)),
+                    end_reason: Some("seated".into()),
+                    created_by: None,
+                }
+            })
+        })
+        .collect();
+    c.transaction::<_, diesel::result::Error, _>(|c| {
+        diesel::insert_into(games::table).values(&new).execute(c)?;
+        diesel::insert_into(waitlist_entries::table)
+            .values(&entries)
+            .execute(c)?;
+        diesel::insert_into(hands::table)
+            .values(HandRow {
+                id: 100_101,
+                table_id: table,
+                game_id: Some(game),
+                number: 10_101,
+                button_seat: None,
+                at: t(240),
+                recorded_by: None,
+                ended_at: Some(t(242)),
+                pot: Some(4_200_000),
+                rake: Some(210_000),
+                preflop_no_bet: false,
+                result_by: None,
+                boards: 1,
+            })
+            .execute(c)?;
+        Ok(())
+    })
+    .expect("seed the eight games");
+}
+
+/// At 1440×900 and 1024×768, in Portuguese, with eight games and figures in the thousands:
+/// no figure of the summary leaves its card, and the names of the games under the waits'
+/// chart are all there, one per row, none running into another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_figures_fit_their_cards_and_eight_games_names_do_not_overlap() {
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let db = tmp.path().join("browser.db");
+    let (table, game) = a_table_with_a_game(&db);
+    let day = seed(&db, table, game);
+    seed_eight_games(&db, table, game, &day);
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+    let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-kpi", 1440, 900).await;
+    let base = &server.base;
+    sign_in(&c, base, FLOOR_USER, FLOOR_PASSWORD).await;
+    let _ = js(&c, "document.cookie = 'cr_lang=pt; path=/'; return true;").await;
+
+    for (w, h) in [(1440, 900), (1024, 768)] {
+        set_viewport(&c, w, h, "reports").await;
+        ok(
+            &c,
+            c.goto(&format!("{base}/floor/reports?day={day}")).await,
+            "opening the day's report",
+        )
+        .await;
+        wait_css(&c, "#chart-waits").await;
+        let cards = js(
+            &c,
+            "return [...document.querySelectorAll('#report-summary .stat')].map(s => {\
+               const v = s.querySelector('.stat-value'); const sb = s.getBoundingClientRect(); const vb = v.getBoundingClientRect();\
+               const r = document.createRange(); r.selectNodeContents(v); const tb = r.getBoundingClientRect();\
+               return {text: v.textContent.trim(), scroll: v.scrollWidth, client: v.clientWidth,\
+                 inside: tb.left >= sb.left - 0.5 && tb.right <= sb.right + 0.5 && vb.right <= sb.right + 0.5};\
+             });",
+        )
+        .await;
+        let cards = cards.as_array().cloned().unwrap_or_default();
+        assert!(cards.len() >= 7, "{cards:?}");
+        assert!(
+            cards.iter().any(|k| k["text"] == "2.125,00 €"),
+            "the day's take in the thousands, written the Portuguese way: {cards:?}"
+        );
+        screenshot(&c, &format!("browser-reports-kpi-{w}.png")).await;
+        for k in &cards {
+            if k["scroll"].as_i64() > k["client"].as_i64() || k["inside"] != true {
+                fail(&c, format!("at {w}×{h} a figure leaves its card: {k}")).await;
+            }
+        }
+        let labels = js(
+            &c,
+            "return [...document.querySelectorAll('#chart-waits text.category')].map(t => {\
+               const b = t.getBoundingClientRect(); return {text: t.textContent, l: b.left, r: b.right, t: b.top, b: b.bottom};\
+             });",
+        )
+        .await;
+        let labels = labels.as_array().cloned().unwrap_or_default();
+        assert_eq!(labels.len(), 8, "a name per game: {labels:?}");
+        let _ = c
+            .execute(
+                "document.getElementById('chart-waits').scrollIntoView();",
+                vec![],
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        screenshot(&c, &format!("browser-reports-waits-{w}.png")).await;
+        let n = |v: &Value, k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        for (i, a) in labels.iter().enumerate() {
+            if !(n(a, "r") > n(a, "l") && n(a, "b") > n(a, "t")) {
+                fail(&c, format!("at {w}×{h} a game's name is not drawn: {a}")).await;
+            }
+            for b in &labels[i + 1..] {
+                let apart = n(a, "r") <= n(b, "l")
+                    || n(b, "r") <= n(a, "l")
+                    || n(a, "b") <= n(b, "t")
+                    || n(b, "b") <= n(a, "t");
+                if !apart {
+                    fail(
+                        &c,
+                        format!("at {w}×{h} two games' names overlap: {a} and {b}"),
+                    )
+                    .await;
+                }
+            }
+        }
+    }
+    let _ = c.close().await;
 }

@@ -433,7 +433,8 @@ impl Charts {
             floor_max: 1000,
         });
         let games: Vec<&reports::WaitLine> = r.waits.iter().filter(|w| w.game_id != 0).collect();
-        let waits = chart::bars(&chart::Bars {
+        // Lying: one row per game, its name whole on the left.
+        let waits = chart::hbars(&chart::Bars {
             id: "chart-waits",
             title: c.t("report-chart-waits"),
             desc: c.t1(
@@ -664,8 +665,123 @@ pub mod chart {
             TOP + ph / 2.0,
             esc(&b.y_label)
         );
-        // Legend.
-        let mut x = LEFT;
+        legend(&mut o, b, LEFT);
+        o.push_str("</svg>");
+        o
+    }
+
+    /// Room on the left of a lying chart for the category labels (a game's name).
+    const LABELS: f64 = 196.0;
+    /// Characters of a category label that fit in [`LABELS`] at 13 px; a longer name is cut
+    /// with "…" and given whole in the label's own `<title>`.
+    const LABEL_CHARS: usize = 24;
+    /// Height of one bar of a lying chart, and the gap between two categories.
+    const BAR: f64 = 13.0;
+    const GAP: f64 = 11.0;
+
+    /// The same chart lying down: one row per label, its name on the left, the bars growing
+    /// to the right and the values' axis below. For named categories (the games): a row per
+    /// name keeps every name readable however many there are, where names side by side under
+    /// upright bars would run into each other. The chart grows taller with the rows.
+    pub fn hbars(b: &Bars) -> String {
+        let n = b.labels.len().max(1);
+        let k = b.series.len().max(1);
+        let data_max = b
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().copied())
+            .max()
+            .unwrap_or(0);
+        let (step, top) = ticks(data_max.max(b.floor_max));
+        let row = BAR * k as f64 + GAP;
+        let ph = (row * n as f64).max(120.0);
+        let pw = W - LABELS - RIGHT;
+        let base = TOP + ph;
+        let h = base + BOTTOM;
+        let x_of = |v: i64| LABELS + pw * (v.max(0) as f64) / (top as f64);
+        let id = esc(b.id);
+        let mut o = String::new();
+        let _ = write!(
+            o,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart chart-lying" id="{id}" viewBox="0 0 {W} {h}" role="img" aria-labelledby="{id}-title {id}-desc" font-family="system-ui, sans-serif" font-size="14"><title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc>"#,
+            esc(&b.title),
+            esc(&b.desc)
+        );
+        // Grid and the values' axis (below).
+        let mut v = 0;
+        while v <= top {
+            let x = x_of(v);
+            let _ = write!(
+                o,
+                r##"<line class="grid" x1="{x:.1}" x2="{x:.1}" y1="{TOP}" y2="{base}" stroke="#d9dedb" stroke-width="1"/><text class="tick" x="{x:.1}" y="{}" text-anchor="{}" fill="#4a5550" font-size="13">{}</text>"##,
+                base + 18.0,
+                // The last tick ends at the chart's edge rather than past it.
+                if v == top { "end" } else { "middle" },
+                esc(&(b.fmt)(v))
+            );
+            v += step;
+        }
+        let _ = write!(
+            o,
+            r##"<line class="axis" x1="{LABELS}" x2="{LABELS}" y1="{TOP}" y2="{base}" stroke="#4a5550" stroke-width="1.5"/>"##
+        );
+        // One row per label: the name on the left, a bar per series.
+        for (i, label) in b.labels.iter().enumerate() {
+            let gy = TOP + row * i as f64 + GAP / 2.0;
+            for (j, s) in b.series.iter().enumerate() {
+                let val = s.values.get(i).copied().unwrap_or(0);
+                let _ = write!(
+                    o,
+                    r#"<rect class="bar {}" data-value="{val}" x="{LABELS}" y="{:.1}" width="{:.1}" height="{BAR}" fill="{}"><title>{}: {} ({})</title></rect>"#,
+                    s.class,
+                    gy + BAR * j as f64,
+                    x_of(val) - LABELS,
+                    fill(s.class),
+                    esc(label),
+                    esc(&(b.fmt)(val)),
+                    esc(&s.name)
+                );
+            }
+            let _ = write!(
+                o,
+                r##"<text class="category" x="{}" y="{:.1}" text-anchor="end" dominant-baseline="middle" fill="#1f2a24" font-size="13"><title>{}</title>{}</text>"##,
+                LABELS - 8.0,
+                gy + BAR * k as f64 / 2.0,
+                esc(label),
+                esc(&short(label, LABEL_CHARS))
+            );
+        }
+        if data_max <= 0 {
+            let _ = write!(
+                o,
+                r##"<text class="empty" x="{}" y="{}" text-anchor="middle" fill="#4a5550" font-size="15">{}</text>"##,
+                LABELS + pw / 2.0,
+                TOP + ph / 2.0,
+                esc(&b.empty)
+            );
+        }
+        // Axis labels: the values' below, the categories' up the left edge.
+        let _ = write!(
+            o,
+            r##"<text class="axis-label" x="{}" y="{}" text-anchor="middle" fill="#1f2a24" font-weight="600">{}</text>"##,
+            LABELS + pw / 2.0,
+            h - 8.0,
+            esc(&b.y_label)
+        );
+        let _ = write!(
+            o,
+            r##"<text class="axis-label" x="16" y="{}" text-anchor="middle" fill="#1f2a24" font-weight="600" transform="rotate(-90 16 {})">{}</text>"##,
+            TOP + ph / 2.0,
+            TOP + ph / 2.0,
+            esc(&b.x_label)
+        );
+        legend(&mut o, b, LABELS);
+        o.push_str("</svg>");
+        o
+    }
+
+    fn legend(o: &mut String, b: &Bars, from: f64) {
+        let mut x = from;
         for s in &b.series {
             let _ = write!(
                 o,
@@ -677,8 +793,6 @@ pub mod chart {
             );
             x += 28.0 + 8.0 * s.name.chars().count() as f64;
         }
-        o.push_str("</svg>");
-        o
     }
 
     #[cfg(test)]
@@ -737,6 +851,57 @@ pub mod chart {
             assert!(!svg.contains("No data"));
             assert!(!svg.contains("style="), "no inline style (CSP)");
             assert!(svg.ends_with("</svg>"));
+        }
+
+        #[test]
+        fn a_lying_chart_gives_every_name_its_own_row() {
+            let f = fmt;
+            let labels: Vec<String> = (1..=9)
+                .map(|i| format!("Pot-Limit Omaha Hi-Lo {i}/{}", i * 2))
+                .collect();
+            let svg = hbars(&Bars {
+                id: "c3",
+                title: "Waits".into(),
+                desc: "d".into(),
+                x_label: "Game".into(),
+                y_label: "Wait (minutes)".into(),
+                empty: "No data".into(),
+                labels: labels.clone(),
+                series: vec![
+                    Series {
+                        name: "Median".into(),
+                        values: (1..=9).map(|i| i * 60).collect(),
+                        class: "s3",
+                    },
+                    Series {
+                        name: "90th".into(),
+                        values: (1..=9).map(|i| i * 90).collect(),
+                        class: "s4",
+                    },
+                ],
+                fmt: &f,
+                floor_max: 0,
+            });
+            assert_eq!(svg.matches(r#"<text class="category""#).count(), 9);
+            assert_eq!(svg.matches(r#"<rect class="bar "#).count(), 18);
+            // Rows one below the other, each taller than the 13 px of its name.
+            let ys: Vec<f64> = svg
+                .split(r#"<text class="category" x="188" y=""#)
+                .skip(1)
+                .map(|t| t[..t.find('"').unwrap()].parse().unwrap())
+                .collect();
+            assert_eq!(ys.len(), 9, "{svg}");
+            assert!(ys.windows(2).all(|w| w[1] - w[0] >= 13.0 + GAP), "{ys:?}");
+            // A long name is cut, and given whole in its title.
+            assert!(
+                svg.contains("<title>Pot-Limit Omaha Hi-Lo 9/18</title>"),
+                "{svg}"
+            );
+            assert!(svg.contains(">Pot-Limit Omaha Hi-Lo 9…</text>"), "{svg}");
+            // Bars start at the categories' axis, after the names.
+            assert!(svg.contains(r#"data-value="810" x="196" "#), "{svg}");
+            assert!(svg.contains(">Game</text>") && svg.contains(">Wait (minutes)</text>"));
+            assert!(!svg.contains("style="), "no inline style (CSP)");
         }
 
         #[test]
