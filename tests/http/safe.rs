@@ -45,6 +45,12 @@ async fn a_cash_out_shows_its_receipt_first_and_frees_the_seat_only_on_the_secon
     assert_eq!(first.status, 200, "{}", first.text());
     let page = first.text();
     assert!(page.contains("id=\"cash-out-confirm\""), "{page}");
+    // First on the page, above the seat's other actions, where the dealer looks after the tap.
+    let at = |id: &str| page.find(&format!("id=\"{id}\"")).expect(id);
+    assert!(
+        at("cash-out-confirm") < at("presence") && at("cash-out-confirm") < at("chips"),
+        "{page}"
+    );
     // The receipt: stack, bought in, time played, result.
     for shown in ["€184.50", "€100.00", "2 h 30", "+€84.50"] {
         assert!(page.contains(shown), "{shown} in {page}");
