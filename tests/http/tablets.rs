@@ -32,6 +32,14 @@ impl Tablet {
 
 /// Two tables of NL 1/2 open, and a tablet paired with table 1 by the floor.
 pub async fn paired_room(app: &TestApp) -> (String, crate::support::WebSession, Tablet) {
+    paired_room_labelled(app, "T1 main").await
+}
+
+/// [`paired_room`] with the tablet's label.
+pub async fn paired_room_labelled(
+    app: &TestApp,
+    label: &str,
+) -> (String, crate::support::WebSession, Tablet) {
     let token = app.admin_token().await;
     nl_game(app, &token).await;
     for n in 1..=2 {
@@ -61,7 +69,7 @@ pub async fn paired_room(app: &TestApp) -> (String, crate::support::WebSession, 
             &[
                 ("code", &code.to_lowercase()),
                 ("table_id", "1"),
-                ("label", "T1 main"),
+                ("label", label),
             ],
         )
         .await;
@@ -842,4 +850,27 @@ async fn pairing_codes_are_limited_per_client_address_and_a_refusal_writes_nothi
     // Another address is not held up.
     assert_eq!(app.call(ask("192.0.2.8", "en")).await.status, 201);
     assert_eq!(app.count("tablet_pairings"), made + 1);
+}
+
+#[actix_web::test]
+async fn a_tablet_labelled_with_its_tables_title_does_not_say_it_twice() {
+    let app = TestApp::new().await;
+    let (_, _, tablet) = paired_room_labelled(&app, "Table 1").await;
+    app.create_staff("dealer1", "dealer");
+    let d = app.web_login("dealer1", STAFF_PW).await;
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/tablet")
+                .cookie(tablet.c())
+                .cookie(d.c())
+                .insert_header(("accept-language", "en"))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(page.status, 200, "{}", page.text());
+    let html = page.text();
+    let head = &html[html.find("tablet-bar").expect("the tablet's bar")..];
+    let head = &head[..head.find("live-status").expect("the live status")];
+    assert_eq!(head.matches("Table 1").count(), 1, "{head}");
 }
