@@ -756,6 +756,88 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     layout_report(t, "table page (pt, portrait)").await;
     screenshot(t, "browser-tablet-pt-table-portrait.png").await;
 
+    // 12. Cashing out takes two taps (pt, portrait): the first shows the receipt and a
+    // confirmation at the top of the seat page, and the seat stays taken; the second frees it
+    // and the table page shows the receipt.
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        &format!("tablet: opening seat {seat} to cash out (pt)"),
+    )
+    .await;
+    type_text(t, f, "#cash-out-stack", &typed_amount(amount)).await;
+    click_and_load(t, f, "#cash-out", "tablet: the first tap on Cash out").await;
+    tablet_problem(t, f, "the first tap on Cash out").await;
+    wait_el(
+        t,
+        f,
+        "#cash-out-confirm-button",
+        "tablet (pt): the cash-out's confirmation after the first tap",
+    )
+    .await;
+    let seen = js(
+        t,
+        "const b = document.getElementById('cash-out-confirm-button').getBoundingClientRect();\
+         return { bottom: b.bottom, height: window.innerHeight, path: location.pathname,\
+                  text: document.getElementById('cash-out-confirm').innerText };",
+        vec![],
+    )
+    .await
+    .unwrap_or(Value::Null);
+    if !seen["path"]
+        .as_str()
+        .is_some_and(|p| p.starts_with("/tablet/seats/"))
+        || !seen["text"]
+            .as_str()
+            .is_some_and(|x| x.contains("Trocar as fichas"))
+        || seen["bottom"].as_f64().unwrap_or(f64::MAX) > seen["height"].as_f64().unwrap_or(0.0)
+    {
+        die(t, f, format!("tablet (pt): after the first tap the confirmation must be on the seat page, within the screen ({seen})")).await;
+    }
+    screenshot(t, "browser-tablet-pt-cash-out-confirm.png").await;
+    goto(t, f, &format!("{base}/tablet"), ".tablet-title").await;
+    wait_el(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        "tablet (pt): the seat still taken after only the first tap",
+    )
+    .await;
+    click_and_load(
+        t,
+        f,
+        &format!("#seat-open-{seat}"),
+        &format!("tablet: opening seat {seat} again (pt)"),
+    )
+    .await;
+    type_text(t, f, "#cash-out-stack", &typed_amount(amount)).await;
+    click_and_load(t, f, "#cash-out", "tablet: Cash out, first tap again").await;
+    click_and_load(
+        t,
+        f,
+        "#cash-out-confirm-button",
+        "tablet: the second tap confirms the cash-out",
+    )
+    .await;
+    tablet_problem(t, f, "the confirmed cash-out").await;
+    wait_el(
+        t,
+        f,
+        "#cash-out-receipt",
+        "tablet (pt): the receipt on the table page after the cash-out",
+    )
+    .await;
+    if find_now(t, &format!("#seat-open-{seat}")).await.is_some() {
+        die(
+            t,
+            f,
+            format!("tablet (pt): seat {seat} is still taken after the confirmed cash-out"),
+        )
+        .await;
+    }
+    screenshot(t, "browser-tablet-pt-cash-out-receipt.png").await;
+
     for (name, c) in [("tablet", tablet), ("floor", floor)] {
         if let Err(e) = c.close().await {
             panic!("closing the {name} browser's session: {e}");
