@@ -73,7 +73,7 @@ pub struct WaitlistLineOut {
     pub joined_at: DateTime<Utc>,
     /// desk | call_in
     pub source: String,
-    /// Issue 18 §2: where the entry came from — desk, call_in (telephone to the desk), phone
+    /// Where the entry came from — desk, call_in (telephone to the desk), phone
     /// (the player joined from their phone; lapses unless checked in, like a call-in),
     /// kiosk, must_move, table_break.
     pub origin: crate::domain::remote_join::EntrySource,
