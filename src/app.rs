@@ -63,18 +63,43 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
             },
         })
     })?;
-    // The audit trail's signed checkpoints: a missing checkpoint file starts a new series,
-    // itself recorded in the trail (a deleted file shows there and on the verify page).
-    let (seal, key_created) =
-        crate::audit_seal::Seal::open(&config.audit_dir_path()).map_err(StartError::Setup)?;
+    // The audit trail's signed checkpoints, one series per database (its identity, kept in
+    // it) and host: a missing checkpoint file starts a new series, itself recorded in the
+    // trail (a deleted file shows there and on the verify page).
+    let db_id = db.write(&mut conn, |c| -> Result<String, AppError> {
+        Ok(crate::audit_seal::ensure_database_id(c, now)?)
+    })?;
+    let audit_dir = config.audit_dir_path();
+    if config.audit_dir.is_none() && audit_dir == std::path::Path::new(crate::config::OLD_PG_AUDIT_DIR) {
+        log::warn!("the audit key and checkpoints are still in ./{}: move the directory's files to the state directory's `audit` (or set CARDROOM_AUDIT_DIR to where they are)", crate::config::OLD_PG_AUDIT_DIR);
+    }
+    let (seal, key_created) = crate::audit_seal::Seal::open(
+        &audit_dir,
+        &db_id,
+        &crate::audit_seal::host_name(),
+    )
+    .map_err(StartError::Setup)?;
+    if let Some(p) = seal.adopt_legacy(&mut conn).map_err(StartError::Setup)? {
+        log::info!(
+            "the audit checkpoint file {} matches this database's trail: continued as {}",
+            crate::audit_seal::LEGACY_FILE,
+            p.display()
+        );
+    }
     if let crate::audit_seal::Opened::NewSeries { key_created } =
-        seal.opened(key_created).map_err(StartError::Setup)?
+        seal.opened(&mut conn, key_created).map_err(StartError::Setup)?
     {
         let from = crate::audit_seal::head(&mut conn)
             .map_err(|e| StartError::Setup(e.to_string()))?
             .map_or(0, |h| h.0);
+        let (db_id, host) = (seal.database_id().to_string(), seal.host().to_string());
         db.write(&mut conn, |c| -> Result<i64, AppError> {
-            let note = serde_json::json!({ "after_record": from, "key_created": key_created });
+            let note = serde_json::json!({
+                "after_record": from,
+                "key_created": key_created,
+                "database": db_id,
+                "host": host,
+            });
             Ok(crate::db::audit::record::<(), _>(
                 c,
                 now,
@@ -86,8 +111,8 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
                 Some(&note),
             )?)
         })?;
-        if from > 0 && !key_created {
-            log::warn!("the audit checkpoint file was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)");
+        if seal.missing_at_start() && from > 0 {
+            log::warn!("the audit checkpoint file {} was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)", seal.log_path().display());
         }
     }
     seal.tick(&mut conn, now, "start", true)

@@ -42,7 +42,9 @@ pub struct Config {
     pub trusted_proxies: Option<String>,
     /// `CARDROOM_AUDIT_DIR`: where the audit trail's signing key and signed checkpoints are
     /// kept — outside the database on purpose (default: the SQLite file's directory; on
-    /// PostgreSQL the working directory's `cardroom-audit`). Back it up apart from the
+    /// PostgreSQL `audit` in the service's state directory — systemd's `STATE_DIRECTORY`,
+    /// `/var/lib/cardroom/audit` in the Debian package — else in the user's
+    /// (`$XDG_STATE_HOME` or `~/.local/state`)`/cardroom/audit`). Back it up apart from the
     /// database.
     pub audit_dir: Option<String>,
     /// `CARDROOM_SESSION_HOURS`: how long a sign-in lasts.
@@ -195,20 +197,47 @@ impl Default for Config {
 }
 
 impl Config {
-    /// The directory of the audit trail's key and checkpoints (`CARDROOM_AUDIT_DIR`).
+    /// The directory of the audit trail's key and checkpoints (`CARDROOM_AUDIT_DIR`; its
+    /// default is checked by `validate`).
     pub fn audit_dir_path(&self) -> std::path::PathBuf {
-        if let Some(d) = &self.audit_dir {
-            return d.into();
+        self.audit_dir_from(|k| std::env::var(k).ok())
+            .unwrap_or_else(|| OLD_PG_AUDIT_DIR.into())
+    }
+
+    /// [`Config::audit_dir_path`] with the environment given (`None`: on PostgreSQL, no
+    /// state directory to default to).
+    fn audit_dir_from(
+        &self,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Option<std::path::PathBuf> {
+        use std::path::PathBuf;
+        if let Some(d) = self.audit_dir.as_deref().filter(|d| !d.trim().is_empty()) {
+            return Some(d.into());
         }
         if crate::db::Backend::of_url(&self.database_url) == crate::db::Backend::Sqlite {
-            let db = std::path::PathBuf::from(crate::db::sqlite_path(&self.database_url));
-            match db.parent() {
+            let db = PathBuf::from(crate::db::sqlite_path(&self.database_url));
+            return Some(match db.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => ".".into(),
-            }
-        } else {
-            "cardroom-audit".into()
+            });
         }
+        let set = |k: &str| env(k).filter(|v| !v.trim().is_empty());
+        // systemd's StateDirectory= (the Debian package's unit: /var/lib/cardroom).
+        let state = set("STATE_DIRECTORY")
+            .and_then(|v| v.split(':').next().map(PathBuf::from))
+            .or_else(|| set("XDG_STATE_HOME").map(|v| PathBuf::from(v).join("cardroom")))
+            .or_else(|| set("HOME").map(|v| PathBuf::from(v).join(".local/state/cardroom")))?
+            .join("audit");
+        // The directory the server used before, in its working directory: kept while it
+        // holds the key and the new place has none yet (the key and the checkpoints move
+        // together, or the series would start again; see the README).
+        let old = PathBuf::from(OLD_PG_AUDIT_DIR);
+        if !state.join(crate::audit_seal::KEY_FILE).exists()
+            && old.join(crate::audit_seal::KEY_FILE).exists()
+        {
+            return Some(old);
+        }
+        Some(state)
     }
 
     /// The reverse proxies whose `X-Forwarded-For` is believed (validated at start).
@@ -220,6 +249,10 @@ impl Config {
             .collect()
     }
 }
+
+/// Where the audit directory was on PostgreSQL before it defaulted to the state directory:
+/// in the working directory.
+pub const OLD_PG_AUDIT_DIR: &str = "cardroom-audit";
 
 /// The commented example settings file (`cardroom config --example`): every key, its default
 /// and what it does.
@@ -344,6 +377,12 @@ impl Config {
             return Err(bad(
                 "CARDROOM_TRUSTED_PROXIES",
                 format!("{bad_ip:?} is not an IP address (give addresses, comma-separated)"),
+            ));
+        }
+        if self.audit_dir_from(|k| std::env::var(k).ok()).is_none() {
+            return Err(bad(
+                "CARDROOM_AUDIT_DIR",
+                "is needed on PostgreSQL when there is no state directory to default to (STATE_DIRECTORY, XDG_STATE_HOME or HOME)",
             ));
         }
         if !(5..=1440).contains(&self.backup_every_min) {
@@ -746,6 +785,62 @@ mod tests {
         };
         assert_eq!(c.sink_path(), "/var/lib/room/cardroom-messages.log");
         assert_eq!(Config::default().sink_path(), "cardroom-messages.log");
+    }
+
+    #[test]
+    fn the_audit_directory_defaults_to_the_state_directory_on_postgresql() {
+        use std::path::PathBuf;
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                vars.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        // SQLite: beside the database file, whatever the environment.
+        let lite = Config {
+            database_url: "sqlite:///var/lib/room/cardroom.db".into(),
+            ..Config::default()
+        };
+        assert_eq!(
+            lite.audit_dir_from(env(&[("STATE_DIRECTORY", "/srv/x")])),
+            Some(PathBuf::from("/var/lib/room"))
+        );
+        assert_eq!(
+            Config::default().audit_dir_from(env(&[])),
+            Some(PathBuf::from("."))
+        );
+        let pg = Config {
+            database_url: "postgres://cardroom@db/cardroom".into(),
+            ..Config::default()
+        };
+        // The service's state directory (the Debian package's unit sets it).
+        assert_eq!(
+            pg.audit_dir_from(env(&[
+                ("STATE_DIRECTORY", "/var/lib/cardroom:/var/lib/other"),
+                ("HOME", "/home/x")
+            ])),
+            Some(PathBuf::from("/var/lib/cardroom/audit"))
+        );
+        assert_eq!(
+            pg.audit_dir_from(env(&[("XDG_STATE_HOME", "/st"), ("HOME", "/home/x")])),
+            Some(PathBuf::from("/st/cardroom/audit"))
+        );
+        assert_eq!(
+            pg.audit_dir_from(env(&[("HOME", "/home/x")])),
+            Some(PathBuf::from("/home/x/.local/state/cardroom/audit"))
+        );
+        // Nowhere to default to: the setting is needed.
+        assert_eq!(pg.audit_dir_from(env(&[("HOME", " ")])), None);
+        // Set, it wins on both backends.
+        let set = Config {
+            audit_dir: Some("/srv/audit".into()),
+            ..pg.clone()
+        };
+        assert_eq!(
+            set.audit_dir_from(env(&[("STATE_DIRECTORY", "/var/lib/cardroom")])),
+            Some(PathBuf::from("/srv/audit"))
+        );
     }
 }
 

@@ -93,13 +93,6 @@ fn main() -> std::process::ExitCode {
             }
         }
         Command::VerifyAudit => {
-            // Starting the app begins a new series of checkpoints when the file is missing:
-            // look first, so that a deleted file is reported, not papered over.
-            let log_was_there = cardroom::audit_seal::log_expected_absent(&config.audit_dir_path())
-                || config
-                    .audit_dir_path()
-                    .join(cardroom::audit_seal::LOG_FILE)
-                    .exists();
             let state = match cardroom::app::build_state(config) {
                 Ok(s) => s,
                 Err(e) => {
@@ -115,12 +108,35 @@ fn main() -> std::process::ExitCode {
                     cardroom::services::audit::verify_all(&mut c, &state.seal)
                         .map_err(|e| e.to_string())
                 });
+            // Starting the app began a new series of checkpoints if this host's was missing:
+            // a deleted file is reported, not papered over.
             let report = report.map(|mut v| {
-                if !log_was_there && v.chain.records > 1 {
+                if state.seal.missing_at_start() && v.chain.records > 1 {
                     v.seal.problem = Some(cardroom::audit_seal::SealProblem::NoFile);
                 }
                 v
             });
+            if let Ok(v) = &report {
+                println!(
+                    "database {} (this host: {})",
+                    v.seal.database_id, v.seal.host
+                );
+                for s in &v.seal.series {
+                    println!(
+                        "  checkpoints {} ({}): {} checked, last record {}: {}",
+                        s.file,
+                        s.host.as_deref().unwrap_or("no host named"),
+                        s.checkpoints,
+                        s.last_seq.map_or("-".to_string(), |q| q.to_string()),
+                        match s.result {
+                            cardroom::audit_seal::SeriesResult::NotThisDatabase => {
+                                "not this database's (left as it is)".to_string()
+                            }
+                            ref r => r.code().to_string(),
+                        }
+                    );
+                }
+            }
             match report {
                 Ok(v) if v.ok() => {
                     println!(
@@ -194,15 +210,30 @@ fn main() -> std::process::ExitCode {
                     // The old checkpoints speak of records the restored copy never had: set
                     // aside (kept as evidence); the next start begins a new series, recorded
                     // in the trail.
-                    match cardroom::audit_seal::Seal::retire(
-                        &config.audit_dir_path(),
-                        chrono::Utc::now(),
-                    ) {
-                        Ok(Some(old)) => println!(
-                            "the audit checkpoints of the replaced database are kept as {}",
-                            old.display()
-                        ),
-                        Ok(None) => {}
+                    // (The restored copy's identity: its series are the ones that go. A copy
+                    // older than the identity gets a new one at the next start, and a new
+                    // series with it.)
+                    let id = cardroom::db::Db::open(&config.database_url, 1)
+                        .ok()
+                        .and_then(|db| db.conn().ok())
+                        .and_then(|mut c| cardroom::audit_seal::database_id(&mut c).ok())
+                        .flatten();
+                    let retired = id.map_or(Ok(Vec::new()), |id| {
+                        cardroom::audit_seal::Seal::retire(
+                            &config.audit_dir_path(),
+                            &id,
+                            chrono::Utc::now(),
+                        )
+                    });
+                    match retired {
+                        Ok(old) => {
+                            for o in old {
+                                println!(
+                                    "the audit checkpoints of the replaced database are kept as {}",
+                                    o.display()
+                                );
+                            }
+                        }
                         Err(e) => eprintln!(
                             "cardroom restore: could not set the old audit checkpoints aside: {e}"
                         ),

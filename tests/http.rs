@@ -12,6 +12,8 @@ mod admin;
 mod api;
 #[path = "http/audit_seal.rs"]
 mod audit_seal;
+#[path = "http/audit_seal_series.rs"]
+mod audit_seal_series;
 #[path = "http/authz.rs"]
 mod authz;
 #[path = "http/backups.rs"]

@@ -9,6 +9,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    /// One row: the database's random identity, named by the audit trail's checkpoints.
+    database_identity (one) {
+        one -> Integer,
+        id -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     sequences (name) {
         name -> Text,
         value -> BigInt,

@@ -484,6 +484,47 @@ pub struct ChainReportOut {
     pub checkpoints: usize,
     /// The last record a signed checkpoint vouches for.
     pub sealed_up_to: Option<i64>,
+    /// The database's identity (a random id made with it, kept in it) that the checkpoints
+    /// must name.
+    pub database_id: String,
+    /// The host name of the server that answered (its series is `series[0]`).
+    pub host: String,
+    /// Every checkpoint file checked: this database's series of each host found in the
+    /// audit directory, and the old single file if one was left there.
+    pub series: Vec<SealSeriesOut>,
+}
+
+/// One checkpoint file checked by the audit verification.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SealSeriesOut {
+    /// The host that wrote it (null: the old single checkpoint file, which names none).
+    pub host: Option<String>,
+    /// Its file name in the audit directory.
+    pub file: String,
+    /// Checkpoints verified in it (0 when it is broken).
+    pub checkpoints: usize,
+    /// The last record it vouches for.
+    pub last_seq: Option<i64>,
+    /// `ok`; a problem (`truncated`, `rewritten`, `checkpoint_forged`,
+    /// `checkpoints_reordered`, `checkpoints_missing`: this host's series is gone); or
+    /// `other_database`: the old single file does not match this database's trail (another
+    /// database's, or several in turn), left as it is and no finding against this one.
+    pub result: String,
+    /// The record (or line) the problem is at.
+    pub broken_at: Option<i64>,
+}
+
+impl From<&crate::audit_seal::SeriesReport> for SealSeriesOut {
+    fn from(s: &crate::audit_seal::SeriesReport) -> Self {
+        SealSeriesOut {
+            host: s.host.clone(),
+            file: s.file.clone(),
+            checkpoints: s.checkpoints,
+            last_seq: s.last_seq,
+            result: s.result.code().to_string(),
+            broken_at: s.result.at(),
+        }
+    }
 }
 
 /// A game. Amounts in minor units (cents); percentages in basis points.
@@ -1602,7 +1643,8 @@ pub async fn list_audit(
     Ok(web::Json(rows.iter().map(AuditOut::from).collect()))
 }
 
-/// Verifies the whole hash chain (admin).
+/// Verifies the whole hash chain and this database's signed checkpoints, every series the
+/// audit directory holds (admin).
 #[utoipa::path(
     tag = "audit", responses((status = 200, body = ChainReportOut), (status = 403, body = ErrorResponse)))]
 #[get("/audit/verify")]
@@ -1636,6 +1678,9 @@ pub async fn verify_audit(
         problem: r.problem().map(str::to_string),
         checkpoints: r.seal.checkpoints,
         sealed_up_to: r.seal.sealed_up_to,
+        database_id: r.seal.database_id.clone(),
+        host: r.seal.host.clone(),
+        series: r.seal.series.iter().map(SealSeriesOut::from).collect(),
     }))
 }
 

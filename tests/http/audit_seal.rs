@@ -274,12 +274,13 @@ async fn deleting_or_inserting_a_record_and_renumbering_is_detected() {
 async fn an_edited_or_missing_checkpoint_file_is_detected() {
     let (app, _, token) = setup(5).await;
     let s = app.web_login("admin", ADMIN_PW).await;
-    let log = app.db.audit.path().join(cardroom::audit_seal::LOG_FILE);
+    let log = app.state.seal.log_path();
     let text = std::fs::read_to_string(&log).unwrap();
     // A checkpoint moved back to an earlier record: its signature no longer matches.
     let first = text.lines().next().unwrap().to_string();
     let mut parts: Vec<&str> = first.split(' ').collect();
-    parts[1] = "1";
+    assert_eq!(parts[0], "v2", "{first}");
+    parts[3] = "1";
     let forged = parts.join(" ");
     std::fs::write(&log, text.replacen(&first, &forged, 1)).unwrap();
     let v = verify(&app, &token).await;
@@ -307,7 +308,7 @@ async fn the_server_writes_checkpoints_as_the_head_moves_and_a_new_series_is_rec
             .unwrap()
     });
     assert_eq!(started, 1);
-    let log = app.db.audit.path().join(cardroom::audit_seal::LOG_FILE);
+    let log = app.state.seal.log_path();
     let lines = || std::fs::read_to_string(&log).unwrap().lines().count();
     // (Signing in above added a record: sealed when forced.)
     let now = app.state.clock.now();

@@ -2143,6 +2143,21 @@ struct VerifyPage {
     sealed_up_to: Option<i64>,
     /// The problem with the first broken record, in the reader's language.
     problem: String,
+    /// The database's identity the checkpoints name.
+    database_id: String,
+    /// Every checkpoint file checked.
+    series: Vec<SeriesRow>,
+}
+
+/// One checkpoint file on the verify page, said in the reader's language.
+struct SeriesRow {
+    host: String,
+    file: String,
+    checkpoints: usize,
+    last_seq: Option<i64>,
+    result: String,
+    /// Not a finding (`ok`, or the old file left to another database).
+    fine: bool,
 }
 
 async fn audit_verify(
@@ -2180,6 +2195,24 @@ async fn audit_verify(
         records: v.chain.records,
         checkpoints: v.seal.checkpoints,
         sealed_up_to: v.seal.sealed_up_to,
+        database_id: v.seal.database_id.clone(),
+        series: v
+            .seal
+            .series
+            .iter()
+            .map(|s| SeriesRow {
+                host: match &s.host {
+                    Some(h) if h == &v.seal.host => c.t1("audit-seal-this-host", "host", h),
+                    Some(h) => h.clone(),
+                    None => c.t("audit-seal-no-host"),
+                },
+                file: s.file.clone(),
+                checkpoints: s.checkpoints,
+                last_seq: s.last_seq,
+                result: c.tk("audit-seal-result-", s.result.code()),
+                fine: !matches!(s.result, crate::audit_seal::SeriesResult::Broken(_)),
+            })
+            .collect(),
         c,
         problem,
     };
