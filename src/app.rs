@@ -70,15 +70,14 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         Ok(crate::audit_seal::ensure_database_id(c, now)?)
     })?;
     let audit_dir = config.audit_dir_path();
-    if config.audit_dir.is_none() && audit_dir == std::path::Path::new(crate::config::OLD_PG_AUDIT_DIR) {
+    if config.audit_dir.is_none()
+        && audit_dir == std::path::Path::new(crate::config::OLD_PG_AUDIT_DIR)
+    {
         log::warn!("the audit key and checkpoints are still in ./{}: move the directory's files to the state directory's `audit` (or set CARDROOM_AUDIT_DIR to where they are)", crate::config::OLD_PG_AUDIT_DIR);
     }
-    let (seal, key_created) = crate::audit_seal::Seal::open(
-        &audit_dir,
-        &db_id,
-        &crate::audit_seal::host_name(),
-    )
-    .map_err(StartError::Setup)?;
+    let (seal, key_created) =
+        crate::audit_seal::Seal::open(&audit_dir, &db_id, &crate::audit_seal::host_name())
+            .map_err(StartError::Setup)?;
     if let Some(p) = seal.adopt_legacy(&mut conn).map_err(StartError::Setup)? {
         log::info!(
             "the audit checkpoint file {} matches this database's trail: continued as {}",
@@ -86,8 +85,9 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
             p.display()
         );
     }
-    if let crate::audit_seal::Opened::NewSeries { key_created } =
-        seal.opened(&mut conn, key_created).map_err(StartError::Setup)?
+    if let crate::audit_seal::Opened::NewSeries { key_created } = seal
+        .opened(&mut conn, key_created)
+        .map_err(StartError::Setup)?
     {
         let from = crate::audit_seal::head(&mut conn)
             .map_err(|e| StartError::Setup(e.to_string()))?

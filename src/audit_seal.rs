@@ -58,10 +58,7 @@ pub fn host_name() -> String {
 
 /// The database's identity (`None` only if its row was deleted).
 pub fn database_id(conn: &mut DbConn) -> QueryResult<Option<String>> {
-    di::database_identity
-        .select(di::id)
-        .first(conn)
-        .optional()
+    di::database_identity.select(di::id).first(conn).optional()
 }
 
 /// The database's identity, made now if its row is missing (the migration makes it with the
@@ -504,7 +501,10 @@ impl Seal {
             else {
                 continue;
             };
-            let (from, to) = (dir.join(&n), dir.join(format!("{stem}{RETIRED}{stamp}.log")));
+            let (from, to) = (
+                dir.join(&n),
+                dir.join(format!("{stem}{RETIRED}{stamp}.log")),
+            );
             std::fs::rename(&from, &to).map_err(|e| io("rename", &from, e))?;
             moved.push(to);
         }

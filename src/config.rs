@@ -206,10 +206,7 @@ impl Config {
 
     /// [`Config::audit_dir_path`] with the environment given (`None`: on PostgreSQL, no
     /// state directory to default to).
-    fn audit_dir_from(
-        &self,
-        env: impl Fn(&str) -> Option<String>,
-    ) -> Option<std::path::PathBuf> {
+    fn audit_dir_from(&self, env: impl Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
         use std::path::PathBuf;
         if let Some(d) = self.audit_dir.as_deref().filter(|d| !d.trim().is_empty()) {
             return Some(d.into());

@@ -45,8 +45,7 @@ pub struct Checkpoint {
 /// letters, digits, `.`, `-` or `_` (the host name is made so by [`host_label`]).
 pub fn valid_label(s: &str) -> bool {
     (1..=64).contains(&s.len())
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
 }
 
@@ -74,10 +73,9 @@ pub fn host_label(name: &str) -> String {
 
 fn signed_text(c: &Checkpoint) -> String {
     match (&c.db, &c.host) {
-        (Some(db), Some(host)) => format!(
-            "v2|{db}|{host}|{}|{}|{}|{}",
-            c.seq, c.hash, c.at, c.reason
-        ),
+        (Some(db), Some(host)) => {
+            format!("v2|{db}|{host}|{}|{}|{}|{}", c.seq, c.hash, c.at, c.reason)
+        }
         _ => format!("v1|{}|{}|{}|{}", c.seq, c.hash, c.at, c.reason),
     }
 }
@@ -239,7 +237,10 @@ mod tests {
         assert_eq!(decode(KEY, &other_host), None);
         // Nor dropped to pass for an old line.
         let mac = line.split_whitespace().last().unwrap();
-        assert_eq!(decode(KEY, &format!("v1 7 ab12 1800000007 minute {mac}")), None);
+        assert_eq!(
+            decode(KEY, &format!("v1 7 ab12 1800000007 minute {mac}")),
+            None
+        );
         // A name that does not fit a line is not read.
         assert_eq!(decode(KEY, &line.replace("floor-1.room", "floor/1")), None);
     }

@@ -178,7 +178,7 @@ async fn two_databases_served_in_turn_from_one_audit_directory_both_verify_clean
 
     // A cut of the second's trail is still caught, with the right problem; the first is
     // untouched by it.
-    let cut_at = head(&second);
+    let cut_at = verify(&second, &t2).await["sealed_up_to"].as_i64().unwrap();
     let sql = if is_postgres() {
         "DROP TRIGGER audit_log_no_update ON audit_log; DROP TRIGGER audit_log_no_truncate ON audit_log;"
     } else {
@@ -311,7 +311,11 @@ async fn an_old_checkpoint_file_is_adopted_by_its_database_and_left_alone_by_ano
     let adopted = std::fs::read_to_string(first.state.seal.log_path()).unwrap();
     assert!(adopted.starts_with(&old), "{adopted}");
     assert!(
-        adopted.lines().last().unwrap().starts_with(&format!("v2 {id1} ")),
+        adopted
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("v2 {id1} ")),
         "{adopted}"
     );
     let v = verify(&first, &t1).await;
@@ -348,5 +352,8 @@ async fn an_old_file_written_by_two_databases_in_turn_is_no_false_alarm() {
             .expect("listed");
         assert_eq!(legacy["result"], "other_database", "{v}");
     }
-    assert_eq!(std::fs::read_to_string(dir.join(LEGACY_FILE)).unwrap(), mixed);
+    assert_eq!(
+        std::fs::read_to_string(dir.join(LEGACY_FILE)).unwrap(),
+        mixed
+    );
 }
