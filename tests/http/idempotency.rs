@@ -283,57 +283,50 @@ async fn bsop_36_the_tablet_form_sent_twice_records_one_missed_big_blind() {
 
 #[actix_web::test]
 async fn kept_answers_are_pruned_after_24_hours() {
-    let r = room(1).await;
+    let app = TestApp::with_clock(true).await;
     let make = |doc: &'static str, key: &'static str| {
-        let (app, token) = (&r.app, r.token.clone());
+        let app = &app;
         async move {
+            // A fresh sign-in each time: the clock moves past a token's hours.
+            let token = app.admin_token().await;
             let res = keyed(app, "/api/v1/players", &token, Some(key), player_json(doc)).await;
             assert_eq!(res.status, 201, "{}", res.text());
         }
     };
-    make("ID-4001", "old").await;
-    let count = || -> i64 {
-        r.app.with_conn(|c| {
+    let advance = |minutes: i64| {
+        let app = &app;
+        async move {
+            let token = app.admin_token().await;
+            let res = app
+                .send_json(
+                    "POST",
+                    "/api/v1/test/clock/advance",
+                    &token,
+                    serde_json::json!({ "minutes": minutes }),
+                )
+                .await;
+            assert_eq!(res.status, 200, "{}", res.text());
+        }
+    };
+    let keys = || -> Vec<String> {
+        app.with_conn(|c| {
             idempotency_keys::table
-                .count()
-                .get_result(c)
-                .expect("count")
+                .select(idempotency_keys::idem_key)
+                .order(idempotency_keys::idem_key)
+                .load(c)
+                .unwrap()
         })
     };
-    assert_eq!(count(), 1);
+    make("ID-4001", "old").await;
     // 23 hours later: still kept.
-    let res = r
-        .app
-        .send_json(
-            "POST",
-            "/api/v1/test/clock/advance",
-            &r.token,
-            serde_json::json!({ "minutes": 23 * 60 }),
-        )
-        .await;
-    assert_eq!(res.status, 200, "{}", res.text());
+    advance(23 * 60).await;
     make("ID-4002", "new").await;
-    cardroom::app::run_timers(&r.app.state).expect("timers");
-    assert_eq!(count(), 2);
+    cardroom::app::run_timers(&app.state).expect("timers");
+    assert_eq!(keys(), vec!["new".to_string(), "old".to_string()]);
     // Past 24 hours for the first: gone; the second stays.
-    let res = r
-        .app
-        .send_json(
-            "POST",
-            "/api/v1/test/clock/advance",
-            &r.token,
-            serde_json::json!({ "minutes": 90 }),
-        )
-        .await;
-    assert_eq!(res.status, 200);
-    cardroom::app::run_timers(&r.app.state).expect("timers");
-    let left: Vec<String> = r.app.with_conn(|c| {
-        idempotency_keys::table
-            .select(idempotency_keys::idem_key)
-            .load(c)
-            .unwrap()
-    });
-    assert_eq!(left, vec!["new".to_string()]);
+    advance(90).await;
+    cardroom::app::run_timers(&app.state).expect("timers");
+    assert_eq!(keys(), vec!["new".to_string()]);
 }
 
 /// Every POST form of the pages carries its own key (`tests/form_keys.py` adds it).
