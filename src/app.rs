@@ -136,6 +136,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         backups: Arc::default(),
         seal: Arc::new(seal),
         audit_check: Arc::default(),
+        idempotency: Arc::default(),
     })
 }
 
@@ -147,6 +148,8 @@ pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     let acted = state.db.write_new(move |c| -> Result<usize, AppError> {
         let room = services::room::get(c)?;
         let floor = services::floor::tick(c, now, room.tz, &room.profile)?;
+        // The answers kept for repeated requests, past their 24 hours.
+        crate::web::idempotency::prune(c, now)?;
         Ok(floor + services::limits::tick(c, now)?)
     })?;
     if acted > 0 {

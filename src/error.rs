@@ -56,6 +56,8 @@ impl AppError {
     pub fn retry_after(&self) -> Option<String> {
         match self {
             AppError::Unavailable(_) => Some("2".into()),
+            // A twin of the request is still running (`web::idempotency`).
+            AppError::Conflict(p) if p.key == "err-idem-busy" => Some("1".into()),
             AppError::TooManyRequests(p) => Some(
                 p.args
                     .iter()

@@ -62,6 +62,8 @@ pub struct AppState {
     /// The last background check of the audit trail (hourly): when, and its problem if it
     /// failed. A failure is an alert on the admins' pages and in `/metrics`.
     pub audit_check: Arc<std::sync::Mutex<Option<AuditCheck>>>,
+    /// The idempotency keys of the requests running now (see `web::idempotency`).
+    pub idempotency: Arc<crate::web::idempotency::InFlight>,
 }
 
 /// One background check of the audit trail.
@@ -98,12 +100,24 @@ impl AppState {
         F: FnOnce(&AppState, &mut DbConn) -> AppResult<T> + Send + 'static,
     {
         let state = self.clone();
+        // A request sent with an idempotency key records it in the transaction of its first
+        // write: the key and the effect are committed together, or neither is.
+        let claim = crate::web::idempotency::claim();
+        let key = claim.as_ref().map(|k| k.key());
         // Both backends: the process's writer thread runs it (group commit), no blocking
         // thread needed here.
-        let r = match self.db.write_async(move |c| f(&state, c)) {
+        let r = match self.db.write_async(move |c| {
+            if let Some(k) = &key {
+                k.record(c, state.clock.now())?;
+            }
+            f(&state, c)
+        }) {
             Some(answer) => answer.await,
             None => Err(AppError::Unavailable("database: no writer thread".into())),
         };
+        if let Some(k) = claim {
+            k.done(r.is_ok());
+        }
         if r.is_ok() {
             self.changed();
         }

@@ -30,6 +30,8 @@ mod concurrency_pg;
 mod draws;
 #[path = "http/floor.rs"]
 mod floor;
+#[path = "http/idempotency.rs"]
+mod idempotency;
 #[path = "http/invariants.rs"]
 mod invariants;
 #[path = "http/join.rs"]

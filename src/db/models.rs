@@ -892,3 +892,19 @@ pub struct RulingMoveLineRow {
 fn utc_z<S: serde::Serializer>(t: &NaiveDateTime, s: S) -> Result<S::Ok, S::Error> {
     serde::Serialize::serialize(&t.and_utc(), s)
 }
+
+/// A request's idempotency key and, once stored, its answer (`web::idempotency`).
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = idempotency_keys)]
+pub struct IdempotencyRow {
+    pub scope: String,
+    pub idem_key: String,
+    pub request_hash: String,
+    pub created_at: NaiveDateTime,
+    pub status: Option<i32>,
+    pub content_type: Option<String>,
+    pub location: Option<String>,
+    pub set_cookie: Option<String>,
+    pub body: Option<Vec<u8>>,
+    pub body_dropped: bool,
+}

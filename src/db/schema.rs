@@ -938,3 +938,19 @@ diesel::joinable!(ruling_players -> rulings (ruling_id));
 diesel::joinable!(ruling_players -> players (player_id));
 diesel::joinable!(held_pots -> rulings (ruling_id));
 diesel::joinable!(ruling_move_lines -> ruling_moves (move_id));
+
+diesel::table! {
+    /// The answers to requests sent with an idempotency key (migration 000033).
+    idempotency_keys (scope, idem_key) {
+        scope -> Text,
+        idem_key -> Text,
+        request_hash -> Text,
+        created_at -> Timestamp,
+        status -> Nullable<Integer>,
+        content_type -> Nullable<Text>,
+        location -> Nullable<Text>,
+        set_cookie -> Nullable<Text>,
+        body -> Nullable<Binary>,
+        body_dropped -> Bool,
+    }
+}

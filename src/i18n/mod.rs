@@ -23,6 +23,7 @@ const EN: &[&str] = &[
     include_str!("en/board_alarms.ftl"),
     include_str!("en/lobby.ftl"),
     include_str!("en/audit_seal.ftl"),
+    include_str!("en/idempotency.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -41,6 +42,7 @@ const PT: &[&str] = &[
     include_str!("pt/board_alarms.ftl"),
     include_str!("pt/lobby.ftl"),
     include_str!("pt/audit_seal.ftl"),
+    include_str!("pt/idempotency.ftl"),
 ];
 
 pub struct I18n {

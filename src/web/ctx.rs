@@ -99,6 +99,12 @@ impl Ctx {
         }
     }
 
+    /// A fresh idempotency key for one rendered form (its hidden `idempotency_key` field):
+    /// the same form sent twice is applied once (`web::idempotency`).
+    pub fn form_key(&self) -> String {
+        crate::auth::random_token(18)
+    }
+
     pub fn t(&self, key: &str) -> String {
         self.i18n.t(self.lang, key)
     }

@@ -10,7 +10,7 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header;
 use actix_web::middleware::Next;
-use actix_web::{web, HttpResponse, ResponseError};
+use actix_web::{web, HttpRequest, HttpResponse, ResponseError};
 use askama::Template;
 use serde::Serialize;
 
@@ -202,6 +202,42 @@ pub async fn localize(
     // A 405's `Allow` survives the localized body.
     let allow = res.headers().get(header::ALLOW).cloned();
     let (req, _) = res.into_parts();
+    let mut new = answer(&req, &st, lang, is_api, &err);
+    if let Some(a) = allow {
+        new.headers_mut().insert(header::ALLOW, a);
+    }
+    if is_player_link {
+        new.headers_mut().insert(
+            header::REFERRER_POLICY,
+            header::HeaderValue::from_static("no-referrer"),
+        );
+    }
+    Ok(ServiceResponse::new(req, new).map_into_right_body())
+}
+
+/// A refusal answered before the handlers (e.g. by `web::idempotency`), in the reader's
+/// language, as [`localize`] would answer it.
+pub fn refusal(req: &HttpRequest, err: &AppError) -> HttpResponse {
+    let st = super::extract::state(req);
+    let is_api = req.path().starts_with("/api/");
+    let mut res = answer(req, &st, request_lang(req), is_api, err);
+    if req.path().starts_with("/p/") {
+        res.headers_mut().insert(
+            header::REFERRER_POLICY,
+            header::HeaderValue::from_static("no-referrer"),
+        );
+    }
+    res
+}
+
+/// The localized answer to an error: JSON for the API, else a page (or the way to sign in).
+fn answer(
+    req: &HttpRequest,
+    st: &AppState,
+    lang: Language,
+    is_api: bool,
+    err: &AppError,
+) -> HttpResponse {
     // "Back" returns to the page the form was on (a same-site referrer), else home.
     let back_href = req
         .headers()
@@ -210,8 +246,8 @@ pub async fn localize(
         .and_then(|r| url_path_if_same_site(r, req.connection_info().host()))
         .unwrap_or_else(|| "/".to_string());
     let new = if is_api {
-        json_response(&st.i18n, lang, &err, super::request_id::of(&req))
-    } else if matches!(&err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
+        json_response(&st.i18n, lang, err, super::request_id::of(req))
+    } else if matches!(err, AppError::Forbidden(p) if p.key == "err-password-change-required") {
         HttpResponse::SeeOther()
             .insert_header((header::LOCATION, "/account/password"))
             .finish()
@@ -231,25 +267,9 @@ pub async fn localize(
             .insert_header((header::LOCATION, target))
             .finish()
     } else {
-        page_response(
-            &st.i18n,
-            lang,
-            &err,
-            &back_href,
-            super::request_id::of(&req),
-        )
+        page_response(&st.i18n, lang, err, &back_href, super::request_id::of(req))
     };
-    let mut new = new;
-    if let Some(a) = allow {
-        new.headers_mut().insert(header::ALLOW, a);
-    }
-    if is_player_link {
-        new.headers_mut().insert(
-            header::REFERRER_POLICY,
-            header::HeaderValue::from_static("no-referrer"),
-        );
-    }
-    Ok(ServiceResponse::new(req, new).map_into_right_body())
+    new
 }
 
 /// The path (and query) of a referrer on this same host; None for other sites.

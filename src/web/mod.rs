@@ -18,6 +18,7 @@ pub mod client;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
+pub mod idempotency;
 pub mod json;
 pub mod limits;
 pub mod metrics;
@@ -61,6 +62,8 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
                 web::scope("")
                     .wrap(from_fn(extract::preauthenticate))
                     .wrap(from_fn(errors::localize))
+                    // Outside `localize`: a repeated request gets the very answer the first got.
+                    .wrap(from_fn(idempotency::guard))
                     .wrap(
                         DefaultHeaders::new()
                             .add(("X-Content-Type-Options", "nosniff"))

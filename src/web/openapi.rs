@@ -73,7 +73,7 @@ impl Modify for BearerAuth {
 #[openapi(
     info(
         title = "Cardroom API",
-        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
+        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key` header (up to 200 visible ASCII characters, kept 24 hours per signed-in staff member or device): a request retried with the same key is applied once and answered with the first answer, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is a 422; while the first is still running, a 409 with `Retry-After`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -150,6 +150,12 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
 /// - a query string: 400 (not parsable) and 422 (a value out of range);
 /// - a request body: 400 (not parsable), 413 (over the size limit), 415 (another content
 ///   type) and 422 (a field refused; `fields` names each).
+/// - a state-changing operation (POST, PUT, PATCH, DELETE): the optional `Idempotency-Key`
+///   header (a shared parameter), 409 (a twin still running, or already applied) and 422 (a
+///   key refused, or reused for another request).
+/// The shared header parameter of every state-changing operation.
+const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
+
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::path::{Operation, ParameterIn};
     use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};
@@ -209,9 +215,54 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             .responses
             .insert((*name).to_string(), RefOr::T(response.build()));
     }
+    // Every state-changing operation takes an optional idempotency key (`web::idempotency`).
+    components.parameters.insert(
+        IDEMPOTENCY_KEY.to_string(),
+        RefOr::T(
+            utoipa::openapi::path::ParameterBuilder::new()
+                .name(crate::web::idempotency::HEADER)
+                .parameter_in(ParameterIn::Header)
+                .required(utoipa::openapi::Required::False)
+                .description(Some(
+                    "Optional. The same key with the same request (method, path, body) within 24 hours \
+                     returns the first answer (status, content type, Location, body) and changes \
+                     nothing more. The key is kept per signed-in staff member (or device). The same key \
+                     with another request: 422; a key of more than 200 characters or with characters \
+                     other than visible ASCII: 422; the first request with this key still running: \
+                     409 with `Retry-After`; applied but its answer lost or too large to keep: 409.",
+                ))
+                .schema(Some(
+                    utoipa::openapi::ObjectBuilder::new()
+                        .schema_type(utoipa::openapi::schema::Type::String)
+                        .min_length(Some(1))
+                        .max_length(Some(crate::web::idempotency::MAX_KEY_LEN))
+                        .pattern(Some("^[ -~]+$")),
+                ))
+                .build(),
+        ),
+    );
+    components.responses.insert(
+        "Conflict".to_string(),
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(
+                    "The action conflicts with the current state; or a request with the same \
+                     Idempotency-Key is still running (retry after `Retry-After` seconds) or was \
+                     already applied",
+                )
+                .content("application/json", error_body())
+                .build(),
+        ),
+    );
     let global_security = doc.security.as_ref().is_some_and(|s| !s.is_empty());
     for (path, item) in doc.paths.paths.iter_mut() {
         let has_path_params = path.contains('{');
+        let writes = [
+            item.post.is_some(),
+            item.put.is_some(),
+            item.patch.is_some(),
+            item.delete.is_some(),
+        ];
         let ops: [&mut Option<Operation>; 5] = [
             &mut item.get,
             &mut item.post,
@@ -219,7 +270,12 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             &mut item.patch,
             &mut item.delete,
         ];
-        for op in ops.into_iter().flatten() {
+        for (i, op) in ops
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.as_mut().map(|o| (i, o)))
+        {
+            let writes = i > 0 && writes[i - 1];
             let signed_in = match &op.security {
                 None => global_security,
                 // `security(())`: one empty requirement, i.e. no sign-in.
@@ -244,12 +300,23 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             if has_body {
                 wanted.extend(["413", "415"]);
             }
+            if writes {
+                op.parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(RefOr::Ref(Ref::new(format!(
+                        "#/components/parameters/{IDEMPOTENCY_KEY}"
+                    ))));
+                wanted.extend(["409", "422"]);
+            }
             for status in wanted {
-                let name = SHARED
-                    .iter()
-                    .find(|(s, _, _)| *s == status)
-                    .map(|(_, n, _)| *n)
-                    .unwrap_or("Unavailable");
+                let name = match status {
+                    "409" => "Conflict",
+                    _ => SHARED
+                        .iter()
+                        .find(|(s, _, _)| *s == status)
+                        .map(|(_, n, _)| *n)
+                        .unwrap_or("Unavailable"),
+                };
                 op.responses
                     .responses
                     .entry(status.to_string())

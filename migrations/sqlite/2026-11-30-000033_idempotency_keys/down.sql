@@ -1,0 +1,2 @@
+DROP INDEX idempotency_keys_created;
+DROP TABLE idempotency_keys;

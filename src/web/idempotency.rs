@@ -1,0 +1,502 @@
+//! Idempotency keys: a state-changing request sent again with the same key — an API call
+//! retried after a timeout (`Idempotency-Key` header), a page form sent twice (its hidden
+//! `idempotency_key` field, a fresh one per rendered form) — is applied once and answered
+//! with the first answer, byte for byte.
+//!
+//! - The key is kept per asker ([`scope`]): the signed-in staff member (page session or API
+//!   token), else the paired tablet or kiosk, the player's link, or the browser's pre-sign-in
+//!   cookie. A key sent with none of these cannot be kept apart from anyone else's and is
+//!   refused (422); a request whose credentials are stale runs as without a key (its handler
+//!   refuses it, and a refusal changes nothing).
+//! - Atomicity: the key's row is written by [`AppState::write`](crate::state::AppState::write)
+//!   inside the same transaction as the request's effect, the first time the request
+//!   writes ([`claim`]); the answer is stored right after. A request that commits no write
+//!   (a refusal) stores nothing, so it may be sent again with the same key once its cause is
+//!   fixed; any answer of a request that did write is stored, whatever its status, since
+//!   its effect is in the database.
+//! - A repeat while the first is still running: 409 with `Retry-After`. A row without an
+//!   answer (the process stopped between the commit and storing it): 409 "already applied,
+//!   its answer was lost". An answer over [`MAX_BODY`] is kept without its body: a repeat is
+//!   told it was applied (409).
+//! - Rows are pruned after [`KEPT_HOURS`] by the scheduler ([`prune`]).
+
+use crate::db::models::IdempotencyRow;
+use crate::db::schema::idempotency_keys;
+use crate::db::DbConn;
+use crate::domain::Problem;
+use crate::error::{AppError, AppResult};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpMessage, HttpResponse};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use futures_util::StreamExt;
+use sha2::{Digest, Sha256};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The request header (IETF draft "The Idempotency-Key HTTP Header Field").
+pub const HEADER: &str = "Idempotency-Key";
+/// The hidden field of page forms (`Ctx::form_key`).
+pub const FORM_FIELD: &str = "idempotency_key";
+/// The longest key accepted, in characters.
+pub const MAX_KEY_LEN: usize = 200;
+/// How long an answer is kept.
+pub const KEPT_HOURS: i64 = 24;
+/// The largest answer body kept (larger: kept without its body, see the module's notes).
+pub const MAX_BODY: usize = 256 * 1024;
+/// The largest request body read to find and check a key (the payload limit of the app).
+const MAX_REQUEST: usize = 8 * 1024 * 1024;
+
+/// The keys of requests running in this process now (scope, key): a repeat answers 409.
+#[derive(Default)]
+pub struct InFlight(Mutex<HashSet<(String, String)>>);
+
+impl InFlight {
+    fn enter(self: &Arc<Self>, id: (String, String)) -> Option<Running> {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        set.insert(id.clone()).then(|| Running {
+            set: self.clone(),
+            id,
+        })
+    }
+}
+
+/// Leaves [`InFlight`] when dropped (the answer given, or the request abandoned).
+struct Running {
+    set: Arc<InFlight>,
+    id: (String, String),
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let mut set = self.set.0.lock().unwrap_or_else(|e| e.into_inner());
+        set.remove(&self.id);
+    }
+}
+
+const FREE: u8 = 0;
+const CLAIMING: u8 = 1;
+const RECORDED: u8 = 2;
+
+/// The request being answered, for the writes it makes (a task-local, see [`claim`]).
+pub struct Pending {
+    scope: String,
+    key: String,
+    hash: String,
+    state: AtomicU8,
+}
+
+tokio::task_local! {
+    static PENDING: Arc<Pending>;
+}
+
+/// The key a write of the current request must record, if it is the request's first write:
+/// the caller inserts it ([`Key::record`]) in the write's transaction and reports the outcome
+/// with [`Claim::done`]. `None` outside a keyed request, or once its key is recorded.
+pub fn claim() -> Option<Claim> {
+    let p = PENDING.try_with(Arc::clone).ok()?;
+    p.state
+        .compare_exchange(FREE, CLAIMING, Ordering::AcqRel, Ordering::Acquire)
+        .ok()?;
+    Some(Claim(p))
+}
+
+/// A write's hold on the request's key (see [`claim`]).
+pub struct Claim(Arc<Pending>);
+
+/// The key to record, handed to the write (see [`Claim::key`]).
+pub struct Key(Arc<Pending>);
+
+impl Claim {
+    /// What the write inserts.
+    pub fn key(&self) -> Key {
+        Key(self.0.clone())
+    }
+
+    /// The write committed (the key with it) or not (the next write records it).
+    pub fn done(self, committed: bool) {
+        let next = if committed { RECORDED } else { FREE };
+        self.0.state.store(next, Ordering::Release);
+    }
+}
+
+impl Key {
+    /// Inserts the key's row (no answer yet) in the write's transaction. A row already
+    /// there is a twin request that committed first: 409, and this write is undone.
+    pub fn record(&self, c: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
+        let p = &self.0;
+        let row = IdempotencyRow {
+            scope: p.scope.clone(),
+            idem_key: p.key.clone(),
+            request_hash: p.hash.clone(),
+            created_at: now.naive_utc(),
+            status: None,
+            content_type: None,
+            location: None,
+            set_cookie: None,
+            body: None,
+            body_dropped: false,
+        };
+        match diesel::insert_into(idempotency_keys::table)
+            .values(&row)
+            .execute(c)
+        {
+            Ok(_) => Ok(()),
+            Err(e) if crate::db::is_unique_violation(&e) => {
+                Err(AppError::Conflict(Problem::new("err-idem-busy")))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// Removes the answers older than [`KEPT_HOURS`]; returns how many.
+pub fn prune(c: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
+    let before = (now - chrono::Duration::hours(KEPT_HOURS)).naive_utc();
+    Ok(
+        diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
+            .execute(c)?,
+    )
+}
+
+/// Where the key came from: the header (API clients) or a page form's field.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Header,
+    Form,
+}
+
+fn refuse(req: ServiceRequest, err: AppError) -> ServiceResponse<BoxBody> {
+    let res = super::errors::refusal(req.request(), &err);
+    req.into_response(res)
+}
+
+fn invalid_key() -> AppError {
+    AppError::field(HEADER, "err-idem-key-invalid")
+}
+
+/// A key: 1 to [`MAX_KEY_LEN`] visible ASCII characters (space included, no control
+/// characters, nothing outside ASCII).
+pub fn valid_key(k: &str) -> bool {
+    !k.is_empty() && k.len() <= MAX_KEY_LEN && k.bytes().all(|b| (0x20..=0x7e).contains(&b))
+}
+
+fn digest(parts: &[&[u8]]) -> String {
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p);
+    }
+    hex::encode(h.finalize())
+}
+
+/// Middleware: keys every POST/PUT/PATCH/DELETE that carries one (see the module's notes).
+/// It sits outside `errors::localize`, so the answer it stores is the one the client got.
+pub async fn guard(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    if !matches!(
+        *req.method(),
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    ) {
+        return next.call(req).await.map(|r| r.map_into_boxed_body());
+    }
+    let header_key = match req.headers().get(HEADER) {
+        Some(v) => match v.to_str() {
+            Ok(k) => Some(k.to_string()),
+            Err(_) => return Ok(refuse(req, invalid_key())),
+        },
+        None => None,
+    };
+    let is_form = req.content_type() == "application/x-www-form-urlencoded";
+    if header_key.is_none() && !is_form {
+        return next.call(req).await.map(|r| r.map_into_boxed_body());
+    }
+    // The body: to find a form's key and to tell a repeat from another request.
+    let mut payload = req.take_payload();
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let Ok(chunk) = chunk else {
+            return Ok(refuse(
+                req,
+                AppError::BadRequest(Problem::new("err-bad-request")),
+            ));
+        };
+        if body.len() + chunk.len() > MAX_REQUEST {
+            return Ok(refuse(
+                req,
+                AppError::TooLarge(Problem::new("err-too-large")),
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let body = body.freeze();
+    req.set_payload(actix_web::dev::Payload::from(body.clone()));
+    // A form: its fields, in any order, are the request.
+    let fields: Option<Vec<(String, String)>> = if is_form {
+        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
+            .ok()
+            .map(|mut f| {
+                f.sort();
+                f
+            })
+    } else {
+        None
+    };
+    let (key, source) = match header_key {
+        Some(k) => (k, Source::Header),
+        None => {
+            let found = fields
+                .as_ref()
+                .and_then(|f| f.iter().find(|(k, _)| k == FORM_FIELD))
+                .map(|(_, v)| v.clone());
+            match found {
+                Some(k) => (k, Source::Form),
+                None => return next.call(req).await.map(|r| r.map_into_boxed_body()),
+            }
+        }
+    };
+    if !valid_key(&key) {
+        return Ok(refuse(req, invalid_key()));
+    }
+    let scope = match scope(&req).await {
+        Scope::Of(s) => s,
+        Scope::Stale => return next.call(req).await.map(|r| r.map_into_boxed_body()),
+        Scope::Nobody => {
+            return Ok(refuse(req, AppError::field(HEADER, "err-idem-no-identity")));
+        }
+    };
+    let target = req
+        .uri()
+        .path_and_query()
+        .map_or(req.path(), |p| p.as_str())
+        .to_string();
+    let hash = match &fields {
+        Some(f) => {
+            let flat: Vec<u8> = serde_urlencoded::to_string(f)
+                .unwrap_or_default()
+                .into_bytes();
+            digest(&[
+                req.method().as_str().as_bytes(),
+                target.as_bytes(),
+                b"form",
+                &flat,
+            ])
+        }
+        None => digest(&[
+            req.method().as_str().as_bytes(),
+            target.as_bytes(),
+            b"body",
+            &body,
+        ]),
+    };
+    let st = super::extract::state(req.request());
+    let id = (scope.clone(), key.clone());
+    let Some(running) = st.idempotency.enter(id.clone()) else {
+        return Ok(refuse(
+            req,
+            AppError::Conflict(Problem::new("err-idem-busy")),
+        ));
+    };
+    let found = {
+        let (s, k) = id.clone();
+        st.run(move |_, c| {
+            Ok(idempotency_keys::table
+                .find((s, k))
+                .select(IdempotencyRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    };
+    let found = match found {
+        Ok(f) => f,
+        Err(e) => return Ok(refuse(req, e)),
+    };
+    if let Some(row) = found {
+        drop(running);
+        if row.request_hash != hash {
+            let why = match source {
+                Source::Header => "err-idem-key-mismatch",
+                Source::Form => "err-idem-form-mismatch",
+            };
+            return Ok(refuse(req, AppError::field(HEADER, why)));
+        }
+        return Ok(match replay(&row) {
+            Some(res) => req.into_response(res),
+            None if row.body_dropped => {
+                refuse(req, AppError::Conflict(Problem::new("err-idem-too-large")))
+            }
+            None => refuse(req, AppError::Conflict(Problem::new("err-idem-lost"))),
+        });
+    }
+    let pending = Arc::new(Pending {
+        scope,
+        key,
+        hash,
+        state: AtomicU8::new(FREE),
+    });
+    let res = PENDING.scope(pending.clone(), next.call(req)).await?;
+    if pending.state.load(Ordering::Acquire) != RECORDED {
+        return Ok(res.map_into_boxed_body());
+    }
+    // The request wrote: its answer is kept for a repeat.
+    let (req, res) = res.into_parts();
+    let (head, body) = res.into_parts();
+    let bytes = match actix_web::body::to_bytes(body).await {
+        Ok(b) => b,
+        Err(e) => {
+            return Err(actix_web::error::ErrorInternalServerError(
+                e.into().to_string(),
+            ))
+        }
+    };
+    let text = |name: header::HeaderName| {
+        head.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let cookies: Vec<&str> = head
+        .headers()
+        .get_all(header::SET_COOKIE)
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let dropped = bytes.len() > MAX_BODY;
+    let answer = (
+        i32::from(head.status().as_u16()),
+        text(header::CONTENT_TYPE),
+        text(header::LOCATION),
+        (!cookies.is_empty()).then(|| cookies.join("\n")),
+        (!dropped).then(|| bytes.to_vec()),
+    );
+    let (s, k) = id;
+    let stored = st.db.write_async(move |c| -> AppResult<usize> {
+        let (status, content_type, location, set_cookie, body) = answer;
+        Ok(diesel::update(idempotency_keys::table.find((s, k)))
+            .set((
+                idempotency_keys::status.eq(Some(status)),
+                idempotency_keys::content_type.eq(content_type),
+                idempotency_keys::location.eq(location),
+                idempotency_keys::set_cookie.eq(set_cookie),
+                idempotency_keys::body.eq(body),
+                idempotency_keys::body_dropped.eq(dropped),
+            ))
+            .execute(c)?)
+    });
+    if let Some(stored) = stored {
+        if let Err(e) = stored.await {
+            // The effect is committed all the same: a repeat is told its answer was lost.
+            tracing::warn!("could not keep the answer of an idempotent request: {e}");
+        }
+    }
+    drop(running);
+    let res = head.set_body(BoxBody::new(bytes));
+    Ok(ServiceResponse::new(req, res))
+}
+
+/// The first answer, again (`None`: it was not kept).
+fn replay(row: &IdempotencyRow) -> Option<HttpResponse> {
+    let status = StatusCode::from_u16(u16::try_from(row.status?).ok()?).ok()?;
+    let body = row.body.clone()?;
+    let mut res = HttpResponse::build(status);
+    if let Some(t) = &row.content_type {
+        res.insert_header((header::CONTENT_TYPE, t.as_str()));
+    }
+    if let Some(l) = &row.location {
+        res.insert_header((header::LOCATION, l.as_str()));
+    }
+    if let Some(cookies) = &row.set_cookie {
+        for c in cookies.lines() {
+            res.append_header((header::SET_COOKIE, c));
+        }
+    }
+    res.insert_header(("Idempotent-Replayed", "true"));
+    Some(res.body(body))
+}
+
+/// Who a key belongs to.
+enum Scope {
+    Of(String),
+    /// Credentials that no longer sign anyone in, and nothing else: the request runs as
+    /// without a key (its handler refuses it).
+    Stale,
+    /// No sign-in, device, link or cookie at all.
+    Nobody,
+}
+
+/// A secret (a link token, a cookie) as part of a scope: hashed, never stored as is.
+fn hashed(kind: &str, secret: &str) -> String {
+    format!("{kind}:{}", &digest(&[secret.as_bytes()])[..32])
+}
+
+async fn scope(req: &ServiceRequest) -> Scope {
+    use super::extract::{authenticate, PRELOGIN_COOKIE, SESSION_COOKIE};
+    use crate::auth::{verify, TokenKind};
+    let r = req.request();
+    let has_credentials =
+        req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
+    if has_credentials {
+        if let Ok(a) = authenticate(r).await {
+            return Scope::Of(format!("staff:{}", a.staff.id));
+        }
+    }
+    let st = super::extract::state(r);
+    let now = st.clock.now();
+    if let Some(c) = req.cookie(super::pages::tablet::DEVICE_COOKIE) {
+        if let Ok(d) = verify(&st.keys, c.value(), TokenKind::Device, now) {
+            return Scope::Of(format!("tablet:{}", d.sub));
+        }
+        if let Ok(k) = verify(&st.keys, c.value(), TokenKind::Kiosk, now) {
+            return Scope::Of(format!("kiosk:{}", k.sub));
+        }
+    }
+    if let Some(token) = req
+        .path()
+        .strip_prefix("/p/")
+        .and_then(|rest| rest.split('/').next())
+        .filter(|t| !t.is_empty())
+    {
+        return Scope::Of(hashed("link", token));
+    }
+    if let Some(c) = req
+        .cookie(PRELOGIN_COOKIE)
+        .filter(|c| c.value().len() >= 16)
+    {
+        return Scope::Of(hashed("browser", c.value()));
+    }
+    if has_credentials {
+        Scope::Stale
+    } else {
+        Scope::Nobody
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_short_visible_ascii() {
+        assert!(valid_key("a"));
+        assert!(valid_key("0b7c2a9e-6f1d-4c1e-9d7e-3c1f2b4a5d6e"));
+        assert!(valid_key(&"k".repeat(MAX_KEY_LEN)));
+        assert!(!valid_key(""));
+        assert!(!valid_key(&"k".repeat(MAX_KEY_LEN + 1)));
+        assert!(!valid_key("tab\there"));
+        assert!(!valid_key("new\nline"));
+        assert!(!valid_key("del\u{7f}"));
+        assert!(!valid_key("ação"));
+    }
+
+    #[test]
+    fn the_digest_separates_its_parts() {
+        assert_ne!(digest(&[b"ab", b"c"]), digest(&[b"a", b"bc"]));
+        assert_eq!(digest(&[b"ab", b"c"]), digest(&[b"ab", b"c"]));
+    }
+}
