@@ -24,6 +24,8 @@ mod board;
 mod board_alarms;
 #[path = "http/cagnotte.rs"]
 mod cagnotte;
+#[path = "http/calls.rs"]
+mod calls;
 #[path = "http/concurrency_pg.rs"]
 mod concurrency_pg;
 #[path = "http/draws.rs"]

@@ -17,6 +17,8 @@ pub struct RoomRow {
     pub updated_at: NaiveDateTime,
     /// `domain::theme::Theme`: light, dark or auto.
     pub theme: String,
+    /// `domain::call_alert::CallAlert`: sound, vibrate or off.
+    pub call_alert: String,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

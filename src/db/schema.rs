@@ -34,6 +34,7 @@ diesel::table! {
         profile -> Text,
         updated_at -> Timestamp,
         theme -> Text,
+        call_alert -> Text,
     }
 }
 

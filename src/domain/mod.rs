@@ -8,6 +8,7 @@ pub mod age;
 pub mod audit;
 pub mod audit_seal;
 pub mod cagnotte;
+pub mod call_alert;
 pub mod cards;
 pub mod clock;
 pub mod draw;

@@ -24,6 +24,7 @@ const EN: &[&str] = &[
     include_str!("en/lobby.ftl"),
     include_str!("en/audit_seal.ftl"),
     include_str!("en/idempotency.ftl"),
+    include_str!("en/calls.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -43,6 +44,7 @@ const PT: &[&str] = &[
     include_str!("pt/lobby.ftl"),
     include_str!("pt/audit_seal.ftl"),
     include_str!("pt/idempotency.ftl"),
+    include_str!("pt/calls.ftl"),
 ];
 
 pub struct I18n {

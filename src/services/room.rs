@@ -1,9 +1,11 @@
-//! The room: name, time zone, currency, language, the screens' theme and the rule profile.
+//! The room: name, time zone, currency, language, the screens' theme, how a seat call is
+//! announced on the tablets, and the rule profile.
 
 use crate::db::audit::{self, Actor};
 use crate::db::models::RoomRow;
 use crate::db::schema::room;
 use crate::db::DbConn;
+use crate::domain::call_alert::CallAlert;
 use crate::domain::error::Errors;
 use crate::domain::money::{minor_digits, CURRENCIES};
 use crate::domain::player::Language;
@@ -29,6 +31,9 @@ pub struct Room {
     /// Night mode: the theme of the tablets, the floor board and the lobby screen (a device
     /// may choose its own).
     pub theme: Theme,
+    /// How a seat call arriving on a dealer's tablet is announced: a chime and a vibration
+    /// (sound), a vibration only, or neither (each tablet may also mute itself for a while).
+    pub call_alert: CallAlert,
     #[serde(skip)]
     #[schema(ignore)]
     pub tz: Tz,
@@ -47,6 +52,9 @@ pub struct RoomUpdate {
     /// The screens' theme; absent: unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<Theme>,
+    /// How a seat call is announced on the tablets; absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_alert: Option<CallAlert>,
 }
 
 fn from_row(r: RoomRow) -> AppResult<Room> {
@@ -63,6 +71,7 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
         default_language: r.default_language.parse().unwrap_or(Language::Pt),
         profile,
         theme: r.theme.parse().unwrap_or_default(),
+        call_alert: r.call_alert.parse().unwrap_or_default(),
         tz,
     })
 }
@@ -97,6 +106,7 @@ pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
             .unwrap_or_default(),
         updated_at: now.naive_utc(),
         theme: Theme::default().to_string(),
+        call_alert: CallAlert::default().to_string(),
     };
     diesel::insert_into(room::table)
         .values(&row)
@@ -161,6 +171,10 @@ pub fn update(
         theme: match u.theme {
             Some(t) => t.to_string(),
             None => before.theme.clone(),
+        },
+        call_alert: match u.call_alert {
+            Some(a) => a.to_string(),
+            None => before.call_alert.clone(),
         },
     };
     diesel::update(room::table.find(1i64))

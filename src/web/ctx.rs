@@ -55,6 +55,8 @@ pub struct Ctx {
     pub tz: Tz,
     /// Night mode: the room's theme for its screens.
     pub theme: crate::domain::theme::Theme,
+    /// How a seat call is announced on the dealers' tablets (a chime, a vibration).
+    pub call_alert: crate::domain::call_alert::CallAlert,
     pub path: String,
     pub now: DateTime<Utc>,
     /// A scheduled backup failed at this time (and: the viewer is an admin, who gets a link).
@@ -81,6 +83,7 @@ impl Ctx {
             currency: room.currency.clone(),
             tz: room.tz,
             theme: room.theme,
+            call_alert: room.call_alert,
             path: req.path().to_string(),
             now,
             alert: None,

@@ -7,6 +7,7 @@
 
 use super::{ctx, render, see_other};
 use crate::db::models::{AuditRow, GameRow, StaffRow, TableRow};
+use crate::domain::call_alert::CallAlert;
 use crate::domain::game::{LimitClass, TableMode, TablePolicy, Variant};
 use crate::domain::money::{minor_digits, parse_money, CURRENCIES};
 use crate::domain::player::Language;
@@ -608,6 +609,8 @@ struct RoomForm {
     default_language: String,
     /// Night mode: light, dark or auto. Empty (a form of before the setting): unchanged.
     theme: String,
+    /// How a seat call is announced on the tablets: sound, vibrate or off. Empty: unchanged.
+    call_alert: String,
     kind: String,
     min_players_to_run: String,
     suspension_grace_min: String,
@@ -642,6 +645,7 @@ impl RoomForm {
         lang: Language,
         default_language: Language,
         theme: Theme,
+        call_alert: CallAlert,
         p: &RuleProfile,
     ) -> RoomForm {
         RoomForm {
@@ -650,6 +654,7 @@ impl RoomForm {
             currency: currency.to_string(),
             default_language: default_language.to_string(),
             theme: theme.to_string(),
+            call_alert: call_alert.to_string(),
             kind: p.kind.to_string(),
             min_players_to_run: p.min_players_to_run.to_string(),
             suspension_grace_min: p.suspension_grace_min.to_string(),
@@ -684,6 +689,7 @@ impl RoomForm {
             lang,
             r.default_language,
             r.theme,
+            r.call_alert,
             &r.profile,
         )
     }
@@ -695,6 +701,11 @@ impl RoomForm {
             None
         } else {
             p.choice::<Theme>("theme", &self.theme)
+        };
+        let call_alert = if self.call_alert.is_empty() {
+            None
+        } else {
+            p.choice::<CallAlert>("call_alert", &self.call_alert)
         };
         let kind = p.choice::<ProfileKind>("kind", &self.kind);
         // What stands in for a value that did not parse, so the rest can still be checked.
@@ -770,6 +781,7 @@ impl RoomForm {
             default_language: default_language.unwrap_or(Language::Pt),
             profile,
             theme,
+            call_alert,
         };
         p.finish(|| services::room::validate(&u).err().unwrap_or_default())?;
         Ok(u)
@@ -790,6 +802,7 @@ struct RoomPage {
     currencies: &'static [&'static str],
     languages: Vec<Opt>,
     themes: Vec<Opt>,
+    call_alerts: Vec<Opt>,
     kinds: Vec<Opt>,
     /// The profile kind stored now (the reset form's preselection).
     current_kind: String,
@@ -800,6 +813,7 @@ fn room_view(c: Ctx, v: Vals, current_kind: String, shown: Shown, saved: bool) -
         groups: profile_groups(&c),
         languages: opts(&c, Language::ALL, "lang-"),
         themes: opts(&c, Theme::ALL, "theme-"),
+        call_alerts: opts(&c, CallAlert::ALL, "call-alert-"),
         kinds: opts(&c, ProfileKind::ALL, "profile-"),
         zones: ZONES,
         currencies: CURRENCIES,
@@ -821,6 +835,7 @@ fn room_labels() -> Vec<(&'static str, &'static str)> {
         ("currency", "admin-room-currency"),
         ("default_language", "admin-room-language"),
         ("theme", "admin-room-theme"),
+        ("call_alert", "admin-room-call-alert"),
         ("kind", "admin-profile-kind"),
     ];
     for (_, fields) in GROUPS {
@@ -992,6 +1007,7 @@ async fn room_defaults(
                 default_language: room.default_language,
                 profile: services::room::profile_defaults(kind),
                 theme: None,
+                call_alert: None,
             };
             services::room::update(conn, now, &actor, &u)
         })
