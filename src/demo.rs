@@ -307,6 +307,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             default_language: Language::Pt,
             profile: room.profile.clone(),
             theme: None,
+            tap_late_max_s: None,
         };
         room = services::room::update(c, now, &system, &update)?;
         let games = [

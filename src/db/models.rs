@@ -17,6 +17,8 @@ pub struct RoomRow {
     pub updated_at: NaiveDateTime,
     /// `domain::theme::Theme`: light, dark or auto.
     pub theme: String,
+    /// How late (seconds) a tablet's tap made offline may reach the server and still apply.
+    pub tap_late_max_s: i32,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

@@ -25,6 +25,7 @@ diesel::table! {
         profile -> Text,
         updated_at -> Timestamp,
         theme -> Text,
+        tap_late_max_s -> Integer,
     }
 }
 

@@ -22,6 +22,7 @@ const EN: &[&str] = &[
     include_str!("en/safe.ftl"),
     include_str!("en/board_alarms.ftl"),
     include_str!("en/lobby.ftl"),
+    include_str!("en/offline.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -39,6 +40,7 @@ const PT: &[&str] = &[
     include_str!("pt/safe.ftl"),
     include_str!("pt/board_alarms.ftl"),
     include_str!("pt/lobby.ftl"),
+    include_str!("pt/offline.ftl"),
 ];
 
 pub struct I18n {

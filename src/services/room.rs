@@ -1,4 +1,5 @@
-//! The room: name, time zone, currency, language, the screens' theme and the rule profile.
+//! The room: name, time zone, currency, language, the screens' theme, how late a tablet's
+//! tap may arrive, and the rule profile.
 
 use crate::db::audit::{self, Actor};
 use crate::db::models::RoomRow;
@@ -29,6 +30,8 @@ pub struct Room {
     /// Night mode: the theme of the tablets, the floor board and the lobby screen (a device
     /// may choose its own).
     pub theme: Theme,
+    /// How late (seconds) a tablet's tap made offline may arrive and still apply (0-900).
+    pub tap_late_max_s: i32,
     #[serde(skip)]
     #[schema(ignore)]
     pub tz: Tz,
@@ -47,6 +50,11 @@ pub struct RoomUpdate {
     /// The screens' theme; absent: unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<Theme>,
+    /// How late (seconds, 0-900) a tablet's tap made offline may arrive and still apply;
+    /// absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 900)]
+    pub tap_late_max_s: Option<i32>,
 }
 
 fn from_row(r: RoomRow) -> AppResult<Room> {
@@ -63,6 +71,7 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
         default_language: r.default_language.parse().unwrap_or(Language::Pt),
         profile,
         theme: r.theme.parse().unwrap_or_default(),
+        tap_late_max_s: r.tap_late_max_s,
         tz,
     })
 }
@@ -97,6 +106,7 @@ pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
             .unwrap_or_default(),
         updated_at: now.naive_utc(),
         theme: Theme::default().to_string(),
+        tap_late_max_s: crate::domain::tap::LATE_DEFAULT_S,
     };
     diesel::insert_into(room::table)
         .values(&row)
@@ -128,6 +138,15 @@ pub fn validate(u: &RoomUpdate) -> Result<Tz, Vec<FieldError>> {
     }
     if minor_digits(&u.currency).is_none() {
         e.push(FieldError::new("currency", "err-currency").arg("list", CURRENCIES.join(", ")));
+    }
+    if u.tap_late_max_s
+        .is_some_and(|s| !crate::domain::tap::valid_late_max(s))
+    {
+        e.push(
+            FieldError::new("tap_late_max_s", "err-range")
+                .arg("min", 0)
+                .arg("max", crate::domain::tap::LATE_MAX_S),
+        );
     }
     if let Err(fields) = validate_profile(&u.profile) {
         for f in fields {
@@ -162,6 +181,7 @@ pub fn update(
             Some(t) => t.to_string(),
             None => before.theme.clone(),
         },
+        tap_late_max_s: u.tap_late_max_s.unwrap_or(before.tap_late_max_s),
     };
     diesel::update(room::table.find(1i64))
         .set(&after)

@@ -608,6 +608,9 @@ struct RoomForm {
     default_language: String,
     /// Night mode: light, dark or auto. Empty (a form of before the setting): unchanged.
     theme: String,
+    /// Seconds a tablet's tap made offline may arrive late. Empty (a form of before the
+    /// setting): unchanged.
+    tap_late_max_s: String,
     kind: String,
     min_players_to_run: String,
     suspension_grace_min: String,
@@ -642,6 +645,7 @@ impl RoomForm {
         lang: Language,
         default_language: Language,
         theme: Theme,
+        tap_late_max_s: i32,
         p: &RuleProfile,
     ) -> RoomForm {
         RoomForm {
@@ -650,6 +654,7 @@ impl RoomForm {
             currency: currency.to_string(),
             default_language: default_language.to_string(),
             theme: theme.to_string(),
+            tap_late_max_s: tap_late_max_s.to_string(),
             kind: p.kind.to_string(),
             min_players_to_run: p.min_players_to_run.to_string(),
             suspension_grace_min: p.suspension_grace_min.to_string(),
@@ -684,6 +689,7 @@ impl RoomForm {
             lang,
             r.default_language,
             r.theme,
+            r.tap_late_max_s,
             &r.profile,
         )
     }
@@ -695,6 +701,11 @@ impl RoomForm {
             None
         } else {
             p.choice::<Theme>("theme", &self.theme)
+        };
+        let tap_late_max_s = if self.tap_late_max_s.trim().is_empty() {
+            None
+        } else {
+            p.int("tap_late_max_s", &self.tap_late_max_s)
         };
         let kind = p.choice::<ProfileKind>("kind", &self.kind);
         // What stands in for a value that did not parse, so the rest can still be checked.
@@ -770,6 +781,7 @@ impl RoomForm {
             default_language: default_language.unwrap_or(Language::Pt),
             profile,
             theme,
+            tap_late_max_s,
         };
         p.finish(|| services::room::validate(&u).err().unwrap_or_default())?;
         Ok(u)
@@ -821,6 +833,7 @@ fn room_labels() -> Vec<(&'static str, &'static str)> {
         ("currency", "admin-room-currency"),
         ("default_language", "admin-room-language"),
         ("theme", "admin-room-theme"),
+        ("tap_late_max_s", "tap-late-max"),
         ("kind", "admin-profile-kind"),
     ];
     for (_, fields) in GROUPS {
@@ -992,6 +1005,7 @@ async fn room_defaults(
                 default_language: room.default_language,
                 profile: services::room::profile_defaults(kind),
                 theme: None,
+                tap_late_max_s: None,
             };
             services::room::update(conn, now, &actor, &u)
         })
