@@ -48,6 +48,54 @@ fn api(server: &Server, method: &str, path: &str, token: &str, body: Option<Valu
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
+/// A POST to chromedriver itself, read up to its `Content-Length` (chromedriver keeps the
+/// connection open).
+fn post_to_chromedriver(addr: SocketAddr, path: &str, body: &Value) -> (u16, String) {
+    use std::io::{Read, Write};
+    let payload = body.to_string();
+    let mut s = std::net::TcpStream::connect(addr).expect("connecting to chromedriver");
+    s.set_read_timeout(Some(Duration::from_secs(20))).ok();
+    let req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{payload}",
+        payload.len()
+    );
+    s.write_all(req.as_bytes())
+        .expect("writing to chromedriver");
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = s
+            .read(&mut buf)
+            .unwrap_or_else(|e| panic!("POST {path}: {e}"));
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| {
+                    l.strip_prefix("content-length:")
+                        .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                })
+                .unwrap_or(0);
+            if raw.len() >= end + 4 + len {
+                let status = head
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|c| c.parse().ok())
+                    .unwrap_or(0);
+                return (
+                    status,
+                    String::from_utf8_lossy(&raw[end + 4..end + 4 + len]).to_string(),
+                );
+            }
+        }
+    }
+    panic!("POST {path}: chromedriver closed the connection without an answer");
+}
+
 /// Takes the browser offline or back online (chromedriver's Chromium network emulation).
 async fn network(c: &Client, webdriver: &str, offline: bool) {
     let session = ok(c, c.session_id().await, "reading the session id")
@@ -61,14 +109,11 @@ async fn network(c: &Client, webdriver: &str, offline: bool) {
     let body = json!({ "network_conditions": {
         "offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1
     }});
-    let (status, text) = http_json(
+    let (status, text) = post_to_chromedriver(
         addr,
-        "POST",
         &format!("/session/{session}/chromium/network_conditions"),
-        None,
-        Some(&body),
-    )
-    .unwrap_or_else(|e| panic!("network conditions: {e}"));
+        &body,
+    );
     if status != 200 {
         fail(
             c,
@@ -266,7 +311,7 @@ async fn taps_made_offline_are_sent_in_order_when_back_and_a_player_who_left_is_
         "POST",
         &format!("/api/v1/seatings/{seating}/leave"),
         &token,
-        Some(json!({})),
+        Some(json!({ "reason": "Went home" })),
     );
 
     // Back online: the banner says so; the taps go in order; the list says what became of each.
