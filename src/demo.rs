@@ -308,6 +308,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             profile: room.profile.clone(),
             theme: None,
             call_alert: None,
+            tap_late_max_s: None,
         };
         room = services::room::update(c, now, &system, &update)?;
         let games = [

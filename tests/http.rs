@@ -52,6 +52,8 @@ mod money;
 mod notify;
 #[path = "http/observability.rs"]
 mod observability;
+#[path = "http/offline.rs"]
+mod offline;
 #[path = "http/openapi.rs"]
 mod openapi;
 #[path = "http/outage.rs"]

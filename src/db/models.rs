@@ -19,6 +19,8 @@ pub struct RoomRow {
     pub theme: String,
     /// `domain::call_alert::CallAlert`: sound, vibrate or off.
     pub call_alert: String,
+    /// How late (seconds) a tablet's tap made offline may reach the server and still apply.
+    pub tap_late_max_s: i32,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]

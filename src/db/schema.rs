@@ -35,6 +35,7 @@ diesel::table! {
         updated_at -> Timestamp,
         theme -> Text,
         call_alert -> Text,
+        tap_late_max_s -> Integer,
     }
 }
 

@@ -25,6 +25,7 @@ const EN: &[&str] = &[
     include_str!("en/audit_seal.ftl"),
     include_str!("en/idempotency.ftl"),
     include_str!("en/calls.ftl"),
+    include_str!("en/offline.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -45,6 +46,7 @@ const PT: &[&str] = &[
     include_str!("pt/audit_seal.ftl"),
     include_str!("pt/idempotency.ftl"),
     include_str!("pt/calls.ftl"),
+    include_str!("pt/offline.ftl"),
 ];
 
 pub struct I18n {

@@ -1,5 +1,5 @@
 //! The room: name, time zone, currency, language, the screens' theme, how a seat call is
-//! announced on the tablets, and the rule profile.
+//! announced on the tablets, how late a tablet's tap may arrive, and the rule profile.
 
 use crate::db::audit::{self, Actor};
 use crate::db::models::RoomRow;
@@ -34,6 +34,8 @@ pub struct Room {
     /// How a seat call arriving on a dealer's tablet is announced: a chime and a vibration
     /// (sound), a vibration only, or neither (each tablet may also mute itself for a while).
     pub call_alert: CallAlert,
+    /// How late (seconds) a tablet's tap made offline may arrive and still apply (0-900).
+    pub tap_late_max_s: i32,
     #[serde(skip)]
     #[schema(ignore)]
     pub tz: Tz,
@@ -55,6 +57,11 @@ pub struct RoomUpdate {
     /// How a seat call is announced on the tablets; absent: unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_alert: Option<CallAlert>,
+    /// How late (seconds, 0-900) a tablet's tap made offline may arrive and still apply;
+    /// absent: unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 900)]
+    pub tap_late_max_s: Option<i32>,
 }
 
 fn from_row(r: RoomRow) -> AppResult<Room> {
@@ -72,6 +79,7 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
         profile,
         theme: r.theme.parse().unwrap_or_default(),
         call_alert: r.call_alert.parse().unwrap_or_default(),
+        tap_late_max_s: r.tap_late_max_s,
         tz,
     })
 }
@@ -107,6 +115,7 @@ pub fn ensure(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<()> {
         updated_at: now.naive_utc(),
         theme: Theme::default().to_string(),
         call_alert: CallAlert::default().to_string(),
+        tap_late_max_s: crate::domain::tap::LATE_DEFAULT_S,
     };
     diesel::insert_into(room::table)
         .values(&row)
@@ -138,6 +147,15 @@ pub fn validate(u: &RoomUpdate) -> Result<Tz, Vec<FieldError>> {
     }
     if minor_digits(&u.currency).is_none() {
         e.push(FieldError::new("currency", "err-currency").arg("list", CURRENCIES.join(", ")));
+    }
+    if u.tap_late_max_s
+        .is_some_and(|s| !crate::domain::tap::valid_late_max(s))
+    {
+        e.push(
+            FieldError::new("tap_late_max_s", "err-range")
+                .arg("min", 0)
+                .arg("max", crate::domain::tap::LATE_MAX_S),
+        );
     }
     if let Err(fields) = validate_profile(&u.profile) {
         for f in fields {
@@ -176,6 +194,7 @@ pub fn update(
             Some(a) => a.to_string(),
             None => before.call_alert.clone(),
         },
+        tap_late_max_s: u.tap_late_max_s.unwrap_or(before.tap_late_max_s),
     };
     diesel::update(room::table.find(1i64))
         .set(&after)

@@ -839,7 +839,7 @@ pub async fn away(
     let s = st
         .write(move |_, c| {
             let room = services::room::get(c)?;
-            table_side::away(c, now, &room.profile, &actor, id, None)
+            table_side::away(c, now, now, &room.profile, &actor, id, None)
         })
         .await?;
     Ok(web::Json(side_out(&s)))
@@ -896,7 +896,7 @@ pub async fn missed_blind(
     let actor = services::staff::actor(&who.0.staff);
     st.write(move |_, c| {
         let room = services::room::get(c)?;
-        table_side::missed_blind(c, now, &room.profile, &actor, id, blind, None)
+        table_side::missed_blind(c, now, now, &room.profile, &actor, id, blind, None)
     })
     .await?;
     Ok(web::Json(side_of(&st, id).await?))

@@ -220,6 +220,11 @@ pub fn check_csrf(req: &HttpRequest, given: Option<&str>) -> Result<(), AppError
 /// An URL-encoded form whose `csrf` field matches the session: every page form uses it.
 pub struct CsrfForm<T>(pub T);
 
+/// The `tapped_at` field of a form, as sent (RFC 3339): when a dealer tablet's tap was made,
+/// read by `services::table_side::when_tapped`.
+#[derive(Debug, Clone)]
+pub struct TappedAt(pub String);
+
 impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
     type Error = AppError;
     type Future = LocalBoxFuture<'static, Result<Self, AppError>>;
@@ -242,6 +247,10 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 .find(|(k, _)| k == "csrf")
                 .map(|(_, v)| v.as_str());
             check_csrf(&req, given)?;
+            // A dealer tablet's tap sends when it was made (`tapped_at`): kept for the handler.
+            if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "tapped_at") {
+                req.extensions_mut().insert(TappedAt(v.clone()));
+            }
             let t: T = serde_urlencoded::from_bytes(&body)
                 .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;
             Ok(CsrfForm(t))

@@ -675,6 +675,7 @@ async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
                 profile: r.profile.clone(),
                 theme: None,
                 call_alert: None,
+                tap_late_max_s: None,
             };
             let after = room::update(c, now, &Actor::system(), &u)?;
             // Read back in the same write: the new name.
@@ -755,6 +756,7 @@ async fn a_rolled_back_savepoint_inside_a_write_takes_its_room_change_with_it() 
                     profile: r.profile.clone(),
                     theme: None,
                     call_alert: None,
+                    tap_late_max_s: None,
                 };
                 room::update(c, now, &Actor::system(), &u)?;
                 let seen = room::get(c)?.name;

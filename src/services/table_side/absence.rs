@@ -74,10 +74,12 @@ fn alert_if_due(
     Ok(true)
 }
 
-/// BSOP 36: the player leaves the seat for a while: the absence clock starts.
+/// BSOP 36: the player leaves the seat for a while: the absence clock starts when the
+/// dealer tapped (`tapped`, [`when_tapped`]; never before the player sat).
 pub fn away(
     conn: &mut DbConn,
     now: DateTime<Utc>,
+    tapped: DateTime<Utc>,
     profile: &RuleProfile,
     actor: &Actor,
     seating_id: i64,
@@ -87,10 +89,11 @@ pub fn away(
     if before.away_since.is_some() {
         return Err(conflict("err-already-away"));
     }
+    let since = tapped.min(now).max(s.sat_at.and_utc());
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set((
-                seatings::away_since.eq(Some(now.naive_utc())),
+                seatings::away_since.eq(Some(since.naive_utc())),
                 seatings::away_extended_until.eq(None::<NaiveDateTime>),
                 seatings::removal_alerted_at.eq(None::<NaiveDateTime>)
             ))
@@ -106,7 +109,7 @@ pub fn away(
         "player",
         Some(s.player_id),
         Some(&before),
-        Some(&after),
+        Some(&with_tap(&after, since, now)),
     )?;
     let due = match status_of(&after, profile, now) {
         AbsenceStatus::Away { due_at } => Some(due_at),
@@ -227,10 +230,14 @@ pub fn blinds_settled(
 }
 
 /// BSOP 36: an absent player's seat missed a blind: the missed-blind button, and after the
-/// profile's count of big blinds the seat is due for removal (the floor is alerted).
+/// profile's count of big blinds the seat is due for removal (the floor is alerted). A blind
+/// tapped (`tapped`, [`when_tapped`]) before the absence began was not missed while away:
+/// refused.
+#[allow(clippy::too_many_arguments)]
 pub fn missed_blind(
     conn: &mut DbConn,
     now: DateTime<Utc>,
+    tapped: DateTime<Utc>,
     profile: &RuleProfile,
     actor: &Actor,
     seating_id: i64,
@@ -239,6 +246,9 @@ pub fn missed_blind(
 ) -> AppResult<AbsenceStatus> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     require_away(&before)?;
+    if before.away_since.is_some_and(|a| tapped < a.and_utc()) {
+        return Err(conflict("err-missed-before-away"));
+    }
     let mut b = buttons_of(&before);
     b.on_blind_missed(blind);
     crate::native!(conn, |dbc| crate::db::Cached(
@@ -260,7 +270,7 @@ pub fn missed_blind(
         "player",
         Some(s.player_id),
         Some(&before),
-        Some(&after),
+        Some(&with_tap(&after, tapped, now)),
     )?;
     emit(
         conn,

@@ -47,6 +47,7 @@ mod custody;
 mod hand;
 mod messages;
 mod requests;
+mod tap;
 mod view;
 pub use absence::*;
 pub use alerts::*;
@@ -55,6 +56,7 @@ pub use custody::*;
 pub use hand::*;
 pub use messages::*;
 pub use requests::*;
+pub use tap::*;
 pub use view::*;
 
 /// The seating was ended when the chips were taken off for absence (BSOP 36, 37).

@@ -611,6 +611,9 @@ struct RoomForm {
     theme: String,
     /// How a seat call is announced on the tablets: sound, vibrate or off. Empty: unchanged.
     call_alert: String,
+    /// Seconds a tablet's tap made offline may arrive late. Empty (a form of before the
+    /// setting): unchanged.
+    tap_late_max_s: String,
     kind: String,
     min_players_to_run: String,
     suspension_grace_min: String,
@@ -646,6 +649,7 @@ impl RoomForm {
         default_language: Language,
         theme: Theme,
         call_alert: CallAlert,
+        tap_late_max_s: i32,
         p: &RuleProfile,
     ) -> RoomForm {
         RoomForm {
@@ -655,6 +659,7 @@ impl RoomForm {
             default_language: default_language.to_string(),
             theme: theme.to_string(),
             call_alert: call_alert.to_string(),
+            tap_late_max_s: tap_late_max_s.to_string(),
             kind: p.kind.to_string(),
             min_players_to_run: p.min_players_to_run.to_string(),
             suspension_grace_min: p.suspension_grace_min.to_string(),
@@ -690,6 +695,7 @@ impl RoomForm {
             r.default_language,
             r.theme,
             r.call_alert,
+            r.tap_late_max_s,
             &r.profile,
         )
     }
@@ -706,6 +712,11 @@ impl RoomForm {
             None
         } else {
             p.choice::<CallAlert>("call_alert", &self.call_alert)
+        };
+        let tap_late_max_s = if self.tap_late_max_s.trim().is_empty() {
+            None
+        } else {
+            p.int("tap_late_max_s", &self.tap_late_max_s)
         };
         let kind = p.choice::<ProfileKind>("kind", &self.kind);
         // What stands in for a value that did not parse, so the rest can still be checked.
@@ -782,6 +793,7 @@ impl RoomForm {
             profile,
             theme,
             call_alert,
+            tap_late_max_s,
         };
         p.finish(|| services::room::validate(&u).err().unwrap_or_default())?;
         Ok(u)
@@ -836,6 +848,7 @@ fn room_labels() -> Vec<(&'static str, &'static str)> {
         ("default_language", "admin-room-language"),
         ("theme", "admin-room-theme"),
         ("call_alert", "admin-room-call-alert"),
+        ("tap_late_max_s", "tap-late-max"),
         ("kind", "admin-profile-kind"),
     ];
     for (_, fields) in GROUPS {
@@ -1008,6 +1021,7 @@ async fn room_defaults(
                 profile: services::room::profile_defaults(kind),
                 theme: None,
                 call_alert: None,
+                tap_late_max_s: None,
             };
             services::room::update(conn, now, &actor, &u)
         })

@@ -18,6 +18,7 @@ pub mod reports;
 pub mod rulings;
 pub mod table_side;
 pub mod tablet;
+pub mod tap;
 
 use super::ctx::{Ctx, Errs, LANG_COOKIE};
 use super::extract::{authenticate, AnyStaff, Authed, CsrfForm, PRELOGIN_COOKIE, SESSION_COOKIE};

@@ -206,6 +206,8 @@ struct Act {
     actor: Actor,
     supervisor: bool,
     now: DateTime<Utc>,
+    /// When the dealer tapped (`tapped_at` within the room's bound; else `now`).
+    tapped: DateTime<Utc>,
 }
 
 /// Runs one seat action for this tablet's table in a write transaction. Success goes to
@@ -226,20 +228,33 @@ where
 {
     let tablet = super::tablet::this_tablet(req, st).await?;
     let room = st.run(|_, c| services::room::get(c)).await?;
+    let now = st.clock.now();
+    let tapped_at = super::tap::tapped_at(req);
+    let tapped = match table_side::when_tapped(&room, tapped_at.as_deref(), now) {
+        Ok(t) => t,
+        Err(e) => return refused(req, st, who, tablet, seating_id, e, Vals::of(vals)).await,
+    };
     let act = Act {
         room,
         tablet: tablet.clone(),
         actor: services::staff::actor(&who.0.staff),
         supervisor: is_supervisor(&who.0.staff.role),
-        now: st.clock.now(),
+        now,
+        tapped,
     };
     let r = st.write(move |_, conn| f(conn, &act)).await;
     match r {
-        Ok(()) => Ok(see_other(&match then {
-            Then::Table => "/tablet".to_string(),
-            Then::Seat => format!("/tablet/seats/{seating_id}"),
-            Then::Receipt => format!("/tablet?receipt={seating_id}#cash-out-receipt"),
-        })),
+        Ok(()) => {
+            let to = match then {
+                Then::Table => "/tablet".to_string(),
+                Then::Seat => format!("/tablet/seats/{seating_id}"),
+                Then::Receipt => format!("/tablet?receipt={seating_id}#cash-out-receipt"),
+            };
+            if super::tap::queued(req) {
+                return Ok(super::tap::applied(&to));
+            }
+            Ok(see_other(&to))
+        }
         Err(e) => refused(req, st, who, tablet, seating_id, e, Vals::of(vals)).await,
     }
 }
@@ -252,6 +267,8 @@ enum Then {
     Receipt,
 }
 
+/// A seat action refused, nothing changed: the seat again with the reason (a tap from the
+/// tablet's queue: the reason in JSON).
 async fn refused(
     req: &HttpRequest,
     st: &AppState,
@@ -282,6 +299,9 @@ async fn refused(
                 message
             };
             let status = actix_web::ResponseError::status_code(&e);
+            if super::tap::queued(req) {
+                return Ok(super::tap::refused(status, &problem));
+            }
             render_seat(
                 req,
                 st,
@@ -309,6 +329,10 @@ struct ChipsForm {
     /// BSOP 28: the chips reached the seat while a hand is played.
     #[serde(default)]
     during_hand: Option<String>,
+    /// The stack (minor units) the tablet showed when the rebuy was typed: a newer count or
+    /// rebuy in between refuses it.
+    #[serde(default)]
+    stack_was: String,
 }
 
 /// Buy-in (first chips of a seating) or rebuy (PT-2007 79).
@@ -323,7 +347,9 @@ async fn chips(
     let f = form.0;
     let (stack, amount) = (f.stack.clone(), f.amount.clone());
     let during_hand = f.during_hand.as_deref().is_some_and(|v| !v.is_empty());
+    let stack_was = f.stack_was.clone();
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
+        table_side::check_stack_was(conn, &a.room, id, stack_was_field(&stack_was)?)?;
         let cur = &a.room.currency;
         let amount = money_field("amount", &amount, cur)?;
         let stack = if stack.trim().is_empty() {
@@ -351,6 +377,21 @@ async fn chips(
 struct StackForm {
     #[serde(default)]
     stack: String,
+    /// The stack (minor units) the tablet showed when the count was typed: a newer count or
+    /// rebuy in between refuses it.
+    #[serde(default)]
+    stack_was: String,
+}
+
+/// The `stack_was` a count or rebuy form carries (minor units; empty: not checked).
+fn stack_was_field(s: &str) -> AppResult<Option<i64>> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Ok(None);
+    }
+    s.parse()
+        .map(Some)
+        .map_err(|_| AppError::field("stack_was", "err-number"))
 }
 
 async fn count(
@@ -362,8 +403,9 @@ async fn count(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
-    let stack = f.stack.clone();
+    let (stack, stack_was) = (f.stack.clone(), f.stack_was.clone());
     seat_act(&req, &st, &who, id, &f, Then::Seat, move |conn, a| {
+        table_side::check_stack_was(conn, &a.room, id, stack_was_field(&stack_was)?)?;
         let stack = money_field("stack", &stack, &a.room.currency)?;
         table_side::count_stack(conn, a.now, &a.actor, id, stack, Some(a.tablet.table_id))
             .map(|_| ())
@@ -521,6 +563,7 @@ async fn away(
             table_side::away(
                 conn,
                 a.now,
+                a.tapped,
                 &a.room.profile,
                 &a.actor,
                 id,
@@ -587,6 +630,7 @@ async fn missed(
         table_side::missed_blind(
             conn,
             a.now,
+            a.tapped,
             &a.room.profile,
             &a.actor,
             id,

@@ -383,7 +383,9 @@ async fn stream(
 struct Empty {}
 
 /// Runs a tablet action for this tablet's table, then back to the table (or the table
-/// with the refusal on top: nothing changed).
+/// with the refusal on top: nothing changed). A tap that arrives later than the room allows
+/// after it was made (`tapped_at`) is refused; a tap from the tablet's queue is answered in
+/// JSON (`pages::tap`).
 pub(super) async fn tablet_act(
     req: &HttpRequest,
     st: &AppState,
@@ -401,12 +403,27 @@ pub(super) async fn tablet_act(
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);
     let t = tablet.clone();
-    let r = st.write(move |_, conn| f(conn, &t, &actor, now)).await;
+    let tapped_at = super::tap::tapped_at(req);
+    let r = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            services::table_side::when_tapped(&room, tapped_at.as_deref(), now)?;
+            f(conn, &t, &actor, now)
+        })
+        .await;
+    let queued = super::tap::queued(req);
     match r {
+        Ok(()) if queued => Ok(super::tap::applied("/tablet")),
         Ok(()) => Ok(see_other("/tablet")),
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => {
             let message =
                 crate::web::errors::refusal_text(&st.i18n, crate::web::ctx::request_lang(req), &e);
+            if queued {
+                return Ok(super::tap::refused(
+                    actix_web::ResponseError::status_code(&e),
+                    &message,
+                ));
+            }
             table_page_with(
                 req,
                 st,

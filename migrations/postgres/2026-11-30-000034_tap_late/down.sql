@@ -1,0 +1,1 @@
+ALTER TABLE room DROP COLUMN tap_late_max_s;

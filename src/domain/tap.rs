@@ -1,0 +1,101 @@
+//! The time of a tap made on a dealer's tablet.
+//!
+//! A casino floor drops the tablet's Wi-Fi: a tap made while the tablet is offline waits on
+//! the device and reaches the server later, carrying the instant the dealer tapped. A rule
+//! that depends on when a thing happened (the start of an absence, BSOP 36: «O jogador que se
+//! ausentar da mesa por mais de 30 minutos…»; a missed blind while away, BSOP 39) counts from
+//! that instant, not from its arrival — within the room's bound: a tap that arrives later than
+//! the bound is refused (the dealer taps again if it still holds), so nothing stale is
+//! applied. A tablet's clock running ahead cannot put a thing in the future: such an instant
+//! is taken as the arrival.
+
+use super::Problem;
+use chrono::{DateTime, Duration, Utc};
+
+/// The room's bound when none was set: a tap may arrive at most two minutes late.
+pub const LATE_DEFAULT_S: i32 = 120;
+/// The largest bound a room may set (fifteen minutes).
+pub const LATE_MAX_S: i32 = 900;
+
+/// When the tap counts as made: `tapped` (the tablet's instant, if it sent one) within
+/// `late_max_s` seconds before `now`; in the future: `now`; none: `now`. A tap older than the
+/// bound: refused (`err-tap-too-late`, args `tapped` as RFC 3339 and `limit_s`).
+pub fn when_tapped(
+    tapped: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+    late_max_s: i32,
+) -> Result<DateTime<Utc>, Problem> {
+    let Some(t) = tapped else {
+        return Ok(now);
+    };
+    if t >= now {
+        return Ok(now);
+    }
+    if now - t > Duration::seconds(i64::from(late_max_s.max(0))) {
+        return Err(Problem::new("err-tap-too-late")
+            .arg("tapped", t.to_rfc3339())
+            .arg("limit_s", late_max_s));
+    }
+    Ok(t)
+}
+
+/// A room's bound as typed or sent: 0 to [`LATE_MAX_S`] seconds.
+pub fn valid_late_max(s: i32) -> bool {
+    (0..=LATE_MAX_S).contains(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn at(s: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_800_000_000 + s, 0).unwrap()
+    }
+
+    #[test]
+    fn no_instant_is_now() {
+        assert_eq!(when_tapped(None, at(0), 120), Ok(at(0)));
+    }
+
+    #[test]
+    fn within_the_bound_counts_from_the_tap() {
+        assert_eq!(when_tapped(Some(at(-120)), at(0), 120), Ok(at(-120)));
+        assert_eq!(when_tapped(Some(at(-5)), at(0), 120), Ok(at(-5)));
+    }
+
+    #[test]
+    fn beyond_the_bound_is_refused_with_the_instant() {
+        let p = when_tapped(Some(at(-121)), at(0), 120).unwrap_err();
+        assert_eq!(p.key, "err-tap-too-late");
+        assert!(p.args.contains(&("tapped", at(-121).to_rfc3339())));
+        assert!(p.args.contains(&("limit_s", "120".to_string())));
+        // A bound of zero: only a tap that arrives at once.
+        assert!(when_tapped(Some(at(-1)), at(0), 0).is_err());
+    }
+
+    #[test]
+    fn the_future_is_now() {
+        assert_eq!(when_tapped(Some(at(3)), at(0), 120), Ok(at(0)));
+        assert_eq!(when_tapped(Some(at(86_400)), at(0), 120), Ok(at(0)));
+    }
+
+    #[test]
+    fn bounds() {
+        assert!(valid_late_max(0) && valid_late_max(120) && valid_late_max(900));
+        assert!(!valid_late_max(-1) && !valid_late_max(901));
+    }
+
+    proptest! {
+        /// Whatever the tablet sends, an applied tap is never after its arrival nor older
+        /// than the bound.
+        #[test]
+        fn applied_instant_is_within_the_bound(d in -100_000i64..100_000, bound in 0i32..=900) {
+            let now = at(0);
+            if let Ok(t) = when_tapped(Some(at(d)), now, bound) {
+                prop_assert!(t <= now);
+                prop_assert!(now - t <= Duration::seconds(i64::from(bound)));
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+# The dealer's tablet through a Wi-Fi drop: taps kept on the tablet and sent when it is back.
+offline-banner = Offline — taps are kept on this tablet and sent when the connection is back.
+offline-back = Back online.
+offline-sending = Back online — sending the taps made offline…
+offline-waiting = Taps waiting to be sent:
+offline-needs-connection = This needs the connection: try again when the tablet is back online.
+offline-sign-in = Sign in again: the taps made offline are kept and sent after.
+offline-refused-unknown = Refused by the server.
+offline-sent-title = Sent while offline
+offline-applied = applied
+offline-refused = refused
+offline-pending = waiting
+offline-sent-clear = Clear the list
+tap-late-max = A tap made offline may arrive late by at most (seconds)
+tap-late-max-hint = A dealer's tap made while the tablet was offline is applied with the time it was tapped if it reaches the server within this many seconds (0 to 900); later, it is refused and the dealer taps again.
+err-tap-too-late = Tapped at { $time }, more than { $limit } ago: not applied — tap again if it still holds.
+err-tapped-at = The time of the tap is not a valid instant.
+err-missed-before-away = The blind was tapped as missed before the player was marked away: not applied.
+err-stack-changed = The stack was counted again meanwhile (now { $stack }): not applied — check the stack and tap again.

@@ -1,0 +1,19 @@
+# O tablet do dealer durante uma falha de Wi-Fi: os toques ficam no tablet e seguem quando a ligação volta.
+offline-banner = Sem ligação — os toques ficam guardados neste tablet e são enviados quando a ligação voltar.
+offline-back = Ligação restabelecida.
+offline-sending = Ligação restabelecida — a enviar os toques feitos sem ligação…
+offline-waiting = Toques à espera de envio:
+offline-needs-connection = Isto precisa de ligação: tente de novo quando o tablet voltar a estar ligado.
+offline-sign-in = Inicie sessão de novo: os toques feitos sem ligação ficam guardados e seguem depois.
+offline-refused-unknown = Recusado pelo servidor.
+offline-sent-title = Enviado sem ligação
+offline-applied = aplicado
+offline-refused = recusado
+offline-pending = à espera
+offline-sent-clear = Limpar a lista
+tap-late-max = Atraso máximo de um toque feito sem ligação (segundos)
+tap-late-max-hint = Um toque do dealer feito com o tablet sem ligação é aplicado com a hora em que foi feito se chegar ao servidor dentro deste número de segundos (0 a 900); mais tarde, é recusado e o dealer toca de novo.
+err-tap-too-late = Tocado às { $time }, há mais de { $limit }: não aplicado — toque de novo se ainda se verificar.
+err-tapped-at = A hora do toque não é um instante válido.
+err-missed-before-away = A blind foi marcada como falhada antes de o jogador ser dado como ausente: não aplicado.
+err-stack-changed = O stack foi contado de novo entretanto (agora { $stack }): não aplicado — confirme o stack e toque de novo.
