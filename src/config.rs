@@ -200,13 +200,20 @@ impl Config {
     /// The directory of the audit trail's key and checkpoints (`CARDROOM_AUDIT_DIR`; its
     /// default is checked by `validate`).
     pub fn audit_dir_path(&self) -> std::path::PathBuf {
-        self.audit_dir_from(|k| std::env::var(k).ok())
-            .unwrap_or_else(|| OLD_PG_AUDIT_DIR.into())
+        self.audit_dir_from(
+            |k| std::env::var(k).ok(),
+            std::path::Path::new(OLD_PG_AUDIT_DIR),
+        )
+        .unwrap_or_else(|| OLD_PG_AUDIT_DIR.into())
     }
 
-    /// [`Config::audit_dir_path`] with the environment given (`None`: on PostgreSQL, no
-    /// state directory to default to).
-    fn audit_dir_from(&self, env: impl Fn(&str) -> Option<String>) -> Option<std::path::PathBuf> {
+    /// [`Config::audit_dir_path`] with the environment and the former default directory
+    /// given (`None`: on PostgreSQL, no state directory to default to).
+    fn audit_dir_from(
+        &self,
+        env: impl Fn(&str) -> Option<String>,
+        old: &std::path::Path,
+    ) -> Option<std::path::PathBuf> {
         use std::path::PathBuf;
         if let Some(d) = self.audit_dir.as_deref().filter(|d| !d.trim().is_empty()) {
             return Some(d.into());
@@ -228,11 +235,10 @@ impl Config {
         // The directory the server used before, in its working directory: kept while it
         // holds the key and the new place has none yet (the key and the checkpoints move
         // together, or the series would start again; see the README).
-        let old = PathBuf::from(OLD_PG_AUDIT_DIR);
         if !state.join(crate::audit_seal::KEY_FILE).exists()
             && old.join(crate::audit_seal::KEY_FILE).exists()
         {
-            return Some(old);
+            return Some(old.to_path_buf());
         }
         Some(state)
     }
@@ -376,7 +382,13 @@ impl Config {
                 format!("{bad_ip:?} is not an IP address (give addresses, comma-separated)"),
             ));
         }
-        if self.audit_dir_from(|k| std::env::var(k).ok()).is_none() {
+        if self
+            .audit_dir_from(
+                |k| std::env::var(k).ok(),
+                std::path::Path::new(OLD_PG_AUDIT_DIR),
+            )
+            .is_none()
+        {
             return Err(bad(
                 "CARDROOM_AUDIT_DIR",
                 "is needed on PostgreSQL when there is no state directory to default to (STATE_DIRECTORY, XDG_STATE_HOME or HOME)",
@@ -794,17 +806,19 @@ mod tests {
                     .map(|(_, v)| v.to_string())
             }
         };
+        // The former default directory, here one without a key.
+        let none = PathBuf::from("/nonexistent/cardroom-audit");
         // SQLite: beside the database file, whatever the environment.
         let lite = Config {
             database_url: "sqlite:///var/lib/room/cardroom.db".into(),
             ..Config::default()
         };
         assert_eq!(
-            lite.audit_dir_from(env(&[("STATE_DIRECTORY", "/srv/x")])),
+            lite.audit_dir_from(env(&[("STATE_DIRECTORY", "/srv/x")]), &none),
             Some(PathBuf::from("/var/lib/room"))
         );
         assert_eq!(
-            Config::default().audit_dir_from(env(&[])),
+            Config::default().audit_dir_from(env(&[]), &none),
             Some(PathBuf::from("."))
         );
         let pg = Config {
@@ -813,31 +827,46 @@ mod tests {
         };
         // The service's state directory (the Debian package's unit sets it).
         assert_eq!(
-            pg.audit_dir_from(env(&[
-                ("STATE_DIRECTORY", "/var/lib/cardroom:/var/lib/other"),
-                ("HOME", "/home/x")
-            ])),
+            pg.audit_dir_from(
+                env(&[
+                    ("STATE_DIRECTORY", "/var/lib/cardroom:/var/lib/other"),
+                    ("HOME", "/home/x")
+                ]),
+                &none
+            ),
             Some(PathBuf::from("/var/lib/cardroom/audit"))
         );
         assert_eq!(
-            pg.audit_dir_from(env(&[("XDG_STATE_HOME", "/st"), ("HOME", "/home/x")])),
+            pg.audit_dir_from(
+                env(&[("XDG_STATE_HOME", "/st"), ("HOME", "/home/x")]),
+                &none
+            ),
             Some(PathBuf::from("/st/cardroom/audit"))
         );
         assert_eq!(
-            pg.audit_dir_from(env(&[("HOME", "/home/x")])),
+            pg.audit_dir_from(env(&[("HOME", "/home/x")]), &none),
             Some(PathBuf::from("/home/x/.local/state/cardroom/audit"))
         );
         // Nowhere to default to: the setting is needed.
-        assert_eq!(pg.audit_dir_from(env(&[("HOME", " ")])), None);
+        assert_eq!(pg.audit_dir_from(env(&[("HOME", " ")]), &none), None);
         // Set, it wins on both backends.
         let set = Config {
             audit_dir: Some("/srv/audit".into()),
             ..pg.clone()
         };
         assert_eq!(
-            set.audit_dir_from(env(&[("STATE_DIRECTORY", "/var/lib/cardroom")])),
+            set.audit_dir_from(env(&[("STATE_DIRECTORY", "/var/lib/cardroom")]), &none),
             Some(PathBuf::from("/srv/audit"))
         );
+        // The former default still holding the key, and none at the new place: kept.
+        let old = std::env::temp_dir().join(format!("cardroom-old-audit-{}", std::process::id()));
+        std::fs::create_dir_all(&old).unwrap();
+        std::fs::write(old.join(crate::audit_seal::KEY_FILE), "00").unwrap();
+        assert_eq!(
+            pg.audit_dir_from(env(&[("STATE_DIRECTORY", "/nonexistent/state")]), &old),
+            Some(old.clone())
+        );
+        std::fs::remove_dir_all(&old).unwrap();
     }
 }
 
