@@ -44,7 +44,7 @@ const ADMIN_PASSWORD: &str = "bench-admin-password";
 const TARGET_PAIRS_PER_S: f64 = 1_000.0;
 const TARGET_CALL_SEAT_P99_MS: f64 = 20.0;
 const TARGET_DASHBOARD_MS: f64 = 20.0;
-/// Issue 17 §1: the board's page at 250 tables.
+/// The board's page at 250 tables.
 const TARGET_BOARD_BYTES: usize = 300_000;
 const TARGET_RSS_MB: f64 = 150.0;
 /// Statements one call+seat pair runs (call-next and seat, each its own transaction, through

@@ -1,4 +1,4 @@
-//! Player-page benchmark (issue 5): the room of the floor benchmark (250 tables of 10 seats
+//! Player-page benchmark: the room of the floor benchmark (250 tables of 10 seats
 //! across 10 games, 2,500 seated players, 5,000 on the waiting lists, every player with a
 //! photo) on a temporary SQLite file, the real server in-process (2 HTTP workers), and many
 //! phones reading their player's link at once:
@@ -15,7 +15,7 @@
 //! the app's key: 1,000 of the 5,000 waiting players, spread evenly over the ten lists and
 //! places 1 to 500). Throughput, p50 / p99 latency, answers other than 200 / 304, the CPU
 //! busy and the process's peak resident memory (`VmHWM`) are printed, with PASS/MISS against
-//! the targets of issue 5 (≥ 5,000 requests/s, p99 ≤ 10 ms on 2 cores); it never fails on a
+//! the targets (≥ 5,000 requests/s, p99 ≤ 10 ms on 2 cores); it never fails on a
 //! figure. Diagnostics: the page's database work called directly (link check + room +
 //! `services::player_page::view`), without HTTP, on one thread (latency) and on one thread
 //! per core (the ceiling it sets); the place in line by `services::floor::place_of` against

@@ -1,4 +1,4 @@
-//! Reports benchmark (issue 6: "reports for a month of a 50-table room render in under a
+//! Reports benchmark ("reports for a month of a 50-table room render in under a
 //! second"). Seeds a month (October 2026, 31 gaming days) of a 50-table room on a temporary
 //! SQLite file, rows inserted as the tablet and the floor store them: every table open 14 h
 //! a day, 9 seats filled by seatings of 30 min–4 h, a hand every ~2 min (rake on the

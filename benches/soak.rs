@@ -1,4 +1,4 @@
-//! Soak benchmark (issue 14, part 3): SQLite through a long night. The generated room of the
+//! Soak benchmark: SQLite through a long night. The generated room of the
 //! floor benchmark (250 tables of 10 seats across 10 games, 2,500 seated, 5,000 waiting,
 //! every player with a photo) on a temporary SQLite file, the real server in-process
 //! (2 HTTP workers), and for `SOAK_BENCH_SECS` at once:

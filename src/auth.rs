@@ -46,7 +46,7 @@ pub enum TokenKind {
     Api,
     /// A paired dealer tablet (`sub` = tablet id, `ver` = the tablet's token version).
     Device,
-    /// Issue 18 §3: a tablet paired as the desk kiosk (`sub` = kiosk id, `ver` = the kiosk's
+    /// A tablet paired as the desk kiosk (`sub` = kiosk id, `ver` = the kiosk's
     /// token version). A kind of its own: a kiosk is neither a dealer tablet nor staff.
     Kiosk,
 }

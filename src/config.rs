@@ -110,7 +110,7 @@ pub struct Config {
     /// (a bucket of this size refilled over a minute; 10–1,000,000); one client address may
     /// make `web::limits::ADDRESS_FACTOR` times that in all.
     pub player_link_rate: u32,
-    /// Issue 18 §5 — `CARDROOM_JOIN_CODES_PER_PHONE`: join codes one phone number may be sent
+    /// `CARDROOM_JOIN_CODES_PER_PHONE`: join codes one phone number may be sent
     /// in an hour (1–20).
     pub join_codes_per_phone: u32,
     /// `CARDROOM_JOIN_CODES_PER_ADDRESS`: join codes asked for from one client address in an
@@ -130,7 +130,7 @@ pub struct Config {
     /// `CARDROOM_JOIN_SMS_COST_CAP`: the most the join codes sent by SMS may cost in an hour,
     /// in minor units (0–100000000); past it codes wait (429) until the hour's spend falls.
     pub join_sms_cost_cap: u32,
-    /// Issue 18 §3 — `CARDROOM_KIOSK_IDLE_SECS`: seconds without a touch after which the desk
+    /// `CARDROOM_KIOSK_IDLE_SECS`: seconds without a touch after which the desk
     /// kiosk returns to its start screen, clearing every field (2–600; default 30).
     pub kiosk_idle_secs: u32,
     /// `CARDROOM_SQLITE_SYNCHRONOUS`: `full` (default: every acknowledged write is on disk,

@@ -230,7 +230,7 @@ impl From<actix_web::Error> for AppError {
     }
 }
 
-/// A total of stored amounts that does not fit in i64 (issue 16.3): said plainly, never shown
+/// A total of stored amounts that does not fit in i64: said plainly, never shown
 /// wrapped. Only rows written before the amount bounds existed (or by hand) can cause it.
 impl From<crate::domain::money::Overflow> for AppError {
     fn from(_: crate::domain::money::Overflow) -> Self {

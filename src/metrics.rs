@@ -31,7 +31,7 @@ pub struct RouteLabels {
     pub route: String,
 }
 
-/// Issue 18 §5: what became of a join code (or of asking for one).
+/// What became of a join code (or of asking for one).
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct JoinLabels {
     /// `sent`, `verified`, `failed` (a wrong, expired or dead code), `blocked` (a blocked
@@ -192,7 +192,7 @@ pub struct Metrics {
     /// 1: the last check of the audit trail and its checkpoints passed; 0: it failed;
     /// -1: not checked yet.
     audit_verified: Gauge,
-    /// Issue 18 §5: join codes by outcome.
+    /// Join codes by outcome.
     join_codes: Family<JoinLabels, Counter>,
 }
 
@@ -281,7 +281,7 @@ impl Metrics {
         }
     }
 
-    /// Issue 18 §5: one join code event (`JoinLabels::outcome`).
+    /// One join code event (`JoinLabels::outcome`).
     pub fn join_code(&self, outcome: &'static str) {
         self.join_codes.get_or_create(&JoinLabels { outcome }).inc();
     }

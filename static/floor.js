@@ -1,4 +1,4 @@
-// The floor board (issue 17 §1). It follows the server's event stream and, for each burst of
+// The floor board. It follows the server's event stream and, for each burst of
 // events, asks /floor/board for only the tiles, lists and open panel those events touched
 // (htmx out-of-band swaps): nothing else on the page moves, the focus stays where it was.
 // The browser reconnects by itself after a drop and sends Last-Event-ID, so no change is

@@ -1,4 +1,4 @@
-// The desk kiosk (issue 18 §3): strangers use it one after the other, so nothing of one
+// The desk kiosk: strangers use it one after the other, so nothing of one
 // player may be left for the next. After `data-idle` seconds without a touch, and at once on
 // "Done" or "Cancel" (links marked data-replace), the kiosk goes back to its start screen with
 // location.replace — the screen just left does not stay in the history — after clearing every

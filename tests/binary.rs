@@ -1,4 +1,4 @@
-//! One binary that runs anywhere (issue 15): the built `cardroom` is copied into an empty
+//! One binary that runs anywhere: the built `cardroom` is copied into an empty
 //! temporary directory and started there — no source tree, no `static/` beside it — and every
 //! asset the public pages link is fetched from it, with its content type, `ETag`, caching and
 //! a `304` on revalidation.
@@ -310,7 +310,7 @@ fn sigterm_with_streams_open_ends_them_and_exits_cleanly_within_5_seconds() {
         }
         assert!(
             asked.elapsed() < Duration::from_secs(5),
-            "still running 5 s after SIGTERM (issue 15: a clean stop within 5 s)"
+            "still running 5 s after SIGTERM (a clean stop within 5 s)"
         );
         std::thread::sleep(Duration::from_millis(20));
     };

@@ -3,7 +3,7 @@
 //!
 //! Flow: sign in as `admin`; register a player who is 17 (under 18 by one day on the room's
 //! date, Europe/Lisbon) and see the form come back with the error on `date_of_birth` and the
-//! other fields kept and the photo kept (shown as a thumbnail, issue 17 §6); correct the date
+//! other fields kept and the photo kept (shown as a thumbnail); correct the date
 //! and register without attaching the photo again; land on the player's page saying the record
 //! was saved, with the staff-only photo loaded.
 //!

@@ -1,4 +1,4 @@
-//! Real-browser tests of the floor board (issue 17 §1, §2, §7, §8): headless Chromium through
+//! Real-browser tests of the floor board: headless Chromium through
 //! chromedriver against `cardroom serve --demo` on a fresh SQLite file, with 42 more tables
 //! created through the admin API so that the room has 50.
 //!

@@ -156,8 +156,8 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
 
     // 3. The start-of-game draw.
     submit(&a, &b, &draw_css, "run the start-of-game draw").await;
-    // A draw lands on the board with its result on top (`/floor?draw=ID#draw-result`,
-    // issue 17 §3) rather than back in the panel: the panel is opened again from the tile.
+    // A draw lands on the board with its result on top (`/floor?draw=ID#draw-result`)
+    // rather than back in the panel: the panel is opened again from the tile.
     wait_css(&a, "#draw-result").await;
     open_panel_by_tile(&a, &b, number).await;
     let after_draw = read_cards(&a, number, &list_css).await;
@@ -673,7 +673,7 @@ async fn wait_seen(
     }
 }
 
-/// Issue 17 §3, §4: "Draw the button" on a running table of the demo room names the result on
+/// "Draw the button" on a running table of the demo room names the result on
 /// the floor at once, with a link to the draw's record; the record is readable at a desk
 /// (1440×900) and on a phone (390×844): cards as rank and suit symbol with red hearts and
 /// diamonds, the winner highlighted, the replay's verdict, and no horizontal overflow.

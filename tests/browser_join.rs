@@ -1,4 +1,4 @@
-//! Real-browser test of joining a list from a phone (issue 18 §1, §6): headless Chromium at
+//! Real-browser test of joining a list from a phone: headless Chromium at
 //! 390×844 against `cardroom serve --demo`. The phone opens the lobby screen's page and finds
 //! the QR code (its image loads) and the short address; it opens the join page (the QR code's
 //! address), ticks the game of demo table 3, types demo player #34's phone and name, and is

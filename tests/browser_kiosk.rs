@@ -1,4 +1,4 @@
-//! Real-browser test of the desk kiosk (issue 18 §3, §6): headless Chromium at 1024×768
+//! Real-browser test of the desk kiosk: headless Chromium at 1024×768
 //! against `cardroom serve --demo` with a short idle time (`CARDROOM_KIOSK_IDLE_SECS=3`).
 //! The kiosk's browser opens `/tablet` and shows a pairing code; the floor (another browser,
 //! signed in) enters it under `/floor/tablets` choosing "desk kiosk"; the kiosk moves on to

@@ -1,4 +1,4 @@
-//! Real-browser layout checks (issue 17 §1, §7): on the widths the room's screens have — a
+//! Real-browser layout checks: on the widths the room's screens have — a
 //! desk at 1440, a tablet at 1024 and 768, a phone at 390 — no staff page is wider than the
 //! window (both languages), every seat menu on the floor opens inside the window, and the
 //! floor's seat buttons carry the table, the seat and the player in their accessible names.

@@ -1,4 +1,4 @@
-//! Real-browser test of the player's own page `/p/{token}` (issue 5) on a phone-sized
+//! Real-browser test of the player's own page `/p/{token}` on a phone-sized
 //! window: headless Chromium driven through chromedriver (WebDriver) against the real
 //! `cardroom serve --demo` binary on a fresh SQLite database.
 //!

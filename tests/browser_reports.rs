@@ -1,4 +1,4 @@
-//! Real-browser test of the reports page (issue 6): headless Chromium through chromedriver
+//! Real-browser test of the reports page: headless Chromium through chromedriver
 //! against the real `cardroom serve --demo` binary on a fresh SQLite file. The test adds a
 //! gaming day's billing rows to that file (as the tablet stores them: hands with their rake,
 //! a cagnotte session with one due collected and one left open, a tip, two players seated

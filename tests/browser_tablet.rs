@@ -108,7 +108,7 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     )
     .await;
     sign_in(f, t, FLOOR_USER).await;
-    // The table's side panel on the floor board (issue 17 §1) holds its seats and forms.
+    // The table's side panel on the floor board holds its seats and forms.
     let table_css = format!("#panel #table-{TABLE_NUMBER}");
     goto(
         f,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package, built and installed on this machine (issue 15): `cargo deb` builds it,
+# The Debian package, built and installed on this machine: `cargo deb` builds it,
 # `dpkg -i` installs it, and the installed binary — as the `cardroom` system user, with the
 # packaged /etc/cardroom/cardroom.toml, from /var/lib/cardroom — starts, answers /healthz,
 # stops cleanly on SIGTERM, and the package is purged again (its test database removed).

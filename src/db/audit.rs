@@ -23,7 +23,7 @@ impl Actor {
         }
     }
 
-    /// A player acting through their own signed link (issue 5: the answers to a seat call,
+    /// A player acting through their own signed link (the answers to a seat call,
     /// leaving a list). Not a staff member: no id; the name says who it was.
     pub fn player(player_id: i64) -> Actor {
         Actor {
@@ -131,7 +131,7 @@ fn number_and_make(
     conn: &mut DbConn,
     make: impl FnOnce(i64, Option<String>) -> AuditRow,
 ) -> QueryResult<AuditRow> {
-    // The next number and the last record present, in one statement (issue 14: a round trip
+    // The next number and the last record present, in one statement (a round trip
     // less per record). Chained to the last record present: normally `seq - 1`. If records
     // were cut from the end (the counter is ahead), the room keeps working and the new
     // record links over the hole, which `verify` reports as a gap (and the signed

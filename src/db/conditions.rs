@@ -1,4 +1,4 @@
-//! State filters written into the SQL as literals (issue 14).
+//! State filters written into the SQL as literals.
 //!
 //! The floor filters on a few states over and over (`seat_calls` pending or acknowledged,
 //! list entries waiting or called, tables in play). Bound as parameters, those values hide

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// Opens connections for the pool and applies per-connection settings: SQLite in WAL mode,
 /// with a busy timeout and foreign keys on; PostgreSQL in UTC.
 ///
-/// PostgreSQL outages (issue 14): a connection whose server went away (stopped, restarted,
+/// PostgreSQL outages: a connection whose server went away (stopped, restarted,
 /// failed over) must never be handed out again. Each checkout and each return probes the
 /// connection without a round trip ([`probe`]); a connection that fails the probe, or whose
 /// transaction could not be closed, is dropped and the pool opens a new one. While the

@@ -1,5 +1,5 @@
 //! PostgreSQL only: a floor write's row changes that always go together, sent as ONE
-//! statement (a data-modifying `WITH`) instead of one statement each (issue 14, step 4 of
+//! statement (a data-modifying `WITH`) instead of one statement each (step 4 of
 //! `docs/postgresql.md`). On PostgreSQL every statement of a write is a round trip the room's
 //! one writer waits for (~75 µs on a 2-core machine whose other core is idle); SQLite runs
 //! the same changes as separate statements, where a statement is a library call.

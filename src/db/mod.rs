@@ -121,7 +121,7 @@ pub struct WriteStats {
 
 /// How long a checkout waits for a connection. r2d2 retries a connection it could not open
 /// with a back-off of up to half this: it bounds how long after an outage the pool takes to
-/// open its first new connection (issue 14: serving again within 5 s of the database).
+/// open its first new connection (serving again within 5 s of the database).
 const POOL_WAIT: Duration = Duration::from_secs(4);
 
 /// How long a checkout waits for a connection while the database is suspect.

@@ -51,7 +51,7 @@ pub struct ThrottleRow {
     pub not_before: Option<NaiveDateTime>,
 }
 
-/// One sign-in: a page session or an API token (issue 16). The token carries `id`.
+/// One sign-in: a page session or an API token. The token carries `id`.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = staff_sessions)]
 pub struct SessionRow {
@@ -299,7 +299,7 @@ pub struct SeatCallRow {
     pub created_by: Option<i64>,
     /// Not acknowledged by the table in time: shown escalated on the floor dashboard.
     pub escalated_at: Option<NaiveDateTime>,
-    /// The player's answer from their link (issue 5): `on_my_way` or `more_time`.
+    /// The player's answer from their link: `on_my_way` or `more_time`.
     pub player_answer: Option<String>,
     pub answered_at: Option<NaiveDateTime>,
     /// When the player asked for more time (the window is moved once only).
@@ -375,7 +375,7 @@ pub struct EventRow {
     pub payload: String,
 }
 
-/// A dealer tablet paired with a table (issue 4).
+/// A dealer tablet paired with a table.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = tablets)]
 pub struct TabletRow {
@@ -400,11 +400,11 @@ pub struct TabletPairingRow {
     pub expires_at: NaiveDateTime,
     pub tablet_id: Option<i64>,
     pub collected_at: Option<NaiveDateTime>,
-    /// Issue 18 §3: the code was paired as a desk kiosk (else `tablet_id`).
+    /// The code was paired as a desk kiosk (else `tablet_id`).
     pub kiosk_id: Option<i64>,
 }
 
-/// Issue 18 §3: a tablet paired as the desk's kiosk (walk-ins join the lists on it).
+/// A tablet paired as the desk's kiosk (walk-ins join the lists on it).
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = kiosks)]
 pub struct KioskRow {
@@ -418,7 +418,7 @@ pub struct KioskRow {
     pub last_seen_at: Option<NaiveDateTime>,
 }
 
-/// The table-side state of a seating (issue 4): chips, absence, buttons, hand counters.
+/// The table-side state of a seating: chips, absence, buttons, hand counters.
 /// Read apart from [`SeatingRow`] so the floor's hot path selects only what it needs.
 #[derive(Debug, Clone, Queryable, Selectable, Serialize, PartialEq, Eq)]
 #[diesel(table_name = seatings)]
@@ -573,7 +573,7 @@ pub struct HandRow {
     pub boards: i32,
 }
 
-/// One player message in the outbox (issue 5): what it says, to whom, by which channel, and
+/// One player message in the outbox: what it says, to whom, by which channel, and
 /// where its delivery stands.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = outbox)]

@@ -77,7 +77,7 @@ fn undo_last_write(
         // Answered 503, as a batch that could not be committed: whether the failure was
         // this write's own (it ignored a failed statement) or a passing one of the batch's
         // end (a cancelled statement) cannot be told apart here — diesel does not give the
-        // SQLSTATE — and a failure that passes must never be answered 500 (issue 14).
+        // SQLSTATE — and a failure that passes must never be answered 500.
         // Either way nothing of the write was kept, so trying again is right.
         let why = format!("a statement of it or of the batch's end failed: {why}");
         answers.push(Box::new(move |_: &Result<(), String>| answer(&Err(why))));

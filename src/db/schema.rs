@@ -371,7 +371,7 @@ diesel::table! {
 }
 
 diesel::table! {
-    /// Issue 18 §3: tablets paired as desk kiosks (migration 000019).
+    /// Tablets paired as desk kiosks (migration 000019).
     kiosks (id) {
         id -> BigInt,
         label -> Text,
@@ -734,7 +734,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     ruling_move_lines,
 );
 
-// Issue 18 (join): players join from their phone (migration 000017).
+// Players join from their phone (migration 000017).
 
 diesel::table! {
     join_codes (id) {

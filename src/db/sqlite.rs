@@ -102,7 +102,7 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
 /// Log size (frames × page size, after a `PASSIVE` pass) from which the checkpointer takes
 /// the writer's turn and runs a `TRUNCATE` checkpoint (see [`checkpointer_loop`]). Half of
-/// the 64 MB the log must stay under (issue 14), leaving room for what is written between
+/// the 64 MB the log must stay under, leaving room for what is written between
 /// two passes (~25 MB at the floor bench's peak of ~100 MB/s of log, [`CHECKPOINT_EVERY`]).
 ///
 /// Why not lower (it was 16 MB until 2026-11-28): with readers always at work (dashboards,
@@ -177,7 +177,7 @@ pub(super) fn connection_pragmas(sync: Synchronous) -> String {
 /// been copied into the database *and* no reader still reads from the log. A `PASSIVE`
 /// checkpoint copies only what no reader may still need; with player pages and dashboards
 /// reading all the time there is always a reader on a snapshot a few commits old, so the
-/// copy never catches up and the log only grows (1.3 GB in 10 minutes, issue 14). A
+/// copy never catches up and the log only grows (1.3 GB in 10 minutes). A
 /// `TRUNCATE` checkpoint holds the writer's turn, waits for the readers of older snapshots
 /// (new readers then read the database file alone), copies the rest and empties the file.
 pub fn should_truncate(log_frames: i64, page_size: u64, wal_file_bytes: u64) -> bool {

@@ -321,7 +321,7 @@ pub fn push_outbox(conn: &mut DbConn, row: OutboxRow) -> Option<OutboxRow> {
 }
 
 /// The room's settings as a write of this transaction already read them, when `conn`'s
-/// tail is kept and has them (issue 14: every floor write starts by reading the room, one
+/// tail is kept and has them (every floor write starts by reading the room, one
 /// statement — and on PostgreSQL one round trip — per write; now one per group-commit
 /// batch). Nobody else changes the room meanwhile: the transaction holds the room's write
 /// turn. A write that changes the room calls [`forget_room`], and a write or savepoint

@@ -1,4 +1,4 @@
-//! Signed checkpoints of the audit chain's head, kept outside the database (issue 16 §2).
+//! Signed checkpoints of the audit chain's head, kept outside the database.
 //!
 //! The chain in the database (`domain::audit`) shows a record changed *without* re-chaining
 //! the records after it. Whoever holds the database file (or, on PostgreSQL, a superuser)

@@ -1,5 +1,5 @@
 //! The house's percentage (cagnotte), rake, commission and tips, as pure arithmetic on
-//! integer minor units (issue 6). No floats anywhere: percentages are basis points
+//! integer minor units. No floats anywhere: percentages are basis points
 //! (1 % = 100 bp) and every amount the house takes is **rounded down to a multiple of the
 //! smallest chip in play** (BSOP 80: the smallest unit used for the blinds is the smallest
 //! amount that changes hands), so the house never takes more than its percentage.
@@ -85,7 +85,7 @@ pub fn check_settings(
             "err-cagnotte-base-needs-max",
         ));
     }
-    // PT-2007 7a: a cap is an amount the rake may not pass (at most a game amount, issue 16.3).
+    // PT-2007 7a: a cap is an amount the rake may not pass (at most a game amount).
     if rake_cap.is_some_and(|c| c <= 0) {
         errs.push(FieldError::new("rake_cap", "err-rake-cap-positive"));
     } else if let Some(Err(p)) = rake_cap.map(|c| super::money::GAME_AMOUNT.check(c)) {

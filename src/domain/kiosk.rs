@@ -1,16 +1,16 @@
-//! The desk kiosk (issue 18 §3): a tablet at the desk where walk-ins join the lists by
+//! The desk kiosk: a tablet at the desk where walk-ins join the lists by
 //! themselves, through the phone join's own rules (`services::join`, `Via::Kiosk`).
 //!
 //! What is particular to a kiosk is that strangers use it one after the other: it returns to
 //! its start screen after a short idle time, and what lets the player who just joined state
-//! a seat preference (issue 18 §4) is a short-lived ticket bound to this kiosk and player —
+//! a seat preference is a short-lived ticket bound to this kiosk and player —
 //! never a credential that outlives the screen it is on.
 
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-/// Issue 18 §3: the kiosk goes back to its start screen after 30 s without a touch.
+/// The kiosk goes back to its start screen after 30 s without a touch.
 pub const IDLE_SECS_DEFAULT: u32 = 30;
 /// The idle times a room may set (`CARDROOM_KIOSK_IDLE_SECS`): 2 s (tests) to 10 minutes. Longer
 /// would leave a player's lists and places on the screen for the next one to read.

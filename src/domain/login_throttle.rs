@@ -1,7 +1,7 @@
 //! Sign-in throttling that slows guessing without letting a stranger lock staff out.
 //!
 //! Security policy, not a gaming rule: OWASP's authentication guidance (throttle rather than
-//! lock, so lockout cannot be used to deny service) and issue 16 §5. The old rule locked a
+//! lock, so lockout cannot be used to deny service). The old rule locked a
 //! *username* for 15 minutes after five failures from anywhere: anyone on the network could
 //! keep the floor manager at the desk out of the system all night.
 //!

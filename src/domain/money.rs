@@ -1,6 +1,6 @@
 //! Money is integer minor units; formatting follows the locale and the room's currency.
 //!
-//! This module is also the one place that says **how large an amount may be** (issue 16.3) and
+//! This module is also the one place that says **how large an amount may be** and
 //! how amounts are **added up without wrapping**: every amount the API, the pages or the
 //! tablet accept is checked against one of the [`AmountRange`]s below (422 naming the field
 //! outside it), and every total over stored amounts (reports, a session's dues, a player's
@@ -17,7 +17,7 @@
 use super::error::Problem;
 use super::player::Language;
 
-// ---- bounds (issue 16.3) ----------------------------------------------------------------------
+// ---- bounds ----------------------------------------------------------------------
 
 /// The largest amount of a game's own settings (blinds, minimum and maximum buy-in, rake cap,
 /// smallest chip): 10,000,000.00 in major units of any of the room's currencies. The texts set

@@ -69,18 +69,18 @@ pub struct RuleProfile {
     pub missed_blinds_dead: bool,
     /// PT-ONL 18: no rake on a hand that ends pre-flop without a voluntary bet.
     pub no_flop_no_drop: bool,
-    /// Issue 18: how many lists a player may join at once from their phone (a room stored
+    /// How many lists a player may join at once from their phone (a room stored
     /// before this setting existed reads the default).
     #[serde(default = "default_remote_max_lists")]
     pub remote_max_lists: i32,
-    /// Issue 18 §4: how many offers of a seat a listed player who waits for a preferred seat
+    /// How many offers of a seat a listed player who waits for a preferred seat
     /// may let go by, keeping their place, before they are called like anyone (PT-2007 12,
     /// BSOP 51: the list order itself never changes). Rooms saved before it have 2.
     #[serde(default = "default_pref_max_passes")]
     pub pref_max_passes: i32,
 }
 
-/// Issue 18: three lists, as the large rooms that let guests join from their phone allow.
+/// Three lists, as the large rooms that let guests join from their phone allow.
 pub const DEFAULT_REMOTE_MAX_LISTS: i32 = 3;
 
 fn default_remote_max_lists() -> i32 {
@@ -216,13 +216,13 @@ pub const RANGES: &[Range] = &[
         min: 1,
         max: 15,
     },
-    // Issue 18: lists joined at once from a phone (one to ten).
+    // Lists joined at once from a phone (one to ten).
     Range {
         field: "remote_max_lists",
         min: 1,
         max: 10,
     },
-    // Issue 18 §4: 0 = a preference never holds a seat back; more than 5 lets a list stall.
+    // 0 = a preference never holds a seat back; more than 5 lets a list stall.
     Range {
         field: "pref_max_passes",
         min: 0,

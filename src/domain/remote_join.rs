@@ -1,4 +1,4 @@
-//! Joining a waiting list from a phone (issue 18 §1, §2, §5): where an entry came from, the
+//! Joining a waiting list from a phone: where an entry came from, the
 //! one-time code that proves the phone, the limits that keep strangers from flooding the
 //! lists, the lists a player may pick, a guest's kept place, and the desk's check-in code.
 //!
@@ -20,12 +20,12 @@ use std::str::FromStr;
 string_enum! {
     /// How a remote entry reached the list (stored in `waitlist_entries.via`,
     /// `join_codes.via`, `guest_entries.via`). A join service takes it as an argument, so the
-    /// desk kiosk (issue 18 §3) reuses the phone's flow.
+    /// desk kiosk reuses the phone's flow.
     Via { Phone = "phone", Kiosk = "kiosk" }
 }
 
 string_enum! {
-    /// Where a list entry came from, as the board and the lists show it (issue 18 §2).
+    /// Where a list entry came from, as the board and the lists show it.
     /// Read from the entry's `source` and `via` by [`EntrySource::of`]: nothing else
     /// compares those strings.
     EntrySource {
@@ -106,9 +106,9 @@ pub fn list_entry(
 
 /// Digits of a code.
 pub const CODE_DIGITS: usize = 6;
-/// Issue 18 §5: a code is good for 10 minutes.
+/// A code is good for 10 minutes.
 pub const CODE_TTL_MIN: i64 = 10;
-/// Issue 18 §5: at most 5 tries per code; the fifth wrong one ends it.
+/// At most 5 tries per code; the fifth wrong one ends it.
 pub const MAX_TRIES: i32 = 5;
 
 /// A code from a number drawn uniformly in 0..10^6 (the caller's secure random source).
@@ -189,7 +189,7 @@ pub enum CodeCheck {
     Used,
 }
 
-/// Issue 18 §5: checks a typed code against its request at `now` (compared in constant time
+/// Checks a typed code against its request at `now` (compared in constant time
 /// through the HMAC's own verification). The caller counts the try when the answer is
 /// `Wrong` or `TooManyTries`.
 pub fn check_code(key: &[u8], s: &CodeState, typed: &str, now: DateTime<Utc>) -> CodeCheck {
@@ -252,7 +252,7 @@ impl Limit {
 /// The window every limit counts over.
 pub const LIMIT_WINDOW_MIN: i64 = 60;
 
-/// Issue 18 §5: `events` happened at these times, each weighing `n` (codes: 1, entries: how
+/// `events` happened at these times, each weighing `n` (codes: 1, entries: how
 /// many, SMS: their cost); one more of weight `add` is allowed when the window's total stays
 /// within `max`. Else the seconds until enough of the window's events fall out of it for one
 /// more (at least 1: the `Retry-After`). An event heavier than `max` alone is never allowed
@@ -290,7 +290,7 @@ pub fn within(
 
 // ---- the lists a player picks ----------------------------------------------------------------
 
-/// Why a choice of lists is refused (issue 18 "bad input").
+/// Why a choice of lists is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListsRefusal {
     None,
@@ -355,7 +355,7 @@ pub fn guest_place(
 
 // ---- the desk's check-in code ---------------------------------------------------------------
 
-/// Issue 18 §2: the desk shows a QR code of a check-in address that changes every this many
+/// The desk shows a QR code of a check-in address that changes every this many
 /// seconds; a photo of it taken away stops working within two periods.
 pub const DESK_PERIOD_SECS: i64 = 120;
 
@@ -439,7 +439,7 @@ mod tests {
     }
 
     #[test]
-    fn issue_18_codes_expire_after_10_minutes_and_5_tries() {
+    fn codes_expire_after_10_minutes_and_5_tries() {
         let s = CodeState {
             id: 7,
             code_hash: code_hash(KEY, 7, "123456"),

@@ -1,4 +1,4 @@
-//! Seat preferences (issue 18 §4): the seats a player would rather have, the tables they
+//! Seat preferences: the seats a player would rather have, the tables they
 //! would rather avoid, a seat for accessibility needs (BSOP 45), and whether they keep their
 //! place and wait for such a seat rather than take another.
 //!
@@ -57,7 +57,7 @@ pub enum Fit {
     NoMatch,
 }
 
-/// Issue 18 §4: "a call offers a seat that matches when one is free". For the seat the floor
+/// "a call offers a seat that matches when one is free". For the seat the floor
 /// is filling (`seat`) at table `table_number`, with the table's other free seats (`free`,
 /// neither taken, held nor called) and its accessibility seats.
 /// Among several fitting free seats, the one the player listed first is offered.

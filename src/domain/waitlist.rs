@@ -137,7 +137,7 @@ pub enum PassOver {
     AlreadyCalled,
     /// A call-in whose time ran out.
     Lapsed,
-    /// Issue 18 §4: no free seat of this table fits the player's seat preference and they
+    /// No free seat of this table fits the player's seat preference and they
     /// asked to keep their place and wait for one (at most the room's `pref_max_passes`).
     WaitsForSeat,
 }

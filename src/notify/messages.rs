@@ -24,7 +24,7 @@ use std::fmt;
 use std::str::FromStr;
 
 crate::domain::game::string_enum! {
-    /// What a message is about (issue 5).
+    /// What a message is about.
     Kind {
         /// Added to a waiting list, with the player's link (BSOP 43: the room tells the
         /// player, who no longer has to stand by the desk).
@@ -45,7 +45,7 @@ crate::domain::game::string_enum! {
         Custody = "custody",
         /// The floor sends the player's link again (a new phone, a lost message).
         Link = "link",
-        /// Issue 18: the one-time code that proves a phone joining the lists from itself.
+        /// The one-time code that proves a phone joining the lists from itself.
         JoinCode = "join_code",
     }
 }
@@ -82,7 +82,7 @@ pub struct Params {
     /// The player's `link_token_version` when the message was made.
     #[serde(default)]
     pub link_version: i32,
-    /// Issue 18: a join code (kept with its message until sent, as every message's text is;
+    /// A join code (kept with its message until sent, as every message's text is;
     /// the code request itself keeps only its HMAC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
@@ -157,7 +157,7 @@ pub fn enqueue(
     Ok(ids)
 }
 
-/// Puts one message to a recipient who may not be a registered player (issue 18: a join code
+/// Puts one message to a recipient who may not be a registered player (a join code
 /// to the phone being proved) in the outbox, in the caller's transaction. No player: the
 /// message carries no link.
 pub fn enqueue_to(
@@ -211,7 +211,7 @@ pub fn tell(
     fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
 ) -> AppResult<Vec<i64>> {
     use crate::db::schema::room;
-    // The player and the room's name, zone and currency in one statement (issue 14: a call
+    // The player and the room's name, zone and currency in one statement (a call
     // tells up to three players; a round trip each counts on PostgreSQL).
     let (p, (name, tz, currency)): (PlayerRow, (String, String, String)) =
         crate::native!(conn, |c| players::table
@@ -234,7 +234,7 @@ pub struct RoomFacts {
     pub currency: String,
 }
 
-/// [`tell`] for a player and a room the caller read in this transaction (issue 14: a call
+/// [`tell`] for a player and a room the caller read in this transaction (a call
 /// already read the player it calls, and the write the room): nothing read again.
 pub fn tell_player(
     conn: &mut DbConn,
@@ -263,7 +263,7 @@ pub fn tell_player(
 /// A statement's rows or ids three at a time, the missing ones repeating the first: a
 /// statement with a fixed number of parameters stays prepared, where one whose number varies
 /// (an `IN` list, a multi-row insert) is prepared afresh on every run (SQLite: 48 µs against
-/// 7 µs, issue 14). The repeats must change nothing (an id asked twice, a row the primary key
+/// 7 µs). The repeats must change nothing (an id asked twice, a row the primary key
 /// drops).
 pub fn in_threes<T: Copy>(items: &[T]) -> impl Iterator<Item = [T; 3]> + '_ {
     items.chunks(3).map(|c| {
@@ -274,7 +274,7 @@ pub fn in_threes<T: Copy>(items: &[T]) -> impl Iterator<Item = [T; 3]> + '_ {
 
 /// Records that list entries were told a kind (once per entry and kind: the primary key
 /// settles it, a mark already there is kept), all in one statement (the head of a list
-/// moving on marks up to two: issue 14, statements per seat call).
+/// moving on marks up to two).
 pub fn mark_all(conn: &mut DbConn, now: DateTime<Utc>, marks: &[(i64, Kind)]) -> AppResult<()> {
     // Three rows a statement ([`in_threes`]; the primary key drops the repeats).
     for three in in_threes(marks) {

@@ -1,4 +1,4 @@
-//! Messages to players (issue 5): a durable outbox, SMS and e-mail transports, the signed
+//! Messages to players: a durable outbox, SMS and e-mail transports, the signed
 //! player links.
 //!
 //! # How a message travels

@@ -92,7 +92,7 @@ pub fn verify_chain(conn: &mut DbConn) -> AppResult<ChainReport> {
     Ok(verify(conn)?)
 }
 
-/// The chain and its signed checkpoints, verified together (issue 16 §2).
+/// The chain and its signed checkpoints, verified together.
 #[derive(Debug, Clone)]
 pub struct Verification {
     pub chain: ChainReport,

@@ -1,4 +1,4 @@
-//! Cagnotte sessions, dues, rake, tips, drop box and commission (issue 6): the persistence
+//! Cagnotte sessions, dues, rake, tips, drop box and commission: the persistence
 //! around the pure rules of [`crate::domain::cagnotte`].
 //!
 //! - **Sessions** (PT-2007 7b) exist for games billed per session. A table's first "hand
@@ -437,7 +437,7 @@ fn record_result(
 ) -> AppResult<()> {
     let pot = r.pot.unwrap_or(0);
     let rake = r.rake.unwrap_or(0);
-    // Issue 16.3: a pot is at most every seat's stack (domain::money::pot); the rake is then
+    // A pot is at most every seat's stack (domain::money::pot); the rake is then
     // bounded by it (PT-2007 7a, below).
     money::pot(lim.buy_in_max)
         .check(pot)
@@ -529,7 +529,7 @@ pub fn on_seat(
     row: &SeatingRow,
     session_open: Option<bool>,
 ) -> AppResult<Option<CagnotteDueRow>> {
-    // The caller read in this transaction that the table has no open session (issue 14).
+    // The caller read in this transaction that the table has no open session.
     if session_open == Some(false) {
         return Ok(None);
     }
@@ -815,7 +815,7 @@ impl SessionPanel {
         matches!(self.state, SessionState::Finishing { .. })
     }
     /// What is still due in the session (shown on the tablet and the floor's panel): added in
-    /// i128, never wrapped (issue 16.3).
+    /// i128, never wrapped.
     pub fn to_collect(&self) -> i64 {
         money::sum_wide(
             self.dues
@@ -1111,7 +1111,7 @@ pub fn record_commission(
     if g.variant != Variant::ThirteenCards.to_string() {
         return Err(conflict("err-commission-not-thirteen"));
     }
-    // Issue 16.3: a payout comes out of a round's bets, so at most a pot of the game; a
+    // A payout comes out of a round's bets, so at most a pot of the game; a
     // payout of nothing pays no commission.
     let lim = limits_now(conn, &t, &g)?;
     let range = money::pot(lim.buy_in_max);

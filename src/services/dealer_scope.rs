@@ -1,4 +1,4 @@
-//! Dealers act at their own table only (issue 16 §4).
+//! Dealers act at their own table only.
 //!
 //! A dealer's authority comes from where they deal: the table of the paired tablet they
 //! use, or the table a floor manager assigned them to for this shift (an open dealer shift,

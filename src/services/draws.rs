@@ -379,7 +379,7 @@ pub fn button(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading a draw: the record as a person settles a dispute with it (issue 17 §4)
+// Reading a draw: the record as a person settles a dispute with it
 // ---------------------------------------------------------------------------------------------
 
 /// A card as people read it: rank (`10`, not `T`) and suit symbol; hearts and diamonds are

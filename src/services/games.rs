@@ -479,8 +479,8 @@ pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
 }
 
 /// A table and a player in one statement (`NotFound` when either is missing): an API answer
-/// about a call or a seating names both, and reads them after the write's commit (issue 14:
-/// one round trip, not two, per floor request on PostgreSQL).
+/// about a call or a seating names both, and reads them after the write's commit
+/// (one round trip, not two, per floor request on PostgreSQL).
 pub fn table_and_player(
     conn: &mut DbConn,
     table_id: i64,

@@ -1,4 +1,4 @@
-//! Issue 18 §1, §2, §5: players join the waiting lists from their phone.
+//! Players join the waiting lists from their phone.
 //!
 //! The flow, one write transaction per step:
 //! 1. [`request_code`]: the phone number (a national one takes the room's country), a name
@@ -45,7 +45,7 @@ use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
 
-/// The limits of issue 18 §5, from the settings (`CARDROOM_JOIN_*`).
+/// The limits on join codes and entries, from the settings (`CARDROOM_JOIN_*`).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub codes_per_phone: i64,
@@ -235,7 +235,7 @@ fn times(rows: Vec<(NaiveDateTime, i32)>) -> Vec<(DateTime<Utc>, i64)> {
         .collect()
 }
 
-/// Issue 18 §5: the limits on codes and entries for one more request. `Err`: 429 with the
+/// The limits on codes and entries for one more request. `Err`: 429 with the
 /// seconds to wait and which limit (for the log and the metrics; the page says it plainly).
 fn check_limits(
     conn: &mut DbConn,
@@ -309,7 +309,7 @@ fn check_limits(
         if add == 0 {
             continue;
         }
-        // Issue 18 §3: every walk-in at the desk kiosk comes from the kiosk's one address, so a
+        // Every walk-in at the desk kiosk comes from the kiosk's one address, so a
         // per-address limit would lock the kiosk after a few players. A paired kiosk (its token
         // checked by the page) is exempt from the per-address limits only: the per-phone and
         // per-room limits, the SMS cost cap and the phone blocks still apply to it.
@@ -379,7 +379,7 @@ pub fn request_code(
         return Err(AppError::Validation(errs));
     };
     let language = req.language.unwrap_or(room.default_language);
-    // The channel: the registered player's own when it is e-mail only (issue 18 §1); else
+    // The channel: the registered player's own when it is e-mail only; else
     // the phone being proved. The page says "by SMS or e-mail" either way.
     let found = players_with_phone(conn, &phone)?;
     let (channel, recipient) = match found.as_slice() {
@@ -805,7 +805,7 @@ fn join_player(
         Via::Kiosk => EntrySource::Kiosk,
     };
     // Up to `remote_max_lists` lists joined from afar in all, not per request: the lists the
-    // player is on from a phone or the kiosk count (issue 18 §5: codes are limited per hour,
+    // player is on from a phone or the kiosk count (codes are limited per hour,
     // entries by this).
     let mut remote: i64 = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
@@ -1247,7 +1247,7 @@ pub fn remove_guest_entry(
     Ok(())
 }
 
-/// Issue 18 §5: the floor blocks a phone number from asking for codes (with a reason).
+/// The floor blocks a phone number from asking for codes (with a reason).
 pub fn block_phone(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -1348,7 +1348,7 @@ pub fn blocks(conn: &mut DbConn) -> AppResult<Vec<Block>> {
         .collect())
 }
 
-/// Issue 18 §2 (BSOP 43): the player scanned the desk's code with their link open: every
+/// The player scanned the desk's code with their link open: every
 /// entry of theirs waiting for a check-in is checked in (`floor::check_in`, audited each).
 /// Returns how many.
 pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -> AppResult<usize> {
@@ -1371,7 +1371,7 @@ pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -
     Ok(n)
 }
 
-/// The entries' origins (issue 18 §2), for the lines a page shows: entry id → source.
+/// The entries' origins, for the lines a page shows: entry id → source.
 pub fn origins(conn: &mut DbConn, entry_ids: &[i64]) -> AppResult<Vec<(i64, EntrySource)>> {
     if entry_ids.is_empty() {
         return Ok(Vec::new());

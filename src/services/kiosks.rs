@@ -1,4 +1,4 @@
-//! Issue 18 §3: tablets paired as the desk's kiosk. The pairing is a dealer tablet's
+//! Tablets paired as the desk's kiosk. The pairing is a dealer tablet's
 //! (`services::tablets`: a code shown on the device, entered by the floor on `/floor/tablets`);
 //! the floor picks "desk kiosk" instead of a table and gives it a name. The device then holds a
 //! kiosk token (`TokenKind::Kiosk`: kiosk id + token version) that opens `/kiosk` only; revoking

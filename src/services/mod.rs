@@ -55,7 +55,7 @@ pub fn in_currency(errs: Vec<FieldError>, currency: &str) -> Vec<FieldError> {
         .collect()
 }
 
-/// Issue 16.3: `amount` typed in `field` must lie in `range`; else a 422 on that field with
+/// `amount` typed in `field` must lie in `range`; else a 422 on that field with
 /// the range in the room's currency (the room is read only then). Checked before anything is
 /// written, so a refused amount changes nothing.
 pub fn check_amount(

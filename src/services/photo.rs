@@ -64,7 +64,7 @@ pub fn process(bytes: &[u8]) -> Result<Photo, AppError> {
     })
 }
 
-// ---- a refused form keeps its photo (issue 17 §6) ---------------------------------------------
+// ---- a refused form keeps its photo ---------------------------------------------
 //
 // The desk attached a photo, the form was refused (a missing field, under 18, a duplicate):
 // the form comes back with the photo kept, so it is not attached again. The kept photo travels

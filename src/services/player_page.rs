@@ -1,4 +1,4 @@
-//! The player's own page (issue 5, `/p/{token}`): what one player may see of the room —
+//! The player's own page (`/p/{token}`): what one player may see of the room —
 //! their places in line, their seat calls, where they sit, today's summary — and their three
 //! answers to the floor. Other players appear only as counts (how many are ahead, how many
 //! on the list), never by name.
@@ -105,12 +105,12 @@ pub struct PlayerView {
     pub today: Vec<GameDay>,
     pub day_start: DateTime<Utc>,
     pub day_end: DateTime<Utc>,
-    /// Issue 18 §4: the player's own seat preference (empty: none stated).
+    /// The player's own seat preference (empty: none stated).
     pub pref: crate::domain::seat_pref::SeatPreference,
 }
 
 impl PlayerView {
-    /// PT-ONL 67: the day's totals, added in i128 and never wrapped (issue 16.3).
+    /// PT-ONL 67: the day's totals, added in i128 and never wrapped.
     pub fn total_bought_in(&self) -> i64 {
         crate::domain::money::sum_wide(self.today.iter().map(|g| g.bought_in))
     }

@@ -974,7 +974,7 @@ pub struct ListJoin {
     pub result: AppResult<crate::db::models::WaitlistRow>,
 }
 
-/// Issue 17 §2, "add to a list from the player's record": adds the player to several games'
+/// "add to a list from the player's record": adds the player to several games'
 /// lists at once, each through [`super::floor::join`] — the floor's own join, with its rules
 /// (BSOP 1-3, 10 eligibility, BSOP 55 return window, one entry per list), audit record
 /// (`list.join`), live update and message to the player. Each join runs in its own savepoint:

@@ -1,4 +1,4 @@
-//! Seat preferences (issue 18 §4) and the seats a table keeps for accessibility needs
+//! Seat preferences and the seats a table keeps for accessibility needs
 //! (BSOP 45): reading, saving (audited), and the offers a waiting player has let go by.
 //! The rules themselves are in `domain::seat_pref`; the call that uses them is
 //! `floor::call_next`.

@@ -1,4 +1,4 @@
-//! Staff sessions (issue 16 §1): every sign-in — a page session or an API token — is a row;
+//! Staff sessions: every sign-in — a page session or an API token — is a row;
 //! the signed token names it, and a token whose row has ended is refused at once. Signing
 //! out, ending one's own sessions, an admin ending someone's, a password change and a
 //! deactivation all end rows; the expiry in the token still bounds a session's life.
@@ -111,7 +111,7 @@ pub fn open(
 
 /// The session a token names, if it is still open and belongs to that staff member, with
 /// that staff member's row as it is now (a role change or deactivation counts at once): one
-/// statement, as every signed-in request asks it (issue 14: one round trip, not two).
+/// statement, as every signed-in request asks it (one round trip, not two).
 pub fn check(
     conn: &mut DbConn,
     now: DateTime<Utc>,

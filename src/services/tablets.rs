@@ -5,7 +5,7 @@
 //! with its secret, then collects a signed device token (tablet id + token version). A
 //! revoked tablet (or one whose version changed) is refused on its next request.
 //!
-//! Issue 18 §3: the same code may instead be paired as the desk's kiosk (`services::kiosks`);
+//! The same code may instead be paired as the desk's kiosk (`services::kiosks`);
 //! the pairing then names the kiosk (`kiosk_id`) and the device collects a kiosk token.
 
 use crate::db::audit::{self, Actor};
@@ -207,7 +207,7 @@ pub fn pair(
 #[derive(Debug, Clone)]
 pub enum Paired {
     Tablet(TabletRow),
-    /// Issue 18 §3: the desk's kiosk.
+    /// The desk's kiosk.
     Kiosk(KioskRow),
 }
 

@@ -1,4 +1,4 @@
-//! The cagnotte's JSON API under `/api/v1` (issue 6): the table's session and its dues,
+//! The cagnotte's JSON API under `/api/v1`: the table's session and its dues,
 //! collecting and exempting, tips, the drop box, commissions and the dealer's shift. Amounts
 //! are integer minor units. Thin handlers over `services::cagnotte`: the same rules, refusals
 //! and audit as the tablet and floor pages.
@@ -465,7 +465,7 @@ pub struct ShiftOut {
 
 /// A floor manager assigns a dealer to a table for this shift (ending whoever's shift was
 /// open there): the dealer may then act at that table, and only there, through the API as
-/// on the table's tablet (issue 16 §4).
+/// on the table's tablet.
 #[utoipa::path(
     tag = "cagnotte",
     params(("id" = i64, Path, description = "Table id")),

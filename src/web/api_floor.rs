@@ -349,7 +349,7 @@ pub struct ReorderRequest {
     pub reason: Option<String>,
 }
 
-/// Calls a chosen player of the list out of order (issue 17 §2).
+/// Calls a chosen player of the list out of order.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CallChosenRequest {
     /// The chosen player's list entry (of the table's game).

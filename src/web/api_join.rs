@@ -1,4 +1,4 @@
-//! Issue 18 §5: the floor's blocked phones as a JSON API under `/api/v1` (admin, floor) — the
+//! The floor's blocked phones as a JSON API under `/api/v1` (admin, floor) — the
 //! same service and audit as the page `/floor/phones`. A blocked number gets no join codes
 //! (the person sees the usual answer). Checking a remote entry in is `POST
 //! /waitlist/{id}/check-in`, as for a call-in.

@@ -1,4 +1,4 @@
-//! Messages to players under `/api/v1` (issue 5): the outbox with each attempt, "retry now"
+//! Messages to players under `/api/v1`: the outbox with each attempt, "retry now"
 //! for a failed message, and revoking every link of a player. Floor staff (admin, floor).
 
 use crate::db::models::{OutboxAttemptRow, OutboxRow};

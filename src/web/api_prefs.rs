@@ -1,4 +1,4 @@
-//! Issue 18 §4 in the JSON API: a player's seat preference (read by anyone who reads the
+//! Seat preferences in the JSON API: a player's seat preference (read by anyone who reads the
 //! registry, set by the floor) and the seats a table keeps for accessibility needs (BSOP 45,
 //! set by the admin). The same services and checks as the pages.
 

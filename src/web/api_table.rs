@@ -1094,7 +1094,7 @@ pub async fn resolve_custody(
     body: Result<ApiJson<ResolveRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<CustodyOut>> {
     // The role is checked before the body is looked at: a dealer gets 403 whatever it sends
-    // (issue 16.7; the extractor alone would answer 400 for a bad body first).
+    // (the extractor alone would answer 400 for a bad body first).
     if !matches!(who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
         return Err(AppError::Forbidden(crate::domain::Problem::new(
             "err-forbidden",

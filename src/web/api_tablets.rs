@@ -6,7 +6,7 @@
 //! (`POST /tablet-pairings/collect`: 202 while waiting, then its device token once). The
 //! floor pairs a code with a table (`POST /tablets`), lists paired tablets and revokes one.
 //!
-//! Issue 18 §3: the floor may instead pair the code as the desk kiosk (`POST /kiosks`), list
+//! The floor may instead pair the code as the desk kiosk (`POST /kiosks`), list
 //! the kiosks and revoke one. A kiosk is a browser: it collects its token on its own page
 //! (`/tablet`), not through `POST /tablet-pairings/collect`, whose answer is a dealer tablet's.
 
@@ -277,7 +277,7 @@ pub async fn revoke_tablet(
     Ok(web::Json(out))
 }
 
-// ---- issue 18 §3: desk kiosks ----------------------------------------------------------------
+// ---- Desk kiosks ----------------------------------------------------------------
 
 /// A tablet paired as the desk kiosk.
 #[derive(Debug, Serialize, ToSchema)]

@@ -139,7 +139,7 @@ impl Ctx {
         )
     }
 
-    /// Issue 18 §4: a seat preference in a few words of the page's language ("seats 1, 2 ·
+    /// A seat preference in a few words of the page's language ("seats 1, 2 ·
     /// not table 3 · accessible seat · waits for it").
     pub fn pref(&self, p: &crate::services::seat_prefs::PrefSummary) -> String {
         let mut parts = Vec::new();

@@ -129,7 +129,7 @@ pub async fn preauthenticate(
     next.call(req).await.map(|r| r.map_into_left_body())
 }
 
-/// Issue 16 §4: a dealer changes only their own table (the paired tablet's, or the one the
+/// A dealer changes only their own table (the paired tablet's, or the one the
 /// floor assigned them for the shift); checked before the handler — and its body — run.
 async fn dealer_scope(req: &HttpRequest, a: &Authed) -> Result<(), AppError> {
     use crate::services::dealer_scope::{self, subject_of};

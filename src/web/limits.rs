@@ -5,7 +5,7 @@
 //!
 //! What is limited here is what anyone may ask without signing in and what costs the room
 //! something each time:
-//! - the player's page `/p/{token}` (issue 5): per link (`CARDROOM_PLAYER_LINK_RATE` a
+//! - the player's page `/p/{token}`: per link (`CARDROOM_PLAYER_LINK_RATE` a
 //!   minute) and per client address ([`ADDRESS_FACTOR`] times that);
 //! - a new tablet pairing code (`POST /api/v1/tablet-pairings`, and `/tablet` in a browser
 //!   without a code): per client address ([`PAIRING_PER_MIN`]) and for the room

@@ -90,11 +90,11 @@ impl Modify for BearerAuth {
         (name = "limits", description = "A running table's limits: the limits in force and their history, the floor's approval of a change from the next hand or a stated time, the dealer's confirmation that it was announced, the floor's cancellation (PT-2007 22, BSOP 34)"),
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
-        (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk (issue 18 §3)"),
+        (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk"),
         (name = "buttons", description = "The special buttons Cucurucho and Macaca (BSOP 115, 116): their starting seats drawn, the special hands with each player's fixed contribution, the Macaca's result"),
         (name = "draws", description = "Recorded draws: the seats of a new game (PT-2007 11, 27), with an extra player (BSOP 50), by suits (PT-2007 25), the button (BSOP 48), a special button's starting seat (BSOP 115, 116); those a table's break records (BSOP 52, 56); each with its seed, inputs and result, read and replayed"),
         (name = "rulings", description = "The floor's rulings and the incident log: asked for from a table naming the hand in play, decided (final) or corrected by a later ruling, a pot held aside meanwhile, the chips a decision moves confirmed by a second staff member, the log with its filters and CSV (BSOP 16-22)"),
-        (name = "join", description = "Players joining the lists from their phone (issue 18): the phone numbers the floor blocked from asking for codes"),
+        (name = "join", description = "Players joining the lists from their phone: the phone numbers the floor blocked from asking for codes"),
         (name = "test", description = "The test clock: only when the server runs with CARDROOM_TEST_CLOCK=1"),
     )
 )]
@@ -138,6 +138,9 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
     doc
 }
 
+/// The shared header parameter of every state-changing operation.
+const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
+
 /// The refusals any operation of a kind can answer, whatever its own handler does: they come
 /// from the layers every request passes through (the database, the sign-in check, the
 /// extractors). Each is a shared response in `components.responses`, and each operation
@@ -153,9 +156,6 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
 /// - a state-changing operation (POST, PUT, PATCH, DELETE): the optional `Idempotency-Key`
 ///   header (a shared parameter), 409 (a twin still running, or already applied) and 422 (a
 ///   key refused, or reused for another request).
-/// The shared header parameter of every state-changing operation.
-const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
-
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::path::{Operation, ParameterIn};
     use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};

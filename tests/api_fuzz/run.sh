@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The API contract gate (issue 16 §6): a schema-driven fuzzer (Schemathesis) against the real
+# The API contract gate: a schema-driven fuzzer (Schemathesis) against the real
 # server with an admin token and a bounded number of examples. Fails on any server error,
 # any response that does not match the OpenAPI document (status, headers, content type,
 # body schema), a refused request the document says is valid for a reason the document could

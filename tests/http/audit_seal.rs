@@ -1,4 +1,4 @@
-//! Issue 16 §2: the audit trail cannot be cut short or rewritten unnoticed, even by someone
+//! The audit trail cannot be cut short or rewritten unnoticed, even by someone
 //! holding the database (triggers dropped, every hash recomputed). Each case first shows
 //! that the chain alone — all that was checked before — still verifies after the tampering,
 //! then that the signed checkpoints kept outside the database catch it.

@@ -1,4 +1,4 @@
-//! Scheduled backups (issue 15): `/admin/backups` lists checked copies, "Back up now" makes
+//! Scheduled backups: `/admin/backups` lists checked copies, "Back up now" makes
 //! one, and a failed backup is an alert on the admin and floor pages until one succeeds.
 
 use crate::support::{is_postgres, TestApp, ADMIN_PW, STAFF_PW};

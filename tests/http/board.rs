@@ -1,4 +1,4 @@
-//! The floor board (issue 17 §1, §2): tiles and lists, the table panel, the live update that
+//! The floor board: tiles and lists, the table panel, the live update that
 //! re-renders only what an event touched, game colours, joining by a typed name, the toast
 //! after an action, undoing a removal, calling a chosen player out of order with a reason.
 

@@ -1,4 +1,4 @@
-//! PostgreSQL, several server processes on one database (issue 14): two independent
+//! PostgreSQL, several server processes on one database: two independent
 //! `AppState`s — two pools, two writer threads doing group commit, as two processes would
 //! have — race seatings at the same tables, seats and players. The rules that span tables
 //! (BSOP 46: one seat per player; BSOP 47: separated players never at one table) and the

@@ -1,4 +1,4 @@
-//! Issue 17 §3, §4: a draw's record a person can read and settle a dispute with — names and
+//! A draw's record a person can read and settle a dispute with — names and
 //! aliases, cards as rank and suit symbol (red for hearts and diamonds), the resulting order
 //! or seats highlighted, the seed, a replay computed on the server, in both languages; the raw
 //! record as a JSON download; a draw made on the floor names its result at once; the table and

@@ -1315,7 +1315,7 @@ async fn an_unanswered_call_sends_the_player_to_the_bottom_and_calls_the_next() 
     assert_eq!(first["player_id"], p[0]);
     advance(&app, &r.admin, 4).await;
     // Still within the 5 minutes: the only action is the escalation of the call nobody at
-    // the table acknowledged (2 minutes, issue 4); the call stays open.
+    // the table acknowledged (2 minutes); the call stays open.
     assert_eq!(tick(&app), 1, "escalated, not expired");
     assert_eq!(
         seats(&app, &r.admin, r.table).await["seats"][0]["call"]["call_id"],
@@ -2210,7 +2210,7 @@ async fn must_move_scene(app: &TestApp) -> MustMoveScene {
 /// `db::postgres::TURN_LOCK`). The must-move flag is written into that statement, not bound:
 /// bound, the plan could not tell one table of the game from all of them and read every
 /// seating ever recorded (a scan of a table that grows every night; 0.4 ms a call on the
-/// bench's room of one night, issue 14). Every statement of a call is looked at.
+/// bench's room of one night). Every statement of a call is looked at.
 #[actix_rt::test]
 async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_statement() {
     let app = TestApp::with_clock(true).await;

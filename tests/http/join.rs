@@ -1,4 +1,4 @@
-//! Issue 18 §1, §2, §5: players join the lists from their phone — the code (read where the
+//! Players join the lists from their phone — the code (read where the
 //! phone gets it: the outbox), registered players and guests, the neutral answer, presence at
 //! the desk, every refusal, the limits with `Retry-After`, blocked phones, audit and metrics.
 

@@ -1,4 +1,4 @@
-//! Issue 18 §3, §4, §6: the desk kiosk — a tablet paired as a kiosk from `/floor/tablets`, its
+//! The desk kiosk — a tablet paired as a kiosk from `/floor/tablets`, its
 //! token refused as a dealer tablet and as staff, `/kiosk` refused to other browsers, the whole
 //! walk-in join with the code read from the outbox (entries marked kiosk on the board and the
 //! list API), a guest, the seat preference step, the limits (per phone yes, per address no),

@@ -1,9 +1,9 @@
-//! Issue 16.3, money is bounded and sums never wrap: every amount the API, the pages and the
+//! Money is bounded and sums never wrap: every amount the API, the pages and the
 //! tablet accept has a range (`domain::money`), outside it the answer is 422 naming the field
 //! with the range in the room's currency, and nothing changes (no row, no audit record); the
 //! reports add with checked arithmetic, so report totals equal the sum of their parts for any
 //! amounts in range (a property test) and rows stored before the bounds give a 409 that says
-//! so, never a wrapped negative. Issue 16.7: invalid UTF-8 in a registration text field is
+//! so, never a wrapped negative. Invalid UTF-8 in a registration text field is
 //! that field's refusal (not "photo too large"); resolving custody checks the role first.
 
 use crate::pages::{eligible_players, nl_game};
@@ -157,7 +157,7 @@ fn assert_out_of_range(r: &Resp, field: &str, what: &str) {
 }
 
 #[actix_web::test]
-async fn the_issues_amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
+async fn amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
     let r = room().await;
     let (app, s) = (&r.app, r.seating);
     // The 13-card table is the dealer's too for this test (the floor assigns it).
@@ -869,7 +869,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
     let _ = players::table;
 }
 
-// ---- issue 16.7 ---------------------------------------------------------------------------
+// ----  ---------------------------------------------------------------------------
 
 #[actix_web::test]
 async fn invalid_utf8_in_a_registration_field_is_that_fields_refusal_not_a_photo_too_large() {

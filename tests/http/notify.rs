@@ -1,4 +1,4 @@
-//! Messages to players (issue 5) against the real app: a real SMTP server (aiosmtpd, started
+//! Messages to players against the real app: a real SMTP server (aiosmtpd, started
 //! by the test), a local HTTP server standing in for the SMS gateway (generic and Twilio
 //! formats) that honours idempotency keys, and the faults: providers down for a while, a
 //! worker stopped between sending and recording, a restart, two workers at once.

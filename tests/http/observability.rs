@@ -1,4 +1,4 @@
-//! Observability (issue 15): request ids.
+//! Observability: request ids.
 
 use crate::support::TestApp;
 use actix_web::test::TestRequest;

@@ -1,4 +1,4 @@
-//! PostgreSQL outages (issue 14): the database stops, or restarts as a failover would, while
+//! PostgreSQL outages: the database stops, or restarts as a failover would, while
 //! the room is working. Every answer meanwhile is a 503 with `Retry-After` (JSON under
 //! `/api`, a page elsewhere; never a 500), and once the database is back the same process —
 //! not restarted — serves normally within seconds: broken connections are replaced, the

@@ -185,7 +185,7 @@ async fn register_with_photo_then_see_the_record() {
         html.contains("João Gonçalves") && html.contains("+5511987654321") && html.contains("BR")
     );
     assert!(html.contains("class=\"player-photo\""));
-    // The record says it was saved (issue 17 §6): `?saved=new` after its address.
+    // The record says it was saved: `?saved=new` after its address.
     let (record, saved) = loc.split_once('?').unwrap();
     assert_eq!(saved, "saved=new");
     let photo = app.page(&format!("{record}/photo"), &s).await;
@@ -1644,7 +1644,7 @@ async fn a_deactivated_floor_manager_stops_receiving_the_stream() {
     );
 }
 
-/// Issue 17 §3: each role lands where its work is — the floor on its board, a dealer on the
+/// Each role lands where its work is — the floor on its board, a dealer on the
 /// tablet, the cashier on the chips in custody — and the navigation names the floor's board
 /// "Floor" ("Sala") and gives each role its own page.
 #[actix_web::test]

@@ -1,4 +1,4 @@
-//! The player's own page `/p/{token}` (issue 5): refused links (expired, revoked, another
+//! The player's own page `/p/{token}`: refused links (expired, revoked, another
 //! key, `alg: none`, another player's id edited in) change nothing; the place in line
 //! follows the floor (state endpoint with ETag / 304); only the player's own data; the
 //! answers "on my way" (seen on the floor dashboard), "need more time" (once, by

@@ -1,8 +1,8 @@
-//! Registration keeps work (issue 17 §6): a refused form keeps its photo (bound to the staff
+//! Registration keeps work: a refused form keeps its photo (bound to the staff
 //! session, for an hour) and every typed value; a phone typed without a country code takes
 //! the room's country; a saved record says so, naming the player, in both languages; and the
-//! player's record adds them to several lists at once through the floor's own join (issue 17
-//! §2), a list that refuses being named while the others are joined.
+//! player's record adds them to several lists at once through the floor's own join, a list that
+//! refuses being named while the others are joined.
 
 use crate::support::*;
 use actix_web::test::TestRequest;

@@ -1,4 +1,4 @@
-//! Reports over HTTP (issue 6): a gaming day of two tables built row by row (the billing
+//! Reports over HTTP: a gaming day of two tables built row by row (the billing
 //! service writes these rows at the tablet; here they are inserted as they would be stored),
 //! with every figure worked out by hand below; the page, the JSON and the CSV files must
 //! show exactly those figures and the same totals. Then the refusals (bad day or month,

@@ -1,4 +1,4 @@
-//! Seat preferences (issue 18 §4): a call offers a free seat that fits (seats, tables to
+//! Seat preferences: a call offers a free seat that fits (seats, tables to
 //! avoid, BSOP 45 accessible seats), a player who waits keeps their place for at most the
 //! room's number of offers (PT-2007 12 and BSOP 51: the order never changes), the floor sees
 //! the preference on the list and on the call; set by the player from their link, by the

@@ -1,4 +1,4 @@
-//! Issue 16 §1 and §5: sessions that really end (sign-out, one's own sessions, an admin,
+//! Sessions that really end (sign-out, one's own sessions, an admin,
 //! deactivation, password change), and sign-in throttling by username *and* address that a
 //! stranger cannot turn against the desk.
 
@@ -96,7 +96,7 @@ async fn an_api_token_is_refused_once_signed_out() {
 /// A session row counts only for the staff member it was opened for: a token signed with the
 /// room's keys (it could only come from the server) that names someone else's open session
 /// is refused, and the session's owner keeps theirs. (The session and the staff member are
-/// read in one statement, issue 14: the pairing is part of that statement.)
+/// read in one statement: the pairing is part of that statement.)
 #[actix_web::test]
 async fn a_token_naming_another_staff_members_session_is_refused() {
     let app = TestApp::new().await;

@@ -1,4 +1,4 @@
-//! SQLite through a long night (issue 14): commits durable by default, and a write-ahead log
+//! SQLite through a long night: commits durable by default, and a write-ahead log
 //! that stays bounded while readers are active. SQLite only (skipped on PostgreSQL).
 
 use crate::support::*;

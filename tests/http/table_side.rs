@@ -1,4 +1,4 @@
-//! The table side from the dealer tablet (issue 4): buy-ins with the amount a returning player
+//! The table side from the dealer tablet: buy-ins with the amount a returning player
 //! must bring (BSOP 26, 37), the minimum stay of winners with the floor's override (BSOP 38),
 //! absence, buttons and two-person chip removal into custody (BSOP 36, 39; PT-2007 90),
 //! rebuys (PT-2007 79), a table change with the stack (BSOP 27), hands (PT-2007 13, 89) and
@@ -1992,7 +1992,7 @@ async fn the_seat_page_follows_the_tables_stream_and_sign_out_asks_twice() {
     assert!(r.seat_page(s).await.text().contains("Count seat 1"));
 }
 
-/// Issue 16 §4, the authorization matrix's table dimension: a dealer changes only the table
+/// The authorization matrix's table dimension: a dealer changes only the table
 /// of the paired tablet they use or the one the floor assigned them; floor and admin act on
 /// any table. Every refusal is a 403 with the reason and changes nothing.
 #[actix_web::test]
@@ -2224,7 +2224,7 @@ async fn pt_2007_24_no_hand_is_dealt_below_the_minimum_to_run_not_even_the_first
 
 #[actix_web::test]
 async fn the_tablet_names_the_button_and_the_small_blind_each_on_its_own_seat() {
-    // Issue 17: two seats were both badged "Button / small blind". BSOP 57 protects the
+    // Two seats were both badged "Button / small blind". BSOP 57 protects the
     // button and the small blind: each is named on its seat; heads-up (the button posts the
     // small blind) one seat carries both.
     let r = room(4).await;

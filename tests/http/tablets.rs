@@ -1,4 +1,4 @@
-//! Dealer tablets (issue 4): pairing with a code, the dealer's sign-in on the paired
+//! Dealer tablets: pairing with a code, the dealer's sign-in on the paired
 //! tablet, seat calls pushed to the table's tablet only, acknowledgement, escalation of an
 //! unacknowledged call on the floor dashboard, revocation.
 
@@ -126,7 +126,7 @@ async fn a_tablet_pairs_with_a_code_and_a_dealer_signs_in_on_it() {
     assert!(html.contains("T1 main"));
     assert!(html.contains("data-stream=\"/tablet/stream\""));
     // A tablet paired without a name is labelled with its table's number: the header says
-    // "Table 1" once, not "Table 1  1" (issue 17).
+    // "Table 1" once, not "Table 1  1".
     app.with_conn(|c| {
         diesel::update(cardroom::db::schema::tablets::table)
             .set(cardroom::db::schema::tablets::label.eq("1"))

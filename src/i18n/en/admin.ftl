@@ -235,12 +235,12 @@ admin-audit-broken-gap = Records are missing before this one.
 
 admin-err-percent-range = Must be between { $min } % and { $max } %.
 
-## Messages to players (issue 5)
+## Messages to players
 action-message-retry = Message to a player sent again (retry now)
 action-message-failed = Message to a player failed (no more attempts)
 action-player-links_revoked = Player's links revoked
 
-## Cagnotte settings (issue 6)
+## Cagnotte settings
 admin-game-cagnotte-base = Session percentage of
 admin-game-cagnotte-base-hint = PT-2007 7b: the table maximum or the cave, by variant.
 admin-game-rake-cap = Rake cap per hand
@@ -290,11 +290,11 @@ admin-audit-verify-checkpoints = { $count ->
 }
 admin-audit-verify-limits = Not detectable: changes to the records of the last minute (not yet in a checkpoint), and changes by someone holding the signing key, the checkpoint file and the database together. Keep a copy of the checkpoint file elsewhere.
 
-# issue 18 (join)
+# join
 admin-profile-remote-max-lists = Lists a player may join from their phone
 admin-profile-remote-max-lists-hint = How many waiting lists one player may join at once from the join page (the lobby's QR code).
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 admin-profile-pref-max-passes = Seats a player may let go by while waiting for a preferred seat
 admin-profile-pref-max-passes-hint = A listed player who asked to wait for a seat that fits their preference keeps their place while this many seats go to others; then they are called like anyone. 0: preferences never hold a seat back.
 admin-table-accessible-seats = Seats kept for accessibility needs (BSOP 45)

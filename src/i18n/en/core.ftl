@@ -420,7 +420,7 @@ action-table-extra_seat = Extra seat added (BSOP 50)
 action-table-extra_seat_removed = Extra seat removed (BSOP 50)
 action-seat-extra_removed = Moved from the extra seat (BSOP 50)
 
-# The player's link (issue 5)
+# The player's link
 players-link-title = Player's link
 players-link-help = The player follows their place in line from this link (sent by SMS or e-mail when they join a list). Show it as a QR code to scan here, send it again, or make every link of this player stop working.
 players-link-show = Show as QR code
@@ -436,7 +436,7 @@ err-link-no-channel = This player has no phone or e-mail to send to (or chose no
 action-player-link_shown = Player's link shown at the desk
 action-player-link_sent = Player's link sent again
 
-## Cagnotte settings (issue 6)
+## Cagnotte settings
 err-cagnotte-base-needs-max = A percentage of the table maximum needs a maximum buy-in; set one, or take the percentage of the cave (PT-2007 7b).
 err-rake-cap-positive = The cap per hand must be more than zero (leave it empty for no cap).
 err-smallest-chip-positive = The smallest chip must be more than zero (leave it empty to use the blinds).
@@ -445,7 +445,7 @@ cagnotte-base-table_max = Table maximum
 cagnotte-base-cave = Cave (what the player brought)
 players-hours = Hours played (comps)
 
-# ---- one's own sessions (issue 16) ----
+# ---- one's own sessions ----
 sessions-title = Where you are signed in
 sessions-intro = Every browser and program signed in with your account. End any you do not recognise, or that you left signed in somewhere else.
 sessions-device = Device
@@ -544,7 +544,7 @@ floor-last-draw = Last draw #{ $id }
 draw-replay-gives = What the replay gives (in the order of its result)
 nav-skip-main = Skip to the content
 nav-skip-tables = Skip to the tables
-# issue 17 §6 (registration)
+# registration
 hint-phone-room = Without a country code, +{ $code } is added (the room's country); another country: type its code, e.g. +55 11 98765 4321.
 players-photo-kept = Photo kept from the form you sent: it will be saved with the record.
 players-photo-kept-alt = The kept photo
@@ -563,7 +563,7 @@ players-list-refused = { $list }: not added. { $reason }
 err-choose-a-list = Tick at least one list.
 players-on-list = on this list
 
-# issue 18 (join)
+# join
 err-join-lists-none = Choose at least one list.
 err-join-lists-too-many = Choose at most { $max } lists.
 err-join-list-closed = A list you chose is no longer open: choose again among the lists shown.
@@ -606,7 +606,7 @@ join-no-blocks = No phone is blocked.
 join-nav-desk-qr = Check-in code
 join-nav-phones = Blocked phones
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 pref-title = Seat preference (the list order stays; a call offers a seat that fits when one is free)
 pref-seats = seats { $seats }
 pref-avoid = not table { $tables }

@@ -1,4 +1,4 @@
-# Messages to players (SMS and e-mail) and the floor's messages page (issue 5).
+# Messages to players (SMS and e-mail) and the floor's messages page.
 # SMS texts are kept to one segment where they can be (160 GSM-7 characters, or 70 when a
 # character outside GSM-7 is used); the sender name tells the room.
 
@@ -74,7 +74,7 @@ notify-link-sms = Your place in line at { $room }, live: { $link }
 notify-link-subject = Your link to follow your place in line
 outbox-kind-link = link sent again
 
-# issue 18 (join)
+# join
 notify-join-code-sms = { $code } is your code to join the lists at { $room }. It lasts { $minutes } min.
 notify-join-code-subject = Your code: { $code }
 outbox-kind-join-code = join code

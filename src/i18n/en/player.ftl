@@ -1,4 +1,4 @@
-# The player's own page (issue 5, /p/{token}): every key starts with plink- (no collision with
+# The player's own page (/p/{token}): every key starts with plink- (no collision with
 # the other catalogs: a duplicate key stops the start).
 
 plink-title = Your place in line
@@ -60,7 +60,7 @@ action-seat-call_answer = Answered a seat call (own link)
 action-list-leave = Left a waiting list (own link)
 plink-seat-free-now = A seat is free now: the floor will call you shortly. Please stay close.
 
-# issue 18 (join)
+# join
 join-title = Join a waiting list
 join-intro = Choose up to { $max } lists and give your phone number: we send you a code to confirm it.
 join-pick = Lists (up to { $max })
@@ -100,7 +100,7 @@ join-here-title = Check in
 join-here-stale = This code has changed: scan the one on the desk's screen again.
 join-here-no_link = Scan the desk's code with the phone you joined the list from (the same browser), or ask the desk to check you in.
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 plink-pref-title = Seat preference
 plink-pref-hint = Your place on the list stays the same. When you are called, you are offered a free seat that fits, if the table has one.
 plink-pref-seats = Seats I would rather have (e.g. 1, 2)
@@ -109,5 +109,5 @@ plink-pref-accessible = I need an accessible seat
 plink-pref-wait = Keep my place and wait for a seat that fits (the room limits how many seats may go by)
 plink-pref-save = Save my preference
 
-# issue 18: an interest list with players on it
+# An interest list with players on it
 join-needed = { $needed } more to start a game

@@ -1,4 +1,4 @@
-# Reports (issue 6): the floor's and admin's figures, charts and CSV files.
+# Reports: the floor's and admin's figures, charts and CSV files.
 report-nav = Reports
 report-title = Reports
 report-prev-day = Previous day

@@ -61,7 +61,7 @@ rules-hands-post-bb = Five hands without betting: the player must post a big bli
 rules-hands-leave-rested-too-long = Three hands in a row without playing: the player must leave the table (PT-2007 13).
 rules-hands-leave-rested-repeatedly = Resting again without having bet since the last rest: the player must leave the table (PT-2007 13).
 
-# Cagnotte, rake, commission (issue 6)
+# Cagnotte, rake, commission
 rules-cagnotte-session-percent = The session percentage must be between { $min } % and { $max } % (PT-2007 7b).
 rules-cagnotte-mode-fixed = The cagnotte mode is fixed before the game starts; to change it, start a new game (PT-2007 7).
 rules-rake-negative = The pot and the rake cannot be negative.

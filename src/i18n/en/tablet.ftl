@@ -223,7 +223,7 @@ tablet-live-reload = Show the latest
 tablet-pair-qr-alt = QR code: opens the floor's pairing form with this code
 tablet-pair-qr-help = Or scan this with a floor manager's phone: it opens the pairing form with the code filled in.
 
-## Cagnotte at the table (issue 6)
+## Cagnotte at the table
 err-hand-none-to-record = No hand has been dealt at this table yet: there is no pot or rake to record.
 rules-rake-session-game = This game's cagnotte is taken per session: no rake is taken from the pot (PT-2007 7).
 rules-cagnotte-over-due = At most { $max }: that is what this player owes for the session (PT-2007 7b).
@@ -296,10 +296,10 @@ err-hand-below-minimum = No hand may be dealt: a game may neither start nor cont
     [one] is
    *[other] are
 } seated.
-# issue 17 §6 (registration)
+# registration
 tablet-button = Button
 tablet-small-blind = Small blind
-# issue 18 §3 (kiosk)
+# kiosk
 kiosks-title = Desk kiosks
 kiosks-help = A tablet at the desk where walk-ins join the waiting lists by themselves (their phone, the lists, a code sent to the phone). Pair it with its code above, choosing “Desk kiosk” instead of a table.
 kiosks-none = No desk kiosk is paired.

@@ -235,12 +235,12 @@ admin-audit-broken-gap = Faltam registos antes deste.
 
 admin-err-percent-range = Deve estar entre { $min } % e { $max } %.
 
-## Mensagens aos jogadores (issue 5)
+## Mensagens aos jogadores
 action-message-retry = Mensagem a um jogador enviada de novo (tentar agora)
 action-message-failed = Mensagem a um jogador falhou (sem mais tentativas)
 action-player-links_revoked = Links do jogador revogados
 
-## Cagnotte settings (issue 6)
+## Cagnotte settings
 admin-game-cagnotte-base = Percentagem por sessão sobre
 admin-game-cagnotte-base-hint = PT-2007 7b: o máximo da mesa ou a cave, conforme a variante.
 admin-game-rake-cap = Limite da percentagem por mão
@@ -290,11 +290,11 @@ admin-audit-verify-checkpoints = { $count ->
 }
 admin-audit-verify-limits = Não detetável: alterações aos registos do último minuto (ainda sem ponto de controlo) e alterações por quem tenha a chave de assinatura, o ficheiro de pontos de controlo e a base de dados ao mesmo tempo. Guarde uma cópia do ficheiro de pontos de controlo noutro sítio.
 
-# issue 18 (join)
+# join
 admin-profile-remote-max-lists = Listas a que um jogador se pode inscrever pelo telemóvel
 admin-profile-remote-max-lists-hint = A quantas listas de espera um jogador se pode inscrever de uma vez na página de inscrição (o código QR do ecrã da sala).
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 admin-profile-pref-max-passes = Lugares que um jogador pode deixar passar à espera de um lugar preferido
 admin-profile-pref-max-passes-hint = Quem pediu para esperar por um lugar adequado à sua preferência mantém o lugar na lista enquanto este número de lugares vai para outros; depois é chamado como qualquer outro. 0: as preferências nunca retêm um lugar.
 admin-table-accessible-seats = Lugares reservados a necessidades de acessibilidade (BSOP 45)

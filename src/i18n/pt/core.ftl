@@ -420,7 +420,7 @@ action-table-extra_seat = Lugar extra acrescentado (BSOP 50)
 action-table-extra_seat_removed = Lugar extra retirado (BSOP 50)
 action-seat-extra_removed = Mudou do lugar extra (BSOP 50)
 
-# A ligação do jogador (issue 5)
+# A ligação do jogador
 players-link-title = Ligação do jogador
 players-link-help = O jogador acompanha o seu lugar na lista por esta ligação (enviada por SMS ou e-mail quando entra numa lista). Mostre-a como código QR para ler aqui, envie-a de novo, ou faça deixar de funcionar todas as ligações deste jogador.
 players-link-show = Mostrar como código QR
@@ -436,7 +436,7 @@ err-link-no-channel = Este jogador não tem telefone nem e-mail para onde enviar
 action-player-link_shown = Ligação do jogador mostrada no balcão
 action-player-link_sent = Ligação do jogador reenviada
 
-## Cagnotte settings (issue 6)
+## Cagnotte settings
 err-cagnotte-base-needs-max = Uma percentagem do máximo da mesa precisa de uma entrada máxima; defina-a, ou aplique a percentagem à cave (PT-2007 7b).
 err-rake-cap-positive = O limite por mão tem de ser maior que zero (deixe vazio para não ter limite).
 err-smallest-chip-positive = A ficha mais pequena tem de ser maior que zero (deixe vazio para usar as blinds).
@@ -445,7 +445,7 @@ cagnotte-base-table_max = Máximo da mesa
 cagnotte-base-cave = Cave (o que o jogador trouxe)
 players-hours = Horas de jogo (cortesias)
 
-# ---- sessões próprias (issue 16) ----
+# ---- sessões próprias ----
 sessions-title = Onde tem sessão iniciada
 sessions-intro = Todos os navegadores e programas com sessão iniciada na sua conta. Termine as que não reconhece ou que deixou abertas noutro sítio.
 sessions-device = Dispositivo
@@ -550,7 +550,7 @@ floor-last-draw = Último sorteio n.º { $id }
 draw-replay-gives = O que a repetição dá (pela ordem do seu resultado)
 nav-skip-main = Saltar para o conteúdo
 nav-skip-tables = Saltar para as mesas
-# issue 17 §6 (registration)
+# registration
 hint-phone-room = Sem indicativo, é acrescentado +{ $code } (o país da sala); de outro país: escreva o indicativo, p. ex. +55 11 98765 4321.
 players-photo-kept = Fotografia guardada do formulário enviado: fica no registo ao gravar.
 players-photo-kept-alt = A fotografia guardada
@@ -569,7 +569,7 @@ players-list-refused = { $list }: inscrição recusada. { $reason }
 err-choose-a-list = Assinale pelo menos uma lista.
 players-on-list = já na lista
 
-# issue 18 (join)
+# join
 err-join-lists-none = Escolha pelo menos uma lista.
 err-join-lists-too-many = Escolha no máximo { $max } listas.
 err-join-list-closed = Uma lista escolhida já não está aberta: escolha de novo entre as listas apresentadas.
@@ -612,7 +612,7 @@ join-no-blocks = Nenhum telefone está bloqueado.
 join-nav-desk-qr = Código de presença
 join-nav-phones = Telefones bloqueados
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 pref-title = Preferência de lugar (a ordem da lista mantém-se; a chamada oferece um lugar adequado quando há um livre)
 pref-seats = lugares { $seats }
 pref-avoid = não na mesa { $tables }

@@ -1,4 +1,4 @@
-# Mensagens aos jogadores (SMS e e-mail) e a página de mensagens da sala (issue 5).
+# Mensagens aos jogadores (SMS e e-mail) e a página de mensagens da sala.
 # Os SMS cabem num segmento sempre que possível (160 caracteres GSM-7, ou 70 quando há um
 # caráter fora do GSM-7); o remetente identifica a sala.
 
@@ -74,7 +74,7 @@ notify-link-sms = O seu lugar na lista em { $room }, em direto: { $link }
 notify-link-subject = A sua ligação para acompanhar o seu lugar na lista
 outbox-kind-link = ligação reenviada
 
-# issue 18 (join)
+# join
 notify-join-code-sms = { $code } é o seu código para as listas de { $room }. Válido { $minutes } min.
 notify-join-code-subject = O seu código: { $code }
 outbox-kind-join-code = código de inscrição

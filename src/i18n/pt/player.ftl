@@ -1,4 +1,4 @@
-# A página do próprio jogador (issue 5, /p/{token}): todas as chaves começam por plink- (sem
+# A página do próprio jogador (/p/{token}): todas as chaves começam por plink- (sem
 # colisões com os outros catálogos: uma chave repetida impede o arranque).
 
 plink-title = O seu lugar na lista
@@ -60,7 +60,7 @@ action-seat-call_answer = Respondeu a uma chamada (ligação própria)
 action-list-leave = Saiu de uma lista de espera (ligação própria)
 plink-seat-free-now = Há um lugar livre agora: a sala vai chamar por si em breve. Fique por perto.
 
-# issue 18 (join)
+# join
 join-title = Inscrever-se numa lista
 join-intro = Escolha até { $max } listas e indique o seu número de telemóvel: enviamos-lhe um código para o confirmar.
 join-pick = Listas (até { $max })
@@ -100,7 +100,7 @@ join-here-title = Confirmar presença
 join-here-stale = Este código mudou: leia de novo o que está no ecrã do balcão.
 join-here-no_link = Leia o código do balcão com o telemóvel com que se inscreveu na lista (no mesmo navegador) ou peça ao balcão que confirme a sua presença.
 
-# issue 18 §4 (seat preferences)
+# seat preferences
 plink-pref-title = Preferência de lugar
 plink-pref-hint = O seu lugar na lista não muda. Na sua vez, é-lhe oferecido um lugar livre adequado, se a mesa tiver um.
 plink-pref-seats = Lugares que prefere (por exemplo 1, 2)
@@ -109,5 +109,5 @@ plink-pref-accessible = Preciso de um lugar acessível
 plink-pref-wait = Manter o meu lugar na lista e esperar por um lugar adequado (a sala limita quantos lugares podem passar)
 plink-pref-save = Guardar a preferência
 
-# issue 18: an interest list with players on it
+# An interest list with players on it
 join-needed = faltam { $needed } para começar um jogo

@@ -1,4 +1,4 @@
-# Relatórios (issue 6): números, gráficos e ficheiros CSV do floor e da administração.
+# Relatórios: números, gráficos e ficheiros CSV do floor e da administração.
 report-nav = Relatórios
 report-title = Relatórios
 report-prev-day = Dia anterior

@@ -61,7 +61,7 @@ rules-hands-post-bb = Cinco mãos sem apostar: o jogador tem de fazer uma grande
 rules-hands-leave-rested-too-long = Três mãos seguidas sem jogar: o jogador tem de abandonar a mesa (PT-2007 13).
 rules-hands-leave-rested-repeatedly = Voltou a descansar sem ter apostado desde o último descanso: o jogador tem de abandonar a mesa (PT-2007 13).
 
-# Cagnotte, rake, comissão (issue 6)
+# Cagnotte, rake, comissão
 rules-cagnotte-session-percent = A percentagem por sessão tem de estar entre { $min } % e { $max } % (PT-2007 7b).
 rules-cagnotte-mode-fixed = A modalidade da percentagem é fixada antes do início da partida; para a mudar, inicie uma nova partida (PT-2007 7).
 rules-rake-negative = O pote e a percentagem não podem ser negativos.

@@ -223,7 +223,7 @@ tablet-live-reload = Ver o mais recente
 tablet-pair-qr-alt = Código QR: abre o formulário de emparelhamento do floor com este código
 tablet-pair-qr-help = Ou leia-o com o telemóvel de um responsável de sala: abre o formulário de emparelhamento com o código preenchido.
 
-## Cagnotte at the table (issue 6)
+## Cagnotte at the table
 err-hand-none-to-record = Ainda não se jogou nenhuma mão nesta mesa: não há pote nem percentagem a registar.
 rules-rake-session-game = A cagnotte deste jogo é cobrada por sessão: não se retira percentagem do pote (PT-2007 7).
 rules-cagnotte-over-due = No máximo { $max }: é o que este jogador deve pela sessão (PT-2007 7b).
@@ -296,10 +296,10 @@ err-hand-below-minimum = Não se pode dar uma mão: um jogo não pode começar n
     [one] só há uma pessoa sentada
    *[other] há { $seated } pessoas sentadas
 }.
-# issue 17 §6 (registration)
+# registration
 tablet-button = Botão
 tablet-small-blind = Small blind
-# issue 18 §3 (kiosk)
+# kiosk
 kiosks-title = Quiosques da receção
 kiosks-help = Um tablet na receção onde quem chega se inscreve nas listas de espera sem ajuda (o telemóvel, as listas, um código enviado para o telemóvel). Emparelhe-o com o código acima, escolhendo “Quiosque da receção” em vez de uma mesa.
 kiosks-none = Nenhum quiosque da receção está emparelhado.

@@ -1,4 +1,4 @@
-//! What the floor board shows (issue 17 §1): every table with its seats, calls, holds and
+//! What the floor board shows: every table with its seats, calls, holds and
 //! the dealer on shift, every game's list, read in a fixed number of queries whatever the
 //! room's size; and the names an action's toast says.
 
@@ -18,9 +18,9 @@ pub struct SeatView {
     pub seat_change: Option<i64>,
     /// The seated player's full name (the seat panel shows it under the alias).
     pub name: Option<String>,
-    /// The seated player's table-side state: stack, absence, missed blinds (issue 4).
+    /// The seated player's table-side state: stack, absence, missed blinds.
     pub side: Option<SeatSideRow>,
-    /// Issue 18 §4: the called player's seat preference, for the floor to see on the call.
+    /// The called player's seat preference, for the floor to see on the call.
     pub call_pref: Option<PrefSummary>,
 }
 
@@ -50,7 +50,7 @@ pub struct TableView {
     /// The dealer on shift at the table (their display name).
     pub dealer: Option<String>,
     /// The waiting players of the table's game (entry id, place, alias): whom the floor may
-    /// call out of order (issue 17 §2).
+    /// call out of order.
     pub waiting: Vec<(i64, i64, String)>,
     /// PT-2007 22, BSOP 34: the table's limits now (`services::limits::of`) and its pending
     /// change, if any.
@@ -131,9 +131,9 @@ pub struct GameList {
     /// BSOP 55, 58: the game's policy was changed and its tables still run the other one
     /// until a table of the game next opens or breaks.
     pub policy_pending: bool,
-    /// Issue 18 §2: where each shown entry came from (desk, call-in, phone, kiosk).
+    /// Where each shown entry came from (desk, call-in, phone, kiosk).
     pub origins: Vec<(i64, crate::domain::remote_join::EntrySource)>,
-    /// Issue 18 §1: guests keeping a place on this list until the desk registers them
+    /// Guests keeping a place on this list until the desk registers them
     /// (BSOP 1, 3: never called before).
     pub guests: Vec<crate::services::join::GuestLine>,
     /// The wait of a player joining the list now (`services::waits`; the lobby shows it).
@@ -149,7 +149,7 @@ impl GameList {
         Some((t, key.clone(), format!("{key}-why")))
     }
 
-    /// Where an entry came from (issue 18 §2).
+    /// Where an entry came from.
     pub fn origin(
         &self,
         entry_id: impl crate::web::ctx::Val<i64>,
@@ -171,7 +171,7 @@ pub struct Dashboard {
     pub failed_messages: i64,
 }
 
-/// Names for saying what an action did (the floor's toast, issue 17 §2): the player's alias,
+/// Names for saying what an action did (the floor's toast): the player's alias,
 /// the game's name, the table's number.
 pub fn names(
     conn: &mut DbConn,
@@ -200,7 +200,7 @@ pub fn names(
     Ok((alias, game, number))
 }
 
-/// Tables of one game on the board (issue 17 §1: tiles grouped by game).
+/// Tables of one game on the board (tiles grouped by game).
 pub struct TableGroup<'a> {
     /// None: tables without a game.
     pub game: Option<&'a GameRow>,
@@ -313,7 +313,7 @@ pub fn dashboard(
             seat_change_requests::player_id
         ))
         .load(dbc))?;
-    // Issue 18 §4: every stated seat preference (only players who stated one have a row),
+    // Every stated seat preference (only players who stated one have a row),
     // for the calls and lists shown: one statement whatever the room's size.
     let prefs = crate::services::seat_prefs::all(conn)?;
     let dealers: Vec<(i64, String)> = crate::native!(conn, |dbc| dealer_shifts::table
@@ -530,7 +530,7 @@ pub fn dashboard(
             guests: Vec::new(),
         });
     }
-    // Issue 18: the shown entries' origins and the guests' kept places, two reads for all.
+    // The shown entries' origins and the guests' kept places, two reads for all.
     let shown: Vec<i64> = lists
         .iter()
         .flat_map(|l| l.lines.iter().map(|x| x.entry.id))

@@ -84,7 +84,7 @@ pub(super) fn cancel_call_rows(
 
 /// What calling or seating a player asks the database about them first, in one statement
 /// with their row ([`player_checks`]): an open seat call (other than `except_call`), a seat
-/// held (BSOP 46), and more (issue 14: statements per call and per seating). The `has_…`
+/// held (BSOP 46), and more (statements per call and per seating). The `has_…`
 /// answers only tell whether a later check has anything to read: a player with no
 /// exclusion, no separation and no must-move refusal on record (nearly everyone) is checked
 /// without reading those tables again, and the checks give the same answers as when they
@@ -95,7 +95,7 @@ pub(super) struct PlayerChecks {
     pub called: bool,
     /// BSOP 46: a seat held now.
     pub seated: bool,
-    /// A seat preference stated (issue 18 §4).
+    /// A seat preference stated.
     pub has_pref: bool,
     /// Any exclusion on record (in force or not).
     pub has_bans: bool,
@@ -194,7 +194,7 @@ pub fn call_next(
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
-    // The table and its game's name (for the call's message) in one statement (issue 14).
+    // The table and its game's name (for the call's message) in one statement.
     let (t, game): (TableRow, Option<String>) = crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::id.eq(table_id))
@@ -241,7 +241,7 @@ pub fn call_next(
     let mut first_page: Option<Vec<WaitlistRow>> = None;
     // The last listed player checked, kept for the call (their alias: no second read).
     let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
-    // Issue 18 §4: the table's free and accessible seats (read once, for the first player
+    // The table's free and accessible seats (read once, for the first player
     // with a preference), another seat offered to a player it fits better, and the entries
     // passed over because their players wait for a preferred seat.
     let seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>> = Default::default();
@@ -309,7 +309,7 @@ pub fn call_next(
         // BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
         return Err(match must_move_waits {
             Some(p) => AppError::Conflict(p),
-            // Issue 18 §4: only players waiting for a preferred seat are left. Their wait is
+            // Only players waiting for a preferred seat are left. Their wait is
             // their choice: the seat is not forced on them (the floor may still call one by
             // choice), and no offer is counted against them since nobody else took it.
             None if !waiting.is_empty() => AppError::Conflict(
@@ -330,7 +330,7 @@ pub fn call_next(
             player_id,
         } => (player_id, Some(entry_id), "list"),
     };
-    // Issue 14: the first page as this call leaves it (the called entry no longer waits; only
+    // The first page as this call leaves it (the called entry no longer waits; only
     // it changes), when it still holds the list's head — the whole list, or enough players
     // not lapsed: the players now next are told from it, without reading the list again.
     // Not when another seat is offered: checking that seat may expire a call there, and the
@@ -344,7 +344,7 @@ pub fn call_next(
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
         });
     let player = checked.into_inner().filter(|p| p.id == player_id);
-    // Issue 18 §4: the seat offered is a free one of this table that fits the player better,
+    // The seat offered is a free one of this table that fits the player better,
     // when there is one (still free: checked as the asked seat was).
     let seat = match offered.get() {
         Some((p, s)) if p == player_id && entry_id.is_some() => {
@@ -369,7 +369,7 @@ pub fn call_next(
     )
 }
 
-/// What the caller of [`create_call`] already read in this write (issue 14: not read again).
+/// What the caller of [`create_call`] already read in this write (not read again).
 #[derive(Default)]
 struct Known {
     /// The called player's row (its alias for the event, the player for the message).
@@ -380,7 +380,7 @@ struct Known {
     game_name: Option<Option<String>>,
 }
 
-/// Issue 18 §4, for a listed player who can take this seat and stated a seat preference:
+/// For a listed player who can take this seat and stated a seat preference:
 /// `None` to call them (for another free seat of the table when one fits better: noted in
 /// `offered`), or `WaitsForSeat` when no free seat fits and they keep their place to wait
 /// for one, while they have offers left (noted in `waiting`, counted once someone else is
@@ -431,7 +431,7 @@ fn prefer_seat(
     }
 }
 
-/// Issue 17 §2: the floor calls a player of the list out of order (e.g. the one standing at
+/// The floor calls a player of the list out of order (e.g. the one standing at
 /// the desk), saying why. PT-2007 12 and BSOP 51 make list order the rule and the default, so
 /// the reason is required and audited with the player who was next in order. Every other rule
 /// still holds: the seat must be free, the player eligible (BSOP 1-3, 10), not seated or called
@@ -566,7 +566,7 @@ fn create_call(
             e.into()
         }
     };
-    // The call and the entry it takes: on PostgreSQL in one statement (issue 14).
+    // The call and the entry it takes: on PostgreSQL in one statement.
     let entry_moved = match (&mut *conn, entry_id) {
         (DbConn::Postgres(pg), Some(eid)) => Some(
             crate::db::floor_writes::insert_call_taking_entry(pg, &row, eid)
@@ -764,7 +764,7 @@ pub fn confirm_call(
     actor: &Actor,
     call_id: i64,
 ) -> AppResult<SeatingRow> {
-    // The call and its table in one statement (issue 14: statements per seating).
+    // The call and its table in one statement (statements per seating).
     let (c, t): (SeatCallRow, TableRow) = crate::native!(conn, |dbc| seat_calls::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
         .filter(seat_calls::id.eq(call_id))

@@ -12,7 +12,7 @@ pub struct ListLine {
     /// The wait shown for this place (`services::waits`; None: no table of the game in
     /// play).
     pub wait: Option<crate::domain::waits::WaitEstimate>,
-    /// Issue 18 §4: the player's seat preference, for the floor to see.
+    /// The player's seat preference, for the floor to see.
     pub pref: Option<crate::services::seat_prefs::PrefSummary>,
 }
 
@@ -313,7 +313,7 @@ pub fn remove(
     Ok(after)
 }
 
-/// How long after a removal from a list the floor may undo it (issue 17 §2: a slip of the
+/// How long after a removal from a list the floor may undo it (a slip of the
 /// hand on a busy night is put right at once, before anyone else moved up for long).
 pub const UNDO_REMOVAL_SECS: i64 = 10;
 

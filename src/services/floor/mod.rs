@@ -119,7 +119,7 @@ pub fn emit<P: Serialize>(
     Ok(seq)
 }
 
-// ---- messages to players (issue 5; `crate::notify`) ----------------------------------------
+// ---- messages to players (`crate::notify`) ----------------------------------------
 // Each is put in the outbox in the transaction of the action that causes it.
 
 /// BSOP 36: "your chips are in custody": amount, table, where they are kept.
@@ -168,7 +168,7 @@ fn tell_call(
         Ok(())
     };
     match player.filter(|p| p.id == call.player_id) {
-        // The player the call checked (issue 14: not read again).
+        // The player the call checked (not read again).
         Some(p) => {
             let room = room_facts(conn)?;
             messages::tell_player(conn, now, p, &room, kind, fill)?
@@ -232,7 +232,7 @@ pub(crate) fn notify_heads(
     notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet, None)
 }
 
-/// A game's name, read once for all the messages of one change (issue 14: statements).
+/// A game's name, read once for all the messages of one change (statements).
 struct GameName {
     id: Option<i64>,
     name: Option<Option<String>>,
@@ -292,7 +292,7 @@ fn notify_heads_of(
         .collect();
     let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id, kind)).collect();
     messages::mark_all(conn, now, &marked)?;
-    // The players told, read in one statement (issue 14: usually two).
+    // The players told, read in one statement (usually two).
     let told: Vec<i64> = due
         .iter()
         .filter(|(_, e, _)| quiet != Some(e.id))

@@ -140,7 +140,7 @@ fn in_must_move_order(mut rows: Vec<MustMoveRow>) -> Vec<(SeatingRow, PlayerRow)
 }
 
 /// A game's must-move table, with its players in must-move order, read in one statement
-/// (issue 14: every call to a main game asks; nobody there is the usual answer). `None`
+/// (every call to a main game asks; nobody there is the usual answer). `None`
 /// when the game has no must-move table in play, or nobody sits at it.
 #[allow(clippy::type_complexity)]
 fn must_move_table_with_players(
@@ -223,7 +223,7 @@ pub(super) fn must_move_due_for(
     if !same_limits(conn, &m, t, game_id)? {
         return Ok((Vec::new(), None));
     }
-    // Read only when needed (issue 14: statements per call): who sits at the main table
+    // Read only when needed (statements per call): who sits at the main table
     // (for a separation), the must-move table's protected seats (for the one player due).
     let mut here: Option<Vec<i64>> = None;
     let mut players = Vec::new();
@@ -253,7 +253,7 @@ pub(super) fn must_move_due_for(
         });
         // BSOP 57: only the first in order who can take the seat is ever due (or waited
         // for), so the others need not be checked: three queries per call instead of three
-        // per player at the must-move table (issue 14: 30 of a call's 59 statements).
+        // per player at the must-move table (30 of a call's 59 statements).
         break;
     }
     let due = must_move_due(&players);

@@ -119,9 +119,8 @@ pub(super) fn check_seat(
     }
     check_not_closing(now, profile, t)?;
     // Whether the seat is taken, called or held, the table's players, and whether a seat
-    // change is asked there or a cagnotte session is open, in one statement (issue 14:
-    // statements per call and per seating); the calls and the hold are read only when there
-    // are some.
+    // change is asked there or a cagnotte session is open, in one statement; the calls
+    // and the hold are read only when there are some.
     let (taken, called, held, seated, seat_changes, session_open) = {
         use diesel::dsl::exists;
         crate::native!(conn, |dbc| diesel::select((
@@ -395,7 +394,7 @@ pub(super) fn seat_player(
 }
 
 /// What a seating's checks read in this transaction, so that [`start_seating`] does not
-/// read it again (issue 14: statements per seating).
+/// read it again (statements per seating).
 struct SeatingReads {
     /// The player has open calls (other than the one answered).
     other_calls: bool,
@@ -423,7 +422,7 @@ fn start_seating(
             e.into()
         }
     };
-    // The seating and the entry it uses up: on PostgreSQL in one statement (issue 14).
+    // The seating and the entry it uses up: on PostgreSQL in one statement.
     match (&mut *conn, entry_id) {
         (DbConn::Postgres(pg), Some(eid)) => {
             crate::db::floor_writes::insert_seating_using_entry(pg, row, eid, now.naive_utc())
@@ -456,7 +455,7 @@ fn start_seating(
     let session_open = known.as_ref().map(|k| k.session_open);
     crate::services::cagnotte::on_seat(conn, now, actor, row, session_open)?;
     // The caller read in this transaction that there are none (one statement less per
-    // seating, issue 14).
+    // seating).
     if known.is_some_and(|k| !k.other_calls) {
         return Ok(());
     }
@@ -479,7 +478,7 @@ pub fn leave(
     reason: &str,
 ) -> AppResult<SeatingRow> {
     // The seating, its table, how many sit there, and whether the player has an open call or
-    // seat-change request anywhere, in one statement (issue 14: statements per leave; what
+    // seat-change request anywhere, in one statement (statements per leave; what
     // ends with the seating is read only when there is some).
     let (s, t, seated, calls_open, changes_open): (SeatingRow, TableRow, Option<i64>, bool, bool) =
         crate::native!(conn, |dbc| {
@@ -540,7 +539,7 @@ pub fn leave(
     if n != 1 {
         return Err(conflict("err-already-left"));
     }
-    // The row as the update left it (issue 14: no second read; `now` is already truncated
+    // The row as the update left it (no second read; `now` is already truncated
     // to what both databases store).
     let after = SeatingRow {
         left_at: Some(now.naive_utc()),

@@ -32,7 +32,7 @@ pub(super) fn apply_table_rules_to(
 }
 
 /// [`apply_table_rules_to`] with the number of players seated at the table now, as this
-/// transaction knows it (issue 14: no count read again after a seating or a leave).
+/// transaction knows it (no count read again after a seating or a leave).
 pub(super) fn apply_table_rules_counted(
     conn: &mut DbConn,
     now: DateTime<Utc>,

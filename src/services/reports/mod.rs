@@ -1,4 +1,4 @@
-//! The room's reports (issue 6; PT-2007 5, 7, 9, 24; MO-13 11): what the house took and what
+//! The room's reports (PT-2007 5, 7, 9, 24; MO-13 11): what the house took and what
 //! it was owed, tips, play and the waiting lists, per table, per game, per dealer shift and
 //! per gaming day, over one gaming day or one month; and each player's hours per day and
 //! month (for comps). One function, [`build`], computes every figure; the page, its charts,
@@ -52,7 +52,7 @@
 //! Money is integer minor units throughout; ratios (occupancy, hands per hour) are integers
 //! too (per mille, tenths), so no figure depends on floating point.
 //!
-//! **Sums never wrap** (issue 16.3). Every money figure is added in Rust with
+//! **Sums never wrap**. Every money figure is added in Rust with
 //! [`crate::domain::money::add_to`] (checked): a total that leaves i64 makes the report a 409
 //! `err-money-overflow` instead of a negative figure. No SQL `SUM` is used: [`rows`] reads the
 //! rows one by one (SQLite's integer `SUM` would raise "integer overflow", PostgreSQL's
@@ -380,7 +380,7 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// The derived figures. Money is added with checked arithmetic (issue 16.3): a total that
+    /// The derived figures. Money is added with checked arithmetic: a total that
     /// leaves i64 is an error ([`money::Overflow`], a 409 saying so), never a wrapped figure.
     fn finish(&mut self) -> Result<(), money::Overflow> {
         self.difference = money::sub(money::sub(self.due, self.collected)?, self.exempt)?;
@@ -529,7 +529,7 @@ impl Report {
         self.shifts_sum.clone()
     }
 
-    /// The shifts added up, money checked (issue 16.3): done once by [`build`].
+    /// The shifts added up, money checked: done once by [`build`].
     fn add_shifts(shifts: &[ShiftLine]) -> Result<Figures, money::Overflow> {
         let mut t = Figures::default();
         for s in shifts {

@@ -93,7 +93,7 @@ pub(super) fn dues(
 /// On PostgreSQL the ~650k rows of a month come grouped by table, game and rake (a few
 /// hundred groups), each with the array of its hands' start times: sending and decoding one
 /// row per hand was most of the report's time there, and the server now sends one value
-/// per hand instead of four. No sum is taken in SQL (issue 16.3): the caller still adds
+/// per hand instead of four. No sum is taken in SQL: the caller still adds
 /// each hand's rake, checked. The same hands, the same values; only their order differs,
 /// which no figure depends on.
 pub(super) fn hands(

@@ -1,4 +1,4 @@
-//! The table side: what the dealer records at each seat (issue 4). Buy-ins with the amount a
+//! The table side: what the dealer records at each seat. Buy-ins with the amount a
 //! returning player must bring (BSOP 26, 37; PT-2007 28), rebuys (PT-2007 79), a table change
 //! with the whole stack (BSOP 27), cashing out with the minimum stay of winners (BSOP 38),
 //! away/back with the missed-blind and absence buttons (BSOP 36, 39; PT-2007 90), chip removal
@@ -184,7 +184,7 @@ fn check_stack(
 }
 
 /// Chips bought with `stack` already at the seat: at least one minor unit, and the stack after
-/// them within [`money::stack`] (issue 16.3; the game's rules then narrow it).
+/// them within [`money::stack`] (the game's rules then narrow it).
 fn check_chips(
     conn: &mut DbConn,
     buy_in_max: Option<i64>,

@@ -1,4 +1,4 @@
-//! A staff member's own sessions (issue 16 §1): where they are signed in (device, address,
+//! A staff member's own sessions: where they are signed in (device, address,
 //! last use), and a button to end any of them — a browser left signed in at the desk, a
 //! lost phone.
 

@@ -1766,7 +1766,7 @@ struct StaffEditPage {
     saved: bool,
     /// Editing one's own account (role and active cannot be taken away).
     is_me: bool,
-    /// Sessions and API tokens of this person still open (issue 16).
+    /// Sessions and API tokens of this person still open.
     open_sessions: usize,
 }
 
@@ -1980,7 +1980,7 @@ fn audit_line(r: AuditRow) -> AuditLine {
         _ => None,
     };
     let short_hash = r.hash.chars().take(12).collect();
-    // A draw's record names its draw: the row links to the readable record (issue 17 §3).
+    // A draw's record names its draw: the row links to the readable record.
     let draw = if r.action == "draw.record" {
         serde_json::from_str::<serde_json::Value>(&r.after_json)
             .ok()

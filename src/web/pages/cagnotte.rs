@@ -1,4 +1,4 @@
-//! `/floor/cagnotte`: the floor's view of the house's percentage (issue 6) — each table's
+//! `/floor/cagnotte`: the floor's view of the house's percentage — each table's
 //! open session (PT-2007 7b) with what is due, collected and exempted; the exemption of a due
 //! with a reason; the floor's close of a session whose hour of play is up.
 

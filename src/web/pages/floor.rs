@@ -89,11 +89,11 @@ struct Page {
     draws: LastDraws,
     /// The board's search and game filter (from the address: a reload keeps them).
     filter: BoardFilter,
-    /// What was typed in the join form when it was refused (kept, issue 17 §2).
+    /// What was typed in the join form when it was refused (kept).
     typed: String,
     /// The table whose panel is open (`/floor?table=N`).
     panel: Option<TableView>,
-    /// What the last action did (issue 17 §2), with its undo if it has one.
+    /// What the last action did, with its undo if it has one.
     done: Option<Flash>,
     /// Tiles and lists render for the page, not as out-of-band swaps.
     oob: bool,
@@ -133,7 +133,7 @@ pub(super) async fn load_since(
     .await
 }
 
-/// Each table's newest draw, linked from the table (issue 17 §3).
+/// Each table's newest draw, linked from the table.
 pub(super) struct LastDraws(HashMap<i64, i64>);
 
 impl LastDraws {
@@ -248,7 +248,7 @@ async fn act(
 }
 
 /// Like [`act`], but a success goes where the action says (e.g. a draw: the dashboard naming
-/// its result, issue 17 §3).
+/// its result).
 async fn act_to(
     req: &HttpRequest,
     st: &AppState,
@@ -260,7 +260,7 @@ async fn act_to(
 }
 
 /// Like [`act`], and the dashboard then says what happened (a toast naming the player, the
-/// list or the seat: issue 17 §2). `typed`: what the form's player field held, kept if the
+/// list or the seat). `typed`: what the form's player field held, kept if the
 /// action is refused.
 pub(super) async fn act_said(
     req: &HttpRequest,
@@ -404,7 +404,7 @@ async fn join(
 
 /// A player typed at the desk: an entry of the type-ahead ("Alias — Name (#37)"), `#number`,
 /// a document number, a player number, or a name, alias or phone that only one player has
-/// (issue 17 §2). Several matches: refused, naming them, so the floor picks one.
+///. Several matches: refused, naming them, so the floor picks one.
 fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResult<i64> {
     let t = typed.trim();
     if t.is_empty() {
@@ -519,7 +519,7 @@ async fn remove(
     .await
 }
 
-/// Issue 17 §2: a removal from a list undone within seconds (the toast's "Undo").
+/// A removal from a list undone within seconds (the toast's "Undo").
 async fn restore(
     req: HttpRequest,
     st: web::Data<AppState>,
@@ -607,7 +607,7 @@ struct ChosenForm {
     reason: Option<String>,
 }
 
-/// Issue 17 §2: a chosen player of the list called out of order, with the floor's reason.
+/// A chosen player of the list called out of order, with the floor's reason.
 async fn call_chosen(
     req: HttpRequest,
     st: web::Data<AppState>,

@@ -1,4 +1,4 @@
-//! The floor board's moving parts (issue 17 §1, §2): a table's panel, the live update that
+//! The floor board's moving parts: a table's panel, the live update that
 //! re-renders only the tiles and lists an event touched, and the toast that says what the
 //! last action did.
 

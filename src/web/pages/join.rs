@@ -1,4 +1,4 @@
-//! Issue 18: joining the lists from a phone — the public, phone-first pages (`/join`: the
+//! Joining the lists from a phone — the public, phone-first pages (`/join`: the
 //! games, the lists chosen, the phone; `/join/code/{token}`: the code), the lobby's QR code
 //! (`/join/qr.svg`), the desk's check-in code (`/floor/desk-qr`, scanned to
 //! `/join/here/{token}`) and the floor's blocked phones (`/floor/phones`).

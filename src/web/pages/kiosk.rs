@@ -1,7 +1,7 @@
-//! Issue 18 §3: the desk kiosk — a tablet paired as a kiosk (`/floor/tablets`) where walk-ins
+//! The desk kiosk — a tablet paired as a kiosk (`/floor/tablets`) where walk-ins
 //! join the lists by themselves: their phone → the lists (and a name, for someone not yet
 //! registered) → the one-time code sent to that phone → "you are on the list, place N" → an
-//! optional seat preference (issue 18 §4) → done.
+//! optional seat preference → done.
 //!
 //! Every rule is the phone join's (`services::join` with `Via::Kiosk`): the games offered, the
 //! most lists, the code's 10 minutes and 5 tries, the per-phone and per-room limits, the SMS
@@ -636,7 +636,7 @@ async fn code_submit(
     }
 }
 
-/// `POST /kiosk/pref`: the player just verified states a seat preference (issue 18 §4), saved
+/// `POST /kiosk/pref`: the player just verified states a seat preference, saved
 /// as theirs (`seat_prefs::set`, audited with the player as the actor).
 async fn pref_submit(
     req: HttpRequest,

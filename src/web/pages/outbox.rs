@@ -1,4 +1,4 @@
-//! `/floor/messages`: every message to players (issue 5) — waiting, being sent, sent,
+//! `/floor/messages`: every message to players — waiting, being sent, sent,
 //! failed — with each attempt and its error, filtered by player and status; failed ones can
 //! be sent again ("retry now", audited).
 

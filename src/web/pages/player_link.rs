@@ -1,4 +1,4 @@
-//! The player's own page, `/p/{token}` (issue 5): phone-first, in the player's language,
+//! The player's own page, `/p/{token}`: phone-first, in the player's language,
 //! refreshing itself by short polling of `/p/{token}/state` with an ETag (304 when nothing
 //! changed), and the three answers as plain forms.
 //!
@@ -305,7 +305,7 @@ struct Page<'a> {
     now: i64,
     /// A refusal shown on the page (409: "need more time" asked twice).
     notice: Option<String>,
-    /// Issue 18 §4: the seat-preference form: what was typed when it was refused, else what
+    /// The seat-preference form: what was typed when it was refused, else what
     /// is stored.
     pref: PrefForm,
     /// Why the seat-preference form was refused, shown next to it.
@@ -701,7 +701,7 @@ async fn leave(
     .await
 }
 
-/// `POST /p/{token}/seat-preference` (issue 18 §4): the player states their seat preference
+/// `POST /p/{token}/seat-preference`: the player states their seat preference
 /// from their own link. A refused field shows the page again (422) with the reason and what
 /// was typed; nothing is saved.
 async fn set_pref(

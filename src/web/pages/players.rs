@@ -44,7 +44,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         AppError::TooLarge(Problem::new("err-photo-too-large").arg("max", 5)).into()
                     }
                     // A text field that is not text (invalid UTF-8, or sent as a file): that
-                    // field is refused, not the photo's size (issue 16.7).
+                    // field is refused, not the photo's size.
                     M::Field { name, .. } => {
                         AppError::Validation(vec![crate::domain::FieldError::new(
                             &name,
@@ -151,7 +151,7 @@ struct FormPage {
     c: Ctx,
     /// None: a new player.
     player_id: Option<i64>,
-    /// Issue 18: the guest (joined from their phone) this registration is for: their kept
+    /// The guest (joined from their phone) this registration is for: their kept
     /// places become the new player's entries.
     guest: Option<i64>,
     has_photo: bool,
@@ -194,7 +194,7 @@ fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPa
 
 #[derive(Deserialize)]
 struct NewQuery {
-    /// Issue 18: register a guest who joined from their phone (name and phone filled in).
+    /// Register a guest who joined from their phone (name and phone filled in).
     guest: Option<i64>,
 }
 
@@ -243,7 +243,7 @@ pub struct PlayerUpload {
     photo: Option<MpBytes>,
     /// The photo a refused form kept (`photo::keep`), used when no new file is chosen.
     kept_photo: Option<Text<String>>,
-    /// Issue 18: the guest this registration is for.
+    /// The guest this registration is for.
     guest: Option<Text<String>>,
 }
 
@@ -421,7 +421,7 @@ async fn create(
         .write(move |_, conn| {
             let room = services::room::get(conn)?;
             let made = svc::create(conn, now, room.tz, &actor, &input, to_store.as_ref())?;
-            // Issue 18 (BSOP 1, 3): a guest registered at the desk; their kept places are now
+            // A guest registered at the desk; their kept places are now
             // the player's entries, in the same transaction.
             if let Some(g) = guest {
                 services::join::adopt_guest(conn, now, &actor, g, made.0.id)?;
@@ -430,7 +430,7 @@ async fn create(
         })
         .await;
     match result {
-        // Issue 17 §6: the record says it was saved, naming the player.
+        // The record says it was saved, naming the player.
         Ok((row, _)) => Ok(see_other(&format!("/players/{}?saved=new", row.id))),
         Err(e) => form_again(&st, &who, c, None, &form, photo, e, guest).await,
     }
@@ -529,7 +529,7 @@ struct ShowPage {
     refused: Vec<String>,
     /// The call-in box as it was sent (kept on a refusal).
     call_in: bool,
-    /// Issue 18 §4: the seat-preference form (as typed when refused, else as stored), its
+    /// The seat-preference form (as typed when refused, else as stored), its
     /// refusal, and whether it was just saved.
     pref: PrefForm,
     pref_error: Option<String>,
@@ -543,7 +543,7 @@ struct ShowPage {
 #[derive(Deserialize)]
 struct ShowQuery {
     link: Option<String>,
-    /// `saved` after the seat preference was saved (issue 18 §4).
+    /// `saved` after the seat preference was saved.
     pref: Option<String>,
     saved: Option<String>,
     /// Game ids joined from this page (`3,5`).
@@ -671,7 +671,7 @@ async fn show(
         _ => None,
     }
     .map(str::to_string);
-    // Issue 17 §6: a visible confirmation after saving, naming the player (the name is read
+    // A visible confirmation after saving, naming the player (the name is read
     // from the record, never from the address).
     page.saved_notice = match q.saved.as_deref() {
         Some("new") => Some("players-saved-new"),
@@ -698,7 +698,7 @@ async fn show(
     render(StatusCode::OK, &page)
 }
 
-/// `POST /players/{id}/seat-preference` (issue 18 §4): the floor states a player's seat
+/// `POST /players/{id}/seat-preference`: the floor states a player's seat
 /// preference for them. Saved: back to the record; refused: the record again (422) with the
 /// reason next to the form and what was typed.
 async fn set_pref(
@@ -744,7 +744,7 @@ struct CsrfPrefForm {
     pref: PrefForm,
 }
 
-/// "Add to a list" on the player's record (issue 17 §2): the lists ticked, as the call-in box
+/// "Add to a list" on the player's record: the lists ticked, as the call-in box
 /// says.
 #[derive(Deserialize)]
 struct JoinListsForm {
@@ -973,7 +973,7 @@ struct Back {
     from: Option<i64>,
 }
 
-// ---- the player's link (issue 5): shown as a QR code at the desk, sent again, revoked ----------
+// ---- the player's link: shown as a QR code at the desk, sent again, revoked ----------
 
 #[derive(Template)]
 #[template(path = "players/link.html")]

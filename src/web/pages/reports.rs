@@ -1,4 +1,4 @@
-//! The room's reports for the floor and the admin (issue 6): `/floor/reports` (a gaming day
+//! The room's reports for the floor and the admin: `/floor/reports` (a gaming day
 //! or a month, optionally one game or one table), its CSV export (`/floor/reports.csv`, one
 //! file per table of figures, chosen by `part`), the same figures as JSON
 //! (`/floor/reports.json`), and the players' hours for comps (`/floor/reports/players`, with

@@ -113,7 +113,7 @@ fn load_view(
 /// `/tablet`: unpaired → the pairing code; paired but nobody signed in → the sign-in page
 /// (back here after); paired and signed in (dealer, floor, admin) → the table.
 async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpResponse> {
-    // Issue 18 §3: a device paired as the desk kiosk shows the kiosk (a revoked one falls
+    // A device paired as the desk kiosk shows the kiosk (a revoked one falls
     // through to the pairing code, as a revoked tablet does).
     if let super::kiosk::KioskDevice::Paired(..) = super::kiosk::kiosk_device(&req, &st).await? {
         return Ok(see_other("/kiosk"));
@@ -301,7 +301,7 @@ async fn pair_status(req: HttpRequest, st: web::Data<AppState>) -> AppResult<Htt
             .insert_header(("Cache-Control", "no-store"))
             .finish()),
         Ok(Some(paired)) => {
-            // A dealer tablet or (issue 18 §3) the desk kiosk: each its own kind of token, in
+            // A dealer tablet or the desk kiosk: each its own kind of token, in
             // the same device cookie (a device is one or the other).
             let (id, ver, kind, to) = match paired {
                 tablets::Paired::Tablet(t) => (t.id, t.token_version, TokenKind::Device, "/tablet"),
@@ -495,7 +495,7 @@ async fn seat(
 struct FloorTablets {
     c: Ctx,
     tablets: Vec<(TabletRow, i32)>,
-    /// Issue 18 §3: the desk kiosks still paired.
+    /// The desk kiosks still paired.
     kiosks: Vec<crate::db::models::KioskRow>,
     tables: Vec<(i64, i32)>,
     messages: Vec<services::table_side::MessageLine>,
@@ -635,7 +635,7 @@ async fn floor_pair(
         .table_id
         .as_deref()
         .and_then(|v| v.trim().parse::<i64>().ok());
-    // Issue 18 §3: "desk kiosk" is a choice of the table list (no table: walk-ins join there).
+    // "desk kiosk" is a choice of the table list (no table: walk-ins join there).
     let as_kiosk = f.table_id.as_deref().map(str::trim) == Some(KIOSK_CHOICE);
     let r = match (as_kiosk, table_id) {
         (true, _) => {
@@ -772,7 +772,7 @@ async fn message_seen(
     .await
 }
 
-/// Issue 18 §3: the floor revokes a desk kiosk (audited); it shows the pairing code again.
+/// The floor revokes a desk kiosk (audited); it shows the pairing code again.
 async fn floor_revoke_kiosk(
     req: HttpRequest,
     st: web::Data<AppState>,
