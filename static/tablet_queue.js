@@ -36,7 +36,12 @@
   // The server's clock minus the tablet's (from each answer's Date header), so that the time
   // tapped is said on the server's clock.
   var skew = 0;
+  // The time tapped is on the server's clock: the page says what it was when rendered
+  // (`data-now`, ms); without it, the answers' Date header (whole seconds) stands in.
+  var rendered = Number(banner.getAttribute("data-now"));
+  if (rendered > 0) { skew = rendered - Date.now(); }
   function learnClock(res) {
+    if (rendered > 0) { return; }
     var d = res.headers.get("Date");
     var t = d ? Date.parse(d) : NaN;
     if (!isNaN(t)) { skew = t - Date.now(); }

@@ -13,6 +13,9 @@
 //! player's tap refused because the player left; the API shows each message seen once, in
 //! that order.
 //!
+//! A second test sends the same "missed big blind" form twice (as a browser re-sends a form)
+//! and finds one missed blind recorded (BSOP 36); a tap on the page rendered again counts.
+//!
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-offline-{offline,sent}.png`; on failure `target/browser-failure.png`.
 
@@ -163,11 +166,22 @@ async fn click(c: &Client, css: &str) {
     ok(c, el.click().await, &format!("tapping `{css}`")).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn taps_made_offline_are_sent_in_order_when_back_and_a_player_who_left_is_refused() {
-    let Some(chromedriver) = chromedriver_or_skip() else {
-        return;
-    };
+/// The demo room's table 2 with its tablet paired (through the API) and `dealer1` signed in
+/// on it, on the table's screen; seat 1's seating id.
+struct Tablet {
+    server: Server,
+    webdriver_url: String,
+    t: Client,
+    token: String,
+    table_id: i64,
+    seating: i64,
+    href: String,
+    _chromedriver: ChildGuard,
+    _tmp: tempfile::TempDir,
+}
+
+async fn paired_tablet() -> Option<Tablet> {
+    let chromedriver = chromedriver_or_skip()?;
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
         start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
@@ -230,6 +244,38 @@ async fn taps_made_offline_are_sent_in_order_when_back_and_a_player_who_left_is_
         .next()
         .and_then(|s| s.parse().ok())
         .expect("seating id");
+
+    Some(Tablet {
+        server,
+        webdriver_url,
+        t,
+        token,
+        table_id,
+        seating,
+        href,
+        _chromedriver,
+        _tmp: tmp,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn taps_made_offline_are_sent_in_order_when_back_and_a_player_who_left_is_refused() {
+    let Some(Tablet {
+        server,
+        webdriver_url,
+        t,
+        token,
+        table_id,
+        seating,
+        href,
+        _chromedriver,
+        _tmp,
+        ..
+    }) = paired_tablet().await
+    else {
+        return;
+    };
+    let base = &server.base;
 
     // Two messages from the floor; the dealer opens the player's page at seat 1.
     let m1 = api(
@@ -388,4 +434,109 @@ async fn taps_made_offline_are_sent_in_order_when_back_and_a_player_who_left_is_
         !page.contains("id=\"seat-open-1\""),
         "seat 1 is free after the player left"
     );
+}
+
+/// The seat's missed big blinds, as the API reads them.
+fn missed_bb(server: &Server, token: &str, table_id: i64, seating: i64) -> i64 {
+    let side = api(
+        server,
+        "GET",
+        &format!("/api/v1/tables/{table_id}/side"),
+        token,
+        None,
+    );
+    side["seated"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["side"]["seating_id"] == json!(seating)))
+        .and_then(|x| x["side"]["missed_bb"].as_i64())
+        .unwrap_or_else(|| panic!("seating {seating} at the table: {side}"))
+}
+
+/// BSOP 36 counts missed big blinds: the same "missed big blind" form sent twice (the browser
+/// re-sending it, or the dealer tapping again after a lost answer) records one; a tap on the
+/// page rendered again is another tap and counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_missed_blind_form_sent_twice_records_one() {
+    let Some(Tablet {
+        server,
+        t,
+        token,
+        table_id,
+        seating,
+        href,
+        _chromedriver,
+        _tmp,
+        ..
+    }) = paired_tablet().await
+    else {
+        return;
+    };
+    let base = &server.base;
+    ok(
+        &t,
+        t.goto(&format!("{base}{href}")).await,
+        "opening the seat's page",
+    )
+    .await;
+    // Away first: the missed blinds are recorded while the player is away.
+    click(&t, "#mark-away").await;
+    wait_path(&t, "the table after the tap", |p| p == "/tablet").await;
+    ok(
+        &t,
+        t.goto(&format!("{base}{href}")).await,
+        "opening the seat's page again",
+    )
+    .await;
+    wait_css(&t, "#missed-big").await;
+    assert_eq!(missed_bb(&server, &token, table_id, seating), 0);
+
+    // The form's own fields, posted twice as a browser re-sends a form.
+    let answers = ok(
+        &t,
+        t.execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             const f = document.getElementById('missed-big').form; \
+             const body = () => new URLSearchParams(new FormData(f)); \
+             const send = () => fetch(f.action, { method: 'POST', body: body(), \
+               credentials: 'same-origin' }); \
+             send().then(a => send().then(b => done([a.status, b.status, \
+               f.querySelector('input[name=idempotency_key]').value.length]))) \
+               .catch(e => done(String(e)));",
+            vec![],
+        )
+        .await,
+        "posting the form twice",
+    )
+    .await;
+    let key_len = answers[2].as_i64().unwrap_or(0);
+    assert!(key_len >= 16, "the form carries its key: {answers}");
+    assert_eq!(
+        answers[0], answers[1],
+        "the second answer is the first one: {answers}"
+    );
+    assert_eq!(
+        missed_bb(&server, &token, table_id, seating),
+        1,
+        "one missed big blind, not two"
+    );
+
+    // The page rendered again: a new form, a new key, a second missed blind.
+    ok(
+        &t,
+        t.goto(&format!("{base}{href}")).await,
+        "opening the seat's page again",
+    )
+    .await;
+    click(&t, "#missed-big").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while missed_bb(&server, &token, table_id, seating) != 2 {
+        if Instant::now() >= deadline {
+            fail(
+                &t,
+                "a tap on the page rendered again records a second missed blind",
+            )
+            .await;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }

@@ -19,9 +19,17 @@ async fn queued(
     fields: &[(&str, &str)],
     tapped_at: Option<DateTime<Utc>>,
 ) -> crate::support::Resp {
+    // Each tap its own key, as the tablet's queue gives it.
+    static TAPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let key = format!(
+        "tap-{}",
+        TAPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
     let at = tapped_at.map(|t| t.to_rfc3339());
-    let mut form: Vec<(&str, &str)> =
-        vec![("csrf", r.dealer.csrf.as_str()), ("idempotency_key", "k-1")];
+    let mut form: Vec<(&str, &str)> = vec![
+        ("csrf", r.dealer.csrf.as_str()),
+        ("idempotency_key", key.as_str()),
+    ];
     form.extend_from_slice(fields);
     if let Some(at) = at.as_deref() {
         form.push(("tapped_at", at));
@@ -33,7 +41,7 @@ async fn queued(
                 .cookie(r.tablet.c())
                 .cookie(r.dealer.c())
                 .insert_header(("X-Tablet-Queue", "1"))
-                .insert_header(("Idempotency-Key", "k-1"))
+                .insert_header(("Idempotency-Key", key.as_str()))
                 .set_form(form)
                 .to_request(),
         )
