@@ -5,9 +5,9 @@
 //!
 //! - The key is kept per asker ([`scope`]): the signed-in staff member (page session or API
 //!   token), else the paired tablet or kiosk, the player's link, or the browser's pre-sign-in
-//!   cookie. A key sent with none of these cannot be kept apart from anyone else's and is
-//!   refused (422); a request whose credentials are stale runs as without a key (its handler
-//!   refuses it, and a refusal changes nothing).
+//!   cookie. A key sent with none of these, or with credentials that no longer sign anyone
+//!   in, cannot be kept apart from a stranger's: the request runs as without a key (its
+//!   handler answers it — 401 where a sign-in is needed; sign-in itself may be repeated).
 //! - Atomicity: the key's row is written by [`AppState::write`](crate::state::AppState::write)
 //!   inside the same transaction as the request's effect, the first time the request
 //!   writes ([`claim`]); the answer is stored right after. A request that commits no write
@@ -266,10 +266,7 @@ pub async fn guard(
     }
     let scope = match scope(&req).await {
         Scope::Of(s) => s,
-        Scope::Stale => return next.call(req).await.map(|r| r.map_into_boxed_body()),
-        Scope::Nobody => {
-            return Ok(refuse(req, AppError::field(HEADER, "err-idem-no-identity")));
-        }
+        Scope::Nobody => return next.call(req).await.map(|r| r.map_into_boxed_body()),
     };
     let target = req
         .uri()
@@ -423,10 +420,8 @@ fn replay(row: &IdempotencyRow) -> Option<HttpResponse> {
 /// Who a key belongs to.
 enum Scope {
     Of(String),
-    /// Credentials that no longer sign anyone in, and nothing else: the request runs as
-    /// without a key (its handler refuses it).
-    Stale,
-    /// No sign-in, device, link or cookie at all.
+    /// No sign-in, device, link or cookie that names anyone (none at all, or credentials
+    /// that no longer sign anyone in): the request runs as without a key.
     Nobody,
 }
 
@@ -439,9 +434,7 @@ async fn scope(req: &ServiceRequest) -> Scope {
     use super::extract::{authenticate, PRELOGIN_COOKIE, SESSION_COOKIE};
     use crate::auth::{verify, TokenKind};
     let r = req.request();
-    let has_credentials =
-        req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some();
-    if has_credentials {
+    if req.headers().contains_key(header::AUTHORIZATION) || req.cookie(SESSION_COOKIE).is_some() {
         if let Ok(a) = authenticate(r).await {
             return Scope::Of(format!("staff:{}", a.staff.id));
         }
@@ -470,11 +463,7 @@ async fn scope(req: &ServiceRequest) -> Scope {
     {
         return Scope::Of(hashed("browser", c.value()));
     }
-    if has_credentials {
-        Scope::Stale
-    } else {
-        Scope::Nobody
-    }
+    Scope::Nobody
 }
 
 #[cfg(test)]

@@ -191,7 +191,19 @@ async fn keys_too_long_or_with_control_characters_are_refused() {
     assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(app.count("players"), players + 1);
     assert_eq!(app.audit_count(), audit + 1);
-    // Without any sign-in, device or cookie, a key cannot be kept apart: refused.
+    // Without any sign-in, device or cookie, a key cannot be kept apart from a stranger's:
+    // the request runs as without one — a sign-in needed is 401, a failed sign-in its 401.
+    let r = app
+        .call(
+            TestRequest::post()
+                .uri("/api/v1/players")
+                .insert_header(("Idempotency-Key", "k-anon"))
+                .set_json(player_json("ID-3002"))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert_eq!(app.count("players"), players + 1);
     let r = app
         .call(
             TestRequest::post()
@@ -201,8 +213,12 @@ async fn keys_too_long_or_with_control_characters_are_refused() {
                 .to_request(),
         )
         .await;
-    assert_eq!(r.status, 422, "{}", r.text());
-    assert_eq!(field_error(&r).0, "Idempotency-Key");
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert_eq!(
+        app.count("idempotency_keys"),
+        1,
+        "only the signed-in request's key is kept"
+    );
 }
 
 #[actix_web::test]

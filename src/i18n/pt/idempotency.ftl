@@ -2,7 +2,6 @@
 err-idem-key-invalid = O cabeçalho Idempotency-Key deve ter de 1 a 200 caracteres ASCII visíveis (sem caracteres de controlo nem acentos).
 err-idem-key-mismatch = Esta Idempotency-Key já foi usada, nas últimas 24 horas, num pedido diferente (outro método, endereço ou conteúdo). Use uma chave nova para um pedido novo.
 err-idem-form-mismatch = Este formulário já foi enviado, com outros valores (Idempotency-Key). Recarregue a página para o enviar de novo.
-err-idem-no-identity = Uma Idempotency-Key é guardada por pessoa com sessão iniciada ou por dispositivo: entre primeiro (ou use as páginas deste sítio), ou envie o pedido sem ela.
 err-idem-busy = Este pedido (Idempotency-Key) ainda está a ser processado. Tente de novo daqui a um momento para obter a resposta.
 err-idem-lost = Este pedido (Idempotency-Key) já foi aplicado, mas a resposta perdeu-se. Não o envie outra vez: verifique antes o resultado.
 err-idem-too-large = Este pedido (Idempotency-Key) já foi aplicado; a resposta era grande demais para ser guardada. Não o envie outra vez: verifique antes o resultado.
