@@ -292,6 +292,10 @@ pub async fn guard(
             &body,
         ]),
     };
+    // A key is kept per operation (method and address): the same key sent to another
+    // operation is a request of its own there (and an operation that does not exist is
+    // answered as such, 404 or 405, whatever keys were used elsewhere).
+    let key = format!("{} {target} {key}", req.method());
     let st = super::extract::state(req.request());
     let id = (scope.clone(), key.clone());
     let Some(running) = st.idempotency.enter(id.clone()) else {

@@ -73,7 +73,7 @@ impl Modify for BearerAuth {
 #[openapi(
     info(
         title = "Cardroom API",
-        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key` header (up to 200 visible ASCII characters, kept 24 hours per signed-in staff member or device): a request retried with the same key is applied once and answered with the first answer, byte for byte (with `Idempotent-Replayed: true`); the same key with another request is a 422; while the first is still running, a 409 with `Retry-After`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
+        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key` header (up to 200 visible ASCII characters, kept 24 hours per signed-in staff member or device): a request retried with the same key is applied once and answered with the first answer, byte for byte (with `Idempotent-Replayed: true`); the same key with another body for the same operation is a 422 (a key is kept per method and address); while the first is still running, a 409 with `Retry-After`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -155,7 +155,7 @@ const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
 ///   type) and 422 (a field refused; `fields` names each).
 /// - a state-changing operation (POST, PUT, PATCH, DELETE): the optional `Idempotency-Key`
 ///   header (a shared parameter), 409 (a twin still running, or already applied) and 422 (a
-///   key refused, or reused for another request).
+///   key refused, or reused with another body for the same operation).
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::path::{Operation, ParameterIn};
     use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};
@@ -227,7 +227,7 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                     "Optional. The same key with the same request (method, path, body) within 24 hours \
                      returns the first answer (status, content type, Location, body) and changes \
                      nothing more. The key is kept per signed-in staff member (or device). The same key \
-                     with another request: 422; a key of more than 200 characters or with characters \
+                     with another body for this operation: 422; a key of more than 200 characters or with characters \
                      other than visible ASCII: 422; the first request with this key still running: \
                      409 with `Retry-After`; applied but its answer lost or too large to keep: 409.",
                 ))

@@ -79,9 +79,27 @@ async fn an_api_post_retried_with_its_key_is_applied_once_and_answered_the_same(
     assert_eq!(other.status, 422, "{}", other.text());
     let (field, message) = field_error(&other);
     assert_eq!(field, "Idempotency-Key");
-    assert!(message.contains("Idempotency-Key") && message.contains("pedido diferente"));
+    assert!(message.contains("Idempotency-Key") && message.contains("outro conteúdo"));
     assert_eq!(app.count("players"), players + 1);
     assert_eq!(app.audit_count(), audit + 1);
+
+    // The same key sent to another operation: a request of its own there.
+    let elsewhere = app
+        .call(
+            TestRequest::put()
+                .uri("/api/v1/players")
+                .insert_header(("Authorization", format!("Bearer {token}")))
+                .insert_header(("Idempotency-Key", "k-1"))
+                .set_json(player_json("ID-1002"))
+                .to_request(),
+        )
+        .await;
+    assert!(
+        elsewhere.status == 404 || elsewhere.status == 405,
+        "an operation that does not exist is answered as such: {}",
+        elsewhere.status
+    );
+    assert_eq!(app.count("players"), players + 1);
 
     // Another staff member with the same key: a request of their own, not the first answer.
     let floor = app.staff_token("floor1", "floor").await;
@@ -338,11 +356,14 @@ async fn kept_answers_are_pruned_after_24_hours() {
     advance(23 * 60).await;
     make("ID-4002", "new").await;
     cardroom::app::run_timers(&app.state).expect("timers");
-    assert_eq!(keys(), vec!["new".to_string(), "old".to_string()]);
+    assert_eq!(
+        keys(),
+        ["POST /api/v1/players new", "POST /api/v1/players old"]
+    );
     // Past 24 hours for the first: gone; the second stays.
     advance(90).await;
     cardroom::app::run_timers(&app.state).expect("timers");
-    assert_eq!(keys(), vec!["new".to_string()]);
+    assert_eq!(keys(), ["POST /api/v1/players new"]);
 }
 
 /// Every POST form of the pages carries its own key (`tests/form_keys.py` adds it).

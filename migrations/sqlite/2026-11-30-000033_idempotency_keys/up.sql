@@ -6,6 +6,7 @@ CREATE TABLE idempotency_keys (
     -- Who asked: the staff member, the paired tablet or kiosk, the player's link, or the
     -- browser's pre-sign-in cookie (hashed where it is a secret).
     scope TEXT NOT NULL,
+    -- The operation (method and address) and the key the client sent with it.
     idem_key TEXT NOT NULL,
     -- SHA-256 of the method, the path and the body (for a form, its fields).
     request_hash TEXT NOT NULL,
