@@ -16,30 +16,18 @@ pub fn when_tapped(room: &Room, raw: Option<&str>, now: DateTime<Utc>) -> AppRes
         ),
     };
     crate::domain::tap::when_tapped(tapped, now, room.tap_late_max_s).map_err(|p| {
-        let mut out = Problem::new(p.key);
-        for (k, v) in p.args {
-            match k {
-                "tapped" => {
-                    let t = DateTime::parse_from_rfc3339(&v)
-                        .map(|t| t.with_timezone(&room.tz).format("%H:%M").to_string())
-                        .unwrap_or(v);
-                    out = out.arg("time", t);
-                }
-                "limit_s" => {
-                    let s: i64 = v.parse().unwrap_or(0);
-                    out = out.arg(
-                        "limit",
-                        if s % 60 == 0 {
-                            format!("{} min", s / 60)
-                        } else {
-                            format!("{s} s")
-                        },
-                    );
-                }
-                _ => out = out.arg(k, v),
+        let mut p = localize(p, room);
+        for (k, v) in p.args.iter_mut() {
+            if *k == "limit_s" {
+                let s: i64 = v.parse().unwrap_or(0);
+                *v = if s % 60 == 0 {
+                    format!("{} min", s / 60)
+                } else {
+                    format!("{s} s")
+                };
             }
         }
-        AppError::Conflict(out)
+        AppError::Conflict(p)
     })
 }
 
