@@ -36,6 +36,11 @@ pub const RULE_MAX: usize = 60;
 pub const REASON_MAX: usize = 300;
 /// The longest description of where a held pot is kept.
 pub const STORAGE_MAX: usize = 100;
+/// BSOP 17: the supervisor's decision is final, so a ruling is recorded only with the
+/// decision written out (the refusal's catalog key when it is empty).
+pub const DECISION_REQUIRED: &str = "err-ruling-decision-required";
+/// BSOP 21: a pot taken off the table is kept somewhere named until it is released.
+pub const STORAGE_REQUIRED: &str = "err-ruling-storage-required";
 /// The most lines a decision's chips may be split into (a table has at most 11 seats).
 pub const LINES_MAX: usize = 11;
 
@@ -321,11 +326,17 @@ pub fn check_second_staff(recorded_by: i64, confirmer: i64) -> Result<(), Proble
 
 // ---- texts and seats -------------------------------------------------------------------------
 
-/// A text typed in `field`: trimmed, at most `max` characters; `required` refuses it empty.
-pub fn text(field: &str, v: &str, max: usize, required: bool) -> Result<String, FieldError> {
+/// A text typed in `field`: trimmed, at most `max` characters; `required` is the refusal's
+/// catalog key when it may not be empty (it names the rule that asks for it).
+pub fn text(
+    field: &str,
+    v: &str,
+    max: usize,
+    required: Option<&'static str>,
+) -> Result<String, FieldError> {
     let v = v.trim();
-    if required && v.is_empty() {
-        return Err(FieldError::new(field, "err-required"));
+    if let (Some(key), true) = (required, v.is_empty()) {
+        return Err(FieldError::new(field, key));
     }
     if v.chars().count() > max {
         return Err(FieldError::new(field, "err-too-long").arg("max", max));
@@ -600,16 +611,18 @@ mod tests {
     #[test]
     fn texts_are_trimmed_required_and_bounded() {
         assert_eq!(
-            text("decision", "  Pot to seat 4 ", 20, true).unwrap(),
+            text("decision", "  Pot to seat 4 ", 20, Some(DECISION_REQUIRED)).unwrap(),
             "Pot to seat 4"
         );
         assert_eq!(
-            text("decision", "   ", 10, true).unwrap_err().key,
-            "err-required"
+            text("decision", "   ", 10, Some(DECISION_REQUIRED))
+                .unwrap_err()
+                .key,
+            DECISION_REQUIRED
         );
-        assert_eq!(text("note", "", 10, false).unwrap(), "");
+        assert_eq!(text("note", "", 10, None).unwrap(), "");
         assert_eq!(
-            text("note", "12345678901", 10, false).unwrap_err().key,
+            text("note", "12345678901", 10, None).unwrap_err().key,
             "err-too-long"
         );
     }

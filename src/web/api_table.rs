@@ -628,8 +628,8 @@ pub async fn acknowledge(
 
 /// Seats a called player with their buy-in (admin, floor, dealer): BSOP 26 (returning within
 /// the hour: at least what was taken off), BSOP 37 (removed for absence: the same stack),
-/// PT-2007 28 (pt-casino, a session game under way: the table's average), else the game's
-/// range. A refused amount is a 422 and changes nothing.
+/// PT-2007 28 (pt-casino, any game under way: the table's average; a room may keep it to
+/// session games), else the game's range. A refused amount is a 422 and changes nothing.
 #[utoipa::path(
     tag = "table",
     params(("id" = i64, Path, description = "Seat call id")),

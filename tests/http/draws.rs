@@ -547,3 +547,105 @@ async fn the_draws_api_makes_reads_lists_and_replays_each_kind_of_draw() {
         false
     );
 }
+
+/// The two draws the first test cannot make on its one table, through the JSON API: by suits
+/// over two empty open tables (PT-2007 25) and the seat draw with an extra player (BSOP 50),
+/// each read back and replayed.
+#[actix_web::test]
+async fn the_draws_api_makes_a_draw_by_suits_and_one_with_an_extra_player() {
+    use cardroom::db::schema::seatings;
+    use diesel::prelude::*;
+    let app = TestApp::new().await;
+    let token = app.admin_token().await;
+    nl_game(&app, &token).await;
+    for n in [1, 2, 3] {
+        let seats = if n == 3 { 4 } else { 9 };
+        let table =
+            serde_json::json!({"number": n, "game_id": 1, "mode": "continuous", "seats": seats});
+        let r = app.send_json("POST", "/api/v1/tables", &token, table).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    let ids = eligible_players(&app, 18);
+    let join = |ids: Vec<i64>| {
+        let (app, token) = (&app, &token);
+        async move {
+            for id in ids {
+                let r = app
+                    .send_json(
+                        "POST",
+                        "/api/v1/games/1/waitlist",
+                        token,
+                        serde_json::json!({ "player_id": id }),
+                    )
+                    .await;
+                assert_eq!(r.status, 201, "{}", r.text());
+            }
+        }
+    };
+    join(ids[..13].to_vec()).await;
+    let s = app.web_login("admin", ADMIN_PW).await;
+    for t in [1, 2] {
+        let r = app
+            .post_form(&format!("/floor/tables/{t}/open"), &s, &[])
+            .await;
+        assert_eq!(r.status, 303, "{}", r.text());
+    }
+    // By suits: the thirteen on the list over tables 1 and 2, evenly.
+    let r = api_draw(&app, &token, "/api/v1/games/1/draws", "by_suit").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let made = r.json();
+    assert_eq!(made["draw"]["kind"], "suit");
+    assert_eq!(made["draw"]["matches"], true);
+    let seated = made["seated"].as_array().unwrap();
+    assert_eq!(seated.len(), 13, "{made}");
+    let at1 = seated.iter().filter(|x| x["table_id"] == 1).count();
+    assert!(at1 == 6 || at1 == 7, "evenly: {at1} and {}", 13 - at1);
+    let suit_id = made["draw"]["id"].as_i64().unwrap();
+    let replay = app
+        .get(&format!("/api/v1/draws/{suit_id}/replay"), &token)
+        .await
+        .json();
+    assert_eq!(replay["matches"], true, "{replay}");
+    // The same draw again finds no empty table: refused, nothing saved.
+    let before = (app.audit_count(), app.count("draws"));
+    let r = api_draw(&app, &token, "/api/v1/games/1/draws", "by_suit").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!((app.audit_count(), app.count("draws")), before);
+    // Five more wait for the four-seat table 3: four seats and the extra one (BSOP 50).
+    join(ids[13..].to_vec()).await;
+    let r = app.post_form("/floor/tables/3/open", &s, &[]).await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let r = api_draw(&app, &token, "/api/v1/tables/3/draws", "seats_with_extra").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let made = r.json();
+    assert_eq!(made["draw"]["kind"], "seat_with_extra");
+    assert_eq!(made["draw"]["table_id"], 3);
+    let mut seats: Vec<i64> = made["seated"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["seat_no"].as_i64().unwrap())
+        .collect();
+    seats.sort();
+    assert_eq!(seats, vec![1, 2, 3, 4, 5], "four seats and the extra one");
+    let at3: i64 = app.with_conn(|c| {
+        seatings::table
+            .filter(seatings::table_id.eq(3))
+            .filter(seatings::left_at.is_null())
+            .count()
+            .get_result(c)
+            .unwrap()
+    });
+    assert_eq!(at3, 5);
+    let id = made["draw"]["id"].as_i64().unwrap();
+    let list = app.get("/api/v1/tables/3/draws", &token).await.json();
+    assert!(
+        list.as_array().unwrap().iter().any(|d| d["id"] == id),
+        "{list}"
+    );
+    let replay = app
+        .get(&format!("/api/v1/draws/{id}/replay"), &token)
+        .await
+        .json();
+    assert_eq!(replay["matches"], true, "{replay}");
+}

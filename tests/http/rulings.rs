@@ -325,6 +325,25 @@ async fn bsop_17_a_decision_is_final_neither_edited_nor_deleted() {
         .await;
     assert_eq!(res.status, 422, "{}", res.text());
     assert_eq!(res.json()["error"]["fields"][0]["field"], "decision");
+    assert!(res.text().contains("(BSOP 17)"), "{}", res.text());
+    // In the floor manager's language, naming the rule too.
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri(&format!("/api/v1/rulings/{id}/decision"))
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("accept-language", "pt"))
+                .set_json(json!({ "decision": "" }))
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(
+        res.text().contains("Escreva a decisão") && res.text().contains("(BSOP 17)"),
+        "{}",
+        res.text()
+    );
     assert_eq!(r.app.audit_count(), audit0);
     assert!(r.ruling(id).decided_at.is_none());
     let res = r
@@ -701,6 +720,7 @@ async fn bsop_21_a_held_pot_is_released_to_named_players_by_two_staff_members() 
         .await;
     assert_eq!(res.status, 422);
     assert_eq!(res.json()["error"]["fields"][0]["field"], "storage");
+    assert!(res.text().contains("(BSOP 21)"), "{}", res.text());
     assert_eq!(r.app.count("held_pots"), 0);
     assert_eq!(r.app.audit_count(), audit0);
     // Held: €30.00 in the cage.

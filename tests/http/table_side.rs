@@ -1053,6 +1053,42 @@ async fn bsop_27_every_voluntary_table_change_is_refused_in_the_first_hour_above
         .await;
     assert_eq!(res.status, 201, "{}", res.text());
     assert_eq!(open_seat_of(&r.app, a), Some((2, 25_000, 20_000)));
+    // Past the hour, every other path moves them too, each with the whole stack: the
+    // dealer's tablet (b, at its table, to table 2), the floor's page (a, back to table 1)
+    // and the dealer's API (a again, to table 2).
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{}/transfer", seating_of(&r.app, b)),
+            &[("table_id", "2"), ("stack", "250")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "tablet: {}", res.text());
+    assert_eq!(open_seat_of(&r.app, b), Some((2, 25_000, 10_000)));
+    let res = r
+        .app
+        .post_form(
+            &format!("/floor/seatings/{}/transfer", seating_of(&r.app, a)),
+            &r.floor,
+            &[("table_id", "1")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "floor page: {}", res.text());
+    assert_eq!(open_seat_of(&r.app, a), Some((1, 25_000, 20_000)));
+    let res = r
+        .app
+        .send_json(
+            "POST",
+            &format!(
+                "/api/v1/seatings/{}/transfer-with-stack",
+                seating_of(&r.app, a)
+            ),
+            &r.token,
+            serde_json::json!({ "table_id": 2, "stack": 25_000 }),
+        )
+        .await;
+    assert_eq!(res.status, 201, "dealer API: {}", res.text());
+    assert_eq!(open_seat_of(&r.app, a), Some((2, 25_000, 20_000)));
 }
 
 #[actix_web::test]
@@ -1257,6 +1293,91 @@ async fn pt_2007_28_a_player_joining_any_game_under_way_enters_at_the_average_ca
     );
     assert_eq!(r.app.audit_count(), audit);
     assert_eq!(r.seating_at(5), None);
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/calls/{call}/seat"),
+            &[("amount", "200")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let s = r.seating_at(5).expect("seated");
+    assert_eq!(r.stack(s), (20_000, 20_000, None));
+}
+
+#[actix_web::test]
+async fn pt_2007_28_a_session_table_under_way_takes_the_average_in_either_reading() {
+    let r = room(5).await;
+    // Table 1 played by sessions (changed by the admin while closed).
+    let tables = r.app.get("/api/v1/tables", &r.token).await.json();
+    let t1 = tables
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == 1)
+        .unwrap()
+        .clone();
+    let res = r
+        .app
+        .send_json(
+            "PUT",
+            "/api/v1/tables/1",
+            &r.token,
+            serde_json::json!({
+                "number": t1["number"], "seats": t1["seats"], "game_id": t1["game_id"],
+                "mode": "session"
+            }),
+        )
+        .await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    // The narrow reading (session games only) applies here as much as the default one.
+    for session_only in [false, true] {
+        r.app
+            .set_profile(&r.token, |p| p.join_at_average_session_only = session_only)
+            .await;
+        let room = r
+            .app
+            .with_conn(|c| cardroom::services::room::get(c).unwrap());
+        assert_eq!(room.profile.join_at_average_session_only, session_only);
+        if !session_only {
+            table_under_way(&r).await;
+        }
+        let call: i64 = r.app.with_conn(|c| {
+            cardroom::db::schema::seat_calls::table
+                .filter(cardroom::db::schema::seat_calls::seat_no.eq(5))
+                .select(cardroom::db::schema::seat_calls::id)
+                .order(cardroom::db::schema::seat_calls::id.desc())
+                .first(c)
+                .unwrap()
+        });
+        let view = r.view().await;
+        let card = &view[view
+            .find(&format!("id=\"required-{call}\""))
+            .expect("requirement")..];
+        assert!(
+            card[..card.find("</p>").unwrap()].contains("€200.00"),
+            "session_only={session_only}: {card}"
+        );
+        let audit = r.app.audit_count();
+        let res = r
+            .tap(
+                &r.dealer,
+                &format!("/tablet/calls/{call}/seat"),
+                &[("amount", "150")],
+            )
+            .await;
+        assert_eq!(res.status, 422, "{}", res.text());
+        assert!(res.text().contains("PT-2007 28"), "{}", res.text());
+        assert_eq!(r.app.audit_count(), audit);
+        assert_eq!(r.seating_at(5), None);
+    }
+    let call: i64 = r.app.with_conn(|c| {
+        cardroom::db::schema::seat_calls::table
+            .select(cardroom::db::schema::seat_calls::id)
+            .order(cardroom::db::schema::seat_calls::id.desc())
+            .first(c)
+            .unwrap()
+    });
     let res = r
         .tap(
             &r.dealer,

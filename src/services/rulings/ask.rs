@@ -90,7 +90,7 @@ pub fn ask(
     input: &AskInput,
 ) -> AppResult<RulingRow> {
     let t = table(conn, table_id)?;
-    let note = rule::text("note", &input.note, rule::NOTE_MAX, false)
+    let note = rule::text("note", &input.note, rule::NOTE_MAX, None)
         .map_err(|f| AppError::Validation(vec![f]))?;
     let seats = rule::check_seats(&input.seats, t.seats + i32::from(t.extra_seat))
         .map_err(|f| AppError::Validation(vec![f]))?;

@@ -73,8 +73,13 @@ pub fn hold_pot(
         rule::check_seats(seats, t.seats + i32::from(t.extra_seat))
             .map_err(|f| AppError::Validation(vec![f]))?
     };
-    let storage = rule::text("storage", storage, rule::STORAGE_MAX, true)
-        .map_err(|f| AppError::Validation(vec![f]))?;
+    let storage = rule::text(
+        "storage",
+        storage,
+        rule::STORAGE_MAX,
+        Some(rule::STORAGE_REQUIRED),
+    )
+    .map_err(|f| AppError::Validation(vec![f]))?;
     let row = HeldPotRow {
         id: next_seq(conn, "held_pot")?,
         ruling_id: r.id,

@@ -62,9 +62,14 @@ fn settle(
     input: &DecisionInput,
 ) -> AppResult<Settled> {
     let one = |f: FieldError| AppError::Validation(vec![f]);
-    let decision =
-        rule::text("decision", &input.decision, rule::DECISION_MAX, true).map_err(one)?;
-    let rule_cited = rule::text("rule", &input.rule, rule::RULE_MAX, false).map_err(one)?;
+    let decision = rule::text(
+        "decision",
+        &input.decision,
+        rule::DECISION_MAX,
+        Some(rule::DECISION_REQUIRED),
+    )
+    .map_err(one)?;
+    let rule_cited = rule::text("rule", &input.rule, rule::RULE_MAX, None).map_err(one)?;
     let late = r.late();
     let stands = rule::result_stands(
         late,
