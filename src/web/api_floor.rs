@@ -1086,8 +1086,8 @@ pub struct TransferRequest {
     /// The destination: a table of the same game in play.
     #[schema(value_type = i64, required = true)]
     pub table_id: Option<i64>,
-    /// PT-2007 26: in session mode a player may change table only after losing the cave.
-    /// Said by the floor for now; the dealer tablet will report it later. Default false.
+    /// PT-2007 26: in session mode a player may change table only after losing their whole
+    /// buy-in (the cave), as the floor or the dealer says. Default false.
     #[serde(default)]
     pub cave_lost: bool,
 }

@@ -23,7 +23,7 @@ use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use actix_web::http::header;
 use actix_web::{get, post};
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::{DateTime, NaiveTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -479,8 +479,9 @@ pub const LIST_DEFAULT: i64 = 200;
 
 // ---- the CSV file ------------------------------------------------------------------------
 
-/// The incident log as a CSV file, in `lang` (the room's language): one line per ruling,
-/// times in the room's zone, amounts in major units of its currency.
+/// The incident log as a CSV file in `lang` (the reader's language) and its spreadsheet
+/// conventions (separator, decimal mark, UTF-8 with its byte order mark): one line per
+/// ruling, times in the room's zone, amounts in major units of its currency.
 pub fn log_csv(
     i18n: &I18n,
     lang: Language,
@@ -489,7 +490,7 @@ pub fn log_csv(
 ) -> AppResult<Vec<u8>> {
     let t = |k: &str| i18n.t(lang, k);
     let cur = room.currency.as_str();
-    let money = |v: i64| crate::web::pages::reports::plain_money(v, cur);
+    let money = |v: i64| crate::web::pages::reports::csv_money(v, cur, lang);
     let headers: Vec<String> = [
         "ruling-col-id",
         "ruling-col-asked-at",
@@ -523,9 +524,7 @@ pub fn log_csv(
         }
     })
     .collect();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let fail = |e: csv::Error| AppError::Internal(format!("csv: {e}"));
-    w.write_record(&headers).map_err(fail)?;
+    let mut rows = Vec::with_capacity(lines.len());
     for l in lines {
         let r = &l.ruling;
         let result = match r.result_stands {
@@ -579,10 +578,9 @@ pub fn log_csv(
                 .unwrap_or_default(),
             chips,
         ];
-        w.write_record(&row).map_err(fail)?;
+        rows.push(row);
     }
-    w.into_inner()
-        .map_err(|e| AppError::Internal(format!("csv: {e}")))
+    crate::web::pages::reports::csv_in(lang, headers, rows)
 }
 
 /// One line of the chips a decision moves, in `lang`: "€50.00 from the pot held to Ana",
@@ -695,6 +693,7 @@ pub async fn list_rulings(
 #[get("/rulings.csv")]
 pub async fn rulings_csv(
     st: web::Data<AppState>,
+    req: HttpRequest,
     _who: FloorStaff,
     q: web::Query<LogQuery>,
 ) -> AppResult<HttpResponse> {
@@ -702,12 +701,13 @@ pub async fn rulings_csv(
     let q = q.into_inner();
     let keep = q.clone();
     let i18n = st.i18n.clone();
+    let lang = crate::web::ctx::asked_lang(&req);
     let body = st
         .run(move |_, c| {
             let room = services::room::get(c)?;
             let f = q.filter(&room, ds, LIST_DEFAULT, false)?;
             let lines = svc::list(c, &f)?;
-            log_csv(&i18n, room.default_language, &room, &lines)
+            log_csv(&i18n, lang.unwrap_or(room.default_language), &room, &lines)
         })
         .await?;
     Ok(csv_response(&keep, body))

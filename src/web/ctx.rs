@@ -25,6 +25,13 @@ pub fn request_lang(req: &HttpRequest) -> Language {
     negotiate(cookie.as_ref().map(|c| c.value()), accept)
 }
 
+/// The language a request asks for, if it asks (a `cr_lang` cookie or an Accept-Language
+/// header): a file an API client fetches without either is written in the room's language.
+pub fn asked_lang(req: &HttpRequest) -> Option<Language> {
+    let asks = req.cookie(LANG_COOKIE).is_some() || req.headers().contains_key("accept-language");
+    asks.then(|| request_lang(req))
+}
+
 /// Lets templates pass values, references or references to references alike.
 pub trait Val<T> {
     fn val(&self) -> T;

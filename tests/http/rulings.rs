@@ -1040,10 +1040,15 @@ async fn the_incident_log_filters_by_day_table_player_staff_and_state_and_export
     let csv = res.text();
     let mut lines = csv.lines();
     let head = lines.next().unwrap();
-    assert!(head.starts_with("N.º da decisão,Pedida em,Mesa"), "{head}");
+    // A Portuguese spreadsheet's conventions: UTF-8 with its byte order mark, `;` between
+    // cells (and a decimal comma in amounts).
+    assert!(
+        head.starts_with("\u{feff}N.º da decisão;Pedida em;Mesa"),
+        "{head}"
+    );
     let body: Vec<&str> = lines.collect();
     assert_eq!(body.len(), 2, "{csv}");
-    assert!(body[0].starts_with(&format!("{b},")), "{csv}");
+    assert!(body[0].starts_with(&format!("{b};")), "{csv}");
     assert!(
         body[0].contains("Chop.") && body[0].contains("Decidida"),
         "{csv}"
@@ -1062,6 +1067,28 @@ async fn the_incident_log_filters_by_day_table_player_staff_and_state_and_export
     let file = r.app.page("/floor/rulings.csv?state=open", &r.floor).await;
     assert_eq!(file.status, 200);
     assert_eq!(file.text().lines().count(), 3);
+    // The page's file follows the page's language: English here, `,` between cells.
+    assert!(
+        file.text().starts_with("\u{feff}Ruling no.,Asked at,Table"),
+        "{}",
+        file.text()
+    );
+    // The API's file in the language asked for.
+    let res = r
+        .app
+        .call(
+            TestRequest::get()
+                .uri("/api/v1/rulings.csv?table=1")
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("accept-language", "en"))
+                .to_request(),
+        )
+        .await;
+    assert!(
+        res.text().starts_with("\u{feff}Ruling no.,Asked at,Table"),
+        "{}",
+        res.text()
+    );
     let bad = r.app.page("/floor/rulings?limit=0", &r.floor).await;
     assert_eq!(bad.status, 422);
     assert!(bad.text().contains("id=\"rulings-problem\""));

@@ -2367,3 +2367,84 @@ async fn the_tablet_names_the_button_and_the_small_blind_each_on_its_own_seat() 
         assert!(!html.contains(&format!("id=\"seat-small-blind-{s}\"")));
     }
 }
+
+/// The board's strip counts every kind of alarm at once and each is on its table's tile:
+/// a removal due (BSOP 36), a count waiting for a second staff member, and a suspended table
+/// near its close (PT-2007 24).
+#[actix_web::test]
+async fn the_alarm_strip_counts_removals_counts_and_a_suspended_table_near_its_close() {
+    let r = room(5).await;
+    for p in &r.players {
+        r.join(*p).await;
+    }
+    let mut s = Vec::new();
+    for seat in 1..=5 {
+        s.push(r.seat(seat, "100").await);
+    }
+    for x in [s[3], s[4]] {
+        let res = r
+            .tap(&r.dealer, &format!("/tablet/seats/{x}/away"), &[])
+            .await;
+        assert_eq!(res.status, 303, "{}", res.text());
+    }
+    // 15 minutes away: both due for removal; seat 5's chips are counted by the dealer and
+    // wait for a second count.
+    r.advance(15).await;
+    r.tick();
+    let res = r
+        .tap(
+            &r.dealer,
+            &format!("/tablet/seats/{}/remove", s[4]),
+            &[("amount", "100"), ("storage", "Box 1")],
+        )
+        .await;
+    assert_eq!(res.status, 303, "{}", res.text());
+    let custody: i64 = r.app.with_conn(|c| {
+        chip_custody::table
+            .select(chip_custody::id)
+            .first(c)
+            .unwrap()
+    });
+    // Seats 1 and 2 leave: below four, the table is suspended; 11 minutes later it closes
+    // within five.
+    for x in [s[0], s[1]] {
+        let res = r
+            .app
+            .send_json(
+                "POST",
+                &format!("/api/v1/seatings/{x}/leave"),
+                &r.token,
+                serde_json::json!({ "reason": "left" }),
+            )
+            .await;
+        assert_eq!(res.status, 200, "{}", res.text());
+    }
+    r.advance(11).await;
+    let live = r.app.page("/floor/live", &r.floor).await.text();
+    let strip = &live[live.find("id=\"floor-alerts\"").expect("the strip")..];
+    let strip = &strip[..strip.find("</section>").unwrap()];
+    for id in [
+        "id=\"removal-1-4\"".to_string(),
+        format!("id=\"custody-alarm-{custody}\""),
+        "id=\"closing-1\"".to_string(),
+    ] {
+        assert!(strip.contains(&id), "{id} not on the strip: {strip}");
+    }
+    // The count is the alarms listed.
+    let listed = strip.matches("<li class=\"alarm").count();
+    assert!(listed >= 3, "{strip}");
+    assert!(
+        strip.contains(&format!("data-count=\"{listed}\"")),
+        "{listed} alarms listed: {strip}"
+    );
+    // The tile carries the same.
+    let at = live.find("id=\"tile-1\"").expect("tile 1");
+    let tile = &live[live[..at].rfind("<a").unwrap_or(at)..];
+    let tile = &tile[..tile.find("</a>").unwrap()];
+    for kind in ["removal", "custody", "closing"] {
+        assert!(
+            tile.contains(&format!("data-alarm=\"{kind}\"")),
+            "{kind} not on the tile: {tile}"
+        );
+    }
+}

@@ -242,7 +242,7 @@ action-player-links_revoked = Player's links revoked
 
 ## Cagnotte settings
 admin-game-cagnotte-base = Session percentage of
-admin-game-cagnotte-base-hint = PT-2007 7b: the table maximum or the cave, by variant.
+admin-game-cagnotte-base-hint = PT-2007 7b: the table maximum or the player's buy-in, by variant.
 admin-game-rake-cap = Rake cap per hand
 admin-game-rake-cap-hint = Optional; PT-2007 7a. Empty: only the percentage limits the rake.
 table-policy-must_move = Must-move
@@ -254,7 +254,7 @@ admin-game-smallest-chip = Smallest chip
 admin-game-colour = Colour on the floor board
 admin-game-colour-hint = Each game's tables and list carry this colour on the floor.
 admin-game-smallest-chip-hint = Optional; BSOP 80: what the house takes is rounded down to it. Empty: from the blinds.
-admin-game-cagnotte-base-auto = The table maximum if the game has one, else the cave
+admin-game-cagnotte-base-auto = The table maximum if the game has one, else the player's buy-in
 nav-backups = Backups
 admin-backups = Backups
 admin-backups-now = Back up now

@@ -437,12 +437,12 @@ action-player-link_shown = Player's link shown at the desk
 action-player-link_sent = Player's link sent again
 
 ## Cagnotte settings
-err-cagnotte-base-needs-max = A percentage of the table maximum needs a maximum buy-in; set one, or take the percentage of the cave (PT-2007 7b).
+err-cagnotte-base-needs-max = A percentage of the table maximum needs a maximum buy-in; set one, or take the percentage of the player's buy-in (PT-2007 7b).
 err-rake-cap-positive = The cap per hand must be more than zero (leave it empty for no cap).
 err-smallest-chip-positive = The smallest chip must be more than zero (leave it empty to use the blinds).
 err-smallest-chip-blinds = Both blinds must be whole multiples of the smallest chip (BSOP 80).
 cagnotte-base-table_max = Table maximum
-cagnotte-base-cave = Cave (what the player brought)
+cagnotte-base-cave = Buy-in (what the player brought)
 players-hours = Hours played (comps)
 
 # ---- one's own sessions ----

@@ -105,7 +105,7 @@ tablet-cash-out-action = Cash out
 tablet-override-reason = Override reason (floor)
 tablet-change-table = Change table with the stack
 tablet-change-table-action = Change table
-tablet-cave-lost = The player has lost their whole stack (session game)
+tablet-cave-lost = The player has lost their whole stack (PT-2007 26)
 
 ## Chip removal (BSOP 36)
 tablet-removal-help = Count the chips, say where they are kept, then a second staff member counts again and confirms.
@@ -238,7 +238,7 @@ err-player-not-seated-here = This player is not seated at this table.
 action-cagnotte-session_start = Cagnotte session started
 action-cagnotte-session_close = Cagnotte session closed
 action-cagnotte-due = Cagnotte due
-action-cagnotte-due_cave = Cagnotte due set from the cave
+action-cagnotte-due_cave = Cagnotte due set from the buy-in
 action-cagnotte-collected = Cagnotte collected
 action-cagnotte-exempt = Cagnotte exempted
 action-cagnotte-rake = Pot and rake recorded

@@ -105,7 +105,7 @@ tablet-cash-out-action = Trocar fichas e sair
 tablet-override-reason = Motivo da exceção (floor)
 tablet-change-table = Mudar de mesa com as fichas
 tablet-change-table-action = Mudar de mesa
-tablet-cave-lost = O jogador perdeu a cave (jogo por sessão)
+tablet-cave-lost = O jogador perdeu toda a cave (PT-2007 26)
 
 ## Retirada de fichas (BSOP 36)
 tablet-removal-help = Conte as fichas, indique onde ficam guardadas; depois outro membro da equipa conta de novo e confirma.

@@ -122,11 +122,12 @@ fn transfer_error(
 }
 
 /// BSOP 58, PT-2007 26: a player asks to move to a similar table (same game and limit: the
-/// two tables' limits now are the same, PT-2007 22). Refused when the table left has fewer players than the destination (BSOP 58); in session
-/// mode (either table's mode is `session`) only after losing the cave, and not if the move
-/// leaves the table below the minimum or unbalances the tables (PT-2007 26). The player
-/// takes the destination's first free seat (not taken, called or held). `cave_lost` comes
-/// from the floor for now; the dealer tablet will report it later.
+/// two tables' limits now are the same, PT-2007 22). Refused when the table left has fewer
+/// players than the destination (BSOP 58); in session mode (either table's mode is
+/// `session`) only after losing the whole buy-in (the cave), and not if the move leaves the
+/// table below the minimum or unbalances the tables (PT-2007 26). The player takes the
+/// destination's first free seat (not taken, called or held). `cave_lost` is said by the
+/// floor or by the dealer's tablet (a transfer with the stack).
 #[allow(clippy::too_many_arguments)]
 pub fn transfer(
     conn: &mut DbConn,

@@ -185,6 +185,11 @@ pub fn plain_money(minor: i64, currency: &str) -> String {
     decimal(minor, minor_digits(currency).unwrap_or(2), '.')
 }
 
+/// An amount in major units for a CSV cell in `lang`'s conventions ("1234,50" in Portuguese).
+pub fn csv_money(minor: i64, currency: &str, lang: Language) -> String {
+    decimal(minor, minor_digits(currency).unwrap_or(2), mark(lang))
+}
+
 // ---- the page -----------------------------------------------------------------------------
 
 #[derive(Template)]
@@ -954,8 +959,14 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// are written with [`mark`]), UTF-8 with its byte order mark: headers, rows and (where the
 /// page has one) the total line.
 fn csv_bytes(c: &Ctx, headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
+    csv_in(c.lang, headers, rows)
+}
+
+/// [`csv_bytes`] for a file made outside a page (the incident log's CSV): `lang`'s separator,
+/// UTF-8 with its byte order mark.
+pub fn csv_in(lang: Language, headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
     let mut w = csv::WriterBuilder::new()
-        .delimiter(separator(c.lang))
+        .delimiter(separator(lang))
         .from_writer(UTF8_BOM.to_vec());
     w.write_record(&headers)
         .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
@@ -1053,13 +1064,16 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
     let cur = r.currency.as_str();
     let dm = mark(c.lang);
     let total = c.t("report-total");
-    let with_total = |first: String, rows: Vec<Vec<String>>, tot: &Figures| -> AppResult<Vec<u8>> {
+    // The figures' rows with the total line where the page has one.
+    let with_total = |first: String, rows: Vec<Vec<String>>, tot: Option<&Figures>| {
         let mut h = vec![first];
         h.extend(figure_headers(c, cur));
         let mut rows = rows;
-        let mut t = vec![total.clone()];
-        t.extend(figure_cells(tot, cur, dm));
-        rows.push(t);
+        if let Some(tot) = tot {
+            let mut t = vec![total.clone()];
+            t.extend(figure_cells(tot, cur, dm));
+            rows.push(t);
+        }
         csv_bytes(c, h, rows)
     };
     match part {
@@ -1073,7 +1087,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         .collect()
                 })
                 .collect(),
-            &r.totals,
+            Some(&r.totals),
         ),
         "games" => with_total(
             c.t("report-col-game"),
@@ -1085,7 +1099,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         .collect()
                 })
                 .collect(),
-            &r.totals,
+            Some(&r.totals),
         ),
         "days" => with_total(
             c.t("report-col-date"),
@@ -1097,7 +1111,8 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
                         .collect()
                 })
                 .collect(),
-            &r.totals,
+            // A day's report has one day: its total is that line, as on the page.
+            (r.kind == "month").then_some(&r.totals),
         ),
         "shifts" => {
             let mut h = vec![

@@ -436,9 +436,10 @@ async fn log_page(
     )
 }
 
-/// The log as a CSV file in the room's language (the filters of the page).
+/// The log as a CSV file in the page's language (the filters of the page).
 async fn log_csv_file(
     st: web::Data<AppState>,
+    req: HttpRequest,
     _who: FloorStaff,
     q: web::Query<LogQuery>,
 ) -> AppResult<HttpResponse> {
@@ -446,12 +447,13 @@ async fn log_csv_file(
     let ds = day_start(&st);
     let keep = q.clone();
     let i18n = st.i18n.clone();
+    let lang = crate::web::ctx::request_lang(&req);
     let body = st
         .run(move |_, conn| {
             let room = services::room::get(conn)?;
             let f = q.filter(&room, ds, LIST_DEFAULT, true)?;
             let lines = svc::list(conn, &f)?;
-            log_csv(&i18n, room.default_language, &room, &lines)
+            log_csv(&i18n, lang, &room, &lines)
         })
         .await?;
     Ok(crate::web::api_rulings::csv_response(&keep, body))
