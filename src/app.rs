@@ -131,7 +131,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         limits,
         player_pages: Arc::default(),
         waits: Arc::default(),
-        shutdown: Shutdown::default(),
+        shutdown: crate::shutdown::Shutdown::default(),
         metrics: Arc::default(),
         backups: Arc::default(),
         seal: Arc::new(seal),
@@ -162,7 +162,7 @@ pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
 /// due every second (deadlines are stored columns, so nothing is lost across a restart: a
 /// deadline passed while the server was down is acted on at the first pass), and the
 /// message delivery worker (`notify::worker`, which reads the outbox the same way). Both
-/// finish their current pass and return once [`Shutdown::begin`] is called; join them.
+/// finish their current pass and return once [`crate::shutdown::Shutdown::begin`] is called; join them.
 pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
     let mut threads = Vec::new();
     match crate::notify::worker::spawn(state.clone()) {
@@ -307,49 +307,6 @@ fn seal_pass(state: &AppState, reason: &str, force: bool) {
         .and_then(|mut c| state.seal.tick(&mut c, now, reason, force));
     if let Err(e) = r {
         log::warn!("audit checkpoint: {e}");
-    }
-}
-
-/// The process's stop signal (SIGTERM/SIGINT): open event streams end (browsers and tablets
-/// reconnect, to another process or to this one when it is back, and resume from their
-/// `Last-Event-ID`), and the background threads finish their current pass and return.
-#[derive(Clone, Default)]
-pub struct Shutdown(Arc<ShutdownInner>);
-
-#[derive(Default)]
-struct ShutdownInner {
-    set: std::sync::Mutex<bool>,
-    wake_threads: std::sync::Condvar,
-    wake_streams: tokio::sync::Notify,
-}
-
-impl Shutdown {
-    pub fn begin(&self) {
-        *self.0.set.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        self.0.wake_threads.notify_all();
-        self.0.wake_streams.notify_waiters();
-    }
-
-    pub fn is_set(&self) -> bool {
-        *self.0.set.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A background thread's pause between passes: returns early when the stop is asked.
-    pub fn sleep(&self, d: std::time::Duration) {
-        let set = self.0.set.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = self
-            .0
-            .wake_threads
-            .wait_timeout_while(set, d, |stop| !*stop);
-    }
-
-    /// Resolves once the stop is asked (at once if it already was).
-    pub async fn asked(&self) {
-        let notified = self.0.wake_streams.notified();
-        if self.is_set() {
-            return;
-        }
-        notified.await;
     }
 }
 

@@ -18,5 +18,6 @@ pub mod metrics;
 pub mod notify;
 pub mod push;
 pub mod services;
+pub mod shutdown;
 pub mod state;
 pub mod web;

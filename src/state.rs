@@ -52,7 +52,7 @@ pub struct AppState {
     /// The wait estimate's fitted models, kept a minute (see `services::waits::Models`).
     pub waits: Arc<crate::services::waits::Models>,
     /// Set when the process is asked to stop: streams end, background threads finish.
-    pub shutdown: crate::app::Shutdown,
+    pub shutdown: crate::shutdown::Shutdown,
     /// What the process measures (`GET /metrics`).
     pub metrics: Arc<crate::metrics::Metrics>,
     /// The scheduled backups' last outcomes (`CARDROOM_BACKUP_DIR`).

@@ -6,7 +6,7 @@
 //! The room chooses: a chime and a vibration (the default), a vibration only (a quiet room),
 //! or nothing. Each tablet may still mute itself for a while (kept on the device).
 
-use super::game::string_enum;
+use super::enums::string_enum;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

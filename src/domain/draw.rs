@@ -22,8 +22,8 @@
 //! PT-2007 6); refusals are typed [`DrawError`]s with a catalog key.
 
 use super::cards::{Card, Deck, Rank, Suit};
+use super::enums::string_enum;
 use super::error::Problem;
-use super::game::string_enum;
 use super::special_buttons::SpecialButton;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;

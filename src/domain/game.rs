@@ -1,32 +1,11 @@
 //! Games (variant, stakes, limit class, buy-ins) and tables (seats, mode).
 
+use super::enums::string_enum;
 use super::error::{Errors, FieldError};
 use super::money;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
-
-macro_rules! string_enum {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:tt),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-        pub enum $name { $($(#[$vm])* #[serde(rename = $s)] $var),+ }
-        impl $name {
-            pub const ALL: &'static [$name] = &[$($name::$var),+];
-            pub fn as_str(self) -> &'static str { match self { $($name::$var => $s),+ } }
-        }
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.as_str()) }
-        }
-        impl FromStr for $name {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                match s { $($s => Ok($name::$var),)+ _ => Err(()) }
-            }
-        }
-    };
-}
-pub(crate) use string_enum;
 
 string_enum! {
     /// PT-2007 2, 21; BSOP 92; MO-QP; MO-13: the variants a room runs.

@@ -13,6 +13,7 @@ pub mod cards;
 pub mod clock;
 pub mod draw;
 pub mod eligibility;
+pub mod enums;
 pub mod error;
 pub mod game;
 pub mod kiosk;

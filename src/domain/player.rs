@@ -1,8 +1,8 @@
 //! The player registry: identity, ID document, contacts (BSOP 1, 3).
 
 use super::age::{check_dob, DobProblem};
+use super::enums::string_enum;
 use super::error::{Errors, FieldError};
-use super::game::string_enum;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,8 +1,8 @@
 //! The rule profile: every house-rule number later features read, with the seeds' defaults
 //! and the ranges the seeds allow. Two profiles ship: `pt-casino` (PT-2007) and `bsop`.
 
+use super::enums::string_enum;
 use super::error::{Errors, FieldError};
-use super::game::string_enum;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

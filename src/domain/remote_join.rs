@@ -8,7 +8,7 @@
 //! joins as a *guest* whose place is kept but who is never called until registered. BSOP 44:
 //! the floor still seats every player.
 
-use super::game::string_enum;
+use super::enums::string_enum;
 use super::waitlist::{self, Entry};
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};

@@ -18,8 +18,8 @@
 //! while the decision is pending. BSOP 22: a participant's history may be used to judge intent
 //! (the services show the players' earlier rulings beside the answer form).
 
+use super::enums::string_enum;
 use super::error::{FieldError, Problem};
-use super::game::string_enum;
 use super::table::TableState;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

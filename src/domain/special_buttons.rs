@@ -34,8 +34,8 @@
 //! chips left she plays them on her next hand and nobody contributes; once she has none she
 //! is eliminated and the next Macaca hand starts a new one ([`Macaca`]).
 
+use super::enums::string_enum;
 use super::error::{FieldError, Problem};
-use super::game::string_enum;
 use super::money::{self, Overflow};
 use serde::{Deserialize, Serialize};
 use std::fmt;

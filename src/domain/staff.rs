@@ -1,8 +1,8 @@
 //! Staff roles and password policy (PT-2007 8, 9: the house runs the game; the dealer runs
 //! the table; BSOP 16-22: floor decisions).
 
+use super::enums::string_enum;
 use super::error::{Errors, FieldError};
-use super::game::string_enum;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

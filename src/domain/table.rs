@@ -4,8 +4,9 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::enums::string_enum;
 use super::error::Problem;
-use super::game::{string_enum, TablePolicy};
+use super::game::TablePolicy;
 use std::fmt;
 use std::str::FromStr;
 

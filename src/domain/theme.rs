@@ -5,7 +5,7 @@
 //! chooses the theme and each device may choose its own (kept on the device). Text of either
 //! theme keeps WCAG AA contrast (4.5:1, success criterion 1.4.3).
 
-use super::game::string_enum;
+use super::enums::string_enum;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-crate::domain::game::string_enum! {
+crate::domain::enums::string_enum! {
     /// What a message is about.
     Kind {
         /// Added to a waiting list, with the player's link (BSOP 43: the room tells the
