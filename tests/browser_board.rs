@@ -9,10 +9,12 @@
 //!   text that names nobody is refused with the text kept;
 //! - a call made in browser A shows on browser B's tile within 5 s without a reload;
 //! - a removal from a list is undone from the toast, the player back at the same place.
-//! - a room of 70 tables at 1440×900 shows at least 48 whole tiles, every list's header, the
-//!   tools in one row and two requests as two alarms on the strip and badges on their tiles
-//!   (an alarm opens its table's panel); a 10-seat table's free seats' Call buttons are in the
-//!   window at 1440×900 and 1024×768; in Portuguese and English (`target/browser-board70-*.png`).
+//! - a room of 70 tables (the demo grown through the API: 8 games, every table open and most
+//!   nearly full, about 500 players, 80 of them waiting, two called) at 1440×900 shows at
+//!   least 48 whole tiles, every list's header, every name on the lists whole, the tools in one
+//!   row and two requests as two alarms on the strip and badges on their tiles (an alarm opens
+//!   its table's panel); a 10-seat table's free seats' Call buttons are in the window at
+//!   1440×900 and 1024×768; in Portuguese and English (`target/browser-board70-*.png`).
 //!
 //! Skipped without chromedriver unless `CARDROOM_REQUIRE_BROWSER=1` (tests/run.sh). With
 //! `CARDROOM_DOCS_SCREENSHOTS=1` also writes `docs/screenshots/floor-board-8.png` (the demo's 8
@@ -48,11 +50,13 @@ struct Room {
 /// Starts the demo room and chromedriver; `None` when the test is skipped. With `docs_8`, a
 /// picture of the demo's 8 tables is taken before the 42 others are added.
 async fn room(docs_8: bool) -> Option<Room> {
-    room_of(docs_8, ROOM_TABLES).await
+    let r = demo_room(docs_8).await?;
+    add_tables(&r.server, ROOM_TABLES);
+    Some(r)
 }
 
-/// [`room`] with `tables` tables in all.
-async fn room_of(docs_8: bool, tables: i64) -> Option<Room> {
+/// The demo room as it starts (8 tables) and chromedriver; `None` when the test is skipped.
+async fn demo_room(docs_8: bool) -> Option<Room> {
     let chromedriver = chromedriver_or_skip()?;
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
@@ -64,7 +68,6 @@ async fn room_of(docs_8: bool, tables: i64) -> Option<Room> {
         docs_screenshot(&c, "floor-board-8.png", 1440, 900).await;
         let _ = c.close().await;
     }
-    add_tables(&server, tables);
     Some(Room {
         server,
         webdriver,
@@ -117,6 +120,332 @@ fn add_tables(server: &Server, total: i64) {
         let body = json!({ "number": n, "game_id": game, "mode": "continuous" });
         api(server, &token, "POST", "/api/v1/tables", Some(body));
     }
+}
+
+/// The games a room of 70 tables runs besides the demo's five: name, variant, blinds, limit
+/// class and buy-in range.
+const MORE_GAMES: [(&str, &str, i64, i64, &str, i64, i64); 3] = [
+    (
+        "NL Hold'em 5/10",
+        "holdem_nl",
+        500,
+        1_000,
+        "high",
+        50_000,
+        250_000,
+    ),
+    ("PLO 2/5", "plo", 200, 500, "mid", 10_000, 50_000),
+    (
+        "Limit Hold'em 4/8",
+        "holdem_limit",
+        200,
+        400,
+        "low",
+        4_000,
+        20_000,
+    ),
+];
+/// How many of the 70 tables each game has, in the games' order (the demo's five, then
+/// [`MORE_GAMES`]).
+const TABLES_PER_GAME: [usize; 8] = [16, 12, 8, 6, 6, 8, 7, 7];
+/// The players on each game's list once the room is grown: 80 in all.
+const WAITING_PER_GAME: [usize; 8] = [20, 14, 9, 7, 6, 9, 8, 7];
+/// Players seated at each table the test opens, in turn: most tables nearly full, a few just
+/// opened with two.
+const SEATED_CYCLE: [usize; 10] = [8, 6, 9, 5, 2, 7, 4, 6, 8, 3];
+/// First and last names of the players the test registers (every pair once).
+const FIRST: [&str; 25] = [
+    "Larissa",
+    "Vítor",
+    "Guilherme",
+    "Conceição",
+    "Rodrigo",
+    "Filipa",
+    "Gonçalo",
+    "Leonor",
+    "Duarte",
+    "Matilde",
+    "Sebastião",
+    "Carolina",
+    "Afonso",
+    "Mariana",
+    "Henrique",
+    "Beatriz",
+    "Xavier",
+    "Madalena",
+    "Tomás",
+    "Francisca",
+    "Wei",
+    "Ana",
+    "Bernardo",
+    "Constança",
+    "Zé",
+];
+const LAST: [&str; 20] = [
+    "Almeida",
+    "Barbosa",
+    "Cardoso",
+    "Domingues",
+    "Esteves",
+    "Figueiredo",
+    "Gaspar",
+    "Henriques",
+    "Jesus",
+    "Lopes",
+    "Magalhães",
+    "Nogueira",
+    "Pacheco",
+    "Quintela",
+    "Ribeiro",
+    "Sequeira",
+    "Teixeira",
+    "Vasconcelos",
+    "Xavier",
+    "Zacarias",
+];
+/// Requests run side by side while the room is grown.
+const GROW_THREADS: usize = 4;
+
+/// The items of a list answer (a bare array or `{ "items": [...] }`).
+fn items(v: &Value) -> Vec<Value> {
+    v.as_array()
+        .or_else(|| v["items"].as_array())
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `calls` split over [`GROW_THREADS`] threads, each running its share in order.
+fn side_by_side<T: Send>(calls: Vec<T>, run: impl Fn(T) + Sync) {
+    let mut shares: Vec<Vec<T>> = (0..GROW_THREADS).map(|_| Vec::new()).collect();
+    for (i, c) in calls.into_iter().enumerate() {
+        shares[i % GROW_THREADS].push(c);
+    }
+    std::thread::scope(|s| {
+        for share in shares {
+            let run = &run;
+            s.spawn(move || share.into_iter().for_each(run));
+        }
+    });
+}
+
+/// Grows the demo room through the JSON API into a room of 70 tables, as a busy evening has
+/// it: 8 games, every table open and most of them nearly full (about 500 players registered,
+/// each with a photo), 80 players waiting over the 8 lists, and two players called to free
+/// seats. Returns the number of a 10-seat table with free seats and a list waiting.
+fn grow_room(server: &Server) -> i64 {
+    let t0 = Instant::now();
+    let token = admin_token(server);
+    let token = token.as_str();
+    let mut games: Vec<i64> = items(&api(server, token, "GET", "/api/v1/games", None))
+        .iter()
+        .filter_map(|g| g["id"].as_i64())
+        .collect();
+    assert_eq!(
+        games.len(),
+        5,
+        "the demo room should have five games: {games:?}"
+    );
+    for (name, variant, sb, bb, class, min, max) in MORE_GAMES {
+        let body = json!({ "name": name, "variant": variant, "small_blind": sb, "big_blind": bb,
+                           "limit_class": class, "buy_in_min": min, "buy_in_max": max });
+        let g = api(server, token, "POST", "/api/v1/games", Some(body));
+        games.push(
+            g["id"]
+                .as_i64()
+                .unwrap_or_else(|| panic!("a new game's id: {g}")),
+        );
+    }
+    // Each table number's game: the demo's tables keep theirs (table 8 gets one), the new
+    // ones go round the games until each has its share.
+    let demo = items(&api(server, token, "GET", "/api/v1/tables", None));
+    let mut left = TABLES_PER_GAME;
+    let mut game_of: Vec<(i64, usize)> = Vec::new();
+    for t in &demo {
+        let n = t["number"].as_i64().unwrap_or(0);
+        let g = t["game_id"]
+            .as_i64()
+            .and_then(|id| games.iter().position(|g| *g == id))
+            .unwrap_or(5);
+        left[g] -= 1;
+        game_of.push((n, g));
+    }
+    let mut g = 0;
+    for n in (demo.len() as i64 + 1)..=70 {
+        while left[g] == 0 {
+            g = (g + 1) % games.len();
+        }
+        left[g] -= 1;
+        game_of.push((n, g));
+        g = (g + 1) % games.len();
+    }
+    // Table 8 has no game in the demo: it gets the sixth.
+    let mut tables: Vec<(i64, i64, usize, String)> = Vec::new(); // (number, id, game, state)
+    for t in &demo {
+        let (n, id) = (
+            t["number"].as_i64().unwrap_or(0),
+            t["id"].as_i64().unwrap_or(0),
+        );
+        let g = game_of.iter().find(|(m, _)| *m == n).map_or(5, |(_, g)| *g);
+        if t["game_id"].is_null() {
+            let body =
+                json!({ "number": n, "game_id": games[g], "mode": "continuous", "active": true });
+            api(
+                server,
+                token,
+                "PUT",
+                &format!("/api/v1/tables/{id}"),
+                Some(body),
+            );
+        }
+        let state = t["state"].as_str().unwrap_or("closed").to_string();
+        tables.push((n, id, g, state));
+    }
+    for &(n, g) in game_of.iter().filter(|(n, _)| *n > demo.len() as i64) {
+        let body = json!({ "number": n, "game_id": games[g], "mode": "continuous" });
+        let t = api(server, token, "POST", "/api/v1/tables", Some(body));
+        let id = t["id"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("a new table's id: {t}"));
+        tables.push((n, id, g, "closed".to_string()));
+    }
+    // Every closed table opens; the players to seat at each.
+    let to_seat: Vec<(i64, i64, usize)> = tables
+        .iter()
+        .filter(|(_, _, _, state)| state == "closed")
+        .enumerate()
+        .map(|(k, (n, id, _, _))| (*n, *id, SEATED_CYCLE[k % SEATED_CYCLE.len()]))
+        .collect();
+    side_by_side(to_seat.iter().map(|(_, id, _)| *id).collect(), |id| {
+        api(
+            server,
+            token,
+            "POST",
+            &format!("/api/v1/tables/{id}/open"),
+            None,
+        );
+    });
+    let listed: Vec<usize> = games
+        .iter()
+        .map(|g| {
+            let l = api(
+                server,
+                token,
+                "GET",
+                &format!("/api/v1/games/{g}/waitlist"),
+                None,
+            );
+            l["lines"].as_array().map_or(0, Vec::len)
+        })
+        .collect();
+    let to_list: usize = WAITING_PER_GAME
+        .iter()
+        .zip(&listed)
+        .map(|(want, have)| want.saturating_sub(*have))
+        .sum();
+    let seats: usize = to_seat.iter().map(|(_, _, k)| k).sum();
+
+    // The players, registered with a photo (BSOP 1, 3: none sits or waits without one).
+    let mut png = Vec::new();
+    image::RgbImage::from_fn(64, 80, |x, y| {
+        let (dx, dy) = (x as i64 - 32, y as i64 - 34);
+        if dx * dx * 100 / (20 * 20) + dy * dy * 100 / (26 * 26) <= 100 {
+            image::Rgb([224, 180, 150])
+        } else {
+            image::Rgb([90, 140, 200])
+        }
+    })
+    .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+    .expect("a PNG portrait");
+    let players = std::sync::Mutex::new(Vec::new());
+    side_by_side((0..seats + to_list).collect(), |i| {
+        let (first, last) = (FIRST[i % FIRST.len()], LAST[(i / FIRST.len()) % LAST.len()]);
+        let alias = match i / FIRST.len() {
+            0 => first.to_string(),
+            k => format!("{first}{k}"),
+        };
+        let body = json!({
+            "full_name": format!("{first} {last}"),
+            "date_of_birth": format!("{}-{:02}-{:02}", 1960 + i % 40, 1 + i % 12, 1 + i % 28),
+            "doc_kind": "national_id", "doc_number": format!("T{:07}", 1_000 + i),
+            "doc_country": "PT", "doc_expiry": "2036-06-30", "alias": alias,
+        });
+        let p = api(server, token, "POST", "/api/v1/players", Some(body));
+        let id = p["player"]["id"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("a new player's id: {p}"));
+        let (status, text) = http_body(
+            server.addr,
+            "PUT",
+            &format!("/api/v1/players/{id}/photo"),
+            Some(token),
+            Some(("image/png", &png)),
+        )
+        .unwrap_or_else(|e| panic!("a photo for player {id}: {e}"));
+        assert_eq!(status, 200, "PUT /api/v1/players/{id}/photo: {text}");
+        players.lock().unwrap().push((i, id));
+    });
+    let mut players = players.into_inner().unwrap();
+    players.sort();
+    let mut players = players.into_iter().map(|(_, id)| id);
+
+    // Seated (BSOP 44: the floor seats them directly), then the lists.
+    let sittings: Vec<(i64, Vec<i64>)> = to_seat
+        .iter()
+        .map(|(_, id, k)| (*id, players.by_ref().take(*k).collect()))
+        .collect();
+    side_by_side(sittings, |(id, who)| {
+        for (seat, p) in who.iter().enumerate() {
+            let body = json!({ "player_id": p });
+            let path = format!("/api/v1/tables/{id}/seats/{}", seat + 1);
+            api(server, token, "POST", &path, Some(body));
+        }
+    });
+    let joins: Vec<(i64, Vec<i64>)> = games
+        .iter()
+        .zip(WAITING_PER_GAME.iter().zip(&listed))
+        .map(|(g, (want, have))| {
+            (
+                *g,
+                players.by_ref().take(want.saturating_sub(*have)).collect(),
+            )
+        })
+        .collect();
+    side_by_side(joins, |(g, who)| {
+        for p in who {
+            let body = json!({ "player_id": p });
+            api(
+                server,
+                token,
+                "POST",
+                &format!("/api/v1/games/{g}/waitlist"),
+                Some(body),
+            );
+        }
+    });
+    // Two free seats called: the first two tables of the first two games with one.
+    for g in [0, 1] {
+        if let Some((_, id, k)) = to_seat
+            .iter()
+            .find(|(n, _, k)| game_of.contains(&(*n, g)) && *k < 8)
+        {
+            let path = format!("/api/v1/tables/{id}/seats/{}/call-next", k + 1);
+            api(server, token, "POST", &path, None);
+        }
+    }
+    // The panel's table: a 10-seat table of the first game with three free seats or more,
+    // no call made to it.
+    let panel = to_seat
+        .iter()
+        .filter(|(n, _, k)| game_of.contains(&(*n, 0)) && (4..=7).contains(k))
+        .nth(1)
+        .map(|(n, _, _)| *n)
+        .expect("a table of the first game with free seats");
+    eprintln!(
+        "room grown to 70 tables, {} players registered, {seats} seated and {to_list} listed in {:?}",
+        seats + to_list,
+        t0.elapsed()
+    );
+    panel
 }
 
 /// A Chromium session signed in as the floor manager with a `w`×`h` viewport.
@@ -743,15 +1072,37 @@ const JS_ALARMS: &str = "const s = document.getElementById('floor-alerts');\
              strip_h: s ? Math.round(s.getBoundingClientRect().height) : null,\
              badges: document.querySelectorAll('a.tile .t-alarm[data-alarm=\"request\"]').length };";
 
-/// A room of 70 tables on one desk screen: at 1440×900 at least 48 whole tiles and every
-/// list's header, the tools in one row, no tile repeating its group's game; in a 10-seat
-/// table's panel every free seat's Call inside the window at 1440×900 and 1024×768; in
-/// Portuguese and in English (`target/browser-board70-*.png`).
+/// The room the board shows: its tiles by state, the tiles with someone seated, the lists
+/// and their players, the calls on the tiles, and each name on a list or a call that is cut
+/// (wider than its box) or, of nine letters or fewer, broken over two lines.
+const JS_ROOM: &str = "const tiles = [...document.querySelectorAll('a.tile')];\
+    const lists = [...document.querySelectorAll('.board-lists .list-card')];\
+    const names = [...document.querySelectorAll('.board-lists .waitlist li[data-player] > a, a.tile .t-call')]\
+        .filter(a => a.getBoundingClientRect().width > 0);\
+    return { closed: tiles.filter(t => t.classList.contains('st-closed')).length,\
+             seated: tiles.filter(t => t.querySelector('.dots i.d')).length,\
+             lists: lists.length,\
+             waiting: lists.reduce((n, l) => n + Number((l.querySelector('.list-count') || {}).innerText || 0), 0),\
+             called: [...document.querySelectorAll('a.tile .t-call')].length,\
+             names: names.length,\
+             cut: names.filter(a => { const r = document.createRange(); r.selectNodeContents(a);\
+                       const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top))).size;\
+                       return a.scrollWidth > a.clientWidth + 1 || (a.innerText.trim().length <= 9 && lines > 1); })\
+                       .map(a => a.innerText + ' ' + a.scrollWidth + '>' + a.clientWidth) };";
+
+/// A room of 70 tables on one desk screen (grown through the API as a busy evening has it:
+/// 8 games, every table open and most nearly full, 80 players waiting, two called): at
+/// 1440×900 at least 48 whole tiles and every list's header, the tools in one row, no tile
+/// repeating its group's game, every name on the lists whole; in a 10-seat table's panel
+/// every free seat's Call inside the window at 1440×900 and 1024×768; in Portuguese and in
+/// English (`target/browser-board70-*.png`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_of_70_tables_fits_one_desk_screen() {
-    let Some(r) = room_of(false, 70).await else {
+    let Some(r) = demo_room(false).await else {
         return;
     };
+    let t0 = Instant::now();
+    let panel = grow_room(&r.server);
     // Two tables ask for the floor: two alarms on the strip, a badge on each tile.
     let token = admin_token(&r.server);
     for (table, kind) in [(1, "floor"), (3, "chips")] {
@@ -779,10 +1130,24 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
         scroll_to_top(&c).await;
         let v = eval(&c, JS_FIRST_SCREEN, vec![]).await;
         let t = eval(&c, JS_TOOLS, vec![]).await;
-        eprintln!("70 tables at 1440×900 ({lang}): {v} {t}");
+        let room = eval(&c, JS_ROOM, vec![]).await;
+        eprintln!("70 tables at 1440×900 ({lang}): {v} {t} {room}");
         screenshot(&c, &format!("browser-board70-1440-{lang}.png")).await;
         if v["tiles"].as_i64() != Some(70) {
             problems.push(format!("{lang}: the board should have 70 tiles: {v}"));
+        }
+        if room["closed"] != json!(0)
+            || room["seated"].as_i64().unwrap_or(0) < 60
+            || room["lists"] != json!(8)
+            || room["waiting"] != json!(80)
+            || room["called"].as_i64().unwrap_or(0) < 2
+        {
+            problems.push(format!(
+                "{lang}: the room should show 70 open tables, 60 or more with players, 8 lists of 80 players and two calls on the tiles: {room}"
+            ));
+        }
+        if !room["cut"].as_array().is_some_and(|a| a.is_empty()) {
+            problems.push(format!("{lang}: a name on a list or a call is cut: {room}"));
         }
         if v["whole"].as_i64().unwrap_or(0) < 48 {
             problems.push(format!(
@@ -794,7 +1159,7 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
             let b = h["box"].as_array().cloned().unwrap_or_default();
             b.len() == 4 && b[1].as_i64() >= Some(0) && b[3].as_i64() <= Some(900)
         });
-        if heads.is_empty() || !whole_heads {
+        if heads.len() != 8 || !whole_heads {
             problems.push(format!(
                 "{lang}: a list's header is not wholly on the first screen: {v}"
             ));
@@ -808,24 +1173,27 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
         {
             problems.push(format!("{lang}: the two requests should be two alarms on a one-row strip and a badge on each tile: {a}"));
         }
-        if t["rows"].as_i64() != Some(1) || t["tile_game_names"].as_i64() != Some(0) {
+        if t["rows"].as_i64() != Some(1)
+            || t["tile_game_names"].as_i64() != Some(0)
+            || t["first_tile_top"].as_i64().unwrap_or(999) > 180
+        {
             problems.push(format!(
-                "{lang}: the tools take more than one row, or a tile repeats its game: {t}"
+                "{lang}: the tools take more than one row, the tiles start below 180 px, or a tile repeats its game: {t}"
             ));
         }
         for (w, h) in [(1440, 900), (1024, 768)] {
             set_viewport(&c, w, h, "board70 panel").await;
-            goto_floor(&c, &r.server.base, "?table=1").await;
+            goto_floor(&c, &r.server.base, &format!("?table={panel}")).await;
             tokio::time::sleep(Duration::from_millis(300)).await;
             let p = eval(&c, JS_CALLS, vec![]).await;
-            eprintln!("table 1's panel at {w}×{h} ({lang}): {p}");
+            eprintln!("table {panel}'s panel at {w}×{h} ({lang}): {p}");
             screenshot(&c, &format!("browser-board70-panel-{w}-{lang}.png")).await;
-            if p["seats"].as_i64().unwrap_or(0) < 10
-                || p["calls"].as_i64().unwrap_or(0) < 1
+            if p["seats"].as_i64() != Some(10)
+                || p["calls"].as_i64().unwrap_or(0) < 3
                 || p["calls"] != p["seen"]
             {
                 problems.push(format!(
-                    "{lang}: at {w}×{h} a free seat's Call is not in the window: {p}"
+                    "{lang}: at {w}×{h} a free seat's Call of table {panel} is not in the window: {p}"
                 ));
             }
         }
@@ -850,6 +1218,7 @@ async fn a_room_of_70_tables_fits_one_desk_screen() {
     )
     .await;
     screenshot(&c, "browser-board70-alarm-panel.png").await;
+    eprintln!("the 70-table room checked in {:?}", t0.elapsed());
     if !problems.is_empty() {
         fail(&c, problems.join("\n")).await;
     }

@@ -660,6 +660,26 @@ pub fn http_json(
     bearer: Option<&str>,
     body: Option<&serde_json::Value>,
 ) -> Result<(u16, String), String> {
+    let payload = body.map(|b| b.to_string());
+    http_body(
+        addr,
+        method,
+        path,
+        bearer,
+        payload
+            .as_deref()
+            .map(|p| ("application/json", p.as_bytes())),
+    )
+}
+
+/// [`http_json`] with any body: its content type and bytes (e.g. a photo, `image/png`).
+pub fn http_body(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    bearer: Option<&str>,
+    body: Option<(&str, &[u8])>,
+) -> Result<(u16, String), String> {
     let what = format!("{method} {path}");
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(3))
         .map_err(|e| format!("{what}: connect: {e}"))?;
@@ -667,19 +687,18 @@ pub fn http_json(
         .map_err(|e| format!("{what}: {e}"))?;
     s.set_write_timeout(Some(Duration::from_secs(10)))
         .map_err(|e| format!("{what}: {e}"))?;
-    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    let payload: &[u8] = body.map_or(&[], |(_, b)| b);
     let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: application/json\r\n");
     if let Some(t) = bearer {
         req.push_str(&format!("Authorization: Bearer {t}\r\n"));
     }
-    if body.is_some() {
-        req.push_str("Content-Type: application/json\r\n");
+    if let Some((kind, _)) = body {
+        req.push_str(&format!("Content-Type: {kind}\r\n"));
     }
-    req.push_str(&format!(
-        "Content-Length: {}\r\n\r\n{payload}",
-        payload.len()
-    ));
-    s.write_all(req.as_bytes())
+    req.push_str(&format!("Content-Length: {}\r\n\r\n", payload.len()));
+    let mut bytes = req.into_bytes();
+    bytes.extend_from_slice(payload);
+    s.write_all(&bytes)
         .map_err(|e| format!("{what}: write: {e}"))?;
     let mut raw = Vec::new();
     s.read_to_end(&mut raw)

@@ -149,6 +149,14 @@ impl GameList {
         Some((t, key.clone(), format!("{key}-why")))
     }
 
+    /// PT-2007 8a, BSOP 43: some shown place has no wait estimate (too little history at this
+    /// hour): the list says so once, where a figure would be.
+    pub fn wait_unknown(&self) -> bool {
+        self.lines
+            .iter()
+            .any(|l| l.wait.is_some_and(|w| !w.is_known()))
+    }
+
     /// Where an entry came from.
     pub fn origin(
         &self,
