@@ -26,7 +26,7 @@ use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};

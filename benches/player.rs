@@ -38,7 +38,7 @@ use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use chrono::{Datelike, Duration as Days, NaiveDate};
 use std::collections::BTreeMap;
 
@@ -499,7 +499,8 @@ fn direct_parallel(
     threads: usize,
     secs: f64,
 ) -> (f64, f64, f64) {
-    let day_ends = link::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
+    let day_ends =
+        cardroom::domain::clock::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
     let barrier = Arc::new(Barrier::new(threads + 1));
     let handles: Vec<_> = (0..threads)
         .map(|k| {
@@ -563,7 +564,8 @@ fn direct(
     runs: usize,
 ) -> Result<(Summary, Option<String>), AppError> {
     let mut conn = state.db.conn()?;
-    let day_ends = link::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
+    let day_ends =
+        cardroom::domain::clock::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
     let stats = std::env::var_os("PLAYER_BENCH_SQL").map(|_| sql_profile(&mut conn));
     let mut v = Vec::with_capacity(runs);
     for i in 0..runs + 1 {

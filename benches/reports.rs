@@ -35,7 +35,7 @@ use cardroom::config::Config;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::services::{self, reports};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use chrono::{Duration as Dur, NaiveDate, NaiveDateTime, NaiveTime};
 use diesel::prelude::*;
 use std::net::SocketAddr;

@@ -36,7 +36,7 @@ use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use chrono::Duration as Days;
 
 use std::net::SocketAddr;

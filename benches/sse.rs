@@ -27,7 +27,7 @@ use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use chrono::{Datelike, Duration as Days, NaiveDate};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};

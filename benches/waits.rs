@@ -96,9 +96,8 @@ fn main() {
                         let span = (*recent[0] - *recent[recent.len() - 1]).num_seconds() as f64;
                         span / 60.0 / (recent.len() - 1) as f64 * (list.len() + 1) as f64
                     });
-                    let oracle = (seated > 0 && free == 0).then(|| {
-                        (list.len() as f64 * 0.9 + 1.0) * stay_mean / seated as f64
-                    });
+                    let oracle = (seated > 0 && free == 0)
+                        .then(|| (list.len() as f64 * 0.9 + 1.0) * stay_mean / seated as f64);
                     samples.push(Sample {
                         ahead: list.len(),
                         shown,

@@ -1,12 +1,13 @@
 //! Start-up: configuration → database (migrations) → first-start bootstrap → state.
 
+use crate::auth::Keys;
 use crate::config::Config;
 use crate::db::{get_setting, init_setting, Db};
 use crate::domain::clock::{Clock, OffsetClock, SystemClock};
 use crate::error::AppError;
 use crate::i18n::I18n;
 use crate::services;
-use crate::state::{AppState, Keys};
+use crate::web::state::AppState;
 use std::sync::Arc;
 
 #[derive(Debug, thiserror::Error)]
@@ -165,7 +166,7 @@ pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
 /// finish their current pass and return once [`crate::shutdown::Shutdown::begin`] is called; join them.
 pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
     let mut threads = Vec::new();
-    match crate::notify::worker::spawn(state.clone()) {
+    match crate::notify::worker::spawn(state.notify_env()) {
         Ok(t) => threads.push(t),
         // The settings were validated at start: only a thread that cannot start gets here.
         Err(e) => log::error!("messages to players will not be sent: {e}"),
@@ -227,7 +228,7 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                 while !state.shutdown.is_set() {
                     match run_timers(&state) {
                         Ok(_) => state.metrics.scheduler_passed(),
-                        Err(e) => log_pass_failure(&state, "scheduler", &e),
+                        Err(e) => state.db.log_pass_failure("scheduler", &e),
                     }
                     seal_pass(&state, "minute", false);
                     state.shutdown.sleep(std::time::Duration::from_secs(1));
@@ -269,7 +270,7 @@ pub fn check_audit(state: &AppState) {
             }
             state.metrics.audit_checked(problem.is_none());
             *state.audit_check.lock().unwrap_or_else(|p| p.into_inner()) =
-                Some(crate::state::AuditCheck {
+                Some(crate::web::state::AuditCheck {
                     at: state.clock.now(),
                     problem,
                 });
@@ -307,18 +308,5 @@ fn seal_pass(state: &AppState, reason: &str, force: bool) {
         .and_then(|mut c| state.seal.tick(&mut c, now, reason, force));
     if let Err(e) = r {
         log::warn!("audit checkpoint: {e}");
-    }
-}
-
-/// A background pass that failed. The database being unreachable is logged once per outage
-/// (by `db::Health`), not once a second per thread; the pass simply runs again, on a fresh
-/// connection, once the database is back. Anything else is an error worth a line each time.
-pub fn log_pass_failure(state: &AppState, what: &str, e: &AppError) {
-    match e {
-        AppError::Unavailable(why) => {
-            state.db.saw_unavailable(why);
-            log::debug!("{what} pass skipped: {e}");
-        }
-        _ => log::error!("{what} pass failed: {e}"),
     }
 }

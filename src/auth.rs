@@ -3,11 +3,36 @@
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt, SaltString};
 use argon2::Argon2;
 use chrono::{DateTime, Duration, Utc};
-use jsonwebtoken::{decode, encode, Algorithm, Header, Validation};
+use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::state::Keys;
+/// The keys every signature of the process uses (session tokens, player links, short
+/// message addresses), made once from the configured secret.
+#[derive(Clone)]
+pub struct Keys {
+    pub encoding: EncodingKey,
+    pub decoding: DecodingKey,
+    /// Signs the short addresses in text messages (`notify::link::short_code`), derived from
+    /// the secret (SHA-256 of a label and it) so that no other signature shares it.
+    pub short_links: [u8; 32],
+}
+
+impl Keys {
+    pub fn from_secret(secret: &[u8]) -> Keys {
+        // Every signature and check uses these keys: the HS256 provider is in place first.
+        crate::jwt::install();
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(b"cardroom short message links\0");
+        h.update(secret);
+        Keys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            short_links: h.finalize().into(),
+        }
+    }
+}
 
 pub fn hash_password(pw: &str) -> String {
     // 16 random bytes from `rand`'s thread generator (a CSPRNG seeded by the OS), as

@@ -513,7 +513,7 @@ impl Config {
                 ));
             }
         }
-        if crate::notify::link::parse_hhmm(&self.gaming_day_ends).is_none() {
+        if crate::domain::clock::parse_hhmm(&self.gaming_day_ends).is_none() {
             return Err(bad(
                 "CARDROOM_GAMING_DAY_ENDS",
                 "must be a time HH:MM such as 06:00",

@@ -11,7 +11,7 @@ use crate::services::{
     self, games::GameInput, games::TableInput, photo, players::BanForm, players::SeparationForm,
     staff::StaffInput,
 };
-use crate::state::AppState;
+use crate::web::state::AppState;
 use chrono::{Datelike, Duration, NaiveDate};
 
 /// Password of the demo staff accounts.

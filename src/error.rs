@@ -160,7 +160,7 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound,
-            e if crate::db::is_unique_violation(&e) => {
+            e if is_unique_violation(&e) => {
                 AppError::Conflict(Problem::new("err-concurrent-change"))
             }
             e if is_transient(&e) => AppError::Unavailable(format!("database: {e}")),
@@ -245,3 +245,11 @@ impl From<Vec<FieldError>> for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// True when the error is a unique-constraint violation (a concurrent or duplicate insert).
+pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
+    matches!(
+        e,
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
+    )
+}

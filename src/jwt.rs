@@ -12,7 +12,7 @@
 //! RS256, ES256 or `none` never reaches a verifier (our `Validation`s list HS256 only anyway).
 //!
 //! jsonwebtoken keeps the provider in a process-wide `OnceLock`; [`install`] is idempotent
-//! and is called wherever keys are made (`state::Keys::from_secret`), so no signing or
+//! and is called wherever keys are made (`auth::Keys::from_secret`), so no signing or
 //! verifying can run before it.
 
 use hmac::{Hmac, Mac};

@@ -19,5 +19,4 @@ pub mod notify;
 pub mod push;
 pub mod services;
 pub mod shutdown;
-pub mod state;
 pub mod web;

@@ -40,6 +40,8 @@ mod invariants;
 mod join;
 #[path = "http/kiosk.rs"]
 mod kiosk;
+#[path = "http/layers.rs"]
+mod layers;
 #[path = "http/limits.rs"]
 mod limits;
 #[path = "http/lobby.rs"]

@@ -326,7 +326,7 @@ pub fn machine_busy_s() -> f64 {
 /// Runs the real app (the same `configure` as the server) on 127.0.0.1 with two workers, in a
 /// thread of its own; returns once it answers `/healthz` (or after 10 s).
 pub fn start_server(
-    state: cardroom::state::AppState,
+    state: cardroom::web::state::AppState,
 ) -> (SocketAddr, actix_web::dev::ServerHandle) {
     use actix_web::{App, HttpServer};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");

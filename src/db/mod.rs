@@ -271,6 +271,20 @@ impl Db {
         self.health.failed(why);
     }
 
+    /// A background pass that failed. The database being unreachable is logged once per
+    /// outage (by the health), not once a second per thread; the pass simply runs again, on a
+    /// fresh connection, once the database is back. Anything else is an error worth a line
+    /// each time.
+    pub fn log_pass_failure(&self, what: &str, e: &crate::error::AppError) {
+        match e {
+            crate::error::AppError::Unavailable(why) => {
+                self.saw_unavailable(why);
+                log::debug!("{what} pass skipped: {e}");
+            }
+            _ => log::error!("{what} pass failed: {e}"),
+        }
+    }
+
     /// Applies pending migrations for this backend.
     pub fn migrate(&self) -> Result<usize, DbError> {
         let mut conn = self.conn().map_err(|e| DbError::Open(e.to_string()))?;
@@ -743,10 +757,4 @@ pub fn set_setting(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<()>
 /// across restarts (`CARDROOM_TEST_CLOCK=1` only).
 pub const TEST_CLOCK_OFFSET: &str = "test_clock_offset_us";
 
-/// True when the error is a unique-constraint violation (a concurrent or duplicate insert).
-pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
-    matches!(
-        e,
-        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
-    )
-}
+pub use crate::error::is_unique_violation;

@@ -4,8 +4,17 @@
 //! `CARDROOM_TEST_CLOCK=1`, which installs an [`OffsetClock`] that an admin-only API can move
 //! forward, so the 15-minute, one-hour and two-hour rules can be exercised without waiting.
 
-use chrono::{DateTime, Duration, DurationRound, Utc};
+use chrono::{DateTime, Duration, DurationRound, NaiveTime, Utc};
 use std::sync::Mutex;
+
+/// `HH:MM` → a time of day (the gaming day's end, a room's quiet hours).
+pub fn parse_hhmm(s: &str) -> Option<NaiveTime> {
+    let (h, m) = s.trim().split_once(':')?;
+    if h.len() != 2 || m.len() != 2 {
+        return None;
+    }
+    NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)
+}
 
 pub trait Clock: Send + Sync {
     /// The current instant, truncated to microseconds (what both databases store).

@@ -11,11 +11,11 @@
 //! (default 06:00) in the room's time zone, the usual cut-over of casinos that close at
 //! dawn. A link issued at 05:59 lives one minute; at 06:00 it lives until 06:00 tomorrow.
 
+use crate::auth::Keys;
 use crate::db::audit::{self, Actor};
 use crate::db::schema::players;
 use crate::db::DbConn;
 use crate::error::{AppError, AppResult};
-use crate::state::Keys;
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
@@ -57,15 +57,6 @@ pub enum LinkError {
     /// included), an edited payload, another purpose.
     #[error("the link is not valid")]
     Forged,
-}
-
-/// `HH:MM` → a time of day.
-pub fn parse_hhmm(s: &str) -> Option<NaiveTime> {
-    let (h, m) = s.trim().split_once(':')?;
-    if h.len() != 2 || m.len() != 2 {
-        return None;
-    }
-    NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)
 }
 
 /// The end of the gaming day that `now` falls in: the next `ends` (local time in `tz`) after
@@ -113,7 +104,7 @@ pub fn issue(
 /// kind of token: `/m/{code}` finds the message and sends the browser on to the message's
 /// own link (`/p/{token}`), which is checked as always — expired at the end of that gaming
 /// day, refused once the player's links are revoked.
-pub fn short_code(keys: &crate::state::Keys, message_id: i64) -> String {
+pub fn short_code(keys: &Keys, message_id: i64) -> String {
     use base64::Engine;
     use hmac::{Hmac, Mac};
     let id = u64::try_from(message_id).unwrap_or_default();
@@ -126,7 +117,7 @@ pub fn short_code(keys: &crate::state::Keys, message_id: i64) -> String {
 }
 
 /// The message a short code names, if its signature holds.
-pub fn short_code_message(keys: &crate::state::Keys, code: &str) -> Option<i64> {
+pub fn short_code_message(keys: &Keys, code: &str) -> Option<i64> {
     // The tag is the last 8 characters (6 bytes in base64url); the number before it.
     if code.len() < 9 || !code.is_ascii() {
         return None;
@@ -159,7 +150,7 @@ fn radix36(mut n: u64) -> String {
 }
 
 /// A message's short address (see [`short_code`]).
-pub fn short_url(public_base: &str, keys: &crate::state::Keys, message_id: i64) -> String {
+pub fn short_url(public_base: &str, keys: &Keys, message_id: i64) -> String {
     format!(
         "{}/m/{}",
         public_base.trim_end_matches('/'),
@@ -336,7 +327,7 @@ mod tests {
     }
 
     fn six() -> NaiveTime {
-        parse_hhmm("06:00").unwrap()
+        crate::domain::clock::parse_hhmm("06:00").unwrap()
     }
 
     #[test]
@@ -363,8 +354,8 @@ mod tests {
             gaming_day_end(t("2026-11-23T02:00:00Z"), sp, six()),
             t("2026-11-23T09:00:00Z")
         );
-        assert_eq!(parse_hhmm("6:00"), None);
-        assert_eq!(parse_hhmm("24:00"), None);
+        assert_eq!(crate::domain::clock::parse_hhmm("6:00"), None);
+        assert_eq!(crate::domain::clock::parse_hhmm("24:00"), None);
     }
 
     #[test]

@@ -9,13 +9,13 @@
 //! version as it was when the message was made).
 
 use super::link;
+use crate::auth::Keys;
 use crate::db::models::{OutboxRow, PlayerRow};
 use crate::db::schema::{notify_marks, outbox, players};
 use crate::db::{next_seq, DbConn};
 use crate::domain::player::{Language, NotifyPref};
 use crate::error::AppResult;
 use crate::i18n::I18n;
-use crate::state::Keys;
 use chrono::{DateTime, NaiveTime, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;

@@ -43,6 +43,7 @@
 //!   `CARDROOM_NOTIFY_TIMEOUT_SECS`, checked at start); a worker paused for longer than its
 //!   lease (a frozen VM) may see another worker re-send its message — the same key again.
 
+pub mod channels;
 pub mod link;
 pub mod messages;
 pub mod outbox;

@@ -2,7 +2,6 @@
 //! no provider configured for a channel — the local sink (a file of JSON lines, and the log),
 //! so the demo works offline and the floor still sees every message on `/floor/messages`.
 
-use crate::config::Config;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -47,39 +46,6 @@ pub trait Transport: Send + Sync {
     /// Shown on the floor page with each attempt: `sink`, `smtp`, `sms-generic`, `twilio`.
     fn name(&self) -> &'static str;
     fn send(&self, m: &Outgoing<'_>) -> Result<Option<String>, SendError>;
-}
-
-/// The transports in use, one per channel.
-pub struct Transports {
-    pub email: Box<dyn Transport>,
-    pub sms: Box<dyn Transport>,
-}
-
-impl Transports {
-    /// From the configuration (validated at start): a channel without a provider goes to
-    /// the local sink.
-    pub fn from_config(c: &Config) -> Result<Transports, String> {
-        let sink = || -> Box<dyn Transport> { Box::new(Sink::new(&c.sink_path())) };
-        let email: Box<dyn Transport> =
-            match c.smtp_host.as_deref().filter(|h| !h.trim().is_empty()) {
-                Some(_) => Box::new(super::smtp::Smtp::from_config(c)?),
-                None => sink(),
-            };
-        let sms: Box<dyn Transport> = match c.sms_provider.as_deref().map(str::trim) {
-            Some("generic") => Box::new(super::sms::Generic::from_config(c)?),
-            Some("twilio") => Box::new(super::sms::Twilio::from_config(c)?),
-            _ => sink(),
-        };
-        Ok(Transports { email, sms })
-    }
-
-    pub fn for_channel(&self, channel: &str) -> &dyn Transport {
-        if channel == "email" {
-            self.email.as_ref()
-        } else {
-            self.sms.as_ref()
-        }
-    }
 }
 
 /// The local sink: appends each message as one JSON line to a file and logs it. Nothing

@@ -5,11 +5,37 @@
 use super::messages::{self, LinkSettings};
 use super::outbox::{self, Claimed, Recorded};
 use super::policy::Backoff;
-use super::transport::{Outgoing, Transports};
+use super::channels::Transports;
+use super::transport::Outgoing;
+use crate::auth::Keys;
+use crate::config::Config;
+use crate::db::Db;
+use crate::domain::clock::Clock;
 use crate::error::AppResult;
-use crate::state::AppState;
+use crate::i18n::I18n;
+use crate::shutdown::Shutdown;
 use chrono::Duration;
 use std::sync::Arc;
+
+/// What the worker needs of the process: its settings, the database, the clock, the
+/// catalogs and keys that write a message, the live pages' signal and the stop signal.
+#[derive(Clone)]
+pub struct Env {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub clock: Arc<dyn Clock>,
+    pub i18n: Arc<I18n>,
+    pub keys: Keys,
+    /// Bumped when a message failed for good: the board shows the failed count.
+    pub changes: Arc<tokio::sync::watch::Sender<u64>>,
+    pub shutdown: Shutdown,
+}
+
+impl Env {
+    fn changed(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+}
 
 /// How many messages one pass claims.
 pub const BATCH: i64 = 20;
@@ -38,21 +64,21 @@ pub struct Pass {
 pub struct Worker {
     /// Unique per worker: the claim's owner.
     pub id: String,
-    state: AppState,
+    state: Env,
     transports: Arc<Transports>,
     pub fault: Option<Fault>,
 }
 
 impl Worker {
     /// A worker with the transports of the configuration.
-    pub fn new(state: &AppState) -> Result<Worker, String> {
+    pub fn new(state: &Env) -> Result<Worker, String> {
         Ok(Worker::with_transports(
             state,
             Transports::from_config(&state.config)?,
         ))
     }
 
-    pub fn with_transports(state: &AppState, transports: Transports) -> Worker {
+    pub fn with_transports(state: &Env, transports: Transports) -> Worker {
         let id = format!("w{}-{}", std::process::id(), crate::auth::random_token(6));
         Worker {
             id,
@@ -146,7 +172,8 @@ impl Worker {
         let transports = self.transports.clone();
         let links = LinkSettings {
             public_base: st.config.public_base(),
-            day_ends: super::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default(),
+            day_ends: crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
+                .unwrap_or_default(),
         };
         st.db.clone().write_new(move |conn| {
             let transport_of = |ch: &str| transports.for_channel(ch).name();
@@ -160,7 +187,7 @@ impl Worker {
 
 /// Starts the worker thread (one per process): a pass every `CARDROOM_NOTIFY_POLL_MS`,
 /// straight away again while there is more to send.
-pub fn spawn(state: AppState) -> Result<std::thread::JoinHandle<()>, String> {
+pub fn spawn(state: Env) -> Result<std::thread::JoinHandle<()>, String> {
     let worker = Worker::new(&state)?;
     let poll = std::time::Duration::from_millis(state.config.notify_poll_ms);
     log::info!(
@@ -175,7 +202,7 @@ pub fn spawn(state: AppState) -> Result<std::thread::JoinHandle<()>, String> {
                 match worker.run_once() {
                     Ok(p) if p.claimed as i64 >= BATCH => continue,
                     Ok(_) => {}
-                    Err(e) => crate::app::log_pass_failure(&worker.state, "message delivery", &e),
+                    Err(e) => worker.state.db.log_pass_failure("message delivery", &e),
                 }
                 worker.state.shutdown.sleep(poll);
             }

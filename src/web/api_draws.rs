@@ -7,10 +7,10 @@
 
 use crate::error::AppResult;
 use crate::services::{self, draws};
-use crate::state::AppState;
 use crate::web::extract::{AnyStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{get, post};
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};

@@ -11,11 +11,11 @@ use crate::error::{AppError, AppResult};
 use crate::services::floor::{self, ListLine};
 use crate::services::players as registry;
 use crate::services::{self, games};
-use crate::state::AppState;
 use crate::web::api::GameOut;
 use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

@@ -5,10 +5,10 @@
 
 use crate::error::AppResult;
 use crate::services::join as svc;
-use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

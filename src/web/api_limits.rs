@@ -9,10 +9,10 @@ use crate::domain::limits::{Effective, Limits};
 use crate::error::AppResult;
 use crate::services::limits::{self, ChangeLine};
 use crate::services::{self};
-use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

@@ -4,9 +4,9 @@
 use crate::db::models::{OutboxAttemptRow, OutboxRow};
 use crate::error::AppResult;
 use crate::notify::outbox::{self, Filter, Listed};
-use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::web;
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

@@ -4,10 +4,10 @@
 
 use crate::error::{AppError, AppResult};
 use crate::services::{self, seat_prefs::SeatPreferenceBody};
-use crate::state::AppState;
 use crate::web::extract::{AdminStaff, FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{get, put, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -17,10 +17,10 @@ use crate::services::rulings::{
     self as svc, AskInput, DecisionInput, Filter, ReconstructionInput, RulingLine, ShareInput,
 };
 use crate::services::{self};
-use crate::state::AppState;
 use crate::web::extract::{DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::http::header;
 use actix_web::{get, post};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -375,7 +375,7 @@ fn number(v: &Option<String>, field: &str) -> Result<Option<i64>, FieldError> {
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 pub fn day_start(st: &AppState) -> NaiveTime {
-    crate::notify::link::parse_hhmm(&st.config.gaming_day_ends)
+    crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
         .unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
 }
 

@@ -3,10 +3,10 @@
 
 use crate::error::AppResult;
 use crate::services;
-use crate::state::AppState;
 use crate::web::api::HistoryQuery;
 use crate::web::extract::RegistryReader;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{get, web};
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -11,10 +11,10 @@ use crate::domain::seat_rules::{AbsenceStatus, Blind, ReturnObligation};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
 use crate::services::{self};
-use crate::state::AppState;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{web, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

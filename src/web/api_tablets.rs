@@ -14,10 +14,10 @@ use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, tablets};
-use crate::state::AppState;
 use crate::web::extract::FloorStaff;
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 // The route macros: utoipa reads the path and method from them (a bare name).
 use actix_web::{get, post};

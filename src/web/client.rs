@@ -45,10 +45,10 @@ pub fn from_forwarded(peer: IpAddr, xff: Option<&str>, trusted: &[IpAddr]) -> Ip
 /// What a sign-in records about where it came from.
 pub fn sign_in_from(
     req: &HttpRequest,
-    st: &crate::state::AppState,
+    st: &crate::web::state::AppState,
     kind: crate::services::sessions::SessionKind,
-) -> crate::state::SignInFrom {
-    crate::state::SignInFrom {
+) -> crate::web::state::SignInFrom {
+    crate::web::state::SignInFrom {
         kind,
         user_agent: req
             .headers()

@@ -5,7 +5,7 @@ use super::ctx::request_lang;
 use crate::domain::player::Language;
 use crate::error::AppError;
 use crate::i18n::I18n;
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header;

@@ -5,7 +5,7 @@ use crate::db::models::StaffRow;
 use crate::domain::Problem;
 use crate::error::AppError;
 use crate::services::sessions;
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::dev::Payload;
 use actix_web::http::{header, Method};
 use actix_web::{web, FromRequest, HttpMessage, HttpRequest};

@@ -8,7 +8,7 @@
 //!   cookie. A key sent with none of these, or with credentials that no longer sign anyone
 //!   in, cannot be kept apart from a stranger's: the request runs as without a key (its
 //!   handler answers it — 401 where a sign-in is needed; sign-in itself may be repeated).
-//! - Atomicity: the key's row is written by [`AppState::write`](crate::state::AppState::write)
+//! - Atomicity: the key's row is written by [`AppState::write`](crate::web::state::AppState::write)
 //!   inside the same transaction as the request's effect, the first time the request
 //!   writes ([`claim`]); the answer is stored right after. A request that commits no write
 //!   (a refusal) stores nothing, so it may be sent again with the same key once its cause is

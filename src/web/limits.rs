@@ -1,6 +1,6 @@
 //! Request rates held in memory by each server process: token buckets per key (the
 //! `governor` crate; each bucket holds `n` requests and refills at `n` a minute), kept in the
-//! [`AppState`](crate::state::AppState) so that every app built — a test's included — has
+//! [`AppState`](crate::web::state::AppState) so that every app built — a test's included — has
 //! its own.
 //!
 //! What is limited here is what anyone may ask without signing in and what costs the room
@@ -23,7 +23,7 @@
 use crate::config::Config;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::HttpRequest;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};

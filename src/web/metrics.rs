@@ -6,7 +6,7 @@
 use crate::domain::Problem;
 use crate::error::AppError;
 use crate::metrics::Snapshot;
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use diesel::prelude::*;
 

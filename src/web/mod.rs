@@ -25,11 +25,12 @@ pub mod metrics;
 pub mod openapi;
 pub mod pages;
 pub mod request_id;
+pub mod state;
 pub mod stream;
 
 use crate::domain::Problem;
 use crate::error::AppError;
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, HttpRequest, HttpResponse};
 

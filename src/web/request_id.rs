@@ -51,7 +51,7 @@ pub async fn trace(
         .unwrap_or_else(new_id);
     req.extensions_mut().insert(RequestId(id.clone()));
     let metrics = req
-        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .app_data::<actix_web::web::Data<crate::web::state::AppState>>()
         .map(|s| s.metrics.clone());
     let span = tracing::info_span!("request", id = %id);
     let method = req.method().clone();

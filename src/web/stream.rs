@@ -9,8 +9,8 @@
 use crate::db::models::EventRow;
 use crate::error::AppResult;
 use crate::push::{Feed, Pushed};
-use crate::state::AppState;
 use crate::web::extract::FloorStaff;
+use crate::web::state::AppState;
 use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
 use std::sync::Arc;

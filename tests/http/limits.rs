@@ -853,7 +853,7 @@ async fn the_lobby_and_the_player_page_show_the_change_coming() {
             p,
             now,
             chrono_tz::Europe::Lisbon,
-            cardroom::notify::link::parse_hhmm("06:00").unwrap(),
+            cardroom::domain::clock::parse_hhmm("06:00").unwrap(),
         )
         .unwrap()
     });

@@ -15,9 +15,9 @@ use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link::{self, LinkError, Purpose};
-use cardroom::notify::transport::Transports;
+use cardroom::notify::channels::Transports;
 use cardroom::notify::worker::{Fault, Worker};
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use chrono::{Duration, NaiveDate};
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -177,7 +177,7 @@ impl NApp {
     }
 
     fn worker(&self) -> Worker {
-        Worker::new(&self.state).expect("worker")
+        Worker::new(&self.state.notify_env()).expect("worker")
     }
 
     fn advance(&self, d: Duration) {
@@ -1088,7 +1088,7 @@ async fn two_workers_never_send_the_same_message() {
     other
         .clock
         .advance(app.state.clock.now() - chrono::Utc::now());
-    let (w1, w2) = (app.worker(), Worker::new(&other).unwrap());
+    let (w1, w2) = (app.worker(), Worker::new(&other.notify_env()).unwrap());
     let t1 =
         std::thread::spawn(move || (0..10).map(|_| w1.run_once().unwrap().sent).sum::<usize>());
     let t2 =

@@ -11,11 +11,12 @@ use actix_web::body::{to_bytes, BoxBody};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::{test, App};
 use base64::Engine;
+use cardroom::auth::Keys;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link;
-use cardroom::state::{AppState, Keys};
+use cardroom::web::state::AppState;
 use chrono::{Duration, NaiveDate};
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -246,7 +247,7 @@ impl PApp {
                 player,
                 now,
                 tz,
-                link::parse_hhmm("06:00").unwrap(),
+                cardroom::domain::clock::parse_hhmm("06:00").unwrap(),
             )
             .unwrap()
         })

@@ -350,7 +350,7 @@ async fn the_player_sets_their_preference_from_their_link_and_a_refusal_keeps_wh
             p[0],
             now,
             tz,
-            cardroom::notify::link::parse_hhmm("06:00").unwrap(),
+            cardroom::domain::clock::parse_hhmm("06:00").unwrap(),
         )
         .unwrap()
     });

@@ -9,7 +9,7 @@ use actix_web::body::{to_bytes, BoxBody};
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::{test, App};
 use cardroom::config::Config;
-use cardroom::state::AppState;
+use cardroom::web::state::AppState;
 use diesel::prelude::*;
 use serde_json::Value;
 

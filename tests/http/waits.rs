@@ -92,7 +92,7 @@ async fn player_page(app: &TestApp, player: i64, lang: &str) -> String {
             player,
             now,
             tz,
-            link::parse_hhmm("06:00").unwrap(),
+            cardroom::domain::clock::parse_hhmm("06:00").unwrap(),
         )
         .unwrap()
     });

@@ -158,11 +158,8 @@ impl GameList {
     }
 
     /// Where an entry came from.
-    pub fn origin(
-        &self,
-        entry_id: impl crate::web::ctx::Val<i64>,
-    ) -> crate::domain::remote_join::EntrySource {
-        let id = entry_id.val();
+    pub fn origin(&self, entry_id: &i64) -> crate::domain::remote_join::EntrySource {
+        let id = *entry_id;
         self.origins
             .iter()
             .find(|(e, _)| *e == id)

@@ -6,9 +6,9 @@
 use super::{ctx, render, see_other};
 use crate::backup::BackupFile;
 use crate::error::AppResult;
-use crate::state::AppState;
 use crate::web::ctx::Ctx;
 use crate::web::extract::{AdminStaff, CsrfForm};
+use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;

@@ -8,8 +8,8 @@ use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::special_buttons as svc;
-use crate::state::AppState;
 use crate::web::extract::{CsrfForm, DealerStaff};
+use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 

@@ -5,9 +5,9 @@
 use super::{ctx, render, see_other};
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
-use crate::state::AppState;
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, FloorStaff};
+use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;

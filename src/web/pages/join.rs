@@ -13,9 +13,9 @@ use crate::domain::remote_join::{self as rj, Via};
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
 use crate::services::room::Room;
-use crate::state::AppState;
 use crate::web::ctx::{Ctx, Errs, Vals, LANG_COOKIE};
 use crate::web::extract::{check_csrf, CsrfForm, FloorStaff, PRELOGIN_COOKIE};
+use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -408,7 +408,7 @@ async fn code_submit(
     let now = st.clock.now();
     let key = join_key(&st);
     let t = token.clone();
-    let day_ends = crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
     let r = st
         .write(move |st, conn| {
             let room = crate::services::room::get(conn)?;

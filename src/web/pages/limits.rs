@@ -10,8 +10,8 @@ use crate::domain::limits::{time_of_day, Effective, Limits};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services;
-use crate::state::AppState;
 use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
+use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 

@@ -27,7 +27,7 @@ use crate::domain::player::Language;
 use crate::error::{AppError, AppResult};
 use crate::services;
 use crate::services::sessions::{self, EndReason, SessionKind};
-use crate::state::AppState;
+use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};

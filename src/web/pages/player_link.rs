@@ -24,8 +24,8 @@ use crate::error::AppError;
 use crate::notify::link::{self, LinkError, Purpose};
 use crate::services::player_page::{self, Answer, PlayerView};
 use crate::services::room::Room;
-use crate::state::AppState;
 use crate::web::ctx::{request_lang, Ctx};
+use crate::web::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{header, StatusCode};
@@ -70,7 +70,7 @@ async fn short_link(
     };
     let links = crate::notify::messages::LinkSettings {
         public_base: st.config.public_base(),
-        day_ends: crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default(),
+        day_ends: crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default(),
     };
     let found = st
         .run(move |st, c| {
@@ -431,7 +431,7 @@ async fn load(
     if let Err(e) = link::verify_signature(&st.keys, token, Purpose::PlayerPage, now) {
         return Ok(Err(e));
     }
-    let day_ends = link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
     let t = token.to_string();
     let found = st
         .run(move |s, c| {

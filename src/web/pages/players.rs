@@ -12,10 +12,10 @@ use crate::error::{AppError, AppResult};
 use crate::services::photo::{self, Photo};
 use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
 use crate::services::{self};
-use crate::state::AppState;
 use crate::web::ctx::{Ctx, Errs, Vals};
 use crate::web::extract::{check_csrf, CsrfForm, FloorStaff, RegistryReader};
 use crate::web::pages::player_link::PrefForm;
+use crate::web::state::AppState;
 use actix_multipart::form::bytes::Bytes as MpBytes;
 use actix_multipart::form::text::Text;
 use actix_multipart::form::{MultipartForm, MultipartFormConfig};
@@ -997,7 +997,7 @@ async fn link_page(
     let c = ctx(&req, &st, &who.0).await?;
     let now = c.now;
     let actor = services::staff::actor(&who.0.staff);
-    let day_ends = crate::notify::link::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
     let (p, token, expires) = st
         .write(move |st, conn| {
             let p = svc::get(conn, id)?;

@@ -24,9 +24,9 @@ use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services;
 use crate::services::reports::{self, Figures, Filter, Period, PlayersMonth, Report};
-use crate::state::AppState;
 use crate::web::ctx::{Ctx, Val};
 use crate::web::extract::FloorStaff;
+use crate::web::state::AppState;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -79,7 +79,7 @@ fn id_param(v: &Option<String>, param: &str, key: &'static str) -> AppResult<Opt
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 fn day_start(st: &AppState) -> NaiveTime {
-    crate::notify::link::parse_hhmm(&st.config.gaming_day_ends)
+    crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
         .unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
 }
 

@@ -15,10 +15,10 @@ use crate::services::rulings::{
     ShareInput,
 };
 use crate::services::{self};
-use crate::state::AppState;
 use crate::web::api_rulings::{day_start, log_csv, LogQuery, LIST_DEFAULT};
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
+use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;

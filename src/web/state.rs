@@ -1,38 +1,13 @@
 //! The one application state shared by every handler.
 
+use crate::auth::Keys;
 use crate::config::Config;
 use crate::db::models::{SessionRow, StaffRow};
 use crate::db::{Db, DbConn};
 use crate::domain::clock::Clock;
 use crate::error::{AppError, AppResult};
 use crate::i18n::I18n;
-use jsonwebtoken::{DecodingKey, EncodingKey};
 use std::sync::Arc;
-
-#[derive(Clone)]
-pub struct Keys {
-    pub encoding: EncodingKey,
-    pub decoding: DecodingKey,
-    /// Signs the short addresses in text messages (`notify::link::short_code`), derived from
-    /// the secret (SHA-256 of a label and it) so that no other signature shares it.
-    pub short_links: [u8; 32],
-}
-
-impl Keys {
-    pub fn from_secret(secret: &[u8]) -> Keys {
-        // Every signature and check uses these keys: the HS256 provider is in place first.
-        crate::jwt::install();
-        use sha2::Digest;
-        let mut h = sha2::Sha256::new();
-        h.update(b"cardroom short message links\0");
-        h.update(secret);
-        Keys {
-            encoding: EncodingKey::from_secret(secret),
-            decoding: DecodingKey::from_secret(secret),
-            short_links: h.finalize().into(),
-        }
-    }
-}
 
 #[derive(Clone)]
 pub struct AppState {
@@ -192,6 +167,19 @@ impl AppState {
             })
         })
         .await
+    }
+
+    /// What the message delivery worker needs of the process.
+    pub fn notify_env(&self) -> crate::notify::worker::Env {
+        crate::notify::worker::Env {
+            config: self.config.clone(),
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            i18n: self.i18n.clone(),
+            keys: self.keys.clone(),
+            changes: self.changes.clone(),
+            shutdown: self.shutdown.clone(),
+        }
     }
 
     /// Tells live pages that something was committed.
