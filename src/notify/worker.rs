@@ -2,10 +2,10 @@
 //! messages every `CARDROOM_NOTIFY_POLL_MS`, claims a batch (one write), sends each message
 //! outside any transaction, and records each outcome in its own write.
 
+use super::channels::Transports;
 use super::messages::{self, LinkSettings};
 use super::outbox::{self, Claimed, Recorded};
 use super::policy::Backoff;
-use super::channels::Transports;
 use super::transport::Outgoing;
 use crate::auth::Keys;
 use crate::config::Config;

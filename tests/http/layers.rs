@@ -78,7 +78,10 @@ fn every_module_uses_only_the_layers_below_it() {
         let text = std::fs::read_to_string(path).unwrap();
         // The code, not its comments nor its unit tests (a rule's test may read the
         // catalogs its refusal is shown with).
-        let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or_default();
+        let code = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default();
         let code: String = code
             .lines()
             .filter(|l| !l.trim_start().starts_with("//"))
@@ -93,8 +96,15 @@ fn every_module_uses_only_the_layers_below_it() {
             }
         }
     }
-    assert!(checked > 500, "only {checked} uses read: the scan is broken");
-    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    assert!(
+        checked > 500,
+        "only {checked} uses read: the scan is broken"
+    );
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

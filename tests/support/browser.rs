@@ -1,4 +1,4 @@
-//! Helpers for the real-browser test (`tests/browser.rs`): free ports, process guards that
+//! Helpers for the real-browser test (`tests/browser.rs` and its modules in `tests/browser/`): free ports, process guards that
 //! kill what they started, a tiny raw-TCP HTTP probe, the server and chromedriver launchers,
 //! and failure messages that show where the browser was.
 
@@ -352,8 +352,7 @@ pub async fn screenshot(client: &Client, name: &str) {
 
 /// `CARDROOM_DOCS_SCREENSHOTS=1`: the browser tests also write the README's pictures to
 /// `docs/screenshots/` (see [`docs_screenshot`]). One command refreshes them all:
-/// `CARDROOM_DOCS_SCREENSHOTS=1 cargo nextest run --test browser --test browser_floor
-/// --test browser_player --test browser_tablet --test browser_reports`.
+/// `CARDROOM_DOCS_SCREENSHOTS=1 cargo nextest run --test browser`.
 pub fn docs_screenshots() -> bool {
     std::env::var("CARDROOM_DOCS_SCREENSHOTS").as_deref() == Ok("1")
 }

@@ -20,10 +20,7 @@
 //! Without chromedriver the test is skipped unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-limits-{en,pt,announced,applied}.png`.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

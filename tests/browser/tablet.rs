@@ -29,10 +29,7 @@
 //! `target/browser-tablet-failure-other.png` (the other one). The layout of each tablet page
 //! (viewport, horizontal overflow, tap targets under 56 px) is printed, never asserted.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -18,10 +18,7 @@
 //! `target/browser-failure.png` (the browser that failed) and
 //! `target/browser-floor-failure-other.png` (the other one).
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -23,10 +23,7 @@
 //! `target/browser-player-failure-other.png` (the other one). The layout of each phone page
 //! (viewport, document width, tap targets under 44 px) is printed; only the width is asserted.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

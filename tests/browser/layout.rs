@@ -6,10 +6,7 @@
 //! Headless Chromium through chromedriver against `cardroom serve --demo`; skipped without
 //! chromedriver unless `CARDROOM_REQUIRE_BROWSER=1` (tests/run.sh).
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::Value;
 

@@ -20,10 +20,7 @@
 //! `CARDROOM_DOCS_SCREENSHOTS=1` also writes `docs/screenshots/floor-board-8.png` (the demo's 8
 //! tables) and `docs/screenshots/floor-board.png` (50 tables).
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -33,7 +30,7 @@ const FLOOR_USER: &str = "floor";
 const FLOOR_PASSWORD: &str = "demo-password";
 /// Tables in the room once the test has added its own (the demo has 8, numbered 1 to 8).
 const ROOM_TABLES: i64 = 50;
-/// Demo players neither seated nor listed nor banned (see tests/browser_floor.rs).
+/// Demo players neither seated nor listed nor banned (see tests/browser/floor.rs).
 const JOIN_PLAYER: i64 = 33;
 /// How long browser B may take to show A's call on the tile.
 const TILE_WAIT: Duration = Duration::from_secs(5);

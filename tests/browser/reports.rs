@@ -16,10 +16,7 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::services::reports::{day_bounds, gaming_date};
@@ -33,7 +30,7 @@ use std::time::Duration;
 
 const FLOOR_USER: &str = "floor";
 const FLOOR_PASSWORD: &str = "demo-password";
-/// Demo players neither seated nor listed (see tests/browser_floor.rs).
+/// Demo players neither seated nor listed (see tests/browser/floor.rs).
 const PLAYERS: [i64; 2] = [33, 34];
 
 /// The rows of yesterday's gaming day (so every time is in the past), at table `table` of

@@ -19,10 +19,7 @@
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-offline-{offline,sent}.png`; on failure `target/browser-failure.png`.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::net::SocketAddr;

@@ -13,10 +13,7 @@
 //! Without chromedriver the test is skipped unless `CARDROOM_REQUIRE_BROWSER=1`. Screenshots:
 //! `target/browser-kiosk-*.png`.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -24,7 +21,7 @@ use std::time::{Duration, Instant};
 const FLOOR_USER: &str = "floor";
 const DEMO_PASSWORD: &str = "demo-password";
 const TABLE_NUMBER: i64 = 3;
-/// A demo player neither seated nor listed (see tests/browser_player.rs).
+/// A demo player neither seated nor listed (see tests/browser/player.rs).
 const TEST_PLAYER: i64 = 34;
 const KIOSK_W: u32 = 1024;
 const KIOSK_H: u32 = 768;

@@ -19,10 +19,7 @@
 //! `target/browser-calls-{landscape,portrait}-{en,pt}.png`, `browser-calls-seat-page.png`,
 //! `browser-calls-muted.png`.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -18,10 +18,7 @@
 //! on failure `target/browser-rulings-failure.png` (and `-other` for the other browser).
 //! Without chromedriver the test is skipped, unless `CARDROOM_REQUIRE_BROWSER=1`.
 
-#[path = "support/browser.rs"]
-mod browser_support;
-
-use browser_support::*;
+use crate::browser_support::*;
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
