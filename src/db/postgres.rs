@@ -1,9 +1,9 @@
 //! PostgreSQL only: the writer thread (group commit across the process's writes, the room's
 //! write turn taken once per batch) and the classification of errors that mean "try again".
 //!
-//! Adapted from the SQLite writer thread in `db/sqlite.rs` (copied rather than shared: that
-//! file has its own owner and its own concerns — checkpoints — and the two loops differ in
-//! where the turn is taken and how a connection is obtained).
+//! It follows the SQLite writer thread in `db/sqlite.rs` without sharing it: the two loops
+//! differ in where the turn is taken and how a connection is obtained, and SQLite's has the
+//! checkpoints.
 
 use super::{Answer, Job, Manager, WriteStats, SUSPECT_WAIT};
 use diesel::connection::SimpleConnection;
@@ -16,19 +16,14 @@ use std::time::Duration;
 /// server process on the database (see `take_pg_turn`), sent with the transaction's plan
 /// setting in one round trip.
 ///
-/// Write transactions use generic plans (`SET LOCAL plan_cache_mode = force_generic_plan`,
-/// 2026-11-25): a statement kept prepared is planned once per connection, never again. With
-/// PostgreSQL's default (`auto`) a statement whose custom plans look cheaper than its generic
-/// one is planned afresh on every run, for good — the call's read of the game's must-move
-/// players (a four-table join) was planned on every call: 0.14 ms of planning and 0.25 ms to
-/// run the custom plan, against 0.001 and 0.03 ms with the generic one (`pg_stat_statements`,
-/// floor bench). Floor writes: 1.18–1.34 → 1.05–1.22 ms of writer time per write in
-/// alternating runs. Before the floor's states were written into its SQL (`db::conditions`)
-/// this was measured at ~6 % and left out: a generic plan cannot use a partial index whose
-/// predicate only a bound value proves. The states a write filters on with a partial index
-/// behind them are literals now; the other bound states have full indexes (`…_by_state`,
-/// `…_by_guest`, `seat_calls_due`). Reads outside writes keep `auto` (`SET LOCAL` ends with
-/// the transaction): a report's plan may well depend on its dates.
+/// Write transactions use generic plans (`SET LOCAL plan_cache_mode = force_generic_plan`): a
+/// statement kept prepared is planned once per connection. With PostgreSQL's default (`auto`)
+/// a statement whose custom plans look cheaper than its generic one is planned afresh on every
+/// run, for good. A generic plan cannot use a partial index whose predicate only a bound value
+/// proves, so the states a write filters on with a partial index behind them are literals
+/// (`db::conditions`); the other bound states have full indexes (`…_by_state`, `…_by_guest`,
+/// `seat_calls_due`). Reads outside writes keep `auto` (`SET LOCAL` ends with the
+/// transaction): a report's plan may well depend on its dates. Measured: `benches/README.md`.
 pub(super) const TURN_LOCK: &str = turn_lock!();
 
 /// [`TURN_LOCK`]'s text, for the constants that send more in the same round trip.
@@ -42,9 +37,8 @@ use turn_lock;
 /// The savepoint each write of a batch runs in. The writer thread opens it before the write
 /// — the first write's in the round trip of the batch's lock ([`TURN_LOCK_THEN_SAVEPOINT`])
 /// — and never releases it: PostgreSQL keeps savepoints of one name stacked, a rollback goes
-/// back to the newest, and the commit ends them all. diesel's nested transaction sent a
-/// `SAVEPOINT` and a `RELEASE` per write: one round trip per write more (of ~9 per floor
-/// write, 2026-11-25).
+/// back to the newest, and the commit ends them all. diesel's nested transaction would send a
+/// `SAVEPOINT` and a `RELEASE` per write: one round trip per write more.
 const WRITE_SAVEPOINT: &str = "SAVEPOINT write";
 
 /// The batch's turn and its first write's savepoint, in one round trip.
@@ -89,24 +83,22 @@ fn undo_last_write(
 /// is a subtransaction nested in the one before (its savepoint is never released), and each
 /// gets a transaction id once the batch writes; past 64 per transaction PostgreSQL's cache of
 /// them overflows and every other session's snapshot checks get slower (`pg_subtrans`
-/// lookups). 48 leaves room for the savepoints some writes take inside their own. The floor
-/// bench's batches hold ~9 writes with 32 clients: the bound is seldom reached.
+/// lookups). 48 leaves room for the savepoints some writes take inside their own.
 const PG_BATCH_JOBS: usize = 48;
 
 /// How long a batch keeps taking writes already queued. Longer than SQLite's (6 ms): on
-/// PostgreSQL one floor write is ~25 round trips (~4 ms on a busy 2-core machine) and a
-/// commit an fsync (~4 ms on the bench machine's disk), so with a 2 ms bound a batch never
-/// held more than one write (measured: 1.3 writes per transaction with 8 clients) and every
-/// write paid its own fsync. Only writes already waiting join: the thread never idles for
-/// more to come.
+/// PostgreSQL a floor write is a few dozen round trips and a commit an fsync, so a shorter
+/// bound leaves most batches holding one write, each paying its own fsync
+/// (`benches/README.md`, "the batch's length"). Only writes already waiting join: the thread
+/// never idles for more to come.
 const PG_BATCH_TIME: Duration = Duration::from_millis(8);
 
 /// The PostgreSQL writer thread: takes the first waiting write, then every write queued
 /// behind it (up to [`PG_BATCH_JOBS`] or [`PG_BATCH_TIME`]), runs them in ONE transaction that
 /// takes the room's advisory lock once, each write in its own savepoint, commits, and answers
-/// them all. Why: before, each write was its own transaction — the lock, ~35 round trips and
-/// a commit (an fsync) — while every other writer of the room waited on the lock; under load
-/// the commits queued one behind the other. Now a batch pays one lock and one commit.
+/// them all. Why: a transaction per write would pay the lock and a commit (an fsync) per
+/// write while every other writer of the room waits on the lock, and under load the commits
+/// would queue one behind the other; a batch pays one lock and one commit.
 ///
 /// Rules still see what they would one transaction at a time: the writes of a batch run one
 /// after another, and every other process waits for the lock, so a rule check spanning tables

@@ -1,47 +1,13 @@
-//! A write's **tail** — its audit records, events and messages, and the sequence numbers
-//! every row of the write takes — sent in one statement instead of a statement each (issue
-//! 14: on PostgreSQL every statement is a round trip, and the tail was ~21 of the ~77
-//! statements of a leave + call + seat round).
-//!
-//! How it works. A write transaction takes the room's write turn first (`TURN_LOCK`, every
-//! process; on SQLite the process's one writer), so no one else changes `sequences` or the
-//! audit trail until it commits:
-//!
-//! - the first number a write asks for reads every counter and the audit trail's last record
-//!   in one statement; numbers after that are counted here, without a round trip (the next
-//!   write of the same batch goes on from them);
-//! - [`record_audit`], [`push_event`] and [`push_outbox`] keep their rows here;
-//! - [`flush`] writes them all, and the counters that moved, in one statement
-//!   (`json_to_recordset` of each kind: one parameter per table). A group-commit batch
-//!   (`db::Db::write_new`, the writer threads) calls it once, after its last write and before
-//!   its commit (2026-11-25: it was once per write; PostgreSQL's writer time per write went
-//!   from 1.57–1.77 to 1.24–1.32 ms); a write in its own transaction calls it at its end.
-//!   Nobody is ever answered before the rows are in the transaction that commits;
-//! - a write of a batch that fails goes back to where it started ([`mark`], [`rewind`]):
-//!   its numbers and rows go, the earlier writes' stay kept. A savepoint inside a write
-//!   ([`super::savepoint`]) does the same. A write in its own transaction that fails drops
-//!   everything ([`discard`]).
-//!
-//! Anything that reads one of these tables back inside the same write calls [`flush`] first
-//! (`demo` does). Outside a write path of `db::Db` nothing is kept here: every function
-//! answers `None` and the caller writes at once, as before.
-//!
-//! SQLite keeps only the counters (2026-11-25): a statement there costs no round trip, but
-//! each one is work for the room's one writer thread, which is what limits SQLite's floor
-//! (86 % busy in the floor bench). The audit records, events and messages are numbered and
-//! chained from the counters kept here and inserted at once by their callers (a savepoint
-//! undoes them with the rest); [`flush`] writes the moved counters back in one statement. The
-//! counters' ~11 `UPDATE sequences` of a leave + call + seat round become one read and one
-//! write per group-commit batch.
-//!
-//! Tried and left out (2026-11-24): taking the turn and reading the counters in one
-//! statement, through a VOLATILE plpgsql function (its queries take a fresh snapshot after
-//! the lock). One round trip fewer per transaction, but no gain measured: the call costs
-//! about what the round trip did.
-//!
-//! The state lives in the thread running the write (the writer thread, or the caller of
-//! `Db::write`): one write transaction at a time per thread, and [`begin`] names the
-//! connection, so a statement on another connection is never caught in it.
+//! A write's **tail** — its audit records, events and messages, and the sequence numbers its
+//! rows take — kept in the thread running the write and written in one statement per
+//! group-commit batch instead of a statement each: on PostgreSQL every statement is a round
+//! trip, and on SQLite each is work for the room's one writer (there only the counters are
+//! kept; the rows are inserted at once). The counters are read once per batch, under the
+//! room's write turn. A failed write goes back to its [`mark`]; nobody is answered before the
+//! rows are in the transaction that commits. Anything that reads one of these tables back
+//! inside the same write calls [`flush`] first. Outside a write path of `db::Db` nothing is
+//! kept: every function answers `None` and the caller writes at once. How it runs and what it
+//! saved: `benches/README.md` ("How the write path works", "a write's tail").
 
 use super::models::{AuditRow, OutboxRow};
 use super::DbConn;

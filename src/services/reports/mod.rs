@@ -1,65 +1,10 @@
-//! The room's reports (PT-2007 5, 7, 9, 24; MO-13 11): what the house took and what
-//! it was owed, tips, play and the waiting lists, per table, per game, per dealer shift and
-//! per gaming day, over one gaming day or one month; and each player's hours per day and
-//! month (for comps). One function, [`build`], computes every figure; the page, its charts,
-//! the CSV export and the JSON all read the same [`Report`], so their totals cannot differ.
-//!
-//! **Periods, in the room's time zone.** A *gaming day* `D` runs from the cut-over time on
-//! `D` to the cut-over time on `D + 1`, local time in the room's zone; the cut-over is
-//! `CARDROOM_GAMING_DAY_ENDS` (default 06:00), the same one the players' links and the
-//! player page use, so a night that goes on past midnight stays one day. A *month*
-//! `YYYY-MM` is its gaming days: from the cut-over on the 1st to the cut-over on the 1st of
-//! the next month. The bounds are converted to UTC with the zone's rules of that date, so a
-//! gaming day that contains a change of clocks lasts 23 or 25 hours (a cut-over that falls
-//! in the hour skipped in spring is moved to the first instant after it). Times are
-//! stored in UTC; every figure is computed on UTC instants.
-//!
-//! **What counts, and when.**
-//! - *Cagnotte per session* (PT-2007 7b): the dues of the period (by `due_at`): what was
-//!   due (every due's amount), what was collected, what was exempted (amount and count,
-//!   shown apart). The **difference** is `due − collected − exempt`: dues still open and
-//!   short collections. It should be zero; the page highlights it when it is not.
-//! - *Cagnotte per hand* (PT-2007 7a): the rake of the hands started in the period
-//!   (`hands.at`, the new-hand tap) plus the drop boxes counted in it (quick mode);
-//!   *commissions* (MO-13 11) by their time. The house's take ("cagnotte") is
-//!   `collected + rake + drop box + commission`.
-//! - *Tips* (PT-2007 5, 9d), apart from the cagnotte, by their time.
-//! - *Special hands* (BSOP 115, 116): the hands played as a Cucurucho or a Macaca, by their
-//!   start (the new-hand tap), and the players' fixed contributions put in them (seats
-//!   marked out not counted), apart from the cagnotte: they are the players' money in play.
-//! - *Hours played*: the seatings' durations clipped to the period (a seating still open
-//!   counts up to now). *Seat occupancy*: seated player-time ÷ (the table's seats × the time
-//!   the table was open), where a table counts as open while at least one player sits at it
-//!   (the union of its seatings): the tables keep no record of their own opening hours per
-//!   day, and a table nobody sits at is not dealing. *Hands per hour*: hands ÷ those open
-//!   hours (for a dealer shift: ÷ the shift's hours).
-//! - *Lists*: per game, the longest list in the period and its time-weighted average
-//!   length (entries from joining to leaving the list, clipped to the period); the real
-//!   waits of the players seated from the list in the period (`ended_at − joined_at` of the
-//!   entries that ended `seated`): count, median and 90th percentile; no-shows (seat calls
-//!   that expired, by `called_at`).
-//! - *Hours per limit* (PT-2007 22): each table's open time (as above) split at the
-//!   instants its limits changed (`limit_changes`: the limits it opened with, and every change
-//!   applied), added up per game and limits. Before a table's first record (it last opened
-//!   before tables kept their limits) it counts at its first change's "from", else at its
-//!   limits now.
-//! - Rows carry the game the row itself names (a due, a hand, a seating); where it has none
-//!   (older hands, tips without one), the table's current game.
-//!
-//! Filters: a game and/or a table. The list figures belong to games: a table filter keeps
-//! the games played at that table in the period.
-//!
-//! Money is integer minor units throughout; ratios (occupancy, hands per hour) are integers
-//! too (per mille, tenths), so no figure depends on floating point.
-//!
-//! **Sums never wrap**. Every money figure is added in Rust with
-//! [`crate::domain::money::add_to`] (checked): a total that leaves i64 makes the report a 409
-//! `err-money-overflow` instead of a negative figure. No SQL `SUM` is used: [`rows`] reads the
-//! rows one by one (SQLite's integer `SUM` would raise "integer overflow", PostgreSQL's
-//! `sum(bigint)` returns `numeric` — neither reached). With the input bounds of
-//! [`crate::domain::money`] (the largest row is a pot's rake, at most 5 % of 1.1 × 10^12) a
-//! month of 650k hands stays ~250 times under i64, so only rows written before the bounds
-//! (or by hand) can overflow.
+//! The room's reports (PT-2007 5, 7, 9, 22, 24; MO-13 11): what the house took and was owed,
+//! tips, play and the waiting lists per table, game, dealer shift and gaming day, over one
+//! gaming day or one month, and each player's hours (for comps). [`build`] computes every
+//! figure; the page, its charts, the CSVs and the JSON all read the same [`Report`], so their
+//! totals cannot differ. Money is added in Rust, checked, never by SQL `SUM`, so a total
+//! that leaves i64 is a 409, not a wrapped figure. What each figure counts, and the periods in
+//! the room's zone: `docs/reports.md`.
 
 mod rows;
 
