@@ -650,7 +650,7 @@ struct Figures {
     throughput: f64,
     p50: f64,
     p99: f64,
-    /// The latency phase: `lat_clients` clients (the issue's own load), p50 / p99.
+    /// The latency phase: `lat_clients` clients (a busy room's load), p50 / p99.
     lat_clients: usize,
     lat_p50: f64,
     lat_p99: f64,
@@ -905,7 +905,7 @@ fn run_child(backend: &str) -> Option<Figures> {
     })
 }
 
-/// The issue's targets across backends, each PASS/MISS, with the machine's own limits.
+/// The targets across backends, each PASS/MISS, with the machine's own limits.
 fn compare(figures: &[Figures]) {
     let sqlite = figures.iter().find(|f| f.name == "SQLite");
     let pg = figures.iter().find(|f| f.name == "PostgreSQL");
@@ -1093,7 +1093,7 @@ fn run_backend(
     let secs = env_or("FLOOR_BENCH_SECS", 20) as u64;
     let dash_runs = env_or("FLOOR_BENCH_DASH_RUNS", 50).max(1);
     let direct_ops = env_or("FLOOR_BENCH_DIRECT_OPS", 200);
-    // The latency phase: fewer clients, as the issue measured (8), so the p99 is the time a
+    // The latency phase: fewer clients (8, a busy room's desks and tablets), so the p99 is the time a
     // call+seat takes, not the queue 32 closed-loop clients build (mean ≈ clients ÷ rate).
     let lat_clients = env_or("FLOOR_BENCH_LATENCY_CLIENTS", 8).max(1);
     let lat_ops = env_or("FLOOR_BENCH_LATENCY_OPS", 1_000);

@@ -339,7 +339,7 @@ mod tests {
         let mut acc = i64::MAX - 1;
         assert_eq!(add_to(&mut acc, 2), Err(Overflow));
         assert_eq!(acc, i64::MAX - 1, "unchanged by a refused addition");
-        // The report: two tips of 2^63 − 1 once showed as −2.
+        // Two tips of 2^63 − 1 once showed as −2: sums saturate instead of wrapping.
         assert_eq!(sum([i64::MAX, i64::MAX]), Err(Overflow));
         assert_eq!(sum_wide([i64::MAX, i64::MAX]), i64::MAX);
         // Only the total matters, not the order: an intermediate past i64 is fine.

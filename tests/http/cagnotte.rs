@@ -1,4 +1,4 @@
-//! Cagnotte billing over HTTP, with the worked examples in exact amounts:
+//! Cagnotte billing over HTTP, with worked examples in exact amounts:
 //! per-session dues (PT-2007 7b: one hour of play plus the hand in progress, the 30-minute
 //! late seat, suspensions not counted), the rake per hand under the 5 % and the game's cap
 //! (PT-2007 7a, PT-ONL 17a), no flop no drop (PT-ONL 18), rounding to the smallest chip

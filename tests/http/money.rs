@@ -166,7 +166,7 @@ async fn amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
     let huge = i64::MAX;
     let stack_max = money::STACK_BUYINS_MAX * GAME_MAX;
     let cases: Vec<(String, Value, &str)> = vec![
-        // The issue's examples.
+        // The worked examples.
         (
             "/api/v1/tables/1/tips".into(),
             json!({ "amount": huge }),
@@ -415,7 +415,7 @@ async fn the_openapi_document_states_the_same_ranges() {
 async fn a_report_over_amounts_stored_before_the_bounds_says_so_instead_of_wrapping() {
     let r = room().await;
     let app = &r.app;
-    // As the issue left them: two tips and two drop boxes of 2^63 − 1 (stored before the
+    // As a room could have left them: two tips and two drop boxes of 2^63 − 1 (stored before the
     // bounds existed; no request can store them now).
     let now = app.state.clock.now().naive_utc();
     app.with_conn(|c| {

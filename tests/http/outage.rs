@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
-/// The promise: serving normally within 5 s of the database being back.
+/// The promise: serving normally within 5 s of the database being back.
 const RECOVERY: Duration = Duration::from_secs(5);
 /// A guard against waiting forever (never a timing assertion).
 const PATIENCE: Duration = Duration::from_secs(20);

@@ -143,7 +143,7 @@ async fn the_log_is_truncated_by_the_checkpointer_with_readers_active() {
     reader.batch_execute("COMMIT;").expect("end the read");
 
     // Now short reads all the time on two other connections (what player pages and
-    // dashboards do), as PASSIVE checkpoints saw in the issue: the escalated pass still
+    // dashboards do), as PASSIVE checkpoints saw under load: the escalated pass still
     // empties the log.
     let stop = Arc::new(AtomicBool::new(false));
     let reads = Arc::new(AtomicUsize::new(0));

@@ -262,8 +262,8 @@ fn ids(s: &str) -> Vec<i64> {
 }
 
 /// The tiles and lists an event touched, the alerts, and the open panel if it was touched, as
-/// out-of-band swaps: the board changes where something changed, nothing else moves (issue
-/// 17 §1).
+/// out-of-band swaps: the board changes where something changed, nothing else moves (the
+/// floor keeps its place and what it typed).
 async fn board_update(
     req: HttpRequest,
     st: web::Data<AppState>,
