@@ -6,6 +6,7 @@ pub mod audit;
 pub mod conditions;
 mod connection;
 pub mod floor_writes;
+pub mod idempotency;
 pub mod models;
 mod postgres;
 pub mod schema;
@@ -758,3 +759,9 @@ pub fn set_setting(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<()>
 pub const TEST_CLOCK_OFFSET: &str = "test_clock_offset_us";
 
 pub use crate::error::is_unique_violation;
+
+/// One round trip to the database (the health check): an error is the database unavailable.
+pub fn ping(c: &mut DbConn) -> Result<(), crate::error::AppError> {
+    c.batch_execute("SELECT 1")
+        .map_err(|e| crate::error::AppError::Unavailable(e.to_string()))
+}

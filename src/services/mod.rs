@@ -13,6 +13,7 @@ pub mod games;
 pub mod join;
 pub mod kiosks;
 pub mod limits;
+pub mod lookups;
 pub mod photo;
 pub mod player_page;
 pub mod players;

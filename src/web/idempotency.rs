@@ -21,7 +21,6 @@
 //! - Rows are pruned after [`KEPT_HOURS`] by the scheduler ([`prune`]).
 
 use crate::db::models::IdempotencyRow;
-use crate::db::schema::idempotency_keys;
 use crate::db::DbConn;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
@@ -31,7 +30,6 @@ use actix_web::http::{header, Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, HttpResponse};
 use chrono::{DateTime, Utc};
-use diesel::prelude::*;
 use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 use std::collections::HashSet;
@@ -141,10 +139,7 @@ impl Key {
             body: None,
             body_dropped: false,
         };
-        match diesel::insert_into(idempotency_keys::table)
-            .values(&row)
-            .execute(c)
-        {
+        match crate::db::idempotency::insert(c, &row) {
             Ok(_) => Ok(()),
             Err(e) if crate::db::is_unique_violation(&e) => {
                 Err(AppError::Conflict(Problem::new("err-idem-busy")))
@@ -157,10 +152,7 @@ impl Key {
 /// Removes the answers older than [`KEPT_HOURS`]; returns how many.
 pub fn prune(c: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
     let before = (now - chrono::Duration::hours(KEPT_HOURS)).naive_utc();
-    Ok(
-        diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
-            .execute(c)?,
-    )
+    Ok(crate::db::idempotency::prune(c, before)?)
 }
 
 /// Where the key came from: the header (API clients) or a page form's field.
@@ -306,14 +298,8 @@ pub async fn guard(
     };
     let found = {
         let (s, k) = id.clone();
-        st.run(move |_, c| {
-            Ok(idempotency_keys::table
-                .find((s, k))
-                .select(IdempotencyRow::as_select())
-                .first(c)
-                .optional()?)
-        })
-        .await
+        st.run(move |_, c| Ok(crate::db::idempotency::find(c, s, k)?))
+            .await
     };
     let found = match found {
         Ok(f) => f,
@@ -369,26 +355,17 @@ pub async fn guard(
         .filter_map(|v| v.to_str().ok())
         .collect();
     let dropped = bytes.len() > MAX_BODY;
-    let answer = (
-        i32::from(head.status().as_u16()),
-        text(header::CONTENT_TYPE),
-        text(header::LOCATION),
-        (!cookies.is_empty()).then(|| cookies.join("\n")),
-        (!dropped).then(|| bytes.to_vec()),
-    );
+    let answer = crate::db::idempotency::Answer {
+        status: i32::from(head.status().as_u16()),
+        content_type: text(header::CONTENT_TYPE),
+        location: text(header::LOCATION),
+        set_cookie: (!cookies.is_empty()).then(|| cookies.join("\n")),
+        body: (!dropped).then(|| bytes.to_vec()),
+        dropped,
+    };
     let (s, k) = id;
     let stored = st.db.write_async(move |c| -> AppResult<usize> {
-        let (status, content_type, location, set_cookie, body) = answer;
-        Ok(diesel::update(idempotency_keys::table.find((s, k)))
-            .set((
-                idempotency_keys::status.eq(Some(status)),
-                idempotency_keys::content_type.eq(content_type),
-                idempotency_keys::location.eq(location),
-                idempotency_keys::set_cookie.eq(set_cookie),
-                idempotency_keys::body.eq(body),
-                idempotency_keys::body_dropped.eq(dropped),
-            ))
-            .execute(c)?)
+        Ok(crate::db::idempotency::store_answer(c, s, k, answer)?)
     });
     if let Some(stored) = stored {
         if let Err(e) = stored.await {

@@ -8,7 +8,6 @@ use crate::error::AppError;
 use crate::metrics::Snapshot;
 use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
-use diesel::prelude::*;
 
 fn allowed(req: &HttpRequest, token: Option<&str>) -> bool {
     match token {
@@ -48,34 +47,17 @@ pub async fn scrape(req: HttpRequest, st: web::Data<AppState>) -> Result<HttpRes
     // The database's figures; in an outage the rest is still worth scraping (db_up says 0).
     let now = st.clock.now().naive_utc();
     let read = st
-        .run(move |_, c| {
-            use crate::db::schema::{outbox::dsl as o, seat_calls::dsl as s};
-            let pending: i64 = o::outbox
-                .filter(o::status.eq_any(["pending", "sending"]))
-                .count()
-                .get_result(c)?;
-            let failed: i64 = o::outbox
-                .filter(o::status.eq("failed"))
-                .count()
-                .get_result(c)?;
-            let oldest: Option<chrono::NaiveDateTime> = o::outbox
-                .filter(o::status.eq_any(["pending", "sending"]))
-                .select(diesel::dsl::min(o::created_at))
-                .first(c)?;
-            let open: i64 = s::seat_calls
-                .filter(s::state.eq_any(["pending", "acknowledged"]))
-                .count()
-                .get_result(c)?;
-            let audit = crate::db::current_seq(c, "audit")?;
-            Ok((pending, failed, oldest, open, audit))
-        })
+        .run(move |_, c| crate::services::lookups::backlog(c))
         .await;
-    if let Ok((pending, failed, oldest, open, audit)) = read {
-        snap.outbox_pending = pending;
-        snap.outbox_failed = failed;
-        snap.outbox_oldest_pending_s = oldest.map(|t| (now - t).num_seconds().max(0)).unwrap_or(0);
-        snap.seat_calls_open = open;
-        snap.audit_records = audit;
+    if let Ok(b) = read {
+        snap.outbox_pending = b.outbox_pending;
+        snap.outbox_failed = b.outbox_failed;
+        snap.outbox_oldest_pending_s = b
+            .outbox_oldest_pending
+            .map(|t| (now - t).num_seconds().max(0))
+            .unwrap_or(0);
+        snap.seat_calls_open = b.seat_calls_open;
+        snap.audit_records = b.audit_records;
     }
     let body = st
         .metrics

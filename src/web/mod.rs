@@ -91,13 +91,7 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
 
 /// 200 when the database answers, 503 otherwise.
 async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    state
-        .run(|_, c| {
-            use diesel::connection::SimpleConnection;
-            c.batch_execute("SELECT 1")
-                .map_err(|e| AppError::Unavailable(e.to_string()))
-        })
-        .await?;
+    state.run(|_, c| crate::db::ping(c)).await?;
     Ok(HttpResponse::Ok().content_type("text/plain").body("ok"))
 }
 

@@ -324,3 +324,23 @@ pub fn protected_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
         .load(dbc))?;
     Ok(seat_rules::button_and_small_blind(&present, t.button_seat))
 }
+
+/// The other tables in play of the game at the same limits (PT-2007 22), where a player may
+/// ask to move (BSOP 58, PT-2007 26), by number: (id, number).
+pub fn sibling_tables(conn: &mut DbConn, v: &TableSideView) -> AppResult<Vec<(i64, i32)>> {
+    let Some(game) = v.table.game_id else {
+        return Ok(Vec::new());
+    };
+    let rows: Vec<TableRow> = crate::native!(conn, |c| card_tables::table
+        .filter(card_tables::game_id.eq(game))
+        .filter(card_tables::id.ne(v.table.id))
+        .filter(crate::db::conditions::TableInPlay)
+        .order(card_tables::number.asc())
+        .select(TableRow::as_select())
+        .load(c))?;
+    Ok(rows
+        .into_iter()
+        .filter(|t| crate::services::limits::of(t, v.game.as_ref()) == v.limits)
+        .map(|t| (t.id, t.number))
+        .collect())
+}

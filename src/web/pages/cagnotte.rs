@@ -58,14 +58,7 @@ async fn show(
     let now = c.now;
     let (sessions, open) = st
         .run(move |_, conn| {
-            use crate::db::schema::{cagnotte_sessions, card_tables};
-            use diesel::prelude::*;
-            let tables: Vec<(i64, i32)> = cagnotte_sessions::table
-                .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_sessions::table_id)))
-                .filter(cagnotte_sessions::closed_at.is_null())
-                .order(card_tables::number.asc())
-                .select((card_tables::id, card_tables::number))
-                .load(conn)?;
+            let tables = crate::services::lookups::tables_with_open_session(conn)?;
             let mut sessions = Vec::new();
             for (id, number) in tables {
                 if let Some(panel) = cagnotte::panel(conn, now, id)? {

@@ -333,14 +333,8 @@ async fn code_view(
     let t = token.clone();
     let (r, names) = st
         .run(move |_, conn| {
-            use crate::db::schema::games;
-            use diesel::prelude::*;
             let r = svc::code_request(conn, &key, &t)?;
-            let names: Vec<String> = games::table
-                .filter(games::id.eq_any(&r.games))
-                .order(games::name.asc())
-                .select(games::name)
-                .load(conn)?;
+            let names = crate::services::lookups::game_names(conn, &r.games)?;
             Ok((r, names))
         })
         .await?;

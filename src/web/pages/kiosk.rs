@@ -482,13 +482,7 @@ async fn send_submit(
 }
 
 fn game_names(conn: &mut crate::db::DbConn, ids: &[i64]) -> AppResult<Vec<String>> {
-    use crate::db::schema::games;
-    use diesel::prelude::*;
-    Ok(games::table
-        .filter(games::id.eq_any(ids))
-        .order(games::name.asc())
-        .select(games::name)
-        .load(conn)?)
+    crate::services::lookups::game_names(conn, ids)
 }
 
 /// A registered player's places on the lists named (joined now or already on).
@@ -498,16 +492,7 @@ fn places_of(
     player_id: i64,
     names: &[String],
 ) -> AppResult<Vec<(String, usize)>> {
-    use crate::db::schema::{games, waitlist_entries};
-    use diesel::prelude::*;
-    let rows: Vec<(i64, i64, String)> = waitlist_entries::table
-        .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
-        .filter(waitlist_entries::player_id.eq(player_id))
-        .filter(crate::db::conditions::EntryActive)
-        .filter(games::name.eq_any(names))
-        .order(games::name.asc())
-        .select((waitlist_entries::id, waitlist_entries::game_id, games::name))
-        .load(conn)?;
+    let rows = crate::services::lookups::entries_on_games_named(conn, player_id, names)?;
     let mut out = Vec::new();
     for (entry, game, name) in rows {
         if let Some(place) = crate::services::floor::place_of(conn, game, entry, now)? {

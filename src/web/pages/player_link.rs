@@ -623,13 +623,9 @@ where
             .conn()
             .ok()
             .and_then(|mut c| {
-                use crate::db::schema::players;
-                use diesel::prelude::*;
-                players::table
-                    .find(player)
-                    .select(players::language)
-                    .first::<String>(&mut c)
+                crate::services::lookups::player_language(&mut c, player)
                     .ok()
+                    .flatten()
             })
             .and_then(|l| l.parse().ok())
             .unwrap_or_else(|| request_lang(&req))

@@ -125,17 +125,10 @@ pub struct Choices {
 
 impl Choices {
     fn load(conn: &mut crate::db::DbConn) -> AppResult<Choices> {
-        use crate::db::schema::{card_tables, games};
-        use diesel::prelude::*;
-        let games = games::table
-            .order(games::name.asc())
-            .select((games::id, games::name))
-            .load(conn)?;
-        let tables = card_tables::table
-            .order(card_tables::number.asc())
-            .select((card_tables::id, card_tables::number))
-            .load(conn)?;
-        Ok(Choices { games, tables })
+        Ok(Choices {
+            games: crate::services::lookups::games(conn)?,
+            tables: crate::services::lookups::tables(conn, false)?,
+        })
     }
 }
 

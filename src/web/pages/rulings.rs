@@ -381,17 +381,10 @@ impl LogPage {
 
 /// The filters' choices: every table and every staff member by name.
 fn choices(conn: &mut crate::db::DbConn) -> AppResult<(Vec<(i64, i32)>, Vec<(i64, String)>)> {
-    use crate::db::schema::{card_tables, staff};
-    use diesel::prelude::*;
-    let tables = card_tables::table
-        .order(card_tables::number.asc())
-        .select((card_tables::id, card_tables::number))
-        .load(conn)?;
-    let people = staff::table
-        .order(staff::display_name.asc())
-        .select((staff::id, staff::display_name))
-        .load(conn)?;
-    Ok((tables, people))
+    Ok((
+        crate::services::lookups::tables(conn, false)?,
+        crate::services::lookups::staff(conn)?,
+    ))
 }
 
 /// The incident log (BSOP 16-22): filters by gaming day, table, player, staff member and

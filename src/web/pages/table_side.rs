@@ -97,33 +97,10 @@ async fn load(
         let since = crate::web::stream::last_seq(conn)?;
         let room = services::room::get(conn)?;
         let v = table_side::view(conn, now, &room.profile, table_id)?;
-        let siblings = match v.table.game_id {
-            Some(g) => {
-                use crate::db::models::TableRow;
-                use crate::db::schema::card_tables;
-                use diesel::prelude::*;
-                card_tables::table
-                    .filter(card_tables::game_id.eq(g))
-                    .filter(card_tables::id.ne(table_id))
-                    .filter(
-                        card_tables::state
-                            .eq("open")
-                            .or(card_tables::state.eq("running"))
-                            .or(card_tables::state.eq("suspended")),
-                    )
-                    .order(card_tables::number.asc())
-                    .select(TableRow::as_select())
-                    .load::<TableRow>(conn)?
-                    .into_iter()
-                    .filter(|t| services::limits::of(t, v.game.as_ref()) == v.limits)
-                    .map(|t| Sibling {
-                        id: t.id,
-                        number: t.number,
-                    })
-                    .collect()
-            }
-            None => Vec::new(),
-        };
+        let siblings = table_side::sibling_tables(conn, &v)?
+            .into_iter()
+            .map(|(id, number)| Sibling { id, number })
+            .collect();
         Ok((v, siblings, since))
     })
     .await

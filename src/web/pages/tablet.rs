@@ -543,13 +543,7 @@ async fn floor_tablets_page(
     let c = ctx(req, st, &who.0).await?;
     let (list, tables, messages) = st
         .run(|_, conn| {
-            use crate::db::schema::card_tables;
-            use diesel::prelude::*;
-            let tables: Vec<(i64, i32)> = card_tables::table
-                .filter(card_tables::active.eq(true))
-                .order(card_tables::number.asc())
-                .select((card_tables::id, card_tables::number))
-                .load(conn)?;
+            let tables = services::lookups::tables(conn, true)?;
             Ok((
                 (tablets::list(conn)?, services::kiosks::list(conn)?),
                 tables,
