@@ -579,7 +579,7 @@ fn direct(
             link::Purpose::PlayerPage,
             now,
         )
-        .map_err(|e| AppError::Internal(e.to_string()))?;
+        .map_err(|e| AppError::internal(e.to_string()))?;
         let room = services::room::get(&mut conn)?;
         let view =
             services::player_page::view(&mut conn, &state.waits, now, &room, claims.sub, day_ends)?;

@@ -46,7 +46,26 @@ pub enum AppError {
     Unavailable(String),
     /// 500: a fault of ours; the detail goes to the log only.
     #[error("internal: {0}")]
-    Internal(String),
+    Internal(Fault),
+}
+
+/// A fault of ours: what failed, the error it came from (kept whole, for the log), and where
+/// in the code it was raised.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub what: String,
+    pub source: Option<std::sync::Arc<dyn std::error::Error + Send + Sync>>,
+    pub at: &'static std::panic::Location<'static>,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}:{})", self.what, self.at.file(), self.at.line())?;
+        if let Some(e) = &self.source {
+            write!(f, ": {e}")?;
+        }
+        Ok(())
+    }
 }
 
 impl AppError {
@@ -66,6 +85,29 @@ impl AppError {
             ),
             _ => None,
         }
+    }
+
+    /// A fault of ours, raised here (the caller's place in the code is kept).
+    #[track_caller]
+    pub fn internal(what: impl Into<String>) -> AppError {
+        AppError::Internal(Fault {
+            what: what.into(),
+            source: None,
+            at: std::panic::Location::caller(),
+        })
+    }
+
+    /// A fault of ours caused by `source`, raised here.
+    #[track_caller]
+    pub fn internal_from(
+        what: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> AppError {
+        AppError::Internal(Fault {
+            what: what.into(),
+            source: Some(std::sync::Arc::new(source)),
+            at: std::panic::Location::caller(),
+        })
     }
 
     pub fn field(field: &str, key: &'static str) -> AppError {
@@ -119,7 +161,7 @@ impl AppError {
             StatusCode::UNAUTHORIZED => AppError::Unauthorized(Problem::new("err-sign-in")),
             StatusCode::FORBIDDEN => AppError::Forbidden(Problem::new("err-forbidden")),
             s if s.is_client_error() => AppError::BadRequest(Problem::new("err-bad-request")),
-            s => AppError::Internal(format!("status {s}")),
+            s => AppError::internal(format!("status {s}")),
         }
     }
 }
@@ -157,6 +199,7 @@ impl ResponseError for AppError {
 }
 
 impl From<diesel::result::Error> for AppError {
+    #[track_caller]
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => AppError::NotFound,
@@ -164,7 +207,7 @@ impl From<diesel::result::Error> for AppError {
                 AppError::Conflict(Problem::new("err-concurrent-change"))
             }
             e if is_transient(&e) => AppError::Unavailable(format!("database: {e}")),
-            e => AppError::Internal(format!("database: {e}")),
+            e => AppError::internal_from("database", e),
         }
     }
 }
@@ -215,8 +258,9 @@ impl From<diesel::r2d2::PoolError> for AppError {
 }
 
 impl From<actix_web::error::BlockingError> for AppError {
+    #[track_caller]
     fn from(e: actix_web::error::BlockingError) -> Self {
-        AppError::Internal(format!("blocking task: {e}"))
+        AppError::internal_from("blocking task", e)
     }
 }
 
@@ -252,4 +296,40 @@ pub fn is_unique_violation(e: &diesel::result::Error) -> bool {
         e,
         diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
     )
+}
+
+#[cfg(test)]
+mod fault_tests {
+    use super::*;
+
+    #[test]
+    fn a_fault_keeps_its_source_and_where_it_was_raised() {
+        let io = std::io::Error::other("disk full");
+        let line = line!() + 1;
+        let e = AppError::internal_from("writing the sink", io);
+        let AppError::Internal(f) = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(f.at.file(), file!());
+        assert_eq!(f.at.line(), line);
+        assert_eq!(f.source.as_ref().unwrap().to_string(), "disk full");
+        let shown = e.to_string();
+        assert!(
+            shown.contains("writing the sink")
+                && shown.contains("src/error.rs")
+                && shown.contains("disk full"),
+            "{shown}"
+        );
+        // A database fault through `?` is placed where the `?` is.
+        let from_db = || -> AppResult<()> {
+            Err(diesel::result::Error::QueryBuilderError("broken".into()))?;
+            Ok(())
+        };
+        let AppError::Internal(f) = from_db().unwrap_err() else {
+            panic!("not a fault")
+        };
+        assert_eq!(f.at.file(), file!());
+        assert_eq!(f.at.line(), line + 16);
+        assert_eq!(e.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }

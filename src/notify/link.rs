@@ -256,8 +256,8 @@ pub fn revoke_all(
     .set(players::link_token_version.eq(before + 1))
     .execute(conn)?;
     if n != 1 {
-        return Err(AppError::Internal(
-            "the player's link version changed under the write turn".into(),
+        return Err(AppError::internal(
+            "the player's link version changed under the write turn",
         ));
     }
     let b = serde_json::json!({ "link_token_version": before });

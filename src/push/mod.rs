@@ -270,7 +270,7 @@ impl Hub {
         std::thread::Builder::new()
             .name("push-hub".into())
             .spawn(move || run(weak, wake, changes))
-            .map_err(|e| AppError::Internal(format!("cannot start the push hub: {e}")))?;
+            .map_err(|e| AppError::internal(format!("cannot start the push hub: {e}")))?;
         if self.inner.db.backend == crate::db::Backend::Postgres {
             let weak = Arc::downgrade(&self.inner);
             let (url, wake, stats) = (
@@ -281,7 +281,7 @@ impl Hub {
             std::thread::Builder::new()
                 .name("push-listen".into())
                 .spawn(move || listen::run(weak, &url, wake, stats))
-                .map_err(|e| AppError::Internal(format!("cannot start the event listener: {e}")))?;
+                .map_err(|e| AppError::internal(format!("cannot start the event listener: {e}")))?;
         }
         Ok(())
     }

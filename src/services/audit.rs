@@ -157,6 +157,6 @@ pub fn verify_all(conn: &mut DbConn, seal: &crate::audit_seal::Seal) -> AppResul
     let chain = verify(conn)?;
     let seal = seal
         .verify(conn)
-        .map_err(|e| AppError::Internal(format!("audit checkpoints: {e}")))?;
+        .map_err(|e| AppError::internal(format!("audit checkpoints: {e}")))?;
     Ok(Verification { chain, seal })
 }

@@ -28,7 +28,7 @@ pub fn record(
     game_id: Option<i64>,
     table_id: Option<i64>,
 ) -> AppResult<DrawRow> {
-    let full = serde_json::to_value(d).map_err(|e| AppError::Internal(e.to_string()))?;
+    let full = serde_json::to_value(d).map_err(|e| AppError::internal_from("a draw as JSON", e))?;
     let row = DrawRow {
         id: next_seq(conn, "draw")?,
         kind: d.kind().to_string(),
@@ -182,7 +182,7 @@ fn start_game_with(
         record(conn, now, actor, &od, Some(game_id), Some(table_id))?;
         match od {
             Draw::Oversubscribed { result, .. } => result.seated,
-            _ => return Err(AppError::Internal("oversubscribed draw kind".into())),
+            _ => return Err(AppError::internal("oversubscribed draw kind")),
         }
     } else {
         candidates.into_iter().take(places).collect()
@@ -195,7 +195,7 @@ fn start_game_with(
     let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
     let result = match &d {
         Draw::Seat { result, .. } | Draw::SeatWithExtra { result, .. } => result.clone(),
-        _ => return Err(AppError::Internal("seat draw kind".into())),
+        _ => return Err(AppError::internal("seat draw kind")),
     };
     let mut seated = Vec::new();
     for a in &result.seats {
@@ -273,7 +273,7 @@ pub fn start_tables_by_suit(
     let d = Draw::suit(DrawSeed::random(), &chosen, &seats).map_err(draw_error)?;
     let row = record(conn, now, actor, &d, Some(game_id), None)?;
     let Draw::Suit { result, .. } = &d else {
-        return Err(AppError::Internal("suit draw kind".into()));
+        return Err(AppError::internal("suit draw kind"));
     };
     let mut seated = Vec::new();
     for t in &result.tables {
@@ -354,11 +354,11 @@ pub fn button(
     let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::Button, &players)
         .map_err(draw_error)?;
     let Draw::HighCard { result, .. } = &d else {
-        return Err(AppError::Internal("high card kind".into()));
+        return Err(AppError::internal("high card kind"));
     };
     let winner = result
         .winner()
-        .ok_or_else(|| AppError::Internal("empty draw".into()))?;
+        .ok_or_else(|| AppError::internal("empty draw"))?;
     let seat = seated
         .iter()
         .find(|s| s.player_id == winner)

@@ -56,7 +56,7 @@ pub fn process(bytes: &[u8]) -> Result<Photo, AppError> {
     let mut out = Vec::new();
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85)
         .encode_image(&rgb)
-        .map_err(|e| AppError::Internal(format!("jpeg encoding: {e}")))?;
+        .map_err(|e| AppError::internal_from("jpeg encoding", e))?;
     Ok(Photo {
         jpeg: out,
         width: rgb.width(),

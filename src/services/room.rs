@@ -68,9 +68,9 @@ fn from_row(r: RoomRow) -> AppResult<Room> {
     let tz: Tz = r
         .timezone
         .parse()
-        .map_err(|_| AppError::Internal(format!("stored time zone {}", r.timezone)))?;
+        .map_err(|_| AppError::internal(format!("stored time zone {}", r.timezone)))?;
     let profile: RuleProfile = serde_json::from_str(&r.profile)
-        .map_err(|e| AppError::Internal(format!("stored profile: {e}")))?;
+        .map_err(|e| AppError::internal_from("stored profile", e))?;
     Ok(Room {
         name: r.name,
         timezone: r.timezone,
@@ -184,7 +184,7 @@ pub fn update(
         currency: u.currency.clone(),
         default_language: u.default_language.to_string(),
         profile: serde_json::to_string(&u.profile)
-            .map_err(|e| AppError::Internal(e.to_string()))?,
+            .map_err(|e| AppError::internal_from("the profile as JSON", e))?,
         updated_at: now.naive_utc(),
         theme: match u.theme {
             Some(t) => t.to_string(),

@@ -214,7 +214,7 @@ pub fn draw(
     let d = Draw::special_button(DrawSeed::random(), kind, &seats)
         .map_err(|e| AppError::Conflict(e.problem()))?;
     let Draw::SpecialButton { result, .. } = &d else {
-        return Err(AppError::Internal("special button draw kind".into()));
+        return Err(AppError::internal("special button draw kind"));
     };
     let seat = result.seat;
     let row = crate::services::draws::record(conn, now, actor, &d, t.game_id, Some(table_id))?;
@@ -382,7 +382,7 @@ pub fn on_new_hand(
         }
     }
     let Some(button) = rows.iter().find(|b| kind_of(b) == Some(kind)) else {
-        return Err(AppError::Internal("special button in play".into()));
+        return Err(AppError::internal("special button in play"));
     };
     let bb = table_big_blind(conn, t)?;
     let overflow = |_| AppError::Conflict(Problem::new("err-money-overflow"));

@@ -62,7 +62,7 @@ pub async fn scrape(req: HttpRequest, st: web::Data<AppState>) -> Result<HttpRes
     let body = st
         .metrics
         .encode(snap)
-        .map_err(|e| AppError::Internal(format!("metrics: {e}")))?;
+        .map_err(|e| AppError::internal(format!("metrics: {e}")))?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(body))

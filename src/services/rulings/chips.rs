@@ -12,7 +12,7 @@ pub fn chips_on_table(conn: &mut DbConn, table_id: i64) -> AppResult<i64> {
         .select(seatings::stack)
         .load(dbc))?;
     crate::domain::money::sum(stacks.iter().map(|s| (*s).max(0)))
-        .map_err(|_| AppError::Internal("the stacks on record overflow".into()))
+        .map_err(|_| AppError::internal("the stacks on record overflow"))
 }
 
 /// BSOP 20, 21: the player is named in chips a decision moves that still wait for a second

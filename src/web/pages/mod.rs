@@ -67,7 +67,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 pub fn render<T: Template>(status: StatusCode, t: &T) -> AppResult<HttpResponse> {
     let html = t
         .render()
-        .map_err(|e| AppError::Internal(format!("template: {e}")))?;
+        .map_err(|e| AppError::internal_from("template", e))?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(html))

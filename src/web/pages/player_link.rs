@@ -76,7 +76,7 @@ async fn short_link(
         .run(move |st, c| {
             let m = crate::notify::outbox::get(c, id)?;
             let params: crate::notify::messages::Params = serde_json::from_str(&m.params)
-                .map_err(|e| AppError::Internal(format!("message parameters: {e}")))?;
+                .map_err(|e| AppError::internal_from("message parameters", e))?;
             Ok(crate::notify::messages::message_link(
                 &st.keys, &links, &m, &params,
             ))
@@ -467,7 +467,7 @@ async fn load(
         extension_min: st.config.call_extension_min,
     }
     .render()
-    .map_err(|e| AppError::Internal(format!("template: {e}")))?;
+    .map_err(|e| AppError::internal_from("template", e))?;
     let etag = etag_of(&state);
     let built = std::sync::Arc::new(Built {
         seq,

@@ -962,13 +962,13 @@ pub fn csv_in(lang: Language, headers: Vec<String>, rows: Vec<Vec<String>>) -> A
         .delimiter(separator(lang))
         .from_writer(UTF8_BOM.to_vec());
     w.write_record(&headers)
-        .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+        .map_err(|e| AppError::internal_from("csv", e))?;
     for r in rows {
         w.write_record(&r)
-            .map_err(|e| AppError::Internal(format!("csv: {e}")))?;
+            .map_err(|e| AppError::internal_from("csv", e))?;
     }
     w.into_inner()
-        .map_err(|e| AppError::Internal(format!("csv: {e}")))
+        .map_err(|e| AppError::internal_from("csv", e))
 }
 
 fn csv_response(name: &str, body: Vec<u8>) -> HttpResponse {
