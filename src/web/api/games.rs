@@ -92,7 +92,7 @@ impl From<&GameRow> for GameOut {
 pub struct GameSavedOut {
     #[serde(flatten)]
     pub game: GameOut,
-    pub limit_changes: Vec<crate::web::api_limits::LimitChangeOut>,
+    pub limit_changes: Vec<crate::web::api::limits::LimitChangeOut>,
 }
 
 /// Every game, active first.
@@ -188,7 +188,7 @@ pub async fn update_game(
         game: GameOut::from(&row),
         limit_changes: lines
             .iter()
-            .map(crate::web::api_limits::change_out)
+            .map(crate::web::api::limits::change_out)
             .collect(),
     }))
 }

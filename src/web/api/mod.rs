@@ -7,12 +7,24 @@
 
 pub mod audit;
 pub mod auth;
+pub mod buttons;
+pub mod cagnotte;
 pub mod clock;
+pub mod draws;
+pub mod floor;
 pub mod games;
+pub mod join;
+pub mod limits;
+pub mod messages;
 pub mod players;
+pub mod prefs;
 pub mod room;
+pub mod rulings;
+pub mod safe;
 pub mod staff;
+pub mod table;
 pub mod tables;
+pub mod tablets;
 
 use crate::error::{AppError, AppResult};
 use actix_web::dev::ResourceDef;
@@ -35,18 +47,18 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(tables::routes)
         .configure(staff::routes)
         .configure(audit::routes)
-        .configure(crate::web::api_floor::routes)
-        .configure(crate::web::api_table::routes)
-        .configure(crate::web::api_limits::routes)
-        .configure(crate::web::api_cagnotte::routes)
-        .configure(crate::web::api_draws::routes)
-        .configure(crate::web::api_messages::routes)
-        .configure(crate::web::api_tablets::routes)
-        .configure(crate::web::api_join::routes)
-        .configure(crate::web::api_prefs::routes)
-        .configure(crate::web::api_safe::routes)
-        .configure(crate::web::api_buttons::routes)
-        .configure(crate::web::api_rulings::routes);
+        .configure(floor::routes)
+        .configure(table::routes)
+        .configure(limits::routes)
+        .configure(cagnotte::routes)
+        .configure(draws::routes)
+        .configure(messages::routes)
+        .configure(tablets::routes)
+        .configure(join::routes)
+        .configure(prefs::routes)
+        .configure(safe::routes)
+        .configure(buttons::routes)
+        .configure(rulings::routes);
     if test_clock {
         v1 = v1.configure(clock::routes);
     }

@@ -41,7 +41,7 @@ pub struct TableOut {
     pub updated_at: DateTime<Utc>,
     pub game: Option<GameOut>,
     /// The limits the table plays now (PT-2007 22: its own in play, else its game's).
-    pub limits: Option<crate::web::api_limits::LimitsOut>,
+    pub limits: Option<crate::web::api::limits::LimitsOut>,
 }
 
 impl TableOut {
