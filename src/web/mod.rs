@@ -1,18 +1,6 @@
 //! HTTP: thin handlers for pages and the JSON API, sharing the service layer.
 
 pub mod api;
-pub mod api_buttons;
-pub mod api_cagnotte;
-pub mod api_draws;
-pub mod api_floor;
-pub mod api_join;
-pub mod api_limits;
-pub mod api_messages;
-pub mod api_prefs;
-pub mod api_rulings;
-pub mod api_safe;
-pub mod api_table;
-pub mod api_tablets;
 pub mod assets;
 pub mod client;
 pub mod ctx;

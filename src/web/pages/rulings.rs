@@ -15,7 +15,7 @@ use crate::services::rulings::{
     ShareInput,
 };
 use crate::services::{self};
-use crate::web::api_rulings::{day_start, log_csv, LogQuery, LIST_DEFAULT};
+use crate::web::api::rulings::{day_start, log_csv, LogQuery, LIST_DEFAULT};
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
 use crate::web::state::AppState;
@@ -55,7 +55,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// One line of the chips a decision moves, in the reader's language: "€50.00 from the pot
 /// held to Ana", "€30.00 from Rui to Ana".
 pub fn line_text(c: &Ctx, l: &svc::LineView) -> String {
-    crate::web::api_rulings::line_text(&c.i18n, c.lang, &c.currency, l)
+    crate::web::api::rulings::line_text(&c.i18n, c.lang, &c.currency, l)
 }
 
 /// BSOP 21: "€120.00 held since 21:40 (cage, box 2)".
@@ -449,7 +449,7 @@ async fn log_csv_file(
             log_csv(&i18n, lang, &room, &lines)
         })
         .await?;
-    Ok(crate::web::api_rulings::csv_response(&keep, body))
+    Ok(crate::web::api::rulings::csv_response(&keep, body))
 }
 
 // ---- the floor opens a ruling -------------------------------------------------------------

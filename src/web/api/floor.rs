@@ -11,7 +11,7 @@ use crate::error::{AppError, AppResult};
 use crate::services::floor::{self, ListLine};
 use crate::services::players as registry;
 use crate::services::{self, games};
-use crate::web::api::GameOut;
+use crate::web::api::games::GameOut;
 use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;

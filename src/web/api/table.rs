@@ -1,7 +1,7 @@
 //! The table side's JSON API under `/api/v1` (what the dealer tablet does, for any client):
 //! the seats with chips, absence and buttons; seating with a buy-in; rebuys and counts;
 //! cashing out; away/back and missed blinds; chip removal by two staff into custody; hands;
-//! requests to the floor (rulings: `web::api_rulings`). Amounts are integer minor units. Thin handlers over
+//! requests to the floor (rulings: `web::api::rulings`). Amounts are integer minor units. Thin handlers over
 //! `services::table_side`: the same rules, refusals and audit as the tablet pages.
 
 use crate::db::models::{
@@ -178,14 +178,14 @@ pub struct TableSideOut {
     pub hands_last_24h: i64,
     /// PT-2007 22, BSOP 34: the limits in force at the table, and the change pending (to be
     /// announced, then applied at the first hand once due).
-    pub limits: Option<crate::web::api_limits::LimitsOut>,
-    pub limit_change: Option<crate::web::api_limits::LimitChangeOut>,
+    pub limits: Option<crate::web::api::limits::LimitsOut>,
+    pub limit_change: Option<crate::web::api::limits::LimitChangeOut>,
     pub open_requests: Vec<ServiceRequestOut>,
     /// Messages from the floor the dealer has not marked seen yet, oldest first.
     pub unseen_messages: Vec<FloorMessageOut>,
     /// BSOP 16-22: the table's rulings still open (or whose chips wait for a second staff
     /// member) and those decided in the last two hours, newest first.
-    pub rulings: Vec<crate::web::api_rulings::RulingOut>,
+    pub rulings: Vec<crate::web::api::rulings::RulingOut>,
 }
 
 fn table_out(v: &TableSideView) -> TableSideOut {
@@ -225,7 +225,7 @@ fn table_out(v: &TableSideView) -> TableSideOut {
         limit_change: v
             .limit_change
             .as_ref()
-            .map(crate::web::api_limits::change_out),
+            .map(crate::web::api::limits::change_out),
         open_requests: v
             .requests
             .iter()
@@ -239,7 +239,7 @@ fn table_out(v: &TableSideView) -> TableSideOut {
         rulings: v
             .rulings
             .iter()
-            .map(crate::web::api_rulings::ruling_out)
+            .map(crate::web::api::rulings::ruling_out)
             .collect(),
     }
 }

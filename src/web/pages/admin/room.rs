@@ -1,0 +1,627 @@
+//! The admin's room page: the room's name, zone, currency and language, its theme, and the
+//! rule profile with its numbers in groups (or a preset's defaults).
+
+use super::{
+    bp_to_percent, check_value, checkbox, just_saved, opts, saved_redirect, show, shown, summary,
+    Opt, Parser, Shown, SumLine,
+};
+use crate::domain::call_alert::CallAlert;
+use crate::domain::money::CURRENCIES;
+use crate::domain::player::Language;
+use crate::domain::profile::{CagnotteMode, CallExpiry, ProfileKind, RuleProfile, RANGES};
+use crate::domain::theme::Theme;
+use crate::domain::FieldError;
+use crate::error::{AppError, AppResult};
+use crate::services;
+use crate::services::room::{Room, RoomUpdate};
+use crate::web::ctx::{Ctx, Errs, Vals};
+use crate::web::extract::{AdminStaff, CsrfForm};
+use crate::web::pages::{ctx, render};
+use crate::web::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use serde::{Deserialize, Serialize};
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/admin/room", web::get().to(room_page))
+        .route("/admin/room", web::post().to(room_submit))
+        .route(
+            "/admin/room/profile-defaults",
+            web::post().to(room_defaults),
+        );
+}
+
+/// Offered in the time-zone box (any IANA zone may be typed).
+const ZONES: &[&str] = &[
+    "Europe/Lisbon",
+    "Atlantic/Madeira",
+    "Atlantic/Azores",
+    "America/Sao_Paulo",
+    "America/Manaus",
+    "America/Recife",
+    "Asia/Macau",
+    "Asia/Hong_Kong",
+    "Asia/Shanghai",
+    "Europe/London",
+    "Europe/Madrid",
+    "Europe/Paris",
+    "UTC",
+];
+
+/// How a profile field is entered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Minutes,
+    Count,
+    Percent,
+    CagnotteMode,
+    CallExpiry,
+    Check,
+}
+
+/// The profile form, grouped by the rule each setting comes from.
+const GROUPS: &[(&str, &[(&str, Input)])] = &[
+    (
+        "running",
+        &[
+            ("min_players_to_run", Input::Count),
+            ("suspension_grace_min", Input::Minutes),
+        ],
+    ),
+    (
+        "absence",
+        &[
+            ("absence_limit_min", Input::Minutes),
+            ("missed_bb_before_removal", Input::Count),
+            ("return_window_min", Input::Minutes),
+            ("missed_blinds_dead", Input::Check),
+        ],
+    ),
+    (
+        "stay",
+        &[
+            ("min_stay_mid_min", Input::Minutes),
+            ("min_stay_high_min", Input::Minutes),
+        ],
+    ),
+    (
+        "cagnotte",
+        &[
+            ("cagnotte_mode", Input::CagnotteMode),
+            ("rake_percent_bp", Input::Percent),
+            ("session_percent_bp", Input::Percent),
+            ("session_length_min", Input::Minutes),
+            ("late_seat_window_min", Input::Minutes),
+            ("no_flop_no_drop", Input::Check),
+            ("join_at_average_stack", Input::Check),
+            ("join_at_average_session_only", Input::Check),
+        ],
+    ),
+    (
+        "calls",
+        &[
+            ("seat_call_response_min", Input::Minutes),
+            ("call_expiry", Input::CallExpiry),
+            ("call_in_expiry_min", Input::Minutes),
+            ("seat_call_ack_escalation_min", Input::Minutes),
+            ("remote_max_lists", Input::Count),
+            ("pref_max_passes", Input::Count),
+        ],
+    ),
+];
+
+/// One profile field as the template shows it.
+pub struct ProfileField {
+    pub name: &'static str,
+    /// number | percent | select | check
+    pub kind: &'static str,
+    pub label: String,
+    pub hint: String,
+    /// The allowed range, from `RANGES` ("" for selects and checkboxes).
+    pub range: String,
+    pub options: Vec<Opt>,
+}
+
+pub struct ProfileGroup {
+    pub id: &'static str,
+    pub legend: String,
+    pub note: String,
+    pub fields: Vec<ProfileField>,
+}
+
+fn profile_groups(c: &Ctx) -> Vec<ProfileGroup> {
+    GROUPS
+        .iter()
+        .map(|(id, fields)| ProfileGroup {
+            id,
+            legend: c.t(&format!("admin-profile-group-{id}")),
+            note: c.t(&format!("admin-profile-note-{id}")),
+            fields: fields
+                .iter()
+                .map(|(name, input)| {
+                    let key = name.replace('_', "-");
+                    let range = RANGES
+                        .iter()
+                        .find(|r| r.field == *name)
+                        .map(|r| match input {
+                            Input::Percent => c.i18n.msg(
+                                c.lang,
+                                "admin-range-percent",
+                                &[
+                                    ("min", bp_to_percent(r.min, c.lang)),
+                                    ("max", bp_to_percent(r.max, c.lang)),
+                                ],
+                            ),
+                            Input::Minutes if r.min == r.max => {
+                                c.t1("admin-range-minutes-fixed", "value", r.min)
+                            }
+                            Input::Minutes => c.i18n.msg(
+                                c.lang,
+                                "admin-range-minutes",
+                                &[("min", r.min.to_string()), ("max", r.max.to_string())],
+                            ),
+                            _ => c.i18n.msg(
+                                c.lang,
+                                "admin-range",
+                                &[("min", r.min.to_string()), ("max", r.max.to_string())],
+                            ),
+                        });
+                    let (kind, options) = match input {
+                        Input::Minutes | Input::Count => ("number", Vec::new()),
+                        Input::Percent => ("percent", Vec::new()),
+                        Input::CagnotteMode => ("select", opts(c, CagnotteMode::ALL, "cagnotte-")),
+                        Input::CallExpiry => ("select", opts(c, CallExpiry::ALL, "call-expiry-")),
+                        Input::Check => ("check", Vec::new()),
+                    };
+                    ProfileField {
+                        name,
+                        kind,
+                        label: c.t(&format!("admin-profile-{key}")),
+                        hint: c.t(&format!("admin-profile-{key}-hint")),
+                        range: range.unwrap_or_default(),
+                        options,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The room form as posted: text only.
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+struct RoomForm {
+    name: String,
+    timezone: String,
+    currency: String,
+    default_language: String,
+    /// Night mode: light, dark or auto. Empty (a form of before the setting): unchanged.
+    theme: String,
+    /// How a seat call is announced on the tablets: sound, vibrate or off. Empty: unchanged.
+    call_alert: String,
+    /// Seconds a tablet's tap made offline may arrive late. Empty (a form of before the
+    /// setting): unchanged.
+    tap_late_max_s: String,
+    kind: String,
+    min_players_to_run: String,
+    suspension_grace_min: String,
+    absence_limit_min: String,
+    missed_bb_before_removal: String,
+    return_window_min: String,
+    min_stay_mid_min: String,
+    min_stay_high_min: String,
+    cagnotte_mode: String,
+    /// Typed in percent; the field keeps the service's name so errors land next to it.
+    rake_percent_bp: String,
+    session_percent_bp: String,
+    session_length_min: String,
+    late_seat_window_min: String,
+    seat_call_response_min: String,
+    call_expiry: String,
+    call_in_expiry_min: String,
+    seat_call_ack_escalation_min: String,
+    remote_max_lists: String,
+    pref_max_passes: String,
+    join_at_average_stack: Option<String>,
+    join_at_average_session_only: Option<String>,
+    missed_blinds_dead: Option<String>,
+    no_flop_no_drop: Option<String>,
+}
+
+impl RoomForm {
+    fn of(
+        name: &str,
+        timezone: &str,
+        currency: &str,
+        lang: Language,
+        default_language: Language,
+        theme: Theme,
+        call_alert: CallAlert,
+        tap_late_max_s: i32,
+        p: &RuleProfile,
+    ) -> RoomForm {
+        RoomForm {
+            name: name.to_string(),
+            timezone: timezone.to_string(),
+            currency: currency.to_string(),
+            default_language: default_language.to_string(),
+            theme: theme.to_string(),
+            call_alert: call_alert.to_string(),
+            tap_late_max_s: tap_late_max_s.to_string(),
+            kind: p.kind.to_string(),
+            min_players_to_run: p.min_players_to_run.to_string(),
+            suspension_grace_min: p.suspension_grace_min.to_string(),
+            absence_limit_min: p.absence_limit_min.to_string(),
+            missed_bb_before_removal: p.missed_bb_before_removal.to_string(),
+            return_window_min: p.return_window_min.to_string(),
+            min_stay_mid_min: p.min_stay_mid_min.to_string(),
+            min_stay_high_min: p.min_stay_high_min.to_string(),
+            cagnotte_mode: p.cagnotte_mode.to_string(),
+            rake_percent_bp: bp_to_percent(p.rake_percent_bp, lang),
+            session_percent_bp: bp_to_percent(p.session_percent_bp, lang),
+            session_length_min: p.session_length_min.to_string(),
+            late_seat_window_min: p.late_seat_window_min.to_string(),
+            seat_call_response_min: p.seat_call_response_min.to_string(),
+            call_expiry: p.call_expiry.to_string(),
+            call_in_expiry_min: p.call_in_expiry_min.to_string(),
+            seat_call_ack_escalation_min: p.seat_call_ack_escalation_min.to_string(),
+            remote_max_lists: p.remote_max_lists.to_string(),
+            pref_max_passes: p.pref_max_passes.to_string(),
+            join_at_average_stack: check_value(p.join_at_average_stack),
+            join_at_average_session_only: check_value(p.join_at_average_session_only),
+            missed_blinds_dead: check_value(p.missed_blinds_dead),
+            no_flop_no_drop: check_value(p.no_flop_no_drop),
+        }
+    }
+
+    fn from_room(r: &Room, lang: Language) -> RoomForm {
+        RoomForm::of(
+            &r.name,
+            &r.timezone,
+            &r.currency,
+            lang,
+            r.default_language,
+            r.theme,
+            r.call_alert,
+            r.tap_late_max_s,
+            &r.profile,
+        )
+    }
+
+    fn parse(&self) -> Result<RoomUpdate, Vec<FieldError>> {
+        let mut p = Parser::default();
+        let default_language = p.choice::<Language>("default_language", &self.default_language);
+        let theme = if self.theme.is_empty() {
+            None
+        } else {
+            p.choice::<Theme>("theme", &self.theme)
+        };
+        let call_alert = if self.call_alert.is_empty() {
+            None
+        } else {
+            p.choice::<CallAlert>("call_alert", &self.call_alert)
+        };
+        let tap_late_max_s = if self.tap_late_max_s.trim().is_empty() {
+            None
+        } else {
+            p.int("tap_late_max_s", &self.tap_late_max_s)
+        };
+        let kind = p.choice::<ProfileKind>("kind", &self.kind);
+        // What stands in for a value that did not parse, so the rest can still be checked.
+        let d = RuleProfile::defaults(kind.unwrap_or(ProfileKind::PtCasino));
+        let profile = RuleProfile {
+            kind: d.kind,
+            min_players_to_run: p
+                .int("min_players_to_run", &self.min_players_to_run)
+                .unwrap_or(d.min_players_to_run),
+            suspension_grace_min: p
+                .int("suspension_grace_min", &self.suspension_grace_min)
+                .unwrap_or(d.suspension_grace_min),
+            absence_limit_min: p
+                .int("absence_limit_min", &self.absence_limit_min)
+                .unwrap_or(d.absence_limit_min),
+            missed_bb_before_removal: p
+                .int("missed_bb_before_removal", &self.missed_bb_before_removal)
+                .unwrap_or(d.missed_bb_before_removal),
+            return_window_min: p
+                .int("return_window_min", &self.return_window_min)
+                .unwrap_or(d.return_window_min),
+            min_stay_mid_min: p
+                .int("min_stay_mid_min", &self.min_stay_mid_min)
+                .unwrap_or(d.min_stay_mid_min),
+            min_stay_high_min: p
+                .int("min_stay_high_min", &self.min_stay_high_min)
+                .unwrap_or(d.min_stay_high_min),
+            cagnotte_mode: p
+                .choice("cagnotte_mode", &self.cagnotte_mode)
+                .unwrap_or(d.cagnotte_mode),
+            rake_percent_bp: p
+                .percent("rake_percent_bp", &self.rake_percent_bp)
+                .unwrap_or(d.rake_percent_bp),
+            session_percent_bp: p
+                .percent("session_percent_bp", &self.session_percent_bp)
+                .unwrap_or(d.session_percent_bp),
+            session_length_min: p
+                .int("session_length_min", &self.session_length_min)
+                .unwrap_or(d.session_length_min),
+            late_seat_window_min: p
+                .int("late_seat_window_min", &self.late_seat_window_min)
+                .unwrap_or(d.late_seat_window_min),
+            seat_call_response_min: p
+                .int("seat_call_response_min", &self.seat_call_response_min)
+                .unwrap_or(d.seat_call_response_min),
+            call_expiry: p
+                .choice("call_expiry", &self.call_expiry)
+                .unwrap_or(d.call_expiry),
+            call_in_expiry_min: p
+                .int("call_in_expiry_min", &self.call_in_expiry_min)
+                .unwrap_or(d.call_in_expiry_min),
+            seat_call_ack_escalation_min: p
+                .int(
+                    "seat_call_ack_escalation_min",
+                    &self.seat_call_ack_escalation_min,
+                )
+                .unwrap_or(d.seat_call_ack_escalation_min),
+            remote_max_lists: p
+                .int("remote_max_lists", &self.remote_max_lists)
+                .unwrap_or(d.remote_max_lists),
+            pref_max_passes: p
+                .int("pref_max_passes", &self.pref_max_passes)
+                .unwrap_or(d.pref_max_passes),
+            join_at_average_stack: checkbox(&self.join_at_average_stack),
+            join_at_average_session_only: checkbox(&self.join_at_average_session_only),
+            missed_blinds_dead: checkbox(&self.missed_blinds_dead),
+            no_flop_no_drop: checkbox(&self.no_flop_no_drop),
+        };
+        let u = RoomUpdate {
+            name: self.name.clone(),
+            timezone: self.timezone.clone(),
+            currency: self.currency.trim().to_string(),
+            default_language: default_language.unwrap_or(Language::Pt),
+            profile,
+            theme,
+            call_alert,
+            tap_late_max_s,
+        };
+        p.finish(|| services::room::validate(&u).err().unwrap_or_default())?;
+        Ok(u)
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/room.html")]
+struct RoomPage {
+    c: Ctx,
+    v: Vals,
+    errs: Errs,
+    summary: Vec<SumLine>,
+    problem: Option<String>,
+    saved: bool,
+    groups: Vec<ProfileGroup>,
+    zones: &'static [&'static str],
+    currencies: &'static [&'static str],
+    languages: Vec<Opt>,
+    themes: Vec<Opt>,
+    call_alerts: Vec<Opt>,
+    kinds: Vec<Opt>,
+    /// The profile kind stored now (the reset form's preselection).
+    current_kind: String,
+}
+
+fn room_view(c: Ctx, v: Vals, current_kind: String, shown: Shown, saved: bool) -> RoomPage {
+    RoomPage {
+        groups: profile_groups(&c),
+        languages: opts(&c, Language::ALL, "lang-"),
+        themes: opts(&c, Theme::ALL, "theme-"),
+        call_alerts: opts(&c, CallAlert::ALL, "call-alert-"),
+        kinds: opts(&c, ProfileKind::ALL, "profile-"),
+        zones: ZONES,
+        currencies: CURRENCIES,
+        current_kind,
+        summary: summary(&c, &shown.errs, &room_labels()),
+        v,
+        errs: shown.errs,
+        problem: shown.problem,
+        saved,
+        c,
+    }
+}
+
+/// The room form's fields and their labels, in the form's order.
+fn room_labels() -> Vec<(&'static str, &'static str)> {
+    let mut l = vec![
+        ("name", "admin-room-name"),
+        ("timezone", "admin-room-timezone"),
+        ("currency", "admin-room-currency"),
+        ("default_language", "admin-room-language"),
+        ("theme", "admin-room-theme"),
+        ("call_alert", "admin-room-call-alert"),
+        ("tap_late_max_s", "tap-late-max"),
+        ("kind", "admin-profile-kind"),
+    ];
+    for (_, fields) in GROUPS {
+        for (name, _) in fields.iter() {
+            l.push((
+                name,
+                PROFILE_LABELS
+                    .iter()
+                    .find(|(f, _)| f == name)
+                    .map(|(_, k)| *k)
+                    .unwrap_or(""),
+            ));
+        }
+    }
+    l
+}
+
+/// Each profile field's label key (also built as `admin-profile-` + the name with dashes).
+const PROFILE_LABELS: &[(&str, &str)] = &[
+    ("min_players_to_run", "admin-profile-min-players-to-run"),
+    ("suspension_grace_min", "admin-profile-suspension-grace-min"),
+    ("absence_limit_min", "admin-profile-absence-limit-min"),
+    (
+        "missed_bb_before_removal",
+        "admin-profile-missed-bb-before-removal",
+    ),
+    ("return_window_min", "admin-profile-return-window-min"),
+    ("missed_blinds_dead", "admin-profile-missed-blinds-dead"),
+    ("min_stay_mid_min", "admin-profile-min-stay-mid-min"),
+    ("min_stay_high_min", "admin-profile-min-stay-high-min"),
+    ("cagnotte_mode", "admin-profile-cagnotte-mode"),
+    ("rake_percent_bp", "admin-profile-rake-percent-bp"),
+    ("session_percent_bp", "admin-profile-session-percent-bp"),
+    ("session_length_min", "admin-profile-session-length-min"),
+    ("late_seat_window_min", "admin-profile-late-seat-window-min"),
+    ("no_flop_no_drop", "admin-profile-no-flop-no-drop"),
+    (
+        "join_at_average_stack",
+        "admin-profile-join-at-average-stack",
+    ),
+    (
+        "join_at_average_session_only",
+        "admin-profile-join-at-average-session-only",
+    ),
+    (
+        "seat_call_response_min",
+        "admin-profile-seat-call-response-min",
+    ),
+    ("call_expiry", "admin-profile-call-expiry"),
+    ("call_in_expiry_min", "admin-profile-call-in-expiry-min"),
+    (
+        "seat_call_ack_escalation_min",
+        "admin-profile-seat-call-ack-escalation-min",
+    ),
+    ("remote_max_lists", "admin-profile-remote-max-lists"),
+    ("pref_max_passes", "admin-profile-pref-max-passes"),
+];
+
+async fn room_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+) -> AppResult<HttpResponse> {
+    let c = ctx(&req, &st, &who.0).await?;
+    let room = st.run(|_, conn| services::room::get(conn)).await?;
+    let v = Vals::of(&RoomForm::from_room(&room, c.lang));
+    let saved = just_saved(&req);
+    let page = room_view(c, v, room.profile.kind.to_string(), Shown::none(), saved);
+    show(&st, StatusCode::OK, &page, saved)
+}
+
+/// The profile keeps percentages in basis points; the page speaks in percent.
+fn in_percent(fields: Vec<FieldError>) -> Vec<FieldError> {
+    fields
+        .into_iter()
+        .map(|f| {
+            match RANGES
+                .iter()
+                .find(|r| r.field == f.field && f.key == "err-range")
+            {
+                Some(r) if f.field.ends_with("_bp") => {
+                    FieldError::new(&f.field, "admin-err-percent-range")
+                        .arg("min", bp_to_percent(r.min, Language::En))
+                        .arg("max", bp_to_percent(r.max, Language::En))
+                }
+                _ => f,
+            }
+        })
+        .collect()
+}
+
+async fn room_again(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    v: Vals,
+    e: AppError,
+) -> AppResult<HttpResponse> {
+    let c = ctx(req, st, &who.0).await?;
+    let e = match e {
+        AppError::Validation(fields) => AppError::Validation(in_percent(fields)),
+        other => other,
+    };
+    let s = shown(&c, e)?;
+    let status = s.status;
+    let kind = st
+        .run(|_, conn| services::room::get(conn))
+        .await?
+        .profile
+        .kind
+        .to_string();
+    render(status, &room_view(c, v, kind, s, false))
+}
+
+async fn room_submit(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<RoomForm>,
+) -> AppResult<HttpResponse> {
+    let f = form.0;
+    let update = match f.parse() {
+        Ok(u) => u,
+        Err(fields) => {
+            return room_again(&req, &st, &who, Vals::of(&f), AppError::Validation(fields)).await
+        }
+    };
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    match st
+        .write(move |_, conn| services::room::update(conn, now, &actor, &update))
+        .await
+    {
+        Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
+        Err(e) => room_again(&req, &st, &who, Vals::of(&f), e).await,
+    }
+}
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(default)]
+struct DefaultsForm {
+    kind: String,
+}
+
+/// Resets the rule profile to a kind's seed defaults, keeping the room's name, zone,
+/// currency and language.
+async fn room_defaults(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    form: CsrfForm<DefaultsForm>,
+) -> AppResult<HttpResponse> {
+    let mut p = Parser::default();
+    let Some(kind) = p.choice::<ProfileKind>("kind", &form.0.kind) else {
+        let room = st.run(|_, conn| services::room::get(conn)).await?;
+        let lang = ctx(&req, &st, &who.0).await?.lang;
+        let v = Vals::of(&RoomForm::from_room(&room, lang));
+        return room_again(&req, &st, &who, v, AppError::Validation(p.errs)).await;
+    };
+    let now = st.clock.now();
+    let actor = services::staff::actor(&who.0.staff);
+    let result = st
+        .write(move |_, conn| {
+            let room = services::room::get(conn)?;
+            let u = RoomUpdate {
+                name: room.name,
+                timezone: room.timezone,
+                currency: room.currency,
+                default_language: room.default_language,
+                profile: services::room::profile_defaults(kind),
+                theme: None,
+                call_alert: None,
+                tap_late_max_s: None,
+            };
+            services::room::update(conn, now, &actor, &u)
+        })
+        .await;
+    match result {
+        Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
+        Err(e) => {
+            let room = st.run(|_, conn| services::room::get(conn)).await?;
+            let lang = ctx(&req, &st, &who.0).await?.lang;
+            let v = Vals::of(&RoomForm::from_room(&room, lang));
+            room_again(&req, &st, &who, v, e).await
+        }
+    }
+}
