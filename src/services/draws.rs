@@ -66,6 +66,21 @@ pub fn get(conn: &mut DbConn, id: i64) -> AppResult<DrawRow> {
         .first(conn)?)
 }
 
+/// The PT-2007 27 draw of who plays made in the same write as draw `id` (at the same table
+/// and instant, just before it), if any.
+pub fn who_played_before(conn: &mut DbConn, id: i64) -> AppResult<Option<i64>> {
+    let row = get(conn, id)?;
+    Ok(draws::table
+        .filter(draws::id.lt(id))
+        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Oversubscribed.as_str()))
+        .filter(draws::created_at.eq(row.created_at))
+        .filter(draws::table_id.eq(row.table_id))
+        .select(draws::id)
+        .order(draws::id.desc())
+        .first::<i64>(conn)
+        .optional()?)
+}
+
 /// A stored draw replayed: whether the recomputation gives the stored result.
 #[derive(Debug, Clone, Serialize)]
 pub struct Replay {

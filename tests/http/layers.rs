@@ -114,3 +114,21 @@ fn the_scan_reads_grouped_and_plain_paths() {
         vec!["db", "web", "services"]
     );
 }
+
+#[test]
+fn no_handler_reaches_into_the_database() {
+    // The web's handlers call services (or `db` for its own plumbing); they build no query.
+    let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut all = Vec::new();
+    files(&web, &mut all);
+    assert!(all.len() > 40, "only {} files read", all.len());
+    let queries: Vec<String> = all
+        .iter()
+        .filter(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.contains("diesel::") || text.contains("db::schema")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(queries.is_empty(), "queries in web handlers: {queries:?}");
+}

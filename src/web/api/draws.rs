@@ -217,20 +217,7 @@ async fn made(
     seated: Vec<crate::db::models::SeatingRow>,
 ) -> AppResult<DrawMadeOut> {
     let earlier = st
-        .run(move |_, c| {
-            use crate::db::schema::draws as d;
-            use diesel::prelude::*;
-            let row = draws::get(c, draw_id)?;
-            Ok(d::table
-                .filter(d::id.lt(draw_id))
-                .filter(d::kind.eq("oversubscribed"))
-                .filter(d::created_at.eq(row.created_at))
-                .filter(d::table_id.eq(row.table_id))
-                .select(d::id)
-                .order(d::id.desc())
-                .first::<i64>(c)
-                .optional()?)
-        })
+        .run(move |_, c| draws::who_played_before(c, draw_id))
         .await?;
     let who_plays = match earlier {
         Some(id) => Some(draw_out(st, id).await?),
