@@ -138,6 +138,18 @@ pub struct Config {
     /// transactions before a power loss or OS crash may be lost, never the database's
     /// integrity; a crash of the server process alone loses nothing). SQLite only.
     pub sqlite_synchronous: String,
+    /// The settings given as text, read once into their types (they were validated at
+    /// start); filled on first use.
+    #[serde(skip)]
+    pub parsed: Parsed,
+}
+
+/// Settings read once from their text: the trusted proxies' addresses and the gaming day's
+/// end.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    proxies: std::sync::OnceLock<Vec<std::net::IpAddr>>,
+    day_ends: std::sync::OnceLock<chrono::NaiveTime>,
 }
 
 impl Default for Config {
@@ -192,6 +204,7 @@ impl Default for Config {
             join_sms_cost_cap: 2_000,
             kiosk_idle_secs: crate::domain::kiosk::IDLE_SECS_DEFAULT,
             sqlite_synchronous: "full".into(),
+            parsed: Parsed::default(),
         }
     }
 }
@@ -243,13 +256,23 @@ impl Config {
         Some(state)
     }
 
-    /// The reverse proxies whose `X-Forwarded-For` is believed (validated at start).
-    pub fn trusted_proxy_ips(&self) -> Vec<std::net::IpAddr> {
-        self.trusted_proxies
-            .iter()
-            .flat_map(|s| s.split(','))
-            .filter_map(|p| p.trim().parse().ok())
-            .collect()
+    /// The reverse proxies whose `X-Forwarded-For` is believed (validated at start, read
+    /// once).
+    pub fn trusted_proxy_ips(&self) -> &[std::net::IpAddr] {
+        self.parsed.proxies.get_or_init(|| {
+            self.trusted_proxies
+                .iter()
+                .flat_map(|s| s.split(','))
+                .filter_map(|p| p.trim().parse().ok())
+                .collect()
+        })
+    }
+
+    /// `CARDROOM_GAMING_DAY_ENDS` as a time of day (validated at start, read once).
+    pub fn day_ends(&self) -> chrono::NaiveTime {
+        *self.parsed.day_ends.get_or_init(|| {
+            crate::domain::clock::parse_hhmm(&self.gaming_day_ends).unwrap_or_default()
+        })
     }
 }
 

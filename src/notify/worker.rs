@@ -172,8 +172,7 @@ impl Worker {
         let transports = self.transports.clone();
         let links = LinkSettings {
             public_base: st.config.public_base(),
-            day_ends: crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
-                .unwrap_or_default(),
+            day_ends: st.config.day_ends(),
         };
         st.db.clone().write_new(move |conn| {
             let transport_of = |ch: &str| transports.for_channel(ch).name();

@@ -184,7 +184,7 @@ where
 
 /// A new pairing code for the client of `req`, or the 429 that says how long to wait.
 pub fn pairing_code(st: &AppState, req: &HttpRequest) -> AppResult<()> {
-    let address = crate::web::client::client_ip(req, &st.config.trusted_proxy_ips());
+    let address = crate::web::client::client_ip(req, st.config.trusted_proxy_ips());
     st.limits.pairing(address).map_err(|wait| {
         AppError::TooManyRequests(
             Problem::new("err-pairing-too-many").arg("seconds", retry_after_secs(wait)),

@@ -375,8 +375,7 @@ fn number(v: &Option<String>, field: &str) -> Result<Option<i64>, FieldError> {
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 pub fn day_start(st: &AppState) -> NaiveTime {
-    crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
-        .unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
+    st.config.day_ends()
 }
 
 impl LogQuery {

@@ -219,7 +219,7 @@ async fn join_submit(
     let now = st.clock.now();
     let key = join_key(&st);
     let limits = Limits::of(&st.config);
-    let address = crate::web::client::client_ip(&req, &st.config.trusted_proxy_ips()).to_string();
+    let address = crate::web::client::client_ip(&req, st.config.trusted_proxy_ips()).to_string();
     let code = {
         use rand::Rng;
         rj::code_from(rand::rng().random_range(0..1_000_000))
@@ -402,7 +402,7 @@ async fn code_submit(
     let now = st.clock.now();
     let key = join_key(&st);
     let t = token.clone();
-    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = st.config.day_ends();
     let r = st
         .write(move |st, conn| {
             let room = crate::services::room::get(conn)?;

@@ -70,7 +70,7 @@ async fn short_link(
     };
     let links = crate::notify::messages::LinkSettings {
         public_base: st.config.public_base(),
-        day_ends: crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default(),
+        day_ends: st.config.day_ends(),
     };
     let found = st
         .run(move |st, c| {
@@ -115,7 +115,7 @@ fn client_ip(req: &ServiceRequest) -> IpAddr {
         .app_data::<web::Data<AppState>>()
         .map(|s| s.config.trusted_proxy_ips())
         .unwrap_or_default();
-    crate::web::client::client_ip(req.request(), &trusted)
+    crate::web::client::client_ip(req.request(), trusted)
 }
 
 /// Rate limit — per link (`CARDROOM_PLAYER_LINK_RATE` a minute) and per client address
@@ -431,7 +431,7 @@ async fn load(
     if let Err(e) = link::verify_signature(&st.keys, token, Purpose::PlayerPage, now) {
         return Ok(Err(e));
     }
-    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = st.config.day_ends();
     let t = token.to_string();
     let found = st
         .run(move |s, c| {

@@ -997,7 +997,7 @@ async fn link_page(
     let c = ctx(&req, &st, &who.0).await?;
     let now = c.now;
     let actor = services::staff::actor(&who.0.staff);
-    let day_ends = crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = st.config.day_ends();
     let (p, token, expires) = st
         .write(move |st, conn| {
             let p = svc::get(conn, id)?;

@@ -79,8 +79,7 @@ fn id_param(v: &Option<String>, param: &str, key: &'static str) -> AppResult<Opt
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 fn day_start(st: &AppState) -> NaiveTime {
-    crate::domain::clock::parse_hhmm(&st.config.gaming_day_ends)
-        .unwrap_or_else(|| NaiveTime::from_hms_opt(6, 0, 0).unwrap_or_default())
+    st.config.day_ends()
 }
 
 /// Reads the query and builds the report (one service call, for the page, the CSV and the
