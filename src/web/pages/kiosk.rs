@@ -421,7 +421,7 @@ async fn send_submit(
                 &code,
                 &token,
             )?;
-            let names = game_names(conn, &jr.games)?;
+            let names = crate::services::lookups::game_names(conn, &jr.games)?;
             let phone = svc::parse_phone(&jr.phone, &room).unwrap_or_default();
             Ok((done, names, phone))
         })
@@ -479,10 +479,6 @@ async fn send_submit(
         }
         Err(e) => Err(e),
     }
-}
-
-fn game_names(conn: &mut crate::db::DbConn, ids: &[i64]) -> AppResult<Vec<String>> {
-    crate::services::lookups::game_names(conn, ids)
 }
 
 /// A registered player's places on the lists named (joined now or already on).
@@ -596,7 +592,10 @@ async fn code_submit(
             let (phone, lists) = st
                 .run(move |_, conn| {
                     let r = svc::code_request(conn, &key, &t)?;
-                    Ok((masked(&r.phone), game_names(conn, &r.games)?))
+                    Ok((
+                        masked(&r.phone),
+                        crate::services::lookups::game_names(conn, &r.games)?,
+                    ))
                 })
                 .await?;
             let step = Step::Code(CodeStep {
