@@ -34,6 +34,7 @@ use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::states::{CallSource, CallState, EntryState, ListSource};
 use cardroom::services::{self, reports};
 use cardroom::web::state::AppState;
 use chrono::{Duration as Dur, NaiveDate, NaiveDateTime, NaiveTime};
@@ -111,10 +112,10 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         player_id: player,
                         order_key: entry_id,
                         joined_at: t - wait,
-                        source: "desk".into(),
+                        source: ListSource::Desk,
                         call_in_expires_at: None,
                         checked_in_at: None,
-                        state: "seated".into(),
+                        state: EntryState::Seated,
                         ended_at: Some(t),
                         end_reason: Some("seated".into()),
                         created_by: None,
@@ -128,10 +129,10 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                             player_id: rng.range(1, PLAYERS),
                             order_key: id2,
                             joined_at: t - Dur::minutes(rng.range(5, 90)),
-                            source: "desk".into(),
+                            source: ListSource::Desk,
                             call_in_expires_at: None,
                             checked_in_at: None,
-                            state: "removed".into(),
+                            state: EntryState::Removed,
                             ended_at: Some(t),
                             end_reason: Some("removed".into()),
                             created_by: None,
@@ -143,10 +144,10 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                             seat_no: seat,
                             player_id: player,
                             entry_id: Some(id2),
-                            source: "list".into(),
+                            source: CallSource::List,
                             called_at: t - Dur::minutes(5),
                             respond_by: t,
-                            state: "expired".into(),
+                            state: CallState::Expired,
                             acknowledged_at: None,
                             resolved_at: Some(t),
                             created_by: None,
@@ -282,7 +283,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                                 amount: 1_000,
                                 late: false,
                                 due_at: s0,
-                                state: state.into(),
+                                state: state.parse().expect("a due state"),
                                 collected,
                                 settled_at: None,
                                 settled_by: None,

@@ -28,6 +28,11 @@ macro_rules! condition {
         #[derive(Debug, Clone, Copy, QueryId)]
         pub struct $name;
 
+        impl $name {
+            /// The condition as written into the statement.
+            pub const SQL: &'static str = $sql;
+        }
+
         impl Expression for $name {
             type SqlType = Bool;
         }
@@ -93,7 +98,49 @@ condition! {
 mod tests {
     use super::*;
     use crate::db::schema::seat_calls;
+    use crate::domain::states::{
+        CallState, EntryState, GuestState, LimitChangeState, SeatChangeState,
+    };
+    use crate::domain::table::TableState;
     use diesel::prelude::*;
+    use std::str::FromStr;
+
+    /// The quoted states of a condition's SQL, each read as the column's enum.
+    fn states_of<E: FromStr>(sql: &str) -> Vec<Result<E, String>> {
+        sql.split('\'')
+            .skip(1)
+            .step_by(2)
+            .map(|s| s.parse::<E>().map_err(|_| s.to_string()))
+            .collect()
+    }
+
+    fn assert_states<E: FromStr + std::fmt::Debug>(sql: &str, count: usize) {
+        let states = states_of::<E>(sql);
+        assert_eq!(states.len(), count, "{sql}");
+        for s in states {
+            assert!(
+                s.is_ok(),
+                "{sql}: {s:?} is not a {}",
+                std::any::type_name::<E>()
+            );
+        }
+    }
+
+    /// The literals the conditions keep (for the partial indexes) are states of their
+    /// columns' enums: a state renamed in its enum fails here, not in a room at night.
+    #[test]
+    fn the_literals_are_states_of_their_enums() {
+        assert_states::<CallState>(CallOpen::SQL, 2);
+        assert_states::<CallState>(CallPending::SQL, 1);
+        assert_states::<EntryState>(EntryActive::SQL, 2);
+        assert_states::<EntryState>(EntryWaiting::SQL, 1);
+        assert_states::<TableState>(TableInPlay::SQL, 3);
+        assert_states::<GuestState>(GuestWaiting::SQL, 1);
+        assert_states::<SeatChangeState>(SeatChangeOpen::SQL, 1);
+        assert_states::<LimitChangeState>(LimitChangePending::SQL, 1);
+        // Not an enum of this module's columns: a misspelt state is caught all the same.
+        assert!(states_of::<TableState>("(\"t\".\"state\" = 'opne')")[0].is_err());
+    }
 
     /// The states are in the statement's text, not bound: what lets PostgreSQL's generic plan
     /// (and SQLite's one plan) use the partial indexes on them.

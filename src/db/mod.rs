@@ -12,6 +12,7 @@ mod postgres;
 pub mod schema;
 mod sqlite;
 pub mod tail;
+mod text_enum;
 pub mod time;
 
 pub use connection::{Health, Manager};

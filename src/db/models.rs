@@ -5,6 +5,16 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
 
+use crate::domain::enums::string_enum;
+use crate::domain::states::{
+    CallSource, CallState, CustodyState, DueState, EntryState, LimitChangeKind, LimitChangeState,
+    ListSource, MustMoveChoice, SeatChangeState,
+};
+use crate::domain::table::TableState;
+use serde::Deserialize;
+use std::fmt;
+use std::str::FromStr;
+
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]
 #[diesel(table_name = room)]
 pub struct RoomRow {
@@ -206,7 +216,7 @@ pub struct TableRow {
     pub seats: i32,
     pub game_id: Option<i64>,
     pub mode: String,
-    pub state: String,
+    pub state: TableState,
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
@@ -256,10 +266,10 @@ pub struct WaitlistRow {
     /// Read by the thousand on the board: see [`super::time`].
     #[diesel(deserialize_as = super::time::DbTime)]
     pub joined_at: NaiveDateTime,
-    pub source: String,
+    pub source: ListSource,
     pub call_in_expires_at: Option<NaiveDateTime>,
     pub checked_in_at: Option<NaiveDateTime>,
-    pub state: String,
+    pub state: EntryState,
     pub ended_at: Option<NaiveDateTime>,
     pub end_reason: Option<String>,
     pub created_by: Option<i64>,
@@ -290,10 +300,10 @@ pub struct SeatCallRow {
     pub seat_no: i32,
     pub player_id: i64,
     pub entry_id: Option<i64>,
-    pub source: String,
+    pub source: CallSource,
     pub called_at: NaiveDateTime,
     pub respond_by: NaiveDateTime,
-    pub state: String,
+    pub state: CallState,
     pub acknowledged_at: Option<NaiveDateTime>,
     pub resolved_at: Option<NaiveDateTime>,
     pub created_by: Option<i64>,
@@ -328,7 +338,7 @@ pub struct SeatChangeRow {
     pub player_id: i64,
     pub requested_at: NaiveDateTime,
     pub resolved_at: Option<NaiveDateTime>,
-    pub state: String,
+    pub state: SeatChangeState,
 }
 
 /// BSOP 55: a must-move player who refused to move to the main game.
@@ -343,7 +353,7 @@ pub struct MustMoveRefusalRow {
     /// The seating at the must-move table, ended by the refusal.
     pub seating_id: i64,
     /// give_up | rejoin_later
-    pub choice: String,
+    pub choice: MustMoveChoice,
     pub refused_at: NaiveDateTime,
     /// rejoin_later: not on this game's list before this time.
     pub rejoin_after: Option<NaiveDateTime>,
@@ -476,7 +486,7 @@ pub struct CustodyRow {
     pub player_id: i64,
     pub amount: i64,
     pub storage: String,
-    pub state: String,
+    pub state: CustodyState,
     pub counted_by: i64,
     pub counted_at: NaiveDateTime,
     pub confirmed_by: Option<i64>,
@@ -522,9 +532,9 @@ pub struct LimitChangeRow {
     pub table_id: i64,
     pub game_id: Option<i64>,
     /// opening | floor | game_edit
-    pub kind: String,
+    pub kind: LimitChangeKind,
     /// pending | applied | cancelled
-    pub state: String,
+    pub state: LimitChangeState,
     pub from_small_blind: Option<i64>,
     pub from_big_blind: Option<i64>,
     pub from_buy_in_min: Option<i64>,
@@ -573,6 +583,35 @@ pub struct HandRow {
     pub boards: i32,
 }
 
+string_enum! {
+    /// How a message reaches a player.
+    Channel { Sms = "sms", Email = "email" }
+}
+
+string_enum! {
+    /// Where an outbox message's delivery stands.
+    OutboxStatus {
+        /// Waiting for its turn (or for its next attempt after a failure).
+        Pending = "pending",
+        /// Claimed by a worker, being sent.
+        Sending = "sending",
+        Sent = "sent",
+        /// Given up after its attempts.
+        Failed = "failed",
+    }
+}
+
+string_enum! {
+    /// How one delivery attempt ended.
+    AttemptOutcome {
+        Started = "started",
+        Sent = "sent",
+        Error = "error",
+        /// The worker stopped (or the server did) before the attempt ended.
+        Interrupted = "interrupted",
+    }
+}
+
 /// One player message in the outbox: what it says, to whom, by which channel, and
 /// where its delivery stands.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
@@ -581,7 +620,7 @@ pub struct OutboxRow {
     pub id: i64,
     pub player_id: Option<i64>,
     pub kind: String,
-    pub channel: String,
+    pub channel: Channel,
     pub recipient: String,
     pub language: String,
     pub params: String,
@@ -589,7 +628,7 @@ pub struct OutboxRow {
     pub body: Option<String>,
     #[serde(skip)]
     pub idem_key: String,
-    pub status: String,
+    pub status: OutboxStatus,
     pub attempts: i32,
     pub next_attempt_at: NaiveDateTime,
     pub lease_until: Option<NaiveDateTime>,
@@ -612,7 +651,7 @@ pub struct OutboxAttemptRow {
     pub transport: String,
     pub started_at: NaiveDateTime,
     pub finished_at: Option<NaiveDateTime>,
-    pub outcome: String,
+    pub outcome: AttemptOutcome,
     pub error: Option<String>,
     pub provider_ref: Option<String>,
 }
@@ -662,7 +701,7 @@ pub struct CagnotteDueRow {
     pub late: bool,
     pub due_at: NaiveDateTime,
     /// due | collected | exempt
-    pub state: String,
+    pub state: DueState,
     pub collected: Option<i64>,
     pub settled_at: Option<NaiveDateTime>,
     pub settled_by: Option<i64>,

@@ -29,6 +29,7 @@ pub mod seat_pref;
 pub mod seat_rules;
 pub mod special_buttons;
 pub mod staff;
+pub mod states;
 pub mod table;
 pub mod tap;
 pub mod theme;

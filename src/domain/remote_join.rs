@@ -9,6 +9,7 @@
 //! the floor still seats every player.
 
 use super::enums::string_enum;
+use super::states::ListSource;
 use super::waitlist::{self, Entry};
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
@@ -67,12 +68,12 @@ impl EntrySource {
 
     /// The stored `source` of a new entry made this way: a phone entry is a call-in as far as
     /// the list's rules go (it lapses unless checked in); the kiosk stands at the desk.
-    pub fn stored_source(self) -> &'static str {
+    pub fn stored_source(self) -> ListSource {
         match self {
-            EntrySource::CallIn | EntrySource::Phone => "call_in",
-            EntrySource::MustMove => "must_move",
-            EntrySource::TableBreak => "table_break",
-            EntrySource::Desk | EntrySource::Kiosk => "desk",
+            EntrySource::CallIn | EntrySource::Phone => ListSource::CallIn,
+            EntrySource::MustMove => ListSource::MustMove,
+            EntrySource::TableBreak => ListSource::TableBreak,
+            EntrySource::Desk | EntrySource::Kiosk => ListSource::Desk,
         }
     }
 }
@@ -421,8 +422,8 @@ mod tests {
         assert_eq!(EntrySource::of("???", None), EntrySource::Desk);
         assert!(EntrySource::Phone.needs_check_in());
         assert!(!EntrySource::Kiosk.needs_check_in());
-        assert_eq!(EntrySource::Phone.stored_source(), "call_in");
-        assert_eq!(EntrySource::Kiosk.stored_source(), "desk");
+        assert_eq!(EntrySource::Phone.stored_source(), ListSource::CallIn);
+        assert_eq!(EntrySource::Kiosk.stored_source(), ListSource::Desk);
     }
 
     #[test]

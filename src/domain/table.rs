@@ -10,37 +10,27 @@ use super::game::TablePolicy;
 use std::fmt;
 use std::str::FromStr;
 
-/// A table's state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TableState {
-    /// No game: not in use.
-    Closed,
-    /// Opened for a game, waiting for enough players to start.
-    Open,
-    /// The game is under way.
-    Running,
-    /// Below the minimum; closes at the deadline unless players come back (PT-2007 24).
-    Suspended,
+string_enum! {
+    /// A table's state.
+    TableState {
+        /// No game: not in use.
+        Closed = "closed",
+        /// Opened for a game, waiting for enough players to start.
+        Open = "open",
+        /// The game is under way.
+        Running = "running",
+        /// Below the minimum; closes at the deadline unless players come back (PT-2007 24).
+        Suspended = "suspended",
+    }
 }
 
 impl TableState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TableState::Closed => "closed",
-            TableState::Open => "open",
-            TableState::Running => "running",
-            TableState::Suspended => "suspended",
-        }
-    }
-    pub fn parse(s: &str) -> Option<TableState> {
-        Some(match s {
-            "closed" => TableState::Closed,
-            "open" => TableState::Open,
-            "running" => TableState::Running,
-            "suspended" => TableState::Suspended,
-            _ => return None,
-        })
+    /// Open, running or suspended: the table has a game and may seat players.
+    pub fn in_play(self) -> bool {
+        matches!(
+            self,
+            TableState::Open | TableState::Running | TableState::Suspended
+        )
     }
 }
 

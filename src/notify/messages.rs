@@ -10,6 +10,8 @@
 
 use super::link;
 use crate::auth::Keys;
+use crate::db::models::Channel;
+use crate::db::models::OutboxStatus;
 use crate::db::models::{OutboxRow, PlayerRow};
 use crate::db::schema::{notify_marks, outbox, players};
 use crate::db::{next_seq, DbConn};
@@ -90,19 +92,19 @@ pub struct Params {
 
 /// The channels a player is reached by: their preference, and only where they gave that
 /// contact (`domain::player::NotifyPref`).
-pub fn channels(p: &PlayerRow) -> Vec<(&'static str, String)> {
+pub fn channels(p: &PlayerRow) -> Vec<(Channel, String)> {
     let pref: NotifyPref = p.notify.parse().unwrap_or(NotifyPref::None);
     let phone = p.phone.as_deref().map(str::trim).filter(|s| !s.is_empty());
     let email = p.email.as_deref().map(str::trim).filter(|s| !s.is_empty());
     let mut v = Vec::new();
     if matches!(pref, NotifyPref::Sms | NotifyPref::Both) {
         if let Some(ph) = phone {
-            v.push(("sms", ph.to_string()));
+            v.push((Channel::Sms, ph.to_string()));
         }
     }
     if matches!(pref, NotifyPref::Email | NotifyPref::Both) {
         if let Some(e) = email {
-            v.push(("email", e.to_string()));
+            v.push((Channel::Email, e.to_string()));
         }
     }
     v
@@ -126,7 +128,7 @@ pub fn enqueue(
             id,
             player_id: Some(player.id),
             kind: kind.to_string(),
-            channel: channel.into(),
+            channel,
             recipient,
             language: player.language.clone(),
             params: json.clone(),
@@ -135,7 +137,7 @@ pub fn enqueue(
             // Unique across databases too (ids restart in a new database; the provider may
             // remember keys for a while).
             idem_key: format!("cr{id}-{}", crate::auth::random_token(9)),
-            status: "pending".into(),
+            status: OutboxStatus::Pending,
             attempts: 0,
             next_attempt_at: now.naive_utc(),
             lease_until: None,
@@ -163,7 +165,7 @@ pub fn enqueue(
 pub fn enqueue_to(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    channel: &str,
+    channel: Channel,
     recipient: &str,
     language: Language,
     kind: Kind,
@@ -174,14 +176,14 @@ pub fn enqueue_to(
         id,
         player_id: None,
         kind: kind.to_string(),
-        channel: channel.into(),
+        channel,
         recipient: recipient.into(),
         language: language.to_string(),
         params: serde_json::to_string(params).unwrap_or_default(),
         subject: None,
         body: None,
         idem_key: format!("cr{id}-{}", crate::auth::random_token(9)),
-        status: "pending".into(),
+        status: OutboxStatus::Pending,
         attempts: 0,
         next_attempt_at: now.naive_utc(),
         lease_until: None,
@@ -367,7 +369,7 @@ pub fn write(
     let params: Params =
         serde_json::from_str(&m.params).map_err(|e| format!("message parameters: {e}"))?;
     let lang: Language = m.language.parse().unwrap_or(Language::Pt);
-    let email = m.channel == "email";
+    let email = m.channel == Channel::Email;
     // A text message carries the short address of this message (it leads to the same link);
     // an e-mail the link itself.
     let link = if email {
@@ -620,11 +622,17 @@ mod tests {
             created_at: t("2026-11-22T00:00:00Z").naive_utc(),
             updated_at: t("2026-11-22T00:00:00Z").naive_utc(),
         };
-        assert_eq!(channels(&p), vec![("sms", "+351912345678".to_string())]);
+        assert_eq!(
+            channels(&p),
+            vec![(Channel::Sms, "+351912345678".to_string())]
+        );
         p.email = Some("ana@example.pt".into());
         assert_eq!(channels(&p).len(), 2);
         p.notify = "email".into();
-        assert_eq!(channels(&p), vec![("email", "ana@example.pt".to_string())]);
+        assert_eq!(
+            channels(&p),
+            vec![(Channel::Email, "ana@example.pt".to_string())]
+        );
         p.notify = "none".into();
         assert!(channels(&p).is_empty());
     }

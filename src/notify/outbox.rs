@@ -10,6 +10,8 @@
 use super::policy::{AfterFailure, Backoff};
 use super::transport::SendError;
 use crate::db::audit::{self, Actor};
+use crate::db::models::AttemptOutcome;
+use crate::db::models::OutboxStatus;
 use crate::db::models::{OutboxAttemptRow, OutboxRow};
 use crate::db::schema::{outbox, outbox_attempts, players};
 use crate::db::{next_seq, DbConn};
@@ -22,10 +24,10 @@ use diesel::prelude::*;
 macro_rules! due_now {
     ($now:expr) => {
         outbox::status
-            .eq("pending")
+            .eq(OutboxStatus::Pending)
             .and(outbox::next_attempt_at.le($now))
             .or(outbox::status
-                .eq("sending")
+                .eq(OutboxStatus::Sending)
                 .and(outbox::lease_until.le($now)))
     };
 }
@@ -70,7 +72,7 @@ pub fn claim(
     for &id in ids {
         let n = diesel::update(outbox::table.find(id).filter(due_now!(t)))
             .set((
-                outbox::status.eq("sending"),
+                outbox::status.eq(OutboxStatus::Sending),
                 outbox::lease_until.eq(Some((now + lease).naive_utc())),
                 outbox::claimed_by.eq(Some(worker)),
                 outbox::attempts.eq(outbox::attempts + 1),
@@ -84,10 +86,10 @@ pub fn claim(
         diesel::update(
             outbox_attempts::table
                 .filter(outbox_attempts::message_id.eq(id))
-                .filter(outbox_attempts::outcome.eq("started")),
+                .filter(outbox_attempts::outcome.eq(AttemptOutcome::Started)),
         )
         .set((
-            outbox_attempts::outcome.eq("interrupted"),
+            outbox_attempts::outcome.eq(AttemptOutcome::Interrupted),
             outbox_attempts::finished_at.eq(Some(t)),
             outbox_attempts::error.eq(Some(
                 "the worker stopped before recording the outcome; sent again with the same key",
@@ -124,10 +126,10 @@ pub fn claim(
             message_id: id,
             attempt,
             worker: worker.to_string(),
-            transport: transport_of(&m.channel).to_string(),
+            transport: transport_of(m.channel.as_str()).to_string(),
             started_at: t,
             finished_at: None,
-            outcome: "started".into(),
+            outcome: AttemptOutcome::Started,
             error: None,
             provider_ref: None,
         };
@@ -146,7 +148,7 @@ pub fn claim(
 fn fail(conn: &mut DbConn, now: DateTime<Utc>, id: i64, error: &str) -> AppResult<()> {
     diesel::update(outbox::table.find(id))
         .set((
-            outbox::status.eq("failed"),
+            outbox::status.eq(OutboxStatus::Failed),
             outbox::failed_at.eq(Some(now.naive_utc())),
             outbox::lease_until.eq(None::<chrono::NaiveDateTime>),
             outbox::last_error.eq(Some(error)),
@@ -202,14 +204,14 @@ pub fn record(
         .execute(conn)?;
     let mine = outbox::table
         .find(c.message.id)
-        .filter(outbox::status.eq("sending"))
+        .filter(outbox::status.eq(OutboxStatus::Sending))
         .filter(outbox::claimed_by.eq(worker))
         .filter(outbox::attempts.eq(c.message.attempts));
     let (n, what) = match outcome {
         Ok(r) => (
             diesel::update(mine)
                 .set((
-                    outbox::status.eq("sent"),
+                    outbox::status.eq(OutboxStatus::Sent),
                     outbox::sent_at.eq(Some(t)),
                     outbox::lease_until.eq(None::<chrono::NaiveDateTime>),
                     outbox::provider_ref.eq(r),
@@ -222,7 +224,7 @@ pub fn record(
             AfterFailure::RetryAt(at) => (
                 diesel::update(mine)
                     .set((
-                        outbox::status.eq("pending"),
+                        outbox::status.eq(OutboxStatus::Pending),
                         outbox::next_attempt_at.eq(at.naive_utc()),
                         outbox::lease_until.eq(None::<chrono::NaiveDateTime>),
                         outbox::last_error.eq(Some(&e.message)),
@@ -233,7 +235,7 @@ pub fn record(
             AfterFailure::Failed => {
                 let n: i64 = outbox::table
                     .find(c.message.id)
-                    .filter(outbox::status.eq("sending"))
+                    .filter(outbox::status.eq(OutboxStatus::Sending))
                     .filter(outbox::claimed_by.eq(worker))
                     .filter(outbox::attempts.eq(c.message.attempts))
                     .count()
@@ -257,17 +259,21 @@ pub fn retry_now(
     id: i64,
 ) -> AppResult<OutboxRow> {
     let m = get(conn, id)?;
-    if m.status != "failed" {
+    if m.status != OutboxStatus::Failed {
         return Err(AppError::Conflict(Problem::new("err-message-not-failed")));
     }
-    let n = diesel::update(outbox::table.find(id).filter(outbox::status.eq("failed")))
-        .set((
-            outbox::status.eq("pending"),
-            outbox::attempts.eq(0),
-            outbox::next_attempt_at.eq(now.naive_utc()),
-            outbox::failed_at.eq(None::<chrono::NaiveDateTime>),
-        ))
-        .execute(conn)?;
+    let n = diesel::update(
+        outbox::table
+            .find(id)
+            .filter(outbox::status.eq(OutboxStatus::Failed)),
+    )
+    .set((
+        outbox::status.eq(OutboxStatus::Pending),
+        outbox::attempts.eq(0),
+        outbox::next_attempt_at.eq(now.naive_utc()),
+        outbox::failed_at.eq(None::<chrono::NaiveDateTime>),
+    ))
+    .execute(conn)?;
     if n != 1 {
         return Err(AppError::Conflict(Problem::new("err-message-not-failed")));
     }
@@ -297,7 +303,7 @@ pub fn get(conn: &mut DbConn, id: i64) -> AppResult<OutboxRow> {
 /// How many messages have failed and wait for the floor (the dashboard's alert).
 pub fn failed_count(conn: &mut DbConn) -> AppResult<i64> {
     Ok(outbox::table
-        .filter(outbox::status.eq("failed"))
+        .filter(outbox::status.eq(OutboxStatus::Failed))
         .count()
         .get_result(conn)?)
 }

@@ -116,13 +116,13 @@ impl Worker {
         for c in claimed {
             let m = &c.message;
             let out = Outgoing {
-                channel: &m.channel,
+                channel: m.channel.as_str(),
                 to: &m.recipient,
                 subject: m.subject.as_deref(),
                 body: m.body.as_deref().unwrap_or_default(),
                 key: &m.idem_key,
             };
-            let result = self.transports.for_channel(&m.channel).send(&out);
+            let result = self.transports.for_channel(m.channel.as_str()).send(&out);
             if result.is_ok() {
                 sends += 1;
                 if self.fault == Some(Fault::StopAfterSend(sends)) {

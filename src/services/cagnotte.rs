@@ -34,6 +34,7 @@ use crate::domain::game::Variant;
 use crate::domain::limits::Limits;
 use crate::domain::money;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::states::DueState;
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
@@ -209,7 +210,7 @@ fn insert_due(
         amount: d.amount,
         late: d.late,
         due_at: d.at.naive_utc(),
-        state: "due".into(),
+        state: DueState::Due,
         collected: None,
         settled_at: None,
         settled_by: None,
@@ -581,7 +582,7 @@ pub fn on_buyin(
 ) -> AppResult<()> {
     let due: Option<CagnotteDueRow> = crate::native!(conn, |dbc| cagnotte_dues::table
         .filter(cagnotte_dues::seating_id.eq(seating_id))
-        .filter(cagnotte_dues::state.eq("due"))
+        .filter(cagnotte_dues::state.eq(DueState::Due))
         .select(CagnotteDueRow::as_select())
         .first(dbc)
         .optional())?;
@@ -678,7 +679,7 @@ fn settle(
     let n = crate::native!(conn, |dbc| diesel::update(
         cagnotte_dues::table
             .find(d.id)
-            .filter(cagnotte_dues::state.eq("due"))
+            .filter(cagnotte_dues::state.eq(DueState::Due))
     )
     .set((
         cagnotte_dues::state.eq(state),
@@ -728,7 +729,7 @@ pub fn collect(
     if at_table.is_some_and(|t| t != d.table_id) {
         return Err(AppError::NotFound);
     }
-    if d.state != "due" {
+    if d.state != DueState::Due {
         return Err(conflict("err-due-settled"));
     }
     let amount = amount.unwrap_or(d.amount);
@@ -756,7 +757,7 @@ pub fn exempt(
         .arg("max", 200)]));
     }
     let d = due(conn, id)?;
-    if d.state != "due" {
+    if d.state != DueState::Due {
         return Err(conflict("err-due-settled"));
     }
     settle(conn, now, actor, &d, "exempt", None, Some(reason))
@@ -776,7 +777,7 @@ pub fn open_dues(conn: &mut DbConn, table_id: Option<i64>) -> AppResult<Vec<DueL
     let mut q = cagnotte_dues::table
         .inner_join(players::table)
         .inner_join(card_tables::table.on(card_tables::id.eq(cagnotte_dues::table_id)))
-        .filter(cagnotte_dues::state.eq("due"))
+        .filter(cagnotte_dues::state.eq(DueState::Due))
         .into_boxed();
     if let Some(t) = table_id {
         q = q.filter(cagnotte_dues::table_id.eq(t));
@@ -820,7 +821,7 @@ impl SessionPanel {
         money::sum_wide(
             self.dues
                 .iter()
-                .filter(|d| d.due.state == "due")
+                .filter(|d| d.due.state == DueState::Due)
                 .map(|d| d.due.amount),
         )
     }
@@ -888,7 +889,7 @@ pub fn alerts(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<(Vec<i32>, i64
     }
     let before = (now - Duration::minutes(DUE_ALERT_AFTER_MIN)).naive_utc();
     let late: i64 = crate::native!(conn, |dbc| cagnotte_dues::table
-        .filter(cagnotte_dues::state.eq("due"))
+        .filter(cagnotte_dues::state.eq(DueState::Due))
         .filter(cagnotte_dues::due_at.le(before))
         .count()
         .get_result(dbc))?;

@@ -8,6 +8,8 @@ use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
 use crate::domain::profile::RuleProfile;
+use crate::domain::states::EntryState;
+use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::services::{floor, players as registry};
 use chrono::{DateTime, Utc};
@@ -151,7 +153,7 @@ fn start_game_with(
 ) -> AppResult<StartDraw> {
     let t = crate::services::games::get_table(conn, table_id)?;
     let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
-    if t.state != "open" {
+    if t.state != TableState::Open {
         return Err(conflict("err-table-not-open-for-draw"));
     }
     let seated = floor::seated_at(conn, table_id)?;
@@ -176,7 +178,10 @@ fn start_game_with(
     let another_table_can_open = crate::services::games::list_tables(conn)?
         .iter()
         .any(|(o, _)| {
-            o.id != table_id && o.active && o.game_id == Some(game_id) && o.state == "closed"
+            o.id != table_id
+                && o.active
+                && o.game_id == Some(game_id)
+                && o.state == TableState::Closed
         });
     let with_extra = extra && candidates.len() > free.len() && !t.extra_seat;
     let places = free.len() + usize::from(with_extra);
@@ -264,7 +269,7 @@ pub fn start_tables_by_suit(
     let tables: Vec<crate::db::models::TableRow> = crate::services::games::list_tables(conn)?
         .into_iter()
         .map(|(t, _)| t)
-        .filter(|t| t.game_id == Some(game_id) && t.state == "open")
+        .filter(|t| t.game_id == Some(game_id) && t.state == TableState::Open)
         .collect();
     let mut empty = Vec::new();
     for t in tables {
@@ -326,7 +331,7 @@ fn first_players_who_may_sit(
             break;
         }
         let p = &line.player;
-        if line.entry.state != "waiting"
+        if line.entry.state != EntryState::Waiting
             || apart.contains(&p.id)
             || !registry::eligibility(conn, p, now, tz)?.is_empty()
         {
@@ -358,7 +363,7 @@ pub fn button(
     table_id: i64,
 ) -> AppResult<(DrawRow, i32)> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    if !matches!(t.state.as_str(), "open" | "running" | "suspended") {
+    if !t.state.in_play() {
         return Err(conflict("err-table-not-in-play-for-button"));
     }
     let seated = floor::seated_at(conn, table_id)?;

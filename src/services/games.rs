@@ -14,6 +14,7 @@ use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::special_buttons::{
     check_settings as check_special, Settings as SpecialSettings,
 };
+use crate::domain::table::TableState;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Utc};
@@ -409,9 +410,9 @@ pub fn update_game(
             .filter(card_tables::game_id.eq(id))
             .filter(
                 card_tables::state
-                    .eq("open")
-                    .or(card_tables::state.eq("running"))
-                    .or(card_tables::state.eq("suspended")),
+                    .eq(TableState::Open)
+                    .or(card_tables::state.eq(TableState::Running))
+                    .or(card_tables::state.eq(TableState::Suspended)),
             )
             .count()
             .get_result(conn)?;
@@ -556,7 +557,7 @@ pub fn create_table(
         seats: spec.seats,
         game_id: game.map(|g| g.id),
         mode: spec.mode.to_string(),
-        state: "closed".into(),
+        state: TableState::Closed,
         active: t.active.unwrap_or(true),
         created_at: now.naive_utc(),
         updated_at: now.naive_utc(),
@@ -614,7 +615,7 @@ pub fn update_table(
         seats: spec.seats,
         game_id: game.as_ref().map(|g| g.id),
         mode: spec.mode.to_string(),
-        state: before.state.clone(),
+        state: before.state,
         active: t.active.unwrap_or(before.active),
         created_at: before.created_at,
         updated_at: now.naive_utc(),

@@ -26,6 +26,7 @@
 
 use super::conflict;
 use crate::db::audit::{self, Actor};
+use crate::db::models::Channel;
 use crate::db::models::PlayerRow;
 use crate::db::schema::{
     card_tables, games, guest_entries, guests, join_codes, phone_blocks, players, waitlist_entries,
@@ -35,6 +36,9 @@ use crate::domain::player::{normalize_phone_in, phone_region_of_zone, Language, 
 use crate::domain::remote_join::{
     self as rj, choose_lists, within, CodeCheck, CodeState, EntrySource, Limit, ListsRefusal, Via,
 };
+use crate::domain::states::EntryState;
+use crate::domain::states::GuestState;
+use crate::domain::states::ListSource;
 use crate::domain::waitlist::{self, Entry};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
@@ -384,9 +388,9 @@ pub fn request_code(
     let found = players_with_phone(conn, &phone)?;
     let (channel, recipient) = match found.as_slice() {
         [p] if p.notify.parse() == Ok(NotifyPref::Email) && p.email.is_some() => {
-            ("email", p.email.clone().unwrap_or_default())
+            (Channel::Email, p.email.clone().unwrap_or_default())
         }
-        _ => ("sms", phone.clone()),
+        _ => (Channel::Sms, phone.clone()),
     };
     check_limits(
         conn,
@@ -395,7 +399,7 @@ pub fn request_code(
         &phone,
         address,
         lists.len(),
-        channel == "sms",
+        channel == Channel::Sms,
         via,
     )?;
     let blocked: bool = diesel::select(diesel::dsl::exists(
@@ -936,7 +940,7 @@ fn join_guest(
                 .filter(crate::db::conditions::GuestWaiting),
         )
         .set((
-            guest_entries::state.eq("removed"),
+            guest_entries::state.eq(GuestState::Removed),
             guest_entries::ended_at.eq(Some(now.naive_utc())),
         ))
         .execute(conn)?;
@@ -961,7 +965,7 @@ fn join_guest(
                 guest_entries::expires_at.eq((now
                     + Duration::minutes(room.profile.call_in_expiry_min.into()))
                 .naive_utc()),
-                guest_entries::state.eq("waiting"),
+                guest_entries::state.eq(GuestState::Waiting),
             ))
             .execute(conn)?;
         let list = list_entries(conn, *g)?;
@@ -1145,10 +1149,10 @@ pub fn adopt_guest(
             player_id,
             order_key: key,
             joined_at: joined,
-            source: EntrySource::Desk.stored_source().into(),
+            source: EntrySource::Desk.stored_source(),
             call_in_expires_at: None,
             checked_in_at: Some(now.naive_utc()),
-            state: "waiting".into(),
+            state: EntryState::Waiting,
             ended_at: None,
             end_reason: None,
             created_by: actor.id,
@@ -1161,7 +1165,7 @@ pub fn adopt_guest(
             .execute(conn)?;
         diesel::update(guest_entries::table.find(gid))
             .set((
-                guest_entries::state.eq("registered"),
+                guest_entries::state.eq(GuestState::Registered),
                 guest_entries::ended_at.eq(Some(now.naive_utc())),
                 guest_entries::entry_id.eq(Some(entry_id)),
             ))
@@ -1218,7 +1222,7 @@ pub fn remove_guest_entry(
             .filter(crate::db::conditions::GuestWaiting),
     )
     .set((
-        guest_entries::state.eq("removed"),
+        guest_entries::state.eq(GuestState::Removed),
         guest_entries::ended_at.eq(Some(now.naive_utc())),
     ))
     .execute(conn)?;
@@ -1355,7 +1359,7 @@ pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -
     let ids: Vec<(i64, Option<NaiveDateTime>)> = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
         .filter(crate::db::conditions::EntryActive)
-        .filter(waitlist_entries::source.eq("call_in"))
+        .filter(waitlist_entries::source.eq(ListSource::CallIn))
         .filter(waitlist_entries::checked_in_at.is_null())
         .select((waitlist_entries::id, waitlist_entries::call_in_expires_at))
         .load(conn)?;

@@ -44,15 +44,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// The kinds of `limit_changes` rows.
-pub const OPENING: &str = "opening";
-pub const FLOOR: &str = "floor";
-pub const GAME_EDIT: &str = "game_edit";
-
-/// The states of a change.
-pub const PENDING: &str = "pending";
-pub const APPLIED: &str = "applied";
-pub const CANCELLED: &str = "cancelled";
+use crate::domain::states::{LimitChangeKind, LimitChangeState};
 
 /// A game's limits (what its tables open with).
 pub fn of_game(g: &GameRow) -> Limits {
@@ -136,7 +128,7 @@ pub fn fit_of(g: &GameRow) -> GameFit {
 }
 
 fn in_play(t: &TableRow) -> bool {
-    matches!(t.state.as_str(), "open" | "running" | "suspended")
+    t.state.in_play()
 }
 
 fn change(conn: &mut DbConn, id: i64) -> AppResult<LimitChangeRow> {
@@ -190,7 +182,7 @@ fn new_row(
     id: i64,
     t: &TableRow,
     game_id: Option<i64>,
-    kind: &str,
+    kind: LimitChangeKind,
     from: Option<&Limits>,
     to: &Limits,
     effective_at: Option<DateTime<Utc>>,
@@ -201,8 +193,8 @@ fn new_row(
         id,
         table_id: t.id,
         game_id,
-        kind: kind.to_string(),
-        state: PENDING.to_string(),
+        kind,
+        state: LimitChangeState::Pending,
         from_small_blind: from.map(|l| l.small_blind),
         from_big_blind: from.map(|l| l.big_blind),
         from_buy_in_min: from.map(|l| l.buy_in_min),
@@ -269,14 +261,14 @@ pub fn on_open(
         next_seq(conn, "limit_change")?,
         t,
         Some(g.id),
-        OPENING,
+        LimitChangeKind::Opening,
         None,
         &l,
         None,
         now,
         actor,
     );
-    row.state = APPLIED.into();
+    row.state = LimitChangeState::Applied;
     row.applied_at = Some(now.naive_utc());
     row.applied_by = actor.id;
     crate::native!(conn, |dbc| diesel::insert_into(limit_changes::table)
@@ -362,7 +354,7 @@ pub fn propose(
         next_seq(conn, "limit_change")?,
         &t,
         Some(g.id),
-        FLOOR,
+        LimitChangeKind::Floor,
         Some(&current),
         to,
         effective.at(),
@@ -410,9 +402,9 @@ fn pending_change(conn: &mut DbConn, id: i64, at_table: Option<i64>) -> AppResul
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
-    if c.state != PENDING {
+    if c.state != LimitChangeState::Pending {
         return Err(AppError::Conflict(
-            Problem::new("limits-err-not-pending").arg("state", c.state.clone()),
+            Problem::new("limits-err-not-pending").arg("state", c.state),
         ));
     }
     Ok(c)
@@ -490,7 +482,7 @@ fn end_pending(
                 .filter(crate::db::conditions::LimitChangePending)
         )
         .set((
-            limit_changes::state.eq(CANCELLED),
+            limit_changes::state.eq(LimitChangeState::Cancelled),
             limit_changes::cancelled_at.eq(Some(now.naive_utc())),
             limit_changes::cancelled_by.eq(actor.id),
             limit_changes::cancel_reason.eq(Some(reason)),
@@ -564,7 +556,7 @@ fn apply(
                 .filter(crate::db::conditions::LimitChangePending)
         )
         .set((
-            limit_changes::state.eq(APPLIED),
+            limit_changes::state.eq(LimitChangeState::Applied),
             limit_changes::applied_at.eq(Some(now.naive_utc())),
             limit_changes::applied_by.eq(actor.id),
             limit_changes::applied_hand.eq(hand),
@@ -660,7 +652,7 @@ fn retarget(
         next_seq(conn, "limit_change")?,
         t,
         Some(game_id),
-        GAME_EDIT,
+        LimitChangeKind::GameEdit,
         Some(&current),
         target,
         None,
@@ -835,7 +827,7 @@ pub fn pending_of_game(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<ChangeL
 /// now (its own in play, else its game's).
 pub fn timelines(conn: &mut DbConn) -> AppResult<HashMap<i64, crate::domain::limits::Timeline>> {
     let rows: Vec<LimitChangeRow> = crate::native!(conn, |dbc| limit_changes::table
-        .filter(limit_changes::state.eq(APPLIED))
+        .filter(limit_changes::state.eq(LimitChangeState::Applied))
         .order((limit_changes::applied_at.asc(), limit_changes::id.asc()))
         .select(LimitChangeRow::as_select())
         .load(dbc))?;

@@ -1,6 +1,7 @@
 //! Small reads the pages share to fill their choices and headings: names and numbers of
 //! games, tables and staff, in the order a person looks for them.
 
+use crate::db::models::OutboxStatus;
 use crate::db::schema::{cagnotte_sessions, card_tables, games, players, staff, waitlist_entries};
 use crate::db::DbConn;
 use crate::error::AppResult;
@@ -99,7 +100,7 @@ pub fn backlog(conn: &mut DbConn) -> AppResult<Backlog> {
                 .count()
                 .get_result(c)?;
             let failed: i64 = o::outbox
-                .filter(o::status.eq("failed"))
+                .filter(o::status.eq(OutboxStatus::Failed))
                 .count()
                 .get_result(c)?;
             let oldest: Option<chrono::NaiveDateTime> = o::outbox

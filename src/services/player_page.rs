@@ -22,6 +22,7 @@ use crate::db::schema::{
 };
 use crate::db::DbConn;
 use crate::domain::player::Language;
+use crate::domain::states::CallState;
 use crate::error::{AppError, AppResult};
 use crate::notify::link::gaming_day_end;
 use crate::services::floor;
@@ -256,7 +257,7 @@ fn call_view(c: &SeatCallRow, table: i32) -> CallView {
         respond_by: c.respond_by.and_utc(),
         answer: c.player_answer.clone(),
         extended: c.extended_at.is_some(),
-        acknowledged: c.state == "acknowledged",
+        acknowledged: c.state == CallState::Acknowledged,
     }
 }
 
@@ -352,7 +353,7 @@ fn own_open_call(
     if c.player_id != player_id {
         return Err(AppError::NotFound);
     }
-    if !matches!(c.state.as_str(), "pending" | "acknowledged") {
+    if !c.state.is_open() {
         return Err(conflict("err-call-not-open"));
     }
     if c.respond_by.and_utc() <= now {

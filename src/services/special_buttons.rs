@@ -30,6 +30,7 @@ use crate::domain::money;
 use crate::domain::special_buttons::{
     self as rules, Macaca, MacacaOutcome, Placed, Settings, SpecialButton,
 };
+use crate::domain::table::TableState;
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
@@ -158,7 +159,7 @@ pub fn draw(
     reason: Option<&str>,
 ) -> AppResult<Drawn> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    if !matches!(t.state.as_str(), "open" | "running") {
+    if !matches!(t.state, TableState::Open | TableState::Running) {
         return Err(AppError::Conflict(
             Problem::new("err-buttons-table-state")
                 .arg("rule", kind.rule())
@@ -902,7 +903,7 @@ pub fn of_table(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<TableButton
         macaca_cap_bb: settings.macaca_cap_bb,
         buttons,
         hand,
-        may_draw: matches!(t.state.as_str(), "open" | "running"),
+        may_draw: matches!(t.state, TableState::Open | TableState::Running),
     }))
 }
 

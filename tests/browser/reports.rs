@@ -19,6 +19,7 @@
 use crate::browser_support::*;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::states::{EntryState, ListSource};
 use cardroom::services::reports::{day_bounds, gaming_date};
 use chrono::{Duration as Dur, NaiveTime, Utc};
 use diesel::connection::SimpleConnection;
@@ -84,10 +85,10 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         player_id: player,
         order_key: id,
         joined_at: t(joined),
-        source: "desk".into(),
+        source: ListSource::Desk,
         call_in_expires_at: None,
         checked_in_at: None,
-        state: "seated".into(),
+        state: EntryState::Seated,
         ended_at: Some(t(seated)),
         end_reason: Some("seated".into()),
         created_by: None,
@@ -140,7 +141,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             amount: 1_000,
             late: false,
             due_at: t(125),
-            state: state.into(),
+            state: state.parse().expect("a due state"),
             collected,
             settled_at: None,
             settled_by: None,
@@ -434,10 +435,10 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
                     player_id: *p,
                     order_key: 100_201 + 2 * i + j as i64,
                     joined_at: t(joined),
-                    source: "desk".into(),
+                    source: ListSource::Desk,
                     call_in_expires_at: None,
                     checked_in_at: None,
-                    state: "seated".into(),
+                    state: EntryState::Seated,
                     ended_at: Some(t(joined + 10 + 7 * i + 25 * j as i64)),
                     end_reason: Some("seated".into()),
                     created_by: None,

@@ -775,7 +775,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                             amount: *a,
                             late: false,
                             due_at: at,
-                            state: state.into(),
+                            state: state.parse().expect("a due state"),
                             collected: if state == "collected" {
                                 *collected
                             } else {

@@ -15,6 +15,7 @@ use crate::pages::{eligible_players, nl_game};
 use actix_web::test::TestRequest;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::states::{CallSource, CallState, ListSource};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::Value;
@@ -102,7 +103,7 @@ fn due(
         amount,
         late: false,
         due_at: at(when),
-        state: state.into(),
+        state: state.parse().expect("a due state"),
         collected,
         settled_at: None,
         settled_by: None,
@@ -117,10 +118,10 @@ fn entry(id: i64, game: i64, player: i64, joined: &str, ended: &str, reason: &st
         player_id: player,
         order_key: id,
         joined_at: at(joined),
-        source: "desk".into(),
+        source: ListSource::Desk,
         call_in_expires_at: None,
         checked_in_at: None,
-        state: reason.into(),
+        state: reason.parse().expect("an entry state"),
         ended_at: Some(at(ended)),
         end_reason: Some(reason.into()),
         created_by: None,
@@ -360,10 +361,10 @@ pub(crate) async fn day() -> Day {
             seat_no: 4,
             player_id: p[3],
             entry_id: Some(3),
-            source: "list".into(),
+            source: CallSource::List,
             called_at: at("2026-11-20 10:20"),
             respond_by: at("2026-11-20 10:25"),
-            state: "expired".into(),
+            state: CallState::Expired,
             acknowledged_at: None,
             resolved_at: Some(at("2026-11-20 10:25")),
             created_by: None,

@@ -4,6 +4,7 @@
 //! writes the same way, under the room's advisory lock; the same outcomes hold.)
 
 use crate::support::TestApp;
+use cardroom::db::models::Channel;
 use cardroom::db::schema::settings;
 use cardroom::error::AppError;
 use diesel::prelude::*;
@@ -370,7 +371,7 @@ async fn audit_records_events_and_messages_of_a_write_commit_with_it_or_not_at_a
         messages::enqueue_to(
             c,
             now,
-            "sms",
+            Channel::Sms,
             &format!("+35191000{i:04}"),
             Language::Pt,
             Kind::JoinCode,

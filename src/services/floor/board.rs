@@ -3,6 +3,7 @@
 //! room's size; and the names an action's toast says.
 
 use super::*;
+use crate::domain::states::EntryState;
 use crate::services::seat_prefs::PrefSummary;
 
 /// One seat on the dashboard.
@@ -483,10 +484,9 @@ pub fn dashboard(
                     })
             })
             .collect();
-        let running = views.iter().any(|v| {
-            v.table.game_id == Some(g.id)
-                && matches!(v.table.state.as_str(), "open" | "running" | "suspended")
-        });
+        let running = views
+            .iter()
+            .any(|v| v.table.game_id == Some(g.id) && v.table.state.in_play());
         let needed =
             (!running).then(|| waitlist::players_needed(total, profile.min_players_to_run));
         let mine: Vec<&TableView> = views
@@ -510,7 +510,7 @@ pub fn dashboard(
             .then(|| {
                 views
                     .iter()
-                    .find(|v| v.table.game_id == Some(g.id) && v.table.state == "closed")
+                    .find(|v| v.table.game_id == Some(g.id) && v.table.state == TableState::Closed)
                     .map(|v| (v.table.id, v.table.number))
             })
             .flatten();
@@ -564,7 +564,7 @@ pub fn dashboard(
             v.waiting = l
                 .lines
                 .iter()
-                .filter(|x| x.entry.state == "waiting")
+                .filter(|x| x.entry.state == EntryState::Waiting)
                 .map(|x| (x.entry.id, x.place.position as i64, x.player.alias.clone()))
                 .collect();
         }

@@ -3,6 +3,10 @@
 //! escalated, confirmed (the player sits), cancelled or expired.
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::CallState;
+use crate::domain::states::EntryState;
+use crate::domain::states::SeatChangeState;
 
 pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     Ok(crate::native!(conn, |dbc| seat_calls::table
@@ -42,7 +46,7 @@ pub(super) fn cancel_call_rows(
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(seat_calls::table.find(c.id))
                 .set((
-                    seat_calls::state.eq("cancelled"),
+                    seat_calls::state.eq(CallState::Cancelled),
                     seat_calls::resolved_at.eq(Some(now.naive_utc()))
                 ))
                 .returning(seat_calls::id)
@@ -54,9 +58,9 @@ pub(super) fn cancel_call_rows(
                 diesel::update(
                     waitlist_entries::table
                         .find(eid)
-                        .filter(waitlist_entries::state.eq("called"))
+                        .filter(waitlist_entries::state.eq(EntryState::Called))
                 )
-                .set(waitlist_entries::state.eq("waiting"))
+                .set(waitlist_entries::state.eq(EntryState::Waiting))
                 .returning(waitlist_entries::id)
             )
             .changed(dbc))?;
@@ -323,12 +327,12 @@ pub fn call_next(
         return Err(AppError::Conflict(p));
     }
     let (player_id, entry_id, source) = match candidate {
-        Candidate::SeatChange { player_id } => (player_id, None, "seat_change"),
-        Candidate::MustMove { player_id } => (player_id, None, "must_move"),
+        Candidate::SeatChange { player_id } => (player_id, None, CallSource::SeatChange),
+        Candidate::MustMove { player_id } => (player_id, None, CallSource::MustMove),
         Candidate::List {
             entry_id,
             player_id,
-        } => (player_id, Some(entry_id), "list"),
+        } => (player_id, Some(entry_id), CallSource::List),
     };
     // The first page as this call leaves it (the called entry no longer waits; only
     // it changes), when it still holds the list's head — the whole list, or enough players
@@ -467,7 +471,7 @@ pub fn call_chosen(
     if e.game_id != game_id {
         return Err(conflict("err-entry-other-game"));
     }
-    if e.state != "waiting" || as_entry(&e).lapsed(now) {
+    if e.state != EntryState::Waiting || as_entry(&e).lapsed(now) {
         return Err(conflict("err-entry-not-active"));
     }
     let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
@@ -502,7 +506,7 @@ pub fn call_chosen(
         seat_no,
         e.player_id,
         Some(e.id),
-        "list",
+        CallSource::List,
         Known {
             player: Some(row.clone()),
             ..Known::default()
@@ -538,7 +542,7 @@ fn create_call(
     seat_no: i32,
     player_id: i64,
     entry_id: Option<i64>,
-    source: &str,
+    source: CallSource,
     known: Known,
 ) -> AppResult<SeatCallRow> {
     let row = SeatCallRow {
@@ -547,10 +551,10 @@ fn create_call(
         seat_no,
         player_id,
         entry_id,
-        source: source.into(),
+        source,
         called_at: now.naive_utc(),
         respond_by: (now + Duration::minutes(profile.seat_call_response_min as i64)).naive_utc(),
-        state: "pending".into(),
+        state: CallState::Pending,
         acknowledged_at: None,
         resolved_at: None,
         created_by: actor.id,
@@ -589,7 +593,7 @@ fn create_call(
                             .find(eid)
                             .filter(crate::db::conditions::EntryWaiting)
                     )
-                    .set(waitlist_entries::state.eq("called"))
+                    .set(waitlist_entries::state.eq(EntryState::Called))
                     .returning(waitlist_entries::id)
                 )
                 .changed(dbc))?),
@@ -635,7 +639,7 @@ fn create_call(
         notify_heads_of(conn, now, &mut game_name, None, known.head)?;
     }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
-    if source == "must_move" {
+    if source == CallSource::MustMove {
         if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
             emit(
                 conn,
@@ -663,9 +667,9 @@ pub fn acknowledge_call(
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
-    match c.state.as_str() {
-        "acknowledged" => return Ok(c),
-        "pending" => {}
+    match c.state {
+        CallState::Acknowledged => return Ok(c),
+        CallState::Pending => {}
         _ => return Err(conflict("err-call-not-open")),
     }
     // The response window is over by the clock: nothing left to acknowledge, even before the
@@ -677,10 +681,10 @@ pub fn acknowledge_call(
         diesel::update(
             seat_calls::table
                 .find(call_id)
-                .filter(seat_calls::state.eq("pending"))
+                .filter(seat_calls::state.eq(CallState::Pending))
         )
         .set((
-            seat_calls::state.eq("acknowledged"),
+            seat_calls::state.eq(CallState::Acknowledged),
             seat_calls::acknowledged_at.eq(Some(now.naive_utc()))
         ))
         .returning(seat_calls::id)
@@ -770,18 +774,18 @@ pub fn confirm_call(
         .filter(seat_calls::id.eq(call_id))
         .select((SeatCallRow::as_select(), TableRow::as_select()))
         .first(dbc))?;
-    if !matches!(c.state.as_str(), "pending" | "acknowledged") {
+    if !c.state.is_open() {
         return Err(conflict("err-call-not-open"));
     }
     // The response window is over: the call is expired even before the scheduler says so.
     if c.respond_by.and_utc() <= now {
         return Err(conflict("err-call-expired"));
     }
-    let seating = match c.source.as_str() {
-        "must_move" | "seat_change" => {
+    let seating = match c.source {
+        CallSource::MustMove | CallSource::SeatChange => {
             let from = current_seating(conn, c.player_id)?
                 .ok_or_else(|| conflict("err-move-not-seated"))?;
-            let kind = if c.source == "must_move" {
+            let kind = if c.source == CallSource::MustMove {
                 // The player must still be at the game's must-move table, of the same limit
                 // as this one (BSOP 55; a limit may have changed since the call, PT-2007 22).
                 let ft = table(conn, from.table_id)?;
@@ -827,7 +831,7 @@ pub fn confirm_call(
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seat_calls::table.find(call_id).filter(call_open!()))
             .set((
-                seat_calls::state.eq("seated"),
+                seat_calls::state.eq(CallState::Seated),
                 seat_calls::resolved_at.eq(Some(now.naive_utc()))
             ))
             .returning(seat_calls::id)
@@ -836,7 +840,7 @@ pub fn confirm_call(
     if n != 1 {
         return Err(conflict("err-call-not-open"));
     }
-    if c.source == "seat_change" {
+    if c.source == CallSource::SeatChange {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(
                 seat_change_requests::table
@@ -844,7 +848,7 @@ pub fn confirm_call(
                     .filter(crate::db::conditions::SeatChangeOpen)
             )
             .set((
-                seat_change_requests::state.eq("served"),
+                seat_change_requests::state.eq(SeatChangeState::Served),
                 seat_change_requests::resolved_at.eq(Some(now.naive_utc()))
             ))
             .returning(seat_change_requests::id)
@@ -868,7 +872,7 @@ pub(super) fn expire_call(
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
             .set((
-                seat_calls::state.eq("expired"),
+                seat_calls::state.eq(CallState::Expired),
                 seat_calls::resolved_at.eq(Some(now.naive_utc()))
             ))
             .returning(seat_calls::id)
@@ -887,7 +891,7 @@ pub(super) fn expire_call(
         Some(c),
         None,
     )?;
-    if let Some(eid) = c.entry_id.filter(|_| c.source == "list") {
+    if let Some(eid) = c.entry_id.filter(|_| c.source == CallSource::List) {
         let e = entry(conn, eid)?;
         match profile.call_expiry {
             CallExpiry::Remove => {
@@ -906,7 +910,7 @@ pub(super) fn expire_call(
                 crate::native!(conn, |dbc| crate::db::Cached(
                     diesel::update(waitlist_entries::table.find(eid))
                         .set((
-                            waitlist_entries::state.eq("waiting"),
+                            waitlist_entries::state.eq(EntryState::Waiting),
                             waitlist_entries::order_key.eq(key)
                         ))
                         .returning(waitlist_entries::id)

@@ -2,6 +2,8 @@
 //! joining, leaving, removal and its undo, reordering, and call-ins checking in.
 
 use super::*;
+use crate::domain::states::EntryState;
+use crate::domain::states::ListSource;
 
 /// One line of a waiting list as pages and the API show it.
 #[derive(Debug, Clone, Serialize)]
@@ -128,7 +130,7 @@ pub fn leave_by_player(
     entry_id: i64,
 ) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
-    if !ACTIVE.contains(&e.state.as_str()) {
+    if !e.state.is_active() {
         return Err(conflict("err-entry-not-active"));
     }
     cancel_calls_of_entry(conn, now, actor, entry_id)?;
@@ -192,11 +194,15 @@ pub fn join(
         player_id,
         order_key: bottom_key(conn, game_id)?,
         joined_at: now.naive_utc(),
-        source: if call_in { "call_in" } else { "desk" }.into(),
+        source: if call_in {
+            ListSource::CallIn
+        } else {
+            ListSource::Desk
+        },
         call_in_expires_at: call_in
             .then(|| (now + Duration::minutes(profile.call_in_expiry_min as i64)).naive_utc()),
         checked_in_at: None,
-        state: "waiting".into(),
+        state: EntryState::Waiting,
         ended_at: None,
         end_reason: None,
         created_by: actor.id,
@@ -331,7 +337,7 @@ pub fn restore(
     let recent = e
         .ended_at
         .is_some_and(|t| (now - t.and_utc()).num_seconds() <= UNDO_REMOVAL_SECS);
-    if e.state != "removed" || !recent {
+    if e.state != EntryState::Removed || !recent {
         return Err(conflict("err-undo-too-late"));
     }
     let seated: bool = crate::native!(conn, |dbc| diesel::select(diesel::dsl::exists(
@@ -346,10 +352,10 @@ pub fn restore(
     let n = crate::native!(conn, |dbc| diesel::update(
         waitlist_entries::table
             .find(e.id)
-            .filter(waitlist_entries::state.eq("removed"))
+            .filter(waitlist_entries::state.eq(EntryState::Removed))
     )
     .set((
-        waitlist_entries::state.eq("waiting"),
+        waitlist_entries::state.eq(EntryState::Waiting),
         waitlist_entries::ended_at.eq(None::<chrono::NaiveDateTime>),
         waitlist_entries::end_reason.eq(None::<String>),
     ))
@@ -399,7 +405,7 @@ pub fn reorder(
     reason: &str,
 ) -> AppResult<()> {
     let e = entry(conn, entry_id)?;
-    if !ACTIVE.contains(&e.state.as_str()) {
+    if !e.state.is_active() {
         return Err(conflict("err-entry-not-active"));
     }
     if reason.trim().is_empty() {
@@ -459,7 +465,7 @@ pub fn check_in(
     entry_id: i64,
 ) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
-    if !ACTIVE.contains(&e.state.as_str()) || e.checked_in_at.is_some() || e.source != "call_in" {
+    if !e.state.is_active() || e.checked_in_at.is_some() || e.source != ListSource::CallIn {
         return Err(conflict("err-entry-not-call-in"));
     }
     if e.call_in_expires_at.is_some_and(|t| t.and_utc() <= now) {

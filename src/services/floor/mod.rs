@@ -19,6 +19,8 @@ use crate::db::schema::{
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::profile::{CallExpiry, RuleProfile};
+use crate::domain::states::CallSource;
+use crate::domain::states::EntryState;
 use crate::domain::table::{
     evaluate, may_rejoin_after_refusal, must_move_due, must_move_table, transfer_allowed,
     GameTable, MustMovePlayer, TableState, TransferRefusal, Transition,
@@ -32,8 +34,6 @@ use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 use serde::Serialize;
-
-const ACTIVE: [&str; 2] = ["waiting", "called"];
 
 // State filters written into the SQL as literals (`db::conditions`): PostgreSQL's generic
 // plans then use the partial indexes on these states, and every statement stays prepared.
@@ -155,10 +155,10 @@ fn tell_call(
     game_name: &mut GameName,
     player: Option<&PlayerRow>,
 ) -> AppResult<()> {
-    let kind = match call.source.as_str() {
-        "list" => Kind::SeatReady,
-        "must_move" => Kind::MustMove,
-        _ => return Ok(()),
+    let kind = match call.source {
+        CallSource::List => Kind::SeatReady,
+        CallSource::MustMove => Kind::MustMove,
+        CallSource::SeatChange => return Ok(()),
     };
     let fill = |c: &mut DbConn, p: &mut Params| {
         p.game = game_name.get(c)?;
@@ -426,7 +426,7 @@ fn as_entry(r: &WaitlistRow) -> Entry {
         } else {
             r.call_in_expires_at.map(|t| t.and_utc())
         },
-        called: r.state == "called",
+        called: r.state == EntryState::Called,
     }
 }
 

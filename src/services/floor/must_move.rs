@@ -3,6 +3,9 @@
 
 use super::*;
 use crate::domain::game::TablePolicy;
+use crate::domain::states::CallSource;
+use crate::domain::states::CallState;
+use crate::domain::states::MustMoveChoice;
 
 /// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
 /// single table), when the game runs must-move tables; a balanced game (BSOP 58) has none.
@@ -300,7 +303,7 @@ pub(super) fn barred_from_table(
     let n: i64 = crate::native!(conn, |dbc| must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
         .filter(must_move_refusals::table_id.eq(t.id))
-        .filter(must_move_refusals::choice.eq("give_up"))
+        .filter(must_move_refusals::choice.eq(MustMoveChoice::GiveUp))
         .filter(must_move_refusals::refused_at.ge(opened))
         .count()
         .get_result(dbc))?;
@@ -340,7 +343,7 @@ fn rejoin_not_before(
     let last: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| must_move_refusals::table
         .filter(must_move_refusals::player_id.eq(player_id))
         .filter(must_move_refusals::game_id.eq(game_id))
-        .filter(must_move_refusals::choice.eq("rejoin_later"))
+        .filter(must_move_refusals::choice.eq(MustMoveChoice::RejoinLater))
         .order(must_move_refusals::refused_at.desc())
         .select(must_move_refusals::refused_at)
         .first(dbc))
@@ -355,31 +358,7 @@ fn rejoin_not_before(
         .filter(|until| now < *until))
 }
 
-/// What a must-move player who refuses to move chooses (BSOP 55).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RefusalChoice {
-    /// Gives up: leaves, and may not play at the must-move table.
-    GiveUp,
-    /// Leaves, and may join the waiting list again no sooner than the return window.
-    RejoinLater,
-}
-
-impl RefusalChoice {
-    pub fn parse(s: &str) -> Option<RefusalChoice> {
-        match s {
-            "give_up" => Some(RefusalChoice::GiveUp),
-            "rejoin_later" => Some(RefusalChoice::RejoinLater),
-            _ => None,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RefusalChoice::GiveUp => "give_up",
-            RefusalChoice::RejoinLater => "rejoin_later",
-        }
-    }
-}
+pub use crate::domain::states::MustMoveChoice as RefusalChoice;
 
 /// BSOP 55: a must-move player refuses to move to the main game. Either way they leave the
 /// must-move table (their seating ends, reason "refused must-move"): giving up, they may not
@@ -430,12 +409,15 @@ pub fn refuse_must_move(
         .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(dbc))?;
-    let declined: Vec<&SeatCallRow> = open.iter().filter(|c| c.source == "must_move").collect();
+    let declined: Vec<&SeatCallRow> = open
+        .iter()
+        .filter(|c| c.source == CallSource::MustMove)
+        .collect();
     for c in &declined {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(seat_calls::table.find(c.id))
                 .set((
-                    seat_calls::state.eq("declined"),
+                    seat_calls::state.eq(CallState::Declined),
                     seat_calls::resolved_at.eq(Some(now.naive_utc()))
                 ))
                 .returning(seat_calls::id)
@@ -444,7 +426,7 @@ pub fn refuse_must_move(
     }
     let others: Vec<i64> = open
         .iter()
-        .filter(|c| c.source != "must_move")
+        .filter(|c| c.source != CallSource::MustMove)
         .map(|c| c.id)
         .collect();
     cancel_open_calls(conn, now, actor, &others)?;
@@ -479,7 +461,7 @@ pub fn refuse_must_move(
         table_id: t.id,
         player_id: s.player_id,
         seating_id: s.id,
-        choice: choice.as_str().into(),
+        choice,
         refused_at: now.naive_utc(),
         rejoin_after,
         created_by: actor.id,

@@ -1,6 +1,8 @@
 //! Seat-change requests (PT-2007 12, BSOP 51).
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::SeatChangeState;
 
 pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
     Ok(crate::native!(conn, |dbc| seat_change_requests::table
@@ -36,7 +38,7 @@ pub fn request_seat_change(
         player_id: s.player_id,
         requested_at: now.naive_utc(),
         resolved_at: None,
-        state: "open".into(),
+        state: SeatChangeState::Open,
     };
     crate::native!(conn, |dbc| diesel::insert_into(seat_change_requests::table)
         .values(&row)
@@ -76,7 +78,7 @@ pub fn cancel_seat_change(
     id: i64,
 ) -> AppResult<SeatChangeRow> {
     let r = seat_change(conn, id)?;
-    if r.state != "open" {
+    if r.state != SeatChangeState::Open {
         return Err(conflict("err-seat-change-not-open"));
     }
     cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
@@ -113,7 +115,7 @@ pub(super) fn cancel_seat_changes(
     let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
-        .filter(seat_calls::source.eq("seat_change"))
+        .filter(seat_calls::source.eq(CallSource::SeatChange))
         .filter(call_open!())
         .select(seat_calls::id)
         .load(dbc))?;
@@ -136,7 +138,7 @@ pub(super) fn end_seat_change_requests(
                 .filter(crate::db::conditions::SeatChangeOpen),
         )
         .set((
-            seat_change_requests::state.eq("cancelled"),
+            seat_change_requests::state.eq(SeatChangeState::Cancelled),
             seat_change_requests::resolved_at.eq(Some(now.naive_utc()))
         ))
         .returning(seat_change_requests::id)

@@ -2,6 +2,8 @@
 //! may sit there, seating a player, moving a seated one, and leaving a seat.
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::EntryState;
 
 /// Players seated at a table now.
 /// How many players sit at a table.
@@ -112,8 +114,8 @@ pub(super) fn check_seat(
         .arg("max", last)]));
     }
     if !matches!(
-        TableState::parse(&t.state),
-        Some(TableState::Open | TableState::Running | TableState::Suspended)
+        t.state,
+        TableState::Open | TableState::Running | TableState::Suspended
     ) {
         return Err(conflict("err-table-not-open"));
     }
@@ -208,9 +210,12 @@ pub(super) fn check_seat(
 /// the scheduler's pass does the closing: nothing is called, seated or held for it.
 fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) -> AppResult<()> {
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
-    let state = TableState::parse(&t.state).unwrap_or(TableState::Closed);
-    if crate::domain::table::suspension_over(state, t.suspended_at.map(|x| x.and_utc()), grace, now)
-    {
+    if crate::domain::table::suspension_over(
+        t.state,
+        t.suspended_at.map(|x| x.and_utc()),
+        grace,
+        now,
+    ) {
         return Err(AppError::Conflict(
             Problem::new("err-table-suspension-over")
                 .arg("table", t.number)
@@ -441,7 +446,7 @@ fn start_seating(
                 crate::native!(conn, |dbc| crate::db::Cached(
                     diesel::update(waitlist_entries::table.find(eid))
                         .set((
-                            waitlist_entries::state.eq("seated"),
+                            waitlist_entries::state.eq(EntryState::Seated),
                             waitlist_entries::ended_at.eq(Some(now.naive_utc())),
                             waitlist_entries::end_reason.eq(Some("seated"))
                         ))
@@ -556,9 +561,11 @@ pub fn leave(
         let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
             .filter(seat_calls::player_id.eq(s.player_id))
             .filter(
-                seat_calls::source.eq("must_move").or(seat_calls::source
-                    .eq("seat_change")
-                    .and(seat_calls::table_id.eq(s.table_id)))
+                seat_calls::source
+                    .eq(CallSource::MustMove)
+                    .or(seat_calls::source
+                        .eq(CallSource::SeatChange)
+                        .and(seat_calls::table_id.eq(s.table_id)))
             )
             .filter(call_open!())
             .order(seat_calls::id)

@@ -3,6 +3,9 @@
 //! scheduler's pass.
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::EntryState;
+use crate::domain::states::ListSource;
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
 pub(super) fn apply_table_rules(
@@ -24,9 +27,6 @@ pub(super) fn apply_table_rules_to(
     actor: &Actor,
     t: &TableRow,
 ) -> AppResult<()> {
-    if TableState::parse(&t.state).is_none() {
-        return Ok(());
-    }
     let seated = seated_count(conn, t.id)?;
     apply_table_rules_counted(conn, now, profile, actor, t, seated)
 }
@@ -42,9 +42,7 @@ pub(super) fn apply_table_rules_counted(
     seated: usize,
 ) -> AppResult<()> {
     let table_id = t.id;
-    let Some(state) = TableState::parse(&t.state) else {
-        return Ok(());
-    };
+    let state = t.state;
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
     let decision = evaluate(
         state,
@@ -63,7 +61,7 @@ pub(super) fn apply_table_rules_counted(
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(card_tables::table.find(table_id))
             .set((
-                card_tables::state.eq(new_state.as_str()),
+                card_tables::state.eq(new_state),
                 card_tables::suspended_at.eq(suspended_at),
                 card_tables::updated_at.eq(now.naive_utc())
             ))
@@ -73,7 +71,7 @@ pub(super) fn apply_table_rules_counted(
     // PT-2007 24, 7b: the suspension history (suspension is not play).
     if new_state == TableState::Suspended {
         crate::services::cagnotte::suspension_started(conn, now, table_id)?;
-    } else if t.state == TableState::Suspended.as_str() {
+    } else if t.state == TableState::Suspended {
         crate::services::cagnotte::suspension_ended(conn, now, table_id)?;
     }
     if new_state == TableState::Closed {
@@ -145,7 +143,7 @@ pub(super) fn apply_table_rules_counted(
             // A move this player was called for (must-move, seat change) ends with the seat.
             let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
                 .filter(seat_calls::player_id.eq(s.player_id))
-                .filter(seat_calls::source.ne("list"))
+                .filter(seat_calls::source.ne(CallSource::List))
                 .filter(call_open!())
                 .select(seat_calls::id)
                 .load(dbc))?;
@@ -216,17 +214,17 @@ pub fn open_table(
     let Some(game_id) = t.game_id else {
         return Err(conflict("err-table-no-game"));
     };
-    if t.state != "closed" {
+    if t.state != TableState::Closed {
         return Err(conflict("err-table-already-open"));
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             card_tables::table
                 .find(table_id)
-                .filter(card_tables::state.eq("closed"))
+                .filter(card_tables::state.eq(TableState::Closed))
         )
         .set((
-            card_tables::state.eq("open"),
+            card_tables::state.eq(TableState::Open),
             card_tables::opened_at.eq(Some(now.naive_utc())),
             card_tables::updated_at.eq(now.naive_utc())
         ))
@@ -317,7 +315,7 @@ pub fn tick(
     // BSOP 36: absent players whose time ran out: the floor is alerted.
     actions += crate::services::table_side::alert_due_removals(conn, now, profile)?;
     let suspended: Vec<i64> = crate::native!(conn, |dbc| card_tables::table
-        .filter(card_tables::state.eq("suspended"))
+        .filter(card_tables::state.eq(TableState::Suspended))
         .select(card_tables::id)
         .load(dbc))?;
     for id in suspended {
@@ -328,7 +326,7 @@ pub fn tick(
 
 /// A table in play: open, running or suspended.
 pub(super) fn in_play(t: &TableRow) -> bool {
-    matches!(t.state.as_str(), "open" | "running" | "suspended")
+    t.state.in_play()
 }
 
 /// When a table was formed for its game (older tables are main games, BSOP 56).
@@ -385,10 +383,10 @@ fn relist_at_top(
                 player_id: *p,
                 order_key: key,
                 joined_at: now.naive_utc(),
-                source: "table_break".into(),
+                source: ListSource::TableBreak,
                 call_in_expires_at: None,
                 checked_in_at: None,
-                state: "waiting".into(),
+                state: EntryState::Waiting,
                 ended_at: None,
                 end_reason: None,
                 created_by: actor.id,

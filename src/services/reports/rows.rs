@@ -15,6 +15,8 @@ use crate::db::schema::{
     special_contributions, special_hands, tips, waitlist_entries,
 };
 use crate::db::DbConn;
+use crate::domain::states::CallState;
+use crate::domain::states::DueState;
 use chrono::NaiveDateTime;
 use diesel::dsl::sql;
 use diesel::prelude::*;
@@ -80,7 +82,7 @@ pub(super) fn dues(
             cagnotte_dues::table_id,
             cagnotte_dues::game_id,
             cagnotte_dues::amount,
-            cagnotte_dues::state.eq("exempt"),
+            cagnotte_dues::state.eq(DueState::Exempt),
             cagnotte_dues::collected,
             sql::<BigInt>(&at)
         ))
@@ -298,7 +300,7 @@ pub(super) fn no_shows(
         .left_join(
             waitlist_entries::table.on(waitlist_entries::id.nullable().eq(seat_calls::entry_id))
         )
-        .filter(seat_calls::state.eq("expired"))
+        .filter(seat_calls::state.eq(CallState::Expired))
         .filter(seat_calls::called_at.ge(from))
         .filter(seat_calls::called_at.lt(to))
         .select((

@@ -146,8 +146,7 @@ pub fn ask(
             started_at: h.at.and_utc(),
         }),
         current: current.as_ref().map(|h| h.number),
-        table_state: crate::domain::table::TableState::parse(&t.state)
-            .unwrap_or(crate::domain::table::TableState::Closed),
+        table_state: t.state,
         opened_at: t.opened_at.map(|x| x.and_utc()),
         seats: facts,
     };

@@ -2,6 +2,7 @@
 //! absence extended, and the floor alerted when a seat is due for chip removal.
 
 use super::*;
+use crate::domain::states::CustodyState;
 
 fn absence_of(sd: &SeatSideRow) -> SeatAbsence {
     SeatAbsence {
@@ -154,7 +155,7 @@ pub fn back(
     .changed(dbc))?;
     let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::seating_id.eq(s.id))
-        .filter(chip_custody::state.eq("counting"))
+        .filter(chip_custody::state.eq(CustodyState::Counting))
         .select(CustodyRow::as_select())
         .load(dbc))?;
     for c in counting {

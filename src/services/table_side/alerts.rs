@@ -1,6 +1,8 @@
 //! What the floor dashboard is alerted to at the tables.
 
 use super::*;
+use crate::domain::states::CustodyState;
+use crate::domain::table::TableState;
 
 /// An absent player's seat due for chip removal (BSOP 36).
 #[derive(Debug, Clone, Serialize)]
@@ -177,7 +179,7 @@ pub fn floor_alerts(
             ))
             .load(dbc))?;
     let counting: Vec<i64> = crate::native!(conn, |dbc| chip_custody::table
-        .filter(chip_custody::state.eq("counting"))
+        .filter(chip_custody::state.eq(CustodyState::Counting))
         .select(chip_custody::seating_id)
         .load(dbc))?;
     let removals = away
@@ -196,7 +198,7 @@ pub fn floor_alerts(
         )
         .collect();
     let in_custody = crate::native!(conn, |dbc| chip_custody::table
-        .filter(chip_custody::state.eq("held"))
+        .filter(chip_custody::state.eq(CustodyState::Held))
         .count()
         .get_result(dbc))?;
     let (sessions_up, dues_late) = crate::services::cagnotte::alerts(conn, now)?;
@@ -252,7 +254,7 @@ fn counts_waiting(conn: &mut DbConn) -> AppResult<Vec<CustodyAlert>> {
         crate::native!(conn, |dbc| chip_custody::table
             .inner_join(card_tables::table.on(card_tables::id.eq(chip_custody::table_id)))
             .inner_join(players::table.on(players::id.eq(chip_custody::player_id)))
-            .filter(chip_custody::state.eq("counting"))
+            .filter(chip_custody::state.eq(CustodyState::Counting))
             .order((chip_custody::counted_at.asc(), chip_custody::id.asc()))
             .select((
                 chip_custody::id,
@@ -289,7 +291,7 @@ fn suspended_near_close(
     let rows: Vec<(i64, i32, Option<NaiveDateTime>)> =
         crate::native!(conn, |dbc| card_tables::table
             .filter(card_tables::active.eq(true))
-            .filter(card_tables::state.eq("suspended"))
+            .filter(card_tables::state.eq(TableState::Suspended))
             .select((
                 card_tables::id,
                 card_tables::number,

@@ -4,6 +4,8 @@
 //! player carries.
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::CustodyState;
 
 /// BSOP 26, 37: the player's last departure from this game (any table of it).
 pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<Option<Departure>> {
@@ -30,8 +32,8 @@ pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<O
             .filter(chip_custody::seating_id.eq(id))
             .filter(
                 chip_custody::state
-                    .ne("counting")
-                    .and(chip_custody::state.ne("cancelled"))
+                    .ne(CustodyState::Counting)
+                    .and(chip_custody::state.ne(CustodyState::Cancelled))
             )
             .select(chip_custody::amount)
             .first::<i64>(dbc))
@@ -59,8 +61,7 @@ pub fn requirement(
 ) -> AppResult<BuyinRequirement> {
     let dep = departure(conn, player_id, g.id)?;
     // PT-2007 28: joining a game already under way.
-    let under_way = crate::domain::table::TableState::parse(&t.state)
-        .is_some_and(|state| joins_at_average(profile, state, t.mode == "session"));
+    let under_way = joins_at_average(profile, t.state, t.mode == "session");
     let avg = if under_way {
         let stacks: Vec<i64> = crate::native!(conn, |dbc| seatings::table
             .filter(seatings::table_id.eq(t.id))
@@ -166,7 +167,7 @@ pub fn seat_with_buyin(
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
-    let moving = matches!(c.source.as_str(), "must_move" | "seat_change");
+    let moving = matches!(c.source, CallSource::MustMove | CallSource::SeatChange);
     let checked = if moving {
         None
     } else {

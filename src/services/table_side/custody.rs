@@ -1,6 +1,7 @@
 //! Chip removal and custody (BSOP 36, 37): counted by two staff members, held, and resolved.
 
 use super::*;
+use crate::domain::states::CustodyState;
 
 pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
     Ok(crate::native!(conn, |dbc| chip_custody::table
@@ -48,7 +49,7 @@ pub fn start_removal(
         player_id: s.player_id,
         amount,
         storage,
-        state: "counting".into(),
+        state: CustodyState::Counting,
         counted_by,
         counted_at: now.naive_utc(),
         confirmed_by: None,
@@ -106,7 +107,7 @@ pub fn confirm_removal(
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
-    if c.state != "counting" {
+    if c.state != CustodyState::Counting {
         return Err(conflict("err-custody-not-counting"));
     }
     if c.counted_by == by {
@@ -127,10 +128,10 @@ pub fn confirm_removal(
         diesel::update(
             chip_custody::table
                 .find(c.id)
-                .filter(chip_custody::state.eq("counting"))
+                .filter(chip_custody::state.eq(CustodyState::Counting))
         )
         .set((
-            chip_custody::state.eq("held"),
+            chip_custody::state.eq(CustodyState::Held),
             chip_custody::confirmed_by.eq(Some(by)),
             chip_custody::confirmed_at.eq(Some(now.naive_utc()))
         ))
@@ -231,7 +232,7 @@ pub fn cancel_removal(
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
-    if c.state != "counting" {
+    if c.state != CustodyState::Counting {
         return Err(conflict("err-custody-not-counting"));
     }
     end_custody(conn, now, actor, &c, "cancelled", None)
@@ -248,7 +249,7 @@ pub fn resolve_custody(
     note: &str,
 ) -> AppResult<CustodyRow> {
     let c = custody(conn, custody_id)?;
-    if c.state != "held" {
+    if c.state != CustodyState::Held {
         return Err(conflict("err-custody-not-held"));
     }
     let state = match how {
@@ -286,8 +287,8 @@ pub fn custody_list(
     if !include_resolved {
         q = q.filter(
             chip_custody::state
-                .eq("held")
-                .or(chip_custody::state.eq("counting")),
+                .eq(CustodyState::Held)
+                .or(chip_custody::state.eq(CustodyState::Counting)),
         );
     }
     Ok(q.order(chip_custody::id.desc())

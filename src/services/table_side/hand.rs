@@ -81,9 +81,7 @@ pub fn new_hand(
     Option<crate::db::models::LimitChangeRow>,
 )> {
     let t = table(conn, table_id)?;
-    let Some(state) = crate::domain::table::TableState::parse(&t.state) else {
-        return Err(conflict("err-table-not-running"));
-    };
+    let state = t.state;
     let seated: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())

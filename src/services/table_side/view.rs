@@ -1,6 +1,9 @@
 //! The table as the tablet shows it.
 
 use super::*;
+use crate::domain::states::CallSource;
+use crate::domain::states::CustodyState;
+use crate::domain::states::DueState;
 
 /// One seated player as the tablet shows them.
 #[derive(Debug, Clone, Serialize)]
@@ -131,7 +134,7 @@ impl TableSideView {
         let p = self.cagnotte.as_ref()?;
         p.dues
             .iter()
-            .find(|d| d.due.seat_no == *seat_no && d.due.state == "due")
+            .find(|d| d.due.seat_no == *seat_no && d.due.state == DueState::Due)
             .map(|d| d.due.amount)
     }
     /// An open request of this kind was sent to the floor.
@@ -172,14 +175,14 @@ pub fn view(
             .load(dbc))?;
     let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::table_id.eq(table_id))
-        .filter(chip_custody::state.eq("counting"))
+        .filter(chip_custody::state.eq(CustodyState::Counting))
         .select(CustodyRow::as_select())
         .load(dbc))?;
     let (_, open_calls) = floor::seats_of(conn, table_id)?;
     let mut calls = Vec::new();
     for (c, p) in open_calls {
         let requirement = match &game {
-            Some(g) if c.source != "must_move" && c.source != "seat_change" => {
+            Some(g) if c.source != CallSource::MustMove && c.source != CallSource::SeatChange => {
                 Some(requirement(conn, now, profile, &t, g, c.player_id)?)
             }
             _ => None,
@@ -199,8 +202,8 @@ pub fn view(
         .filter(crate::db::schema::seat_calls::player_id.eq_any(&here))
         .filter(
             crate::db::schema::seat_calls::source
-                .eq("must_move")
-                .or(crate::db::schema::seat_calls::source.eq("seat_change")),
+                .eq(CallSource::MustMove)
+                .or(crate::db::schema::seat_calls::source.eq(CallSource::SeatChange)),
         )
         .filter(crate::db::conditions::CallOpen)
         .select((

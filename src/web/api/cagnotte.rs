@@ -110,7 +110,7 @@ fn due_out(l: &DueLine) -> DueOut {
         amount: d.amount,
         late: d.late,
         due_at: utc(d.due_at),
-        state: d.state.clone(),
+        state: d.state.to_string(),
         collected: d.collected,
         settled_at: d.settled_at.map(utc),
         reason: d.reason.clone(),

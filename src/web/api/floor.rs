@@ -5,6 +5,7 @@
 //! pushed as an event by the service, in the handler's one write transaction.
 
 use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, WaitlistRow};
+use crate::domain::table::TableState;
 use crate::domain::waitlist;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -102,13 +103,13 @@ impl From<&ListLine> for WaitlistLineOut {
             ahead: l.place.ahead,
             of: l.place.of,
             joined_at: utc(l.entry.joined_at),
-            source: l.entry.source.clone(),
+            source: l.entry.source.to_string(),
             // The stored source alone; `via` (phone, kiosk) is filled in by the handlers
             // that list entries (`services::join::origins`).
-            origin: crate::domain::remote_join::EntrySource::of(&l.entry.source, None),
+            origin: crate::domain::remote_join::EntrySource::of(l.entry.source.as_str(), None),
             call_in_expires_at: l.entry.call_in_expires_at.map(utc),
             checked_in: l.entry.checked_in_at.is_some(),
-            state: l.entry.state.clone(),
+            state: l.entry.state.to_string(),
             estimated_wait_min: l.wait.and_then(|w| w.minutes()),
         }
     }
@@ -149,10 +150,10 @@ impl From<&WaitlistRow> for WaitlistEntryOut {
             game_id: e.game_id,
             player_id: e.player_id,
             joined_at: utc(e.joined_at),
-            source: e.source.clone(),
+            source: e.source.to_string(),
             call_in_expires_at: e.call_in_expires_at.map(utc),
             checked_in_at: e.checked_in_at.map(utc),
-            state: e.state.clone(),
+            state: e.state.to_string(),
             ended_at: e.ended_at.map(utc),
             end_reason: e.end_reason.clone(),
         }
@@ -181,7 +182,7 @@ pub struct FloorTableOut {
 }
 
 fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) -> FloorTableOut {
-    let suspended_at = if t.state == "suspended" {
+    let suspended_at = if t.state == TableState::Suspended {
         t.suspended_at.map(utc)
     } else {
         None
@@ -191,7 +192,7 @@ fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) -> FloorTab
         number: t.number,
         seats: t.seats,
         mode: t.mode.clone(),
-        state: t.state.clone(),
+        state: t.state.to_string(),
         game_id: t.game_id,
         game: game.map(GameOut::from),
         opened_at: t.opened_at.map(utc),
@@ -270,11 +271,11 @@ fn seat_call_out(c: &SeatCallRow, t: &TableRow, p: &PlayerRow) -> SeatCallOut {
         seat_no: c.seat_no,
         player_id: c.player_id,
         alias: p.alias.clone(),
-        source: c.source.clone(),
+        source: c.source.to_string(),
         entry_id: c.entry_id,
         called_at: utc(c.called_at),
         respond_by: utc(c.respond_by),
-        state: c.state.clone(),
+        state: c.state.to_string(),
     }
 }
 
@@ -424,10 +425,9 @@ pub async fn list_waitlist(
             let room = services::room::get(conn)?;
             let game = games::get_game(conn, id)?;
             let lines = floor::list(conn, Some(&st.waits), id, now)?;
-            let in_play = games::list_tables(conn)?.iter().any(|(t, _)| {
-                t.game_id == Some(id)
-                    && matches!(t.state.as_str(), "open" | "running" | "suspended")
-            });
+            let in_play = games::list_tables(conn)?
+                .iter()
+                .any(|(t, _)| t.game_id == Some(id) && t.state.in_play());
             let players_needed = (!in_play)
                 .then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
             let ids: Vec<i64> = lines.iter().map(|l| l.entry.id).collect();
@@ -694,7 +694,7 @@ pub async fn table_seats(
                             player_id: c.player_id,
                             alias: p.alias.clone(),
                             respond_by: utc(c.respond_by),
-                            state: c.state.clone(),
+                            state: c.state.to_string(),
                         }),
                     }
                 })
@@ -1109,7 +1109,7 @@ fn seat_change_out(
         seat_no,
         requested_at: utc(r.requested_at),
         resolved_at: r.resolved_at.map(utc),
-        state: r.state.clone(),
+        state: r.state.to_string(),
     })
 }
 
@@ -1224,7 +1224,7 @@ pub async fn refuse_must_move(
     let id = path.into_inner();
     let choice = match body.choice.as_deref().map(str::trim) {
         None | Some("") => return Err(AppError::field("choice", "err-required")),
-        Some(c) => floor::RefusalChoice::parse(c).ok_or_else(|| {
+        Some(c) => c.parse::<floor::RefusalChoice>().ok().ok_or_else(|| {
             AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)])
         })?,
     };
@@ -1249,7 +1249,7 @@ pub async fn refuse_must_move(
                 table_id: r.table_id,
                 player_id: r.player_id,
                 seating_id: r.seating_id,
-                choice: r.choice,
+                choice: r.choice.to_string(),
                 refused_at: utc(r.refused_at),
                 rejoin_after: r.rejoin_after.map(utc),
                 next_call,
@@ -1319,7 +1319,7 @@ pub async fn list_seat_changes(
                         seat_no,
                         requested_at: utc(r.requested_at),
                         resolved_at: r.resolved_at.map(utc),
-                        state: r.state,
+                        state: r.state.to_string(),
                     })
                     .collect(),
             })

@@ -88,8 +88,8 @@ pub fn change_out(l: &ChangeLine) -> LimitChangeOut {
         table_id: c.table_id,
         table_number: l.table_number,
         game_id: c.game_id,
-        kind: c.kind.clone(),
-        state: c.state.clone(),
+        kind: c.kind.to_string(),
+        state: c.state.to_string(),
         from: l.from().map(LimitsOut::from),
         to: l.to().into(),
         effective_at: c.effective_at.map(utc),
@@ -164,11 +164,11 @@ fn table_out(t: &TableRow, limits: Option<Limits>, history: Vec<ChangeLine>) -> 
     TableLimitsOut {
         table_id: t.id,
         table_number: t.number,
-        state: t.state.clone(),
+        state: t.state.to_string(),
         limits: limits.map(LimitsOut::from),
         pending: history
             .iter()
-            .find(|l| l.change.state == limits::PENDING)
+            .find(|l| l.change.state == crate::domain::states::LimitChangeState::Pending)
             .map(change_out),
         history: history.iter().map(change_out).collect(),
     }

@@ -192,7 +192,7 @@ fn table_out(v: &TableSideView) -> TableSideOut {
     TableSideOut {
         table_id: v.table.id,
         table_number: v.table.number,
-        state: v.table.state.clone(),
+        state: v.table.state.to_string(),
         button_seat: v.table.button_seat,
         protected_seats: v.protected.clone(),
         seated: v
@@ -209,8 +209,8 @@ fn table_out(v: &TableSideView) -> TableSideOut {
                 seat_no: c.call.seat_no,
                 player_id: c.player.id,
                 alias: c.player.alias.clone(),
-                source: c.call.source.clone(),
-                state: c.call.state.clone(),
+                source: c.call.source.to_string(),
+                state: c.call.state.to_string(),
                 respond_by: utc(c.call.respond_by),
                 buyin: c.requirement.map(|r| BuyinRequirementOut {
                     min: r.min,
@@ -341,7 +341,7 @@ fn custody_out(c: &CustodyRow) -> CustodyOut {
         player_id: c.player_id,
         amount: c.amount,
         storage: c.storage.clone(),
-        state: c.state.clone(),
+        state: c.state.to_string(),
         counted_by: c.counted_by,
         counted_at: utc(c.counted_at),
         confirmed_by: c.confirmed_by,

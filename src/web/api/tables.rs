@@ -52,7 +52,7 @@ impl TableOut {
             seats: t.seats,
             game_id: t.game_id,
             mode: t.mode.clone(),
-            state: t.state.clone(),
+            state: t.state.to_string(),
             active: t.active,
             created_at: utc(t.created_at),
             updated_at: utc(t.updated_at),

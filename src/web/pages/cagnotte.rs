@@ -3,6 +3,7 @@
 //! with a reason; the floor's close of a session whose hour of play is up.
 
 use super::{ctx, render, see_other};
+use crate::domain::states::DueState;
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
 use crate::web::ctx::Ctx;

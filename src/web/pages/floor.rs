@@ -3,6 +3,9 @@
 
 use super::floor_board::{panel_of_referer, BoardFilter, Flash, Said};
 use super::{ctx, render, see_other};
+use crate::domain::states::CallState;
+use crate::domain::states::EntryState;
+use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::FloorAlerts;
 use crate::services::{self, floor::Dashboard, floor::TableView};
@@ -867,7 +870,7 @@ async fn refuse_must_move(
         .0
         .choice
         .as_deref()
-        .and_then(services::floor::RefusalChoice::parse);
+        .and_then(|c| c.parse::<services::floor::RefusalChoice>().ok());
     match choice {
         None => {
             done(

@@ -5,6 +5,9 @@
 use super::floor::{load_since, LastDraws};
 use super::{ctx, render};
 use crate::domain::player::Language;
+use crate::domain::states::CallState;
+use crate::domain::states::EntryState;
+use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::i18n::I18n;
 use crate::services::floor::{Dashboard, TableView};

@@ -108,7 +108,7 @@ async fn propose(
         let c = services::limits::propose(conn, a.now, &a.actor, id, &to, effective)?;
         let number = services::games::get_table(conn, c.table_id)?.number;
         // Nobody seated: nothing to announce, the limits are in force already.
-        let key = if c.state == services::limits::APPLIED {
+        let key = if c.state == crate::domain::states::LimitChangeState::Applied {
             "limits-done-applied"
         } else {
             "limits-done-approved"

@@ -86,10 +86,7 @@ fn board_games(d: services::floor::Dashboard) -> Vec<BoardGame> {
             let tables: Vec<&services::floor::TableView> = d
                 .tables
                 .iter()
-                .filter(|t| {
-                    t.table.game_id == Some(l.game.id)
-                        && matches!(t.table.state.as_str(), "open" | "running" | "suspended")
-                })
+                .filter(|t| t.table.game_id == Some(l.game.id) && t.table.state.in_play())
                 .collect();
             let game_limits = services::limits::of_game(&l.game);
             let limits = tables

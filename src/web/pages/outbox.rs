@@ -3,6 +3,7 @@
 //! be sent again ("retry now", audited).
 
 use super::{ctx, render, see_other};
+use crate::db::models::OutboxStatus;
 use crate::error::{AppError, AppResult};
 use crate::notify::outbox::{self, Filter, Listed};
 use crate::web::ctx::Ctx;

@@ -6,6 +6,7 @@ use crate::db::audit::Actor;
 use crate::db::models::{CustodyRow, PlayerRow, TabletRow};
 use crate::domain::money::parse_money;
 use crate::domain::seat_rules::Blind;
+use crate::domain::states::CustodyState;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::room::Room;

@@ -5,6 +5,9 @@
 use super::{ctx, render, see_other};
 use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
+use crate::domain::states::CallState;
+use crate::domain::states::DueState;
+use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::TableSideView;
 use crate::services::{self, tablets};
