@@ -3,6 +3,8 @@
 //! asset the public pages link is fetched from it, with its content type, `ETag`, caching and
 //! a `304` on revalidation.
 
+#[path = "support/app.rs"]
+mod app;
 #[path = "support/browser.rs"]
 mod support;
 
