@@ -21,7 +21,6 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
-use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
@@ -39,7 +38,7 @@ const GAMES: usize = 10;
 const SEATED: usize = TABLES * SEATS as usize;
 const WAITLISTED: usize = 5_000;
 const BATCH: usize = 500;
-const ADMIN_PASSWORD: &str = "bench-admin-password";
+const ADMIN_PASSWORD: &str = ADMIN_PW;
 
 const TARGET_PAIRS_PER_S: f64 = 1_000.0;
 const TARGET_CALL_SEAT_P99_MS: f64 = 20.0;
@@ -53,6 +52,7 @@ const TARGET_STATEMENTS_PER_PAIR: f64 = 60.0;
 
 #[path = "common/mod.rs"]
 mod common;
+use common::app::{Backend, TestApp, ADMIN_PW};
 use common::*;
 #[path = "../tests/support/pg_cluster.rs"]
 mod pg_cluster;
@@ -1110,25 +1110,21 @@ fn run_backend(
     give_back_freed_memory();
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 
-    let config = Config {
-        database_url,
-        // The audit trail's key and checkpoints: a fresh directory per run (a PostgreSQL
-        // database is new each run too).
-        audit_dir: Some(
-            std::env::temp_dir()
-                .join(format!("cardroom-audit-bench-{}", std::process::id()))
-                .display()
-                .to_string(),
-        ),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        ..Config::default()
-    };
-    let pool_size = config.pool_size;
+    // The audit trail's key and checkpoints: a fresh directory per run (a PostgreSQL
+    // database is new each run too), the builder's.
+    let builder = TestApp::builder()
+        .backend(Backend::Url(database_url))
+        .tune(|c| {
+            // The server's own pool (the tests' is smaller) and 2 HTTP workers.
+            c.pool_size = Config::default().pool_size;
+            c.workers = Some(2);
+        });
+    let pool_size = Config::default().pool_size;
     println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; {name} (pool {pool_size}), 2 HTTP workers, {cores} cores");
 
     let t_setup = Instant::now();
-    let state = build_state(config).expect("build_state");
+    let app = builder.build();
+    let state = app.state.clone();
     let mut room = build_room(&state).expect("generated room");
     let setup_s = t_setup.elapsed().as_secs_f64();
     let db_mb = db_path
@@ -1150,7 +1146,8 @@ fn run_backend(
     let (rtt_single_us, rtt_multi_us) = round_trip_us(&state, rtt_clients, 1.0);
     println!("one statement's round trip (SELECT 1): {rtt_single_us:.1} µs with 1 client, {rtt_multi_us:.1} µs each with {rtt_clients} at once");
 
-    let (addr, handle) = start_server(state.clone());
+    let served = app.serve();
+    let (addr, handle) = (served.addr, served.handle.clone());
     let token = api_token(addr);
     let session = web_session(addr);
     println!("server on http://{addr}; signed in (API token, page session)");
@@ -1569,6 +1566,7 @@ fn run_backend(
         .expect("runtime");
     rt.block_on(handle.stop(false));
     drop(state);
+    drop(served);
     Figures {
         name,
         raw_single,

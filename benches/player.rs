@@ -31,7 +31,6 @@
 //! (1666 requests/s for (d); 0 leaves it out), `PLAYER_BENCH_SQL=1`,
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
-use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
@@ -52,13 +51,14 @@ const GAMES: usize = 10;
 const SEATED: usize = TABLES * SEATS as usize;
 const WAITLISTED: usize = 5_000;
 const BATCH: usize = 500;
-const ADMIN_PASSWORD: &str = "bench-admin-password";
+const ADMIN_PASSWORD: &str = ADMIN_PW;
 
 const TARGET_RPS: f64 = 5_000.0;
 const TARGET_P99_MS: f64 = 10.0;
 
 #[path = "common/mod.rs"]
 mod common;
+use common::app::{Backend, TestApp, ADMIN_PW};
 use common::*;
 
 /// CPU seconds the whole machine has been busy (every process; /proc/stat, 1/100 s ticks):
@@ -688,23 +688,25 @@ fn main() {
 
     let dir = tempfile::tempdir().expect("temp dir");
     let db_path = dir.path().join("bench.db");
-    let config = Config {
-        database_url: format!("sqlite://{}", db_path.display()),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        // Every client is 127.0.0.1: the per-address limit (240/min by default) would answer
-        // 429 after the first few hundred requests. The maximum the setting allows.
-        player_link_rate: 1_000_000,
-        ..Config::default()
-    };
-    let pool_size = config.pool_size;
+    let builder = TestApp::builder()
+        .backend(Backend::Url(format!("sqlite://{}", db_path.display())))
+        .tune(|c| {
+            // The server's own pool (the tests' is smaller) and 2 HTTP workers.
+            c.pool_size = Config::default().pool_size;
+            c.workers = Some(2);
+            // Every client is 127.0.0.1: the per-address limit (240/min by default) would
+            // answer 429 after the first few hundred requests. The maximum the setting allows.
+            c.player_link_rate = 1_000_000;
+        });
+    let pool_size = Config::default().pool_size;
     println!(
         "player page benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; \
          SQLite (pool {pool_size}), 2 HTTP workers, {clients} clients, {cores} cores"
     );
 
     let t_setup = Instant::now();
-    let state = build_state(config).expect("build_state");
+    let app = builder.build();
+    let state = app.state.clone();
     state.config.validate().expect("valid bench configuration");
     let waiting = build_room(&state).expect("generated room");
     let tokens = mint_links(&state, &waiting, n_links).expect("links");
@@ -722,7 +724,8 @@ fn main() {
     let (direct_rate, direct_busy, direct_others) =
         direct_parallel(&state, &shared, direct_threads, 2.0);
 
-    let (addr, handle) = start_server(state.clone());
+    let served = app.serve();
+    let (addr, handle) = (served.addr, served.handle.clone());
     println!("server on http://{addr}");
     let links = Arc::new(etags(addr, &tokens));
     // Sanity: a page and a 304 for the first link, and what the page shows.
@@ -984,6 +987,7 @@ fn main() {
         .expect("runtime");
     rt.block_on(handle.stop(false));
     drop(state);
+    drop(served);
     if std::env::var_os("PLAYER_BENCH_KEEP_DB").is_some() {
         println!("database kept at {}", dir.keep().join("bench.db").display());
     }

@@ -30,7 +30,6 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
-use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
@@ -44,12 +43,13 @@ use std::time::Instant;
 
 #[path = "common/mod.rs"]
 mod common;
+use common::app::{Backend, TestApp, ADMIN_PW};
 use common::*;
 
 #[path = "../tests/support/pg_cluster.rs"]
 mod pg_cluster;
 
-const ADMIN_PASSWORD: &str = "bench-admin-password";
+const ADMIN_PASSWORD: &str = ADMIN_PW;
 const TARGET_MS: f64 = 1_000.0;
 const GAMES: i64 = 5;
 const DEALERS: i64 = 20;
@@ -579,22 +579,18 @@ fn bench_backend(
     n_tables: i64,
     db_path: Option<&std::path::Path>,
 ) -> Vec<(String, f64)> {
-    let config = Config {
-        database_url: url.to_string(),
-        // The audit trail's key and checkpoints: a fresh directory per run (a PostgreSQL
-        // database is new each run too).
-        audit_dir: Some(
-            std::env::temp_dir()
-                .join(format!("cardroom-audit-bench-{}", std::process::id()))
-                .display()
-                .to_string(),
-        ),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        ..Config::default()
-    };
+    // The audit trail's key and checkpoints: a fresh directory per run (a PostgreSQL
+    // database is new each run too), the builder's.
+    let builder = TestApp::builder()
+        .backend(Backend::Url(url.to_string()))
+        .tune(|c| {
+            // The server's own pool (the tests' is smaller) and 2 HTTP workers.
+            c.pool_size = Config::default().pool_size;
+            c.workers = Some(2);
+        });
     let t_setup = Instant::now();
-    let state = build_state(config).expect("build_state");
+    let app = builder.build();
+    let state = app.state.clone();
     let tables = build_room(&state, n_tables);
     let month = NaiveDate::from_ymd_opt(2026, 10, 1).unwrap();
     let rows = generate(&tables, month);
@@ -675,7 +671,8 @@ fn bench_backend(
     assert_eq!(scanned, r.totals.hands, "the scan reads the report's hands");
 
     // Through the real server: the page and each CSV file.
-    let (addr, handle) = start_server(state.clone());
+    let served = app.serve();
+    let (addr, handle) = (served.addr, served.handle.clone());
     let session = web_session(addr);
     let cookie = format!("cr_session={session}");
     let mut client = Client::new(addr);

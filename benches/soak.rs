@@ -30,7 +30,6 @@
 //! Copied from benches/floor.rs and benches/player.rs (which this bench may not edit): the
 //! room generator, `api_token`, `web_session` and the link minting.
 
-use cardroom::app::build_state;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
@@ -47,13 +46,14 @@ use std::time::{Duration, Instant};
 const SEATS: i32 = 10;
 const GAMES: usize = 10;
 const BATCH: usize = 500;
-const ADMIN_PASSWORD: &str = "bench-admin-password";
+const ADMIN_PASSWORD: &str = ADMIN_PW;
 
 const TARGET_WAL_MB: f64 = 64.0;
 const TARGET_DRIFT: f64 = 0.10;
 
 #[path = "common/mod.rs"]
 mod common;
+use common::app::{Backend, TestApp, ADMIN_PW};
 use common::*;
 
 // ---- the generated room (as benches/floor.rs) --------------------------------------------
@@ -541,15 +541,16 @@ fn main() {
     .expect("temp dir");
     let db_path = dir.path().join("soak.db").display().to_string();
     let wal_path = format!("{db_path}-wal");
-    let config = Config {
-        database_url: format!("sqlite://{db_path}"),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        player_link_rate: 1_000_000,
-        sqlite_synchronous: sync.clone(),
-        ..Config::default()
-    };
-    config.validate().expect("configuration");
+    // Validated when built.
+    let builder = TestApp::builder()
+        .backend(Backend::Url(format!("sqlite://{db_path}")))
+        .tune(|c| {
+            // The server's own pool (the tests' is smaller) and 2 HTTP workers.
+            c.pool_size = Config::default().pool_size;
+            c.workers = Some(2);
+            c.player_link_rate = 1_000_000;
+            c.sqlite_synchronous = sync.clone();
+        });
     println!(
         "soak benchmark: {tables_n} tables × {SEATS} seats, {} seated, {waitlisted} waiting; {writers} floor clients, 1 dashboard/s, {pages} phones polling every {poll_secs} s; {secs} s; SQLite synchronous = {sync}; {cores} cores",
         tables_n * SEATS as usize
@@ -561,7 +562,8 @@ fn main() {
     println!("raw 6-row transaction (before): FULL {raw_full_a:.0}/s, NORMAL {raw_normal_a:.0}/s (FULL costs {:.2}× NORMAL's time)", raw_normal_a / raw_full_a);
 
     let t_setup = Instant::now();
-    let state = build_state(config).expect("build_state");
+    let app = builder.build();
+    let state = app.state.clone();
     let (room, waiting) = build_room(&state, tables_n, waitlisted).expect("generated room");
     let links = Arc::new(mint_links(&state, &waiting, pages).expect("links"));
     if let Some(Ok(p)) = state.db.checkpoint_now() {
@@ -573,7 +575,8 @@ fn main() {
         );
     }
 
-    let (addr, handle) = start_server(state.clone());
+    let served = app.serve();
+    let (addr, handle) = (served.addr, served.handle.clone());
     let token = api_token(addr);
     let session = web_session(addr);
     let shared = Arc::new(Shared::default());

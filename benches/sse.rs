@@ -20,7 +20,6 @@
 //! (250), `SSE_BENCH_SPARE` (`floor` | `tablet`), `SSE_BENCH_CLIENT_THREADS` (1),
 //! `SSE_BENCH_PAUSE_MS` (pause between actions, 5).
 
-use cardroom::app::build_state;
 use cardroom::auth::{issue, TokenKind};
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
@@ -38,11 +37,11 @@ use std::time::{Duration, Instant};
 
 #[path = "common/mod.rs"]
 mod common;
-use common::start_server;
+use common::app::{Backend, TestApp, ADMIN_PW};
 
 const GAMES: usize = 10;
 const SEATS: i32 = 10;
-const ADMIN_PASSWORD: &str = "bench-admin-password";
+const ADMIN_PASSWORD: &str = ADMIN_PW;
 const TARGET_P99_MS: f64 = 10.0;
 /// An action whose call has not reached every client after this long counts as missed.
 const GIVE_UP: Duration = Duration::from_secs(5);
@@ -551,12 +550,16 @@ fn main() {
     );
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = Config {
-        database_url: format!("sqlite://{}", dir.path().join("sse.db").display()),
-        admin_password: Some(ADMIN_PASSWORD.into()),
-        workers: Some(2),
-        ..Config::default()
-    };
+    let builder = TestApp::builder()
+        .backend(Backend::Url(format!(
+            "sqlite://{}",
+            dir.path().join("sse.db").display()
+        )))
+        .tune(|c| {
+            // The server's own pool (the tests' is smaller) and 2 HTTP workers.
+            c.pool_size = Config::default().pool_size;
+            c.workers = Some(2);
+        });
     let spare = if spare_tablet {
         "a second tablet of the table"
     } else {
@@ -564,12 +567,14 @@ fn main() {
     };
     println!("SSE fan-out benchmark: {tables} tables, {clients} SSE clients (per table its tablet + {spare}); SQLite, 2 HTTP workers, {cores} cores; {client_threads} client thread(s)");
     let t = Instant::now();
-    let state = build_state(config).expect("build_state");
+    let app = builder.build();
+    let state = app.state.clone();
     let room =
         build_room(&state, tables, total.div_ceil(GAMES) + 2, tablets_per_table).expect("room");
     println!("setup {:.1} s (not measured)", t.elapsed().as_secs_f64());
 
-    let (addr, handle) = start_server(state.clone());
+    let served = app.serve();
+    let (addr, handle) = (served.addr, served.handle.clone());
     let token = api_token(addr);
     let session = web_session(addr);
     let rss_before = mb(rss_kb("VmHWM:"));
@@ -861,4 +866,5 @@ fn main() {
         .expect("runtime");
     stop.block_on(handle.stop(false));
     drop(state);
+    drop(served);
 }

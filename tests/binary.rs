@@ -3,6 +3,10 @@
 //! asset the public pages link is fetched from it, with its content type, `ETag`, caching and
 //! a `304` on revalidation.
 
+// These tests start `cardroom` themselves (a copy alone in an empty directory, signals, a
+// backup under writes): the process start is what they test, not a harness for the app.
+#[path = "support/app.rs"]
+mod app;
 #[path = "support/browser.rs"]
 mod support;
 

@@ -7,6 +7,8 @@
 //! `tests/run.sh`), which makes a missing browser a failure. Screenshots go to
 //! `target/browser-*.png`.
 
+#[path = "support/app.rs"]
+mod app;
 #[path = "support/browser.rs"]
 mod browser_support;
 

@@ -3,6 +3,8 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/app.rs"]
+mod app;
 #[path = "http/support.rs"]
 mod support;
 

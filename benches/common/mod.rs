@@ -1,7 +1,11 @@
 //! What the benchmarks share (included with `#[path = "common/mod.rs"] mod common;`): the
-//! real app on a local port, a tiny HTTP/1.1 keep-alive client over std::net, percentiles,
+//! test-app builder of the tests (`app`: `TestApp::builder()…build()`, then `.serve()` for the
+//! real app on a local port), a tiny HTTP/1.1 keep-alive client over std::net, percentiles,
 //! PASS/MISS, and the process's memory and CPU from /proc.
 #![allow(dead_code)]
+
+#[path = "../../tests/support/app.rs"]
+pub mod app;
 
 use chrono::Datelike;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -321,48 +325,6 @@ pub fn machine_busy_s() -> f64 {
             Some(busy / 100.0)
         })
         .unwrap_or(f64::NAN)
-}
-
-/// Runs the real app (the same `configure` as the server) on 127.0.0.1 with two workers, in a
-/// thread of its own; returns once it answers `/healthz` (or after 10 s).
-pub fn start_server(
-    state: cardroom::web::state::AppState,
-) -> (SocketAddr, actix_web::dev::ServerHandle) {
-    use actix_web::{App, HttpServer};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let addr = listener.local_addr().expect("local addr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::Builder::new()
-        .name("bench-server".into())
-        .spawn(move || {
-            let sys = actix_web::rt::System::new();
-            sys.block_on(async move {
-                let server = HttpServer::new(move || {
-                    App::new().configure(cardroom::web::configure(state.clone()))
-                })
-                .workers(2)
-                .disable_signals()
-                .listen(listener)
-                .expect("listen")
-                .run();
-                tx.send(server.handle()).expect("send handle");
-                server.await
-            })
-        })
-        .expect("server thread");
-    let handle = rx.recv().expect("server handle");
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    let mut c = Client::new(addr);
-    while std::time::Instant::now() < deadline {
-        if c.get("/healthz", &[])
-            .map(|r| r.status == 200)
-            .unwrap_or(false)
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (addr, handle)
 }
 
 pub type SqlStats =

@@ -56,7 +56,8 @@ async fn room(docs_8: bool) -> Option<Room> {
 async fn demo_room(docs_8: bool) -> Option<Room> {
     let chromedriver = chromedriver_or_skip()?;
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver, guard) = start_chromedriver(&chromedriver, tmp.path());
     if docs_8 && docs_screenshots() {
         let c = open_session(&webdriver, tmp.path(), "chrome-profile-8", 1440, 900).await;

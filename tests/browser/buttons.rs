@@ -123,7 +123,7 @@ async fn the_tablet_shows_the_special_buttons_and_announces_each_special_hand() 
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
-        start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = &server.base;
 

@@ -153,7 +153,7 @@ async fn a_seat_call_is_first_on_the_tablet_announced_once_and_mutable() {
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
-        start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
     let admin = token(&server, "admin", ADMIN_PASSWORD);

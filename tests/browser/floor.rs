@@ -71,7 +71,8 @@ async fn floor_draw_and_call_show_live_in_a_second_browser() {
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
     let started = Instant::now();
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     eprintln!("server with the demo room up after {:?}", started.elapsed());
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
 
@@ -682,7 +683,8 @@ async fn a_drawn_button_shows_its_result_and_a_readable_record() {
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let c = open_session(&webdriver_url, tmp.path(), "chrome-profile-draw", 1440, 900).await;
     let base = &server.base;

@@ -86,7 +86,8 @@ async fn a_phone_joins_from_the_lobby_qr_code_with_a_code_and_answers_its_call()
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
     let token = floor_token(&server);

@@ -97,17 +97,13 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let idle = IDLE_SECS.to_string();
-    let server = start_server_with_env(
-        env!("CARGO_BIN_EXE_cardroom"),
-        tmp.path(),
-        &["--demo"],
-        &[
-            ("CARDROOM_KIOSK_IDLE_SECS", idle.as_str()),
+    let server = browser_app()
+        .tune(|c| {
+            c.kiosk_idle_secs = IDLE_SECS as u32;
             // The code reaches the test's "phone" (the local sink) well within the idle time.
-            ("CARDROOM_NOTIFY_POLL_MS", "200"),
-        ],
-    );
+            c.notify_poll_ms = 200;
+        })
+        .spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
     let token = floor_token(&server);

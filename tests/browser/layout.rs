@@ -56,7 +56,8 @@ async fn staff_pages_fit_the_window_and_seat_menus_open_inside_it() {
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let c = open_session(
         &webdriver_url,

@@ -127,7 +127,7 @@ async fn the_tablet_shows_a_limit_change_and_the_dealer_confirms_it_was_announce
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
-        start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
     let floor = token(&server, FLOOR_USER);

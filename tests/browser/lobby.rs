@@ -212,7 +212,7 @@ async fn the_lobby_fits_a_tv_and_pages_and_night_mode_keeps_its_contrast() {
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
-        start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
     let admin = token(&server, "admin", ADMIN_PASSWORD);

@@ -181,7 +181,7 @@ async fn paired_tablet() -> Option<Tablet> {
     let chromedriver = chromedriver_or_skip()?;
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server =
-        start_server_with_env(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"], &[]);
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = &server.base;
     let token = admin_token(&server);

@@ -60,7 +60,8 @@ async fn player_page_follows_the_list_live_on_a_phone_and_answers_the_call() {
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
     let started = Instant::now();
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     eprintln!("server with the demo room up after {:?}", started.elapsed());
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();

@@ -47,7 +47,7 @@ async fn register_player_in_a_real_browser() {
     let photo = tmp.path().join("portrait.png");
     write_test_png(&photo);
 
-    let server = start_server(env!("CARGO_BIN_EXE_cardroom"), tmp.path());
+    let server = browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &[]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
 
     let mut builder = ClientBuilder::native();

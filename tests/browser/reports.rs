@@ -203,7 +203,8 @@ async fn the_report_page_shows_its_charts_and_the_csv_has_the_same_totals() {
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let db = tmp.path().join("browser.db");
     let (table, game) = a_table_with_a_game(&db);
     let day = seed(&db, table, game);
@@ -482,7 +483,8 @@ async fn the_figures_fit_their_cards_and_eight_games_names_do_not_overlap() {
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let db = tmp.path().join("browser.db");
     let (table, game) = a_table_with_a_game(&db);
     let day = seed(&db, table, game);

@@ -36,7 +36,8 @@ async fn a_ruling_asked_on_the_tablet_reaches_the_board_live_is_decided_and_logg
         return;
     };
     let tmp = tempfile::tempdir().expect("temporary directory");
-    let server = start_server_with_args(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = &server.base;
     let floor = open_session(

@@ -58,11 +58,10 @@ async fn tablet_pairs_follows_a_call_seats_and_flags_an_absence() {
     // Declared first so it is removed last, after the processes using it are gone.
     let tmp = tempfile::tempdir().expect("temporary directory");
     let started = Instant::now();
-    let server = start_server_with_env(
+    let server = browser_app().clock(ClockKind::Test).spawn_binary(
         env!("CARGO_BIN_EXE_cardroom"),
         tmp.path(),
         &["--demo"],
-        &[("CARDROOM_TEST_CLOCK", "1")],
     );
     eprintln!(
         "server with the demo room and the test clock up after {:?}",

@@ -53,12 +53,11 @@ async fn backups_are_listed_made_on_demand_and_a_failure_is_an_alert_until_one_s
 
     // The disk goes wrong: the directory cannot be made (a file is in the way).
     std::fs::write(&blocker, b"x").unwrap();
-    let failing = cardroom::app::build_state({
-        let mut c = crate::support::config(&app.db, false);
-        c.backup_dir = Some(blocker.join("sub").display().to_string());
-        c
-    })
-    .expect("state");
+    let failing = TestApp::builder()
+        .like(&app)
+        .tune(|c| c.backup_dir = Some(blocker.join("sub").display().to_string()))
+        .build()
+        .state;
     let r = cardroom::backup::scheduled(
         &failing.config.database_url,
         &blocker.join("sub"),

@@ -7,8 +7,8 @@
 //! at once.
 
 use crate::floor::eligible_players;
-use crate::support::{config, is_postgres, Resp, TestApp};
-use actix_web::{test, App};
+use crate::support::{is_postgres, Resp, TestApp};
+use actix_web::test;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
@@ -46,9 +46,7 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
     }
     let a = TestApp::new().await;
     // The second "process": its own state (pool, writer thread) on the same database.
-    let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
-    let b =
-        test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
+    let b = TestApp::builder().like(&a).start().await;
 
     let admin = a.admin_token().await;
     let g = json!({"name": "NL 2/5", "variant": "holdem_nl", "small_blind": 200, "big_blind": 500,
@@ -108,7 +106,7 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
         let (a, b) = (&a, &b);
         async move {
             if via_b {
-                let res = test::call_service(b, req).await;
+                let res = b.call_raw(req).await;
                 let status = res.status().as_u16();
                 let body = test::read_body(res).await;
                 (status, String::from_utf8_lossy(&body).into_owned())
@@ -168,7 +166,6 @@ async fn two_processes_racing_seatings_keep_one_seat_per_player_one_player_per_s
         "each seating audited once, losers leave no trace"
     );
     drop(b);
-    drop(state_b);
 }
 
 /// The same 100-simultaneous-seatings race as `floor::a_hundred_simultaneous_seatings…`, the
@@ -179,9 +176,7 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
         return;
     }
     let a = TestApp::new().await;
-    let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
-    let b =
-        test::init_service(App::new().configure(cardroom::web::configure(state_b.clone()))).await;
+    let b = TestApp::builder().like(&a).start().await;
     let admin = a.admin_token().await;
     let g = json!({"name": "NL 1/2", "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
         "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000, "seats": 10});
@@ -219,7 +214,7 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
         let (a, b) = (&a, &b);
         async move {
             if i % 2 == 1 {
-                test::call_service(b, req).await.status().as_u16()
+                b.call_raw(req).await.status().as_u16()
             } else {
                 a.call(req).await.status
             }
@@ -239,7 +234,6 @@ async fn a_hundred_seatings_split_between_two_processes_fill_each_seat_once() {
     players.dedup();
     assert_eq!(players.len(), 10);
     drop(b);
-    drop(state_b);
 }
 
 /// Two "processes" writing at once, each batching its writes: a batch takes the room's turn,
@@ -257,7 +251,7 @@ async fn two_processes_writing_at_once_number_and_chain_every_record_once() {
         return;
     }
     let a = TestApp::new().await;
-    let state_b = cardroom::app::build_state(config(&a.db, false)).expect("second app state");
+    let state_b = TestApp::builder().like(&a).build().state;
     let before = a.with_conn(|c| audit::verify(c).unwrap().records);
     let now = a.state.clock.now();
     let handles: Vec<_> = (0..120)

@@ -61,8 +61,8 @@ fn migrations_apply_revert_and_reapply() {
 
 #[test]
 fn the_audit_log_refuses_updates_and_deletes() {
-    let t = fresh_db();
-    let state = cardroom::app::build_state(config(&t, false)).unwrap();
+    let app = TestApp::builder().build();
+    let state = &app.state;
     let mut c = state.db.conn().unwrap();
     // The first start wrote audit records (room, admin account).
     let n: i64 = cardroom::db::schema::audit_log::table
@@ -81,8 +81,8 @@ fn the_audit_log_refuses_updates_and_deletes() {
 
 #[test]
 fn a_tampered_record_is_found_by_the_chain_check() {
-    let t = fresh_db();
-    let state = cardroom::app::build_state(config(&t, false)).unwrap();
+    let app = TestApp::builder().build();
+    let state = &app.state;
     let mut c = state.db.conn().unwrap();
     // Someone with database access disables the guard and edits record 2.
     let disable = match state.db.backend {

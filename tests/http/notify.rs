@@ -7,17 +7,13 @@
 //! test clock: no sleeps.
 
 use crate::support::*;
-use actix_http::Request;
-use actix_web::body::{to_bytes, BoxBody};
-use actix_web::dev::{Service, ServiceResponse};
-use actix_web::{test, App};
+use actix_web::test;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::channels::Transports;
 use cardroom::notify::link::{self, LinkError, Purpose};
 use cardroom::notify::worker::{Fault, Worker};
-use cardroom::web::state::AppState;
 use chrono::{Duration, NaiveDate};
 use diesel::prelude::*;
 use serde_json::{json, Value};
@@ -28,78 +24,49 @@ use std::sync::{Arc, Mutex};
 
 // ---- the app with message settings ------------------------------------------------------
 
+/// The app with message settings: the test clock, the local sink in a directory of its own,
+/// short retry delays; `Deref`s to its [`TestApp`].
 struct NApp {
-    state: AppState,
-    db: TestDb,
+    app: TestApp,
     config: Config,
-    svc: actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, actix_web::Error>,
-    _sink: tempfile::TempDir,
+}
+
+impl std::ops::Deref for NApp {
+    type Target = TestApp;
+    fn deref(&self) -> &TestApp {
+        &self.app
+    }
 }
 
 impl NApp {
     async fn new(tune: impl FnOnce(&mut Config)) -> NApp {
-        let db = fresh_db();
-        let sink = tempfile::tempdir().unwrap();
-        let mut c = config(&db, true);
-        c.notify_sink = Some(sink.path().join("messages.log").display().to_string());
-        c.public_url = Some("https://room.example".into());
-        c.notify_backoff_ms = 1_000;
-        c.notify_backoff_max_ms = 8_000;
-        c.notify_max_attempts = 5;
-        c.notify_lease_secs = 60;
-        c.notify_timeout_secs = 5;
-        tune(&mut c);
-        c.validate().expect("valid settings");
-        let state = cardroom::app::build_state(c.clone()).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        NApp {
-            state,
-            db,
-            config: c,
-            svc: actix_service::boxed::service(svc),
-            _sink: sink,
-        }
+        let app = TestApp::builder()
+            .clock(ClockKind::Test)
+            .notify_sink()
+            .tune(|c| {
+                c.public_url = Some("https://room.example".into());
+                c.notify_backoff_ms = 1_000;
+                c.notify_backoff_max_ms = 8_000;
+                c.notify_max_attempts = 5;
+                c.notify_lease_secs = 60;
+                c.notify_timeout_secs = 5;
+            })
+            .tune(tune)
+            .start()
+            .await;
+        let config = Config::clone(&app.state.config);
+        NApp { app, config }
     }
 
     /// The server stops and starts again on the same database (the clock's offset is kept:
     /// the test clock is per process, and the restarted "process" continues the same day).
     async fn restart(self) -> NApp {
-        let NApp {
-            state,
-            db,
-            config,
-            svc,
-            _sink,
-        } = self;
-        let offset = state.clock.now() - chrono::Utc::now();
-        drop(svc);
-        drop(state);
-        let state = cardroom::app::build_state(config.clone()).expect("app state");
-        state.clock.advance(offset);
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
+        let offset = self.app.state.clock.now() - chrono::Utc::now();
+        let app = self.app.restart().await;
+        app.state.clock.advance(offset);
         NApp {
-            state,
-            db,
-            config,
-            svc: actix_service::boxed::service(svc),
-            _sink,
-        }
-    }
-
-    async fn call(&self, req: Request) -> Resp {
-        let res = self.svc.call(req).await.expect("service call");
-        let status = res.status().as_u16();
-        let headers = res.headers().clone();
-        let body = to_bytes(res.into_body())
-            .await
-            .map(|b| b.to_vec())
-            .unwrap_or_default();
-        Resp {
-            status,
-            headers,
-            body,
+            app,
+            config: self.config,
         }
     }
 
@@ -182,11 +149,6 @@ impl NApp {
 
     fn advance(&self, d: Duration) {
         self.state.clock.advance(d).expect("the test clock moves");
-    }
-
-    fn with_conn<T>(&self, f: impl FnOnce(&mut cardroom::db::DbConn) -> T) -> T {
-        let mut c = self.state.db.conn().unwrap();
-        f(&mut c)
     }
 
     /// (id, kind, channel, recipient, status) of every message, oldest first.
@@ -1084,7 +1046,7 @@ async fn two_workers_never_send_the_same_message() {
     }
     let n = app.outbox().len();
     // A second "process": its own state and pool on the same database.
-    let other = cardroom::app::build_state(app.config.clone()).unwrap();
+    let other = TestApp::builder().like(&app).build().state;
     other
         .clock
         .advance(app.state.clock.now() - chrono::Utc::now());

@@ -118,13 +118,11 @@ async fn metrics_are_for_the_machine_itself_or_the_token_and_a_seat_call_moves_t
     assert!(metric(&after, "cardroom_db_pool_connections") >= 1.0);
 
     // With a token set, the token is what counts (from anywhere), and nothing else.
-    let mut config = crate::support::config(&app.db, false);
-    config.metrics_token = Some("scrape-token-0123456789".into());
-    let state = cardroom::app::build_state(config).expect("state");
-    let svc = actix_web::test::init_service(
-        actix_web::App::new().configure(cardroom::web::configure(state)),
-    )
-    .await;
+    let with_token = TestApp::builder()
+        .like(&app)
+        .tune(|c| c.metrics_token = Some("scrape-token-0123456789".into()))
+        .start()
+        .await;
     let ask = |auth: Option<&'static str>, peer: &'static str| {
         let mut r = TestRequest::get()
             .uri("/metrics")
@@ -135,27 +133,21 @@ async fn metrics_are_for_the_machine_itself_or_the_token_and_a_seat_call_moves_t
         r.to_request()
     };
     assert_eq!(
-        actix_web::test::call_service(
-            &svc,
-            ask(Some("Bearer scrape-token-0123456789"), "10.1.2.3:1")
-        )
-        .await
-        .status(),
+        with_token
+            .call_raw(ask(Some("Bearer scrape-token-0123456789"), "10.1.2.3:1"))
+            .await
+            .status(),
         200
     );
     assert_eq!(
-        actix_web::test::call_service(
-            &svc,
-            ask(Some("Bearer wrong-token-0123456789x"), "10.1.2.3:1")
-        )
-        .await
-        .status(),
+        with_token
+            .call_raw(ask(Some("Bearer wrong-token-0123456789x"), "10.1.2.3:1"))
+            .await
+            .status(),
         401
     );
     assert_eq!(
-        actix_web::test::call_service(&svc, ask(None, "127.0.0.1:1"))
-            .await
-            .status(),
+        with_token.call_raw(ask(None, "127.0.0.1:1")).await.status(),
         401
     );
 }

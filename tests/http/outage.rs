@@ -542,6 +542,7 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
         pool_size: 40,
         ..cardroom::config::Config::default()
     };
+    // Built by hand: the test is about `build_state` refusing a pool the server cannot hold.
     let err = match cardroom::app::build_state(config) {
         Ok(_) => panic!("a pool of 40 on a server that allows 17 connections started"),
         Err(e) => e.to_string(),
@@ -559,6 +560,7 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
         admin_password: Some(ADMIN_PW.into()),
         ..cardroom::config::Config::default()
     };
+    // Built by hand, as above: `build_state` itself on a server of the test's own settings.
     assert!(cardroom::app::build_state(config).is_ok());
 }
 

@@ -547,7 +547,7 @@ async fn unknown_pages_get_a_translated_404() {
 
 #[actix_web::test]
 async fn a_one_time_admin_password_must_be_changed_first() {
-    use actix_web::{test, App};
+    use actix_web::test;
     let db = fresh_db();
     // First start without CARDROOM_ADMIN_PASSWORD: a one-time password is generated.
     let pw = {
@@ -559,11 +559,12 @@ async fn a_one_time_admin_password_must_be_changed_first() {
             other => panic!("expected a generated password, got {other:?}"),
         }
     };
-    let mut cfg = config(&db, false);
-    cfg.admin_password = None;
-    let state = cardroom::app::build_state(cfg).unwrap();
-    let svc = test::init_service(App::new().configure(cardroom::web::configure(state))).await;
-    let call = |req| test::call_service(&svc, req);
+    let app = TestApp::builder()
+        .db(db)
+        .tune(|c| c.admin_password = None)
+        .start()
+        .await;
+    let call = |req| app.call_raw(req);
     let page = call(TestRequest::get().uri("/login").to_request()).await;
     let pre = page
         .response()

@@ -6,25 +6,20 @@
 //! rate limit; the headers.
 
 use crate::support::*;
-use actix_http::Request;
-use actix_web::body::{to_bytes, BoxBody};
-use actix_web::dev::{Service, ServiceResponse};
-use actix_web::{test, App};
+use actix_web::test;
 use base64::Engine;
 use cardroom::auth::Keys;
 use cardroom::config::Config;
 use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link;
-use cardroom::web::state::AppState;
 use chrono::{Duration, NaiveDate};
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
+/// The app on the test clock with a game and an open table 7; `Deref`s to its [`TestApp`].
 struct PApp {
-    state: AppState,
-    _db: TestDb,
-    svc: actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, actix_web::Error>,
+    app: TestApp,
     admin: String,
     game: i64,
     table: i64,
@@ -39,19 +34,21 @@ const NAMES: [&str; 6] = [
     "Filipe Cruz",
 ];
 
+impl std::ops::Deref for PApp {
+    type Target = TestApp;
+    fn deref(&self) -> &TestApp {
+        &self.app
+    }
+}
+
 impl PApp {
     async fn new(tune: impl FnOnce(&mut Config)) -> PApp {
-        let db = fresh_db();
-        let mut c = config(&db, true);
-        tune(&mut c);
-        c.validate().expect("valid settings");
-        let state = cardroom::app::build_state(c).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
         let mut app = PApp {
-            state,
-            _db: db,
-            svc: actix_service::boxed::service(svc),
+            app: TestApp::builder()
+                .clock(ClockKind::Test)
+                .tune(tune)
+                .start()
+                .await,
             admin: String::new(),
             game: 0,
             table: 0,
@@ -83,21 +80,6 @@ impl PApp {
             .await;
         assert_eq!(r.status, 200, "{}", r.text());
         app
-    }
-
-    async fn call(&self, req: Request) -> Resp {
-        let res = self.svc.call(req).await.expect("service call");
-        let status = res.status().as_u16();
-        let headers = res.headers().clone();
-        let body = to_bytes(res.into_body())
-            .await
-            .map(|b| b.to_vec())
-            .unwrap_or_default();
-        Resp {
-            status,
-            headers,
-            body,
-        }
     }
 
     async fn post(&self, uri: &str, body: Value) -> Resp {
@@ -149,16 +131,6 @@ impl PApp {
                 .to_request(),
         )
         .await
-    }
-
-    fn with_conn<T>(&self, f: impl FnOnce(&mut cardroom::db::DbConn) -> T) -> T {
-        let mut c = self.state.db.conn().unwrap();
-        f(&mut c)
-    }
-
-    fn audit_count(&self) -> i64 {
-        use cardroom::db::schema::audit_log::dsl::*;
-        self.with_conn(|c| audit_log.count().get_result(c).unwrap())
     }
 
     fn advance(&self, d: Duration) {

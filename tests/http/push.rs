@@ -5,7 +5,7 @@
 //! another through `NOTIFY`/`LISTEN`.
 
 use crate::pages::{eligible_players, nl_game};
-use crate::support::{config, is_postgres, TestApp, ADMIN_PW};
+use crate::support::{is_postgres, TestApp, ADMIN_PW};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
 use actix_web::test::TestRequest;
@@ -600,18 +600,15 @@ async fn on_postgresql_an_event_written_by_one_process_reaches_the_streams_of_an
     }
     let a = TestApp::new().await;
     let (token, admin) = room(&a, 3).await;
-    let b = cardroom::app::build_state(config(&a.db, false)).expect("second process");
+    let b_app = TestApp::builder().like(&a).start().await;
+    let b = &b_app.state;
     b.push.set_fallback(Duration::from_secs(3600));
-    let b_svc = actix_web::test::init_service(
-        actix_web::App::new().configure(cardroom::web::configure(b.clone())),
-    )
-    .await;
     let start = last_seq(&a);
     let req = TestRequest::get()
         .uri(&format!("/floor/stream?since={start}"))
         .cookie(admin.c())
         .to_request();
-    let mut s = Sse::open(actix_web::test::call_service(&b_svc, req).await).await;
+    let mut s = Sse::open(b_app.call_raw(req).await).await;
     // B's hub has subscribed this stream, listens, and has read once after listening: from
     // now on only a notification (or B's own writes, and there are none) wakes it.
     let deadline = Instant::now() + PATIENCE;

@@ -59,15 +59,16 @@ async fn commits_are_synchronous_full_by_default_and_normal_when_configured() {
     let mut cfg = config(&db, false);
     cfg.sqlite_synchronous = "normal".into();
     assert!(cfg.validate().is_ok());
-    let state = cardroom::app::build_state(cfg).expect("app state");
-    let svc = actix_web::test::init_service(
-        actix_web::App::new().configure(cardroom::web::configure(state.clone())),
-    )
-    .await;
+    let app = TestApp::builder()
+        .db(db)
+        .tune(|c| c.sqlite_synchronous = "normal".into())
+        .start()
+        .await;
+    let (state, db) = (&app.state, &app.db);
     let req = actix_web::test::TestRequest::get()
         .uri("/healthz")
         .to_request();
-    let res = actix_web::test::call_service(&svc, req).await;
+    let res = app.call_raw(req).await;
     assert_eq!(res.status().as_u16(), 200);
     let mut c = state.db.conn().expect("conn");
     assert_eq!(pragma(&mut c, "synchronous"), 1, "1 = NORMAL");
@@ -78,7 +79,7 @@ async fn commits_are_synchronous_full_by_default_and_normal_when_configured() {
         .v;
     assert_eq!(n, 1);
 
-    let mut bad = config(&db, false);
+    let mut bad = config(db, false);
     bad.sqlite_synchronous = "off".into();
     assert_eq!(
         bad.validate().unwrap_err().setting,

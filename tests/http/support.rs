@@ -1,120 +1,18 @@
-//! TestApp: the real app (same `configure`) on a fresh database per test — a temp SQLite
-//! file, or with `CARDROOM_TEST_DB=postgres` a new database on the PostgreSQL server named
-//! by `CARDROOM_TEST_PG` (the test command starts one on loopback).
+//! What the HTTP tests share: the app from `TestApp::builder()` (`tests/support/app.rs`: a
+//! fresh database per test — a temp SQLite file, or with `CARDROOM_TEST_DB=postgres` a new
+//! database on the PostgreSQL server named by `CARDROOM_TEST_PG`), and the requests, sign-ins
+//! and reads the tests make on it.
 
 #![allow(dead_code)]
 
 use actix_http::Request;
 use actix_web::body::{to_bytes, BoxBody};
 use actix_web::dev::{Service, ServiceResponse};
-use actix_web::{test, App};
-use cardroom::config::Config;
-use cardroom::web::state::AppState;
+use actix_web::test;
 use diesel::prelude::*;
 use serde_json::Value;
 
-pub const ADMIN_PW: &str = "admin-test-password";
-pub const STAFF_PW: &str = "staff-test-password";
-
-pub struct TestDb {
-    pub url: String,
-    _dir: Option<tempfile::TempDir>,
-    /// On PostgreSQL: the server's URL and this test's database, dropped with the `TestDb`
-    /// (the suite makes ~290 of them on one cluster; kept, they filled a CI machine's disk).
-    pg_database: Option<(String, String)>,
-    /// The audit trail's key and signed checkpoints (each test its own, on both backends).
-    pub audit: tempfile::TempDir,
-}
-
-pub fn is_postgres() -> bool {
-    std::env::var("CARDROOM_TEST_DB")
-        .map(|v| v == "postgres")
-        .unwrap_or(false)
-}
-
-/// A fresh, empty database for one test.
-pub fn fresh_db() -> TestDb {
-    if is_postgres() {
-        let base = std::env::var("CARDROOM_TEST_PG")
-            .expect("CARDROOM_TEST_PG must name the test PostgreSQL server");
-        let name = format!("cardroom_t_{}", rand_suffix());
-        let mut admin =
-            diesel::PgConnection::establish(&base).expect("connect to the test PostgreSQL server");
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .expect("create test database");
-        let url = match base.rfind('/') {
-            Some(i) => format!("{}/{}", &base[..i], name),
-            None => panic!("CARDROOM_TEST_PG must end with /database"),
-        };
-        TestDb {
-            url,
-            _dir: None,
-            pg_database: Some((base, name)),
-            audit: tempfile::tempdir().expect("temp dir"),
-        }
-    } else {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!("sqlite://{}", dir.path().join("test.db").display());
-        TestDb {
-            url,
-            _dir: Some(dir),
-            pg_database: None,
-            audit: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-}
-
-impl Drop for TestDb {
-    /// A passed test's PostgreSQL database is dropped (`WITH (FORCE)`: the app's pool, its
-    /// scheduler and its `LISTEN` connection may still be connected). A failed test's is kept
-    /// for a look at what it left.
-    fn drop(&mut self) {
-        let Some((base, name)) = self.pg_database.take() else {
-            return;
-        };
-        if std::thread::panicking() {
-            eprintln!("test database kept for inspection: {}", self.url);
-            return;
-        }
-        let dropped = diesel::PgConnection::establish(&base).and_then(|mut admin| {
-            diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                .execute(&mut admin)
-                .map_err(diesel::ConnectionError::CouldntSetupConfiguration)
-        });
-        if let Err(e) = dropped {
-            eprintln!("could not drop test database {name}: {e}");
-        }
-    }
-}
-
-fn rand_suffix() -> String {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    let n = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("{:x}{:x}", n, std::process::id())
-}
-
-pub fn config(db: &TestDb, test_clock: bool) -> Config {
-    Config {
-        database_url: db.url.clone(),
-        admin_password: Some(ADMIN_PW.into()),
-        secret: Some("test-secret-test-secret-test-secret-0123".into()),
-        test_clock,
-        pool_size: 4,
-        audit_dir: Some(db.audit.path().display().to_string()),
-        ..Config::default()
-    }
-}
-
-pub struct TestApp {
-    pub state: AppState,
-    svc: actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, actix_web::Error>,
-    /// Last, so that the app is dropped before its database is.
-    pub db: TestDb,
-}
+pub use crate::app::*;
 
 pub struct Resp {
     pub status: u16,
@@ -161,73 +59,6 @@ impl Resp {
 }
 
 impl TestApp {
-    pub async fn new() -> TestApp {
-        Self::with_clock(false).await
-    }
-
-    pub async fn with_clock(test_clock: bool) -> TestApp {
-        let db = fresh_db();
-        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp {
-            state,
-            db,
-            svc: actix_service::boxed::service(svc),
-        }
-    }
-
-    /// The app with some settings changed (on a fresh database).
-    pub async fn tuned(tune: impl FnOnce(&mut Config)) -> TestApp {
-        let db = fresh_db();
-        let mut c = config(&db, false);
-        tune(&mut c);
-        c.validate().expect("valid settings");
-        let state = cardroom::app::build_state(c).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp {
-            state,
-            db,
-            svc: actix_service::boxed::service(svc),
-        }
-    }
-
-    /// The app on a database of the caller's (e.g. on a PostgreSQL cluster the test stops
-    /// and restarts itself).
-    pub async fn on_url(url: &str, test_clock: bool) -> TestApp {
-        let db = TestDb {
-            url: url.to_string(),
-            _dir: None,
-            pg_database: None,
-            audit: tempfile::tempdir().expect("temp dir"),
-        };
-        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp {
-            state,
-            db,
-            svc: actix_service::boxed::service(svc),
-        }
-    }
-
-    /// The server stops and starts again on the same database (nothing kept in memory).
-    pub async fn restart(self) -> TestApp {
-        let TestApp { state, db, svc } = self;
-        let test_clock = state.config.test_clock;
-        drop(svc);
-        drop(state);
-        let state = cardroom::app::build_state(config(&db, test_clock)).expect("app state");
-        let svc =
-            test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
-        TestApp {
-            state,
-            db,
-            svc: actix_service::boxed::service(svc),
-        }
-    }
-
     pub async fn call(&self, req: Request) -> Resp {
         let res = self.svc.call(req).await.expect("service call");
         let status = res.status().as_u16();

@@ -1,5 +1,5 @@
-//! Helpers for the real-browser test (`tests/browser.rs` and its modules in `tests/browser/`): free ports, process guards that
-//! kill what they started, a tiny raw-TCP HTTP probe, the server and chromedriver launchers,
+//! Helpers for the real-browser test (`tests/browser.rs` and its modules in `tests/browser/`):
+//! the server (from `support/app.rs`) and chromedriver launchers, a tiny raw-TCP HTTP probe,
 //! and failure messages that show where the browser was.
 
 #![allow(dead_code)]
@@ -7,21 +7,24 @@
 use fantoccini::error::CmdError;
 use fantoccini::{Client, ClientBuilder, Locator};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Password given to the server for the `admin` account created on first start.
-pub const ADMIN_PASSWORD: &str = "browser-test-pass";
-/// 40 characters: the server wants at least 32.
-pub const SECRET: &str = "browser-test-secret-0123456789abcdefghij";
+/// The server the browser tests drive is `TestApp::builder()…spawn_binary(..)`
+/// (`support/app.rs`), usually through [`browser_app`]; its process helpers are shared from there.
+// Not every includer uses each of them (tests/binary.rs starts its server itself).
+#[allow(unused_imports)]
+pub use crate::app::{
+    free_port, http_head, http_status, Backend, ChildGuard, ClockKind, Server, TestApp,
+    TestAppBuilder, ADMIN_PW as ADMIN_PASSWORD, SECRET,
+};
 
-/// A port that was free a moment ago (bind to port 0, read it, release it).
-pub fn free_port() -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0 to find a free port");
-    l.local_addr().expect("local_addr").port()
+/// The app as the browser tests run it: the real binary (`spawn_binary`) on SQLite, a file
+/// in the test's directory that the test may open too (as `tests/run.sh` runs them).
+pub fn browser_app<'a>() -> TestAppBuilder<'a> {
+    TestApp::builder().backend(Backend::Sqlite)
 }
 
 /// chromedriver, or None when it is not installed and the test is to be skipped (it says
@@ -74,94 +77,6 @@ fn is_executable(p: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// A child process (in its own process group) that is killed, with everything it started,
-/// when the guard is dropped, including when the test panics.
-pub struct ChildGuard {
-    name: &'static str,
-    child: Child,
-}
-
-impl ChildGuard {
-    /// Spawns `cmd` in a new process group so that dropping the guard also ends grandchildren
-    /// (chromedriver's browser processes).
-    pub fn spawn(name: &'static str, mut cmd: Command) -> ChildGuard {
-        cmd.process_group(0);
-        let child = cmd
-            .spawn()
-            .unwrap_or_else(|e| panic!("could not start {name} ({cmd:?}): {e}"));
-        ChildGuard { name, child }
-    }
-
-    pub fn id(&self) -> u32 {
-        self.child.id()
-    }
-
-    /// `Some(status)` if the process has already exited.
-    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
-        self.child.try_wait().ok().flatten()
-    }
-
-    fn signal_group(&self, signal: &str) {
-        let _ = Command::new("kill")
-            .args([signal, "--", &format!("-{}", self.child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-    }
-}
-
-impl Drop for ChildGuard {
-    fn drop(&mut self) {
-        if self.exited().is_none() {
-            // Polite first (chromedriver then closes its browsers), then certain.
-            self.signal_group("-TERM");
-            let deadline = Instant::now() + Duration::from_secs(3);
-            while Instant::now() < deadline && self.exited().is_none() {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        }
-        // Whatever is left of the group (browser helpers, a stuck process).
-        self.signal_group("-KILL");
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = self.name;
-    }
-}
-
-/// A minimal `GET path` over HTTP/1.1 on a raw TCP connection: the answer's head (status
-/// line and headers), read until `done` says enough arrived; `None` when nothing answered.
-fn http_head(addr: SocketAddr, path: &str, done: fn(&[u8]) -> bool) -> Option<String> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(3))).ok()?;
-    s.set_write_timeout(Some(Duration::from_secs(3))).ok()?;
-    let req =
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: */*\r\n\r\n");
-    s.write_all(req.as_bytes()).ok()?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 1024];
-    while !done(&buf) && buf.len() < 16384 {
-        match s.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(_) => break,
-        }
-    }
-    Some(String::from_utf8_lossy(&buf).into_owned())
-}
-
-/// `GET path`'s status code, or `None` when nothing usable answered.
-pub fn http_status(addr: SocketAddr, path: &str) -> Option<u16> {
-    // The status line is all we need.
-    let text = http_head(addr, path, |b| b.windows(2).any(|w| w == b"\r\n"))?;
-    let line = text.lines().next()?;
-    let mut parts = line.split_whitespace();
-    let proto = parts.next()?;
-    if !proto.starts_with("HTTP/") {
-        return None;
-    }
-    parts.next()?.parse().ok()
-}
-
 /// The `Location` of the answer to `GET path` (a redirect), if any.
 pub fn http_location(addr: SocketAddr, path: &str) -> Option<String> {
     let text = http_head(addr, path, |b| b.windows(4).any(|w| w == b"\r\n\r\n"))?;
@@ -197,79 +112,6 @@ pub fn wait_for_tcp(
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-}
-
-/// The real server binary, running `serve` on a fresh SQLite file in `dir`.
-pub struct Server {
-    pub base: String,
-    pub addr: SocketAddr,
-    _guard: ChildGuard,
-}
-
-/// Starts `cardroom serve` and waits (up to 30 s) for `GET /healthz` to answer 200. A port
-/// taken between choosing and binding it makes the server exit early: then another port is
-/// tried (three attempts).
-pub fn start_server(bin: &str, dir: &Path) -> Server {
-    start_server_with_args(bin, dir, &[])
-}
-
-/// Like [`start_server`], with extra arguments after `serve` (e.g. `&["--demo"]`, which loads
-/// the demo room into the fresh database before the server answers).
-pub fn start_server_with_args(bin: &str, dir: &Path, args: &[&str]) -> Server {
-    let db = dir.join("browser.db");
-    let mut last_problem = String::new();
-    for attempt in 1..=3 {
-        let port = free_port();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let mut cmd = Command::new(bin);
-        cmd.arg("serve")
-            .args(args)
-            // The repository root, where the server finds `static/`.
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::null());
-        // Nothing from the environment of the test run (CARDROOM_TEST_*, a developer's
-        // settings) reaches the server; only what is set here.
-        for (k, _) in std::env::vars_os() {
-            if k.to_string_lossy().starts_with("CARDROOM_") {
-                cmd.env_remove(&k);
-            }
-        }
-        cmd.env("CARDROOM_BIND", addr.to_string())
-            .env(
-                "CARDROOM_DATABASE_URL",
-                format!("sqlite://{}", db.display()),
-            )
-            .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
-            .env("CARDROOM_SECRET", SECRET)
-            // A file that does not exist: a developer's ./cardroom.toml must not apply.
-            .env("CARDROOM_CONFIG", dir.join("no-such-config.toml"))
-            .env("CARDROOM_WORKERS", "2")
-            .env("RUST_LOG", "warn");
-        let mut guard = ChildGuard::spawn("cardroom serve", cmd);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if http_status(addr, "/healthz") == Some(200) {
-                return Server {
-                    base: format!("http://{addr}"),
-                    addr,
-                    _guard: guard,
-                };
-            }
-            if let Some(status) = guard.exited() {
-                last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
-                eprintln!("{last_problem}");
-                break;
-            }
-            if Instant::now() >= deadline {
-                panic!(
-                    "`cardroom serve` on {addr} did not answer GET /healthz with 200 within 30 s (last answer: {:?})",
-                    http_status(addr, "/healthz")
-                );
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-    panic!("could not start the server: {last_problem}");
 }
 
 /// chromedriver on a free port; the WebDriver URL and its guard.
@@ -583,70 +425,6 @@ pub fn write_test_png(path: &Path) {
     });
     img.save(path)
         .unwrap_or_else(|e| panic!("could not write test PNG {}: {e}", path.display()));
-}
-
-/// Like [`start_server_with_args`], with extra `CARDROOM_*` (or other) environment variables
-/// for the server, set after the ones every browser test uses (so they may override them),
-/// e.g. `&[("CARDROOM_TEST_CLOCK", "1")]`.
-pub fn start_server_with_env(
-    bin: &str,
-    dir: &Path,
-    args: &[&str],
-    envs: &[(&str, &str)],
-) -> Server {
-    let db = dir.join("browser.db");
-    let mut last_problem = String::new();
-    for attempt in 1..=3 {
-        let port = free_port();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-        let mut cmd = Command::new(bin);
-        cmd.arg("serve")
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .stdin(Stdio::null());
-        for (k, _) in std::env::vars_os() {
-            if k.to_string_lossy().starts_with("CARDROOM_") {
-                cmd.env_remove(&k);
-            }
-        }
-        cmd.env("CARDROOM_BIND", addr.to_string())
-            .env(
-                "CARDROOM_DATABASE_URL",
-                format!("sqlite://{}", db.display()),
-            )
-            .env("CARDROOM_ADMIN_PASSWORD", ADMIN_PASSWORD)
-            .env("CARDROOM_SECRET", SECRET)
-            .env("CARDROOM_CONFIG", dir.join("no-such-config.toml"))
-            .env("CARDROOM_WORKERS", "2")
-            .env("RUST_LOG", "warn");
-        for (k, v) in envs {
-            cmd.env(k, v);
-        }
-        let mut guard = ChildGuard::spawn("cardroom serve", cmd);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if http_status(addr, "/healthz") == Some(200) {
-                return Server {
-                    base: format!("http://{addr}"),
-                    addr,
-                    _guard: guard,
-                };
-            }
-            if let Some(status) = guard.exited() {
-                last_problem = format!("attempt {attempt}: `cardroom serve` on {addr} exited early: {status} (its stderr is above)");
-                eprintln!("{last_problem}");
-                break;
-            }
-            if Instant::now() >= deadline {
-                panic!(
-                    "`cardroom serve` on {addr} did not answer GET /healthz with 200 within 30 s (last answer: {:?})",
-                    http_status(addr, "/healthz")
-                );
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-    panic!("could not start the server: {last_problem}");
 }
 
 /// One HTTP/1.1 request on a raw TCP connection (`Connection: close`, 10 s timeouts), with an
