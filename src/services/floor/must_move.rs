@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::game::TablePolicy;
+use crate::domain::refusal::{SeatRefusal, TableRefusal};
 
 /// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
 /// single table), when the game runs must-move tables; a balanced game (BSOP 58) has none.
@@ -270,13 +271,12 @@ pub(super) fn must_move_due_for(
             } else {
                 "small_blind"
             };
-            Some(
-                Problem::new("err-seat-waits-for-must-move")
-                    .arg("alias", alias)
-                    .arg("table", m.number)
-                    .arg("seat", seat_no)
-                    .arg("position", position),
-            )
+            Some(Problem::from(SeatRefusal::WaitsForMustMove {
+                alias: alias.clone(),
+                table: m.number,
+                seat: *seat_no,
+                position,
+            }))
         }
         _ => None,
     };
@@ -322,9 +322,7 @@ pub(super) fn refuse_before_rejoin(
     match rejoin_not_before(conn, profile, game_id, player_id, now)? {
         Some(from) => {
             let time = from.with_timezone(&tz).format("%H:%M").to_string();
-            Err(AppError::Conflict(
-                Problem::new("err-must-move-rejoin-later").arg("time", time),
-            ))
+            Err(SeatRefusal::MustMoveRejoinLater { time }.into())
         }
         None => Ok(()),
     }
@@ -399,13 +397,13 @@ pub fn refuse_must_move(
 ) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let t = table(conn, s.table_id)?;
     if !t.must_move {
-        return Err(conflict("err-not-must-move-table"));
+        return Err(TableRefusal::NotMustMoveTable.into());
     }
-    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             seatings::table
@@ -420,7 +418,7 @@ pub fn refuse_must_move(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let ended = seating(conn, s.id)?;
     cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;

@@ -1,6 +1,7 @@
 //! Seat-change requests (PT-2007 12, BSOP 51).
 
 use super::*;
+use crate::domain::refusal::SeatRefusal;
 
 pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
     Ok(crate::native!(conn, |dbc| seat_change_requests::table
@@ -20,7 +21,7 @@ pub fn request_seat_change(
 ) -> AppResult<SeatChangeRow> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let open: i64 = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::player_id.eq(s.player_id))
@@ -28,7 +29,7 @@ pub fn request_seat_change(
         .count()
         .get_result(dbc))?;
     if open > 0 {
-        return Err(conflict("err-seat-change-open"));
+        return Err(SeatRefusal::SeatChangeOpen.into());
     }
     let row = SeatChangeRow {
         id: next_seq(conn, "seat_change")?,
@@ -43,7 +44,7 @@ pub fn request_seat_change(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-seat-change-open")
+            AppError::from(SeatRefusal::SeatChangeOpen)
         } else {
             e.into()
         }
@@ -77,7 +78,7 @@ pub fn cancel_seat_change(
 ) -> AppResult<SeatChangeRow> {
     let r = seat_change(conn, id)?;
     if r.state != "open" {
-        return Err(conflict("err-seat-change-not-open"));
+        return Err(SeatRefusal::SeatChangeNotOpen.into());
     }
     cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
     let after = seat_change(conn, id)?;

@@ -3,6 +3,7 @@
 //! scheduler's pass.
 
 use super::*;
+use crate::domain::refusal::TableRefusal;
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
 pub(super) fn apply_table_rules(
@@ -214,10 +215,10 @@ pub fn open_table(
 ) -> AppResult<TableRow> {
     let t = table(conn, table_id)?;
     let Some(game_id) = t.game_id else {
-        return Err(conflict("err-table-no-game"));
+        return Err(TableRefusal::NoGame.into());
     };
     if t.state != "closed" {
-        return Err(conflict("err-table-already-open"));
+        return Err(TableRefusal::AlreadyOpen.into());
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(

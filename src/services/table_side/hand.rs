@@ -2,6 +2,7 @@
 //! hand" tap.
 
 use super::*;
+use crate::domain::refusal::TableRefusal;
 
 /// The dealer marks a seat as resting (sitting out, PT-2007 13) or as not having bet in the
 /// hand being played (PT-2007 89); the next "new hand" tap counts it.
@@ -82,7 +83,7 @@ pub fn new_hand(
 )> {
     let t = table(conn, table_id)?;
     let Some(state) = crate::domain::table::TableState::parse(&t.state) else {
-        return Err(conflict("err-table-not-running"));
+        return Err(TableRefusal::NotRunning.into());
     };
     let seated: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
