@@ -240,6 +240,7 @@ mod tests {
     /// message.
     const ARGS_FOR_PROGRAMS: &[(&str, &str)] = &[
         ("SeatRefusal::MinStay", "until"),
+        ("CagnotteRefusal::RakeOverCap", "percent"),
         ("MoveRefusal::FirstHourAboveMax", "until"),
         ("JoinRefusal::Busy", "seconds"),
         ("JoinRefusal::Busy", "limit"),
