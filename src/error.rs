@@ -5,6 +5,7 @@
 //! language by the error middleware (`web::errors`), as JSON under `/api` and as a page
 //! elsewhere. A 5xx logs the detail and shows the user only a reference-free apology.
 
+use crate::domain::refusal::{CatalogRefusal, GeneralRefusal};
 use crate::domain::{FieldError, Problem};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
@@ -278,7 +279,14 @@ impl From<actix_web::Error> for AppError {
 /// wrapped. Only rows written before the amount bounds existed (or by hand) can cause it.
 impl From<crate::domain::money::Overflow> for AppError {
     fn from(_: crate::domain::money::Overflow) -> Self {
-        AppError::Conflict(Problem::new("err-money-overflow"))
+        AppError::Conflict(GeneralRefusal::MoneyOverflow.into())
+    }
+}
+
+/// A typed refusal of the state: 409 with its key and arguments.
+impl<R: CatalogRefusal> From<R> for AppError {
+    fn from(r: R) -> Self {
+        AppError::Conflict(r.problem())
     }
 }
 

@@ -10,6 +10,7 @@
 //! after the hour (the dealer's new-hand tap, or the floor's confirmation); the next session
 //! starts at that instant.
 
+use super::refusal::CagnotteRefusal;
 use super::{FieldError, Problem};
 use chrono::{DateTime, Duration, Utc};
 
@@ -111,10 +112,10 @@ pub fn check_settings(
 /// never more than is due (less is recorded as such and shows as a difference).
 pub fn check_collected(collected: i64, due: i64) -> Result<(), Problem> {
     if collected < 0 {
-        return Err(Problem::new("err-amount-negative"));
+        return Err(CagnotteRefusal::AmountNegative.into());
     }
     if collected > due {
-        return Err(Problem::new("rules-cagnotte-over-due").arg("max", due));
+        return Err(CagnotteRefusal::OverDue { max: due }.into());
     }
     Ok(())
 }
@@ -144,9 +145,11 @@ pub fn check_session_percent(bp: i32) -> Result<(), Problem> {
     if (SESSION_PERCENT_MIN_BP..=SESSION_PERCENT_MAX_BP).contains(&bp) {
         Ok(())
     } else {
-        Err(Problem::new("rules-cagnotte-session-percent")
-            .arg("min", SESSION_PERCENT_MIN_BP / 100)
-            .arg("max", SESSION_PERCENT_MAX_BP / 100))
+        Err(CagnotteRefusal::SessionPercent {
+            min: SESSION_PERCENT_MIN_BP / 100,
+            max: SESSION_PERCENT_MAX_BP / 100,
+        }
+        .into())
     }
 }
 
@@ -154,7 +157,7 @@ pub fn check_session_percent(bp: i32) -> Result<(), Problem> {
 /// needs a new game.
 pub fn check_mode_change(game_running: bool) -> Result<(), Problem> {
     if game_running {
-        Err(Problem::new("rules-cagnotte-mode-fixed"))
+        Err(CagnotteRefusal::ModeFixed.into())
     } else {
         Ok(())
     }
@@ -200,13 +203,13 @@ pub fn check_rake(
     no_flop_no_drop: bool,
 ) -> Result<(), Problem> {
     if pot < 0 || rake < 0 {
-        return Err(Problem::new("rules-rake-negative"));
+        return Err(CagnotteRefusal::RakeNegative.into());
     }
     if preflop_no_bet && no_flop_no_drop && rake > 0 {
-        return Err(Problem::new("rules-rake-no-flop-no-drop"));
+        return Err(CagnotteRefusal::RakeNoFlopNoDrop.into());
     }
     if rake > pot {
-        return Err(Problem::new("rules-rake-over-pot"));
+        return Err(CagnotteRefusal::RakeOverPot.into());
     }
     let allowed = max_rake(
         pot,
@@ -221,14 +224,19 @@ pub fn check_rake(
             round_down_to_chip(c, smallest_chip)
                 < percent_of(pot, max_bp.min(HAND_RAKE_MAX_BP), smallest_chip)
         });
-        let key = if capped {
-            "rules-rake-over-cap"
+        let percent = format_bp(max_bp.min(HAND_RAKE_MAX_BP));
+        return Err(if capped {
+            CagnotteRefusal::RakeOverCap {
+                max: allowed,
+                percent,
+            }
         } else {
-            "rules-rake-over-percent"
-        };
-        return Err(Problem::new(key)
-            .arg("max", allowed)
-            .arg("percent", format_bp(max_bp.min(HAND_RAKE_MAX_BP))));
+            CagnotteRefusal::RakeOverPercent {
+                max: allowed,
+                percent,
+            }
+        }
+        .into());
     }
     Ok(())
 }
@@ -252,13 +260,13 @@ pub fn check_boards(
     preflop_no_bet: bool,
 ) -> Result<(), Problem> {
     if !(1..=BOARDS_MAX).contains(&boards) {
-        return Err(Problem::new("rules-boards-range").arg("max", BOARDS_MAX));
+        return Err(CagnotteRefusal::BoardsRange { max: BOARDS_MAX }.into());
     }
     if boards > 1 && preflop_no_bet {
-        return Err(Problem::new("rules-boards-no-bet"));
+        return Err(CagnotteRefusal::BoardsNoBet.into());
     }
     if boards > 1 && rake == 0 && allowed > 0 {
-        return Err(Problem::new("rules-boards-rake-missing").arg("max", allowed));
+        return Err(CagnotteRefusal::BoardsRakeMissing { max: allowed }.into());
     }
     Ok(())
 }
@@ -689,7 +697,7 @@ mod tests {
         // Run twice: the rake is taken whatever the agreement; one board may go unraked.
         assert_eq!(
             check_boards(2, 0, allowed, false).unwrap_err(),
-            Problem::new("rules-boards-rake-missing").arg("max", 500)
+            Problem::from(CagnotteRefusal::BoardsRakeMissing { max: 500 })
         );
         assert!(check_boards(1, 0, allowed, false).is_ok());
         // A pot too small to bear a chip of rake asks for none.

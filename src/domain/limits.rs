@@ -16,6 +16,7 @@
 use super::cagnotte::{check_settings, SessionBase};
 use super::error::{Errors, FieldError, Problem};
 use super::money;
+use super::refusal::LimitRefusal;
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
@@ -176,7 +177,7 @@ pub fn check_same_limit(from: &Limits, to: &Limits, to_table: i32) -> Result<(),
     if from == to {
         Ok(())
     } else {
-        Err(Problem::new("limits-err-transfer-other-limit").arg("table", to_table))
+        Err(LimitRefusal::TransferOtherLimit { table: to_table }.into())
     }
 }
 

@@ -23,6 +23,7 @@ pub mod money;
 pub mod player;
 pub mod profile;
 pub mod receipt;
+pub mod refusal;
 pub mod remote_join;
 pub mod ruling;
 pub mod seat_pref;

@@ -20,6 +20,7 @@
 
 use super::enums::string_enum;
 use super::error::{FieldError, Problem};
+use super::refusal::RulingRefusal;
 use super::table::TableState;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -252,9 +253,9 @@ pub fn check_reconstruction(
 ) -> Result<i64, Refusal> {
     const F: &str = "reconstruction";
     if let Some(why) = late {
-        return Err(Refusal::Rule(
-            Problem::new("err-ruling-reconstruction-late").arg("why", why.as_str()),
-        ));
+        return Err(Refusal::Rule(Problem::from(
+            RulingRefusal::ReconstructionLate { why: why.as_str() },
+        )));
     }
     if from.is_empty() {
         return Err(Refusal::Field(FieldError::new(
@@ -319,7 +320,7 @@ pub enum Refusal {
 /// member and confirmed by another; the same person twice is refused.
 pub fn check_second_staff(recorded_by: i64, confirmer: i64) -> Result<(), Problem> {
     if recorded_by == confirmer {
-        return Err(Problem::new("err-ruling-same-staff"));
+        return Err(RulingRefusal::SameStaff.into());
     }
     Ok(())
 }

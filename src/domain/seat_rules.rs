@@ -10,6 +10,7 @@
 use super::error::Problem;
 use super::game::LimitClass;
 use super::profile::RuleProfile;
+use super::refusal::{ChipsRefusal, MoveRefusal, SeatRefusal, TableNotice};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
 use serde::Serialize;
 
@@ -185,27 +186,27 @@ pub fn buyin_requirement(
 /// `rules-buyin-above-max` {max}.
 pub fn check_buyin(req: &BuyinRequirement, amount: i64) -> Result<(), Problem> {
     if amount <= 0 {
-        return Err(Problem::new("rules-amount-not-positive"));
+        return Err(ChipsRefusal::AmountNotPositive.into());
     }
     if let Some(exact) = req.exact {
         if amount == exact {
             return Ok(());
         }
-        let key = match req.rule {
-            Some(BSOP_37) => "rules-buyin-same-stack",
-            Some(PT_2007_28) => "rules-buyin-average-capital",
-            _ => "rules-buyin-exact",
-        };
-        return Err(Problem::new(key).arg("required", exact));
+        return Err(match req.rule {
+            Some(BSOP_37) => ChipsRefusal::BuyinSameStack { required: exact },
+            Some(PT_2007_28) => ChipsRefusal::BuyinAverageCapital { required: exact },
+            _ => ChipsRefusal::BuyinExact { required: exact },
+        }
+        .into());
     }
     if amount < req.min {
         return Err(match req.rule {
-            Some(BSOP_26) => Problem::new("rules-buyin-below-taken-off").arg("required", req.min),
-            _ => Problem::new("rules-buyin-below-min").arg("min", req.min),
+            Some(BSOP_26) => Problem::from(ChipsRefusal::BuyinBelowTakenOff { required: req.min }),
+            _ => Problem::from(ChipsRefusal::BuyinBelowMin { min: req.min }),
         });
     }
     if let Some(max) = req.max.filter(|m| amount > *m) {
-        return Err(Problem::new("rules-buyin-above-max").arg("max", max));
+        return Err(ChipsRefusal::BuyinAboveMax { max }.into());
     }
     Ok(())
 }
@@ -228,16 +229,18 @@ pub fn rebuy_needed(stack: i64, table_min: i64) -> bool {
 /// `rules-rebuy-above-max` {max, allowed} otherwise (`allowed`: the largest rebuy accepted).
 pub fn check_rebuy(stack: i64, amount: i64, game_max: Option<i64>) -> Result<(), Problem> {
     if amount <= 0 {
-        return Err(Problem::new("rules-amount-not-positive"));
+        return Err(ChipsRefusal::AmountNotPositive.into());
     }
     let Some(max) = game_max else { return Ok(()) };
     if stack >= max {
-        return Err(Problem::new("rules-rebuy-stack-at-max").arg("max", max));
+        return Err(ChipsRefusal::RebuyStackAtMax { max }.into());
     }
     if stack.saturating_add(amount) > max {
-        return Err(Problem::new("rules-rebuy-above-max")
-            .arg("max", max)
-            .arg("allowed", max - stack));
+        return Err(ChipsRefusal::RebuyAboveMax {
+            max,
+            allowed: max - stack,
+        }
+        .into());
     }
     Ok(())
 }
@@ -268,13 +271,13 @@ pub fn check_chips_approval(
     current: Option<i32>,
 ) -> Result<(), Problem> {
     let Some(n) = arrived_in else {
-        return Err(Problem::new("rules-chips-not-pending"));
+        return Err(ChipsRefusal::NotPending.into());
     };
     if approved {
-        return Err(Problem::new("rules-chips-approved"));
+        return Err(ChipsRefusal::Approved.into());
     }
     if current != Some(n) {
-        return Err(Problem::new("rules-chips-hand-over").arg("hand", n));
+        return Err(ChipsRefusal::HandOver { hand: n }.into());
     }
     Ok(())
 }
@@ -298,11 +301,13 @@ pub fn check_stack_transfer(
     let Some(max) = game_max else { return Ok(()) };
     let until = sat_at + Duration::minutes(TRANSFER_FIRST_HOUR_MIN);
     if stack > max && now < until {
-        return Err(Problem::new("rules-transfer-first-hour-above-max")
-            .arg("max", max)
-            .arg("stack", stack)
-            .arg("minutes", ceil_minutes(until - now))
-            .arg("until", rfc3339(until)));
+        return Err(MoveRefusal::FirstHourAboveMax {
+            max,
+            stack,
+            minutes: ceil_minutes(until - now),
+            until: rfc3339(until),
+        }
+        .into());
     }
     Ok(())
 }
@@ -338,11 +343,12 @@ impl MinStayRefusal {
     /// BSOP 38: key `rules-min-stay` {minutes, until (RFC 3339), stay (minutes), limit
     /// (`high` / `mid`)}.
     pub fn to_problem(&self) -> Problem {
-        Problem::new("rules-min-stay")
-            .arg("minutes", self.remaining_min)
-            .arg("until", rfc3339(self.allowed_at))
-            .arg("stay", self.stay_min)
-            .arg("limit", self.limit.as_str())
+        Problem::from(SeatRefusal::MinStay {
+            minutes: self.remaining_min,
+            until: rfc3339(self.allowed_at),
+            stay: self.stay_min,
+            limit: self.limit.as_str(),
+        })
     }
 }
 
@@ -433,15 +439,14 @@ impl AbsenceStatus {
         match self {
             AbsenceStatus::DueForRemoval {
                 because: RemovalReason::TwoMissedBigBlinds,
-            } => Some(
-                Problem::new("rules-absence-due-missed-bb")
-                    .arg("count", profile.missed_bb_before_removal),
-            ),
+            } => Some(Problem::from(TableNotice::AbsenceDueMissedBb {
+                count: profile.missed_bb_before_removal,
+            })),
             AbsenceStatus::DueForRemoval {
                 because: RemovalReason::AwayTooLong,
-            } => Some(
-                Problem::new("rules-absence-due-away").arg("minutes", profile.absence_limit_min),
-            ),
+            } => Some(Problem::from(TableNotice::AbsenceDueAway {
+                minutes: profile.absence_limit_min,
+            })),
             _ => None,
         }
     }
@@ -663,16 +668,16 @@ impl HandNotice {
     pub fn notice(&self) -> Option<Problem> {
         match self {
             HandNotice::Nothing => None,
-            HandNotice::Resting { hands_left } => {
-                Some(Problem::new("rules-hands-resting").arg("hands", hands_left))
-            }
-            HandNotice::MustPostBigBlind => Some(Problem::new("rules-hands-post-bb")),
+            HandNotice::Resting { hands_left } => Some(Problem::from(TableNotice::HandsResting {
+                hands: *hands_left,
+            })),
+            HandNotice::MustPostBigBlind => Some(Problem::from(TableNotice::HandsPostBb)),
             HandNotice::MustLeave {
                 because: LeaveReason::RestedTooLong,
-            } => Some(Problem::new("rules-hands-leave-rested-too-long")),
+            } => Some(Problem::from(TableNotice::LeaveRestedTooLong)),
             HandNotice::MustLeave {
                 because: LeaveReason::RestedRepeatedly,
-            } => Some(Problem::new("rules-hands-leave-rested-repeatedly")),
+            } => Some(Problem::from(TableNotice::LeaveRestedRepeatedly)),
         }
     }
 }
@@ -837,7 +842,7 @@ mod tests {
         );
         assert_eq!(
             check_chips_approval(Some(7), false, Some(8)).unwrap_err(),
-            Problem::new("rules-chips-hand-over").arg("hand", 7)
+            Problem::from(ChipsRefusal::HandOver { hand: 7 })
         );
         assert_eq!(
             check_chips_approval(None, false, Some(8)).unwrap_err().key,

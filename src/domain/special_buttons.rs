@@ -37,6 +37,7 @@
 use super::enums::string_enum;
 use super::error::{FieldError, Problem};
 use super::money::{self, Overflow};
+use super::refusal::{ButtonRefusal, GeneralRefusal};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -313,14 +314,13 @@ impl Macaca {
     pub fn after(&self, outcome: MacacaOutcome, collected: Option<i64>) -> Result<i64, Problem> {
         match outcome {
             MacacaOutcome::Lost => match collected {
-                Some(c) if c != 0 => Err(Problem::new("err-buttons-lost-collects")),
+                Some(c) if c != 0 => Err(ButtonRefusal::LostCollects.into()),
                 _ => Ok(self.aside),
             },
             MacacaOutcome::Won => match collected {
-                Some(c) if c >= 1 => {
-                    money::add(self.aside, c).map_err(|_| Problem::new("err-money-overflow"))
-                }
-                _ => Err(Problem::new("err-buttons-collected-required")),
+                Some(c) if c >= 1 => money::add(self.aside, c)
+                    .map_err(|_| Problem::from(GeneralRefusal::MoneyOverflow)),
+                _ => Err(ButtonRefusal::CollectedRequired.into()),
             },
         }
     }

@@ -1,6 +1,7 @@
 //! Table states and suspension (PT-2007 24), must-move tables (BSOP 55, 56, 57) and
 //! balancing (BSOP 58, PT-2007 26).
 
+use super::refusal::TableRefusal;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -102,13 +103,11 @@ pub fn evaluate(
 /// whatever the profile says. Away players still hold their seats and count.
 pub fn may_deal_hand(state: TableState, seated: usize, min_players: i32) -> Result<(), Problem> {
     if !matches!(state, TableState::Open | TableState::Running) {
-        return Err(Problem::new("err-table-not-running"));
+        return Err(TableRefusal::NotRunning.into());
     }
     let min = min_players.max(2) as usize;
     if seated < min {
-        return Err(Problem::new("err-hand-below-minimum")
-            .arg("min", min)
-            .arg("seated", seated));
+        return Err(TableRefusal::HandBelowMinimum { min, seated }.into());
     }
     Ok(())
 }

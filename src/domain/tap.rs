@@ -9,6 +9,7 @@
 //! applied. A tablet's clock running ahead cannot put a thing in the future: such an instant
 //! is taken as the arrival.
 
+use super::refusal::AbsenceRefusal;
 use super::Problem;
 use chrono::{DateTime, Duration, Utc};
 
@@ -32,9 +33,11 @@ pub fn when_tapped(
         return Ok(now);
     }
     if now - t > Duration::seconds(i64::from(late_max_s.max(0))) {
-        return Err(Problem::new("err-tap-too-late")
-            .arg("tapped", t.to_rfc3339())
-            .arg("limit_s", late_max_s));
+        return Err(AbsenceRefusal::TapTooLate {
+            tapped: t.to_rfc3339(),
+            limit_s: late_max_s,
+        }
+        .into());
     }
     Ok(t)
 }

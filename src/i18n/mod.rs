@@ -209,6 +209,81 @@ mod tests {
         assert!(en.len() > 50);
     }
 
+    /// Each message's variables (`{ $name }`, in selectors too), by message id.
+    fn variables(parts: &[&str]) -> std::collections::HashMap<String, Vec<String>> {
+        let mut out: std::collections::HashMap<String, Vec<String>> = Default::default();
+        let mut current: Option<String> = None;
+        for line in parts.iter().flat_map(|s| s.lines()) {
+            if line.starts_with('#') {
+                current = None;
+                continue;
+            }
+            if !line.starts_with([' ', '\t', '.', '*', '[', '}']) && line.contains(" =") {
+                current = line.split(" =").next().map(|k| k.trim().to_string());
+            }
+            let Some(id) = &current else { continue };
+            let vars = out.entry(id.clone()).or_default();
+            for (i, _) in line.match_indices('$') {
+                let name: String = line[i + 1..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                    .collect();
+                if !vars.contains(&name) {
+                    vars.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    /// Arguments some refusals pass for the programs reading the JSON answer, not said in the
+    /// message.
+    const ARGS_FOR_PROGRAMS: &[(&str, &str)] = &[
+        ("SeatRefusal::MinStay", "until"),
+        ("CagnotteRefusal::RakeOverCap", "percent"),
+        ("MoveRefusal::FirstHourAboveMax", "until"),
+        ("JoinRefusal::Busy", "seconds"),
+        ("JoinRefusal::Busy", "limit"),
+        ("JoinRefusal::TooMany", "seconds"),
+        ("JoinRefusal::TooMany", "limit"),
+    ];
+
+    /// Refusals of a write that lost a race to a concurrent one: what the winner wrote is not
+    /// known to say.
+    const NOT_KNOWN_IN_A_RACE: &[(&str, &str)] = &[
+        ("LimitRefusal::PendingRace", "id"),
+        ("RulingRefusal::CorrectedRace", "by"),
+    ];
+
+    /// Every typed refusal has its message in both catalogs, passes every variable its
+    /// message uses (but what a lost race cannot know), and passes nothing the message does
+    /// not use (but the arguments for programs).
+    #[test]
+    fn every_refusal_has_its_message_and_arguments() {
+        let mut wrong = Vec::new();
+        for (lang, parts) in [("en", EN), ("pt", PT)] {
+            let msgs = variables(parts);
+            for r in crate::domain::refusal::ALL.iter().copied().flatten() {
+                let Some(vars) = msgs.get(r.key) else {
+                    wrong.push(format!("{lang}: {} has no message {}", r.name, r.key));
+                    continue;
+                };
+                for v in vars.iter().filter(|v| {
+                    !r.args.contains(&v.as_str()) && !NOT_KNOWN_IN_A_RACE.contains(&(r.name, v))
+                }) {
+                    wrong.push(format!("{lang}: {} ({}) does not pass ${v}", r.name, r.key));
+                }
+                for a in r.args.iter().filter(|a| {
+                    !vars.iter().any(|v| v == *a) && !ARGS_FOR_PROGRAMS.contains(&(r.name, a))
+                }) {
+                    wrong.push(format!("{lang}: {} ({}) passes {a}, unused", r.name, r.key));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+        assert!(crate::domain::refusal::ALL.len() > 10);
+    }
+
     #[test]
     fn messages_format_with_arguments() {
         let i = I18n::default();

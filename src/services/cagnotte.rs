@@ -16,7 +16,6 @@
 //! All amounts are integer minor units; what the house takes is rounded down to the smallest
 //! chip in play (BSOP 80, [`crate::domain::cagnotte::round_down_to_chip`]).
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
     CagnotteDueRow, CagnotteSessionRow, CommissionRow, DealerShiftRow, DropBoxRow, GameRow,
@@ -34,6 +33,7 @@ use crate::domain::game::Variant;
 use crate::domain::limits::Limits;
 use crate::domain::money;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::refusal::{CagnotteRefusal, TableRefusal};
 use crate::domain::states::DueState;
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
@@ -318,7 +318,7 @@ fn close_session(
     ))
     .execute(dbc))?;
     if n != 1 {
-        return Err(conflict("err-session-closed"));
+        return Err(CagnotteRefusal::SessionClosed.into());
     }
     audit::record(
         conn,
@@ -391,7 +391,7 @@ pub fn on_hand_over(
         .optional())?;
     if !result.is_empty() {
         let Some(h) = last.as_ref() else {
-            return Err(conflict("err-hand-none-to-record"));
+            return Err(CagnotteRefusal::HandNoneToRecord.into());
         };
         // The ended hand was played at the limits `t` was read with (before any change the
         // new hand brings, PT-2007 22).
@@ -446,7 +446,7 @@ fn record_result(
     if rake > 0 && per_session(g) {
         return Err(field_refusal(
             "rake",
-            Problem::new("rules-rake-session-game"),
+            Problem::from(CagnotteRefusal::RakeSessionGame),
             room,
         ));
     }
@@ -470,7 +470,7 @@ fn record_result(
     if boards > 1 && r.pot.is_none() && !per_session(g) {
         return Err(field_refusal(
             "pot",
-            Problem::new("rules-boards-pot-missing"),
+            Problem::from(CagnotteRefusal::BoardsPotMissing),
             room,
         ));
     }
@@ -649,9 +649,9 @@ pub fn close_by_floor(
     table_id: i64,
 ) -> AppResult<CagnotteSessionRow> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    let s = open_session(conn, table_id)?.ok_or_else(|| conflict("err-session-none"))?;
+    let s = open_session(conn, table_id)?.ok_or(CagnotteRefusal::SessionNone)?;
     if !matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
-        return Err(conflict("err-session-hour-not-up"));
+        return Err(CagnotteRefusal::SessionHourNotUp.into());
     }
     let g = game(conn, s.game_id)?;
     close_session(conn, now, actor, &s, "floor")?;
@@ -690,7 +690,7 @@ fn settle(
     ))
     .execute(dbc))?;
     if n != 1 {
-        return Err(conflict("err-due-settled"));
+        return Err(CagnotteRefusal::DueSettled.into());
     }
     let after = due(conn, d.id)?;
     audit::record(
@@ -730,7 +730,7 @@ pub fn collect(
         return Err(AppError::NotFound);
     }
     if d.state != DueState::Due {
-        return Err(conflict("err-due-settled"));
+        return Err(CagnotteRefusal::DueSettled.into());
     }
     let amount = amount.unwrap_or(d.amount);
     rules::check_collected(amount, d.amount).map_err(|p| field_refusal("amount", p, room))?;
@@ -758,7 +758,7 @@ pub fn exempt(
     }
     let d = due(conn, id)?;
     if d.state != DueState::Due {
-        return Err(conflict("err-due-settled"));
+        return Err(CagnotteRefusal::DueSettled.into());
     }
     settle(conn, now, actor, &d, "exempt", None, Some(reason))
 }
@@ -990,7 +990,7 @@ pub fn end_shift(
     actor: &Actor,
     table_id: i64,
 ) -> AppResult<DealerShiftRow> {
-    let s = open_shift(conn, table_id)?.ok_or_else(|| conflict("err-shift-none"))?;
+    let s = open_shift(conn, table_id)?.ok_or(CagnotteRefusal::ShiftNone)?;
     end_shift_row(conn, now, actor, &s)?;
     Ok(s)
 }
@@ -1105,12 +1105,9 @@ pub fn record_commission(
     player_id: Option<i64>,
 ) -> AppResult<CommissionRow> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    let g = game(
-        conn,
-        t.game_id.ok_or_else(|| conflict("err-table-no-game"))?,
-    )?;
+    let g = game(conn, t.game_id.ok_or(TableRefusal::NoGame)?)?;
     if g.variant != Variant::ThirteenCards.to_string() {
-        return Err(conflict("err-commission-not-thirteen"));
+        return Err(CagnotteRefusal::CommissionNotThirteen.into());
     }
     // A payout comes out of a round's bets, so at most a pot of the game; a
     // payout of nothing pays no commission.

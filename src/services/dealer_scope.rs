@@ -13,6 +13,7 @@ use crate::db::schema::{
     rulings, seat_calls, seatings, service_requests,
 };
 use crate::db::DbConn;
+use crate::domain::refusal::TabletRefusal;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Utc};
@@ -139,9 +140,11 @@ pub fn check(
     if dealing > 0 {
         return Ok(());
     }
-    Err(AppError::Forbidden(
-        Problem::new("err-dealer-other-table").arg("table", table_number(conn, table)?),
-    ))
+    Err(AppError::Forbidden(Problem::from(
+        TabletRefusal::DealerOtherTable {
+            table: table_number(conn, table)?,
+        },
+    )))
 }
 
 fn table_number(conn: &mut DbConn, id: i64) -> AppResult<i32> {

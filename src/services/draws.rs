@@ -1,13 +1,13 @@
 //! Recorded draws: the start-of-game seat draw (PT-2007 11) and the button (BSOP 48). Each
 //! draw is stored with its seed, inputs and result, and can be replayed to settle a dispute.
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{DrawRow, SeatingRow};
 use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
 use crate::domain::profile::RuleProfile;
+use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
@@ -152,9 +152,9 @@ fn start_game_with(
     extra: bool,
 ) -> AppResult<StartDraw> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     if t.state != TableState::Open {
-        return Err(conflict("err-table-not-open-for-draw"));
+        return Err(DrawRefusal::TableNotOpen.into());
     }
     let seated = floor::seated_at(conn, table_id)?;
     let here: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
@@ -172,7 +172,7 @@ fn start_game_with(
         })
         .collect();
     if free.is_empty() {
-        return Err(conflict("err-nobody-to-call"));
+        return Err(CallRefusal::NobodyToCall.into());
     }
     let candidates = first_players_who_may_sit(conn, now, tz, game_id, usize::MAX, &here)?;
     let another_table_can_open = crate::services::games::list_tables(conn)?
@@ -278,7 +278,7 @@ pub fn start_tables_by_suit(
         }
     }
     if empty.len() < 2 {
-        return Err(conflict("err-suit-draw-needs-tables"));
+        return Err(DrawRefusal::SuitNeedsTables.into());
     }
     let capacity: usize = empty.iter().map(|t| t.seats as usize).sum();
     let chosen = first_players_who_may_sit(conn, now, tz, game_id, capacity, &[])?;
@@ -348,7 +348,7 @@ fn first_players_who_may_sit(
         );
     }
     if chosen.is_empty() {
-        return Err(conflict("err-nobody-to-call"));
+        return Err(CallRefusal::NobodyToCall.into());
     }
     Ok(chosen)
 }
@@ -364,11 +364,11 @@ pub fn button(
 ) -> AppResult<(DrawRow, i32)> {
     let t = crate::services::games::get_table(conn, table_id)?;
     if !t.state.in_play() {
-        return Err(conflict("err-table-not-in-play-for-button"));
+        return Err(DrawRefusal::TableNotInPlay.into());
     }
     let seated = floor::seated_at(conn, table_id)?;
     if seated.len() < 2 {
-        return Err(conflict("err-button-needs-players"));
+        return Err(DrawRefusal::ButtonNeedsPlayers.into());
     }
     let players: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
     let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::Button, &players)

@@ -1,6 +1,5 @@
 //! Games and tables (PT-2007 2, 6, 21, 74; BSOP 92; MO-QP 2; MO-13 3).
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{GameRow, TableRow};
 use crate::db::schema::{card_tables, games};
@@ -11,6 +10,7 @@ use crate::domain::game::{
     validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
 use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::refusal::TableRefusal;
 use crate::domain::special_buttons::{
     check_settings as check_special, Settings as SpecialSettings,
 };
@@ -547,9 +547,10 @@ pub fn create_table(
 ) -> AppResult<TableRow> {
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, None)? {
-        return Err(AppError::Conflict(
-            crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number),
-        ));
+        return Err(TableRefusal::NumberTaken {
+            number: spec.number,
+        }
+        .into());
     }
     let row = TableRow {
         id: next_seq(conn, "table")?,
@@ -577,7 +578,7 @@ pub fn create_table(
         .execute(conn)
         .map_err(|e| {
             if crate::db::is_unique_violation(&e) {
-                conflict("err-table-number-taken")
+                AppError::from(TableRefusal::NumberTaken { number: row.number })
             } else {
                 e.into()
             }
@@ -605,9 +606,10 @@ pub fn update_table(
     let before = get_table(conn, id)?;
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, Some(id))? {
-        return Err(AppError::Conflict(
-            crate::domain::Problem::new("err-table-number-taken").arg("number", spec.number),
-        ));
+        return Err(TableRefusal::NumberTaken {
+            number: spec.number,
+        }
+        .into());
     }
     let after = TableRow {
         id,

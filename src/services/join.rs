@@ -24,7 +24,6 @@
 //! refusal by the limits is not (a flood would flood the trail) but is counted in `/metrics`
 //! (`cardroom_join_codes_total{outcome="rate_limited"}`).
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::Channel;
 use crate::db::models::PlayerRow;
@@ -33,6 +32,7 @@ use crate::db::schema::{
 };
 use crate::db::{next_seq, DbConn};
 use crate::domain::player::{normalize_phone_in, phone_region_of_zone, Language, NotifyPref};
+use crate::domain::refusal::{JoinRefusal, ListRefusal};
 use crate::domain::remote_join::{
     self as rj, choose_lists, within, CodeCheck, CodeState, EntrySource, Limit, ListsRefusal, Via,
 };
@@ -40,7 +40,7 @@ use crate::domain::states::EntryState;
 use crate::domain::states::GuestState;
 use crate::domain::states::ListSource;
 use crate::domain::waitlist::{self, Entry};
-use crate::domain::{FieldError, Problem};
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::notify::{messages, Kind, Params};
 use crate::services::room::Room;
@@ -217,16 +217,22 @@ pub fn parse_phone(typed: &str, room: &Room) -> Result<String, FieldError> {
 }
 
 fn too_many(limit: Limit, seconds: i64) -> AppError {
-    AppError::TooManyRequests(
-        Problem::new(if limit == Limit::SmsCost {
-            "err-join-busy"
-        } else {
-            "err-join-too-many"
-        })
-        .arg("seconds", seconds)
-        .arg("minutes", (seconds + 59) / 60)
-        .arg("limit", limit.as_str()),
-    )
+    let (minutes, limit_name) = ((seconds + 59) / 60, limit.as_str());
+    AppError::TooManyRequests(if limit == Limit::SmsCost {
+        JoinRefusal::Busy {
+            seconds,
+            minutes,
+            limit: limit_name,
+        }
+        .into()
+    } else {
+        JoinRefusal::TooMany {
+            seconds,
+            minutes,
+            limit: limit_name,
+        }
+        .into()
+    })
 }
 
 fn hour_ago(now: DateTime<Utc>) -> NaiveDateTime {
@@ -649,12 +655,22 @@ pub fn verify_code(
                     .set(join_codes::outcome.eq("too_many"))
                     .execute(conn)?;
             }
-            return fail(conn, "too_many", conflict("err-join-code-dead"), first);
+            return fail(
+                conn,
+                "too_many",
+                AppError::from(JoinRefusal::CodeDead),
+                first,
+            );
         }
         CodeCheck::Expired => {
-            return fail(conn, "expired", conflict("err-join-code-expired"), false)
+            return fail(
+                conn,
+                "expired",
+                AppError::from(JoinRefusal::CodeExpired),
+                false,
+            )
         }
-        CodeCheck::Used => return Ok(Err(conflict("err-join-code-used"))),
+        CodeCheck::Used => return Ok(Err(JoinRefusal::CodeUsed.into())),
     }
     let via: Via = via.parse().unwrap_or(Via::Phone);
     let wanted: Vec<i64> = serde_json::from_str(&games_json).unwrap_or_default();
@@ -1125,7 +1141,7 @@ pub fn adopt_guest(
     ))
     .execute(conn)?;
     if n != 1 {
-        return Err(conflict("err-guest-registered"));
+        return Err(JoinRefusal::GuestRegistered.into());
     }
     let places: Vec<(i64, i64, i64, NaiveDateTime, String)> = guest_entries::table
         .filter(guest_entries::guest_id.eq(guest_id))
@@ -1227,7 +1243,7 @@ pub fn remove_guest_entry(
     ))
     .execute(conn)?;
     if n != 1 {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     audit::record::<(), _>(
         conn,
@@ -1281,7 +1297,7 @@ pub fn block_phone(
         .on_conflict_do_nothing()
         .execute(c))?;
     if n != 1 {
-        return Err(conflict("err-phone-already-blocked"));
+        return Err(JoinRefusal::PhoneAlreadyBlocked.into());
     }
     audit::record::<(), _>(
         conn,

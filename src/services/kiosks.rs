@@ -11,7 +11,6 @@ use crate::db::schema::{kiosks, tablet_pairings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-use crate::services::conflict;
 use crate::services::tablets::{normalize_code, open_pairing, CODE_LEN};
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -84,7 +83,12 @@ pub fn pair(
     Ok(row)
 }
 
-crate::services::tablets::device_rows!(kiosks, KioskRow, "kiosk", "err-kiosk-revoked");
+crate::services::tablets::device_rows!(
+    kiosks,
+    KioskRow,
+    "kiosk",
+    crate::domain::refusal::TabletRefusal::KioskRevoked
+);
 
 /// Revokes a kiosk (audited `kiosk.revoke`): its token stops working at once and the device
 /// shows the pairing screen again.

@@ -25,7 +25,6 @@
 //! who announced, when and at which hand it was applied — is `limit_changes`; the reports
 //! split each table's open time at its changes ([`timelines`]).
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, games, hands, limit_changes, seatings, staff};
@@ -36,7 +35,8 @@ use crate::domain::limits::{
     check_effective, check_limits, takes_effect, Effective, GameFit, Limits, Pending,
 };
 use crate::domain::profile::CagnotteMode;
-use crate::domain::{FieldError, Problem};
+use crate::domain::refusal::{LimitRefusal, TableRefusal};
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -223,7 +223,7 @@ fn insert(conn: &mut DbConn, row: &LimitChangeRow) -> AppResult<()> {
         .execute(dbc))
     .map_err(|e| {
         if crate::db::is_unique_violation(&e) {
-            conflict("limits-err-pending")
+            AppError::from(LimitRefusal::PendingRace)
         } else {
             e.into()
         }
@@ -316,13 +316,11 @@ pub fn propose(
 ) -> AppResult<LimitChangeRow> {
     let t = crate::services::games::get_table(conn, table_id)?;
     if !in_play(&t) {
-        return Err(AppError::Conflict(
-            Problem::new("limits-err-not-in-play").arg("table", t.number),
-        ));
+        return Err(LimitRefusal::NotInPlay { table: t.number }.into());
     }
     let g = match t.game_id {
         Some(g) => crate::services::games::get_game(conn, g)?,
-        None => return Err(conflict("err-table-no-game")),
+        None => return Err(TableRefusal::NoGame.into()),
     };
     let mut errs = check_limits(to, &fit_of(&g)).err().unwrap_or_default();
     if let Err(f) = check_effective(effective, now) {
@@ -341,14 +339,10 @@ pub fn propose(
     }
     let current = of(&t, Some(&g)).unwrap_or_else(|| of_game(&g));
     if current == *to {
-        return Err(AppError::Conflict(
-            Problem::new("limits-err-unchanged").arg("table", t.number),
-        ));
+        return Err(LimitRefusal::Unchanged { table: t.number }.into());
     }
     if let Some(p) = pending(conn, t.id)? {
-        return Err(AppError::Conflict(
-            Problem::new("limits-err-pending").arg("id", p.id),
-        ));
+        return Err(LimitRefusal::Pending { id: p.id }.into());
     }
     let row = new_row(
         next_seq(conn, "limit_change")?,
@@ -403,9 +397,10 @@ fn pending_change(conn: &mut DbConn, id: i64, at_table: Option<i64>) -> AppResul
         return Err(AppError::NotFound);
     }
     if c.state != LimitChangeState::Pending {
-        return Err(AppError::Conflict(
-            Problem::new("limits-err-not-pending").arg("state", c.state),
-        ));
+        return Err(LimitRefusal::NotPending {
+            state: c.state.to_string(),
+        }
+        .into());
     }
     Ok(c)
 }

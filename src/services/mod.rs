@@ -30,13 +30,8 @@ pub mod waits;
 
 use crate::db::DbConn;
 use crate::domain::money::{AmountRange, AMOUNT_RANGE_KEY};
-use crate::domain::{FieldError, Problem};
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-
-/// A conflict with a message key.
-pub fn conflict(key: &'static str) -> AppError {
-    AppError::Conflict(Problem::new(key))
-}
 
 /// Field refusals with the bounds of an amount outside its range (`err-amount-range`, see
 /// [`crate::domain::money`]) said in the room's currency; other refusals unchanged (their

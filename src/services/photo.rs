@@ -1,6 +1,7 @@
 //! Player photos: JPEG or PNG taken at the desk, size-checked, decoded and re-encoded as a
 //! bounded JPEG (no metadata survives, no oversized image is stored).
 
+use crate::domain::refusal::PlayerRefusal;
 use crate::domain::{FieldError, Problem};
 use crate::error::AppError;
 use image::{ImageFormat, ImageReader, Limits};
@@ -21,9 +22,9 @@ pub struct Photo {
 
 pub fn process(bytes: &[u8]) -> Result<Photo, AppError> {
     if bytes.len() > MAX_UPLOAD_BYTES {
-        return Err(AppError::TooLarge(
-            Problem::new("err-photo-too-large").arg("max", 5),
-        ));
+        return Err(AppError::TooLarge(Problem::from(
+            PlayerRefusal::PhotoTooLarge { max: 5 },
+        )));
     }
     let not_image = || AppError::Validation(vec![FieldError::new("photo", "err-photo-not-image")]);
     match image::guess_format(bytes) {

@@ -14,7 +14,6 @@
 //! day (which ends at `CARDROOM_GAMING_DAY_ENDS` in the room's zone, as the links do), the
 //! total bought in and the total taken off.
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::SeatCallRow;
 use crate::db::schema::{
@@ -22,6 +21,7 @@ use crate::db::schema::{
 };
 use crate::db::DbConn;
 use crate::domain::player::Language;
+use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallState;
 use crate::error::{AppError, AppResult};
 use crate::notify::link::gaming_day_end;
@@ -354,10 +354,10 @@ fn own_open_call(
         return Err(AppError::NotFound);
     }
     if !c.state.is_open() {
-        return Err(conflict("err-call-not-open"));
+        return Err(CallRefusal::CallNotOpen.into());
     }
     if c.respond_by.and_utc() <= now {
-        return Err(conflict("err-call-expired"));
+        return Err(CallRefusal::CallExpired.into());
     }
     Ok(c)
 }
@@ -405,7 +405,7 @@ pub fn answer_call(
         }
         Answer::MoreTime => {
             if c.extended_at.is_some() {
-                return Err(conflict("plink-err-extended-once"));
+                return Err(CallRefusal::ExtendedOnce.into());
             }
             diesel::update(
                 seat_calls::table
@@ -422,7 +422,7 @@ pub fn answer_call(
         }
     };
     if n != 1 {
-        return Err(conflict("err-call-not-open"));
+        return Err(CallRefusal::CallNotOpen.into());
     }
     let after = floor::call(conn, call_id)?;
     audit::record(

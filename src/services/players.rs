@@ -1,6 +1,5 @@
 //! The player registry (BSOP 1, 3), exclusions (BSOP 2, 10, 11) and separations (BSOP 47).
 
-use super::conflict;
 use super::photo::Photo;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{ExclusionRow, PhotoRow, PlayerRow, SeparationRow};
@@ -12,7 +11,8 @@ use crate::domain::error::Errors;
 use crate::domain::player::{
     phone_region_of_zone, validate_player_in, CleanPlayer, PhoneRegion, PlayerInput, Warning,
 };
-use crate::domain::{FieldError, Problem};
+use crate::domain::refusal::PlayerRefusal;
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use chrono_tz::Tz;
@@ -307,11 +307,10 @@ fn duplicate_of(
 }
 
 fn duplicate_error(existing: &PlayerRow) -> AppError {
-    AppError::Conflict(
-        Problem::new("err-duplicate-document")
-            .arg("id", existing.id)
-            .arg("name", existing.full_name.clone()),
-    )
+    AppError::from(PlayerRefusal::DuplicateDocument {
+        id: existing.id,
+        name: existing.full_name.clone(),
+    })
 }
 
 fn store_photo(
@@ -389,7 +388,7 @@ pub fn create(
         .execute(dbc))
     .map_err(|e| {
         if crate::db::is_unique_violation(&e) {
-            conflict("err-duplicate-document-concurrent")
+            AppError::from(PlayerRefusal::DuplicateDocumentConcurrent)
         } else {
             e.into()
         }
@@ -440,7 +439,7 @@ pub fn update(
     let before = get(conn, id)?;
     if let Some(v) = expected_version {
         if v != before.version {
-            return Err(conflict("err-stale-edit"));
+            return Err(PlayerRefusal::StaleEdit.into());
         }
     }
     // A phone typed without a country code is one of the room's country.
@@ -482,7 +481,7 @@ pub fn update(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-stale-edit"));
+        return Err(PlayerRefusal::StaleEdit.into());
     }
     audit::record(
         conn,
@@ -758,7 +757,7 @@ pub fn lift_ban(
     let why = reason(&mut e, &form.reason);
     e.into_result(())?;
     if before.lifted_at.is_some() || before.ends_at.is_some_and(|t| t.and_utc() <= now) {
-        return Err(conflict("err-ban-not-active"));
+        return Err(PlayerRefusal::BanNotActive.into());
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -775,7 +774,7 @@ pub fn lift_ban(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-ban-not-active"));
+        return Err(PlayerRefusal::BanNotActive.into());
     }
     let after: ExclusionRow = crate::native!(conn, |dbc| exclusions::table
         .find(exclusion_id)
@@ -840,7 +839,7 @@ pub fn separate(
         .count()
         .get_result(dbc))?;
     if exists > 0 {
-        return Err(conflict("err-separation-exists"));
+        return Err(PlayerRefusal::SeparationExists.into());
     }
     let row = SeparationRow {
         id: next_seq(conn, "separation")?,
@@ -857,7 +856,7 @@ pub fn separate(
         .execute(dbc))
     .map_err(|e| {
         if crate::db::is_unique_violation(&e) {
-            conflict("err-separation-exists")
+            AppError::from(PlayerRefusal::SeparationExists)
         } else {
             e.into()
         }
@@ -909,7 +908,7 @@ pub fn remove_separation(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-separation-removed"));
+        return Err(PlayerRefusal::SeparationRemoved.into());
     }
     let after: SeparationRow = crate::native!(conn, |dbc| separations::table
         .find(id)

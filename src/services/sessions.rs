@@ -8,6 +8,7 @@ use crate::db::audit::{self, Actor};
 use crate::db::models::{SessionRow, StaffRow};
 use crate::db::schema::staff_sessions as s;
 use crate::db::DbConn;
+use crate::domain::refusal::StaffRefusal;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
@@ -65,7 +66,7 @@ pub const TOUCH_EVERY_SECS: i64 = 300;
 const MAX_USER_AGENT: usize = 300;
 
 fn ended() -> AppError {
-    AppError::Unauthorized(Problem::new("err-session-ended"))
+    AppError::Unauthorized(Problem::from(StaffRefusal::SessionEnded))
 }
 
 /// Opens a session for a staff member who just signed in; audited as the sign-in.

@@ -17,7 +17,6 @@
 //! Every change is audited and pushed to the table's tablet and the floor board in the same
 //! transaction. Amounts are minor units, from the table's big blind ([`table_big_blind`]).
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
     DrawRow, GameRow, HandRow, SeatSideRow, SeatingRow, SpecialButtonRow, SpecialContributionRow,
@@ -27,6 +26,7 @@ use crate::db::schema::{hands, players, special_buttons, special_contributions, 
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawSeed, SeatAssignment};
 use crate::domain::money;
+use crate::domain::refusal::{ButtonRefusal, GeneralRefusal, TableRefusal};
 use crate::domain::special_buttons::{
     self as rules, Macaca, MacacaOutcome, Placed, Settings, SpecialButton,
 };
@@ -53,7 +53,7 @@ pub fn table_big_blind(conn: &mut DbConn, t: &TableRow) -> AppResult<i64> {
 }
 
 fn game_of(conn: &mut DbConn, t: &TableRow) -> AppResult<GameRow> {
-    let g = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let g = t.game_id.ok_or(TableRefusal::NoGame)?;
     crate::services::games::get_game(conn, g)
 }
 
@@ -160,11 +160,11 @@ pub fn draw(
 ) -> AppResult<Drawn> {
     let t = crate::services::games::get_table(conn, table_id)?;
     if !matches!(t.state, TableState::Open | TableState::Running) {
-        return Err(AppError::Conflict(
-            Problem::new("err-buttons-table-state")
-                .arg("rule", kind.rule())
-                .arg("table", t.number),
-        ));
+        return Err(ButtonRefusal::TableState {
+            rule: kind.rule(),
+            table: t.number,
+        }
+        .into());
     }
     let g = game_of(conn, &t)?;
     let settings = settings_of(&g);
@@ -199,9 +199,7 @@ pub fn draw(
         })
         .collect();
     if seats.len() < 2 {
-        return Err(AppError::Conflict(
-            Problem::new("err-buttons-needs-players").arg("rule", kind.rule()),
-        ));
+        return Err(ButtonRefusal::NeedsPlayers { rule: kind.rule() }.into());
     }
     // Two special games should not fall on one seat: the other button's seat is left out.
     if let Some(other) = playing
@@ -272,9 +270,10 @@ pub fn draw(
 
 /// The refusal for a button the game does not run.
 fn off(kind: SpecialButton, g: &GameRow) -> Problem {
-    Problem::new("err-buttons-off")
-        .arg("rule", kind.rule())
-        .arg("game", &g.name)
+    Problem::from(ButtonRefusal::Off {
+        rule: kind.rule(),
+        game: g.name.clone(),
+    })
 }
 
 // ---- the hand -------------------------------------------------------------------------------
@@ -319,9 +318,7 @@ pub fn check_hand_may_end(conn: &mut DbConn, t: &TableRow) -> AppResult<()> {
     }
     let waiting: Option<i32> = q.select(hands::number).first(conn).optional()?;
     match waiting {
-        Some(number) => Err(AppError::Conflict(
-            Problem::new("err-buttons-macaca-result-first").arg("hand", number),
-        )),
+        Some(number) => Err(ButtonRefusal::MacacaResultFirst { hand: number }.into()),
         None => Ok(()),
     }
 }
@@ -386,7 +383,7 @@ pub fn on_new_hand(
         return Err(AppError::internal("special button in play"));
     };
     let bb = table_big_blind(conn, t)?;
-    let overflow = |_| AppError::Conflict(Problem::new("err-money-overflow"));
+    let overflow = |_| AppError::from(GeneralRefusal::MoneyOverflow);
     let amount = rules::in_big_blinds(bb, settings.contribution_bb(kind)).map_err(overflow)?;
     let (bank_before, cap, contributes) = match kind {
         SpecialButton::Cucurucho => (0, None, true),
@@ -497,7 +494,7 @@ fn special_hand_at(
 fn check_still_played(conn: &mut DbConn, s: &SpecialHandRow) -> AppResult<()> {
     match current_hand(conn, s.table_id)? {
         Some(h) if h.id == s.hand_id => Ok(()),
-        _ => Err(AppError::Conflict(Problem::new("err-buttons-hand-over"))),
+        _ => Err(ButtonRefusal::HandOver.into()),
     }
 }
 
@@ -612,13 +609,13 @@ fn set_bank(conn: &mut DbConn, t: &TableRow, s: &SpecialHandRow, bank: i64) -> A
 /// The fixed contributions put in a special hand (the seats marked as taking part).
 fn contributed(rows: &[SpecialContributionRow]) -> AppResult<i64> {
     money::sum(rows.iter().filter(|c| c.took_part).map(|c| c.amount))
-        .map_err(|_| AppError::Conflict(Problem::new("err-money-overflow")))
+        .map_err(|_| AppError::from(GeneralRefusal::MoneyOverflow))
 }
 
 /// BSOP 116: the Macaca on a special hand: her chips, her stake, what waits aside.
 fn macaca_of(s: &SpecialHandRow, rows: &[SpecialContributionRow]) -> AppResult<Macaca> {
     Macaca::on_hand(s.bank_before, contributed(rows)?, s.cap.unwrap_or(0))
-        .map_err(|_| AppError::Conflict(Problem::new("err-money-overflow")))
+        .map_err(|_| AppError::from(GeneralRefusal::MoneyOverflow))
 }
 
 /// BSOP 116: the dealer records how the Macaca's hand ended: `won` with what she collected
@@ -639,7 +636,7 @@ pub fn macaca_result(
 ) -> AppResult<SpecialHandRow> {
     let s = special_hand_at(conn, table_id, special_hand_id)?;
     if s.kind != SpecialButton::Macaca.as_str() {
-        return Err(AppError::Conflict(Problem::new("err-buttons-not-macaca")));
+        return Err(ButtonRefusal::NotMacaca.into());
     }
     let t = crate::services::games::get_table(conn, table_id)?;
     let g = game_of(conn, &t)?;
@@ -886,7 +883,7 @@ pub fn of_table(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<TableButton
             kind: *kind,
             contribution_bb: bbs,
             amount: rules::in_big_blinds(bb, bbs)
-                .map_err(|_| AppError::Conflict(Problem::new("err-money-overflow")))?,
+                .map_err(|_| AppError::from(GeneralRefusal::MoneyOverflow))?,
             row: rows.iter().find(|b| kind_of(b) == Some(*kind)).cloned(),
         });
     }

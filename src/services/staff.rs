@@ -1,6 +1,5 @@
 //! Staff accounts, sign-in with throttling, password changes.
 
-use super::conflict;
 use super::sessions::EndReason;
 use crate::auth::{hash_password, random_token, verify_password};
 use crate::db::audit::{self, Actor};
@@ -10,6 +9,7 @@ use crate::db::{next_seq, DbConn};
 use crate::domain::error::Errors;
 use crate::domain::login_throttle::{self, Counter, Policy};
 use crate::domain::player::Language;
+use crate::domain::refusal::StaffRefusal;
 use crate::domain::staff::{validate_password, validate_staff, Role};
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
@@ -107,7 +107,9 @@ fn insert(
         .execute(conn)
         .map_err(|e| {
             if crate::db::is_unique_violation(&e) {
-                AppError::Conflict(Problem::new("err-username-taken").arg("username", username))
+                AppError::from(StaffRefusal::UsernameTaken {
+                    username: username.to_string(),
+                })
             } else {
                 e.into()
             }
@@ -137,13 +139,13 @@ pub struct LoginAttempt {
 }
 
 fn login_failed() -> AppError {
-    AppError::Unauthorized(Problem::new("err-login-failed"))
+    AppError::Unauthorized(Problem::from(StaffRefusal::LoginFailed))
 }
 
 fn throttled(wait: Duration) -> AppError {
-    AppError::TooManyRequests(
-        Problem::new("err-login-throttled").arg("seconds", login_throttle::retry_after_secs(wait)),
-    )
+    AppError::TooManyRequests(Problem::from(StaffRefusal::LoginThrottled {
+        seconds: login_throttle::retry_after_secs(wait),
+    }))
 }
 
 fn counter(r: &ThrottleRow) -> Counter {
@@ -537,7 +539,7 @@ pub fn update(
     let role = role.unwrap_or(Role::Dealer);
     let active = i.active.unwrap_or(before.active);
     if by.id == id && (role != Role::Admin || !active) {
-        return Err(conflict("err-staff-self-demote"));
+        return Err(StaffRefusal::SelfDemote.into());
     }
     let bump = new_pw.is_some() || !active || role.as_str() != before.role;
     diesel::update(staff::table.find(id))

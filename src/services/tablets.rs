@@ -12,9 +12,9 @@ use crate::db::audit::{self, Actor};
 use crate::db::models::{KioskRow, TabletPairingRow, TabletRow};
 use crate::db::schema::{card_tables, tablet_pairings, tablets};
 use crate::db::{is_unique_violation, next_seq, DbConn};
+use crate::domain::refusal::TabletRefusal;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-use crate::services::conflict;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
@@ -222,24 +222,24 @@ pub fn collect(
     kiosk_ok: bool,
 ) -> AppResult<Option<Paired>> {
     let Some(p) = pairing(conn, now, code, secret)? else {
-        return Err(conflict("err-pairing-expired"));
+        return Err(TabletRefusal::PairingExpired.into());
     };
     if p.collected_at.is_some() {
-        return Err(conflict("err-pairing-expired"));
+        return Err(TabletRefusal::PairingExpired.into());
     }
     let paired = match (p.tablet_id, p.kiosk_id) {
         (Some(id), _) => {
             let t = get(conn, id)?;
             if t.revoked_at.is_some() {
-                return Err(conflict("err-tablet-revoked"));
+                return Err(TabletRefusal::TabletRevoked.into());
             }
             Paired::Tablet(t)
         }
-        (None, Some(_)) if !kiosk_ok => return Err(conflict("err-pairing-kiosk")),
+        (None, Some(_)) if !kiosk_ok => return Err(TabletRefusal::PairingKiosk.into()),
         (None, Some(id)) => {
             let k = crate::services::kiosks::get(conn, id)?;
             if k.revoked_at.is_some() {
-                return Err(conflict("err-kiosk-revoked"));
+                return Err(TabletRefusal::KioskRevoked.into());
             }
             Paired::Kiosk(k)
         }
@@ -260,7 +260,7 @@ pub fn collect(
 /// `revoke_row` (revoked, version moved on so every token of it is refused at once, audited
 /// `<kind>.revoke`; returns the row before and after).
 macro_rules! device_rows {
-    ($table:ident, $Row:ty, $kind:literal, $revoked:literal) => {
+    ($table:ident, $Row:ty, $kind:literal, $revoked:expr) => {
         pub fn get(conn: &mut DbConn, id: i64) -> AppResult<$Row> {
             Ok($table::table
                 .find(id)
@@ -300,7 +300,7 @@ macro_rules! device_rows {
         ) -> AppResult<($Row, $Row)> {
             let before = get(conn, id)?;
             if before.revoked_at.is_some() {
-                return Err(conflict($revoked));
+                return Err($revoked.into());
             }
             diesel::update($table::table.find(id))
                 .set((
@@ -326,7 +326,7 @@ macro_rules! device_rows {
 }
 pub(crate) use device_rows;
 
-device_rows!(tablets, TabletRow, "tablet", "err-tablet-revoked");
+device_rows!(tablets, TabletRow, "tablet", TabletRefusal::TabletRevoked);
 
 /// Revokes a tablet (audited `tablet.revoke`): its device token stops working at once and its
 /// open stream ends.

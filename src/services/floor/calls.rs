@@ -3,6 +3,7 @@
 //! escalated, confirmed (the player sits), cancelled or expired.
 
 use super::*;
+use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
@@ -176,11 +177,11 @@ pub(super) fn pass_over_error(
             let pl = registry::get(conn, player_id)?;
             ineligible_error(&registry::eligibility(conn, &pl, now, tz)?)
         }
-        PassOver::AlreadySeated => conflict("err-already-seated"),
-        PassOver::Separated => conflict("err-separated-at-table"),
-        PassOver::AlreadyCalled => conflict("err-already-called"),
-        PassOver::Lapsed => conflict("err-call-in-lapsed"),
-        PassOver::WaitsForSeat => conflict("err-waits-for-preferred-seat"),
+        PassOver::AlreadySeated => AppError::from(SeatRefusal::AlreadySeated),
+        PassOver::Separated => AppError::from(SeatRefusal::SeparatedAtTable),
+        PassOver::AlreadyCalled => AppError::from(CallRefusal::AlreadyCalled),
+        PassOver::Lapsed => AppError::from(ListRefusal::CallInLapsed),
+        PassOver::WaitsForSeat => AppError::from(SeatRefusal::WaitsForPreferredSeat),
     })
 }
 
@@ -205,7 +206,7 @@ pub fn call_next(
         .select((TableRow::as_select(), games::name.nullable()))
         .first(dbc))?;
     let seat = check_seat(conn, now, profile, &t, seat_no, None, None)?;
-    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     // Seat-change requests of players still seated here and not already called elsewhere
     // (read only when the seat's check saw some).
     let requests: Vec<(i64, chrono::NaiveDateTime)> = if seat.seat_changes {
@@ -316,10 +317,10 @@ pub fn call_next(
             // Only players waiting for a preferred seat are left. Their wait is
             // their choice: the seat is not forced on them (the floor may still call one by
             // choice), and no offer is counted against them since nobody else took it.
-            None if !waiting.is_empty() => AppError::Conflict(
-                Problem::new("err-nobody-but-preferences").arg("count", waiting.len()),
-            ),
-            None => conflict("err-nobody-to-call"),
+            None if !waiting.is_empty() => AppError::from(CallRefusal::NobodyButPreferences {
+                count: waiting.len(),
+            }),
+            None => AppError::from(CallRefusal::NobodyToCall),
         });
     };
     // BSOP 57: the seat waits for the must-move player; the list does not take it.
@@ -466,18 +467,18 @@ pub fn call_chosen(
     }
     let t = table(conn, table_id)?;
     check_seat(conn, now, profile, &t, seat_no, None, None)?;
-    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     let e = entry(conn, entry_id)?;
     if e.game_id != game_id {
-        return Err(conflict("err-entry-other-game"));
+        return Err(ListRefusal::EntryOtherGame.into());
     }
     if e.state != EntryState::Waiting || as_entry(&e).lapsed(now) {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
     if !due.is_empty() && !due.contains(&e.player_id) {
         return Err(AppError::Conflict(
-            must_move_waits.unwrap_or_else(|| Problem::new("err-seat-for-must-move")),
+            must_move_waits.unwrap_or_else(|| Problem::from(SeatRefusal::SeatForMustMove)),
         ));
     }
     if let Some(p) = must_move_waits {
@@ -485,13 +486,13 @@ pub fn call_chosen(
     }
     let (row, k) = player_checks(conn, e.player_id, None)?;
     if k.called {
-        return Err(conflict("err-already-called"));
+        return Err(CallRefusal::AlreadyCalled.into());
     }
     if let Some(p) = player_may_sit_row(conn, now, tz, &t, &row, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, e.player_id)?);
     }
     if barred_from_table(conn, e.player_id, &t, Some(k))? {
-        return Err(conflict("err-refused-must-move-table"));
+        return Err(SeatRefusal::RefusedMustMoveTable.into());
     }
     // Who list order would have called (for the record): the first waiting entry.
     let next_in_order = waiting_page(conn, game_id, 0, 1)?
@@ -565,7 +566,7 @@ fn create_call(
     };
     let seat_called = |e: diesel::result::Error| {
         if is_unique_violation(&e) {
-            conflict("err-seat-called")
+            AppError::from(SeatRefusal::SeatCalled)
         } else {
             e.into()
         }
@@ -602,7 +603,7 @@ fn create_call(
         }
     };
     if entry_moved.is_some_and(|n| n != 1) {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     audit::record::<(), _>(
         conn,
@@ -670,12 +671,12 @@ pub fn acknowledge_call(
     match c.state {
         CallState::Acknowledged => return Ok(c),
         CallState::Pending => {}
-        _ => return Err(conflict("err-call-not-open")),
+        _ => return Err(CallRefusal::CallNotOpen.into()),
     }
     // The response window is over by the clock: nothing left to acknowledge, even before the
     // scheduler marks the call expired.
     if c.respond_by.and_utc() <= now {
-        return Err(conflict("err-call-expired"));
+        return Err(CallRefusal::CallExpired.into());
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -775,30 +776,29 @@ pub fn confirm_call(
         .select((SeatCallRow::as_select(), TableRow::as_select()))
         .first(dbc))?;
     if !c.state.is_open() {
-        return Err(conflict("err-call-not-open"));
+        return Err(CallRefusal::CallNotOpen.into());
     }
     // The response window is over: the call is expired even before the scheduler says so.
     if c.respond_by.and_utc() <= now {
-        return Err(conflict("err-call-expired"));
+        return Err(CallRefusal::CallExpired.into());
     }
     let seating = match c.source {
         CallSource::MustMove | CallSource::SeatChange => {
-            let from = current_seating(conn, c.player_id)?
-                .ok_or_else(|| conflict("err-move-not-seated"))?;
+            let from = current_seating(conn, c.player_id)?.ok_or(CallRefusal::MoveNotSeated)?;
             let kind = if c.source == CallSource::MustMove {
                 // The player must still be at the game's must-move table, of the same limit
                 // as this one (BSOP 55; a limit may have changed since the call, PT-2007 22).
                 let ft = table(conn, from.table_id)?;
                 if !ft.must_move || ft.game_id != t.game_id {
-                    return Err(conflict("err-move-not-seated"));
+                    return Err(CallRefusal::MoveNotSeated.into());
                 }
                 if !same_limits(conn, &ft, &t, t.game_id.unwrap_or_default())? {
-                    return Err(conflict("err-move-other-limit"));
+                    return Err(CallRefusal::MoveOtherLimit.into());
                 }
                 Move::MustMove
             } else {
                 if from.table_id != t.id {
-                    return Err(conflict("err-move-not-seated"));
+                    return Err(CallRefusal::MoveNotSeated.into());
                 }
                 Move::SeatChange
             };
@@ -838,7 +838,7 @@ pub fn confirm_call(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-call-not-open"));
+        return Err(CallRefusal::CallNotOpen.into());
     }
     if c.source == CallSource::SeatChange {
         crate::native!(conn, |dbc| crate::db::Cached(

@@ -1,6 +1,7 @@
 //! Seat holds (BSOP 45, 49).
 
 use super::*;
+use crate::domain::refusal::{SeatRefusal, TableRefusal};
 
 pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
     Ok(crate::native!(conn, |dbc| seat_holds::table
@@ -68,7 +69,7 @@ pub fn hold_seat(
     let profile = crate::services::room::get(conn)?.profile;
     check_seat(conn, now, &profile, &t, seat_no, None, None)?;
     if t.game_id.is_none() {
-        return Err(conflict("err-table-no-game"));
+        return Err(TableRefusal::NoGame.into());
     }
     if let Some(p) = &player {
         let why = registry::eligibility(conn, p, now, tz)?;
@@ -81,7 +82,7 @@ pub fn hold_seat(
                 .iter()
                 .any(|s| apart.contains(&s.player_id))
         {
-            return Err(conflict("err-separated-at-table"));
+            return Err(SeatRefusal::SeparatedAtTable.into());
         }
         let held: i64 = crate::native!(conn, |dbc| seat_holds::table
             .filter(seat_holds::player_id.eq(p.id))
@@ -89,7 +90,7 @@ pub fn hold_seat(
             .count()
             .get_result(dbc))?;
         if held > 0 {
-            return Err(conflict("err-player-has-hold"));
+            return Err(SeatRefusal::PlayerHasHold.into());
         }
     }
     let row = SeatHoldRow {
@@ -108,7 +109,7 @@ pub fn hold_seat(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-seat-held")
+            AppError::from(SeatRefusal::SeatHeld)
         } else {
             e.into()
         }
@@ -143,7 +144,7 @@ pub fn release_hold(
 ) -> AppResult<SeatHoldRow> {
     let h = hold(conn, id)?;
     if h.released_at.is_some() {
-        return Err(conflict("err-hold-released"));
+        return Err(SeatRefusal::HoldReleased.into());
     }
     end_hold(conn, now, actor, &h, "released")
 }
@@ -166,7 +167,7 @@ pub(super) fn end_hold(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-hold-released"));
+        return Err(SeatRefusal::HoldReleased.into());
     }
     let after = hold(conn, h.id)?;
     audit::record(

@@ -2,6 +2,7 @@
 //! joining, leaving, removal and its undo, reordering, and call-ins checking in.
 
 use super::*;
+use crate::domain::refusal::{ListRefusal, SeatRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
 
@@ -131,7 +132,7 @@ pub fn leave_by_player(
 ) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     cancel_calls_of_entry(conn, now, actor, entry_id)?;
     end_entry(
@@ -165,7 +166,7 @@ pub fn join(
         e => e,
     })?;
     if !g.active {
-        return Err(conflict("err-game-inactive"));
+        return Err(ListRefusal::GameInactive.into());
     }
     let p = registry::get(conn, player_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("player_id", "err-player-unknown"),
@@ -186,7 +187,7 @@ pub fn join(
         .count()
         .get_result(dbc))?;
     if already > 0 {
-        return Err(conflict("err-already-on-list"));
+        return Err(ListRefusal::AlreadyOnList.into());
     }
     let row = WaitlistRow {
         id: next_seq(conn, "waitlist")?,
@@ -212,7 +213,7 @@ pub fn join(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-already-on-list")
+            AppError::from(ListRefusal::AlreadyOnList)
         } else {
             e.into()
         }
@@ -261,7 +262,7 @@ pub(super) fn end_entry(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     let after = entry(conn, e.id)?;
     list_changed(conn, now, actor, action, e, &after)?;
@@ -338,7 +339,7 @@ pub fn restore(
         .ended_at
         .is_some_and(|t| (now - t.and_utc()).num_seconds() <= UNDO_REMOVAL_SECS);
     if e.state != EntryState::Removed || !recent {
-        return Err(conflict("err-undo-too-late"));
+        return Err(ListRefusal::UndoTooLate.into());
     }
     let seated: bool = crate::native!(conn, |dbc| diesel::select(diesel::dsl::exists(
         seatings::table
@@ -347,7 +348,7 @@ pub fn restore(
     ))
     .get_result(dbc))?;
     if seated {
-        return Err(conflict("err-already-seated"));
+        return Err(SeatRefusal::AlreadySeated.into());
     }
     let n = crate::native!(conn, |dbc| diesel::update(
         waitlist_entries::table
@@ -362,13 +363,13 @@ pub fn restore(
     .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-already-on-list")
+            AppError::from(ListRefusal::AlreadyOnList)
         } else {
             e.into()
         }
     })?;
     if n != 1 {
-        return Err(conflict("err-undo-too-late"));
+        return Err(ListRefusal::UndoTooLate.into());
     }
     let after = entry(conn, e.id)?;
     list_changed(conn, now, actor, "list.restore", &e, &after)?;
@@ -406,7 +407,7 @@ pub fn reorder(
 ) -> AppResult<()> {
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() {
-        return Err(conflict("err-entry-not-active"));
+        return Err(ListRefusal::EntryNotActive.into());
     }
     if reason.trim().is_empty() {
         return Err(AppError::field("reason", "err-required"));
@@ -466,10 +467,10 @@ pub fn check_in(
 ) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() || e.checked_in_at.is_some() || e.source != ListSource::CallIn {
-        return Err(conflict("err-entry-not-call-in"));
+        return Err(ListRefusal::EntryNotCallIn.into());
     }
     if e.call_in_expires_at.is_some_and(|t| t.and_utc() <= now) {
-        return Err(conflict("err-call-in-lapsed"));
+        return Err(ListRefusal::CallInLapsed.into());
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(waitlist_entries::table.find(entry_id))

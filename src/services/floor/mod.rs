@@ -5,7 +5,6 @@
 //! messages to players and small readers; the actions live in submodules by topic,
 //! re-exported here.
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
     GameRow, MustMoveRefusalRow, PlayerRow, SeatCallRow, SeatChangeRow, SeatHoldRow, SeatSideRow,
@@ -19,6 +18,7 @@ use crate::db::schema::{
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::profile::{CallExpiry, RuleProfile};
+use crate::domain::refusal::PlayerRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
 use crate::domain::table::{
@@ -350,13 +350,12 @@ fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppRe
 
 /// BSOP 1, 2, 3, 10: the refusal names the first reason (the player page lists them all).
 fn ineligible_error(reasons: &[Ineligible]) -> AppError {
-    let key = match reasons.first() {
-        Some(Ineligible::Under18) => "err-cannot-play-under-18",
-        Some(Ineligible::NoPhoto) => "err-cannot-play-no-photo",
-        Some(Ineligible::IdExpired) => "err-cannot-play-id-expired",
-        Some(Ineligible::Banned) | None => "err-cannot-play-banned",
-    };
-    AppError::Conflict(Problem::new(key))
+    AppError::from(match reasons.first() {
+        Some(Ineligible::Under18) => PlayerRefusal::CannotPlayUnder18,
+        Some(Ineligible::NoPhoto) => PlayerRefusal::CannotPlayNoPhoto,
+        Some(Ineligible::IdExpired) => PlayerRefusal::CannotPlayIdExpired,
+        Some(Ineligible::Banned) | None => PlayerRefusal::CannotPlayBanned,
+    })
 }
 
 fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {

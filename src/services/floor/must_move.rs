@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::game::TablePolicy;
+use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
 use crate::domain::states::MustMoveChoice;
@@ -273,13 +274,12 @@ pub(super) fn must_move_due_for(
             } else {
                 "small_blind"
             };
-            Some(
-                Problem::new("err-seat-waits-for-must-move")
-                    .arg("alias", alias)
-                    .arg("table", m.number)
-                    .arg("seat", seat_no)
-                    .arg("position", position),
-            )
+            Some(Problem::from(SeatRefusal::WaitsForMustMove {
+                alias: alias.clone(),
+                table: m.number,
+                seat: *seat_no,
+                position,
+            }))
         }
         _ => None,
     };
@@ -325,9 +325,7 @@ pub(super) fn refuse_before_rejoin(
     match rejoin_not_before(conn, profile, game_id, player_id, now)? {
         Some(from) => {
             let time = from.with_timezone(&tz).format("%H:%M").to_string();
-            Err(AppError::Conflict(
-                Problem::new("err-must-move-rejoin-later").arg("time", time),
-            ))
+            Err(SeatRefusal::MustMoveRejoinLater { time }.into())
         }
         None => Ok(()),
     }
@@ -378,13 +376,13 @@ pub fn refuse_must_move(
 ) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let t = table(conn, s.table_id)?;
     if !t.must_move {
-        return Err(conflict("err-not-must-move-table"));
+        return Err(TableRefusal::NotMustMoveTable.into());
     }
-    let game_id = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             seatings::table
@@ -399,7 +397,7 @@ pub fn refuse_must_move(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let ended = seating(conn, s.id)?;
     cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;

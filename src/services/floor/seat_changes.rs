@@ -1,6 +1,7 @@
 //! Seat-change requests (PT-2007 12, BSOP 51).
 
 use super::*;
+use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::SeatChangeState;
 
@@ -22,7 +23,7 @@ pub fn request_seat_change(
 ) -> AppResult<SeatChangeRow> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let open: i64 = crate::native!(conn, |dbc| seat_change_requests::table
         .filter(seat_change_requests::player_id.eq(s.player_id))
@@ -30,7 +31,7 @@ pub fn request_seat_change(
         .count()
         .get_result(dbc))?;
     if open > 0 {
-        return Err(conflict("err-seat-change-open"));
+        return Err(SeatRefusal::SeatChangeOpen.into());
     }
     let row = SeatChangeRow {
         id: next_seq(conn, "seat_change")?,
@@ -45,7 +46,7 @@ pub fn request_seat_change(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-seat-change-open")
+            AppError::from(SeatRefusal::SeatChangeOpen)
         } else {
             e.into()
         }
@@ -79,7 +80,7 @@ pub fn cancel_seat_change(
 ) -> AppResult<SeatChangeRow> {
     let r = seat_change(conn, id)?;
     if r.state != SeatChangeState::Open {
-        return Err(conflict("err-seat-change-not-open"));
+        return Err(SeatRefusal::SeatChangeNotOpen.into());
     }
     cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
     let after = seat_change(conn, id)?;

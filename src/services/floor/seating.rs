@@ -2,6 +2,7 @@
 //! may sit there, seating a player, moving a seated one, and leaving a seat.
 
 use super::*;
+use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
 
@@ -117,7 +118,7 @@ pub(super) fn check_seat(
         t.state,
         TableState::Open | TableState::Running | TableState::Suspended
     ) {
-        return Err(conflict("err-table-not-open"));
+        return Err(TableRefusal::NotOpen.into());
     }
     check_not_closing(now, profile, t)?;
     // Whether the seat is taken, called or held, the table's players, and whether a seat
@@ -165,7 +166,7 @@ pub(super) fn check_seat(
     };
     let seated = seated.unwrap_or(0) as usize;
     if taken {
-        return Err(conflict("err-seat-taken"));
+        return Err(SeatRefusal::SeatTaken.into());
     }
     let calls: Vec<SeatCallRow> = if called {
         crate::native!(conn, |dbc| seat_calls::table
@@ -183,7 +184,7 @@ pub(super) fn check_seat(
         // A call whose response window is over no longer reserves the seat: expired now,
         // with the bookkeeping the scheduler's next pass would have done.
         if c.respond_by.and_utc() > now || !expire_call(conn, now, profile, &system, c)? {
-            return Err(conflict("err-seat-called"));
+            return Err(SeatRefusal::SeatCalled.into());
         }
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for
@@ -195,7 +196,7 @@ pub(super) fn check_seat(
     };
     match hold {
         Some(h) if for_player.is_none() || h.player_id != for_player => {
-            Err(conflict("err-seat-held"))
+            Err(SeatRefusal::SeatHeld.into())
         }
         hold => Ok(SeatCheck {
             hold,
@@ -216,11 +217,11 @@ fn check_not_closing(now: DateTime<Utc>, profile: &RuleProfile, t: &TableRow) ->
         grace,
         now,
     ) {
-        return Err(AppError::Conflict(
-            Problem::new("err-table-suspension-over")
-                .arg("table", t.number)
-                .arg("minutes", profile.suspension_grace_min),
-        ));
+        return Err(TableRefusal::SuspensionOver {
+            table: t.number,
+            minutes: profile.suspension_grace_min,
+        }
+        .into());
     }
     Ok(())
 }
@@ -337,7 +338,7 @@ pub(super) fn seat_player(
         ..
     } = check_seat(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
-        return Err(conflict("err-table-no-game"));
+        return Err(TableRefusal::NoGame.into());
     }
     let (player, k) = player_checks(conn, player_id, call_id)?;
     let other_calls = k.called;
@@ -346,7 +347,7 @@ pub(super) fn seat_player(
     }
     // BSOP 55: who refused a must-move and gave up may not play at that must-move table.
     if barred_from_table(conn, player_id, t, Some(k))? {
-        return Err(conflict("err-refused-must-move-table"));
+        return Err(SeatRefusal::RefusedMustMoveTable.into());
     }
     // BSOP 55: who chose to come back later sits in this game again only after the window
     // (nothing to read for a player who never refused a must-move).
@@ -422,7 +423,7 @@ fn start_seating(
 ) -> AppResult<()> {
     let seat_race = |e: diesel::result::Error| {
         if is_unique_violation(&e) {
-            conflict("err-seat-race")
+            AppError::from(SeatRefusal::SeatRace)
         } else {
             e.into()
         }
@@ -526,7 +527,7 @@ pub fn leave(
                 .first(dbc)
         })?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -542,7 +543,7 @@ pub fn leave(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     // The row as the update left it (no second read; `now` is already truncated
     // to what both databases store).
@@ -760,7 +761,7 @@ fn check_voluntary_move(
     // BSOP 20, 21: chips a ruling moves to or from the player wait for a second staff
     // member at this table: the player stays until they are settled.
     if crate::services::rulings::chips_pending_for(conn, from.player_id)? {
-        return Err(conflict("err-move-ruling-chips-pending"));
+        return Err(SeatRefusal::MoveRulingChipsPending.into());
     }
     let g = crate::services::games::get_game(conn, game_id)?;
     // The maximum of the table moved to, as it plays now (PT-2007 22, BSOP 34).
@@ -803,7 +804,7 @@ pub(super) fn move_player(
     let (reason, action) = (kind.reason(), kind.action());
     let player_id = from.player_id;
     let hold = check_seat(conn, now, profile, to, seat_no, call_id, Some(player_id))?.hold;
-    let game_id = to.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let game_id = to.game_id.ok_or(TableRefusal::NoGame)?;
     if kind.voluntary() && to.id != from.table_id {
         check_voluntary_move(conn, now, from, to, game_id)?;
     }
@@ -818,10 +819,10 @@ pub(super) fn move_player(
             .iter()
             .any(|s| s.player_id != player_id && apart.contains(&s.player_id))
     {
-        return Err(conflict("err-separated-at-table"));
+        return Err(SeatRefusal::SeparatedAtTable.into());
     }
     if barred_from_table(conn, player_id, to, None)? {
-        return Err(conflict("err-refused-must-move-table"));
+        return Err(SeatRefusal::RefusedMustMoveTable.into());
     }
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -837,7 +838,7 @@ pub(super) fn move_player(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let ended = seating(conn, from.id)?;
     // Within a game the seating keeps the list entry it came from (the original list order,

@@ -3,6 +3,7 @@
 //! scheduler's pass.
 
 use super::*;
+use crate::domain::refusal::TableRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
@@ -212,10 +213,10 @@ pub fn open_table(
 ) -> AppResult<TableRow> {
     let t = table(conn, table_id)?;
     let Some(game_id) = t.game_id else {
-        return Err(conflict("err-table-no-game"));
+        return Err(TableRefusal::NoGame.into());
     };
     if t.state != TableState::Closed {
-        return Err(conflict("err-table-already-open"));
+        return Err(TableRefusal::AlreadyOpen.into());
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(

@@ -2,6 +2,7 @@
 //! player's transfer to a similar table.
 
 use super::*;
+use crate::domain::refusal::{MoveRefusal, SeatRefusal, TableRefusal};
 
 /// The first seat of a table that is free now: nobody sitting, no open call, no hold.
 fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
@@ -106,18 +107,20 @@ fn transfer_error(
     from_seated: usize,
     to_seated: usize,
 ) -> AppError {
-    AppError::Conflict(match r {
-        TransferRefusal::DestinationFull => Problem::new("err-transfer-destination-full"),
-        TransferRefusal::CaveNotLost => Problem::new("err-transfer-cave-not-lost"),
-        TransferRefusal::LeavesTableShort => {
-            Problem::new("err-transfer-leaves-table-short").arg("min", profile.min_players_to_run)
-        }
-        TransferRefusal::Unbalances if session => Problem::new("err-transfer-unbalances-session")
-            .arg("from", from_seated)
-            .arg("to", to_seated),
-        TransferRefusal::Unbalances => Problem::new("err-transfer-unbalances")
-            .arg("from", from_seated)
-            .arg("to", to_seated),
+    AppError::from(match r {
+        TransferRefusal::DestinationFull => MoveRefusal::DestinationFull,
+        TransferRefusal::CaveNotLost => MoveRefusal::CaveNotLost,
+        TransferRefusal::LeavesTableShort => MoveRefusal::LeavesTableShort {
+            min: profile.min_players_to_run,
+        },
+        TransferRefusal::Unbalances if session => MoveRefusal::UnbalancesSession {
+            from: from_seated,
+            to: to_seated,
+        },
+        TransferRefusal::Unbalances => MoveRefusal::Unbalances {
+            from: from_seated,
+            to: to_seated,
+        },
     })
 }
 
@@ -145,14 +148,14 @@ pub fn transfer(
         e => e,
     })?;
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     let from = table(conn, s.table_id)?;
     if to.id == from.id {
-        return Err(conflict("err-transfer-same-table"));
+        return Err(MoveRefusal::SameTable.into());
     }
     if to.game_id.is_none() || to.game_id != from.game_id {
-        return Err(conflict("err-transfer-not-similar"));
+        return Err(MoveRefusal::NotSimilar.into());
     }
     // BSOP 27, 55, 58: "the same game and limit": the two tables' limits now (PT-2007 22).
     let g = game(conn, to.game_id.unwrap_or_default())?;
@@ -163,7 +166,7 @@ pub fn transfer(
         crate::domain::limits::check_same_limit(&a, &b, to.number).map_err(AppError::Conflict)?;
     }
     if !in_play(&to) {
-        return Err(conflict("err-table-not-open"));
+        return Err(TableRefusal::NotOpen.into());
     }
     // BSOP 55, 57: players of the must-move table reach the main games in their original
     // list order: only the one whose turn it is may move to a main game now.
@@ -171,7 +174,7 @@ pub fn transfer(
         let game_id = to.game_id.unwrap_or_default();
         let (due, _) = must_move_due_for(conn, now, tz, &to, game_id)?;
         if due.first() != Some(&s.player_id) {
-            return Err(conflict("err-transfer-from-must-move"));
+            return Err(MoveRefusal::FromMustMove.into());
         }
     }
     let from_seated = seated_count(conn, from.id)?;
@@ -192,7 +195,7 @@ pub fn transfer(
         profile.min_players_to_run,
     )
     .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
-    let seat_no = free.ok_or_else(|| conflict("err-transfer-destination-full"))?;
+    let seat_no = free.ok_or(MoveRefusal::DestinationFull)?;
     move_player(
         conn,
         now,

@@ -10,6 +10,7 @@ mod rows;
 
 use crate::db::schema::{card_tables, dealer_shifts, games, players, seatings, staff};
 use crate::db::DbConn;
+use crate::domain::refusal::ReportRefusal;
 use crate::domain::{money, FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use chrono::{
@@ -43,17 +44,17 @@ impl Period {
         let day = day.map(str::trim).filter(|s| !s.is_empty());
         let month = month.map(str::trim).filter(|s| !s.is_empty());
         match (day, month) {
-            (Some(_), Some(_)) => Err(refused("month", Problem::new("report-err-day-and-month"))),
+            (Some(_), Some(_)) => Err(refused("month", Problem::from(ReportRefusal::DayAndMonth))),
             (Some(d), None) => parse_day(d).map(Period::Day).ok_or_else(|| {
                 refused(
                     "day",
-                    Problem::new("report-err-day").arg("value", quoted(d)),
+                    Problem::from(ReportRefusal::Day { value: quoted(d) }),
                 )
             }),
             (None, Some(m)) => parse_month(m).map(Period::Month).ok_or_else(|| {
                 refused(
                     "month",
-                    Problem::new("report-err-month").arg("value", quoted(m)),
+                    Problem::from(ReportRefusal::Month { value: quoted(m) }),
                 )
             }),
             (None, None) => Ok(Period::Day(today)),
@@ -526,7 +527,9 @@ pub fn check_filter(conn: &mut DbConn, f: &Filter) -> AppResult<()> {
         if games::table.find(g).count().get_result::<i64>(conn)? == 0 {
             return Err(refused(
                 "game",
-                Problem::new("report-err-game").arg("value", g),
+                Problem::from(ReportRefusal::Game {
+                    value: g.to_string(),
+                }),
             ));
         }
     }
@@ -534,7 +537,9 @@ pub fn check_filter(conn: &mut DbConn, f: &Filter) -> AppResult<()> {
         if card_tables::table.find(t).count().get_result::<i64>(conn)? == 0 {
             return Err(refused(
                 "table",
-                Problem::new("report-err-table").arg("value", t),
+                Problem::from(ReportRefusal::Table {
+                    value: t.to_string(),
+                }),
             ));
         }
     }
@@ -1290,7 +1295,9 @@ pub fn player_hours(
         if players::table.find(p).count().get_result::<i64>(conn)? == 0 {
             return Err(refused(
                 "player",
-                Problem::new("report-err-player").arg("value", p),
+                Problem::from(ReportRefusal::Player {
+                    value: p.to_string(),
+                }),
             ));
         }
     }

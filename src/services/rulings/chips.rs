@@ -2,6 +2,7 @@
 //! a decision moves — confirmed by a second staff member, as chips in custody are (BSOP 36).
 
 use super::*;
+use crate::domain::refusal::RulingRefusal;
 
 /// The chips the table has on record: the sum of the seated players' stacks (their last
 /// count, `seatings.stack`), added without wrapping.
@@ -48,21 +49,15 @@ pub fn hold_pot(
 ) -> AppResult<HeldPotRow> {
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Decided {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-pot-decided").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::PotDecided { id: r.id }.into());
     }
     if held_pot_of(conn, r.id)?.is_some() {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-pot-held").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::PotHeld { id: r.id }.into());
     }
     // BSOP 19, 21: a late ruling's hand is over and its result stands: no pot of the game
     // going on is taken off the table for it.
     if let Some(why) = r.late() {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-pot-late").arg("why", why.as_str()),
-        ));
+        return Err(RulingRefusal::PotLate { why: why.as_str() }.into());
     }
     let t = table(conn, r.table_id)?;
     let on_table = chips_on_table(conn, r.table_id)?;
@@ -98,7 +93,7 @@ pub fn hold_pot(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            AppError::Conflict(Problem::new("err-ruling-pot-held").arg("id", r.id))
+            AppError::from(RulingRefusal::PotHeld { id: r.id })
         } else {
             e.into()
         }
@@ -144,14 +139,10 @@ fn recorded_move(
         return Err(AppError::NotFound);
     }
     let Some((m, lines)) = move_of(conn, r.id)? else {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-no-move").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::NoMove { id: r.id }.into());
     };
     if m.move_state() != RulingMoveState::Recorded {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-move-done").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::MoveDone { id: r.id }.into());
     }
     Ok((r, m, lines))
 }
@@ -186,18 +177,17 @@ pub fn confirm_move(
                     Some((sid, stack)) => (sid, stack, stack),
                     None => {
                         let alias = crate::services::players::get(conn, from)?.alias;
-                        return Err(AppError::Conflict(
-                            Problem::new("err-ruling-move-left").arg("player", alias),
-                        ));
+                        return Err(RulingRefusal::MoveLeft { player: alias }.into());
                     }
                 },
             };
             if l.amount > now_at {
                 let alias = crate::services::players::get(conn, from)?.alias;
                 return Err(rule_refusal(
-                    Problem::new("err-ruling-move-over-stack")
-                        .arg("player", alias)
-                        .arg("stack", now_at.max(0)),
+                    Problem::from(RulingRefusal::MoveOverStack {
+                        player: alias,
+                        stack: now_at.max(0),
+                    }),
                     room,
                 ));
             }
@@ -217,9 +207,7 @@ pub fn confirm_move(
                 _ => {
                     let alias = crate::services::players::get(conn, to)?.alias;
                     return Err(rule_refusal(
-                        Problem::new("err-ruling-move-over-stack-max")
-                            .arg("player", alias)
-                            .arg("max", max),
+                        Problem::from(RulingRefusal::MoveOverStackMax { player: alias, max }),
                         room,
                     ));
                 }
@@ -241,9 +229,7 @@ pub fn confirm_move(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-move-done").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::MoveDone { id: r.id }.into());
     }
     let mut changes: Vec<StackChange> = Vec::new();
     let mut order: Vec<(&i64, &(i64, i64, i64))> = stacks.iter().collect();

@@ -4,6 +4,7 @@
 //! correction is a later ruling that names the one it corrects.
 
 use super::*;
+use crate::domain::refusal::RulingRefusal;
 
 /// A player's share of the held pot (BSOP 21).
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -128,7 +129,7 @@ fn settle(
         // BSOP 19 first: a late ruling moves nothing (409), whatever the amounts.
         if let Some(why) = late {
             return Err(rule_refusal(
-                Problem::new("err-ruling-reconstruction-late").arg("why", why.as_str()),
+                Problem::from(RulingRefusal::ReconstructionLate { why: why.as_str() }),
                 room,
             ));
         }
@@ -260,7 +261,7 @@ fn record_settled(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-ruling-decided")
+            AppError::from(RulingRefusal::Decided { id: ruling_id })
         } else {
             e.into()
         }
@@ -311,9 +312,7 @@ pub fn decide(
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Decided {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-decided").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::Decided { id: r.id }.into());
     }
     let involved: Vec<i64> = players_of(conn, r.id)?
         .iter()
@@ -338,9 +337,7 @@ pub fn decide(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-decided").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::Decided { id: r.id }.into());
     }
     let (added, moved) = record_settled(conn, now, r.id, r.table_id, by, &s)?;
     let after = ruling(conn, r.id)?;
@@ -392,22 +389,14 @@ pub fn correct(
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Open {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-correct-open").arg("id", r.id),
-        ));
+        return Err(RulingRefusal::CorrectOpen { id: r.id }.into());
     }
     if let Some(n) = corrected_by(conn, r.id)? {
-        return Err(AppError::Conflict(
-            Problem::new("err-ruling-corrected")
-                .arg("id", r.id)
-                .arg("by", n),
-        ));
+        return Err(RulingRefusal::Corrected { id: r.id, by: n }.into());
     }
     if let Some((m, _)) = move_of(conn, r.id)? {
         if m.move_state() == RulingMoveState::Recorded {
-            return Err(AppError::Conflict(
-                Problem::new("err-ruling-move-pending").arg("id", r.id),
-            ));
+            return Err(RulingRefusal::MovePending { id: r.id }.into());
         }
     }
     // BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
@@ -416,8 +405,9 @@ pub fn correct(
         let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
         if current != r.hand_number {
             return Err(rule_refusal(
-                Problem::new("err-ruling-reconstruction-late")
-                    .arg("why", rule::LateReason::NextHand.as_str()),
+                Problem::from(RulingRefusal::ReconstructionLate {
+                    why: rule::LateReason::NextHand.as_str(),
+                }),
                 room,
             ));
         }
@@ -449,7 +439,7 @@ pub fn correct(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            AppError::Conflict(Problem::new("err-ruling-corrected").arg("id", r.id))
+            AppError::from(RulingRefusal::CorrectedRace { id: r.id })
         } else {
             e.into()
         }

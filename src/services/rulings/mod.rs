@@ -10,7 +10,6 @@
 //! This file holds what every action shares: imports, readers and the refusals said in the
 //! room's currency; the actions live in submodules by topic, re-exported here.
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
     HandRow, HeldPotRow, PlayerRow, RulingMoveLineRow, RulingMoveRow, RulingPlayerRow, RulingRow,
@@ -21,6 +20,7 @@ use crate::db::schema::{
     rulings, seatings, staff,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
+use crate::domain::refusal::GeneralRefusal;
 use crate::domain::ruling::{
     self as rule, HeldPotState, LateReason, MoveLineKind, NamedAt, Refusal, RulingMoveState,
     RulingState,
@@ -271,7 +271,7 @@ fn known_player(conn: &mut DbConn, field: &str, id: i64) -> AppResult<PlayerRow>
 fn staff_id(actor: &Actor) -> AppResult<i64> {
     actor
         .id
-        .ok_or_else(|| AppError::Forbidden(Problem::new("err-forbidden")))
+        .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))
 }
 
 /// What every audit record of a ruling carries: the ruling as it is after the change, with

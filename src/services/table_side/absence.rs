@@ -2,6 +2,7 @@
 //! absence extended, and the floor alerted when a seat is due for chip removal.
 
 use super::*;
+use crate::domain::refusal::AbsenceRefusal;
 use crate::domain::states::CustodyState;
 
 fn absence_of(sd: &SeatSideRow) -> SeatAbsence {
@@ -28,7 +29,7 @@ pub fn status_of(sd: &SeatSideRow, profile: &RuleProfile, now: DateTime<Utc>) ->
 
 fn require_away(sd: &SeatSideRow) -> AppResult<()> {
     if sd.away_since.is_none() {
-        return Err(conflict("err-not-away"));
+        return Err(AbsenceRefusal::NotAway.into());
     }
     Ok(())
 }
@@ -88,7 +89,7 @@ pub fn away(
 ) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     if before.away_since.is_some() {
-        return Err(conflict("err-already-away"));
+        return Err(AbsenceRefusal::AlreadyAway.into());
     }
     let since = tapped.min(now).max(s.sat_at.and_utc());
     crate::native!(conn, |dbc| crate::db::Cached(
@@ -193,7 +194,7 @@ pub fn blinds_settled(
 ) -> AppResult<SeatSideRow> {
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     if before.away_since.is_some() {
-        return Err(conflict("err-still-away"));
+        return Err(AbsenceRefusal::StillAway.into());
     }
     let mut b = buttons_of(&before);
     b.on_blinds_settled();
@@ -248,7 +249,7 @@ pub fn missed_blind(
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     require_away(&before)?;
     if before.away_since.is_some_and(|a| tapped < a.and_utc()) {
-        return Err(conflict("err-missed-before-away"));
+        return Err(AbsenceRefusal::MissedBeforeAway.into());
     }
     let mut b = buttons_of(&before);
     b.on_blind_missed(blind);
@@ -299,7 +300,9 @@ pub fn extend_absence(
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     if !supervisor {
-        return Err(AppError::Forbidden(Problem::new("err-extend-floor-only")));
+        return Err(AppError::Forbidden(Problem::from(
+            AbsenceRefusal::ExtendFloorOnly,
+        )));
     }
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     require_away(&before)?;

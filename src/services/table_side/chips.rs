@@ -4,6 +4,7 @@
 //! player carries.
 
 use super::*;
+use crate::domain::refusal::{ChipsRefusal, GeneralRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
 
@@ -259,7 +260,7 @@ pub fn approve_chips(
 ) -> AppResult<BuyinRow> {
     let approver = actor
         .id
-        .ok_or_else(|| AppError::Forbidden(Problem::new("err-forbidden")))?;
+        .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
     let before: BuyinRow = crate::native!(conn, |dbc| buyins::table
         .find(buyin_id)
         .select(BuyinRow::as_select())
@@ -444,7 +445,9 @@ fn check_cash_out(
             match reason {
                 None => return Err(rule_refusal(refusal.to_problem(), room)),
                 Some(_) if !supervisor => {
-                    return Err(AppError::Forbidden(Problem::new("err-override-floor-only")))
+                    return Err(AppError::Forbidden(Problem::from(
+                        ChipsRefusal::OverrideFloorOnly,
+                    )))
                 }
                 Some(r) => {
                     let r = text("override_reason", r, 300)?;

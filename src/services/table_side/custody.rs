@@ -1,6 +1,7 @@
 //! Chip removal and custody (BSOP 36, 37): counted by two staff members, held, and resolved.
 
 use super::*;
+use crate::domain::refusal::{AbsenceRefusal, CustodyRefusal, GeneralRefusal};
 use crate::domain::states::CustodyState;
 
 pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
@@ -26,16 +27,17 @@ pub fn start_removal(
 ) -> AppResult<CustodyRow> {
     let counted_by = actor
         .id
-        .ok_or_else(|| AppError::Forbidden(Problem::new("err-forbidden")))?;
+        .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     match status_of(&sd, &room.profile, now) {
         AbsenceStatus::DueForRemoval { .. } => {}
-        AbsenceStatus::Present => return Err(conflict("err-not-away")),
+        AbsenceStatus::Present => return Err(AbsenceRefusal::NotAway.into()),
         AbsenceStatus::Away { due_at } => {
             let minutes = ((due_at - now).num_seconds() + 59) / 60;
-            return Err(AppError::Conflict(
-                Problem::new("err-removal-not-due").arg("minutes", minutes.max(1)),
-            ));
+            return Err(CustodyRefusal::RemovalNotDue {
+                minutes: minutes.max(1),
+            }
+            .into());
         }
     }
     let max = buy_in_max_of(conn, &s)?;
@@ -63,7 +65,7 @@ pub fn start_removal(
         .execute(dbc))
     .map_err(|e| {
         if is_unique_violation(&e) {
-            conflict("err-removal-pending")
+            AppError::from(CustodyRefusal::RemovalPending)
         } else {
             e.into()
         }
@@ -102,25 +104,26 @@ pub fn confirm_removal(
 ) -> AppResult<(CustodyRow, Option<SeatCallRow>)> {
     let by = confirmer
         .id
-        .ok_or_else(|| AppError::Forbidden(Problem::new("err-forbidden")))?;
+        .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
     let c = custody(conn, custody_id)?;
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
     }
     if c.state != CustodyState::Counting {
-        return Err(conflict("err-custody-not-counting"));
+        return Err(CustodyRefusal::NotCounting.into());
     }
     if c.counted_by == by {
-        return Err(conflict("err-custody-same-staff"));
+        return Err(CustodyRefusal::SameStaff.into());
     }
     let seated = floor::seating(conn, c.seating_id)?;
     let max = buy_in_max_of(conn, &seated)?;
     check_stack(conn, "amount", max, amount)?;
     if amount != c.amount {
         return Err(rule_refusal(
-            Problem::new("err-custody-amount-differs")
-                .arg("first", c.amount)
-                .arg("second", amount),
+            Problem::from(CustodyRefusal::AmountDiffers {
+                first: c.amount,
+                second: amount,
+            }),
             room,
         ));
     }
@@ -139,7 +142,7 @@ pub fn confirm_removal(
     )
     .changed(dbc))?;
     if n != 1 {
-        return Err(conflict("err-custody-not-counting"));
+        return Err(CustodyRefusal::NotCounting.into());
     }
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(c.seating_id))
@@ -233,7 +236,7 @@ pub fn cancel_removal(
         return Err(AppError::NotFound);
     }
     if c.state != CustodyState::Counting {
-        return Err(conflict("err-custody-not-counting"));
+        return Err(CustodyRefusal::NotCounting.into());
     }
     end_custody(conn, now, actor, &c, "cancelled", None)
 }
@@ -250,7 +253,7 @@ pub fn resolve_custody(
 ) -> AppResult<CustodyRow> {
     let c = custody(conn, custody_id)?;
     if c.state != CustodyState::Held {
-        return Err(conflict("err-custody-not-held"));
+        return Err(CustodyRefusal::NotHeld.into());
     }
     let state = match how {
         "reclaimed" => "reclaimed",

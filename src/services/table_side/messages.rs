@@ -1,6 +1,7 @@
 //! Messages from the floor to a table's tablet.
 
 use super::*;
+use crate::domain::refusal::TabletRefusal;
 
 /// The longest message the floor can send a table (it must fit the tablet's banner).
 pub const MESSAGE_MAX: usize = 300;
@@ -32,9 +33,7 @@ pub fn send_message(
         .count()
         .get_result(dbc))?;
     if paired == 0 {
-        return Err(AppError::Conflict(
-            Problem::new("err-message-no-tablet").arg("table", t.number),
-        ));
+        return Err(TabletRefusal::MessageNoTablet { table: t.number }.into());
     }
     let row = FloorMessageRow {
         id: next_seq(conn, "floor_message")?,

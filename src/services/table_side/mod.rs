@@ -11,7 +11,6 @@
 //! This file holds what every action shares: the imports, constants and readers; the actions
 //! live in submodules by topic, re-exported here.
 
-use super::conflict;
 use crate::db::audit::{self, Actor};
 use crate::db::models::{
     BuyinRow, CustodyRow, FloorMessageRow, GameRow, HandRow, PlayerRow, SeatCallRow, SeatSideRow,
@@ -26,6 +25,7 @@ use crate::domain::game::LimitClass;
 use crate::domain::limits::Limits;
 use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
+use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::seat_rules::{
     self, absence_status, average_capital, buyin_requirement, check_buyin, check_leave,
     check_rebuy, joins_at_average, AbsenceStatus, Blind, BuyinRequirement, Departure, HandCounter,
@@ -91,7 +91,7 @@ fn open_seating(
         return Err(AppError::NotFound);
     }
     if s.left_at.is_some() {
-        return Err(conflict("err-already-left"));
+        return Err(SeatRefusal::AlreadyLeft.into());
     }
     Ok((s, side(conn, seating_id)?))
 }
@@ -101,7 +101,7 @@ fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
 }
 
 fn game_of(conn: &mut DbConn, t: &TableRow) -> AppResult<GameRow> {
-    let g = t.game_id.ok_or_else(|| conflict("err-table-no-game"))?;
+    let g = t.game_id.ok_or(TableRefusal::NoGame)?;
     crate::services::games::get_game(conn, g)
 }
 

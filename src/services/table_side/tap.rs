@@ -2,6 +2,7 @@
 //! against the room's bound, and shown in the audit next to the instant it arrived.
 
 use super::*;
+use crate::domain::refusal::ChipsRefusal;
 
 /// When the tap counts as made: `raw` (`tapped_at`, RFC 3339, as the tablet sent it) within the
 /// room's bound before `now`; none: `now`. Not an instant: 422 on `tapped_at`. Older than the
@@ -63,7 +64,7 @@ pub fn check_stack_was(
     let now = side(conn, seating_id)?;
     if now.stack != was {
         return Err(AppError::Conflict(localize(
-            Problem::new("err-stack-changed").arg("stack", now.stack),
+            Problem::from(ChipsRefusal::StackChanged { stack: now.stack }),
             room,
         )));
     }

@@ -5,6 +5,7 @@
 //! pushed as an event by the service, in the handler's one write transaction.
 
 use crate::db::models::{GameRow, PlayerRow, SeatCallRow, SeatingRow, TableRow, WaitlistRow};
+use crate::domain::refusal::ListRefusal;
 use crate::domain::table::TableState;
 use crate::domain::waitlist;
 use crate::domain::FieldError;
@@ -400,7 +401,7 @@ fn line_of(
         .iter()
         .find(|l| l.entry.id == entry_id)
         .map(WaitlistLineOut::from)
-        .ok_or_else(|| services::conflict("err-entry-not-active"))
+        .ok_or_else(|| ListRefusal::EntryNotActive.into())
 }
 
 // ---- waiting lists ---------------------------------------------------------------------

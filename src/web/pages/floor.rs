@@ -3,6 +3,7 @@
 
 use super::floor_board::{panel_of_referer, BoardFilter, Flash, Said};
 use super::{ctx, render, see_other};
+use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -687,7 +688,7 @@ async fn leave(
         return act_said(&req, &st, &who, String::new(), move |conn, _| {
             let s = services::floor::seating(conn, id)?;
             if s.left_at.is_some() {
-                return Err(crate::services::conflict("err-already-left"));
+                return Err(SeatRefusal::AlreadyLeft.into());
             }
             let (alias, _, table) =
                 services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
