@@ -5,7 +5,10 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
 
+use crate::domain::draw::DrawKind;
 use crate::domain::enums::string_enum;
+use crate::domain::ruling::{HeldPotState, MoveLineKind, RulingMoveState};
+use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::states::{
     CallSource, CallState, CustodyState, DueState, EntryState, LimitChangeKind, LimitChangeState,
     ListSource, MustMoveChoice, SeatChangeState,
@@ -364,7 +367,7 @@ pub struct MustMoveRefusalRow {
 #[diesel(table_name = draws)]
 pub struct DrawRow {
     pub id: i64,
-    pub kind: String,
+    pub kind: DrawKind,
     /// The draw's u64 seed, stored bit-for-bit in a signed column.
     pub seed: i64,
     pub inputs: String,
@@ -776,7 +779,7 @@ pub struct SpecialButtonRow {
     pub id: i64,
     pub table_id: i64,
     /// cucurucho | macaca
-    pub kind: String,
+    pub kind: SpecialButton,
     pub seat_no: i32,
     pub draw_id: i64,
     pub drawn_at: NaiveDateTime,
@@ -799,7 +802,7 @@ pub struct SpecialHandRow {
     pub table_id: i64,
     pub game_id: Option<i64>,
     /// cucurucho | macaca
-    pub kind: String,
+    pub kind: SpecialButton,
     pub button_id: i64,
     /// The special button's seat.
     pub button_seat: i32,
@@ -814,7 +817,7 @@ pub struct SpecialHandRow {
     /// The Macaca's all-in cap for the hand (minor units).
     pub cap: Option<i64>,
     /// The Macaca's result: won | lost.
-    pub outcome: Option<String>,
+    pub outcome: Option<MacacaOutcome>,
     /// What the Macaca collected from the pot when she won.
     pub collected: Option<i64>,
     /// What the Macaca put at stake (all in, up to the cap).
@@ -891,7 +894,7 @@ pub struct HeldPotRow {
     pub seats: String,
     pub storage: String,
     /// `held` | `released`.
-    pub state: String,
+    pub state: HeldPotState,
     pub held_at: NaiveDateTime,
     pub held_by: Option<i64>,
     pub released_at: Option<NaiveDateTime>,
@@ -908,7 +911,7 @@ pub struct RulingMoveRow {
     pub table_id: i64,
     pub held_pot_id: Option<i64>,
     /// `recorded` | `confirmed` | `cancelled`.
-    pub state: String,
+    pub state: RulingMoveState,
     pub recorded_by: i64,
     pub recorded_at: NaiveDateTime,
     pub confirmed_by: Option<i64>,
@@ -924,7 +927,7 @@ pub struct RulingMoveLineRow {
     pub move_id: i64,
     pub line_no: i32,
     /// `release` | `reconstruction`.
-    pub kind: String,
+    pub kind: MoveLineKind,
     pub from_player_id: Option<i64>,
     pub to_player_id: i64,
     pub amount: i64,

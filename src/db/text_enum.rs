@@ -74,6 +74,9 @@ macro_rules! text_enum {
 }
 
 use super::models::{AttemptOutcome, Channel, OutboxStatus};
+use crate::domain::draw::DrawKind;
+use crate::domain::ruling::{HeldPotState, MoveLineKind, RulingMoveState};
+use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::states::{
     CallSource, CallState, CustodyState, DueState, EntryState, GuestState, LimitChangeKind,
     LimitChangeState, ListSource, MustMoveChoice, SeatChangeState,
@@ -96,6 +99,12 @@ text_enum!(
     Channel,
     OutboxStatus,
     AttemptOutcome,
+    HeldPotState,
+    RulingMoveState,
+    MoveLineKind,
+    DrawKind,
+    SpecialButton,
+    MacacaOutcome,
 );
 
 #[cfg(test)]
@@ -136,7 +145,13 @@ mod tests {
             MustMoveChoice,
             Channel,
             OutboxStatus,
-            AttemptOutcome
+            AttemptOutcome,
+            HeldPotState,
+            RulingMoveState,
+            MoveLineKind,
+            DrawKind,
+            SpecialButton,
+            MacacaOutcome
         );
     }
 }

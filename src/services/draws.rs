@@ -33,7 +33,7 @@ pub fn record(
     let full = serde_json::to_value(d).map_err(|e| AppError::internal_from("a draw as JSON", e))?;
     let row = DrawRow {
         id: next_seq(conn, "draw")?,
-        kind: d.kind().to_string(),
+        kind: d.kind(),
         seed: d.seed().to_i64(),
         inputs: full.to_string(),
         result: full
@@ -74,7 +74,7 @@ pub fn who_played_before(conn: &mut DbConn, id: i64) -> AppResult<Option<i64>> {
     let row = get(conn, id)?;
     Ok(draws::table
         .filter(draws::id.lt(id))
-        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Oversubscribed.as_str()))
+        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Oversubscribed))
         .filter(draws::created_at.eq(row.created_at))
         .filter(draws::table_id.eq(row.table_id))
         .select(draws::id)
@@ -615,7 +615,7 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
     let mut v = DrawView {
         matches,
         replay_problem,
-        kind: row.kind.clone(),
+        kind: row.kind.to_string(),
         purpose: None,
         seed: DrawSeed::from_i64(row.seed).to_string(),
         by,
@@ -884,7 +884,7 @@ pub fn latest_by_table(conn: &mut DbConn) -> AppResult<std::collections::HashMap
     // A draw by suits fills several tables and is recorded for the game (no table of its
     // own): its tables are in its inputs. The newest few are enough (a table's newest draw).
     let suits: Vec<(i64, String)> = draws::table
-        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Suit.as_str()))
+        .filter(draws::kind.eq(crate::domain::draw::DrawKind::Suit))
         .order(draws::id.desc())
         .limit(50)
         .select((draws::id, draws::inputs))

@@ -69,7 +69,7 @@ pub fn settings_of(g: &GameRow) -> Settings {
 }
 
 fn kind_of(row: &SpecialButtonRow) -> Option<SpecialButton> {
-    row.kind.parse().ok()
+    Some(row.kind)
 }
 
 /// The table closed (PT-2007 24): its special buttons end with it (a reopened table draws
@@ -221,7 +221,7 @@ pub fn draw(
     diesel::update(
         special_buttons::table
             .filter(special_buttons::table_id.eq(table_id))
-            .filter(special_buttons::kind.eq(kind.as_str()))
+            .filter(special_buttons::kind.eq(kind))
             .filter(special_buttons::ended_at.is_null()),
     )
     .set(special_buttons::ended_at.eq(Some(now.naive_utc())))
@@ -229,7 +229,7 @@ pub fn draw(
     let button = SpecialButtonRow {
         id: next_seq(conn, "special_button")?,
         table_id,
-        kind: kind.to_string(),
+        kind,
         seat_no: seat,
         draw_id: row.id,
         drawn_at: now.naive_utc(),
@@ -298,7 +298,7 @@ fn special_of_hand(conn: &mut DbConn, hand_id: i64) -> AppResult<Option<SpecialH
 
 /// BSOP 115, 116: the special game of a hand, if it was one.
 pub fn kind_of_hand(conn: &mut DbConn, hand_id: i64) -> AppResult<Option<SpecialButton>> {
-    Ok(special_of_hand(conn, hand_id)?.and_then(|s| s.kind.parse().ok()))
+    Ok(special_of_hand(conn, hand_id)?.map(|s| s.kind))
 }
 
 /// BSOP 116: the hand being played is a Macaca hand and her result is not recorded yet: the
@@ -310,7 +310,7 @@ pub fn check_hand_may_end(conn: &mut DbConn, t: &TableRow) -> AppResult<()> {
     let mut q = special_hands::table
         .inner_join(hands::table.on(hands::id.eq(special_hands::hand_id)))
         .filter(special_hands::table_id.eq(t.id))
-        .filter(special_hands::kind.eq(SpecialButton::Macaca.as_str()))
+        .filter(special_hands::kind.eq(SpecialButton::Macaca))
         .filter(special_hands::outcome.is_null())
         .into_boxed();
     if let Some(opened) = t.opened_at {
@@ -398,7 +398,7 @@ pub fn on_new_hand(
         hand_id: hand.id,
         table_id: t.id,
         game_id: Some(game_id),
-        kind: kind.to_string(),
+        kind,
         button_id: button.id,
         button_seat: button.seat_no,
         dealer_seat: to,
@@ -548,11 +548,7 @@ pub fn mark(
     };
     let t = crate::services::games::get_table(conn, table_id)?;
     // BSOP 116: the Macaca's chips follow the contributions.
-    let settled = match s
-        .outcome
-        .as_deref()
-        .and_then(|o| o.parse::<MacacaOutcome>().ok())
-    {
+    let settled = match s.outcome {
         Some(outcome) => {
             let rows = contributions_of(conn, s.id)?;
             let m = macaca_of(&s, &rows)?;
@@ -635,7 +631,7 @@ pub fn macaca_result(
     collected: Option<i64>,
 ) -> AppResult<SpecialHandRow> {
     let s = special_hand_at(conn, table_id, special_hand_id)?;
-    if s.kind != SpecialButton::Macaca.as_str() {
+    if s.kind != SpecialButton::Macaca {
         return Err(ButtonRefusal::NotMacaca.into());
     }
     let t = crate::services::games::get_table(conn, table_id)?;
@@ -670,7 +666,7 @@ pub fn macaca_result(
         .execute(conn)?;
     set_bank(conn, &t, &s, bank_after)?;
     let after = SpecialHandRow {
-        outcome: Some(outcome.to_string()),
+        outcome: Some(outcome),
         collected: kept_collected,
         stake: Some(m.stake),
         bank_after: Some(bank_after),
@@ -730,10 +726,10 @@ pub struct HandView {
 
 impl HandView {
     pub fn kind(&self) -> &str {
-        &self.row.kind
+        self.row.kind.as_str()
     }
     pub fn is_macaca(&self) -> bool {
-        self.row.kind == SpecialButton::Macaca.as_str()
+        self.row.kind == SpecialButton::Macaca
     }
     /// How many seats take part.
     pub fn players(&self) -> usize {
@@ -756,11 +752,7 @@ impl HandView {
     }
     /// The rule of its game.
     pub fn rule(&self) -> &'static str {
-        self.row
-            .kind
-            .parse::<SpecialButton>()
-            .map(SpecialButton::rule)
-            .unwrap_or("")
+        self.row.kind.rule()
     }
 }
 
@@ -774,7 +766,7 @@ pub fn hand_view(conn: &mut DbConn, s: SpecialHandRow) -> AppResult<HandView> {
         .load(conn)?;
     let plain: Vec<SpecialContributionRow> = rows.iter().map(|(c, _)| c.clone()).collect();
     let total = contributed(&plain)?;
-    let macaca = if s.kind == SpecialButton::Macaca.as_str() {
+    let macaca = if s.kind == SpecialButton::Macaca {
         Some(macaca_of(&s, &plain)?)
     } else {
         None

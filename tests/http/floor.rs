@@ -3351,7 +3351,7 @@ async fn pt2007_24_bsop_52_a_closed_table_puts_its_players_at_the_top_of_the_lis
             .unwrap();
         cardroom::services::draws::replay(c, last).unwrap()
     });
-    assert!(draw.matches && draw.draw.kind == "high_card");
+    assert!(draw.matches && draw.draw.kind.as_str() == "high_card");
     let d: cardroom::domain::draw::Draw = serde_json::from_str(&draw.draw.inputs).unwrap();
     let cardroom::domain::draw::Draw::HighCard { inputs, result, .. } = d else {
         panic!("high card")

@@ -860,7 +860,7 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     });
     assert_eq!(waiting, 2);
     let first = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
-    assert_eq!(first.draw.kind, "oversubscribed");
+    assert_eq!(first.draw.kind.as_str(), "oversubscribed");
     assert!(first.matches);
     // PT-2007 24: six players, the game runs.
     let state: String = app.with_conn(|c| {
@@ -1067,7 +1067,7 @@ async fn pt2007_25_a_draw_by_suits_fills_two_tables_evenly_and_replays() {
     );
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
     assert!(replay.matches);
-    assert_eq!(replay.draw.kind, "suit");
+    assert_eq!(replay.draw.kind.as_str(), "suit");
 }
 
 #[actix_web::test]
@@ -1424,7 +1424,7 @@ async fn bsop_50_a_game_started_with_one_extra_player_loses_the_extra_seat_when_
     });
     assert!(flag);
     let replay = app.with_conn(|c| cardroom::services::draws::replay(c, 1).unwrap());
-    assert_eq!(replay.draw.kind, "seat_with_extra");
+    assert_eq!(replay.draw.kind.as_str(), "seat_with_extra");
     assert!(replay.matches);
     // Seat 2 leaves: the extra player takes seat 2 and the extra seat is gone.
     let (seat2, _, _) = now[1];

@@ -21,7 +21,7 @@ pub fn chips_on_table(conn: &mut DbConn, table_id: i64) -> AppResult<i64> {
 pub fn chips_pending_for(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| ruling_moves::table
         .inner_join(ruling_move_lines::table.on(ruling_move_lines::move_id.eq(ruling_moves::id)))
-        .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+        .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
         .filter(
             ruling_move_lines::to_player_id
                 .eq(player_id)
@@ -82,7 +82,7 @@ pub fn hold_pot(
         amount,
         seats: rule::format_seats(&seats),
         storage,
-        state: HeldPotState::Held.as_str().to_string(),
+        state: HeldPotState::Held,
         held_at: now.naive_utc(),
         held_by: actor.id,
         released_at: None,
@@ -218,10 +218,10 @@ pub fn confirm_move(
         diesel::update(
             ruling_moves::table
                 .find(m.id)
-                .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+                .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
         )
         .set((
-            ruling_moves::state.eq(RulingMoveState::Confirmed.as_str()),
+            ruling_moves::state.eq(RulingMoveState::Confirmed),
             ruling_moves::confirmed_by.eq(Some(by)),
             ruling_moves::confirmed_at.eq(Some(now.naive_utc()))
         ))
@@ -257,10 +257,10 @@ pub fn confirm_move(
             diesel::update(
                 held_pots::table
                     .find(pid)
-                    .filter(held_pots::state.eq(HeldPotState::Held.as_str()))
+                    .filter(held_pots::state.eq(HeldPotState::Held))
             )
             .set((
-                held_pots::state.eq(HeldPotState::Released.as_str()),
+                held_pots::state.eq(HeldPotState::Released),
                 held_pots::released_at.eq(Some(now.naive_utc())),
                 held_pots::released_by.eq(Some(m.recorded_by))
             ))
@@ -316,10 +316,10 @@ pub fn cancel_move(
         diesel::update(
             ruling_moves::table
                 .find(m.id)
-                .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+                .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
         )
         .set((
-            ruling_moves::state.eq(RulingMoveState::Cancelled.as_str()),
+            ruling_moves::state.eq(RulingMoveState::Cancelled),
             ruling_moves::cancelled_by.eq(Some(by)),
             ruling_moves::cancelled_at.eq(Some(now.naive_utc()))
         ))

@@ -248,7 +248,7 @@ fn record_settled(
             .any(|l| l.0 == MoveLineKind::Release)
             .then(|| s.pot.as_ref().map(|p| p.id))
             .flatten(),
-        state: RulingMoveState::Recorded.as_str().to_string(),
+        state: RulingMoveState::Recorded,
         recorded_by: by,
         recorded_at: now.naive_utc(),
         confirmed_by: None,
@@ -271,7 +271,7 @@ fn record_settled(
         let l = RulingMoveLineRow {
             move_id: m.id,
             line_no: i as i32 + 1,
-            kind: kind.as_str().to_string(),
+            kind: *kind,
             from_player_id: *from,
             to_player_id: *to,
             amount: *amount,

@@ -73,13 +73,13 @@ impl RulingRow {
 
 impl RulingMoveRow {
     pub fn move_state(&self) -> RulingMoveState {
-        RulingMoveState::from_str(&self.state).unwrap_or(RulingMoveState::Recorded)
+        self.state
     }
 }
 
 impl HeldPotRow {
     pub fn pot_state(&self) -> HeldPotState {
-        HeldPotState::from_str(&self.state).unwrap_or(HeldPotState::Held)
+        self.state
     }
 }
 

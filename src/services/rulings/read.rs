@@ -161,7 +161,7 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
     .into_iter()
     .collect();
     let view = |l: &RulingMoveLineRow| LineView {
-        kind: MoveLineKind::from_str(&l.kind).unwrap_or(MoveLineKind::Release),
+        kind: l.kind,
         from_alias: l
             .from_player_id
             .map(|p| aliases.get(&p).cloned().unwrap_or_else(|| format!("#{p}"))),
@@ -272,7 +272,7 @@ pub fn list(conn: &mut DbConn, f: &Filter) -> AppResult<Vec<RulingLine>> {
 /// staff member; oldest first (the board's alert strip and the tables' tiles).
 pub fn needing_floor(conn: &mut DbConn) -> AppResult<Vec<RulingLine>> {
     let waiting: Vec<i64> = crate::native!(conn, |dbc| ruling_moves::table
-        .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+        .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
         .select(ruling_moves::ruling_id)
         .load(dbc))?;
     let rows: Vec<RulingRow> = crate::native!(conn, |dbc| rulings::table
@@ -297,7 +297,7 @@ pub fn for_table(
 ) -> AppResult<Vec<RulingLine>> {
     let waiting: Vec<i64> = crate::native!(conn, |dbc| ruling_moves::table
         .filter(ruling_moves::table_id.eq(table_id))
-        .filter(ruling_moves::state.eq(RulingMoveState::Recorded.as_str()))
+        .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
         .select(ruling_moves::ruling_id)
         .load(dbc))?;
     let rows: Vec<RulingRow> = crate::native!(conn, |dbc| rulings::table

@@ -365,7 +365,7 @@ pub async fn replay_draw(
     let r = st.run(move |_, c| draws::side_by_side(c, id)).await?;
     Ok(web::Json(ReplayOut {
         id: r.draw.id,
-        kind: r.draw.kind.clone(),
+        kind: r.draw.kind.to_string(),
         seed: crate::domain::draw::DrawSeed::from_i64(r.draw.seed).to_string(),
         stored: r.stored,
         replayed: r.replayed,

@@ -5,6 +5,7 @@
 use super::{ctx, render, see_other};
 use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
+use crate::domain::special_buttons::MacacaOutcome;
 use crate::domain::states::CallState;
 use crate::domain::states::DueState;
 use crate::domain::table::TableState;
