@@ -356,8 +356,6 @@ fn rejoin_not_before(
         .filter(|until| now < *until))
 }
 
-pub use crate::domain::states::MustMoveChoice as RefusalChoice;
-
 /// BSOP 55: a must-move player refuses to move to the main game. Either way they leave the
 /// must-move table (their seating ends, reason "refused must-move"): giving up, they may not
 /// play at that must-move table again; coming back later, they are taken off the game's
@@ -372,7 +370,7 @@ pub fn refuse_must_move(
     profile: &RuleProfile,
     actor: &Actor,
     seating_id: i64,
-    choice: RefusalChoice,
+    choice: MustMoveChoice,
 ) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
@@ -428,11 +426,11 @@ pub fn refuse_must_move(
         .map(|c| c.id)
         .collect();
     cancel_open_calls(conn, now, actor, &others)?;
-    let rejoin_after = (choice == RefusalChoice::RejoinLater).then(|| {
+    let rejoin_after = (choice == MustMoveChoice::RejoinLater).then(|| {
         may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64))
             .naive_utc()
     });
-    if choice == RefusalChoice::RejoinLater {
+    if choice == MustMoveChoice::RejoinLater {
         let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(s.player_id))

@@ -1225,9 +1225,12 @@ pub async fn refuse_must_move(
     let id = path.into_inner();
     let choice = match body.choice.as_deref().map(str::trim) {
         None | Some("") => return Err(AppError::field("choice", "err-required")),
-        Some(c) => c.parse::<floor::RefusalChoice>().ok().ok_or_else(|| {
-            AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)])
-        })?,
+        Some(c) => c
+            .parse::<crate::domain::states::MustMoveChoice>()
+            .ok()
+            .ok_or_else(|| {
+                AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)])
+            })?,
     };
     let now = st.clock.now();
     let actor = services::staff::actor(&who.0.staff);

@@ -871,7 +871,7 @@ async fn refuse_must_move(
         .0
         .choice
         .as_deref()
-        .and_then(|c| c.parse::<services::floor::RefusalChoice>().ok());
+        .and_then(|c| c.parse::<crate::domain::states::MustMoveChoice>().ok());
     match choice {
         None => {
             done(
