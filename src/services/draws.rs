@@ -5,7 +5,7 @@ use crate::db::audit::{self, Actor};
 use crate::db::models::{DrawRow, SeatingRow};
 use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::{next_seq, DbConn};
-use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+use crate::domain::draw::{Draw, DrawKind, DrawSeed, HighCardPurpose};
 use crate::domain::profile::RuleProfile;
 use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
@@ -497,7 +497,7 @@ pub struct DrawView {
     pub matches: bool,
     /// Why not, when the record cannot even be read or replayed (a catalog key).
     pub replay_problem: Option<String>,
-    pub kind: String,
+    pub kind: DrawKind,
     /// High-card draws: what the draw decided (`button`, `move`, …).
     pub purpose: Option<String>,
     pub seed: String,
@@ -547,7 +547,7 @@ impl DrawView {
 
     /// A draw whose participants are ranked by a card (the place column and the cards).
     pub fn by_card(&self) -> bool {
-        matches!(self.kind.as_str(), "high_card" | "special_button")
+        matches!(self.kind, DrawKind::HighCard | DrawKind::SpecialButton)
     }
 
     pub fn playing(&self) -> usize {
@@ -615,7 +615,7 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
     let mut v = DrawView {
         matches,
         replay_problem,
-        kind: row.kind.to_string(),
+        kind: row.kind,
         purpose: None,
         seed: DrawSeed::from_i64(row.seed).to_string(),
         by,

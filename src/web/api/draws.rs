@@ -127,7 +127,7 @@ impl From<draws::DrawView> for DrawOut {
         let record = serde_json::from_str(&v.draw.inputs).unwrap_or(serde_json::Value::Null);
         DrawOut {
             id: v.draw.id,
-            kind: v.kind,
+            kind: v.kind.to_string(),
             purpose: v.purpose,
             seed: v.seed,
             table_id: v.draw.table_id,

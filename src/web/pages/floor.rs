@@ -3,6 +3,7 @@
 
 use super::floor_board::{panel_of_referer, BoardFilter, Flash, Said};
 use super::{ctx, render, see_other};
+use crate::domain::draw::DrawKind;
 use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
