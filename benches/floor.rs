@@ -22,7 +22,6 @@
 #![allow(clippy::disallowed_methods)]
 
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::web::state::AppState;
@@ -73,10 +72,11 @@ struct Room {
 }
 
 fn build_room(state: &AppState) -> Result<Room, AppError> {
-    let system = Actor::system();
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
+    // The room itself builds the bench's room, now.
+    let act = services::Acting::system(now).with_room(room.clone());
 
     let t = Instant::now();
     let variants = [
@@ -106,7 +106,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
                     buy_in_max: Some(*max),
                     ..GameInput::default()
                 };
-                game_ids.push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
+                game_ids.push(services::games::create_game(c, &act, &g)?.id);
             }
             let mut tables = Vec::new();
             for n in 0..TABLES {
@@ -118,8 +118,8 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
                     mode: "continuous".into(),
                     active: Some(true),
                 };
-                let row = services::games::create_table(c, now, &system, &input)?;
-                services::floor::open_table(c, now, &system, row.id)?;
+                let row = services::games::create_table(c, &act, &input)?;
+                services::floor::open_table(c, &act, row.id)?;
                 tables.push((row.id, gi));
             }
             Ok(tables)
@@ -137,15 +137,8 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
             .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
                 (start..end)
                     .map(|i| {
-                        services::players::create(
-                            c,
-                            now,
-                            room.tz,
-                            &system,
-                            &player_input(i, today),
-                            Some(&pic),
-                        )
-                        .map(|(row, _)| row.id)
+                        services::players::create(c, &act, &player_input(i, today), Some(&pic))
+                            .map(|(row, _)| row.id)
                     })
                     .collect()
             })?;
@@ -165,10 +158,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
                         let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
                         let s = services::floor::seat_directly(
                             c,
-                            now,
-                            room.tz,
-                            &room.profile,
-                            &system,
+                            &act,
                             tables[ti].0,
                             si as i32 + 1,
                             player_ids[i],
@@ -201,16 +191,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
         let end = (start + BATCH).min(WAITLISTED);
         state.db.write(&mut conn, |c| -> Result<(), AppError> {
             for j in start..end {
-                services::floor::join(
-                    c,
-                    now,
-                    room.tz,
-                    &room.profile,
-                    &system,
-                    game_ids[j % GAMES],
-                    player_ids[SEATED + j],
-                    false,
-                )?;
+                services::floor::join(c, &act, game_ids[j % GAMES], player_ids[SEATED + j], false)?;
             }
             Ok(())
         })?;
@@ -523,7 +504,6 @@ fn call_and_seat_direct(
     room: &mut Room,
     ops: usize,
 ) -> Result<(Summary, Summary, f64), AppError> {
-    let system = Actor::system();
     let mut conn = state.db.conn()?;
     // Every statement run on this connection, by SQL text: the count per call+seat pair is
     // always printed; the detail with FLOOR_BENCH_SQL=1.
@@ -547,15 +527,15 @@ fn call_and_seat_direct(
             let tid = room.tables[ti].id;
             let now = state.clock.now();
             state.db.write(&mut conn, |c| {
-                let r = services::room::get(c)?;
-                services::floor::leave(c, now, &r.profile, &system, sid, "bench")
+                let act = services::Acting::system(now).in_room(c)?;
+                services::floor::leave(c, &act, sid, "bench")
             })?;
             room.tables[ti].seats[seat as usize - 1] = None;
             let before = statements(&profile);
             let t1 = Instant::now();
             let call = match state.db.write(&mut conn, |c| {
-                let r = services::room::get(c)?;
-                services::floor::call_next(c, now, r.tz, &r.profile, &system, tid, seat)
+                let act = services::Acting::system(now).in_room(c)?;
+                services::floor::call_next(c, &act, tid, seat)
             }) {
                 Ok(call) => call,
                 Err(AppError::Conflict(_)) => continue,
@@ -563,8 +543,8 @@ fn call_and_seat_direct(
             };
             let t2 = Instant::now();
             let s = state.db.write(&mut conn, |c| {
-                let r = services::room::get(c)?;
-                services::floor::confirm_call(c, now, r.tz, &r.profile, &system, call.id)
+                let act = services::Acting::system(now).in_room(c)?;
+                services::floor::confirm_call(c, &act, call.id)
             })?;
             let t3 = Instant::now();
             pair_statements += statements(&profile) - before;

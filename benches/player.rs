@@ -32,7 +32,6 @@
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
@@ -111,10 +110,11 @@ fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
 /// Builds the room; returns the waitlisted players' ids in list order (player j of the
 /// waiting players is on the list of game j % 10, at place j / 10 + 1).
 fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
-    let system = Actor::system();
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
+    // The room itself builds the bench's room, now.
+    let act = services::Acting::system(now).with_room(room.clone());
 
     let t = Instant::now();
     let variants = [
@@ -147,8 +147,7 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
                         buy_in_max: Some(*max),
                         ..GameInput::default()
                     };
-                    game_ids
-                        .push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
+                    game_ids.push(services::games::create_game(c, &act, &g)?.id);
                 }
                 let mut tables = Vec::new();
                 for n in 0..TABLES {
@@ -159,8 +158,8 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
                         mode: "continuous".into(),
                         active: Some(true),
                     };
-                    let row = services::games::create_table(c, now, &system, &input)?;
-                    services::floor::open_table(c, now, &system, row.id)?;
+                    let row = services::games::create_table(c, &act, &input)?;
+                    services::floor::open_table(c, &act, row.id)?;
                     tables.push(row.id);
                 }
                 Ok((game_ids, tables))
@@ -178,15 +177,8 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
             .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
                 (start..end)
                     .map(|i| {
-                        services::players::create(
-                            c,
-                            now,
-                            room.tz,
-                            &system,
-                            &player_input(i, today),
-                            Some(&pic),
-                        )
-                        .map(|(row, _)| row.id)
+                        services::players::create(c, &act, &player_input(i, today), Some(&pic))
+                            .map(|(row, _)| row.id)
                     })
                     .collect()
             })?;
@@ -200,16 +192,7 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
         state.db.write(&mut conn, |c| -> Result<(), AppError> {
             for (i, &pid) in player_ids.iter().enumerate().take(end).skip(start) {
                 let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
-                services::floor::seat_directly(
-                    c,
-                    now,
-                    room.tz,
-                    &room.profile,
-                    &system,
-                    tables[ti],
-                    si as i32 + 1,
-                    pid,
-                )?;
+                services::floor::seat_directly(c, &act, tables[ti], si as i32 + 1, pid)?;
             }
             Ok(())
         })?;
@@ -221,16 +204,7 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
         let end = (start + BATCH).min(WAITLISTED);
         state.db.write(&mut conn, |c| -> Result<(), AppError> {
             for j in start..end {
-                services::floor::join(
-                    c,
-                    now,
-                    room.tz,
-                    &room.profile,
-                    &system,
-                    game_ids[j % GAMES],
-                    player_ids[SEATED + j],
-                    false,
-                )?;
+                services::floor::join(c, &act, game_ids[j % GAMES], player_ids[SEATED + j], false)?;
             }
             Ok(())
         })?;

@@ -333,7 +333,6 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
     let c: &mut cardroom::db::DbConn = &mut conn;
     let now = state.clock.now();
     let actor = cardroom::db::audit::Actor::system();
-    let room = services::room::get(c).expect("room");
     for g in 0..GAMES {
         let input = services::games::GameInput {
             name: format!("NL {}/{}", g + 1, 2 * (g + 1)),
@@ -354,7 +353,10 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             table_policy: None,
             ..Default::default()
         };
-        services::games::create_game(c, now, &actor, &room.profile, &input).expect("game");
+        let act = services::Acting::new(now, actor.clone())
+            .in_room(c)
+            .expect("room");
+        services::games::create_game(c, &act, &input).expect("game");
     }
     let tables: Vec<(i64, i64)> = (1..=n_tables)
         .map(|n| {
@@ -366,8 +368,11 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
                 mode: "continuous".into(),
                 active: None,
             };
+            let act = services::Acting::new(now, actor.clone())
+                .in_room(c)
+                .expect("room");
             (
-                services::games::create_table(c, now, &actor, &t)
+                services::games::create_table(c, &act, &t)
                     .expect("table")
                     .id,
                 game,

@@ -31,7 +31,6 @@
 //! room generator, `api_token`, `web_session` and the link minting.
 
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -72,10 +71,11 @@ fn build_room(
     tables_n: usize,
     waitlisted: usize,
 ) -> Result<(Vec<BenchTable>, Vec<i64>), AppError> {
-    let system = Actor::system();
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
+    // The room itself builds the bench's room, now.
+    let act = services::Acting::system(now).with_room(room.clone());
     let seated = tables_n * SEATS as usize;
     let variants = [
         ("holdem_nl", 100, 200, "low", 4_000, 20_000),
@@ -107,8 +107,7 @@ fn build_room(
                         buy_in_max: Some(*max),
                         ..GameInput::default()
                     };
-                    game_ids
-                        .push(services::games::create_game(c, now, &system, &room.profile, &g)?.id);
+                    game_ids.push(services::games::create_game(c, &act, &g)?.id);
                 }
                 let mut tables = Vec::new();
                 for n in 0..tables_n {
@@ -119,8 +118,8 @@ fn build_room(
                         mode: "continuous".into(),
                         active: Some(true),
                     };
-                    let row = services::games::create_table(c, now, &system, &input)?;
-                    services::floor::open_table(c, now, &system, row.id)?;
+                    let row = services::games::create_table(c, &act, &input)?;
+                    services::floor::open_table(c, &act, row.id)?;
                     tables.push(row.id);
                 }
                 Ok((game_ids, tables))
@@ -135,15 +134,8 @@ fn build_room(
             .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
                 (start..end)
                     .map(|i| {
-                        services::players::create(
-                            c,
-                            now,
-                            room.tz,
-                            &system,
-                            &player_input(i, today),
-                            Some(&pic),
-                        )
-                        .map(|(row, _)| row.id)
+                        services::players::create(c, &act, &player_input(i, today), Some(&pic))
+                            .map(|(row, _)| row.id)
                     })
                     .collect()
             })?;
@@ -160,10 +152,7 @@ fn build_room(
                         let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
                         let s = services::floor::seat_directly(
                             c,
-                            now,
-                            room.tz,
-                            &room.profile,
-                            &system,
+                            &act,
                             tables[ti],
                             si as i32 + 1,
                             player_ids[i],
@@ -181,16 +170,7 @@ fn build_room(
         let end = (start + BATCH).min(waitlisted);
         state.db.write(&mut conn, |c| -> Result<(), AppError> {
             for j in start..end {
-                services::floor::join(
-                    c,
-                    now,
-                    room.tz,
-                    &room.profile,
-                    &system,
-                    game_ids[j % GAMES],
-                    player_ids[seated + j],
-                    false,
-                )?;
+                services::floor::join(c, &act, game_ids[j % GAMES], player_ids[seated + j], false)?;
             }
             Ok(())
         })?;

@@ -22,7 +22,6 @@
 
 use cardroom::auth::{issue, TokenKind};
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -113,10 +112,11 @@ fn build_room(
     players_per_game: usize,
     tablets_per_table: usize,
 ) -> Result<Room, AppError> {
-    let system = Actor::system();
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
+    // The room itself builds the bench's room, now.
+    let act = services::Acting::system(now).with_room(room.clone());
     let pic = photo::process(&photo::generated_portrait(1))?;
     let today = cardroom::domain::age::room_date(now, room.tz);
     let keys = state.keys.clone();
@@ -133,7 +133,7 @@ fn build_room(
                 buy_in_max: Some(20_000),
                 ..GameInput::default()
             };
-            games.push(services::games::create_game(c, now, &system, &room.profile, &input)?.id);
+            games.push(services::games::create_game(c, &act, &input)?.id);
         }
         let mut ids = Vec::new();
         let mut devices = Vec::new();
@@ -145,19 +145,13 @@ fn build_room(
                 mode: "continuous".into(),
                 active: Some(true),
             };
-            let t = services::games::create_table(c, now, &system, &input)?;
-            services::floor::open_table(c, now, &system, t.id)?;
+            let t = services::games::create_table(c, &act, &input)?;
+            services::floor::open_table(c, &act, t.id)?;
             let mut tokens = Vec::new();
             for k in 0..tablets_per_table {
                 let (p, _) = services::tablets::start_pairing(c, now)?;
-                let tablet = services::tablets::pair(
-                    c,
-                    now,
-                    &system,
-                    &p.code,
-                    t.id,
-                    &format!("T{} #{k}", n + 1),
-                )?;
+                let tablet =
+                    services::tablets::pair(c, &act, &p.code, t.id, &format!("T{} #{k}", n + 1))?;
                 tokens.push(
                     issue(
                         &keys,
@@ -188,17 +182,8 @@ fn build_room(
                 notify: NotifyPref::None,
                 alias: format!("S{i:05}"),
             };
-            let (p, _) = services::players::create(c, now, room.tz, &system, &input, Some(&pic))?;
-            services::floor::join(
-                c,
-                now,
-                room.tz,
-                &room.profile,
-                &system,
-                games[i % GAMES],
-                p.id,
-                false,
-            )?;
+            let (p, _) = services::players::create(c, &act, &input, Some(&pic))?;
+            services::floor::join(c, &act, games[i % GAMES], p.id, false)?;
         }
         Ok(Room {
             tables: ids,

@@ -147,11 +147,11 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
 pub fn run_timers(state: &AppState) -> Result<usize, AppError> {
     let now = state.clock.now();
     let acted = state.db.write_new(move |c| -> Result<usize, AppError> {
-        let room = services::room::get(c)?;
-        let floor = services::floor::tick(c, now, room.tz, &room.profile)?;
+        let act = services::Acting::system(now).in_room(c)?;
+        let floor = services::floor::tick(c, &act)?;
         // The answers kept for repeated requests, past their 24 hours.
         crate::web::idempotency::prune(c, now)?;
-        Ok(floor + services::limits::tick(c, now)?)
+        Ok(floor + services::limits::tick(c, &act)?)
     })?;
     if acted > 0 {
         state.changed();

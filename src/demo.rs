@@ -7,6 +7,8 @@ use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{
     self, games::GameInput, games::TableInput, photo, players::BanForm, players::SeparationForm,
     staff::StaffInput,
@@ -130,23 +132,17 @@ fn past_evenings(
             for (i, pid) in pool.iter().take(6).enumerate() {
                 services::floor::join(
                     c,
-                    start - Duration::minutes(5 + 5 * i as i64),
-                    tz,
-                    profile,
-                    floor,
+                    &act_at(room, start - Duration::minutes(5 + 5 * i as i64), floor),
                     *gid,
                     *pid,
                     false,
                 )?;
             }
-            services::floor::open_table(c, start, floor, *tid)?;
+            services::floor::open_table(c, &act_at(room, start, floor), *tid)?;
             for (i, pid) in pool.iter().take(6).enumerate() {
                 let s = services::floor::seat_directly(
                     c,
-                    start,
-                    tz,
-                    profile,
-                    floor,
+                    &act_at(room, start, floor),
                     *tid,
                     i as i32 + 1,
                     *pid,
@@ -170,10 +166,7 @@ fn past_evenings(
                     if n * 3 + 2 == at - 24 {
                         services::floor::join(
                             c,
-                            t,
-                            tz,
-                            profile,
-                            floor,
+                            &act_at(room, t, floor),
                             *gid,
                             pool[newcomer],
                             false,
@@ -181,13 +174,10 @@ fn past_evenings(
                     }
                     if n * 3 + 2 == at + 1 {
                         let leaving = seated_at(c, *tid, seat)?;
-                        services::floor::leave(c, t, profile, floor, leaving, "left")?;
+                        services::floor::leave(c, &act_at(room, t, floor), leaving, "left")?;
                         let s = services::floor::seat_directly(
                             c,
-                            t,
-                            tz,
-                            profile,
-                            floor,
+                            &act_at(room, t, floor),
                             *tid,
                             seat,
                             pool[newcomer],
@@ -195,7 +185,12 @@ fn past_evenings(
                         buy_in(c, t, room, floor, &s, 20_000)?;
                     }
                 }
-                services::table_side::new_hand(c, t, room, dealer, *tid, &Default::default())?;
+                services::table_side::new_hand(
+                    c,
+                    &act_at(room, t, dealer),
+                    *tid,
+                    &Default::default(),
+                )?;
                 // The dealer collects what the session asks, once a new one starts; one due an
                 // evening is exempted by the floor and one is collected short.
                 for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?
@@ -203,19 +198,28 @@ fn past_evenings(
                     .enumerate()
                 {
                     if i == 0 && k == 0 && n > 20 && d.due.late {
-                        services::cagnotte::exempt(c, t, floor, d.due.id, "Oferta da casa")?;
+                        services::cagnotte::exempt(
+                            c,
+                            &act_at(room, t, floor),
+                            d.due.id,
+                            "Oferta da casa",
+                        )?;
                     } else if i == 1 && k == 1 && n > 20 {
                         services::cagnotte::collect(
                             c,
-                            t,
-                            room,
-                            dealer,
+                            &act_at(room, t, dealer),
                             d.due.id,
                             Some(d.due.amount / 2),
                             None,
                         )?;
                     } else {
-                        services::cagnotte::collect(c, t, room, dealer, d.due.id, None, None)?;
+                        services::cagnotte::collect(
+                            c,
+                            &act_at(room, t, dealer),
+                            d.due.id,
+                            None,
+                            None,
+                        )?;
                     }
                 }
             }
@@ -223,27 +227,33 @@ fn past_evenings(
                 && t < start + Duration::minutes(150)
             {
                 for (k, (tid, _, _)) in tables.iter().enumerate() {
-                    services::cagnotte::record_tip(c, t, dealers[0], *tid, 4_500 + 500 * k as i64)?;
+                    services::cagnotte::record_tip(
+                        c,
+                        &act_at(room, t, dealers[0]),
+                        *tid,
+                        4_500 + 500 * k as i64,
+                    )?;
                 }
             }
             t += Duration::minutes(3);
             n += 1;
         }
         for (k, (tid, _, _)) in tables.iter().enumerate() {
-            services::cagnotte::record_tip(c, end, dealers[1], *tid, 6_000 - 500 * k as i64)?;
+            services::cagnotte::record_tip(
+                c,
+                &act_at(room, end, dealers[1]),
+                *tid,
+                6_000 - 500 * k as i64,
+            )?;
             for seat in 1..=6 {
                 if let Ok(s) = seated_at(c, *tid, seat) {
-                    services::floor::leave(c, end, profile, floor, s, "left")?;
+                    services::floor::leave(c, &act_at(room, end, floor), s, "left")?;
                 }
             }
         }
         // Below the minimum for the grace period: the tables close (PT-2007 24).
-        services::floor::tick(
-            c,
-            end + Duration::minutes(profile.suspension_grace_min as i64 + 1),
-            tz,
-            profile,
-        )?;
+        let closing = end + Duration::minutes(profile.suspension_grace_min as i64 + 1);
+        services::floor::tick(c, &act_at(room, closing, &Actor::system()))?;
     }
     // The players of a back-filled history are not messaged today: the messages its list
     // joins and calls wrote (never sent, in this same transaction) go.
@@ -275,8 +285,13 @@ fn buy_in(
     let amount = req
         .exact
         .unwrap_or_else(|| wanted.clamp(req.min, req.max.unwrap_or(i64::MAX)));
-    services::table_side::buy_chips(c, now, room, actor, s.id, 0, amount, false, None)?;
+    services::table_side::buy_chips(c, &act_at(room, now, actor), s.id, 0, amount, false, None)?;
     Ok(())
+}
+
+/// The demo's action by `who` at `when` (the clock set back for the past evenings).
+fn act_at(room: &services::room::Room, when: chrono::DateTime<chrono::Utc>, who: &Actor) -> Act {
+    Acting::new(when, who.clone()).with_room(room.clone())
 }
 
 fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<i64, AppError> {
@@ -310,7 +325,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             call_alert: None,
             tap_late_max_s: None,
         };
-        room = services::room::update(c, now, &system, &update)?;
+        room = services::room::update(c, &act_at(&room, now, &system), &update)?;
         let games = [
             game(
                 "NL Hold'em 1/2",
@@ -352,7 +367,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
         ];
         let mut ids = Vec::new();
         for g in &games {
-            ids.push(services::games::create_game(c, now, &system, &room.profile, g)?.id);
+            ids.push(services::games::create_game(c, &act_at(&room, now, &system), g)?.id);
         }
         let tables: [(i32, Option<usize>, &str); 8] = [
             (1, Some(0), "continuous"),
@@ -372,7 +387,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 mode: mode.into(),
                 active: Some(true),
             };
-            services::games::create_table(c, now, &system, &t)?;
+            services::games::create_table(c, &act_at(&room, now, &system), &t)?;
         }
         let mut staff = Vec::new();
         for (username, name, role) in [
@@ -443,7 +458,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 Some(photo::process(&photo::generated_portrait(i as u64 + 1))?)
             };
             let (row, _) =
-                services::players::create(c, now, room.tz, &system, &input, pic.as_ref())?;
+                services::players::create(c, &act_at(&room, now, &system), &input, pic.as_ref())?;
             player_ids.push(row.id);
         }
         let tables = services::games::list_tables(c)?;
@@ -472,15 +487,12 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             .filter(|id| *id != player_ids[7] && *id != player_ids[11]);
         for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
             let tid = table_id(number);
-            services::floor::open_table(c, now, &system, tid)?;
+            services::floor::open_table(c, &act_at(&room, now, &system), tid)?;
             for seat in 1..=seated {
                 if let Some(pid) = next.next() {
                     services::floor::seat_directly(
                         c,
-                        now,
-                        room.tz,
-                        &room.profile,
-                        &system,
+                        &act_at(&room, now, &system),
                         tid,
                         seat,
                         pid,
@@ -493,10 +505,7 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
                 if let Some(pid) = next.next() {
                     services::floor::join(
                         c,
-                        now,
-                        room.tz,
-                        &room.profile,
-                        &system,
+                        &act_at(&room, now, &system),
                         ids[game_index],
                         pid,
                         false,
@@ -509,12 +518,12 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             starts_at: None,
             ends_at: None,
         };
-        services::players::ban(c, now, room.tz, &system, player_ids[11], &ban)?;
+        services::players::ban(c, &act_at(&room, now, &system), player_ids[11], &ban)?;
         let sep = SeparationForm {
             other_player_id: Some(player_ids[3]),
             reason: Some("Pedido da direção (BSOP 47)".into()),
         };
-        services::players::separate(c, now, &system, player_ids[2], &sep)?;
+        services::players::separate(c, &act_at(&room, now, &system), player_ids[2], &sep)?;
         Ok(true)
     })
 }

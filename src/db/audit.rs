@@ -70,6 +70,8 @@ fn next_seq_and_last(conn: &mut DbConn) -> QueryResult<(i64, Option<(i64, String
 
 /// Appends one record, in the caller's transaction, chained to the previous one. The
 /// sequence row's lock keeps concurrent writers in line, so the chain never forks.
+// The audit record is one row: each argument is one of its columns.
+#[allow(clippy::too_many_arguments)]
 pub fn record<B: Serialize, A: Serialize>(
     conn: &mut DbConn,
     at: DateTime<Utc>,

@@ -81,6 +81,8 @@ impl EntrySource {
 /// The domain's view of one list entry, whatever its source: only whether it lapses depends
 /// on the source (BSOP 43), never its key or its joining time — so the order of the list and
 /// of the calls (PT-2007 12, BSOP 51) cannot depend on where an entry came from.
+// One list entry, field by field (a constructor for the rule's tests and callers).
+#[allow(clippy::too_many_arguments)]
 pub fn list_entry(
     id: i64,
     player_id: i64,

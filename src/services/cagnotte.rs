@@ -16,7 +16,7 @@
 //! All amounts are integer minor units; what the house takes is rounded down to the smallest
 //! chip in play (BSOP 80, [`crate::domain::cagnotte::round_down_to_chip`]).
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{
     CagnotteDueRow, CagnotteSessionRow, CommissionRow, DealerShiftRow, DropBoxRow, GameRow,
     HandRow, SeatSideRow, SeatingRow, SuspensionRow, TableRow, TipRow,
@@ -32,13 +32,14 @@ use crate::domain::cagnotte::{
 use crate::domain::game::Variant;
 use crate::domain::limits::Limits;
 use crate::domain::money;
-use crate::domain::profile::{CagnotteMode, RuleProfile};
+use crate::domain::profile::CagnotteMode;
 use crate::domain::refusal::{CagnotteRefusal, TableRefusal};
 use crate::domain::states::DueState;
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
 use crate::services::room::Room;
+use crate::services::Act;
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -193,12 +194,12 @@ fn span(s: &SeatingRow, sd: &SeatSideRow) -> SeatSpan {
 
 fn insert_due(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     s: &CagnotteSessionRow,
     seating_id: i64,
     d: &rules::SessionDue,
 ) -> AppResult<CagnotteDueRow> {
+    let (now, actor) = (act.now, &act.actor);
     let row = CagnotteDueRow {
         id: next_seq(conn, "cagnotte_due")?,
         session_id: s.id,
@@ -236,12 +237,11 @@ fn insert_due(
 /// player seated now owes (PT-2007 7b).
 fn start_session(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     g: &GameRow,
 ) -> AppResult<CagnotteSessionRow> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let number: Option<i32> = crate::native!(conn, |dbc| cagnotte_sessions::table
         .filter(cagnotte_sessions::table_id.eq(t.id))
         .select(diesel::dsl::max(cagnotte_sessions::number))
@@ -287,7 +287,7 @@ fn start_session(
             .find(|(x, _)| x.player_id == d.player_id)
             .map(|(x, _)| x.id)
             .unwrap_or_default();
-        insert_due(conn, now, actor, &s, seating_id, d)?;
+        insert_due(conn, act, &s, seating_id, d)?;
     }
     emit(
         conn,
@@ -301,11 +301,11 @@ fn start_session(
 
 fn close_session(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     s: &CagnotteSessionRow,
     reason: &str,
 ) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let n = crate::native!(conn, |dbc| diesel::update(
         cagnotte_sessions::table
             .find(s.id)
@@ -373,12 +373,11 @@ pub struct HandOver {
 /// being up — closes the session and starts the next (PT-2007 7b).
 pub fn on_hand_over(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     result: &HandResult,
 ) -> AppResult<HandOver> {
+    let (now, actor) = (act.now, &act.actor);
     let Some(game_id) = t.game_id else {
         return Ok(HandOver::default());
     };
@@ -397,14 +396,14 @@ pub fn on_hand_over(
         // new hand brings, PT-2007 22).
         let lim = crate::services::limits::of(t, Some(&g))
             .unwrap_or_else(|| crate::services::limits::of_game(&g));
-        record_result(conn, now, room, actor, &g, &lim, h, result)?;
+        record_result(conn, act, &g, &lim, h, result)?;
     } else if let Some(h) = last.as_ref() {
         crate::native!(conn, |dbc| diesel::update(hands::table.find(h.id))
             .set(hands::ended_at.eq(Some(now.naive_utc())))
             .execute(dbc))?;
     }
     if let Some(id) = actor.id {
-        keep_shift(conn, now, actor, t.id, id)?;
+        keep_shift(conn, act, t.id, id)?;
     }
     let mut out = HandOver::default();
     if !per_session(&g) {
@@ -412,30 +411,29 @@ pub fn on_hand_over(
     }
     match open_session(conn, t.id)? {
         None => {
-            out.started = Some(start_session(conn, now, &room.profile, actor, t, &g)?.number);
+            out.started = Some(start_session(conn, act, t, &g)?.number);
         }
         Some(s) => {
             if matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
-                close_session(conn, now, actor, &s, "hand_over")?;
+                close_session(conn, act, &s, "hand_over")?;
                 out.closed = Some(s.number);
-                out.started = Some(start_session(conn, now, &room.profile, actor, t, &g)?.number);
+                out.started = Some(start_session(conn, act, t, &g)?.number);
             }
         }
     }
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn record_result(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     g: &GameRow,
     lim: &Limits,
     h: &HandRow,
     r: &HandResult,
 ) -> AppResult<()> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let pot = r.pot.unwrap_or(0);
     let rake = r.rake.unwrap_or(0);
     // A pot is at most every seat's stack (domain::money::pot); the rake is then
@@ -525,11 +523,11 @@ fn record_result(
 /// caller already knows (`session_open`, read in this transaction).
 pub fn on_seat(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     row: &SeatingRow,
     session_open: Option<bool>,
 ) -> AppResult<Option<CagnotteDueRow>> {
+    let now = act.now;
     // The caller read in this transaction that the table has no open session.
     if session_open == Some(false) {
         return Ok(None);
@@ -561,7 +559,7 @@ pub fn on_seat(
     let Some(d) = dues.first() else {
         return Ok(None);
     };
-    let due = insert_due(conn, now, actor, &s, row.id, d)?;
+    let due = insert_due(conn, act, &s, row.id, d)?;
     emit(
         conn,
         now,
@@ -574,12 +572,8 @@ pub fn on_seat(
 
 /// The cave (what the player brought) is known only once the chips are in: for a game charged
 /// on the cave, a due not yet settled is set from the seat's first buy-in.
-pub fn on_buyin(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    seating_id: i64,
-) -> AppResult<()> {
+pub fn on_buyin(conn: &mut DbConn, act: &Act, seating_id: i64) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let due: Option<CagnotteDueRow> = crate::native!(conn, |dbc| cagnotte_dues::table
         .filter(cagnotte_dues::seating_id.eq(seating_id))
         .filter(cagnotte_dues::state.eq(DueState::Due))
@@ -620,14 +614,10 @@ pub fn on_buyin(
 }
 
 /// The table closed (PT-2007 24): its open session ends, as does the dealer's shift.
-pub fn on_table_closed(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<()> {
+pub fn on_table_closed(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<()> {
+    let now = act.now;
     if let Some(s) = open_session(conn, table_id)? {
-        close_session(conn, now, actor, &s, "table_closed")?;
+        close_session(conn, act, &s, "table_closed")?;
     }
     crate::native!(conn, |dbc| diesel::update(
         dealer_shifts::table
@@ -643,19 +633,18 @@ pub fn on_table_closed(
 /// hand in progress is over but nobody tapped); the next session starts now.
 pub fn close_by_floor(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
 ) -> AppResult<CagnotteSessionRow> {
+    let now = act.now;
     let t = crate::services::games::get_table(conn, table_id)?;
     let s = open_session(conn, table_id)?.ok_or(CagnotteRefusal::SessionNone)?;
     if !matches!(state_of(conn, &s, now)?, SessionState::Finishing { .. }) {
         return Err(CagnotteRefusal::SessionHourNotUp.into());
     }
     let g = game(conn, s.game_id)?;
-    close_session(conn, now, actor, &s, "floor")?;
-    start_session(conn, now, &room.profile, actor, &t, &g)
+    close_session(conn, act, &s, "floor")?;
+    start_session(conn, act, &t, &g)
 }
 
 // ---- settling dues ----------------------------------------------------------------------------
@@ -669,13 +658,13 @@ pub fn due(conn: &mut DbConn, id: i64) -> AppResult<CagnotteDueRow> {
 
 fn settle(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     d: &CagnotteDueRow,
     state: &str,
     collected: Option<i64>,
     reason: Option<&str>,
 ) -> AppResult<CagnotteDueRow> {
+    let (now, actor) = (act.now, &act.actor);
     let n = crate::native!(conn, |dbc| diesel::update(
         cagnotte_dues::table
             .find(d.id)
@@ -718,13 +707,12 @@ fn settle(
 /// shows as a difference in the reports.
 pub fn collect(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     id: i64,
     amount: Option<i64>,
     at_table: Option<i64>,
 ) -> AppResult<CagnotteDueRow> {
+    let room = &act.room;
     let d = due(conn, id)?;
     if at_table.is_some_and(|t| t != d.table_id) {
         return Err(AppError::NotFound);
@@ -734,17 +722,11 @@ pub fn collect(
     }
     let amount = amount.unwrap_or(d.amount);
     rules::check_collected(amount, d.amount).map_err(|p| field_refusal("amount", p, room))?;
-    settle(conn, now, actor, &d, "collected", Some(amount), None)
+    settle(conn, act, &d, "collected", Some(amount), None)
 }
 
 /// The floor exempts a player from a session's percentage, with a reason (audited).
-pub fn exempt(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-    reason: &str,
-) -> AppResult<CagnotteDueRow> {
+pub fn exempt(conn: &mut DbConn, act: &Act, id: i64, reason: &str) -> AppResult<CagnotteDueRow> {
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(AppError::field("reason", "err-reason-required"));
@@ -760,7 +742,7 @@ pub fn exempt(
     if d.state != DueState::Due {
         return Err(CagnotteRefusal::DueSettled.into());
     }
-    settle(conn, now, actor, &d, "exempt", None, Some(reason))
+    settle(conn, act, &d, "exempt", None, Some(reason))
 }
 
 /// A due with the player's alias and the table number, for lists.
@@ -912,27 +894,26 @@ pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerSh
 /// `services::dealer_scope::assign`).
 pub fn begin_shift(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
-    keep_shift(conn, now, actor, table_id, dealer_id)
+    keep_shift(conn, act, table_id, dealer_id)
 }
 
 /// The staff member dealing at the table: their shift goes on, or begins (ending another's).
 fn keep_shift(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
+    let (now, actor) = (act.now, &act.actor);
     if let Some(s) = open_shift(conn, table_id)? {
         if s.dealer_id == dealer_id {
             return Ok(s);
         }
-        end_shift_row(conn, now, actor, &s)?;
+        end_shift_row(conn, act, &s)?;
     }
     let row = DealerShiftRow {
         id: next_seq(conn, "dealer_shift")?,
@@ -957,12 +938,8 @@ fn keep_shift(
     Ok(row)
 }
 
-fn end_shift_row(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    s: &DealerShiftRow,
-) -> AppResult<()> {
+fn end_shift_row(conn: &mut DbConn, act: &Act, s: &DealerShiftRow) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     crate::native!(conn, |dbc| diesel::update(
         dealer_shifts::table
             .find(s.id)
@@ -984,46 +961,32 @@ fn end_shift_row(
 }
 
 /// The dealer's shift at the table ends (the tips and drop box recorded with it stay on it).
-pub fn end_shift(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<DealerShiftRow> {
+pub fn end_shift(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<DealerShiftRow> {
     let s = open_shift(conn, table_id)?.ok_or(CagnotteRefusal::ShiftNone)?;
-    end_shift_row(conn, now, actor, &s)?;
+    end_shift_row(conn, act, &s)?;
     Ok(s)
 }
 
 /// The shift a tip or drop box recorded now at the table belongs to: the open one, or one
 /// begun by whoever records it.
-fn shift_for(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<Option<DealerShiftRow>> {
+fn shift_for(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<Option<DealerShiftRow>> {
+    let actor = &act.actor;
     if let Some(s) = open_shift(conn, table_id)? {
         return Ok(Some(s));
     }
     match actor.id {
-        Some(id) => Ok(Some(keep_shift(conn, now, actor, table_id, id)?)),
+        Some(id) => Ok(Some(keep_shift(conn, act, table_id, id)?)),
         None => Ok(None),
     }
 }
 
 /// PT-2007 5, 9d: tips given at the table, recorded apart from the cagnotte, on the dealer's
 /// shift.
-pub fn record_tip(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-    amount: i64,
-) -> AppResult<TipRow> {
+pub fn record_tip(conn: &mut DbConn, act: &Act, table_id: i64, amount: i64) -> AppResult<TipRow> {
+    let (now, actor) = (act.now, &act.actor);
     super::check_amount(conn, "amount", money::TIP, amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
-    let shift = shift_for(conn, now, actor, table_id)?;
+    let shift = shift_for(conn, act, table_id)?;
     let row = TipRow {
         id: next_seq(conn, "tip")?,
         table_id,
@@ -1054,15 +1017,15 @@ pub fn record_tip(
 /// (the shift ends with it when `end`).
 pub fn record_drop(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     amount: i64,
     end: bool,
 ) -> AppResult<DropBoxRow> {
+    let (now, actor) = (act.now, &act.actor);
     super::check_amount(conn, "amount", money::DROP_BOX, amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
-    let shift = shift_for(conn, now, actor, table_id)?;
+    let shift = shift_for(conn, act, table_id)?;
     let row = DropBoxRow {
         id: next_seq(conn, "drop_box")?,
         table_id,
@@ -1088,7 +1051,7 @@ pub fn record_drop(
     )?;
     if end {
         if let Some(s) = shift {
-            end_shift_row(conn, now, actor, &s)?;
+            end_shift_row(conn, act, &s)?;
         }
     }
     Ok(row)
@@ -1098,12 +1061,12 @@ pub fn record_drop(
 /// number), rounded down to the smallest chip. Only for the 13-card game.
 pub fn record_commission(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     payout: i64,
     player_id: Option<i64>,
 ) -> AppResult<CommissionRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;
     let g = game(conn, t.game_id.ok_or(TableRefusal::NoGame)?)?;
     if g.variant != Variant::ThirteenCards.to_string() {

@@ -6,7 +6,6 @@
 //! open). Floor managers and admins act on any table. Reads are not limited: a dealer may
 //! look at the room; they may not change another table.
 
-use crate::db::audit::Actor;
 use crate::db::models::{DealerShiftRow, StaffRow};
 use crate::db::schema::{
     cagnotte_dues, card_tables, chip_custody, dealer_shifts, floor_messages, limit_changes,
@@ -16,7 +15,7 @@ use crate::db::DbConn;
 use crate::domain::refusal::TabletRefusal;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
-use chrono::{DateTime, Utc};
+use crate::services::Act;
 use diesel::prelude::*;
 
 /// What an API path acts on, and its id.
@@ -158,8 +157,7 @@ fn table_number(conn: &mut DbConn, id: i64) -> AppResult<i32> {
 /// open there); the dealer may then act at that table from anywhere, e.g. through the API.
 pub fn assign(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
@@ -171,7 +169,7 @@ pub fn assign(
     if d.role != "dealer" || !d.active {
         return Err(AppError::field("dealer_id", "err-dealer-unknown"));
     }
-    crate::services::cagnotte::begin_shift(conn, now, actor, t.id, d.id)
+    crate::services::cagnotte::begin_shift(conn, act, t.id, d.id)
 }
 
 #[cfg(test)]

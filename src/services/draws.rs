@@ -1,16 +1,16 @@
 //! Recorded draws: the start-of-game seat draw (PT-2007 11) and the button (BSOP 48). Each
 //! draw is stored with its seed, inputs and result, and can be replayed to settle a dispute.
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{DrawRow, SeatingRow};
 use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawKind, DrawSeed, HighCardPurpose};
-use crate::domain::profile::RuleProfile;
 use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
+use crate::services::Act;
 use crate::services::{floor, players as registry};
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -24,12 +24,12 @@ fn draw_error(e: crate::domain::draw::DrawError) -> AppError {
 /// Stores a draw (kind, seed, the whole record as inputs, the result) and audits it.
 pub fn record(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     d: &Draw,
     game_id: Option<i64>,
     table_id: Option<i64>,
 ) -> AppResult<DrawRow> {
+    let (now, actor) = (act.now, &act.actor);
     let full = serde_json::to_value(d).map_err(|e| AppError::internal_from("a draw as JSON", e))?;
     let row = DrawRow {
         id: next_seq(conn, "draw")?,
@@ -117,40 +117,24 @@ pub struct StartDraw {
 /// when more are registered and no other table of the game can be opened, who plays is
 /// drawn first (PT-2007 27). Each draw is recorded, then each player is seated through the
 /// usual checks.
-pub fn start_game(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<StartDraw> {
-    start_game_with(conn, now, tz, profile, actor, table_id, false)
+pub fn start_game(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<StartDraw> {
+    start_game_with(conn, act, table_id, false)
 }
 
 /// BSOP 50: like [`start_game`], with one extra player when more are waiting than seats: the
 /// extra place is drawn with the others and becomes the temporary seat `seats + 1`, removed
 /// as soon as someone leaves.
-pub fn start_game_with_extra(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<StartDraw> {
-    start_game_with(conn, now, tz, profile, actor, table_id, true)
+pub fn start_game_with_extra(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<StartDraw> {
+    start_game_with(conn, act, table_id, true)
 }
 
 fn start_game_with(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     extra: bool,
 ) -> AppResult<StartDraw> {
+    let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;
     let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     if t.state != TableState::Open {
@@ -199,7 +183,7 @@ fn start_game_with(
             candidates.iter().partition(|p| previous.contains(p));
         let od =
             Draw::oversubscribed(DrawSeed::random(), &prev, &others, places).map_err(draw_error)?;
-        record(conn, now, actor, &od, Some(game_id), Some(table_id))?;
+        record(conn, act, &od, Some(game_id), Some(table_id))?;
         match od {
             Draw::Oversubscribed { result, .. } => result.seated,
             _ => return Err(AppError::internal("oversubscribed draw kind")),
@@ -212,16 +196,14 @@ fn start_game_with(
     } else {
         Draw::seat(DrawSeed::random(), &chosen, &free).map_err(draw_error)?
     };
-    let row = record(conn, now, actor, &d, Some(game_id), Some(table_id))?;
+    let row = record(conn, act, &d, Some(game_id), Some(table_id))?;
     let result = match &d {
         Draw::Seat { result, .. } | Draw::SeatWithExtra { result, .. } => result.clone(),
         _ => return Err(AppError::internal("seat draw kind")),
     };
     let mut seated = Vec::new();
     for a in &result.seats {
-        seated.push(floor::seat_directly(
-            conn, now, tz, profile, actor, table_id, a.seat, a.player,
-        )?);
+        seated.push(floor::seat_directly(conn, act, table_id, a.seat, a.player)?);
     }
     if let Some(x) = result.extra {
         // BSOP 50: the extra player takes the temporary seat after the last one.
@@ -239,16 +221,7 @@ fn start_game_with(
             Some(&t),
             Some(&after),
         )?;
-        seated.push(floor::seat_directly(
-            conn,
-            now,
-            tz,
-            profile,
-            actor,
-            table_id,
-            t.seats + 1,
-            x,
-        )?);
+        seated.push(floor::seat_directly(conn, act, table_id, t.seats + 1, x)?);
     }
     Ok(StartDraw { draw: row, seated })
 }
@@ -257,14 +230,8 @@ fn start_game_with(
 /// each player a table (one suit per table, BSOP 78 order) and then a seat there. Every open
 /// table of the game that has nobody seated yet takes part (at most four); the players are
 /// the first on the list who may sit together, as many as there are seats.
-pub fn start_tables_by_suit(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
-    game_id: i64,
-) -> AppResult<StartDraw> {
+pub fn start_tables_by_suit(conn: &mut DbConn, act: &Act, game_id: i64) -> AppResult<StartDraw> {
+    let (now, tz) = (act.now, act.tz());
     use crate::domain::draw::TableSeats;
     let tables: Vec<crate::db::models::TableRow> = crate::services::games::list_tables(conn)?
         .into_iter()
@@ -291,16 +258,14 @@ pub fn start_tables_by_suit(
         })
         .collect();
     let d = Draw::suit(DrawSeed::random(), &chosen, &seats).map_err(draw_error)?;
-    let row = record(conn, now, actor, &d, Some(game_id), None)?;
+    let row = record(conn, act, &d, Some(game_id), None)?;
     let Draw::Suit { result, .. } = &d else {
         return Err(AppError::internal("suit draw kind"));
     };
     let mut seated = Vec::new();
     for t in &result.tables {
         for a in &t.seating.seats {
-            seated.push(floor::seat_directly(
-                conn, now, tz, profile, actor, t.table, a.seat, a.player,
-            )?);
+            seated.push(floor::seat_directly(conn, act, t.table, a.seat, a.player)?);
         }
     }
     Ok(StartDraw { draw: row, seated })
@@ -356,12 +321,8 @@ fn first_players_who_may_sit(
 /// BSOP 48, 79: a high card per seated player (dealt clockwise from seat 1) decides the
 /// button; the winner's seat gets it, at a table in play (open, running or suspended).
 /// Recorded like every draw.
-pub fn button(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<(DrawRow, i32)> {
+pub fn button(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<(DrawRow, i32)> {
+    let now = act.now;
     let t = crate::services::games::get_table(conn, table_id)?;
     if !t.state.in_play() {
         return Err(DrawRefusal::TableNotInPlay.into());
@@ -384,7 +345,7 @@ pub fn button(
         .find(|s| s.player_id == winner)
         .map(|s| s.seat_no)
         .unwrap_or(1);
-    let row = record(conn, now, actor, &d, t.game_id, Some(table_id))?;
+    let row = record(conn, act, &d, t.game_id, Some(table_id))?;
     diesel::update(card_tables::table.find(table_id))
         .set(card_tables::button_seat.eq(Some(seat)))
         .execute(conn)?;

@@ -1,6 +1,6 @@
 //! Games and tables (PT-2007 2, 6, 21, 74; BSOP 92; MO-QP 2; MO-13 3).
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{GameRow, TableRow};
 use crate::db::schema::{card_tables, games};
 use crate::db::{next_seq, DbConn};
@@ -17,6 +17,7 @@ use crate::domain::special_buttons::{
 use crate::domain::table::TableState;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
+use crate::services::Act;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -311,6 +312,7 @@ pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
         .first(conn)?)
 }
 
+// One game row, built from the parts the create and update paths check separately.
 #[allow(clippy::too_many_arguments)]
 fn game_row(
     id: i64,
@@ -351,13 +353,8 @@ fn game_row(
     }
 }
 
-pub fn create_game(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    profile: &RuleProfile,
-    g: &GameInput,
-) -> AppResult<GameRow> {
+pub fn create_game(conn: &mut DbConn, act: &Act, g: &GameInput) -> AppResult<GameRow> {
+    let (now, actor, profile) = (act.now, &act.actor, act.profile());
     let (spec, cs, special) = checked(conn, g, profile, None)?;
     let row = game_row(
         next_seq(conn, "game")?,
@@ -394,12 +391,11 @@ pub fn create_game(
 /// (announced at the table, then applied: `services::limits`), returned with the game.
 pub fn update_game(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    profile: &RuleProfile,
+    act: &Act,
     id: i64,
     g: &GameInput,
 ) -> AppResult<(GameRow, Vec<crate::db::models::LimitChangeRow>)> {
+    let (now, actor, profile) = (act.now, &act.actor, act.profile());
     let before = get_game(conn, id)?;
     let (spec, cs, special) = checked(conn, g, profile, Some(&before))?;
     // PT-2007 7: the cagnotte (mode, percentage, base, cap and smallest chip) is fixed before
@@ -445,7 +441,7 @@ pub fn update_game(
         Some(&before),
         Some(&after),
     )?;
-    let changes = super::limits::on_game_edit(conn, now, actor, &before, &after)?;
+    let changes = super::limits::on_game_edit(conn, act, &before, &after)?;
     Ok((after, changes))
 }
 
@@ -539,12 +535,8 @@ fn number_taken(conn: &mut DbConn, number: i32, except: Option<i64>) -> AppResul
     Ok(q.count().get_result::<i64>(conn)? > 0)
 }
 
-pub fn create_table(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    t: &TableInput,
-) -> AppResult<TableRow> {
+pub fn create_table(conn: &mut DbConn, act: &Act, t: &TableInput) -> AppResult<TableRow> {
+    let (now, actor) = (act.now, &act.actor);
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, None)? {
         return Err(TableRefusal::NumberTaken {
@@ -596,13 +588,8 @@ pub fn create_table(
     Ok(row)
 }
 
-pub fn update_table(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-    t: &TableInput,
-) -> AppResult<TableRow> {
+pub fn update_table(conn: &mut DbConn, act: &Act, id: i64, t: &TableInput) -> AppResult<TableRow> {
+    let (now, actor) = (act.now, &act.actor);
     let before = get_table(conn, id)?;
     let (spec, game) = check_table(conn, t)?;
     if number_taken(conn, spec.number, Some(id))? {
@@ -648,7 +635,7 @@ pub fn update_table(
     // PT-2007 22, BSOP 34: a table in play given another game keeps its limits until a change
     // to the new game's is announced and applied.
     if let Some(g) = game.as_ref().filter(|g| before.game_id != Some(g.id)) {
-        super::limits::on_table_game_changed(conn, now, actor, &after, g)?;
+        super::limits::on_table_game_changed(conn, act, &after, g)?;
     }
     Ok(after)
 }

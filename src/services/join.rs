@@ -44,6 +44,8 @@ use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::notify::{messages, Kind, Params};
 use crate::services::room::Room;
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{floor, players as registry};
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
@@ -247,6 +249,8 @@ fn times(rows: Vec<(NaiveDateTime, i32)>) -> Vec<(DateTime<Utc>, i64)> {
 
 /// The limits on codes and entries for one more request. `Err`: 429 with the
 /// seconds to wait and which limit (for the log and the metrics; the page says it plainly).
+// The request's counters: who asks (phone, address), for how many lists, by which way.
+#[allow(clippy::too_many_arguments)]
 fn check_limits(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -346,6 +350,8 @@ fn players_with_phone(conn: &mut DbConn, phone: &str) -> AppResult<Vec<PlayerRow
 /// phone, records it and sends nothing — the same answer). `address`: the client's address
 /// (the limits); `token`: a fresh random token naming the request (its hash is kept).
 /// Every refusal changes nothing.
+// A public request: no acting staff member; the room, the limits and the keys it needs.
+#[allow(clippy::too_many_arguments)]
 pub fn request_code(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -710,8 +716,13 @@ pub fn verify_code(
                 )?;
                 ("refused", 0, Verified::SeeDesk)
             } else {
-                let (joined, already, mut skipped) =
-                    join_player(conn, now, room, &actor, via, p.id, &open)?;
+                let (joined, already, mut skipped) = join_player(
+                    conn,
+                    &Acting::new(now, actor.clone()).with_room(room.clone()),
+                    via,
+                    p.id,
+                    &open,
+                )?;
                 skipped.extend(closed);
                 audit::record::<(), _>(
                     conn,
@@ -812,13 +823,12 @@ pub fn verify_code(
 /// a desk join, the "added" message with their link), each entry marked `via`.
 fn join_player(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     via: Via,
     player_id: i64,
     open: &[(i64, String)],
 ) -> AppResult<(Vec<String>, Vec<String>, Vec<String>)> {
+    let room = &act.room;
     let (mut joined, mut already, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     let source = match via {
         Via::Phone => EntrySource::Phone,
@@ -852,16 +862,7 @@ fn join_player(
         }
         // Savepoint: a refused join leaves nothing behind, the other lists go on.
         let r = crate::db::savepoint(conn, |c| {
-            floor::join(
-                c,
-                now,
-                room.tz,
-                &room.profile,
-                actor,
-                *g,
-                player_id,
-                source.needs_check_in(),
-            )
+            floor::join(c, act, *g, player_id, source.needs_check_in())
         });
         match r {
             Ok(row) => {
@@ -883,6 +884,8 @@ fn join_player(
 
 /// Someone not registered: a guest (found by the phone, else new) with a kept place on each
 /// open list it is not on yet; the board shows them "to register at the desk".
+// A guest is one row from the request's fields.
+#[allow(clippy::too_many_arguments)]
 fn join_guest(
     conn: &mut DbConn,
     now: DateTime<Utc>,
@@ -1125,11 +1128,11 @@ pub fn guest(conn: &mut DbConn, id: i64) -> AppResult<(String, String)> {
 /// join is. Runs in the registration's transaction.
 pub fn adopt_guest(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     guest_id: i64,
     player_id: i64,
 ) -> AppResult<usize> {
+    let (now, actor) = (act.now, &act.actor);
     let n = diesel::update(
         guests::table
             .find(guest_id)
@@ -1221,13 +1224,8 @@ pub fn adopt_guest(
 
 /// The floor takes a guest's kept place off a list (the guest left, or will not register),
 /// with a reason (audited `list.guest_remove`).
-pub fn remove_guest_entry(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-    reason: &str,
-) -> AppResult<()> {
+pub fn remove_guest_entry(conn: &mut DbConn, act: &Act, id: i64, reason: &str) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let (game_id, guest_id): (i64, i64) = guest_entries::table
         .find(id)
         .select((guest_entries::game_id, guest_entries::guest_id))
@@ -1268,14 +1266,9 @@ pub fn remove_guest_entry(
 }
 
 /// The floor blocks a phone number from asking for codes (with a reason).
-pub fn block_phone(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
-    typed: &str,
-    reason: &str,
-) -> AppResult<String> {
+pub fn block_phone(conn: &mut DbConn, act: &Act, typed: &str, reason: &str) -> AppResult<String> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let mut errs = Vec::new();
     let phone = parse_phone(typed, room).map_err(|e| errs.push(e)).ok();
     let reason = reason.trim();
@@ -1313,12 +1306,8 @@ pub fn block_phone(
 }
 
 /// The floor lifts a block.
-pub fn unblock_phone(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    phone: &str,
-) -> AppResult<()> {
+pub fn unblock_phone(conn: &mut DbConn, act: &Act, phone: &str) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let before: Option<(String, String)> = phone_blocks::table
         .find(phone)
         .select((phone_blocks::phone, phone_blocks::reason))
@@ -1379,13 +1368,13 @@ pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -
         .filter(waitlist_entries::checked_in_at.is_null())
         .select((waitlist_entries::id, waitlist_entries::call_in_expires_at))
         .load(conn)?;
-    let actor = Actor::player(player_id);
+    let act = &Acting::new(now, Actor::player(player_id)).in_room(conn)?;
     let mut n = 0;
     for (id, exp) in ids {
         if exp.is_some_and(|t| t.and_utc() <= now) {
             continue; // lapsed: the desk puts them back on the list if it will
         }
-        floor::check_in(conn, now, &actor, id)?;
+        floor::check_in(conn, act, id)?;
         n += 1;
     }
     Ok(n)

@@ -5,13 +5,14 @@
 //! the kiosk moves its version on, so the token is refused at once and the device shows the
 //! pairing screen again.
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::KioskRow;
 use crate::db::schema::{kiosks, tablet_pairings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::tablets::{normalize_code, open_pairing, CODE_LEN};
+use crate::services::Act;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 
@@ -20,13 +21,8 @@ pub const LABEL_MAX: usize = 40;
 
 /// A floor manager (or admin) pairs the device showing `code` as a desk kiosk, audited
 /// (`kiosk.pair`). An empty name becomes "Kiosk N".
-pub fn pair(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    code: &str,
-    label: &str,
-) -> AppResult<KioskRow> {
+pub fn pair(conn: &mut DbConn, act: &Act, code: &str, label: &str) -> AppResult<KioskRow> {
+    let (now, actor) = (act.now, &act.actor);
     let code = normalize_code(code);
     let label = label.trim();
     let mut errs = Vec::new();
@@ -92,13 +88,8 @@ crate::services::tablets::device_rows!(
 
 /// Revokes a kiosk (audited `kiosk.revoke`): its token stops working at once and the device
 /// shows the pairing screen again.
-pub fn revoke(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<KioskRow> {
-    revoke_row(conn, now, actor, id).map(|(_, after)| after)
+pub fn revoke(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<KioskRow> {
+    revoke_row(conn, act, id).map(|(_, after)| after)
 }
 
 /// Kiosks still paired, oldest first.

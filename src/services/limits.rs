@@ -25,7 +25,7 @@
 //! who announced, when and at which hand it was applied — is `limit_changes`; the reports
 //! split each table's open time at its changes ([`timelines`]).
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, games, hands, limit_changes, seatings, staff};
 use crate::db::{next_seq, DbConn};
@@ -39,6 +39,7 @@ use crate::domain::refusal::{LimitRefusal, TableRefusal};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
+use crate::services::Act;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -178,17 +179,19 @@ fn set_table_limits(
     Ok(())
 }
 
+// One limit-change row, built from what the caller decided.
+#[allow(clippy::too_many_arguments)]
 fn new_row(
     id: i64,
+    act: &Act,
     t: &TableRow,
     game_id: Option<i64>,
     kind: LimitChangeKind,
     from: Option<&Limits>,
     to: &Limits,
     effective_at: Option<DateTime<Utc>>,
-    now: DateTime<Utc>,
-    actor: &Actor,
 ) -> LimitChangeRow {
+    let (now, actor) = (act.now, &act.actor);
     LimitChangeRow {
         id,
         table_id: t.id,
@@ -248,25 +251,19 @@ fn push(conn: &mut DbConn, now: DateTime<Utc>, t: &TableRow, c: &LimitChangeRow)
 }
 
 /// The table opened (PT-2007 22): it plays its game's limits, recorded as its opening limits.
-pub fn on_open(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    t: &TableRow,
-    g: &GameRow,
-) -> AppResult<()> {
+pub fn on_open(conn: &mut DbConn, act: &Act, t: &TableRow, g: &GameRow) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let l = of_game(g);
     set_table_limits(conn, t.id, Some(&l), Some(now.naive_utc()))?;
     let mut row = new_row(
         next_seq(conn, "limit_change")?,
+        act,
         t,
         Some(g.id),
         LimitChangeKind::Opening,
         None,
         &l,
         None,
-        now,
-        actor,
     );
     row.state = LimitChangeState::Applied;
     row.applied_at = Some(now.naive_utc());
@@ -289,14 +286,9 @@ pub fn on_open(
 
 /// The table closed (PT-2007 24): a pending change ends with it (audited), and the table
 /// plays its game's limits again when it reopens.
-pub fn on_close(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    t: &TableRow,
-) -> AppResult<()> {
+pub fn on_close(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<()> {
     if let Some(c) = pending(conn, t.id)? {
-        end_pending(conn, now, actor, t, &c, "table closed")?;
+        end_pending(conn, act, t, &c, "table closed")?;
     }
     set_table_limits(conn, t.id, None, None)
 }
@@ -308,12 +300,12 @@ pub fn on_close(
 /// at once (nobody to tell, no hand in play).
 pub fn propose(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     to: &Limits,
     effective: Effective,
 ) -> AppResult<LimitChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;
     if !in_play(&t) {
         return Err(LimitRefusal::NotInPlay { table: t.number }.into());
@@ -346,14 +338,13 @@ pub fn propose(
     }
     let row = new_row(
         next_seq(conn, "limit_change")?,
+        act,
         &t,
         Some(g.id),
         LimitChangeKind::Floor,
         Some(&current),
         to,
         effective.at(),
-        now,
-        actor,
     );
     insert(conn, &row)?;
     audit::record::<(), _>(
@@ -367,14 +358,13 @@ pub fn propose(
         Some(&row),
     )?;
     push(conn, now, &t, &row)?;
-    at_once_if_empty(conn, now, actor, &t, row)
+    at_once_if_empty(conn, act, &t, row)
 }
 
 /// Nobody seated at the table: nobody to tell, no hand in play; the change applies now.
 fn at_once_if_empty(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     c: LimitChangeRow,
 ) -> AppResult<LimitChangeRow> {
@@ -384,7 +374,7 @@ fn at_once_if_empty(
         .count()
         .get_result(dbc))?;
     if seated == 0 {
-        apply(conn, now, actor, t, &c, None)
+        apply(conn, act, t, &c, None)
     } else {
         Ok(c)
     }
@@ -421,11 +411,11 @@ fn records_hands(conn: &mut DbConn, t: &TableRow) -> AppResult<bool> {
 /// change already due takes effect now (see the module's documentation).
 pub fn announce(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     id: i64,
     at_table: Option<i64>,
 ) -> AppResult<LimitChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     let c = pending_change(conn, id, at_table)?;
     if c.announced_at.is_some() {
         return Ok(c);
@@ -457,19 +447,19 @@ pub fn announce(
     )?;
     push(conn, now, &t, &after)?;
     if takes_effect(&pending_of(&after), now) && !records_hands(conn, &t)? {
-        return apply(conn, now, actor, &t, &after, None);
+        return apply(conn, act, &t, &after, None);
     }
     Ok(after)
 }
 
 fn end_pending(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     c: &LimitChangeRow,
     reason: &str,
 ) -> AppResult<LimitChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             limit_changes::table
@@ -505,13 +495,7 @@ pub const REASON_MAX: usize = 200;
 
 /// The floor cancels a pending change (BSOP 34: the floor's approval withdrawn). The table's
 /// limits stay as they are; audited and pushed.
-pub fn cancel(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-    reason: &str,
-) -> AppResult<LimitChangeRow> {
+pub fn cancel(conn: &mut DbConn, act: &Act, id: i64, reason: &str) -> AppResult<LimitChangeRow> {
     let reason = reason.trim();
     if reason.chars().count() > REASON_MAX {
         return Err(AppError::Validation(vec![FieldError::new(
@@ -524,8 +508,7 @@ pub fn cancel(
     let t = crate::services::games::get_table(conn, c.table_id)?;
     end_pending(
         conn,
-        now,
-        actor,
+        act,
         &t,
         &c,
         if reason.is_empty() { "floor" } else { reason },
@@ -536,12 +519,12 @@ pub fn cancel(
 /// limits; none at a table that records no hands).
 fn apply(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     c: &LimitChangeRow,
     hand: Option<i32>,
 ) -> AppResult<LimitChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     let to = to_of(c);
     set_table_limits(conn, t.id, Some(&to), Some(now.naive_utc()))?;
     crate::native!(conn, |dbc| crate::db::Cached(
@@ -579,14 +562,14 @@ fn apply(
 /// is played at the limits in force.
 pub fn at_new_hand(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     hand: i32,
 ) -> AppResult<Option<LimitChangeRow>> {
+    let now = act.now;
     match pending(conn, t.id)? {
         Some(c) if takes_effect(&pending_of(&c), now) => {
-            Ok(Some(apply(conn, now, actor, t, &c, Some(hand))?))
+            Ok(Some(apply(conn, act, t, &c, Some(hand))?))
         }
         _ => Ok(None),
     }
@@ -594,7 +577,8 @@ pub fn at_new_hand(
 
 /// The scheduler's pass: at tables in play that record no hands, a pending change announced
 /// and due takes effect (a stated time reached). Returns how many were applied.
-pub fn tick(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
+pub fn tick(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
+    let now = act.now;
     let due: Vec<(LimitChangeRow, TableRow)> = crate::native!(conn, |dbc| limit_changes::table
         .inner_join(card_tables::table)
         .filter(crate::db::conditions::LimitChangePending)
@@ -606,11 +590,10 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
         )
         .select((LimitChangeRow::as_select(), TableRow::as_select()))
         .load(dbc))?;
-    let system = Actor::system();
     let mut n = 0;
     for (c, t) in due {
         if in_play(&t) && takes_effect(&pending_of(&c), now) && !records_hands(conn, &t)? {
-            apply(conn, now, &system, &t, &c, None)?;
+            apply(conn, act, &t, &c, None)?;
             n += 1;
         }
     }
@@ -622,18 +605,18 @@ pub fn tick(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<usize> {
 /// one is pending already or the table plays them now; another pending change is replaced.
 fn retarget(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     game_id: i64,
     target: &Limits,
 ) -> AppResult<Option<LimitChangeRow>> {
+    let (now, actor) = (act.now, &act.actor);
     let old = pending(conn, t.id)?;
     if let Some(p) = &old {
         if to_of(p) == *target {
             return Ok(Some(p.clone()));
         }
-        end_pending(conn, now, actor, t, p, "replaced by the game's new limits")?;
+        end_pending(conn, act, t, p, "replaced by the game's new limits")?;
     }
     // A table in play has limits of its own (set when it opened); one without them plays its
     // game's, which are the target already.
@@ -645,14 +628,13 @@ fn retarget(
     }
     let row = new_row(
         next_seq(conn, "limit_change")?,
+        act,
         t,
         Some(game_id),
         LimitChangeKind::GameEdit,
         Some(&current),
         target,
         None,
-        now,
-        actor,
     );
     insert(conn, &row)?;
     audit::record::<(), _>(
@@ -666,7 +648,7 @@ fn retarget(
         Some(&row),
     )?;
     push(conn, now, t, &row)?;
-    Ok(Some(at_once_if_empty(conn, now, actor, t, row)?))
+    Ok(Some(at_once_if_empty(conn, act, t, row)?))
 }
 
 /// The admin edited a game (PT-2007 22, BSOP 34): its new limits apply to the tables opened
@@ -675,8 +657,7 @@ fn retarget(
 /// Returns the changes toward the new limits (none when the limits did not change).
 pub fn on_game_edit(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     before: &GameRow,
     after: &GameRow,
 ) -> AppResult<Vec<LimitChangeRow>> {
@@ -692,7 +673,7 @@ pub fn on_game_edit(
         .load(dbc))?;
     let mut out = Vec::new();
     for t in tables {
-        if let Some(c) = retarget(conn, now, actor, &t, after.id, &target)? {
+        if let Some(c) = retarget(conn, act, &t, after.id, &target)? {
             out.push(c);
         }
     }
@@ -703,15 +684,14 @@ pub fn on_game_edit(
 /// to the new game's (as a game's edit does).
 pub fn on_table_game_changed(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     g: &GameRow,
 ) -> AppResult<Option<LimitChangeRow>> {
     if !in_play(t) {
         return Ok(None);
     }
-    retarget(conn, now, actor, t, g.id, &of_game(g))
+    retarget(conn, act, t, g.id, &of_game(g))
 }
 
 /// A change as the screens and the API show it: the table's number and who did each step.

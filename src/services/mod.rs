@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cagnotte;
+pub mod context;
 pub mod dealer_scope;
 pub mod draws;
 pub mod floor;
@@ -27,6 +28,8 @@ pub mod staff;
 pub mod table_side;
 pub mod tablets;
 pub mod waits;
+
+pub use context::{Act, Acting};
 
 use crate::db::DbConn;
 use crate::domain::money::{AmountRange, AMOUNT_RANGE_KEY};

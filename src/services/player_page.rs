@@ -27,6 +27,7 @@ use crate::error::{AppError, AppResult};
 use crate::notify::link::gaming_day_end;
 use crate::services::floor;
 use crate::services::room::Room;
+use crate::services::Acting;
 use chrono::{DateTime, Duration, NaiveDateTime, NaiveTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -459,6 +460,7 @@ pub fn leave_list(
     if e.player_id != player_id {
         return Err(AppError::NotFound);
     }
-    floor::leave_by_player(conn, now, &Actor::player(player_id), entry_id)?;
+    let act = Acting::new(now, Actor::player(player_id)).in_room(conn)?;
+    floor::leave_by_player(conn, &act, entry_id)?;
     Ok(())
 }

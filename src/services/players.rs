@@ -1,7 +1,7 @@
 //! The player registry (BSOP 1, 3), exclusions (BSOP 2, 10, 11) and separations (BSOP 47).
 
 use super::photo::Photo;
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{ExclusionRow, PhotoRow, PlayerRow, SeparationRow};
 use crate::db::schema::{exclusions, player_photos, players, separations};
 use crate::db::{next_seq, DbConn};
@@ -14,6 +14,7 @@ use crate::domain::player::{
 use crate::domain::refusal::PlayerRefusal;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
+use crate::services::Act;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
@@ -348,12 +349,11 @@ struct PhotoNote {
 /// never be seated until one is added; see [`eligibility`]).
 pub fn create(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    actor: &Actor,
+    act: &Act,
     input: &PlayerInput,
     photo: Option<&Photo>,
 ) -> AppResult<(PlayerRow, Vec<Warning>)> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     // A phone typed without a country code is one of the room's country.
     let region = phone_region_of_zone(tz.name());
     let (clean, warnings) = validate_player_in(input, room_date(now, tz), region.as_ref())?;
@@ -428,14 +428,13 @@ pub fn create(
 /// `expected_version` refuses an edit made on a stale form (someone else saved meanwhile).
 pub fn update(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    actor: &Actor,
+    act: &Act,
     id: i64,
     expected_version: Option<i32>,
     input: &PlayerInput,
     photo: Option<&Photo>,
 ) -> AppResult<(PlayerRow, Vec<Warning>)> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     let before = get(conn, id)?;
     if let Some(v) = expected_version {
         if v != before.version {
@@ -515,13 +514,8 @@ pub fn update(
 }
 
 /// Replaces a player's photo (the desk takes a new one).
-pub fn set_photo(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-    photo: &Photo,
-) -> AppResult<PlayerRow> {
+pub fn set_photo(conn: &mut DbConn, act: &Act, id: i64, photo: &Photo) -> AppResult<PlayerRow> {
+    let (now, actor) = (act.now, &act.actor);
     let before = get(conn, id)?;
     let t = now.naive_utc();
     store_photo(conn, id, photo, t)?;
@@ -682,12 +676,11 @@ fn reason(e: &mut Errors, v: &Option<String>) -> String {
 /// BSOP 2, 10, 11: bans a player, from a start (default now) until an end or permanently.
 pub fn ban(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    actor: &Actor,
+    act: &Act,
     player_id: i64,
     form: &BanForm,
 ) -> AppResult<ExclusionRow> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     get(conn, player_id)?;
     let mut e = Errors::default();
     let reason = reason(&mut e, &form.reason);
@@ -744,11 +737,11 @@ pub struct ReasonForm {
 /// Lifts a ban (with a reason). Lifting one already lifted or ended is refused.
 pub fn lift_ban(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     exclusion_id: i64,
     form: &ReasonForm,
 ) -> AppResult<ExclusionRow> {
+    let (now, actor) = (act.now, &act.actor);
     let before: ExclusionRow = crate::native!(conn, |dbc| exclusions::table
         .find(exclusion_id)
         .select(ExclusionRow::as_select())
@@ -805,11 +798,11 @@ pub struct SeparationForm {
 /// BSOP 47: records that two players must never sit at the same table.
 pub fn separate(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     player_id: i64,
     form: &SeparationForm,
 ) -> AppResult<SeparationRow> {
+    let (now, actor) = (act.now, &act.actor);
     get(conn, player_id)?;
     let mut e = Errors::default();
     let why = reason(&mut e, &form.reason);
@@ -884,12 +877,8 @@ pub fn separate(
     Ok(row)
 }
 
-pub fn remove_separation(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<SeparationRow> {
+pub fn remove_separation(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<SeparationRow> {
+    let (now, actor) = (act.now, &act.actor);
     let before: SeparationRow = crate::native!(conn, |dbc| separations::table
         .find(id)
         .select(SeparationRow::as_select())
@@ -982,10 +971,7 @@ pub struct ListJoin {
 /// other than a refusal (the database) end the whole write.
 pub fn join_lists(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &crate::domain::profile::RuleProfile,
-    actor: &Actor,
+    act: &Act,
     player_id: i64,
     game_ids: &[i64],
     call_in: bool,
@@ -998,7 +984,7 @@ pub fn join_lists(
             .map(|g| g.name)
             .unwrap_or_else(|_| format!("#{game_id}"));
         let result = crate::db::savepoint(conn, |c| {
-            super::floor::join(c, now, tz, profile, actor, game_id, player_id, call_in)
+            super::floor::join(c, act, game_id, player_id, call_in)
         });
         match result {
             Err(e @ (AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound)) => out

@@ -13,6 +13,7 @@ use crate::domain::profile::{validate_profile, ProfileKind, RuleProfile};
 use crate::domain::theme::Theme;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
+use crate::services::Act;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
@@ -165,12 +166,8 @@ pub fn validate(u: &RoomUpdate) -> Result<Tz, Vec<FieldError>> {
     e.into_result(tz.unwrap_or(chrono_tz::UTC))
 }
 
-pub fn update(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    u: &RoomUpdate,
-) -> AppResult<Room> {
+pub fn update(conn: &mut DbConn, act: &Act, u: &RoomUpdate) -> AppResult<Room> {
+    let (now, actor) = (act.now, &act.actor);
     validate(u)?;
     crate::db::tail::forget_room(conn);
     let before: RoomRow = room::table

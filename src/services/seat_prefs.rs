@@ -3,13 +3,13 @@
 //! The rules themselves are in `domain::seat_pref`; the call that uses them is
 //! `floor::call_next`.
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::schema::{accessible_seats, card_tables, players, pref_passes, seat_preferences};
 use crate::db::DbConn;
 use crate::domain::seat_pref::{self, format_numbers, SeatPreference};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-use chrono::{DateTime, Utc};
+use crate::services::Act;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -175,11 +175,11 @@ pub fn all(conn: &mut DbConn) -> AppResult<HashMap<i64, SeatPreference>> {
 /// waiting removes it.
 pub fn set(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     player_id: i64,
     pref: &SeatPreference,
 ) -> AppResult<SeatPreference> {
+    let (now, actor) = (act.now, &act.actor);
     // 404 for a player who does not exist (not a foreign-key 500).
     let _: i64 = crate::native!(conn, |c| players::table
         .find(player_id)
@@ -251,11 +251,11 @@ pub fn accessible_seats(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<i32>>
 /// audited as `table.accessible_seats`. Seats beyond the table's size are refused (422).
 pub fn set_accessible_seats(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     typed: &str,
 ) -> AppResult<Vec<i32>> {
+    let (now, actor) = (act.now, &act.actor);
     let size: i32 = crate::native!(conn, |c| card_tables::table
         .find(table_id)
         .select(card_tables::seats)
@@ -305,12 +305,12 @@ pub fn passes(conn: &mut DbConn, entry_id: i64) -> AppResult<i32> {
 /// audited as `list.pref_pass` with the table and seat that went to someone else.
 pub fn count_pass(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     entry_id: i64,
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<i32> {
+    let (now, actor) = (act.now, &act.actor);
     let n = passes(conn, entry_id)? + 1;
     let changed = crate::native!(conn, |c| diesel::update(pref_passes::table.find(entry_id))
         .set((

@@ -17,7 +17,7 @@
 //! Every change is audited and pushed to the table's tablet and the floor board in the same
 //! transaction. Amounts are minor units, from the table's big blind ([`table_big_blind`]).
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{
     DrawRow, GameRow, HandRow, SeatSideRow, SeatingRow, SpecialButtonRow, SpecialContributionRow,
     SpecialHandRow, TableRow,
@@ -34,8 +34,7 @@ use crate::domain::table::TableState;
 use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use crate::services::floor::emit;
-use crate::services::room::Room;
-use chrono::{DateTime, Utc};
+use crate::services::Act;
 use diesel::prelude::*;
 use serde::Serialize;
 
@@ -76,12 +75,8 @@ fn kind_of(row: &SpecialButtonRow) -> Option<SpecialButton> {
 /// them again, BSOP 115, 116). A Macaca still holding chips is ended with them said in the
 /// audit trail and pushed to the floor (`table.macaca_closed`, the amount to settle), so
 /// the players' contributions never vanish without a record.
-pub fn on_close(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    t: &TableRow,
-) -> AppResult<()> {
+pub fn on_close(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let playing = in_play(conn, t)?;
     if playing.is_empty() {
         return Ok(());
@@ -152,12 +147,12 @@ pub struct Drawn {
 /// `table.special_button`.
 pub fn draw(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     kind: SpecialButton,
     reason: Option<&str>,
 ) -> AppResult<Drawn> {
+    let (now, actor) = (act.now, &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;
     if !matches!(t.state, TableState::Open | TableState::Running) {
         return Err(ButtonRefusal::TableState {
@@ -216,7 +211,7 @@ pub fn draw(
         return Err(AppError::internal("special button draw kind"));
     };
     let seat = result.seat;
-    let row = crate::services::draws::record(conn, now, actor, &d, t.game_id, Some(table_id))?;
+    let row = crate::services::draws::record(conn, act, &d, t.game_id, Some(table_id))?;
     // The row in play (or one left from an earlier opening of the table) is replaced.
     diesel::update(
         special_buttons::table
@@ -329,17 +324,16 @@ pub fn check_hand_may_end(conn: &mut DbConn, t: &TableRow) -> AppResult<()> {
 /// the game's setting; away and resting players start marked out) — none for a Macaca who
 /// still has chips, who plays them — and the button whose hand must wait marked so. Audited
 /// `table.special_hand`, pushed `table.special_hand`. `None`: an ordinary hand.
-#[allow(clippy::too_many_arguments)]
 pub fn on_new_hand(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     from: Option<i32>,
     to: Option<i32>,
     hand: &HandRow,
     seated: &[(SeatingRow, SeatSideRow)],
 ) -> AppResult<Option<SpecialHandRow>> {
+    let (now, actor) = (act.now, &act.actor);
     let Some(game_id) = t.game_id else {
         return Ok(None);
     };
@@ -516,13 +510,13 @@ fn contributions_of(
 /// result. Audited `table.special_contribution`, pushed.
 pub fn mark(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     special_hand_id: i64,
     seat: i32,
     took_part: bool,
 ) -> AppResult<SpecialContributionRow> {
+    let (now, actor) = (act.now, &act.actor);
     let s = special_hand_at(conn, table_id, special_hand_id)?;
     let before: SpecialContributionRow = special_contributions::table
         .filter(special_contributions::special_hand_id.eq(s.id))
@@ -619,17 +613,16 @@ fn macaca_of(s: &SpecialHandRow, rows: &[SpecialContributionRow]) -> AppResult<M
 /// and what she keeps for her next hand ([`Macaca::after`]) are stored on the hand and the
 /// button. Recorded again while the hand is being played, it corrects the result (the
 /// audit keeps both). Audited `table.macaca_result`, pushed.
-#[allow(clippy::too_many_arguments)]
 pub fn macaca_result(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     special_hand_id: i64,
     outcome: MacacaOutcome,
     collected: Option<i64>,
 ) -> AppResult<SpecialHandRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let s = special_hand_at(conn, table_id, special_hand_id)?;
     if s.kind != SpecialButton::Macaca {
         return Err(ButtonRefusal::NotMacaca.into());

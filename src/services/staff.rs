@@ -78,6 +78,7 @@ pub fn bootstrap_admin(
     Ok(outcome)
 }
 
+// One staff row: used by sign-up, the first admin at start and the admin pages.
 #[allow(clippy::too_many_arguments)]
 fn insert(
     conn: &mut DbConn,

@@ -8,13 +8,14 @@
 //! The same code may instead be paired as the desk's kiosk (`services::kiosks`);
 //! the pairing then names the kiosk (`kiosk_id`) and the device collects a kiosk token.
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{KioskRow, TabletPairingRow, TabletRow};
 use crate::db::schema::{card_tables, tablet_pairings, tablets};
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::refusal::TabletRefusal;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
+use crate::services::Act;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
@@ -133,12 +134,12 @@ pub(crate) fn open_pairing(
 /// A floor manager (or admin) pairs the tablet showing `code` with a table.
 pub fn pair(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     code: &str,
     table_id: i64,
     label: &str,
 ) -> AppResult<TabletRow> {
+    let (now, actor) = (act.now, &act.actor);
     let code = normalize_code(code);
     let label = label.trim();
     let mut errs = Vec::new();
@@ -292,12 +293,8 @@ macro_rules! device_rows {
         }
 
         /// Revokes the device, audited: its token stops working at once. (before, after).
-        fn revoke_row(
-            conn: &mut DbConn,
-            now: DateTime<Utc>,
-            actor: &Actor,
-            id: i64,
-        ) -> AppResult<($Row, $Row)> {
+        fn revoke_row(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<($Row, $Row)> {
+            let (now, actor) = (act.now, &act.actor);
             let before = get(conn, id)?;
             if before.revoked_at.is_some() {
                 return Err($revoked.into());
@@ -330,13 +327,9 @@ device_rows!(tablets, TabletRow, "tablet", TabletRefusal::TabletRevoked);
 
 /// Revokes a tablet (audited `tablet.revoke`): its device token stops working at once and its
 /// open stream ends.
-pub fn revoke(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<TabletRow> {
-    let (before, after) = revoke_row(conn, now, actor, id)?;
+pub fn revoke(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<TabletRow> {
+    let now = act.now;
+    let (before, after) = revoke_row(conn, act, id)?;
     crate::services::floor::emit(
         conn,
         now,

@@ -4,7 +4,7 @@ use crate::auth::{self, same_token, Claims, TokenError, TokenKind};
 use crate::db::models::StaffRow;
 use crate::domain::Problem;
 use crate::error::AppError;
-use crate::services::sessions;
+use crate::services::{sessions, staff, Acting};
 use crate::web::state::AppState;
 use actix_web::dev::Payload;
 use actix_web::http::{header, Method};
@@ -155,12 +155,54 @@ async fn dealer_scope(req: &HttpRequest, a: &Authed) -> Result<(), AppError> {
     .await
 }
 
+/// A role extractor: the signed-in staff member it let through.
+pub trait StaffRole {
+    fn authed(&self) -> &Authed;
+}
+
+/// A staff member of role `R` acting now: the role check, and who acts and when for the
+/// service ([`Acting`]), in one value. The time is the clock's when the request is read.
+pub struct ActingAs<R> {
+    pub who: R,
+    pub acting: Acting,
+}
+
+impl<R: StaffRole> ActingAs<R> {
+    /// The signed-in staff member.
+    pub fn staff(&self) -> &StaffRow {
+        &self.who.authed().staff
+    }
+}
+
+impl<R> FromRequest for ActingAs<R>
+where
+    R: StaffRole + FromRequest<Error = AppError> + 'static,
+    R::Future: 'static,
+{
+    type Error = AppError;
+    type Future = LocalBoxFuture<'static, Result<Self, AppError>>;
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let role = R::from_request(req, payload);
+        let st = state(req);
+        Box::pin(async move {
+            let who = role.await?;
+            let acting = Acting::new(st.clock.now(), staff::actor(&who.authed().staff));
+            Ok(ActingAs { who, acting })
+        })
+    }
+}
+
 macro_rules! role_extractor {
     ($(#[$m:meta])* $name:ident, [$($role:literal),+]) => {
         $(#[$m])*
         pub struct $name(pub Authed);
         impl $name {
             pub const ROLES: &'static [&'static str] = &[$($role),+];
+        }
+        impl StaffRole for $name {
+            fn authed(&self) -> &Authed {
+                &self.0
+            }
         }
         impl FromRequest for $name {
             type Error = AppError;

@@ -42,8 +42,8 @@ fn tick(app: &TestApp) -> usize {
         app.state
             .db
             .write(c, |c| {
-                let room = cardroom::services::room::get(c)?;
-                cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+                let act = cardroom::services::Acting::system(now).in_room(c)?;
+                cardroom::services::floor::tick(c, &act)
             })
             .expect("tick")
     })

@@ -198,7 +198,6 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
         app.state
             .db
             .write(c, |c| {
-                let tz = cardroom::services::room::get(c)?.tz;
                 (0..n)
                     .map(|i| {
                         let k = start + i + 1;
@@ -215,15 +214,11 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                             notify: NotifyPref::None,
                             alias: format!("P{k}"),
                         };
-                        cardroom::services::players::create(
-                            c,
-                            now,
-                            tz,
-                            &Actor::system(),
-                            &input,
-                            Some(&photo),
-                        )
-                        .map(|(p, _)| p.id)
+                        let act = cardroom::services::Acting::new(now, Actor::system())
+                            .in_room(c)
+                            .expect("room");
+                        cardroom::services::players::create(c, &act, &input, Some(&photo))
+                            .map(|(p, _)| p.id)
                     })
                     .collect::<Result<Vec<i64>, cardroom::error::AppError>>()
             })
@@ -238,8 +233,8 @@ fn tick(app: &TestApp) -> usize {
         app.state
             .db
             .write(c, |c| {
-                let room = cardroom::services::room::get(c)?;
-                cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+                let act = cardroom::services::Acting::system(now).in_room(c)?;
+                cardroom::services::floor::tick(c, &act)
             })
             .expect("tick")
     })
@@ -2220,16 +2215,10 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
     let now = app.state.clock.now();
     let (call, sql) = app.statements_of(|c| {
         app.state.db.write(c, |c| {
-            let r = cardroom::services::room::get(c)?;
-            cardroom::services::floor::call_next(
-                c,
-                now,
-                r.tz,
-                &r.profile,
-                &Actor::system(),
-                t.main,
-                2,
-            )
+            let act = cardroom::services::Acting::new(now, Actor::system())
+                .in_room(c)
+                .expect("room");
+            cardroom::services::floor::call_next(c, &act, t.main, 2)
         })
     });
     let call = call.expect("the call");
@@ -3760,16 +3749,10 @@ async fn a_call_reads_the_head_of_the_list_in_order_from_an_index() {
     let now = app.state.clock.now();
     let (call, sql) = app.statements_of(|c| {
         app.state.db.write(c, |c| {
-            let room = cardroom::services::room::get(c)?;
-            cardroom::services::floor::call_next(
-                c,
-                now,
-                room.tz,
-                &room.profile,
-                &Actor::system(),
-                r.table,
-                3,
-            )
+            let act = cardroom::services::Acting::new(now, Actor::system())
+                .in_room(c)
+                .expect("room");
+            cardroom::services::floor::call_next(c, &act, r.table, 3)
         })
     });
     call.expect("the call");

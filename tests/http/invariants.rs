@@ -68,7 +68,11 @@ async fn room() -> Room {
         let r = app.send_json("POST", "/api/v1/tables", &token, t).await;
         let id = r.json()["id"].as_i64().unwrap();
         app.with_conn(|c| {
-            floor::open_table(c, app.state.clock.now(), &Actor::system(), id).unwrap()
+            let act =
+                cardroom::services::Acting::new(app.state.clock.now(), (Actor::system()).clone())
+                    .in_room(c)
+                    .expect("room");
+            floor::open_table(c, &act, id).unwrap()
         });
         tables.push(id);
     }
@@ -86,35 +90,20 @@ fn apply(r: &Room, op: &Op) {
     let now = app.state.clock.now();
     let sys = Actor::system();
     app.with_conn(|c| {
-        let room = cardroom::services::room::get(c).unwrap();
         // Refusals are expected; each action runs in its own transaction like a request.
         let _ = r
             .app
             .state
             .db
             .write(c, |c| -> Result<(), cardroom::error::AppError> {
+                let act = cardroom::services::Acting::new(now, sys.clone()).in_room(c)?;
                 match op {
-                    Op::Join { player, game } => floor::join(
-                        c,
-                        now,
-                        room.tz,
-                        &room.profile,
-                        &sys,
-                        r.games[*game],
-                        r.players[*player],
-                        false,
-                    )
-                    .map(|_| ()),
-                    Op::CallNext { table, seat } => floor::call_next(
-                        c,
-                        now,
-                        room.tz,
-                        &room.profile,
-                        &sys,
-                        r.tables[*table],
-                        *seat,
-                    )
-                    .map(|_| ()),
+                    Op::Join { player, game } => {
+                        floor::join(c, &act, r.games[*game], r.players[*player], false).map(|_| ())
+                    }
+                    Op::CallNext { table, seat } => {
+                        floor::call_next(c, &act, r.tables[*table], *seat).map(|_| ())
+                    }
                     Op::ConfirmLatestCall => {
                         use cardroom::db::schema::seat_calls;
                         let id: Option<i64> = seat_calls::table
@@ -124,10 +113,7 @@ fn apply(r: &Room, op: &Op) {
                             .first(c)
                             .optional()?;
                         match id {
-                            Some(id) => {
-                                floor::confirm_call(c, now, room.tz, &room.profile, &sys, id)
-                                    .map(|_| ())
-                            }
+                            Some(id) => floor::confirm_call(c, &act, id).map(|_| ()),
                             None => Ok(()),
                         }
                     }
@@ -135,17 +121,8 @@ fn apply(r: &Room, op: &Op) {
                         table,
                         seat,
                         player,
-                    } => floor::seat_directly(
-                        c,
-                        now,
-                        room.tz,
-                        &room.profile,
-                        &sys,
-                        r.tables[*table],
-                        *seat,
-                        r.players[*player],
-                    )
-                    .map(|_| ()),
+                    } => floor::seat_directly(c, &act, r.tables[*table], *seat, r.players[*player])
+                        .map(|_| ()),
                     Op::Leave { nth } => {
                         let open: Vec<i64> = seatings::table
                             .filter(seatings::left_at.is_null())
@@ -154,7 +131,7 @@ fn apply(r: &Room, op: &Op) {
                             .load(c)?;
                         match open.get(nth % open.len().max(1)) {
                             Some(id) if !open.is_empty() => {
-                                floor::leave(c, now, &room.profile, &sys, *id, "left").map(|_| ())
+                                floor::leave(c, &act, *id, "left").map(|_| ())
                             }
                             _ => Ok(()),
                         }
@@ -167,7 +144,7 @@ fn apply(r: &Room, op: &Op) {
                             .load(c)?;
                         match active.get(nth % active.len().max(1)) {
                             Some(id) if !active.is_empty() => {
-                                floor::remove(c, now, &sys, *id, "test").map(|_| ())
+                                floor::remove(c, &act, *id, "test").map(|_| ())
                             }
                             _ => Ok(()),
                         }

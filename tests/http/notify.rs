@@ -255,16 +255,11 @@ fn player(
         app.state
             .db
             .write(c, |c| {
-                let tz = cardroom::services::room::get(c)?.tz;
-                cardroom::services::players::create(
-                    c,
-                    now,
-                    tz,
-                    &Actor::system(),
-                    &input,
-                    Some(&photo),
-                )
-                .map(|(p, _)| p.id)
+                let act = cardroom::services::Acting::new(now, Actor::system())
+                    .in_room(c)
+                    .expect("room");
+                cardroom::services::players::create(c, &act, &input, Some(&photo))
+                    .map(|(p, _)| p.id)
             })
             .unwrap()
     })
@@ -1253,8 +1248,8 @@ async fn list_messages_follow_the_list_once_per_entry() {
         app.state
             .db
             .write(c, |c| {
-                let room = cardroom::services::room::get(c)?;
-                cardroom::services::floor::tick(c, app.state.clock.now(), room.tz, &room.profile)
+                let act = cardroom::services::Acting::system(app.state.clock.now()).in_room(c)?;
+                cardroom::services::floor::tick(c, &act)
             })
             .unwrap()
     });

@@ -91,17 +91,13 @@ fn sms_player(app: &TestApp, doc: &str) -> i64 {
         alias: "Rita".into(),
     };
     app.with_conn(|c| {
-        cardroom::services::players::create(
-            c,
-            now,
-            chrono_tz::Europe::Lisbon,
-            &cardroom::db::audit::Actor::system(),
-            &input,
-            Some(&photo),
-        )
-        .unwrap()
-        .0
-        .id
+        let act = cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
+            .in_room(c)
+            .expect("room");
+        cardroom::services::players::create(c, &act, &input, Some(&photo))
+            .unwrap()
+            .0
+            .id
     })
 }
 

@@ -161,16 +161,11 @@ impl PApp {
             self.state
                 .db
                 .write(c, |c| {
-                    let tz = cardroom::services::room::get(c)?.tz;
-                    cardroom::services::players::create(
-                        c,
-                        now,
-                        tz,
-                        &Actor::system(),
-                        &input,
-                        Some(&photo),
-                    )
-                    .map(|(p, _)| p.id)
+                    let act = cardroom::services::Acting::new(now, Actor::system())
+                        .in_room(c)
+                        .expect("room");
+                    cardroom::services::players::create(c, &act, &input, Some(&photo))
+                        .map(|(p, _)| p.id)
                 })
                 .unwrap()
         })

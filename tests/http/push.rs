@@ -226,15 +226,10 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
     let now = app.state.clock.now();
     app.with_conn(|c| {
         let (p, _) = cardroom::services::tablets::start_pairing(c, now).unwrap();
-        let t = cardroom::services::tablets::pair(
-            c,
-            now,
-            &cardroom::db::audit::Actor::system(),
-            &p.code,
-            table_id,
-            "push test",
-        )
-        .unwrap();
+        let act = cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
+            .in_room(c)
+            .expect("room");
+        let t = cardroom::services::tablets::pair(c, &act, &p.code, table_id, "push test").unwrap();
         issue(
             &app.state.keys,
             t.id,

@@ -976,7 +976,10 @@ async fn a_month_of_a_50_table_room() {
                 active: None,
             };
             app.with_conn(|c| {
-                cardroom::services::games::create_table(c, now, &actor, &t)
+                let act = cardroom::services::Acting::new(now, actor.clone())
+                    .in_room(c)
+                    .expect("room");
+                cardroom::services::games::create_table(c, &act, &t)
                     .unwrap()
                     .id
             })

@@ -605,8 +605,8 @@ async fn bsop_19_late_once_a_player_involved_left_or_moved_or_the_table_broke() 
             .state
             .db
             .write(c, |c| {
-                let room = cardroom::services::room::get(c)?;
-                cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+                let act = cardroom::services::Acting::system(now).in_room(c)?;
+                cardroom::services::floor::tick(c, &act)
             })
             .expect("tick")
     });

@@ -1100,8 +1100,8 @@ async fn bsop_115_116_a_table_closed_and_opened_again_starts_without_its_special
         app.state
             .db
             .write(c, |c| {
-                let room = cardroom::services::room::get(c)?;
-                cardroom::services::floor::tick(c, now, room.tz, &room.profile)
+                let act = cardroom::services::Acting::system(now).in_room(c)?;
+                cardroom::services::floor::tick(c, &act)
             })
             .expect("tick")
     });
@@ -1163,17 +1163,14 @@ fn eligible_players_from(app: &TestApp, n: usize, from: usize) -> Vec<i64> {
                 alias: format!("BP{i}"),
             };
             app.with_conn(|c| {
-                cardroom::services::players::create(
-                    c,
-                    now,
-                    chrono_tz::Europe::Lisbon,
-                    &cardroom::db::audit::Actor::system(),
-                    &input,
-                    Some(&photo),
-                )
-                .unwrap()
-                .0
-                .id
+                let act =
+                    cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
+                        .in_room(c)
+                        .expect("room");
+                cardroom::services::players::create(c, &act, &input, Some(&photo))
+                    .unwrap()
+                    .0
+                    .id
             })
         })
         .collect()

@@ -678,7 +678,10 @@ async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
                 call_alert: None,
                 tap_late_max_s: None,
             };
-            let after = room::update(c, now, &Actor::system(), &u)?;
+            let act = cardroom::services::Acting::new(now, Actor::system())
+                .in_room(c)
+                .expect("room");
+            let after = room::update(c, &act, &u)?;
             // Read back in the same write: the new name.
             assert_eq!(room::get(c)?.name, after.name);
             if fail {
@@ -759,7 +762,10 @@ async fn a_rolled_back_savepoint_inside_a_write_takes_its_room_change_with_it() 
                     call_alert: None,
                     tap_late_max_s: None,
                 };
-                room::update(c, now, &Actor::system(), &u)?;
+                let act = cardroom::services::Acting::new(now, Actor::system())
+                    .in_room(c)
+                    .expect("room");
+                room::update(c, &act, &u)?;
                 let seen = room::get(c)?.name;
                 Err(AppError::field(&seen, "err-required"))
             });

@@ -8,6 +8,7 @@ use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
 use crate::domain::states::SeatChangeState;
+use crate::services::Act;
 
 pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
     Ok(crate::native!(conn, |dbc| seat_calls::table
@@ -19,12 +20,7 @@ pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
-pub(super) fn cancel_open_calls(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    call_ids: &[i64],
-) -> AppResult<()> {
+pub(super) fn cancel_open_calls(conn: &mut DbConn, act: &Act, call_ids: &[i64]) -> AppResult<()> {
     if call_ids.is_empty() {
         return Ok(());
     }
@@ -33,16 +29,16 @@ pub(super) fn cancel_open_calls(
         .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(dbc))?;
-    cancel_call_rows(conn, now, actor, open)
+    cancel_call_rows(conn, act, open)
 }
 
 /// [`cancel_open_calls`] for calls read open in this write (and not changed since).
 pub(super) fn cancel_call_rows(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     open: Vec<SeatCallRow>,
 ) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     for c in open {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(seat_calls::table.find(c.id))
@@ -192,20 +188,18 @@ pub(super) fn pass_over_error(
 /// is pushed to the table.
 pub fn call_next(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
+    let (now, tz, profile) = (act.now, act.tz(), act.profile());
     // The table and its game's name (for the call's message) in one statement.
     let (t, game): (TableRow, Option<String>) = crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::id.eq(table_id))
         .select((TableRow::as_select(), games::name.nullable()))
         .first(dbc))?;
-    let seat = check_seat(conn, now, profile, &t, seat_no, None, None)?;
+    let seat = check_seat(conn, act, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     // Seat-change requests of players still seated here and not already called elsewhere
     // (read only when the seat's check saw some).
@@ -353,7 +347,7 @@ pub fn call_next(
     // when there is one (still free: checked as the asked seat was).
     let seat = match offered.get() {
         Some((p, s)) if p == player_id && entry_id.is_some() => {
-            match check_seat(conn, now, profile, &t, s, None, None) {
+            match check_seat(conn, act, &t, s, None, None) {
                 Ok(c) if c.hold.is_none() => s,
                 _ => seat_no,
             }
@@ -362,16 +356,14 @@ pub fn call_next(
     };
     // Each player who let this seat go by to wait for a preferred one has one offer fewer.
     for e in waiting {
-        crate::services::seat_prefs::count_pass(conn, now, actor, e, t.id, seat)?;
+        crate::services::seat_prefs::count_pass(conn, act, e, t.id, seat)?;
     }
     let known = Known {
         player,
         head,
         game_name: Some(game),
     };
-    create_call(
-        conn, now, profile, actor, &t, seat, player_id, entry_id, source, known,
-    )
+    create_call(conn, act, &t, seat, player_id, entry_id, source, known)
 }
 
 /// What the caller of [`create_call`] already read in this write (not read again).
@@ -390,6 +382,7 @@ struct Known {
 /// `offered`), or `WaitsForSeat` when no free seat fits and they keep their place to wait
 /// for one, while they have offers left (noted in `waiting`, counted once someone else is
 /// called). Without offers left, or without asking to wait, they are called like anyone.
+// The call pass's state (seats now, the seat offered, who waits) is shared across seats.
 #[allow(clippy::too_many_arguments)]
 fn prefer_seat(
     conn: &mut DbConn,
@@ -442,18 +435,15 @@ fn prefer_seat(
 /// still holds: the seat must be free, the player eligible (BSOP 1-3, 10), not seated or called
 /// elsewhere (BSOP 46), not separated from a player at the table; and a seat a must-move
 /// player is due (BSOP 55, 57) is theirs, whoever the floor chooses.
-#[allow(clippy::too_many_arguments)]
 pub fn call_chosen(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     seat_no: i32,
     entry_id: i64,
     reason: &str,
 ) -> AppResult<SeatCallRow> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(AppError::field("reason", "err-required"));
@@ -466,7 +456,7 @@ pub fn call_chosen(
         .arg("max", 500)]));
     }
     let t = table(conn, table_id)?;
-    check_seat(conn, now, profile, &t, seat_no, None, None)?;
+    check_seat(conn, act, &t, seat_no, None, None)?;
     let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
     let e = entry(conn, entry_id)?;
     if e.game_id != game_id {
@@ -500,9 +490,7 @@ pub fn call_chosen(
         .map(|n| n.player_id);
     let call = create_call(
         conn,
-        now,
-        profile,
-        actor,
+        act,
         &t,
         seat_no,
         e.player_id,
@@ -533,12 +521,11 @@ pub fn call_chosen(
     Ok(call)
 }
 
+// One seat-call row with what the seating read already knows about the seat.
 #[allow(clippy::too_many_arguments)]
 fn create_call(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     seat_no: i32,
     player_id: i64,
@@ -546,6 +533,7 @@ fn create_call(
     source: CallSource,
     known: Known,
 ) -> AppResult<SeatCallRow> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let row = SeatCallRow {
         id: next_seq(conn, "seat_call")?,
         table_id: t.id,
@@ -659,11 +647,11 @@ fn create_call(
 /// Acknowledging twice is harmless (the first time is kept).
 pub fn acknowledge_call(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     call_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<SeatCallRow> {
+    let (now, actor) = (act.now, &act.actor);
     let c = call(conn, call_id)?;
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
@@ -715,12 +703,8 @@ pub fn acknowledge_call(
 /// Seat calls the table has not acknowledged within the profile's
 /// `seat_call_ack_escalation_min`: marked once, audited, and pushed so the floor dashboard
 /// shows them escalated.
-pub(super) fn escalate_unacknowledged(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    system: &Actor,
-) -> AppResult<usize> {
+pub(super) fn escalate_unacknowledged(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
+    let (now, profile, system) = (act.now, act.profile(), &act.actor);
     let limit = (now - Duration::minutes(profile.seat_call_ack_escalation_min as i64)).naive_utc();
     let late: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(crate::db::conditions::CallPending)
@@ -761,14 +745,8 @@ pub(super) fn escalate_unacknowledged(
 /// A must-move call (BSOP 55) moves the player from the must-move table and a seat-change
 /// call (PT-2007 12, BSOP 51) moves them within their table: the old seating ends and the new
 /// one starts in the same transaction, so the player never holds two seats (BSOP 46).
-pub fn confirm_call(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
-    call_id: i64,
-) -> AppResult<SeatingRow> {
+pub fn confirm_call(conn: &mut DbConn, act: &Act, call_id: i64) -> AppResult<SeatingRow> {
+    let now = act.now;
     // The call and its table in one statement (statements per seating).
     let (c, t): (SeatCallRow, TableRow) = crate::native!(conn, |dbc| seat_calls::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
@@ -802,25 +780,11 @@ pub fn confirm_call(
                 }
                 Move::SeatChange
             };
-            move_player(
-                conn,
-                now,
-                tz,
-                profile,
-                actor,
-                &from,
-                &t,
-                c.seat_no,
-                Some(c.id),
-                kind,
-            )?
+            move_player(conn, act, &from, &t, c.seat_no, Some(c.id), kind)?
         }
         _ => seat_player(
             conn,
-            now,
-            tz,
-            profile,
-            actor,
+            act,
             &t,
             c.seat_no,
             c.player_id,
@@ -862,13 +826,8 @@ pub fn confirm_call(
 /// list or off it as the room decided, told so, and the table told. The scheduler does this
 /// for every due call; an action on the seat does it for that seat's call at once (the clock
 /// decides, not whether the scheduler has run). False when the call was no longer open.
-pub(super) fn expire_call(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    system: &Actor,
-    c: &SeatCallRow,
-) -> AppResult<bool> {
+pub(super) fn expire_call(conn: &mut DbConn, act: &Act, c: &SeatCallRow) -> AppResult<bool> {
+    let (now, profile, system) = (act.now, act.profile(), &act.actor);
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seat_calls::table.find(c.id).filter(call_open!()))
             .set((
@@ -897,8 +856,7 @@ pub(super) fn expire_call(
             CallExpiry::Remove => {
                 end_entry(
                     conn,
-                    now,
-                    system,
+                    act,
                     &e,
                     "removed",
                     "call expired",

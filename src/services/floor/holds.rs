@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
+use crate::services::Act;
 
 pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
     Ok(crate::native!(conn, |dbc| seat_holds::table
@@ -35,17 +36,15 @@ pub const HOLD_FINISHING_HAND: &str = "finishing a hand at another table";
 /// they come (seating them there releases the hold); BSOP 45: or reserves it by the floor
 /// for a good reason (e.g. special needs; the reason is then required). A held seat is not
 /// called nor given to anyone else.
-#[allow(clippy::too_many_arguments)]
 pub fn hold_seat(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     seat_no: i32,
     player_id: Option<i64>,
     reason: Option<&str>,
 ) -> AppResult<SeatHoldRow> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     let t = table(conn, table_id)?;
     let reason = reason.map(str::trim).filter(|r| !r.is_empty());
     let mut errors = Vec::new();
@@ -66,8 +65,7 @@ pub fn hold_seat(
     if !errors.is_empty() {
         return Err(AppError::Validation(errors));
     }
-    let profile = crate::services::room::get(conn)?.profile;
-    check_seat(conn, now, &profile, &t, seat_no, None, None)?;
+    check_seat(conn, act, &t, seat_no, None, None)?;
     if t.game_id.is_none() {
         return Err(TableRefusal::NoGame.into());
     }
@@ -136,26 +134,21 @@ pub fn hold_seat(
 }
 
 /// The floor releases a hold: the seat can be called or given again.
-pub fn release_hold(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<SeatHoldRow> {
+pub fn release_hold(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<SeatHoldRow> {
     let h = hold(conn, id)?;
     if h.released_at.is_some() {
         return Err(SeatRefusal::HoldReleased.into());
     }
-    end_hold(conn, now, actor, &h, "released")
+    end_hold(conn, act, &h, "released")
 }
 
 pub(super) fn end_hold(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     h: &SeatHoldRow,
     why: &str,
 ) -> AppResult<SeatHoldRow> {
+    let (now, actor) = (act.now, &act.actor);
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             seat_holds::table
@@ -194,14 +187,13 @@ pub(super) fn end_hold(
 /// `hold`: the seat's active hold as [`check_seat`] found it in this transaction.
 pub(super) fn release_holds_taken_by(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     hold: Option<SeatHoldRow>,
     player_id: i64,
 ) -> AppResult<()> {
     if let Some(h) = hold {
         if h.player_id == Some(player_id) {
-            end_hold(conn, now, actor, &h, "seated")?;
+            end_hold(conn, act, &h, "seated")?;
         }
     }
     Ok(())

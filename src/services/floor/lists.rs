@@ -5,6 +5,7 @@ use super::*;
 use crate::domain::refusal::{ListRefusal, SeatRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
+use crate::services::Act;
 
 /// One line of a waiting list as pages and the API show it.
 #[derive(Debug, Clone, Serialize)]
@@ -124,26 +125,13 @@ pub fn place_of(
 /// floor's removal ends it ([`remove`]: an open call for it is cancelled, the entry is
 /// `removed` with the reason, audited as `list.leave` with the player as the actor, pushed),
 /// without the "removed" message — the player did it and sees it on the page.
-pub fn leave_by_player(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    entry_id: i64,
-) -> AppResult<WaitlistRow> {
+pub fn leave_by_player(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() {
         return Err(ListRefusal::EntryNotActive.into());
     }
-    cancel_calls_of_entry(conn, now, actor, entry_id)?;
-    end_entry(
-        conn,
-        now,
-        actor,
-        &e,
-        "removed",
-        LEFT_BY_PLAYER,
-        "list.leave",
-    )
+    cancel_calls_of_entry(conn, act, entry_id)?;
+    end_entry(conn, act, &e, "removed", LEFT_BY_PLAYER, "list.leave")
 }
 
 /// The end reason of an entry the player left from their link.
@@ -153,14 +141,12 @@ pub const LEFT_BY_PLAYER: &str = "left by the player";
 /// lapses unless the player checks in (profile `call_in_expiry_min`).
 pub fn join(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     game_id: i64,
     player_id: i64,
     call_in: bool,
 ) -> AppResult<WaitlistRow> {
+    let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
     let g = game(conn, game_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("game_id", "err-game-unknown"),
         e => e,
@@ -244,13 +230,13 @@ pub fn join(
 
 pub(super) fn end_entry(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     e: &WaitlistRow,
     state: &str,
     reason: &str,
     action: &str,
 ) -> AppResult<WaitlistRow> {
+    let now = act.now;
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(waitlist_entries::table.find(e.id).filter(entry_active!()))
             .set((
@@ -265,7 +251,7 @@ pub(super) fn end_entry(
         return Err(ListRefusal::EntryNotActive.into());
     }
     let after = entry(conn, e.id)?;
-    list_changed(conn, now, actor, action, e, &after)?;
+    list_changed(conn, act, action, e, &after)?;
     notify_heads(conn, now, e.game_id, None)?;
     Ok(after)
 }
@@ -274,12 +260,12 @@ pub(super) fn end_entry(
 /// board and the players' pages follow.
 fn list_changed(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     action: &str,
     before: &WaitlistRow,
     after: &WaitlistRow,
 ) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     audit::record(
         conn,
         now,
@@ -301,21 +287,16 @@ fn list_changed(
 }
 
 /// Takes a player off a list (their choice or the floor's), with a reason.
-pub fn remove(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    entry_id: i64,
-    reason: &str,
-) -> AppResult<WaitlistRow> {
+pub fn remove(conn: &mut DbConn, act: &Act, entry_id: i64, reason: &str) -> AppResult<WaitlistRow> {
+    let now = act.now;
     let e = entry(conn, entry_id)?;
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(AppError::field("reason", "err-required"));
     }
     // A pending call for this entry is cancelled with it.
-    cancel_calls_of_entry(conn, now, actor, entry_id)?;
-    let after = end_entry(conn, now, actor, &e, "removed", reason, "list.remove")?;
+    cancel_calls_of_entry(conn, act, entry_id)?;
+    let after = end_entry(conn, act, &e, "removed", reason, "list.remove")?;
     tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
     Ok(after)
 }
@@ -328,12 +309,8 @@ pub const UNDO_REMOVAL_SECS: i64 = 10;
 /// again at its old place (its order key is kept: PT-2007 12, BSOP 51 order is unchanged).
 /// A call the removal cancelled stays cancelled (the seat was freed for someone else). Refused
 /// when the player is on that list again, seated at the game, or the time has passed.
-pub fn restore(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    entry_id: i64,
-) -> AppResult<WaitlistRow> {
+pub fn restore(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
+    let now = act.now;
     let e = entry(conn, entry_id)?;
     let recent = e
         .ended_at
@@ -372,7 +349,7 @@ pub fn restore(
         return Err(ListRefusal::UndoTooLate.into());
     }
     let after = entry(conn, e.id)?;
-    list_changed(conn, now, actor, "list.restore", &e, &after)?;
+    list_changed(conn, act, "list.restore", &e, &after)?;
     // The player was told they left the list: they are told they are back, at which place.
     let place = place_of(conn, after.game_id, after.id, now)?.map(|p| p.position);
     tell_entry(conn, now, &after, Kind::Added, |p| {
@@ -382,29 +359,24 @@ pub fn restore(
     Ok(after)
 }
 
-pub(super) fn cancel_calls_of_entry(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    entry_id: i64,
-) -> AppResult<()> {
+pub(super) fn cancel_calls_of_entry(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<()> {
     let ids: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::entry_id.eq(entry_id))
         .filter(call_open!())
         .select(seat_calls::id)
         .load(dbc))?;
-    cancel_open_calls(conn, now, actor, &ids)
+    cancel_open_calls(conn, act, &ids)
 }
 
 /// Moves a player to another place on the list; the floor must say why (audited).
 pub fn reorder(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     entry_id: i64,
     position: i64,
     reason: &str,
 ) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() {
         return Err(ListRefusal::EntryNotActive.into());
@@ -459,12 +431,8 @@ pub fn reorder(
 }
 
 /// A call-in arrives at the desk: their entry no longer lapses.
-pub fn check_in(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    entry_id: i64,
-) -> AppResult<WaitlistRow> {
+pub fn check_in(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
+    let now = act.now;
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() || e.checked_in_at.is_some() || e.source != ListSource::CallIn {
         return Err(ListRefusal::EntryNotCallIn.into());
@@ -479,6 +447,6 @@ pub fn check_in(
     )
     .changed(dbc))?;
     let after = entry(conn, entry_id)?;
-    list_changed(conn, now, actor, "list.check_in", &e, &after)?;
+    list_changed(conn, act, "list.check_in", &e, &after)?;
     Ok(after)
 }

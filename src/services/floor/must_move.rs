@@ -7,18 +7,15 @@ use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
 use crate::domain::states::MustMoveChoice;
+use crate::services::Act;
 
 /// BSOP 55, 56: among a game's tables in play, the newest is the must-move (none with a
 /// single table), when the game runs must-move tables; a balanced game (BSOP 58) has none.
 /// Stored in `card_tables.must_move`, exactly one per game or none; each change is audited
 /// and pushed. Runs when a table of the game opens or closes, so a change of the game's
 /// policy takes effect then.
-pub fn recompute_must_move(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    game_id: i64,
-) -> AppResult<Option<i64>> {
+pub fn recompute_must_move(conn: &mut DbConn, act: &Act, game_id: i64) -> AppResult<Option<i64>> {
+    let (now, actor) = (act.now, &act.actor);
     let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .select(TableRow::as_select())
@@ -362,16 +359,13 @@ fn rejoin_not_before(
 /// list and may join it again only after the return window (one hour). The must-move call
 /// they refused is declined and the seat is offered to the next must-move player. Returns
 /// the refusal and that next call, if someone could be called.
-#[allow(clippy::too_many_arguments)]
 pub fn refuse_must_move(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     choice: MustMoveChoice,
 ) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
         return Err(SeatRefusal::AlreadyLeft.into());
@@ -398,7 +392,7 @@ pub fn refuse_must_move(
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     let ended = seating(conn, s.id)?;
-    cancel_seat_changes(conn, now, actor, s.player_id, t.id)?;
+    cancel_seat_changes(conn, act, s.player_id, t.id)?;
     // The must-move call is declined; any other open call of the player ends.
     let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(s.player_id))
@@ -425,7 +419,7 @@ pub fn refuse_must_move(
         .filter(|c| c.source != CallSource::MustMove)
         .map(|c| c.id)
         .collect();
-    cancel_open_calls(conn, now, actor, &others)?;
+    cancel_open_calls(conn, act, &others)?;
     let rejoin_after = (choice == MustMoveChoice::RejoinLater).then(|| {
         may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64))
             .naive_utc()
@@ -439,16 +433,8 @@ pub fn refuse_must_move(
             .first(dbc))
         .optional()?;
         if let Some(e) = active {
-            cancel_calls_of_entry(conn, now, actor, e.id)?;
-            end_entry(
-                conn,
-                now,
-                actor,
-                &e,
-                "removed",
-                "refused must-move",
-                "list.remove",
-            )?;
+            cancel_calls_of_entry(conn, act, e.id)?;
+            end_entry(conn, act, &e, "removed", "refused must-move", "list.remove")?;
         }
     }
     let row = MustMoveRefusalRow {
@@ -483,11 +469,11 @@ pub fn refuse_must_move(
         "seat.freed",
         &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "reason": "refused must-move", "choice": choice }),
     )?;
-    apply_table_rules(conn, now, profile, actor, t.id)?;
+    apply_table_rules(conn, act, t.id)?;
     // The main-game seat goes to the next must-move player.
     let mut next = None;
     for c in declined {
-        match call_next(conn, now, tz, profile, actor, c.table_id, c.seat_no) {
+        match call_next(conn, act, c.table_id, c.seat_no) {
             Ok(call) => next = Some(call),
             Err(AppError::Conflict(_)) => {}
             Err(e) => return Err(e),

@@ -4,6 +4,7 @@ use super::*;
 use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::SeatChangeState;
+use crate::services::Act;
 
 pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
     Ok(crate::native!(conn, |dbc| seat_change_requests::table
@@ -17,10 +18,10 @@ pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
 /// request per player.
 pub fn request_seat_change(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
 ) -> AppResult<SeatChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     let s = seating(conn, seating_id)?;
     if s.left_at.is_some() {
         return Err(SeatRefusal::AlreadyLeft.into());
@@ -72,17 +73,13 @@ pub fn request_seat_change(
 }
 
 /// Withdraws an open seat-change request; a call it received ends (the seat is free again).
-pub fn cancel_seat_change(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<SeatChangeRow> {
+pub fn cancel_seat_change(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<SeatChangeRow> {
+    let (now, actor) = (act.now, &act.actor);
     let r = seat_change(conn, id)?;
     if r.state != SeatChangeState::Open {
         return Err(SeatRefusal::SeatChangeNotOpen.into());
     }
-    cancel_seat_changes(conn, now, actor, r.player_id, r.table_id)?;
+    cancel_seat_changes(conn, act, r.player_id, r.table_id)?;
     let after = seat_change(conn, id)?;
     audit::record(
         conn,
@@ -107,11 +104,11 @@ pub fn cancel_seat_change(
 /// Ends a player's open seat-change requests at a table, and the seat-change calls they got.
 pub(super) fn cancel_seat_changes(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     player_id: i64,
     table_id: i64,
 ) -> AppResult<()> {
+    let now = act.now;
     end_seat_change_requests(conn, now, player_id, table_id)?;
     let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
@@ -120,7 +117,7 @@ pub(super) fn cancel_seat_changes(
         .filter(call_open!())
         .select(seat_calls::id)
         .load(dbc))?;
-    cancel_open_calls(conn, now, actor, &calls)
+    cancel_open_calls(conn, act, &calls)
 }
 
 /// The player's open seat-change requests at the table end (cancelled); their open

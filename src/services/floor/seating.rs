@@ -5,6 +5,7 @@ use super::*;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
+use crate::services::Act;
 
 /// Players seated at a table now.
 /// How many players sit at a table.
@@ -95,16 +96,15 @@ pub(super) struct SeatCheck {
 /// Judged by the clock (`now`), not by whether the scheduler has run: a suspended table
 /// past its close deadline (PT-2007 24) and a hold past its `until` are over already.
 /// Answers what the same statement read about the table ([`SeatCheck`]).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn check_seat(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
+    act: &Act,
     t: &TableRow,
     seat_no: i32,
     except_call: Option<i64>,
     for_player: Option<i64>,
 ) -> AppResult<SeatCheck> {
+    let (now, profile) = (act.now, act.profile());
     let last = t.seats + i32::from(t.extra_seat);
     if !(1..=last).contains(&seat_no) {
         // The table's own size (the document bounds the number itself: 1 to 12).
@@ -179,11 +179,11 @@ pub(super) fn check_seat(
     } else {
         Vec::new()
     };
-    let system = Actor::system();
+    let system = act.by(Actor::system());
     for c in &calls {
         // A call whose response window is over no longer reserves the seat: expired now,
         // with the bookkeeping the scheduler's next pass would have done.
-        if c.respond_by.and_utc() > now || !expire_call(conn, now, profile, &system, c)? {
+        if c.respond_by.and_utc() > now || !expire_call(conn, &system, c)? {
             return Err(SeatRefusal::SeatCalled.into());
         }
     }
@@ -271,14 +271,12 @@ pub(super) fn player_may_sit_row(
 /// The floor seats a player directly (BSOP 44), with every check a call would make.
 pub fn seat_directly(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     seat_no: i32,
     player_id: i64,
 ) -> AppResult<SeatingRow> {
+    let now = act.now;
     let t = table(conn, table_id)?;
     registry::get(conn, player_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("player_id", "err-player-unknown"),
@@ -299,44 +297,28 @@ pub fn seat_directly(
     // there moves them (the seat they leave ends in the same transaction, BSOP 46).
     if let Some(from) = current_seating(conn, player_id)? {
         if active_hold(conn, now, t.id, seat_no)?.is_some_and(|h| h.player_id == Some(player_id)) {
-            return move_player(
-                conn,
-                now,
-                tz,
-                profile,
-                actor,
-                &from,
-                &t,
-                seat_no,
-                None,
-                Move::HeldSeat,
-            );
+            return move_player(conn, act, &from, &t, seat_no, None, Move::HeldSeat);
         }
     }
-    seat_player(
-        conn, now, tz, profile, actor, &t, seat_no, player_id, entry_id, None,
-    )
+    seat_player(conn, act, &t, seat_no, player_id, entry_id, None)
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn seat_player(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     seat_no: i32,
     player_id: i64,
     entry_id: Option<i64>,
     call_id: Option<i64>,
 ) -> AppResult<SeatingRow> {
+    let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
     let SeatCheck {
         hold,
         seated,
         session_open,
         ..
-    } = check_seat(conn, now, profile, t, seat_no, call_id, Some(player_id))?;
+    } = check_seat(conn, act, t, seat_no, call_id, Some(player_id))?;
     if t.game_id.is_none() {
         return Err(TableRefusal::NoGame.into());
     }
@@ -370,7 +352,7 @@ pub(super) fn seat_player(
         other_calls,
         session_open,
     };
-    start_seating(conn, now, actor, &row, entry_id, call_id, Some(known))?;
+    start_seating(conn, act, &row, entry_id, call_id, Some(known))?;
     // Seated straight from the list (no call): the next in line are told.
     if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
         notify_heads(conn, now, g, None)?;
@@ -386,7 +368,7 @@ pub(super) fn seat_player(
         Some(&row),
     )?;
     // BSOP 49: the player took the seat held for them: the hold ends.
-    release_holds_taken_by(conn, now, actor, hold, player_id)?;
+    release_holds_taken_by(conn, act, hold, player_id)?;
     emit(
         conn,
         now,
@@ -395,7 +377,7 @@ pub(super) fn seat_player(
         &serde_json::json!({ "table": t.number, "seat": seat_no, "player_id": player_id, "alias": player.alias }),
     )?;
     // The table's players: those counted with the seat's check, and this one.
-    apply_table_rules_counted(conn, now, profile, actor, t, seated + 1)?;
+    apply_table_rules_counted(conn, act, t, seated + 1)?;
     Ok(row)
 }
 
@@ -414,13 +396,13 @@ struct SeatingReads {
 /// the call being answered by this seating.
 fn start_seating(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     row: &SeatingRow,
     entry_id: Option<i64>,
     keep_call: Option<i64>,
     known: Option<SeatingReads>,
 ) -> AppResult<()> {
+    let now = act.now;
     let seat_race = |e: diesel::result::Error| {
         if is_unique_violation(&e) {
             AppError::from(SeatRefusal::SeatRace)
@@ -459,7 +441,7 @@ fn start_seating(
     }
     // PT-2007 7b: a late seat owes the table's session.
     let session_open = known.as_ref().map(|k| k.session_open);
-    crate::services::cagnotte::on_seat(conn, now, actor, row, session_open)?;
+    crate::services::cagnotte::on_seat(conn, act, row, session_open)?;
     // The caller read in this transaction that there are none (one statement less per
     // seating).
     if known.is_some_and(|k| !k.other_calls) {
@@ -471,18 +453,12 @@ fn start_seating(
         .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))
         .select(seat_calls::id)
         .load(dbc))?;
-    cancel_open_calls(conn, now, actor, &others)
+    cancel_open_calls(conn, act, &others)
 }
 
 /// A player leaves their seat (the next player can then be called).
-pub fn leave(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
-    seating_id: i64,
-    reason: &str,
-) -> AppResult<SeatingRow> {
+pub fn leave(conn: &mut DbConn, act: &Act, seating_id: i64, reason: &str) -> AppResult<SeatingRow> {
+    let (now, actor) = (act.now, &act.actor);
     // The seating, its table, how many sit there, and whether the player has an open call or
     // seat-change request anywhere, in one statement (statements per leave; what
     // ends with the seating is read only when there is some).
@@ -572,7 +548,7 @@ pub fn leave(
             .order(seat_calls::id)
             .select(SeatCallRow::as_select())
             .load(dbc))?;
-        cancel_call_rows(conn, now, actor, calls)?;
+        cancel_call_rows(conn, act, calls)?;
     }
     audit::record(
         conn,
@@ -593,9 +569,9 @@ pub fn leave(
     )?;
     // The table's players: those counted above but the one who left (a player moved out of
     // the extra seat stays).
-    let t = remove_extra_seat(conn, now, actor, t, s.seat_no)?;
+    let t = remove_extra_seat(conn, act, t, s.seat_no)?;
     let seated = (seated.unwrap_or(0) as usize).saturating_sub(1);
-    apply_table_rules_counted(conn, now, profile, actor, &t, seated)?;
+    apply_table_rules_counted(conn, act, &t, seated)?;
     Ok(after)
 }
 
@@ -604,11 +580,11 @@ pub fn leave(
 /// leaving, the extra seat simply goes). Answers the table's row as it is afterwards.
 fn remove_extra_seat(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     t: TableRow,
     freed_seat: i32,
 ) -> AppResult<TableRow> {
+    let (now, actor) = (act.now, &act.actor);
     if !t.extra_seat {
         return Ok(t);
     }
@@ -788,22 +764,19 @@ fn check_voluntary_move(
 /// seats (BSOP 46), and brings the whole stack (BSOP 27). The destination seat must be free
 /// (a call for it: `call_id`; a hold: held for this player), the player eligible and not kept
 /// apart from anyone there (BSOP 47); a voluntary move to another table obeys BSOP 27.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn move_player(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     from: &SeatingRow,
     to: &TableRow,
     seat_no: i32,
     call_id: Option<i64>,
     kind: Move,
 ) -> AppResult<SeatingRow> {
+    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     let (reason, action) = (kind.reason(), kind.action());
     let player_id = from.player_id;
-    let hold = check_seat(conn, now, profile, to, seat_no, call_id, Some(player_id))?.hold;
+    let hold = check_seat(conn, act, to, seat_no, call_id, Some(player_id))?.hold;
     let game_id = to.game_id.ok_or(TableRefusal::NoGame)?;
     if kind.voluntary() && to.id != from.table_id {
         check_voluntary_move(conn, now, from, to, game_id)?;
@@ -868,12 +841,11 @@ pub(super) fn move_player(
         seated_by: actor.id,
     };
     if let (true, Some(eid)) = (new_entry, entry_id) {
-        cancel_calls_of_entry(conn, now, actor, eid)?;
+        cancel_calls_of_entry(conn, act, eid)?;
     }
     start_seating(
         conn,
-        now,
-        actor,
+        act,
         &row,
         entry_id.filter(|_| new_entry),
         call_id,
@@ -882,7 +854,7 @@ pub(super) fn move_player(
     // The player moves with their chips, what they bought in, buttons and hand counters.
     crate::services::table_side::carry_side(conn, from.id, row.id)?;
     if to.id != from.table_id {
-        cancel_seat_changes(conn, now, actor, player_id, from.table_id)?;
+        cancel_seat_changes(conn, act, player_id, from.table_id)?;
     }
     let after = serde_json::json!({ "left": ended, "seated": row, "reason": reason });
     audit::record(
@@ -895,7 +867,7 @@ pub(super) fn move_player(
         Some(from),
         Some(&after),
     )?;
-    release_holds_taken_by(conn, now, actor, hold, player_id)?;
+    release_holds_taken_by(conn, act, hold, player_id)?;
     let from_t = table(conn, from.table_id)?;
     emit(
         conn,
@@ -912,9 +884,9 @@ pub(super) fn move_player(
         &serde_json::json!({ "table": to.number, "seat": seat_no, "player_id": player_id, "alias": p.alias, "reason": reason,
             "from_table": from_t.number, "from_seat": from.seat_no }),
     )?;
-    apply_table_rules(conn, now, profile, actor, from.table_id)?;
+    apply_table_rules(conn, act, from.table_id)?;
     if to.id != from.table_id {
-        apply_table_rules(conn, now, profile, actor, to.id)?;
+        apply_table_rules(conn, act, to.id)?;
     }
     Ok(row)
 }

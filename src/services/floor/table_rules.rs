@@ -7,41 +7,29 @@ use crate::domain::refusal::TableRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
+use crate::services::Act;
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
-pub(super) fn apply_table_rules(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<()> {
+pub(super) fn apply_table_rules(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<()> {
     let t = table(conn, table_id)?;
-    apply_table_rules_to(conn, now, profile, actor, &t)
+    apply_table_rules_to(conn, act, &t)
 }
 
 /// [`apply_table_rules`] for a table row read in this transaction and not changed since.
-pub(super) fn apply_table_rules_to(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
-    t: &TableRow,
-) -> AppResult<()> {
+pub(super) fn apply_table_rules_to(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<()> {
     let seated = seated_count(conn, t.id)?;
-    apply_table_rules_counted(conn, now, profile, actor, t, seated)
+    apply_table_rules_counted(conn, act, t, seated)
 }
 
 /// [`apply_table_rules_to`] with the number of players seated at the table now, as this
 /// transaction knows it (no count read again after a seating or a leave).
 pub(super) fn apply_table_rules_counted(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     t: &TableRow,
     seated: usize,
 ) -> AppResult<()> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let table_id = t.id;
     let state = t.state;
     let grace = Duration::minutes(profile.suspension_grace_min as i64);
@@ -76,11 +64,11 @@ pub(super) fn apply_table_rules_counted(
         crate::services::cagnotte::suspension_ended(conn, now, table_id)?;
     }
     if new_state == TableState::Closed {
-        crate::services::cagnotte::on_table_closed(conn, now, actor, table_id)?;
+        crate::services::cagnotte::on_table_closed(conn, act, table_id)?;
         // PT-2007 22: a closed table's pending limit change ends; it reopens at its game's.
-        crate::services::limits::on_close(conn, now, actor, t)?;
+        crate::services::limits::on_close(conn, act, t)?;
         // BSOP 115, 116: the special buttons end with the table (the Macaca's chips recorded).
-        crate::services::special_buttons::on_close(conn, now, actor, t)?;
+        crate::services::special_buttons::on_close(conn, act, t)?;
     }
     let after = table(conn, table_id)?;
     audit::record(
@@ -116,14 +104,14 @@ pub(super) fn apply_table_rules_counted(
             .filter(call_open!())
             .select(seat_calls::id)
             .load(dbc))?;
-        cancel_open_calls(conn, now, actor, &calls)?;
+        cancel_open_calls(conn, act, &calls)?;
         let holds: Vec<SeatHoldRow> = crate::native!(conn, |dbc| seat_holds::table
             .filter(seat_holds::table_id.eq(table_id))
             .filter(seat_holds::released_at.is_null())
             .select(SeatHoldRow::as_select())
             .load(dbc))?;
         for h in holds {
-            end_hold(conn, now, actor, &h, "table closed")?;
+            end_hold(conn, act, &h, "table closed")?;
         }
         let mut left = Vec::new();
         for s in seated_at(conn, table_id)? {
@@ -140,7 +128,7 @@ pub(super) fn apply_table_rules_counted(
                 .returning(seatings::id)
             )
             .changed(dbc))?;
-            cancel_seat_changes(conn, now, actor, s.player_id, table_id)?;
+            cancel_seat_changes(conn, act, s.player_id, table_id)?;
             // A move this player was called for (must-move, seat change) ends with the seat.
             let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
                 .filter(seat_calls::player_id.eq(s.player_id))
@@ -148,7 +136,7 @@ pub(super) fn apply_table_rules_counted(
                 .filter(call_open!())
                 .select(seat_calls::id)
                 .load(dbc))?;
-            cancel_open_calls(conn, now, actor, &moves)?;
+            cancel_open_calls(conn, act, &moves)?;
             let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
                 .find(s.id)
                 .select(SeatingRow::as_select())
@@ -180,14 +168,7 @@ pub(super) fn apply_table_rules_counted(
                 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
                 let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, &left)
                     .map_err(|e| AppError::Conflict(e.problem()))?;
-                crate::services::draws::record(
-                    conn,
-                    now,
-                    actor,
-                    &d,
-                    Some(game_id),
-                    Some(table_id),
-                )?;
+                crate::services::draws::record(conn, act, &d, Some(game_id), Some(table_id))?;
                 match d {
                     Draw::HighCard { result, .. } => result.order,
                     _ => left.clone(),
@@ -195,22 +176,18 @@ pub(super) fn apply_table_rules_counted(
             } else {
                 left.clone()
             };
-            relist_at_top(conn, now, actor, game_id, table_id, &order)?;
+            relist_at_top(conn, act, game_id, table_id, &order)?;
             // BSOP 56: with a table gone, the must-move is recomputed (the third breaks:
             // the second-formed becomes the must-move).
-            recompute_must_move(conn, now, actor, game_id)?;
+            recompute_must_move(conn, act, game_id)?;
         }
     }
     Ok(())
 }
 
 /// Opens a closed table for its game (waiting for players).
-pub fn open_table(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-) -> AppResult<TableRow> {
+pub fn open_table(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<TableRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let Some(game_id) = t.game_id else {
         return Err(TableRefusal::NoGame.into());
@@ -234,7 +211,7 @@ pub fn open_table(
     .changed(dbc))?;
     // PT-2007 22: the table plays its game's limits from now on, as its own.
     let g = game(conn, game_id)?;
-    crate::services::limits::on_open(conn, now, actor, &t, &g)?;
+    crate::services::limits::on_open(conn, act, &t, &g)?;
     let after = table(conn, table_id)?;
     audit::record(
         conn,
@@ -255,7 +232,7 @@ pub fn open_table(
     )?;
     // BSOP 55, 56: another table of the same game: the newest is the must-move.
     if let Some(game_id) = t.game_id {
-        recompute_must_move(conn, now, actor, game_id)?;
+        recompute_must_move(conn, act, game_id)?;
     }
     table(conn, table_id)
 }
@@ -264,28 +241,23 @@ pub fn open_table(
 /// the list or off it, as the room decided, and the next is called), and closes suspended
 /// tables whose 15 minutes ran out (PT-2007 24). Reads only stored times, so a restart
 /// after a deadline acts at once.
-pub fn tick(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-) -> AppResult<usize> {
-    let system = Actor::system();
-    let mut actions = escalate_unacknowledged(conn, now, profile, &system)?;
+pub fn tick(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
+    let now = act.now;
+    let mut actions = escalate_unacknowledged(conn, act)?;
     let due: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
         .filter(call_open!())
         .filter(seat_calls::respond_by.le(now.naive_utc()))
         .select(SeatCallRow::as_select())
         .load(dbc))?;
     for c in due {
-        if !expire_call(conn, now, profile, &system, &c)? {
+        if !expire_call(conn, act, &c)? {
             continue;
         }
         actions += 1;
         // The seat is still free: call the next one, if anyone can take it. A seat that can
         // no longer be called (taken, held, gone after a change of seats) is left alone: one
         // table's state never stops the timers of the others.
-        match call_next(conn, now, tz, profile, &system, c.table_id, c.seat_no) {
+        match call_next(conn, act, c.table_id, c.seat_no) {
             Ok(_)
             | Err(AppError::Conflict(_))
             | Err(AppError::Validation(_))
@@ -303,8 +275,7 @@ pub fn tick(
     for e in lapsed {
         end_entry(
             conn,
-            now,
-            &system,
+            act,
             &e,
             "lapsed",
             "call-in not checked in",
@@ -314,13 +285,13 @@ pub fn tick(
         actions += 1;
     }
     // BSOP 36: absent players whose time ran out: the floor is alerted.
-    actions += crate::services::table_side::alert_due_removals(conn, now, profile)?;
+    actions += crate::services::table_side::alert_due_removals(conn, act)?;
     let suspended: Vec<i64> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::state.eq(TableState::Suspended))
         .select(card_tables::id)
         .load(dbc))?;
     for id in suspended {
-        apply_table_rules(conn, now, profile, &system, id)?;
+        apply_table_rules(conn, act, id)?;
     }
     Ok(actions)
 }
@@ -341,12 +312,12 @@ pub(super) fn formed_at(t: &TableRow) -> DateTime<Utc> {
 /// the list moves to the top instead. Audited per player, pushed once.
 fn relist_at_top(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     game_id: i64,
     table_id: i64,
     players_in_order: &[i64],
 ) -> AppResult<()> {
+    let (now, actor) = (act.now, &act.actor);
     if players_in_order.is_empty() || !game(conn, game_id)?.active {
         return Ok(());
     }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::refusal::{MoveRefusal, SeatRefusal, TableRefusal};
+use crate::services::Act;
 
 /// The first seat of a table that is free now: nobody sitting, no open call, no hold.
 fn first_free_seat(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<i32>> {
@@ -131,17 +132,14 @@ fn transfer_error(
 /// table below the minimum or unbalances the tables (PT-2007 26). The player takes the
 /// destination's first free seat (not taken, called or held). `cave_lost` is said by the
 /// floor or by the dealer's tablet (a transfer with the stack).
-#[allow(clippy::too_many_arguments)]
 pub fn transfer(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    tz: Tz,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     to_table_id: i64,
     cave_lost: bool,
 ) -> AppResult<SeatingRow> {
+    let (now, tz, profile) = (act.now, act.tz(), act.profile());
     let s = seating(conn, seating_id)?;
     let to = table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
@@ -196,16 +194,5 @@ pub fn transfer(
     )
     .map_err(|r| transfer_error(r, session, profile, from_seated, to_seated))?;
     let seat_no = free.ok_or(MoveRefusal::DestinationFull)?;
-    move_player(
-        conn,
-        now,
-        tz,
-        profile,
-        actor,
-        &s,
-        &to,
-        seat_no,
-        None,
-        Move::Transfer,
-    )
+    move_player(conn, act, &s, &to, seat_no, None, Move::Transfer)
 }

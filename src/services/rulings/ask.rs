@@ -2,6 +2,7 @@
 //! or not, judged when it is asked.
 
 use super::*;
+use crate::services::Act;
 
 /// A request for a ruling, as the tablet, the floor's board or the API send it.
 #[derive(Debug, Clone, Default)]
@@ -82,13 +83,8 @@ fn seated_here(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResult<bo
 /// broke since, or a player named has moved or left since; a late ruling's decision keeps the
 /// hand's result unless the floor overrides it with a reason. Audited as `ruling.ask`, pushed
 /// as `ruling.asked` to the floor's board and the table's tablet.
-pub fn ask(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    table_id: i64,
-    input: &AskInput,
-) -> AppResult<RulingRow> {
+pub fn ask(conn: &mut DbConn, act: &Act, table_id: i64, input: &AskInput) -> AppResult<RulingRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let note = rule::text("note", &input.note, rule::NOTE_MAX, None)
         .map_err(|f| AppError::Validation(vec![f]))?;

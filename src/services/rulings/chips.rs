@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::refusal::RulingRefusal;
+use crate::services::Act;
 
 /// The chips the table has on record: the sum of the seated players' stacks (their last
 /// count, `seatings.stack`), added without wrapping.
@@ -39,14 +40,14 @@ pub fn chips_pending_for(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
 /// is kept; `seats` default to the ruling's. Audited as `ruling.pot_held`, pushed.
 pub fn hold_pot(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     ruling_id: i64,
     amount: i64,
     seats: &[i32],
     storage: &str,
 ) -> AppResult<HeldPotRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Decided {
         return Err(RulingRefusal::PotDecided { id: r.id }.into());
@@ -155,12 +156,11 @@ fn recorded_move(
 /// `ruling.move_confirm` with each stack before and after; pushed.
 pub fn confirm_move(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    confirmer: &Actor,
+    act: &Act,
     ruling_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<RulingMoveRow> {
+    let (now, room, confirmer) = (act.now, &act.room, &act.actor);
     let by = staff_id(confirmer)?;
     let (r, m, lines) = recorded_move(conn, ruling_id, at_table)?;
     rule::check_second_staff(m.recorded_by, by).map_err(AppError::Conflict)?;
@@ -305,11 +305,11 @@ pub fn confirm_move(
 /// the amounts right with a correction naming the ruling. Audited as `ruling.move_cancel`.
 pub fn cancel_move(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     ruling_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<RulingMoveRow> {
+    let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;
     let (r, m, _) = recorded_move(conn, ruling_id, at_table)?;
     crate::native!(conn, |dbc| crate::db::Cached(

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::domain::refusal::RulingRefusal;
+use crate::services::Act;
 
 /// A player's share of the held pot (BSOP 21).
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -303,12 +304,12 @@ struct DecisionRecord<'a> {
 /// `ruling.decide`, pushed as `ruling.decided`.
 pub fn decide(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     ruling_id: i64,
     input: &DecisionInput,
 ) -> AppResult<RulingRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Decided {
@@ -380,12 +381,12 @@ pub fn decide(
 /// shows "corrected by #N". Audited as `ruling.correct`, pushed as `ruling.decided`.
 pub fn correct(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     ruling_id: i64,
     input: &DecisionInput,
 ) -> AppResult<RulingRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
     if r.state() == RulingState::Open {

@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::refusal::AbsenceRefusal;
 use crate::domain::states::CustodyState;
+use crate::services::Act;
 
 fn absence_of(sd: &SeatSideRow) -> SeatAbsence {
     SeatAbsence {
@@ -35,14 +36,8 @@ fn require_away(sd: &SeatSideRow) -> AppResult<()> {
 }
 
 /// BSOP 36: the seat became due for removal: the floor is alerted once (audited, pushed).
-fn alert_if_due(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
-    s: &SeatingRow,
-    sd: &SeatSideRow,
-) -> AppResult<bool> {
+fn alert_if_due(conn: &mut DbConn, act: &Act, s: &SeatingRow, sd: &SeatSideRow) -> AppResult<bool> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     if sd.removal_alerted_at.is_some() {
         return Ok(false);
     }
@@ -80,13 +75,12 @@ fn alert_if_due(
 /// dealer tapped (`tapped`, [`when_tapped`]; never before the player sat).
 pub fn away(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
+    act: &Act,
     tapped: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
     seating_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     if before.away_since.is_some() {
         return Err(AbsenceRefusal::AlreadyAway.into());
@@ -132,12 +126,11 @@ pub fn away(
 /// removal count not yet confirmed ends.
 pub fn back(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<ReturnObligation> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     require_away(&before)?;
     let mut b = buttons_of(&before);
@@ -160,7 +153,7 @@ pub fn back(
         .select(CustodyRow::as_select())
         .load(dbc))?;
     for c in counting {
-        end_custody(conn, now, actor, &c, "cancelled", Some("player back"))?;
+        end_custody(conn, act, &c, "cancelled", Some("player back"))?;
     }
     let after = side(conn, s.id)?;
     audit::record(
@@ -187,11 +180,11 @@ pub fn back(
 /// big blind reached them: the buttons go.
 pub fn blinds_settled(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
+    let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     if before.away_since.is_some() {
         return Err(AbsenceRefusal::StillAway.into());
@@ -235,17 +228,15 @@ pub fn blinds_settled(
 /// profile's count of big blinds the seat is due for removal (the floor is alerted). A blind
 /// tapped (`tapped`, [`when_tapped`]) before the absence began was not missed while away:
 /// refused.
-#[allow(clippy::too_many_arguments)]
 pub fn missed_blind(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
+    act: &Act,
     tapped: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
     seating_id: i64,
     blind: Blind,
     at_table: Option<i64>,
 ) -> AppResult<AbsenceStatus> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     require_away(&before)?;
     if before.away_since.is_some_and(|a| tapped < a.and_utc()) {
@@ -281,24 +272,22 @@ pub fn missed_blind(
         "seat.buttons",
         &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id, "missed": blind }),
     )?;
-    alert_if_due(conn, now, profile, actor, &s, &after)?;
+    alert_if_due(conn, act, &s, &after)?;
     Ok(status_of(&after, profile, now))
 }
 
 /// BSOP 36: «As ausências poderão ser prorrogadas se o supervisor for previamente avisado e
 /// a situação o justificar»: a floor manager extends an absence, with a reason (audited).
-#[allow(clippy::too_many_arguments)]
 pub fn extend_absence(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-    actor: &Actor,
+    act: &Act,
     supervisor: bool,
     seating_id: i64,
     minutes: i64,
     reason: &str,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
+    let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     if !supervisor {
         return Err(AppError::Forbidden(Problem::from(
             AbsenceRefusal::ExtendFloorOnly,
@@ -353,21 +342,16 @@ pub fn extend_absence(
 
 /// The scheduler's pass: absent seats that became due for removal by time (BSOP 36) alert the
 /// floor once.
-pub fn alert_due_removals(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    profile: &RuleProfile,
-) -> AppResult<usize> {
+pub fn alert_due_removals(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
     let away: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::left_at.is_null())
         .filter(seatings::away_since.is_not_null())
         .filter(seatings::removal_alerted_at.is_null())
         .select((SeatingRow::as_select(), SeatSideRow::as_select()))
         .load(dbc))?;
-    let system = Actor::system();
     let mut n = 0;
     for (s, sd) in away {
-        if alert_if_due(conn, now, profile, &system, &s, &sd)? {
+        if alert_if_due(conn, act, &s, &sd)? {
             n += 1;
         }
     }

@@ -7,6 +7,7 @@ use super::*;
 use crate::domain::refusal::{ChipsRefusal, GeneralRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
+use crate::services::Act;
 
 /// BSOP 26, 37: the player's last departure from this game (any table of it).
 pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<Option<Departure>> {
@@ -87,10 +88,11 @@ pub fn requirement(
     ))
 }
 
+// One buy-in row with the seat's bookkeeping: each argument is one of its facts.
+#[allow(clippy::too_many_arguments)]
 fn record_chips(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     s: &SeatingRow,
     kind: &str,
     amount: i64,
@@ -98,6 +100,7 @@ fn record_chips(
     rule: Option<&str>,
     arrived_in_hand: Option<i32>,
 ) -> AppResult<BuyinRow> {
+    let (now, actor) = (act.now, &act.actor);
     let before = side(conn, s.id)?;
     let row = BuyinRow {
         id: next_seq(conn, "buyin")?,
@@ -129,7 +132,7 @@ fn record_chips(
     .changed(dbc))?;
     // PT-2007 7b: a game charged on the cave knows a late seat's due once the chips are in.
     if before.bought_in == 0 {
-        crate::services::cagnotte::on_buyin(conn, now, actor, s.id)?;
+        crate::services::cagnotte::on_buyin(conn, act, s.id)?;
     }
     let after = side(conn, s.id)?;
     audit::record(
@@ -157,13 +160,13 @@ fn record_chips(
 /// player with the stack they have (no buy-in).
 pub fn seat_with_buyin(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     call_id: i64,
     amount: Option<i64>,
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
+    let room = &act.room;
+    let now = act.now;
     let c = floor::call(conn, call_id)?;
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
@@ -182,9 +185,9 @@ pub fn seat_with_buyin(
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
         Some((amount, req))
     };
-    let s = floor::confirm_call(conn, now, room.tz, &room.profile, actor, call_id)?;
+    let s = floor::confirm_call(conn, act, call_id)?;
     if let Some((amount, req)) = checked {
-        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule, None)?;
+        record_chips(conn, act, &s, "buyin", amount, 0, req.rule, None)?;
     }
     Ok(s)
 }
@@ -195,18 +198,17 @@ pub fn seat_with_buyin(
 /// `during_hand`: the chips, asked for before the hand, reached the seat while a hand is being
 /// played: BSOP 28 keeps them out of that hand unless the floor approves
 /// ([`approve_chips`]); they are recorded with the hand they arrived in.
-#[allow(clippy::too_many_arguments)]
 pub fn buy_chips(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     stack: i64,
     amount: i64,
     during_hand: bool,
     at_table: Option<i64>,
 ) -> AppResult<BuyinRow> {
+    let room = &act.room;
+    let now = act.now;
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     let t = table(conn, s.table_id)?;
     let g = game_of(conn, &t)?;
@@ -216,7 +218,7 @@ pub fn buy_chips(
         check_chips(conn, max, 0, amount)?;
         let req = requirement(conn, now, &room.profile, &t, &g, s.player_id)?;
         check_buyin(&req, amount).map_err(|p| amount_refusal("amount", p, room))?;
-        record_chips(conn, now, actor, &s, "buyin", amount, 0, req.rule, None)
+        record_chips(conn, act, &s, "buyin", amount, 0, req.rule, None)
     } else {
         check_stack(conn, "stack", max, stack)?;
         check_chips(conn, max, stack, amount)?;
@@ -228,8 +230,7 @@ pub fn buy_chips(
         };
         record_chips(
             conn,
-            now,
-            actor,
+            act,
             &s,
             "rebuy",
             amount,
@@ -251,13 +252,9 @@ pub fn current_hand(conn: &mut DbConn, table_id: i64) -> AppResult<Option<i32>> 
 /// BSOP 28: the floor lets chips that arrived during a hand play in it. Only a floor member
 /// (the caller's role), only while that hand is still the one being played, once; audited and
 /// pushed to the tablet and the board.
-pub fn approve_chips(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
-    buyin_id: i64,
-) -> AppResult<BuyinRow> {
+pub fn approve_chips(conn: &mut DbConn, act: &Act, buyin_id: i64) -> AppResult<BuyinRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let approver = actor
         .id
         .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
@@ -347,12 +344,12 @@ pub fn chips_awaiting_approval(conn: &mut DbConn) -> AppResult<Vec<(BuyinRow, i3
 /// (the average capital) and PT-2007 79 (below the minimum a rebuy is needed).
 pub fn count_stack(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     stack: i64,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
+    let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     let max = buy_in_max_of(conn, &s)?;
     check_stack(conn, "stack", max, stack)?;
@@ -387,13 +384,11 @@ pub fn count_stack(
 /// (the floor sees it).
 pub(super) fn call_next_quietly(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<Option<SeatCallRow>> {
-    match floor::call_next(conn, now, room.tz, &room.profile, actor, table_id, seat_no) {
+    match floor::call_next(conn, act, table_id, seat_no) {
         Ok(c) => Ok(Some(c)),
         Err(AppError::Conflict(_) | AppError::Validation(_) | AppError::NotFound) => Ok(None),
         Err(e) => Err(e),
@@ -407,17 +402,16 @@ pub(super) fn call_next_quietly(
 /// table-side state and the override's audit note, if one was needed. A seating with no
 /// buy-in recorded (seated by the floor, chips never entered) has nothing to compare with: the
 /// rule cannot tell a winner and does not refuse.
-#[allow(clippy::too_many_arguments)]
 fn check_cash_out(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
+    act: &Act,
     supervisor: bool,
     seating_id: i64,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, SeatSideRow, Option<serde_json::Value>)> {
+    let (now, room) = (act.now, &act.room);
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
     let t = table(conn, s.table_id)?;
     let g = match t.game_id {
@@ -463,21 +457,19 @@ fn check_cash_out(
 
 /// The receipt a cash-out of `stack` would give now, asked before the dealer confirms it (the
 /// second tap): refused exactly as [`cash_out`] would be, and nothing is written.
-#[allow(clippy::too_many_arguments)]
 pub fn preview_cash_out(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
+    act: &Act,
     supervisor: bool,
     seating_id: i64,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
 ) -> AppResult<CashOutReceipt> {
+    let now = act.now;
     let (s, sd, _) = check_cash_out(
         conn,
-        now,
-        room,
+        act,
         supervisor,
         seating_id,
         stack,
@@ -490,22 +482,19 @@ pub fn preview_cash_out(
 /// BSOP 38: leaving with a counted stack, checked as [`check_cash_out`] says (an override is
 /// audited). The stack is recorded as taken off (BSOP 26) and the next player is called for
 /// the seat.
-#[allow(clippy::too_many_arguments)]
 pub fn cash_out(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     supervisor: bool,
     seating_id: i64,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
+    let (now, actor) = (act.now, &act.actor);
     let (s, sd, override_note) = check_cash_out(
         conn,
-        now,
-        room,
+        act,
         supervisor,
         seating_id,
         stack,
@@ -545,8 +534,8 @@ pub fn cash_out(
         None,
         Some(&note),
     )?;
-    let left = floor::leave(conn, now, &room.profile, actor, s.id, CASHED_OUT)?;
-    let next = call_next_quietly(conn, now, room, actor, s.table_id, s.seat_no)?;
+    let left = floor::leave(conn, act, s.id, CASHED_OUT)?;
+    let next = call_next_quietly(conn, act, s.table_id, s.seat_no)?;
     Ok((left, next))
 }
 
@@ -648,18 +637,16 @@ pub fn cash_out_receipt(conn: &mut DbConn, seating_id: i64) -> AppResult<CashOut
 /// BSOP 27 with BSOP 58 / PT-2007 26: a voluntary change to a similar table with the whole
 /// (counted) stack; refused in the first hour when the stack is above the game's maximum
 /// buy-in. The new seat keeps the stack and what was bought in.
-#[allow(clippy::too_many_arguments)]
 pub fn transfer_with_stack(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     to_table_id: i64,
     stack: i64,
     cave_lost: bool,
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
+    let (now, actor) = (act.now, &act.actor);
     let (s, _) = open_seating(conn, seating_id, at_table)?;
     let max = buy_in_max_of(conn, &s)?;
     check_stack(conn, "stack", max, stack)?;
@@ -674,16 +661,7 @@ pub fn transfer_with_stack(
             .returning(seatings::id)
     )
     .changed(dbc))?;
-    let moved = floor::transfer(
-        conn,
-        now,
-        room.tz,
-        &room.profile,
-        actor,
-        seating_id,
-        to_table_id,
-        cave_lost,
-    )?;
+    let moved = floor::transfer(conn, act, seating_id, to_table_id, cave_lost)?;
     let note = serde_json::json!({ "rule": "BSOP 27", "stack": stack, "from": s.table_id, "to": to_table_id });
     audit::record::<(), _>(
         conn,

@@ -3,6 +3,7 @@
 use super::*;
 use crate::domain::refusal::{AbsenceRefusal, CustodyRefusal, GeneralRefusal};
 use crate::domain::states::CustodyState;
+use crate::services::Act;
 
 pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
     Ok(crate::native!(conn, |dbc| chip_custody::table
@@ -14,17 +15,16 @@ pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
 /// BSOP 36: the first staff member counts an absent player's chips for removal (amount and
 /// where they will be kept). Only a seat due for removal; the count waits for a second,
 /// different staff member's confirmation ([`confirm_removal`]).
-#[allow(clippy::too_many_arguments)]
 pub fn start_removal(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     amount: i64,
     storage: &str,
     at_table: Option<i64>,
 ) -> AppResult<CustodyRow> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let counted_by = actor
         .id
         .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
@@ -95,13 +95,12 @@ pub fn start_removal(
 /// the next player is called for it. A different amount is refused: both count again.
 pub fn confirm_removal(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    confirmer: &Actor,
+    act: &Act,
     custody_id: i64,
     amount: i64,
     at_table: Option<i64>,
 ) -> AppResult<(CustodyRow, Option<SeatCallRow>)> {
+    let (now, room, confirmer) = (act.now, &act.room, &act.actor);
     let by = confirmer
         .id
         .ok_or_else(|| AppError::Forbidden(Problem::from(GeneralRefusal::Forbidden)))?;
@@ -153,14 +152,7 @@ pub fn confirm_removal(
             .returning(seatings::id)
     )
     .changed(dbc))?;
-    floor::leave(
-        conn,
-        now,
-        &room.profile,
-        confirmer,
-        c.seating_id,
-        REMOVED_FOR_ABSENCE,
-    )?;
+    floor::leave(conn, act, c.seating_id, REMOVED_FOR_ABSENCE)?;
     let after = custody(conn, c.id)?;
     audit::record(
         conn,
@@ -179,18 +171,18 @@ pub fn confirm_removal(
         "custody.held",
         &serde_json::json!({ "custody_id": c.id, "seat": c.seat_no, "player_id": c.player_id, "amount": c.amount }),
     )?;
-    let next = call_next_quietly(conn, now, room, confirmer, c.table_id, c.seat_no)?;
+    let next = call_next_quietly(conn, act, c.table_id, c.seat_no)?;
     Ok((after, next))
 }
 
 pub(super) fn end_custody(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     c: &CustodyRow,
     state: &str,
     note: Option<&str>,
 ) -> AppResult<CustodyRow> {
+    let (now, actor) = (act.now, &act.actor);
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(chip_custody::table.find(c.id))
             .set((
@@ -226,8 +218,7 @@ pub(super) fn end_custody(
 /// A count not yet confirmed is dropped (to count again).
 pub fn cancel_removal(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     custody_id: i64,
     at_table: Option<i64>,
 ) -> AppResult<CustodyRow> {
@@ -238,15 +229,14 @@ pub fn cancel_removal(
     if c.state != CustodyState::Counting {
         return Err(CustodyRefusal::NotCounting.into());
     }
-    end_custody(conn, now, actor, &c, "cancelled", None)
+    end_custody(conn, act, &c, "cancelled", None)
 }
 
 /// Chips in custody leave it: the player reclaimed them, or the cashier settled them (a note
 /// says how).
 pub fn resolve_custody(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     custody_id: i64,
     how: &str,
     note: &str,
@@ -268,14 +258,7 @@ pub fn resolve_custody(
         )
         .arg("max", 300)]));
     }
-    end_custody(
-        conn,
-        now,
-        actor,
-        &c,
-        state,
-        (!note.is_empty()).then_some(note),
-    )
+    end_custody(conn, act, &c, state, (!note.is_empty()).then_some(note))
 }
 
 /// Chips in custody or being counted, newest first, with the player and the table number.

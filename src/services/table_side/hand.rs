@@ -2,18 +2,19 @@
 //! hand" tap.
 
 use super::*;
+use crate::services::Act;
 
 /// The dealer marks a seat as resting (sitting out, PT-2007 13) or as not having bet in the
 /// hand being played (PT-2007 89); the next "new hand" tap counts it.
 pub fn set_hand_flags(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     seating_id: i64,
     resting: Option<bool>,
     no_bet: Option<bool>,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
+    let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
     let resting = resting.unwrap_or(before.resting);
     let no_bet = no_bet.unwrap_or(before.no_bet);
@@ -69,9 +70,7 @@ pub struct SeatNotice {
 /// still checked at the limits it was played at); it is returned.
 pub fn new_hand(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    room: &Room,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     result: &crate::services::cagnotte::HandResult,
 ) -> AppResult<(
@@ -80,6 +79,8 @@ pub fn new_hand(
     crate::services::cagnotte::HandOver,
     Option<crate::db::models::LimitChangeRow>,
 )> {
+    let room = &act.room;
+    let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let state = t.state;
     let seated: Vec<(SeatingRow, SeatSideRow)> = crate::native!(conn, |dbc| seatings::table
@@ -97,10 +98,9 @@ pub fn new_hand(
         .filter(hands::table_id.eq(table_id))
         .select(diesel::dsl::max(hands::number))
         .first(dbc))?;
-    let limits =
-        crate::services::limits::at_new_hand(conn, now, actor, &t, number.unwrap_or(0) + 1)?;
+    let limits = crate::services::limits::at_new_hand(conn, act, &t, number.unwrap_or(0) + 1)?;
     // `t` as read before the change: the ended hand is checked at the limits it was played at.
-    let over = crate::services::cagnotte::on_hand_over(conn, now, room, actor, &t, result)?;
+    let over = crate::services::cagnotte::on_hand_over(conn, act, &t, result)?;
     let present: Vec<i32> = seated
         .iter()
         .filter(|(_, sd)| sd.away_since.is_none())
@@ -140,8 +140,7 @@ pub fn new_hand(
     };
     let special = crate::services::special_buttons::on_new_hand(
         conn,
-        now,
-        actor,
+        act,
         &at_new,
         t.button_seat,
         button,

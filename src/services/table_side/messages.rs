@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::domain::refusal::TabletRefusal;
+use crate::services::Act;
 
 /// The longest message the floor can send a table (it must fit the tablet's banner).
 pub const MESSAGE_MAX: usize = 300;
@@ -10,11 +11,11 @@ pub const MESSAGE_MAX: usize = 300;
 /// dealer marks it seen. Refused when no tablet is paired with the table (nobody would see it).
 pub fn send_message(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     body: &str,
 ) -> AppResult<FloorMessageRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let body = body.trim();
     if body.is_empty() {
@@ -71,11 +72,11 @@ pub fn send_message(
 /// found from it). Seeing it again changes nothing.
 pub fn message_seen(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     id: i64,
     at_table: Option<i64>,
 ) -> AppResult<FloorMessageRow> {
+    let (now, actor) = (act.now, &act.actor);
     let m: FloorMessageRow = crate::native!(conn, |dbc| floor_messages::table
         .find(id)
         .select(FloorMessageRow::as_select())

@@ -11,7 +11,7 @@
 //! This file holds what every action shares: the imports, constants and readers; the actions
 //! live in submodules by topic, re-exported here.
 
-use crate::db::audit::{self, Actor};
+use crate::db::audit::{self};
 use crate::db::models::{
     BuyinRow, CustodyRow, FloorMessageRow, GameRow, HandRow, PlayerRow, SeatCallRow, SeatSideRow,
     SeatingRow, ServiceRequestRow, TableRow,

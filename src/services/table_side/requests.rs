@@ -2,17 +2,18 @@
 //! (`services::rulings`).
 
 use super::*;
+use crate::services::Act;
 
 /// A table asks for the floor or chips; it shows on the floor dashboard until handled. Asking
 /// again for the same thing while it is open changes nothing.
 pub fn request_service(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
+    act: &Act,
     table_id: i64,
     kind: &str,
     note: &str,
 ) -> AppResult<ServiceRequestRow> {
+    let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     if !SERVICE_KINDS.contains(&kind) {
         return Err(AppError::field("kind", "err-service-kind"));
@@ -69,12 +70,8 @@ pub fn request_service(
 }
 
 /// The floor handled a request.
-pub fn handle_service(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    actor: &Actor,
-    id: i64,
-) -> AppResult<ServiceRequestRow> {
+pub fn handle_service(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<ServiceRequestRow> {
+    let (now, actor) = (act.now, &act.actor);
     let r: ServiceRequestRow = crate::native!(conn, |dbc| service_requests::table
         .find(id)
         .select(ServiceRequestRow::as_select())

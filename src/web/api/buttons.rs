@@ -11,6 +11,7 @@ use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::special_buttons::{self as svc, HandView, TableButtons};
 use crate::services::{self};
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AnyStaff, DealerStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -273,7 +274,7 @@ pub struct DrawnOut {
 #[post("/tables/{id}/special-buttons/{kind}/draw")]
 pub async fn draw_button(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<(i64, String)>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
@@ -286,11 +287,11 @@ pub async fn draw_button(
             .map_err(|e| AppError::BadRequest(Problem::new("err-json").arg("detail", e)))?;
         crate::web::json::from_value::<Option<DrawBody>>(value)?.unwrap_or_default()
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let (d, contribution_bb, contribution) = st
         .write(move |_, c| {
-            let d = svc::draw(c, now, &actor, id, kind, b.reason.as_deref())?;
+            let act = &acting.in_room(c)?;
+            let d = svc::draw(c, act, id, kind, b.reason.as_deref())?;
             let t = services::games::get_table(c, id)?;
             let g = services::games::get_game(c, t.game_id.unwrap_or_default())?;
             let bb = svc::settings_of(&g).contribution_bb(kind);
@@ -349,17 +350,17 @@ pub struct MarkBody {
 #[post("/tables/{id}/special-hands/{hand}/seats/{seat}")]
 pub async fn mark_seat(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<(i64, i64, i32)>,
     body: ApiJson<MarkBody>,
 ) -> AppResult<web::Json<SpecialHandOut>> {
     let (id, hand, seat) = path.into_inner();
     let took_part = body.took_part;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let h = st
         .write(move |_, c| {
-            svc::mark(c, now, &actor, id, hand, seat, took_part)?;
+            let act = &acting.in_room(c)?;
+            svc::mark(c, act, id, hand, seat, took_part)?;
             svc::hand_at(c, id, hand)
         })
         .await?;
@@ -387,18 +388,17 @@ pub struct MacacaResultBody {
 #[post("/tables/{id}/special-hands/{hand}/macaca-result")]
 pub async fn macaca_result(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<(i64, i64)>,
     body: ApiJson<MacacaResultBody>,
 ) -> AppResult<web::Json<SpecialHandOut>> {
     let (id, hand) = path.into_inner();
     let b = body.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let h = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            svc::macaca_result(c, now, &room, &actor, id, hand, b.outcome, b.collected)?;
+            let act = &acting.in_room(c)?;
+            svc::macaca_result(c, act, id, hand, b.outcome, b.collected)?;
             svc::hand_at(c, id, hand)
         })
         .await?;

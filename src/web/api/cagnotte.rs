@@ -9,6 +9,7 @@ use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
 use crate::services::{self};
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -202,16 +203,16 @@ pub async fn table_cagnotte(
 #[post("/tables/{id}/cagnotte/close")]
 pub async fn close_session(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<TableCagnotteOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let p = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            cagnotte::close_by_floor(c, now, &room, &actor, id)?;
+            let act = &acting.in_room(c)?;
+            cagnotte::close_by_floor(c, act, id)?;
             cagnotte::panel(c, now, id)
         })
         .await?;
@@ -276,18 +277,17 @@ pub struct CollectRequest {
 #[post("/cagnotte/dues/{id}/collect")]
 pub async fn collect(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<CollectRequest>,
 ) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let amount = body.amount;
     let d = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            cagnotte::collect(c, now, &room, &actor, id, amount, None)
+            let act = &acting.in_room(c)?;
+            cagnotte::collect(c, act, id, amount, None)
         })
         .await?;
     Ok(web::Json(line(&st, d).await?))
@@ -310,16 +310,18 @@ pub struct ExemptRequest {
 #[post("/cagnotte/dues/{id}/exempt")]
 pub async fn exempt(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<ExemptRequest>,
 ) -> AppResult<web::Json<DueOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let reason = body.into_inner().reason;
     let d = st
-        .write(move |_, c| cagnotte::exempt(c, now, &actor, id, &reason))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            cagnotte::exempt(c, act, id, &reason)
+        })
         .await?;
     Ok(web::Json(line(&st, d).await?))
 }
@@ -341,16 +343,18 @@ pub struct AmountRequest {
 #[post("/tables/{id}/tips")]
 pub async fn tip(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<AmountRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let amount = body.amount;
     let row = st
-        .write(move |_, c| cagnotte::record_tip(c, now, &actor, id, amount))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            cagnotte::record_tip(c, act, id, amount)
+        })
         .await?;
     Ok(HttpResponse::Created().json(row))
 }
@@ -375,20 +379,22 @@ pub struct DropBoxRequest {
 #[post("/tables/{id}/drop-box")]
 pub async fn drop_box(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<DropBoxRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     // (`end_shift` is the route's name here: the handler below, a unit struct.)
     let DropBoxRequest {
         amount,
         end_shift: end,
     } = body.into_inner();
     let row = st
-        .write(move |_, c| cagnotte::record_drop(c, now, &actor, id, amount, end))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            cagnotte::record_drop(c, act, id, amount, end)
+        })
         .await?;
     Ok(HttpResponse::Created().json(row))
 }
@@ -413,16 +419,18 @@ pub struct CommissionRequest {
 #[post("/tables/{id}/commissions")]
 pub async fn commission(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<CommissionRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let CommissionRequest { payout, player_id } = body.into_inner();
     let row = st
-        .write(move |_, c| cagnotte::record_commission(c, now, &actor, id, payout, player_id))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            cagnotte::record_commission(c, act, id, payout, player_id)
+        })
         .await?;
     Ok(HttpResponse::Created().json(row))
 }
@@ -436,14 +444,16 @@ pub async fn commission(
 #[post("/tables/{id}/shift/end")]
 pub async fn end_shift(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, c| cagnotte::end_shift(c, now, &actor, id))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, c| {
+        let act = &acting.in_room(c)?;
+        cagnotte::end_shift(c, act, id)
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -480,17 +490,19 @@ pub struct ShiftOut {
 #[post("/tables/{id}/dealer")]
 pub async fn assign_dealer(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<AssignDealer>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let dealer = body.dealer_id;
     let s = st
-        .write(move |_, c| services::dealer_scope::assign(c, now, &actor, id, dealer))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            services::dealer_scope::assign(c, act, id, dealer)
+        })
         .await?;
     Ok(HttpResponse::Created().json(ShiftOut {
         id: s.id,

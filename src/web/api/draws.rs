@@ -7,7 +7,7 @@
 
 use crate::error::AppResult;
 use crate::services::{self, draws};
-use crate::web::extract::{AnyStaff, FloorStaff};
+use crate::web::extract::{ActingAs, AnyStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use crate::web::state::AppState;
@@ -249,28 +249,25 @@ async fn made(
 #[post("/tables/{id}/draws")]
 pub async fn draw_at_table(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<TableDrawRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let kind = body.into_inner().kind;
     let (draw_id, seated) = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
+            let act = &acting.in_room(c)?;
             match kind {
                 TableDrawKind::Seats => {
-                    draws::start_game(c, now, room.tz, &room.profile, &actor, id)
-                        .map(|r| (r.draw.id, r.seated))
+                    draws::start_game(c, act, id).map(|r| (r.draw.id, r.seated))
                 }
                 TableDrawKind::SeatsWithExtra => {
-                    draws::start_game_with_extra(c, now, room.tz, &room.profile, &actor, id)
-                        .map(|r| (r.draw.id, r.seated))
+                    draws::start_game_with_extra(c, act, id).map(|r| (r.draw.id, r.seated))
                 }
                 TableDrawKind::Button => {
-                    draws::button(c, now, &actor, id).map(|(row, _)| (row.id, Vec::new()))
+                    draws::button(c, act, id).map(|(row, _)| (row.id, Vec::new()))
                 }
             }
         })
@@ -288,20 +285,18 @@ pub async fn draw_at_table(
 #[post("/games/{id}/draws")]
 pub async fn draw_for_game(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<GameDrawRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let GameDrawKind::BySuit = body.into_inner().kind;
     let (draw_id, seated) = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
+            let act = &acting.in_room(c)?;
             services::games::get_game(c, id)?;
-            draws::start_tables_by_suit(c, now, room.tz, &room.profile, &actor, id)
-                .map(|r| (r.draw.id, r.seated))
+            draws::start_tables_by_suit(c, act, id).map(|r| (r.draw.id, r.seated))
         })
         .await?;
     Ok(HttpResponse::Created().json(made(&st, draw_id, seated).await?))

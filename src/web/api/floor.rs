@@ -14,6 +14,7 @@ use crate::services::floor::{self, ListLine};
 use crate::services::players as registry;
 use crate::services::{self, games};
 use crate::web::api::games::GameOut;
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AnyStaff, FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -467,7 +468,7 @@ pub async fn list_waitlist(
 #[post("/games/{id}/waitlist")]
 pub async fn join_waitlist(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<JoinRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -476,22 +477,13 @@ pub async fn join_waitlist(
     let game_id = path.into_inner();
     let player_id = required_id("player_id", body.player_id)?;
     let call_in = body.call_in;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let line = st
         .write(move |st, conn| {
-            let room = services::room::get(conn)?;
+            let act = &acting.in_room(conn)?;
             games::get_game(conn, game_id)?;
-            let row = floor::join(
-                conn,
-                now,
-                room.tz,
-                &room.profile,
-                &actor,
-                game_id,
-                player_id,
-                call_in,
-            )?;
+            let row = floor::join(conn, act, game_id, player_id, call_in)?;
             line_of(conn, &st.waits, game_id, row.id, now)
         })
         .await?;
@@ -515,7 +507,7 @@ pub async fn join_waitlist(
 #[post("/waitlist/{id}/remove")]
 pub async fn remove_entry(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistEntryOut>> {
@@ -523,10 +515,12 @@ pub async fn remove_entry(
     let body = body?;
     let id = path.into_inner();
     let reason = reason_text(body.reason.as_deref())?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
-        .write(move |_, conn| floor::remove(conn, now, &actor, id, &reason))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            floor::remove(conn, act, id, &reason)
+        })
         .await?;
     Ok(web::Json(WaitlistEntryOut::from(&row)))
 }
@@ -548,7 +542,7 @@ pub async fn remove_entry(
 #[post("/waitlist/{id}/reorder")]
 pub async fn reorder_entry(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<ReorderRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistLineOut>> {
@@ -567,11 +561,12 @@ pub async fn reorder_entry(
     }
     let position = body.position.unwrap_or(1);
     let reason = reason_text(body.reason.as_deref())?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let line = st
         .write(move |st, conn| {
-            floor::reorder(conn, now, &actor, id, position, &reason)?;
+            let act = &acting.in_room(conn)?;
+            floor::reorder(conn, act, id, position, &reason)?;
             let game_id = floor::entry(conn, id)?.game_id;
             line_of(conn, &st.waits, game_id, id, now)
         })
@@ -593,15 +588,16 @@ pub async fn reorder_entry(
 #[post("/waitlist/{id}/check-in")]
 pub async fn check_in(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<WaitlistLineOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let line = st
         .write(move |st, conn| {
-            let row = floor::check_in(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let row = floor::check_in(conn, act, id)?;
             line_of(conn, &st.waits, row.game_id, id, now)
         })
         .await?;
@@ -625,16 +621,16 @@ pub async fn check_in(
 #[post("/tables/{id}/open")]
 pub async fn open_table(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<FloorTableOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let t = floor::open_table(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let room = &act.room;
+            let t = floor::open_table(conn, act, id)?;
             let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
             Ok(floor_table(
                 &t,
@@ -731,16 +727,15 @@ pub async fn table_seats(
 #[post("/tables/{id}/seats/{seat}/call-next")]
 pub async fn call_next(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<(i64, i32)>,
 ) -> AppResult<HttpResponse> {
     let (table_id, seat_no) = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let c = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            floor::call_next(conn, now, room.tz, &room.profile, &actor, table_id, seat_no)
+            let act = &acting.in_room(conn)?;
+            floor::call_next(conn, act, table_id, seat_no)
         })
         .await?;
     call_created(&st, c).await
@@ -779,7 +774,7 @@ async fn call_created(st: &AppState, c: SeatCallRow) -> AppResult<HttpResponse> 
 #[post("/tables/{id}/seats/{seat}/call-chosen")]
 pub async fn call_chosen(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<(i64, i32)>,
     body: Result<ApiJson<CallChosenRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -798,22 +793,11 @@ pub async fn call_chosen(
     }
     let entry_id = required_id("entry_id", body.entry_id)?;
     let reason = reason_text(body.reason.as_deref())?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let c = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            floor::call_chosen(
-                conn,
-                now,
-                room.tz,
-                &room.profile,
-                &actor,
-                table_id,
-                seat_no,
-                entry_id,
-                &reason,
-            )
+            let act = &acting.in_room(conn)?;
+            floor::call_chosen(conn, act, table_id, seat_no, entry_id, &reason)
         })
         .await?;
     call_created(&st, c).await
@@ -836,16 +820,15 @@ pub async fn call_chosen(
 #[post("/seat-calls/{id}/seat")]
 pub async fn confirm_call(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let s = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            floor::confirm_call(conn, now, room.tz, &room.profile, &actor, id)
+            let act = &acting.in_room(conn)?;
+            floor::confirm_call(conn, act, id)
         })
         .await?;
     // Read after the commit, outside the room's write turn.
@@ -872,7 +855,7 @@ pub async fn confirm_call(
 #[post("/tables/{id}/seats/{seat}")]
 pub async fn seat_directly(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<(i64, i32)>,
     body: Result<ApiJson<SeatRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -880,21 +863,11 @@ pub async fn seat_directly(
     let body = body?;
     let (table_id, seat_no) = path.into_inner();
     let player_id = required_id("player_id", body.player_id)?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let s = floor::seat_directly(
-                conn,
-                now,
-                room.tz,
-                &room.profile,
-                &actor,
-                table_id,
-                seat_no,
-                player_id,
-            )?;
+            let act = &acting.in_room(conn)?;
+            let s = floor::seat_directly(conn, act, table_id, seat_no, player_id)?;
             seating_answer(conn, &s)
         })
         .await?;
@@ -918,7 +891,7 @@ pub async fn seat_directly(
 #[post("/seatings/{id}/leave")]
 pub async fn leave_seat(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<SeatingOut>> {
@@ -926,12 +899,11 @@ pub async fn leave_seat(
     let body = body?;
     let id = path.into_inner();
     let reason = reason_text(body.reason.as_deref())?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let s = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            floor::leave(conn, now, &room.profile, &actor, id, &reason)
+            let act = &acting.in_room(conn)?;
+            floor::leave(conn, act, id, &reason)
         })
         .await?;
     // Read after the commit, outside the room's write turn.
@@ -1216,7 +1188,7 @@ pub async fn suggest_table(
 #[post("/seatings/{id}/refuse-must-move")]
 pub async fn refuse_must_move(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<RefuseMustMoveRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -1232,13 +1204,11 @@ pub async fn refuse_must_move(
                 AppError::Validation(vec![FieldError::new("choice", "err-choice").arg("value", c)])
             })?,
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let (r, next) =
-                floor::refuse_must_move(conn, now, room.tz, &room.profile, &actor, id, choice)?;
+            let act = &acting.in_room(conn)?;
+            let (r, next) = floor::refuse_must_move(conn, act, id, choice)?;
             let next_call = match next {
                 Some(c) => {
                     let t = games::get_table(conn, c.table_id)?;
@@ -1280,15 +1250,15 @@ pub async fn refuse_must_move(
 #[post("/seatings/{id}/seat-change")]
 pub async fn request_seat_change(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let r = floor::request_seat_change(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let r = floor::request_seat_change(conn, act, id)?;
             seat_change_out(conn, &r)
         })
         .await?;
@@ -1346,15 +1316,15 @@ pub async fn list_seat_changes(
 #[post("/seat-changes/{id}/cancel")]
 pub async fn cancel_seat_change(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<SeatChangeOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let r = floor::cancel_seat_change(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let r = floor::cancel_seat_change(conn, act, id)?;
             seat_change_out(conn, &r)
         })
         .await?;
@@ -1380,7 +1350,7 @@ pub async fn cancel_seat_change(
 #[post("/tables/{id}/seats/{seat}/hold")]
 pub async fn hold_seat(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<(i64, i32)>,
     body: Result<ApiJson<HoldRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -1397,21 +1367,11 @@ pub async fn hold_seat(
         Some(r) => Some(reason_text(Some(r))?),
         None => None,
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let h = floor::hold_seat(
-                conn,
-                now,
-                room.tz,
-                &actor,
-                table_id,
-                seat_no,
-                player_id,
-                reason.as_deref(),
-            )?;
+            let act = &acting.in_room(conn)?;
+            let h = floor::hold_seat(conn, act, table_id, seat_no, player_id, reason.as_deref())?;
             let alias = h
                 .player_id
                 .map(|p| registry::get(conn, p))
@@ -1437,15 +1397,15 @@ pub async fn hold_seat(
 #[post("/seat-holds/{id}/release")]
 pub async fn release_hold(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<SeatHoldOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let h = floor::release_hold(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let h = floor::release_hold(conn, act, id)?;
             let alias = h
                 .player_id
                 .map(|p| registry::get(conn, p))
@@ -1478,7 +1438,7 @@ pub async fn release_hold(
 #[post("/seatings/{id}/transfer")]
 pub async fn transfer(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<TransferRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
@@ -1487,12 +1447,11 @@ pub async fn transfer(
     let id = path.into_inner();
     let to = required_id("table_id", body.table_id)?;
     let cave_lost = body.cave_lost;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let s = floor::transfer(conn, now, room.tz, &room.profile, &actor, id, to, cave_lost)?;
+            let act = &acting.in_room(conn)?;
+            let s = floor::transfer(conn, act, id, to, cave_lost)?;
             seating_answer(conn, &s)
         })
         .await?;

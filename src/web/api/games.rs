@@ -5,6 +5,7 @@ use crate::db::models::GameRow;
 use crate::error::AppResult;
 use crate::services;
 use crate::services::games::GameInput;
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AdminStaff, AnyStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -116,18 +117,17 @@ pub async fn list_games(
 #[post("/games")]
 pub async fn create_game(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     body: Result<ApiJson<GameInput>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let g = body.into_inner();
     let row = st
         .write(move |_, conn| {
-            let profile = services::room::get(conn)?.profile;
-            services::games::create_game(conn, now, &actor, &profile, &g)
+            let act = &acting.in_room(conn)?;
+            services::games::create_game(conn, act, &g)
         })
         .await?;
     Ok(HttpResponse::Created()
@@ -167,20 +167,19 @@ pub async fn get_game(
 #[put("/games/{id}")]
 pub async fn update_game(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<GameInput>, actix_web::Error>,
 ) -> AppResult<web::Json<GameSavedOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let g = body.into_inner();
     let (row, lines) = st
         .write(move |_, conn| {
-            let profile = services::room::get(conn)?.profile;
-            let (row, _) = services::games::update_game(conn, now, &actor, &profile, id, &g)?;
+            let act = &acting.in_room(conn)?;
+            let (row, _) = services::games::update_game(conn, act, id, &g)?;
             Ok((row, services::limits::pending_of_game(conn, id)?))
         })
         .await?;

@@ -5,6 +5,7 @@
 
 use crate::error::AppResult;
 use crate::services::join as svc;
+use crate::web::extract::ActingAs;
 use crate::web::extract::FloorStaff;
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -88,17 +89,17 @@ pub async fn list_blocks(
 #[post("/phone-blocks")]
 pub async fn block_phone(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     body: Result<ApiJson<PhoneBlockIn>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let PhoneBlockIn { phone, reason } = body?.into_inner();
-    let actor = crate::services::staff::actor(&who.0.staff);
-    let now = st.clock.now();
+    let now = who.acting.now;
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let room = crate::services::room::get(conn)?;
-            let phone = svc::block_phone(conn, now, &room, &actor, &phone, &reason)?;
+            let act = &acting.in_room(conn)?;
+            let phone = svc::block_phone(conn, act, &phone, &reason)?;
             Ok(PhoneBlockOut {
                 phone,
                 reason: reason.trim().to_string(),
@@ -122,17 +123,17 @@ pub async fn block_phone(
 #[post("/phone-blocks/unblock")]
 pub async fn unblock_phone(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     body: Result<ApiJson<PhoneUnblockIn>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     let PhoneUnblockIn { phone } = body?.into_inner();
-    let actor = crate::services::staff::actor(&who.0.staff);
-    let now = st.clock.now();
+    let acting = who.acting;
     st.write(move |_, conn| {
-        let room = crate::services::room::get(conn)?;
-        let phone = svc::parse_phone(&phone, &room)
+        let act = &acting.in_room(conn)?;
+        let room = &act.room;
+        let phone = svc::parse_phone(&phone, room)
             .map_err(|f| crate::error::AppError::Validation(vec![f]))?;
-        svc::unblock_phone(conn, now, &actor, &phone)
+        svc::unblock_phone(conn, act, &phone)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())

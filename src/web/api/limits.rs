@@ -9,6 +9,7 @@ use crate::domain::limits::{Effective, Limits};
 use crate::error::AppResult;
 use crate::services::limits::{self, ChangeLine};
 use crate::services::{self};
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -216,15 +217,14 @@ pub async fn table_limits(
 #[post("/tables/{id}/limit-changes")]
 pub async fn propose(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<LimitChangeRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let b = body?.into_inner();
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let to = Limits {
         small_blind: b.small_blind,
         big_blind: b.big_blind,
@@ -234,7 +234,8 @@ pub async fn propose(
     let effective = b.effective_at.map_or(Effective::NextHand, Effective::At);
     let line = st
         .write(move |_, c| {
-            let row = limits::propose(c, now, &actor, id, &to, effective)?;
+            let act = &acting.in_room(c)?;
+            let row = limits::propose(c, act, id, &to, effective)?;
             limits::line(c, row.id)
         })
         .await?;
@@ -255,15 +256,15 @@ pub async fn propose(
 #[post("/limit-changes/{id}/announced")]
 pub async fn announce(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<LimitChangeOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let line = st
         .write(move |_, c| {
-            limits::announce(c, now, &actor, id, None)?;
+            let act = &acting.in_room(c)?;
+            limits::announce(c, act, id, None)?;
             limits::line(c, id)
         })
         .await?;
@@ -287,7 +288,7 @@ pub async fn announce(
 #[post("/limit-changes/{id}/cancel")]
 pub async fn cancel(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: web::Bytes,
 ) -> AppResult<web::Json<LimitChangeOut>> {
@@ -306,11 +307,11 @@ pub async fn cancel(
             .reason
     };
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let line = st
         .write(move |_, c| {
-            limits::cancel(c, now, &actor, id, &reason)?;
+            let act = &acting.in_room(c)?;
+            limits::cancel(c, act, id, &reason)?;
             limits::line(c, id)
         })
         .await?;

@@ -12,6 +12,7 @@ use crate::i18n::I18n;
 use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
 use crate::services::{self, photo};
 use crate::web::ctx::request_lang;
+use crate::web::extract::ActingAs;
 use crate::web::extract::{FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::{ErrorResponse, Image};
@@ -300,18 +301,19 @@ pub async fn list_players(
 pub async fn create_player(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     body: Result<ApiJson<PlayerForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let input = body.parse()?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let (row, warnings, inel) = st
         .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
             let tz = services::room::get(conn)?.tz;
-            let (row, warnings) = svc::create(conn, now, tz, &actor, &input, None)?;
+            let (row, warnings) = svc::create(conn, act, &input, None)?;
             let inel = svc::eligibility(conn, &row, now, tz)?;
             Ok((row, warnings, inel))
         })
@@ -403,7 +405,7 @@ pub async fn get_player(
 pub async fn update_player(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<PlayerForm>, actix_web::Error>,
 ) -> AppResult<web::Json<PlayerSaved>> {
@@ -412,13 +414,12 @@ pub async fn update_player(
     let id = path.into_inner();
     let input = body.parse()?;
     let version = body.version;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let (row, warnings, inel) = st
         .write(move |_, conn| {
-            let tz = services::room::get(conn)?.tz;
-            let (row, warnings) = svc::update(conn, now, tz, &actor, id, version, &input, None)?;
-            let inel = svc::eligibility(conn, &row, now, tz)?;
+            let act = acting.in_room(conn)?;
+            let (row, warnings) = svc::update(conn, &act, id, version, &input, None)?;
+            let inel = svc::eligibility(conn, &row, act.now, act.tz())?;
             Ok((row, warnings, inel))
         })
         .await?;
@@ -450,7 +451,7 @@ pub async fn update_player(
 pub async fn put_photo(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<web::Bytes, actix_web::Error>,
 ) -> AppResult<web::Json<PlayerOut>> {
@@ -465,10 +466,12 @@ pub async fn put_photo(
     }
     // Decoding and re-encoding is CPU work: off the async threads.
     let ph = web::block(move || photo::process(&body)).await??;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
-        .write(move |_, conn| svc::set_photo(conn, now, &actor, id, &ph))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::set_photo(conn, act, id, &ph)
+        })
         .await?;
     Ok(web::Json(PlayerOut::from(&row)))
 }
@@ -543,20 +546,19 @@ pub async fn eligibility(
 #[post("/players/{id}/exclusions")]
 pub async fn ban_player(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<BanForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let form = body.into_inner();
     let row = st
         .write(move |_, conn| {
-            let tz = services::room::get(conn)?.tz;
-            svc::ban(conn, now, tz, &actor, id, &form)
+            let act = &acting.in_room(conn)?;
+            svc::ban(conn, act, id, &form)
         })
         .await?;
     Ok(HttpResponse::Created().json(ExclusionOut::new(&row, None)))
@@ -578,18 +580,20 @@ pub async fn ban_player(
 #[post("/exclusions/{id}/lift")]
 pub async fn lift_ban(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<ReasonForm>, actix_web::Error>,
 ) -> AppResult<web::Json<ExclusionOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let form = body.into_inner();
     let row = st
-        .write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::lift_ban(conn, act, id, &form)
+        })
         .await?;
     Ok(web::Json(ExclusionOut::new(&row, None)))
 }
@@ -610,18 +614,20 @@ pub async fn lift_ban(
 #[post("/players/{id}/separations")]
 pub async fn separate(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<SeparationForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let form = body.into_inner();
     let row = st
-        .write(move |_, conn| svc::separate(conn, now, &actor, id, &form))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::separate(conn, act, id, &form)
+        })
         .await?;
     Ok(HttpResponse::Created().json(SeparationOut::new(&row, None)))
 }
@@ -640,14 +646,16 @@ pub async fn separate(
 #[delete("/separations/{id}")]
 pub async fn remove_separation(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<SeparationOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
-        .write(move |_, conn| svc::remove_separation(conn, now, &actor, id))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::remove_separation(conn, act, id)
+        })
         .await?;
     Ok(web::Json(SeparationOut::new(&row, None)))
 }

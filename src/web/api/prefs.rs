@@ -4,6 +4,7 @@
 
 use crate::error::{AppError, AppResult};
 use crate::services::{self, seat_prefs::SeatPreferenceBody};
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AdminStaff, FloorStaff, RegistryReader};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -60,17 +61,19 @@ pub async fn get_seat_preference(
 #[put("/players/{id}/seat-preference")]
 pub async fn put_seat_preference(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<SeatPreferenceBody>, actix_web::Error>,
 ) -> AppResult<web::Json<SeatPreferenceBody>> {
     let body = body?;
     let id = path.into_inner();
     let pref = body.0.into_domain()?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let saved = st
-        .write(move |_, conn| services::seat_prefs::set(conn, now, &actor, id, &pref))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::seat_prefs::set(conn, act, id, &pref)
+        })
         .await?;
     Ok(web::Json(SeatPreferenceBody::from_domain(&saved)))
 }
@@ -121,7 +124,7 @@ pub async fn get_accessible_seats(
 #[put("/tables/{id}/accessible-seats")]
 pub async fn put_accessible_seats(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<AccessibleSeats>, actix_web::Error>,
 ) -> AppResult<web::Json<AccessibleSeats>> {
@@ -136,11 +139,11 @@ pub async fn put_accessible_seats(
         .arg("max", crate::domain::seat_pref::MAX_ITEMS)]));
     }
     let typed = crate::domain::seat_pref::format_numbers(&body.0.seats);
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let seats = st
         .write(move |_, conn| {
-            services::seat_prefs::set_accessible_seats(conn, now, &actor, id, &typed)
+            let act = &acting.in_room(conn)?;
+            services::seat_prefs::set_accessible_seats(conn, act, id, &typed)
         })
         .await?;
     Ok(web::Json(AccessibleSeats { seats }))

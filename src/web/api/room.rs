@@ -3,6 +3,7 @@
 use crate::error::AppResult;
 use crate::services;
 use crate::services::room::{Room, RoomUpdate};
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AdminStaff, AnyStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -37,16 +38,18 @@ pub async fn get_room(st: web::Data<AppState>, _who: AnyStaff) -> AppResult<web:
 #[put("/room")]
 pub async fn update_room(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     body: Result<ApiJson<RoomUpdate>, actix_web::Error>,
 ) -> AppResult<web::Json<Room>> {
     // The role is checked before the body is looked at.
     let body = body?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let u = body.into_inner();
     Ok(web::Json(
-        st.write(move |_, conn| services::room::update(conn, now, &actor, &u))
-            .await?,
+        st.write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::room::update(conn, act, &u)
+        })
+        .await?,
     ))
 }

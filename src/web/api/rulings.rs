@@ -17,7 +17,7 @@ use crate::services::rulings::{
     self as svc, AskInput, DecisionInput, Filter, ReconstructionInput, RulingLine, ShareInput,
 };
 use crate::services::{self};
-use crate::web::extract::{DealerStaff, FloorStaff};
+use crate::web::extract::{ActingAs, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use crate::web::state::AppState;
@@ -639,13 +639,12 @@ async fn line(st: &AppState, id: i64) -> AppResult<RulingLine> {
 #[post("/tables/{id}/rulings")]
 pub async fn ask_ruling(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<RulingAsk>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let input = AskInput {
         hand_number: b.hand_number,
@@ -653,7 +652,10 @@ pub async fn ask_ruling(
         note: b.note,
     };
     let r = st
-        .write(move |_, c| svc::ask(c, now, &actor, id, &input))
+        .write(move |_, c| {
+            let act = acting.in_room(c)?;
+            svc::ask(c, &act, id, &input)
+        })
         .await?;
     Ok(HttpResponse::Created().json(ruling_out(&line(&st, r.id).await?)))
 }
@@ -744,18 +746,17 @@ pub async fn get_ruling(
 #[post("/rulings/{id}/held-pot")]
 pub async fn hold_ruling_pot(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<HeldPotBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let p = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            svc::hold_pot(c, now, &room, &actor, id, b.amount, &b.seats, &b.storage)
+            let act = &acting.in_room(c)?;
+            svc::hold_pot(c, act, id, b.amount, &b.seats, &b.storage)
         })
         .await?;
     Ok(HttpResponse::Created().json(pot_out(&p)))
@@ -774,17 +775,16 @@ pub async fn hold_ruling_pot(
 #[post("/rulings/{id}/decision")]
 pub async fn decide_ruling(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<RulingDecisionBody>,
 ) -> AppResult<web::Json<RulingOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let input = body.into_inner().input();
     st.write(move |_, c| {
-        let room = services::room::get(c)?;
-        svc::decide(c, now, &room, &actor, id, &input)
+        let act = &acting.in_room(c)?;
+        svc::decide(c, act, id, &input)
     })
     .await?;
     Ok(web::Json(ruling_out(&line(&st, id).await?)))
@@ -801,18 +801,17 @@ pub async fn decide_ruling(
 #[post("/rulings/{id}/corrections")]
 pub async fn correct_ruling(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<RulingDecisionBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let input = body.into_inner().input();
     let r = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            svc::correct(c, now, &room, &actor, id, &input)
+            let act = &acting.in_room(c)?;
+            svc::correct(c, act, id, &input)
         })
         .await?;
     Ok(HttpResponse::Created().json(ruling_out(&line(&st, r.id).await?)))
@@ -829,15 +828,14 @@ pub async fn correct_ruling(
 #[post("/rulings/{id}/chips/confirm")]
 pub async fn confirm_ruling_chips(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<RulingOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     st.write(move |_, c| {
-        let room = services::room::get(c)?;
-        svc::confirm_move(c, now, &room, &actor, id, None)
+        let act = acting.in_room(c)?;
+        svc::confirm_move(c, &act, id, None)
     })
     .await?;
     Ok(web::Json(ruling_out(&line(&st, id).await?)))
@@ -853,13 +851,15 @@ pub async fn confirm_ruling_chips(
 #[post("/rulings/{id}/chips/refuse")]
 pub async fn refuse_ruling_chips(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<RulingOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, c| svc::cancel_move(c, now, &actor, id, None))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, c| {
+        let act = &acting.in_room(c)?;
+        svc::cancel_move(c, act, id, None)
+    })
+    .await?;
     Ok(web::Json(ruling_out(&line(&st, id).await?)))
 }

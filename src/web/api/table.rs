@@ -11,7 +11,7 @@ use crate::domain::seat_rules::{AbsenceStatus, Blind, ReturnObligation};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
 use crate::services::{self};
-use crate::web::extract::{AnyStaff, DealerStaff, FloorStaff};
+use crate::web::extract::{ActingAs, AnyStaff, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use crate::web::state::AppState;
@@ -615,14 +615,16 @@ pub async fn table_side_view(
 #[post("/seat-calls/{id}/acknowledge")]
 pub async fn acknowledge(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, c| services::floor::acknowledge_call(c, now, &actor, id, None))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, c| {
+        let act = &acting.in_room(c)?;
+        services::floor::acknowledge_call(c, act, id, None)
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -639,18 +641,17 @@ pub async fn acknowledge(
 #[post("/seat-calls/{id}/seat-with-buyin")]
 pub async fn seat_with_buyin(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<BuyinRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let amount = body.amount;
     let s = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::seat_with_buyin(c, now, &room, &actor, id, amount, None)
+            let act = &acting.in_room(c)?;
+            table_side::seat_with_buyin(c, act, id, amount, None)
         })
         .await?;
     Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))
@@ -667,28 +668,17 @@ pub async fn seat_with_buyin(
 #[post("/seatings/{id}/chips")]
 pub async fn chips(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<ChipsRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let row = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::buy_chips(
-                c,
-                now,
-                &room,
-                &actor,
-                id,
-                b.stack,
-                b.amount,
-                b.during_hand,
-                None,
-            )
+            let act = &acting.in_room(c)?;
+            table_side::buy_chips(c, act, id, b.stack, b.amount, b.during_hand, None)
         })
         .await?;
     Ok(HttpResponse::Created().json(buyin_out(&row)))
@@ -704,16 +694,15 @@ pub async fn chips(
 #[post("/buyins/{id}/approve")]
 pub async fn approve_chips(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<BuyinOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::approve_chips(c, now, &room, &actor, id)
+            let act = &acting.in_room(c)?;
+            table_side::approve_chips(c, act, id)
         })
         .await?;
     Ok(web::Json(buyin_out(&row)))
@@ -729,16 +718,18 @@ pub async fn approve_chips(
 #[post("/seatings/{id}/count")]
 pub async fn count(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<StackRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let stack = body.stack;
     let s = st
-        .write(move |_, c| table_side::count_stack(c, now, &actor, id, stack, None))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::count_stack(c, act, id, stack, None)
+        })
         .await?;
     Ok(web::Json(side_out(&s)))
 }
@@ -756,28 +747,17 @@ pub async fn count(
 #[post("/seatings/{id}/cash-out")]
 pub async fn cash_out(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<CashOutRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    let sup = supervisor(&who.0.staff.role);
+    let acting = who.acting;
+    let sup = supervisor(&who.who.0.staff.role);
     let b = body.into_inner();
     st.write(move |_, c| {
-        let room = services::room::get(c)?;
-        table_side::cash_out(
-            c,
-            now,
-            &room,
-            &actor,
-            sup,
-            id,
-            b.stack,
-            b.override_reason.as_deref(),
-            None,
-        )
+        let act = &acting.in_room(c)?;
+        table_side::cash_out(c, act, sup, id, b.stack, b.override_reason.as_deref(), None)
     })
     .await?;
     Ok(web::Json(side_of(&st, id).await?))
@@ -794,28 +774,17 @@ pub async fn cash_out(
 #[post("/seatings/{id}/transfer-with-stack")]
 pub async fn transfer_with_stack(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<StackTransferRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let s = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::transfer_with_stack(
-                c,
-                now,
-                &room,
-                &actor,
-                id,
-                b.table_id,
-                b.stack,
-                b.cave_lost,
-                None,
-            )
+            let act = &acting.in_room(c)?;
+            table_side::transfer_with_stack(c, act, id, b.table_id, b.stack, b.cave_lost, None)
         })
         .await?;
     Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))
@@ -830,16 +799,16 @@ pub async fn transfer_with_stack(
 #[post("/seatings/{id}/away")]
 pub async fn away(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     let s = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::away(c, now, now, &room.profile, &actor, id, None)
+            let act = &acting.in_room(c)?;
+            table_side::away(c, act, now, id, None)
         })
         .await?;
     Ok(web::Json(side_out(&s)))
@@ -854,16 +823,15 @@ pub async fn away(
 #[post("/seatings/{id}/back")]
 pub async fn back(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<ReturnOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let o: ReturnObligation = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::back(c, now, &room.profile, &actor, id, None)
+            let act = &acting.in_room(c)?;
+            table_side::back(c, act, id, None)
         })
         .await?;
     Ok(web::Json(ReturnOut {
@@ -882,7 +850,7 @@ pub async fn back(
 #[post("/seatings/{id}/missed-blind")]
 pub async fn missed_blind(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<MissedBlindRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
@@ -892,11 +860,11 @@ pub async fn missed_blind(
         "big" => Blind::Big,
         _ => return Err(AppError::field("blind", "err-blind-kind")),
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let now = who.acting.now;
+    let acting = who.acting;
     st.write(move |_, c| {
-        let room = services::room::get(c)?;
-        table_side::missed_blind(c, now, now, &room.profile, &actor, id, blind, None)
+        let act = &acting.in_room(c)?;
+        table_side::missed_blind(c, act, now, id, blind, None)
     })
     .await?;
     Ok(web::Json(side_of(&st, id).await?))
@@ -911,14 +879,16 @@ pub async fn missed_blind(
 #[post("/seatings/{id}/blinds-settled")]
 pub async fn blinds_settled(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let s = st
-        .write(move |_, c| table_side::blinds_settled(c, now, &actor, id, None))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::blinds_settled(c, act, id, None)
+        })
         .await?;
     Ok(web::Json(side_out(&s)))
 }
@@ -933,28 +903,17 @@ pub async fn blinds_settled(
 #[post("/seatings/{id}/extend-absence")]
 pub async fn extend_absence(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<ExtendRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let s = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::extend_absence(
-                c,
-                now,
-                &room.profile,
-                &actor,
-                true,
-                id,
-                b.minutes,
-                &b.reason,
-                None,
-            )
+            let act = &acting.in_room(c)?;
+            table_side::extend_absence(c, act, true, id, b.minutes, &b.reason, None)
         })
         .await?;
     Ok(web::Json(side_out(&s)))
@@ -970,17 +929,17 @@ pub async fn extend_absence(
 #[post("/seatings/{id}/hand-flags")]
 pub async fn hand_flags(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<HandFlagsRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let s = st
         .write(move |_, c| {
-            table_side::set_hand_flags(c, now, &actor, id, b.resting, b.no_bet, None)
+            let act = &acting.in_room(c)?;
+            table_side::set_hand_flags(c, act, id, b.resting, b.no_bet, None)
         })
         .await?;
     Ok(web::Json(side_out(&s)))
@@ -996,18 +955,17 @@ pub async fn hand_flags(
 #[post("/seatings/{id}/removal")]
 pub async fn start_removal(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<RemovalRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let k = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::start_removal(c, now, &room, &actor, id, b.amount, &b.storage, None)
+            let act = &acting.in_room(c)?;
+            table_side::start_removal(c, act, id, b.amount, &b.storage, None)
         })
         .await?;
     Ok(HttpResponse::Created().json(custody_out(&k)))
@@ -1040,18 +998,17 @@ pub async fn list_custody(
 #[post("/custody/{id}/confirm")]
 pub async fn confirm_removal(
     st: web::Data<AppState>,
-    who: AnyStaff,
+    who: ActingAs<AnyStaff>,
     path: web::Path<i64>,
     body: ApiJson<ConfirmRequest>,
 ) -> AppResult<web::Json<CustodyOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let amount = body.amount;
     let (k, _) = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            table_side::confirm_removal(c, now, &room, &actor, id, amount, None)
+            let act = acting.in_room(c)?;
+            table_side::confirm_removal(c, &act, id, amount, None)
         })
         .await?;
     Ok(web::Json(custody_out(&k)))
@@ -1066,14 +1023,16 @@ pub async fn confirm_removal(
 #[post("/custody/{id}/cancel")]
 pub async fn cancel_removal(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<CustodyOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let k = st
-        .write(move |_, c| table_side::cancel_removal(c, now, &actor, id, None))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::cancel_removal(c, act, id, None)
+        })
         .await?;
     Ok(web::Json(custody_out(&k)))
 }
@@ -1089,24 +1048,26 @@ pub async fn cancel_removal(
 #[post("/custody/{id}/resolve")]
 pub async fn resolve_custody(
     st: web::Data<AppState>,
-    who: AnyStaff,
+    who: ActingAs<AnyStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<ResolveRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<CustodyOut>> {
     // The role is checked before the body is looked at: a dealer gets 403 whatever it sends
     // (the extractor alone would answer 400 for a bad body first).
-    if !matches!(who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
+    if !matches!(who.who.0.staff.role.as_str(), "admin" | "floor" | "cashier") {
         return Err(AppError::Forbidden(crate::domain::Problem::new(
             "err-forbidden",
         )));
     }
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let k = st
-        .write(move |_, c| table_side::resolve_custody(c, now, &actor, id, &b.how, &b.note))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::resolve_custody(c, act, id, &b.how, &b.note)
+        })
         .await?;
     Ok(web::Json(custody_out(&k)))
 }
@@ -1126,13 +1087,12 @@ pub async fn resolve_custody(
 #[post("/tables/{id}/hands")]
 pub async fn new_hand(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     // The body is optional (empty or `null`: nothing recorded), read like every API body
     // (`web::json`).
     let result: crate::services::cagnotte::HandResult = if body.iter().all(u8::is_ascii_whitespace)
@@ -1148,8 +1108,8 @@ pub async fn new_hand(
     };
     let ((h, notices, over, limits), special): ((HandRow, _, _, _), _) = st
         .write(move |_, c| {
-            let room = services::room::get(c)?;
-            let done = table_side::new_hand(c, now, &room, &actor, id, &result)?;
+            let act = &acting.in_room(c)?;
+            let done = table_side::new_hand(c, act, id, &result)?;
             let special = services::special_buttons::kind_of_hand(c, done.0.id)?;
             Ok((done, special))
         })
@@ -1188,16 +1148,18 @@ pub async fn new_hand(
 #[post("/tables/{id}/service-requests")]
 pub async fn request_service(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
     body: ApiJson<ServiceRequestBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
     let r = st
-        .write(move |_, c| table_side::request_service(c, now, &actor, id, &b.kind, &b.note))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::request_service(c, act, id, &b.kind, &b.note)
+        })
         .await?;
     let number = st
         .run(move |_, c| Ok(services::games::get_table(c, id)?.number))
@@ -1230,14 +1192,16 @@ pub async fn list_service_requests(
 #[post("/service-requests/{id}/handled")]
 pub async fn handle_service(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<ServiceRequestOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let r = st
-        .write(move |_, c| table_side::handle_service(c, now, &actor, id))
+        .write(move |_, c| {
+            let act = &acting.in_room(c)?;
+            table_side::handle_service(c, act, id)
+        })
         .await?;
     let tid = r.table_id;
     let number = st
@@ -1279,18 +1243,18 @@ pub async fn list_floor_messages(
 #[post("/tables/{id}/floor-messages")]
 pub async fn send_floor_message(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: ApiJson<FloorMessageBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let b = body.into_inner();
-    let name = who.0.staff.display_name.clone();
+    let name = who.who.0.staff.display_name.clone();
     let (m, number) = st
         .write(move |_, c| {
-            let m = table_side::send_message(c, now, &actor, id, &b.body)?;
+            let act = &acting.in_room(c)?;
+            let m = table_side::send_message(c, act, id, &b.body)?;
             Ok((m, services::games::get_table(c, id)?.number))
         })
         .await?;
@@ -1306,15 +1270,15 @@ pub async fn send_floor_message(
 #[post("/floor-messages/{id}/seen")]
 pub async fn floor_message_seen(
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<FloorMessageOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let line = st
         .write(move |_, c| {
-            table_side::message_seen(c, now, &actor, id, None)?;
+            let act = &acting.in_room(c)?;
+            table_side::message_seen(c, act, id, None)?;
             table_side::message_line(c, id)
         })
         .await?;

@@ -6,6 +6,7 @@ use crate::db::models::{GameRow, TableRow};
 use crate::error::AppResult;
 use crate::services;
 use crate::services::games::TableInput;
+use crate::web::extract::ActingAs;
 use crate::web::extract::{AdminStaff, AnyStaff};
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -99,17 +100,17 @@ fn table_game(conn: &mut crate::db::DbConn, t: &TableRow) -> AppResult<Option<Ga
 #[post("/tables")]
 pub async fn create_table(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     body: Result<ApiJson<TableInput>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let body = body?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let t = body.into_inner();
     let (row, game) = st
         .write(move |_, conn| {
-            let row = services::games::create_table(conn, now, &actor, &t)?;
+            let act = &acting.in_room(conn)?;
+            let row = services::games::create_table(conn, act, &t)?;
             let game = table_game(conn, &row)?;
             Ok((row, game))
         })
@@ -133,19 +134,19 @@ pub async fn create_table(
 #[put("/tables/{id}")]
 pub async fn update_table(
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     path: web::Path<i64>,
     body: Result<ApiJson<TableInput>, actix_web::Error>,
 ) -> AppResult<web::Json<TableOut>> {
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let t = body.into_inner();
     let (row, game) = st
         .write(move |_, conn| {
-            let row = services::games::update_table(conn, now, &actor, id, &t)?;
+            let act = &acting.in_room(conn)?;
+            let row = services::games::update_table(conn, act, id, &t)?;
             let game = table_game(conn, &row)?;
             Ok((row, game))
         })

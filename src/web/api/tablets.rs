@@ -14,6 +14,7 @@ use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, tablets};
+use crate::web::extract::ActingAs;
 use crate::web::extract::FloorStaff;
 use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
@@ -209,7 +210,7 @@ pub async fn collect_pairing(
 #[post("/tablets")]
 pub async fn pair_tablet(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     body: Result<ApiJson<TabletPairRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
@@ -218,11 +219,11 @@ pub async fn pair_tablet(
         table_id,
         label,
     } = body?.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let t = tablets::pair(conn, now, &actor, &code, table_id, &label)?;
+            let act = &acting.in_room(conn)?;
+            let t = tablets::pair(conn, act, &code, table_id, &label)?;
             let number = table_number(conn, t.table_id)?;
             Ok(tablet_out(&t, number))
         })
@@ -261,15 +262,15 @@ pub async fn list_tablets(
 #[post("/tablets/{id}/revoke")]
 pub async fn revoke_tablet(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<TabletOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let out = st
         .write(move |_, conn| {
-            let t = tablets::revoke(conn, now, &actor, id)?;
+            let act = &acting.in_room(conn)?;
+            let t = tablets::revoke(conn, act, id)?;
             let number = table_number(conn, t.table_id)?;
             Ok(tablet_out(&t, number))
         })
@@ -325,15 +326,17 @@ fn kiosk_out(k: &crate::db::models::KioskRow) -> KioskOut {
 #[post("/kiosks")]
 pub async fn pair_kiosk(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     body: Result<ApiJson<KioskPairRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
     let KioskPairRequest { code, label } = body?.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let k = st
-        .write(move |_, conn| services::kiosks::pair(conn, now, &actor, &code, &label))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::kiosks::pair(conn, act, &code, &label)
+        })
         .await?;
     Ok(HttpResponse::Created().json(kiosk_out(&k)))
 }
@@ -367,14 +370,16 @@ pub async fn list_kiosks(
 #[post("/kiosks/{id}/revoke")]
 pub async fn revoke_kiosk(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
 ) -> AppResult<web::Json<KioskOut>> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let k = st
-        .write(move |_, conn| services::kiosks::revoke(conn, now, &actor, id))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::kiosks::revoke(conn, act, id)
+        })
         .await?;
     Ok(web::Json(kiosk_out(&k)))
 }

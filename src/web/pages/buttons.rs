@@ -38,8 +38,8 @@ async fn draw(
 ) -> AppResult<HttpResponse> {
     let kind: SpecialButton = path.into_inner().parse().map_err(|_| AppError::NotFound)?;
     let reason = form.0.reason;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        svc::draw(conn, now, actor, t.table_id, kind, reason.as_deref()).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        svc::draw(conn, act, t.table_id, kind, reason.as_deref()).map(|_| ())
     })
     .await
 }
@@ -61,8 +61,8 @@ async fn mark(
 ) -> AppResult<HttpResponse> {
     let (id, seat) = path.into_inner();
     let took_part = matches!(form.0.took_part.as_str(), "1" | "true" | "on");
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        svc::mark(conn, now, actor, t.table_id, id, seat, took_part).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        svc::mark(conn, act, t.table_id, id, seat, took_part).map(|_| ())
     })
     .await
 }
@@ -86,8 +86,8 @@ async fn macaca(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        let room = crate::services::room::get(conn)?;
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        let room = &act.room;
         let outcome: MacacaOutcome = f.outcome.trim().parse().map_err(|_| {
             AppError::Validation(vec![FieldError::new("outcome", "err-choice")
                 .arg("value", f.outcome.chars().take(40).collect::<String>())])
@@ -96,7 +96,7 @@ async fn macaca(
             MacacaOutcome::Won => Some(money_field("collected", &f.collected, &room.currency)?),
             MacacaOutcome::Lost => None,
         };
-        svc::macaca_result(conn, now, &room, actor, t.table_id, id, outcome, collected).map(|_| ())
+        svc::macaca_result(conn, act, t.table_id, id, outcome, collected).map(|_| ())
     })
     .await
 }

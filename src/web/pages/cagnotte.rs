@@ -7,7 +7,7 @@ use crate::domain::states::DueState;
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
 use crate::web::ctx::Ctx;
-use crate::web::extract::{CsrfForm, FloorStaff};
+use crate::web::extract::{ActingAs, CsrfForm, FloorStaff};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -129,21 +129,23 @@ struct ExemptForm {
 async fn exempt(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<ExemptForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let reason = form.0.reason;
-    let now = st.clock.now();
-    let actor = crate::services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let r2 = reason.clone();
     match st
-        .write(move |_, conn| cagnotte::exempt(conn, now, &actor, id, &r2))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            cagnotte::exempt(conn, act, id, &r2)
+        })
         .await
     {
         Ok(_) => Ok(see_other("/floor/cagnotte")),
-        Err(e) => refused(&req, &st, &who, e, Some((id, reason))).await,
+        Err(e) => refused(&req, &st, &who.who, e, Some((id, reason))).await,
     }
 }
 
@@ -154,21 +156,20 @@ struct Empty {}
 async fn close(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = crate::services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let r = st
         .write(move |_, conn| {
-            let room = crate::services::room::get(conn)?;
-            cagnotte::close_by_floor(conn, now, &room, &actor, id)
+            let act = &acting.in_room(conn)?;
+            cagnotte::close_by_floor(conn, act, id)
         })
         .await;
     match r {
         Ok(_) => Ok(see_other("/floor/cagnotte")),
-        Err(e) => refused(&req, &st, &who, e, None).await,
+        Err(e) => refused(&req, &st, &who.who, e, None).await,
     }
 }

@@ -10,6 +10,8 @@ use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::FloorAlerts;
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{self, floor::Dashboard, floor::TableView};
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -231,13 +233,6 @@ async fn live(
     )
 }
 
-/// What every floor action gets: the time, who acts, and the room (zone, rule profile).
-pub(super) struct Act {
-    pub(super) now: chrono::DateTime<chrono::Utc>,
-    pub(super) actor: crate::db::audit::Actor,
-    pub(super) room: services::room::Room,
-}
-
 /// Runs a floor action in one write transaction, then shows the dashboard (or, refused, the
 /// dashboard with the reason on top: nothing changed).
 async fn act(
@@ -290,11 +285,10 @@ async fn run_act<T: Send + 'static>(
     who: &FloorStaff,
     f: impl FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<T> + Send + 'static,
 ) -> AppResult<T> {
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = Acting::new(st.clock.now(), services::staff::actor(&who.0.staff));
     st.write(move |_, conn| {
-        let room = services::room::get(conn)?;
-        f(conn, &Act { now, actor, room })
+        let act = acting.in_room(conn)?;
+        f(conn, &act)
     })
     .await
 }
@@ -385,16 +379,7 @@ async fn join(
     let typed = f.player.clone();
     act_said(&req, &st, &who, typed, move |conn, a| {
         let player_id = find_player(conn, &f.player)?;
-        let e = services::floor::join(
-            conn,
-            a.now,
-            a.room.tz,
-            &a.room.profile,
-            &a.actor,
-            game_id,
-            player_id,
-            f.call_in.is_some(),
-        )?;
+        let e = services::floor::join(conn, a, game_id, player_id, f.call_in.is_some())?;
         let (alias, game, _) = services::floor::names(conn, player_id, Some(game_id), None)?;
         let place = services::floor::place_of(conn, game_id, e.id, a.now)?
             .map(|p| p.position)
@@ -513,7 +498,7 @@ async fn remove(
     let id = path.into_inner();
     let reason = form.0.reason.unwrap_or_default();
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let e = services::floor::remove(conn, a.now, &a.actor, id, &reason)?;
+        let e = services::floor::remove(conn, a, id, &reason)?;
         let (alias, game, _) = services::floor::names(conn, e.player_id, Some(e.game_id), None)?;
         Ok(Said::new("board-did-remove")
             .arg("alias", alias)
@@ -534,7 +519,7 @@ async fn restore(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let e = services::floor::restore(conn, a.now, &a.actor, id)?;
+        let e = services::floor::restore(conn, a, id)?;
         let (alias, game, _) = services::floor::names(conn, e.player_id, Some(e.game_id), None)?;
         let place = services::floor::place_of(conn, e.game_id, e.id, a.now)?
             .map(|p| p.position)
@@ -559,7 +544,7 @@ async fn check_in(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::check_in(conn, a.now, &a.actor, id).map(|_| ())
+        services::floor::check_in(conn, a, id).map(|_| ())
     })
     .await
 }
@@ -573,7 +558,7 @@ async fn open_table(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::open_table(conn, a.now, &a.actor, id).map(|_| ())
+        services::floor::open_table(conn, a, id).map(|_| ())
     })
     .await
 }
@@ -587,15 +572,7 @@ async fn call_next(
 ) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let call = services::floor::call_next(
-            conn,
-            a.now,
-            a.room.tz,
-            &a.room.profile,
-            &a.actor,
-            table_id,
-            seat,
-        )?;
+        let call = services::floor::call_next(conn, a, table_id, seat)?;
         let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
         Ok(Said::new("board-did-call")
             .arg("alias", alias)
@@ -630,10 +607,7 @@ async fn call_chosen(
             .ok_or_else(|| AppError::field("entry", "err-required"))?;
         let call = services::floor::call_chosen(
             conn,
-            a.now,
-            a.room.tz,
-            &a.room.profile,
-            &a.actor,
+            a,
             table_id,
             seat,
             entry,
@@ -657,8 +631,7 @@ async fn confirm(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let s =
-            services::floor::confirm_call(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)?;
+        let s = services::floor::confirm_call(conn, a, id)?;
         let (alias, _, table) = services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
         Ok(Said::new("board-did-seat")
             .arg("alias", alias)
@@ -702,7 +675,7 @@ async fn leave(
         .await;
     }
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let s = services::floor::leave(conn, a.now, &a.room.profile, &a.actor, id, &reason)?;
+        let s = services::floor::leave(conn, a, id, &reason)?;
         let (alias, _, table) = services::floor::names(conn, s.player_id, None, Some(s.table_id))?;
         Ok(Said::new("board-did-leave")
             .arg("alias", alias)
@@ -728,8 +701,7 @@ async fn draw_seats(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act_to(&req, &st, &who, move |conn, a| {
-        services::draws::start_game(conn, a.now, a.room.tz, &a.room.profile, &a.actor, id)
-            .map(|r| after_draw(r.draw.id))
+        services::draws::start_game(conn, a, id).map(|r| after_draw(r.draw.id))
     })
     .await
 }
@@ -743,7 +715,7 @@ async fn draw_button(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act_to(&req, &st, &who, move |conn, a| {
-        services::draws::button(conn, a.now, &a.actor, id).map(|(row, _)| after_draw(row.id))
+        services::draws::button(conn, a, id).map(|(row, _)| after_draw(row.id))
     })
     .await
 }
@@ -761,7 +733,7 @@ async fn draw_special(
         kind.parse().map_err(|_| AppError::NotFound)?;
     let reason = form.0.reason;
     act_to(&req, &st, &who, move |conn, a| {
-        services::special_buttons::draw(conn, a.now, &a.actor, id, kind, reason.as_deref())
+        services::special_buttons::draw(conn, a, id, kind, reason.as_deref())
             .map(|d| after_draw(d.draw.id))
     })
     .await
@@ -834,7 +806,7 @@ async fn request_seat_change(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::request_seat_change(conn, a.now, &a.actor, id).map(|_| ())
+        services::floor::request_seat_change(conn, a, id).map(|_| ())
     })
     .await
 }
@@ -848,7 +820,7 @@ async fn cancel_seat_change(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::cancel_seat_change(conn, a.now, &a.actor, id).map(|_| ())
+        services::floor::cancel_seat_change(conn, a, id).map(|_| ())
     })
     .await
 }
@@ -886,16 +858,7 @@ async fn refuse_must_move(
         }
         Some(choice) => {
             act(&req, &st, &who, move |conn, a| {
-                services::floor::refuse_must_move(
-                    conn,
-                    a.now,
-                    a.room.tz,
-                    &a.room.profile,
-                    &a.actor,
-                    id,
-                    choice,
-                )
-                .map(|_| ())
+                services::floor::refuse_must_move(conn, a, id, choice).map(|_| ())
             })
             .await
         }
@@ -932,17 +895,7 @@ async fn transfer(
         Some(to) => {
             let cave_lost = f.cave_lost.is_some();
             act(&req, &st, &who, move |conn, a| {
-                services::floor::transfer(
-                    conn,
-                    a.now,
-                    a.room.tz,
-                    &a.room.profile,
-                    &a.actor,
-                    id,
-                    to,
-                    cave_lost,
-                )
-                .map(|_| ())
+                services::floor::transfer(conn, a, id, to, cave_lost).map(|_| ())
             })
             .await
         }
@@ -977,17 +930,7 @@ async fn hold_seat(
             .map(str::trim)
             .filter(|r| !r.is_empty())
             .map(|r| r.chars().take(500).collect::<String>());
-        services::floor::hold_seat(
-            conn,
-            a.now,
-            a.room.tz,
-            &a.actor,
-            table_id,
-            seat,
-            player,
-            reason.as_deref(),
-        )
-        .map(|_| ())
+        services::floor::hold_seat(conn, a, table_id, seat, player, reason.as_deref()).map(|_| ())
     })
     .await
 }
@@ -1001,7 +944,7 @@ async fn release_hold(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act(&req, &st, &who, move |conn, a| {
-        services::floor::release_hold(conn, a.now, &a.actor, id).map(|_| ())
+        services::floor::release_hold(conn, a, id).map(|_| ())
     })
     .await
 }
@@ -1016,15 +959,7 @@ async fn draw_by_suits(
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();
     act_to(&req, &st, &who, move |conn, a| {
-        services::draws::start_tables_by_suit(
-            conn,
-            a.now,
-            a.room.tz,
-            &a.room.profile,
-            &a.actor,
-            game_id,
-        )
-        .map(|r| after_draw(r.draw.id))
+        services::draws::start_tables_by_suit(conn, a, game_id).map(|r| after_draw(r.draw.id))
     })
     .await
 }
@@ -1039,15 +974,7 @@ async fn draw_seats_extra(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     act_to(&req, &st, &who, move |conn, a| {
-        services::draws::start_game_with_extra(
-            conn,
-            a.now,
-            a.room.tz,
-            &a.room.profile,
-            &a.actor,
-            id,
-        )
-        .map(|r| after_draw(r.draw.id))
+        services::draws::start_game_with_extra(conn, a, id).map(|r| after_draw(r.draw.id))
     })
     .await
 }

@@ -14,7 +14,7 @@ use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
 use crate::services::room::Room;
 use crate::web::ctx::{Ctx, Errs, Vals, LANG_COOKIE};
-use crate::web::extract::{check_csrf, CsrfForm, FloorStaff, PRELOGIN_COOKIE};
+use crate::web::extract::{check_csrf, ActingAs, CsrfForm, FloorStaff, PRELOGIN_COOKIE};
 use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::{header, StatusCode};
@@ -629,23 +629,22 @@ struct BlockForm {
 async fn phones_block(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     form: CsrfForm<BlockForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
     let v = Vals::of(&f);
-    let actor = crate::services::staff::actor(&who.0.staff);
-    let now = st.clock.now();
+    let acting = who.acting;
     let r = st
         .write(move |_, conn| {
-            let room = crate::services::room::get(conn)?;
-            svc::block_phone(conn, now, &room, &actor, &f.phone, &f.reason)
+            let act = &acting.in_room(conn)?;
+            svc::block_phone(conn, act, &f.phone, &f.reason)
         })
         .await;
     match r {
         Ok(_) => Ok(see_other("/floor/phones?saved=blocked")),
         Err(e @ (AppError::Validation(_) | AppError::Conflict(_))) => {
-            let page = phones_view(&req, &st, &who, v, Some(&e), None).await?;
+            let page = phones_view(&req, &st, &who.who, v, Some(&e), None).await?;
             refused_page(&page, &e)
         }
         Err(e) => Err(e),
@@ -659,14 +658,16 @@ struct UnblockForm {
 
 async fn phones_unblock(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     form: CsrfForm<UnblockForm>,
 ) -> AppResult<HttpResponse> {
     let phone = form.0.phone;
-    let actor = crate::services::staff::actor(&who.0.staff);
-    let now = st.clock.now();
-    st.write(move |_, conn| svc::unblock_phone(conn, now, &actor, &phone))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, conn| {
+        let act = &acting.in_room(conn)?;
+        svc::unblock_phone(conn, act, &phone)
+    })
+    .await?;
     Ok(see_other("/floor/phones?saved=unblocked"))
 }
 
@@ -679,15 +680,17 @@ struct ReasonForm {
 /// The floor takes a guest's kept place off a list (the board's ✕ beside the guest).
 async fn guest_remove(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<ReasonForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let reason = form.0.reason;
-    let actor = crate::services::staff::actor(&who.0.staff);
-    let now = st.clock.now();
-    st.write(move |_, conn| svc::remove_guest_entry(conn, now, &actor, id, &reason))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, conn| {
+        let act = &acting.in_room(conn)?;
+        svc::remove_guest_entry(conn, act, id, &reason)
+    })
+    .await?;
     Ok(see_other("/floor"))
 }

@@ -26,6 +26,7 @@ use crate::domain::remote_join::{self as rj, Via};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
+use crate::services::Acting;
 use crate::services::{kiosks, seat_prefs};
 use crate::web::ctx::{Ctx, Errs, Vals};
 use crate::web::pages::player_link::PrefForm;
@@ -221,6 +222,8 @@ impl KioskPage {
 }
 
 /// The page around a step: the room's language unless the player switched (`lang`).
+// A kiosk screen again: its step, the typed values and the refusal.
+#[allow(clippy::too_many_arguments)]
 async fn page(
     req: &HttpRequest,
     st: &AppState,
@@ -641,13 +644,9 @@ async fn pref_submit(
     let r = match p.pref.parse() {
         Ok(pref) => {
             st.write(move |_, conn| {
-                seat_prefs::set(
-                    conn,
-                    now,
-                    &crate::db::audit::Actor::player(player),
-                    player,
-                    &pref,
-                )
+                let act =
+                    Acting::new(now, crate::db::audit::Actor::player(player)).in_room(conn)?;
+                seat_prefs::set(conn, &act, player, &pref)
             })
             .await
         }

@@ -105,7 +105,7 @@ async fn propose(
     let f = form.0;
     act_said(&req, &st, &who, String::new(), move |conn, a| {
         let (to, effective) = f.parse(&a.room.currency, a.now, a.room.tz)?;
-        let c = services::limits::propose(conn, a.now, &a.actor, id, &to, effective)?;
+        let c = services::limits::propose(conn, a, id, &to, effective)?;
         let number = services::games::get_table(conn, c.table_id)?.number;
         // Nobody seated: nothing to announce, the limits are in force already.
         let key = if c.state == crate::domain::states::LimitChangeState::Applied {
@@ -135,7 +135,7 @@ async fn cancel(
     let id = path.into_inner();
     let reason = form.0.reason;
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let c = services::limits::cancel(conn, a.now, &a.actor, id, &reason)?;
+        let c = services::limits::cancel(conn, a, id, &reason)?;
         let number = services::games::get_table(conn, c.table_id)?.number;
         Ok(Said::new("limits-done-cancelled").arg("table", number))
     })
@@ -155,8 +155,8 @@ async fn announced(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        services::limits::announce(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    tablet_act(&req, &st, &who, move |conn, t, act| {
+        services::limits::announce(conn, act, id, Some(t.table_id)).map(|_| ())
     })
     .await
 }

@@ -24,6 +24,7 @@ use crate::error::AppError;
 use crate::notify::link::{self, LinkError, Purpose};
 use crate::services::player_page::{self, Answer, PlayerView};
 use crate::services::room::Room;
+use crate::services::Acting;
 use crate::web::ctx::{request_lang, Ctx};
 use crate::web::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};
@@ -711,14 +712,8 @@ async fn set_pref(
     match typed.parse() {
         Ok(pref) => {
             answer(req, st, token, move |c, now, player, _| {
-                crate::services::seat_prefs::set(
-                    c,
-                    now,
-                    &crate::db::audit::Actor::player(player),
-                    player,
-                    &pref,
-                )
-                .map(|_| ())
+                let act = Acting::new(now, crate::db::audit::Actor::player(player)).in_room(c)?;
+                crate::services::seat_prefs::set(c, &act, player, &pref).map(|_| ())
             })
             .await
         }

@@ -11,9 +11,10 @@ use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::photo::{self, Photo};
 use crate::services::players::{self as svc, BanForm, PlayerForm, ReasonForm, SeparationForm};
+use crate::services::Acting;
 use crate::services::{self};
 use crate::web::ctx::{Ctx, Errs, Vals};
-use crate::web::extract::{check_csrf, CsrfForm, FloorStaff, RegistryReader};
+use crate::web::extract::{check_csrf, ActingAs, CsrfForm, FloorStaff, RegistryReader};
 use crate::web::pages::player_link::PrefForm;
 use crate::web::state::AppState;
 use actix_multipart::form::bytes::Bytes as MpBytes;
@@ -282,6 +283,8 @@ fn keep_session(who: &FloorStaff) -> String {
 
 /// Shows the form again with what was typed and every message, changing nothing. A photo the
 /// desk attached (or had kept) is kept again, with its thumbnail, so it is not attached twice.
+// The form again with the typed values, the photo kept and the refusal.
+#[allow(clippy::too_many_arguments)]
 async fn form_again(
     st: &AppState,
     who: &FloorStaff,
@@ -396,15 +399,16 @@ fn parse_upload(
 async fn create(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     up: MultipartForm<PlayerUpload>,
 ) -> AppResult<HttpResponse> {
+    let acting = who.acting;
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;
-    let c = ctx(&req, &st, &who.0).await?;
+    let c = ctx(&req, &st, &who.who.0).await?;
     let form = up.form();
     let guest: Option<i64> = up.guest.as_ref().and_then(|t| t.0.trim().parse().ok());
     let up = up.into_inner();
-    let (key, session, now, tz) = (st.keys.short_links, keep_session(&who), c.now, c.tz);
+    let (key, session, now, tz) = (st.keys.short_links, keep_session(&who.who), c.now, c.tz);
     // Decoding a photo is CPU work: on the blocking pool, not on the request thread.
     let (photo, input) = web::block(move || {
         let region = phone_region_of_zone(tz.name());
@@ -413,18 +417,17 @@ async fn create(
     .await?;
     let input = match input {
         Ok(i) => i,
-        Err(e) => return form_again(&st, &who, c, None, &form, photo, e, guest).await,
+        Err(e) => return form_again(&st, &who.who, c, None, &form, photo, e, guest).await,
     };
-    let actor = services::staff::actor(&who.0.staff);
     let to_store = photo.as_ref().map(|(p, _)| p.clone());
     let result = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let made = svc::create(conn, now, room.tz, &actor, &input, to_store.as_ref())?;
+            let act = &acting.in_room(conn)?;
+            let made = svc::create(conn, act, &input, to_store.as_ref())?;
             // A guest registered at the desk; their kept places are now
             // the player's entries, in the same transaction.
             if let Some(g) = guest {
-                services::join::adopt_guest(conn, now, &actor, g, made.0.id)?;
+                services::join::adopt_guest(conn, act, g, made.0.id)?;
             }
             Ok(made)
         })
@@ -432,7 +435,7 @@ async fn create(
     match result {
         // The record says it was saved, naming the player.
         Ok((row, _)) => Ok(see_other(&format!("/players/{}?saved=new", row.id))),
-        Err(e) => form_again(&st, &who, c, None, &form, photo, e, guest).await,
+        Err(e) => form_again(&st, &who.who, c, None, &form, photo, e, guest).await,
     }
 }
 
@@ -483,17 +486,8 @@ async fn update(
     let to_store = photo.as_ref().map(|(p, _)| p.clone());
     let result = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            svc::update(
-                conn,
-                now,
-                room.tz,
-                &actor,
-                id,
-                version,
-                &input,
-                to_store.as_ref(),
-            )
+            let act = Acting::new(now, actor).in_room(conn)?;
+            svc::update(conn, &act, id, version, &input, to_store.as_ref())
         })
         .await;
     match result {
@@ -704,7 +698,7 @@ async fn show(
 async fn set_pref(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: web::Form<CsrfPrefForm>,
 ) -> AppResult<HttpResponse> {
@@ -713,10 +707,12 @@ async fn set_pref(
     check_csrf(&req, csrf.as_deref())?;
     let refusal = match typed.parse() {
         Ok(pref) => {
-            let now = st.clock.now();
-            let actor = services::staff::actor(&who.0.staff);
+            let acting = who.acting;
             match st
-                .write(move |_, conn| services::seat_prefs::set(conn, now, &actor, id, &pref))
+                .write(move |_, conn| {
+                    let act = &acting.in_room(conn)?;
+                    services::seat_prefs::set(conn, act, id, &pref)
+                })
                 .await
             {
                 Ok(_) => return Ok(see_other(&format!("/players/{id}?pref=saved#seat-pref"))),
@@ -726,7 +722,7 @@ async fn set_pref(
         }
         Err(errs) => AppError::Validation(errs),
     };
-    let mut page = show_page(&req, &st, &who.0, id).await?;
+    let mut page = show_page(&req, &st, &who.who.0, id).await?;
     page.pref_error = Some(crate::web::errors::refusal_text(
         &st.i18n,
         page.c.lang,
@@ -761,7 +757,7 @@ struct JoinListsForm {
 async fn join_lists(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
@@ -791,22 +787,12 @@ async fn join_lists(
         return Err(AppError::field("game", "err-choose-a-list"));
     }
     let call_in = f.call_in.is_some();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let gids = ids.clone();
     let outcomes = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            svc::join_lists(
-                conn,
-                now,
-                room.tz,
-                &room.profile,
-                &actor,
-                id,
-                &gids,
-                call_in,
-            )
+            let act = &acting.in_room(conn)?;
+            svc::join_lists(conn, act, id, &gids, call_in)
         })
         .await?;
     let joined: Vec<i64> = outcomes
@@ -822,7 +808,7 @@ async fn join_lists(
             .join(",");
         return Ok(see_other(&format!("/players/{id}?joined={list}#lists")));
     }
-    let mut page = show_page(&req, &st, &who.0, id).await?;
+    let mut page = show_page(&req, &st, &who.who.0, id).await?;
     page.call_in = call_in;
     let names: Vec<String> = outcomes
         .iter()
@@ -873,16 +859,15 @@ async fn photo_file(
 /// Small forms on the player page: an error is shown on its own page with a way back.
 async fn ban(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<BanForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     st.write(move |_, conn| {
-        let room = services::room::get(conn)?;
-        svc::ban(conn, now, room.tz, &actor, id, &form.0)
+        let act = &acting.in_room(conn)?;
+        svc::ban(conn, act, id, &form.0)
     })
     .await?;
     Ok(see_other(&format!("/players/{id}#bans")))
@@ -890,15 +875,17 @@ async fn ban(
 
 async fn lift(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<ReasonForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
-        .write(move |_, conn| svc::lift_ban(conn, now, &actor, id, &form.0))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::lift_ban(conn, act, id, &form.0)
+        })
         .await?;
     Ok(see_other(&format!("/players/{}#bans", row.player_id)))
 }
@@ -912,15 +899,15 @@ struct SeparatePage {
 
 async fn separate(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<SeparatePage>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let f = form.0;
     st.write(move |_, conn| {
+        let act = &acting.in_room(conn)?;
         let other = f.other.as_deref().map(str::trim).unwrap_or("");
         let other_id = if other.is_empty() {
             None
@@ -932,8 +919,7 @@ async fn separate(
         };
         svc::separate(
             conn,
-            now,
-            &actor,
+            act,
             id,
             &SeparationForm {
                 other_player_id: other_id,
@@ -950,16 +936,18 @@ struct Empty {}
 
 async fn unseparate(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
     q: web::Query<Back>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let row = st
-        .write(move |_, conn| svc::remove_separation(conn, now, &actor, id))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            svc::remove_separation(conn, act, id)
+        })
         .await?;
     let back = q
         .from

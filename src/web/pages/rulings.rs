@@ -14,10 +14,12 @@ use crate::services::rulings::{
     self as svc, AskForm, AskInput, DecisionInput, ReconstructionInput, RulingDetail, RulingLine,
     ShareInput,
 };
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{self};
 use crate::web::api::rulings::{day_start, log_csv, LogQuery, LIST_DEFAULT};
 use crate::web::ctx::Ctx;
-use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
+use crate::web::extract::{ActingAs, CsrfForm, DealerStaff, FloorStaff};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -296,19 +298,19 @@ async fn tablet_form(
 async fn tablet_ask(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: DealerStaff,
+    who: ActingAs<DealerStaff>,
     form: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let tablet = super::tablet::this_tablet(&req, &st).await?;
     let typed = Typed(form.0);
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let tid = tablet.table_id;
     let t = typed.clone();
     let r = st
         .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
             let input = t.ask()?;
-            svc::ask(conn, now, &actor, tid, &input)
+            svc::ask(conn, act, tid, &input)
         })
         .await;
     match r {
@@ -316,7 +318,7 @@ async fn tablet_ask(
         Err(e) if refused(&e) => {
             let status = actix_web::ResponseError::status_code(&e);
             let p = say(&st, &req, &e);
-            tablet_page(&req, &st, &who, tablet, status, Some(p), typed).await
+            tablet_page(&req, &st, &who.who, tablet, status, Some(p), typed).await
         }
         Err(e) => Err(e),
     }
@@ -332,9 +334,8 @@ async fn tablet_confirm(
     _f: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        let room = services::room::get(conn)?;
-        svc::confirm_move(conn, now, &room, actor, id, Some(t.table_id)).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        svc::confirm_move(conn, act, id, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -348,8 +349,8 @@ async fn tablet_refuse(
     _f: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        svc::cancel_move(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        svc::cancel_move(conn, act, id, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -504,19 +505,19 @@ async fn floor_form(
 async fn floor_ask(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     form: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let typed = Typed(form.0);
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let t = typed.clone();
     let r = st
         .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
             let input = t.ask()?;
-            svc::ask(conn, now, &actor, id, &input)
+            svc::ask(conn, act, id, &input)
         })
         .await;
     match r {
@@ -524,7 +525,7 @@ async fn floor_ask(
         Err(e) if refused(&e) && !matches!(e, AppError::NotFound) => {
             let status = actix_web::ResponseError::status_code(&e);
             let p = say(&st, &req, &e);
-            floor_ask_page(&req, &st, &who, id, status, Some(p), typed).await
+            floor_ask_page(&req, &st, &who.who, id, status, Some(p), typed).await
         }
         Err(e) => Err(e),
     }
@@ -582,6 +583,8 @@ impl DetailPage {
     }
 }
 
+// The ruling again with its form's typed values and the refusal.
+#[allow(clippy::too_many_arguments)]
 async fn detail_view(
     req: &HttpRequest,
     st: &AppState,
@@ -640,23 +643,14 @@ async fn act<F>(
     f: F,
 ) -> AppResult<HttpResponse>
 where
-    F: FnOnce(
-            &mut crate::db::DbConn,
-            &crate::services::room::Room,
-            &crate::db::audit::Actor,
-            chrono::DateTime<chrono::Utc>,
-            &Typed,
-        ) -> AppResult<i64>
-        + Send
-        + 'static,
+    F: FnOnce(&mut crate::db::DbConn, &Act, &Typed) -> AppResult<i64> + Send + 'static,
 {
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = Acting::new(st.clock.now(), services::staff::actor(&who.0.staff));
     let t = typed.clone();
     let r = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            f(conn, &room, &actor, now, &t)
+            let act = acting.in_room(conn)?;
+            f(conn, &act, &t)
         })
         .await;
     match r {
@@ -686,10 +680,11 @@ async fn hold(
         id,
         "hold",
         Typed(form.0),
-        move |conn, room, actor, now, t| {
-            let amount = super::table_side::money_field("amount", t.get("amount"), &room.currency)?;
+        move |conn, act, t| {
+            let amount =
+                super::table_side::money_field("amount", t.get("amount"), &act.room.currency)?;
             let seats = t.seats()?;
-            svc::hold_pot(conn, now, room, actor, id, amount, &seats, t.get("storage")).map(|_| id)
+            svc::hold_pot(conn, act, id, amount, &seats, t.get("storage")).map(|_| id)
         },
     )
     .await
@@ -711,9 +706,9 @@ async fn decide(
         id,
         "decide",
         Typed(form.0),
-        move |conn, room, actor, now, t| {
-            let input = t.decision(&room.currency)?;
-            svc::decide(conn, now, room, actor, id, &input).map(|r| r.id)
+        move |conn, act, t| {
+            let input = t.decision(&act.room.currency)?;
+            svc::decide(conn, act, id, &input).map(|r| r.id)
         },
     )
     .await
@@ -735,9 +730,9 @@ async fn correct(
         id,
         "correct",
         Typed(form.0),
-        move |conn, room, actor, now, t| {
-            let input = t.decision(&room.currency)?;
-            svc::correct(conn, now, room, actor, id, &input).map(|r| r.id)
+        move |conn, act, t| {
+            let input = t.decision(&act.room.currency)?;
+            svc::correct(conn, act, id, &input).map(|r| r.id)
         },
     )
     .await
@@ -760,9 +755,7 @@ async fn floor_confirm(
         id,
         "chips",
         Typed(form.0),
-        move |conn, room, actor, now, _| {
-            svc::confirm_move(conn, now, room, actor, id, None).map(|_| id)
-        },
+        move |conn, act, _| svc::confirm_move(conn, act, id, None).map(|_| id),
     )
     .await
 }
@@ -783,7 +776,7 @@ async fn floor_refuse(
         id,
         "chips",
         Typed(form.0),
-        move |conn, _, actor, now, _| svc::cancel_move(conn, now, actor, id, None).map(|_| id),
+        move |conn, act, _| svc::cancel_move(conn, act, id, None).map(|_| id),
     )
     .await
 }

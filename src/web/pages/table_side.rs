@@ -9,11 +9,12 @@ use crate::domain::seat_rules::Blind;
 use crate::domain::states::CustodyState;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-use crate::services::room::Room;
 use crate::services::table_side::{self, SeatedView, TableSideView};
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{self};
 use crate::web::ctx::{Ctx, Errs, Vals};
-use crate::web::extract::{AnyStaff, CsrfForm, DealerStaff, FloorStaff};
+use crate::web::extract::{ActingAs, AnyStaff, CsrfForm, DealerStaff, FloorStaff};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -107,6 +108,7 @@ async fn load(
     .await
 }
 
+// The seat page again with the typed values, the refusal and the receipt asked for.
 #[allow(clippy::too_many_arguments)]
 async fn render_seat(
     req: &HttpRequest,
@@ -178,12 +180,11 @@ async fn seat_page(
 }
 
 /// What a seat action needs from the request.
-struct Act {
-    room: Room,
+struct SeatAct {
+    /// Who acts, when, and the room.
+    act: Act,
     tablet: TabletRow,
-    actor: Actor,
     supervisor: bool,
-    now: DateTime<Utc>,
     /// When the dealer tapped (`tapped_at` within the room's bound; else `now`).
     tapped: DateTime<Utc>,
 }
@@ -201,7 +202,7 @@ async fn seat_act<F, V>(
     f: F,
 ) -> AppResult<HttpResponse>
 where
-    F: FnOnce(&mut crate::db::DbConn, &Act) -> AppResult<()> + Send + 'static,
+    F: FnOnce(&mut crate::db::DbConn, &SeatAct) -> AppResult<()> + Send + 'static,
     V: Serialize,
 {
     let tablet = super::tablet::this_tablet(req, st).await?;
@@ -212,12 +213,10 @@ where
         Ok(t) => t,
         Err(e) => return refused(req, st, who, tablet, seating_id, e, Vals::of(vals)).await,
     };
-    let act = Act {
-        room,
+    let act = SeatAct {
+        act: Acting::new(now, services::staff::actor(&who.0.staff)).with_room(room),
         tablet: tablet.clone(),
-        actor: services::staff::actor(&who.0.staff),
         supervisor: is_supervisor(&who.0.staff.role),
-        now,
         tapped,
     };
     let r = st.write(move |_, conn| f(conn, &act)).await;
@@ -327,8 +326,8 @@ async fn chips(
     let during_hand = f.during_hand.as_deref().is_some_and(|v| !v.is_empty());
     let stack_was = f.stack_was.clone();
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
-        table_side::check_stack_was(conn, &a.room, id, stack_was_field(&stack_was)?)?;
-        let cur = &a.room.currency;
+        table_side::check_stack_was(conn, &a.act.room, id, stack_was_field(&stack_was)?)?;
+        let cur = &a.act.room.currency;
         let amount = money_field("amount", &amount, cur)?;
         let stack = if stack.trim().is_empty() {
             0
@@ -337,9 +336,7 @@ async fn chips(
         };
         table_side::buy_chips(
             conn,
-            a.now,
-            &a.room,
-            &a.actor,
+            &a.act,
             id,
             stack,
             amount,
@@ -383,10 +380,9 @@ async fn count(
     let f = form.0;
     let (stack, stack_was) = (f.stack.clone(), f.stack_was.clone());
     seat_act(&req, &st, &who, id, &f, Then::Seat, move |conn, a| {
-        table_side::check_stack_was(conn, &a.room, id, stack_was_field(&stack_was)?)?;
-        let stack = money_field("stack", &stack, &a.room.currency)?;
-        table_side::count_stack(conn, a.now, &a.actor, id, stack, Some(a.tablet.table_id))
-            .map(|_| ())
+        table_side::check_stack_was(conn, &a.act.room, id, stack_was_field(&stack_was)?)?;
+        let stack = money_field("stack", &stack, &a.act.room.currency)?;
+        table_side::count_stack(conn, &a.act, id, stack, Some(a.tablet.table_id)).map(|_| ())
     })
     .await
 }
@@ -419,17 +415,16 @@ async fn cash_out(
     if f.confirm.trim() != "1" {
         let tablet = super::tablet::this_tablet(&req, &st).await?;
         let supervisor = is_supervisor(&who.0.staff.role);
-        let now = st.clock.now();
+        let acting = Acting::new(st.clock.now(), services::staff::actor(&who.0.staff));
         let table_id = tablet.table_id;
         let r = st
             .run(move |_, conn| {
-                let room = services::room::get(conn)?;
-                let stack = money_field("stack", &stack, &room.currency)?;
+                let act = acting.in_room(conn)?;
+                let stack = money_field("stack", &stack, &act.room.currency)?;
                 let reason = Some(reason.as_str()).filter(|r| !r.trim().is_empty());
                 table_side::preview_cash_out(
                     conn,
-                    now,
-                    &room,
+                    &act,
                     supervisor,
                     id,
                     stack,
@@ -458,13 +453,11 @@ async fn cash_out(
         };
     }
     seat_act(&req, &st, &who, id, &f, Then::Receipt, move |conn, a| {
-        let stack = money_field("stack", &stack, &a.room.currency)?;
+        let stack = money_field("stack", &stack, &a.act.room.currency)?;
         let reason = Some(reason.as_str()).filter(|r| !r.trim().is_empty());
         table_side::cash_out(
             conn,
-            a.now,
-            &a.room,
-            &a.actor,
+            &a.act,
             a.supervisor,
             id,
             stack,
@@ -502,12 +495,10 @@ async fn transfer(
             .trim()
             .parse()
             .map_err(|_| AppError::field("table_id", "err-table-unknown"))?;
-        let stack = money_field("stack", &stack, &a.room.currency)?;
+        let stack = money_field("stack", &stack, &a.act.room.currency)?;
         table_side::transfer_with_stack(
             conn,
-            a.now,
-            &a.room,
-            &a.actor,
+            &a.act,
             id,
             to,
             stack,
@@ -538,16 +529,7 @@ async fn away(
         &Empty {},
         Then::Table,
         move |conn, a| {
-            table_side::away(
-                conn,
-                a.now,
-                a.tapped,
-                &a.room.profile,
-                &a.actor,
-                id,
-                Some(a.tablet.table_id),
-            )
-            .map(|_| ())
+            table_side::away(conn, &a.act, a.tapped, id, Some(a.tablet.table_id)).map(|_| ())
         },
     )
     .await
@@ -568,17 +550,7 @@ async fn back(
         id,
         &Empty {},
         Then::Table,
-        move |conn, a| {
-            table_side::back(
-                conn,
-                a.now,
-                &a.room.profile,
-                &a.actor,
-                id,
-                Some(a.tablet.table_id),
-            )
-            .map(|_| ())
-        },
+        move |conn, a| table_side::back(conn, &a.act, id, Some(a.tablet.table_id)).map(|_| ()),
     )
     .await
 }
@@ -605,17 +577,8 @@ async fn missed(
             "big" => Blind::Big,
             _ => return Err(AppError::field("blind", "err-blind-kind")),
         };
-        table_side::missed_blind(
-            conn,
-            a.now,
-            a.tapped,
-            &a.room.profile,
-            &a.actor,
-            id,
-            blind,
-            Some(a.tablet.table_id),
-        )
-        .map(|_| ())
+        table_side::missed_blind(conn, &a.act, a.tapped, id, blind, Some(a.tablet.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -636,8 +599,7 @@ async fn settled(
         &Empty {},
         Then::Table,
         move |conn, a| {
-            table_side::blinds_settled(conn, a.now, &a.actor, id, Some(a.tablet.table_id))
-                .map(|_| ())
+            table_side::blinds_settled(conn, &a.act, id, Some(a.tablet.table_id)).map(|_| ())
         },
     )
     .await
@@ -670,9 +632,7 @@ async fn extend(
         })?;
         table_side::extend_absence(
             conn,
-            a.now,
-            &a.room.profile,
-            &a.actor,
+            &a.act,
             a.supervisor,
             id,
             minutes,
@@ -705,16 +665,8 @@ async fn flags(
     let parse = |v: &Option<String>| v.as_deref().map(|v| matches!(v, "1" | "true" | "on"));
     let (resting, no_bet) = (parse(&f.resting), parse(&f.no_bet));
     seat_act(&req, &st, &who, id, &f, Then::Table, move |conn, a| {
-        table_side::set_hand_flags(
-            conn,
-            a.now,
-            &a.actor,
-            id,
-            resting,
-            no_bet,
-            Some(a.tablet.table_id),
-        )
-        .map(|_| ())
+        table_side::set_hand_flags(conn, &a.act, id, resting, no_bet, Some(a.tablet.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -739,18 +691,9 @@ async fn remove(
     let f = form.0;
     let (amount, storage) = (f.amount.clone(), f.storage.clone());
     seat_act(&req, &st, &who, id, &f, Then::Seat, move |conn, a| {
-        let amount = money_field("amount", &amount, &a.room.currency)?;
-        table_side::start_removal(
-            conn,
-            a.now,
-            &a.room,
-            &a.actor,
-            id,
-            amount,
-            &storage,
-            Some(a.tablet.table_id),
-        )
-        .map(|_| ())
+        let amount = money_field("amount", &amount, &a.act.room.currency)?;
+        table_side::start_removal(conn, &a.act, id, amount, &storage, Some(a.tablet.table_id))
+            .map(|_| ())
     })
     .await
 }
@@ -811,13 +754,12 @@ async fn confirm(
     };
     let amount = f.amount.clone();
     let table_id = tablet.table_id;
-    let now = st.clock.now();
+    let acting = Acting::new(st.clock.now(), second);
     let r = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let amount = money_field("amount", &amount, &room.currency)?;
-            table_side::confirm_removal(conn, now, &room, &second, id, amount, Some(table_id))
-                .map(|_| ())
+            let act = acting.in_room(conn)?;
+            let amount = money_field("amount", &amount, &act.room.currency)?;
+            table_side::confirm_removal(conn, &act, id, amount, Some(table_id)).map(|_| ())
         })
         .await;
     match r {
@@ -848,8 +790,7 @@ async fn cancel(
         &Empty {},
         Then::Seat,
         move |conn, a| {
-            table_side::cancel_removal(conn, a.now, &a.actor, id, Some(a.tablet.table_id))
-                .map(|_| ())
+            table_side::cancel_removal(conn, &a.act, id, Some(a.tablet.table_id)).map(|_| ())
         },
     )
     .await
@@ -886,7 +827,7 @@ async fn hand(
     form: CsrfForm<HandForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
         let room = crate::services::room::get(conn)?;
         let cur = &room.currency;
         let result = crate::services::cagnotte::HandResult {
@@ -901,7 +842,7 @@ async fn hand(
                 ),
             },
         };
-        table_side::new_hand(conn, now, &room, actor, t.table_id, &result).map(|_| ())
+        table_side::new_hand(conn, act, t.table_id, &result).map(|_| ())
     })
     .await
 }
@@ -915,10 +856,8 @@ async fn collect_due(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        let room = crate::services::room::get(conn)?;
-        crate::services::cagnotte::collect(conn, now, &room, actor, id, None, Some(t.table_id))
-            .map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        crate::services::cagnotte::collect(conn, act, id, None, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -939,10 +878,10 @@ async fn tip(
     form: CsrfForm<AmountForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
         let room = crate::services::room::get(conn)?;
         let amount = money_field("amount", &f.amount, &room.currency)?;
-        crate::services::cagnotte::record_tip(conn, now, actor, t.table_id, amount).map(|_| ())
+        crate::services::cagnotte::record_tip(conn, act, t.table_id, amount).map(|_| ())
     })
     .await
 }
@@ -955,12 +894,11 @@ async fn drop_box(
     form: CsrfForm<AmountForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
         let room = crate::services::room::get(conn)?;
         let amount = money_field("amount", &f.amount, &room.currency)?;
         let end = f.end_shift.as_deref().is_some_and(|v| !v.is_empty());
-        crate::services::cagnotte::record_drop(conn, now, actor, t.table_id, amount, end)
-            .map(|_| ())
+        crate::services::cagnotte::record_drop(conn, act, t.table_id, amount, end).map(|_| ())
     })
     .await
 }
@@ -979,10 +917,10 @@ async fn commission(
     form: CsrfForm<PayoutForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
         let room = crate::services::room::get(conn)?;
         let payout = money_field("payout", &f.payout, &room.currency)?;
-        crate::services::cagnotte::record_commission(conn, now, actor, t.table_id, payout, None)
+        crate::services::cagnotte::record_commission(conn, act, t.table_id, payout, None)
             .map(|_| ())
     })
     .await
@@ -995,8 +933,8 @@ async fn end_shift(
     who: DealerStaff,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        crate::services::cagnotte::end_shift(conn, now, actor, t.table_id).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        crate::services::cagnotte::end_shift(conn, act, t.table_id).map(|_| ())
     })
     .await
 }
@@ -1017,8 +955,8 @@ async fn service(
     form: CsrfForm<ServiceForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    super::tablet::tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        table_side::request_service(conn, now, actor, t.table_id, &f.kind, &f.note).map(|_| ())
+    super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
+        table_side::request_service(conn, act, t.table_id, &f.kind, &f.note).map(|_| ())
     })
     .await
 }
@@ -1027,31 +965,32 @@ async fn service(
 
 async fn floor_handled(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
-    st.write(move |_, conn| table_side::handle_service(conn, now, &actor, id))
-        .await?;
+    let acting = who.acting;
+    st.write(move |_, conn| {
+        let act = &acting.in_room(conn)?;
+        table_side::handle_service(conn, act, id)
+    })
+    .await?;
     Ok(see_other("/floor"))
 }
 
 /// BSOP 28: the floor lets chips that arrived during the hand play in it.
 async fn floor_approve_chips(
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     st.write(move |_, conn| {
-        let room = services::room::get(conn)?;
-        table_side::approve_chips(conn, now, &room, &actor, id)
+        let act = &acting.in_room(conn)?;
+        table_side::approve_chips(conn, act, id)
     })
     .await?;
     Ok(see_other("/floor"))
@@ -1145,9 +1084,9 @@ async fn floor_confirm(
     let amount = form.0.amount;
     let r = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            let amount = money_field("amount", &amount, &room.currency)?;
-            table_side::confirm_removal(conn, now, &room, &actor, id, amount, None).map(|_| ())
+            let act = Acting::new(now, actor).in_room(conn)?;
+            let amount = money_field("amount", &amount, &act.room.currency)?;
+            table_side::confirm_removal(conn, &act, id, amount, None).map(|_| ())
         })
         .await;
     match r {
@@ -1168,26 +1107,26 @@ struct ResolveForm {
 async fn floor_resolve(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AnyStaff,
+    who: ActingAs<AnyStaff>,
     path: web::Path<i64>,
     form: CsrfForm<ResolveForm>,
 ) -> AppResult<HttpResponse> {
-    if !may_keep_custody(&who.0.staff.role) {
+    if !may_keep_custody(&who.who.0.staff.role) {
         return Err(AppError::Forbidden(crate::domain::Problem::new(
             "err-forbidden",
         )));
     }
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let f = form.0;
     let r = st
         .write(move |_, conn| {
-            table_side::resolve_custody(conn, now, &actor, id, &f.how, &f.note).map(|_| ())
+            let act = &acting.in_room(conn)?;
+            table_side::resolve_custody(conn, act, id, &f.how, &f.note).map(|_| ())
         })
         .await;
     match r {
         Ok(()) => Ok(see_other("/floor/custody")),
-        Err(e) => custody_refused(&req, &st, &who, e).await,
+        Err(e) => custody_refused(&req, &st, &who.who, e).await,
     }
 }

@@ -11,9 +11,11 @@ use crate::domain::states::DueState;
 use crate::domain::table::TableState;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::TableSideView;
+use crate::services::Act;
+use crate::services::Acting;
 use crate::services::{self, tablets};
 use crate::web::ctx::Ctx;
-use crate::web::extract::{CsrfForm, DealerStaff, FloorStaff};
+use crate::web::extract::{ActingAs, CsrfForm, DealerStaff, FloorStaff};
 use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::StatusCode;
@@ -394,25 +396,17 @@ pub(super) async fn tablet_act(
     req: &HttpRequest,
     st: &AppState,
     who: &DealerStaff,
-    f: impl FnOnce(
-            &mut crate::db::DbConn,
-            &TabletRow,
-            &crate::db::audit::Actor,
-            chrono::DateTime<chrono::Utc>,
-        ) -> AppResult<()>
-        + Send
-        + 'static,
+    f: impl FnOnce(&mut crate::db::DbConn, &TabletRow, &Act) -> AppResult<()> + Send + 'static,
 ) -> AppResult<HttpResponse> {
     let tablet = this_tablet(req, st).await?;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = Acting::new(st.clock.now(), services::staff::actor(&who.0.staff));
     let t = tablet.clone();
     let tapped_at = super::tap::tapped_at(req);
     let r = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
-            services::table_side::when_tapped(&room, tapped_at.as_deref(), now)?;
-            f(conn, &t, &actor, now)
+            let act = acting.in_room(conn)?;
+            services::table_side::when_tapped(&act.room, tapped_at.as_deref(), act.now)?;
+            f(conn, &t, &act)
         })
         .await;
     let queued = super::tap::queued(req);
@@ -451,8 +445,8 @@ async fn ack(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        services::floor::acknowledge_call(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    tablet_act(&req, &st, &who, move |conn, t, act| {
+        services::floor::acknowledge_call(conn, act, id, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -475,19 +469,17 @@ async fn seat(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let amount = form.0.amount;
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        let room = services::room::get(conn)?;
+    tablet_act(&req, &st, &who, move |conn, t, act| {
         let amount = if amount.trim().is_empty() {
             None
         } else {
             Some(super::table_side::money_field(
                 "amount",
                 &amount,
-                &room.currency,
+                &act.room.currency,
             )?)
         };
-        services::table_side::seat_with_buyin(conn, now, &room, actor, id, amount, Some(t.table_id))
-            .map(|_| ())
+        services::table_side::seat_with_buyin(conn, act, id, amount, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -622,12 +614,11 @@ struct PairForm {
 async fn floor_pair(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     form: CsrfForm<PairForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let (code, label) = (f.code.clone(), f.label.clone());
     let table_id = f
         .table_id
@@ -638,14 +629,16 @@ async fn floor_pair(
     let r = match (as_kiosk, table_id) {
         (true, _) => {
             st.write(move |_, conn| {
-                services::kiosks::pair(conn, now, &actor, &code, &label).map(|k| k.label)
+                let act = &acting.in_room(conn)?;
+                services::kiosks::pair(conn, act, &code, &label).map(|k| k.label)
             })
             .await
         }
         (false, None) => Err(AppError::field("table_id", "err-table-unknown")),
         (false, Some(tid)) => {
             st.write(move |_, conn| {
-                tablets::pair(conn, now, &actor, &code, tid, &label).map(|t| t.label)
+                let act = &acting.in_room(conn)?;
+                tablets::pair(conn, act, &code, tid, &label).map(|t| t.label)
             })
             .await
         }
@@ -655,7 +648,7 @@ async fn floor_pair(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 StatusCode::OK,
                 None,
                 TabletsForms {
@@ -670,7 +663,7 @@ async fn floor_pair(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 actix_web::ResponseError::status_code(&e),
                 Some(problem),
                 TabletsForms {
@@ -697,12 +690,11 @@ struct MessageForm {
 async fn floor_message(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     form: CsrfForm<MessageForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let table_id = f
         .table_id
         .as_deref()
@@ -712,7 +704,8 @@ async fn floor_message(
         None => Err(AppError::field("table_id", "err-table-unknown")),
         Some(tid) => {
             st.write(move |_, conn| {
-                services::table_side::send_message(conn, now, &actor, tid, &body)?;
+                let act = &acting.in_room(conn)?;
+                services::table_side::send_message(conn, act, tid, &body)?;
                 Ok(services::games::get_table(conn, tid)?.number)
             })
             .await
@@ -723,7 +716,7 @@ async fn floor_message(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 StatusCode::OK,
                 None,
                 TabletsForms {
@@ -740,7 +733,7 @@ async fn floor_message(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 status,
                 Some(problem),
                 TabletsForms {
@@ -764,8 +757,8 @@ async fn message_seen(
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    tablet_act(&req, &st, &who, move |conn, t, actor, now| {
-        services::table_side::message_seen(conn, now, actor, id, Some(t.table_id)).map(|_| ())
+    tablet_act(&req, &st, &who, move |conn, t, act| {
+        services::table_side::message_seen(conn, act, id, Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -774,15 +767,17 @@ async fn message_seen(
 async fn floor_revoke_kiosk(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     match st
-        .write(move |_, conn| services::kiosks::revoke(conn, now, &actor, id))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::kiosks::revoke(conn, act, id)
+        })
         .await
     {
         Ok(_) => Ok(see_other("/floor/tablets")),
@@ -791,7 +786,7 @@ async fn floor_revoke_kiosk(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 actix_web::ResponseError::status_code(&e),
                 Some(problem),
                 TabletsForms::default(),
@@ -805,15 +800,17 @@ async fn floor_revoke_kiosk(
 async fn floor_revoke(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: FloorStaff,
+    who: ActingAs<FloorStaff>,
     path: web::Path<i64>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     match st
-        .write(move |_, conn| tablets::revoke(conn, now, &actor, id))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            tablets::revoke(conn, act, id)
+        })
         .await
     {
         Ok(_) => Ok(see_other("/floor/tablets")),
@@ -822,7 +819,7 @@ async fn floor_revoke(
             floor_tablets_page(
                 &req,
                 &st,
-                &who,
+                &who.who,
                 actix_web::ResponseError::status_code(&e),
                 Some(problem),
                 TabletsForms::default(),

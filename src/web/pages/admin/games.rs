@@ -14,7 +14,7 @@ use crate::services;
 use crate::services::games::GameInput;
 use crate::services::room::Room;
 use crate::web::ctx::{Ctx, Errs, Vals};
-use crate::web::extract::{AdminStaff, CsrfForm};
+use crate::web::extract::{ActingAs, AdminStaff, CsrfForm};
 use crate::web::pages::{ctx, render};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
@@ -338,7 +338,7 @@ async fn games_page(
 async fn game_create(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     form: CsrfForm<GameForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
@@ -346,11 +346,10 @@ async fn game_create(
     let result = match f.parse(&room, false) {
         Err(fields) => Err(AppError::Validation(fields)),
         Ok(input) => {
-            let now = st.clock.now();
-            let actor = services::staff::actor(&who.0.staff);
-            let profile = room.profile.clone();
+            let acting = who.acting;
             st.write(move |_, conn| {
-                services::games::create_game(conn, now, &actor, &profile, &input)
+                let act = &acting.in_room(conn)?;
+                services::games::create_game(conn, act, &input)
             })
             .await
         }
@@ -358,10 +357,10 @@ async fn game_create(
     match result {
         Ok(_) => Ok(saved_redirect(&st, "/admin/games")),
         Err(e) => {
-            let c = ctx(&req, &st, &who.0).await?;
+            let c = ctx(&req, &st, &who.who.0).await?;
             let s = shown(&c, e)?;
             let status = s.status;
-            let page = games_view(&req, &st, &who, Some(Vals::of(&f)), s, false).await?;
+            let page = games_view(&req, &st, &who.who, Some(Vals::of(&f)), s, false).await?;
             render(status, &page)
         }
     }
@@ -424,7 +423,7 @@ async fn game_edit(
 async fn game_update(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     path: web::Path<i64>,
     form: CsrfForm<GameForm>,
 ) -> AppResult<HttpResponse> {
@@ -434,11 +433,10 @@ async fn game_update(
     let result = match f.parse(&room, true) {
         Err(fields) => Err(AppError::Validation(fields)),
         Ok(input) => {
-            let now = st.clock.now();
-            let actor = services::staff::actor(&who.0.staff);
-            let profile = room.profile.clone();
+            let acting = who.acting;
             st.write(move |_, conn| {
-                services::games::update_game(conn, now, &actor, &profile, id, &input)
+                let act = &acting.in_room(conn)?;
+                services::games::update_game(conn, act, id, &input)
             })
             .await
         }
@@ -446,10 +444,11 @@ async fn game_update(
     match result {
         Ok(_) => Ok(saved_redirect(&st, &format!("/admin/games/{id}"))),
         Err(e) => {
-            let c = ctx(&req, &st, &who.0).await?;
+            let c = ctx(&req, &st, &who.who.0).await?;
             let s = shown(&c, e)?;
             let status = s.status;
-            let page = game_edit_view(&req, &st, &who, id, Some(Vals::of(&f)), s, false).await?;
+            let page =
+                game_edit_view(&req, &st, &who.who, id, Some(Vals::of(&f)), s, false).await?;
             render(status, &page)
         }
     }

@@ -15,7 +15,7 @@ use crate::error::{AppError, AppResult};
 use crate::services;
 use crate::services::room::{Room, RoomUpdate};
 use crate::web::ctx::{Ctx, Errs, Vals};
-use crate::web::extract::{AdminStaff, CsrfForm};
+use crate::web::extract::{ActingAs, AdminStaff, CsrfForm};
 use crate::web::pages::{ctx, render};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
@@ -230,6 +230,8 @@ struct RoomForm {
 }
 
 impl RoomForm {
+    // The form shows each of the room's settings.
+    #[allow(clippy::too_many_arguments)]
     fn of(
         name: &str,
         timezone: &str,
@@ -555,24 +557,33 @@ async fn room_again(
 async fn room_submit(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     form: CsrfForm<RoomForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
     let update = match f.parse() {
         Ok(u) => u,
         Err(fields) => {
-            return room_again(&req, &st, &who, Vals::of(&f), AppError::Validation(fields)).await
+            return room_again(
+                &req,
+                &st,
+                &who.who,
+                Vals::of(&f),
+                AppError::Validation(fields),
+            )
+            .await
         }
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     match st
-        .write(move |_, conn| services::room::update(conn, now, &actor, &update))
+        .write(move |_, conn| {
+            let act = &acting.in_room(conn)?;
+            services::room::update(conn, act, &update)
+        })
         .await
     {
         Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
-        Err(e) => room_again(&req, &st, &who, Vals::of(&f), e).await,
+        Err(e) => room_again(&req, &st, &who.who, Vals::of(&f), e).await,
     }
 }
 
@@ -587,41 +598,41 @@ struct DefaultsForm {
 async fn room_defaults(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     form: CsrfForm<DefaultsForm>,
 ) -> AppResult<HttpResponse> {
     let mut p = Parser::default();
     let Some(kind) = p.choice::<ProfileKind>("kind", &form.0.kind) else {
         let room = st.run(|_, conn| services::room::get(conn)).await?;
-        let lang = ctx(&req, &st, &who.0).await?.lang;
+        let lang = ctx(&req, &st, &who.who.0).await?.lang;
         let v = Vals::of(&RoomForm::from_room(&room, lang));
-        return room_again(&req, &st, &who, v, AppError::Validation(p.errs)).await;
+        return room_again(&req, &st, &who.who, v, AppError::Validation(p.errs)).await;
     };
-    let now = st.clock.now();
-    let actor = services::staff::actor(&who.0.staff);
+    let acting = who.acting;
     let result = st
         .write(move |_, conn| {
-            let room = services::room::get(conn)?;
+            let act = &acting.in_room(conn)?;
+            let room = &act.room;
             let u = RoomUpdate {
-                name: room.name,
-                timezone: room.timezone,
-                currency: room.currency,
+                name: room.name.clone(),
+                timezone: room.timezone.clone(),
+                currency: room.currency.clone(),
                 default_language: room.default_language,
                 profile: services::room::profile_defaults(kind),
                 theme: None,
                 call_alert: None,
                 tap_late_max_s: None,
             };
-            services::room::update(conn, now, &actor, &u)
+            services::room::update(conn, act, &u)
         })
         .await;
     match result {
         Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
         Err(e) => {
             let room = st.run(|_, conn| services::room::get(conn)).await?;
-            let lang = ctx(&req, &st, &who.0).await?.lang;
+            let lang = ctx(&req, &st, &who.who.0).await?.lang;
             let v = Vals::of(&RoomForm::from_room(&room, lang));
-            room_again(&req, &st, &who, v, e).await
+            room_again(&req, &st, &who.who, v, e).await
         }
     }
 }

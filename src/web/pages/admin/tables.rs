@@ -11,7 +11,7 @@ use crate::error::{AppError, AppResult};
 use crate::services;
 use crate::services::games::TableInput;
 use crate::web::ctx::{Ctx, Errs, Vals};
-use crate::web::extract::{AdminStaff, CsrfForm};
+use crate::web::extract::{ActingAs, AdminStaff, CsrfForm};
 use crate::web::pages::{ctx, render};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;
@@ -180,26 +180,28 @@ async fn tables_page(
 async fn table_create(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     form: CsrfForm<TableForm>,
 ) -> AppResult<HttpResponse> {
     let f = form.0;
     let result = match f.parse(false) {
         Err(fields) => Err(AppError::Validation(fields)),
         Ok(input) => {
-            let now = st.clock.now();
-            let actor = services::staff::actor(&who.0.staff);
-            st.write(move |_, conn| services::games::create_table(conn, now, &actor, &input))
-                .await
+            let acting = who.acting;
+            st.write(move |_, conn| {
+                let act = &acting.in_room(conn)?;
+                services::games::create_table(conn, act, &input)
+            })
+            .await
         }
     };
     match result {
         Ok(_) => Ok(saved_redirect(&st, "/admin/tables")),
         Err(e) => {
-            let c = ctx(&req, &st, &who.0).await?;
+            let c = ctx(&req, &st, &who.who.0).await?;
             let s = shown(&c, e)?;
             let status = s.status;
-            let page = tables_view(&req, &st, &who, Some(Vals::of(&f)), s, false).await?;
+            let page = tables_view(&req, &st, &who.who, Some(Vals::of(&f)), s, false).await?;
             render(status, &page)
         }
     }
@@ -262,7 +264,7 @@ async fn table_edit(
 async fn table_update(
     req: HttpRequest,
     st: web::Data<AppState>,
-    who: AdminStaff,
+    who: ActingAs<AdminStaff>,
     path: web::Path<i64>,
     form: CsrfForm<TableForm>,
 ) -> AppResult<HttpResponse> {
@@ -271,13 +273,13 @@ async fn table_update(
     let result = match f.parse(true) {
         Err(fields) => Err(AppError::Validation(fields)),
         Ok(input) => {
-            let now = st.clock.now();
-            let actor = services::staff::actor(&who.0.staff);
+            let acting = who.acting;
             let accessible = f.accessible_seats.clone();
             // One transaction: a refused seat list undoes the rest of the edit too.
             st.write(move |_, conn| {
-                let t = services::games::update_table(conn, now, &actor, id, &input)?;
-                services::seat_prefs::set_accessible_seats(conn, now, &actor, id, &accessible)?;
+                let act = &acting.in_room(conn)?;
+                let t = services::games::update_table(conn, act, id, &input)?;
+                services::seat_prefs::set_accessible_seats(conn, act, id, &accessible)?;
                 Ok(t)
             })
             .await
@@ -286,10 +288,11 @@ async fn table_update(
     match result {
         Ok(_) => Ok(saved_redirect(&st, &format!("/admin/tables/{id}"))),
         Err(e) => {
-            let c = ctx(&req, &st, &who.0).await?;
+            let c = ctx(&req, &st, &who.who.0).await?;
             let s = shown(&c, e)?;
             let status = s.status;
-            let page = table_edit_view(&req, &st, &who, id, Some(Vals::of(&f)), s, false).await?;
+            let page =
+                table_edit_view(&req, &st, &who.who, id, Some(Vals::of(&f)), s, false).await?;
             render(status, &page)
         }
     }
