@@ -1,0 +1,72 @@
+//! Numbers as the reader writes them: decimals with the language's mark, hours and minutes
+//! with their decimals, money in a CSV cell.
+
+use crate::domain::money::minor_digits;
+use crate::domain::player::Language;
+
+/// `v` with `places` decimals (`v` in units of 10^-places), with the language's decimal mark.
+pub fn decimal(v: i64, places: u32, mark: char) -> String {
+    let scale = 10i64.pow(places);
+    let sign = if v < 0 { "-" } else { "" };
+    let a = v.unsigned_abs();
+    if places == 0 {
+        return format!("{sign}{a}");
+    }
+    format!(
+        "{sign}{}{mark}{:0w$}",
+        a / scale as u64,
+        a % scale as u64,
+        w = places as usize
+    )
+}
+
+pub(super) fn mark(lang: Language) -> char {
+    match lang {
+        Language::Pt => ',',
+        Language::En => '.',
+    }
+}
+
+/// Seconds as hours with two decimals (rounded half up).
+pub(super) fn hours_hundredths(secs: i64) -> i64 {
+    (secs * 100 + 1800).div_euclid(3600)
+}
+
+/// Seconds as minutes with one decimal.
+pub(super) fn minutes_tenths(secs: i64) -> i64 {
+    (secs * 10 + 30).div_euclid(60)
+}
+
+/// Money in a CSV cell: no currency sign, no grouping, the reader's decimal mark
+/// (`1234.50`, `1234,50`).
+pub fn money_cell(minor: i64, currency: &str, dm: char) -> String {
+    decimal(minor, minor_digits(currency).unwrap_or(2), dm)
+}
+
+/// Money as a spreadsheet reads it: no sign, no grouping, a dot (`1234.50`).
+pub fn plain_money(minor: i64, currency: &str) -> String {
+    decimal(minor, minor_digits(currency).unwrap_or(2), '.')
+}
+
+/// An amount in major units for a CSV cell in `lang`'s conventions ("1234,50" in Portuguese).
+pub fn csv_money(minor: i64, currency: &str, lang: Language) -> String {
+    decimal(minor, minor_digits(currency).unwrap_or(2), mark(lang))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_written_the_reader_s_way() {
+        assert_eq!(decimal(1250, 2, ','), "12,50");
+        assert_eq!(decimal(5, 2, '.'), "0.05");
+        assert_eq!(decimal(-1234, 2, '.'), "-12.34");
+        assert_eq!(decimal(667, 1, '.'), "66.7");
+        assert_eq!(decimal(42, 0, '.'), "42");
+        assert_eq!(plain_money(123_450, "EUR"), "1234.50");
+        assert_eq!(hours_hundredths(5400), 150);
+        assert_eq!(hours_hundredths(3600 + 18), 101);
+        assert_eq!(minutes_tenths(90), 15);
+    }
+}
