@@ -167,13 +167,6 @@ pub struct ActingAs<R> {
     pub acting: Acting,
 }
 
-impl<R: StaffRole> ActingAs<R> {
-    /// The signed-in staff member.
-    pub fn staff(&self) -> &StaffRow {
-        &self.who.authed().staff
-    }
-}
-
 impl<R> FromRequest for ActingAs<R>
 where
     R: StaffRole + FromRequest<Error = AppError> + 'static,

@@ -4,7 +4,6 @@
 
 use crate::support::*;
 use actix_web::test;
-use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use chrono::NaiveDate;
 use diesel::prelude::*;
@@ -214,7 +213,7 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                             notify: NotifyPref::None,
                             alias: format!("P{k}"),
                         };
-                        let act = cardroom::services::Acting::new(now, Actor::system())
+                        let act = cardroom::services::Acting::system(now)
                             .in_room(c)
                             .expect("room");
                         cardroom::services::players::create(c, &act, &input, Some(&photo))
@@ -2215,7 +2214,7 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
     let now = app.state.clock.now();
     let (call, sql) = app.statements_of(|c| {
         app.state.db.write(c, |c| {
-            let act = cardroom::services::Acting::new(now, Actor::system())
+            let act = cardroom::services::Acting::system(now)
                 .in_room(c)
                 .expect("room");
             cardroom::services::floor::call_next(c, &act, t.main, 2)
@@ -3749,7 +3748,7 @@ async fn a_call_reads_the_head_of_the_list_in_order_from_an_index() {
     let now = app.state.clock.now();
     let (call, sql) = app.statements_of(|c| {
         app.state.db.write(c, |c| {
-            let act = cardroom::services::Acting::new(now, Actor::system())
+            let act = cardroom::services::Acting::system(now)
                 .in_room(c)
                 .expect("room");
             cardroom::services::floor::call_next(c, &act, r.table, 3)

@@ -68,10 +68,9 @@ async fn room() -> Room {
         let r = app.send_json("POST", "/api/v1/tables", &token, t).await;
         let id = r.json()["id"].as_i64().unwrap();
         app.with_conn(|c| {
-            let act =
-                cardroom::services::Acting::new(app.state.clock.now(), (Actor::system()).clone())
-                    .in_room(c)
-                    .expect("room");
+            let act = cardroom::services::Acting::system(app.state.clock.now())
+                .in_room(c)
+                .expect("room");
             floor::open_table(c, &act, id).unwrap()
         });
         tables.push(id);

@@ -9,7 +9,6 @@
 use crate::support::*;
 use actix_web::test;
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::channels::Transports;
 use cardroom::notify::link::{self, LinkError, Purpose};
@@ -255,7 +254,7 @@ fn player(
         app.state
             .db
             .write(c, |c| {
-                let act = cardroom::services::Acting::new(now, Actor::system())
+                let act = cardroom::services::Acting::system(now)
                     .in_room(c)
                     .expect("room");
                 cardroom::services::players::create(c, &act, &input, Some(&photo))

@@ -91,7 +91,7 @@ fn sms_player(app: &TestApp, doc: &str) -> i64 {
         alias: "Rita".into(),
     };
     app.with_conn(|c| {
-        let act = cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
+        let act = cardroom::services::Acting::system(now)
             .in_room(c)
             .expect("room");
         cardroom::services::players::create(c, &act, &input, Some(&photo))

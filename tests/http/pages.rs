@@ -669,10 +669,9 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                 alias: format!("FP{i}"),
             };
             app.with_conn(|c| {
-                let act =
-                    cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
-                        .in_room(c)
-                        .expect("room");
+                let act = cardroom::services::Acting::system(now)
+                    .in_room(c)
+                    .expect("room");
                 cardroom::services::players::create(c, &act, &input, Some(&photo))
                     .unwrap()
                     .0

@@ -10,7 +10,6 @@ use actix_web::test;
 use base64::Engine;
 use cardroom::auth::Keys;
 use cardroom::config::Config;
-use cardroom::db::audit::Actor;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link;
 use chrono::{Duration, NaiveDate};
@@ -161,7 +160,7 @@ impl PApp {
             self.state
                 .db
                 .write(c, |c| {
-                    let act = cardroom::services::Acting::new(now, Actor::system())
+                    let act = cardroom::services::Acting::system(now)
                         .in_room(c)
                         .expect("room");
                     cardroom::services::players::create(c, &act, &input, Some(&photo))

@@ -226,7 +226,7 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
     let now = app.state.clock.now();
     app.with_conn(|c| {
         let (p, _) = cardroom::services::tablets::start_pairing(c, now).unwrap();
-        let act = cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
+        let act = cardroom::services::Acting::system(now)
             .in_room(c)
             .expect("room");
         let t = cardroom::services::tablets::pair(c, &act, &p.code, table_id, "push test").unwrap();

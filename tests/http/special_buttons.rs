@@ -1163,10 +1163,9 @@ fn eligible_players_from(app: &TestApp, n: usize, from: usize) -> Vec<i64> {
                 alias: format!("BP{i}"),
             };
             app.with_conn(|c| {
-                let act =
-                    cardroom::services::Acting::new(now, cardroom::db::audit::Actor::system())
-                        .in_room(c)
-                        .expect("room");
+                let act = cardroom::services::Acting::system(now)
+                    .in_room(c)
+                    .expect("room");
                 cardroom::services::players::create(c, &act, &input, Some(&photo))
                     .unwrap()
                     .0

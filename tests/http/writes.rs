@@ -660,7 +660,6 @@ async fn a_write_of_its_own_that_ignores_a_failed_statement_is_not_answered_save
 /// invalidations — a rename forgets it, a failed write drops it — this test fails.)
 #[actix_web::test]
 async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
-    use cardroom::db::audit::Actor;
     use cardroom::services::room;
     let app = TestApp::new().await;
     let db = app.state.db.clone();
@@ -678,7 +677,7 @@ async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
                 call_alert: None,
                 tap_late_max_s: None,
             };
-            let act = cardroom::services::Acting::new(now, Actor::system())
+            let act = cardroom::services::Acting::system(now)
                 .in_room(c)
                 .expect("room");
             let after = room::update(c, &act, &u)?;
@@ -741,7 +740,6 @@ async fn each_write_of_a_batch_sees_the_room_the_writes_before_it_left() {
 /// transaction, `db::tail::remembered_room`; a rolled-back savepoint forgets it).
 #[actix_web::test]
 async fn a_rolled_back_savepoint_inside_a_write_takes_its_room_change_with_it() {
-    use cardroom::db::audit::Actor;
     use cardroom::services::room;
     let app = TestApp::new().await;
     let now = app.state.clock.now();
@@ -762,7 +760,7 @@ async fn a_rolled_back_savepoint_inside_a_write_takes_its_room_change_with_it() 
                     call_alert: None,
                     tap_late_max_s: None,
                 };
-                let act = cardroom::services::Acting::new(now, Actor::system())
+                let act = cardroom::services::Acting::system(now)
                     .in_room(c)
                     .expect("room");
                 room::update(c, &act, &u)?;
