@@ -90,6 +90,9 @@ fn key_of_env(name: &str) -> Option<&'static str> {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
+    /// Keys the file wrote at its top, as before the sections, read in their sections.
+    #[serde(skip)]
+    pub flat_keys: Vec<String>,
     pub server: ServerSettings,
     pub database: DatabaseSettings,
     pub security: SecuritySettings,
@@ -624,8 +627,46 @@ impl Config {
     /// exists), then `CARDROOM_*` variables; checked and read into their types.
     pub fn load() -> Result<Config, ConfigError> {
         let file = std::env::var("CARDROOM_CONFIG").unwrap_or_else(|_| "cardroom.toml".into());
-        Settings::from_sources(Toml::file(&file), &file, std::env::vars())?.validate()
+        let settings = Settings::from_sources(Toml::file(&file), &file, std::env::vars())?;
+        for flat in &settings.flat_keys {
+            let nested = SETTINGS
+                .iter()
+                .find(|(f, _)| f == flat)
+                .map_or("", |(_, n)| *n);
+            let (section, key) = nested.split_once('.').unwrap_or(("", flat));
+            eprintln!(
+                "cardroom: {file}: `{flat}` is written at the top of the file; it is read as `{key}` in [{section}] (move it there)"
+            );
+        }
+        settings.validate()
     }
+}
+
+/// The file's settings with the keys written at the top of the file, as before the sections,
+/// moved into their sections, so a room's existing file keeps working (a key already in its
+/// section wins). Returns the keys moved, for the warning at start.
+fn sectioned(
+    file: impl figment::Provider,
+    name: &str,
+) -> Result<(Serialized<figment::value::Dict>, Vec<String>), ConfigError> {
+    use figment::value::{Dict, Tag, Value};
+    let data = file.data().map_err(|e| bad(name, e.to_string()))?;
+    let mut dict: Dict = data.into_values().flatten().collect();
+    let mut moved = Vec::new();
+    for (flat, nested) in SETTINGS {
+        let Some(v) = dict.remove(*flat) else {
+            continue;
+        };
+        let (section, key) = nested.split_once('.').expect("section.key");
+        let entry = dict
+            .entry(section.to_string())
+            .or_insert_with(|| Value::Dict(Tag::Default, Dict::new()));
+        if let Value::Dict(_, d) = entry {
+            d.entry(key.to_string()).or_insert(v);
+        }
+        moved.push(flat.to_string());
+    }
+    Ok((Serialized::defaults(dict), moved))
 }
 
 impl Settings {
@@ -636,6 +677,7 @@ impl Settings {
         name: &str,
         vars: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Settings, ConfigError> {
+        let (file, flat_keys) = sectioned(file, name)?;
         let mut figment = Figment::from(Serialized::defaults(Settings::default())).merge(file);
         for (var, value) in vars {
             if let Some(key) = key_of_env(&var) {
@@ -643,7 +685,7 @@ impl Settings {
                 figment = figment.merge(Serialized::default(key, value));
             }
         }
-        figment.extract().map_err(|e| {
+        let mut settings: Settings = figment.extract().map_err(|e| {
             let path = e.path.join(".");
             if let figment::error::Kind::UnknownField(field, _) = &e.kind {
                 // The path names the unknown key itself, under its section if any.
@@ -669,7 +711,9 @@ impl Settings {
                 }
             });
             bad(&setting, e.kind.to_string())
-        })
+        })?;
+        settings.flat_keys = flat_keys;
+        Ok(settings)
     }
 
     /// [`Audit::dir`] with the environment and the former default directory given (`None`:
@@ -1518,32 +1562,31 @@ timeout_secs = 10
     }
 
     #[test]
+    fn a_file_written_before_the_sections_still_loads() {
+        // Settings written at the top of the file, as every room's file was: read in their
+        // sections and named for the warning; a key already in its section wins.
+        let s = Settings::from_sources(
+            Toml::string(
+                "smtp_host = \"smtp.example.pt\"\ndatabase_url = \"sqlite://x.db\"\nbackup_keep = 9\n[backup]\nkeep = 4\n",
+            ),
+            "cardroom.toml",
+            [],
+        )
+        .expect("a flat file loads");
+        assert_eq!(s.mail.smtp_host.as_deref(), Some("smtp.example.pt"));
+        assert_eq!(s.database.url, "sqlite://x.db");
+        assert_eq!(s.backup.keep, 4);
+        let mut flat = s.flat_keys.clone();
+        flat.sort();
+        assert_eq!(flat, ["backup_keep", "database_url", "smtp_host"]);
+    }
+
+    #[test]
     fn a_key_the_file_does_not_know_is_refused_by_name() {
-        // A setting written at the top of the file, as before the sections.
-        let e = Settings::from_sources(
-            Toml::string("smtp_host = \"smtp.example.pt\"\n"),
-            "cardroom.toml",
-            [],
-        )
-        .unwrap_err();
-        assert_eq!(e.setting, "smtp_host");
-        assert!(
-            e.message.contains("[mail]") && e.message.contains("cardroom.toml"),
-            "{}",
-            e.message
-        );
-        let e = Settings::from_sources(
-            Toml::string("database_url = \"sqlite://x.db\"\n"),
-            "cardroom.toml",
-            [],
-        )
-        .unwrap_err();
-        assert_eq!(e.setting, "database_url");
-        assert!(
-            e.message.contains("`url` in its section [database]"),
-            "{}",
-            e.message
-        );
+        let e = Settings::from_sources(Toml::string("smtp_hots = \"x\"\n"), "cardroom.toml", [])
+            .unwrap_err();
+        assert_eq!(e.setting, "smtp_hots");
+        assert!(e.message.contains("cardroom.toml"), "{}", e.message);
         // A key no section has.
         let e = Settings::from_sources(
             Toml::string("[mail]\nsmtp_hots = \"smtp.example.pt\"\n"),
