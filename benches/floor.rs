@@ -21,7 +21,7 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::web::state::AppState;
@@ -1096,10 +1096,10 @@ fn run_backend(
         .backend(Backend::Url(database_url))
         .tune(|c| {
             // The server's own pool (the tests' is smaller) and 2 HTTP workers.
-            c.pool_size = Config::default().pool_size;
-            c.workers = Some(2);
+            c.database.pool_size = Settings::default().database.pool_size;
+            c.server.workers = Some(2);
         });
-    let pool_size = Config::default().pool_size;
+    let pool_size = Settings::default().database.pool_size;
     println!("floor benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; {name} (pool {pool_size}), 2 HTTP workers, {cores} cores");
 
     let t_setup = Instant::now();

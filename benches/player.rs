@@ -31,7 +31,7 @@
 //! (1666 requests/s for (d); 0 leaves it out), `PLAYER_BENCH_SQL=1`,
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
@@ -473,8 +473,7 @@ fn direct_parallel(
     threads: usize,
     secs: f64,
 ) -> (f64, f64, f64) {
-    let day_ends =
-        cardroom::domain::clock::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = state.config.room.gaming_day_ends;
     let barrier = Arc::new(Barrier::new(threads + 1));
     let handles: Vec<_> = (0..threads)
         .map(|k| {
@@ -538,8 +537,7 @@ fn direct(
     runs: usize,
 ) -> Result<(Summary, Option<String>), AppError> {
     let mut conn = state.db.conn()?;
-    let day_ends =
-        cardroom::domain::clock::parse_hhmm(&state.config.gaming_day_ends).unwrap_or_default();
+    let day_ends = state.config.room.gaming_day_ends;
     let stats = std::env::var_os("PLAYER_BENCH_SQL").map(|_| sql_profile(&mut conn));
     let mut v = Vec::with_capacity(runs);
     for i in 0..runs + 1 {
@@ -666,13 +664,13 @@ fn main() {
         .backend(Backend::Url(format!("sqlite://{}", db_path.display())))
         .tune(|c| {
             // The server's own pool (the tests' is smaller) and 2 HTTP workers.
-            c.pool_size = Config::default().pool_size;
-            c.workers = Some(2);
+            c.database.pool_size = Settings::default().database.pool_size;
+            c.server.workers = Some(2);
             // Every client is 127.0.0.1: the per-address limit (240/min by default) would
             // answer 429 after the first few hundred requests. The maximum the setting allows.
-            c.player_link_rate = 1_000_000;
+            c.room.player_link_rate = 1_000_000;
         });
-    let pool_size = Config::default().pool_size;
+    let pool_size = Settings::default().database.pool_size;
     println!(
         "player page benchmark: {TABLES} tables × {SEATS} seats, {GAMES} games, {SEATED} seated, {WAITLISTED} waiting; \
          SQLite (pool {pool_size}), 2 HTTP workers, {clients} clients, {cores} cores"
@@ -681,7 +679,7 @@ fn main() {
     let t_setup = Instant::now();
     let app = builder.build();
     let state = app.state.clone();
-    state.config.validate().expect("valid bench configuration");
+    app.settings.validate().expect("valid bench configuration");
     let waiting = build_room(&state).expect("generated room");
     let tokens = mint_links(&state, &waiting, n_links).expect("links");
     let setup_s = t_setup.elapsed().as_secs_f64();

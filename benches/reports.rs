@@ -30,7 +30,7 @@
 // Setup writes its rows in plain transactions; clippy.toml keeps them out of the app.
 #![allow(clippy::disallowed_methods)]
 
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::domain::states::{CallSource, CallState, EntryState, ListSource};
@@ -590,8 +590,8 @@ fn bench_backend(
         .backend(Backend::Url(url.to_string()))
         .tune(|c| {
             // The server's own pool (the tests' is smaller) and 2 HTTP workers.
-            c.pool_size = Config::default().pool_size;
-            c.workers = Some(2);
+            c.database.pool_size = Settings::default().database.pool_size;
+            c.server.workers = Some(2);
         });
     let t_setup = Instant::now();
     let app = builder.build();

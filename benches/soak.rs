@@ -30,7 +30,7 @@
 //! Copied from benches/floor.rs and benches/player.rs (which this bench may not edit): the
 //! room generator, `api_token`, `web_session` and the link minting.
 
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -526,10 +526,10 @@ fn main() {
         .backend(Backend::Url(format!("sqlite://{db_path}")))
         .tune(|c| {
             // The server's own pool (the tests' is smaller) and 2 HTTP workers.
-            c.pool_size = Config::default().pool_size;
-            c.workers = Some(2);
-            c.player_link_rate = 1_000_000;
-            c.sqlite_synchronous = sync.clone();
+            c.database.pool_size = Settings::default().database.pool_size;
+            c.server.workers = Some(2);
+            c.room.player_link_rate = 1_000_000;
+            c.database.sqlite_synchronous = sync.clone();
         });
     println!(
         "soak benchmark: {tables_n} tables × {SEATS} seats, {} seated, {waitlisted} waiting; {writers} floor clients, 1 dashboard/s, {pages} phones polling every {poll_secs} s; {secs} s; SQLite synchronous = {sync}; {cores} cores",

@@ -21,7 +21,7 @@
 //! `SSE_BENCH_PAUSE_MS` (pause between actions, 5).
 
 use cardroom::auth::{issue, TokenKind};
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -542,8 +542,8 @@ fn main() {
         )))
         .tune(|c| {
             // The server's own pool (the tests' is smaller) and 2 HTTP workers.
-            c.pool_size = Config::default().pool_size;
-            c.workers = Some(2);
+            c.database.pool_size = Settings::default().database.pool_size;
+            c.server.workers = Some(2);
         });
     let spare = if spare_tablet {
         "a second tablet of the table"

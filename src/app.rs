@@ -28,13 +28,13 @@ impl From<AppError> for StartError {
 /// account, signing secret). Returns the state every handler shares.
 pub fn build_state(config: Config) -> Result<AppState, StartError> {
     let db = Db::open_with(
-        &config.database_url,
-        config.pool_size,
-        config.sqlite_synchronous(),
+        &config.database.url,
+        config.database.pool_size,
+        config.database.sqlite_synchronous,
     )?;
     db.migrate()?;
     let mut conn = db.conn().map_err(|e| StartError::Setup(e.to_string()))?;
-    let clock: Arc<dyn Clock> = if config.test_clock {
+    let clock: Arc<dyn Clock> = if config.server.test_clock {
         log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");
         // The offset moved before a restart still holds: the time the server was down
         // passes for the deadlines as it would in a room.
@@ -49,14 +49,14 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     let now = clock.now();
     let secret = db.write(&mut conn, |c| -> Result<String, AppError> {
         services::room::ensure(c, now)?;
-        match services::staff::bootstrap_admin(c, now, config.admin_password.as_deref())? {
+        match services::staff::bootstrap_admin(c, now, config.security.admin_password.as_deref())? {
             services::staff::Bootstrap::CreatedWithPassword(pw) => {
                 println!("\n  First start: created the account `admin` with the one-time password:\n\n      {pw}\n\n  Sign in and change it under your name (top right).\n");
             }
             services::staff::Bootstrap::CreatedFromConfig => log::info!("created the admin account from CARDROOM_ADMIN_PASSWORD"),
             services::staff::Bootstrap::AlreadyHasStaff => {}
         }
-        Ok(match &config.secret {
+        Ok(match &config.security.secret {
             Some(s) => s.clone(),
             None => match get_setting(c, "secret")? {
                 Some(s) => s,
@@ -70,10 +70,8 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     let db_id = db.write(&mut conn, |c| -> Result<String, AppError> {
         Ok(crate::audit_seal::ensure_database_id(c, now)?)
     })?;
-    let audit_dir = config.audit_dir_path();
-    if config.audit_dir.is_none()
-        && audit_dir == std::path::Path::new(crate::config::OLD_PG_AUDIT_DIR)
-    {
+    let audit_dir = config.audit.dir.clone();
+    if config.audit.in_former_default {
         log::warn!("the audit key and checkpoints are still in ./{}: move the directory's files to the state directory's `audit` (or set CARDROOM_AUDIT_DIR to where they are)", crate::config::OLD_PG_AUDIT_DIR);
     }
     let (seal, key_created) =
@@ -122,7 +120,7 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     let changes = Arc::new(tokio::sync::watch::channel(0).0);
     let limits = Arc::new(crate::web::limits::Limits::new(&config));
     Ok(AppState {
-        push: crate::push::Hub::new(db.clone(), changes.clone(), &config.database_url),
+        push: crate::push::Hub::new(db.clone(), changes.clone(), &config.database.url),
         changes,
         keys: Keys::from_secret(secret.as_bytes()),
         config: Arc::new(config),
@@ -173,12 +171,13 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
     }
     if let Some(dir) = state
         .config
-        .backup_dir
+        .backup
+        .dir
         .clone()
         .filter(|_| state.db.backend == crate::db::Backend::Sqlite)
     {
         let st = state.clone();
-        let every = std::time::Duration::from_secs(u64::from(st.config.backup_every_min) * 60);
+        let every = std::time::Duration::from_secs(u64::from(st.config.backup.every_min) * 60);
         threads.push(
             std::thread::Builder::new()
                 .name("backups".into())
@@ -189,9 +188,9 @@ pub fn spawn_scheduler(state: AppState) -> Vec<std::thread::JoinHandle<()>> {
                     }
                     let now = chrono::Utc::now();
                     let _ = crate::backup::scheduled(
-                        &st.config.database_url,
+                        &st.config.database.url,
                         std::path::Path::new(&dir),
-                        st.config.backup_keep as usize,
+                        st.config.backup.keep as usize,
                         now,
                         &st.backups,
                     );

@@ -2,7 +2,7 @@
 //! detect and what they cannot).
 //!
 //! In `CARDROOM_AUDIT_DIR` (default: next to the SQLite file; on PostgreSQL `audit` in the
-//! service's state directory, see `Config::audit_dir_path`): `audit.key` (32 random bytes,
+//! service's state directory, see `Settings::audit_dir_from`): `audit.key` (32 random bytes,
 //! hex, mode 0600, created at first start; one per directory) and one checkpoint file per
 //! database and host, `audit-checkpoints-<database id>-<host>.log` (one signed line per
 //! checkpoint, appended and flushed to disk). The database's identity is a random id kept in

@@ -81,7 +81,7 @@ fn main() -> std::process::ExitCode {
     };
     match cli.command.unwrap_or(Command::Serve) {
         Command::Migrate => {
-            match cardroom::db::Db::open(&config.database_url, 1).and_then(|db| db.migrate()) {
+            match cardroom::db::Db::open(&config.database.url, 1).and_then(|db| db.migrate()) {
                 Ok(n) => {
                     println!("applied {n} migration(s)");
                     std::process::ExitCode::SUCCESS
@@ -177,7 +177,7 @@ fn main() -> std::process::ExitCode {
                 dir.unwrap_or_default()
                     .join(cardroom::backup::default_name(chrono::Utc::now()))
             });
-            match cardroom::backup::backup_to(&config.database_url, &dest) {
+            match cardroom::backup::backup_to(&config.database.url, &dest) {
                 Ok(c) => {
                     println!(
                         "backup written and checked: {} ({} bytes; integrity ok; audit chain intact, {} records; {} players)",
@@ -195,12 +195,12 @@ fn main() -> std::process::ExitCode {
             }
         }
         Command::Restore { file } => {
-            match cardroom::backup::restore(&config.database_url, &file, chrono::Utc::now()) {
+            match cardroom::backup::restore(&config.database.url, &file, chrono::Utc::now()) {
                 Ok((c, kept)) => {
                     println!(
                         "restored {} into {} (audit chain intact, {} records; {} players)",
                         file.display(),
-                        config.database_url,
+                        config.database.url,
                         c.audit_records,
                         c.players
                     );
@@ -213,14 +213,14 @@ fn main() -> std::process::ExitCode {
                     // (The restored copy's identity: its series are the ones that go. A copy
                     // older than the identity gets a new one at the next start, and a new
                     // series with it.)
-                    let id = cardroom::db::Db::open(&config.database_url, 1)
+                    let id = cardroom::db::Db::open(&config.database.url, 1)
                         .ok()
                         .and_then(|db| db.conn().ok())
                         .and_then(|mut c| cardroom::audit_seal::database_id(&mut c).ok())
                         .flatten();
                     let retired = id.map_or(Ok(Vec::new()), |id| {
                         cardroom::audit_seal::Seal::retire(
-                            &config.audit_dir_path(),
+                            &config.audit.dir,
                             &id,
                             chrono::Utc::now(),
                         )
@@ -253,11 +253,11 @@ fn main() -> std::process::ExitCode {
 
 fn serve(config: Config, demo: bool) -> std::process::ExitCode {
     // SQLite: one server per database file, and `cardroom restore` waits for it to stop.
-    let _lock = if cardroom::db::Backend::of_url(&config.database_url)
+    let _lock = if cardroom::db::Backend::of_url(&config.database.url)
         == cardroom::db::Backend::Sqlite
     {
         match cardroom::backup::ServeLock::acquire(std::path::Path::new(cardroom::db::sqlite_path(
-            &config.database_url,
+            &config.database.url,
         ))) {
             Ok(l) => Some(l),
             Err(e) => {
@@ -268,8 +268,8 @@ fn serve(config: Config, demo: bool) -> std::process::ExitCode {
     } else {
         None
     };
-    let bind = config.bind.clone();
-    let workers = config.workers;
+    let bind = config.server.bind;
+    let workers = config.server.workers;
     let state = match cardroom::app::build_state(config) {
         Ok(s) => s,
         Err(e) => {

@@ -4,7 +4,7 @@
 use super::sms::{Generic, Twilio};
 use super::smtp::Smtp;
 use super::transport::{Sink, Transport};
-use crate::config::Config;
+use crate::config::{Config, SmsProvider};
 
 /// The transports in use, one per channel.
 pub struct Transports {
@@ -16,16 +16,16 @@ impl Transports {
     /// From the configuration (validated at start): a channel without a provider goes to
     /// the local sink.
     pub fn from_config(c: &Config) -> Result<Transports, String> {
-        let sink = || -> Box<dyn Transport> { Box::new(Sink::new(&c.sink_path())) };
-        let email: Box<dyn Transport> =
-            match c.smtp_host.as_deref().filter(|h| !h.trim().is_empty()) {
-                Some(_) => Box::new(Smtp::from_config(c)?),
-                None => sink(),
-            };
-        let sms: Box<dyn Transport> = match c.sms_provider.as_deref().map(str::trim) {
-            Some("generic") => Box::new(Generic::from_config(c)?),
-            Some("twilio") => Box::new(Twilio::from_config(c)?),
-            _ => sink(),
+        let sink =
+            || -> Box<dyn Transport> { Box::new(Sink::new(&c.notify.sink.to_string_lossy())) };
+        let email: Box<dyn Transport> = match c.mail.smtp_host {
+            Some(_) => Box::new(Smtp::from_config(c)?),
+            None => sink(),
+        };
+        let sms: Box<dyn Transport> = match c.sms.provider {
+            Some(SmsProvider::Generic) => Box::new(Generic::from_config(c)?),
+            Some(SmsProvider::Twilio) => Box::new(Twilio::from_config(c)?),
+            None => sink(),
         };
         Ok(Transports { email, sms })
     }

@@ -121,21 +121,21 @@ pub struct Generic {
 impl Generic {
     pub fn from_config(c: &Config) -> Result<Generic, String> {
         let auth = match (
-            c.sms_token.as_deref(),
-            c.sms_user.as_deref(),
-            c.sms_password.as_deref(),
+            c.sms.token.as_deref(),
+            c.sms.user.as_deref(),
+            c.sms.password.as_deref(),
         ) {
             (Some(t), _, _) if !t.is_empty() => Some(format!("Bearer {t}")),
             (_, Some(u), Some(p)) => Some(basic(u, p)),
             _ => None,
         };
         Ok(Generic {
-            agent: agent(c.notify_timeout_secs),
-            url: c.sms_url.clone().ok_or("CARDROOM_SMS_URL is needed")?,
+            agent: agent(c.notify.timeout_secs),
+            url: c.sms.url.clone().ok_or("CARDROOM_SMS_URL is needed")?,
             auth,
-            from: c.sms_from.clone().unwrap_or_default(),
-            template: c.sms_template.clone(),
-            content_type: c.sms_content_type.clone(),
+            from: c.sms.from.clone().unwrap_or_default(),
+            template: c.sms.template.clone(),
+            content_type: c.sms.content_type.clone(),
         })
     }
 }
@@ -175,24 +175,27 @@ pub struct Twilio {
 impl Twilio {
     pub fn from_config(c: &Config) -> Result<Twilio, String> {
         let sid = c
-            .sms_user
+            .sms
+            .user
             .clone()
             .ok_or("CARDROOM_SMS_USER (Account SID) is needed")?;
         let token = c
-            .sms_password
+            .sms
+            .password
             .clone()
             .ok_or("CARDROOM_SMS_PASSWORD (auth token) is needed")?;
         let base = c
-            .sms_url
+            .sms
+            .url
             .as_deref()
             .unwrap_or("https://api.twilio.com")
             .trim_end_matches('/')
             .to_string();
         Ok(Twilio {
-            agent: agent(c.notify_timeout_secs),
+            agent: agent(c.notify.timeout_secs),
             url: format!("{base}/2010-04-01/Accounts/{sid}/Messages.json"),
             auth: basic(&sid, &token),
-            from: c.sms_from.clone().unwrap_or_default(),
+            from: c.sms.from.clone().unwrap_or_default(),
         })
     }
 }

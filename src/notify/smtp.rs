@@ -4,7 +4,7 @@
 //! a mail system that drops duplicates by Message-ID shows it once.
 
 use super::transport::{Outgoing, SendError, Transport};
-use crate::config::Config;
+use crate::config::{Config, SmtpTls};
 use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::transport::smtp::authentication::Credentials;
@@ -25,31 +25,21 @@ pub fn message_id(key: &str, domain: &str) -> String {
 
 impl Smtp {
     pub fn from_config(c: &Config) -> Result<Smtp, String> {
-        let host = c
-            .smtp_host
-            .as_deref()
-            .map(str::trim)
-            .unwrap_or_default()
-            .to_string();
-        let from: Mailbox = c
-            .mail_from
-            .as_deref()
-            .unwrap_or_default()
-            .parse()
-            .map_err(|e| format!("CARDROOM_MAIL_FROM: {e}"))?;
+        let host = c.mail.smtp_host.clone().unwrap_or_default();
+        let from: Mailbox = c.mail.from.clone().ok_or("CARDROOM_MAIL_FROM is needed")?;
         let domain = from.email.domain().to_string();
         let tls_params =
             || TlsParameters::new(host.clone()).map_err(|e| format!("CARDROOM_SMTP_TLS: {e}"));
-        let (tls, default_port) = match c.smtp_tls.as_str() {
-            "none" => (Tls::None, 25),
-            "tls" => (Tls::Wrapper(tls_params()?), 465),
-            _ => (Tls::Required(tls_params()?), 587),
+        let tls = match c.mail.smtp_tls {
+            SmtpTls::None => Tls::None,
+            SmtpTls::Tls => Tls::Wrapper(tls_params()?),
+            SmtpTls::StartTls => Tls::Required(tls_params()?),
         };
         let mut b = SmtpTransport::builder_dangerous(host.clone())
-            .port(c.smtp_port.unwrap_or(default_port))
+            .port(c.mail.smtp_port)
             .tls(tls)
-            .timeout(Some(Duration::from_secs(c.notify_timeout_secs)));
-        if let (Some(u), Some(p)) = (c.smtp_user.as_deref(), c.smtp_password.as_deref()) {
+            .timeout(Some(Duration::from_secs(c.notify.timeout_secs)));
+        if let (Some(u), Some(p)) = (c.mail.smtp_user.as_deref(), c.mail.smtp_password.as_deref()) {
             b = b.credentials(Credentials::new(u.to_string(), p.to_string()));
         }
         Ok(Smtp {

@@ -91,9 +91,9 @@ impl Worker {
     fn backoff(&self) -> Backoff {
         let c = &self.state.config;
         Backoff {
-            base: Duration::milliseconds(c.notify_backoff_ms as i64),
-            max: Duration::milliseconds(c.notify_backoff_max_ms as i64),
-            max_attempts: c.notify_max_attempts,
+            base: Duration::milliseconds(c.notify.backoff_ms as i64),
+            max: Duration::milliseconds(c.notify.backoff_max_ms as i64),
+            max_attempts: c.notify.max_attempts,
         }
     }
 
@@ -168,11 +168,11 @@ impl Worker {
         let st = self.state.clone();
         let now = st.clock.now();
         let worker = self.id.clone();
-        let lease = Duration::seconds(st.config.notify_lease_secs as i64);
+        let lease = Duration::seconds(st.config.notify.lease_secs as i64);
         let transports = self.transports.clone();
         let links = LinkSettings {
-            public_base: st.config.public_base(),
-            day_ends: st.config.day_ends(),
+            public_base: st.config.server.public_base.clone(),
+            day_ends: st.config.room.gaming_day_ends,
         };
         st.db.clone().write_new(move |conn| {
             let transport_of = |ch: &str| transports.for_channel(ch).name();
@@ -188,7 +188,7 @@ impl Worker {
 /// straight away again while there is more to send.
 pub fn spawn(state: Env) -> Result<std::thread::JoinHandle<()>, String> {
     let worker = Worker::new(&state)?;
-    let poll = std::time::Duration::from_millis(state.config.notify_poll_ms);
+    let poll = std::time::Duration::from_millis(state.config.notify.poll_ms);
     log::info!(
         "message delivery: e-mail by {}, SMS by {}",
         worker.transports.email.name(),

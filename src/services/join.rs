@@ -66,13 +66,13 @@ pub struct Limits {
 impl Limits {
     pub fn of(c: &crate::config::Config) -> Limits {
         Limits {
-            codes_per_phone: c.join_codes_per_phone.into(),
-            codes_per_address: c.join_codes_per_address.into(),
-            codes_per_room: c.join_codes_per_room.into(),
-            entries_per_address: c.join_entries_per_address.into(),
-            entries_per_room: c.join_entries_per_room.into(),
-            sms_cost: c.join_sms_cost.into(),
-            sms_cost_cap: c.join_sms_cost_cap.into(),
+            codes_per_phone: c.join.codes_per_phone.into(),
+            codes_per_address: c.join.codes_per_address.into(),
+            codes_per_room: c.join.codes_per_room.into(),
+            entries_per_address: c.join.entries_per_address.into(),
+            entries_per_room: c.join.entries_per_room.into(),
+            sms_cost: c.join.sms_cost.into(),
+            sms_cost_cap: c.join.sms_cost_cap.into(),
         }
     }
 }

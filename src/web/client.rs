@@ -56,7 +56,7 @@ pub fn sign_in_from(
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string(),
-        address: client_ip(req, st.config.trusted_proxy_ips()).to_string(),
+        address: client_ip(req, &st.config.server.trusted_proxies).to_string(),
     }
 }
 

@@ -114,7 +114,7 @@ fn link_key(link: &str) -> Option<u128> {
 impl Limits {
     /// The limits from the validated configuration.
     pub fn new(config: &Config) -> Self {
-        let link = config.player_link_rate;
+        let link = config.room.player_link_rate;
         Limits {
             link: RateLimiter::keyed(per_minute(link)),
             link_address: RateLimiter::keyed(per_minute(link.saturating_mul(ADDRESS_FACTOR))),
@@ -184,7 +184,7 @@ where
 
 /// A new pairing code for the client of `req`, or the 429 that says how long to wait.
 pub fn pairing_code(st: &AppState, req: &HttpRequest) -> AppResult<()> {
-    let address = crate::web::client::client_ip(req, st.config.trusted_proxy_ips());
+    let address = crate::web::client::client_ip(req, &st.config.server.trusted_proxies);
     st.limits.pairing(address).map_err(|wait| {
         AppError::TooManyRequests(
             Problem::new("err-pairing-too-many").arg("seconds", retry_after_secs(wait)),
@@ -204,10 +204,9 @@ mod tests {
     use super::*;
 
     fn limits(link_rate: u32) -> Limits {
-        Limits::new(&Config {
-            player_link_rate: link_rate,
-            ..Config::default()
-        })
+        let mut config = Config::default();
+        config.room.player_link_rate = link_rate;
+        Limits::new(&config)
     }
 
     #[test]

@@ -26,7 +26,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 pub async fn scrape(req: HttpRequest, st: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    if !allowed(&req, st.config.metrics_token.as_deref()) {
+    if !allowed(&req, st.config.security.metrics_token.as_deref()) {
         return Err(AppError::Unauthorized(Problem::new("err-metrics-token")));
     }
     let stats = st.db.write_stats();

@@ -26,7 +26,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 /// The server and the tests build the same app with this.
 pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg: &mut web::ServiceConfig| {
-        let test_clock = state.config.test_clock;
+        let test_clock = state.config.server.test_clock;
         cfg.app_data(web::Data::new(state))
             .app_data(web::JsonConfig::default().limit(256 * 1024).error_handler(|e, _| {
                 use actix_web::error::JsonPayloadError as J;

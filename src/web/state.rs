@@ -145,7 +145,7 @@ impl AppState {
             (attempt, ok)
         })
         .await?;
-        let hours = self.config.session_hours;
+        let hours = self.config.server.session_hours;
         self.write(move |_, c| {
             Ok(match staff::login_record(c, now, &attempt, ok)? {
                 Ok(who) => {

@@ -99,9 +99,9 @@ async fn a_walk_in_joins_at_the_desk_kiosk_and_the_kiosk_forgets_them() {
     let tmp = tempfile::tempdir().expect("temporary directory");
     let server = browser_app()
         .tune(|c| {
-            c.kiosk_idle_secs = IDLE_SECS as u32;
+            c.room.kiosk_idle_secs = IDLE_SECS as u32;
             // The code reaches the test's "phone" (the local sink) well within the idle time.
-            c.notify_poll_ms = 200;
+            c.notify.poll_ms = 200;
         })
         .spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());

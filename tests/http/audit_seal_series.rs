@@ -43,7 +43,7 @@ async fn verify(app: &TestApp, token: &str) -> Value {
 }
 
 fn dir_of(app: &TestApp) -> PathBuf {
-    app.state.config.audit_dir_path()
+    app.state.config.audit.dir.clone()
 }
 
 fn files(dir: &Path) -> Vec<String> {
@@ -109,7 +109,7 @@ fn seal_started(app: &TestApp) -> i64 {
 /// A second server on `other`'s database and audit directory.
 async fn sharing(other: &TestApp) -> TestApp {
     let dir = dir_of(other).display().to_string();
-    TestApp::tuned(move |c| c.audit_dir = Some(dir)).await
+    TestApp::tuned(move |c| c.audit.dir = Some(dir)).await
 }
 
 #[actix_web::test]

@@ -21,7 +21,7 @@ async fn backups_are_listed_made_on_demand_and_a_failure_is_an_alert_until_one_s
     let good = dir.path().join("backups");
     let target = std::sync::Arc::new(std::sync::Mutex::new(good.clone()));
     let t = target.lock().unwrap().clone();
-    let app = TestApp::tuned(|c| c.backup_dir = Some(t.display().to_string())).await;
+    let app = TestApp::tuned(|c| c.backup.dir = Some(t.display().to_string())).await;
     let admin = app.web_login("admin", ADMIN_PW).await;
     let p = app.page("/admin/backups", &admin).await;
     assert!(p.text().contains("id=\"backup-none\""), "{}", p.text());
@@ -55,11 +55,11 @@ async fn backups_are_listed_made_on_demand_and_a_failure_is_an_alert_until_one_s
     std::fs::write(&blocker, b"x").unwrap();
     let failing = TestApp::builder()
         .like(&app)
-        .tune(|c| c.backup_dir = Some(blocker.join("sub").display().to_string()))
+        .tune(|c| c.backup.dir = Some(blocker.join("sub").display().to_string()))
         .build()
         .state;
     let r = cardroom::backup::scheduled(
-        &failing.config.database_url,
+        &failing.config.database.url,
         &blocker.join("sub"),
         5,
         chrono::Utc::now(),

@@ -562,8 +562,8 @@ async fn codes_take_five_tries_and_ten_minutes_at_most() {
 #[actix_web::test]
 async fn limits_per_phone_address_room_and_sms_cost_answer_429_with_retry_after() {
     let app = TestApp::tuned(|c| {
-        c.join_codes_per_phone = 2;
-        c.join_codes_per_address = 4;
+        c.join.codes_per_phone = 2;
+        c.join.codes_per_address = 4;
     })
     .await;
     room(&app).await;
@@ -598,8 +598,8 @@ async fn limits_per_phone_address_room_and_sms_cost_answer_429_with_retry_after(
     );
     // The SMS cost cap: one SMS of 10 cents a hour.
     let app = TestApp::tuned(|c| {
-        c.join_sms_cost = 10;
-        c.join_sms_cost_cap = 10;
+        c.join.sms_cost = 10;
+        c.join.sms_cost_cap = 10;
     })
     .await;
     room(&app).await;

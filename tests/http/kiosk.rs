@@ -587,8 +587,8 @@ async fn a_guest_joins_at_the_kiosk_and_is_told_to_register_at_the_desk() {
 #[actix_web::test]
 async fn the_kiosk_is_limited_per_phone_and_room_but_not_per_address() {
     let app = TestApp::tuned(|c| {
-        c.join_codes_per_address = 1;
-        c.join_codes_per_phone = 1;
+        c.join.codes_per_address = 1;
+        c.join.codes_per_phone = 1;
     })
     .await;
     let (_, floor, _) = room(&app).await;
@@ -657,16 +657,16 @@ async fn a_revoked_kiosk_shows_the_pairing_screen_again() {
 
 #[actix_web::test]
 async fn the_idle_time_is_a_validated_setting_given_to_the_page() {
-    let mut c = cardroom::config::Config::default();
+    let mut c = cardroom::config::Settings::default();
     for bad in [0, 1, 601] {
-        c.kiosk_idle_secs = bad;
+        c.room.kiosk_idle_secs = bad;
         assert_eq!(
             c.validate().unwrap_err().setting,
             "CARDROOM_KIOSK_IDLE_SECS",
             "{bad}"
         );
     }
-    let app = TestApp::tuned(|c| c.kiosk_idle_secs = 3).await;
+    let app = TestApp::tuned(|c| c.room.kiosk_idle_secs = 3).await;
     let (_, floor, _) = room(&app).await;
     let k = pair_kiosk(&app, &floor, "Desk").await;
     let r = k.get(&app, "/kiosk").await;

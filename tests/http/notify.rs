@@ -8,7 +8,7 @@
 
 use crate::support::*;
 use actix_web::test;
-use cardroom::config::Config;
+use cardroom::config::{Config, Settings};
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::channels::Transports;
 use cardroom::notify::link::{self, LinkError, Purpose};
@@ -38,17 +38,17 @@ impl std::ops::Deref for NApp {
 }
 
 impl NApp {
-    async fn new(tune: impl FnOnce(&mut Config)) -> NApp {
+    async fn new(tune: impl FnOnce(&mut Settings)) -> NApp {
         let app = TestApp::builder()
             .clock(ClockKind::Test)
             .notify_sink()
             .tune(|c| {
-                c.public_url = Some("https://room.example".into());
-                c.notify_backoff_ms = 1_000;
-                c.notify_backoff_max_ms = 8_000;
-                c.notify_max_attempts = 5;
-                c.notify_lease_secs = 60;
-                c.notify_timeout_secs = 5;
+                c.server.public_url = Some("https://room.example".into());
+                c.notify.backoff_ms = 1_000;
+                c.notify.backoff_max_ms = 8_000;
+                c.notify.max_attempts = 5;
+                c.notify.lease_secs = 60;
+                c.notify.timeout_secs = 5;
             })
             .tune(tune)
             .start()
@@ -433,12 +433,12 @@ impl DownPort {
     }
 }
 
-fn smtp_settings(port: u16) -> impl FnOnce(&mut Config) {
-    move |c: &mut Config| {
-        c.smtp_host = Some("127.0.0.1".into());
-        c.smtp_port = Some(port);
-        c.smtp_tls = "none".into();
-        c.mail_from = Some("Cardroom <floor@room.example>".into());
+fn smtp_settings(port: u16) -> impl FnOnce(&mut Settings) {
+    move |c: &mut Settings| {
+        c.mail.smtp_host = Some("127.0.0.1".into());
+        c.mail.smtp_port = Some(port);
+        c.mail.smtp_tls = "none".into();
+        c.mail.from = Some("Cardroom <floor@room.example>".into());
     }
 }
 
@@ -562,12 +562,12 @@ fn read_request(s: &mut std::net::TcpStream) -> Option<HttpReq> {
     })
 }
 
-fn generic_settings(url: String) -> impl FnOnce(&mut Config) {
-    move |c: &mut Config| {
-        c.sms_provider = Some("generic".into());
-        c.sms_url = Some(format!("{url}/send"));
-        c.sms_token = Some("gw-token".into());
-        c.sms_from = Some("Cardroom".into());
+fn generic_settings(url: String) -> impl FnOnce(&mut Settings) {
+    move |c: &mut Settings| {
+        c.sms.provider = Some("generic".into());
+        c.sms.url = Some(format!("{url}/send"));
+        c.sms.token = Some("gw-token".into());
+        c.sms.from = Some("Cardroom".into());
     }
 }
 
@@ -783,11 +783,11 @@ async fn sms_goes_through_a_twilio_compatible_api() {
     let gw = Gateway::start();
     let url = gw.url.clone();
     let app = NApp::new(move |c| {
-        c.sms_provider = Some("twilio".into());
-        c.sms_url = Some(url);
-        c.sms_user = Some("AC0123".into());
-        c.sms_password = Some("secret-token".into());
-        c.sms_from = Some("+15005550006".into());
+        c.sms.provider = Some("twilio".into());
+        c.sms.url = Some(url);
+        c.sms.user = Some("AC0123".into());
+        c.sms.password = Some("secret-token".into());
+        c.sms.from = Some("+15005550006".into());
     })
     .await;
     let r = room(&app).await;
@@ -1073,7 +1073,7 @@ async fn a_message_that_keeps_failing_is_shown_to_the_floor_and_can_be_retried()
     let url = gw.url.clone();
     let app = NApp::new(move |c| {
         generic_settings(url)(c);
-        c.notify_max_attempts = 2;
+        c.notify.max_attempts = 2;
     })
     .await;
     let r = room(&app).await;
@@ -1259,7 +1259,7 @@ async fn list_messages_follow_the_list_once_per_entry() {
     // The demo sink received them (a file of JSON lines), and the floor sees them sent.
     app.drain(&app.worker());
     assert!(app.outbox().iter().all(|m| m.4 == "sent"));
-    let sink = std::fs::read_to_string(app.config.sink_path()).unwrap();
+    let sink = std::fs::read_to_string(&app.config.notify.sink).unwrap();
     assert_eq!(sink.lines().count(), app.outbox().len());
     let first: Value = serde_json::from_str(sink.lines().next().unwrap()).unwrap();
     assert_eq!(first["channel"], "sms");
@@ -1354,7 +1354,7 @@ async fn the_desk_shows_the_link_as_a_qr_code_sends_it_again_and_revokes_every_l
         "{shown}"
     );
     app.drain(&app.worker());
-    let sink = std::fs::read_to_string(app.config.sink_path()).unwrap();
+    let sink = std::fs::read_to_string(&app.config.notify.sink).unwrap();
     assert!(
         sink.contains("O seu lugar na lista") && sink.contains("https://room.example/m/"),
         "{sink}"

@@ -120,7 +120,7 @@ async fn metrics_are_for_the_machine_itself_or_the_token_and_a_seat_call_moves_t
     // With a token set, the token is what counts (from anywhere), and nothing else.
     let with_token = TestApp::builder()
         .like(&app)
-        .tune(|c| c.metrics_token = Some("scrape-token-0123456789".into()))
+        .tune(|c| c.security.metrics_token = Some("scrape-token-0123456789".into()))
         .start()
         .await;
     let ask = |auth: Option<&'static str>, peer: &'static str| {

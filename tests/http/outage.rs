@@ -533,11 +533,10 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
     let url = pg
         .create_database("cardroom_pool")
         .expect("create database");
-    let config = cardroom::config::Config {
-        database_url: url.clone(),
-        pool_size: 40,
-        ..cardroom::config::Config::default()
-    };
+    let mut settings = cardroom::config::Settings::default();
+    settings.database.url = url.clone();
+    settings.database.pool_size = 40;
+    let config = settings.validate().expect("valid settings");
     // Built by hand: the test is about `build_state` refusing a pool the server cannot hold.
     let err = match cardroom::app::build_state(config) {
         Ok(_) => panic!("a pool of 40 on a server that allows 17 connections started"),
@@ -550,12 +549,11 @@ async fn a_pool_larger_than_postgresql_allows_stops_the_start_with_both_numbers(
         "{err}"
     );
     // A pool that fits starts.
-    let config = cardroom::config::Config {
-        database_url: url,
-        pool_size: 8,
-        admin_password: Some(ADMIN_PW.into()),
-        ..cardroom::config::Config::default()
-    };
+    let mut settings = cardroom::config::Settings::default();
+    settings.database.url = url;
+    settings.database.pool_size = 8;
+    settings.security.admin_password = Some(ADMIN_PW.into());
+    let config = settings.validate().expect("valid settings");
     // Built by hand, as above: `build_state` itself on a server of the test's own settings.
     assert!(cardroom::app::build_state(config).is_ok());
 }

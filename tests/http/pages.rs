@@ -561,7 +561,7 @@ async fn a_one_time_admin_password_must_be_changed_first() {
     };
     let app = TestApp::builder()
         .db(db)
-        .tune(|c| c.admin_password = None)
+        .tune(|c| c.security.admin_password = None)
         .start()
         .await;
     let call = |req| app.call_raw(req);

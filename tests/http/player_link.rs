@@ -9,7 +9,7 @@ use crate::support::*;
 use actix_web::test;
 use base64::Engine;
 use cardroom::auth::Keys;
-use cardroom::config::Config;
+use cardroom::config::Settings;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link;
 use chrono::{Duration, NaiveDate};
@@ -41,7 +41,7 @@ impl std::ops::Deref for PApp {
 }
 
 impl PApp {
-    async fn new(tune: impl FnOnce(&mut Config)) -> PApp {
+    async fn new(tune: impl FnOnce(&mut Settings)) -> PApp {
         let mut app = PApp {
             app: TestApp::builder()
                 .clock(ClockKind::Test)
@@ -474,7 +474,7 @@ async fn the_place_follows_the_floor_with_etags_and_shows_no_other_name() {
 
 #[actix_rt::test]
 async fn answers_reach_the_floor_more_time_once_and_leaving() {
-    let app = PApp::new(|c| c.call_extension_min = 7).await;
+    let app = PApp::new(|c| c.room.call_extension_min = 7).await;
     let me = app.player(0, Language::En);
     let next = app.player(1, Language::En);
     app.join(me).await;
@@ -745,7 +745,7 @@ async fn todays_summary_per_game() {
 
 #[actix_rt::test]
 async fn too_many_requests_get_a_429() {
-    let app = PApp::new(|c| c.player_link_rate = 10).await;
+    let app = PApp::new(|c| c.room.player_link_rate = 10).await;
     let me = app.player(0, Language::En);
     let other = app.player(1, Language::En);
     let token = app.token(me);
@@ -873,7 +873,7 @@ async fn a_built_page_is_served_again_until_something_is_recorded_or_ten_seconds
 /// window again: one grace per call.
 #[actix_web::test]
 async fn more_time_then_on_my_way_extends_once() {
-    let app = PApp::new(|c| c.call_extension_min = 7).await;
+    let app = PApp::new(|c| c.room.call_extension_min = 7).await;
     let me = app.player(0, Language::En);
     app.join(me).await;
     let call = app.call_next(1).await;

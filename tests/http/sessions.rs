@@ -362,7 +362,7 @@ async fn unknown_usernames_get_the_same_answers_and_a_flood_from_one_address_is_
 
 #[actix_web::test]
 async fn behind_a_trusted_proxy_the_forwarded_client_is_counted() {
-    let app = TestApp::tuned(|c| c.trusted_proxies = Some("10.9.9.9".into())).await;
+    let app = TestApp::tuned(|c| c.server.trusted_proxies = Some("10.9.9.9".into())).await;
     let via = |client: &'static str, pw: &'static str| {
         TestRequest::post()
             .uri("/api/v1/auth/login")

@@ -42,7 +42,10 @@ async fn commits_are_synchronous_full_by_default_and_normal_when_configured() {
         return;
     }
     let app = TestApp::new().await;
-    assert_eq!(app.state.config.sqlite_synchronous(), Synchronous::Full);
+    assert_eq!(
+        app.state.config.database.sqlite_synchronous,
+        Synchronous::Full
+    );
     let token = app.admin_token().await;
     let r = app
         .send_json("POST", "/api/v1/players", &token, player_json("SN000001"))
@@ -57,11 +60,11 @@ async fn commits_are_synchronous_full_by_default_and_normal_when_configured() {
     let TestApp { state, db, .. } = app;
     drop(state);
     let mut cfg = config(&db, false);
-    cfg.sqlite_synchronous = "normal".into();
+    cfg.database.sqlite_synchronous = "normal".into();
     assert!(cfg.validate().is_ok());
     let app = TestApp::builder()
         .db(db)
-        .tune(|c| c.sqlite_synchronous = "normal".into())
+        .tune(|c| c.database.sqlite_synchronous = "normal".into())
         .start()
         .await;
     let (state, db) = (&app.state, &app.db);
@@ -80,7 +83,7 @@ async fn commits_are_synchronous_full_by_default_and_normal_when_configured() {
     assert_eq!(n, 1);
 
     let mut bad = config(db, false);
-    bad.sqlite_synchronous = "off".into();
+    bad.database.sqlite_synchronous = "off".into();
     assert_eq!(
         bad.validate().unwrap_err().setting,
         "CARDROOM_SQLITE_SYNCHRONOUS"

@@ -5,7 +5,7 @@
 //! let app = TestApp::builder()
 //!     .backend(Backend::Sqlite)           // default: Backend::FromEnv
 //!     .clock(ClockKind::Test)             // default: ClockKind::System
-//!     .tune(|c: &mut Config| c.player_link_rate = 5)
+//!     .tune(|c: &mut Settings| c.room.player_link_rate = 5)
 //!     .notify_sink()                      // messages to a file of the app's own
 //!     .start()                            // in-process actix service (HTTP tests)
 //!     .await;
@@ -34,7 +34,7 @@ use actix_http::Request;
 use actix_web::body::BoxBody;
 use actix_web::dev::ServiceResponse;
 use actix_web::{test, App};
-use cardroom::config::Config;
+use cardroom::config::{Config, Settings};
 use cardroom::web::state::AppState;
 use diesel::prelude::*;
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -214,16 +214,15 @@ fn rand_suffix() -> String {
 }
 
 /// The settings every test app starts from.
-pub fn config(db: &TestDb, test_clock: bool) -> Config {
-    Config {
-        database_url: db.url.clone(),
-        admin_password: Some(ADMIN_PW.into()),
-        secret: Some(SECRET.into()),
-        test_clock,
-        pool_size: 4,
-        audit_dir: Some(db.audit.path().display().to_string()),
-        ..Config::default()
-    }
+pub fn config(db: &TestDb, test_clock: bool) -> Settings {
+    let mut c = Settings::default();
+    c.database.url = db.url.clone();
+    c.security.admin_password = Some(ADMIN_PW.into());
+    c.security.secret = Some(SECRET.into());
+    c.server.test_clock = test_clock;
+    c.database.pool_size = 4;
+    c.audit.dir = Some(db.audit.path().display().to_string());
+    c
 }
 
 // ---- the builder ------------------------------------------------------------------------
@@ -234,6 +233,8 @@ type Svc = actix_service::boxed::BoxService<Request, ServiceResponse<BoxBody>, a
 pub struct TestApp {
     pub state: AppState,
     pub(crate) svc: Svc,
+    /// The settings it started with (the server reads `state.config`, made from them).
+    pub settings: Settings,
     _sink: Option<tempfile::TempDir>,
     /// Last, so that the app is dropped before its database is.
     pub db: TestDb,
@@ -252,8 +253,8 @@ pub struct TestAppBuilder<'a> {
     /// Unset: [`ClockKind::System`], or a running app's clock (see [`Self::like`]).
     clock: Option<ClockKind>,
     /// The settings of a running app, instead of [`config`] (see [`Self::like`]).
-    settings: Option<Config>,
-    tunes: Vec<Box<dyn FnOnce(&mut Config) + 'a>>,
+    settings: Option<Settings>,
+    tunes: Vec<Box<dyn FnOnce(&mut Settings) + 'a>>,
     notify_sink: bool,
 }
 
@@ -277,7 +278,7 @@ impl TestApp {
     }
 
     /// The app with some settings changed (on a fresh database).
-    pub async fn tuned(tune: impl FnOnce(&mut Config)) -> TestApp {
+    pub async fn tuned(tune: impl FnOnce(&mut Settings)) -> TestApp {
         TestApp::builder().tune(tune).start().await
     }
 
@@ -297,10 +298,10 @@ impl TestApp {
         let TestApp {
             state,
             svc,
+            settings,
             _sink,
             db,
         } = self;
-        let settings = Config::clone(&state.config);
         drop(svc);
         drop(state);
         let mut b = TestApp::builder().db(db);
@@ -331,7 +332,7 @@ impl<'a> TestAppBuilder<'a> {
             url: other.db.url.clone(),
             audit: other.db.audit.path().to_path_buf(),
         };
-        self.settings = Some(Config::clone(&other.state.config));
+        self.settings = Some(other.settings.clone());
         self
     }
 
@@ -350,7 +351,7 @@ impl<'a> TestAppBuilder<'a> {
     }
 
     /// Changes settings (applied in order, after the clock; validated at the start).
-    pub fn tune(mut self, tune: impl FnOnce(&mut Config) + 'a) -> Self {
+    pub fn tune(mut self, tune: impl FnOnce(&mut Settings) + 'a) -> Self {
         self.tunes.push(Box::new(tune));
         self
     }
@@ -363,36 +364,41 @@ impl<'a> TestAppBuilder<'a> {
     }
 
     /// The database and the settings: the one place where both are chosen.
-    fn prepare(self, sqlite_dir: Option<&Path>) -> (Config, TestDb, Option<tempfile::TempDir>) {
+    fn prepare(
+        self,
+        sqlite_dir: Option<&Path>,
+    ) -> (Settings, Config, TestDb, Option<tempfile::TempDir>) {
         let db = match self.db {
             DbSource::Choose(backend) => TestDb::new(&backend, sqlite_dir),
             DbSource::Given(db) => db,
             DbSource::Shared { url, audit } => TestDb::shared(&url, &audit),
         };
-        let tuned = !self.tunes.is_empty() || self.notify_sink;
         let mut c = self.settings.unwrap_or_else(|| config(&db, false));
         if let Some(clock) = self.clock {
-            c.test_clock = clock == ClockKind::Test;
+            c.server.test_clock = clock == ClockKind::Test;
         }
         let sink = self.notify_sink.then(|| {
             let sink = tempfile::tempdir().expect("temp dir");
-            c.notify_sink = Some(sink.path().join("messages.log").display().to_string());
+            c.notify.sink = Some(sink.path().join("messages.log").display().to_string());
             sink
         });
         for tune in self.tunes {
             tune(&mut c);
         }
-        if tuned {
-            c.validate().expect("valid settings");
-        }
-        (c, db, sink)
+        let config = c.validate().expect("valid settings");
+        (c, config, db, sink)
     }
 
     /// The app's state on its database, not yet answering requests.
     pub fn build(self) -> BuiltApp {
-        let (config, db, sink) = self.prepare(None);
+        let (settings, config, db, sink) = self.prepare(None);
         let state = cardroom::app::build_state(config).expect("app state");
-        BuiltApp { state, db, sink }
+        BuiltApp {
+            state,
+            settings,
+            db,
+            sink,
+        }
     }
 
     /// The app as an in-process test service (what the HTTP tests call).
@@ -413,15 +419,15 @@ impl<'a> TestAppBuilder<'a> {
     /// `GET /healthz` answers 200 (up to 30 s). A port taken between choosing and binding
     /// it makes the server exit early: then another port is tried (three attempts).
     pub fn spawn_binary(self, bin: &str, dir: &Path, args: &[&str]) -> Server {
-        let (mut config, db, sink) = self.prepare(Some(dir));
-        if config.workers.is_none() {
-            config.workers = Some(2);
+        let (mut config, _, db, sink) = self.prepare(Some(dir));
+        if config.server.workers.is_none() {
+            config.server.workers = Some(2);
         }
         let mut last_problem = String::new();
         for attempt in 1..=3 {
             let port = free_port();
             let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-            config.bind = addr.to_string();
+            config.server.bind = addr.to_string();
             let mut cmd = Command::new(bin);
             cmd.arg("serve")
                 .args(args)
@@ -470,22 +476,28 @@ impl<'a> TestAppBuilder<'a> {
 }
 
 /// The settings that differ from the server's defaults, as the `CARDROOM_*` variables
-/// `Config::load` reads.
-fn settings_as_env(c: &Config) -> Vec<(String, String)> {
-    let (serde_json::Value::Object(ours), serde_json::Value::Object(defaults)) = (
+/// `Config::load` reads (each file key under its variable's name, see `config::SETTINGS`).
+fn settings_as_env(c: &Settings) -> Vec<(String, String)> {
+    let (ours, defaults) = (
         serde_json::to_value(c).expect("settings as JSON"),
-        serde_json::to_value(Config::default()).expect("settings as JSON"),
-    ) else {
-        panic!("settings are a JSON object");
-    };
-    ours.into_iter()
-        .filter(|(k, v)| !v.is_null() && defaults.get(k) != Some(v))
-        .map(|(k, v)| {
+        serde_json::to_value(Settings::default()).expect("settings as JSON"),
+    );
+    let sections = ours.as_object().expect("settings are a JSON object");
+    sections
+        .iter()
+        .flat_map(|(section, values)| {
+            let values = values.as_object().expect("a section is a JSON object");
+            values.iter().map(move |(k, v)| (section, k, v))
+        })
+        .filter(|(section, k, v)| !v.is_null() && defaults[section.as_str()].get(k) != Some(v))
+        .map(|(section, k, v)| {
             let value = match v {
-                serde_json::Value::String(s) => s,
+                serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            (format!("CARDROOM_{}", k.to_ascii_uppercase()), value)
+            let key = format!("{section}.{k}");
+            let var = cardroom::config::env_name(&key).expect("every setting has a variable");
+            (var, value)
         })
         .collect()
 }
@@ -495,6 +507,8 @@ fn settings_as_env(c: &Config) -> Vec<(String, String)> {
 /// The app's state on its database, before it serves (see [`TestAppBuilder::build`]).
 pub struct BuiltApp {
     pub state: AppState,
+    /// The settings `state.config` was made from.
+    pub settings: Settings,
     sink: Option<tempfile::TempDir>,
     /// Last, so that the app is dropped before its database is.
     pub db: TestDb,
@@ -503,12 +517,18 @@ pub struct BuiltApp {
 impl BuiltApp {
     /// The in-process test service.
     pub async fn start(self) -> TestApp {
-        let BuiltApp { state, sink, db } = self;
+        let BuiltApp {
+            state,
+            settings,
+            sink,
+            db,
+        } = self;
         let svc =
             test::init_service(App::new().configure(cardroom::web::configure(state.clone()))).await;
         TestApp {
             state,
             svc: actix_service::boxed::service(svc),
+            settings,
             _sink: sink,
             db,
         }
@@ -519,10 +539,12 @@ impl BuiltApp {
     /// returns once it answers `/healthz` (or after 10 s).
     pub fn serve(self) -> ServedApp {
         use actix_web::HttpServer;
-        let BuiltApp { state, sink, db } = self;
+        let BuiltApp {
+            state, sink, db, ..
+        } = self;
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local addr");
-        let workers = state.config.workers.unwrap_or(2);
+        let workers = state.config.server.workers.unwrap_or(2);
         let (tx, rx) = std::sync::mpsc::channel();
         let served = state.clone();
         std::thread::Builder::new()

@@ -74,7 +74,7 @@ pub async fn login(
         TokenKind::Api,
         &session.id,
         now,
-        st.config.session_hours,
+        st.config.server.session_hours,
     );
     Ok(web::Json(LoginResponse {
         token,

@@ -375,7 +375,7 @@ fn number(v: &Option<String>, field: &str) -> Result<Option<i64>, FieldError> {
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 pub fn day_start(st: &AppState) -> NaiveTime {
-    st.config.day_ends()
+    st.config.room.gaming_day_ends
 }
 
 impl LogQuery {

@@ -53,7 +53,13 @@ async fn page(
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let postgres = st.db.backend == crate::db::Backend::Postgres;
-    let dir = st.config.backup_dir.clone().filter(|_| !postgres);
+    let dir = st
+        .config
+        .backup
+        .dir
+        .as_ref()
+        .map(|d| d.display().to_string())
+        .filter(|_| !postgres);
     let files = match &dir {
         Some(d) => {
             let d = std::path::PathBuf::from(d);
@@ -72,8 +78,8 @@ async fn page(
         &Page {
             c,
             dir,
-            every_min: st.config.backup_every_min,
-            keep: st.config.backup_keep,
+            every_min: st.config.backup.every_min,
+            keep: st.config.backup.keep,
             postgres,
             files,
             failing,
@@ -92,16 +98,17 @@ async fn now(
 ) -> AppResult<HttpResponse> {
     if let Some(dir) = st
         .config
-        .backup_dir
+        .backup
+        .dir
         .clone()
         .filter(|_| st.db.backend == crate::db::Backend::Sqlite)
     {
         let st2 = st.clone();
         web::block(move || {
             let _ = crate::backup::scheduled(
-                &st2.config.database_url,
+                &st2.config.database.url,
                 std::path::Path::new(&dir),
-                st2.config.backup_keep as usize,
+                st2.config.backup.keep as usize,
                 chrono::Utc::now(),
                 &st2.backups,
             );

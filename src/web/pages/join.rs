@@ -52,7 +52,7 @@ pub fn player_link_cookie(st: &AppState, token: &str) -> Cookie<'static> {
         .path("/join/here")
         .http_only(true)
         .same_site(SameSite::Lax)
-        .secure(st.config.secure_cookies)
+        .secure(st.config.server.secure_cookies)
         .max_age(CookieDuration::hours(24))
         .finish()
 }
@@ -96,7 +96,7 @@ fn with_prelogin(mut res: HttpResponse, st: &AppState, token: String, fresh: boo
             .path("/")
             .http_only(true)
             .same_site(SameSite::Strict)
-            .secure(st.config.secure_cookies)
+            .secure(st.config.server.secure_cookies)
             .finish();
         res.add_cookie(&c).ok();
     }
@@ -219,7 +219,8 @@ async fn join_submit(
     let now = st.clock.now();
     let key = join_key(&st);
     let limits = Limits::of(&st.config);
-    let address = crate::web::client::client_ip(&req, st.config.trusted_proxy_ips()).to_string();
+    let address =
+        crate::web::client::client_ip(&req, &st.config.server.trusted_proxies).to_string();
     let code = {
         use rand::Rng;
         rj::code_from(rand::rng().random_range(0..1_000_000))
@@ -265,7 +266,10 @@ async fn join_submit(
 /// `GET /join/qr.svg`: the QR code of the join page's absolute address, for the lobby's
 /// screen (an image: the pages' CSP allows no inline content).
 async fn join_qr(st: web::Data<AppState>) -> HttpResponse {
-    let url = format!("{}/join", st.config.public_base().trim_end_matches('/'));
+    let url = format!(
+        "{}/join",
+        st.config.server.public_base.trim_end_matches('/')
+    );
     match qrcode::QrCode::new(url.as_bytes()) {
         Ok(code) => HttpResponse::Ok()
             .content_type("image/svg+xml")
@@ -282,7 +286,7 @@ async fn join_qr(st: web::Data<AppState>) -> HttpResponse {
 
 /// The join page's short address as the lobby prints it (without the scheme).
 pub fn short_join_address(st: &AppState) -> String {
-    let base = st.config.public_base();
+    let base = st.config.server.public_base.clone();
     let host = base
         .trim_start_matches("https://")
         .trim_start_matches("http://")
@@ -402,7 +406,7 @@ async fn code_submit(
     let now = st.clock.now();
     let key = join_key(&st);
     let t = token.clone();
-    let day_ends = st.config.day_ends();
+    let day_ends = st.config.room.gaming_day_ends;
     let r = st
         .write(move |st, conn| {
             let room = crate::services::room::get(conn)?;
@@ -496,7 +500,7 @@ async fn desk_qr(
     let token = rj::desk_token(&join_key(&st), c.now);
     let address = format!(
         "{}/join/here/{token}",
-        st.config.public_base().trim_end_matches('/')
+        st.config.server.public_base.trim_end_matches('/')
     );
     render(
         StatusCode::OK,

@@ -259,7 +259,7 @@ async fn page(
     Ok(KioskPage {
         phone_code: crate::domain::player::phone_region_of_zone(room.tz.name()).map(|r| r.code),
         lang: lang.map(|l| l.as_str()),
-        idle_secs: st.config.kiosk_idle_secs,
+        idle_secs: st.config.room.kiosk_idle_secs,
         c,
         step,
         v,

@@ -207,7 +207,7 @@ async fn login_page(
     };
     let mut res = render(StatusCode::OK, &page)?;
     if fresh {
-        res.add_cookie(&prelogin_cookie(token, st.config.secure_cookies))
+        res.add_cookie(&prelogin_cookie(token, st.config.server.secure_cookies))
             .ok();
     }
     // Whoever comes to sign in starts afresh: an old session cookie (ended by a password or
@@ -232,8 +232,8 @@ pub fn session_cookie(st: &AppState, token: String) -> Cookie<'static> {
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
-        .secure(st.config.secure_cookies)
-        .max_age(CookieDuration::hours(st.config.session_hours as i64))
+        .secure(st.config.server.secure_cookies)
+        .max_age(CookieDuration::hours(st.config.server.session_hours as i64))
         .finish()
 }
 
@@ -257,7 +257,7 @@ async fn login_submit(
                 TokenKind::Web,
                 &session.id,
                 now,
-                st.config.session_hours,
+                st.config.server.session_hours,
             );
             // Where they were going, else where their work is (the floor's board, the
             // dealer's tablet, the cashier's custody).
@@ -435,7 +435,7 @@ async fn password_submit(
     let me = who.0.staff.clone();
     let change = form.0;
     let from = crate::web::client::sign_in_from(&req, &st, SessionKind::Web);
-    let hours = st.config.session_hours;
+    let hours = st.config.server.session_hours;
     match st
         .write(move |_, c| {
             let updated = services::staff::change_password(c, now, &me, &change)?;
@@ -461,7 +461,7 @@ async fn password_submit(
                 TokenKind::Web,
                 &session.id,
                 now,
-                st.config.session_hours,
+                st.config.server.session_hours,
             );
             let authed = Authed {
                 staff: updated,

@@ -70,8 +70,8 @@ async fn short_link(
         return refused(&st, &req, LinkError::Forged);
     };
     let links = crate::notify::messages::LinkSettings {
-        public_base: st.config.public_base(),
-        day_ends: st.config.day_ends(),
+        public_base: st.config.server.public_base.clone(),
+        day_ends: st.config.room.gaming_day_ends,
     };
     let found = st
         .run(move |st, c| {
@@ -114,7 +114,7 @@ async fn short_link(
 fn client_ip(req: &ServiceRequest) -> IpAddr {
     let trusted = req
         .app_data::<web::Data<AppState>>()
-        .map(|s| s.config.trusted_proxy_ips())
+        .map(|s| s.config.server.trusted_proxies.as_slice())
         .unwrap_or_default();
     crate::web::client::client_ip(req.request(), trusted)
 }
@@ -432,7 +432,7 @@ async fn load(
     if let Err(e) = link::verify_signature(&st.keys, token, Purpose::PlayerPage, now) {
         return Ok(Err(e));
     }
-    let day_ends = st.config.day_ends();
+    let day_ends = st.config.room.gaming_day_ends;
     let t = token.to_string();
     let found = st
         .run(move |s, c| {
@@ -465,7 +465,7 @@ async fn load(
         c: &c,
         v: &view,
         token,
-        extension_min: st.config.call_extension_min,
+        extension_min: st.config.room.call_extension_min,
     }
     .render()
     .map_err(|e| AppError::internal_from("template", e))?;
@@ -665,7 +665,7 @@ async fn on_my_way(
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, s| {
         // The seat is held for the room's grace (once per call), as for "more time".
-        let grace = Duration::minutes(s.config.call_extension_min as i64);
+        let grace = Duration::minutes(s.config.room.call_extension_min as i64);
         player_page::answer_call(c, now, player, call, Answer::OnMyWay, grace).map(|_| ())
     })
     .await
@@ -679,7 +679,7 @@ async fn more_time(
 ) -> HttpResponse {
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, s| {
-        let ext = Duration::minutes(s.config.call_extension_min as i64);
+        let ext = Duration::minutes(s.config.room.call_extension_min as i64);
         player_page::answer_call(c, now, player, call, Answer::MoreTime, ext).map(|_| ())
     })
     .await

@@ -985,7 +985,7 @@ async fn link_page(
     let c = ctx(&req, &st, &who.0).await?;
     let now = c.now;
     let actor = services::staff::actor(&who.0.staff);
-    let day_ends = st.config.day_ends();
+    let day_ends = st.config.room.gaming_day_ends;
     let (p, token, expires) = st
         .write(move |st, conn| {
             let p = svc::get(conn, id)?;
@@ -1005,7 +1005,7 @@ async fn link_page(
             Ok((p, token, expires))
         })
         .await?;
-    let url = crate::notify::link::url(&st.config.public_base(), &token);
+    let url = crate::notify::link::url(&st.config.server.public_base, &token);
     let qr = super::tablet::qr_data_url(&url);
     super::render(
         actix_web::http::StatusCode::OK,

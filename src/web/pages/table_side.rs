@@ -720,7 +720,7 @@ async fn second_staff(
     if username.trim().is_empty() {
         return Ok(services::staff::actor(&who.staff));
     }
-    let address = crate::web::client::client_ip(req, st.config.trusted_proxy_ips()).to_string();
+    let address = crate::web::client::client_ip(req, &st.config.server.trusted_proxies).to_string();
     let staff = st
         .check_credentials(username.to_string(), password.to_string(), address)
         .await??;

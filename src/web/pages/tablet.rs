@@ -51,7 +51,7 @@ pub(crate) fn device_cookie(st: &AppState, token: String) -> Cookie<'static> {
         .path("/")
         .http_only(true)
         .same_site(SameSite::Lax)
-        .secure(st.config.secure_cookies)
+        .secure(st.config.server.secure_cookies)
         .max_age(CookieDuration::hours(DEVICE_HOURS as i64))
         .finish()
 }
@@ -273,7 +273,7 @@ async fn pairing_page(req: &HttpRequest, st: &AppState) -> AppResult<HttpRespons
             .path("/tablet")
             .http_only(true)
             .same_site(SameSite::Strict)
-            .secure(st.config.secure_cookies)
+            .secure(st.config.server.secure_cookies)
             .max_age(CookieDuration::minutes(tablets::CODE_VALID_MIN))
             .finish();
         res.add_cookie(&cookie).ok();

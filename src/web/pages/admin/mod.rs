@@ -114,7 +114,7 @@ fn saved_redirect(st: &AppState, to: &str) -> HttpResponse {
         .path("/admin")
         .http_only(true)
         .same_site(SameSite::Strict)
-        .secure(st.config.secure_cookies)
+        .secure(st.config.server.secure_cookies)
         .max_age(CookieDuration::seconds(60))
         .finish();
     res.add_cookie(&cookie).ok();
@@ -138,7 +138,7 @@ fn show<T: Template>(
     if saved {
         let mut gone = Cookie::build(SAVED_COOKIE, "")
             .path("/admin")
-            .secure(st.config.secure_cookies)
+            .secure(st.config.server.secure_cookies)
             .finish();
         gone.make_removal();
         res.add_cookie(&gone).ok();

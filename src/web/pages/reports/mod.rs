@@ -90,7 +90,7 @@ fn id_param(v: &Option<String>, param: &str, key: &'static str) -> AppResult<Opt
 
 /// The gaming day's cut-over (`CARDROOM_GAMING_DAY_ENDS`, validated at start).
 fn day_start(st: &AppState) -> NaiveTime {
-    st.config.day_ends()
+    st.config.room.gaming_day_ends
 }
 
 /// Reads the query and builds the report (one service call, for the page, the CSV and the
