@@ -7,6 +7,7 @@ pub mod conditions;
 mod connection;
 pub mod floor_writes;
 pub mod idempotency;
+mod ids;
 pub mod models;
 mod postgres;
 pub mod schema;

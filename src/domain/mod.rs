@@ -16,6 +16,7 @@ pub mod eligibility;
 pub mod enums;
 pub mod error;
 pub mod game;
+pub mod ids;
 pub mod kiosk;
 pub mod limits;
 pub mod login_throttle;
