@@ -1,8 +1,7 @@
 //! A change taking effect: at the dealer's "new hand" tap, or by the scheduler at a table
 //! that records no hands.
 
-use super::changes::records_hands;
-use super::current::{change, in_play, pending, pending_of, to_of};
+use super::current::{change, in_play, pending, pending_of, records_hands, to_of};
 use super::store::{push, set_table_limits};
 use crate::db::audit::{self};
 use crate::db::models::{LimitChangeRow, TableRow};

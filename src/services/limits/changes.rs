@@ -1,11 +1,11 @@
 //! The floor's change (BSOP 34): proposed, announced at the table (PT-2007 22), or cancelled.
 
 use super::apply::apply;
-use super::current::{change, fit_of, in_play, of, of_game, pending, pending_of};
+use super::current::{change, fit_of, in_play, of, of_game, pending, pending_of, records_hands};
 use super::store::{insert, new_row, push};
 use crate::db::audit::{self};
 use crate::db::models::{LimitChangeRow, TableRow};
-use crate::db::schema::{hands, limit_changes, seatings};
+use crate::db::schema::{limit_changes, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::limits::{check_effective, check_limits, takes_effect, Effective, Limits};
 use crate::domain::refusal::{LimitRefusal, TableRefusal};
@@ -117,17 +117,6 @@ fn pending_change(conn: &mut DbConn, id: i64, at_table: Option<i64>) -> AppResul
         .into());
     }
     Ok(c)
-}
-
-/// Whether the dealer records hands at this table (a "new hand" tap since it opened).
-pub(super) fn records_hands(conn: &mut DbConn, t: &TableRow) -> AppResult<bool> {
-    let since = t.opened_at.unwrap_or(t.created_at);
-    let n: i64 = crate::native!(conn, |dbc| hands::table
-        .filter(hands::table_id.eq(t.id))
-        .filter(hands::at.ge(since))
-        .count()
-        .get_result(dbc))?;
-    Ok(n > 0)
 }
 
 /// The dealer confirms the change was announced to the players at the table (PT-2007 22's

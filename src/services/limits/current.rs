@@ -2,7 +2,7 @@
 //! and the pending changes.
 
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
-use crate::db::schema::{card_tables, games, limit_changes};
+use crate::db::schema::{card_tables, games, hands, limit_changes};
 use crate::db::DbConn;
 use crate::domain::cagnotte::SessionBase;
 use crate::domain::game::Variant;
@@ -121,4 +121,15 @@ pub fn all_pending(conn: &mut DbConn) -> AppResult<HashMap<i64, LimitChangeRow>>
         .select(LimitChangeRow::as_select())
         .load(dbc))?;
     Ok(rows.into_iter().map(|c| (c.table_id, c)).collect())
+}
+
+/// Whether the dealer records hands at this table (a "new hand" tap since it opened).
+pub(super) fn records_hands(conn: &mut DbConn, t: &TableRow) -> AppResult<bool> {
+    let since = t.opened_at.unwrap_or(t.created_at);
+    let n: i64 = crate::native!(conn, |dbc| hands::table
+        .filter(hands::table_id.eq(t.id))
+        .filter(hands::at.ge(since))
+        .count()
+        .get_result(dbc))?;
+    Ok(n > 0)
 }
