@@ -15,6 +15,14 @@ use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
 
+/// A staff member as the audit trail names them.
+pub fn actor(s: &StaffRow) -> Actor {
+    Actor {
+        id: Some(s.id),
+        name: s.username.clone(),
+    }
+}
+
 /// Where a session is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionKind {
@@ -100,7 +108,7 @@ pub fn open(
     audit::record::<(), _>(
         conn,
         now,
-        &super::staff::actor(who),
+        &actor(who),
         "staff.sign_in",
         "staff",
         Some(who.id),

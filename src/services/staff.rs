@@ -1,5 +1,6 @@
 //! Staff accounts, sign-in with throttling, password changes.
 
+pub use super::sessions::actor;
 use super::sessions::EndReason;
 use crate::auth::{hash_password, random_token, verify_password};
 use crate::db::audit::{self, Actor};
@@ -29,13 +30,6 @@ pub fn list(conn: &mut DbConn) -> AppResult<Vec<StaffRow>> {
         .order((staff::active.desc(), staff::username.asc()))
         .select(StaffRow::as_select())
         .load(conn)?)
-}
-
-pub fn actor(s: &StaffRow) -> Actor {
-    Actor {
-        id: Some(s.id),
-        name: s.username.clone(),
-    }
 }
 
 /// What the first start did about the admin account.

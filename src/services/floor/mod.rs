@@ -60,20 +60,30 @@ macro_rules! table_in_play {
 }
 
 mod board;
+mod calling;
 mod calls;
 mod holds;
+mod leave;
 mod lists;
+mod moves;
 mod must_move;
+mod player_checks;
 mod seat_changes;
+mod seat_checks;
 mod seating;
 mod table_rules;
 mod transfer;
 pub use board::*;
+pub use calling::*;
 pub use calls::*;
 pub use holds::*;
+pub use leave::*;
 pub use lists::*;
+pub use moves::*;
 pub use must_move::*;
+use player_checks::*;
 pub use seat_changes::*;
+use seat_checks::*;
 pub use seating::*;
 pub use table_rules::*;
 pub use transfer::*;

@@ -2,10 +2,10 @@
 //! waits (median, 90th percentile), the lists' lengths over time, and the no-shows.
 
 use super::buckets::{add, Acc, Buckets};
-use super::build::{Scope, Span};
 use super::figures::WaitLine;
 use super::intervals::{median, percentile};
 use super::rows;
+use super::scope::{Scope, Span};
 use crate::db::DbConn;
 use crate::error::AppResult;
 use std::collections::{BTreeMap, HashSet};

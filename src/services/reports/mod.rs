@@ -15,6 +15,7 @@ mod period;
 mod play;
 mod players;
 mod rows;
+mod scope;
 mod takings;
 
 pub use build::build;

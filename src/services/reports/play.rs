@@ -2,10 +2,10 @@
 //! time and capacity, and the hours per limit (PT-2007 22).
 
 use super::buckets::Acc;
-use super::build::{Scope, Span};
 use super::figures::LimitLine;
 use super::intervals::{spread, union};
 use super::rows;
+use super::scope::{Scope, Span};
 use crate::db::DbConn;
 use crate::domain::limits::Limits;
 use crate::error::AppResult;

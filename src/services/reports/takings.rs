@@ -2,8 +2,8 @@
 //! (cagnotte dues, rake, drop boxes, commissions), the tips, and the special hands' pots.
 
 use super::buckets::{add, add_in, group_hands, Acc, Buckets};
-use super::build::{Scope, Span};
 use super::rows;
+use super::scope::{Scope, Span};
 use crate::db::DbConn;
 use crate::domain::money;
 use crate::error::AppResult;

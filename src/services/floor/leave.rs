@@ -1,0 +1,198 @@
+//! A player leaving their seat (the next player can then be called).
+
+use super::*;
+use crate::domain::refusal::SeatRefusal;
+use crate::domain::states::CallSource;
+use crate::services::Act;
+
+/// A player leaves their seat (the next player can then be called).
+pub fn leave(conn: &mut DbConn, act: &Act, seating_id: i64, reason: &str) -> AppResult<SeatingRow> {
+    let (now, actor) = (act.now, &act.actor);
+    // The seating, its table, how many sit there, and whether the player has an open call or
+    // seat-change request anywhere, in one statement (statements per leave; what
+    // ends with the seating is read only when there is some).
+    let (s, t, seated, calls_open, changes_open): (SeatingRow, TableRow, Option<i64>, bool, bool) =
+        crate::native!(conn, |dbc| {
+            use diesel::dsl::exists;
+            // The subqueries read `seatings` under names of their own.
+            diesel::alias!(seatings as leaving: Leaving, seatings as sitting: Sitting);
+            let this = || leaving.filter(leaving.field(seatings::id).eq(seating_id));
+            seatings::table
+                .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
+                .filter(seatings::id.eq(seating_id))
+                .select((
+                    SeatingRow::as_select(),
+                    TableRow::as_select(),
+                    sitting
+                        .filter(
+                            sitting
+                                .field(seatings::table_id)
+                                .eq_any(this().select(leaving.field(seatings::table_id))),
+                        )
+                        .filter(sitting.field(seatings::left_at).is_null())
+                        .count()
+                        .single_value(),
+                    exists(
+                        seat_calls::table
+                            .filter(
+                                seat_calls::player_id
+                                    .eq_any(this().select(leaving.field(seatings::player_id))),
+                            )
+                            .filter(call_open!()),
+                    ),
+                    exists(
+                        seat_change_requests::table
+                            .filter(
+                                seat_change_requests::player_id
+                                    .eq_any(this().select(leaving.field(seatings::player_id))),
+                            )
+                            .filter(crate::db::conditions::SeatChangeOpen),
+                    ),
+                ))
+                .first(dbc)
+        })?;
+    if s.left_at.is_some() {
+        return Err(SeatRefusal::AlreadyLeft.into());
+    }
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(seating_id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(SeatRefusal::AlreadyLeft.into());
+    }
+    // The row as the update left it (no second read; `now` is already truncated
+    // to what both databases store).
+    let after = SeatingRow {
+        left_at: Some(now.naive_utc()),
+        left_reason: Some(reason.to_string()),
+        ..s.clone()
+    };
+    // A seat-change request only makes sense while seated at that table, and a must-move
+    // call while seated at the must-move table: both end with the seating (the player's
+    // open calls of either kind read in one statement).
+    if changes_open {
+        end_seat_change_requests(conn, now, s.player_id, s.table_id)?;
+    }
+    if calls_open {
+        let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+            .filter(seat_calls::player_id.eq(s.player_id))
+            .filter(
+                seat_calls::source
+                    .eq(CallSource::MustMove)
+                    .or(seat_calls::source
+                        .eq(CallSource::SeatChange)
+                        .and(seat_calls::table_id.eq(s.table_id)))
+            )
+            .filter(call_open!())
+            .order(seat_calls::id)
+            .select(SeatCallRow::as_select())
+            .load(dbc))?;
+        cancel_call_rows(conn, act, calls)?;
+    }
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.leave",
+        "player",
+        Some(s.player_id),
+        Some(&s),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(s.table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
+    )?;
+    // The table's players: those counted above but the one who left (a player moved out of
+    // the extra seat stays).
+    let t = remove_extra_seat(conn, act, t, s.seat_no)?;
+    let seated = (seated.unwrap_or(0) as usize).saturating_sub(1);
+    apply_table_rules_counted(conn, act, &t, seated)?;
+    Ok(after)
+}
+
+/// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
+/// leaves: the player in the extra seat takes the freed seat (or, if they are the one
+/// leaving, the extra seat simply goes). Answers the table's row as it is afterwards.
+fn remove_extra_seat(
+    conn: &mut DbConn,
+    act: &Act,
+    t: TableRow,
+    freed_seat: i32,
+) -> AppResult<TableRow> {
+    let (now, actor) = (act.now, &act.actor);
+    if !t.extra_seat {
+        return Ok(t);
+    }
+    let table_id = t.id;
+    let extra_no = t.seats + 1;
+    if freed_seat != extra_no {
+        let extra: Option<SeatingRow> = crate::native!(conn, |dbc| seatings::table
+            .filter(seatings::table_id.eq(table_id))
+            .filter(seatings::seat_no.eq(extra_no))
+            .filter(seatings::left_at.is_null())
+            .select(SeatingRow::as_select())
+            .first(dbc))
+        .optional()?;
+        if let Some(x) = extra {
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::update(seatings::table.find(x.id))
+                    .set(seatings::seat_no.eq(freed_seat))
+                    .returning(seatings::id)
+            )
+            .changed(dbc))?;
+            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table
+                .find(x.id)
+                .select(SeatingRow::as_select())
+                .first(dbc))?;
+            audit::record(
+                conn,
+                now,
+                actor,
+                "seat.extra_removed",
+                "player",
+                Some(x.player_id),
+                Some(&x),
+                Some(&moved),
+            )?;
+            emit(
+                conn,
+                now,
+                Some(table_id),
+                "seat.moved",
+                &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }),
+            )?;
+        }
+    }
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set(card_tables::extra_seat.eq(false))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
+    let after = table(conn, table_id)?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "table.extra_seat_removed",
+        "table",
+        Some(table_id),
+        Some(&t),
+        Some(&after),
+    )?;
+    Ok(after)
+}
