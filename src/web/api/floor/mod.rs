@@ -22,7 +22,6 @@ pub use tables::*;
 
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-// The route macros: utoipa reads the path and method from them (a bare name).
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::ToSchema;

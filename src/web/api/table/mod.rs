@@ -20,7 +20,6 @@ pub use leaving::*;
 pub use requests::*;
 pub use view::*;
 
-// The route macros: utoipa reads the path and method from them (a bare name).
 use chrono::{DateTime, Utc};
 use utoipa_actix_web::service_config::ServiceConfig;
 

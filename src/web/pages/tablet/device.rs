@@ -8,7 +8,7 @@ use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::HttpRequest;
 
-pub const DEVICE_COOKIE: &str = "cr_device";
+pub use crate::web::cookies::DEVICE_COOKIE;
 
 pub(super) const PAIRING_COOKIE: &str = "cr_pairing";
 
