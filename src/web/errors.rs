@@ -278,7 +278,7 @@ fn url_path_if_same_site(referer: &str, host: &str) -> Option<String> {
         .strip_prefix("http://")
         .or_else(|| referer.strip_prefix("https://"))?;
     let (h, path) = rest.split_once('/').unwrap_or((rest, ""));
-    (h == host).then(|| crate::web::pages::safe_next(Some(&format!("/{path}"))))
+    (h == host).then(|| crate::web::paths::safe_next(Some(&format!("/{path}"))))
 }
 
 fn urlencode(s: &str) -> String {

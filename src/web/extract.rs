@@ -142,7 +142,7 @@ async fn dealer_scope(req: &HttpRequest, a: &Authed) -> Result<(), AppError> {
     let st = state(req);
     let now = st.clock.now();
     let device = req
-        .cookie(crate::web::pages::tablet::DEVICE_COOKIE)
+        .cookie(crate::web::cookies::DEVICE_COOKIE)
         .and_then(|c| auth::verify(&st.keys, c.value(), TokenKind::Device, now).ok());
     let staff = a.staff.clone();
     st.run(move |_, c| {

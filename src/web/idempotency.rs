@@ -422,7 +422,7 @@ async fn scope(req: &ServiceRequest) -> Scope {
     }
     let st = super::extract::state(r);
     let now = st.clock.now();
-    if let Some(c) = req.cookie(super::pages::tablet::DEVICE_COOKIE) {
+    if let Some(c) = req.cookie(super::cookies::DEVICE_COOKIE) {
         if let Ok(d) = verify(&st.keys, c.value(), TokenKind::Device, now) {
             return Scope::Of(format!("tablet:{}", d.sub));
         }

@@ -3,6 +3,7 @@
 pub mod api;
 pub mod assets;
 pub mod client;
+pub mod cookies;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
@@ -12,6 +13,7 @@ pub mod limits;
 pub mod metrics;
 pub mod openapi;
 pub mod pages;
+pub mod paths;
 pub mod request_id;
 pub mod state;
 pub mod stream;

@@ -27,6 +27,7 @@ use crate::domain::player::Language;
 use crate::error::{AppError, AppResult};
 use crate::services;
 use crate::services::sessions::{self, EndReason, SessionKind};
+pub use crate::web::paths::safe_next;
 use crate::web::state::AppState;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::http::{header, StatusCode};
@@ -129,21 +130,6 @@ pub async fn ctx(req: &HttpRequest, st: &AppState, a: &Authed) -> AppResult<Ctx>
         }
     }
     Ok(c)
-}
-
-/// Only same-site paths are accepted as a place to go back to.
-pub fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n)
-            if n.starts_with('/')
-                && !n.starts_with("//")
-                && !n.chars().any(|c| c.is_control() || c == '\\')
-                && n.len() < 512 =>
-        {
-            n.to_string()
-        }
-        _ => "/".to_string(),
-    }
 }
 
 #[derive(Template, WebTemplate)]

@@ -1,0 +1,148 @@
+//! The incident log as a CSV file in the reader's conventions, and a ruling's lines in words.
+
+use super::log::{filled, LogQuery};
+use crate::domain::player::Language;
+use crate::error::AppResult;
+use crate::i18n::I18n;
+use crate::services::room::Room;
+use crate::services::rulings::{self as svc, RulingLine};
+use actix_web::http::header;
+use actix_web::HttpResponse;
+
+/// The incident log as a CSV file in `lang` (the reader's language) and its spreadsheet
+/// conventions (separator, decimal mark, UTF-8 with its byte order mark): one line per
+/// ruling, times in the room's zone, amounts in major units of its currency.
+pub fn log_csv(
+    i18n: &I18n,
+    lang: Language,
+    room: &Room,
+    lines: &[RulingLine],
+) -> AppResult<Vec<u8>> {
+    let t = |k: &str| i18n.t(lang, k);
+    let cur = room.currency.as_str();
+    let money = |v: i64| crate::web::pages::reports::csv_money(v, cur, lang);
+    let headers: Vec<String> = [
+        "ruling-col-id",
+        "ruling-col-asked-at",
+        "ruling-col-table",
+        "ruling-col-game",
+        "ruling-col-hand",
+        "ruling-col-seats",
+        "ruling-col-players",
+        "ruling-col-note",
+        "ruling-col-asked-by",
+        "ruling-col-late",
+        "ruling-col-state",
+        "ruling-col-decision",
+        "ruling-col-rule",
+        "ruling-col-result",
+        "ruling-col-override-reason",
+        "ruling-col-decided-at",
+        "ruling-col-decided-by",
+        "ruling-col-corrects",
+        "ruling-col-corrected-by",
+        "ruling-col-pot",
+        "ruling-col-pot-storage",
+        "ruling-col-chips",
+    ]
+    .iter()
+    .map(|k| {
+        if *k == "ruling-col-pot" {
+            format!("{} ({cur})", t(k))
+        } else {
+            t(k)
+        }
+    })
+    .collect();
+    let mut rows = Vec::with_capacity(lines.len());
+    for l in lines {
+        let r = &l.ruling;
+        let result = match r.result_stands {
+            Some(true) => t("ruling-result-stands-short"),
+            Some(false) => t("ruling-result-overridden-short"),
+            None => String::new(),
+        };
+        let chips = match &l.moved {
+            Some(m) => {
+                let lines: Vec<String> = l
+                    .move_lines
+                    .iter()
+                    .map(|x| line_text(i18n, lang, cur, x))
+                    .collect();
+                format!(
+                    "{}: {}",
+                    i18n.t(lang, &format!("ruling-chips-{}", m.state)),
+                    lines.join("; ")
+                )
+            }
+            None => String::new(),
+        };
+        let row: Vec<String> = vec![
+            r.id.to_string(),
+            svc::local(r.asked_at, room),
+            l.table_number.to_string(),
+            l.game_name.clone().unwrap_or_default(),
+            r.hand_number.map(|h| h.to_string()).unwrap_or_default(),
+            r.seats.clone(),
+            l.who(),
+            r.note.clone(),
+            l.asked_by.clone().unwrap_or_default(),
+            r.late()
+                .map(|x| i18n.t(lang, &format!("ruling-late-{}", x.as_str())))
+                .unwrap_or_default(),
+            i18n.t(lang, &format!("ruling-state-{}", r.state().as_str())),
+            r.decision.clone().unwrap_or_default(),
+            r.rule_cited.clone().unwrap_or_default(),
+            result,
+            r.override_reason.clone().unwrap_or_default(),
+            r.decided_at
+                .map(|d| svc::local(d, room))
+                .unwrap_or_default(),
+            l.decided_by.clone().unwrap_or_default(),
+            r.corrects.map(|c| c.to_string()).unwrap_or_default(),
+            l.corrected_by.map(|c| c.to_string()).unwrap_or_default(),
+            l.pot.as_ref().map(|p| money(p.amount)).unwrap_or_default(),
+            l.pot
+                .as_ref()
+                .map(|p| p.storage.clone())
+                .unwrap_or_default(),
+            chips,
+        ];
+        rows.push(row);
+    }
+    crate::web::pages::reports::csv_in(lang, headers, rows)
+}
+
+/// One line of the chips a decision moves, in `lang`: "€50.00 from the pot held to Ana",
+/// "€30.00 from Rui to Ana".
+pub fn line_text(i18n: &I18n, lang: Language, currency: &str, l: &svc::LineView) -> String {
+    let amount = crate::i18n::money(l.line.amount, currency);
+    match &l.from_alias {
+        Some(from) => i18n.msg(
+            lang,
+            "ruling-line-reconstruction",
+            &[
+                ("amount", amount),
+                ("from", from.clone()),
+                ("to", l.to_alias.clone()),
+            ],
+        ),
+        None => i18n.msg(
+            lang,
+            "ruling-line-release",
+            &[("amount", amount), ("to", l.to_alias.clone())],
+        ),
+    }
+}
+
+/// The CSV answer, named after the day asked (or `all`).
+pub fn csv_response(q: &LogQuery, body: Vec<u8>) -> HttpResponse {
+    let day = filled(&q.day).unwrap_or("all").to_string();
+    HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"rulings-{day}.csv\""),
+        ))
+        .body(body)
+}
