@@ -4,6 +4,7 @@
 use crate::db::models::OutboxStatus;
 use crate::db::schema::{cagnotte_sessions, card_tables, games, players, staff, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::states::CallState;
 use crate::error::AppResult;
 use diesel::prelude::*;
 
@@ -96,7 +97,7 @@ pub fn backlog(conn: &mut DbConn) -> AppResult<Backlog> {
     let (outbox_pending, outbox_failed, outbox_oldest_pending, seat_calls_open) =
         crate::native!(conn, |c| (|| -> QueryResult<_> {
             let pending: i64 = o::outbox
-                .filter(o::status.eq_any(["pending", "sending"]))
+                .filter(o::status.eq_any([OutboxStatus::Pending, OutboxStatus::Sending]))
                 .count()
                 .get_result(c)?;
             let failed: i64 = o::outbox
@@ -104,11 +105,11 @@ pub fn backlog(conn: &mut DbConn) -> AppResult<Backlog> {
                 .count()
                 .get_result(c)?;
             let oldest: Option<chrono::NaiveDateTime> = o::outbox
-                .filter(o::status.eq_any(["pending", "sending"]))
+                .filter(o::status.eq_any([OutboxStatus::Pending, OutboxStatus::Sending]))
                 .select(diesel::dsl::min(o::created_at))
                 .first(c)?;
             let open: i64 = s::seat_calls
-                .filter(s::state.eq_any(["pending", "acknowledged"]))
+                .filter(s::state.eq_any([CallState::Pending, CallState::Acknowledged]))
                 .count()
                 .get_result(c)?;
             Ok((pending, failed, oldest, open))

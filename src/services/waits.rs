@@ -9,6 +9,7 @@
 
 use crate::db::schema::{card_tables, seat_calls, seat_holds, seatings, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::states::EntryState;
 use crate::domain::waits::{self, GameNow, ListStay, Model, Outcome, Stay, WaitEstimate};
 use crate::error::AppResult;
 use crate::services::floor::Move;
@@ -190,7 +191,7 @@ pub fn of_games(
             seatings::left_reason,
         ))
         .load(dbc))?;
-    let listed: Vec<(i64, NaiveDateTime, Option<NaiveDateTime>, String)> =
+    let listed: Vec<(i64, NaiveDateTime, Option<NaiveDateTime>, EntryState)> =
         crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq_any(&ids))
             .filter(waitlist_entries::joined_at.le(t))
@@ -217,9 +218,9 @@ pub fn of_games(
     }
     let mut entries: HashMap<i64, Vec<ListStay>> = HashMap::new();
     for (g, joined, ended, state) in listed {
-        let outcome = match (ended, state.as_str()) {
-            (None, _) | (_, "waiting" | "called") => Outcome::Waiting,
-            (_, "seated") => Outcome::Seated,
+        let outcome = match (ended, state) {
+            (None, _) | (_, EntryState::Waiting | EntryState::Called) => Outcome::Waiting,
+            (_, EntryState::Seated) => Outcome::Seated,
             _ => Outcome::GaveUp,
         };
         entries.entry(g).or_default().push(ListStay {

@@ -299,7 +299,7 @@ pub(super) fn expire_call(conn: &mut DbConn, act: &Act, c: &SeatCallRow) -> AppR
                     conn,
                     act,
                     &e,
-                    "removed",
+                    EntryState::Removed,
                     "call expired",
                     "list.call_expired",
                 )?;

@@ -131,7 +131,14 @@ pub fn leave_by_player(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult
         return Err(ListRefusal::EntryNotActive.into());
     }
     cancel_calls_of_entry(conn, act, entry_id)?;
-    end_entry(conn, act, &e, "removed", LEFT_BY_PLAYER, "list.leave")
+    end_entry(
+        conn,
+        act,
+        &e,
+        EntryState::Removed,
+        LEFT_BY_PLAYER,
+        "list.leave",
+    )
 }
 
 /// The end reason of an entry the player left from their link.
@@ -232,7 +239,7 @@ pub(super) fn end_entry(
     conn: &mut DbConn,
     act: &Act,
     e: &WaitlistRow,
-    state: &str,
+    state: EntryState,
     reason: &str,
     action: &str,
 ) -> AppResult<WaitlistRow> {
@@ -296,7 +303,7 @@ pub fn remove(conn: &mut DbConn, act: &Act, entry_id: i64, reason: &str) -> AppR
     }
     // A pending call for this entry is cancelled with it.
     cancel_calls_of_entry(conn, act, entry_id)?;
-    let after = end_entry(conn, act, &e, "removed", reason, "list.remove")?;
+    let after = end_entry(conn, act, &e, EntryState::Removed, reason, "list.remove")?;
     tell_entry(conn, now, &e, Kind::Removed, |_| {})?;
     Ok(after)
 }

@@ -434,7 +434,14 @@ pub fn refuse_must_move(
         .optional()?;
         if let Some(e) = active {
             cancel_calls_of_entry(conn, act, e.id)?;
-            end_entry(conn, act, &e, "removed", "refused must-move", "list.remove")?;
+            end_entry(
+                conn,
+                act,
+                &e,
+                EntryState::Removed,
+                "refused must-move",
+                "list.remove",
+            )?;
         }
     }
     let row = MustMoveRefusalRow {

@@ -277,7 +277,7 @@ pub fn tick(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
             conn,
             act,
             &e,
-            "lapsed",
+            EntryState::Lapsed,
             "call-in not checked in",
             "list.lapse",
         )?;

@@ -8,6 +8,7 @@ use crate::db::schema::{games, guest_entries, guests, join_codes, waitlist_entri
 use crate::db::{next_seq, DbConn};
 use crate::domain::refusal::JoinRefusal;
 use crate::domain::remote_join::{self as rj, CodeCheck, CodeState, EntrySource, Via};
+use crate::domain::states::EntryState;
 use crate::domain::states::GuestState;
 use crate::domain::waitlist::Entry;
 use crate::domain::FieldError;
@@ -505,7 +506,7 @@ pub(super) fn list_entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Ent
         Option<String>,
         Option<NaiveDateTime>,
         Option<NaiveDateTime>,
-        String,
+        EntryState,
     );
     let rows: Vec<Row> = waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
@@ -533,7 +534,7 @@ pub(super) fn list_entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Ent
                 EntrySource::of(&s, v.as_deref()),
                 exp.map(|t| t.and_utc()),
                 chk.is_some(),
-                st == "called",
+                st == EntryState::Called,
             )
         })
         .collect())
