@@ -4,6 +4,7 @@ pub mod api;
 pub mod assets;
 pub mod client;
 pub mod cookies;
+pub mod csv;
 pub mod ctx;
 pub mod errors;
 pub mod extract;
