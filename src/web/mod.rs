@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod cache;
 pub mod client;
 pub mod cookies;
 pub mod csv;
