@@ -11,7 +11,7 @@ use crate::db::schema::{kiosks, tablet_pairings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
-use crate::services::tablets::{normalize_code, open_pairing, CODE_LEN};
+use crate::services::pairing::{normalize_code, open_pairing, CODE_LEN};
 use crate::services::Act;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
@@ -79,7 +79,7 @@ pub fn pair(conn: &mut DbConn, act: &Act, code: &str, label: &str) -> AppResult<
     Ok(row)
 }
 
-crate::services::tablets::device_rows!(
+crate::services::pairing::device_rows!(
     kiosks,
     KioskRow,
     "kiosk",

@@ -15,6 +15,7 @@ pub mod join;
 pub mod kiosks;
 pub mod limits;
 pub mod lookups;
+pub mod pairing;
 pub mod photo;
 pub mod player_page;
 pub mod players;

@@ -2,8 +2,10 @@
 
 pub mod api;
 pub mod assets;
+pub mod cache;
 pub mod client;
 pub mod cookies;
+pub mod csv;
 pub mod ctx;
 pub mod errors;
 pub mod extract;

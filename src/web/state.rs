@@ -21,9 +21,9 @@ pub struct AppState {
     /// The process's event hub: reads new events once and pushes them to every open stream.
     pub push: crate::push::Hub,
     /// Request rates per link and client address (see `web::limits`).
-    pub limits: Arc<crate::web::limits::Limits>,
-    /// The players' pages built lately (see `web::pages::player_link::PageCache`).
-    pub player_pages: Arc<crate::web::pages::player_link::PageCache>,
+    pub limits: Arc<crate::web::limits::buckets::Limits>,
+    /// The players' pages built lately (see `web::cache::PageCache`).
+    pub player_pages: Arc<crate::web::cache::PageCache>,
     /// The wait estimate's fitted models, kept a minute (see `services::waits::Models`).
     pub waits: Arc<crate::services::waits::Models>,
     /// Set when the process is asked to stop: streams end, background threads finish.
@@ -38,7 +38,7 @@ pub struct AppState {
     /// failed. A failure is an alert on the admins' pages and in `/metrics`.
     pub audit_check: Arc<std::sync::Mutex<Option<AuditCheck>>>,
     /// The idempotency keys of the requests running now (see `web::idempotency`).
-    pub idempotency: Arc<crate::web::idempotency::InFlight>,
+    pub idempotency: Arc<crate::web::idempotency::keys::InFlight>,
 }
 
 /// One background check of the audit trail.
@@ -77,7 +77,7 @@ impl AppState {
         let state = self.clone();
         // A request sent with an idempotency key records it in the transaction of its first
         // write: the key and the effect are committed together, or neither is.
-        let claim = crate::web::idempotency::claim();
+        let claim = crate::web::idempotency::keys::claim();
         let key = claim.as_ref().map(|k| k.key());
         // Both backends: the process's writer thread runs it (group commit), no blocking
         // thread needed here.

@@ -1,13 +1,19 @@
-//! The incident log as a CSV file in the reader's conventions, and a ruling's lines in words.
+//! The incident log as a CSV file in the reader's conventions (`/rulings.csv`, the log's
+//! filters), and a ruling's lines in words.
 
-use super::log::{filled, LogQuery};
+use super::log::{day_start, filled, LogQuery, LIST_DEFAULT};
 use crate::domain::player::Language;
 use crate::error::AppResult;
 use crate::i18n::I18n;
 use crate::services::room::Room;
 use crate::services::rulings::{self as svc, RulingLine};
+use crate::services::{self};
+use crate::web::csv::{csv_in, csv_money};
+use crate::web::extract::FloorStaff;
+use crate::web::state::AppState;
+use actix_web::get;
 use actix_web::http::header;
-use actix_web::HttpResponse;
+use actix_web::{web, HttpRequest, HttpResponse};
 
 /// The incident log as a CSV file in `lang` (the reader's language) and its spreadsheet
 /// conventions (separator, decimal mark, UTF-8 with its byte order mark): one line per
@@ -20,7 +26,7 @@ pub fn log_csv(
 ) -> AppResult<Vec<u8>> {
     let t = |k: &str| i18n.t(lang, k);
     let cur = room.currency.as_str();
-    let money = |v: i64| crate::web::pages::reports::csv_money(v, cur, lang);
+    let money = |v: i64| csv_money(v, cur, lang);
     let headers: Vec<String> = [
         "ruling-col-id",
         "ruling-col-asked-at",
@@ -110,7 +116,7 @@ pub fn log_csv(
         ];
         rows.push(row);
     }
-    crate::web::pages::reports::csv_in(lang, headers, rows)
+    csv_in(lang, headers, rows)
 }
 
 /// One line of the chips a decision moves, in `lang`: "€50.00 from the pot held to Ana",
@@ -145,4 +151,34 @@ pub fn csv_response(q: &LogQuery, body: Vec<u8>) -> HttpResponse {
             format!("attachment; filename=\"rulings-{day}.csv\""),
         ))
         .body(body)
+}
+
+/// The incident log as a CSV file (admin, floor), in the room's language: the same filters
+/// (default: the most recent 200; `limit` up to 5000).
+#[utoipa::path(
+    tag = "rulings",
+    params(LogQuery),
+    responses((status = 200, description = "CSV, one line per ruling", content_type = "text/csv", body = String))
+)]
+#[get("/rulings.csv")]
+pub async fn rulings_csv(
+    st: web::Data<AppState>,
+    req: HttpRequest,
+    _who: FloorStaff,
+    q: web::Query<LogQuery>,
+) -> AppResult<HttpResponse> {
+    let ds = day_start(&st);
+    let q = q.into_inner();
+    let keep = q.clone();
+    let i18n = st.i18n.clone();
+    let lang = crate::web::ctx::asked_lang(&req);
+    let body = st
+        .run(move |_, c| {
+            let room = services::room::get(c)?;
+            let f = q.filter(&room, ds, LIST_DEFAULT, false)?;
+            let lines = svc::list(c, &f)?;
+            log_csv(&i18n, lang.unwrap_or(room.default_language), &room, &lines)
+        })
+        .await?;
+    Ok(csv_response(&keep, body))
 }

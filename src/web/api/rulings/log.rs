@@ -1,6 +1,5 @@
 //! The incident log: its filters (read from the query, refused field by field) and the list.
 
-use super::export::{csv_response, log_csv};
 use super::out::{ruling_out, RulingOut};
 use crate::domain::ruling::RulingState;
 use crate::domain::FieldError;
@@ -11,7 +10,7 @@ use crate::services::{self};
 use crate::web::extract::FloorStaff;
 use crate::web::state::AppState;
 use actix_web::get;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::web;
 use chrono::NaiveTime;
 use serde::{Deserialize, Serialize};
 use std::str::FromStr;
@@ -185,34 +184,4 @@ pub async fn list_rulings(
         })
         .await?;
     Ok(web::Json(lines.iter().map(ruling_out).collect()))
-}
-
-/// The incident log as a CSV file (admin, floor), in the room's language: the same filters
-/// (default: the most recent 200; `limit` up to 5000).
-#[utoipa::path(
-    tag = "rulings",
-    params(LogQuery),
-    responses((status = 200, description = "CSV, one line per ruling", content_type = "text/csv", body = String))
-)]
-#[get("/rulings.csv")]
-pub async fn rulings_csv(
-    st: web::Data<AppState>,
-    req: HttpRequest,
-    _who: FloorStaff,
-    q: web::Query<LogQuery>,
-) -> AppResult<HttpResponse> {
-    let ds = day_start(&st);
-    let q = q.into_inner();
-    let keep = q.clone();
-    let i18n = st.i18n.clone();
-    let lang = crate::web::ctx::asked_lang(&req);
-    let body = st
-        .run(move |_, c| {
-            let room = services::room::get(c)?;
-            let f = q.filter(&room, ds, LIST_DEFAULT, false)?;
-            let lines = svc::list(c, &f)?;
-            log_csv(&i18n, lang.unwrap_or(room.default_language), &room, &lines)
-        })
-        .await?;
-    Ok(csv_response(&keep, body))
 }

@@ -2,12 +2,12 @@
 //! dashboard (or the panel it came from) with what was done or why it was refused.
 
 use super::board::{load_since, Page};
+use super::shared::{panel_of_referer, BoardFilter, Said};
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use crate::services::Acting;
 use crate::services::{self};
 use crate::web::extract::FloorStaff;
-use crate::web::pages::floor_board::{panel_of_referer, BoardFilter, Said};
 use crate::web::pages::{ctx, render, see_other};
 use crate::web::state::AppState;
 use actix_web::{HttpRequest, HttpResponse};

@@ -1,6 +1,7 @@
 //! The dashboard itself: the page with every list and table, and its live part (htmx), read
 //! from the room's state and the last draws.
 
+use super::shared::{BoardFilter, Flash};
 use crate::domain::draw::DrawKind;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
@@ -10,7 +11,6 @@ use crate::services::table_side::FloorAlerts;
 use crate::services::{self, floor::Dashboard, floor::TableView};
 use crate::web::ctx::Ctx;
 use crate::web::extract::FloorStaff;
-use crate::web::pages::floor_board::{BoardFilter, Flash};
 use crate::web::pages::{ctx, render};
 use crate::web::state::AppState;
 use actix_web::http::StatusCode;

@@ -2,10 +2,10 @@
 //! removing and restoring an entry, checking a player in.
 
 use super::act::{act, act_said};
+use super::shared::Said;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
-use crate::web::pages::floor_board::Said;
 use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;

@@ -2,15 +2,15 @@
 //! calls; actions post back here. The live part refreshes itself (htmx) without a reload.
 
 mod act;
-mod board;
+pub(super) mod board;
 mod draws;
 mod lists;
 mod moves;
 mod seating;
+pub(super) mod shared;
 
 pub(crate) use act::act_said;
 use board::{live, page};
-pub(crate) use board::{load_since, LastDraws};
 use draws::{
     draw_button, draw_by_suits, draw_json, draw_seats, draw_seats_extra, draw_special, show_draw,
 };

@@ -3,11 +3,11 @@
 
 use super::act::{act, act_said};
 use super::lists::Empty;
+use super::shared::Said;
 use crate::domain::refusal::SeatRefusal;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
-use crate::web::pages::floor_board::Said;
 use crate::web::state::AppState;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;

@@ -1,11 +1,10 @@
 //! The report's CSV exports (`/floor/reports.csv`, one file per table of figures, chosen by
-//! `part`) in the reader's conventions, and the CSV writer the other exports share.
+//! `part`) in the reader's conventions, written by the shared CSV writer (`web::csv`).
 
 use super::numbers::{decimal, hours_hundredths, mark, minutes_tenths, money_cell};
 use super::{ctx, load, ReportQuery};
-use crate::domain::player::Language;
 use crate::domain::Problem;
-use crate::error::{AppError, AppResult};
+use crate::error::AppResult;
 use crate::services::reports::{self, Figures, Report};
 use crate::web::ctx::Ctx;
 use crate::web::extract::FloorStaff;
@@ -14,17 +13,7 @@ use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 
-/// The field separator of a CSV in the reader's language: a spreadsheet set to Portuguese
-/// reads `;` between fields (its decimal mark is the comma), one set to English `,`.
-fn separator(lang: Language) -> u8 {
-    match lang {
-        Language::Pt => b';',
-        Language::En => b',',
-    }
-}
-
-/// The byte order mark a spreadsheet needs to read a CSV as UTF-8 (names with accents, €).
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+pub use crate::web::csv::csv_in;
 
 /// One CSV file in the reader's language conventions (separator, decimal mark: the cells
 /// are written with [`mark`]), UTF-8 with its byte order mark: headers, rows and (where the
@@ -35,22 +24,6 @@ pub(super) fn csv_bytes(
     rows: Vec<Vec<String>>,
 ) -> AppResult<Vec<u8>> {
     csv_in(c.lang, headers, rows)
-}
-
-/// [`csv_bytes`] for a file made outside a page (the incident log's CSV): `lang`'s separator,
-/// UTF-8 with its byte order mark.
-pub fn csv_in(lang: Language, headers: Vec<String>, rows: Vec<Vec<String>>) -> AppResult<Vec<u8>> {
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(separator(lang))
-        .from_writer(UTF8_BOM.to_vec());
-    w.write_record(&headers)
-        .map_err(|e| AppError::internal_from("csv", e))?;
-    for r in rows {
-        w.write_record(&r)
-            .map_err(|e| AppError::internal_from("csv", e))?;
-    }
-    w.into_inner()
-        .map_err(|e| AppError::internal_from("csv", e))
 }
 
 pub(super) fn csv_response(name: &str, body: Vec<u8>) -> HttpResponse {

@@ -2,30 +2,9 @@
 //! with their decimals, money in a CSV cell.
 
 use crate::domain::money::minor_digits;
-use crate::domain::player::Language;
 
-/// `v` with `places` decimals (`v` in units of 10^-places), with the language's decimal mark.
-pub fn decimal(v: i64, places: u32, mark: char) -> String {
-    let scale = 10i64.pow(places);
-    let sign = if v < 0 { "-" } else { "" };
-    let a = v.unsigned_abs();
-    if places == 0 {
-        return format!("{sign}{a}");
-    }
-    format!(
-        "{sign}{}{mark}{:0w$}",
-        a / scale as u64,
-        a % scale as u64,
-        w = places as usize
-    )
-}
-
-pub(super) fn mark(lang: Language) -> char {
-    match lang {
-        Language::Pt => ',',
-        Language::En => '.',
-    }
-}
+pub(super) use crate::web::csv::mark;
+pub use crate::web::csv::{csv_money, decimal};
 
 /// Seconds as hours with two decimals (rounded half up).
 pub(super) fn hours_hundredths(secs: i64) -> i64 {
@@ -46,11 +25,6 @@ pub fn money_cell(minor: i64, currency: &str, dm: char) -> String {
 /// Money as a spreadsheet reads it: no sign, no grouping, a dot (`1234.50`).
 pub fn plain_money(minor: i64, currency: &str) -> String {
     decimal(minor, minor_digits(currency).unwrap_or(2), '.')
-}
-
-/// An amount in major units for a CSV cell in `lang`'s conventions ("1234,50" in Portuguese).
-pub fn csv_money(minor: i64, currency: &str, lang: Language) -> String {
-    decimal(minor, minor_digits(currency).unwrap_or(2), mark(lang))
 }
 
 #[cfg(test)]
