@@ -505,7 +505,7 @@ async fn desk_qr(
     render(
         StatusCode::OK,
         &DeskQrPage {
-            qr: super::tablet::qr_data_url(&address),
+            qr: super::tablet::pairing::qr_data_url(&address),
             address,
             c,
         },

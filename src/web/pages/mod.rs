@@ -486,3 +486,12 @@ async fn password_submit(
 pub struct SearchQuery {
     pub q: Option<String>,
 }
+
+/// An amount typed in a form, in the room's currency.
+pub fn money_field(field: &str, s: &str, currency: &str) -> crate::error::AppResult<i64> {
+    if s.trim().is_empty() {
+        return Err(crate::error::AppError::field(field, "err-required"));
+    }
+    crate::domain::money::parse_money(s, currency)
+        .ok_or_else(|| crate::error::AppError::field(field, "err-money"))
+}

@@ -2,7 +2,6 @@
 //! write turn for this tablet's table, and showing a refusal on the seat again.
 
 use crate::db::models::TabletRow;
-use crate::domain::money::parse_money;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -19,13 +18,7 @@ use askama::Template;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-/// An amount typed in a form, in the room's currency.
-pub fn money_field(field: &str, s: &str, currency: &str) -> AppResult<i64> {
-    if s.trim().is_empty() {
-        return Err(AppError::field(field, "err-required"));
-    }
-    parse_money(s, currency).ok_or_else(|| AppError::field(field, "err-money"))
-}
+pub use crate::web::pages::money_field;
 
 pub(super) fn is_supervisor(role: &str) -> bool {
     matches!(role, "admin" | "floor")

@@ -102,7 +102,7 @@ pub(super) async fn seat(
         let amount = if amount.trim().is_empty() {
             None
         } else {
-            Some(crate::web::pages::table_side::money_field(
+            Some(crate::web::pages::money_field(
                 "amount",
                 &amount,
                 &act.room.currency,

@@ -6,7 +6,7 @@ mod calls;
 mod device;
 mod floor;
 mod messages;
-mod pairing;
+pub(crate) mod pairing;
 mod view;
 
 pub(crate) use calls::tablet_act;
