@@ -526,7 +526,7 @@ const JS_FIRST_SCREEN: &str = "const W = innerWidth, H = innerHeight;\
     return { w: W, h: H, tiles: tiles.length, whole: whole.length, heads,\
              scroll_w: document.documentElement.scrollWidth };";
 
-/// §1, §8: the first screen of a 50-table room at 1440×900 shows at least 24 whole tiles and
+/// The first screen of a 50-table room at 1440×900 shows at least 24 whole tiles and
 /// every game's list header.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_screen_shows_24_tables_and_every_list() {
@@ -581,7 +581,7 @@ const JS_PANEL: &str = "const W = innerWidth, H = innerHeight;\
     }\
     return out;";
 
-/// §1, §7, §8: at a desk, a tablet and a phone, a click on a tile opens the table's panel
+/// At a desk, a tablet and a phone, a click on a tile opens the table's panel
 /// inside the window, and every seat menu in the panel opens inside the window.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tile_opens_its_panel_and_seat_menus_inside_the_window() {
@@ -643,7 +643,7 @@ async fn a_tile_opens_its_panel_and_seat_menus_inside_the_window() {
 const JS_OPTIONS: &str =
     "return [...document.querySelectorAll('#player-options option')].map(o => o.value);";
 
-/// §2, §8: join by typing part of a name, picking the type-ahead's option; a text that names
+/// Join by typing part of a name, picking the type-ahead's option; a text that names
 /// nobody is refused, the text kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn join_by_typing_a_name() {
@@ -772,7 +772,7 @@ async fn join_by_typing_a_name() {
 const JS_TILE: &str = "const t = document.getElementById('tile-' + arguments[0]);\
     return { tile: t ? t.innerText : null, marker: window.__marker === undefined ? null : window.__marker };";
 
-/// §1, §8: a call made in browser A shows on browser B's tile within 5 s, B not reloaded.
+/// A call made in browser A shows on browser B's tile within 5 s, B not reloaded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_shows_on_the_other_browsers_tile_without_reload() {
     let Some(r) = room(false).await else {
@@ -863,7 +863,7 @@ async fn a_call_shows_on_the_other_browsers_tile_without_reload() {
 const JS_LIST_ORDER: &str = "const l = document.getElementById('list-' + arguments[0]);\
     return l ? [...l.querySelectorAll('li[data-player]')].map(li => li.getAttribute('data-player')) : null;";
 
-/// §2, §8: a removal from a list is undone from the toast; the player is back at their place.
+/// A removal from a list is undone from the toast; the player is back at their place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_removal_is_undone_from_the_toast() {
     let Some(r) = room(false).await else {
@@ -921,7 +921,7 @@ async fn a_removal_is_undone_from_the_toast() {
     let _ = c.close().await;
 }
 
-/// §7: a live update keeps the focus where it was. B has table N's panel open with the focus
+/// A live update keeps the focus where it was. B has table N's panel open with the focus
 /// on one seat's "Hold"; A calls a player to another seat of that table; B's panel shows the
 /// call (swapped in without a reload) and the focus is on the same "Hold" again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1014,7 +1014,7 @@ async fn a_live_update_keeps_the_focus_where_it_was() {
     let _ = b.close().await;
 }
 
-/// §7: on a tablet's width (1024×768) every control on the board and in a table's panel is a
+/// On a tablet's width (1024×768) every control on the board and in a table's panel is a
 /// 44 px target.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_tablet_width_every_control_is_a_44_px_target() {

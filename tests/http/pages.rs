@@ -1679,7 +1679,7 @@ async fn each_role_lands_where_its_work_is() {
         en.contains(">Floor</a>") && en.contains(">Overview</a>"),
         "{en}"
     );
-    // Skip links first (§7): to the content, and on the floor to the tables.
+    // Skip links first: to the content, and on the floor to the tables.
     let first_link = en.find("<a ").map(|i| &en[i..i + 60]).unwrap_or_default();
     assert!(first_link.contains("skip-link"), "{first_link}");
     assert!(en.contains("href=\"#tables\">Skip to the tables") && en.contains("id=\"tables\""));
