@@ -22,6 +22,7 @@
 #![allow(clippy::disallowed_methods)]
 
 use cardroom::config::Settings;
+use cardroom::domain::ids::GameId;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::web::state::AppState;
@@ -176,8 +177,8 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
 
     let t = Instant::now();
     // Waiting players: player j on the list of game j % 10 (500 per game), in order.
-    let game_ids: Vec<i64> = {
-        let mut g: Vec<(usize, i64)> = Vec::new();
+    let game_ids: Vec<GameId> = {
+        let mut g: Vec<(usize, GameId)> = Vec::new();
         for &(tid, gi) in tables.iter().take(GAMES) {
             let gid = services::games::get_table(&mut conn, tid)?
                 .game_id

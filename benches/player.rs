@@ -32,6 +32,7 @@
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
 use cardroom::config::Settings;
+use cardroom::domain::ids::GameId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
@@ -129,41 +130,39 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
         ("omaha", 200, 500, "mid", 10_000, 50_000),
         ("holdem_nl", 1_000, 2_000, "high", 100_000, 500_000),
     ];
-    let (game_ids, tables) =
-        state
-            .db
-            .write(&mut conn, |c| -> Result<(Vec<i64>, Vec<i64>), AppError> {
-                let mut game_ids = Vec::new();
-                for (i, (variant, sb, bb, class, min, max)) in
-                    variants.iter().enumerate().take(GAMES)
-                {
-                    let g = GameInput {
-                        name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
-                        variant: (*variant).into(),
-                        small_blind: *sb,
-                        big_blind: *bb,
-                        limit_class: (*class).into(),
-                        buy_in_min: *min,
-                        buy_in_max: Some(*max),
-                        ..GameInput::default()
-                    };
-                    game_ids.push(services::games::create_game(c, &act, &g)?.id);
-                }
-                let mut tables = Vec::new();
-                for n in 0..TABLES {
-                    let input = TableInput {
-                        number: n as i32 + 1,
-                        seats: Some(SEATS),
-                        game_id: Some(game_ids[n % GAMES]),
-                        mode: "continuous".into(),
-                        active: Some(true),
-                    };
-                    let row = services::games::create_table(c, &act, &input)?;
-                    services::floor::open_table(c, &act, row.id)?;
-                    tables.push(row.id);
-                }
-                Ok((game_ids, tables))
-            })?;
+    let (game_ids, tables) = state.db.write(
+        &mut conn,
+        |c| -> Result<(Vec<GameId>, Vec<i64>), AppError> {
+            let mut game_ids = Vec::new();
+            for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
+                let g = GameInput {
+                    name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
+                    variant: (*variant).into(),
+                    small_blind: *sb,
+                    big_blind: *bb,
+                    limit_class: (*class).into(),
+                    buy_in_min: *min,
+                    buy_in_max: Some(*max),
+                    ..GameInput::default()
+                };
+                game_ids.push(services::games::create_game(c, &act, &g)?.id);
+            }
+            let mut tables = Vec::new();
+            for n in 0..TABLES {
+                let input = TableInput {
+                    number: n as i32 + 1,
+                    seats: Some(SEATS),
+                    game_id: Some(game_ids[n % GAMES]),
+                    mode: "continuous".into(),
+                    active: Some(true),
+                };
+                let row = services::games::create_table(c, &act, &input)?;
+                services::floor::open_table(c, &act, row.id)?;
+                tables.push(row.id);
+            }
+            Ok((game_ids, tables))
+        },
+    )?;
     let games_s = t.elapsed().as_secs_f64();
 
     let t = Instant::now();
@@ -604,7 +603,7 @@ fn place_diag(
     let naive = now.naive_utc();
     let (mut full, mut counted, mut differ) = (Vec::new(), Vec::new(), 0);
     for (pid, _) in players {
-        let (id, game, key, joined): (i64, i64, i64, chrono::NaiveDateTime) = w::table
+        let (id, game, key, joined): (i64, GameId, i64, chrono::NaiveDateTime) = w::table
             .filter(w::player_id.eq(pid))
             .filter(w::state.eq("waiting").or(w::state.eq("called")))
             .select((w::id, w::game_id, w::order_key, w::joined_at))

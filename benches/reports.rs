@@ -33,6 +33,7 @@
 use cardroom::config::Settings;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::GameId;
 use cardroom::domain::states::{CallSource, CallState, EntryState, ListSource};
 use cardroom::services::{self, reports};
 use cardroom::web::state::AppState;
@@ -108,7 +109,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     let wait = Dur::minutes(rng.range(5, 60));
                     r.entries.push(WaitlistRow {
                         id: entry_id,
-                        game_id: game,
+                        game_id: GameId(game),
                         player_id: player,
                         order_key: entry_id,
                         joined_at: t - wait,
@@ -125,7 +126,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         let id2 = r.entries.len() as i64 + 1;
                         r.entries.push(WaitlistRow {
                             id: id2,
-                            game_id: game,
+                            game_id: GameId(game),
                             player_id: rng.range(1, PLAYERS),
                             order_key: id2,
                             joined_at: t - Dur::minutes(rng.range(5, 90)),
@@ -162,7 +163,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         table_id: table,
                         seat_no: seat,
                         player_id: player,
-                        game_id: Some(game),
+                        game_id: Some(GameId(game)),
                         entry_id: Some(entry_id),
                         sat_at: t,
                         left_at: Some(end),
@@ -183,7 +184,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 r.hands.push(HandRow {
                     id,
                     table_id: table,
-                    game_id: Some(game),
+                    game_id: Some(GameId(game)),
                     number: n,
                     button_seat: None,
                     at: t,
@@ -213,7 +214,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 r.tips.push(TipRow {
                     id: tid,
                     table_id: table,
-                    game_id: Some(game),
+                    game_id: Some(GameId(game)),
                     shift_id: Some(sid),
                     dealer_id: Some(dealer),
                     amount: rng.range(5, 30) * 100,
@@ -225,7 +226,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     r.boxes.push(DropBoxRow {
                         id: bid,
                         table_id: table,
-                        game_id: Some(game),
+                        game_id: Some(GameId(game)),
                         shift_id: Some(sid),
                         dealer_id: Some(dealer),
                         amount: rng.range(50, 150) * 100,
@@ -245,7 +246,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     r.sessions.push(CagnotteSessionRow {
                         id: sid,
                         table_id: table,
-                        game_id: game,
+                        game_id: GameId(game),
                         number,
                         started_at: s0,
                         closed_at: Some(s1),
@@ -276,7 +277,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                                 id,
                                 session_id: sid,
                                 table_id: table,
-                                game_id: game,
+                                game_id: GameId(game),
                                 player_id: player,
                                 seating_id: seating,
                                 seat_no: 1,
@@ -364,7 +365,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             let t = services::games::TableInput {
                 number: n as i32,
                 seats: Some(9),
-                game_id: Some(game),
+                game_id: Some(GameId(game)),
                 mode: "continuous".into(),
                 active: None,
             };

@@ -31,6 +31,7 @@
 //! room generator, `api_token`, `web_session` and the link minting.
 
 use cardroom::config::Settings;
+use cardroom::domain::ids::GameId;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -89,41 +90,39 @@ fn build_room(
         ("omaha", 200, 500, "mid", 10_000, 50_000),
         ("holdem_nl", 1_000, 2_000, "high", 100_000, 500_000),
     ];
-    let (game_ids, tables) =
-        state
-            .db
-            .write(&mut conn, |c| -> Result<(Vec<i64>, Vec<i64>), AppError> {
-                let mut game_ids = Vec::new();
-                for (i, (variant, sb, bb, class, min, max)) in
-                    variants.iter().enumerate().take(GAMES)
-                {
-                    let g = GameInput {
-                        name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
-                        variant: (*variant).into(),
-                        small_blind: *sb,
-                        big_blind: *bb,
-                        limit_class: (*class).into(),
-                        buy_in_min: *min,
-                        buy_in_max: Some(*max),
-                        ..GameInput::default()
-                    };
-                    game_ids.push(services::games::create_game(c, &act, &g)?.id);
-                }
-                let mut tables = Vec::new();
-                for n in 0..tables_n {
-                    let input = TableInput {
-                        number: n as i32 + 1,
-                        seats: Some(SEATS),
-                        game_id: Some(game_ids[n % GAMES]),
-                        mode: "continuous".into(),
-                        active: Some(true),
-                    };
-                    let row = services::games::create_table(c, &act, &input)?;
-                    services::floor::open_table(c, &act, row.id)?;
-                    tables.push(row.id);
-                }
-                Ok((game_ids, tables))
-            })?;
+    let (game_ids, tables) = state.db.write(
+        &mut conn,
+        |c| -> Result<(Vec<GameId>, Vec<i64>), AppError> {
+            let mut game_ids = Vec::new();
+            for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
+                let g = GameInput {
+                    name: format!("Bench {i:02} {variant} {}/{}", sb / 100, bb / 100),
+                    variant: (*variant).into(),
+                    small_blind: *sb,
+                    big_blind: *bb,
+                    limit_class: (*class).into(),
+                    buy_in_min: *min,
+                    buy_in_max: Some(*max),
+                    ..GameInput::default()
+                };
+                game_ids.push(services::games::create_game(c, &act, &g)?.id);
+            }
+            let mut tables = Vec::new();
+            for n in 0..tables_n {
+                let input = TableInput {
+                    number: n as i32 + 1,
+                    seats: Some(SEATS),
+                    game_id: Some(game_ids[n % GAMES]),
+                    mode: "continuous".into(),
+                    active: Some(true),
+                };
+                let row = services::games::create_table(c, &act, &input)?;
+                services::floor::open_table(c, &act, row.id)?;
+                tables.push(row.id);
+            }
+            Ok((game_ids, tables))
+        },
+    )?;
     let pic = photo::process(&photo::generated_portrait(1))?;
     let today = cardroom::domain::age::room_date(now, room.tz);
     let mut player_ids = Vec::with_capacity(seated + waitlisted);

@@ -5,6 +5,7 @@
 
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
+use crate::domain::ids::GameId;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
 use crate::services::Act;
@@ -113,7 +114,7 @@ fn past_evenings(
     room: &services::room::Room,
     floor: &Actor,
     dealers: [&Actor; 2],
-    tables: &[(i64, i64, &[i64])],
+    tables: &[(i64, GameId, &[i64])],
 ) -> Result<(), AppError> {
     use chrono::TimeZone;
     let (tz, profile) = (room.tz, &room.profile);

@@ -43,6 +43,15 @@ macro_rules! stored_id {
                 self.0.to_sql(out)
             }
         }
+        impl<DB> ToSql<Nullable<BigInt>, DB> for $t
+        where
+            DB: Backend,
+            i64: ToSql<Nullable<BigInt>, DB>,
+        {
+            fn to_sql<'b>(&'b self, out: &mut Output<'b, '_, DB>) -> serialize::Result {
+                <i64 as ToSql<Nullable<BigInt>, DB>>::to_sql(&self.0, out)
+            }
+        }
         impl<DB> FromSql<BigInt, DB> for $t
         where
             DB: Backend,

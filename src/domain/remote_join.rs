@@ -9,6 +9,7 @@
 //! the floor still seats every player.
 
 use super::enums::string_enum;
+use super::ids::GameId;
 use super::states::ListSource;
 use super::waitlist::{self, Entry};
 use chrono::{DateTime, Duration, Utc};
@@ -307,8 +308,12 @@ pub enum ListsRefusal {
 
 /// The lists chosen, each once, in the order given: at least one, at most `max` (the room's
 /// `remote_max_lists`), every one of them among `offered`.
-pub fn choose_lists(chosen: &[i64], offered: &[i64], max: usize) -> Result<Vec<i64>, ListsRefusal> {
-    let mut v: Vec<i64> = Vec::new();
+pub fn choose_lists(
+    chosen: &[GameId],
+    offered: &[GameId],
+    max: usize,
+) -> Result<Vec<GameId>, ListsRefusal> {
+    let mut v: Vec<GameId> = Vec::new();
     for g in chosen {
         if !v.contains(g) {
             v.push(*g);
@@ -500,14 +505,18 @@ mod tests {
 
     #[test]
     fn lists_are_one_to_max_of_the_offered_ones() {
-        assert_eq!(choose_lists(&[3, 1, 3], &[1, 2, 3], 3), Ok(vec![3, 1]));
-        assert_eq!(choose_lists(&[], &[1], 3), Err(ListsRefusal::None));
+        let g = |ids: &[i64]| ids.iter().copied().map(GameId).collect::<Vec<_>>();
         assert_eq!(
-            choose_lists(&[1, 2, 3, 4], &[1, 2, 3, 4], 3),
+            choose_lists(&g(&[3, 1, 3]), &g(&[1, 2, 3]), 3),
+            Ok(g(&[3, 1]))
+        );
+        assert_eq!(choose_lists(&[], &g(&[1]), 3), Err(ListsRefusal::None));
+        assert_eq!(
+            choose_lists(&g(&[1, 2, 3, 4]), &g(&[1, 2, 3, 4]), 3),
             Err(ListsRefusal::TooMany { max: 3 })
         );
         assert_eq!(
-            choose_lists(&[9], &[1, 2], 3),
+            choose_lists(&g(&[9]), &g(&[1, 2]), 3),
             Err(ListsRefusal::NotOffered)
         );
     }

@@ -9,6 +9,7 @@ use crate::domain::error::Errors;
 use crate::domain::game::{
     validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
+use crate::domain::ids::GameId;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::refusal::TableRefusal;
 use crate::domain::special_buttons::{
@@ -305,7 +306,7 @@ pub fn list_games(conn: &mut DbConn) -> AppResult<Vec<GameRow>> {
         .load(conn)?)
 }
 
-pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
+pub fn get_game(conn: &mut DbConn, id: GameId) -> AppResult<GameRow> {
     Ok(games::table
         .find(id)
         .select(GameRow::as_select())
@@ -315,7 +316,7 @@ pub fn get_game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
 // One game row, built from the parts the create and update paths check separately.
 #[allow(clippy::too_many_arguments)]
 fn game_row(
-    id: i64,
+    id: GameId,
     spec: &GameSpec,
     cs: &CagnotteSettings,
     special: &SpecialSettings,
@@ -357,7 +358,7 @@ pub fn create_game(conn: &mut DbConn, act: &Act, g: &GameInput) -> AppResult<Gam
     let (now, actor, profile) = (act.now, &act.actor, act.profile());
     let (spec, cs, special) = checked(conn, g, profile, None)?;
     let row = game_row(
-        next_seq(conn, "game")?,
+        GameId(next_seq(conn, "game")?),
         &spec,
         &cs,
         &special,
@@ -379,7 +380,7 @@ pub fn create_game(conn: &mut DbConn, act: &Act, g: &GameInput) -> AppResult<Gam
         actor,
         "game.create",
         "game",
-        Some(row.id),
+        Some(row.id.get()),
         None,
         Some(&row),
     )?;
@@ -392,7 +393,7 @@ pub fn create_game(conn: &mut DbConn, act: &Act, g: &GameInput) -> AppResult<Gam
 pub fn update_game(
     conn: &mut DbConn,
     act: &Act,
-    id: i64,
+    id: GameId,
     g: &GameInput,
 ) -> AppResult<(GameRow, Vec<crate::db::models::LimitChangeRow>)> {
     let (now, actor, profile) = (act.now, &act.actor, act.profile());
@@ -437,7 +438,7 @@ pub fn update_game(
         actor,
         "game.update",
         "game",
-        Some(id),
+        Some(id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -452,7 +453,8 @@ pub struct TableInput {
     pub number: i32,
     /// Default: the game's seats (or 10).
     pub seats: Option<i32>,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     /// continuous | session
     #[schema(value_type = crate::domain::game::TableMode)]
     pub mode: String,

@@ -4,12 +4,13 @@
 use crate::db::models::OutboxStatus;
 use crate::db::schema::{cagnotte_sessions, card_tables, games, players, staff, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::states::CallState;
 use crate::error::AppResult;
 use diesel::prelude::*;
 
 /// The names of these games, alphabetically.
-pub fn game_names(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<String>> {
+pub fn game_names(conn: &mut DbConn, ids: &[GameId]) -> AppResult<Vec<String>> {
     Ok(crate::native!(conn, |c| games::table
         .filter(games::id.eq_any(ids))
         .order(games::name.asc())
@@ -71,7 +72,7 @@ pub fn entries_on_games_named(
     conn: &mut DbConn,
     player: i64,
     names: &[String],
-) -> AppResult<Vec<(i64, i64, String)>> {
+) -> AppResult<Vec<(i64, GameId, String)>> {
     Ok(crate::native!(conn, |c| waitlist_entries::table
         .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
         .filter(waitlist_entries::player_id.eq(player))

@@ -20,6 +20,7 @@ use crate::db::schema::{
     buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries,
 };
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::player::Language;
 use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallState;
@@ -149,7 +150,7 @@ pub fn view(
     // The lists: the player's active entries, each with its place computed as the floor does.
     let entries: Vec<(
         i64,
-        i64,
+        GameId,
         Option<NaiveDateTime>,
         Option<NaiveDateTime>,
         String,

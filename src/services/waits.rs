@@ -9,6 +9,7 @@
 
 use crate::db::schema::{card_tables, seat_calls, seat_holds, seatings, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::states::EntryState;
 use crate::domain::waits::{self, GameNow, ListStay, Model, Outcome, Stay, WaitEstimate};
 use crate::error::AppResult;
@@ -29,7 +30,7 @@ pub const MODEL_KEPT_SECS: i64 = 60;
 /// (the latest `left_at` of the game, read through its index, is the model's fingerprint).
 #[derive(Debug, Default)]
 pub struct Models {
-    fitted: Mutex<HashMap<i64, Fitted>>,
+    fitted: Mutex<HashMap<GameId, Fitted>>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -42,7 +43,7 @@ struct Fitted {
 impl Models {
     fn get(
         &self,
-        game: i64,
+        game: GameId,
         now: DateTime<Utc>,
         last_left: Option<NaiveDateTime>,
     ) -> Option<Option<Model>> {
@@ -57,7 +58,7 @@ impl Models {
 
     fn put(
         &self,
-        game: i64,
+        game: GameId,
         now: DateTime<Utc>,
         last_left: Option<NaiveDateTime>,
         model: Option<Model>,
@@ -108,17 +109,17 @@ pub fn of_games(
     conn: &mut DbConn,
     models: &Models,
     now: DateTime<Utc>,
-    game_ids: &[i64],
-) -> AppResult<HashMap<i64, GameWaits>> {
+    game_ids: &[GameId],
+) -> AppResult<HashMap<GameId, GameWaits>> {
     let mut ids = game_ids.to_vec();
     ids.sort_unstable();
     ids.dedup();
-    let mut out: HashMap<i64, GameWaits> = HashMap::new();
+    let mut out: HashMap<GameId, GameWaits> = HashMap::new();
     if ids.is_empty() {
         return Ok(out);
     }
     // The tables in play and the seats a call could fill there now.
-    let tables: Vec<(i64, Option<i64>, i32, bool)> =
+    let tables: Vec<(i64, Option<GameId>, i32, bool)> =
         crate::native!(conn, |dbc| card_tables::table
             .filter(card_tables::game_id.eq_any(&ids))
             .filter(crate::db::conditions::TableInPlay)
@@ -170,12 +171,12 @@ pub fn of_games(
     if refit.is_empty() {
         return Ok(out);
     }
-    let ids: Vec<i64> = refit.iter().map(|r| r.0).collect();
+    let ids: Vec<GameId> = refit.iter().map(|r| r.0).collect();
     // The history the estimate looks at: seatings and list entries not ended before it.
     let since = waits::history_since(now).naive_utc();
     let t = now.naive_utc();
     type SeatingLine = (
-        Option<i64>,
+        Option<GameId>,
         NaiveDateTime,
         Option<NaiveDateTime>,
         Option<String>,
@@ -191,7 +192,7 @@ pub fn of_games(
             seatings::left_reason,
         ))
         .load(dbc))?;
-    let listed: Vec<(i64, NaiveDateTime, Option<NaiveDateTime>, EntryState)> =
+    let listed: Vec<(GameId, NaiveDateTime, Option<NaiveDateTime>, EntryState)> =
         crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq_any(&ids))
             .filter(waitlist_entries::joined_at.le(t))
@@ -207,7 +208,7 @@ pub fn of_games(
                 waitlist_entries::state,
             ))
             .load(dbc))?;
-    let mut stays: HashMap<i64, Vec<Stay>> = HashMap::new();
+    let mut stays: HashMap<GameId, Vec<Stay>> = HashMap::new();
     for (g, from, to, reason) in past {
         let Some(g) = g else { continue };
         stays.entry(g).or_default().push(Stay {
@@ -216,7 +217,7 @@ pub fn of_games(
             freed_seat: freed_seat(reason.as_deref()),
         });
     }
-    let mut entries: HashMap<i64, Vec<ListStay>> = HashMap::new();
+    let mut entries: HashMap<GameId, Vec<ListStay>> = HashMap::new();
     for (g, joined, ended, state) in listed {
         let outcome = match (ended, state) {
             (None, _) | (_, EntryState::Waiting | EntryState::Called) => Outcome::Waiting,
@@ -244,7 +245,7 @@ pub fn of_game(
     conn: &mut DbConn,
     models: &Models,
     now: DateTime<Utc>,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<GameWaits> {
     Ok(of_games(conn, models, now, &[game_id])?
         .remove(&game_id)

@@ -19,6 +19,7 @@
 use crate::browser_support::*;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::GameId;
 use cardroom::domain::states::{EntryState, ListSource};
 use cardroom::services::reports::{day_bounds, gaming_date};
 use chrono::{Duration as Dur, NaiveTime, Utc};
@@ -54,7 +55,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             table_id: table,
             seat_no: 1,
             player_id: PLAYERS[0],
-            game_id: Some(game),
+            game_id: Some(GameId(game)),
             entry_id: Some(100_001),
             sat_at: t(60),
             left_at: Some(t(180)),
@@ -66,7 +67,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             table_id: table,
             seat_no: 2,
             player_id: PLAYERS[1],
-            game_id: Some(game),
+            game_id: Some(GameId(game)),
             entry_id: Some(100_002),
             sat_at: t(120),
             left_at: Some(t(300)),
@@ -81,7 +82,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     .into_iter()
     .map(|(id, player, joined, seated)| WaitlistRow {
         id,
-        game_id: game,
+        game_id: GameId(game),
         player_id: player,
         order_key: id,
         joined_at: t(joined),
@@ -100,7 +101,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         .map(|(i, (m, rake))| HandRow {
             id: 100_001 + i as i64,
             table_id: table,
-            game_id: Some(game),
+            game_id: Some(GameId(game)),
             number: 10_000 + i as i32,
             button_seat: None,
             at: t(m),
@@ -116,7 +117,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     let session = CagnotteSessionRow {
         id: 100_001,
         table_id: table,
-        game_id: game,
+        game_id: GameId(game),
         number: 1,
         started_at: t(125),
         closed_at: Some(t(190)),
@@ -134,7 +135,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             id,
             session_id: 100_001,
             table_id: table,
-            game_id: game,
+            game_id: GameId(game),
             player_id: player,
             seating_id: seating,
             seat_no: 1,
@@ -168,7 +169,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             .values(TipRow {
                 id: 100_001,
                 table_id: table,
-                game_id: Some(game),
+                game_id: Some(GameId(game)),
                 shift_id: None,
                 dealer_id: None,
                 amount: 400,
@@ -418,7 +419,7 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
         .iter()
         .enumerate()
         .map(|(i, name)| GameRow {
-            id: 100_101 + i as i64,
+            id: GameId(100_101 + i as i64),
             name: name.to_string(),
             ..model.clone()
         })
@@ -456,7 +457,7 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
             .values(HandRow {
                 id: 100_101,
                 table_id: table,
-                game_id: Some(game),
+                game_id: Some(GameId(game)),
                 number: 10_101,
                 button_seat: None,
                 at: t(240),

@@ -6,6 +6,7 @@ use crate::floor::{call_next, eligible_players};
 use crate::pages::nl_game;
 use crate::support::*;
 use actix_web::test::TestRequest;
+use cardroom::domain::ids::GameId;
 use serde_json::json;
 
 /// A game (id 1) with two tables (numbers 7 and 8, open), three players on its list.
@@ -490,7 +491,7 @@ async fn a_player_on_two_lists_is_on_both_and_a_seated_player_is_named() {
     let on = |game: i64| -> Vec<i64> {
         d.lists
             .iter()
-            .find(|l| l.game.id == game)
+            .find(|l| l.game.id == GameId(game))
             .map(|l| l.lines.iter().map(|x| x.player.id).collect())
             .unwrap_or_default()
     };

@@ -6,6 +6,7 @@
 use crate::support::*;
 use cardroom::db::audit::Actor;
 use cardroom::db::schema::{seatings, waitlist_entries};
+use cardroom::domain::ids::GameId;
 use cardroom::services::floor;
 use diesel::prelude::*;
 use proptest::prelude::*;
@@ -98,7 +99,8 @@ fn apply(r: &Room, op: &Op) {
                 let act = cardroom::services::Acting::new(now, sys.clone()).in_room(c)?;
                 match op {
                     Op::Join { player, game } => {
-                        floor::join(c, &act, r.games[*game], r.players[*player], false).map(|_| ())
+                        floor::join(c, &act, GameId(r.games[*game]), r.players[*player], false)
+                            .map(|_| ())
                     }
                     Op::CallNext { table, seat } => {
                         floor::call_next(c, &act, r.tables[*table], *seat).map(|_| ())
@@ -181,7 +183,8 @@ fn check(r: &Room, history: &[Op]) {
         "two players in one seat after {history:?}"
     );
     for g in &r.games {
-        let lines = app.with_conn(|c| floor::list(c, None, *g, app.state.clock.now()).unwrap());
+        let lines =
+            app.with_conn(|c| floor::list(c, None, GameId(*g), app.state.clock.now()).unwrap());
         let positions: Vec<usize> = lines.iter().map(|l| l.place.position).collect();
         assert_eq!(
             positions,
@@ -191,8 +194,9 @@ fn check(r: &Room, history: &[Op]) {
         // The player's link counts its own place in the database (no list loaded): the same
         // place as the floor's list, for every entry.
         for l in &lines {
-            let own = app
-                .with_conn(|c| floor::place_of(c, *g, l.entry.id, app.state.clock.now()).unwrap());
+            let own = app.with_conn(|c| {
+                floor::place_of(c, GameId(*g), l.entry.id, app.state.clock.now()).unwrap()
+            });
             assert_eq!(own, Some(l.place), "entry {} after {history:?}", l.entry.id);
         }
     }

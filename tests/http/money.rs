@@ -15,6 +15,7 @@ use cardroom::db::schema::{
     buyins, cagnotte_dues, cagnotte_sessions, chip_custody, commissions, drop_boxes, games, hands,
     players, seatings, tips,
 };
+use cardroom::domain::ids::GameId;
 use cardroom::domain::money;
 use cardroom::services::reports::{self, Figures, Filter, Period};
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
@@ -423,7 +424,7 @@ async fn a_report_over_amounts_stored_before_the_bounds_says_so_instead_of_wrapp
             let t = TipRow {
                 id,
                 table_id: 1,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 shift_id: None,
                 dealer_id: None,
                 amount: i64::MAX,
@@ -437,7 +438,7 @@ async fn a_report_over_amounts_stored_before_the_bounds_says_so_instead_of_wrapp
             let d = DropBoxRow {
                 id,
                 table_id: 1,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 shift_id: None,
                 dealer_id: None,
                 amount: i64::MAX,
@@ -626,7 +627,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                 table_id: t,
                 seat_no: 1,
                 player_id: p,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 entry_id: None,
                 sat_at: start - Duration::days(2),
                 left_at: Some(start - Duration::days(2) + Duration::hours(1)),
@@ -678,7 +679,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let row = TipRow {
                             id,
                             table_id: *table,
-                            game_id: Some(1),
+                            game_id: Some(GameId(1)),
                             shift_id: None,
                             dealer_id: None,
                             amount: *a,
@@ -695,7 +696,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let row = DropBoxRow {
                             id,
                             table_id: *table,
-                            game_id: Some(1),
+                            game_id: Some(GameId(1)),
                             shift_id: None,
                             dealer_id: None,
                             amount: *a,
@@ -712,7 +713,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let row = HandRow {
                             id,
                             table_id: *table,
-                            game_id: Some(1),
+                            game_id: Some(GameId(1)),
                             number: id as i32,
                             button_seat: None,
                             at,
@@ -745,7 +746,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let session = CagnotteSessionRow {
                             id,
                             table_id: *table,
-                            game_id: 1,
+                            game_id: GameId(1),
                             number: id as i32,
                             started_at: at,
                             closed_at: Some(at + Duration::hours(1)),
@@ -768,7 +769,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                             id,
                             session_id: id,
                             table_id: *table,
-                            game_id: 1,
+                            game_id: GameId(1),
                             player_id: p,
                             seating_id: *table,
                             seat_no: 1,
@@ -795,7 +796,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let row = CommissionRow {
                             id,
                             table_id: *table,
-                            game_id: Some(1),
+                            game_id: Some(GameId(1)),
                             round: 1,
                             player_id: None,
                             payout: *a * 50,

@@ -15,6 +15,7 @@ use crate::pages::{eligible_players, nl_game};
 use actix_web::test::TestRequest;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::GameId;
 use cardroom::domain::states::{CallSource, CallState, ListSource};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -46,7 +47,7 @@ fn seating(
         table_id: table,
         seat_no: seat,
         player_id: player,
-        game_id: Some(game),
+        game_id: Some(GameId(game)),
         entry_id: None,
         sat_at: at(from),
         left_at: Some(at(to)),
@@ -66,7 +67,7 @@ fn hand(
     HandRow {
         id,
         table_id: table,
-        game_id: game,
+        game_id: game.map(GameId),
         number,
         button_seat: None,
         at: at(when),
@@ -96,7 +97,7 @@ fn due(
         id,
         session_id: session,
         table_id: table,
-        game_id: game,
+        game_id: GameId(game),
         player_id: player,
         seating_id: seating,
         seat_no: 1,
@@ -114,7 +115,7 @@ fn due(
 fn entry(id: i64, game: i64, player: i64, joined: &str, ended: &str, reason: &str) -> WaitlistRow {
     WaitlistRow {
         id,
-        game_id: game,
+        game_id: GameId(game),
         player_id: player,
         order_key: id,
         joined_at: at(joined),
@@ -203,7 +204,7 @@ pub(crate) async fn day() -> Day {
         let session = CagnotteSessionRow {
             id: 1,
             table_id: 2,
-            game_id: 2,
+            game_id: GameId(2),
             number: 1,
             started_at: at("2026-11-21 08:00"),
             closed_at: Some(at("2026-11-21 09:05")),
@@ -287,7 +288,7 @@ pub(crate) async fn day() -> Day {
             .values(DropBoxRow {
                 id: 1,
                 table_id: 1,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 shift_id: Some(shift1),
                 dealer_id: Some(d1),
                 amount: 2_500,
@@ -300,7 +301,7 @@ pub(crate) async fn day() -> Day {
             .values(CommissionRow {
                 id: 1,
                 table_id: 1,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 round: 3,
                 player_id: Some(p[0]),
                 payout: 15_000,
@@ -314,7 +315,7 @@ pub(crate) async fn day() -> Day {
             TipRow {
                 id: 1,
                 table_id: 1,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 shift_id: Some(shift1),
                 dealer_id: Some(d1),
                 amount: 1_500,
@@ -971,7 +972,7 @@ async fn a_month_of_a_50_table_room() {
             let t = cardroom::services::games::TableInput {
                 number: n,
                 seats: Some(9),
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 mode: "continuous".into(),
                 active: None,
             };
@@ -1001,7 +1002,7 @@ async fn a_month_of_a_50_table_room() {
             sessions.push(CagnotteSessionRow {
                 id: k + 1,
                 table_id: *table,
-                game_id: 1,
+                game_id: GameId(1),
                 number: day as i32,
                 started_at: at(&format!("{base} 17:00")),
                 closed_at: Some(at(&format!("{base} 18:05"))),
@@ -1051,7 +1052,7 @@ async fn a_month_of_a_50_table_room() {
             tip_rows.push(TipRow {
                 id: k + 1,
                 table_id: *table,
-                game_id: Some(1),
+                game_id: Some(GameId(1)),
                 shift_id: None,
                 dealer_id: None,
                 amount: 200,

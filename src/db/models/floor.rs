@@ -2,6 +2,7 @@
 //! refusals.
 
 use crate::db::schema::*;
+use crate::domain::ids::GameId;
 use crate::domain::states::{
     CallSource, CallState, EntryState, ListSource, MustMoveChoice, SeatChangeState,
 };
@@ -13,7 +14,7 @@ use serde::Serialize;
 #[diesel(table_name = waitlist_entries)]
 pub struct WaitlistRow {
     pub id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub player_id: i64,
     pub order_key: i64,
     /// Read by the thousand on the board: see [`super::time`].
@@ -35,7 +36,7 @@ pub struct SeatingRow {
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub entry_id: Option<i64>,
     /// Read by the thousand on the board: see [`super::time`].
     #[diesel(deserialize_as = crate::db::time::DbTime)]
@@ -99,7 +100,7 @@ pub struct SeatChangeRow {
 #[diesel(table_name = must_move_refusals)]
 pub struct MustMoveRefusalRow {
     pub id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The must-move table the player refused to leave.
     pub table_id: i64,
     pub player_id: i64,

@@ -2,6 +2,7 @@
 
 use crate::db::schema::*;
 use crate::domain::draw::DrawKind;
+use crate::domain::ids::GameId;
 use crate::domain::states::{LimitChangeKind, LimitChangeState};
 use crate::domain::table::TableState;
 use chrono::NaiveDateTime;
@@ -11,7 +12,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]
 #[diesel(table_name = games, treat_none_as_null = true)]
 pub struct GameRow {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub small_blind: i64,
@@ -63,7 +64,7 @@ impl GameRow {
     /// The colour the board shows for this game.
     pub fn board_colour(&self) -> &str {
         if self.colour.is_empty() {
-            GAME_PALETTE[self.id.unsigned_abs() as usize % GAME_PALETTE.len()]
+            GAME_PALETTE[self.id.get().unsigned_abs() as usize % GAME_PALETTE.len()]
         } else {
             &self.colour
         }
@@ -76,7 +77,7 @@ pub struct TableRow {
     pub id: i64,
     pub number: i32,
     pub seats: i32,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub mode: String,
     pub state: TableState,
     pub active: bool,
@@ -111,7 +112,7 @@ pub struct DrawRow {
     pub seed: i64,
     pub inputs: String,
     pub result: String,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub table_id: Option<i64>,
     pub created_at: NaiveDateTime,
     pub created_by: Option<i64>,
@@ -124,7 +125,7 @@ pub struct DrawRow {
 pub struct LimitChangeRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     /// opening | floor | game_edit
     pub kind: LimitChangeKind,
     /// pending | applied | cancelled

@@ -2,6 +2,7 @@
 //! 115, 116).
 
 use crate::db::schema::*;
+use crate::domain::ids::GameId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::states::DueState;
 use chrono::NaiveDateTime;
@@ -14,7 +15,7 @@ use serde::Serialize;
 pub struct CagnotteSessionRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub number: i32,
     pub started_at: NaiveDateTime,
     pub closed_at: Option<NaiveDateTime>,
@@ -35,7 +36,7 @@ pub struct CagnotteDueRow {
     pub id: i64,
     pub session_id: i64,
     pub table_id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub player_id: i64,
     pub seating_id: i64,
     pub seat_no: i32,
@@ -79,7 +80,7 @@ pub struct SpecialHandRow {
     pub id: i64,
     pub hand_id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     /// cucurucho | macaca
     pub kind: SpecialButton,
     pub button_id: i64,

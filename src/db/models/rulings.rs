@@ -1,6 +1,7 @@
 //! The floor's rulings, the players they concern, held pots and the chips they move.
 
 use crate::db::schema::*;
+use crate::domain::ids::GameId;
 use crate::domain::ruling::{HeldPotState, MoveLineKind, RulingMoveState};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -12,7 +13,7 @@ use serde::Serialize;
 pub struct RulingRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub hand_id: Option<i64>,
     pub hand_number: Option<i32>,
     /// The seats named, "3,7".

@@ -2,6 +2,7 @@
 //! dealer's shift, tips, the drop box, commissions.
 
 use crate::db::schema::*;
+use crate::domain::ids::GameId;
 use crate::domain::states::CustodyState;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -39,7 +40,7 @@ pub struct BuyinRow {
     pub seating_id: i64,
     pub table_id: i64,
     pub player_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub kind: String,
     pub amount: i64,
     pub stack_before: i64,
@@ -108,7 +109,7 @@ pub struct FloorMessageRow {
 pub struct HandRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    pub game_id: Option<GameId>,
     pub number: i32,
     pub button_seat: Option<i32>,
     pub at: NaiveDateTime,
@@ -143,7 +144,8 @@ pub struct DealerShiftRow {
 pub struct TipRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub shift_id: Option<i64>,
     pub dealer_id: Option<i64>,
     pub amount: i64,
@@ -159,7 +161,8 @@ pub struct TipRow {
 pub struct DropBoxRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub shift_id: Option<i64>,
     pub dealer_id: Option<i64>,
     pub amount: i64,
@@ -175,7 +178,8 @@ pub struct DropBoxRow {
 pub struct CommissionRow {
     pub id: i64,
     pub table_id: i64,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub round: i32,
     pub player_id: Option<i64>,
     pub payout: i64,

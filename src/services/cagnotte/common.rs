@@ -4,6 +4,7 @@
 use crate::db::models::{GameRow, TableRow};
 use crate::db::DbConn;
 use crate::domain::cagnotte::{self as rules};
+use crate::domain::ids::GameId;
 use crate::domain::limits::Limits;
 use crate::domain::profile::CagnotteMode;
 use crate::domain::{FieldError, Problem};
@@ -42,6 +43,6 @@ pub(super) fn per_session(g: &GameRow) -> bool {
     g.cagnotte_mode == CagnotteMode::PerSession.to_string()
 }
 
-pub(super) fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
+pub(super) fn game(conn: &mut DbConn, id: GameId) -> AppResult<GameRow> {
     crate::services::games::get_game(conn, id)
 }

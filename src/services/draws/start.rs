@@ -7,6 +7,7 @@ use crate::db::models::{DrawRow, SeatingRow};
 use crate::db::schema::{card_tables, seatings};
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawSeed};
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -144,7 +145,7 @@ fn start_game_with(
 /// each player a table (one suit per table, BSOP 78 order) and then a seat there. Every open
 /// table of the game that has nobody seated yet takes part (at most four); the players are
 /// the first on the list who may sit together, as many as there are seats.
-pub fn start_tables_by_suit(conn: &mut DbConn, act: &Act, game_id: i64) -> AppResult<StartDraw> {
+pub fn start_tables_by_suit(conn: &mut DbConn, act: &Act, game_id: GameId) -> AppResult<StartDraw> {
     let (now, tz) = (act.now, act.tz());
     use crate::domain::draw::TableSeats;
     let tables: Vec<crate::db::models::TableRow> = crate::services::games::list_tables(conn)?
@@ -191,7 +192,7 @@ fn first_players_who_may_sit(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     tz: Tz,
-    game_id: i64,
+    game_id: GameId,
     n: usize,
     seated_here: &[i64],
 ) -> AppResult<Vec<i64>> {

@@ -6,6 +6,7 @@ use crate::db::models::DrawRow;
 use crate::db::schema::draws;
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::Draw;
+use crate::domain::ids::GameId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -20,7 +21,7 @@ pub fn record(
     conn: &mut DbConn,
     act: &Act,
     d: &Draw,
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
     table_id: Option<i64>,
 ) -> AppResult<DrawRow> {
     let (now, actor) = (act.now, &act.actor);

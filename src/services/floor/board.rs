@@ -3,6 +3,7 @@
 //! room's size; and the names an action's toast says.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::states::EntryState;
 use crate::services::seat_prefs::PrefSummary;
 
@@ -182,7 +183,7 @@ pub struct Dashboard {
 pub fn names(
     conn: &mut DbConn,
     player_id: i64,
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
     table_id: Option<i64>,
 ) -> AppResult<(String, String, i32)> {
     let alias: String = crate::native!(conn, |dbc| players::table
@@ -232,7 +233,7 @@ impl Dashboard {
     /// The tables grouped by game, in the lists' order (games by name), then games no longer
     /// offered, then tables without a game; by number inside a group.
     pub fn groups(&self) -> Vec<TableGroup<'_>> {
-        let mut order: Vec<i64> = self.lists.iter().map(|l| l.game.id).collect();
+        let mut order: Vec<GameId> = self.lists.iter().map(|l| l.game.id).collect();
         for v in &self.tables {
             if let Some(g) = &v.game {
                 if !order.contains(&g.id) {
@@ -357,7 +358,12 @@ pub fn dashboard(
     let changes: HashMap<(i64, i64), i64> =
         changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
     // BSOP 27, 58: a transfer goes to a table of the same game and limit (PT-2007 22).
-    let live: Vec<(i64, i32, Option<i64>, Option<crate::domain::limits::Limits>)> = tables
+    let live: Vec<(
+        i64,
+        i32,
+        Option<GameId>,
+        Option<crate::domain::limits::Limits>,
+    )> = tables
         .iter()
         .filter(|(t, _)| in_play(t))
         .map(|(t, g)| {
@@ -431,12 +437,12 @@ pub fn dashboard(
         .order(games::name.asc())
         .select(GameRow::as_select())
         .load(dbc))?;
-    let mut by_game: HashMap<i64, Vec<WaitlistRow>> = HashMap::new();
+    let mut by_game: HashMap<GameId, Vec<WaitlistRow>> = HashMap::new();
     for e in all_entries {
         by_game.entry(e.game_id).or_default().push(e);
     }
     // Every game's wait figures (`services::waits`: the same for every screen), at once.
-    let game_ids: Vec<i64> = games_list.iter().map(|g| g.id).collect();
+    let game_ids: Vec<GameId> = games_list.iter().map(|g| g.id).collect();
     let mut waits_of = crate::services::waits::of_games(conn, models, now, &game_ids)?;
     // Each game's list in order and the entries shown; then the players shown on every list
     // in one read (it was one read per game, a round trip each on PostgreSQL).

@@ -2,6 +2,7 @@
 //! joining, leaving, removal and its undo, reordering, and call-ins checking in.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{ListRefusal, SeatRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
@@ -26,7 +27,7 @@ pub struct ListLine {
 pub fn list(
     conn: &mut DbConn,
     models: Option<&crate::services::waits::Models>,
-    game_id: i64,
+    game_id: GameId,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<ListLine>> {
     game(conn, game_id)?;
@@ -71,7 +72,7 @@ pub fn list(
 /// other player's record. None: the entry is not on the list (ended, or a lapsed call-in).
 pub fn place_of(
     conn: &mut DbConn,
-    game_id: i64,
+    game_id: GameId,
     entry_id: i64,
     now: DateTime<Utc>,
 ) -> AppResult<Option<Place>> {
@@ -149,7 +150,7 @@ pub const LEFT_BY_PLAYER: &str = "left by the player";
 pub fn join(
     conn: &mut DbConn,
     act: &Act,
-    game_id: i64,
+    game_id: GameId,
     player_id: i64,
     call_in: bool,
 ) -> AppResult<WaitlistRow> {

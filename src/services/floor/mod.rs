@@ -17,6 +17,7 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
+use crate::domain::ids::GameId;
 use crate::domain::profile::{CallExpiry, RuleProfile};
 use crate::domain::refusal::PlayerRefusal;
 use crate::domain::states::CallSource;
@@ -236,7 +237,7 @@ fn tell_entry_of_game(
 pub(crate) fn notify_heads(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    game_id: i64,
+    game_id: GameId,
     quiet: Option<i64>,
 ) -> AppResult<()> {
     notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet, None)
@@ -244,12 +245,12 @@ pub(crate) fn notify_heads(
 
 /// A game's name, read once for all the messages of one change (statements).
 struct GameName {
-    id: Option<i64>,
+    id: Option<GameId>,
     name: Option<Option<String>>,
 }
 
 impl GameName {
-    fn of(id: Option<i64>) -> GameName {
+    fn of(id: Option<GameId>) -> GameName {
         GameName { id, name: None }
     }
 
@@ -343,7 +344,7 @@ fn notify_heads_of(
 
 /// The place a player who just joined (at the bottom) has: everyone on the list who has not
 /// lapsed, this player included (PT-2007 8a, as `domain::waitlist::positions` counts).
-fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: i64) -> AppResult<i64> {
+fn place_at_bottom(conn: &mut DbConn, now: DateTime<Utc>, game_id: GameId) -> AppResult<i64> {
     let t = now.naive_utc();
     Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
@@ -368,7 +369,7 @@ fn ineligible_error(reasons: &[Ineligible]) -> AppError {
     })
 }
 
-fn game(conn: &mut DbConn, id: i64) -> AppResult<GameRow> {
+fn game(conn: &mut DbConn, id: GameId) -> AppResult<GameRow> {
     Ok(crate::native!(conn, |dbc| games::table
         .find(id)
         .select(GameRow::as_select())
@@ -382,7 +383,7 @@ fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
         .first(dbc))?)
 }
 
-fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
+fn entries(conn: &mut DbConn, game_id: GameId) -> AppResult<Vec<WaitlistRow>> {
     Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(entry_active!())
@@ -394,7 +395,7 @@ fn entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<WaitlistRow>> {
 /// over every entry it ever had, seated or removed ones included), so the order of players
 /// who were seated from the list stays comparable with later ones: the must-move order
 /// (BSOP 55) reads it.
-fn bottom_key(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
+fn bottom_key(conn: &mut DbConn, game_id: GameId) -> AppResult<i64> {
     let max: Option<i64> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .select(diesel::dsl::max(waitlist_entries::order_key))
@@ -406,7 +407,7 @@ fn bottom_key(conn: &mut DbConn, game_id: i64) -> AppResult<i64> {
 /// player reads only as far down the list as it has to.
 fn waiting_page(
     conn: &mut DbConn,
-    game_id: i64,
+    game_id: GameId,
     offset: i64,
     limit: i64,
 ) -> AppResult<Vec<WaitlistRow>> {

@@ -2,6 +2,7 @@
 //! seating ends and the new one starts in the same transaction.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -89,7 +90,7 @@ fn check_voluntary_move(
     now: DateTime<Utc>,
     from: &SeatingRow,
     to: &TableRow,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<()> {
     // BSOP 20, 21: chips a ruling moves to or from the player wait for a second staff
     // member at this table: the player stays until they are settled.

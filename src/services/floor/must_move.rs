@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::game::TablePolicy;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -14,7 +15,11 @@ use crate::services::Act;
 /// Stored in `card_tables.must_move`, exactly one per game or none; each change is audited
 /// and pushed. Runs when a table of the game opens or closes, so a change of the game's
 /// policy takes effect then.
-pub fn recompute_must_move(conn: &mut DbConn, act: &Act, game_id: i64) -> AppResult<Option<i64>> {
+pub fn recompute_must_move(
+    conn: &mut DbConn,
+    act: &Act,
+    game_id: GameId,
+) -> AppResult<Option<i64>> {
     let (now, actor) = (act.now, &act.actor);
     let all: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
@@ -79,14 +84,14 @@ pub(super) fn same_limits(
     conn: &mut DbConn,
     a: &TableRow,
     b: &TableRow,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<bool> {
     let g = game(conn, game_id)?;
     Ok(crate::services::limits::of(a, Some(&g)) == crate::services::limits::of(b, Some(&g)))
 }
 
 /// The game's must-move table in play, if any.
-fn must_move_table_of(conn: &mut DbConn, game_id: i64) -> AppResult<Option<TableRow>> {
+fn must_move_table_of(conn: &mut DbConn, game_id: GameId) -> AppResult<Option<TableRow>> {
     Ok(crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))
         .filter(card_tables::must_move)
@@ -146,7 +151,7 @@ fn in_must_move_order(mut rows: Vec<MustMoveRow>) -> Vec<(SeatingRow, PlayerRow)
 #[allow(clippy::type_complexity)]
 fn must_move_table_with_players(
     conn: &mut DbConn,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
     let rows: Vec<(TableRow, MustMoveRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
@@ -184,7 +189,7 @@ fn must_move_table_with_players(
 #[allow(clippy::type_complexity)]
 pub fn must_move_list(
     conn: &mut DbConn,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<Option<(TableRow, Vec<(SeatingRow, PlayerRow)>)>> {
     game(conn, game_id)?;
     let Some(m) = must_move_table_of(conn, game_id)? else {
@@ -208,7 +213,7 @@ pub(super) fn must_move_due_for(
     now: DateTime<Utc>,
     tz: Tz,
     t: &TableRow,
-    game_id: i64,
+    game_id: GameId,
 ) -> AppResult<(Vec<i64>, Option<Problem>)> {
     if t.must_move {
         return Ok((Vec::new(), None));
@@ -315,7 +320,7 @@ pub(super) fn refuse_before_rejoin(
     conn: &mut DbConn,
     profile: &RuleProfile,
     tz: Tz,
-    game_id: i64,
+    game_id: GameId,
     player_id: i64,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
@@ -331,7 +336,7 @@ pub(super) fn refuse_before_rejoin(
 fn rejoin_not_before(
     conn: &mut DbConn,
     profile: &RuleProfile,
-    game_id: i64,
+    game_id: GameId,
     player_id: i64,
     now: DateTime<Utc>,
 ) -> AppResult<Option<DateTime<Utc>>> {

@@ -3,6 +3,7 @@
 //! scheduler's pass.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::TableRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
@@ -313,7 +314,7 @@ pub(super) fn formed_at(t: &TableRow) -> DateTime<Utc> {
 fn relist_at_top(
     conn: &mut DbConn,
     act: &Act,
-    game_id: i64,
+    game_id: GameId,
     table_id: i64,
     players_in_order: &[i64],
 ) -> AppResult<()> {

@@ -2,6 +2,7 @@
 //! player's transfer to a similar table.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{MoveRefusal, SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -61,7 +62,7 @@ pub struct Suggestion {
 }
 
 /// BSOP 58: the table of a game that needs a player most (or BSOP 55 its must-move table).
-pub fn suggest_table(conn: &mut DbConn, game_id: i64) -> AppResult<Suggestion> {
+pub fn suggest_table(conn: &mut DbConn, game_id: GameId) -> AppResult<Suggestion> {
     let policy = game(conn, game_id)?.policy();
     let tables: Vec<TableRow> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::game_id.eq(game_id))

@@ -5,6 +5,7 @@ use super::verify::list_entries;
 use crate::db::audit::{self};
 use crate::db::schema::{games, guest_entries, guests, waitlist_entries};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{JoinRefusal, ListRefusal};
 use crate::domain::remote_join::{self as rj, EntrySource};
 use crate::domain::states::EntryState;
@@ -23,7 +24,7 @@ use serde::Serialize;
 pub struct GuestLine {
     pub entry_id: i64,
     pub guest_id: i64,
-    pub game_id: i64,
+    pub game_id: GameId,
     pub name: String,
     pub phone: String,
     /// The place kept among the list's entries (1 = next).
@@ -37,7 +38,7 @@ pub fn guest_lines(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Vec<Guest
     let rows: Vec<(
         i64,
         i64,
-        i64,
+        GameId,
         i64,
         NaiveDateTime,
         String,
@@ -64,7 +65,7 @@ pub fn guest_lines(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Vec<Guest
             guests::phone,
         ))
         .load(conn)?;
-    let mut lists: std::collections::HashMap<i64, Vec<Entry>> = std::collections::HashMap::new();
+    let mut lists: std::collections::HashMap<GameId, Vec<Entry>> = std::collections::HashMap::new();
     let mut out = Vec::new();
     for (entry_id, guest_id, game_id, key, joined, via, exp, name, phone) in rows {
         let list = match lists.entry(game_id) {
@@ -119,7 +120,7 @@ pub fn adopt_guest(
     if n != 1 {
         return Err(JoinRefusal::GuestRegistered.into());
     }
-    let places: Vec<(i64, i64, i64, NaiveDateTime, String)> = guest_entries::table
+    let places: Vec<(i64, GameId, i64, NaiveDateTime, String)> = guest_entries::table
         .filter(guest_entries::guest_id.eq(guest_id))
         .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
@@ -199,7 +200,7 @@ pub fn adopt_guest(
 /// with a reason (audited `list.guest_remove`).
 pub fn remove_guest_entry(conn: &mut DbConn, act: &Act, id: i64, reason: &str) -> AppResult<()> {
     let (now, actor) = (act.now, &act.actor);
-    let (game_id, guest_id): (i64, i64) = guest_entries::table
+    let (game_id, guest_id): (GameId, i64) = guest_entries::table
         .find(id)
         .select((guest_entries::game_id, guest_entries::guest_id))
         .first(conn)?;

@@ -2,6 +2,7 @@
 
 use crate::db::schema::{card_tables, games, guest_entries, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::waitlist::{self};
 use crate::error::AppResult;
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -11,7 +12,7 @@ use serde::Serialize;
 /// A game a phone may join: running, or with an interest list.
 #[derive(Debug, Clone, Serialize)]
 pub struct OfferedGame {
-    pub id: i64,
+    pub id: GameId,
     pub name: String,
     pub small_blind: i64,
     pub big_blind: i64,
@@ -41,7 +42,7 @@ pub fn offered(
     now: DateTime<Utc>,
     min_players_to_run: i32,
 ) -> AppResult<Vec<OfferedGame>> {
-    let active: Vec<(i64, String, i64, i64, i64, Option<i64>)> = games::table
+    let active: Vec<(GameId, String, i64, i64, i64, Option<i64>)> = games::table
         .filter(games::active.eq(true))
         .order(games::name.asc())
         .select((
@@ -53,26 +54,27 @@ pub fn offered(
             games::buy_in_max,
         ))
         .load(conn)?;
-    let in_play: Vec<Option<i64>> = card_tables::table
+    let in_play: Vec<Option<GameId>> = card_tables::table
         .filter(card_tables::active.eq(true))
         .filter(crate::db::conditions::TableInPlay)
         .select(card_tables::game_id)
         .load(conn)?;
-    let entries: Vec<(i64, Option<NaiveDateTime>, Option<NaiveDateTime>)> = waitlist_entries::table
-        .filter(crate::db::conditions::EntryActive)
-        .select((
-            waitlist_entries::game_id,
-            waitlist_entries::call_in_expires_at,
-            waitlist_entries::checked_in_at,
-        ))
-        .load(conn)?;
-    let guests_waiting: Vec<i64> = guest_entries::table
+    let entries: Vec<(GameId, Option<NaiveDateTime>, Option<NaiveDateTime>)> =
+        waitlist_entries::table
+            .filter(crate::db::conditions::EntryActive)
+            .select((
+                waitlist_entries::game_id,
+                waitlist_entries::call_in_expires_at,
+                waitlist_entries::checked_in_at,
+            ))
+            .load(conn)?;
+    let guests_waiting: Vec<GameId> = guest_entries::table
         .filter(crate::db::conditions::GuestWaiting)
         .filter(guest_entries::expires_at.gt(now.naive_utc()))
         .select(guest_entries::game_id)
         .load(conn)?;
     let t = now.naive_utc();
-    let running_ids: Vec<i64> = active
+    let running_ids: Vec<GameId> = active
         .iter()
         .map(|g| g.0)
         .filter(|id| in_play.contains(&Some(*id)))

@@ -8,6 +8,7 @@ use crate::db::models::Channel;
 use crate::db::models::PlayerRow;
 use crate::db::schema::{join_codes, phone_blocks, players};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::GameId;
 use crate::domain::player::{normalize_phone_in, phone_region_of_zone, Language, NotifyPref};
 use crate::domain::remote_join::{self as rj, choose_lists, ListsRefusal, Via};
 use crate::domain::FieldError;
@@ -23,7 +24,7 @@ use serde::Serialize;
 pub struct JoinRequest {
     pub phone: String,
     pub name: String,
-    pub games: Vec<i64>,
+    pub games: Vec<GameId>,
     pub language: Option<Language>,
 }
 
@@ -91,7 +92,7 @@ pub fn request_code(
     } else if name.chars().count() > NAME_MAX {
         errs.push(FieldError::new("name", "err-too-long").arg("max", NAME_MAX));
     }
-    let offered: Vec<i64> = offered(conn, None, now, room.profile.min_players_to_run)?
+    let offered: Vec<GameId> = offered(conn, None, now, room.profile.min_players_to_run)?
         .iter()
         .map(|g| g.id)
         .collect();
@@ -217,7 +218,7 @@ pub fn request_code(
 pub struct CodeRequest {
     pub id: i64,
     pub phone: String,
-    pub games: Vec<i64>,
+    pub games: Vec<GameId>,
     pub language: String,
     pub expires_at: DateTime<Utc>,
 }

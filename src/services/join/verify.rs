@@ -6,6 +6,7 @@ use super::request::players_with_phone;
 use crate::db::audit::{self, Actor};
 use crate::db::schema::{games, guest_entries, guests, join_codes, waitlist_entries};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::GameId;
 use crate::domain::refusal::JoinRefusal;
 use crate::domain::remote_join::{self as rj, CodeCheck, CodeState, EntrySource, Via};
 use crate::domain::states::EntryState;
@@ -174,12 +175,12 @@ pub fn verify_code(
         CodeCheck::Used => return Ok(Err(JoinRefusal::CodeUsed.into())),
     }
     let via: Via = via.parse().unwrap_or(Via::Phone);
-    let wanted: Vec<i64> = serde_json::from_str(&games_json).unwrap_or_default();
+    let wanted: Vec<GameId> = serde_json::from_str(&games_json).unwrap_or_default();
     // A list that closed meanwhile is not joined (said on the page).
     let offered = offered(conn, None, now, room.profile.min_players_to_run)?;
-    let name_of = |g: i64| offered.iter().find(|o| o.id == g).map(|o| o.name.clone());
+    let name_of = |g: GameId| offered.iter().find(|o| o.id == g).map(|o| o.name.clone());
     let mut closed: Vec<String> = Vec::new();
-    let mut open: Vec<(i64, String)> = Vec::new();
+    let mut open: Vec<(GameId, String)> = Vec::new();
     for g in &wanted {
         match name_of(*g) {
             Some(n) => open.push((*g, n)),
@@ -321,7 +322,7 @@ fn join_player(
     act: &Act,
     via: Via,
     player_id: i64,
-    open: &[(i64, String)],
+    open: &[(GameId, String)],
 ) -> AppResult<(Vec<String>, Vec<String>, Vec<String>)> {
     let room = &act.room;
     let (mut joined, mut already, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
@@ -389,7 +390,7 @@ fn join_guest(
     phone: &str,
     name: &str,
     language: &str,
-    open: &[(i64, String)],
+    open: &[(GameId, String)],
 ) -> AppResult<(i64, Vec<(String, usize)>, Vec<String>, Vec<String>)> {
     let existing: Option<i64> = guests::table
         .filter(guests::phone.eq(phone))
@@ -496,7 +497,7 @@ fn join_guest(
 }
 
 /// A game's active list entries as the domain sees them.
-pub(super) fn list_entries(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<Entry>> {
+pub(super) fn list_entries(conn: &mut DbConn, game_id: GameId) -> AppResult<Vec<Entry>> {
     type Row = (
         i64,
         i64,

@@ -8,6 +8,7 @@ use crate::db::audit::{self};
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
 use crate::db::schema::card_tables;
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::GameId;
 use crate::domain::limits::Limits;
 use crate::domain::states::LimitChangeKind;
 use crate::error::AppResult;
@@ -21,7 +22,7 @@ fn retarget(
     conn: &mut DbConn,
     act: &Act,
     t: &TableRow,
-    game_id: i64,
+    game_id: GameId,
     target: &Limits,
 ) -> AppResult<Option<LimitChangeRow>> {
     let (now, actor) = (act.now, &act.actor);

@@ -4,6 +4,7 @@ use super::current::{from_of, of, to_of};
 use crate::db::models::{GameRow, LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, games, limit_changes, staff};
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::limits::Limits;
 use crate::domain::states::LimitChangeState;
 use crate::error::{AppError, AppResult};
@@ -103,7 +104,7 @@ pub fn lines_of(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<ChangeLine>> {
 }
 
 /// The pending changes of the tables of a game, by table number (the admin's game page).
-pub fn pending_of_game(conn: &mut DbConn, game_id: i64) -> AppResult<Vec<ChangeLine>> {
+pub fn pending_of_game(conn: &mut DbConn, game_id: GameId) -> AppResult<Vec<ChangeLine>> {
     let ids: Vec<i64> = crate::native!(conn, |dbc| limit_changes::table
         .inner_join(card_tables::table)
         .filter(card_tables::game_id.eq(game_id))

@@ -4,6 +4,7 @@ use super::current::to_of;
 use crate::db::models::{LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, limit_changes};
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::domain::limits::Limits;
 use crate::domain::refusal::LimitRefusal;
 use crate::domain::states::{LimitChangeKind, LimitChangeState};
@@ -40,7 +41,7 @@ pub(super) fn new_row(
     id: i64,
     act: &Act,
     t: &TableRow,
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
     kind: LimitChangeKind,
     from: Option<&Limits>,
     to: &Limits,

@@ -2,6 +2,7 @@
 
 use super::search::get;
 use crate::db::DbConn;
+use crate::domain::ids::GameId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -9,7 +10,7 @@ use diesel::prelude::*;
 /// One list's outcome in [`join_lists`].
 #[derive(Debug)]
 pub struct ListJoin {
-    pub game_id: i64,
+    pub game_id: GameId,
     /// The game's name, to say which list (the id when there is no such game).
     pub game: String,
     pub result: AppResult<crate::db::models::WaitlistRow>,
@@ -26,7 +27,7 @@ pub fn join_lists(
     conn: &mut DbConn,
     act: &Act,
     player_id: i64,
-    game_ids: &[i64],
+    game_ids: &[GameId],
     call_in: bool,
 ) -> AppResult<Vec<ListJoin>> {
     // An unknown player is the request's refusal, not each list's.
@@ -59,7 +60,7 @@ pub fn join_lists(
 
 /// The games whose lists the player is on now (waiting or called): the record shows them
 /// ticked and not to be ticked again.
-pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
+pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<GameId>> {
     use crate::db::schema::waitlist_entries as w;
     // The same states as the floor's "active entry" (`services::floor`).
     Ok(crate::native!(conn, |dbc| w::table

@@ -3,6 +3,7 @@
 //! statements however many rulings are shown.
 
 use super::*;
+use crate::domain::ids::GameId;
 
 /// A player a ruling involves, with the names the log shows.
 #[derive(Debug, Clone, Serialize)]
@@ -85,11 +86,11 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
         .load::<(i64, i32)>(dbc))?
     .into_iter()
     .collect();
-    let game_ids: Vec<i64> = rows.iter().filter_map(|r| r.game_id).collect();
-    let game_names: HashMap<i64, String> = crate::native!(conn, |dbc| games::table
+    let game_ids: Vec<GameId> = rows.iter().filter_map(|r| r.game_id).collect();
+    let game_names: HashMap<GameId, String> = crate::native!(conn, |dbc| games::table
         .filter(games::id.eq_any(&game_ids))
         .select((games::id, games::name))
-        .load::<(i64, String)>(dbc))?
+        .load::<(GameId, String)>(dbc))?
     .into_iter()
     .collect();
     let people: Vec<(RulingPlayerRow, String, String)> =

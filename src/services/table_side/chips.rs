@@ -4,13 +4,18 @@
 //! player carries.
 
 use super::*;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::{ChipsRefusal, GeneralRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
 use crate::services::Act;
 
 /// BSOP 26, 37: the player's last departure from this game (any table of it).
-pub fn departure(conn: &mut DbConn, player_id: i64, game_id: i64) -> AppResult<Option<Departure>> {
+pub fn departure(
+    conn: &mut DbConn,
+    player_id: i64,
+    game_id: GameId,
+) -> AppResult<Option<Departure>> {
     let last: Option<(i64, Option<NaiveDateTime>, Option<String>, Option<i64>)> =
         crate::native!(conn, |dbc| seatings::table
             .filter(seatings::player_id.eq(player_id))

@@ -5,6 +5,7 @@
 //! seed and inputs give the same result, shown beside the stored one. Thin handlers over
 //! `services::draws`, the services the floor's pages use.
 
+use crate::domain::ids::GameId;
 use crate::error::AppResult;
 use crate::services::{self, draws};
 use crate::web::extract::{ActingAs, AnyStaff, FloorStaff};
@@ -104,7 +105,8 @@ pub struct DrawOut {
     pub seed: String,
     pub table_id: Option<i64>,
     pub table_number: Option<i32>,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub game: Option<String>,
     pub created_at: DateTime<Utc>,
     /// The staff member who made it (none: the system, e.g. a table breaking).
@@ -286,7 +288,7 @@ pub async fn draw_at_table(
 pub async fn draw_for_game(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: ApiJson<GameDrawRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

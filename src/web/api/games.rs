@@ -2,6 +2,7 @@
 
 use super::utc;
 use crate::db::models::GameRow;
+use crate::domain::ids::GameId;
 use crate::error::AppResult;
 use crate::services;
 use crate::services::games::GameInput;
@@ -31,7 +32,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
 /// A game. Amounts in minor units (cents); percentages in basis points.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct GameOut {
-    pub id: i64,
+    #[schema(value_type = i64)]
+    pub id: GameId,
     pub name: String,
     pub variant: String,
     pub small_blind: i64,
@@ -145,7 +147,7 @@ pub async fn create_game(
 pub async fn get_game(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> AppResult<web::Json<GameOut>> {
     let id = path.into_inner();
     let row = st
@@ -168,7 +170,7 @@ pub async fn get_game(
 pub async fn update_game(
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Result<ApiJson<GameInput>, actix_web::Error>,
 ) -> AppResult<web::Json<GameSavedOut>> {
     // The role is checked before the body is looked at.

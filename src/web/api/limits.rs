@@ -5,6 +5,7 @@
 //! audit and pushed events as the floor's board and the tablet.
 
 use crate::db::models::TableRow;
+use crate::domain::ids::GameId;
 use crate::domain::limits::{Effective, Limits};
 use crate::error::AppResult;
 use crate::services::limits::{self, ChangeLine};
@@ -56,7 +57,8 @@ pub struct LimitChangeOut {
     pub id: i64,
     pub table_id: i64,
     pub table_number: i32,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     /// opening (the limits the table opened with) | floor (approved by the floor, BSOP 34) |
     /// game_edit (the admin edited the table's game)
     pub kind: String,

@@ -3,6 +3,7 @@
 use super::games::GameOut;
 use super::utc;
 use crate::db::models::{GameRow, TableRow};
+use crate::domain::ids::GameId;
 use crate::error::AppResult;
 use crate::services;
 use crate::services::games::TableInput;
@@ -33,7 +34,8 @@ pub struct TableOut {
     pub id: i64,
     pub number: i32,
     pub seats: i32,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     /// continuous | session
     pub mode: String,
     pub state: String,

@@ -4,6 +4,7 @@
 
 use super::floor::board::{load_since, LastDraws};
 use super::{ctx, render};
+use crate::domain::ids::GameId;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -69,7 +70,7 @@ struct Update {
     a: FloorAlerts,
     draws: LastDraws,
     tables: Vec<i64>,
-    games: Vec<i64>,
+    games: Vec<GameId>,
     panel: Option<i64>,
     oob: bool,
 }
@@ -129,7 +130,7 @@ async fn board_update(
     let c = ctx(&req, &st, &who.0).await?;
     let (d, a, _, draws) = load_since(&st, c.now).await?;
     let tables = ids(&q.t);
-    let mut games = ids(&q.g);
+    let mut games: Vec<GameId> = ids(&q.g).into_iter().map(GameId).collect();
     // A table's game list moves with its seats (a call, a seating take players off it).
     for v in d.tables.iter().filter(|v| tables.contains(&v.table.id)) {
         if let Some(g) = v.table.game_id {

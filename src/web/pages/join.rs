@@ -9,6 +9,7 @@
 //! (the per-address limit would count against them).
 
 use super::{render, see_other};
+use crate::domain::ids::GameId;
 use crate::domain::remote_join::{self as rj, Via};
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
@@ -110,7 +111,7 @@ fn with_prelogin(mut res: HttpResponse, st: &AppState, token: String, fresh: boo
 struct JoinPage {
     c: Ctx,
     games: Vec<OfferedGame>,
-    chosen: Vec<i64>,
+    chosen: Vec<GameId>,
     v: Vals,
     errs: Errs,
     problem: Option<String>,
@@ -120,7 +121,7 @@ struct JoinPage {
 }
 
 impl JoinPage {
-    fn checked(&self, id: impl crate::web::ctx::Val<i64>) -> bool {
+    fn checked(&self, id: impl crate::web::ctx::Val<GameId>) -> bool {
         self.chosen.contains(&id.val())
     }
 }
@@ -129,7 +130,7 @@ async fn join_view(
     req: &HttpRequest,
     st: &AppState,
     csrf: String,
-    chosen: Vec<i64>,
+    chosen: Vec<GameId>,
     v: Vals,
     err: Option<&AppError>,
 ) -> AppResult<JoinPage> {

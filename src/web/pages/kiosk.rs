@@ -20,6 +20,7 @@ use super::join::{join_key, masked, refused_page};
 use super::{render, see_other};
 use crate::auth::{self, Claims, TokenKind};
 use crate::db::models::KioskRow;
+use crate::domain::ids::GameId;
 use crate::domain::kiosk as rules;
 use crate::domain::player::Language;
 use crate::domain::remote_join::{self as rj, Via};
@@ -98,7 +99,7 @@ struct Posted {
     lang: Option<Language>,
     phone: String,
     name: String,
-    games: Vec<i64>,
+    games: Vec<GameId>,
     token: String,
     code: String,
     ticket: String,
@@ -146,7 +147,7 @@ enum Step {
 
 struct ListsStep {
     games: Vec<OfferedGame>,
-    chosen: Vec<i64>,
+    chosen: Vec<GameId>,
     max_lists: i32,
 }
 
@@ -216,7 +217,7 @@ impl KioskPage {
             _ => None,
         }
     }
-    fn checked(&self, id: &i64) -> bool {
+    fn checked(&self, id: &GameId) -> bool {
         self.lists().is_some_and(|l| l.chosen.contains(id))
     }
 }
@@ -306,7 +307,7 @@ async fn start(
 }
 
 /// The lists step for a phone already checked.
-async fn lists_step(st: &AppState, chosen: Vec<i64>) -> AppResult<Step> {
+async fn lists_step(st: &AppState, chosen: Vec<GameId>) -> AppResult<Step> {
     let now = st.clock.now();
     let (games, max_lists) = st
         .run(move |st, conn| {

@@ -3,6 +3,7 @@
 
 use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::WaitlistRow;
+use crate::domain::ids::GameId;
 use crate::domain::refusal::ListRefusal;
 use crate::domain::waitlist;
 use crate::domain::FieldError;
@@ -25,7 +26,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WaitlistLineOut {
     pub entry_id: i64,
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     pub player_id: i64,
     pub alias: String,
     pub full_name: String,
@@ -82,7 +84,8 @@ impl From<&ListLine> for WaitlistLineOut {
 /// A game's waiting list in order.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WaitlistOut {
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     pub game_name: String,
     pub lines: Vec<WaitlistLineOut>,
     /// An interest list (no table of the game open, running or suspended): how many more
@@ -94,7 +97,8 @@ pub struct WaitlistOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WaitlistEntryOut {
     pub id: i64,
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     pub player_id: i64,
     pub joined_at: DateTime<Utc>,
     /// desk | call_in
@@ -150,7 +154,7 @@ pub struct ReorderRequest {
 fn line_of(
     conn: &mut crate::db::DbConn,
     models: &services::waits::Models,
-    game_id: i64,
+    game_id: GameId,
     entry_id: i64,
     now: DateTime<Utc>,
 ) -> AppResult<WaitlistLineOut> {
@@ -172,7 +176,7 @@ fn line_of(
 pub async fn list_waitlist(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> AppResult<web::Json<WaitlistOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -223,7 +227,7 @@ pub async fn list_waitlist(
 pub async fn join_waitlist(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     body: Result<ApiJson<JoinRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.

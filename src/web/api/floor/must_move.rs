@@ -4,6 +4,7 @@
 use super::calls::{seat_call_out, SeatCallOut};
 use super::tables::{floor_table, FloorTableOut};
 use super::utc;
+use crate::domain::ids::GameId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::{self};
@@ -39,7 +40,8 @@ pub struct MustMovePlayerOut {
 /// A game's must-move table and its players in the original waiting-list order (BSOP 55).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MustMoveOut {
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     /// Null when the game has no must-move table (fewer than two tables in play).
     pub table: Option<FloorTableOut>,
     pub players: Vec<MustMovePlayerOut>,
@@ -48,7 +50,8 @@ pub struct MustMoveOut {
 /// Where a new player of a game should sit (BSOP 55, 58).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SuggestTableOut {
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     /// Null when no table of the game in play has a free seat.
     pub table_id: Option<i64>,
     pub table_number: Option<i32>,
@@ -85,7 +88,8 @@ pub struct RefuseMustMoveRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MustMoveRefusalOut {
     pub id: i64,
-    pub game_id: i64,
+    #[schema(value_type = i64)]
+    pub game_id: GameId,
     /// The must-move table the player left.
     pub table_id: i64,
     pub player_id: i64,
@@ -111,7 +115,7 @@ pub struct MustMoveRefusalOut {
 pub async fn must_move_list(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> AppResult<web::Json<MustMoveOut>> {
     let id = path.into_inner();
     let out = st
@@ -165,7 +169,7 @@ pub async fn must_move_list(
 pub async fn suggest_table(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> AppResult<web::Json<SuggestTableOut>> {
     let id = path.into_inner();
     let s = st

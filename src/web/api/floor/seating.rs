@@ -2,6 +2,7 @@
 
 use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::{PlayerRow, SeatingRow, TableRow};
+use crate::domain::ids::GameId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::games;
@@ -26,7 +27,8 @@ pub struct SeatingOut {
     pub seat_no: i32,
     pub player_id: i64,
     pub alias: String,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     /// The list entry used up by this seating, if any.
     pub entry_id: Option<i64>,
     pub sat_at: DateTime<Utc>,

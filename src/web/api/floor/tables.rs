@@ -3,6 +3,7 @@
 use super::holds::{hold_out, SeatHoldOut};
 use super::utc;
 use crate::db::models::{GameRow, TableRow};
+use crate::domain::ids::GameId;
 use crate::domain::table::TableState;
 use crate::error::AppResult;
 use crate::services::floor::{self};
@@ -29,7 +30,8 @@ pub struct FloorTableOut {
     pub mode: String,
     /// closed | open | running | suspended
     pub state: String,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     pub game: Option<GameOut>,
     pub opened_at: Option<DateTime<Utc>>,
     /// BSOP 55, 56: the must-move table of its game (the newest of two or more in play);

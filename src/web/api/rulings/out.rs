@@ -3,6 +3,7 @@
 
 use super::utc;
 use crate::db::models::{HeldPotRow, RulingMoveRow};
+use crate::domain::ids::GameId;
 use crate::domain::ruling::{
     HeldPotState, LateReason, MoveLineKind, NamedAt, RulingMoveState, RulingState,
 };
@@ -107,7 +108,8 @@ pub struct RulingOut {
     pub id: i64,
     pub table_id: i64,
     pub table_number: i32,
-    pub game_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub game_id: Option<GameId>,
     /// The hand named (the table's hand in play when asked, unless an earlier one was named);
     /// none: no hand dealt yet.
     pub hand_number: Option<i32>,

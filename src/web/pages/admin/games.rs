@@ -6,6 +6,7 @@ use super::{
 };
 use crate::db::models::GameRow;
 use crate::domain::game::{LimitClass, TablePolicy, Variant};
+use crate::domain::ids::GameId;
 use crate::domain::player::Language;
 use crate::domain::profile::CagnotteMode;
 use crate::domain::FieldError;
@@ -265,7 +266,7 @@ struct GamesPage {
     saved: bool,
     gc: GameChoices,
     /// None: the new-game form.
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
 }
 
 #[derive(Template)]
@@ -278,7 +279,7 @@ struct GameEditPage {
     problem: Option<String>,
     saved: bool,
     gc: GameChoices,
-    game_id: Option<i64>,
+    game_id: Option<GameId>,
     name: String,
     /// PT-2007 22, BSOP 34: the game's tables in play waiting for a change to its limits.
     pending_limits: Vec<services::limits::ChangeLine>,
@@ -370,7 +371,7 @@ async fn game_edit_view(
     req: &HttpRequest,
     st: &AppState,
     who: &AdminStaff,
-    id: i64,
+    id: GameId,
     v: Option<Vals>,
     s: Shown,
     saved: bool,
@@ -404,7 +405,7 @@ async fn game_edit(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: AdminStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
 ) -> AppResult<HttpResponse> {
     let saved = just_saved(&req);
     let page = game_edit_view(
@@ -424,7 +425,7 @@ async fn game_update(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     form: CsrfForm<GameForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::db::models::{GameRow, TableRow};
 use crate::domain::game::TableMode;
+use crate::domain::ids::GameId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services;
@@ -66,7 +67,7 @@ impl TableForm {
         let t = TableInput {
             number: p.int("number", &self.number).unwrap_or(0),
             seats: p.opt_int("seats", &self.seats),
-            game_id: p.opt_i64("game_id", &self.game_id),
+            game_id: p.opt_i64("game_id", &self.game_id).map(GameId),
             mode: self.mode.trim().to_string(),
             active: editing.then(|| checkbox(&self.active)),
         };

@@ -4,6 +4,7 @@
 use super::act::{act_to, after_draw};
 use super::lists::{Empty, ReasonForm};
 use crate::domain::draw::DrawKind;
+use crate::domain::ids::GameId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::ctx::Ctx;
@@ -121,7 +122,7 @@ pub(super) async fn draw_by_suits(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();

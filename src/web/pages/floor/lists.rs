@@ -3,6 +3,7 @@
 
 use super::act::{act, act_said};
 use super::shared::Said;
+use crate::domain::ids::GameId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -21,7 +22,7 @@ pub(super) async fn join(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<GameId>,
     form: CsrfForm<JoinForm>,
 ) -> AppResult<HttpResponse> {
     let game_id = path.into_inner();

@@ -1,6 +1,7 @@
 //! What the floor's pages share: the board's filter as the address carries it, the panel a
 //! form was sent from, and what an action said (the toast carried across the redirect).
 
+use crate::domain::ids::GameId;
 use crate::domain::player::Language;
 use crate::i18n::I18n;
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
@@ -11,7 +12,7 @@ use actix_web::{HttpRequest, HttpResponse};
 #[derive(Debug, Default, Clone)]
 pub struct BoardFilter {
     pub q: String,
-    pub game: Option<i64>,
+    pub game: Option<GameId>,
 }
 
 /// The table whose panel a form was sent from (`/floor?table=N` as its referrer): the floor

@@ -2,6 +2,7 @@
 
 use crate::db::models::{AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow};
 use crate::domain::eligibility::Ineligible;
+use crate::domain::ids::GameId;
 use crate::domain::player::{id_warnings, Warning};
 use crate::error::AppResult;
 use crate::services::players::{self as svc};
@@ -35,7 +36,7 @@ pub(super) struct ShowPage {
     /// The games whose lists the player can be added to from here (active games).
     pub(super) games: Vec<GameRow>,
     /// The games whose lists the player is on now.
-    pub(super) on_lists: Vec<i64>,
+    pub(super) on_lists: Vec<GameId>,
     /// After "add to a list": the lists joined, named.
     pub(super) joined_notice: Option<String>,
     /// After "add to a list": each list that refused, with why.
@@ -160,7 +161,7 @@ pub(super) async fn show_page(
 }
 
 /// The names of the games with these ids, in the order given, as one phrase ("PLO 2/5, NLH 1/2").
-fn game_names(games: &[GameRow], ids: &[i64]) -> String {
+fn game_names(games: &[GameRow], ids: &[GameId]) -> String {
     ids.iter()
         .filter_map(|id| games.iter().find(|g| g.id == *id))
         .map(|g| g.name.as_str())
@@ -194,7 +195,7 @@ pub(super) async fn show(
     .map(|k| page.c.t1(k, "name", &page.p.full_name));
     page.pref_saved = q.pref.as_deref() == Some("saved");
     if let Some(j) = q.joined.as_deref() {
-        let ids: Vec<i64> = j
+        let ids: Vec<GameId> = j
             .split(',')
             .filter_map(|x| x.trim().parse().ok())
             .take(50)

@@ -1,6 +1,7 @@
 //! From a player's page: the seat preference and putting the player on waiting lists.
 
 use super::show::show_page;
+use crate::domain::ids::GameId;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::players::{self as svc};
@@ -96,9 +97,9 @@ pub(super) async fn join_lists(
             .collect(),
         call_in: field("call_in"),
     };
-    let mut ids: Vec<i64> = Vec::new();
+    let mut ids: Vec<GameId> = Vec::new();
     for g in &f.game {
-        match g.trim().parse::<i64>() {
+        match g.trim().parse::<GameId>() {
             Ok(n) if !ids.contains(&n) => ids.push(n),
             Ok(_) => {}
             Err(_) => return Err(AppError::field("game", "err-game-unknown")),
@@ -116,7 +117,7 @@ pub(super) async fn join_lists(
             svc::join_lists(conn, act, id, &gids, call_in)
         })
         .await?;
-    let joined: Vec<i64> = outcomes
+    let joined: Vec<GameId> = outcomes
         .iter()
         .filter(|o| o.result.is_ok())
         .map(|o| o.game_id)
@@ -124,7 +125,7 @@ pub(super) async fn join_lists(
     if joined.len() == outcomes.len() {
         let list = joined
             .iter()
-            .map(i64::to_string)
+            .map(GameId::to_string)
             .collect::<Vec<_>>()
             .join(",");
         return Ok(see_other(&format!("/players/{id}?joined={list}#lists")));
