@@ -23,6 +23,7 @@
 
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::web::state::AppState;
@@ -65,7 +66,7 @@ struct BenchTable {
     /// BSOP 55: the game's must-move table (its players are moved by the app itself).
     must_move: bool,
     /// The open seating per seat (index = seat − 1), as far as this benchmark knows.
-    seats: Vec<Option<i64>>,
+    seats: Vec<Option<SeatingId>>,
 }
 
 struct Room {
@@ -153,7 +154,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
         let end = (start + BATCH).min(SEATED);
         let rows = state.db.write(
             &mut conn,
-            |c| -> Result<Vec<(usize, usize, i64)>, AppError> {
+            |c| -> Result<Vec<(usize, usize, SeatingId)>, AppError> {
                 (start..end)
                     .map(|i| {
                         let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
@@ -421,7 +422,8 @@ fn call_and_seat(
                                 out.call.push((t2 - t1).as_micros() as u64);
                                 out.seat.push((t3 - t2).as_micros() as u64);
                                 out.pairs.push((t3 - t1).as_micros() as u64);
-                                mine[ti].seats[seat as usize - 1] = r.json()["id"].as_i64();
+                                mine[ti].seats[seat as usize - 1] =
+                                    r.json()["id"].as_i64().map(SeatingId);
                             }
                             Ok(r) => out.errors.push(format!("seat {}: {}", r.status, r.text())),
                             Err(e) => out.errors.push(format!("seat: {e}")),

@@ -32,6 +32,7 @@
 //! `PLAYER_BENCH_KEEP_DB=1` (keep the SQLite file and print its path).
 
 use cardroom::config::Settings;
+use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
@@ -603,7 +604,7 @@ fn place_diag(
     let naive = now.naive_utc();
     let (mut full, mut counted, mut differ) = (Vec::new(), Vec::new(), 0);
     for (pid, _) in players {
-        let (id, game, key, joined): (i64, GameId, i64, chrono::NaiveDateTime) = w::table
+        let (id, game, key, joined): (EntryId, GameId, i64, chrono::NaiveDateTime) = w::table
             .filter(w::player_id.eq(pid))
             .filter(w::state.eq("waiting").or(w::state.eq("called")))
             .select((w::id, w::game_id, w::order_key, w::joined_at))

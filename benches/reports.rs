@@ -33,7 +33,10 @@
 use cardroom::config::Settings;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatCallId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::domain::states::{CallSource, CallState, EntryState, ListSource};
 use cardroom::services::{self, reports};
 use cardroom::web::state::AppState;
@@ -108,7 +111,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     let entry_id = r.entries.len() as i64 + 1;
                     let wait = Dur::minutes(rng.range(5, 60));
                     r.entries.push(WaitlistRow {
-                        id: entry_id,
+                        id: EntryId(entry_id),
                         game_id: GameId(game),
                         player_id: player,
                         order_key: entry_id,
@@ -125,7 +128,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         // One in ten leaves the list unseated.
                         let id2 = r.entries.len() as i64 + 1;
                         r.entries.push(WaitlistRow {
-                            id: id2,
+                            id: EntryId(id2),
                             game_id: GameId(game),
                             player_id: rng.range(1, PLAYERS),
                             order_key: id2,
@@ -140,11 +143,11 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         });
                         let cid = r.calls.len() as i64 + 1;
                         r.calls.push(SeatCallRow {
-                            id: cid,
+                            id: SeatCallId(cid),
                             table_id: table,
                             seat_no: seat,
                             player_id: player,
-                            entry_id: Some(id2),
+                            entry_id: Some(EntryId(id2)),
                             source: CallSource::List,
                             called_at: t - Dur::minutes(5),
                             respond_by: t,
@@ -159,12 +162,12 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         });
                     }
                     r.seatings.push(SeatingRow {
-                        id,
+                        id: SeatingId(id),
                         table_id: table,
                         seat_no: seat,
                         player_id: player,
                         game_id: Some(GameId(game)),
-                        entry_id: Some(entry_id),
+                        entry_id: Some(EntryId(entry_id)),
                         sat_at: t,
                         left_at: Some(end),
                         left_reason: Some("left".into()),
@@ -279,7 +282,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                                 table_id: table,
                                 game_id: GameId(game),
                                 player_id: player,
-                                seating_id: seating,
+                                seating_id: SeatingId(seating),
                                 seat_no: 1,
                                 amount: 1_000,
                                 late: false,

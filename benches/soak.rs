@@ -32,6 +32,7 @@
 
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -63,7 +64,7 @@ struct BenchTable {
     id: i64,
     must_move: bool,
     /// The open seating per seat (index = seat − 1), as far as this benchmark knows.
-    seats: Vec<Option<i64>>,
+    seats: Vec<Option<SeatingId>>,
 }
 
 /// Builds the room; returns its tables and the waiting players' ids in list order.
@@ -145,7 +146,7 @@ fn build_room(
         let end = (start + BATCH).min(seated);
         let rows = state.db.write(
             &mut conn,
-            |c| -> Result<Vec<(usize, usize, i64)>, AppError> {
+            |c| -> Result<Vec<(usize, usize, SeatingId)>, AppError> {
                 (start..end)
                     .map(|i| {
                         let (ti, si) = (i / SEATS as usize, i % SEATS as usize);
@@ -385,7 +386,7 @@ fn floor_client(addr: SocketAddr, token: String, mut mine: Vec<BenchTable>, shar
                 None,
             ) {
                 Some(r) if r.status == 201 => {
-                    mine[ti].seats[seat as usize - 1] = r.json()["id"].as_i64()
+                    mine[ti].seats[seat as usize - 1] = r.json()["id"].as_i64().map(SeatingId)
                 }
                 Some(r) => shared.error(format!(
                     "seat {}: {}",

@@ -6,6 +6,7 @@
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
 use crate::services::Act;
@@ -175,7 +176,12 @@ fn past_evenings(
                     }
                     if n * 3 + 2 == at + 1 {
                         let leaving = seated_at(c, *tid, seat)?;
-                        services::floor::leave(c, &act_at(room, t, floor), leaving, "left")?;
+                        services::floor::leave(
+                            c,
+                            &act_at(room, t, floor),
+                            SeatingId(leaving),
+                            "left",
+                        )?;
                         let s = services::floor::seat_directly(
                             c,
                             &act_at(room, t, floor),
@@ -248,7 +254,7 @@ fn past_evenings(
             )?;
             for seat in 1..=6 {
                 if let Ok(s) = seated_at(c, *tid, seat) {
-                    services::floor::leave(c, &act_at(room, end, floor), s, "left")?;
+                    services::floor::leave(c, &act_at(room, end, floor), SeatingId(s), "left")?;
                 }
             }
         }

@@ -15,6 +15,7 @@
 //! backends and would show the difference only where a test reads that column).
 
 use super::models::{SeatCallRow, SeatingRow};
+use crate::domain::ids::EntryId;
 use chrono::NaiveDateTime;
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
@@ -35,7 +36,7 @@ struct Id {
 pub fn insert_call_taking_entry(
     c: &mut PgConnection,
     row: &SeatCallRow,
-    entry_id: i64,
+    entry_id: EntryId,
 ) -> QueryResult<usize> {
     const SQL: &str = "WITH c AS (INSERT INTO seat_calls \
          (id, table_id, seat_no, player_id, entry_id, source, called_at, respond_by, state, \
@@ -75,7 +76,7 @@ pub fn insert_call_taking_entry(
 pub fn insert_seating_using_entry(
     c: &mut PgConnection,
     row: &SeatingRow,
-    entry_id: i64,
+    entry_id: EntryId,
     ended_at: NaiveDateTime,
 ) -> QueryResult<usize> {
     const SQL: &str = "WITH s AS (INSERT INTO seatings \

@@ -20,7 +20,9 @@ use crate::db::schema::{
     buyins, card_tables, games, players, seat_calls, seatings, waitlist_entries,
 };
 use crate::db::DbConn;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::player::Language;
 use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallState;
@@ -37,7 +39,7 @@ use std::collections::BTreeMap;
 /// A seat call as its player sees it.
 #[derive(Debug, Clone, Serialize)]
 pub struct CallView {
-    pub call_id: i64,
+    pub call_id: SeatCallId,
     pub table: i32,
     pub seat: i32,
     pub respond_by: DateTime<Utc>,
@@ -52,7 +54,7 @@ pub struct CallView {
 /// One list the player is on.
 #[derive(Debug, Clone, Serialize)]
 pub struct ListView {
-    pub entry_id: i64,
+    pub entry_id: EntryId,
     pub game: String,
     pub small_blind: i64,
     pub big_blind: i64,
@@ -179,7 +181,7 @@ pub fn view(
         .load(conn)?;
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
-        let place = floor::place_of(conn, game_id, entry_id, now)?;
+        let place = floor::place_of(conn, game_id, EntryId(entry_id), now)?;
         let wait = match place {
             Some(p) => {
                 crate::services::waits::of_game(conn, models, now, game_id)?.for_ahead(p.ahead)
@@ -188,10 +190,10 @@ pub fn view(
         };
         let call = calls
             .iter()
-            .find(|(c, _)| c.entry_id == Some(entry_id))
+            .find(|(c, _)| c.entry_id == Some(EntryId(entry_id)))
             .map(|(c, number)| call_view(c, *number));
         lists.push(ListView {
-            entry_id,
+            entry_id: EntryId(entry_id),
             game,
             small_blind: sb,
             big_blind: bb,
@@ -349,7 +351,7 @@ fn own_open_call(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     player_id: i64,
-    call_id: i64,
+    call_id: SeatCallId,
 ) -> AppResult<SeatCallRow> {
     let c = floor::call(conn, call_id)?;
     if c.player_id != player_id {
@@ -376,7 +378,7 @@ pub fn answer_call(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     player_id: i64,
-    call_id: i64,
+    call_id: SeatCallId,
     answer: Answer,
     extension: Duration,
 ) -> AppResult<SeatCallRow> {
@@ -455,7 +457,7 @@ pub fn leave_list(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     player_id: i64,
-    entry_id: i64,
+    entry_id: EntryId,
 ) -> AppResult<()> {
     let e = floor::entry(conn, entry_id)?;
     if e.player_id != player_id {

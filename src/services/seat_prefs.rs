@@ -6,6 +6,7 @@
 use crate::db::audit::{self};
 use crate::db::schema::{accessible_seats, card_tables, players, pref_passes, seat_preferences};
 use crate::db::DbConn;
+use crate::domain::ids::EntryId;
 use crate::domain::seat_pref::{self, format_numbers, SeatPreference};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -292,7 +293,7 @@ pub fn set_accessible_seats(
 }
 
 /// How many offers have gone by this list entry while its player waited for a preferred seat.
-pub fn passes(conn: &mut DbConn, entry_id: i64) -> AppResult<i32> {
+pub fn passes(conn: &mut DbConn, entry_id: EntryId) -> AppResult<i32> {
     Ok(crate::native!(conn, |c| pref_passes::table
         .find(entry_id)
         .select(pref_passes::passes)
@@ -306,7 +307,7 @@ pub fn passes(conn: &mut DbConn, entry_id: i64) -> AppResult<i32> {
 pub fn count_pass(
     conn: &mut DbConn,
     act: &Act,
-    entry_id: i64,
+    entry_id: EntryId,
     table_id: i64,
     seat_no: i32,
 ) -> AppResult<i32> {
@@ -333,7 +334,7 @@ pub fn count_pass(
         actor,
         "list.pref_pass",
         "waitlist_entry",
-        Some(entry_id),
+        Some(entry_id.get()),
         None::<&()>,
         Some(&serde_json::json!({"passes": n, "table_id": table_id, "seat_no": seat_no})),
     )?;

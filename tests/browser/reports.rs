@@ -19,7 +19,9 @@
 use crate::browser_support::*;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::domain::states::{EntryState, ListSource};
 use cardroom::services::reports::{day_bounds, gaming_date};
 use chrono::{Duration as Dur, NaiveTime, Utc};
@@ -51,24 +53,24 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     let t = |minutes: i64| (from + Dur::minutes(minutes)).naive_utc();
     let sits = [
         SeatingRow {
-            id: 100_001,
+            id: SeatingId(100_001),
             table_id: table,
             seat_no: 1,
             player_id: PLAYERS[0],
             game_id: Some(GameId(game)),
-            entry_id: Some(100_001),
+            entry_id: Some(EntryId(100_001)),
             sat_at: t(60),
             left_at: Some(t(180)),
             left_reason: Some("left".into()),
             seated_by: None,
         },
         SeatingRow {
-            id: 100_002,
+            id: SeatingId(100_002),
             table_id: table,
             seat_no: 2,
             player_id: PLAYERS[1],
             game_id: Some(GameId(game)),
-            entry_id: Some(100_002),
+            entry_id: Some(EntryId(100_002)),
             sat_at: t(120),
             left_at: Some(t(300)),
             left_reason: Some("left".into()),
@@ -81,7 +83,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     ]
     .into_iter()
     .map(|(id, player, joined, seated)| WaitlistRow {
-        id,
+        id: EntryId(id),
         game_id: GameId(game),
         player_id: player,
         order_key: id,
@@ -137,7 +139,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             table_id: table,
             game_id: GameId(game),
             player_id: player,
-            seating_id: seating,
+            seating_id: SeatingId(seating),
             seat_no: 1,
             amount: 1_000,
             late: false,
@@ -432,7 +434,7 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
             PLAYERS.iter().enumerate().map(move |(j, p)| {
                 let joined = 30 + 20 * i + j as i64;
                 WaitlistRow {
-                    id: 100_201 + 2 * i + j as i64,
+                    id: EntryId(100_201 + 2 * i + j as i64),
                     game_id: g.id,
                     player_id: *p,
                     order_key: 100_201 + 2 * i + j as i64,

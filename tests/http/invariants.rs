@@ -6,7 +6,10 @@
 use crate::support::*;
 use cardroom::db::audit::Actor;
 use cardroom::db::schema::{seatings, waitlist_entries};
+use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatCallId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::services::floor;
 use diesel::prelude::*;
 use proptest::prelude::*;
@@ -114,7 +117,7 @@ fn apply(r: &Room, op: &Op) {
                             .first(c)
                             .optional()?;
                         match id {
-                            Some(id) => floor::confirm_call(c, &act, id).map(|_| ()),
+                            Some(id) => floor::confirm_call(c, &act, SeatCallId(id)).map(|_| ()),
                             None => Ok(()),
                         }
                     }
@@ -132,7 +135,7 @@ fn apply(r: &Room, op: &Op) {
                             .load(c)?;
                         match open.get(nth % open.len().max(1)) {
                             Some(id) if !open.is_empty() => {
-                                floor::leave(c, &act, *id, "left").map(|_| ())
+                                floor::leave(c, &act, SeatingId(*id), "left").map(|_| ())
                             }
                             _ => Ok(()),
                         }
@@ -145,7 +148,7 @@ fn apply(r: &Room, op: &Op) {
                             .load(c)?;
                         match active.get(nth % active.len().max(1)) {
                             Some(id) if !active.is_empty() => {
-                                floor::remove(c, &act, *id, "test").map(|_| ())
+                                floor::remove(c, &act, EntryId(*id), "test").map(|_| ())
                             }
                             _ => Ok(()),
                         }

@@ -16,6 +16,7 @@ use cardroom::db::schema::{
     players, seatings, tips,
 };
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::domain::money;
 use cardroom::services::reports::{self, Figures, Filter, Period};
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
@@ -623,7 +624,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
     app.with_conn(|c| {
         for t in 1..=2 {
             let s = SeatingRow {
-                id: t,
+                id: SeatingId(t),
                 table_id: t,
                 seat_no: 1,
                 player_id: p,
@@ -771,7 +772,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                             table_id: *table,
                             game_id: GameId(1),
                             player_id: p,
-                            seating_id: *table,
+                            seating_id: SeatingId(*table),
                             seat_no: 1,
                             amount: *a,
                             late: false,

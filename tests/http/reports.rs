@@ -15,7 +15,10 @@ use crate::pages::{eligible_players, nl_game};
 use actix_web::test::TestRequest;
 use cardroom::db::models::*;
 use cardroom::db::schema::*;
+use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::SeatCallId;
+use cardroom::domain::ids::SeatingId;
 use cardroom::domain::states::{CallSource, CallState, ListSource};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -43,7 +46,7 @@ fn seating(
     to: &str,
 ) -> SeatingRow {
     SeatingRow {
-        id,
+        id: SeatingId(id),
         table_id: table,
         seat_no: seat,
         player_id: player,
@@ -99,7 +102,7 @@ fn due(
         table_id: table,
         game_id: GameId(game),
         player_id: player,
-        seating_id: seating,
+        seating_id: SeatingId(seating),
         seat_no: 1,
         amount,
         late: false,
@@ -114,7 +117,7 @@ fn due(
 
 fn entry(id: i64, game: i64, player: i64, joined: &str, ended: &str, reason: &str) -> WaitlistRow {
     WaitlistRow {
-        id,
+        id: EntryId(id),
         game_id: GameId(game),
         player_id: player,
         order_key: id,
@@ -357,11 +360,11 @@ pub(crate) async fn day() -> Day {
         .unwrap();
         // A call to p3 at table 1 that expired: one no-show.
         let call = SeatCallRow {
-            id: 1,
+            id: SeatCallId(1),
             table_id: 1,
             seat_no: 4,
             player_id: p[3],
-            entry_id: Some(3),
+            entry_id: Some(EntryId(3)),
             source: CallSource::List,
             called_at: at("2026-11-20 10:20"),
             respond_by: at("2026-11-20 10:25"),

@@ -2,7 +2,10 @@
 //! refusals.
 
 use crate::db::schema::*;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::states::{
     CallSource, CallState, EntryState, ListSource, MustMoveChoice, SeatChangeState,
 };
@@ -13,7 +16,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = waitlist_entries)]
 pub struct WaitlistRow {
-    pub id: i64,
+    pub id: EntryId,
     pub game_id: GameId,
     pub player_id: i64,
     pub order_key: i64,
@@ -32,12 +35,12 @@ pub struct WaitlistRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = seatings)]
 pub struct SeatingRow {
-    pub id: i64,
+    pub id: SeatingId,
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,
     pub game_id: Option<GameId>,
-    pub entry_id: Option<i64>,
+    pub entry_id: Option<EntryId>,
     /// Read by the thousand on the board: see [`super::time`].
     #[diesel(deserialize_as = crate::db::time::DbTime)]
     pub sat_at: NaiveDateTime,
@@ -49,11 +52,11 @@ pub struct SeatingRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
 #[diesel(table_name = seat_calls)]
 pub struct SeatCallRow {
-    pub id: i64,
+    pub id: SeatCallId,
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,
-    pub entry_id: Option<i64>,
+    pub entry_id: Option<EntryId>,
     pub source: CallSource,
     pub called_at: NaiveDateTime,
     pub respond_by: NaiveDateTime,
@@ -105,7 +108,7 @@ pub struct MustMoveRefusalRow {
     pub table_id: i64,
     pub player_id: i64,
     /// The seating at the must-move table, ended by the refusal.
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     /// give_up | rejoin_later
     pub choice: MustMoveChoice,
     pub refused_at: NaiveDateTime,

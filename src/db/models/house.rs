@@ -3,6 +3,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::states::DueState;
 use chrono::NaiveDateTime;
@@ -38,7 +39,7 @@ pub struct CagnotteDueRow {
     pub table_id: i64,
     pub game_id: GameId,
     pub player_id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub seat_no: i32,
     pub amount: i64,
     pub late: bool,
@@ -117,7 +118,7 @@ pub struct SpecialContributionRow {
     pub id: i64,
     pub special_hand_id: i64,
     pub table_id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub player_id: i64,
     pub seat_no: i32,
     pub amount: i64,

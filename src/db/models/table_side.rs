@@ -3,6 +3,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::domain::states::CustodyState;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -37,7 +38,7 @@ pub struct SeatSideRow {
 #[diesel(table_name = buyins)]
 pub struct BuyinRow {
     pub id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub table_id: i64,
     pub player_id: i64,
     pub game_id: Option<GameId>,
@@ -60,7 +61,7 @@ pub struct BuyinRow {
 #[diesel(table_name = chip_custody)]
 pub struct CustodyRow {
     pub id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,

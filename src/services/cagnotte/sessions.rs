@@ -10,6 +10,7 @@ use crate::db::models::{
 use crate::db::schema::{cagnotte_dues, cagnotte_sessions, dealer_shifts, seatings};
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::{self as rules, SeatSpan, SessionBase, SessionBilling, SessionState};
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::CagnotteRefusal;
 use crate::domain::states::DueState;
 use crate::error::AppResult;
@@ -81,7 +82,7 @@ fn insert_due(
     conn: &mut DbConn,
     act: &Act,
     s: &CagnotteSessionRow,
-    seating_id: i64,
+    seating_id: SeatingId,
     d: &rules::SessionDue,
 ) -> AppResult<CagnotteDueRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -273,7 +274,7 @@ pub fn on_seat(
 
 /// The cave (what the player brought) is known only once the chips are in: for a game charged
 /// on the cave, a due not yet settled is set from the seat's first buy-in.
-pub fn on_buyin(conn: &mut DbConn, act: &Act, seating_id: i64) -> AppResult<()> {
+pub fn on_buyin(conn: &mut DbConn, act: &Act, seating_id: SeatingId) -> AppResult<()> {
     let (now, actor) = (act.now, &act.actor);
     let due: Option<CagnotteDueRow> = crate::native!(conn, |dbc| cagnotte_dues::table
         .filter(cagnotte_dues::seating_id.eq(seating_id))

@@ -3,6 +3,7 @@
 //! room's size; and the names an action's toast says.
 
 use super::*;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::states::EntryState;
 use crate::services::seat_prefs::PrefSummary;
@@ -53,7 +54,7 @@ pub struct TableView {
     pub dealer: Option<String>,
     /// The waiting players of the table's game (entry id, place, alias): whom the floor may
     /// call out of order.
-    pub waiting: Vec<(i64, i64, String)>,
+    pub waiting: Vec<(EntryId, i64, String)>,
     /// PT-2007 22, BSOP 34: the table's limits now (`services::limits::of`) and its pending
     /// change, if any.
     pub limits: Option<crate::domain::limits::Limits>,
@@ -134,7 +135,7 @@ pub struct GameList {
     /// until a table of the game next opens or breaks.
     pub policy_pending: bool,
     /// Where each shown entry came from (desk, call-in, phone, kiosk).
-    pub origins: Vec<(i64, crate::domain::remote_join::EntrySource)>,
+    pub origins: Vec<(EntryId, crate::domain::remote_join::EntrySource)>,
     /// Guests keeping a place on this list until the desk registers them
     /// (BSOP 1, 3: never called before).
     pub guests: Vec<crate::services::join::GuestLine>,
@@ -160,7 +161,7 @@ impl GameList {
     }
 
     /// Where an entry came from.
-    pub fn origin(&self, entry_id: &i64) -> crate::domain::remote_join::EntrySource {
+    pub fn origin(&self, entry_id: &EntryId) -> crate::domain::remote_join::EntrySource {
         let id = *entry_id;
         self.origins
             .iter()
@@ -454,7 +455,8 @@ pub fn dashboard(
         let places = waitlist::positions(&domain, now);
         let total = places.len();
         let top: Vec<(i64, Place)> = places.into_iter().take(LIST_SHOWN).collect();
-        let mut rows: HashMap<i64, WaitlistRow> = mine.into_iter().map(|r| (r.id, r)).collect();
+        let mut rows: HashMap<i64, WaitlistRow> =
+            mine.into_iter().map(|r| (r.id.get(), r)).collect();
         let top_entries: Vec<(WaitlistRow, Place)> = top
             .into_iter()
             .filter_map(|(id, place)| rows.remove(&id).map(|e| (e, place)))
@@ -542,14 +544,14 @@ pub fn dashboard(
         });
     }
     // The shown entries' origins and the guests' kept places, two reads for all.
-    let shown: Vec<i64> = lists
+    let shown: Vec<EntryId> = lists
         .iter()
         .flat_map(|l| l.lines.iter().map(|x| x.entry.id))
         .collect();
     let origins = crate::services::join::origins(conn, &shown)?;
     let mut guests = crate::services::join::guest_lines(conn, now)?;
     for l in lists.iter_mut() {
-        let ids: Vec<i64> = l.lines.iter().map(|x| x.entry.id).collect();
+        let ids: Vec<EntryId> = l.lines.iter().map(|x| x.entry.id).collect();
         l.origins = origins
             .iter()
             .filter(|(e, _)| ids.contains(e))

@@ -2,6 +2,8 @@
 //! one the floor chooses with a reason.
 
 use super::*;
+use crate::domain::ids::EntryId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -165,7 +167,7 @@ pub fn call_next(
         .filter(|_| offered.get().is_none())
         .and_then(|mut rows| {
             let whole = (rows.len() as i64) < HEAD_PAGE;
-            rows.retain(|r| Some(r.id) != entry_id);
+            rows.retain(|r| Some(r.id) != entry_id.map(EntryId));
             let live = rows.iter().filter(|r| !as_entry(r).lapsed(now)).count();
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
         });
@@ -183,14 +185,23 @@ pub fn call_next(
     };
     // Each player who let this seat go by to wait for a preferred one has one offer fewer.
     for e in waiting {
-        crate::services::seat_prefs::count_pass(conn, act, e, t.id, seat)?;
+        crate::services::seat_prefs::count_pass(conn, act, EntryId(e), t.id, seat)?;
     }
     let known = Known {
         player,
         head,
         game_name: Some(game),
     };
-    create_call(conn, act, &t, seat, player_id, entry_id, source, known)
+    create_call(
+        conn,
+        act,
+        &t,
+        seat,
+        player_id,
+        entry_id.map(EntryId),
+        source,
+        known,
+    )
 }
 
 /// What the caller of [`create_call`] already read in this write (not read again).
@@ -217,7 +228,7 @@ fn prefer_seat(
     t: &TableRow,
     seat_no: i32,
     player_id: i64,
-    entry_id: Option<i64>,
+    entry_id: Option<EntryId>,
     seats_now: &std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
     offered: &std::cell::Cell<Option<(i64, i32)>>,
     waiting: &std::cell::RefCell<Vec<i64>>,
@@ -247,7 +258,7 @@ fn prefer_seat(
             };
             let passes = seat_prefs::passes(conn, entry)?;
             if waits_for_match(&pref, passes, profile.pref_max_passes) {
-                waiting.borrow_mut().push(entry);
+                waiting.borrow_mut().push(entry.get());
                 Ok(Some(PassOver::WaitsForSeat))
             } else {
                 Ok(None)
@@ -267,7 +278,7 @@ pub fn call_chosen(
     act: &Act,
     table_id: i64,
     seat_no: i32,
-    entry_id: i64,
+    entry_id: EntryId,
     reason: &str,
 ) -> AppResult<SeatCallRow> {
     let (now, tz, actor) = (act.now, act.tz(), &act.actor);
@@ -356,13 +367,13 @@ fn create_call(
     t: &TableRow,
     seat_no: i32,
     player_id: i64,
-    entry_id: Option<i64>,
+    entry_id: Option<EntryId>,
     source: CallSource,
     known: Known,
 ) -> AppResult<SeatCallRow> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let row = SeatCallRow {
-        id: next_seq(conn, "seat_call")?,
+        id: SeatCallId(next_seq(conn, "seat_call")?),
         table_id: t.id,
         seat_no,
         player_id,

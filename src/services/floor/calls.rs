@@ -3,6 +3,7 @@
 //! about the player: `player_checks`.
 
 use super::*;
+use crate::domain::ids::SeatCallId;
 use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -20,7 +21,11 @@ pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool
 }
 
 /// Cancels open seat calls; the list entries they called go back to waiting, in their place.
-pub(super) fn cancel_open_calls(conn: &mut DbConn, act: &Act, call_ids: &[i64]) -> AppResult<()> {
+pub(super) fn cancel_open_calls(
+    conn: &mut DbConn,
+    act: &Act,
+    call_ids: &[SeatCallId],
+) -> AppResult<()> {
     if call_ids.is_empty() {
         return Ok(());
     }
@@ -89,7 +94,7 @@ pub(super) fn cancel_call_rows(
 pub fn acknowledge_call(
     conn: &mut DbConn,
     act: &Act,
-    call_id: i64,
+    call_id: SeatCallId,
     at_table: Option<i64>,
 ) -> AppResult<SeatCallRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -186,7 +191,7 @@ pub(super) fn escalate_unacknowledged(conn: &mut DbConn, act: &Act) -> AppResult
 /// A must-move call (BSOP 55) moves the player from the must-move table and a seat-change
 /// call (PT-2007 12, BSOP 51) moves them within their table: the old seating ends and the new
 /// one starts in the same transaction, so the player never holds two seats (BSOP 46).
-pub fn confirm_call(conn: &mut DbConn, act: &Act, call_id: i64) -> AppResult<SeatingRow> {
+pub fn confirm_call(conn: &mut DbConn, act: &Act, call_id: SeatCallId) -> AppResult<SeatingRow> {
     let now = act.now;
     // The call and its table in one statement (statements per seating).
     let (c, t): (SeatCallRow, TableRow) = crate::native!(conn, |dbc| seat_calls::table

@@ -1,12 +1,18 @@
 //! A player leaving their seat (the next player can then be called).
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallSource;
 use crate::services::Act;
 
 /// A player leaves their seat (the next player can then be called).
-pub fn leave(conn: &mut DbConn, act: &Act, seating_id: i64, reason: &str) -> AppResult<SeatingRow> {
+pub fn leave(
+    conn: &mut DbConn,
+    act: &Act,
+    seating_id: SeatingId,
+    reason: &str,
+) -> AppResult<SeatingRow> {
     let (now, actor) = (act.now, &act.actor);
     // The seating, its table, how many sit there, and whether the player has an open call or
     // seat-change request anywhere, in one statement (statements per leave; what

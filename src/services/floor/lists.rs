@@ -2,7 +2,9 @@
 //! joining, leaving, removal and its undo, reordering, and call-ins checking in.
 
 use super::*;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::refusal::{ListRefusal, SeatRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::states::ListSource;
@@ -47,7 +49,7 @@ pub fn list(
         &rows.iter().map(|(e, _)| e.player_id).collect::<Vec<_>>(),
     )?;
     let mut by_id: std::collections::HashMap<i64, (WaitlistRow, PlayerRow)> =
-        rows.into_iter().map(|r| (r.0.id, r)).collect();
+        rows.into_iter().map(|r| (r.0.id.get(), r)).collect();
     Ok(waitlist::positions(&domain, now)
         .into_iter()
         .filter_map(|(id, place)| {
@@ -73,7 +75,7 @@ pub fn list(
 pub fn place_of(
     conn: &mut DbConn,
     game_id: GameId,
-    entry_id: i64,
+    entry_id: EntryId,
     now: DateTime<Utc>,
 ) -> AppResult<Option<Place>> {
     let Some(e) = crate::native!(conn, |dbc| waitlist_entries::table
@@ -126,7 +128,7 @@ pub fn place_of(
 /// floor's removal ends it ([`remove`]: an open call for it is cancelled, the entry is
 /// `removed` with the reason, audited as `list.leave` with the player as the actor, pushed),
 /// without the "removed" message — the player did it and sees it on the page.
-pub fn leave_by_player(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
+pub fn leave_by_player(conn: &mut DbConn, act: &Act, entry_id: EntryId) -> AppResult<WaitlistRow> {
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() {
         return Err(ListRefusal::EntryNotActive.into());
@@ -184,7 +186,7 @@ pub fn join(
         return Err(ListRefusal::AlreadyOnList.into());
     }
     let row = WaitlistRow {
-        id: next_seq(conn, "waitlist")?,
+        id: EntryId(next_seq(conn, "waitlist")?),
         game_id,
         player_id,
         order_key: bottom_key(conn, game_id)?,
@@ -295,7 +297,12 @@ fn list_changed(
 }
 
 /// Takes a player off a list (their choice or the floor's), with a reason.
-pub fn remove(conn: &mut DbConn, act: &Act, entry_id: i64, reason: &str) -> AppResult<WaitlistRow> {
+pub fn remove(
+    conn: &mut DbConn,
+    act: &Act,
+    entry_id: EntryId,
+    reason: &str,
+) -> AppResult<WaitlistRow> {
     let now = act.now;
     let e = entry(conn, entry_id)?;
     let reason = reason.trim();
@@ -317,7 +324,7 @@ pub const UNDO_REMOVAL_SECS: i64 = 10;
 /// again at its old place (its order key is kept: PT-2007 12, BSOP 51 order is unchanged).
 /// A call the removal cancelled stays cancelled (the seat was freed for someone else). Refused
 /// when the player is on that list again, seated at the game, or the time has passed.
-pub fn restore(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
+pub fn restore(conn: &mut DbConn, act: &Act, entry_id: EntryId) -> AppResult<WaitlistRow> {
     let now = act.now;
     let e = entry(conn, entry_id)?;
     let recent = e
@@ -367,8 +374,12 @@ pub fn restore(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<Waitlis
     Ok(after)
 }
 
-pub(super) fn cancel_calls_of_entry(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<()> {
-    let ids: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+pub(super) fn cancel_calls_of_entry(
+    conn: &mut DbConn,
+    act: &Act,
+    entry_id: EntryId,
+) -> AppResult<()> {
+    let ids: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::entry_id.eq(entry_id))
         .filter(call_open!())
         .select(seat_calls::id)
@@ -380,7 +391,7 @@ pub(super) fn cancel_calls_of_entry(conn: &mut DbConn, act: &Act, entry_id: i64)
 pub fn reorder(
     conn: &mut DbConn,
     act: &Act,
-    entry_id: i64,
+    entry_id: EntryId,
     position: i64,
     reason: &str,
 ) -> AppResult<()> {
@@ -407,8 +418,8 @@ pub fn reorder(
         .map(as_entry)
         .filter(|x| !x.lapsed(now))
         .collect();
-    let before = waitlist::place_of(&domain, entry_id, now);
-    for (id, key) in waitlist::reorder(&domain, entry_id, position as usize) {
+    let before = waitlist::place_of(&domain, entry_id.get(), now);
+    for (id, key) in waitlist::reorder(&domain, entry_id.get(), position as usize) {
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(waitlist_entries::table.find(id))
                 .set(waitlist_entries::order_key.eq(key))
@@ -439,7 +450,7 @@ pub fn reorder(
 }
 
 /// A call-in arrives at the desk: their entry no longer lapses.
-pub fn check_in(conn: &mut DbConn, act: &Act, entry_id: i64) -> AppResult<WaitlistRow> {
+pub fn check_in(conn: &mut DbConn, act: &Act, entry_id: EntryId) -> AppResult<WaitlistRow> {
     let now = act.now;
     let e = entry(conn, entry_id)?;
     if !e.state.is_active() || e.checked_in_at.is_some() || e.source != ListSource::CallIn {

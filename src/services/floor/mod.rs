@@ -17,7 +17,10 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::profile::{CallExpiry, RuleProfile};
 use crate::domain::refusal::PlayerRefusal;
 use crate::domain::states::CallSource;
@@ -238,7 +241,7 @@ pub(crate) fn notify_heads(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     game_id: GameId,
-    quiet: Option<i64>,
+    quiet: Option<EntryId>,
 ) -> AppResult<()> {
     notify_heads_of(conn, now, &mut GameName::of(Some(game_id)), quiet, None)
 }
@@ -273,7 +276,7 @@ fn notify_heads_of(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     game_name: &mut GameName,
-    quiet: Option<i64>,
+    quiet: Option<EntryId>,
     page: Option<Vec<WaitlistRow>>,
 ) -> AppResult<()> {
     let Some(game_id) = game_name.id else {
@@ -291,17 +294,18 @@ fn notify_heads_of(
     if head.is_empty() {
         return Ok(());
     }
-    let marks = messages::marks_of(conn, &head.iter().map(|e| e.id).collect::<Vec<_>>())?;
+    let marks = messages::marks_of(conn, &head.iter().map(|e| e.id.get()).collect::<Vec<_>>())?;
     let has = |id: i64, k: Kind| marks.iter().any(|(e, m)| *e == id && m == k.as_str());
     let due: Vec<(usize, &WaitlistRow, Kind)> = head
         .into_iter()
         .enumerate()
         .map(|(i, e)| (i, e, if i == 0 { Kind::Next } else { Kind::NearlyNext }))
         .filter(|&(_, e, kind)| {
-            !(has(e.id, Kind::Next) || (kind == Kind::NearlyNext && has(e.id, Kind::NearlyNext)))
+            !(has(e.id.get(), Kind::Next)
+                || (kind == Kind::NearlyNext && has(e.id.get(), Kind::NearlyNext)))
         })
         .collect();
-    let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id, kind)).collect();
+    let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id.get(), kind)).collect();
     messages::mark_all(conn, now, &marked)?;
     // The players told, read in one statement (usually two).
     let told: Vec<i64> = due
@@ -427,7 +431,7 @@ fn waiting_page(
 
 fn as_entry(r: &WaitlistRow) -> Entry {
     Entry {
-        id: r.id,
+        id: r.id.get(),
         player_id: r.player_id,
         order_key: r.order_key,
         joined_at: r.joined_at.and_utc(),
@@ -441,14 +445,14 @@ fn as_entry(r: &WaitlistRow) -> Entry {
 }
 
 /// One list entry, whatever its state.
-pub fn entry(conn: &mut DbConn, id: i64) -> AppResult<WaitlistRow> {
+pub fn entry(conn: &mut DbConn, id: EntryId) -> AppResult<WaitlistRow> {
     Ok(crate::native!(conn, |dbc| waitlist_entries::table
         .find(id)
         .select(WaitlistRow::as_select())
         .first(dbc))?)
 }
 
-pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
+pub fn call(conn: &mut DbConn, id: SeatCallId) -> AppResult<SeatCallRow> {
     Ok(crate::native!(conn, |dbc| seat_calls::table
         .find(id)
         .select(SeatCallRow::as_select())
@@ -456,7 +460,7 @@ pub fn call(conn: &mut DbConn, id: i64) -> AppResult<SeatCallRow> {
 }
 
 /// One seating, whatever its state.
-pub fn seating(conn: &mut DbConn, id: i64) -> AppResult<SeatingRow> {
+pub fn seating(conn: &mut DbConn, id: SeatingId) -> AppResult<SeatingRow> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .find(id)
         .select(SeatingRow::as_select())

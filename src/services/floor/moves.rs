@@ -2,7 +2,10 @@
 //! seating ends and the new one starts in the same transaction.
 
 use super::*;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -128,13 +131,21 @@ pub(super) fn move_player(
     from: &SeatingRow,
     to: &TableRow,
     seat_no: i32,
-    call_id: Option<i64>,
+    call_id: Option<SeatCallId>,
     kind: Move,
 ) -> AppResult<SeatingRow> {
     let (now, tz, actor) = (act.now, act.tz(), &act.actor);
     let (reason, action) = (kind.reason(), kind.action());
     let player_id = from.player_id;
-    let hold = check_seat(conn, act, to, seat_no, call_id, Some(player_id))?.hold;
+    let hold = check_seat(
+        conn,
+        act,
+        to,
+        seat_no,
+        call_id.map(SeatCallId::get),
+        Some(player_id),
+    )?
+    .hold;
     let game_id = to.game_id.ok_or(TableRefusal::NoGame)?;
     if kind.voluntary() && to.id != from.table_id {
         check_voluntary_move(conn, now, from, to, game_id)?;
@@ -177,7 +188,7 @@ pub(super) fn move_player(
     let (entry_id, new_entry) = if from.game_id == Some(game_id) {
         (from.entry_id, false)
     } else {
-        let e: Option<i64> = crate::native!(conn, |dbc| waitlist_entries::table
+        let e: Option<EntryId> = crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(game_id))
             .filter(waitlist_entries::player_id.eq(player_id))
             .filter(entry_active!())
@@ -187,7 +198,7 @@ pub(super) fn move_player(
         (e, e.is_some())
     };
     let row = SeatingRow {
-        id: next_seq(conn, "seating")?,
+        id: SeatingId(next_seq(conn, "seating")?),
         table_id: to.id,
         seat_no,
         player_id,
@@ -206,7 +217,7 @@ pub(super) fn move_player(
         act,
         &row,
         entry_id.filter(|_| new_entry),
-        call_id,
+        call_id.map(SeatCallId::get),
         None,
     )?;
     // The player moves with their chips, what they bought in, buttons and hand counters.

@@ -4,6 +4,8 @@
 use super::*;
 use crate::domain::game::TablePolicy;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -367,7 +369,7 @@ fn rejoin_not_before(
 pub fn refuse_must_move(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     choice: MustMoveChoice,
 ) -> AppResult<(MustMoveRefusalRow, Option<SeatCallRow>)> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
@@ -419,7 +421,7 @@ pub fn refuse_must_move(
         )
         .changed(dbc))?;
     }
-    let others: Vec<i64> = open
+    let others: Vec<SeatCallId> = open
         .iter()
         .filter(|c| c.source != CallSource::MustMove)
         .map(|c| c.id)

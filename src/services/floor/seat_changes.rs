@@ -1,6 +1,8 @@
 //! Seat-change requests (PT-2007 12, BSOP 51).
 
 use super::*;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::SeatChangeState;
@@ -19,7 +21,7 @@ pub fn seat_change(conn: &mut DbConn, id: i64) -> AppResult<SeatChangeRow> {
 pub fn request_seat_change(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
 ) -> AppResult<SeatChangeRow> {
     let (now, actor) = (act.now, &act.actor);
     let s = seating(conn, seating_id)?;
@@ -110,7 +112,7 @@ pub(super) fn cancel_seat_changes(
 ) -> AppResult<()> {
     let now = act.now;
     end_seat_change_requests(conn, now, player_id, table_id)?;
-    let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+    let calls: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(seat_calls::table_id.eq(table_id))
         .filter(seat_calls::source.eq(CallSource::SeatChange))

@@ -3,6 +3,9 @@
 //! seat: `leave`.
 
 use super::*;
+use crate::domain::ids::EntryId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::services::Act;
@@ -93,7 +96,7 @@ pub fn seat_directly(
         e => e,
     })?;
     // The player's active entry on this game's list, if any, is used up by the seating.
-    let entry_id: Option<i64> = match t.game_id {
+    let entry_id: Option<EntryId> = match t.game_id {
         Some(g) => crate::native!(conn, |dbc| waitlist_entries::table
             .filter(waitlist_entries::game_id.eq(g))
             .filter(waitlist_entries::player_id.eq(player_id))
@@ -119,8 +122,8 @@ pub(super) fn seat_player(
     t: &TableRow,
     seat_no: i32,
     player_id: i64,
-    entry_id: Option<i64>,
-    call_id: Option<i64>,
+    entry_id: Option<EntryId>,
+    call_id: Option<SeatCallId>,
 ) -> AppResult<SeatingRow> {
     let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
     let SeatCheck {
@@ -128,11 +131,18 @@ pub(super) fn seat_player(
         seated,
         session_open,
         ..
-    } = check_seat(conn, act, t, seat_no, call_id, Some(player_id))?;
+    } = check_seat(
+        conn,
+        act,
+        t,
+        seat_no,
+        call_id.map(SeatCallId::get),
+        Some(player_id),
+    )?;
     if t.game_id.is_none() {
         return Err(TableRefusal::NoGame.into());
     }
-    let (player, k) = player_checks(conn, player_id, call_id)?;
+    let (player, k) = player_checks(conn, player_id, call_id.map(SeatCallId::get))?;
     let other_calls = k.called;
     if let Some(p) = player_may_sit_row(conn, now, tz, t, &player, Some(k))? {
         return Err(pass_over_error(p, conn, now, tz, player_id)?);
@@ -147,7 +157,7 @@ pub(super) fn seat_player(
         refuse_before_rejoin(conn, profile, tz, g, player_id, now)?;
     }
     let row = SeatingRow {
-        id: next_seq(conn, "seating")?,
+        id: SeatingId(next_seq(conn, "seating")?),
         table_id: t.id,
         seat_no,
         player_id,
@@ -162,7 +172,14 @@ pub(super) fn seat_player(
         other_calls,
         session_open,
     };
-    start_seating(conn, act, &row, entry_id, call_id, Some(known))?;
+    start_seating(
+        conn,
+        act,
+        &row,
+        entry_id,
+        call_id.map(SeatCallId::get),
+        Some(known),
+    )?;
     // Seated straight from the list (no call): the next in line are told.
     if let (Some(g), Some(_), None) = (t.game_id, entry_id, call_id) {
         notify_heads(conn, now, g, None)?;
@@ -208,7 +225,7 @@ pub(super) fn start_seating(
     conn: &mut DbConn,
     act: &Act,
     row: &SeatingRow,
-    entry_id: Option<i64>,
+    entry_id: Option<EntryId>,
     keep_call: Option<i64>,
     known: Option<SeatingReads>,
 ) -> AppResult<()> {
@@ -257,7 +274,7 @@ pub(super) fn start_seating(
     if known.is_some_and(|k| !k.other_calls) {
         return Ok(());
     }
-    let others: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+    let others: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(row.player_id))
         .filter(call_open!())
         .filter(seat_calls::id.ne(keep_call.unwrap_or(-1)))

@@ -3,7 +3,9 @@
 //! scheduler's pass.
 
 use super::*;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::refusal::TableRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
@@ -100,7 +102,7 @@ pub(super) fn apply_table_rules_counted(
         // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
         // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
         // holds and seat-change requests.
-        let calls: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+        let calls: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
             .filter(seat_calls::table_id.eq(table_id))
             .filter(call_open!())
             .select(seat_calls::id)
@@ -131,7 +133,7 @@ pub(super) fn apply_table_rules_counted(
             .changed(dbc))?;
             cancel_seat_changes(conn, act, s.player_id, table_id)?;
             // A move this player was called for (must-move, seat change) ends with the seat.
-            let moves: Vec<i64> = crate::native!(conn, |dbc| seat_calls::table
+            let moves: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
                 .filter(seat_calls::player_id.eq(s.player_id))
                 .filter(seat_calls::source.ne(CallSource::List))
                 .filter(call_open!())
@@ -351,7 +353,7 @@ fn relist_at_top(
             )?;
         } else {
             let row = WaitlistRow {
-                id: next_seq(conn, "waitlist")?,
+                id: EntryId(next_seq(conn, "waitlist")?),
                 game_id,
                 player_id: *p,
                 order_key: key,

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{MoveRefusal, SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -136,7 +137,7 @@ fn transfer_error(
 pub fn transfer(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     to_table_id: i64,
     cave_lost: bool,
 ) -> AppResult<SeatingRow> {

@@ -4,6 +4,7 @@
 use crate::db::audit::Actor;
 use crate::db::schema::waitlist_entries;
 use crate::db::DbConn;
+use crate::domain::ids::EntryId;
 use crate::domain::remote_join::EntrySource;
 use crate::domain::states::ListSource;
 use crate::error::AppResult;
@@ -29,18 +30,18 @@ pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -
         if exp.is_some_and(|t| t.and_utc() <= now) {
             continue; // lapsed: the desk puts them back on the list if it will
         }
-        floor::check_in(conn, act, id)?;
+        floor::check_in(conn, act, EntryId(id))?;
         n += 1;
     }
     Ok(n)
 }
 
 /// The entries' origins, for the lines a page shows: entry id → source.
-pub fn origins(conn: &mut DbConn, entry_ids: &[i64]) -> AppResult<Vec<(i64, EntrySource)>> {
+pub fn origins(conn: &mut DbConn, entry_ids: &[EntryId]) -> AppResult<Vec<(EntryId, EntrySource)>> {
     if entry_ids.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<(i64, String, Option<String>)> = waitlist_entries::table
+    let rows: Vec<(EntryId, String, Option<String>)> = waitlist_entries::table
         .filter(waitlist_entries::id.eq_any(entry_ids))
         .select((
             waitlist_entries::id,

@@ -5,6 +5,7 @@ use super::verify::list_entries;
 use crate::db::audit::{self};
 use crate::db::schema::{games, guest_entries, guests, waitlist_entries};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::refusal::{JoinRefusal, ListRefusal};
 use crate::domain::remote_join::{self as rj, EntrySource};
@@ -135,7 +136,7 @@ pub fn adopt_guest(
     let mut moved = 0;
     for (gid, game_id, key, joined, via) in places {
         // One entry per player per list: a new player has none, but the unique index decides.
-        let entry_id = next_seq(conn, "waitlist")?;
+        let entry_id = EntryId(next_seq(conn, "waitlist")?);
         let row = crate::db::models::WaitlistRow {
             id: entry_id,
             game_id,

@@ -2,6 +2,7 @@
 //! a decision moves — confirmed by a second staff member, as chips in custody are (BSOP 36).
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::RulingRefusal;
 use crate::services::Act;
 
@@ -123,7 +124,7 @@ pub fn hold_pot(
 #[derive(Debug, Clone, Serialize)]
 pub struct StackChange {
     pub player_id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub before: i64,
     pub after: i64,
 }
@@ -246,7 +247,7 @@ pub fn confirm_move(
         .changed(dbc))?;
         changes.push(StackChange {
             player_id: *player,
-            seating_id: sid,
+            seating_id: SeatingId(sid),
             before,
             after,
         });

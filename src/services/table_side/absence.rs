@@ -2,6 +2,7 @@
 //! absence extended, and the floor alerted when a seat is due for chip removal.
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::AbsenceRefusal;
 use crate::domain::states::CustodyState;
 use crate::services::Act;
@@ -77,7 +78,7 @@ pub fn away(
     conn: &mut DbConn,
     act: &Act,
     tapped: DateTime<Utc>,
-    seating_id: i64,
+    seating_id: SeatingId,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
@@ -127,7 +128,7 @@ pub fn away(
 pub fn back(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     at_table: Option<i64>,
 ) -> AppResult<ReturnObligation> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
@@ -181,7 +182,7 @@ pub fn back(
 pub fn blinds_settled(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -232,7 +233,7 @@ pub fn missed_blind(
     conn: &mut DbConn,
     act: &Act,
     tapped: DateTime<Utc>,
-    seating_id: i64,
+    seating_id: SeatingId,
     blind: Blind,
     at_table: Option<i64>,
 ) -> AppResult<AbsenceStatus> {
@@ -282,7 +283,7 @@ pub fn extend_absence(
     conn: &mut DbConn,
     act: &Act,
     supervisor: bool,
-    seating_id: i64,
+    seating_id: SeatingId,
     minutes: i64,
     reason: &str,
     at_table: Option<i64>,

@@ -1,6 +1,8 @@
 //! What the floor dashboard is alerted to at the tables.
 
 use super::*;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::states::CustodyState;
 use crate::domain::table::TableState;
 
@@ -18,7 +20,7 @@ pub struct RemovalAlert {
 /// `seat_call_ack_escalation_min` (escalated, still not acknowledged).
 #[derive(Debug, Clone, Serialize)]
 pub struct CallAlert {
-    pub call_id: i64,
+    pub call_id: SeatCallId,
     pub table_id: i64,
     pub table_number: i32,
     pub seat_no: i32,
@@ -178,7 +180,7 @@ pub fn floor_alerts(
                 card_tables::number
             ))
             .load(dbc))?;
-    let counting: Vec<i64> = crate::native!(conn, |dbc| chip_custody::table
+    let counting: Vec<SeatingId> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::state.eq(CustodyState::Counting))
         .select(chip_custody::seating_id)
         .load(dbc))?;
@@ -238,7 +240,7 @@ fn late_calls(conn: &mut DbConn) -> AppResult<Vec<CallAlert>> {
         .into_iter()
         .map(
             |(call_id, table_id, table_number, seat_no, alias)| CallAlert {
-                call_id,
+                call_id: SeatCallId(call_id),
                 table_id,
                 table_number,
                 seat_no,

@@ -5,6 +5,8 @@
 
 use super::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{ChipsRefusal, GeneralRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
@@ -166,7 +168,7 @@ fn record_chips(
 pub fn seat_with_buyin(
     conn: &mut DbConn,
     act: &Act,
-    call_id: i64,
+    call_id: SeatCallId,
     amount: Option<i64>,
     at_table: Option<i64>,
 ) -> AppResult<SeatingRow> {
@@ -206,7 +208,7 @@ pub fn seat_with_buyin(
 pub fn buy_chips(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack: i64,
     amount: i64,
     during_hand: bool,
@@ -350,7 +352,7 @@ pub fn chips_awaiting_approval(conn: &mut DbConn) -> AppResult<Vec<(BuyinRow, i3
 pub fn count_stack(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack: i64,
     at_table: Option<i64>,
 ) -> AppResult<SeatSideRow> {
@@ -411,7 +413,7 @@ fn check_cash_out(
     conn: &mut DbConn,
     act: &Act,
     supervisor: bool,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
@@ -466,7 +468,7 @@ pub fn preview_cash_out(
     conn: &mut DbConn,
     act: &Act,
     supervisor: bool,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
@@ -491,7 +493,7 @@ pub fn cash_out(
     conn: &mut DbConn,
     act: &Act,
     supervisor: bool,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
     at_table: Option<i64>,
@@ -547,7 +549,7 @@ pub fn cash_out(
 /// A cash-out's receipt (PT-ONL 65-67): where, when, and [`crate::domain::receipt::Receipt`].
 #[derive(Debug, Clone, Serialize)]
 pub struct CashOutReceipt {
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub player_id: i64,
     /// The player's alias (as the table knows them).
     pub alias: String,
@@ -620,7 +622,7 @@ pub fn cash_outs_of(
 
 /// The receipt of one seating that ended cashed out (the tablet shows it after the second
 /// tap). Not found when the seating did not end with a cash-out.
-pub fn cash_out_receipt(conn: &mut DbConn, seating_id: i64) -> AppResult<CashOutReceipt> {
+pub fn cash_out_receipt(conn: &mut DbConn, seating_id: SeatingId) -> AppResult<CashOutReceipt> {
     let (s, bought_in, taken_off): (SeatingRow, i64, Option<i64>) =
         crate::native!(conn, |dbc| seatings::table
             .find(seating_id)
@@ -645,7 +647,7 @@ pub fn cash_out_receipt(conn: &mut DbConn, seating_id: i64) -> AppResult<CashOut
 pub fn transfer_with_stack(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     to_table_id: i64,
     stack: i64,
     cave_lost: bool,
@@ -683,7 +685,7 @@ pub fn transfer_with_stack(
 
 /// A player who moves (must-move, seat change, transfer, held seat) keeps their chips, what
 /// they bought in, and their buttons and hand counters: the new seating takes them over.
-pub fn carry_side(conn: &mut DbConn, from_id: i64, to_id: i64) -> AppResult<()> {
+pub fn carry_side(conn: &mut DbConn, from_id: SeatingId, to_id: SeatingId) -> AppResult<()> {
     let f = side(conn, from_id)?;
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(to_id))

@@ -1,6 +1,7 @@
 //! Chip removal and custody (BSOP 36, 37): counted by two staff members, held, and resolved.
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{AbsenceRefusal, CustodyRefusal, GeneralRefusal};
 use crate::domain::states::CustodyState;
 use crate::services::Act;
@@ -18,7 +19,7 @@ pub fn custody(conn: &mut DbConn, id: i64) -> AppResult<CustodyRow> {
 pub fn start_removal(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     amount: i64,
     storage: &str,
     at_table: Option<i64>,

@@ -2,6 +2,7 @@
 //! hand" tap.
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::services::Act;
 
 /// The dealer marks a seat as resting (sitting out, PT-2007 13) or as not having bet in the
@@ -9,7 +10,7 @@ use crate::services::Act;
 pub fn set_hand_flags(
     conn: &mut DbConn,
     act: &Act,
-    seating_id: i64,
+    seating_id: SeatingId,
     resting: Option<bool>,
     no_bet: Option<bool>,
     at_table: Option<i64>,

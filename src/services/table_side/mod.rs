@@ -22,6 +22,7 @@ use crate::db::schema::{
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::game::LimitClass;
+use crate::domain::ids::SeatingId;
 use crate::domain::limits::Limits;
 use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
@@ -72,7 +73,7 @@ pub const SERVICE_KINDS: [&str; 2] = ["floor", "chips"];
 
 // ---- reading ---------------------------------------------------------------------------------
 
-pub fn side(conn: &mut DbConn, seating_id: i64) -> AppResult<SeatSideRow> {
+pub fn side(conn: &mut DbConn, seating_id: SeatingId) -> AppResult<SeatSideRow> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .find(seating_id)
         .select(SeatSideRow::as_select())
@@ -83,7 +84,7 @@ pub fn side(conn: &mut DbConn, seating_id: i64) -> AppResult<SeatSideRow> {
 /// of another table is not found from it).
 fn open_seating(
     conn: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     at_table: Option<i64>,
 ) -> AppResult<(SeatingRow, SeatSideRow)> {
     let s = floor::seating(conn, seating_id)?;

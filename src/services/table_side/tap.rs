@@ -2,6 +2,7 @@
 //! against the room's bound, and shown in the audit next to the instant it arrived.
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::ChipsRefusal;
 
 /// When the tap counts as made: `raw` (`tapped_at`, RFC 3339, as the tablet sent it) within the
@@ -55,7 +56,7 @@ pub fn with_tap<T: Serialize>(
 pub fn check_stack_was(
     conn: &mut DbConn,
     room: &Room,
-    seating_id: i64,
+    seating_id: SeatingId,
     stack_was: Option<i64>,
 ) -> AppResult<()> {
     let Some(was) = stack_was else {

@@ -1,6 +1,7 @@
 //! The table as the tablet shows it.
 
 use super::*;
+use crate::domain::ids::SeatingId;
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
 use crate::domain::states::DueState;
@@ -142,7 +143,7 @@ impl TableSideView {
         self.requests.iter().any(|r| r.kind == kind)
     }
 
-    pub fn seated(&self, seating_id: i64) -> Option<&SeatedView> {
+    pub fn seated(&self, seating_id: SeatingId) -> Option<&SeatedView> {
         self.seats
             .iter()
             .filter_map(|s| s.seated.as_ref())

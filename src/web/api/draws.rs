@@ -6,6 +6,7 @@
 //! `services::draws`, the services the floor's pages use.
 
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services::{self, draws};
 use crate::web::extract::{ActingAs, AnyStaff, FloorStaff};
@@ -179,7 +180,8 @@ pub struct DrawMadeOut {
 /// A player seated by a draw.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DrawSeatedOut {
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,

@@ -1,6 +1,7 @@
 //! A player's cash-outs in the JSON API (PT-ONL 65-67): the receipt the tablet showed at each
 //! one — the stack taken off, what was bought in, the time played and the result.
 
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services;
 use crate::web::api::HistoryQuery;
@@ -20,7 +21,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
 /// One cash-out's receipt. Amounts are minor units of the room's currency.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CashOutOut {
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub player_id: i64,
     pub table_id: i64,
     pub table_number: i32,

@@ -20,6 +20,7 @@ use super::join::{join_key, masked, refused_page};
 use super::{render, see_other};
 use crate::auth::{self, Claims, TokenKind};
 use crate::db::models::KioskRow;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::kiosk as rules;
 use crate::domain::player::Language;
@@ -495,7 +496,7 @@ fn places_of(
     let rows = crate::services::lookups::entries_on_games_named(conn, player_id, names)?;
     let mut out = Vec::new();
     for (entry, game, name) in rows {
-        if let Some(place) = crate::services::floor::place_of(conn, game, entry, now)? {
+        if let Some(place) = crate::services::floor::place_of(conn, game, EntryId(entry), now)? {
             out.push((name, place.position));
         }
     }

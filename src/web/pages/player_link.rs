@@ -19,6 +19,8 @@
 //! more time") → 409 with the page and the reason.
 
 use super::render;
+use crate::domain::ids::EntryId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::player::Language;
 use crate::error::AppError;
 use crate::notify::link::{self, LinkError, Purpose};
@@ -613,7 +615,8 @@ async fn on_my_way(
     answer(req, st, token, move |c, now, player, s| {
         // The seat is held for the room's grace (once per call), as for "more time".
         let grace = Duration::minutes(s.config.room.call_extension_min as i64);
-        player_page::answer_call(c, now, player, call, Answer::OnMyWay, grace).map(|_| ())
+        player_page::answer_call(c, now, player, SeatCallId(call), Answer::OnMyWay, grace)
+            .map(|_| ())
     })
     .await
 }
@@ -627,7 +630,8 @@ async fn more_time(
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, s| {
         let ext = Duration::minutes(s.config.room.call_extension_min as i64);
-        player_page::answer_call(c, now, player, call, Answer::MoreTime, ext).map(|_| ())
+        player_page::answer_call(c, now, player, SeatCallId(call), Answer::MoreTime, ext)
+            .map(|_| ())
     })
     .await
 }
@@ -640,7 +644,7 @@ async fn leave(
 ) -> HttpResponse {
     let (token, entry) = path.into_inner();
     answer(req, st, token, move |c, now, player, _| {
-        player_page::leave_list(c, now, player, entry)
+        player_page::leave_list(c, now, player, EntryId(entry))
     })
     .await
 }

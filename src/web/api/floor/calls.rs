@@ -4,6 +4,8 @@
 use super::seating::{seating_answer, SeatingOut};
 use super::{reason_text, required_id, utc};
 use crate::db::models::{PlayerRow, SeatCallRow, TableRow};
+use crate::domain::ids::EntryId;
+use crate::domain::ids::SeatCallId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::{self};
@@ -32,7 +34,8 @@ pub struct SeatCallOut {
     /// list | seat_change | must_move
     pub source: String,
     /// The list entry called (source list).
-    pub entry_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub entry_id: Option<EntryId>,
     pub called_at: DateTime<Utc>,
     pub respond_by: DateTime<Utc>,
     /// pending | acknowledged | seated | expired | cancelled
@@ -41,7 +44,7 @@ pub struct SeatCallOut {
 
 pub(super) fn seat_call_out(c: &SeatCallRow, t: &TableRow, p: &PlayerRow) -> SeatCallOut {
     SeatCallOut {
-        id: c.id,
+        id: c.id.get(),
         table_id: c.table_id,
         table_number: t.number,
         seat_no: c.seat_no,
@@ -60,7 +63,7 @@ pub(super) fn seat_call_out(c: &SeatCallRow, t: &TableRow, p: &PlayerRow) -> Sea
 pub struct CallChosenRequest {
     /// The chosen player's list entry (of the table's game).
     #[schema(value_type = i64, required = true)]
-    pub entry_id: Option<i64>,
+    pub entry_id: Option<EntryId>,
     /// Required: why the list order is not followed (audited with the player who was next).
     #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
@@ -151,13 +154,13 @@ pub async fn call_chosen(
     if !errors.is_empty() {
         return Err(AppError::Validation(errors));
     }
-    let entry_id = required_id("entry_id", body.entry_id)?;
+    let entry_id = required_id("entry_id", body.entry_id.map(EntryId::get))?;
     let reason = reason_text(body.reason.as_deref())?;
     let acting = who.acting;
     let c = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            floor::call_chosen(conn, act, table_id, seat_no, entry_id, &reason)
+            floor::call_chosen(conn, act, table_id, seat_no, EntryId(entry_id), &reason)
         })
         .await?;
     call_created(&st, c).await
@@ -181,7 +184,7 @@ pub async fn call_chosen(
 pub async fn confirm_call(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let acting = who.acting;

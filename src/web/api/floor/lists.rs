@@ -3,6 +3,7 @@
 
 use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::WaitlistRow;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::refusal::ListRefusal;
 use crate::domain::waitlist;
@@ -25,7 +26,8 @@ use utoipa::ToSchema;
 /// One player on a waiting list, with their place (PT-2007 8a).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct WaitlistLineOut {
-    pub entry_id: i64,
+    #[schema(value_type = i64)]
+    pub entry_id: EntryId,
     #[schema(value_type = i64)]
     pub game_id: GameId,
     pub player_id: i64,
@@ -114,7 +116,7 @@ pub struct WaitlistEntryOut {
 impl From<&WaitlistRow> for WaitlistEntryOut {
     fn from(e: &WaitlistRow) -> Self {
         WaitlistEntryOut {
-            id: e.id,
+            id: e.id.get(),
             game_id: e.game_id,
             player_id: e.player_id,
             joined_at: utc(e.joined_at),
@@ -155,7 +157,7 @@ fn line_of(
     conn: &mut crate::db::DbConn,
     models: &services::waits::Models,
     game_id: GameId,
-    entry_id: i64,
+    entry_id: EntryId,
     now: DateTime<Utc>,
 ) -> AppResult<WaitlistLineOut> {
     floor::list(conn, Some(models), game_id, now)?
@@ -190,7 +192,7 @@ pub async fn list_waitlist(
                 .any(|(t, _)| t.game_id == Some(id) && t.state.in_play());
             let players_needed = (!in_play)
                 .then(|| waitlist::players_needed(lines.len(), room.profile.min_players_to_run));
-            let ids: Vec<i64> = lines.iter().map(|l| l.entry.id).collect();
+            let ids: Vec<EntryId> = lines.iter().map(|l| l.entry.id).collect();
             let origins = services::join::origins(conn, &ids)?;
             let mut out: Vec<WaitlistLineOut> = lines.iter().map(WaitlistLineOut::from).collect();
             for o in out.iter_mut() {
@@ -266,7 +268,7 @@ pub async fn join_waitlist(
 pub async fn remove_entry(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
     body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistEntryOut>> {
     // The role is checked before the body is looked at.
@@ -301,7 +303,7 @@ pub async fn remove_entry(
 pub async fn reorder_entry(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
     body: Result<ApiJson<ReorderRequest>, actix_web::Error>,
 ) -> AppResult<web::Json<WaitlistLineOut>> {
     // The role is checked before the body is looked at.
@@ -347,7 +349,7 @@ pub async fn reorder_entry(
 pub async fn check_in(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
 ) -> AppResult<web::Json<WaitlistLineOut>> {
     let id = path.into_inner();
     let now = who.acting.now;

@@ -4,7 +4,9 @@
 use super::calls::{seat_call_out, SeatCallOut};
 use super::tables::{floor_table, FloorTableOut};
 use super::utc;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::{self};
@@ -27,13 +29,15 @@ use utoipa::ToSchema;
 pub struct MustMovePlayerOut {
     /// 1 = the next to move to a main game.
     pub order: usize,
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub player_id: i64,
     pub alias: String,
     pub seat_no: i32,
     /// The list entry the player was seated from (its place sets the order); null for a
     /// player seated without one (they come after, by the time they sat down).
-    pub entry_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub entry_id: Option<EntryId>,
     pub sat_at: DateTime<Utc>,
 }
 
@@ -94,7 +98,8 @@ pub struct MustMoveRefusalOut {
     pub table_id: i64,
     pub player_id: i64,
     /// The seating that ended (reason "refused must-move").
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     /// give_up | rejoin_later
     pub choice: String,
     pub refused_at: DateTime<Utc>,
@@ -207,7 +212,7 @@ pub async fn suggest_table(
 pub async fn refuse_must_move(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: Result<ApiJson<RefuseMustMoveRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.

@@ -1,6 +1,7 @@
 //! Seat-change requests: asking for another seat or table, the list of requests, cancelling one.
 
 use super::utc;
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::players as registry;
@@ -76,7 +77,7 @@ fn seat_change_out(
 pub async fn request_seat_change(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let acting = who.acting;

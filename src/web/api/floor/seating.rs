@@ -2,7 +2,9 @@
 
 use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::{PlayerRow, SeatingRow, TableRow};
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::games;
@@ -30,7 +32,8 @@ pub struct SeatingOut {
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
     /// The list entry used up by this seating, if any.
-    pub entry_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub entry_id: Option<EntryId>,
     pub sat_at: DateTime<Utc>,
     pub left_at: Option<DateTime<Utc>>,
     pub left_reason: Option<String>,
@@ -38,7 +41,7 @@ pub struct SeatingOut {
 
 fn seating_out(s: &SeatingRow, t: &TableRow, p: &PlayerRow) -> SeatingOut {
     SeatingOut {
-        id: s.id,
+        id: s.id.get(),
         table_id: s.table_id,
         table_number: t.number,
         seat_no: s.seat_no,
@@ -124,7 +127,7 @@ pub async fn seat_directly(
 pub async fn leave_seat(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: Result<ApiJson<FloorReason>, actix_web::Error>,
 ) -> AppResult<web::Json<SeatingOut>> {
     // The role is checked before the body is looked at.
@@ -177,7 +180,7 @@ pub struct TransferRequest {
 pub async fn transfer(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: Result<ApiJson<TransferRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.

@@ -4,6 +4,8 @@ use super::holds::{hold_out, SeatHoldOut};
 use super::utc;
 use crate::db::models::{GameRow, TableRow};
 use crate::domain::ids::GameId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::table::TableState;
 use crate::error::AppResult;
 use crate::services::floor::{self};
@@ -66,7 +68,8 @@ pub(super) fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) 
 /// Who sits in a seat.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatedOut {
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub player_id: i64,
     pub alias: String,
     pub sat_at: DateTime<Utc>,
@@ -75,7 +78,8 @@ pub struct SeatedOut {
 /// The open call for a seat: reserved for this player until `respond_by`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatCallBrief {
-    pub call_id: i64,
+    #[schema(value_type = i64)]
+    pub call_id: SeatCallId,
     pub player_id: i64,
     pub alias: String,
     pub respond_by: DateTime<Utc>,

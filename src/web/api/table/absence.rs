@@ -2,6 +2,7 @@
 //! the hand flags (BSOP 36-39).
 
 use super::view::{side_of, side_out, SeatSideOut};
+use crate::domain::ids::SeatingId;
 use crate::domain::seat_rules::{Blind, ReturnObligation};
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
@@ -64,7 +65,7 @@ pub struct HandFlagsRequest {
 pub async fn away(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let now = who.acting.now;
@@ -88,7 +89,7 @@ pub async fn away(
 pub async fn back(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
 ) -> AppResult<web::Json<ReturnOut>> {
     let id = path.into_inner();
     let acting = who.acting;
@@ -115,7 +116,7 @@ pub async fn back(
 pub async fn missed_blind(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<MissedBlindRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
@@ -144,7 +145,7 @@ pub async fn missed_blind(
 pub async fn blinds_settled(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
     let acting = who.acting;
@@ -168,7 +169,7 @@ pub async fn blinds_settled(
 pub async fn extend_absence(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<ExtendRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
@@ -194,7 +195,7 @@ pub async fn extend_absence(
 pub async fn hand_flags(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<HandFlagsRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();

@@ -4,6 +4,8 @@
 use super::utc;
 use super::view::{side_of, SeatSideOut};
 use crate::db::models::BuyinRow;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services::table_side::{self};
 use crate::services::{self};
@@ -22,7 +24,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct BuyinOut {
     pub id: i64,
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     /// buyin | rebuy
     pub kind: String,
     pub amount: i64,
@@ -86,7 +89,7 @@ pub struct ChipsRequest {
 pub async fn acknowledge(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let acting = who.acting;
@@ -112,7 +115,7 @@ pub async fn acknowledge(
 pub async fn seat_with_buyin(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
     body: ApiJson<BuyinRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -139,7 +142,7 @@ pub async fn seat_with_buyin(
 pub async fn chips(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<ChipsRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -3,6 +3,7 @@
 
 use super::utc;
 use crate::db::models::CustodyRow;
+use crate::domain::ids::SeatingId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::web::extract::{ActingAs, AnyStaff, DealerStaff};
@@ -20,7 +21,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CustodyOut {
     pub id: i64,
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub table_id: i64,
     pub seat_no: i32,
     pub player_id: i64,
@@ -107,7 +109,7 @@ pub struct ResolveRequest {
 pub async fn start_removal(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<RemovalRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -1,6 +1,7 @@
 //! Counting a stack, cashing out and moving to another table with the stack.
 
 use super::view::{side_of, side_out, SeatSideOut};
+use crate::domain::ids::SeatingId;
 use crate::error::AppResult;
 use crate::services::table_side::{self};
 use crate::web::extract::{ActingAs, DealerStaff};
@@ -60,7 +61,7 @@ fn supervisor(role: &str) -> bool {
 pub async fn count(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<StackRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
@@ -89,7 +90,7 @@ pub async fn count(
 pub async fn cash_out(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<CashOutRequest>,
 ) -> AppResult<web::Json<SeatSideOut>> {
     let id = path.into_inner();
@@ -116,7 +117,7 @@ pub async fn cash_out(
 pub async fn transfer_with_stack(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     body: ApiJson<StackTransferRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -4,6 +4,8 @@
 use super::requests::{message_out, service_out, FloorMessageOut, ServiceRequestOut};
 use super::utc;
 use crate::db::models::SeatSideRow;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::seat_rules::AbsenceStatus;
 use crate::error::AppResult;
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -21,7 +23,8 @@ use utoipa::ToSchema;
 /// One seat's chips and state (BSOP 26, 36, 38, 39; PT-2007 13, 79, 89, 90).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatSideOut {
-    pub seating_id: i64,
+    #[schema(value_type = i64)]
+    pub seating_id: SeatingId,
     pub stack: i64,
     pub bought_in: i64,
     /// The stack counted when the player left (BSOP 26).
@@ -40,7 +43,7 @@ pub struct SeatSideOut {
 
 pub(super) fn side_out(s: &SeatSideRow) -> SeatSideOut {
     SeatSideOut {
-        seating_id: s.id,
+        seating_id: SeatingId(s.id),
         stack: s.stack,
         bought_in: s.bought_in,
         taken_off: s.taken_off,
@@ -110,7 +113,8 @@ pub struct BuyinRequirementOut {
 /// An open seat call with the buy-in required (none for a move: the player brings the stack).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CallSideOut {
-    pub call_id: i64,
+    #[schema(value_type = i64)]
+    pub call_id: SeatCallId,
     pub seat_no: i32,
     pub player_id: i64,
     pub alias: String,
@@ -202,7 +206,7 @@ fn table_out(v: &TableSideView) -> TableSideOut {
     }
 }
 
-pub(super) async fn side_of(st: &AppState, seating_id: i64) -> AppResult<SeatSideOut> {
+pub(super) async fn side_of(st: &AppState, seating_id: SeatingId) -> AppResult<SeatSideOut> {
     let s = st.run(move |_, c| table_side::side(c, seating_id)).await?;
     Ok(side_out(&s))
 }

@@ -3,6 +3,7 @@
 
 use super::act::{act, act_said};
 use super::shared::Said;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
@@ -143,7 +144,7 @@ pub(super) async fn remove(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
     form: CsrfForm<ReasonForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -165,7 +166,7 @@ pub(super) async fn restore(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -190,7 +191,7 @@ pub(super) async fn check_in(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<EntryId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

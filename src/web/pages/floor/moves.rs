@@ -3,6 +3,7 @@
 
 use super::act::{act, done};
 use super::lists::{find_player, Empty};
+use crate::domain::ids::SeatingId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -15,7 +16,7 @@ pub(super) async fn request_seat_change(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -50,7 +51,7 @@ pub(super) async fn refuse_must_move(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<RefusalForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -90,7 +91,7 @@ pub(super) async fn transfer(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<TransferForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

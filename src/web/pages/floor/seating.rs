@@ -4,6 +4,9 @@
 use super::act::{act, act_said};
 use super::lists::Empty;
 use super::shared::Said;
+use crate::domain::ids::EntryId;
+use crate::domain::ids::SeatCallId;
+use crate::domain::ids::SeatingId;
 use crate::domain::refusal::SeatRefusal;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
@@ -73,7 +76,7 @@ pub(super) async fn call_chosen(
             a,
             table_id,
             seat,
-            entry,
+            EntryId(entry),
             f.reason.as_deref().unwrap_or(""),
         )?;
         let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
@@ -89,7 +92,7 @@ pub(super) async fn confirm(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -111,7 +114,7 @@ pub(super) async fn leave(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<LeaveForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -2,6 +2,7 @@
 //! the hand flags (BSOP 36-39).
 
 use super::seat::{seat_act, Then};
+use crate::domain::ids::SeatingId;
 use crate::domain::seat_rules::Blind;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -18,7 +19,7 @@ pub(super) async fn away(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -40,7 +41,7 @@ pub(super) async fn back(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -66,7 +67,7 @@ pub(super) async fn missed(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<MissedForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -88,7 +89,7 @@ pub(super) async fn settled(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -119,7 +120,7 @@ pub(super) async fn extend(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<ExtendForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -158,7 +159,7 @@ pub(super) async fn flags(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<FlagsForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -2,6 +2,7 @@
 //! stack.
 
 use super::seat::{is_supervisor, money_field, refused, render_seat, seat_act, Then};
+use crate::domain::ids::SeatingId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::Acting;
@@ -33,7 +34,7 @@ pub(super) async fn chips(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<ChipsForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -89,7 +90,7 @@ pub(super) async fn count(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<StackForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -122,7 +123,7 @@ pub(super) async fn cash_out(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<CashOutForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -200,7 +201,7 @@ pub(super) async fn transfer(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<TransferForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -4,6 +4,7 @@
 use super::absence::Empty;
 use super::seat::{money_field, refused, seat_act, Then};
 use crate::db::audit::Actor;
+use crate::domain::ids::SeatingId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::Acting;
@@ -28,7 +29,7 @@ pub(super) async fn remove(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
     form: CsrfForm<RemoveForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

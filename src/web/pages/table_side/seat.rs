@@ -2,6 +2,7 @@
 //! write turn for this tablet's table, and showing a refusal on the seat again.
 
 use crate::db::models::TabletRow;
+use crate::domain::ids::SeatingId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -73,7 +74,7 @@ pub(super) async fn render_seat(
     st: &AppState,
     who: &DealerStaff,
     tablet: TabletRow,
-    seating_id: i64,
+    seating_id: SeatingId,
     status: StatusCode,
     problem: Option<String>,
     errs: Errs,
@@ -113,7 +114,7 @@ pub(super) async fn seat_page(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatingId>,
 ) -> AppResult<HttpResponse> {
     let tablet = crate::web::pages::tablet::this_tablet(&req, &st).await?;
     let id = path.into_inner();
@@ -157,7 +158,7 @@ pub(super) async fn seat_act<F, V>(
     req: &HttpRequest,
     st: &AppState,
     who: &DealerStaff,
-    seating_id: i64,
+    seating_id: SeatingId,
     vals: &V,
     then: Then,
     f: F,
@@ -212,7 +213,7 @@ pub(super) async fn refused(
     st: &AppState,
     who: &DealerStaff,
     tablet: TabletRow,
-    seating_id: i64,
+    seating_id: SeatingId,
     e: AppError,
     vals: Vals,
 ) -> AppResult<HttpResponse> {

@@ -4,6 +4,7 @@
 use super::device::this_tablet;
 use super::view::table_page_with;
 use crate::db::models::TabletRow;
+use crate::domain::ids::SeatCallId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use crate::services::Acting;
@@ -70,7 +71,7 @@ pub(super) async fn ack(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -93,7 +94,7 @@ pub(super) async fn seat(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<SeatCallId>,
     form: CsrfForm<SeatForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -3,6 +3,7 @@
 use super::device::{device, this_tablet};
 use super::pairing::pairing_page;
 use crate::db::models::TabletRow;
+use crate::domain::ids::SeatingId;
 use crate::domain::special_buttons::MacacaOutcome;
 use crate::domain::states::CallState;
 use crate::domain::states::DueState;
@@ -79,13 +80,13 @@ pub(super) async fn home(req: HttpRequest, st: web::Data<AppState>) -> AppResult
     let receipt = match receipt_of {
         Some(id) => {
             let table_id = tablet.table_id;
-            st.run(
-                move |_, conn| match services::table_side::cash_out_receipt(conn, id) {
+            st.run(move |_, conn| {
+                match services::table_side::cash_out_receipt(conn, SeatingId(id)) {
                     Ok(r) if r.table_id == table_id => Ok(Some(r)),
                     Ok(_) | Err(AppError::NotFound) => Ok(None),
                     Err(e) => Err(e),
-                },
-            )
+                }
+            })
             .await?
         }
         None => None,
