@@ -3,6 +3,8 @@
 //! incomplete, without a photo; one whose ID expires soon, one banned, one pair kept apart). Everything goes
 //! through the same services as real use, so the audit trail shows it.
 
+mod evenings;
+
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
@@ -15,6 +17,7 @@ use crate::services::{
 };
 use crate::web::state::AppState;
 use chrono::{Datelike, Duration, NaiveDate};
+use evenings::past_evenings;
 
 /// Password of the demo staff accounts.
 pub const DEMO_PASSWORD: &str = "demo-password";
@@ -101,208 +104,9 @@ fn game(
     }
 }
 
-/// Three past evenings (18:00-23:00 in the room's zone, the last three days) at the given
-/// tables, played through the same services as real use with the clock set back: players
-/// join the list and are seated, buy in, the dealers tap each hand (two shifts an evening),
-/// the cagnotte is collected (one exemption, one short collection an evening), tips are
-/// recorded, a player leaves and another is seated from the list, and the evening ends with
-/// the table closing (PT-2007 24).
-fn past_evenings(
-    c: &mut crate::db::DbConn,
-    now: chrono::DateTime<chrono::Utc>,
-    room: &services::room::Room,
-    floor: &Actor,
-    dealers: [&Actor; 2],
-    tables: &[(i64, i64, &[i64])],
-) -> Result<(), AppError> {
-    use chrono::TimeZone;
-    let (tz, profile) = (room.tz, &room.profile);
-    let today = room_date(now, tz);
-    for day in (1..=3i64).rev() {
-        let date = today - Duration::days(day);
-        let Some(start) = tz
-            .from_local_datetime(&date.and_hms_opt(18, 0, 0).unwrap_or_default())
-            .earliest()
-        else {
-            continue;
-        };
-        let start = start.with_timezone(&chrono::Utc);
-        // Six players wait 5-30 minutes, then the table opens with them.
-        for (tid, gid, pool) in tables {
-            for (i, pid) in pool.iter().take(6).enumerate() {
-                services::floor::join(
-                    c,
-                    &act_at(room, start - Duration::minutes(5 + 5 * i as i64), floor),
-                    *gid,
-                    *pid,
-                    false,
-                )?;
-            }
-            services::floor::open_table(c, &act_at(room, start, floor), *tid)?;
-            for (i, pid) in pool.iter().take(6).enumerate() {
-                let s = services::floor::seat_directly(
-                    c,
-                    &act_at(room, start, floor),
-                    *tid,
-                    i as i32 + 1,
-                    *pid,
-                )?;
-                buy_in(c, start, room, floor, &s, 10_000 + 2_000 * i as i64)?;
-            }
-        }
-        let end = start + Duration::hours(5);
-        let mut t = start + Duration::minutes(2);
-        let mut n = 0;
-        while t < end {
-            let dealer = if t < start + Duration::minutes(150) {
-                dealers[0]
-            } else {
-                dealers[1]
-            };
-            for (k, (tid, gid, pool)) in tables.iter().enumerate() {
-                // Minute 70 (and 190): the player in seat 1 (then 2) leaves; one who joined
-                // the list 25 minutes earlier takes the seat.
-                for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {
-                    if n * 3 + 2 == at - 24 {
-                        services::floor::join(
-                            c,
-                            &act_at(room, t, floor),
-                            *gid,
-                            pool[newcomer],
-                            false,
-                        )?;
-                    }
-                    if n * 3 + 2 == at + 1 {
-                        let leaving = seated_at(c, *tid, seat)?;
-                        services::floor::leave(c, &act_at(room, t, floor), leaving, "left")?;
-                        let s = services::floor::seat_directly(
-                            c,
-                            &act_at(room, t, floor),
-                            *tid,
-                            seat,
-                            pool[newcomer],
-                        )?;
-                        buy_in(c, t, room, floor, &s, 20_000)?;
-                    }
-                }
-                services::table_side::new_hand(
-                    c,
-                    &act_at(room, t, dealer),
-                    *tid,
-                    &Default::default(),
-                )?;
-                // The dealer collects what the session asks, once a new one starts; one due an
-                // evening is exempted by the floor and one is collected short.
-                for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?
-                    .into_iter()
-                    .enumerate()
-                {
-                    if i == 0 && k == 0 && n > 20 && d.due.late {
-                        services::cagnotte::exempt(
-                            c,
-                            &act_at(room, t, floor),
-                            d.due.id,
-                            "Oferta da casa",
-                        )?;
-                    } else if i == 1 && k == 1 && n > 20 {
-                        services::cagnotte::collect(
-                            c,
-                            &act_at(room, t, dealer),
-                            d.due.id,
-                            Some(d.due.amount / 2),
-                            None,
-                        )?;
-                    } else {
-                        services::cagnotte::collect(
-                            c,
-                            &act_at(room, t, dealer),
-                            d.due.id,
-                            None,
-                            None,
-                        )?;
-                    }
-                }
-            }
-            if t + Duration::minutes(3) >= start + Duration::minutes(150)
-                && t < start + Duration::minutes(150)
-            {
-                for (k, (tid, _, _)) in tables.iter().enumerate() {
-                    services::cagnotte::record_tip(
-                        c,
-                        &act_at(room, t, dealers[0]),
-                        *tid,
-                        4_500 + 500 * k as i64,
-                    )?;
-                }
-            }
-            t += Duration::minutes(3);
-            n += 1;
-        }
-        for (k, (tid, _, _)) in tables.iter().enumerate() {
-            services::cagnotte::record_tip(
-                c,
-                &act_at(room, end, dealers[1]),
-                *tid,
-                6_000 - 500 * k as i64,
-            )?;
-            for seat in 1..=6 {
-                if let Ok(s) = seated_at(c, *tid, seat) {
-                    services::floor::leave(c, &act_at(room, end, floor), s, "left")?;
-                }
-            }
-        }
-        // Below the minimum for the grace period: the tables close (PT-2007 24).
-        let closing = end + Duration::minutes(profile.suspension_grace_min as i64 + 1);
-        services::floor::tick(c, &act_at(room, closing, &Actor::system()))?;
-    }
-    // The players of a back-filled history are not messaged today: the messages its list
-    // joins and calls wrote (never sent, in this same transaction) go.
-    {
-        use crate::db::schema::outbox;
-        use diesel::prelude::*;
-        // (On PostgreSQL they are still kept for the write's tail: written first.)
-        crate::db::tail::flush(c)?;
-        diesel::delete(outbox::table.filter(outbox::created_at.lt(now.naive_utc()))).execute(c)?;
-    }
-    Ok(())
-}
-
-/// The seating at a table's seat now.
-/// A player just seated buys in for `wanted`, or for what the rules ask at this table now
-/// (PT-2007 28: the average capital once the game is under way; BSOP 26, 37), kept within
-/// the game's range: the demo's evenings follow the rules the room enforces.
-fn buy_in(
-    c: &mut crate::db::DbConn,
-    now: chrono::DateTime<chrono::Utc>,
-    room: &crate::services::room::Room,
-    actor: &crate::db::audit::Actor,
-    s: &crate::db::models::SeatingRow,
-    wanted: i64,
-) -> Result<(), AppError> {
-    let t = services::games::get_table(c, s.table_id)?;
-    let g = services::games::get_game(c, t.game_id.unwrap_or_default())?;
-    let req = services::table_side::requirement(c, now, &room.profile, &t, &g, s.player_id)?;
-    let amount = req
-        .exact
-        .unwrap_or_else(|| wanted.clamp(req.min, req.max.unwrap_or(i64::MAX)));
-    services::table_side::buy_chips(c, &act_at(room, now, actor), s.id, 0, amount, false, None)?;
-    Ok(())
-}
-
 /// The demo's action by `who` at `when` (the clock set back for the past evenings).
 fn act_at(room: &services::room::Room, when: chrono::DateTime<chrono::Utc>, who: &Actor) -> Act {
     Acting::new(when, who.clone()).with_room(room.clone())
-}
-
-fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<i64, AppError> {
-    use crate::db::schema::seatings;
-    use diesel::prelude::*;
-    Ok(seatings::table
-        .filter(seatings::table_id.eq(table_id))
-        .filter(seatings::seat_no.eq(seat))
-        .filter(seatings::left_at.is_null())
-        .select(seatings::id)
-        .first(c)?)
 }
 
 /// Loads the demo room. Returns false (and changes nothing) when games already exist.
