@@ -34,88 +34,10 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
     )?;
     db.migrate()?;
     let mut conn = db.conn().map_err(|e| StartError::Setup(e.to_string()))?;
-    let clock: Arc<dyn Clock> = if config.server.test_clock {
-        log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");
-        // The offset moved before a restart still holds: the time the server was down
-        // passes for the deadlines as it would in a room.
-        let us = crate::db::get_setting(&mut conn, crate::db::TEST_CLOCK_OFFSET)
-            .map_err(|e| StartError::Setup(e.to_string()))?
-            .and_then(|v| v.parse::<i64>().ok())
-            .unwrap_or(0);
-        Arc::new(OffsetClock::ahead_by(chrono::Duration::microseconds(us)))
-    } else {
-        Arc::new(SystemClock)
-    };
+    let clock = start_clock(&mut conn, &config)?;
     let now = clock.now();
-    let secret = db.write(&mut conn, |c| -> Result<String, AppError> {
-        services::room::ensure(c, now)?;
-        match services::staff::bootstrap_admin(c, now, config.security.admin_password.as_deref())? {
-            services::staff::Bootstrap::CreatedWithPassword(pw) => {
-                println!("\n  First start: created the account `admin` with the one-time password:\n\n      {pw}\n\n  Sign in and change it under your name (top right).\n");
-            }
-            services::staff::Bootstrap::CreatedFromConfig => log::info!("created the admin account from CARDROOM_ADMIN_PASSWORD"),
-            services::staff::Bootstrap::AlreadyHasStaff => {}
-        }
-        Ok(match &config.security.secret {
-            Some(s) => s.clone(),
-            None => match get_setting(c, "secret")? {
-                Some(s) => s,
-                None => init_setting(c, "secret", &crate::auth::random_token(48))?,
-            },
-        })
-    })?;
-    // The audit trail's signed checkpoints, one series per database (its identity, kept in
-    // it) and host: a missing checkpoint file starts a new series, itself recorded in the
-    // trail (a deleted file shows there and on the verify page).
-    let db_id = db.write(&mut conn, |c| -> Result<String, AppError> {
-        Ok(crate::audit_seal::ensure_database_id(c, now)?)
-    })?;
-    let audit_dir = config.audit.dir.clone();
-    if config.audit.in_former_default {
-        log::warn!("the audit key and checkpoints are still in ./{}: move the directory's files to the state directory's `audit` (or set CARDROOM_AUDIT_DIR to where they are)", crate::config::OLD_PG_AUDIT_DIR);
-    }
-    let (seal, key_created) =
-        crate::audit_seal::Seal::open(&audit_dir, &db_id, &crate::audit_seal::host_name())
-            .map_err(StartError::Setup)?;
-    if let Some(p) = seal.adopt_legacy(&mut conn).map_err(StartError::Setup)? {
-        log::info!(
-            "the audit checkpoint file {} matches this database's trail: continued as {}",
-            crate::audit_seal::LEGACY_FILE,
-            p.display()
-        );
-    }
-    if let crate::audit_seal::Opened::NewSeries { key_created } = seal
-        .opened(&mut conn, key_created)
-        .map_err(StartError::Setup)?
-    {
-        let from = crate::audit_seal::head(&mut conn)
-            .map_err(|e| StartError::Setup(e.to_string()))?
-            .map_or(0, |h| h.0);
-        let (db_id, host) = (seal.database_id().to_string(), seal.host().to_string());
-        db.write(&mut conn, |c| -> Result<i64, AppError> {
-            let note = serde_json::json!({
-                "after_record": from,
-                "key_created": key_created,
-                "database": db_id,
-                "host": host,
-            });
-            Ok(crate::db::audit::record::<(), _>(
-                c,
-                now,
-                &crate::db::audit::Actor::system(),
-                "audit.seal_started",
-                "audit",
-                None,
-                None,
-                Some(&note),
-            )?)
-        })?;
-        if seal.missing_at_start() && from > 0 {
-            log::warn!("the audit checkpoint file {} was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)", seal.log_path().display());
-        }
-    }
-    seal.tick(&mut conn, now, "start", true)
-        .map_err(StartError::Setup)?;
+    let secret = first_start(&db, &mut conn, now, &config)?;
+    let seal = open_seal(&db, &mut conn, now, &config)?;
     drop(conn);
     let changes = Arc::new(tokio::sync::watch::channel(0).0);
     let limits = Arc::new(crate::web::limits::Limits::new(&config));
@@ -137,6 +59,125 @@ pub fn build_state(config: Config) -> Result<AppState, StartError> {
         audit_check: Arc::default(),
         idempotency: Arc::default(),
     })
+}
+
+/// The system clock, or with `CARDROOM_TEST_CLOCK` one an admin can move forward.
+fn start_clock(
+    conn: &mut crate::db::DbConn,
+    config: &Config,
+) -> Result<Arc<dyn Clock>, StartError> {
+    if !config.server.test_clock {
+        return Ok(Arc::new(SystemClock));
+    }
+    log::warn!("CARDROOM_TEST_CLOCK is on: an admin can move this server's clock forward. Never use this in a real room.");
+    // The offset moved before a restart still holds: the time the server was down
+    // passes for the deadlines as it would in a room.
+    let us = crate::db::get_setting(conn, crate::db::TEST_CLOCK_OFFSET)
+        .map_err(|e| StartError::Setup(e.to_string()))?
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0);
+    Ok(Arc::new(OffsetClock::ahead_by(
+        chrono::Duration::microseconds(us),
+    )))
+}
+
+/// The room and the first admin account if the database is new; the signing secret (the
+/// configured one, else the one kept in the database, made on the first start).
+fn first_start(
+    db: &Db,
+    conn: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    config: &Config,
+) -> Result<String, StartError> {
+    Ok(db.write(conn, |c| -> Result<String, AppError> {
+        services::room::ensure(c, now)?;
+        match services::staff::bootstrap_admin(c, now, config.security.admin_password.as_deref())? {
+            services::staff::Bootstrap::CreatedWithPassword(pw) => {
+                println!("\n  First start: created the account `admin` with the one-time password:\n\n      {pw}\n\n  Sign in and change it under your name (top right).\n");
+            }
+            services::staff::Bootstrap::CreatedFromConfig => log::info!("created the admin account from CARDROOM_ADMIN_PASSWORD"),
+            services::staff::Bootstrap::AlreadyHasStaff => {}
+        }
+        Ok(match &config.security.secret {
+            Some(s) => s.clone(),
+            None => match get_setting(c, "secret")? {
+                Some(s) => s,
+                None => init_setting(c, "secret", &crate::auth::random_token(48))?,
+            },
+        })
+    })?)
+}
+
+/// The audit trail's signed checkpoints, one series per database (its identity, kept in
+/// it) and host: a missing checkpoint file starts a new series, itself recorded in the
+/// trail (a deleted file shows there and on the verify page).
+fn open_seal(
+    db: &Db,
+    conn: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    config: &Config,
+) -> Result<crate::audit_seal::Seal, StartError> {
+    let db_id = db.write(conn, |c| -> Result<String, AppError> {
+        Ok(crate::audit_seal::ensure_database_id(c, now)?)
+    })?;
+    let audit_dir = config.audit.dir.clone();
+    if config.audit.in_former_default {
+        log::warn!("the audit key and checkpoints are still in ./{}: move the directory's files to the state directory's `audit` (or set CARDROOM_AUDIT_DIR to where they are)", crate::config::OLD_PG_AUDIT_DIR);
+    }
+    let (seal, key_created) =
+        crate::audit_seal::Seal::open(&audit_dir, &db_id, &crate::audit_seal::host_name())
+            .map_err(StartError::Setup)?;
+    if let Some(p) = seal.adopt_legacy(conn).map_err(StartError::Setup)? {
+        log::info!(
+            "the audit checkpoint file {} matches this database's trail: continued as {}",
+            crate::audit_seal::LEGACY_FILE,
+            p.display()
+        );
+    }
+    if let crate::audit_seal::Opened::NewSeries { key_created } =
+        seal.opened(conn, key_created).map_err(StartError::Setup)?
+    {
+        record_new_series(db, conn, now, &seal, key_created)?;
+    }
+    seal.tick(conn, now, "start", true)
+        .map_err(StartError::Setup)?;
+    Ok(seal)
+}
+
+/// A new series of checkpoints begins: said in the trail, with the record it starts after.
+fn record_new_series(
+    db: &Db,
+    conn: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    seal: &crate::audit_seal::Seal,
+    key_created: bool,
+) -> Result<(), StartError> {
+    let from = crate::audit_seal::head(conn)
+        .map_err(|e| StartError::Setup(e.to_string()))?
+        .map_or(0, |h| h.0);
+    let (db_id, host) = (seal.database_id().to_string(), seal.host().to_string());
+    db.write(conn, |c| -> Result<i64, AppError> {
+        let note = serde_json::json!({
+            "after_record": from,
+            "key_created": key_created,
+            "database": db_id,
+            "host": host,
+        });
+        Ok(crate::db::audit::record::<(), _>(
+            c,
+            now,
+            &crate::db::audit::Actor::system(),
+            "audit.seal_started",
+            "audit",
+            None,
+            None,
+            Some(&note),
+        )?)
+    })?;
+    if seal.missing_at_start() && from > 0 {
+        log::warn!("the audit checkpoint file {} was missing although records and a key exist: a new series of checkpoints starts after record {from} (recorded in the trail)", seal.log_path().display());
+    }
+    Ok(())
 }
 
 /// One pass of the timers (expired seat calls, lapsed call-ins, suspended tables, limit

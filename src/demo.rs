@@ -3,6 +3,8 @@
 //! incomplete, without a photo; one whose ID expires soon, one banned, one pair kept apart). Everything goes
 //! through the same services as real use, so the audit trail shows it.
 
+mod evenings;
+
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
@@ -17,6 +19,7 @@ use crate::services::{
 };
 use crate::web::state::AppState;
 use chrono::{Datelike, Duration, NaiveDate};
+use evenings::past_evenings;
 
 /// Password of the demo staff accounts.
 pub const DEMO_PASSWORD: &str = "demo-password";
@@ -103,213 +106,9 @@ fn game(
     }
 }
 
-/// Three past evenings (18:00-23:00 in the room's zone, the last three days) at the given
-/// tables, played through the same services as real use with the clock set back: players
-/// join the list and are seated, buy in, the dealers tap each hand (two shifts an evening),
-/// the cagnotte is collected (one exemption, one short collection an evening), tips are
-/// recorded, a player leaves and another is seated from the list, and the evening ends with
-/// the table closing (PT-2007 24).
-fn past_evenings(
-    c: &mut crate::db::DbConn,
-    now: chrono::DateTime<chrono::Utc>,
-    room: &services::room::Room,
-    floor: &Actor,
-    dealers: [&Actor; 2],
-    tables: &[(i64, GameId, &[i64])],
-) -> Result<(), AppError> {
-    use chrono::TimeZone;
-    let (tz, profile) = (room.tz, &room.profile);
-    let today = room_date(now, tz);
-    for day in (1..=3i64).rev() {
-        let date = today - Duration::days(day);
-        let Some(start) = tz
-            .from_local_datetime(&date.and_hms_opt(18, 0, 0).unwrap_or_default())
-            .earliest()
-        else {
-            continue;
-        };
-        let start = start.with_timezone(&chrono::Utc);
-        // Six players wait 5-30 minutes, then the table opens with them.
-        for (tid, gid, pool) in tables {
-            for (i, pid) in pool.iter().take(6).enumerate() {
-                services::floor::join(
-                    c,
-                    &act_at(room, start - Duration::minutes(5 + 5 * i as i64), floor),
-                    *gid,
-                    *pid,
-                    false,
-                )?;
-            }
-            services::floor::open_table(c, &act_at(room, start, floor), *tid)?;
-            for (i, pid) in pool.iter().take(6).enumerate() {
-                let s = services::floor::seat_directly(
-                    c,
-                    &act_at(room, start, floor),
-                    *tid,
-                    i as i32 + 1,
-                    *pid,
-                )?;
-                buy_in(c, start, room, floor, &s, 10_000 + 2_000 * i as i64)?;
-            }
-        }
-        let end = start + Duration::hours(5);
-        let mut t = start + Duration::minutes(2);
-        let mut n = 0;
-        while t < end {
-            let dealer = if t < start + Duration::minutes(150) {
-                dealers[0]
-            } else {
-                dealers[1]
-            };
-            for (k, (tid, gid, pool)) in tables.iter().enumerate() {
-                // Minute 70 (and 190): the player in seat 1 (then 2) leaves; one who joined
-                // the list 25 minutes earlier takes the seat.
-                for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {
-                    if n * 3 + 2 == at - 24 {
-                        services::floor::join(
-                            c,
-                            &act_at(room, t, floor),
-                            *gid,
-                            pool[newcomer],
-                            false,
-                        )?;
-                    }
-                    if n * 3 + 2 == at + 1 {
-                        let leaving = seated_at(c, *tid, seat)?;
-                        services::floor::leave(
-                            c,
-                            &act_at(room, t, floor),
-                            SeatingId(leaving),
-                            "left",
-                        )?;
-                        let s = services::floor::seat_directly(
-                            c,
-                            &act_at(room, t, floor),
-                            *tid,
-                            seat,
-                            pool[newcomer],
-                        )?;
-                        buy_in(c, t, room, floor, &s, 20_000)?;
-                    }
-                }
-                services::table_side::new_hand(
-                    c,
-                    &act_at(room, t, dealer),
-                    *tid,
-                    &Default::default(),
-                )?;
-                // The dealer collects what the session asks, once a new one starts; one due an
-                // evening is exempted by the floor and one is collected short.
-                for (i, d) in services::cagnotte::open_dues(c, Some(*tid))?
-                    .into_iter()
-                    .enumerate()
-                {
-                    if i == 0 && k == 0 && n > 20 && d.due.late {
-                        services::cagnotte::exempt(
-                            c,
-                            &act_at(room, t, floor),
-                            d.due.id,
-                            "Oferta da casa",
-                        )?;
-                    } else if i == 1 && k == 1 && n > 20 {
-                        services::cagnotte::collect(
-                            c,
-                            &act_at(room, t, dealer),
-                            d.due.id,
-                            Some(d.due.amount / 2),
-                            None,
-                        )?;
-                    } else {
-                        services::cagnotte::collect(
-                            c,
-                            &act_at(room, t, dealer),
-                            d.due.id,
-                            None,
-                            None,
-                        )?;
-                    }
-                }
-            }
-            if t + Duration::minutes(3) >= start + Duration::minutes(150)
-                && t < start + Duration::minutes(150)
-            {
-                for (k, (tid, _, _)) in tables.iter().enumerate() {
-                    services::cagnotte::record_tip(
-                        c,
-                        &act_at(room, t, dealers[0]),
-                        *tid,
-                        4_500 + 500 * k as i64,
-                    )?;
-                }
-            }
-            t += Duration::minutes(3);
-            n += 1;
-        }
-        for (k, (tid, _, _)) in tables.iter().enumerate() {
-            services::cagnotte::record_tip(
-                c,
-                &act_at(room, end, dealers[1]),
-                *tid,
-                6_000 - 500 * k as i64,
-            )?;
-            for seat in 1..=6 {
-                if let Ok(s) = seated_at(c, *tid, seat) {
-                    services::floor::leave(c, &act_at(room, end, floor), SeatingId(s), "left")?;
-                }
-            }
-        }
-        // Below the minimum for the grace period: the tables close (PT-2007 24).
-        let closing = end + Duration::minutes(profile.suspension_grace_min as i64 + 1);
-        services::floor::tick(c, &act_at(room, closing, &Actor::system()))?;
-    }
-    // The players of a back-filled history are not messaged today: the messages its list
-    // joins and calls wrote (never sent, in this same transaction) go.
-    {
-        use crate::db::schema::outbox;
-        use diesel::prelude::*;
-        // (On PostgreSQL they are still kept for the write's tail: written first.)
-        crate::db::tail::flush(c)?;
-        diesel::delete(outbox::table.filter(outbox::created_at.lt(now.naive_utc()))).execute(c)?;
-    }
-    Ok(())
-}
-
-/// The seating at a table's seat now.
-/// A player just seated buys in for `wanted`, or for what the rules ask at this table now
-/// (PT-2007 28: the average capital once the game is under way; BSOP 26, 37), kept within
-/// the game's range: the demo's evenings follow the rules the room enforces.
-fn buy_in(
-    c: &mut crate::db::DbConn,
-    now: chrono::DateTime<chrono::Utc>,
-    room: &crate::services::room::Room,
-    actor: &crate::db::audit::Actor,
-    s: &crate::db::models::SeatingRow,
-    wanted: i64,
-) -> Result<(), AppError> {
-    let t = services::games::get_table(c, s.table_id)?;
-    let g = services::games::get_game(c, t.game_id.unwrap_or_default())?;
-    let req = services::table_side::requirement(c, now, &room.profile, &t, &g, s.player_id)?;
-    let amount = req
-        .exact
-        .unwrap_or_else(|| wanted.clamp(req.min, req.max.unwrap_or(i64::MAX)));
-    services::table_side::buy_chips(c, &act_at(room, now, actor), s.id, 0, amount, false, None)?;
-    Ok(())
-}
-
 /// The demo's action by `who` at `when` (the clock set back for the past evenings).
 fn act_at(room: &services::room::Room, when: chrono::DateTime<chrono::Utc>, who: &Actor) -> Act {
     Acting::new(when, who.clone()).with_room(room.clone())
-}
-
-fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<i64, AppError> {
-    use crate::db::schema::seatings;
-    use diesel::prelude::*;
-    Ok(seatings::table
-        .filter(seatings::table_id.eq(table_id))
-        .filter(seatings::seat_no.eq(seat))
-        .filter(seatings::left_at.is_null())
-        .select(seatings::id)
-        .first(c)?)
 }
 
 /// Loads the demo room. Returns false (and changes nothing) when games already exist.
@@ -321,216 +120,293 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             return Ok(false);
         }
         let system = Actor::system();
-        let mut room = services::room::get(c)?;
-        let update = services::room::RoomUpdate {
-            name: "Sala de Póquer Demo".into(),
-            timezone: room.timezone.clone(),
-            currency: room.currency.clone(),
-            default_language: Language::Pt,
-            profile: room.profile.clone(),
-            theme: None,
-            call_alert: None,
-            tap_late_max_s: None,
-        };
-        room = services::room::update(c, &act_at(&room, now, &system), &update)?;
-        let games = [
-            game(
-                "NL Hold'em 1/2",
-                "holdem_nl",
-                100,
-                200,
-                "low",
-                4_000,
-                Some(20_000),
-            ),
-            game(
-                "NL Hold'em 2/5",
-                "holdem_nl",
-                200,
-                500,
-                "mid",
-                10_000,
-                Some(50_000),
-            ),
-            game("PLO 5/10", "plo", 500, 1_000, "high", 50_000, Some(250_000)),
-            game(
-                "Short Deck 2/5",
-                "short_deck_holdem",
-                200,
-                500,
-                "mid",
-                10_000,
-                Some(50_000),
-            ),
-            game(
-                "Sintético 1/2",
-                "synthetic",
-                100,
-                200,
-                "low",
-                4_000,
-                Some(20_000),
-            ),
-        ];
-        let mut ids = Vec::new();
-        for g in &games {
-            ids.push(services::games::create_game(c, &act_at(&room, now, &system), g)?.id);
-        }
-        let tables: [(i32, Option<usize>, &str); 8] = [
-            (1, Some(0), "continuous"),
-            (2, Some(0), "continuous"),
-            (3, Some(1), "continuous"),
-            (4, Some(1), "session"),
-            (5, Some(2), "continuous"),
-            (6, Some(3), "continuous"),
-            (7, Some(4), "session"),
-            (8, None, "continuous"),
-        ];
-        for (number, g, mode) in tables {
-            let t = TableInput {
-                number,
-                seats: None,
-                game_id: g.map(|i| ids[i]),
-                mode: mode.into(),
-                active: Some(true),
-            };
-            services::games::create_table(c, &act_at(&room, now, &system), &t)?;
-        }
-        let mut staff = Vec::new();
-        for (username, name, role) in [
-            ("floor", "Marta Floor", "floor"),
-            ("dealer1", "Carlos Dealer", "dealer"),
-            ("dealer2", "Wong Dealer", "dealer"),
-            ("cashier", "Rita Caixa", "cashier"),
-        ] {
-            let s = StaffInput {
-                username: Some(username.into()),
-                display_name: name.into(),
-                role: role.into(),
-                password: Some(DEMO_PASSWORD.into()),
-                active: Some(true),
-            };
-            staff.push(services::staff::actor(&services::staff::create(
-                c, now, &system, &s,
-            )?));
-        }
-        let today = room_date(now, room.tz);
-        let mut player_ids = Vec::new();
-        for i in 0..36usize {
-            let first = FIRST[i % FIRST.len()];
-            let last = LAST[(i * 7) % LAST.len()];
-            let year = today.year() - 21 - (i as i32 * 37 % 45);
-            let dob = NaiveDate::from_ymd_opt(year, (i % 12) as u32 + 1, (i * 3 % 28) as u32 + 1)
-                .unwrap_or(today);
-            let (kind, country) = match i % 4 {
-                0 => (DocumentKind::NationalId, "PT"),
-                1 => (DocumentKind::Passport, "BR"),
-                2 => (DocumentKind::NationalId, "MO"),
-                _ => (DocumentKind::DrivingLicence, "PT"),
-            };
-            let expiry = if i == 5 {
-                today + Duration::days(10)
-            } else {
-                today + Duration::days(400 + i as i64 * 30)
-            };
-            let input = PlayerInput {
-                full_name: format!("{first} {last}"),
-                date_of_birth: dob,
-                doc_kind: kind,
-                doc_number: format!("{}{:07}", country, 1_000_123 + i * 7919),
-                doc_country: country.into(),
-                doc_expiry: expiry,
-                phone: Some(format!("+3519{:08}", 10_000_000 + i * 104_729)),
-                email: Some(format!(
-                    "{}.{}@example.com",
-                    crate::services::players::fold(first),
-                    i
-                )),
-                language: if i % 3 == 0 {
-                    Language::En
-                } else {
-                    Language::Pt
-                },
-                notify: if i % 2 == 0 {
-                    NotifyPref::Sms
-                } else {
-                    NotifyPref::Both
-                },
-                alias: format!("{}{}", first.chars().take(8).collect::<String>(), i),
-            };
-            // Player 7 registered without a photo: saved as incomplete.
-            let pic = if i == 7 {
-                None
-            } else {
-                Some(photo::process(&photo::generated_portrait(i as u64 + 1))?)
-            };
-            let (row, _) =
-                services::players::create(c, &act_at(&room, now, &system), &input, pic.as_ref())?;
-            player_ids.push(row.id);
-        }
-        let tables = services::games::list_tables(c)?;
-        let table_id = |n: i32| {
-            tables
-                .iter()
-                .find(|(t, _)| t.number == n)
-                .map(|(t, _)| t.id)
-                .unwrap_or_default()
-        };
+        let room = name_the_room(c, now, &system)?;
+        let game_ids = create_games(c, &act_at(&room, now, &system))?;
+        create_tables(c, &act_at(&room, now, &system), &game_ids)?;
+        let staff = create_staff(c, now, &system)?;
+        let player_ids = register_players(c, now, &room, &system)?;
+        let table_id = table_ids(c)?;
         // Three past evenings at tables 1 and 3, so the reports have something to show.
-        let regulars: Vec<i64> = player_ids
-            .iter()
-            .copied()
-            .filter(|id| *id != player_ids[7] && *id != player_ids[11])
-            .collect();
+        let regulars = regulars(&player_ids);
         let history = [
-            (table_id(1), ids[0], &regulars[..8]),
-            (table_id(3), ids[1], &regulars[8..16]),
+            (table_id(1), game_ids[0], &regulars[..8]),
+            (table_id(3), game_ids[1], &regulars[8..16]),
         ];
         past_evenings(c, now, &room, &staff[0], [&staff[1], &staff[2]], &history)?;
-        // A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
-        let mut next = player_ids
-            .iter()
-            .copied()
-            .filter(|id| *id != player_ids[7] && *id != player_ids[11]);
-        for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
-            let tid = table_id(number);
-            services::floor::open_table(c, &act_at(&room, now, &system), tid)?;
-            for seat in 1..=seated {
-                if let Some(pid) = next.next() {
-                    services::floor::seat_directly(
-                        c,
-                        &act_at(&room, now, &system),
-                        tid,
-                        seat,
-                        pid,
-                    )?;
-                }
-            }
-        }
-        for (game_index, count) in [(0usize, 4), (1, 2), (2, 1)] {
-            for _ in 0..count {
-                if let Some(pid) = next.next() {
-                    services::floor::join(
-                        c,
-                        &act_at(&room, now, &system),
-                        ids[game_index],
-                        pid,
-                        false,
-                    )?;
-                }
-            }
-        }
-        let ban = BanForm {
-            reason: Some("Comportamento abusivo (BSOP 10)".into()),
-            starts_at: None,
-            ends_at: None,
-        };
-        services::players::ban(c, &act_at(&room, now, &system), player_ids[11], &ban)?;
-        let sep = SeparationForm {
-            other_player_id: Some(player_ids[3]),
-            reason: Some("Pedido da direção (BSOP 47)".into()),
-        };
-        services::players::separate(c, &act_at(&room, now, &system), player_ids[2], &sep)?;
+        open_live_floor(
+            c,
+            &act_at(&room, now, &system),
+            &table_id,
+            &game_ids,
+            &regulars,
+        )?;
+        ban_and_separate(c, &act_at(&room, now, &system), &player_ids)?;
         Ok(true)
     })
+}
+
+/// The room gets the demo's name (its zone, currency and rules stay).
+fn name_the_room(
+    c: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    system: &Actor,
+) -> Result<services::room::Room, AppError> {
+    let room = services::room::get(c)?;
+    let update = services::room::RoomUpdate {
+        name: "Sala de Póquer Demo".into(),
+        timezone: room.timezone.clone(),
+        currency: room.currency.clone(),
+        default_language: Language::Pt,
+        profile: room.profile.clone(),
+        theme: None,
+        call_alert: None,
+        tap_late_max_s: None,
+    };
+    services::room::update(c, &act_at(&room, now, system), &update)
+}
+
+/// The demo's games, in this order: the ids the tables and lists refer to by index.
+fn create_games(c: &mut crate::db::DbConn, act: &Act) -> Result<Vec<GameId>, AppError> {
+    let games = [
+        game(
+            "NL Hold'em 1/2",
+            "holdem_nl",
+            100,
+            200,
+            "low",
+            4_000,
+            Some(20_000),
+        ),
+        game(
+            "NL Hold'em 2/5",
+            "holdem_nl",
+            200,
+            500,
+            "mid",
+            10_000,
+            Some(50_000),
+        ),
+        game("PLO 5/10", "plo", 500, 1_000, "high", 50_000, Some(250_000)),
+        game(
+            "Short Deck 2/5",
+            "short_deck_holdem",
+            200,
+            500,
+            "mid",
+            10_000,
+            Some(50_000),
+        ),
+        game(
+            "Sintético 1/2",
+            "synthetic",
+            100,
+            200,
+            "low",
+            4_000,
+            Some(20_000),
+        ),
+    ];
+    let mut ids = Vec::new();
+    for g in &games {
+        ids.push(services::games::create_game(c, act, g)?.id);
+    }
+    Ok(ids)
+}
+
+/// Eight tables: number, game (index into the games), mode. Table 8 has no game.
+const TABLES: [(i32, Option<usize>, &str); 8] = [
+    (1, Some(0), "continuous"),
+    (2, Some(0), "continuous"),
+    (3, Some(1), "continuous"),
+    (4, Some(1), "session"),
+    (5, Some(2), "continuous"),
+    (6, Some(3), "continuous"),
+    (7, Some(4), "session"),
+    (8, None, "continuous"),
+];
+
+fn create_tables(
+    c: &mut crate::db::DbConn,
+    act: &Act,
+    game_ids: &[GameId],
+) -> Result<(), AppError> {
+    for (number, g, mode) in TABLES {
+        let t = TableInput {
+            number,
+            seats: None,
+            game_id: g.map(|i| game_ids[i]),
+            mode: mode.into(),
+            active: Some(true),
+        };
+        services::games::create_table(c, act, &t)?;
+    }
+    Ok(())
+}
+
+/// One account for every role: the floor, two dealers and the cashier, in this order.
+fn create_staff(
+    c: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    system: &Actor,
+) -> Result<Vec<Actor>, AppError> {
+    let mut staff = Vec::new();
+    for (username, name, role) in [
+        ("floor", "Marta Floor", "floor"),
+        ("dealer1", "Carlos Dealer", "dealer"),
+        ("dealer2", "Wong Dealer", "dealer"),
+        ("cashier", "Rita Caixa", "cashier"),
+    ] {
+        let s = StaffInput {
+            username: Some(username.into()),
+            display_name: name.into(),
+            role: role.into(),
+            password: Some(DEMO_PASSWORD.into()),
+            active: Some(true),
+        };
+        staff.push(services::staff::actor(&services::staff::create(
+            c, now, system, &s,
+        )?));
+    }
+    Ok(staff)
+}
+
+/// The 36 players registered, in order. Player 7 registered without a photo: saved as
+/// incomplete.
+fn register_players(
+    c: &mut crate::db::DbConn,
+    now: chrono::DateTime<chrono::Utc>,
+    room: &services::room::Room,
+    system: &Actor,
+) -> Result<Vec<i64>, AppError> {
+    let today = room_date(now, room.tz);
+    let mut player_ids = Vec::new();
+    for i in 0..36usize {
+        let pic = if i == 7 {
+            None
+        } else {
+            Some(photo::process(&photo::generated_portrait(i as u64 + 1))?)
+        };
+        let (row, _) = services::players::create(
+            c,
+            &act_at(room, now, system),
+            &demo_player(i, today),
+            pic.as_ref(),
+        )?;
+        player_ids.push(row.id);
+    }
+    Ok(player_ids)
+}
+
+/// The `i`th demo player, as the desk would type them. Player 5's ID expires in 10 days.
+fn demo_player(i: usize, today: NaiveDate) -> PlayerInput {
+    let first = FIRST[i % FIRST.len()];
+    let last = LAST[(i * 7) % LAST.len()];
+    let year = today.year() - 21 - (i as i32 * 37 % 45);
+    let dob = NaiveDate::from_ymd_opt(year, (i % 12) as u32 + 1, (i * 3 % 28) as u32 + 1)
+        .unwrap_or(today);
+    let (kind, country) = match i % 4 {
+        0 => (DocumentKind::NationalId, "PT"),
+        1 => (DocumentKind::Passport, "BR"),
+        2 => (DocumentKind::NationalId, "MO"),
+        _ => (DocumentKind::DrivingLicence, "PT"),
+    };
+    let expiry = if i == 5 {
+        today + Duration::days(10)
+    } else {
+        today + Duration::days(400 + i as i64 * 30)
+    };
+    PlayerInput {
+        full_name: format!("{first} {last}"),
+        date_of_birth: dob,
+        doc_kind: kind,
+        doc_number: format!("{}{:07}", country, 1_000_123 + i * 7919),
+        doc_country: country.into(),
+        doc_expiry: expiry,
+        phone: Some(format!("+3519{:08}", 10_000_000 + i * 104_729)),
+        email: Some(format!(
+            "{}.{}@example.com",
+            crate::services::players::fold(first),
+            i
+        )),
+        language: if i.is_multiple_of(3) {
+            Language::En
+        } else {
+            Language::Pt
+        },
+        notify: if i.is_multiple_of(2) {
+            NotifyPref::Sms
+        } else {
+            NotifyPref::Both
+        },
+        alias: format!("{}{}", first.chars().take(8).collect::<String>(), i),
+    }
+}
+
+/// The id of each table by its number (0: no such table).
+fn table_ids(c: &mut crate::db::DbConn) -> Result<impl Fn(i32) -> i64, AppError> {
+    let tables = services::games::list_tables(c)?;
+    Ok(move |n: i32| {
+        tables
+            .iter()
+            .find(|(t, _)| t.number == n)
+            .map(|(t, _)| t.id)
+            .unwrap_or_default()
+    })
+}
+
+/// The players who play, in order: all but player 7 (no photo) and player 11 (banned).
+fn regulars(player_ids: &[i64]) -> Vec<i64> {
+    player_ids
+        .iter()
+        .copied()
+        .filter(|id| *id != player_ids[7] && *id != player_ids[11])
+        .collect()
+}
+
+/// A live floor: tables 1, 3 and 5 running, table 2 open and filling, lists waiting.
+fn open_live_floor(
+    c: &mut crate::db::DbConn,
+    act: &Act,
+    table_id: &impl Fn(i32) -> i64,
+    game_ids: &[GameId],
+    regulars: &[i64],
+) -> Result<(), AppError> {
+    let mut next = regulars.iter().copied();
+    for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
+        let tid = table_id(number);
+        services::floor::open_table(c, act, tid)?;
+        for seat in 1..=seated {
+            if let Some(pid) = next.next() {
+                services::floor::seat_directly(c, act, tid, seat, pid)?;
+            }
+        }
+    }
+    for (game_index, count) in [(0usize, 4), (1, 2), (2, 1)] {
+        for _ in 0..count {
+            if let Some(pid) = next.next() {
+                services::floor::join(c, act, game_ids[game_index], pid, false)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One player banned, one pair kept apart.
+fn ban_and_separate(
+    c: &mut crate::db::DbConn,
+    act: &Act,
+    player_ids: &[i64],
+) -> Result<(), AppError> {
+    let ban = BanForm {
+        reason: Some("Comportamento abusivo (BSOP 10)".into()),
+        starts_at: None,
+        ends_at: None,
+    };
+    services::players::ban(c, act, player_ids[11], &ban)?;
+    let sep = SeparationForm {
+        other_player_id: Some(player_ids[3]),
+        reason: Some("Pedido da direção (BSOP 47)".into()),
+    };
+    services::players::separate(c, act, player_ids[2], &sep)?;
+    Ok(())
 }

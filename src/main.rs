@@ -57,20 +57,7 @@ fn main() -> std::process::ExitCode {
     }
     let cli = Cli::parse();
     if let Some(Command::Config { example }) = &cli.command {
-        if *example {
-            print!("{}", cardroom::config::EXAMPLE);
-            return std::process::ExitCode::SUCCESS;
-        }
-        return match Config::load() {
-            Ok(_) => {
-                println!("the settings are valid");
-                std::process::ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("cardroom: {e}");
-                std::process::ExitCode::from(2)
-            }
-        };
+        return config_command(*example);
     }
     let config = match Config::load() {
         Ok(c) => c,
@@ -80,174 +67,222 @@ fn main() -> std::process::ExitCode {
         }
     };
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Migrate => {
-            match cardroom::db::Db::open(&config.database.url, 1).and_then(|db| db.migrate()) {
-                Ok(n) => {
-                    println!("applied {n} migration(s)");
-                    std::process::ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("cardroom: {e}");
-                    std::process::ExitCode::FAILURE
-                }
-            }
-        }
-        Command::VerifyAudit => {
-            let state = match cardroom::app::build_state(config) {
-                Ok(s) => s,
-                Err(e) => {
-                    eprintln!("cardroom: {e}");
-                    return std::process::ExitCode::FAILURE;
-                }
-            };
-            let report = state
-                .db
-                .conn()
-                .map_err(|e| e.to_string())
-                .and_then(|mut c| {
-                    cardroom::services::audit::verify_all(&mut c, &state.seal)
-                        .map_err(|e| e.to_string())
-                });
-            // Starting the app began a new series of checkpoints if this host's was missing:
-            // a deleted file is reported, not papered over.
-            let report = report.map(|mut v| {
-                if state.seal.missing_at_start() && v.chain.records > 1 {
-                    v.seal.problem = Some(cardroom::audit_seal::SealProblem::NoFile);
-                }
-                v
-            });
-            if let Ok(v) = &report {
-                println!(
-                    "database {} (this host: {})",
-                    v.seal.database_id, v.seal.host
-                );
-                for s in &v.seal.series {
-                    println!(
-                        "  checkpoints {} ({}): {} checked, last record {}: {}",
-                        s.file,
-                        s.host.as_deref().unwrap_or("no host named"),
-                        s.checkpoints,
-                        s.last_seq.map_or("-".to_string(), |q| q.to_string()),
-                        match s.result {
-                            cardroom::audit_seal::SeriesResult::NotThisDatabase => {
-                                "not this database's (left as it is)".to_string()
-                            }
-                            ref r => r.code().to_string(),
-                        }
-                    );
-                }
-            }
-            match report {
-                Ok(v) if v.ok() => {
-                    println!(
-                        "audit trail intact: {} records verified; {} signed checkpoints match (records up to {} vouched for)",
-                        v.chain.records,
-                        v.seal.checkpoints,
-                        v.seal.sealed_up_to.unwrap_or(0)
-                    );
-                    std::process::ExitCode::SUCCESS
-                }
-                Ok(v) => {
-                    let at = v.broken_at().unwrap_or_default();
-                    let why = match v.problem() {
-                        Some("tampered") => format!("record {at}'s content does not match its hash"),
-                        Some("unlinked") => format!("record {at} does not link to the previous record"),
-                        Some("gap") => format!("records are missing before record {at}"),
-                        Some("truncated") => format!("record {at}, vouched for by a signed checkpoint, is gone: the trail was cut short or records deleted"),
-                        Some("rewritten") => format!("record {at}, vouched for by a signed checkpoint, has changed: records were rewritten and the chain recomputed"),
-                        Some("checkpoint_forged") => format!("line {at} of the checkpoint file has no valid signature: the file was edited"),
-                        Some("checkpoints_reordered") => format!("the checkpoint file goes backwards at line {at}: it was cut and rewritten"),
-                        Some("checkpoints_missing") => "the checkpoint file is missing: nothing outside the database vouches for the records".to_string(),
-                        _ => "unknown problem".to_string(),
-                    };
-                    println!(
-                        "audit trail BROKEN: {why} ({} records verified before it)",
-                        v.chain.records
-                    );
-                    std::process::ExitCode::from(3)
-                }
-                Err(e) => {
-                    eprintln!("cardroom: {e}");
-                    std::process::ExitCode::FAILURE
-                }
-            }
-        }
-        Command::Backup { to, dir } => {
-            let dest = to.unwrap_or_else(|| {
-                dir.unwrap_or_default()
-                    .join(cardroom::backup::default_name(chrono::Utc::now()))
-            });
-            match cardroom::backup::backup_to(&config.database.url, &dest) {
-                Ok(c) => {
-                    println!(
-                        "backup written and checked: {} ({} bytes; integrity ok; audit chain intact, {} records; {} players)",
-                        c.path.display(),
-                        c.bytes,
-                        c.audit_records,
-                        c.players
-                    );
-                    std::process::ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("cardroom backup: {e}");
-                    std::process::ExitCode::FAILURE
-                }
-            }
-        }
-        Command::Restore { file } => {
-            match cardroom::backup::restore(&config.database.url, &file, chrono::Utc::now()) {
-                Ok((c, kept)) => {
-                    println!(
-                        "restored {} into {} (audit chain intact, {} records; {} players)",
-                        file.display(),
-                        config.database.url,
-                        c.audit_records,
-                        c.players
-                    );
-                    if let Some(k) = kept {
-                        println!("the database it replaced is kept as {}", k.display());
-                    }
-                    // The old checkpoints speak of records the restored copy never had: set
-                    // aside (kept as evidence); the next start begins a new series, recorded
-                    // in the trail.
-                    // (The restored copy's identity: its series are the ones that go. A copy
-                    // older than the identity gets a new one at the next start, and a new
-                    // series with it.)
-                    let id = cardroom::db::Db::open(&config.database.url, 1)
-                        .ok()
-                        .and_then(|db| db.conn().ok())
-                        .and_then(|mut c| cardroom::audit_seal::database_id(&mut c).ok())
-                        .flatten();
-                    let retired = id.map_or(Ok(Vec::new()), |id| {
-                        cardroom::audit_seal::Seal::retire(
-                            &config.audit.dir,
-                            &id,
-                            chrono::Utc::now(),
-                        )
-                    });
-                    match retired {
-                        Ok(old) => {
-                            for o in old {
-                                println!(
-                                    "the audit checkpoints of the replaced database are kept as {}",
-                                    o.display()
-                                );
-                            }
-                        }
-                        Err(e) => eprintln!(
-                            "cardroom restore: could not set the old audit checkpoints aside: {e}"
-                        ),
-                    }
-                    std::process::ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("cardroom restore: {e}");
-                    std::process::ExitCode::FAILURE
-                }
-            }
-        }
+        Command::Migrate => migrate(&config),
+        Command::VerifyAudit => verify_audit(config),
+        Command::Backup { to, dir } => backup(&config, to, dir),
+        Command::Restore { file } => restore(&config, &file),
         Command::Serve => serve(config, cli.demo),
         Command::Config { .. } => std::process::ExitCode::SUCCESS,
+    }
+}
+
+/// `cardroom config`: print the commented example, or say whether the settings load.
+fn config_command(example: bool) -> std::process::ExitCode {
+    if example {
+        print!("{}", cardroom::config::EXAMPLE);
+        return std::process::ExitCode::SUCCESS;
+    }
+    match Config::load() {
+        Ok(_) => {
+            println!("the settings are valid");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
+
+/// `cardroom migrate`.
+fn migrate(config: &Config) -> std::process::ExitCode {
+    match cardroom::db::Db::open(&config.database.url, 1).and_then(|db| db.migrate()) {
+        Ok(n) => {
+            println!("applied {n} migration(s)");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cardroom verify-audit`: exit 0 when the trail is intact, 3 when it is broken.
+fn verify_audit(config: Config) -> std::process::ExitCode {
+    let state = match cardroom::app::build_state(config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let report = audit_report(&state);
+    if let Ok(v) = &report {
+        print_checkpoint_series(v);
+    }
+    match report {
+        Ok(v) if v.ok() => {
+            println!(
+                "audit trail intact: {} records verified; {} signed checkpoints match (records up to {} vouched for)",
+                v.chain.records,
+                v.seal.checkpoints,
+                v.seal.sealed_up_to.unwrap_or(0)
+            );
+            std::process::ExitCode::SUCCESS
+        }
+        Ok(v) => {
+            println!(
+                "audit trail BROKEN: {} ({} records verified before it)",
+                why_broken(&v),
+                v.chain.records
+            );
+            std::process::ExitCode::from(3)
+        }
+        Err(e) => {
+            eprintln!("cardroom: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The chain and the checkpoints checked.
+fn audit_report(
+    state: &cardroom::web::state::AppState,
+) -> Result<cardroom::services::audit::Verification, String> {
+    let report = state
+        .db
+        .conn()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| {
+            cardroom::services::audit::verify_all(&mut c, &state.seal).map_err(|e| e.to_string())
+        });
+    // Starting the app began a new series of checkpoints if this host's was missing:
+    // a deleted file is reported, not papered over.
+    report.map(|mut v| {
+        if state.seal.missing_at_start() && v.chain.records > 1 {
+            v.seal.problem = Some(cardroom::audit_seal::SealProblem::NoFile);
+        }
+        v
+    })
+}
+
+/// The database's identity, then one line per checkpoint file looked at.
+fn print_checkpoint_series(v: &cardroom::services::audit::Verification) {
+    println!(
+        "database {} (this host: {})",
+        v.seal.database_id, v.seal.host
+    );
+    for s in &v.seal.series {
+        println!(
+            "  checkpoints {} ({}): {} checked, last record {}: {}",
+            s.file,
+            s.host.as_deref().unwrap_or("no host named"),
+            s.checkpoints,
+            s.last_seq.map_or("-".to_string(), |q| q.to_string()),
+            match s.result {
+                cardroom::audit_seal::SeriesResult::NotThisDatabase => {
+                    "not this database's (left as it is)".to_string()
+                }
+                ref r => r.code().to_string(),
+            }
+        );
+    }
+}
+
+/// The first problem found, in words.
+fn why_broken(v: &cardroom::services::audit::Verification) -> String {
+    let at = v.broken_at().unwrap_or_default();
+    match v.problem() {
+        Some("tampered") => format!("record {at}'s content does not match its hash"),
+        Some("unlinked") => format!("record {at} does not link to the previous record"),
+        Some("gap") => format!("records are missing before record {at}"),
+        Some("truncated") => format!("record {at}, vouched for by a signed checkpoint, is gone: the trail was cut short or records deleted"),
+        Some("rewritten") => format!("record {at}, vouched for by a signed checkpoint, has changed: records were rewritten and the chain recomputed"),
+        Some("checkpoint_forged") => format!("line {at} of the checkpoint file has no valid signature: the file was edited"),
+        Some("checkpoints_reordered") => format!("the checkpoint file goes backwards at line {at}: it was cut and rewritten"),
+        Some("checkpoints_missing") => "the checkpoint file is missing: nothing outside the database vouches for the records".to_string(),
+        _ => "unknown problem".to_string(),
+    }
+}
+
+/// `cardroom backup`.
+fn backup(
+    config: &Config,
+    to: Option<std::path::PathBuf>,
+    dir: Option<std::path::PathBuf>,
+) -> std::process::ExitCode {
+    let dest = to.unwrap_or_else(|| {
+        dir.unwrap_or_default()
+            .join(cardroom::backup::default_name(chrono::Utc::now()))
+    });
+    match cardroom::backup::backup_to(&config.database.url, &dest) {
+        Ok(c) => {
+            println!(
+                "backup written and checked: {} ({} bytes; integrity ok; audit chain intact, {} records; {} players)",
+                c.path.display(),
+                c.bytes,
+                c.audit_records,
+                c.players
+            );
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cardroom backup: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cardroom restore`.
+fn restore(config: &Config, file: &std::path::Path) -> std::process::ExitCode {
+    match cardroom::backup::restore(&config.database.url, file, chrono::Utc::now()) {
+        Ok((c, kept)) => {
+            println!(
+                "restored {} into {} (audit chain intact, {} records; {} players)",
+                file.display(),
+                config.database.url,
+                c.audit_records,
+                c.players
+            );
+            if let Some(k) = kept {
+                println!("the database it replaced is kept as {}", k.display());
+            }
+            retire_old_checkpoints(config);
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cardroom restore: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The old checkpoints speak of records the restored copy never had: set aside (kept as
+/// evidence); the next start begins a new series, recorded in the trail.
+/// (The restored copy's identity: its series are the ones that go. A copy older than the
+/// identity gets a new one at the next start, and a new series with it.)
+fn retire_old_checkpoints(config: &Config) {
+    let id = cardroom::db::Db::open(&config.database.url, 1)
+        .ok()
+        .and_then(|db| db.conn().ok())
+        .and_then(|mut c| cardroom::audit_seal::database_id(&mut c).ok())
+        .flatten();
+    let retired = id.map_or(Ok(Vec::new()), |id| {
+        cardroom::audit_seal::Seal::retire(&config.audit.dir, &id, chrono::Utc::now())
+    });
+    match retired {
+        Ok(old) => {
+            for o in old {
+                println!(
+                    "the audit checkpoints of the replaced database are kept as {}",
+                    o.display()
+                );
+            }
+        }
+        Err(e) => {
+            eprintln!("cardroom restore: could not set the old audit checkpoints aside: {e}")
+        }
     }
 }
 

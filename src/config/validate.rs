@@ -327,48 +327,68 @@ impl Settings {
 
     /// The message settings (README "Messages"): each provider complete or absent.
     pub(super) fn messages(&self) -> Result<(Mail, Sms, Notify), ConfigError> {
-        let (m, s, n) = (&self.mail, &self.sms, &self.notify);
+        let mail = self.mail()?;
+        let sms = self.sms()?;
+        let notify = self.notify()?;
+        Ok((mail, sms, notify))
+    }
+
+    /// E-mail by SMTP: a host and a sender, or neither.
+    fn mail(&self) -> Result<Mail, ConfigError> {
+        let m = &self.mail;
         let smtp_tls = SmtpTls::parse(&m.smtp_tls)
             .ok_or_else(|| bad("CARDROOM_SMTP_TLS", "must be starttls, tls or none"))?;
         let smtp_host = set(&m.smtp_host);
-        let mut from = None;
-        if smtp_host.is_some() {
-            let f = set(&m.from).ok_or_else(|| {
-                bad(
-                    "CARDROOM_MAIL_FROM",
-                    "is needed when CARDROOM_SMTP_HOST is set",
-                )
-            })?;
-            from = Some(f.parse::<lettre::message::Mailbox>().map_err(|_| {
-                bad(
-                    "CARDROOM_MAIL_FROM",
-                    format!("{f:?} is not an address like Cardroom <floor@example.com>"),
-                )
-            })?);
-            if set(&m.smtp_user).is_some() != set(&m.smtp_password).is_some() {
-                return Err(bad(
-                    "CARDROOM_SMTP_PASSWORD",
-                    "CARDROOM_SMTP_USER and CARDROOM_SMTP_PASSWORD go together",
-                ));
-            }
+        let from = if smtp_host.is_some() {
+            Some(self.mail_sender()?)
         } else if m.smtp_port.is_some() || set(&m.smtp_user).is_some() {
             return Err(bad(
                 "CARDROOM_SMTP_HOST",
                 "is needed when other CARDROOM_SMTP_* settings are given",
             ));
-        }
+        } else {
+            None
+        };
         if m.smtp_port == Some(0) {
             return Err(bad("CARDROOM_SMTP_PORT", "must be between 1 and 65535"));
         }
-        let mail = Mail {
+        Ok(Mail {
             smtp_host: smtp_host.map(str::to_string),
             smtp_port: m.smtp_port.unwrap_or(smtp_tls.default_port()),
             smtp_tls,
             smtp_user: m.smtp_user.clone(),
             smtp_password: m.smtp_password.clone(),
             from,
-        };
-        let http = |url: &str| url.starts_with("http://") || url.starts_with("https://");
+        })
+    }
+
+    /// With an SMTP host: the sender's address, and the user and password both or neither.
+    fn mail_sender(&self) -> Result<lettre::message::Mailbox, ConfigError> {
+        let m = &self.mail;
+        let f = set(&m.from).ok_or_else(|| {
+            bad(
+                "CARDROOM_MAIL_FROM",
+                "is needed when CARDROOM_SMTP_HOST is set",
+            )
+        })?;
+        let from = f.parse::<lettre::message::Mailbox>().map_err(|_| {
+            bad(
+                "CARDROOM_MAIL_FROM",
+                format!("{f:?} is not an address like Cardroom <floor@example.com>"),
+            )
+        })?;
+        if set(&m.smtp_user).is_some() != set(&m.smtp_password).is_some() {
+            return Err(bad(
+                "CARDROOM_SMTP_PASSWORD",
+                "CARDROOM_SMTP_USER and CARDROOM_SMTP_PASSWORD go together",
+            ));
+        }
+        Ok(from)
+    }
+
+    /// SMS: no provider, or one with what it needs.
+    fn sms(&self) -> Result<Sms, ConfigError> {
+        let s = &self.sms;
         let provider = match set(&s.provider) {
             None => {
                 if set(&s.url).is_some() {
@@ -379,48 +399,8 @@ impl Settings {
                 }
                 None
             }
-            Some("generic") => {
-                let url = set(&s.url).ok_or_else(|| {
-                    bad(
-                        "CARDROOM_SMS_URL",
-                        "is needed with CARDROOM_SMS_PROVIDER=generic",
-                    )
-                })?;
-                if !http(url) {
-                    return Err(bad(
-                        "CARDROOM_SMS_URL",
-                        "must start with http:// or https://",
-                    ));
-                }
-                if !matches!(
-                    s.content_type.as_str(),
-                    "application/json" | "application/x-www-form-urlencoded"
-                ) {
-                    return Err(bad(
-                        "CARDROOM_SMS_CONTENT_TYPE",
-                        "must be application/json or application/x-www-form-urlencoded",
-                    ));
-                }
-                if !s.template.contains("{to}") || !s.template.contains("{text}") {
-                    return Err(bad("CARDROOM_SMS_TEMPLATE", "must contain {to} and {text}"));
-                }
-                Some(SmsProvider::Generic)
-            }
-            Some("twilio") => {
-                if set(&s.url).is_some_and(|url| !http(url)) {
-                    return Err(bad(
-                        "CARDROOM_SMS_URL",
-                        "must start with http:// or https://",
-                    ));
-                }
-                if set(&s.user).is_none() || set(&s.password).is_none() {
-                    return Err(bad("CARDROOM_SMS_USER", "Twilio needs CARDROOM_SMS_USER (Account SID) and CARDROOM_SMS_PASSWORD (auth token)"));
-                }
-                if set(&s.from).is_none() {
-                    return Err(bad("CARDROOM_SMS_FROM", "Twilio needs the sender number"));
-                }
-                Some(SmsProvider::Twilio)
-            }
+            Some("generic") => Some(self.generic_sms()?),
+            Some("twilio") => Some(self.twilio_sms()?),
             Some(other) => {
                 return Err(bad(
                     "CARDROOM_SMS_PROVIDER",
@@ -428,7 +408,7 @@ impl Settings {
                 ))
             }
         };
-        let sms = Sms {
+        Ok(Sms {
             provider,
             url: s.url.clone(),
             user: s.user.clone(),
@@ -437,7 +417,60 @@ impl Settings {
             from: s.from.clone(),
             template: s.template.clone(),
             content_type: s.content_type.clone(),
-        };
+        })
+    }
+
+    /// The generic HTTP provider: its address, content type and body template.
+    fn generic_sms(&self) -> Result<SmsProvider, ConfigError> {
+        let s = &self.sms;
+        let url = set(&s.url).ok_or_else(|| {
+            bad(
+                "CARDROOM_SMS_URL",
+                "is needed with CARDROOM_SMS_PROVIDER=generic",
+            )
+        })?;
+        if !is_http(url) {
+            return Err(bad(
+                "CARDROOM_SMS_URL",
+                "must start with http:// or https://",
+            ));
+        }
+        if !matches!(
+            s.content_type.as_str(),
+            "application/json" | "application/x-www-form-urlencoded"
+        ) {
+            return Err(bad(
+                "CARDROOM_SMS_CONTENT_TYPE",
+                "must be application/json or application/x-www-form-urlencoded",
+            ));
+        }
+        if !s.template.contains("{to}") || !s.template.contains("{text}") {
+            return Err(bad("CARDROOM_SMS_TEMPLATE", "must contain {to} and {text}"));
+        }
+        Ok(SmsProvider::Generic)
+    }
+
+    /// Twilio: its credentials and the sender number (the address is optional).
+    fn twilio_sms(&self) -> Result<SmsProvider, ConfigError> {
+        let s = &self.sms;
+        if set(&s.url).is_some_and(|url| !is_http(url)) {
+            return Err(bad(
+                "CARDROOM_SMS_URL",
+                "must start with http:// or https://",
+            ));
+        }
+        if set(&s.user).is_none() || set(&s.password).is_none() {
+            return Err(bad("CARDROOM_SMS_USER", "Twilio needs CARDROOM_SMS_USER (Account SID) and CARDROOM_SMS_PASSWORD (auth token)"));
+        }
+        if set(&s.from).is_none() {
+            return Err(bad("CARDROOM_SMS_FROM", "Twilio needs the sender number"));
+        }
+        Ok(SmsProvider::Twilio)
+    }
+
+    /// The outbox: the local sink, retries and timing.
+    fn notify(&self) -> Result<Notify, ConfigError> {
+        let n = &self.notify;
         if n.sink.as_deref().is_some_and(|s| s.trim().is_empty()) {
             return Err(bad("CARDROOM_NOTIFY_SINK", "must name a file"));
         }
@@ -468,7 +501,7 @@ impl Settings {
         if n.lease_secs <= n.timeout_secs * 2 {
             return Err(bad("CARDROOM_NOTIFY_LEASE_SECS", "must be more than twice CARDROOM_NOTIFY_TIMEOUT_SECS (a send must end before its lease)"));
         }
-        let notify = Notify {
+        Ok(Notify {
             sink: self.sink_path(),
             max_attempts: n.max_attempts,
             backoff_ms: n.backoff_ms,
@@ -476,7 +509,10 @@ impl Settings {
             poll_ms: n.poll_ms,
             lease_secs: n.lease_secs,
             timeout_secs: n.timeout_secs,
-        };
-        Ok((mail, sms, notify))
+        })
     }
+}
+
+fn is_http(url: &str) -> bool {
+    url.starts_with("http://") || url.starts_with("https://")
 }

@@ -252,104 +252,21 @@ pub fn validate_player_in(
     region: Option<&PhoneRegion>,
 ) -> Result<(CleanPlayer, Vec<Warning>), Vec<FieldError>> {
     let mut e = Errors::default();
-    let mut warnings = Vec::new();
-
     let full_name = input
         .full_name
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    if full_name.is_empty() {
-        e.add("full_name", "err-required");
-    } else if full_name.chars().count() > NAME_MAX {
-        e.push(FieldError::new("full_name", "err-too-long").arg("max", NAME_MAX));
-    } else if full_name.chars().any(|c| c.is_control()) {
-        e.add("full_name", "err-invalid-chars");
-    }
-
-    match check_dob(input.date_of_birth, today) {
-        Ok(_) => {}
-        Err(DobProblem::InFuture) => e.add("date_of_birth", "err-dob-future"),
-        Err(DobProblem::TooOld) => e.add("date_of_birth", "err-dob-too-old"),
-        Err(DobProblem::Under18 { adult_on }) => {
-            e.push(FieldError::new("date_of_birth", "err-under-18").arg("date", adult_on))
-        }
-    }
-
-    let doc_number = input.doc_number.trim().to_string();
-    let doc_number_norm = normalize_doc_number(&doc_number);
-    if doc_number.is_empty() {
-        e.add("doc_number", "err-required");
-    } else if doc_number.chars().count() > DOC_NUMBER_MAX || doc_number_norm.len() < 3 {
-        e.add("doc_number", "err-doc-number");
-    }
-    let doc_country = input.doc_country.trim().to_ascii_uppercase();
-    if !valid_country(&doc_country) {
-        e.add("doc_country", "err-country");
-    }
-    // BSOP 3: current, valid, unexpired photo ID.
-    if !id_valid_on(input.doc_expiry, today) {
-        e.push(FieldError::new("doc_expiry", "err-id-expired").arg("date", input.doc_expiry));
-    } else {
-        warnings.extend(id_warnings(input.doc_expiry, today));
-    }
-
-    let phone = match input
-        .phone
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        None => None,
-        Some(p) => match normalize_phone_in(p, region) {
-            Some(n) => Some(n),
-            None => {
-                // Say what a national number looks like in the room's country (the same
-                // code for API clients either way: `phone`).
-                e.push(match region {
-                    Some(r) => FieldError::new("phone", "err-phone")
-                        .arg("code", r.code)
-                        .arg("digits", r.digits()),
-                    None => FieldError::new("phone", "err-phone").arg("code", "none"),
-                });
-                None
-            }
-        },
-    };
-    let email = match input
-        .email
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        None => None,
-        Some(m) => {
-            if m.len() <= EMAIL_MAX && m.contains('@') && email_address::EmailAddress::is_valid(m) {
-                Some(m.to_string())
-            } else {
-                e.add("email", "err-email");
-                None
-            }
-        }
-    };
-    match input.notify {
-        NotifyPref::Sms if phone.is_none() => e.add("phone", "err-notify-needs-phone"),
-        NotifyPref::Email if email.is_none() => e.add("email", "err-notify-needs-email"),
-        NotifyPref::Both if phone.is_none() || email.is_none() => {
-            e.add("notify", "err-notify-needs-both")
-        }
-        _ => {}
-    }
-
+    check_short_text(&mut e, "full_name", &full_name, NAME_MAX);
+    check_date_of_birth(&mut e, input.date_of_birth, today);
+    let (doc_number, doc_number_norm) = clean_doc_number(&mut e, &input.doc_number);
+    let doc_country = clean_doc_country(&mut e, &input.doc_country);
+    let warnings = check_doc_expiry(&mut e, input.doc_expiry, today);
+    let phone = clean_phone(&mut e, typed(&input.phone), region);
+    let email = clean_email(&mut e, typed(&input.email));
+    check_notify_reaches(&mut e, input.notify, phone.is_some(), email.is_some());
     let alias = input.alias.trim().to_string();
-    if alias.is_empty() {
-        e.add("alias", "err-required");
-    } else if alias.chars().count() > ALIAS_MAX {
-        e.push(FieldError::new("alias", "err-too-long").arg("max", ALIAS_MAX));
-    } else if alias.chars().any(|c| c.is_control()) {
-        e.add("alias", "err-invalid-chars");
-    }
-
+    check_short_text(&mut e, "alias", &alias, ALIAS_MAX);
     e.into_result(())?;
     Ok((
         CleanPlayer {
@@ -368,6 +285,104 @@ pub fn validate_player_in(
         },
         warnings,
     ))
+}
+
+/// A name or an alias: given, at most `max` characters, no control characters.
+fn check_short_text(e: &mut Errors, field: &str, value: &str, max: usize) {
+    if value.is_empty() {
+        e.add(field, "err-required");
+    } else if value.chars().count() > max {
+        e.push(FieldError::new(field, "err-too-long").arg("max", max));
+    } else if value.chars().any(|c| c.is_control()) {
+        e.add(field, "err-invalid-chars");
+    }
+}
+
+/// An adult, born on a plausible date.
+fn check_date_of_birth(e: &mut Errors, dob: NaiveDate, today: NaiveDate) {
+    match check_dob(dob, today) {
+        Ok(_) => {}
+        Err(DobProblem::InFuture) => e.add("date_of_birth", "err-dob-future"),
+        Err(DobProblem::TooOld) => e.add("date_of_birth", "err-dob-too-old"),
+        Err(DobProblem::Under18 { adult_on }) => {
+            e.push(FieldError::new("date_of_birth", "err-under-18").arg("date", adult_on))
+        }
+    }
+}
+
+/// The document number as typed (trimmed) and normalized.
+fn clean_doc_number(e: &mut Errors, raw: &str) -> (String, String) {
+    let doc_number = raw.trim().to_string();
+    let doc_number_norm = normalize_doc_number(&doc_number);
+    if doc_number.is_empty() {
+        e.add("doc_number", "err-required");
+    } else if doc_number.chars().count() > DOC_NUMBER_MAX || doc_number_norm.len() < 3 {
+        e.add("doc_number", "err-doc-number");
+    }
+    (doc_number, doc_number_norm)
+}
+
+fn clean_doc_country(e: &mut Errors, raw: &str) -> String {
+    let doc_country = raw.trim().to_ascii_uppercase();
+    if !valid_country(&doc_country) {
+        e.add("doc_country", "err-country");
+    }
+    doc_country
+}
+
+/// BSOP 3: current, valid, unexpired photo ID. The warnings of one that expires soon.
+fn check_doc_expiry(e: &mut Errors, expiry: NaiveDate, today: NaiveDate) -> Vec<Warning> {
+    if !id_valid_on(expiry, today) {
+        e.push(FieldError::new("doc_expiry", "err-id-expired").arg("date", expiry));
+        Vec::new()
+    } else {
+        id_warnings(expiry, today)
+    }
+}
+
+/// An optional field as typed: trimmed, `None` when blank.
+fn typed(field: &Option<String>) -> Option<&str> {
+    field.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn clean_phone(
+    e: &mut Errors,
+    typed: Option<&str>,
+    region: Option<&PhoneRegion>,
+) -> Option<String> {
+    let p = typed?;
+    let normalized = normalize_phone_in(p, region);
+    if normalized.is_none() {
+        // Say what a national number looks like in the room's country (the same
+        // code for API clients either way: `phone`).
+        e.push(match region {
+            Some(r) => FieldError::new("phone", "err-phone")
+                .arg("code", r.code)
+                .arg("digits", r.digits()),
+            None => FieldError::new("phone", "err-phone").arg("code", "none"),
+        });
+    }
+    normalized
+}
+
+fn clean_email(e: &mut Errors, typed: Option<&str>) -> Option<String> {
+    let m = typed?;
+    if m.len() <= EMAIL_MAX && m.contains('@') && email_address::EmailAddress::is_valid(m) {
+        Some(m.to_string())
+    } else {
+        e.add("email", "err-email");
+        None
+    }
+}
+
+/// The way of being told about seat calls needs the phone or e-mail it uses.
+fn check_notify_reaches(e: &mut Errors, notify: NotifyPref, phone: bool, email: bool) {
+    match notify {
+        NotifyPref::Sms if !phone => e.add("phone", "err-notify-needs-phone"),
+        NotifyPref::Email if !email => e.add("email", "err-notify-needs-email"),
+        NotifyPref::Both if !phone || !email => e.add("notify", "err-notify-needs-both"),
+        _ => {}
+    }
 }
 
 #[cfg(test)]

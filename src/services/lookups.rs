@@ -4,6 +4,7 @@
 use crate::db::models::OutboxStatus;
 use crate::db::schema::{cagnotte_sessions, card_tables, games, players, staff, waitlist_entries};
 use crate::db::DbConn;
+use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::states::CallState;
 use crate::error::AppResult;
@@ -72,7 +73,7 @@ pub fn entries_on_games_named(
     conn: &mut DbConn,
     player: i64,
     names: &[String],
-) -> AppResult<Vec<(i64, GameId, String)>> {
+) -> AppResult<Vec<(EntryId, GameId, String)>> {
     Ok(crate::native!(conn, |c| waitlist_entries::table
         .inner_join(games::table.on(games::id.eq(waitlist_entries::game_id)))
         .filter(waitlist_entries::player_id.eq(player))

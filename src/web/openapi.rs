@@ -157,51 +157,107 @@ const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
 ///   header (a shared parameter), 409 (a twin still running, or already applied) and 422 (a
 ///   key refused, or reused with another body for the same operation).
 fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
-    use utoipa::openapi::path::{Operation, ParameterIn};
-    use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};
-
-    const SHARED: &[(&str, &str, &str)] = &[
-        (
-            "400",
-            "BadRequest",
-            "The request cannot be read (malformed JSON or query string)",
-        ),
-        (
-            "401",
-            "Unauthorized",
-            "No valid token: missing, expired, or its session ended",
-        ),
-        (
-            "403",
-            "Forbidden",
-            "Not allowed for this role or table, or the password must be changed first",
-        ),
-        ("404", "NotFound", "Nothing with that id"),
-        ("413", "PayloadTooLarge", "The body is larger than allowed"),
-        (
-            "415",
-            "UnsupportedMediaType",
-            "The body is not of a type this operation takes",
-        ),
-        (
-            "422",
-            "Unprocessable",
-            "A field was refused; `fields` names each one with its reason",
-        ),
-        (
-            "503",
-            "Unavailable",
-            "The database cannot be reached; retry after `Retry-After` seconds",
-        ),
-    ];
-    let error_body =
-        || utoipa::openapi::Content::new(Some(RefOr::Ref(Ref::from_schema_name("ErrorResponse"))));
     let components = doc.components.get_or_insert_with(Default::default);
-    for (status, name, description) in SHARED {
+    add_shared_responses(components);
+    add_idempotency_parameter(components);
+    let global_security = doc.security.as_ref().is_some_and(|s| !s.is_empty());
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let has_path_params = path.contains('{');
+        for (op, writes) in operations(item) {
+            let facts = OperationFacts::of(op, has_path_params, writes, global_security);
+            if writes {
+                op.parameters
+                    .get_or_insert_with(Vec::new)
+                    .push(utoipa::openapi::RefOr::Ref(utoipa::openapi::Ref::new(
+                        format!("#/components/parameters/{IDEMPOTENCY_KEY}"),
+                    )));
+            }
+            refer_to_shared_responses(op, &facts.common_statuses());
+        }
+    }
+}
+
+/// A refusal shared by many operations, in `components.responses`.
+struct SharedResponse {
+    status: &'static str,
+    name: &'static str,
+    description: &'static str,
+    /// Says when to retry (`Retry-After`, in seconds).
+    retry_after: bool,
+}
+
+const SHARED_RESPONSES: &[SharedResponse] = &[
+    SharedResponse {
+        status: "400",
+        name: "BadRequest",
+        description: "The request cannot be read (malformed JSON or query string)",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "401",
+        name: "Unauthorized",
+        description: "No valid token: missing, expired, or its session ended",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "403",
+        name: "Forbidden",
+        description: "Not allowed for this role or table, or the password must be changed first",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "404",
+        name: "NotFound",
+        description: "Nothing with that id",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "413",
+        name: "PayloadTooLarge",
+        description: "The body is larger than allowed",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "415",
+        name: "UnsupportedMediaType",
+        description: "The body is not of a type this operation takes",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "422",
+        name: "Unprocessable",
+        description: "A field was refused; `fields` names each one with its reason",
+        retry_after: false,
+    },
+    SharedResponse {
+        status: "503",
+        name: "Unavailable",
+        description: "The database cannot be reached; retry after `Retry-After` seconds",
+        retry_after: true,
+    },
+    SharedResponse {
+        status: "409",
+        name: "Conflict",
+        description: "The action conflicts with the current state; or a request with the same \
+                      Idempotency-Key is still running (retry after `Retry-After` seconds) or was \
+                      already applied",
+        retry_after: false,
+    },
+];
+
+/// Each of [`SHARED_RESPONSES`] in `components.responses`, with the error body.
+fn add_shared_responses(components: &mut utoipa::openapi::Components) {
+    use utoipa::openapi::{Header, Ref, RefOr, ResponseBuilder};
+    for shared in SHARED_RESPONSES {
         let mut response = ResponseBuilder::new()
-            .description(*description)
-            .content("application/json", error_body());
-        if *status == "503" {
+            .description(shared.description)
+            .content(
+                "application/json",
+                utoipa::openapi::Content::new(Some(RefOr::Ref(Ref::from_schema_name(
+                    "ErrorResponse",
+                )))),
+            );
+        if shared.retry_after {
             response = response.header(
                 "Retry-After",
                 Header::new(
@@ -213,12 +269,16 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
         }
         components
             .responses
-            .insert((*name).to_string(), RefOr::T(response.build()));
+            .insert(shared.name.to_string(), RefOr::T(response.build()));
     }
-    // Every state-changing operation takes an optional idempotency key (`web::idempotency`).
+}
+
+/// Every state-changing operation takes an optional idempotency key (`web::idempotency`).
+fn add_idempotency_parameter(components: &mut utoipa::openapi::Components) {
+    use utoipa::openapi::path::ParameterIn;
     components.parameters.insert(
         IDEMPOTENCY_KEY.to_string(),
-        RefOr::T(
+        utoipa::openapi::RefOr::T(
             utoipa::openapi::path::ParameterBuilder::new()
                 .name(crate::web::idempotency::HEADER)
                 .parameter_in(ParameterIn::Header)
@@ -241,88 +301,93 @@ fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 .build(),
         ),
     );
-    components.responses.insert(
-        "Conflict".to_string(),
-        RefOr::T(
-            ResponseBuilder::new()
-                .description(
-                    "The action conflicts with the current state; or a request with the same \
-                     Idempotency-Key is still running (retry after `Retry-After` seconds) or was \
-                     already applied",
-                )
-                .content("application/json", error_body())
-                .build(),
-        ),
-    );
-    let global_security = doc.security.as_ref().is_some_and(|s| !s.is_empty());
-    for (path, item) in doc.paths.paths.iter_mut() {
-        let has_path_params = path.contains('{');
-        let writes = [
-            item.post.is_some(),
-            item.put.is_some(),
-            item.patch.is_some(),
-            item.delete.is_some(),
-        ];
-        let ops: [&mut Option<Operation>; 5] = [
-            &mut item.get,
-            &mut item.post,
-            &mut item.put,
-            &mut item.patch,
-            &mut item.delete,
-        ];
-        for (i, op) in ops
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, o)| o.as_mut().map(|o| (i, o)))
-        {
-            let writes = i > 0 && writes[i - 1];
-            let signed_in = match &op.security {
-                None => global_security,
-                // `security(())`: one empty requirement, i.e. no sign-in.
-                Some(reqs) => reqs.iter().any(|r| r != &Default::default()),
-            };
-            let has_query = op
-                .parameters
-                .iter()
-                .flatten()
-                .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Query));
-            let has_body = op.request_body.is_some();
-            let mut wanted = vec!["503"];
-            if signed_in {
-                wanted.extend(["401", "403"]);
-            }
-            if has_path_params {
-                wanted.push("404");
-            }
-            if has_query || has_body {
-                wanted.extend(["400", "422"]);
-            }
-            if has_body {
-                wanted.extend(["413", "415"]);
-            }
-            if writes {
-                op.parameters
-                    .get_or_insert_with(Vec::new)
-                    .push(RefOr::Ref(Ref::new(format!(
-                        "#/components/parameters/{IDEMPOTENCY_KEY}"
-                    ))));
-                wanted.extend(["409", "422"]);
-            }
-            for status in wanted {
-                let name = match status {
-                    "409" => "Conflict",
-                    _ => SHARED
-                        .iter()
-                        .find(|(s, _, _)| *s == status)
-                        .map(|(_, n, _)| *n)
-                        .unwrap_or("Unavailable"),
-                };
-                op.responses
-                    .responses
-                    .entry(status.to_string())
-                    .or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
-            }
+}
+
+/// A path's operations, each with whether it changes state (POST, PUT, PATCH, DELETE).
+fn operations(
+    item: &mut utoipa::openapi::PathItem,
+) -> impl Iterator<Item = (&mut utoipa::openapi::path::Operation, bool)> {
+    [
+        (&mut item.get, false),
+        (&mut item.post, true),
+        (&mut item.put, true),
+        (&mut item.patch, true),
+        (&mut item.delete, true),
+    ]
+    .into_iter()
+    .filter_map(|(op, writes)| op.as_mut().map(|op| (op, writes)))
+}
+
+/// What decides which shared refusals an operation can answer.
+struct OperationFacts {
+    signed_in: bool,
+    has_path_params: bool,
+    has_query: bool,
+    has_body: bool,
+    writes: bool,
+}
+
+impl OperationFacts {
+    fn of(
+        op: &utoipa::openapi::path::Operation,
+        has_path_params: bool,
+        writes: bool,
+        global_security: bool,
+    ) -> Self {
+        use utoipa::openapi::{path::ParameterIn, RefOr};
+        let signed_in = match &op.security {
+            None => global_security,
+            // `security(())`: one empty requirement, i.e. no sign-in.
+            Some(reqs) => reqs.iter().any(|r| r != &Default::default()),
+        };
+        let has_query = op
+            .parameters
+            .iter()
+            .flatten()
+            .any(|p| matches!(p, RefOr::T(p) if p.parameter_in == ParameterIn::Query));
+        OperationFacts {
+            signed_in,
+            has_path_params,
+            has_query,
+            has_body: op.request_body.is_some(),
+            writes,
         }
+    }
+
+    /// The statuses of the shared refusals that apply (see [`add_common_responses`]).
+    fn common_statuses(&self) -> Vec<&'static str> {
+        let mut wanted = vec!["503"];
+        if self.signed_in {
+            wanted.extend(["401", "403"]);
+        }
+        if self.has_path_params {
+            wanted.push("404");
+        }
+        if self.has_query || self.has_body {
+            wanted.extend(["400", "422"]);
+        }
+        if self.has_body {
+            wanted.extend(["413", "415"]);
+        }
+        if self.writes {
+            wanted.extend(["409", "422"]);
+        }
+        wanted
+    }
+}
+
+/// Refers the operation to each shared refusal, unless it documents that status itself.
+fn refer_to_shared_responses(op: &mut utoipa::openapi::path::Operation, statuses: &[&str]) {
+    use utoipa::openapi::{Ref, RefOr};
+    for status in statuses {
+        let name = SHARED_RESPONSES
+            .iter()
+            .find(|r| r.status == *status)
+            .map_or("Unavailable", |r| r.name);
+        op.responses
+            .responses
+            .entry(status.to_string())
+            .or_insert_with(|| RefOr::Ref(Ref::from_response_name(name)));
     }
 }
 

@@ -86,98 +86,34 @@ pub async fn guard(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
-    if !matches!(
-        *req.method(),
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
-    ) {
-        return next.call(req).await.map(|r| r.map_into_boxed_body());
+    if !changes_state(req.method()) {
+        return pass(req, next).await;
     }
-    let header_key = match req.headers().get(HEADER) {
-        Some(v) => match v.to_str() {
-            Ok(k) => Some(k.to_string()),
-            Err(_) => return Ok(refuse(req, invalid_key())),
-        },
-        None => None,
+    let header_key = match header_key(&req) {
+        Ok(k) => k,
+        Err(e) => return Ok(refuse(req, e)),
     };
     let is_form = req.content_type() == "application/x-www-form-urlencoded";
     if header_key.is_none() && !is_form {
-        return next.call(req).await.map(|r| r.map_into_boxed_body());
+        return pass(req, next).await;
     }
-    // The body: to find a form's key and to tell a repeat from another request.
-    let mut payload = req.take_payload();
-    let mut body = web::BytesMut::new();
-    while let Some(chunk) = payload.next().await {
-        let Ok(chunk) = chunk else {
-            return Ok(refuse(
-                req,
-                AppError::BadRequest(Problem::new("err-bad-request")),
-            ));
-        };
-        if body.len() + chunk.len() > MAX_REQUEST {
-            return Ok(refuse(
-                req,
-                AppError::TooLarge(Problem::new("err-too-large")),
-            ));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    let body = body.freeze();
-    req.set_payload(actix_web::dev::Payload::from(body.clone()));
-    // A form: its fields, in any order, are the request.
-    let fields: Option<Vec<(String, String)>> = if is_form {
-        serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
-            .ok()
-            .map(|mut f| {
-                f.sort();
-                f
-            })
-    } else {
-        None
+    let body = match read_body(&mut req).await {
+        Ok(b) => b,
+        Err(e) => return Ok(refuse(req, e)),
     };
-    let (key, source) = match header_key {
-        Some(k) => (k, Source::Header),
-        None => {
-            let found = fields
-                .as_ref()
-                .and_then(|f| f.iter().find(|(k, _)| k == FORM_FIELD))
-                .map(|(_, v)| v.clone());
-            match found {
-                Some(k) => (k, Source::Form),
-                None => return next.call(req).await.map(|r| r.map_into_boxed_body()),
-            }
-        }
+    let fields = if is_form { sorted_fields(&body) } else { None };
+    let Some((key, source)) = key_and_source(header_key, fields.as_deref()) else {
+        return pass(req, next).await;
     };
     if !valid_key(&key) {
         return Ok(refuse(req, invalid_key()));
     }
     let scope = match scope(&req).await {
         Scope::Of(s) => s,
-        Scope::Nobody => return next.call(req).await.map(|r| r.map_into_boxed_body()),
+        Scope::Nobody => return pass(req, next).await,
     };
-    let target = req
-        .uri()
-        .path_and_query()
-        .map_or(req.path(), |p| p.as_str())
-        .to_string();
-    let hash = match &fields {
-        Some(f) => {
-            let flat: Vec<u8> = serde_urlencoded::to_string(f)
-                .unwrap_or_default()
-                .into_bytes();
-            digest(&[
-                req.method().as_str().as_bytes(),
-                target.as_bytes(),
-                b"form",
-                &flat,
-            ])
-        }
-        None => digest(&[
-            req.method().as_str().as_bytes(),
-            target.as_bytes(),
-            b"body",
-            &body,
-        ]),
-    };
+    let target = target(&req);
+    let hash = request_hash(req.method(), &target, fields.as_deref(), &body);
     // A key is kept per operation (method and address): the same key sent to another
     // operation is a request of its own there (and an operation that does not exist is
     // answered as such, 404 or 405, whatever keys were used elsewhere).
@@ -190,31 +126,13 @@ pub async fn guard(
             AppError::Conflict(Problem::new("err-idem-busy")),
         ));
     };
-    let found = {
-        let (s, k) = id.clone();
-        st.run(move |_, c| Ok(crate::db::idempotency::find(c, s, k)?))
-            .await
-    };
-    let found = match found {
-        Ok(f) => f,
+    match earlier_answer(&st, &id).await {
         Err(e) => return Ok(refuse(req, e)),
-    };
-    if let Some(row) = found {
-        drop(running);
-        if row.request_hash != hash {
-            let why = match source {
-                Source::Header => "err-idem-key-mismatch",
-                Source::Form => "err-idem-form-mismatch",
-            };
-            return Ok(refuse(req, AppError::field(HEADER, why)));
+        Ok(Some(row)) => {
+            drop(running);
+            return Ok(answer_repeat(req, &row, &hash, source));
         }
-        return Ok(match replay(&row) {
-            Some(res) => req.into_response(res),
-            None if row.body_dropped => {
-                refuse(req, AppError::Conflict(Problem::new("err-idem-too-large")))
-            }
-            None => refuse(req, AppError::Conflict(Problem::new("err-idem-lost"))),
-        });
+        Ok(None) => {}
     }
     let pending = Arc::new(Pending {
         scope,
@@ -227,6 +145,149 @@ pub async fn guard(
         return Ok(res.map_into_boxed_body());
     }
     // The request wrote: its answer is kept for a repeat.
+    let res = keep_answer(&st, id, res).await;
+    drop(running);
+    res
+}
+
+fn changes_state(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    )
+}
+
+/// The request goes on as without a key.
+async fn pass(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    next.call(req).await.map(|r| r.map_into_boxed_body())
+}
+
+/// The `Idempotency-Key` header, if sent (refused when it is not text).
+fn header_key(req: &ServiceRequest) -> Result<Option<String>, AppError> {
+    match req.headers().get(HEADER) {
+        Some(v) => match v.to_str() {
+            Ok(k) => Ok(Some(k.to_string())),
+            Err(_) => Err(invalid_key()),
+        },
+        None => Ok(None),
+    }
+}
+
+/// The body, read whole and put back for the handler: to find a form's key and to tell a
+/// repeat from another request.
+async fn read_body(req: &mut ServiceRequest) -> Result<web::Bytes, AppError> {
+    let mut payload = req.take_payload();
+    let mut body = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        let Ok(chunk) = chunk else {
+            return Err(AppError::BadRequest(Problem::new("err-bad-request")));
+        };
+        if body.len() + chunk.len() > MAX_REQUEST {
+            return Err(AppError::TooLarge(Problem::new("err-too-large")));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    let body = body.freeze();
+    req.set_payload(actix_web::dev::Payload::from(body.clone()));
+    Ok(body)
+}
+
+/// A form's fields, sorted: in any order, they are the same request.
+fn sorted_fields(body: &[u8]) -> Option<Vec<(String, String)>> {
+    serde_urlencoded::from_bytes::<Vec<(String, String)>>(body)
+        .ok()
+        .map(|mut f| {
+            f.sort();
+            f
+        })
+}
+
+/// The header's key, else the form's hidden field (`None`: the request has no key).
+fn key_and_source(
+    header_key: Option<String>,
+    fields: Option<&[(String, String)]>,
+) -> Option<(String, Source)> {
+    match header_key {
+        Some(k) => Some((k, Source::Header)),
+        None => fields
+            .and_then(|f| f.iter().find(|(k, _)| k == FORM_FIELD))
+            .map(|(_, v)| (v.clone(), Source::Form)),
+    }
+}
+
+/// The address the request was sent to, query included.
+fn target(req: &ServiceRequest) -> String {
+    req.uri()
+        .path_and_query()
+        .map_or(req.path(), |p| p.as_str())
+        .to_string()
+}
+
+/// What a repeat must match: the method, the address and the form's fields (or the body).
+fn request_hash(
+    method: &Method,
+    target: &str,
+    fields: Option<&[(String, String)]>,
+    body: &[u8],
+) -> String {
+    match fields {
+        Some(f) => {
+            let flat: Vec<u8> = serde_urlencoded::to_string(f)
+                .unwrap_or_default()
+                .into_bytes();
+            digest(&[
+                method.as_str().as_bytes(),
+                target.as_bytes(),
+                b"form",
+                &flat,
+            ])
+        }
+        None => digest(&[method.as_str().as_bytes(), target.as_bytes(), b"body", body]),
+    }
+}
+
+/// The key's row, if a request with it was applied before.
+async fn earlier_answer(
+    st: &crate::web::state::AppState,
+    id: &(String, String),
+) -> AppResult<Option<IdempotencyRow>> {
+    let (s, k) = id.clone();
+    st.run(move |_, c| Ok(crate::db::idempotency::find(c, s, k)?))
+        .await
+}
+
+/// A repeat: the first answer again, or why it cannot be given.
+fn answer_repeat(
+    req: ServiceRequest,
+    row: &IdempotencyRow,
+    hash: &str,
+    source: Source,
+) -> ServiceResponse<BoxBody> {
+    if row.request_hash != hash {
+        let why = match source {
+            Source::Header => "err-idem-key-mismatch",
+            Source::Form => "err-idem-form-mismatch",
+        };
+        return refuse(req, AppError::field(HEADER, why));
+    }
+    match replay(row) {
+        Some(res) => req.into_response(res),
+        None if row.body_dropped => {
+            refuse(req, AppError::Conflict(Problem::new("err-idem-too-large")))
+        }
+        None => refuse(req, AppError::Conflict(Problem::new("err-idem-lost"))),
+    }
+}
+
+/// Stores the answer of a request that wrote, and gives it to the client.
+async fn keep_answer<B: MessageBody>(
+    st: &crate::web::state::AppState,
+    id: (String, String),
+    res: ServiceResponse<B>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, res) = res.into_parts();
     let (head, body) = res.into_parts();
     let bytes = match actix_web::body::to_bytes(body).await {
@@ -237,6 +298,24 @@ pub async fn guard(
             ))
         }
     };
+    let answer = answer_of(&head, &bytes);
+    let (s, k) = id;
+    let stored = st.db.write_async(move |c| -> AppResult<usize> {
+        Ok(crate::db::idempotency::store_answer(c, s, k, answer)?)
+    });
+    if let Some(stored) = stored {
+        if let Err(e) = stored.await {
+            // The effect is committed all the same: a repeat is told its answer was lost.
+            tracing::warn!("could not keep the answer of an idempotent request: {e}");
+        }
+    }
+    let res = head.set_body(BoxBody::new(bytes));
+    Ok(ServiceResponse::new(req, res))
+}
+
+/// The answer as stored: status, the headers a replay gives again, and the body unless too
+/// large.
+fn answer_of(head: &HttpResponse<()>, bytes: &[u8]) -> crate::db::idempotency::Answer {
     let text = |name: header::HeaderName| {
         head.headers()
             .get(name)
@@ -249,27 +328,14 @@ pub async fn guard(
         .filter_map(|v| v.to_str().ok())
         .collect();
     let dropped = bytes.len() > MAX_BODY;
-    let answer = crate::db::idempotency::Answer {
+    crate::db::idempotency::Answer {
         status: i32::from(head.status().as_u16()),
         content_type: text(header::CONTENT_TYPE),
         location: text(header::LOCATION),
         set_cookie: (!cookies.is_empty()).then(|| cookies.join("\n")),
         body: (!dropped).then(|| bytes.to_vec()),
         dropped,
-    };
-    let (s, k) = id;
-    let stored = st.db.write_async(move |c| -> AppResult<usize> {
-        Ok(crate::db::idempotency::store_answer(c, s, k, answer)?)
-    });
-    if let Some(stored) = stored {
-        if let Err(e) = stored.await {
-            // The effect is committed all the same: a repeat is told its answer was lost.
-            tracing::warn!("could not keep the answer of an idempotent request: {e}");
-        }
     }
-    drop(running);
-    let res = head.set_body(BoxBody::new(bytes));
-    Ok(ServiceResponse::new(req, res))
 }
 
 /// The first answer, again (`None`: it was not kept).

@@ -16,18 +16,18 @@
 //! `static/kiosk.js` goes back to the start screen (`location.replace`) after the room's idle
 //! time (`CARDROOM_KIOSK_IDLE_SECS`) or when "Done" is touched.
 
-use super::join::{join_key, masked, refused_page};
+mod code;
+
+use super::join::{join_key, refused_page};
 use super::{render, see_other};
 use crate::auth::{self, Claims, TokenKind};
 use crate::db::models::KioskRow;
-use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::kiosk as rules;
 use crate::domain::player::Language;
-use crate::domain::remote_join::{self as rj, Via};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
-use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
+use crate::services::join::{self as svc, OfferedGame};
 use crate::services::Acting;
 use crate::services::{kiosks, seat_prefs};
 use crate::web::cookies::DEVICE_COOKIE;
@@ -270,6 +270,49 @@ async fn page(
     })
 }
 
+/// One request's kiosk screen: what every step shown needs.
+struct Screen<'a> {
+    req: &'a HttpRequest,
+    st: &'a AppState,
+    kiosk: &'a KioskRow,
+    claims: &'a Claims,
+    lang: Option<Language>,
+}
+
+impl Screen<'_> {
+    /// The step, with the values typed.
+    async fn show(&self, step: Step, v: Vals) -> AppResult<HttpResponse> {
+        let pg = page(
+            self.req,
+            self.st,
+            self.kiosk,
+            self.claims,
+            self.lang,
+            step,
+            v,
+            None,
+        )
+        .await?;
+        render(StatusCode::OK, &pg)
+    }
+
+    /// The step again, with the values typed and the refusal.
+    async fn refuse(&self, step: Step, v: Vals, e: &AppError) -> AppResult<HttpResponse> {
+        let pg = page(
+            self.req,
+            self.st,
+            self.kiosk,
+            self.claims,
+            self.lang,
+            step,
+            v,
+            Some(e),
+        )
+        .await?;
+        refused_page(&pg, e)
+    }
+}
+
 fn phone_vals(p: &Posted) -> Vals {
     let mut v = Vals::default();
     v.0.insert("phone".into(), p.phone.clone());
@@ -292,19 +335,14 @@ async fn start(
         Ok(k) => k,
         Err(res) => return Ok(res),
     };
-    let lang = q.into_inner().lang.and_then(|l| l.parse().ok());
-    let p = page(
-        &req,
-        &st,
-        &kiosk,
-        &claims,
-        lang,
-        Step::Phone,
-        Vals::default(),
-        None,
-    )
-    .await?;
-    render(StatusCode::OK, &p)
+    let screen = Screen {
+        req: &req,
+        st: &st,
+        kiosk: &kiosk,
+        claims: &claims,
+        lang: q.into_inner().lang.and_then(|l| l.parse().ok()),
+    };
+    screen.show(Step::Phone, Vals::default()).await
 }
 
 /// The lists step for a phone already checked.
@@ -339,37 +377,22 @@ async fn phone_submit(
     };
     let p = parse(&body);
     check_csrf(&claims, p.csrf.as_deref())?;
+    let screen = Screen {
+        req: &req,
+        st: &st,
+        kiosk: &kiosk,
+        claims: &claims,
+        lang: p.lang,
+    };
     let room = st.run(|_, c| crate::services::room::get(c)).await?;
     match svc::parse_phone(&p.phone, &room) {
         Ok(_) => {
             let step = lists_step(&st, Vec::new()).await?;
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                p.lang,
-                step,
-                phone_vals(&p),
-                None,
-            )
-            .await?;
-            render(StatusCode::OK, &pg)
+            screen.show(step, phone_vals(&p)).await
         }
         Err(f) => {
             let e = AppError::Validation(vec![f]);
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                p.lang,
-                Step::Phone,
-                phone_vals(&p),
-                Some(&e),
-            )
-            .await?;
-            refused_page(&pg, &e)
+            screen.refuse(Step::Phone, phone_vals(&p), &e).await
         }
     }
 }
@@ -387,72 +410,25 @@ async fn send_submit(
     };
     let p = parse(&body);
     check_csrf(&claims, p.csrf.as_deref())?;
-    let lang = p.lang;
-    let jr = JoinRequest {
-        phone: p.phone.clone(),
-        name: p.name.clone(),
-        games: p.games.clone(),
-        language: Some(
-            lang.unwrap_or(
-                st.run(|_, c| crate::services::room::get(c))
-                    .await?
-                    .default_language,
-            ),
-        ),
+    let screen = Screen {
+        req: &req,
+        st: &st,
+        kiosk: &kiosk,
+        claims: &claims,
+        lang: p.lang,
     };
-    let now = st.clock.now();
-    let key = join_key(&st);
-    let limits = Limits::of(&st.config);
-    // The kiosk's "address" in the trail: which kiosk, not its network address (the
-    // per-address limits do not count a kiosk: `services::join::check_limits`).
-    let address = format!("kiosk:{}", kiosk.id);
-    let code = {
-        use rand::Rng;
-        rj::code_from(rand::rng().random_range(0..1_000_000))
-    };
-    let token = crate::auth::random_token(18);
-    let r = st
-        .write(move |_, conn| {
-            let room = crate::services::room::get(conn)?;
-            let done = svc::request_code(
-                conn,
-                now,
-                &key,
-                &room,
-                &limits,
-                Via::Kiosk,
-                &address,
-                &jr,
-                &code,
-                &token,
-            )?;
-            let names = crate::services::lookups::game_names(conn, &jr.games)?;
-            let phone = svc::parse_phone(&jr.phone, &room).unwrap_or_default();
-            Ok((done, names, phone))
-        })
-        .await;
-    match r {
+    let jr = code::join_request(&st, &p).await?;
+    match code::send(&st, &kiosk, jr).await {
         Ok((done, lists, phone)) => {
             st.metrics
                 .join_code(if done.sent { "sent" } else { "blocked" });
             let step = Step::Code(CodeStep {
                 token: done.token,
-                phone: masked(&phone),
+                phone,
                 lists,
                 dead: false,
             });
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                lang,
-                step,
-                Vals::default(),
-                None,
-            )
-            .await?;
-            render(StatusCode::OK, &pg)
+            screen.show(step, Vals::default()).await
         }
         Err(
             e @ (AppError::Validation(_) | AppError::TooManyRequests(_) | AppError::Conflict(_)),
@@ -469,38 +445,10 @@ async fn send_submit(
             } else {
                 lists_step(&st, p.games.clone()).await?
             };
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                lang,
-                step,
-                phone_vals(&p),
-                Some(&e),
-            )
-            .await?;
-            refused_page(&pg, &e)
+            screen.refuse(step, phone_vals(&p), &e).await
         }
         Err(e) => Err(e),
     }
-}
-
-/// A registered player's places on the lists named (joined now or already on).
-fn places_of(
-    conn: &mut crate::db::DbConn,
-    now: chrono::DateTime<chrono::Utc>,
-    player_id: i64,
-    names: &[String],
-) -> AppResult<Vec<(String, usize)>> {
-    let rows = crate::services::lookups::entries_on_games_named(conn, player_id, names)?;
-    let mut out = Vec::new();
-    for (entry, game, name) in rows {
-        if let Some(place) = crate::services::floor::place_of(conn, game, EntryId(entry), now)? {
-            out.push((name, place.position));
-        }
-    }
-    Ok(out)
 }
 
 /// `POST /kiosk/code`: the code typed; the outcome (and, for a registered player, the seat
@@ -516,111 +464,31 @@ async fn code_submit(
     };
     let p = parse(&body);
     check_csrf(&claims, p.csrf.as_deref())?;
-    let now = st.clock.now();
-    let key = join_key(&st);
-    let (token, typed, kiosk_id) = (p.token.clone(), p.code.clone(), kiosk.id);
-    let r = st
-        .write(move |_, conn| {
-            let room = crate::services::room::get(conn)?;
-            let v = svc::verify_code(conn, now, &key, &room, &token, &typed)?;
-            let minutes = room.profile.call_in_expiry_min;
-            Ok(match v {
-                Ok(Verified::Player {
-                    player_id,
-                    joined,
-                    already,
-                    skipped,
-                }) => {
-                    let mut names = joined.clone();
-                    names.extend(already.iter().cloned());
-                    let places = places_of(conn, now, player_id, &names)?;
-                    let pref = PrefForm::of(&seat_prefs::get(conn, player_id)?);
-                    // Only someone now on a list has a seat to prefer.
-                    let ticket = (!places.is_empty())
-                        .then(|| rules::pref_ticket(&key, kiosk_id, player_id, now));
-                    Ok(Done {
-                        places,
-                        already: already
-                            .into_iter()
-                            .filter(|a| !joined.contains(a))
-                            .collect(),
-                        skipped,
-                        ticket,
-                        pref,
-                        minutes,
-                        ..Done::default()
-                    })
-                }
-                Ok(Verified::Guest {
-                    places,
-                    already,
-                    skipped,
-                    ..
-                }) => Ok(Done {
-                    guest: true,
-                    places,
-                    already,
-                    skipped,
-                    minutes,
-                    ..Done::default()
-                }),
-                Ok(Verified::SeeDesk) => Ok(Done {
-                    see_desk: true,
-                    ..Done::default()
-                }),
-                Err(e) => Err(e),
-            })
-        })
-        .await?;
-    match r {
+    let screen = Screen {
+        req: &req,
+        st: &st,
+        kiosk: &kiosk,
+        claims: &claims,
+        lang: p.lang,
+    };
+    match code::verify(&st, &kiosk, &p).await? {
         Ok(done) => {
             st.metrics.join_code("verified");
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                p.lang,
-                Step::Done(done),
-                Vals::default(),
-                None,
-            )
-            .await?;
-            render(StatusCode::OK, &pg)
+            screen.show(Step::Done(done), Vals::default()).await
         }
         Err(e) => {
             if !matches!(&e, AppError::Validation(fs) if fs.iter().any(|f| f.key == "err-join-code-format"))
             {
                 st.metrics.join_code("failed");
             }
-            let (key, t) = (join_key(&st), p.token.clone());
-            let (phone, lists) = st
-                .run(move |_, conn| {
-                    let r = svc::code_request(conn, &key, &t)?;
-                    Ok((
-                        masked(&r.phone),
-                        crate::services::lookups::game_names(conn, &r.games)?,
-                    ))
-                })
-                .await?;
+            let (phone, lists) = code::requested(&st, &p.token).await?;
             let step = Step::Code(CodeStep {
                 token: p.token.clone(),
                 phone,
                 lists,
                 dead: matches!(e, AppError::Conflict(_)),
             });
-            let pg = page(
-                &req,
-                &st,
-                &kiosk,
-                &claims,
-                p.lang,
-                step,
-                Vals::default(),
-                Some(&e),
-            )
-            .await?;
-            refused_page(&pg, &e)
+            screen.refuse(step, Vals::default(), &e).await
         }
     }
 }
