@@ -24,6 +24,7 @@
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
 use cardroom::web::state::AppState;
@@ -95,7 +96,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     ];
     let tables = state
         .db
-        .write(&mut conn, |c| -> Result<Vec<(i64, usize)>, AppError> {
+        .write(&mut conn, |c| -> Result<Vec<(TableId, usize)>, AppError> {
             let mut game_ids = Vec::new();
             for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
                 let g = GameInput {
@@ -207,7 +208,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
     for (ti, seats) in seatings.into_iter().enumerate() {
         let t = services::games::get_table(&mut conn, tables[ti].0)?;
         out.push(BenchTable {
-            id: t.id,
+            id: t.id.get(),
             must_move: t.must_move,
             seats,
         });
@@ -538,7 +539,7 @@ fn call_and_seat_direct(
             let t1 = Instant::now();
             let call = match state.db.write(&mut conn, |c| {
                 let act = services::Acting::system(now).in_room(c)?;
-                services::floor::call_next(c, &act, tid, seat)
+                services::floor::call_next(c, &act, TableId(tid), seat)
             }) {
                 Ok(call) => call,
                 Err(AppError::Conflict(_)) => continue,

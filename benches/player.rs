@@ -34,6 +34,7 @@
 use cardroom::config::Settings;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::notify::link;
@@ -133,7 +134,7 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
     ];
     let (game_ids, tables) = state.db.write(
         &mut conn,
-        |c| -> Result<(Vec<GameId>, Vec<i64>), AppError> {
+        |c| -> Result<(Vec<GameId>, Vec<TableId>), AppError> {
             let mut game_ids = Vec::new();
             for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
                 let g = GameInput {

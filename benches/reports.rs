@@ -37,6 +37,7 @@ use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::states::{CallSource, CallState, EntryState, ListSource};
 use cardroom::services::{self, reports};
 use cardroom::web::state::AppState;
@@ -144,7 +145,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         let cid = r.calls.len() as i64 + 1;
                         r.calls.push(SeatCallRow {
                             id: SeatCallId(cid),
-                            table_id: table,
+                            table_id: TableId(table),
                             seat_no: seat,
                             player_id: player,
                             entry_id: Some(EntryId(id2)),
@@ -163,7 +164,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     }
                     r.seatings.push(SeatingRow {
                         id: SeatingId(id),
-                        table_id: table,
+                        table_id: TableId(table),
                         seat_no: seat,
                         player_id: player,
                         game_id: Some(GameId(game)),
@@ -186,7 +187,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 let rake = (!quick && !per_session).then(|| rng.range(1, 7) * 100);
                 r.hands.push(HandRow {
                     id,
-                    table_id: table,
+                    table_id: TableId(table),
                     game_id: Some(GameId(game)),
                     number: n,
                     button_seat: None,
@@ -208,7 +209,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 let dealer = 2 + (table + day + h) % DEALERS;
                 r.shifts.push(DealerShiftRow {
                     id: sid,
-                    table_id: table,
+                    table_id: TableId(table),
                     dealer_id: dealer,
                     started_at: s0,
                     ended_at: Some(s0 + Dur::hours(1)),
@@ -216,7 +217,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                 let tid = r.tips.len() as i64 + 1;
                 r.tips.push(TipRow {
                     id: tid,
-                    table_id: table,
+                    table_id: TableId(table),
                     game_id: Some(GameId(game)),
                     shift_id: Some(sid),
                     dealer_id: Some(dealer),
@@ -228,7 +229,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     let bid = r.boxes.len() as i64 + 1;
                     r.boxes.push(DropBoxRow {
                         id: bid,
-                        table_id: table,
+                        table_id: TableId(table),
                         game_id: Some(GameId(game)),
                         shift_id: Some(sid),
                         dealer_id: Some(dealer),
@@ -248,7 +249,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     let s1 = s0 + Dur::minutes(rng.range(61, 70));
                     r.sessions.push(CagnotteSessionRow {
                         id: sid,
-                        table_id: table,
+                        table_id: TableId(table),
                         game_id: GameId(game),
                         number,
                         started_at: s0,
@@ -279,7 +280,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                             r.dues.push(CagnotteDueRow {
                                 id,
                                 session_id: sid,
-                                table_id: table,
+                                table_id: TableId(table),
                                 game_id: GameId(game),
                                 player_id: player,
                                 seating_id: SeatingId(seating),
@@ -378,7 +379,8 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
             (
                 services::games::create_table(c, &act, &t)
                     .expect("table")
-                    .id,
+                    .id
+                    .get(),
                 game,
             )
         })

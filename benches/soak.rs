@@ -33,6 +33,7 @@
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::error::AppError;
 use cardroom::notify::link;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -93,7 +94,7 @@ fn build_room(
     ];
     let (game_ids, tables) = state.db.write(
         &mut conn,
-        |c| -> Result<(Vec<GameId>, Vec<i64>), AppError> {
+        |c| -> Result<(Vec<GameId>, Vec<TableId>), AppError> {
             let mut game_ids = Vec::new();
             for (i, (variant, sb, bb, class, min, max)) in variants.iter().enumerate().take(GAMES) {
                 let g = GameInput {
@@ -179,7 +180,7 @@ fn build_room(
     for (ti, seats) in seatings.into_iter().enumerate() {
         let t = services::games::get_table(&mut conn, tables[ti])?;
         out.push(BenchTable {
-            id: t.id,
+            id: t.id.get(),
             must_move: t.must_move,
             seats,
         });

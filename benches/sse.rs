@@ -22,6 +22,7 @@
 
 use cardroom::auth::{issue, TokenKind};
 use cardroom::config::Settings;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
 use cardroom::services::{self, games::GameInput, games::TableInput, photo};
@@ -101,7 +102,7 @@ fn pct(sorted: &[u64], p: f64) -> f64 {
 
 struct Room {
     /// Table ids, in table-number order.
-    tables: Vec<i64>,
+    tables: Vec<TableId>,
     /// Per table: the device tokens of its tablets.
     devices: Vec<Vec<String>>,
 }
@@ -573,7 +574,7 @@ fn main() {
             streams.push(Stream {
                 path: "/tablet/stream".into(),
                 cookie: format!("cr_session={session}; cr_device={device}"),
-                table: Some(*id),
+                table: Some(id.get()),
             });
         }
         if !spare_tablet {

@@ -9,6 +9,7 @@ use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
 use crate::services::Act;
@@ -343,7 +344,7 @@ fn demo_player(i: usize, today: NaiveDate) -> PlayerInput {
 }
 
 /// The id of each table by its number (0: no such table).
-fn table_ids(c: &mut crate::db::DbConn) -> Result<impl Fn(i32) -> i64, AppError> {
+fn table_ids(c: &mut crate::db::DbConn) -> Result<impl Fn(i32) -> TableId, AppError> {
     let tables = services::games::list_tables(c)?;
     Ok(move |n: i32| {
         tables
@@ -367,7 +368,7 @@ fn regulars(player_ids: &[i64]) -> Vec<i64> {
 fn open_live_floor(
     c: &mut crate::db::DbConn,
     act: &Act,
-    table_id: &impl Fn(i32) -> i64,
+    table_id: &impl Fn(i32) -> TableId,
     game_ids: &[GameId],
     regulars: &[i64],
 ) -> Result<(), AppError> {

@@ -11,6 +11,7 @@
 
 use super::models::{AuditRow, OutboxRow};
 use super::DbConn;
+use crate::domain::ids::TableId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, Text};
@@ -55,7 +56,7 @@ struct Counters {
 struct EventRow {
     seq: i64,
     at: NaiveDateTime,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     kind: String,
     payload: String,
 }
@@ -260,7 +261,7 @@ fn keep<R>(conn: &DbConn, row: R, of: impl FnOnce(&mut Tail) -> &mut Vec<R>) -> 
 pub fn push_event(
     conn: &mut DbConn,
     at: NaiveDateTime,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     kind: &str,
     payload: &str,
 ) -> Option<QueryResult<i64>> {

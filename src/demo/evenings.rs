@@ -6,6 +6,7 @@ use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppError;
 use crate::services;
 use chrono::{Duration, NaiveDate};
@@ -22,7 +23,7 @@ pub(super) fn past_evenings(
     room: &services::room::Room,
     floor: &Actor,
     dealers: [&Actor; 2],
-    tables: &[(i64, GameId, &[i64])],
+    tables: &[(TableId, GameId, &[i64])],
 ) -> Result<(), AppError> {
     let evenings = PastEvenings {
         room,
@@ -72,7 +73,7 @@ struct PastEvenings<'a> {
     floor: &'a Actor,
     /// The first shift's dealer, then the second's.
     dealers: [&'a Actor; 2],
-    tables: &'a [(i64, GameId, &'a [i64])],
+    tables: &'a [(TableId, GameId, &'a [i64])],
 }
 
 impl PastEvenings<'_> {
@@ -162,7 +163,7 @@ impl PastEvenings<'_> {
         c: &mut crate::db::DbConn,
         t: chrono::DateTime<chrono::Utc>,
         n: i32,
-        tid: i64,
+        tid: TableId,
         gid: GameId,
         pool: &[i64],
     ) -> Result<(), AppError> {
@@ -196,7 +197,7 @@ impl PastEvenings<'_> {
         t: chrono::DateTime<chrono::Utc>,
         n: i32,
         k: usize,
-        tid: i64,
+        tid: TableId,
         dealer: &Actor,
     ) -> Result<(), AppError> {
         let room = self.room;
@@ -275,7 +276,11 @@ fn buy_in(
 }
 
 /// The seating at a table's seat now.
-fn seated_at(c: &mut crate::db::DbConn, table_id: i64, seat: i32) -> Result<SeatingId, AppError> {
+fn seated_at(
+    c: &mut crate::db::DbConn,
+    table_id: TableId,
+    seat: i32,
+) -> Result<SeatingId, AppError> {
     use crate::db::schema::seatings;
     use diesel::prelude::*;
     Ok(seatings::table

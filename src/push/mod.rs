@@ -43,6 +43,7 @@ pub mod listen;
 use crate::db::models::EventRow;
 use crate::db::schema::events;
 use crate::db::{Db, DbConn};
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use actix_web::web::Bytes;
 use diesel::prelude::*;
@@ -81,10 +82,10 @@ pub enum Feed {
 }
 
 impl Feed {
-    pub fn wants(&self, table_id: Option<i64>) -> bool {
+    pub fn wants(&self, table_id: Option<TableId>) -> bool {
         match self {
             Feed::All => true,
-            Feed::Table(t) => table_id == Some(*t),
+            Feed::Table(t) => table_id == Some(TableId(*t)),
         }
     }
 }
@@ -93,7 +94,7 @@ impl Feed {
 #[derive(Debug)]
 pub struct Pushed {
     pub seq: i64,
-    pub table_id: Option<i64>,
+    pub table_id: Option<TableId>,
     /// The SSE frame (`id: …\ndata: …\n\n`).
     pub frame: Bytes,
 }

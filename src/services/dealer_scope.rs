@@ -12,6 +12,7 @@ use crate::db::schema::{
     rulings, seat_calls, seatings, service_requests,
 };
 use crate::db::DbConn;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::TabletRefusal;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
@@ -141,12 +142,12 @@ pub fn check(
     }
     Err(AppError::Forbidden(Problem::from(
         TabletRefusal::DealerOtherTable {
-            table: table_number(conn, table)?,
+            table: table_number(conn, TableId(table))?,
         },
     )))
 }
 
-fn table_number(conn: &mut DbConn, id: i64) -> AppResult<i32> {
+fn table_number(conn: &mut DbConn, id: TableId) -> AppResult<i32> {
     Ok(card_tables::table
         .find(id)
         .select(card_tables::number)
@@ -158,7 +159,7 @@ fn table_number(conn: &mut DbConn, id: i64) -> AppResult<i32> {
 pub fn assign(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
     let t = crate::services::games::get_table(conn, table_id)?;

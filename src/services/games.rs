@@ -10,6 +10,7 @@ use crate::domain::game::{
     validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::refusal::TableRefusal;
 use crate::domain::special_buttons::{
@@ -470,7 +471,7 @@ pub fn list_tables(conn: &mut DbConn) -> AppResult<Vec<(TableRow, Option<GameRow
     Ok(rows)
 }
 
-pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
+pub fn get_table(conn: &mut DbConn, id: TableId) -> AppResult<TableRow> {
     Ok(card_tables::table
         .find(id)
         .select(TableRow::as_select())
@@ -482,7 +483,7 @@ pub fn get_table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
 /// (one round trip, not two, per floor request on PostgreSQL).
 pub fn table_and_player(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     player_id: i64,
 ) -> AppResult<(TableRow, crate::db::models::PlayerRow)> {
     use crate::db::schema::players;
@@ -547,7 +548,7 @@ pub fn create_table(conn: &mut DbConn, act: &Act, t: &TableInput) -> AppResult<T
         .into());
     }
     let row = TableRow {
-        id: next_seq(conn, "table")?,
+        id: TableId(next_seq(conn, "table")?),
         number: spec.number,
         seats: spec.seats,
         game_id: game.map(|g| g.id),
@@ -583,18 +584,23 @@ pub fn create_table(conn: &mut DbConn, act: &Act, t: &TableInput) -> AppResult<T
         actor,
         "table.create",
         "table",
-        Some(row.id),
+        Some(row.id.get()),
         None,
         Some(&row),
     )?;
     Ok(row)
 }
 
-pub fn update_table(conn: &mut DbConn, act: &Act, id: i64, t: &TableInput) -> AppResult<TableRow> {
+pub fn update_table(
+    conn: &mut DbConn,
+    act: &Act,
+    id: TableId,
+    t: &TableInput,
+) -> AppResult<TableRow> {
     let (now, actor) = (act.now, &act.actor);
     let before = get_table(conn, id)?;
     let (spec, game) = check_table(conn, t)?;
-    if number_taken(conn, spec.number, Some(id))? {
+    if number_taken(conn, spec.number, Some(id.get()))? {
         return Err(TableRefusal::NumberTaken {
             number: spec.number,
         }
@@ -630,7 +636,7 @@ pub fn update_table(conn: &mut DbConn, act: &Act, id: i64, t: &TableInput) -> Ap
         actor,
         "table.update",
         "table",
-        Some(id),
+        Some(id.get()),
         Some(&before),
         Some(&after),
     )?;

@@ -23,6 +23,7 @@ use crate::db::DbConn;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
+use crate::domain::ids::TableId;
 use crate::domain::player::Language;
 use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallState;
@@ -225,14 +226,14 @@ pub fn view(
     let mut seats = Vec::with_capacity(seated.len());
     for (table_id, table, seat, game, since) in seated {
         // PT-2007 22: the notice of a change reaches the players of that table.
-        let coming = crate::services::limits::pending(conn, table_id)?
+        let coming = crate::services::limits::pending(conn, TableId(table_id))?
             .map(|c| (crate::services::limits::to_of(&c), c.effective_at));
         seats.push(SeatedView {
             table,
             seat,
             game,
             since: since.and_utc(),
-            limits: crate::services::limits::of_table(conn, table_id)?,
+            limits: crate::services::limits::of_table(conn, TableId(table_id))?,
             coming,
         });
     }

@@ -7,6 +7,7 @@ use crate::db::audit::{self};
 use crate::db::schema::{accessible_seats, card_tables, players, pref_passes, seat_preferences};
 use crate::db::DbConn;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::TableId;
 use crate::domain::seat_pref::{self, format_numbers, SeatPreference};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -239,7 +240,7 @@ pub fn set(
 }
 
 /// BSOP 45: the seats this table keeps for accessibility needs.
-pub fn accessible_seats(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<i32>> {
+pub fn accessible_seats(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<i32>> {
     let s: Option<String> = crate::native!(conn, |c| accessible_seats::table
         .find(table_id)
         .select(accessible_seats::seats)
@@ -253,7 +254,7 @@ pub fn accessible_seats(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<i32>>
 pub fn set_accessible_seats(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     typed: &str,
 ) -> AppResult<Vec<i32>> {
     let (now, actor) = (act.now, &act.actor);
@@ -285,7 +286,7 @@ pub fn set_accessible_seats(
         actor,
         "table.accessible_seats",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         Some(&before),
         Some(&seats),
     )?;
@@ -308,7 +309,7 @@ pub fn count_pass(
     conn: &mut DbConn,
     act: &Act,
     entry_id: EntryId,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
 ) -> AppResult<i32> {
     let (now, actor) = (act.now, &act.actor);

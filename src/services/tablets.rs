@@ -12,6 +12,7 @@ use crate::db::audit::{self};
 use crate::db::models::{KioskRow, TabletRow};
 use crate::db::schema::{card_tables, tablet_pairings, tablets};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::TabletRefusal;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -29,7 +30,7 @@ pub fn pair(
     conn: &mut DbConn,
     act: &Act,
     code: &str,
-    table_id: i64,
+    table_id: TableId,
     label: &str,
 ) -> AppResult<TabletRow> {
     let (now, actor) = (act.now, &act.actor);

@@ -2,6 +2,7 @@
 
 use crate::auth::{self, same_token, Claims, TokenError, TokenKind};
 use crate::db::models::StaffRow;
+use crate::domain::ids::TableId;
 use crate::domain::Problem;
 use crate::error::AppError;
 use crate::services::{sessions, staff, Acting};
@@ -150,7 +151,7 @@ async fn dealer_scope(req: &HttpRequest, a: &Authed) -> Result<(), AppError> {
             Some(d) => crate::services::tablets::active(c, d.sub, d.ver)?.map(|t| t.table_id),
             None => None,
         };
-        dealer_scope::check(c, &staff, tablet_table, subject)
+        dealer_scope::check(c, &staff, tablet_table.map(TableId::get), subject)
     })
     .await
 }

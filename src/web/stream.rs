@@ -7,6 +7,7 @@
 //! (`crate::push`), which reads each new event once for every open stream.
 
 use crate::db::models::EventRow;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::push::{Feed, Pushed};
 use crate::web::extract::FloorStaff;
@@ -34,11 +35,11 @@ pub fn events_after(
 /// Events of one table after `after`, oldest first (at most `limit`): what its tablet follows.
 pub fn table_events_after(
     conn: &mut crate::db::DbConn,
-    table_id: i64,
+    table_id: TableId,
     after: i64,
     limit: i64,
 ) -> AppResult<Vec<EventRow>> {
-    crate::push::read(conn, Feed::Table(table_id), after, limit)
+    crate::push::read(conn, Feed::Table(table_id.get()), after, limit)
 }
 
 /// Where a stream starts: the browser's `Last-Event-ID` on a reconnect, else the event the

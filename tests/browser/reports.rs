@@ -22,6 +22,7 @@ use cardroom::db::schema::*;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::states::{EntryState, ListSource};
 use cardroom::services::reports::{day_bounds, gaming_date};
 use chrono::{Duration as Dur, NaiveTime, Utc};
@@ -54,7 +55,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     let sits = [
         SeatingRow {
             id: SeatingId(100_001),
-            table_id: table,
+            table_id: TableId(table),
             seat_no: 1,
             player_id: PLAYERS[0],
             game_id: Some(GameId(game)),
@@ -66,7 +67,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         },
         SeatingRow {
             id: SeatingId(100_002),
-            table_id: table,
+            table_id: TableId(table),
             seat_no: 2,
             player_id: PLAYERS[1],
             game_id: Some(GameId(game)),
@@ -102,7 +103,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         .enumerate()
         .map(|(i, (m, rake))| HandRow {
             id: 100_001 + i as i64,
-            table_id: table,
+            table_id: TableId(table),
             game_id: Some(GameId(game)),
             number: 10_000 + i as i32,
             button_seat: None,
@@ -118,7 +119,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         .collect();
     let session = CagnotteSessionRow {
         id: 100_001,
-        table_id: table,
+        table_id: TableId(table),
         game_id: GameId(game),
         number: 1,
         started_at: t(125),
@@ -136,7 +137,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         |id: i64, player: i64, seating: i64, state: &str, collected: Option<i64>| CagnotteDueRow {
             id,
             session_id: 100_001,
-            table_id: table,
+            table_id: TableId(table),
             game_id: GameId(game),
             player_id: player,
             seating_id: SeatingId(seating),
@@ -170,7 +171,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
         diesel::insert_into(tips::table)
             .values(TipRow {
                 id: 100_001,
-                table_id: table,
+                table_id: TableId(table),
                 game_id: Some(GameId(game)),
                 shift_id: None,
                 dealer_id: None,
@@ -458,7 +459,7 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
         diesel::insert_into(hands::table)
             .values(HandRow {
                 id: 100_101,
-                table_id: table,
+                table_id: TableId(table),
                 game_id: Some(GameId(game)),
                 number: 10_101,
                 button_seat: None,

@@ -4,6 +4,7 @@
 
 use crate::support::*;
 use actix_web::test;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use chrono::NaiveDate;
 use diesel::prelude::*;
@@ -2217,7 +2218,7 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
             let act = cardroom::services::Acting::system(now)
                 .in_room(c)
                 .expect("room");
-            cardroom::services::floor::call_next(c, &act, t.main, 2)
+            cardroom::services::floor::call_next(c, &act, TableId(t.main), 2)
         })
     });
     let call = call.expect("the call");
@@ -3751,7 +3752,7 @@ async fn a_call_reads_the_head_of_the_list_in_order_from_an_index() {
             let act = cardroom::services::Acting::system(now)
                 .in_room(c)
                 .expect("room");
-            cardroom::services::floor::call_next(c, &act, r.table, 3)
+            cardroom::services::floor::call_next(c, &act, TableId(r.table), 3)
         })
     });
     call.expect("the call");

@@ -10,6 +10,7 @@ use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::services::floor;
 use diesel::prelude::*;
 use proptest::prelude::*;
@@ -75,7 +76,7 @@ async fn room() -> Room {
             let act = cardroom::services::Acting::system(app.state.clock.now())
                 .in_room(c)
                 .expect("room");
-            floor::open_table(c, &act, id).unwrap()
+            floor::open_table(c, &act, TableId(id)).unwrap()
         });
         tables.push(id);
     }
@@ -106,7 +107,7 @@ fn apply(r: &Room, op: &Op) {
                             .map(|_| ())
                     }
                     Op::CallNext { table, seat } => {
-                        floor::call_next(c, &act, r.tables[*table], *seat).map(|_| ())
+                        floor::call_next(c, &act, TableId(r.tables[*table]), *seat).map(|_| ())
                     }
                     Op::ConfirmLatestCall => {
                         use cardroom::db::schema::seat_calls;
@@ -125,8 +126,14 @@ fn apply(r: &Room, op: &Op) {
                         table,
                         seat,
                         player,
-                    } => floor::seat_directly(c, &act, r.tables[*table], *seat, r.players[*player])
-                        .map(|_| ()),
+                    } => floor::seat_directly(
+                        c,
+                        &act,
+                        TableId(r.tables[*table]),
+                        *seat,
+                        r.players[*player],
+                    )
+                    .map(|_| ()),
                     Op::Leave { nth } => {
                         let open: Vec<i64> = seatings::table
                             .filter(seatings::left_at.is_null())

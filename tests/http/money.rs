@@ -17,6 +17,7 @@ use cardroom::db::schema::{
 };
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::money;
 use cardroom::services::reports::{self, Figures, Filter, Period};
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
@@ -424,7 +425,7 @@ async fn a_report_over_amounts_stored_before_the_bounds_says_so_instead_of_wrapp
         for id in 1..=2 {
             let t = TipRow {
                 id,
-                table_id: 1,
+                table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 shift_id: None,
                 dealer_id: None,
@@ -438,7 +439,7 @@ async fn a_report_over_amounts_stored_before_the_bounds_says_so_instead_of_wrapp
             .unwrap();
             let d = DropBoxRow {
                 id,
-                table_id: 1,
+                table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 shift_id: None,
                 dealer_id: None,
@@ -625,7 +626,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
         for t in 1..=2 {
             let s = SeatingRow {
                 id: SeatingId(t),
-                table_id: t,
+                table_id: TableId(t),
                 seat_no: 1,
                 player_id: p,
                 game_id: Some(GameId(1)),
@@ -679,7 +680,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         w.tips += *a as i128;
                         let row = TipRow {
                             id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: Some(GameId(1)),
                             shift_id: None,
                             dealer_id: None,
@@ -696,7 +697,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         w.drop_box += *a as i128;
                         let row = DropBoxRow {
                             id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: Some(GameId(1)),
                             shift_id: None,
                             dealer_id: None,
@@ -713,7 +714,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         w.rake += *a as i128;
                         let row = HandRow {
                             id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: Some(GameId(1)),
                             number: id as i32,
                             button_seat: None,
@@ -746,7 +747,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         // A session per due (a player owes a session once).
                         let session = CagnotteSessionRow {
                             id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: GameId(1),
                             number: id as i32,
                             started_at: at,
@@ -769,7 +770,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         let due = CagnotteDueRow {
                             id,
                             session_id: id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: GameId(1),
                             player_id: p,
                             seating_id: SeatingId(*table),
@@ -796,7 +797,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                         w.commission += *a as i128;
                         let row = CommissionRow {
                             id,
-                            table_id: *table,
+                            table_id: TableId(*table),
                             game_id: Some(GameId(1)),
                             round: 1,
                             player_id: None,

@@ -10,6 +10,7 @@ use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::ServiceResponse;
 use actix_web::test::TestRequest;
 use cardroom::db::schema::{events, sequences};
+use cardroom::domain::ids::TableId;
 use diesel::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -183,7 +184,7 @@ async fn emit_many(app: &TestApp, table_id: Option<i64>, n: usize) {
                 cardroom::services::floor::emit(
                     c,
                     now,
-                    table_id,
+                    table_id.map(TableId),
                     "test.burst",
                     &serde_json::json!({ "n": i }),
                 )?;
@@ -229,7 +230,8 @@ fn pair_tablet(app: &TestApp, table_id: i64) -> String {
         let act = cardroom::services::Acting::system(now)
             .in_room(c)
             .expect("room");
-        let t = cardroom::services::tablets::pair(c, &act, &p.code, table_id, "push test").unwrap();
+        let t = cardroom::services::tablets::pair(c, &act, &p.code, TableId(table_id), "push test")
+            .unwrap();
         issue(
             &app.state.keys,
             t.id,

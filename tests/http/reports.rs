@@ -19,6 +19,7 @@ use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
+use cardroom::domain::ids::TableId;
 use cardroom::domain::states::{CallSource, CallState, ListSource};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -47,7 +48,7 @@ fn seating(
 ) -> SeatingRow {
     SeatingRow {
         id: SeatingId(id),
-        table_id: table,
+        table_id: TableId(table),
         seat_no: seat,
         player_id: player,
         game_id: Some(GameId(game)),
@@ -69,7 +70,7 @@ fn hand(
 ) -> HandRow {
     HandRow {
         id,
-        table_id: table,
+        table_id: TableId(table),
         game_id: game.map(GameId),
         number,
         button_seat: None,
@@ -99,7 +100,7 @@ fn due(
     CagnotteDueRow {
         id,
         session_id: session,
-        table_id: table,
+        table_id: TableId(table),
         game_id: GameId(game),
         player_id: player,
         seating_id: SeatingId(seating),
@@ -206,7 +207,7 @@ pub(crate) async fn day() -> Day {
         // €100 (short by €40); one due after the day.
         let session = CagnotteSessionRow {
             id: 1,
-            table_id: 2,
+            table_id: TableId(2),
             game_id: GameId(2),
             number: 1,
             started_at: at("2026-11-21 08:00"),
@@ -270,14 +271,14 @@ pub(crate) async fn day() -> Day {
         let shifts = [
             DealerShiftRow {
                 id: shift1,
-                table_id: 1,
+                table_id: TableId(1),
                 dealer_id: d1,
                 started_at: at("2026-11-20 09:00"),
                 ended_at: Some(at("2026-11-20 11:30")),
             },
             DealerShiftRow {
                 id: shift2,
-                table_id: 2,
+                table_id: TableId(2),
                 dealer_id: d2,
                 started_at: at("2026-11-21 08:00"),
                 ended_at: Some(at("2026-11-21 10:00")),
@@ -290,7 +291,7 @@ pub(crate) async fn day() -> Day {
         cardroom::native!(&mut *c, |dbc| diesel::insert_into(drop_boxes::table)
             .values(DropBoxRow {
                 id: 1,
-                table_id: 1,
+                table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 shift_id: Some(shift1),
                 dealer_id: Some(d1),
@@ -303,7 +304,7 @@ pub(crate) async fn day() -> Day {
         cardroom::native!(&mut *c, |dbc| diesel::insert_into(commissions::table)
             .values(CommissionRow {
                 id: 1,
-                table_id: 1,
+                table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 round: 3,
                 player_id: Some(p[0]),
@@ -317,7 +318,7 @@ pub(crate) async fn day() -> Day {
         let tip_rows = [
             TipRow {
                 id: 1,
-                table_id: 1,
+                table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 shift_id: Some(shift1),
                 dealer_id: Some(d1),
@@ -327,7 +328,7 @@ pub(crate) async fn day() -> Day {
             },
             TipRow {
                 id: 2,
-                table_id: 2,
+                table_id: TableId(2),
                 game_id: None,
                 shift_id: None,
                 dealer_id: None,
@@ -361,7 +362,7 @@ pub(crate) async fn day() -> Day {
         // A call to p3 at table 1 that expired: one no-show.
         let call = SeatCallRow {
             id: SeatCallId(1),
-            table_id: 1,
+            table_id: TableId(1),
             seat_no: 4,
             player_id: p[3],
             entry_id: Some(EntryId(3)),
@@ -970,7 +971,7 @@ async fn a_month_of_a_50_table_room() {
     set_zone(&app, "America/Sao_Paulo");
     let now = app.state.clock.now();
     let actor = cardroom::db::audit::Actor::system();
-    let tables: Vec<i64> = (1..=50)
+    let tables: Vec<TableId> = (1..=50)
         .map(|n| {
             let t = cardroom::services::games::TableInput {
                 number: n,
@@ -1022,7 +1023,7 @@ async fn a_month_of_a_50_table_room() {
                 let id = k * 9 + pi as i64 + 1;
                 sits.push(seating(
                     id,
-                    *table,
+                    table.get(),
                     pi as i32 + 1,
                     *player,
                     1,
@@ -1032,7 +1033,7 @@ async fn a_month_of_a_50_table_room() {
                 dues.push(due(
                     id,
                     k + 1,
-                    *table,
+                    table.get(),
                     1,
                     *player,
                     id,
@@ -1045,7 +1046,7 @@ async fn a_month_of_a_50_table_room() {
             for h in 0..4 {
                 hs.push(hand(
                     k * 4 + h + 1,
-                    *table,
+                    table.get(),
                     Some(1),
                     (day * 4) as i32 + h as i32,
                     &format!("{base} 17:{:02}", 10 + h * 10),

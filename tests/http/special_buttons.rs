@@ -14,6 +14,7 @@ use actix_web::cookie::Cookie;
 use actix_web::test::TestRequest;
 use cardroom::db::schema::{audit_log, seatings, special_buttons};
 use cardroom::domain::draw::Draw;
+use cardroom::domain::ids::TableId;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
@@ -455,7 +456,7 @@ async fn bsop_115_116_the_starting_seat_is_a_recorded_draw_that_replays_and_is_r
     let row = app.with_conn(|c| cardroom::services::draws::get(c, draw_id).unwrap());
     assert_eq!(
         (row.kind.as_str(), row.table_id),
-        ("special_button", Some(1))
+        ("special_button", Some(TableId(1)))
     );
     let rec: Draw = serde_json::from_str(&row.inputs).unwrap();
     assert!(rec.verify());

@@ -1,6 +1,7 @@
 //! The table tablets, their pairing codes and the reception kiosks.
 
 use crate::db::schema::*;
+use crate::domain::ids::TableId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -10,7 +11,7 @@ use serde::Serialize;
 #[diesel(table_name = tablets)]
 pub struct TabletRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub label: String,
     pub token_version: i32,
     pub paired_at: NaiveDateTime,

@@ -6,6 +6,7 @@ use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::states::{
     CallSource, CallState, EntryState, ListSource, MustMoveChoice, SeatChangeState,
 };
@@ -36,7 +37,7 @@ pub struct WaitlistRow {
 #[diesel(table_name = seatings)]
 pub struct SeatingRow {
     pub id: SeatingId,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: i64,
     pub game_id: Option<GameId>,
@@ -53,7 +54,7 @@ pub struct SeatingRow {
 #[diesel(table_name = seat_calls)]
 pub struct SeatCallRow {
     pub id: SeatCallId,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: i64,
     pub entry_id: Option<EntryId>,
@@ -77,7 +78,7 @@ pub struct SeatCallRow {
 #[diesel(table_name = seat_holds)]
 pub struct SeatHoldRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: Option<i64>,
     pub reason: String,
@@ -91,7 +92,7 @@ pub struct SeatHoldRow {
 #[diesel(table_name = seat_change_requests)]
 pub struct SeatChangeRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub player_id: i64,
     pub requested_at: NaiveDateTime,
     pub resolved_at: Option<NaiveDateTime>,
@@ -105,7 +106,7 @@ pub struct MustMoveRefusalRow {
     pub id: i64,
     pub game_id: GameId,
     /// The must-move table the player refused to leave.
-    pub table_id: i64,
+    pub table_id: TableId,
     pub player_id: i64,
     /// The seating at the must-move table, ended by the refusal.
     pub seating_id: SeatingId,

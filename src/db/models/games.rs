@@ -3,6 +3,7 @@
 use crate::db::schema::*;
 use crate::domain::draw::DrawKind;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::states::{LimitChangeKind, LimitChangeState};
 use crate::domain::table::TableState;
 use chrono::NaiveDateTime;
@@ -74,7 +75,7 @@ impl GameRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]
 #[diesel(table_name = card_tables, treat_none_as_null = true)]
 pub struct TableRow {
-    pub id: i64,
+    pub id: TableId,
     pub number: i32,
     pub seats: i32,
     pub game_id: Option<GameId>,
@@ -113,7 +114,7 @@ pub struct DrawRow {
     pub inputs: String,
     pub result: String,
     pub game_id: Option<GameId>,
-    pub table_id: Option<i64>,
+    pub table_id: Option<TableId>,
     pub created_at: NaiveDateTime,
     pub created_by: Option<i64>,
 }
@@ -124,7 +125,7 @@ pub struct DrawRow {
 #[diesel(table_name = limit_changes)]
 pub struct LimitChangeRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: Option<GameId>,
     /// opening | floor | game_edit
     pub kind: LimitChangeKind,

@@ -4,6 +4,7 @@
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::states::DueState;
 use chrono::NaiveDateTime;
@@ -15,7 +16,7 @@ use serde::Serialize;
 #[diesel(table_name = cagnotte_sessions)]
 pub struct CagnotteSessionRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: GameId,
     pub number: i32,
     pub started_at: NaiveDateTime,
@@ -36,7 +37,7 @@ pub struct CagnotteSessionRow {
 pub struct CagnotteDueRow {
     pub id: i64,
     pub session_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: GameId,
     pub player_id: i64,
     pub seating_id: SeatingId,
@@ -58,7 +59,7 @@ pub struct CagnotteDueRow {
 #[diesel(table_name = special_buttons)]
 pub struct SpecialButtonRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     /// cucurucho | macaca
     pub kind: SpecialButton,
     pub seat_no: i32,
@@ -80,7 +81,7 @@ pub struct SpecialButtonRow {
 pub struct SpecialHandRow {
     pub id: i64,
     pub hand_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: Option<GameId>,
     /// cucurucho | macaca
     pub kind: SpecialButton,
@@ -117,7 +118,7 @@ pub struct SpecialHandRow {
 pub struct SpecialContributionRow {
     pub id: i64,
     pub special_hand_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub seating_id: SeatingId,
     pub player_id: i64,
     pub seat_no: i32,

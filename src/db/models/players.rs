@@ -1,6 +1,7 @@
 //! Players, their photos, exclusions, separations and suspensions.
 
 use crate::db::schema::*;
+use crate::domain::ids::TableId;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -78,7 +79,7 @@ pub struct SeparationRow {
 #[diesel(table_name = table_suspensions)]
 pub struct SuspensionRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub from_at: NaiveDateTime,
     pub to_at: Option<NaiveDateTime>,
 }

@@ -1,6 +1,7 @@
 //! The room, its staff and their sessions, the audit trail, live events and idempotent writes.
 
 use crate::db::schema::*;
+use crate::domain::ids::TableId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -89,7 +90,7 @@ pub struct AuditRow {
 pub struct EventRow {
     pub seq: i64,
     pub at: NaiveDateTime,
-    pub table_id: Option<i64>,
+    pub table_id: Option<TableId>,
     pub kind: String,
     pub payload: String,
 }

@@ -2,6 +2,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::ruling::{HeldPotState, MoveLineKind, RulingMoveState};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -12,7 +13,7 @@ use serde::Serialize;
 #[diesel(table_name = rulings)]
 pub struct RulingRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: Option<GameId>,
     pub hand_id: Option<i64>,
     pub hand_number: Option<i32>,
@@ -49,7 +50,7 @@ pub struct RulingPlayerRow {
 pub struct HeldPotRow {
     pub id: i64,
     pub ruling_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub amount: i64,
     pub seats: String,
     pub storage: String,
@@ -68,7 +69,7 @@ pub struct HeldPotRow {
 pub struct RulingMoveRow {
     pub id: i64,
     pub ruling_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub held_pot_id: Option<i64>,
     /// `recorded` | `confirmed` | `cancelled`.
     pub state: RulingMoveState,

@@ -4,6 +4,7 @@
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::states::CustodyState;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -39,7 +40,7 @@ pub struct SeatSideRow {
 pub struct BuyinRow {
     pub id: i64,
     pub seating_id: SeatingId,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub player_id: i64,
     pub game_id: Option<GameId>,
     pub kind: String,
@@ -62,7 +63,7 @@ pub struct BuyinRow {
 pub struct CustodyRow {
     pub id: i64,
     pub seating_id: SeatingId,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: i64,
     pub amount: i64,
@@ -82,7 +83,7 @@ pub struct CustodyRow {
 #[diesel(table_name = service_requests)]
 pub struct ServiceRequestRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub kind: String,
     pub note: String,
     pub created_at: NaiveDateTime,
@@ -96,7 +97,7 @@ pub struct ServiceRequestRow {
 #[diesel(table_name = floor_messages)]
 pub struct FloorMessageRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub body: String,
     pub created_at: NaiveDateTime,
     pub created_by: Option<i64>,
@@ -109,7 +110,7 @@ pub struct FloorMessageRow {
 #[diesel(table_name = hands)]
 pub struct HandRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub game_id: Option<GameId>,
     pub number: i32,
     pub button_seat: Option<i32>,
@@ -133,7 +134,7 @@ pub struct HandRow {
 #[diesel(table_name = dealer_shifts)]
 pub struct DealerShiftRow {
     pub id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub dealer_id: i64,
     pub started_at: NaiveDateTime,
     pub ended_at: Option<NaiveDateTime>,
@@ -144,7 +145,8 @@ pub struct DealerShiftRow {
 #[diesel(table_name = tips)]
 pub struct TipRow {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
     pub shift_id: Option<i64>,
@@ -161,7 +163,8 @@ pub struct TipRow {
 #[diesel(table_name = drop_boxes)]
 pub struct DropBoxRow {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
     pub shift_id: Option<i64>,
@@ -178,7 +181,8 @@ pub struct DropBoxRow {
 #[diesel(table_name = commissions)]
 pub struct CommissionRow {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
     pub round: i32,

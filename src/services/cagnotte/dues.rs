@@ -8,6 +8,7 @@ use crate::db::models::{CagnotteDueRow, CagnotteSessionRow};
 use crate::db::schema::{cagnotte_dues, cagnotte_sessions, players};
 use crate::db::DbConn;
 use crate::domain::cagnotte::{self as rules, SessionState};
+use crate::domain::ids::TableId;
 use crate::domain::money;
 use crate::domain::refusal::CagnotteRefusal;
 use crate::domain::states::DueState;
@@ -80,7 +81,7 @@ pub fn collect(
     act: &Act,
     id: i64,
     amount: Option<i64>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<CagnotteDueRow> {
     let room = &act.room;
     let d = due(conn, id)?;
@@ -124,7 +125,7 @@ pub struct DueLine {
 }
 
 /// Dues still to settle (all tables, or one), oldest first.
-pub fn open_dues(conn: &mut DbConn, table_id: Option<i64>) -> AppResult<Vec<DueLine>> {
+pub fn open_dues(conn: &mut DbConn, table_id: Option<TableId>) -> AppResult<Vec<DueLine>> {
     use crate::db::schema::card_tables;
     let mut q = cagnotte_dues::table
         .inner_join(players::table)
@@ -188,7 +189,7 @@ impl SessionPanel {
 pub fn panel(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<Option<SessionPanel>> {
     use crate::db::schema::card_tables;
     let Some(s) = open_session(conn, table_id)? else {

@@ -193,7 +193,7 @@ fn record_result(
         actor,
         "cagnotte.rake",
         "table",
-        Some(h.table_id),
+        Some(h.table_id.get()),
         Some(h),
         Some(
             &serde_json::json!({ "hand": h.number, "pot": r.pot, "rake": rake, "preflop_no_bet": r.preflop_no_bet, "boards": boards }),

@@ -11,6 +11,7 @@ use crate::db::schema::{cagnotte_dues, cagnotte_sessions, dealer_shifts, seating
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::{self as rules, SeatSpan, SessionBase, SessionBilling, SessionState};
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::CagnotteRefusal;
 use crate::domain::states::DueState;
 use crate::error::AppResult;
@@ -20,7 +21,7 @@ use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 
 /// The table's open session, if any.
-pub fn open_session(conn: &mut DbConn, table_id: i64) -> AppResult<Option<CagnotteSessionRow>> {
+pub fn open_session(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<CagnotteSessionRow>> {
     Ok(crate::native!(conn, |dbc| cagnotte_sessions::table
         .filter(cagnotte_sessions::table_id.eq(table_id))
         .filter(cagnotte_sessions::closed_at.is_null())
@@ -59,7 +60,7 @@ pub fn state_of(
 }
 
 /// The seats open at the table, with the cave (what each player brought).
-fn seated(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, SeatSideRow)>> {
+fn seated(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<(SeatingRow, SeatSideRow)>> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
@@ -160,7 +161,7 @@ pub(super) fn start_session(
         actor,
         "cagnotte.session_start",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         None,
         Some(&s),
     )?;
@@ -212,7 +213,7 @@ pub(super) fn close_session(
         actor,
         "cagnotte.session_close",
         "table",
-        Some(s.table_id),
+        Some(s.table_id.get()),
         Some(s),
         Some(&serde_json::json!({ "closed_at": now, "reason": reason })),
     )?;
@@ -316,7 +317,7 @@ pub fn on_buyin(conn: &mut DbConn, act: &Act, seating_id: SeatingId) -> AppResul
 }
 
 /// The table closed (PT-2007 24): its open session ends, as does the dealer's shift.
-pub fn on_table_closed(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<()> {
+pub fn on_table_closed(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<()> {
     let now = act.now;
     if let Some(s) = open_session(conn, table_id)? {
         close_session(conn, act, &s, "table_closed")?;
@@ -336,7 +337,7 @@ pub fn on_table_closed(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult
 pub fn close_by_floor(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<CagnotteSessionRow> {
     let now = act.now;
     let t = crate::services::games::get_table(conn, table_id)?;

@@ -4,13 +4,14 @@ use crate::db::audit::{self};
 use crate::db::models::DealerShiftRow;
 use crate::db::schema::{dealer_shifts, staff};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::CagnotteRefusal;
 use crate::error::AppResult;
 use crate::services::Act;
 use diesel::prelude::*;
 
 /// The table's open dealer shift, if any.
-pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerShiftRow>> {
+pub fn open_shift(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<DealerShiftRow>> {
     Ok(crate::native!(conn, |dbc| dealer_shifts::table
         .filter(dealer_shifts::table_id.eq(table_id))
         .filter(dealer_shifts::ended_at.is_null())
@@ -24,7 +25,7 @@ pub fn open_shift(conn: &mut DbConn, table_id: i64) -> AppResult<Option<DealerSh
 pub fn begin_shift(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
     keep_shift(conn, act, table_id, dealer_id)
@@ -34,7 +35,7 @@ pub fn begin_shift(
 pub(super) fn keep_shift(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -60,7 +61,7 @@ pub(super) fn keep_shift(
         actor,
         "shift.start",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -82,7 +83,7 @@ pub(super) fn end_shift_row(conn: &mut DbConn, act: &Act, s: &DealerShiftRow) ->
         actor,
         "shift.end",
         "table",
-        Some(s.table_id),
+        Some(s.table_id.get()),
         Some(s),
         Some(&serde_json::json!({ "ended_at": now })),
     )?;
@@ -90,7 +91,7 @@ pub(super) fn end_shift_row(conn: &mut DbConn, act: &Act, s: &DealerShiftRow) ->
 }
 
 /// The dealer's shift at the table ends (the tips and drop box recorded with it stay on it).
-pub fn end_shift(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<DealerShiftRow> {
+pub fn end_shift(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<DealerShiftRow> {
     let s = open_shift(conn, table_id)?.ok_or(CagnotteRefusal::ShiftNone)?;
     end_shift_row(conn, act, &s)?;
     Ok(s)
@@ -101,7 +102,7 @@ pub fn end_shift(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<Deale
 pub(super) fn shift_for(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<Option<DealerShiftRow>> {
     let actor = &act.actor;
     if let Some(s) = open_shift(conn, table_id)? {
@@ -116,7 +117,7 @@ pub(super) fn shift_for(
 /// The open shift's dealer name, for the tablet's header.
 pub fn shift_dealer(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<Option<(DealerShiftRow, String)>> {
     let Some(s) = open_shift(conn, table_id)? else {
         return Ok(None);

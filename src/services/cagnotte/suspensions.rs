@@ -5,12 +5,17 @@ use crate::db::models::SuspensionRow;
 use crate::db::schema::table_suspensions;
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::Suspension;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::prelude::*;
 
 /// The table was suspended at `now` (called where the table's state changes).
-pub fn suspension_started(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
+pub fn suspension_started(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    table_id: TableId,
+) -> AppResult<()> {
     let row = SuspensionRow {
         id: next_seq(conn, "suspension")?,
         table_id,
@@ -24,7 +29,7 @@ pub fn suspension_started(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) 
 }
 
 /// The table's suspension ended at `now` (it runs again, or it closed).
-pub fn suspension_ended(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) -> AppResult<()> {
+pub fn suspension_ended(conn: &mut DbConn, now: DateTime<Utc>, table_id: TableId) -> AppResult<()> {
     crate::native!(conn, |dbc| diesel::update(
         table_suspensions::table
             .filter(table_suspensions::table_id.eq(table_id))
@@ -38,7 +43,7 @@ pub fn suspension_ended(conn: &mut DbConn, now: DateTime<Utc>, table_id: i64) ->
 /// The table's suspensions that end after `since` (or are still running).
 pub fn suspensions_since(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     since: NaiveDateTime,
 ) -> AppResult<Vec<Suspension>> {
     let rows: Vec<SuspensionRow> = crate::native!(conn, |dbc| table_suspensions::table

@@ -8,6 +8,7 @@ use crate::db::schema::{commissions, drop_boxes, hands, seatings, tips};
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::{self as rules};
 use crate::domain::game::Variant;
+use crate::domain::ids::TableId;
 use crate::domain::money;
 use crate::domain::refusal::{CagnotteRefusal, TableRefusal};
 use crate::error::{AppError, AppResult};
@@ -16,7 +17,12 @@ use diesel::prelude::*;
 
 /// PT-2007 5, 9d: tips given at the table, recorded apart from the cagnotte, on the dealer's
 /// shift.
-pub fn record_tip(conn: &mut DbConn, act: &Act, table_id: i64, amount: i64) -> AppResult<TipRow> {
+pub fn record_tip(
+    conn: &mut DbConn,
+    act: &Act,
+    table_id: TableId,
+    amount: i64,
+) -> AppResult<TipRow> {
     let (now, actor) = (act.now, &act.actor);
     crate::services::check_amount(conn, "amount", money::TIP, amount)?;
     let t = crate::services::games::get_table(conn, table_id)?;
@@ -40,7 +46,7 @@ pub fn record_tip(conn: &mut DbConn, act: &Act, table_id: i64, amount: i64) -> A
         actor,
         "cagnotte.tip",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -52,7 +58,7 @@ pub fn record_tip(conn: &mut DbConn, act: &Act, table_id: i64, amount: i64) -> A
 pub fn record_drop(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     amount: i64,
     end: bool,
 ) -> AppResult<DropBoxRow> {
@@ -79,7 +85,7 @@ pub fn record_drop(
         actor,
         "cagnotte.drop",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -96,7 +102,7 @@ pub fn record_drop(
 pub fn record_commission(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     payout: i64,
     player_id: Option<i64>,
 ) -> AppResult<CommissionRow> {
@@ -151,7 +157,7 @@ pub fn record_commission(
         actor,
         "cagnotte.commission",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;

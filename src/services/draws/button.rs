@@ -5,6 +5,7 @@ use crate::db::models::DrawRow;
 use crate::db::schema::card_tables;
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::DrawRefusal;
 use crate::error::{AppError, AppResult};
 use crate::services::floor;
@@ -14,7 +15,7 @@ use diesel::prelude::*;
 /// BSOP 48, 79: a high card per seated player (dealt clockwise from seat 1) decides the
 /// button; the winner's seat gets it, at a table in play (open, running or suspended).
 /// Recorded like every draw.
-pub fn button(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<(DrawRow, i32)> {
+pub fn button(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<(DrawRow, i32)> {
     let now = act.now;
     let t = crate::services::games::get_table(conn, table_id)?;
     if !t.state.in_play() {

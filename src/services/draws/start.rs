@@ -8,6 +8,7 @@ use crate::db::schema::{card_tables, seatings};
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawSeed};
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -32,21 +33,25 @@ pub struct StartDraw {
 /// when more are registered and no other table of the game can be opened, who plays is
 /// drawn first (PT-2007 27). Each draw is recorded, then each player is seated through the
 /// usual checks.
-pub fn start_game(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<StartDraw> {
+pub fn start_game(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<StartDraw> {
     start_game_with(conn, act, table_id, false)
 }
 
 /// BSOP 50: like [`start_game`], with one extra player when more are waiting than seats: the
 /// extra place is drawn with the others and becomes the temporary seat `seats + 1`, removed
 /// as soon as someone leaves.
-pub fn start_game_with_extra(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<StartDraw> {
+pub fn start_game_with_extra(
+    conn: &mut DbConn,
+    act: &Act,
+    table_id: TableId,
+) -> AppResult<StartDraw> {
     start_game_with(conn, act, table_id, true)
 }
 
 fn start_game_with(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     extra: bool,
 ) -> AppResult<StartDraw> {
     let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
@@ -132,7 +137,7 @@ fn start_game_with(
             actor,
             "table.extra_seat",
             "table",
-            Some(table_id),
+            Some(table_id.get()),
             Some(&t),
             Some(&after),
         )?;
@@ -168,7 +173,7 @@ pub fn start_tables_by_suit(conn: &mut DbConn, act: &Act, game_id: GameId) -> Ap
     let seats: Vec<TableSeats> = empty
         .iter()
         .map(|t| TableSeats {
-            table: t.id,
+            table: t.id.get(),
             seats: (1..=t.seats).collect(),
         })
         .collect();
@@ -180,7 +185,13 @@ pub fn start_tables_by_suit(conn: &mut DbConn, act: &Act, game_id: GameId) -> Ap
     let mut seated = Vec::new();
     for t in &result.tables {
         for a in &t.seating.seats {
-            seated.push(floor::seat_directly(conn, act, t.table, a.seat, a.player)?);
+            seated.push(floor::seat_directly(
+                conn,
+                act,
+                TableId(t.table),
+                a.seat,
+                a.player,
+            )?);
         }
     }
     Ok(StartDraw { draw: row, seated })

@@ -7,6 +7,7 @@ use crate::db::schema::draws;
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::Draw;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -22,7 +23,7 @@ pub fn record(
     act: &Act,
     d: &Draw,
     game_id: Option<GameId>,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
 ) -> AppResult<DrawRow> {
     let (now, actor) = (act.now, &act.actor);
     let full = serde_json::to_value(d).map_err(|e| AppError::internal_from("a draw as JSON", e))?;
@@ -49,7 +50,7 @@ pub fn record(
         actor,
         "draw.record",
         "table",
-        table_id,
+        table_id.map(TableId::get),
         None,
         Some(&row),
     )?;
@@ -100,7 +101,7 @@ pub fn replay(conn: &mut DbConn, id: i64) -> AppResult<Replay> {
 }
 
 /// The draws recorded at a table (a table's own, not its game's suit draws), newest first.
-pub fn of_table(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<i64>> {
+pub fn of_table(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<i64>> {
     crate::services::games::get_table(conn, table_id)?;
     Ok(draws::table
         .filter(draws::table_id.eq(table_id))
@@ -151,14 +152,14 @@ pub fn side_by_side(conn: &mut DbConn, id: i64) -> AppResult<SideBySide> {
 }
 
 /// The newest draw of each table (table id → draw id), for the links from the tables.
-pub fn latest_by_table(conn: &mut DbConn) -> AppResult<std::collections::HashMap<i64, i64>> {
+pub fn latest_by_table(conn: &mut DbConn) -> AppResult<std::collections::HashMap<TableId, i64>> {
     use diesel::dsl::max;
-    let rows: Vec<(Option<i64>, Option<i64>)> = draws::table
+    let rows: Vec<(Option<TableId>, Option<i64>)> = draws::table
         .filter(draws::table_id.is_not_null())
         .group_by(draws::table_id)
         .select((draws::table_id, max(draws::id)))
         .load(conn)?;
-    let mut latest: std::collections::HashMap<i64, i64> = rows
+    let mut latest: std::collections::HashMap<TableId, i64> = rows
         .into_iter()
         .filter_map(|(t, d)| Some((t?, d?)))
         .collect();
@@ -173,7 +174,7 @@ pub fn latest_by_table(conn: &mut DbConn) -> AppResult<std::collections::HashMap
     for (id, inputs) in suits {
         if let Ok(Draw::Suit { inputs, .. }) = serde_json::from_str::<Draw>(&inputs) {
             for t in inputs.tables {
-                let newest = latest.entry(t.table).or_insert(id);
+                let newest = latest.entry(TableId(t.table)).or_insert(id);
                 *newest = (*newest).max(id);
             }
         }

@@ -5,6 +5,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::states::EntryState;
 use crate::services::seat_prefs::PrefSummary;
 
@@ -49,7 +50,7 @@ pub struct TableView {
     pub seated: usize,
     /// The other tables of the same game in play (id, number): where a player may transfer
     /// (BSOP 58, PT-2007 26).
-    pub siblings: Vec<(i64, i32)>,
+    pub siblings: Vec<(TableId, i32)>,
     /// The dealer on shift at the table (their display name).
     pub dealer: Option<String>,
     /// The waiting players of the table's game (entry id, place, alias): whom the floor may
@@ -128,7 +129,7 @@ pub struct GameList {
     pub free_seats: usize,
     /// An interest list with enough players to start (PT-2007 24): the number of a closed
     /// table of the game the floor may open (id, number), if the room has one.
-    pub to_open: Option<(i64, i32)>,
+    pub to_open: Option<(TableId, i32)>,
     /// The game's tables in play (open, running or suspended).
     pub tables_in_play: usize,
     /// BSOP 55, 58: the game's policy was changed and its tables still run the other one
@@ -185,7 +186,7 @@ pub fn names(
     conn: &mut DbConn,
     player_id: i64,
     game_id: Option<GameId>,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
 ) -> AppResult<(String, String, i32)> {
     let alias: String = crate::native!(conn, |dbc| players::table
         .find(player_id)
@@ -313,26 +314,27 @@ pub fn dashboard(
         .filter(seat_holds::released_at.is_null())
         .select((SeatHoldRow::as_select(), players::alias.nullable()))
         .load(dbc))?;
-    let changes: Vec<(i64, i64, i64)> = crate::native!(conn, |dbc| seat_change_requests::table
-        .filter(crate::db::conditions::SeatChangeOpen)
-        .select((
-            seat_change_requests::id,
-            seat_change_requests::table_id,
-            seat_change_requests::player_id
-        ))
-        .load(dbc))?;
+    let changes: Vec<(i64, TableId, i64)> =
+        crate::native!(conn, |dbc| seat_change_requests::table
+            .filter(crate::db::conditions::SeatChangeOpen)
+            .select((
+                seat_change_requests::id,
+                seat_change_requests::table_id,
+                seat_change_requests::player_id
+            ))
+            .load(dbc))?;
     // Every stated seat preference (only players who stated one have a row),
     // for the calls and lists shown: one statement whatever the room's size.
     let prefs = crate::services::seat_prefs::all(conn)?;
-    let dealers: Vec<(i64, String)> = crate::native!(conn, |dbc| dealer_shifts::table
+    let dealers: Vec<(TableId, String)> = crate::native!(conn, |dbc| dealer_shifts::table
         .inner_join(staff::table)
         .filter(dealer_shifts::ended_at.is_null())
         .select((dealer_shifts::table_id, staff::display_name))
         .load(dbc))?;
     use std::collections::HashMap;
-    let mut dealers: HashMap<i64, String> = dealers.into_iter().collect();
-    let mut names: HashMap<(i64, i32), (String, SeatSideRow)> = HashMap::new();
-    let seated: HashMap<(i64, i32), (SeatingRow, String)> = seated
+    let mut dealers: HashMap<TableId, String> = dealers.into_iter().collect();
+    let mut names: HashMap<(TableId, i32), (String, SeatSideRow)> = HashMap::new();
+    let seated: HashMap<(TableId, i32), (SeatingRow, String)> = seated
         .into_iter()
         .map(|(s, side, full_name, alias)| {
             names.insert((s.table_id, s.seat_no), (full_name, side));
@@ -340,7 +342,7 @@ pub fn dashboard(
         })
         .collect();
     let aliases: HashMap<i64, String> = call_players.into_iter().collect();
-    let calls: HashMap<(i64, i32), (SeatCallRow, String)> = calls
+    let calls: HashMap<(TableId, i32), (SeatCallRow, String)> = calls
         .into_iter()
         .map(|c| {
             (
@@ -352,15 +354,15 @@ pub fn dashboard(
             )
         })
         .collect();
-    let holds: HashMap<(i64, i32), (SeatHoldRow, Option<String>)> = holds
+    let holds: HashMap<(TableId, i32), (SeatHoldRow, Option<String>)> = holds
         .into_iter()
         .map(|h| ((h.0.table_id, h.0.seat_no), h))
         .collect();
-    let changes: HashMap<(i64, i64), i64> =
+    let changes: HashMap<(TableId, i64), i64> =
         changes.into_iter().map(|(id, t, p)| ((t, p), id)).collect();
     // BSOP 27, 58: a transfer goes to a table of the same game and limit (PT-2007 22).
     let live: Vec<(
-        i64,
+        TableId,
         i32,
         Option<GameId>,
         Option<crate::domain::limits::Limits>,
@@ -510,7 +512,7 @@ pub fn dashboard(
         )
         .and_then(|(id, rule)| {
             mine.iter()
-                .find(|v| v.table.id == id)
+                .find(|v| v.table.id == TableId(id))
                 .map(|v| (v.table.number, rule))
         });
         let free_seats = mine.iter().map(|v| v.free()).sum();

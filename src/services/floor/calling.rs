@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::SeatCallId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -18,7 +19,7 @@ use crate::services::Act;
 pub fn call_next(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
     let (now, tz, profile) = (act.now, act.tz(), act.profile());
@@ -276,7 +277,7 @@ fn prefer_seat(
 pub fn call_chosen(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
     entry_id: EntryId,
     reason: &str,

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::domain::ids::SeatCallId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::CallRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -95,7 +96,7 @@ pub fn acknowledge_call(
     conn: &mut DbConn,
     act: &Act,
     call_id: SeatCallId,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatCallRow> {
     let (now, actor) = (act.now, &act.actor);
     let c = call(conn, call_id)?;

@@ -1,6 +1,7 @@
 //! Seat holds (BSOP 45, 49).
 
 use super::*;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -16,7 +17,7 @@ pub fn hold(conn: &mut DbConn, id: i64) -> AppResult<SeatHoldRow> {
 pub(super) fn active_hold(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
 ) -> AppResult<Option<SeatHoldRow>> {
     Ok(crate::native!(conn, |dbc| seat_holds::table
@@ -39,7 +40,7 @@ pub const HOLD_FINISHING_HAND: &str = "finishing a hand at another table";
 pub fn hold_seat(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
     player_id: Option<i64>,
     reason: Option<&str>,
@@ -118,7 +119,7 @@ pub fn hold_seat(
         actor,
         "seat.hold",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -169,7 +170,7 @@ pub(super) fn end_hold(
         actor,
         "seat.hold_release",
         "table",
-        Some(h.table_id),
+        Some(h.table_id.get()),
         Some(h),
         Some(&after),
     )?;
@@ -200,7 +201,10 @@ pub(super) fn release_holds_taken_by(
 }
 
 /// The active holds at a table, each with the alias of the player it is held for.
-pub fn holds_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatHoldRow, Option<String>)>> {
+pub fn holds_at(
+    conn: &mut DbConn,
+    table_id: TableId,
+) -> AppResult<Vec<(SeatHoldRow, Option<String>)>> {
     Ok(crate::native!(conn, |dbc| seat_holds::table
         .left_join(players::table.on(players::id.nullable().eq(seat_holds::player_id)))
         .filter(seat_holds::table_id.eq(table_id))

@@ -196,7 +196,7 @@ fn remove_extra_seat(
         actor,
         "table.extra_seat_removed",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         Some(&t),
         Some(&after),
     )?;

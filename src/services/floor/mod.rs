@@ -21,6 +21,7 @@ use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::profile::{CallExpiry, RuleProfile};
 use crate::domain::refusal::PlayerRefusal;
 use crate::domain::states::CallSource;
@@ -96,7 +97,7 @@ pub use transfer::*;
 pub fn emit<P: Serialize>(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     kind: &str,
     payload: &P,
 ) -> AppResult<i64> {
@@ -150,7 +151,7 @@ fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppRe
             ))
             .first(dbc))?;
     notify::tell(conn, now, player_id, Kind::Custody, |c, p| {
-        p.table = Some(table(c, table_id)?.number);
+        p.table = Some(table(c, TableId(table_id))?.number);
         p.amount = Some(amount);
         p.storage = Some(storage);
         Ok(())
@@ -380,7 +381,7 @@ fn game(conn: &mut DbConn, id: GameId) -> AppResult<GameRow> {
         .first(dbc))?)
 }
 
-fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
+fn table(conn: &mut DbConn, id: TableId) -> AppResult<TableRow> {
     Ok(crate::native!(conn, |dbc| card_tables::table
         .find(id)
         .select(TableRow::as_select())

@@ -6,6 +6,7 @@ use crate::domain::game::TablePolicy;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CallState;
@@ -32,7 +33,7 @@ pub fn recompute_must_move(
         .iter()
         .filter(|t| in_play(t))
         .map(|t| GameTable {
-            table_id: t.id,
+            table_id: t.id.get(),
             formed_at: formed_at(t),
             seated: 0,
             seats: t.seats.max(0) as usize,
@@ -45,11 +46,14 @@ pub fn recompute_must_move(
     // Clear before set, so the game never shows two must-move tables.
     let mut changed: Vec<&TableRow> = all
         .iter()
-        .filter(|t| t.must_move && Some(t.id) != chosen)
+        .filter(|t| t.must_move && Some(t.id) != chosen.map(TableId))
         .collect();
-    changed.extend(all.iter().filter(|t| !t.must_move && Some(t.id) == chosen));
+    changed.extend(
+        all.iter()
+            .filter(|t| !t.must_move && Some(t.id) == chosen.map(TableId)),
+    );
     for t in changed {
-        let want = Some(t.id) == chosen;
+        let want = Some(t.id) == chosen.map(TableId);
         crate::native!(conn, |dbc| crate::db::Cached(
             diesel::update(card_tables::table.find(t.id))
                 .set((
@@ -66,7 +70,7 @@ pub fn recompute_must_move(
             actor,
             "table.must_move",
             "table",
-            Some(t.id),
+            Some(t.id.get()),
             Some(t),
             Some(&after),
         )?;
@@ -106,7 +110,10 @@ fn must_move_table_of(conn: &mut DbConn, game_id: GameId) -> AppResult<Option<Ta
 /// BSOP 55: the players at a must-move table in the original waiting-list order: by the
 /// order key of the list entry each was seated from (`seatings.entry_id`), then by joining
 /// time; players seated without a list entry come after, by the time they sat down.
-fn must_move_players(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
+fn must_move_players(
+    conn: &mut DbConn,
+    table_id: TableId,
+) -> AppResult<Vec<(SeatingRow, PlayerRow)>> {
     let rows: Vec<MustMoveRow> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .left_join(

@@ -3,6 +3,7 @@
 use super::*;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::SeatRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::SeatChangeState;
@@ -108,7 +109,7 @@ pub(super) fn cancel_seat_changes(
     conn: &mut DbConn,
     act: &Act,
     player_id: i64,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<()> {
     let now = act.now;
     end_seat_change_requests(conn, now, player_id, table_id)?;
@@ -128,7 +129,7 @@ pub(super) fn end_seat_change_requests(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     player_id: i64,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<()> {
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
@@ -151,7 +152,7 @@ pub(super) fn end_seat_change_requests(
 /// their seat.
 pub fn seat_changes_at(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<Vec<(SeatChangeRow, PlayerRow, Option<i32>)>> {
     table(conn, table_id)?;
     let rows: Vec<(SeatChangeRow, PlayerRow)> =

@@ -6,13 +6,14 @@ use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::domain::states::EntryState;
 use crate::services::Act;
 
 /// Players seated at a table now.
 /// How many players sit at a table.
-pub fn seated_count(conn: &mut DbConn, table_id: i64) -> AppResult<usize> {
+pub fn seated_count(conn: &mut DbConn, table_id: TableId) -> AppResult<usize> {
     let n: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
@@ -21,7 +22,7 @@ pub fn seated_count(conn: &mut DbConn, table_id: i64) -> AppResult<usize> {
     Ok(n as usize)
 }
 
-pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>> {
+pub fn seated_at(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<SeatingRow>> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
@@ -35,7 +36,7 @@ pub fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>>
 #[allow(clippy::type_complexity)]
 pub fn seats_of(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<(Vec<(SeatingRow, PlayerRow)>, Vec<(SeatCallRow, PlayerRow)>)> {
     let seated: Vec<(SeatingRow, PlayerRow)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
@@ -85,7 +86,7 @@ pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
 pub fn seat_directly(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
     player_id: i64,
 ) -> AppResult<SeatingRow> {

@@ -6,6 +6,7 @@ use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::TableRefusal;
 use crate::domain::states::CallSource;
 use crate::domain::states::EntryState;
@@ -13,7 +14,7 @@ use crate::domain::states::ListSource;
 use crate::services::Act;
 
 /// PT-2007 24: after a change of players, run / suspend / resume the table as the domain says.
-pub(super) fn apply_table_rules(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<()> {
+pub(super) fn apply_table_rules(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<()> {
     let t = table(conn, table_id)?;
     apply_table_rules_to(conn, act, &t)
 }
@@ -80,7 +81,7 @@ pub(super) fn apply_table_rules_counted(
         actor,
         "table.state",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         Some(t),
         Some(&after),
     )?;
@@ -189,7 +190,7 @@ pub(super) fn apply_table_rules_counted(
 }
 
 /// Opens a closed table for its game (waiting for players).
-pub fn open_table(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<TableRow> {
+pub fn open_table(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<TableRow> {
     let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let Some(game_id) = t.game_id else {
@@ -222,7 +223,7 @@ pub fn open_table(conn: &mut DbConn, act: &Act, table_id: i64) -> AppResult<Tabl
         actor,
         "table.open",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         Some(&t),
         Some(&after),
     )?;
@@ -294,7 +295,7 @@ pub fn tick(conn: &mut DbConn, act: &Act) -> AppResult<usize> {
         .select(card_tables::id)
         .load(dbc))?;
     for id in suspended {
-        apply_table_rules(conn, act, id)?;
+        apply_table_rules(conn, act, TableId(id))?;
     }
     Ok(actions)
 }
@@ -317,7 +318,7 @@ fn relist_at_top(
     conn: &mut DbConn,
     act: &Act,
     game_id: GameId,
-    table_id: i64,
+    table_id: TableId,
     players_in_order: &[i64],
 ) -> AppResult<()> {
     let (now, actor) = (act.now, &act.actor);

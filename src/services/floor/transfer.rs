@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{MoveRefusal, SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -40,7 +41,7 @@ pub(super) fn suggest_among(
     let c: Vec<crate::domain::table::SuggestCandidate> = tables
         .iter()
         .map(|(t, seated, free)| crate::domain::table::SuggestCandidate {
-            table_id: t.id,
+            table_id: t.id.get(),
             formed_at: formed_at(t),
             seated: *seated,
             free: *free,
@@ -84,9 +85,11 @@ pub fn suggest_table(conn: &mut DbConn, game_id: GameId) -> AppResult<Suggestion
             .collect::<Vec<_>>(),
     );
     Ok(
-        match pick
-            .and_then(|(id, rule)| info.iter().find(|(t, _, _)| t.id == id).map(|i| (i, rule)))
-        {
+        match pick.and_then(|(id, rule)| {
+            info.iter()
+                .find(|(t, _, _)| t.id == TableId(id))
+                .map(|i| (i, rule))
+        }) {
             Some(((t, seated, free), rule)) => Suggestion {
                 table: Some((*t).clone()),
                 rule: Some(rule.as_str()),
@@ -143,7 +146,7 @@ pub fn transfer(
 ) -> AppResult<SeatingRow> {
     let (now, tz, profile) = (act.now, act.tz(), act.profile());
     let s = seating(conn, seating_id)?;
-    let to = table(conn, to_table_id).map_err(|e| match e {
+    let to = table(conn, TableId(to_table_id)).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
     })?;

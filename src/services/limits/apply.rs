@@ -47,7 +47,7 @@ pub(super) fn apply(
         actor,
         "table.limits_applied",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         Some(c),
         Some(&after),
     )?;

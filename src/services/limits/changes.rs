@@ -7,6 +7,7 @@ use crate::db::audit::{self};
 use crate::db::models::{LimitChangeRow, TableRow};
 use crate::db::schema::{limit_changes, seatings};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::TableId;
 use crate::domain::limits::{check_effective, check_limits, takes_effect, Effective, Limits};
 use crate::domain::refusal::{LimitRefusal, TableRefusal};
 use crate::domain::states::{LimitChangeKind, LimitChangeState};
@@ -23,7 +24,7 @@ use diesel::prelude::*;
 pub fn propose(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     to: &Limits,
     effective: Effective,
 ) -> AppResult<LimitChangeRow> {
@@ -77,7 +78,7 @@ pub fn propose(
         actor,
         "table.limits_change",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         None,
         Some(&row),
     )?;
@@ -105,7 +106,11 @@ pub(super) fn at_once_if_empty(
 }
 
 /// A pending change of the table `at_table` (the tablet's; another table's is not found).
-fn pending_change(conn: &mut DbConn, id: i64, at_table: Option<i64>) -> AppResult<LimitChangeRow> {
+fn pending_change(
+    conn: &mut DbConn,
+    id: i64,
+    at_table: Option<TableId>,
+) -> AppResult<LimitChangeRow> {
     let c = change(conn, id)?;
     if at_table.is_some_and(|t| t != c.table_id) {
         return Err(AppError::NotFound);
@@ -126,7 +131,7 @@ pub fn announce(
     conn: &mut DbConn,
     act: &Act,
     id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<LimitChangeRow> {
     let (now, actor) = (act.now, &act.actor);
     let c = pending_change(conn, id, at_table)?;
@@ -154,7 +159,7 @@ pub fn announce(
         actor,
         "table.limits_announced",
         "table",
-        Some(c.table_id),
+        Some(c.table_id.get()),
         Some(&c),
         Some(&after),
     )?;
@@ -195,7 +200,7 @@ pub(super) fn end_pending(
         actor,
         "table.limits_cancelled",
         "table",
-        Some(c.table_id),
+        Some(c.table_id.get()),
         Some(c),
         Some(&after),
     )?;

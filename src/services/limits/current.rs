@@ -6,6 +6,7 @@ use crate::db::schema::{card_tables, games, hands, limit_changes};
 use crate::db::DbConn;
 use crate::domain::cagnotte::SessionBase;
 use crate::domain::game::Variant;
+use crate::domain::ids::TableId;
 use crate::domain::limits::{Effective, GameFit, Limits, Pending};
 use crate::domain::profile::CagnotteMode;
 use crate::error::AppResult;
@@ -39,7 +40,7 @@ pub fn of(t: &TableRow, g: Option<&GameRow>) -> Option<Limits> {
 }
 
 /// [`of`] for a table read by id (with its game).
-pub fn of_table(conn: &mut DbConn, table_id: i64) -> AppResult<Option<Limits>> {
+pub fn of_table(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<Limits>> {
     let (t, g): (TableRow, Option<GameRow>) = crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::id.eq(table_id))
@@ -105,7 +106,7 @@ pub(super) fn change(conn: &mut DbConn, id: i64) -> AppResult<LimitChangeRow> {
 }
 
 /// The table's pending change, if any (at most one: a unique index).
-pub fn pending(conn: &mut DbConn, table_id: i64) -> AppResult<Option<LimitChangeRow>> {
+pub fn pending(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<LimitChangeRow>> {
     Ok(crate::native!(conn, |dbc| limit_changes::table
         .filter(limit_changes::table_id.eq(table_id))
         .filter(crate::db::conditions::LimitChangePending)
@@ -115,7 +116,7 @@ pub fn pending(conn: &mut DbConn, table_id: i64) -> AppResult<Option<LimitChange
 }
 
 /// Every table's pending change, by table id (the board, the lobby, the player pages).
-pub fn all_pending(conn: &mut DbConn) -> AppResult<HashMap<i64, LimitChangeRow>> {
+pub fn all_pending(conn: &mut DbConn) -> AppResult<HashMap<TableId, LimitChangeRow>> {
     let rows: Vec<LimitChangeRow> = crate::native!(conn, |dbc| limit_changes::table
         .filter(crate::db::conditions::LimitChangePending)
         .select(LimitChangeRow::as_select())

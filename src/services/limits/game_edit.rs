@@ -58,7 +58,7 @@ fn retarget(
         actor,
         "table.limits_change",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         None,
         Some(&row),
     )?;

@@ -5,6 +5,7 @@ use crate::db::models::{GameRow, LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, games, limit_changes, staff};
 use crate::db::DbConn;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::limits::Limits;
 use crate::domain::states::LimitChangeState;
 use crate::error::{AppError, AppResult};
@@ -35,7 +36,7 @@ impl ChangeLine {
 /// Changes as lines: one table's (newest first, the last `limit`) or given ids.
 fn lines(
     conn: &mut DbConn,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     ids: Option<&[i64]>,
     limit: i64,
 ) -> AppResult<Vec<ChangeLine>> {
@@ -81,7 +82,7 @@ fn lines(
 }
 
 /// A table's limits history, newest first (the last 100).
-pub fn history(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<ChangeLine>> {
+pub fn history(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<ChangeLine>> {
     crate::services::games::get_table(conn, table_id)?;
     lines(conn, Some(table_id), None, 100)
 }
@@ -118,7 +119,9 @@ pub fn pending_of_game(conn: &mut DbConn, game_id: GameId) -> AppResult<Vec<Chan
 /// opened with and every change applied, in order. Before a table's first record (it last
 /// opened before the tables kept their limits) its first change's "from", else its limits
 /// now (its own in play, else its game's).
-pub fn timelines(conn: &mut DbConn) -> AppResult<HashMap<i64, crate::domain::limits::Timeline>> {
+pub fn timelines(
+    conn: &mut DbConn,
+) -> AppResult<HashMap<TableId, crate::domain::limits::Timeline>> {
     let rows: Vec<LimitChangeRow> = crate::native!(conn, |dbc| limit_changes::table
         .filter(limit_changes::state.eq(LimitChangeState::Applied))
         .order((limit_changes::applied_at.asc(), limit_changes::id.asc()))

@@ -40,7 +40,7 @@ pub fn on_open(conn: &mut DbConn, act: &Act, t: &TableRow, g: &GameRow) -> AppRe
         actor,
         "table.limits_opened",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         None,
         Some(&row),
     )?;

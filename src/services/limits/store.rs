@@ -5,6 +5,7 @@ use crate::db::models::{LimitChangeRow, TableRow};
 use crate::db::schema::{card_tables, limit_changes};
 use crate::db::DbConn;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::limits::Limits;
 use crate::domain::refusal::LimitRefusal;
 use crate::domain::states::{LimitChangeKind, LimitChangeState};
@@ -16,7 +17,7 @@ use diesel::prelude::*;
 
 pub(super) fn set_table_limits(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     l: Option<&Limits>,
     since: Option<NaiveDateTime>,
 ) -> AppResult<()> {

@@ -7,6 +7,7 @@ use super::intervals::{spread, union};
 use super::rows;
 use super::scope::{Scope, Span};
 use crate::db::DbConn;
+use crate::domain::ids::TableId;
 use crate::domain::limits::Limits;
 use crate::error::AppResult;
 use std::collections::HashMap;
@@ -64,7 +65,7 @@ pub(super) fn add_open_time(
     for ((table, game), v) in spans {
         let seats = tables_by_id.get(&table).map(|t| t.1 as i64).unwrap_or(0);
         let open = union(v);
-        if let Some(tl) = timelines.get(&table) {
+        if let Some(tl) = timelines.get(&TableId(table)) {
             let number = tables_by_id.get(&table).map(|t| t.0).unwrap_or(0);
             for (l, secs) in tl.split(&open) {
                 let e = per_limit.entry((game, l)).or_default();

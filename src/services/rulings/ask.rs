@@ -2,6 +2,7 @@
 //! or not, judged when it is asked.
 
 use super::*;
+use crate::domain::ids::TableId;
 use crate::services::Act;
 
 /// A request for a ruling, as the tablet, the floor's board or the API send it.
@@ -17,7 +18,7 @@ pub struct AskInput {
 }
 
 /// The table's latest hand: the one in play (none before the first "new hand" tap).
-pub fn hand_in_play(conn: &mut DbConn, table_id: i64) -> AppResult<Option<HandRow>> {
+pub fn hand_in_play(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<HandRow>> {
     Ok(crate::native!(conn, |dbc| hands::table
         .filter(hands::table_id.eq(table_id))
         .order(hands::number.desc())
@@ -30,7 +31,7 @@ pub fn hand_in_play(conn: &mut DbConn, table_id: i64) -> AppResult<Option<HandRo
 /// empty); without a hand, the seat's open seating now.
 fn seating_at_hand(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     seat: i32,
     at: Option<NaiveDateTime>,
 ) -> AppResult<Option<SeatingRow>> {
@@ -55,7 +56,7 @@ fn seating_at_hand(
 }
 
 /// Whether a player sits at a table other than `table_id` now (BSOP 19: moved).
-fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResult<bool> {
+fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: TableId) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::table_id.ne(table_id))
@@ -66,7 +67,7 @@ fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResu
 }
 
 /// The player holds a seat at this table now.
-fn seated_here(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResult<bool> {
+fn seated_here(conn: &mut DbConn, player_id: i64, table_id: TableId) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::table_id.eq(table_id))
@@ -83,7 +84,12 @@ fn seated_here(conn: &mut DbConn, player_id: i64, table_id: i64) -> AppResult<bo
 /// broke since, or a player named has moved or left since; a late ruling's decision keeps the
 /// hand's result unless the floor overrides it with a reason. Audited as `ruling.ask`, pushed
 /// as `ruling.asked` to the floor's board and the table's tablet.
-pub fn ask(conn: &mut DbConn, act: &Act, table_id: i64, input: &AskInput) -> AppResult<RulingRow> {
+pub fn ask(
+    conn: &mut DbConn,
+    act: &Act,
+    table_id: TableId,
+    input: &AskInput,
+) -> AppResult<RulingRow> {
     let (now, actor) = (act.now, &act.actor);
     let t = table(conn, table_id)?;
     let note = rule::text("note", &input.note, rule::NOTE_MAX, None)

@@ -3,12 +3,13 @@
 
 use super::*;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::RulingRefusal;
 use crate::services::Act;
 
 /// The chips the table has on record: the sum of the seated players' stacks (their last
 /// count, `seatings.stack`), added without wrapping.
-pub fn chips_on_table(conn: &mut DbConn, table_id: i64) -> AppResult<i64> {
+pub fn chips_on_table(conn: &mut DbConn, table_id: TableId) -> AppResult<i64> {
     let stacks: Vec<i64> = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
@@ -134,7 +135,7 @@ pub struct StackChange {
 fn recorded_move(
     conn: &mut DbConn,
     ruling_id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<(RulingRow, RulingMoveRow, Vec<RulingMoveLineRow>)> {
     let r = ruling(conn, ruling_id)?;
     if at_table.is_some_and(|t| t != r.table_id) {
@@ -159,7 +160,7 @@ pub fn confirm_move(
     conn: &mut DbConn,
     act: &Act,
     ruling_id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<RulingMoveRow> {
     let (now, room, confirmer) = (act.now, &act.room, &act.actor);
     let by = staff_id(confirmer)?;
@@ -308,7 +309,7 @@ pub fn cancel_move(
     conn: &mut DbConn,
     act: &Act,
     ruling_id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<RulingMoveRow> {
     let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;

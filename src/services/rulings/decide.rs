@@ -4,6 +4,7 @@
 //! correction is a later ruling that names the one it corrects.
 
 use super::*;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::RulingRefusal;
 use crate::services::Act;
 
@@ -216,7 +217,7 @@ fn record_settled(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     ruling_id: i64,
-    table_id: i64,
+    table_id: TableId,
     by: i64,
     s: &Settled,
 ) -> AppResult<(

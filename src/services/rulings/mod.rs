@@ -20,6 +20,7 @@ use crate::db::schema::{
     rulings, seatings, staff,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::GeneralRefusal;
 use crate::domain::ruling::{
     self as rule, HeldPotState, LateReason, MoveLineKind, NamedAt, Refusal, RulingMoveState,
@@ -93,7 +94,7 @@ pub fn ruling(conn: &mut DbConn, id: i64) -> AppResult<RulingRow> {
         .first(dbc))?)
 }
 
-fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
+fn table(conn: &mut DbConn, id: TableId) -> AppResult<TableRow> {
     crate::services::games::get_table(conn, id)
 }
 
@@ -169,7 +170,7 @@ fn root_of(conn: &mut DbConn, r: &RulingRow) -> AppResult<i64> {
 }
 
 /// The seated players of a table now (open seatings), by seat.
-fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>> {
+fn seated_at(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<SeatingRow>> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
         .filter(seatings::left_at.is_null())
@@ -181,7 +182,7 @@ fn seated_at(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<SeatingRow>> {
 /// A player's open seating at a table with its stack on record.
 fn open_seating_at(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     player_id: i64,
 ) -> AppResult<Option<(i64, i64)>> {
     Ok(crate::native!(conn, |dbc| seatings::table

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 
 /// A player a ruling involves, with the names the log shows.
 #[derive(Debug, Clone, Serialize)]
@@ -79,11 +80,11 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
         return Ok(Vec::new());
     }
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-    let table_ids: Vec<i64> = rows.iter().map(|r| r.table_id).collect();
-    let tables: HashMap<i64, i32> = crate::native!(conn, |dbc| card_tables::table
+    let table_ids: Vec<TableId> = rows.iter().map(|r| r.table_id).collect();
+    let tables: HashMap<TableId, i32> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::id.eq_any(&table_ids))
         .select((card_tables::id, card_tables::number))
-        .load::<(i64, i32)>(dbc))?
+        .load::<(TableId, i32)>(dbc))?
     .into_iter()
     .collect();
     let game_ids: Vec<GameId> = rows.iter().filter_map(|r| r.game_id).collect();
@@ -215,7 +216,7 @@ pub struct Filter {
     pub from: Option<NaiveDateTime>,
     /// Asked before (UTC).
     pub to: Option<NaiveDateTime>,
-    pub table_id: Option<i64>,
+    pub table_id: Option<TableId>,
     /// Rulings involving this player.
     pub player_id: Option<i64>,
     /// Rulings this staff member asked for or decided.
@@ -293,7 +294,7 @@ pub fn needing_floor(conn: &mut DbConn) -> AppResult<Vec<RulingLine>> {
 /// second staff member, and those decided since `since`; newest first, at most 8.
 pub fn for_table(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     since: NaiveDateTime,
 ) -> AppResult<Vec<RulingLine>> {
     let waiting: Vec<i64> = crate::native!(conn, |dbc| ruling_moves::table
@@ -483,7 +484,7 @@ pub struct AskForm {
 }
 
 /// The request form of a table (404 when there is none).
-pub fn ask_form(conn: &mut DbConn, table_id: i64) -> AppResult<AskForm> {
+pub fn ask_form(conn: &mut DbConn, table_id: TableId) -> AppResult<AskForm> {
     let t = table(conn, table_id)?;
     let hand = hand_in_play(conn, table_id)?.map(|h| h.number);
     let seats: Vec<(i32, String)> = crate::native!(conn, |dbc| seatings::table

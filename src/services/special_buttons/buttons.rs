@@ -69,7 +69,7 @@ pub fn on_close(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<()> {
             actor,
             "table.macaca_closed",
             "table",
-            Some(t.id),
+            Some(t.id.get()),
             Some(b),
             Some(&serde_json::json!({ "rule": "BSOP 116", "bank": b.bank, "closed_at": now })),
         )?;

@@ -6,6 +6,7 @@ use crate::db::audit::{self};
 use crate::db::models::{SpecialContributionRow, SpecialHandRow, TableRow};
 use crate::db::schema::{special_buttons, special_contributions, special_hands};
 use crate::db::DbConn;
+use crate::domain::ids::TableId;
 use crate::domain::money;
 use crate::domain::refusal::{ButtonRefusal, GeneralRefusal};
 use crate::domain::special_buttons::{Macaca, MacacaOutcome, SpecialButton};
@@ -43,7 +44,7 @@ fn contributions_of(
 pub fn mark(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     special_hand_id: i64,
     seat: i32,
     took_part: bool,
@@ -148,7 +149,7 @@ pub(super) fn macaca_of(s: &SpecialHandRow, rows: &[SpecialContributionRow]) -> 
 pub fn macaca_result(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     special_hand_id: i64,
     outcome: MacacaOutcome,
     collected: Option<i64>,
@@ -205,7 +206,7 @@ pub fn macaca_result(
         actor,
         "table.macaca_result",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         Some(&s),
         Some(&after),
     )?;

@@ -6,6 +6,7 @@ use crate::db::models::{DrawRow, GameRow, SpecialButtonRow};
 use crate::db::schema::special_buttons;
 use crate::db::{next_seq, DbConn};
 use crate::domain::draw::{Draw, DrawSeed, SeatAssignment};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::ButtonRefusal;
 use crate::domain::special_buttons::SpecialButton;
 use crate::domain::table::TableState;
@@ -36,7 +37,7 @@ pub struct Drawn {
 pub fn draw(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     kind: SpecialButton,
     reason: Option<&str>,
 ) -> AppResult<Drawn> {
@@ -133,7 +134,7 @@ pub fn draw(
         actor,
         "table.special_draw",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         current.as_ref(),
         Some(&button),
     )?;

@@ -9,6 +9,7 @@ use crate::db::models::{
 };
 use crate::db::schema::{hands, special_buttons, special_contributions, special_hands};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{ButtonRefusal, GeneralRefusal};
 use crate::domain::special_buttons::{self as rules, Macaca, Placed, SpecialButton};
 use crate::error::{AppError, AppResult};
@@ -17,7 +18,7 @@ use crate::services::Act;
 use diesel::prelude::*;
 
 /// The table's current hand (the last "new hand" tap), if any.
-pub(super) fn current_hand(conn: &mut DbConn, table_id: i64) -> AppResult<Option<HandRow>> {
+pub(super) fn current_hand(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<HandRow>> {
     Ok(crate::native!(conn, |dbc| hands::table
         .filter(hands::table_id.eq(table_id))
         .order(hands::number.desc())
@@ -188,7 +189,7 @@ pub fn on_new_hand(
         actor,
         "table.special_hand",
         "table",
-        Some(t.id),
+        Some(t.id.get()),
         None,
         Some(&serde_json::json!({
             "special_hand": row,
@@ -216,7 +217,7 @@ pub fn on_new_hand(
 /// A special hand of the table, refused as not found when it is another table's.
 pub(super) fn special_hand_at(
     conn: &mut DbConn,
-    table_id: i64,
+    table_id: TableId,
     special_hand_id: i64,
 ) -> AppResult<SpecialHandRow> {
     let s: SpecialHandRow = special_hands::table

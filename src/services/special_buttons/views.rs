@@ -6,6 +6,7 @@ use super::hands::{current_hand, special_hand_at, special_of_hand};
 use crate::db::models::{SpecialButtonRow, SpecialContributionRow, SpecialHandRow, TableRow};
 use crate::db::schema::{hands, players, special_contributions, special_hands};
 use crate::db::DbConn;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::GeneralRefusal;
 use crate::domain::special_buttons::{self as rules, Macaca, SpecialButton};
 use crate::domain::table::TableState;
@@ -144,7 +145,7 @@ impl ButtonView {
 /// is special.
 #[derive(Debug, Clone, Serialize)]
 pub struct TableButtons {
-    pub table_id: i64,
+    pub table_id: TableId,
     pub big_blind: i64,
     pub macaca_cap_bb: i32,
     /// The buttons the game runs (Cucurucho first).
@@ -209,7 +210,7 @@ pub fn of_table(conn: &mut DbConn, t: &TableRow) -> AppResult<Option<TableButton
 }
 
 /// The table's special hands, newest first (at most `limit`).
-pub fn hands_of(conn: &mut DbConn, table_id: i64, limit: i64) -> AppResult<Vec<HandView>> {
+pub fn hands_of(conn: &mut DbConn, table_id: TableId, limit: i64) -> AppResult<Vec<HandView>> {
     let rows: Vec<SpecialHandRow> = special_hands::table
         .filter(special_hands::table_id.eq(table_id))
         .order(special_hands::id.desc())
@@ -220,7 +221,7 @@ pub fn hands_of(conn: &mut DbConn, table_id: i64, limit: i64) -> AppResult<Vec<H
 }
 
 /// The special hand of a table by id, as shown (404 when it is another table's).
-pub fn hand_at(conn: &mut DbConn, table_id: i64, special_hand_id: i64) -> AppResult<HandView> {
+pub fn hand_at(conn: &mut DbConn, table_id: TableId, special_hand_id: i64) -> AppResult<HandView> {
     let s = special_hand_at(conn, table_id, special_hand_id)?;
     hand_view(conn, s)
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::AbsenceRefusal;
 use crate::domain::states::CustodyState;
 use crate::services::Act;
@@ -79,7 +80,7 @@ pub fn away(
     act: &Act,
     tapped: DateTime<Utc>,
     seating_id: SeatingId,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatSideRow> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -129,7 +130,7 @@ pub fn back(
     conn: &mut DbConn,
     act: &Act,
     seating_id: SeatingId,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<ReturnObligation> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -183,7 +184,7 @@ pub fn blinds_settled(
     conn: &mut DbConn,
     act: &Act,
     seating_id: SeatingId,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatSideRow> {
     let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -235,7 +236,7 @@ pub fn missed_blind(
     tapped: DateTime<Utc>,
     seating_id: SeatingId,
     blind: Blind,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<AbsenceStatus> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -286,7 +287,7 @@ pub fn extend_absence(
     seating_id: SeatingId,
     minutes: i64,
     reason: &str,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatSideRow> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     if !supervisor {

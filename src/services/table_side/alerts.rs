@@ -3,6 +3,7 @@
 use super::*;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::states::CustodyState;
 use crate::domain::table::TableState;
 
@@ -21,7 +22,7 @@ pub struct RemovalAlert {
 #[derive(Debug, Clone, Serialize)]
 pub struct CallAlert {
     pub call_id: SeatCallId,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     pub alias: String,
@@ -31,7 +32,7 @@ pub struct CallAlert {
 #[derive(Debug, Clone, Serialize)]
 pub struct CustodyAlert {
     pub custody_id: i64,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     pub alias: String,
@@ -42,7 +43,7 @@ pub struct CustodyAlert {
 /// minutes (or has ended: the next rule check closes it).
 #[derive(Debug, Clone, Serialize)]
 pub struct SuspendedAlert {
-    pub table_id: i64,
+    pub table_id: TableId,
     pub table_number: i32,
     pub closes_at: NaiveDateTime,
 }
@@ -131,7 +132,7 @@ impl FloorAlerts {
     }
 
     /// The rulings needing the floor at one table (its tile's badge).
-    pub fn rulings_at(&self, table_id: &i64) -> usize {
+    pub fn rulings_at(&self, table_id: &TableId) -> usize {
         self.rulings
             .iter()
             .filter(|r| r.ruling.table_id == *table_id)
@@ -241,7 +242,7 @@ fn late_calls(conn: &mut DbConn) -> AppResult<Vec<CallAlert>> {
         .map(
             |(call_id, table_id, table_number, seat_no, alias)| CallAlert {
                 call_id: SeatCallId(call_id),
-                table_id,
+                table_id: TableId(table_id),
                 table_number,
                 seat_no,
                 alias,
@@ -272,7 +273,7 @@ fn counts_waiting(conn: &mut DbConn) -> AppResult<Vec<CustodyAlert>> {
         .map(
             |(custody_id, table_id, table_number, seat_no, alias, amount)| CustodyAlert {
                 custody_id,
-                table_id,
+                table_id: TableId(table_id),
                 table_number,
                 seat_no,
                 alias,
@@ -306,7 +307,7 @@ fn suspended_near_close(
                 let closes_at = since? + grace;
                 (closes_at - now.naive_utc() <= Duration::minutes(SUSPENSION_NEAR_CLOSE_MIN))
                     .then_some(SuspendedAlert {
-                        table_id,
+                        table_id: TableId(table_id),
                         table_number,
                         closes_at,
                     })

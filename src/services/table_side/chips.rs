@@ -7,6 +7,7 @@ use super::*;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{ChipsRefusal, GeneralRefusal};
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
@@ -170,7 +171,7 @@ pub fn seat_with_buyin(
     act: &Act,
     call_id: SeatCallId,
     amount: Option<i64>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatingRow> {
     let room = &act.room;
     let now = act.now;
@@ -212,7 +213,7 @@ pub fn buy_chips(
     stack: i64,
     amount: i64,
     during_hand: bool,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<BuyinRow> {
     let room = &act.room;
     let now = act.now;
@@ -249,7 +250,7 @@ pub fn buy_chips(
 }
 
 /// The number of the hand being played at a table (the last one dealt), if any.
-pub fn current_hand(conn: &mut DbConn, table_id: i64) -> AppResult<Option<i32>> {
+pub fn current_hand(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<i32>> {
     Ok(crate::native!(conn, |dbc| hands::table
         .filter(hands::table_id.eq(table_id))
         .select(diesel::dsl::max(hands::number))
@@ -330,7 +331,7 @@ pub fn chips_awaiting_approval(conn: &mut DbConn) -> AppResult<Vec<(BuyinRow, i3
         .order(buyins::id.asc())
         .load(dbc))?;
     let mut out = Vec::new();
-    let mut hands: std::collections::HashMap<i64, Option<i32>> = Default::default();
+    let mut hands: std::collections::HashMap<TableId, Option<i32>> = Default::default();
     for r in rows {
         let current = match hands.get(&r.0.table_id) {
             Some(h) => *h,
@@ -354,7 +355,7 @@ pub fn count_stack(
     act: &Act,
     seating_id: SeatingId,
     stack: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatSideRow> {
     let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -392,7 +393,7 @@ pub fn count_stack(
 pub(super) fn call_next_quietly(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     seat_no: i32,
 ) -> AppResult<Option<SeatCallRow>> {
     match floor::call_next(conn, act, table_id, seat_no) {
@@ -416,7 +417,7 @@ fn check_cash_out(
     seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<(SeatingRow, SeatSideRow, Option<serde_json::Value>)> {
     let (now, room) = (act.now, &act.room);
     let (s, sd) = open_seating(conn, seating_id, at_table)?;
@@ -471,7 +472,7 @@ pub fn preview_cash_out(
     seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<CashOutReceipt> {
     let now = act.now;
     let (s, sd, _) = check_cash_out(
@@ -496,7 +497,7 @@ pub fn cash_out(
     seating_id: SeatingId,
     stack: i64,
     override_reason: Option<&str>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<(SeatingRow, Option<SeatCallRow>)> {
     let (now, actor) = (act.now, &act.actor);
     let (s, sd, override_note) = check_cash_out(
@@ -553,7 +554,7 @@ pub struct CashOutReceipt {
     pub player_id: i64,
     /// The player's alias (as the table knows them).
     pub alias: String,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     /// When play in the game began (a move to another table keeps it, BSOP 27).
@@ -651,13 +652,13 @@ pub fn transfer_with_stack(
     to_table_id: i64,
     stack: i64,
     cave_lost: bool,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatingRow> {
     let (now, actor) = (act.now, &act.actor);
     let (s, _) = open_seating(conn, seating_id, at_table)?;
     let max = buy_in_max_of(conn, &s)?;
     check_stack(conn, "stack", max, stack)?;
-    table(conn, to_table_id).map_err(|e| match e {
+    table(conn, TableId(to_table_id)).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
     })?;

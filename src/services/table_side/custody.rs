@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::{AbsenceRefusal, CustodyRefusal, GeneralRefusal};
 use crate::domain::states::CustodyState;
 use crate::services::Act;
@@ -22,7 +23,7 @@ pub fn start_removal(
     seating_id: SeatingId,
     amount: i64,
     storage: &str,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<CustodyRow> {
     let room = &act.room;
     let (now, actor) = (act.now, &act.actor);
@@ -99,7 +100,7 @@ pub fn confirm_removal(
     act: &Act,
     custody_id: i64,
     amount: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<(CustodyRow, Option<SeatCallRow>)> {
     let (now, room, confirmer) = (act.now, &act.room, &act.actor);
     let by = confirmer
@@ -221,7 +222,7 @@ pub fn cancel_removal(
     conn: &mut DbConn,
     act: &Act,
     custody_id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<CustodyRow> {
     let c = custody(conn, custody_id)?;
     if at_table.is_some_and(|t| t != c.table_id) {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::services::Act;
 
 /// The dealer marks a seat as resting (sitting out, PT-2007 13) or as not having bet in the
@@ -13,7 +14,7 @@ pub fn set_hand_flags(
     seating_id: SeatingId,
     resting: Option<bool>,
     no_bet: Option<bool>,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<SeatSideRow> {
     let (now, actor) = (act.now, &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
@@ -72,7 +73,7 @@ pub struct SeatNotice {
 pub fn new_hand(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     result: &crate::services::cagnotte::HandResult,
 ) -> AppResult<(
     HandRow,
@@ -216,7 +217,7 @@ pub fn new_hand(
         actor,
         "table.hand",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(
             &serde_json::json!({ "hand": row, "notices": notices, "limit_change": limits.as_ref().map(|c| c.id) }),
@@ -233,7 +234,7 @@ pub fn new_hand(
 }
 
 /// How many hands a table has counted since `since`.
-pub fn hands_since(conn: &mut DbConn, table_id: i64, since: NaiveDateTime) -> AppResult<i64> {
+pub fn hands_since(conn: &mut DbConn, table_id: TableId, since: NaiveDateTime) -> AppResult<i64> {
     Ok(crate::native!(conn, |dbc| hands::table
         .filter(hands::table_id.eq(table_id))
         .filter(hands::at.ge(since))

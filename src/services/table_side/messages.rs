@@ -1,6 +1,7 @@
 //! Messages from the floor to a table's tablet.
 
 use super::*;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::TabletRefusal;
 use crate::services::Act;
 
@@ -12,7 +13,7 @@ pub const MESSAGE_MAX: usize = 300;
 pub fn send_message(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     body: &str,
 ) -> AppResult<FloorMessageRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -54,7 +55,7 @@ pub fn send_message(
         actor,
         "message.sent",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -74,7 +75,7 @@ pub fn message_seen(
     conn: &mut DbConn,
     act: &Act,
     id: i64,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<FloorMessageRow> {
     let (now, actor) = (act.now, &act.actor);
     let m: FloorMessageRow = crate::native!(conn, |dbc| floor_messages::table
@@ -110,7 +111,7 @@ pub fn message_seen(
         actor,
         "message.seen",
         "table",
-        Some(m.table_id),
+        Some(m.table_id.get()),
         Some(&m),
         Some(&after),
     )?;
@@ -136,7 +137,7 @@ pub struct MessageLine {
 /// Messages, newest first: one table's (`table_id`) or every table's, the last `limit`.
 pub fn messages(
     conn: &mut DbConn,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     limit: i64,
 ) -> AppResult<Vec<MessageLine>> {
     message_lines(conn, table_id, None, limit)
@@ -151,7 +152,7 @@ pub fn message_line(conn: &mut DbConn, id: i64) -> AppResult<MessageLine> {
 
 fn message_lines(
     conn: &mut DbConn,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     id: Option<i64>,
     limit: i64,
 ) -> AppResult<Vec<MessageLine>> {
@@ -196,7 +197,7 @@ fn message_lines(
 }
 
 /// The messages a table has not marked seen yet, oldest first.
-pub fn unseen_messages(conn: &mut DbConn, table_id: i64) -> AppResult<Vec<FloorMessageRow>> {
+pub fn unseen_messages(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<FloorMessageRow>> {
     Ok(crate::native!(conn, |dbc| floor_messages::table
         .filter(floor_messages::table_id.eq(table_id))
         .filter(floor_messages::seen_at.is_null())

@@ -23,6 +23,7 @@ use crate::db::schema::{
 use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::game::LimitClass;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::limits::Limits;
 use crate::domain::money::{self, AmountRange};
 use crate::domain::profile::RuleProfile;
@@ -85,7 +86,7 @@ pub fn side(conn: &mut DbConn, seating_id: SeatingId) -> AppResult<SeatSideRow> 
 fn open_seating(
     conn: &mut DbConn,
     seating_id: SeatingId,
-    at_table: Option<i64>,
+    at_table: Option<TableId>,
 ) -> AppResult<(SeatingRow, SeatSideRow)> {
     let s = floor::seating(conn, seating_id)?;
     if at_table.is_some_and(|t| t != s.table_id) {
@@ -97,7 +98,7 @@ fn open_seating(
     Ok((s, side(conn, seating_id)?))
 }
 
-fn table(conn: &mut DbConn, id: i64) -> AppResult<TableRow> {
+fn table(conn: &mut DbConn, id: TableId) -> AppResult<TableRow> {
     crate::services::games::get_table(conn, id)
 }
 

@@ -2,6 +2,7 @@
 //! (`services::rulings`).
 
 use super::*;
+use crate::domain::ids::TableId;
 use crate::services::Act;
 
 /// A table asks for the floor or chips; it shows on the floor dashboard until handled. Asking
@@ -9,7 +10,7 @@ use crate::services::Act;
 pub fn request_service(
     conn: &mut DbConn,
     act: &Act,
-    table_id: i64,
+    table_id: TableId,
     kind: &str,
     note: &str,
 ) -> AppResult<ServiceRequestRow> {
@@ -55,7 +56,7 @@ pub fn request_service(
         actor,
         "service.request",
         "table",
-        Some(table_id),
+        Some(table_id.get()),
         None,
         Some(&row),
     )?;
@@ -102,7 +103,7 @@ pub fn handle_service(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Servic
         actor,
         "service.handled",
         "table",
-        Some(r.table_id),
+        Some(r.table_id.get()),
         Some(&r),
         Some(&after),
     )?;
@@ -119,7 +120,7 @@ pub fn handle_service(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Servic
 /// Open requests, oldest first, with the table number (`table_id`: one table's only).
 pub fn open_requests(
     conn: &mut DbConn,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
 ) -> AppResult<Vec<(ServiceRequestRow, i32)>> {
     let mut q = service_requests::table
         .inner_join(card_tables::table)

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::states::CallSource;
 use crate::domain::states::CustodyState;
 use crate::domain::states::DueState;
@@ -155,7 +156,7 @@ pub fn view(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     profile: &RuleProfile,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<TableSideView> {
     let t = table(conn, table_id)?;
     let game = match t.game_id {
@@ -331,7 +332,7 @@ pub fn protected_seats(conn: &mut DbConn, t: &TableRow) -> AppResult<Vec<i32>> {
 
 /// The other tables in play of the game at the same limits (PT-2007 22), where a player may
 /// ask to move (BSOP 58, PT-2007 26), by number: (id, number).
-pub fn sibling_tables(conn: &mut DbConn, v: &TableSideView) -> AppResult<Vec<(i64, i32)>> {
+pub fn sibling_tables(conn: &mut DbConn, v: &TableSideView) -> AppResult<Vec<(TableId, i32)>> {
     let Some(game) = v.table.game_id else {
         return Ok(Vec::new());
     };

@@ -6,6 +6,7 @@
 //! the tablet and the floor.
 
 use crate::db::models::SpecialButtonRow;
+use crate::domain::ids::TableId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
@@ -187,7 +188,8 @@ fn hand_out(h: &HandView) -> SpecialHandOut {
 /// A table's special buttons.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SpecialButtonsOut {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     /// The table's big blind (absent: the table's game runs no special button).
     pub big_blind: Option<i64>,
     /// BSOP 116: the Macaca's all-in cap, in big blinds.
@@ -198,7 +200,7 @@ pub struct SpecialButtonsOut {
     pub hand: Option<SpecialHandOut>,
 }
 
-fn buttons_out(table_id: i64, b: Option<&TableButtons>) -> SpecialButtonsOut {
+fn buttons_out(table_id: TableId, b: Option<&TableButtons>) -> SpecialButtonsOut {
     SpecialButtonsOut {
         table_id,
         big_blind: b.map(|b| b.big_blind),
@@ -228,7 +230,7 @@ fn buttons_out(table_id: i64, b: Option<&TableButtons>) -> SpecialButtonsOut {
 pub async fn table_buttons(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<SpecialButtonsOut>> {
     let id = path.into_inner();
     let b = st
@@ -291,8 +293,8 @@ pub async fn draw_button(
     let (d, contribution_bb, contribution) = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            let d = svc::draw(c, act, id, kind, b.reason.as_deref())?;
-            let t = services::games::get_table(c, id)?;
+            let d = svc::draw(c, act, TableId(id), kind, b.reason.as_deref())?;
+            let t = services::games::get_table(c, TableId(id))?;
             let g = services::games::get_game(c, t.game_id.unwrap_or_default())?;
             let bb = svc::settings_of(&g).contribution_bb(kind);
             let amount =
@@ -319,7 +321,7 @@ pub async fn draw_button(
 pub async fn list_special_hands(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<Vec<SpecialHandOut>>> {
     let id = path.into_inner();
     let v = st
@@ -360,8 +362,8 @@ pub async fn mark_seat(
     let h = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            svc::mark(c, act, id, hand, seat, took_part)?;
-            svc::hand_at(c, id, hand)
+            svc::mark(c, act, TableId(id), hand, seat, took_part)?;
+            svc::hand_at(c, TableId(id), hand)
         })
         .await?;
     Ok(web::Json(hand_out(&h)))
@@ -398,8 +400,8 @@ pub async fn macaca_result(
     let h = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            svc::macaca_result(c, act, id, hand, b.outcome, b.collected)?;
-            svc::hand_at(c, id, hand)
+            svc::macaca_result(c, act, TableId(id), hand, b.outcome, b.collected)?;
+            svc::hand_at(c, TableId(id), hand)
         })
         .await?;
     Ok(web::Json(hand_out(&h)))

@@ -5,6 +5,7 @@
 
 use crate::db::models::{CagnotteDueRow, CommissionRow, DropBoxRow, TipRow};
 use crate::domain::cagnotte::SessionState;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
@@ -80,7 +81,8 @@ fn utc(t: chrono::NaiveDateTime) -> DateTime<Utc> {
 pub struct DueOut {
     pub id: i64,
     pub session_id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table: i32,
     pub seat: i32,
     pub player_id: i64,
@@ -144,7 +146,8 @@ pub struct SessionOut {
 /// first hand).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableCagnotteOut {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub session: Option<SessionOut>,
 }
 
@@ -177,7 +180,7 @@ fn session_out(p: &SessionPanel) -> SessionOut {
 pub async fn table_cagnotte(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<TableCagnotteOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -204,7 +207,7 @@ pub async fn table_cagnotte(
 pub async fn close_session(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<TableCagnotteOut>> {
     let id = path.into_inner();
     let now = who.acting.now;
@@ -225,7 +228,8 @@ pub async fn close_session(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct DuesQuery {
     /// Only this table.
-    pub table_id: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub table_id: Option<TableId>,
 }
 
 /// Dues not yet collected or exempted, oldest first.
@@ -344,7 +348,7 @@ pub struct AmountRequest {
 pub async fn tip(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<AmountRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -380,7 +384,7 @@ pub struct DropBoxRequest {
 pub async fn drop_box(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<DropBoxRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -420,7 +424,7 @@ pub struct CommissionRequest {
 pub async fn commission(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<CommissionRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -445,7 +449,7 @@ pub async fn commission(
 pub async fn end_shift(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let acting = who.acting;
@@ -468,7 +472,8 @@ pub struct AssignDealer {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShiftOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub dealer_id: i64,
     pub started_at: DateTime<Utc>,
 }
@@ -491,7 +496,7 @@ pub struct ShiftOut {
 pub async fn assign_dealer(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: Result<ApiJson<AssignDealer>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     let body = body?;

@@ -7,6 +7,7 @@
 
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::{self, draws};
 use crate::web::extract::{ActingAs, AnyStaff, FloorStaff};
@@ -104,7 +105,8 @@ pub struct DrawOut {
     pub purpose: Option<String>,
     /// The seed as recorded (hexadecimal): replaying it with the inputs gives the result.
     pub seed: String,
-    pub table_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<TableId>,
     pub table_number: Option<i32>,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
@@ -182,7 +184,8 @@ pub struct DrawMadeOut {
 pub struct DrawSeatedOut {
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: i64,
 }
@@ -254,7 +257,7 @@ async fn made(
 pub async fn draw_at_table(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<TableDrawRequest>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -317,7 +320,7 @@ pub async fn draw_for_game(
 pub async fn table_draws(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<Vec<DrawOut>>> {
     let id = path.into_inner();
     let out = st

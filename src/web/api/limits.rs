@@ -6,6 +6,7 @@
 
 use crate::db::models::TableRow;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::limits::{Effective, Limits};
 use crate::error::AppResult;
 use crate::services::limits::{self, ChangeLine};
@@ -55,7 +56,8 @@ impl From<Limits> for LimitsOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LimitChangeOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
@@ -112,7 +114,8 @@ pub fn change_out(l: &ChangeLine) -> LimitChangeOut {
 /// A table's limits now, its pending change and its history.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableLimitsOut {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub state: String,
     /// The limits in force (its own in play, else its game's; none without a game).
@@ -187,7 +190,7 @@ fn table_out(t: &TableRow, limits: Option<Limits>, history: Vec<ChangeLine>) -> 
 pub async fn table_limits(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<TableLimitsOut>> {
     let id = path.into_inner();
     let (t, l, h) = st
@@ -220,7 +223,7 @@ pub async fn table_limits(
 pub async fn propose(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: Result<ApiJson<LimitChangeRequest>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.

@@ -2,6 +2,7 @@
 //! registry, set by the floor) and the seats a table keeps for accessibility needs (BSOP 45,
 //! set by the admin). The same services and checks as the pages.
 
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, seat_prefs::SeatPreferenceBody};
 use crate::web::extract::ActingAs;
@@ -96,7 +97,7 @@ pub struct AccessibleSeats {
 pub async fn get_accessible_seats(
     st: web::Data<AppState>,
     _who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<AccessibleSeats>> {
     let id = path.into_inner();
     let seats = st
@@ -125,7 +126,7 @@ pub async fn get_accessible_seats(
 pub async fn put_accessible_seats(
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: Result<ApiJson<AccessibleSeats>, actix_web::Error>,
 ) -> AppResult<web::Json<AccessibleSeats>> {
     let body = body?;

@@ -2,6 +2,7 @@
 //! one — the stack taken off, what was bought in, the time played and the result.
 
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services;
 use crate::web::api::HistoryQuery;
@@ -24,7 +25,8 @@ pub struct CashOutOut {
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
     pub player_id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     /// When play in the game began (a move to a similar table keeps it, BSOP 27).

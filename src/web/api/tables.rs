@@ -4,6 +4,7 @@ use super::games::GameOut;
 use super::utc;
 use crate::db::models::{GameRow, TableRow};
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services;
 use crate::services::games::TableInput;
@@ -50,7 +51,7 @@ pub struct TableOut {
 impl TableOut {
     fn new(t: &TableRow, game: Option<&GameRow>) -> Self {
         TableOut {
-            id: t.id,
+            id: t.id.get(),
             number: t.number,
             seats: t.seats,
             game_id: t.game_id,
@@ -137,7 +138,7 @@ pub async fn create_table(
 pub async fn update_table(
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: Result<ApiJson<TableInput>, actix_web::Error>,
 ) -> AppResult<web::Json<TableOut>> {
     // The role is checked before the body is looked at.

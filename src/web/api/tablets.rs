@@ -12,6 +12,7 @@
 
 use crate::auth::{self, TokenKind};
 use crate::db::models::TabletRow;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, tablets};
 use crate::web::extract::ActingAs;
@@ -64,7 +65,8 @@ pub struct PairingCollectRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TabletOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     /// The table's number, when known.
     pub table_number: Option<i32>,
     pub label: String,
@@ -86,7 +88,8 @@ pub struct PairedOut {
 pub struct TabletPairRequest {
     /// As shown on the tablet; case, spaces and dashes do not matter.
     pub code: String,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     /// A name for the tablet (at most 40 characters; the table's number when empty).
     #[serde(default)]
     #[schema(max_length = 40)]
@@ -105,7 +108,7 @@ fn tablet_out(t: &TabletRow, table_number: Option<i32>) -> TabletOut {
     }
 }
 
-fn table_number(conn: &mut crate::db::DbConn, table_id: i64) -> AppResult<Option<i32>> {
+fn table_number(conn: &mut crate::db::DbConn, table_id: TableId) -> AppResult<Option<i32>> {
     match services::games::get_table(conn, table_id) {
         Ok(t) => Ok(Some(t.number)),
         Err(AppError::NotFound) => Ok(None),

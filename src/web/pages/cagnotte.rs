@@ -3,6 +3,7 @@
 //! with a reason; the floor's close of a session whose hour of play is up.
 
 use super::{ctx, render, see_other};
+use crate::domain::ids::TableId;
 use crate::domain::states::DueState;
 use crate::error::{AppError, AppResult};
 use crate::services::cagnotte::{self, DueLine, SessionPanel};
@@ -23,7 +24,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// One table's open session, for the page.
 pub struct TableSession {
     pub table: i32,
-    pub table_id: i64,
+    pub table_id: TableId,
     pub panel: SessionPanel,
 }
 
@@ -62,10 +63,10 @@ async fn show(
             let tables = crate::services::lookups::tables_with_open_session(conn)?;
             let mut sessions = Vec::new();
             for (id, number) in tables {
-                if let Some(panel) = cagnotte::panel(conn, now, id)? {
+                if let Some(panel) = cagnotte::panel(conn, now, TableId(id))? {
                     sessions.push(TableSession {
                         table: number,
-                        table_id: id,
+                        table_id: TableId(id),
                         panel,
                     });
                 }
@@ -157,7 +158,7 @@ async fn close(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -5,6 +5,7 @@
 use super::floor::board::{load_since, LastDraws};
 use super::{ctx, render};
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -69,7 +70,7 @@ struct Update {
     d: Dashboard,
     a: FloorAlerts,
     draws: LastDraws,
-    tables: Vec<i64>,
+    tables: Vec<TableId>,
     games: Vec<GameId>,
     panel: Option<i64>,
     oob: bool,
@@ -92,7 +93,7 @@ impl Update {
 
     fn panel_table(&self) -> Option<&TableView> {
         let id = self.panel?;
-        self.d.tables.iter().find(|v| v.table.id == id)
+        self.d.tables.iter().find(|v| v.table.id == TableId(id))
     }
 }
 
@@ -129,7 +130,7 @@ async fn board_update(
 ) -> AppResult<HttpResponse> {
     let c = ctx(&req, &st, &who.0).await?;
     let (d, a, _, draws) = load_since(&st, c.now).await?;
-    let tables = ids(&q.t);
+    let tables: Vec<TableId> = ids(&q.t).into_iter().map(TableId).collect();
     let mut games: Vec<GameId> = ids(&q.g).into_iter().map(GameId).collect();
     // A table's game list moves with its seats (a call, a seating take players off it).
     for v in d.tables.iter().filter(|v| tables.contains(&v.table.id)) {

@@ -6,6 +6,7 @@ use super::floor::act_said;
 use super::floor_board::Said;
 use super::table_side::money_field;
 use super::tablet::tablet_act;
+use crate::domain::ids::TableId;
 use crate::domain::limits::{time_of_day, Effective, Limits};
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -98,7 +99,7 @@ async fn propose(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     form: CsrfForm<LimitsForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -151,12 +152,12 @@ async fn announced(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     tablet_act(&req, &st, &who, move |conn, t, act| {
-        services::limits::announce(conn, act, id, Some(t.table_id)).map(|_| ())
+        services::limits::announce(conn, act, id.get(), Some(t.table_id)).map(|_| ())
     })
     .await
 }

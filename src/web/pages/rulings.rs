@@ -8,6 +8,7 @@
 
 use super::{ctx, render, see_other};
 use crate::db::models::TabletRow;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::rulings::{
@@ -330,12 +331,12 @@ async fn tablet_confirm(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
-        svc::confirm_move(conn, act, id, Some(t.table_id)).map(|_| ())
+        svc::confirm_move(conn, act, id.get(), Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -345,12 +346,12 @@ async fn tablet_refuse(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     super::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
-        svc::cancel_move(conn, act, id, Some(t.table_id)).map(|_| ())
+        svc::cancel_move(conn, act, id.get(), Some(t.table_id)).map(|_| ())
     })
     .await
 }
@@ -473,7 +474,7 @@ async fn floor_ask_page(
     req: &HttpRequest,
     st: &AppState,
     who: &FloorStaff,
-    table_id: i64,
+    table_id: TableId,
     status: StatusCode,
     problem: Option<String>,
     typed: Typed,
@@ -499,14 +500,23 @@ async fn floor_form(
     q: web::Query<NewQuery>,
 ) -> AppResult<HttpResponse> {
     let id: i64 = q.table.trim().parse().map_err(|_| AppError::NotFound)?;
-    floor_ask_page(&req, &st, &who, id, StatusCode::OK, None, Typed::default()).await
+    floor_ask_page(
+        &req,
+        &st,
+        &who,
+        TableId(id),
+        StatusCode::OK,
+        None,
+        Typed::default(),
+    )
+    .await
 }
 
 async fn floor_ask(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     form: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

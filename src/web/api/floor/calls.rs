@@ -6,6 +6,7 @@ use super::{reason_text, required_id, utc};
 use crate::db::models::{PlayerRow, SeatCallRow, TableRow};
 use crate::domain::ids::EntryId;
 use crate::domain::ids::SeatCallId;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::{self};
@@ -26,7 +27,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatCallOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     pub player_id: i64,
@@ -98,7 +100,7 @@ pub async fn call_next(
     let c = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            floor::call_next(conn, act, table_id, seat_no)
+            floor::call_next(conn, act, TableId(table_id), seat_no)
         })
         .await?;
     call_created(&st, c).await
@@ -160,7 +162,14 @@ pub async fn call_chosen(
     let c = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            floor::call_chosen(conn, act, table_id, seat_no, EntryId(entry_id), &reason)
+            floor::call_chosen(
+                conn,
+                act,
+                TableId(table_id),
+                seat_no,
+                EntryId(entry_id),
+                &reason,
+            )
         })
         .await?;
     call_created(&st, c).await

@@ -1,6 +1,7 @@
 //! Seats held for a player and releasing them.
 
 use super::{reason_text, utc};
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::players as registry;
@@ -32,7 +33,8 @@ pub struct HoldRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatHoldOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub seat_no: i32,
     /// The player it is held for (BSOP 49), or null for a reservation by the floor (BSOP 45).
     pub player_id: Option<i64>,
@@ -95,7 +97,14 @@ pub async fn hold_seat(
     let out = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let h = floor::hold_seat(conn, act, table_id, seat_no, player_id, reason.as_deref())?;
+            let h = floor::hold_seat(
+                conn,
+                act,
+                TableId(table_id),
+                seat_no,
+                player_id,
+                reason.as_deref(),
+            )?;
             let alias = h
                 .player_id
                 .map(|p| registry::get(conn, p))

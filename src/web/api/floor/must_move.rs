@@ -7,6 +7,7 @@ use super::utc;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::floor::{self};
@@ -57,7 +58,8 @@ pub struct SuggestTableOut {
     #[schema(value_type = i64)]
     pub game_id: GameId,
     /// Null when no table of the game in play has a free seat.
-    pub table_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub table_id: Option<TableId>,
     pub table_number: Option<i32>,
     /// must_move: the game's must-move table, whose players take the main games' free seats
     /// (BSOP 55); main_game: a main game with more free seats than the must-move table has
@@ -95,7 +97,8 @@ pub struct MustMoveRefusalOut {
     #[schema(value_type = i64)]
     pub game_id: GameId,
     /// The must-move table the player left.
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub player_id: i64,
     /// The seating that ended (reason "refused must-move").
     #[schema(value_type = i64)]

@@ -2,6 +2,7 @@
 
 use super::utc;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::players as registry;
@@ -20,7 +21,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatChangeOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub player_id: i64,
     pub alias: String,
     /// The seat the player has now (null once they left the table).
@@ -34,7 +36,8 @@ pub struct SeatChangeOut {
 /// A table's open seat-change requests, first asked first (they are served in this order).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatChangesOut {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub requests: Vec<SeatChangeOut>,
 }
 
@@ -101,7 +104,7 @@ pub async fn request_seat_change(
 pub async fn list_seat_changes(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<SeatChangesOut>> {
     let id = path.into_inner();
     let out = st

@@ -5,6 +5,7 @@ use crate::db::models::{PlayerRow, SeatingRow, TableRow};
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
 use crate::services::games;
@@ -24,7 +25,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatingOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
     pub player_id: i64,
@@ -102,7 +104,7 @@ pub async fn seat_directly(
     let out = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let s = floor::seat_directly(conn, act, table_id, seat_no, player_id)?;
+            let s = floor::seat_directly(conn, act, TableId(table_id), seat_no, player_id)?;
             seating_answer(conn, &s)
         })
         .await?;
@@ -151,7 +153,7 @@ pub async fn leave_seat(
 pub struct TransferRequest {
     /// The destination: a table of the same game in play.
     #[schema(value_type = i64, required = true)]
-    pub table_id: Option<i64>,
+    pub table_id: Option<TableId>,
     /// PT-2007 26: in session mode a player may change table only after losing their whole
     /// buy-in (the cave), as the floor or the dealer says. Default false.
     #[serde(default)]
@@ -186,7 +188,7 @@ pub async fn transfer(
     // The role is checked before the body is looked at.
     let body = body?;
     let id = path.into_inner();
-    let to = required_id("table_id", body.table_id)?;
+    let to = required_id("table_id", body.table_id.map(TableId::get))?;
     let cave_lost = body.cave_lost;
     let acting = who.acting;
     let out = st

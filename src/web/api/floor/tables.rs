@@ -6,6 +6,7 @@ use crate::db::models::{GameRow, TableRow};
 use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::table::TableState;
 use crate::error::AppResult;
 use crate::services::floor::{self};
@@ -51,7 +52,7 @@ pub(super) fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) 
         None
     };
     FloorTableOut {
-        id: t.id,
+        id: t.id.get(),
         number: t.number,
         seats: t.seats,
         mode: t.mode.clone(),
@@ -125,7 +126,7 @@ pub struct TableSeatsOut {
 pub async fn open_table(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<FloorTableOut>> {
     let id = path.into_inner();
     let acting = who.acting;
@@ -155,7 +156,7 @@ pub async fn open_table(
 pub async fn table_seats(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<TableSeatsOut>> {
     let id = path.into_inner();
     let out = st

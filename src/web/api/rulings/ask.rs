@@ -1,6 +1,7 @@
 //! Asking for a ruling at a table, naming the hand in play (BSOP 18, 19), and reading one.
 
 use super::out::{ruling_out, RulingDetailOut, RulingOut};
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::rulings::{self as svc, AskInput, RulingLine};
 use crate::web::extract::{ActingAs, DealerStaff};
@@ -51,7 +52,7 @@ pub(super) async fn line(st: &AppState, id: i64) -> AppResult<RulingLine> {
 pub async fn ask_ruling(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<RulingAsk>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

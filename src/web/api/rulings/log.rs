@@ -1,6 +1,7 @@
 //! The incident log: its filters (read from the query, refused field by field) and the list.
 
 use super::out::{ruling_out, RulingOut};
+use crate::domain::ids::TableId;
 use crate::domain::ruling::RulingState;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -115,7 +116,7 @@ impl LogQuery {
                 None
             }
         };
-        f.table_id = num(&self.table, "table");
+        f.table_id = num(&self.table, "table").map(TableId);
         f.player_id = num(&self.player, "player");
         f.staff_id = num(&self.staff, "staff");
         if let Some(s) = filled(&self.state) {

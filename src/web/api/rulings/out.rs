@@ -4,6 +4,7 @@
 use super::utc;
 use crate::db::models::{HeldPotRow, RulingMoveRow};
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::ruling::{
     HeldPotState, LateReason, MoveLineKind, NamedAt, RulingMoveState, RulingState,
 };
@@ -106,7 +107,8 @@ fn chips_out(m: &RulingMoveRow, lines: &[svc::LineView]) -> RulingChipsOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RulingOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,

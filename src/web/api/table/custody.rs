@@ -4,6 +4,7 @@
 use super::utc;
 use crate::db::models::CustodyRow;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::web::extract::{ActingAs, AnyStaff, DealerStaff};
@@ -23,7 +24,8 @@ pub struct CustodyOut {
     pub id: i64,
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub seat_no: i32,
     pub player_id: i64,
     pub amount: i64,

@@ -2,6 +2,7 @@
 
 use super::utc;
 use crate::db::models::HandRow;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::{self};
@@ -19,7 +20,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct HandOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub number: i32,
     pub button_seat: Option<i32>,
     pub at: DateTime<Utc>,
@@ -59,7 +61,7 @@ pub struct SeatNoticeOut {
 pub async fn new_hand(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -2,6 +2,7 @@
 
 use super::view::{side_of, side_out, SeatSideOut};
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::table_side::{self};
 use crate::web::extract::{ActingAs, DealerStaff};
@@ -37,7 +38,8 @@ pub struct CashOutRequest {
 /// A change to a similar table with the whole stack (BSOP 27, 58; PT-2007 26).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct StackTransferRequest {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     /// Minor units: 0 to 100 maximum buy-ins of the game (100,000,000,000 without a maximum),
     /// else 422.
     #[schema(minimum = 0, maximum = 100000000000_i64)]
@@ -126,7 +128,15 @@ pub async fn transfer_with_stack(
     let s = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            table_side::transfer_with_stack(c, act, id, b.table_id, b.stack, b.cave_lost, None)
+            table_side::transfer_with_stack(
+                c,
+                act,
+                id,
+                b.table_id.get(),
+                b.stack,
+                b.cave_lost,
+                None,
+            )
         })
         .await?;
     Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))

@@ -2,6 +2,7 @@
 
 use super::utc;
 use crate::db::models::{FloorMessageRow, ServiceRequestRow};
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::table_side::{self};
 use crate::services::{self};
@@ -20,7 +21,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct FloorMessageOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub body: String,
     pub created_at: DateTime<Utc>,
@@ -56,7 +58,8 @@ fn line_out(l: table_side::MessageLine) -> FloorMessageOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ServiceRequestOut {
     pub id: i64,
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     /// floor | chips
     pub kind: String,
@@ -117,7 +120,7 @@ pub struct ServiceRequestBody {
 pub async fn request_service(
     st: web::Data<AppState>,
     who: ActingAs<DealerStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<ServiceRequestBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -188,7 +191,7 @@ pub async fn handle_service(
 pub async fn list_floor_messages(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<Vec<FloorMessageOut>>> {
     let id = path.into_inner();
     let rows = st
@@ -212,7 +215,7 @@ pub async fn list_floor_messages(
 pub async fn send_floor_message(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     body: ApiJson<FloorMessageBody>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

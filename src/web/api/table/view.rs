@@ -6,6 +6,7 @@ use super::utc;
 use crate::db::models::SeatSideRow;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::seat_rules::AbsenceStatus;
 use crate::error::AppResult;
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -129,7 +130,8 @@ pub struct CallSideOut {
 /// A table as its tablet shows it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TableSideOut {
-    pub table_id: i64,
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table_number: i32,
     pub state: String,
     pub button_seat: Option<i32>,
@@ -221,7 +223,7 @@ pub(super) async fn side_of(st: &AppState, seating_id: SeatingId) -> AppResult<S
 pub async fn table_side_view(
     st: web::Data<AppState>,
     _who: AnyStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
 ) -> AppResult<web::Json<TableSideOut>> {
     let id = path.into_inner();
     let now = st.clock.now();

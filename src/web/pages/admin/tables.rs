@@ -7,6 +7,7 @@ use super::{
 use crate::db::models::{GameRow, TableRow};
 use crate::domain::game::TableMode;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services;
@@ -109,7 +110,7 @@ struct TablesPage {
     summary: Vec<SumLine>,
     problem: Option<String>,
     saved: bool,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
 }
 
 #[derive(Template)]
@@ -124,7 +125,7 @@ struct TableEditPage {
     summary: Vec<SumLine>,
     problem: Option<String>,
     saved: bool,
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
 }
 
 async fn tables_view(
@@ -221,9 +222,9 @@ async fn table_edit_view(
     let (t, games, accessible) = st
         .run(move |_, conn| {
             Ok((
-                services::games::get_table(conn, id)?,
+                services::games::get_table(conn, TableId(id))?,
                 services::games::list_games(conn)?,
-                services::seat_prefs::accessible_seats(conn, id)?,
+                services::seat_prefs::accessible_seats(conn, TableId(id))?,
             ))
         })
         .await?;
@@ -237,7 +238,7 @@ async fn table_edit_view(
         errs: s.errs,
         problem: s.problem,
         saved,
-        table_id: Some(id),
+        table_id: Some(TableId(id)),
         c,
     })
 }
@@ -266,7 +267,7 @@ async fn table_update(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     form: CsrfForm<TableForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -292,8 +293,8 @@ async fn table_update(
             let c = ctx(&req, &st, &who.who.0).await?;
             let s = shown(&c, e)?;
             let status = s.status;
-            let page =
-                table_edit_view(&req, &st, &who.who, id, Some(Vals::of(&f)), s, false).await?;
+            let page = table_edit_view(&req, &st, &who.who, id.get(), Some(Vals::of(&f)), s, false)
+                .await?;
             render(status, &page)
         }
     }

@@ -3,6 +3,7 @@
 
 use super::shared::{BoardFilter, Flash};
 use crate::domain::draw::DrawKind;
+use crate::domain::ids::TableId;
 use crate::domain::states::CallState;
 use crate::domain::states::EntryState;
 use crate::domain::table::TableState;
@@ -80,11 +81,11 @@ pub(crate) async fn load_since(
 }
 
 /// Each table's newest draw, linked from the table.
-pub(crate) struct LastDraws(HashMap<i64, i64>);
+pub(crate) struct LastDraws(HashMap<TableId, i64>);
 
 impl LastDraws {
     /// The newest draw of a table (templates pass the id by value or by reference).
-    pub(crate) fn of<T: std::borrow::Borrow<i64>>(&self, table: T) -> Option<i64> {
+    pub(crate) fn of<T: std::borrow::Borrow<TableId>>(&self, table: T) -> Option<i64> {
         self.0.get(table.borrow()).copied()
     }
 }

@@ -5,6 +5,7 @@ use super::act::{act_to, after_draw};
 use super::lists::{Empty, ReasonForm};
 use crate::domain::draw::DrawKind;
 use crate::domain::ids::GameId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::ctx::Ctx;
@@ -19,7 +20,7 @@ pub(super) async fn draw_seats(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -33,7 +34,7 @@ pub(super) async fn draw_button(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -56,7 +57,7 @@ pub(super) async fn draw_special(
         kind.parse().map_err(|_| AppError::NotFound)?;
     let reason = form.0.reason;
     act_to(&req, &st, &who, move |conn, a| {
-        services::special_buttons::draw(conn, a, id, kind, reason.as_deref())
+        services::special_buttons::draw(conn, a, TableId(id), kind, reason.as_deref())
             .map(|d| after_draw(d.draw.id))
     })
     .await
@@ -137,7 +138,7 @@ pub(super) async fn draw_seats_extra(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

@@ -4,6 +4,7 @@
 use super::act::{act, done};
 use super::lists::{find_player, Empty};
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -82,7 +83,7 @@ pub(super) async fn refuse_must_move(
 
 #[derive(Deserialize)]
 pub(super) struct TransferForm {
-    table_id: Option<i64>,
+    table_id: Option<TableId>,
     cave_lost: Option<String>,
 }
 
@@ -110,7 +111,7 @@ pub(super) async fn transfer(
         Some(to) => {
             let cave_lost = f.cave_lost.is_some();
             act(&req, &st, &who, move |conn, a| {
-                services::floor::transfer(conn, a, id, to, cave_lost).map(|_| ())
+                services::floor::transfer(conn, a, id, to.get(), cave_lost).map(|_| ())
             })
             .await
         }
@@ -145,7 +146,8 @@ pub(super) async fn hold_seat(
             .map(str::trim)
             .filter(|r| !r.is_empty())
             .map(|r| r.chars().take(500).collect::<String>());
-        services::floor::hold_seat(conn, a, table_id, seat, player, reason.as_deref()).map(|_| ())
+        services::floor::hold_seat(conn, a, TableId(table_id), seat, player, reason.as_deref())
+            .map(|_| ())
     })
     .await
 }

@@ -7,6 +7,7 @@ use super::shared::Said;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::SeatRefusal;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
@@ -19,7 +20,7 @@ pub(super) async fn open_table(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -38,8 +39,9 @@ pub(super) async fn call_next(
 ) -> AppResult<HttpResponse> {
     let (table_id, seat) = path.into_inner();
     act_said(&req, &st, &who, String::new(), move |conn, a| {
-        let call = services::floor::call_next(conn, a, table_id, seat)?;
-        let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
+        let call = services::floor::call_next(conn, a, TableId(table_id), seat)?;
+        let (alias, _, table) =
+            services::floor::names(conn, call.player_id, None, Some(TableId(table_id)))?;
         Ok(Said::new("board-did-call")
             .arg("alias", alias)
             .arg("table", table)
@@ -74,12 +76,13 @@ pub(super) async fn call_chosen(
         let call = services::floor::call_chosen(
             conn,
             a,
-            table_id,
+            TableId(table_id),
             seat,
             EntryId(entry),
             f.reason.as_deref().unwrap_or(""),
         )?;
-        let (alias, _, table) = services::floor::names(conn, call.player_id, None, Some(table_id))?;
+        let (alias, _, table) =
+            services::floor::names(conn, call.player_id, None, Some(TableId(table_id)))?;
         Ok(Said::new("board-did-call")
             .arg("alias", alias)
             .arg("table", table)

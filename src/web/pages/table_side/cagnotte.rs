@@ -3,6 +3,7 @@
 
 use super::absence::Empty;
 use super::seat::money_field;
+use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::web::extract::{CsrfForm, DealerStaff};
 use crate::web::state::AppState;
@@ -14,12 +15,12 @@ pub(super) async fn collect_due(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     crate::web::pages::tablet::tablet_act(&req, &st, &who, move |conn, t, act| {
-        crate::services::cagnotte::collect(conn, act, id, None, Some(t.table_id)).map(|_| ())
+        crate::services::cagnotte::collect(conn, act, id.get(), None, Some(t.table_id)).map(|_| ())
     })
     .await
 }

@@ -5,6 +5,7 @@ use super::absence::Empty;
 use super::seat::{money_field, refused, seat_act, Then};
 use crate::db::audit::Actor;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::Acting;
@@ -81,13 +82,13 @@ pub(super) async fn confirm(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     form: CsrfForm<ConfirmForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
     let tablet = crate::web::pages::tablet::this_tablet(&req, &st).await?;
-    let seating_id = match st.run(move |_, c| table_side::custody(c, id)).await {
+    let seating_id = match st.run(move |_, c| table_side::custody(c, id.get())).await {
         Ok(c) if c.table_id == tablet.table_id => c.seating_id,
         Ok(_) | Err(AppError::NotFound) => return Err(AppError::NotFound),
         Err(e) => return Err(e),
@@ -104,7 +105,7 @@ pub(super) async fn confirm(
         .write(move |_, conn| {
             let act = acting.in_room(conn)?;
             let amount = money_field("amount", &amount, &act.room.currency)?;
-            table_side::confirm_removal(conn, &act, id, amount, Some(table_id)).map(|_| ())
+            table_side::confirm_removal(conn, &act, id.get(), amount, Some(table_id)).map(|_| ())
         })
         .await;
     match r {
@@ -117,12 +118,12 @@ pub(super) async fn cancel(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let tablet = crate::web::pages::tablet::this_tablet(&req, &st).await?;
-    let seating_id = match st.run(move |_, c| table_side::custody(c, id)).await {
+    let seating_id = match st.run(move |_, c| table_side::custody(c, id.get())).await {
         Ok(c) if c.table_id == tablet.table_id => c.seating_id,
         Ok(_) | Err(AppError::NotFound) => return Err(AppError::NotFound),
         Err(e) => return Err(e),
@@ -135,7 +136,7 @@ pub(super) async fn cancel(
         &Empty {},
         Then::Seat,
         move |conn, a| {
-            table_side::cancel_removal(conn, &a.act, id, Some(a.tablet.table_id)).map(|_| ())
+            table_side::cancel_removal(conn, &a.act, id.get(), Some(a.tablet.table_id)).map(|_| ())
         },
     )
     .await

@@ -3,6 +3,7 @@
 
 use crate::db::models::TabletRow;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self, SeatedView, TableSideView};
@@ -28,7 +29,7 @@ pub(super) fn is_supervisor(role: &str) -> bool {
 /// Another table of the same game and limit (BSOP 27, 58; its limits now, PT-2007 22), where
 /// a player may move with their stack.
 pub struct Sibling {
-    pub id: i64,
+    pub id: TableId,
     pub number: i32,
 }
 
@@ -51,7 +52,7 @@ pub(super) struct SeatPage {
 
 async fn load(
     st: &AppState,
-    table_id: i64,
+    table_id: TableId,
     now: DateTime<Utc>,
 ) -> AppResult<(TableSideView, Vec<Sibling>, i64)> {
     st.run(move |_, conn| {

@@ -3,6 +3,7 @@
 
 use super::calls::Empty;
 use crate::db::models::TabletRow;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, tablets};
 use crate::web::ctx::Ctx;
@@ -35,7 +36,7 @@ pub(super) struct TabletsForms {
     /// The pairing form's choice as sent (a table's id, or the desk kiosk), kept on a refusal.
     pub(super) choice: Option<String>,
     pub(super) paired: Option<String>,
-    pub(super) msg_table: Option<i64>,
+    pub(super) msg_table: Option<TableId>,
     pub(super) msg_body: String,
     /// The table a message was just sent to.
     pub(super) sent_to: Option<i32>,
@@ -48,8 +49,9 @@ impl FloorTablets {
     }
 
     /// Tables with a paired tablet (a message can reach them).
-    fn with_tablet(&self) -> Vec<(i64, i32)> {
-        let mut v: Vec<(i64, i32)> = self.tablets.iter().map(|(t, n)| (t.table_id, *n)).collect();
+    fn with_tablet(&self) -> Vec<(TableId, i32)> {
+        let mut v: Vec<(TableId, i32)> =
+            self.tablets.iter().map(|(t, n)| (t.table_id, *n)).collect();
         v.sort_by_key(|(_, n)| *n);
         v.dedup();
         v
@@ -166,7 +168,7 @@ pub(super) async fn floor_pair(
         (false, Some(tid)) => {
             st.write(move |_, conn| {
                 let act = &acting.in_room(conn)?;
-                tablets::pair(conn, act, &code, tid, &label).map(|t| t.label)
+                tablets::pair(conn, act, &code, TableId(tid), &label).map(|t| t.label)
             })
             .await
         }

@@ -2,6 +2,7 @@
 
 use super::calls::{tablet_act, Empty};
 use super::floor::{floor_tablets_page, problem_of, TabletsForms};
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{ActingAs, CsrfForm, DealerStaff, FloorStaff};
@@ -36,8 +37,8 @@ pub(super) async fn floor_message(
         Some(tid) => {
             st.write(move |_, conn| {
                 let act = &acting.in_room(conn)?;
-                services::table_side::send_message(conn, act, tid, &body)?;
-                Ok(services::games::get_table(conn, tid)?.number)
+                services::table_side::send_message(conn, act, TableId(tid), &body)?;
+                Ok(services::games::get_table(conn, TableId(tid))?.number)
             })
             .await
         }
@@ -52,7 +53,7 @@ pub(super) async fn floor_message(
                 None,
                 TabletsForms {
                     sent_to: Some(n),
-                    msg_table: table_id,
+                    msg_table: table_id.map(TableId),
                     ..Default::default()
                 },
             )
@@ -68,7 +69,7 @@ pub(super) async fn floor_message(
                 status,
                 Some(problem),
                 TabletsForms {
-                    msg_table: table_id,
+                    msg_table: table_id.map(TableId),
                     msg_body: f.body,
                     ..Default::default()
                 },
@@ -84,12 +85,12 @@ pub(super) async fn message_seen(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: DealerStaff,
-    path: web::Path<i64>,
+    path: web::Path<TableId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     tablet_act(&req, &st, &who, move |conn, t, act| {
-        services::table_side::message_seen(conn, act, id, Some(t.table_id)).map(|_| ())
+        services::table_side::message_seen(conn, act, id.get(), Some(t.table_id)).map(|_| ())
     })
     .await
 }

@@ -4,6 +4,7 @@ use super::device::{device, this_tablet};
 use super::pairing::pairing_page;
 use crate::db::models::TabletRow;
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::domain::special_buttons::MacacaOutcome;
 use crate::domain::states::CallState;
 use crate::domain::states::DueState;
@@ -43,7 +44,7 @@ pub(super) struct ViewFragment {
 fn load_view(
     conn: &mut crate::db::DbConn,
     now: chrono::DateTime<chrono::Utc>,
-    table_id: i64,
+    table_id: TableId,
 ) -> AppResult<TableSideView> {
     let room = services::room::get(conn)?;
     services::table_side::view(conn, now, &room.profile, table_id)
@@ -169,7 +170,7 @@ pub(super) async fn stream(
     Ok(crate::web::stream::event_stream(
         st.get_ref().clone(),
         start,
-        crate::push::Feed::Table(table_id),
+        crate::push::Feed::Table(table_id.get()),
         move |st| {
             let Ok(mut c) = st.db.conn() else {
                 return false;
