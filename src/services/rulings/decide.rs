@@ -453,62 +453,11 @@ pub fn correct(
     let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
-    if r.state() == RulingState::Open {
-        return Err(RulingRefusal::CorrectOpen { id: r.id }.into());
-    }
-    if let Some(n) = corrected_by(conn, r.id)? {
-        return Err(RulingRefusal::Corrected { id: r.id, by: n }.into());
-    }
-    if let Some((m, _)) = move_of(conn, r.id)? {
-        if m.move_state() == RulingMoveState::Recorded {
-            return Err(RulingRefusal::MovePending { id: r.id }.into());
-        }
-    }
-    // BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
-    // now: the hand named is still the one in play.
-    if input.reconstruction.is_some() && r.late().is_none() && r.hand_number.is_some() {
-        let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
-        if current != r.hand_number {
-            return Err(rule_refusal(
-                Problem::from(RulingRefusal::ReconstructionLate {
-                    why: rule::LateReason::NextHand.as_str(),
-                }),
-                room,
-            ));
-        }
-    }
+    check_may_correct(conn, room, &r, input)?;
     let earlier = players_of(conn, r.id)?;
     let involved: Vec<i64> = earlier.iter().map(|p| p.player_id).collect();
     let s = settle(conn, room, &r, &involved, input)?;
-    let row = RulingRow {
-        id: next_seq(conn, "ruling")?,
-        table_id: r.table_id,
-        game_id: r.game_id,
-        hand_id: r.hand_id,
-        hand_number: r.hand_number,
-        seats: r.seats.clone(),
-        note: r.note.clone(),
-        asked_at: now.naive_utc(),
-        asked_by: Some(by),
-        late_reason: r.late_reason.clone(),
-        corrects: Some(r.id),
-        decision: Some(s.decision.clone()),
-        rule_cited: s.rule.clone(),
-        result_stands: s.result_stands,
-        override_reason: s.override_reason.clone(),
-        decided_at: Some(now.naive_utc()),
-        decided_by: Some(by),
-    };
-    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
-        .values(&row)
-        .execute(dbc))
-    .map_err(|e| {
-        if is_unique_violation(&e) {
-            AppError::from(RulingRefusal::CorrectedRace { id: r.id })
-        } else {
-            e.into()
-        }
-    })?;
+    let row = insert_correction(conn, now, by, &r, &s)?;
     let mut players = Vec::new();
     for p in &earlier {
         let copy = RulingPlayerRow {
@@ -554,5 +503,80 @@ pub fn correct(
             "move": moved.as_ref().map(|(m, _)| m.id),
         }),
     )?;
+    Ok(row)
+}
+
+/// Only a decided ruling is corrected, once, and not while its chips wait for a second staff
+/// member; BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
+/// now (the hand named is still the one in play).
+fn check_may_correct(
+    conn: &mut DbConn,
+    room: &Room,
+    r: &RulingRow,
+    input: &DecisionInput,
+) -> AppResult<()> {
+    if r.state() == RulingState::Open {
+        return Err(RulingRefusal::CorrectOpen { id: r.id }.into());
+    }
+    if let Some(n) = corrected_by(conn, r.id)? {
+        return Err(RulingRefusal::Corrected { id: r.id, by: n }.into());
+    }
+    if let Some((m, _)) = move_of(conn, r.id)? {
+        if m.move_state() == RulingMoveState::Recorded {
+            return Err(RulingRefusal::MovePending { id: r.id }.into());
+        }
+    }
+    if input.reconstruction.is_some() && r.late().is_none() && r.hand_number.is_some() {
+        let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
+        if current != r.hand_number {
+            return Err(rule_refusal(
+                Problem::from(RulingRefusal::ReconstructionLate {
+                    why: rule::LateReason::NextHand.as_str(),
+                }),
+                room,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The correction: a ruling about the same hand and seats, asked and decided now, naming
+/// the one it corrects (a correction already made meanwhile refuses it).
+fn insert_correction(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: i64,
+    r: &RulingRow,
+    s: &Settled,
+) -> AppResult<RulingRow> {
+    let row = RulingRow {
+        id: next_seq(conn, "ruling")?,
+        table_id: r.table_id,
+        game_id: r.game_id,
+        hand_id: r.hand_id,
+        hand_number: r.hand_number,
+        seats: r.seats.clone(),
+        note: r.note.clone(),
+        asked_at: now.naive_utc(),
+        asked_by: Some(by),
+        late_reason: r.late_reason.clone(),
+        corrects: Some(r.id),
+        decision: Some(s.decision.clone()),
+        rule_cited: s.rule.clone(),
+        result_stands: s.result_stands,
+        override_reason: s.override_reason.clone(),
+        decided_at: Some(now.naive_utc()),
+        decided_by: Some(by),
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            AppError::from(RulingRefusal::CorrectedRace { id: r.id })
+        } else {
+            e.into()
+        }
+    })?;
     Ok(row)
 }
