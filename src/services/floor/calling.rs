@@ -482,47 +482,7 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    let seat_called = |e: diesel::result::Error| {
-        if is_unique_violation(&e) {
-            AppError::from(SeatRefusal::SeatCalled)
-        } else {
-            e.into()
-        }
-    };
-    // The call and the entry it takes: on PostgreSQL in one statement.
-    let entry_moved = match (&mut *conn, entry_id) {
-        (DbConn::Postgres(pg), Some(eid)) => Some(
-            crate::db::floor_writes::insert_call_taking_entry(pg, &row, eid)
-                .map_err(seat_called)?,
-        ),
-        _ => {
-            // Kept prepared (`Cached`): diesel prepares an insert with optional fields
-            // afresh on every run otherwise.
-            crate::native!(conn, |dbc| crate::db::Cached(
-                diesel::insert_into(seat_calls::table)
-                    .values(&row)
-                    .returning(seat_calls::id)
-            )
-            .get_result::<i64>(dbc))
-            .map_err(seat_called)?;
-            match entry_id {
-                Some(eid) => Some(crate::native!(conn, |dbc| crate::db::Cached(
-                    diesel::update(
-                        waitlist_entries::table
-                            .find(eid)
-                            .filter(crate::db::conditions::EntryWaiting)
-                    )
-                    .set(waitlist_entries::state.eq(EntryState::Called))
-                    .returning(waitlist_entries::id)
-                )
-                .changed(dbc))?),
-                None => None,
-            }
-        }
-    };
-    if entry_moved.is_some_and(|n| n != 1) {
-        return Err(ListRefusal::EntryNotActive.into());
-    }
+    insert_call_taking_entry(conn, &row)?;
     audit::record::<(), _>(
         conn,
         now,
@@ -548,17 +508,76 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
+    tell_about_call(conn, now, t, &row, known)?;
+    Ok(row)
+}
+
+/// The call, and the list entry it takes (no longer waiting): on PostgreSQL in one
+/// statement. The seat already called, or the entry no longer waiting, is refused.
+fn insert_call_taking_entry(conn: &mut DbConn, row: &SeatCallRow) -> AppResult<()> {
+    let seat_called = |e: diesel::result::Error| {
+        if is_unique_violation(&e) {
+            AppError::from(SeatRefusal::SeatCalled)
+        } else {
+            e.into()
+        }
+    };
+    let entry_moved = match (&mut *conn, row.entry_id) {
+        (DbConn::Postgres(pg), Some(eid)) => Some(
+            crate::db::floor_writes::insert_call_taking_entry(pg, row, eid).map_err(seat_called)?,
+        ),
+        _ => {
+            // Kept prepared (`Cached`): diesel prepares an insert with optional fields
+            // afresh on every run otherwise.
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::insert_into(seat_calls::table)
+                    .values(row)
+                    .returning(seat_calls::id)
+            )
+            .get_result::<i64>(dbc))
+            .map_err(seat_called)?;
+            match row.entry_id {
+                Some(eid) => Some(crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(
+                        waitlist_entries::table
+                            .find(eid)
+                            .filter(crate::db::conditions::EntryWaiting)
+                    )
+                    .set(waitlist_entries::state.eq(EntryState::Called))
+                    .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?),
+                None => None,
+            }
+        }
+    };
+    if entry_moved.is_some_and(|n| n != 1) {
+        return Err(ListRefusal::EntryNotActive.into());
+    }
+    Ok(())
+}
+
+/// The called player is told; the players now first on the list are told when the call took
+/// an entry; a must-move order shows at the table the player leaves too.
+fn tell_about_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    t: &TableRow,
+    row: &SeatCallRow,
+    known: Known,
+) -> AppResult<()> {
+    let (player_id, seat_no) = (row.player_id, row.seat_no);
     let mut game_name = GameName {
         id: t.game_id,
         name: known.game_name,
     };
-    tell_call(conn, now, t, &row, &mut game_name, known.player.as_ref())?;
+    tell_call(conn, now, t, row, &mut game_name, known.player.as_ref())?;
     // The list's head moved on: the players now first in line are told.
-    if entry_id.is_some() {
+    if row.entry_id.is_some() {
         notify_heads_of(conn, now, &mut game_name, None, known.head)?;
     }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
-    if source == CallSource::MustMove {
+    if row.source == CallSource::MustMove {
         if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
             emit(
                 conn,
@@ -569,5 +588,5 @@ fn create_call(
             )?;
         }
     }
-    Ok(row)
+    Ok(())
 }
