@@ -505,34 +505,7 @@ fn join_guest(
     language: &str,
     open: &[(GameId, String)],
 ) -> AppResult<(i64, Vec<(String, usize)>, Vec<String>, Vec<String>)> {
-    let existing: Option<i64> = guests::table
-        .filter(guests::phone.eq(phone))
-        .filter(guests::player_id.is_null())
-        .order(guests::id.desc())
-        .select(guests::id)
-        .first(conn)
-        .optional()?;
-    let guest_id = match existing {
-        Some(id) => {
-            diesel::update(guests::table.find(id))
-                .set((guests::full_name.eq(name), guests::language.eq(language)))
-                .execute(conn)?;
-            id
-        }
-        None => {
-            let id = next_seq(conn, "guest")?;
-            diesel::insert_into(guests::table)
-                .values((
-                    guests::id.eq(id),
-                    guests::full_name.eq(name),
-                    guests::phone.eq(phone),
-                    guests::language.eq(language),
-                    guests::created_at.eq(now.naive_utc()),
-                ))
-                .execute(conn)?;
-            id
-        }
-    };
+    let guest_id = guest_with_phone(conn, now, phone, name, language)?;
     let (mut places, mut already, mut skipped) = (Vec::new(), Vec::new(), Vec::new());
     // As for a player: `remote_max_lists` kept places in all.
     let mut kept: i64 = guest_entries::table
@@ -560,53 +533,106 @@ fn join_guest(
             continue;
         }
         kept += 1;
-        // A lapsed place of this guest on this list ends now (the unique index holds one).
-        diesel::update(
-            guest_entries::table
-                .filter(guest_entries::guest_id.eq(guest_id))
-                .filter(guest_entries::game_id.eq(*g))
-                .filter(crate::db::conditions::GuestWaiting),
-        )
-        .set((
-            guest_entries::state.eq(GuestState::Removed),
-            guest_entries::ended_at.eq(Some(now.naive_utc())),
-        ))
-        .execute(conn)?;
-        let max_entry: Option<i64> = waitlist_entries::table
-            .filter(waitlist_entries::game_id.eq(*g))
-            .select(diesel::dsl::max(waitlist_entries::order_key))
-            .first(conn)?;
-        let max_guest: Option<i64> = guest_entries::table
-            .filter(guest_entries::game_id.eq(*g))
-            .select(diesel::dsl::max(guest_entries::order_key))
-            .first(conn)?;
-        let key = rj::guest_key(max_entry, max_guest);
-        let id = next_seq(conn, "guest_entry")?;
-        diesel::insert_into(guest_entries::table)
-            .values((
-                guest_entries::id.eq(id),
-                guest_entries::guest_id.eq(guest_id),
-                guest_entries::game_id.eq(*g),
-                guest_entries::order_key.eq(key),
-                guest_entries::joined_at.eq(now.naive_utc()),
-                guest_entries::via.eq(via.as_str()),
-                guest_entries::expires_at.eq((now
-                    + Duration::minutes(room.profile.call_in_expiry_min.into()))
-                .naive_utc()),
-                guest_entries::state.eq(GuestState::Waiting),
-            ))
-            .execute(conn)?;
-        let list = list_entries(conn, *g)?;
-        places.push((gname.clone(), rj::guest_place(&list, key, now, now)));
-        floor::emit(
-            conn,
-            now,
-            None,
-            "list.changed",
-            &serde_json::json!({ "game_id": g }),
-        )?;
+        let place = keep_place(conn, now, room, via, guest_id, *g)?;
+        places.push((gname.clone(), place));
     }
     Ok((guest_id, places, already, skipped))
+}
+
+/// The guest of this phone not registered yet, its name and language as given now; else a
+/// new guest.
+fn guest_with_phone(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    phone: &str,
+    name: &str,
+    language: &str,
+) -> AppResult<i64> {
+    let existing: Option<i64> = guests::table
+        .filter(guests::phone.eq(phone))
+        .filter(guests::player_id.is_null())
+        .order(guests::id.desc())
+        .select(guests::id)
+        .first(conn)
+        .optional()?;
+    Ok(match existing {
+        Some(id) => {
+            diesel::update(guests::table.find(id))
+                .set((guests::full_name.eq(name), guests::language.eq(language)))
+                .execute(conn)?;
+            id
+        }
+        None => {
+            let id = next_seq(conn, "guest")?;
+            diesel::insert_into(guests::table)
+                .values((
+                    guests::id.eq(id),
+                    guests::full_name.eq(name),
+                    guests::phone.eq(phone),
+                    guests::language.eq(language),
+                    guests::created_at.eq(now.naive_utc()),
+                ))
+                .execute(conn)?;
+            id
+        }
+    })
+}
+
+/// A place kept for the guest at the bottom of the game's list until the call-in expiry;
+/// the place it is, as the list shows it.
+fn keep_place(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    via: Via,
+    guest_id: i64,
+    g: GameId,
+) -> AppResult<usize> {
+    // A lapsed place of this guest on this list ends now (the unique index holds one).
+    diesel::update(
+        guest_entries::table
+            .filter(guest_entries::guest_id.eq(guest_id))
+            .filter(guest_entries::game_id.eq(g))
+            .filter(crate::db::conditions::GuestWaiting),
+    )
+    .set((
+        guest_entries::state.eq(GuestState::Removed),
+        guest_entries::ended_at.eq(Some(now.naive_utc())),
+    ))
+    .execute(conn)?;
+    let max_entry: Option<i64> = waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(g))
+        .select(diesel::dsl::max(waitlist_entries::order_key))
+        .first(conn)?;
+    let max_guest: Option<i64> = guest_entries::table
+        .filter(guest_entries::game_id.eq(g))
+        .select(diesel::dsl::max(guest_entries::order_key))
+        .first(conn)?;
+    let key = rj::guest_key(max_entry, max_guest);
+    let id = next_seq(conn, "guest_entry")?;
+    diesel::insert_into(guest_entries::table)
+        .values((
+            guest_entries::id.eq(id),
+            guest_entries::guest_id.eq(guest_id),
+            guest_entries::game_id.eq(g),
+            guest_entries::order_key.eq(key),
+            guest_entries::joined_at.eq(now.naive_utc()),
+            guest_entries::via.eq(via.as_str()),
+            guest_entries::expires_at
+                .eq((now + Duration::minutes(room.profile.call_in_expiry_min.into())).naive_utc()),
+            guest_entries::state.eq(GuestState::Waiting),
+        ))
+        .execute(conn)?;
+    let list = list_entries(conn, g)?;
+    let place = rj::guest_place(&list, key, now, now);
+    floor::emit(
+        conn,
+        now,
+        None,
+        "list.changed",
+        &serde_json::json!({ "game_id": g }),
+    )?;
+    Ok(place)
 }
 
 /// A game's active list entries as the domain sees them.
