@@ -8,7 +8,6 @@ mod evenings;
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
-use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;

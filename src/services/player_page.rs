@@ -150,7 +150,32 @@ pub fn view(
         .select((players::alias, players::language))
         .first(conn)?;
     let language = language.parse().unwrap_or(room.default_language);
-    // The lists: the player's active entries, each with its place computed as the floor does.
+    let lists = lists_of(conn, models, now, player_id)?;
+    let seated = seats_of(conn, player_id)?;
+    let (day_start, day_end) = gaming_day(now, room, day_ends);
+    let today = today(conn, now, player_id, day_start)?;
+    let pref = crate::services::seat_prefs::get(conn, player_id)?;
+    Ok(PlayerView {
+        pref,
+        player_id,
+        alias,
+        language,
+        lists,
+        seated,
+        today,
+        day_start,
+        day_end,
+    })
+}
+
+/// The lists: the player's active entries, each with its place computed as the floor does,
+/// its wait and its open call.
+fn lists_of(
+    conn: &mut DbConn,
+    models: &crate::services::waits::Models,
+    now: DateTime<Utc>,
+    player_id: i64,
+) -> AppResult<Vec<ListView>> {
     let entries: Vec<(
         i64,
         GameId,
@@ -210,6 +235,11 @@ pub fn view(
             call,
         });
     }
+    Ok(lists)
+}
+
+/// The seats the player holds, each with its table's limits and a change coming.
+fn seats_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<SeatedView>> {
     let seated: Vec<(i64, i32, i32, Option<String>, NaiveDateTime)> = seatings::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
         .left_join(games::table.on(games::id.nullable().eq(seatings::game_id)))
@@ -237,21 +267,7 @@ pub fn view(
             coming,
         });
     }
-    let seated = seats;
-    let (day_start, day_end) = gaming_day(now, room, day_ends);
-    let today = today(conn, now, player_id, day_start)?;
-    let pref = crate::services::seat_prefs::get(conn, player_id)?;
-    Ok(PlayerView {
-        pref,
-        player_id,
-        alias,
-        language,
-        lists,
-        seated,
-        today,
-        day_start,
-        day_end,
-    })
+    Ok(seats)
 }
 
 fn call_view(c: &SeatCallRow, table: i32) -> CallView {

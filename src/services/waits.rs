@@ -118,10 +118,36 @@ pub fn of_games(
     if ids.is_empty() {
         return Ok(out);
     }
-    // The tables in play and the seats a call could fill there now.
+    seats_now(conn, &ids, &mut out)?;
+    let refit = keep_fresh_models(conn, models, now, &ids, &mut out)?;
+    if refit.is_empty() {
+        return Ok(out);
+    }
+    let ids: Vec<GameId> = refit.iter().map(|r| r.0).collect();
+    // The history the estimate looks at: seatings and list entries not ended before it.
+    let since = waits::history_since(now).naive_utc();
+    let mut stays = seating_stays(conn, now, since, &ids)?;
+    let mut entries = list_stays(conn, now, since, &ids)?;
+    for (g, last_left) in refit {
+        let s = stays.remove(&g).unwrap_or_default();
+        let e = entries.remove(&g).unwrap_or_default();
+        let model = waits::calibrate(now, &s, &e);
+        models.put(g, now, last_left, model);
+        out.entry(g).or_default().model = model;
+    }
+    Ok(out)
+}
+
+/// The games' tables in play: each game is running, with the players seated there and the
+/// seats a call could fill now.
+fn seats_now(
+    conn: &mut DbConn,
+    ids: &[GameId],
+    out: &mut HashMap<GameId, GameWaits>,
+) -> AppResult<()> {
     let tables: Vec<(i64, Option<GameId>, i32, bool)> =
         crate::native!(conn, |dbc| card_tables::table
-            .filter(card_tables::game_id.eq_any(&ids))
+            .filter(card_tables::game_id.eq_any(ids))
             .filter(crate::db::conditions::TableInPlay)
             .select((
                 card_tables::id,
@@ -156,9 +182,20 @@ pub fn of_games(
         w.now.seated += seated;
         w.now.free += places.saturating_sub(seated + count(&called) + count(&held));
     }
-    // The models still fresh are kept; the others are refitted from the history.
+    Ok(())
+}
+
+/// The models still fresh are kept; the games whose model must be refitted from the history
+/// are returned, each with its latest `left_at` (the new model's fingerprint).
+fn keep_fresh_models(
+    conn: &mut DbConn,
+    models: &Models,
+    now: DateTime<Utc>,
+    ids: &[GameId],
+    out: &mut HashMap<GameId, GameWaits>,
+) -> AppResult<Vec<(GameId, Option<NaiveDateTime>)>> {
     let mut refit = Vec::new();
-    for g in &ids {
+    for g in ids {
         let last_left: Option<NaiveDateTime> = crate::native!(conn, |dbc| seatings::table
             .filter(seatings::game_id.eq(*g))
             .select(diesel::dsl::max(seatings::left_at))
@@ -168,12 +205,17 @@ pub fn of_games(
             None => refit.push((*g, last_left)),
         }
     }
-    if refit.is_empty() {
-        return Ok(out);
-    }
-    let ids: Vec<GameId> = refit.iter().map(|r| r.0).collect();
-    // The history the estimate looks at: seatings and list entries not ended before it.
-    let since = waits::history_since(now).naive_utc();
+    Ok(refit)
+}
+
+/// The games' seatings not ended before `since`, by game: whether each freed its seat for
+/// someone else.
+fn seating_stays(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    since: NaiveDateTime,
+    ids: &[GameId],
+) -> AppResult<HashMap<GameId, Vec<Stay>>> {
     let t = now.naive_utc();
     type SeatingLine = (
         Option<GameId>,
@@ -182,7 +224,7 @@ pub fn of_games(
         Option<String>,
     );
     let past: Vec<SeatingLine> = crate::native!(conn, |dbc| seatings::table
-        .filter(seatings::game_id.eq_any(&ids))
+        .filter(seatings::game_id.eq_any(ids))
         .filter(seatings::sat_at.le(t))
         .filter(seatings::left_at.is_null().or(seatings::left_at.ge(since)))
         .select((
@@ -192,9 +234,29 @@ pub fn of_games(
             seatings::left_reason,
         ))
         .load(dbc))?;
+    let mut stays: HashMap<GameId, Vec<Stay>> = HashMap::new();
+    for (g, from, to, reason) in past {
+        let Some(g) = g else { continue };
+        stays.entry(g).or_default().push(Stay {
+            from: from.and_utc(),
+            to: to.map(|x| x.and_utc()),
+            freed_seat: freed_seat(reason.as_deref()),
+        });
+    }
+    Ok(stays)
+}
+
+/// The games' list entries not ended before `since`, by game: how each ended.
+fn list_stays(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    since: NaiveDateTime,
+    ids: &[GameId],
+) -> AppResult<HashMap<GameId, Vec<ListStay>>> {
+    let t = now.naive_utc();
     let listed: Vec<(GameId, NaiveDateTime, Option<NaiveDateTime>, EntryState)> =
         crate::native!(conn, |dbc| waitlist_entries::table
-            .filter(waitlist_entries::game_id.eq_any(&ids))
+            .filter(waitlist_entries::game_id.eq_any(ids))
             .filter(waitlist_entries::joined_at.le(t))
             .filter(
                 waitlist_entries::ended_at
@@ -208,15 +270,6 @@ pub fn of_games(
                 waitlist_entries::state,
             ))
             .load(dbc))?;
-    let mut stays: HashMap<GameId, Vec<Stay>> = HashMap::new();
-    for (g, from, to, reason) in past {
-        let Some(g) = g else { continue };
-        stays.entry(g).or_default().push(Stay {
-            from: from.and_utc(),
-            to: to.map(|x| x.and_utc()),
-            freed_seat: freed_seat(reason.as_deref()),
-        });
-    }
     let mut entries: HashMap<GameId, Vec<ListStay>> = HashMap::new();
     for (g, joined, ended, state) in listed {
         let outcome = match (ended, state) {
@@ -230,14 +283,7 @@ pub fn of_games(
             outcome,
         });
     }
-    for (g, last_left) in refit {
-        let s = stays.remove(&g).unwrap_or_default();
-        let e = entries.remove(&g).unwrap_or_default();
-        let model = waits::calibrate(now, &s, &e);
-        models.put(g, now, last_left, model);
-        out.entry(g).or_default().model = model;
-    }
-    Ok(out)
+    Ok(entries)
 }
 
 /// [`of_games`] for one game.

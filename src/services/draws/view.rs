@@ -267,87 +267,13 @@ pub fn view(conn: &mut DbConn, id: i64) -> AppResult<DrawView> {
 
 /// Who drew what in `d` (the stored draw, or its replay) and the outcome, into `v`.
 fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> {
-    use crate::db::schema::players;
-    use crate::domain::draw::DealtCard;
     v.free.clear();
     v.suit_tables.clear();
-    // Names for every player the record mentions (the inputs list them all).
-    let ids: Vec<i64> = match &d {
-        Draw::HighCard { inputs, .. } => inputs.players.clone(),
-        Draw::Seat { inputs, .. } | Draw::SeatWithExtra { inputs, .. } => inputs.players.clone(),
-        Draw::Suit { inputs, .. } => inputs.players.clone(),
-        Draw::Oversubscribed { inputs, .. } => inputs
-            .previous_session
-            .iter()
-            .chain(&inputs.others)
-            .copied()
-            .collect(),
-        Draw::SpecialButton { inputs, .. } => inputs.seats.iter().map(|a| a.player).collect(),
-    };
-    let names: Vec<(i64, String, String)> = players::table
-        .filter(players::id.eq_any(&ids))
-        .select((players::id, players::full_name, players::alias))
-        .load(conn)?;
-    let person = |i: usize, p: i64| {
-        let (name, alias) = names
-            .iter()
-            .find(|(id, _, _)| *id == p)
-            .map(|(_, n, a)| (n.clone(), a.clone()))
-            .unwrap_or_else(|| (format!("#{p}"), String::new()));
-        DrawParticipant {
-            player_id: p,
-            name,
-            alias,
-            dealt: i + 1,
-            seat_then: None,
-            card: None,
-            place: None,
-            table_no: None,
-            seat: None,
-            extra: false,
-            plays: None,
-            previous: false,
-            winner: false,
-        }
-    };
-    let mut people: Vec<DrawParticipant> =
-        ids.iter().enumerate().map(|(i, &p)| person(i, p)).collect();
-    let card_of = |cards: &[DealtCard], p: i64| {
-        cards
-            .iter()
-            .find(|c| c.player == p)
-            .map(|c| CardFace::of(c.card))
-    };
+    let ids = players_mentioned(d);
+    let mut people = participants(conn, &ids)?;
     match &d {
         Draw::HighCard { inputs, result, .. } => {
-            v.purpose = Some(inputs.purpose.to_string());
-            // Where each player sat when the cards were dealt (BSOP 79: dealt clockwise).
-            if let Some(t) = v.draw.table_id {
-                let at = v.draw.created_at;
-                let sat: Vec<(i64, i32)> = seatings::table
-                    .filter(seatings::table_id.eq(t))
-                    .filter(seatings::player_id.eq_any(&ids))
-                    .filter(seatings::sat_at.le(at))
-                    .filter(seatings::left_at.is_null().or(seatings::left_at.gt(at)))
-                    .select((seatings::player_id, seatings::seat_no))
-                    .load(conn)?;
-                for p in &mut people {
-                    p.seat_then = sat.iter().find(|(x, _)| *x == p.player_id).map(|s| s.1);
-                }
-            }
-            for p in &mut people {
-                p.card = card_of(&result.dealt, p.player_id);
-                p.place = result
-                    .order
-                    .iter()
-                    .position(|&x| x == p.player_id)
-                    .map(|i| i + 1);
-                p.winner = p.place == Some(1);
-            }
-            if inputs.purpose == HighCardPurpose::Button {
-                v.button_seat = people.iter().find(|p| p.winner).and_then(|p| p.seat_then);
-            }
-            people.sort_by_key(|p| p.place.unwrap_or(usize::MAX));
+            high_card_outcome(conn, v, &ids, inputs, result, &mut people)?
         }
         Draw::Seat { result, .. } | Draw::SeatWithExtra { result, .. } => {
             for p in &mut people {
@@ -357,36 +283,7 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
             v.free = result.free.clone();
             people.sort_by_key(|p| (p.extra, p.seat));
         }
-        Draw::Suit { result, .. } => {
-            let mut numbers = Vec::new();
-            for t in &result.tables {
-                let n = card_tables::table
-                    .find(t.table)
-                    .select(card_tables::number)
-                    .first::<i32>(conn)
-                    .optional()?
-                    .unwrap_or(0);
-                numbers.push((t.table, n));
-                let face = CardFace::of(crate::domain::cards::Card::new(
-                    crate::domain::cards::Rank::Ace,
-                    t.suit,
-                ));
-                v.suit_tables.push(DrawSuitTable {
-                    table_no: n,
-                    symbol: face.symbol,
-                    red: face.red,
-                    players: t.seating.seats.len(),
-                });
-            }
-            for p in &mut people {
-                p.card = card_of(&result.cards, p.player_id);
-                if let Some((t, s)) = result.seat_of(p.player_id) {
-                    p.table_no = numbers.iter().find(|(id, _)| *id == t).map(|x| x.1);
-                    p.seat = Some(s);
-                }
-            }
-            people.sort_by_key(|p| (p.table_no, p.seat));
-        }
+        Draw::Suit { result, .. } => suit_outcome(conn, v, result, &mut people)?,
         Draw::Oversubscribed { inputs, result, .. } => {
             for p in &mut people {
                 p.previous = inputs.previous_session.contains(&p.player_id);
@@ -422,5 +319,141 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
         }
     }
     v.participants = people;
+    Ok(())
+}
+
+/// Every player the record mentions (the inputs list them all), in the order dealt.
+fn players_mentioned(d: &Draw) -> Vec<i64> {
+    match d {
+        Draw::HighCard { inputs, .. } => inputs.players.clone(),
+        Draw::Seat { inputs, .. } | Draw::SeatWithExtra { inputs, .. } => inputs.players.clone(),
+        Draw::Suit { inputs, .. } => inputs.players.clone(),
+        Draw::Oversubscribed { inputs, .. } => inputs
+            .previous_session
+            .iter()
+            .chain(&inputs.others)
+            .copied()
+            .collect(),
+        Draw::SpecialButton { inputs, .. } => inputs.seats.iter().map(|a| a.player).collect(),
+    }
+}
+
+/// A participant for each player, with their name and alias (`#id` when no longer known)
+/// and the order they were dealt to; the outcome is filled in by the draw's kind.
+fn participants(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<DrawParticipant>> {
+    use crate::db::schema::players;
+    let names: Vec<(i64, String, String)> = players::table
+        .filter(players::id.eq_any(ids))
+        .select((players::id, players::full_name, players::alias))
+        .load(conn)?;
+    let person = |i: usize, p: i64| {
+        let (name, alias) = names
+            .iter()
+            .find(|(id, _, _)| *id == p)
+            .map(|(_, n, a)| (n.clone(), a.clone()))
+            .unwrap_or_else(|| (format!("#{p}"), String::new()));
+        DrawParticipant {
+            player_id: p,
+            name,
+            alias,
+            dealt: i + 1,
+            seat_then: None,
+            card: None,
+            place: None,
+            table_no: None,
+            seat: None,
+            extra: false,
+            plays: None,
+            previous: false,
+            winner: false,
+        }
+    };
+    Ok(ids.iter().enumerate().map(|(i, &p)| person(i, p)).collect())
+}
+
+/// The card dealt to a player, as people read it.
+fn card_of(cards: &[crate::domain::draw::DealtCard], p: i64) -> Option<CardFace> {
+    cards
+        .iter()
+        .find(|c| c.player == p)
+        .map(|c| CardFace::of(c.card))
+}
+
+/// A high-card draw: each player's card and place, where they sat when the cards were
+/// dealt, and for a button draw the winner's seat.
+fn high_card_outcome(
+    conn: &mut DbConn,
+    v: &mut DrawView,
+    ids: &[i64],
+    inputs: &crate::domain::draw::HighCardInputs,
+    result: &crate::domain::draw::HighCardDraw,
+    people: &mut [DrawParticipant],
+) -> AppResult<()> {
+    v.purpose = Some(inputs.purpose.to_string());
+    // Where each player sat when the cards were dealt (BSOP 79: dealt clockwise).
+    if let Some(t) = v.draw.table_id {
+        let at = v.draw.created_at;
+        let sat: Vec<(i64, i32)> = seatings::table
+            .filter(seatings::table_id.eq(t))
+            .filter(seatings::player_id.eq_any(ids))
+            .filter(seatings::sat_at.le(at))
+            .filter(seatings::left_at.is_null().or(seatings::left_at.gt(at)))
+            .select((seatings::player_id, seatings::seat_no))
+            .load(conn)?;
+        for p in people.iter_mut() {
+            p.seat_then = sat.iter().find(|(x, _)| *x == p.player_id).map(|s| s.1);
+        }
+    }
+    for p in people.iter_mut() {
+        p.card = card_of(&result.dealt, p.player_id);
+        p.place = result
+            .order
+            .iter()
+            .position(|&x| x == p.player_id)
+            .map(|i| i + 1);
+        p.winner = p.place == Some(1);
+    }
+    if inputs.purpose == HighCardPurpose::Button {
+        v.button_seat = people.iter().find(|p| p.winner).and_then(|p| p.seat_then);
+    }
+    people.sort_by_key(|p| p.place.unwrap_or(usize::MAX));
+    Ok(())
+}
+
+/// A suit draw: each table's suit and number, and each player's card, table and seat.
+fn suit_outcome(
+    conn: &mut DbConn,
+    v: &mut DrawView,
+    result: &crate::domain::draw::SuitDraw,
+    people: &mut [DrawParticipant],
+) -> AppResult<()> {
+    let mut numbers = Vec::new();
+    for t in &result.tables {
+        let n = card_tables::table
+            .find(t.table)
+            .select(card_tables::number)
+            .first::<i32>(conn)
+            .optional()?
+            .unwrap_or(0);
+        numbers.push((t.table, n));
+        let face = CardFace::of(crate::domain::cards::Card::new(
+            crate::domain::cards::Rank::Ace,
+            t.suit,
+        ));
+        v.suit_tables.push(DrawSuitTable {
+            table_no: n,
+            symbol: face.symbol,
+            red: face.red,
+            players: t.seating.seats.len(),
+        });
+    }
+    for p in people.iter_mut() {
+        p.card = card_of(&result.cards, p.player_id);
+        if let Some((t, s)) = result.seat_of(p.player_id) {
+            p.table_no = numbers.iter().find(|(id, _)| *id == t).map(|x| x.1);
+            p.seat = Some(s);
+        }
+    }
+    people.sort_by_key(|p| (p.table_no, p.seat));
     Ok(())
 }

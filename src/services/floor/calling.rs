@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::GameId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal, TableRefusal};
@@ -22,18 +23,86 @@ pub fn call_next(
     table_id: TableId,
     seat_no: i32,
 ) -> AppResult<SeatCallRow> {
-    let (now, tz, profile) = (act.now, act.tz(), act.profile());
-    // The table and its game's name (for the call's message) in one statement.
-    let (t, game): (TableRow, Option<String>) = crate::native!(conn, |dbc| card_tables::table
+    let (now, tz) = (act.now, act.tz());
+    let (t, game) = table_with_game_name(conn, table_id)?;
+    let seat = check_seat(conn, act, &t, seat_no, None, None)?;
+    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
+    let changes = seat_changes_to_call(conn, table_id, seat.seat_changes)?;
+    // BSOP 55, 57: a seat at a main game goes to the must-move players first.
+    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
+    let asked = SeatAsked {
+        act,
+        t: &t,
+        seat_no,
+    };
+    let pass = CallPass::default();
+    let (pick, first_page) = pick_in_order(conn, &asked, game_id, &changes, &due, &pass)?;
+    let CallPass {
+        checked,
+        offered,
+        waiting,
+        ..
+    } = pass;
+    let waiting = waiting.into_inner();
+    let Some(candidate) = pick else {
+        return Err(nobody_to_call(must_move_waits, &waiting));
+    };
+    // BSOP 57: the seat waits for the must-move player; the list does not take it.
+    if let (Candidate::List { .. }, Some(p)) = (&candidate, must_move_waits) {
+        return Err(AppError::Conflict(p));
+    }
+    let (player_id, entry_id, source) = match candidate {
+        Candidate::SeatChange { player_id } => (player_id, None, CallSource::SeatChange),
+        Candidate::MustMove { player_id } => (player_id, None, CallSource::MustMove),
+        Candidate::List {
+            entry_id,
+            player_id,
+        } => (player_id, Some(entry_id), CallSource::List),
+    };
+    let head = head_after_call(first_page, offered.get(), entry_id, now);
+    let player = checked.into_inner().filter(|p| p.id == player_id);
+    let seat = seat_to_call(conn, &asked, offered.get(), player_id, entry_id);
+    // Each player who let this seat go by to wait for a preferred one has one offer fewer.
+    for e in waiting {
+        crate::services::seat_prefs::count_pass(conn, act, EntryId(e), t.id, seat)?;
+    }
+    let known = Known {
+        player,
+        head,
+        game_name: Some(game),
+    };
+    create_call(
+        conn,
+        act,
+        &t,
+        seat,
+        player_id,
+        entry_id.map(EntryId),
+        source,
+        known,
+    )
+}
+
+/// The table and its game's name (for the call's message) in one statement.
+fn table_with_game_name(
+    conn: &mut DbConn,
+    table_id: TableId,
+) -> AppResult<(TableRow, Option<String>)> {
+    Ok(crate::native!(conn, |dbc| card_tables::table
         .left_join(games::table)
         .filter(card_tables::id.eq(table_id))
         .select((TableRow::as_select(), games::name.nullable()))
-        .first(dbc))?;
-    let seat = check_seat(conn, act, &t, seat_no, None, None)?;
-    let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
-    // Seat-change requests of players still seated here and not already called elsewhere
-    // (read only when the seat's check saw some).
-    let requests: Vec<(i64, chrono::NaiveDateTime)> = if seat.seat_changes {
+        .first(dbc))?)
+}
+
+/// Seat-change requests of players still seated here and not already called elsewhere
+/// (read only when the seat's check saw some), with when each was asked.
+fn seat_changes_to_call(
+    conn: &mut DbConn,
+    table_id: TableId,
+    any: bool,
+) -> AppResult<Vec<(i64, DateTime<Utc>)>> {
+    let requests: Vec<(i64, chrono::NaiveDateTime)> = if any {
         crate::native!(conn, |dbc| seat_change_requests::table
             .filter(seat_change_requests::table_id.eq(table_id))
             .filter(crate::db::conditions::SeatChangeOpen)
@@ -59,60 +128,54 @@ pub fn call_next(
             changes.push((p, at.and_utc()));
         }
     }
-    // BSOP 55, 57: a seat at a main game goes to the must-move players first.
-    let (due, must_move_waits) = must_move_due_for(conn, now, tz, &t, game_id)?;
-    // The domain picks in order; whether a listed player may take this seat needs the
-    // database, asked lazily (only until someone can), reading the list a page at a time.
-    // A short first page (the next player is usually among the first few), longer ones after.
+    Ok(changes)
+}
+
+/// The seat asked for: whose action, which table, which seat.
+struct SeatAsked<'a> {
+    act: &'a Act,
+    t: &'a TableRow,
+    seat_no: i32,
+}
+
+/// What the call pass learns while it looks for the player to call.
+#[derive(Default)]
+struct CallPass {
+    /// The last listed player checked, kept for the call (their alias: no second read).
+    checked: std::cell::RefCell<Option<PlayerRow>>,
+    /// The table's free and accessible seats (read once, for the first player with a
+    /// preference).
+    seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
+    /// Another seat offered to a player it fits better (player, seat).
+    offered: std::cell::Cell<Option<(i64, i32)>>,
+    /// The entries passed over because their players wait for a preferred seat.
+    waiting: std::cell::RefCell<Vec<i64>>,
+}
+
+/// The domain picks in order; whether a listed player may take this seat needs the
+/// database, asked lazily (only until someone can), reading the list a page at a time.
+/// A short first page (the next player is usually among the first few), longer ones after.
+/// Also gives the list's first page as read here (for the players told they are next).
+fn pick_in_order(
+    conn: &mut DbConn,
+    asked: &SeatAsked<'_>,
+    game_id: GameId,
+    changes: &[(i64, DateTime<Utc>)],
+    due: &[i64],
+    pass: &CallPass,
+) -> AppResult<(Option<Candidate>, Option<Vec<WaitlistRow>>)> {
+    let now = asked.act.now;
     let mut page = HEAD_PAGE;
     let mut offset = 0;
-    // The list's first page as read here (for the players told they are next, below).
     let mut first_page: Option<Vec<WaitlistRow>> = None;
-    // The last listed player checked, kept for the call (their alias: no second read).
-    let checked: std::cell::RefCell<Option<PlayerRow>> = std::cell::RefCell::new(None);
-    // The table's free and accessible seats (read once, for the first player
-    // with a preference), another seat offered to a player it fits better, and the entries
-    // passed over because their players wait for a preferred seat.
-    let seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>> = Default::default();
-    let offered: std::cell::Cell<Option<(i64, i32)>> = Default::default();
-    let waiting: std::cell::RefCell<Vec<i64>> = Default::default();
     let pick = loop {
         let rows = waiting_page(conn, game_id, offset, page)?;
         let domain: Vec<Entry> = rows.iter().map(as_entry).collect();
         let db = std::cell::RefCell::new(&mut *conn);
         let failure = std::cell::RefCell::new(None);
-        let pick = waitlist::next_for_seat(&changes, &due, &domain, now, |p| {
+        let pick = waitlist::next_for_seat(changes, due, &domain, now, |p| {
             let mut c = db.borrow_mut();
-            // A player already called to another table (another list) waits for that answer:
-            // passed over here, keeping the place (one open call per player).
-            let verdict = match player_checks(&mut c, p, None) {
-                Ok((_, k)) if k.called => Ok(Some(PassOver::AlreadyCalled)),
-                Ok((row, k)) => {
-                    let why = player_may_sit_row(&mut c, now, tz, &t, &row, Some(k));
-                    *checked.borrow_mut() = Some(row);
-                    match why {
-                        // BSOP 55: who refused a must-move and gave up may not play at
-                        // that must-move table (the domain has no reason of its own for it:
-                        // passed over as not able to play here, keeping the place).
-                        Ok(None) => barred_from_table(&mut c, p, &t, Some(k)).and_then(|barred| {
-                            if barred {
-                                return Ok(Some(PassOver::Ineligible));
-                            }
-                            if !k.has_pref {
-                                return Ok(None);
-                            }
-                            let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
-                            prefer_seat(
-                                &mut c, profile, &t, seat_no, p, entry, &seats_now, &offered,
-                                &waiting,
-                            )
-                        }),
-                        other => other,
-                    }
-                }
-                Err(e) => Err(e),
-            };
-            match verdict {
+            match pass.verdict(&mut c, asked, &rows, p) {
                 Ok(v) => v,
                 Err(e) => {
                     failure.borrow_mut().get_or_insert(e);
@@ -133,76 +196,109 @@ pub fn call_next(
         offset += page;
         page = 64;
     };
-    let waiting = waiting.into_inner();
-    let Some(candidate) = pick else {
-        // BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
-        return Err(match must_move_waits {
-            Some(p) => AppError::Conflict(p),
-            // Only players waiting for a preferred seat are left. Their wait is
-            // their choice: the seat is not forced on them (the floor may still call one by
-            // choice), and no offer is counted against them since nobody else took it.
-            None if !waiting.is_empty() => AppError::from(CallRefusal::NobodyButPreferences {
-                count: waiting.len(),
-            }),
-            None => AppError::from(CallRefusal::NobodyToCall),
-        });
-    };
-    // BSOP 57: the seat waits for the must-move player; the list does not take it.
-    if let (Candidate::List { .. }, Some(p)) = (&candidate, must_move_waits) {
-        return Err(AppError::Conflict(p));
+    Ok((pick, first_page))
+}
+
+impl CallPass {
+    /// Whether the listed player `p` may take the asked seat: `None` to call them, else why
+    /// they are passed over (keeping their place).
+    fn verdict(
+        &self,
+        c: &mut DbConn,
+        asked: &SeatAsked<'_>,
+        rows: &[WaitlistRow],
+        p: i64,
+    ) -> AppResult<Option<PassOver>> {
+        let (now, tz, t) = (asked.act.now, asked.act.tz(), asked.t);
+        // A player already called to another table (another list) waits for that answer:
+        // passed over here, keeping the place (one open call per player).
+        let (row, k) = player_checks(c, p, None)?;
+        if k.called {
+            return Ok(Some(PassOver::AlreadyCalled));
+        }
+        let why = player_may_sit_row(c, now, tz, t, &row, Some(k));
+        *self.checked.borrow_mut() = Some(row);
+        if let Some(pass_over) = why? {
+            return Ok(Some(pass_over));
+        }
+        // BSOP 55: who refused a must-move and gave up may not play at that must-move table
+        // (the domain has no reason of its own for it: passed over as not able to play
+        // here, keeping the place).
+        if barred_from_table(c, p, t, Some(k))? {
+            return Ok(Some(PassOver::Ineligible));
+        }
+        if !k.has_pref {
+            return Ok(None);
+        }
+        let entry = rows.iter().find(|r| r.player_id == p).map(|r| r.id);
+        prefer_seat(
+            c,
+            asked.act.profile(),
+            t,
+            asked.seat_no,
+            p,
+            entry,
+            &self.seats_now,
+            &self.offered,
+            &self.waiting,
+        )
     }
-    let (player_id, entry_id, source) = match candidate {
-        Candidate::SeatChange { player_id } => (player_id, None, CallSource::SeatChange),
-        Candidate::MustMove { player_id } => (player_id, None, CallSource::MustMove),
-        Candidate::List {
-            entry_id,
-            player_id,
-        } => (player_id, Some(entry_id), CallSource::List),
-    };
-    // The first page as this call leaves it (the called entry no longer waits; only
-    // it changes), when it still holds the list's head — the whole list, or enough players
-    // not lapsed: the players now next are told from it, without reading the list again.
-    // Not when another seat is offered: checking that seat may expire a call there, and the
-    // entry of that call waits again.
-    let head = first_page
-        .filter(|_| offered.get().is_none())
+}
+
+/// BSOP 57: with nobody else to call, say why the seat waits rather than "nobody".
+fn nobody_to_call(must_move_waits: Option<Problem>, waiting: &[i64]) -> AppError {
+    match must_move_waits {
+        Some(p) => AppError::Conflict(p),
+        // Only players waiting for a preferred seat are left. Their wait is
+        // their choice: the seat is not forced on them (the floor may still call one by
+        // choice), and no offer is counted against them since nobody else took it.
+        None if !waiting.is_empty() => AppError::from(CallRefusal::NobodyButPreferences {
+            count: waiting.len(),
+        }),
+        None => AppError::from(CallRefusal::NobodyToCall),
+    }
+}
+
+/// The first page as this call leaves it (the called entry no longer waits; only
+/// it changes), when it still holds the list's head — the whole list, or enough players
+/// not lapsed: the players now next are told from it, without reading the list again.
+/// Not when another seat is offered: checking that seat may expire a call there, and the
+/// entry of that call waits again.
+fn head_after_call(
+    first_page: Option<Vec<WaitlistRow>>,
+    offered: Option<(i64, i32)>,
+    entry_id: Option<i64>,
+    now: DateTime<Utc>,
+) -> Option<Vec<WaitlistRow>> {
+    first_page
+        .filter(|_| offered.is_none())
         .and_then(|mut rows| {
             let whole = (rows.len() as i64) < HEAD_PAGE;
             rows.retain(|r| Some(r.id) != entry_id.map(EntryId));
             let live = rows.iter().filter(|r| !as_entry(r).lapsed(now)).count();
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
-        });
-    let player = checked.into_inner().filter(|p| p.id == player_id);
-    // The seat offered is a free one of this table that fits the player better,
-    // when there is one (still free: checked as the asked seat was).
-    let seat = match offered.get() {
+        })
+}
+
+/// The seat offered is a free one of this table that fits the player better,
+/// when there is one (still free: checked as the asked seat was); else the asked seat.
+fn seat_to_call(
+    conn: &mut DbConn,
+    asked: &SeatAsked<'_>,
+    offered: Option<(i64, i32)>,
+    player_id: i64,
+    entry_id: Option<i64>,
+) -> i32 {
+    let seat_no = asked.seat_no;
+    match offered {
         Some((p, s)) if p == player_id && entry_id.is_some() => {
-            match check_seat(conn, act, &t, s, None, None) {
+            match check_seat(conn, asked.act, asked.t, s, None, None) {
                 Ok(c) if c.hold.is_none() => s,
                 _ => seat_no,
             }
         }
         _ => seat_no,
-    };
-    // Each player who let this seat go by to wait for a preferred one has one offer fewer.
-    for e in waiting {
-        crate::services::seat_prefs::count_pass(conn, act, EntryId(e), t.id, seat)?;
     }
-    let known = Known {
-        player,
-        head,
-        game_name: Some(game),
-    };
-    create_call(
-        conn,
-        act,
-        &t,
-        seat,
-        player_id,
-        entry_id.map(EntryId),
-        source,
-        known,
-    )
 }
 
 /// What the caller of [`create_call`] already read in this write (not read again).
@@ -391,47 +487,7 @@ fn create_call(
         answered_at: None,
         extended_at: None,
     };
-    let seat_called = |e: diesel::result::Error| {
-        if is_unique_violation(&e) {
-            AppError::from(SeatRefusal::SeatCalled)
-        } else {
-            e.into()
-        }
-    };
-    // The call and the entry it takes: on PostgreSQL in one statement.
-    let entry_moved = match (&mut *conn, entry_id) {
-        (DbConn::Postgres(pg), Some(eid)) => Some(
-            crate::db::floor_writes::insert_call_taking_entry(pg, &row, eid)
-                .map_err(seat_called)?,
-        ),
-        _ => {
-            // Kept prepared (`Cached`): diesel prepares an insert with optional fields
-            // afresh on every run otherwise.
-            crate::native!(conn, |dbc| crate::db::Cached(
-                diesel::insert_into(seat_calls::table)
-                    .values(&row)
-                    .returning(seat_calls::id)
-            )
-            .get_result::<i64>(dbc))
-            .map_err(seat_called)?;
-            match entry_id {
-                Some(eid) => Some(crate::native!(conn, |dbc| crate::db::Cached(
-                    diesel::update(
-                        waitlist_entries::table
-                            .find(eid)
-                            .filter(crate::db::conditions::EntryWaiting)
-                    )
-                    .set(waitlist_entries::state.eq(EntryState::Called))
-                    .returning(waitlist_entries::id)
-                )
-                .changed(dbc))?),
-                None => None,
-            }
-        }
-    };
-    if entry_moved.is_some_and(|n| n != 1) {
-        return Err(ListRefusal::EntryNotActive.into());
-    }
+    insert_call_taking_entry(conn, &row)?;
     audit::record::<(), _>(
         conn,
         now,
@@ -457,17 +513,76 @@ fn create_call(
         &serde_json::json!({ "call_id": row.id, "table": t.number, "seat": seat_no, "player_id": player_id,
             "alias": alias, "respond_by": row.respond_by.and_utc(), "source": source }),
     )?;
+    tell_about_call(conn, now, t, &row, known)?;
+    Ok(row)
+}
+
+/// The call, and the list entry it takes (no longer waiting): on PostgreSQL in one
+/// statement. The seat already called, or the entry no longer waiting, is refused.
+fn insert_call_taking_entry(conn: &mut DbConn, row: &SeatCallRow) -> AppResult<()> {
+    let seat_called = |e: diesel::result::Error| {
+        if is_unique_violation(&e) {
+            AppError::from(SeatRefusal::SeatCalled)
+        } else {
+            e.into()
+        }
+    };
+    let entry_moved = match (&mut *conn, row.entry_id) {
+        (DbConn::Postgres(pg), Some(eid)) => Some(
+            crate::db::floor_writes::insert_call_taking_entry(pg, row, eid).map_err(seat_called)?,
+        ),
+        _ => {
+            // Kept prepared (`Cached`): diesel prepares an insert with optional fields
+            // afresh on every run otherwise.
+            crate::native!(conn, |dbc| crate::db::Cached(
+                diesel::insert_into(seat_calls::table)
+                    .values(row)
+                    .returning(seat_calls::id)
+            )
+            .get_result::<i64>(dbc))
+            .map_err(seat_called)?;
+            match row.entry_id {
+                Some(eid) => Some(crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(
+                        waitlist_entries::table
+                            .find(eid)
+                            .filter(crate::db::conditions::EntryWaiting)
+                    )
+                    .set(waitlist_entries::state.eq(EntryState::Called))
+                    .returning(waitlist_entries::id)
+                )
+                .changed(dbc))?),
+                None => None,
+            }
+        }
+    };
+    if entry_moved.is_some_and(|n| n != 1) {
+        return Err(ListRefusal::EntryNotActive.into());
+    }
+    Ok(())
+}
+
+/// The called player is told; the players now first on the list are told when the call took
+/// an entry; a must-move order shows at the table the player leaves too.
+fn tell_about_call(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    t: &TableRow,
+    row: &SeatCallRow,
+    known: Known,
+) -> AppResult<()> {
+    let (player_id, seat_no) = (row.player_id, row.seat_no);
     let mut game_name = GameName {
         id: t.game_id,
         name: known.game_name,
     };
-    tell_call(conn, now, t, &row, &mut game_name, known.player.as_ref())?;
+    tell_call(conn, now, t, row, &mut game_name, known.player.as_ref())?;
     // The list's head moved on: the players now first in line are told.
-    if entry_id.is_some() {
+    if row.entry_id.is_some() {
         notify_heads_of(conn, now, &mut game_name, None, known.head)?;
     }
     // BSOP 55, 57: a must-move order shows on the tablet of the table the player leaves too.
-    if source == CallSource::MustMove {
+    if row.source == CallSource::MustMove {
         if let Some(from) = current_seating(conn, player_id)?.filter(|f| f.table_id != t.id) {
             emit(
                 conn,
@@ -478,5 +593,5 @@ fn create_call(
             )?;
         }
     }
-    Ok(row)
+    Ok(())
 }

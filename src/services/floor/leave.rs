@@ -14,49 +14,7 @@ pub fn leave(
     reason: &str,
 ) -> AppResult<SeatingRow> {
     let (now, actor) = (act.now, &act.actor);
-    // The seating, its table, how many sit there, and whether the player has an open call or
-    // seat-change request anywhere, in one statement (statements per leave; what
-    // ends with the seating is read only when there is some).
-    let (s, t, seated, calls_open, changes_open): (SeatingRow, TableRow, Option<i64>, bool, bool) =
-        crate::native!(conn, |dbc| {
-            use diesel::dsl::exists;
-            // The subqueries read `seatings` under names of their own.
-            diesel::alias!(seatings as leaving: Leaving, seatings as sitting: Sitting);
-            let this = || leaving.filter(leaving.field(seatings::id).eq(seating_id));
-            seatings::table
-                .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
-                .filter(seatings::id.eq(seating_id))
-                .select((
-                    SeatingRow::as_select(),
-                    TableRow::as_select(),
-                    sitting
-                        .filter(
-                            sitting
-                                .field(seatings::table_id)
-                                .eq_any(this().select(leaving.field(seatings::table_id))),
-                        )
-                        .filter(sitting.field(seatings::left_at).is_null())
-                        .count()
-                        .single_value(),
-                    exists(
-                        seat_calls::table
-                            .filter(
-                                seat_calls::player_id
-                                    .eq_any(this().select(leaving.field(seatings::player_id))),
-                            )
-                            .filter(call_open!()),
-                    ),
-                    exists(
-                        seat_change_requests::table
-                            .filter(
-                                seat_change_requests::player_id
-                                    .eq_any(this().select(leaving.field(seatings::player_id))),
-                            )
-                            .filter(crate::db::conditions::SeatChangeOpen),
-                    ),
-                ))
-                .first(dbc)
-        })?;
+    let (s, t, seated, calls_open, changes_open) = seating_to_end(conn, seating_id)?;
     if s.left_at.is_some() {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
@@ -83,28 +41,7 @@ pub fn leave(
         left_reason: Some(reason.to_string()),
         ..s.clone()
     };
-    // A seat-change request only makes sense while seated at that table, and a must-move
-    // call while seated at the must-move table: both end with the seating (the player's
-    // open calls of either kind read in one statement).
-    if changes_open {
-        end_seat_change_requests(conn, now, s.player_id, s.table_id)?;
-    }
-    if calls_open {
-        let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-            .filter(seat_calls::player_id.eq(s.player_id))
-            .filter(
-                seat_calls::source
-                    .eq(CallSource::MustMove)
-                    .or(seat_calls::source
-                        .eq(CallSource::SeatChange)
-                        .and(seat_calls::table_id.eq(s.table_id)))
-            )
-            .filter(call_open!())
-            .order(seat_calls::id)
-            .select(SeatCallRow::as_select())
-            .load(dbc))?;
-        cancel_call_rows(conn, act, calls)?;
-    }
+    end_requests_and_moves(conn, act, &s, changes_open, calls_open)?;
     audit::record(
         conn,
         now,
@@ -128,6 +65,86 @@ pub fn leave(
     let seated = (seated.unwrap_or(0) as usize).saturating_sub(1);
     apply_table_rules_counted(conn, act, &t, seated)?;
     Ok(after)
+}
+
+/// The seating, its table, how many sit there, and whether the player has an open call or
+/// seat-change request anywhere, in one statement (statements per leave; what
+/// ends with the seating is read only when there is some).
+fn seating_to_end(
+    conn: &mut DbConn,
+    seating_id: SeatingId,
+) -> AppResult<(SeatingRow, TableRow, Option<i64>, bool, bool)> {
+    Ok(crate::native!(conn, |dbc| {
+        use diesel::dsl::exists;
+        // The subqueries read `seatings` under names of their own.
+        diesel::alias!(seatings as leaving: Leaving, seatings as sitting: Sitting);
+        let this = || leaving.filter(leaving.field(seatings::id).eq(seating_id));
+        seatings::table
+            .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
+            .filter(seatings::id.eq(seating_id))
+            .select((
+                SeatingRow::as_select(),
+                TableRow::as_select(),
+                sitting
+                    .filter(
+                        sitting
+                            .field(seatings::table_id)
+                            .eq_any(this().select(leaving.field(seatings::table_id))),
+                    )
+                    .filter(sitting.field(seatings::left_at).is_null())
+                    .count()
+                    .single_value(),
+                exists(
+                    seat_calls::table
+                        .filter(
+                            seat_calls::player_id
+                                .eq_any(this().select(leaving.field(seatings::player_id))),
+                        )
+                        .filter(call_open!()),
+                ),
+                exists(
+                    seat_change_requests::table
+                        .filter(
+                            seat_change_requests::player_id
+                                .eq_any(this().select(leaving.field(seatings::player_id))),
+                        )
+                        .filter(crate::db::conditions::SeatChangeOpen),
+                ),
+            ))
+            .first(dbc)
+    })?)
+}
+
+/// A seat-change request only makes sense while seated at that table, and a must-move
+/// call while seated at the must-move table: both end with the seating (the player's
+/// open calls of either kind read in one statement).
+fn end_requests_and_moves(
+    conn: &mut DbConn,
+    act: &Act,
+    s: &SeatingRow,
+    changes_open: bool,
+    calls_open: bool,
+) -> AppResult<()> {
+    if changes_open {
+        end_seat_change_requests(conn, act.now, s.player_id, s.table_id)?;
+    }
+    if calls_open {
+        let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+            .filter(seat_calls::player_id.eq(s.player_id))
+            .filter(
+                seat_calls::source
+                    .eq(CallSource::MustMove)
+                    .or(seat_calls::source
+                        .eq(CallSource::SeatChange)
+                        .and(seat_calls::table_id.eq(s.table_id)))
+            )
+            .filter(call_open!())
+            .order(seat_calls::id)
+            .select(SeatCallRow::as_select())
+            .load(dbc))?;
+        cancel_call_rows(conn, act, calls)?;
+    }
+    Ok(())
 }
 
 /// BSOP 50: a game started with one extra player loses the extra seat as soon as someone

@@ -134,7 +134,7 @@ pub(super) fn move_player(
     call_id: Option<SeatCallId>,
     kind: Move,
 ) -> AppResult<SeatingRow> {
-    let (now, tz, actor) = (act.now, act.tz(), &act.actor);
+    let (now, actor) = (act.now, &act.actor);
     let (reason, action) = (kind.reason(), kind.action());
     let player_id = from.player_id;
     let hold = check_seat(
@@ -150,53 +150,9 @@ pub(super) fn move_player(
     if kind.voluntary() && to.id != from.table_id {
         check_voluntary_move(conn, now, from, to, game_id)?;
     }
-    let p = registry::get(conn, player_id)?;
-    let why = registry::eligibility(conn, &p, now, tz)?;
-    if !why.is_empty() {
-        return Err(ineligible_error(&why));
-    }
-    let apart = separated_from(conn, player_id)?;
-    if !apart.is_empty()
-        && seated_at(conn, to.id)?
-            .iter()
-            .any(|s| s.player_id != player_id && apart.contains(&s.player_id))
-    {
-        return Err(SeatRefusal::SeparatedAtTable.into());
-    }
-    if barred_from_table(conn, player_id, to, None)? {
-        return Err(SeatRefusal::RefusedMustMoveTable.into());
-    }
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(from.id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some(reason))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    if n != 1 {
-        return Err(SeatRefusal::AlreadyLeft.into());
-    }
-    let ended = seating(conn, from.id)?;
-    // Within a game the seating keeps the list entry it came from (the original list order,
-    // BSOP 55); into another game it uses up the player's entry on that game's list.
-    let (entry_id, new_entry) = if from.game_id == Some(game_id) {
-        (from.entry_id, false)
-    } else {
-        let e: Option<EntryId> = crate::native!(conn, |dbc| waitlist_entries::table
-            .filter(waitlist_entries::game_id.eq(game_id))
-            .filter(waitlist_entries::player_id.eq(player_id))
-            .filter(entry_active!())
-            .select(waitlist_entries::id)
-            .first(dbc))
-        .optional()?;
-        (e, e.is_some())
-    };
+    let p = player_may_sit_at(conn, act, player_id, to)?;
+    let ended = end_seating_for_move(conn, now, from, reason)?;
+    let (entry_id, new_entry) = entry_for_move(conn, from, game_id)?;
     let row = SeatingRow {
         id: SeatingId(next_seq(conn, "seating")?),
         table_id: to.id,
@@ -237,6 +193,101 @@ pub(super) fn move_player(
         Some(&after),
     )?;
     release_holds_taken_by(conn, act, hold, player_id)?;
+    push_move(conn, now, from, to, seat_no, &p.alias, reason)?;
+    apply_table_rules(conn, act, from.table_id)?;
+    if to.id != from.table_id {
+        apply_table_rules(conn, act, to.id)?;
+    }
+    Ok(row)
+}
+
+/// The player may sit at the table moved to: eligible (BSOP 1-3, 10), not kept apart from
+/// anyone seated there (BSOP 47), not barred from it after refusing a must-move (BSOP 55).
+fn player_may_sit_at(
+    conn: &mut DbConn,
+    act: &Act,
+    player_id: i64,
+    to: &TableRow,
+) -> AppResult<PlayerRow> {
+    let p = registry::get(conn, player_id)?;
+    let why = registry::eligibility(conn, &p, act.now, act.tz())?;
+    if !why.is_empty() {
+        return Err(ineligible_error(&why));
+    }
+    let apart = separated_from(conn, player_id)?;
+    if !apart.is_empty()
+        && seated_at(conn, to.id)?
+            .iter()
+            .any(|s| s.player_id != player_id && apart.contains(&s.player_id))
+    {
+        return Err(SeatRefusal::SeparatedAtTable.into());
+    }
+    if barred_from_table(conn, player_id, to, None)? {
+        return Err(SeatRefusal::RefusedMustMoveTable.into());
+    }
+    Ok(p)
+}
+
+/// The seating moved from ends with the move's reason (refused when the player already
+/// left); the seating as ended.
+fn end_seating_for_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    from: &SeatingRow,
+    reason: &str,
+) -> AppResult<SeatingRow> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(from.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some(reason))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(SeatRefusal::AlreadyLeft.into());
+    }
+    seating(conn, from.id)
+}
+
+/// Within a game the seating keeps the list entry it came from (the original list order,
+/// BSOP 55); into another game it uses up the player's entry on that game's list (then
+/// `true`: a new entry).
+fn entry_for_move(
+    conn: &mut DbConn,
+    from: &SeatingRow,
+    game_id: GameId,
+) -> AppResult<(Option<EntryId>, bool)> {
+    if from.game_id == Some(game_id) {
+        return Ok((from.entry_id, false));
+    }
+    let player_id = from.player_id;
+    let e: Option<EntryId> = crate::native!(conn, |dbc| waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(waitlist_entries::player_id.eq(player_id))
+        .filter(entry_active!())
+        .select(waitlist_entries::id)
+        .first(dbc))
+    .optional()?;
+    Ok((e, e.is_some()))
+}
+
+/// The move pushed to both tables: the seat freed at the one left, taken at the other.
+fn push_move(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    from: &SeatingRow,
+    to: &TableRow,
+    seat_no: i32,
+    alias: &str,
+    reason: &str,
+) -> AppResult<()> {
+    let player_id = from.player_id;
     let from_t = table(conn, from.table_id)?;
     emit(
         conn,
@@ -250,12 +301,8 @@ pub(super) fn move_player(
         now,
         Some(to.id),
         "seat.taken",
-        &serde_json::json!({ "table": to.number, "seat": seat_no, "player_id": player_id, "alias": p.alias, "reason": reason,
+        &serde_json::json!({ "table": to.number, "seat": seat_no, "player_id": player_id, "alias": alias, "reason": reason,
             "from_table": from_t.number, "from_seat": from.seat_no }),
     )?;
-    apply_table_rules(conn, act, from.table_id)?;
-    if to.id != from.table_id {
-        apply_table_rules(conn, act, to.id)?;
-    }
-    Ok(row)
+    Ok(())
 }

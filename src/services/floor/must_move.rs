@@ -389,74 +389,15 @@ pub fn refuse_must_move(
         return Err(TableRefusal::NotMustMoveTable.into());
     }
     let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(s.id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some("refused must-move"))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    if n != 1 {
-        return Err(SeatRefusal::AlreadyLeft.into());
-    }
-    let ended = seating(conn, s.id)?;
+    let ended = leave_must_move_table(conn, now, &s)?;
     cancel_seat_changes(conn, act, s.player_id, t.id)?;
-    // The must-move call is declined; any other open call of the player ends.
-    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
-        .filter(seat_calls::player_id.eq(s.player_id))
-        .filter(call_open!())
-        .select(SeatCallRow::as_select())
-        .load(dbc))?;
-    let declined: Vec<&SeatCallRow> = open
-        .iter()
-        .filter(|c| c.source == CallSource::MustMove)
-        .collect();
-    for c in &declined {
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(seat_calls::table.find(c.id))
-                .set((
-                    seat_calls::state.eq(CallState::Declined),
-                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
-                ))
-                .returning(seat_calls::id)
-        )
-        .changed(dbc))?;
-    }
-    let others: Vec<SeatCallId> = open
-        .iter()
-        .filter(|c| c.source != CallSource::MustMove)
-        .map(|c| c.id)
-        .collect();
-    cancel_open_calls(conn, act, &others)?;
+    let declined = decline_must_move_calls(conn, act, s.player_id)?;
     let rejoin_after = (choice == MustMoveChoice::RejoinLater).then(|| {
         may_rejoin_after_refusal(now, Duration::minutes(profile.return_window_min as i64))
             .naive_utc()
     });
     if choice == MustMoveChoice::RejoinLater {
-        let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
-            .filter(waitlist_entries::game_id.eq(game_id))
-            .filter(waitlist_entries::player_id.eq(s.player_id))
-            .filter(entry_active!())
-            .select(WaitlistRow::as_select())
-            .first(dbc))
-        .optional()?;
-        if let Some(e) = active {
-            cancel_calls_of_entry(conn, act, e.id)?;
-            end_entry(
-                conn,
-                act,
-                &e,
-                EntryState::Removed,
-                "refused must-move",
-                "list.remove",
-            )?;
-        }
+        take_off_list(conn, act, game_id, s.player_id)?;
     }
     let row = MustMoveRefusalRow {
         id: next_seq(conn, "must_move_refusal")?,
@@ -501,4 +442,86 @@ pub fn refuse_must_move(
         }
     }
     Ok((row, next))
+}
+
+/// The player leaves the must-move table, reason "refused must-move" (refused when they
+/// already left); the seating as ended.
+fn leave_must_move_table(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    s: &SeatingRow,
+) -> AppResult<SeatingRow> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(s.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some("refused must-move"))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    if n != 1 {
+        return Err(SeatRefusal::AlreadyLeft.into());
+    }
+    seating(conn, s.id)
+}
+
+/// The must-move call is declined; any other open call of the player ends. The declined
+/// calls, whose seats go to the next must-move player.
+fn decline_must_move_calls(
+    conn: &mut DbConn,
+    act: &Act,
+    player_id: i64,
+) -> AppResult<Vec<SeatCallRow>> {
+    let now = act.now;
+    let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(call_open!())
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let (declined, others): (Vec<SeatCallRow>, Vec<SeatCallRow>) = open
+        .into_iter()
+        .partition(|c| c.source == CallSource::MustMove);
+    for c in &declined {
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seat_calls::table.find(c.id))
+                .set((
+                    seat_calls::state.eq(CallState::Declined),
+                    seat_calls::resolved_at.eq(Some(now.naive_utc()))
+                ))
+                .returning(seat_calls::id)
+        )
+        .changed(dbc))?;
+    }
+    let others: Vec<SeatCallId> = others.iter().map(|c| c.id).collect();
+    cancel_open_calls(conn, act, &others)?;
+    Ok(declined)
+}
+
+/// BSOP 55: coming back later, the player is taken off the game's list (and any call of
+/// their entry ends).
+fn take_off_list(conn: &mut DbConn, act: &Act, game_id: GameId, player_id: i64) -> AppResult<()> {
+    let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
+        .filter(waitlist_entries::game_id.eq(game_id))
+        .filter(waitlist_entries::player_id.eq(player_id))
+        .filter(entry_active!())
+        .select(WaitlistRow::as_select())
+        .first(dbc))
+    .optional()?;
+    if let Some(e) = active {
+        cancel_calls_of_entry(conn, act, e.id)?;
+        end_entry(
+            conn,
+            act,
+            &e,
+            EntryState::Removed,
+            "refused must-move",
+            "list.remove",
+        )?;
+    }
+    Ok(())
 }

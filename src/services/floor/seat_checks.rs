@@ -31,88 +31,16 @@ pub(super) fn check_seat(
     except_call: Option<i64>,
     for_player: Option<i64>,
 ) -> AppResult<SeatCheck> {
-    let (now, profile) = (act.now, act.profile());
-    let last = t.seats + i32::from(t.extra_seat);
-    if !(1..=last).contains(&seat_no) {
-        // The table's own size (the document bounds the number itself: 1 to 12).
-        return Err(AppError::Validation(vec![FieldError::new(
-            "seat_no",
-            "err-no-such-seat",
-        )
-        .arg("max", last)]));
-    }
-    if !matches!(
-        t.state,
-        TableState::Open | TableState::Running | TableState::Suspended
-    ) {
-        return Err(TableRefusal::NotOpen.into());
-    }
-    check_not_closing(now, profile, t)?;
-    // Whether the seat is taken, called or held, the table's players, and whether a seat
-    // change is asked there or a cagnotte session is open, in one statement; the calls
-    // and the hold are read only when there are some.
-    let (taken, called, held, seated, seat_changes, session_open) = {
-        use diesel::dsl::exists;
-        crate::native!(conn, |dbc| diesel::select((
-            exists(
-                seatings::table
-                    .filter(seatings::table_id.eq(t.id))
-                    .filter(seatings::seat_no.eq(seat_no))
-                    .filter(seatings::left_at.is_null())
-            ),
-            exists(
-                seat_calls::table
-                    .filter(seat_calls::table_id.eq(t.id))
-                    .filter(seat_calls::seat_no.eq(seat_no))
-                    .filter(call_open!())
-                    .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-            ),
-            exists(
-                seat_holds::table
-                    .filter(seat_holds::table_id.eq(t.id))
-                    .filter(seat_holds::seat_no.eq(seat_no))
-                    .filter(seat_holds::released_at.is_null())
-            ),
-            seatings::table
-                .filter(seatings::table_id.eq(t.id))
-                .filter(seatings::left_at.is_null())
-                .count()
-                .single_value(),
-            exists(
-                seat_change_requests::table
-                    .filter(seat_change_requests::table_id.eq(t.id))
-                    .filter(crate::db::conditions::SeatChangeOpen)
-            ),
-            exists(
-                crate::db::schema::cagnotte_sessions::table
-                    .filter(crate::db::schema::cagnotte_sessions::table_id.eq(t.id))
-                    .filter(crate::db::schema::cagnotte_sessions::closed_at.is_null())
-            )
-        ))
-        .get_result::<(bool, bool, bool, Option<i64>, bool, bool)>(dbc))?
-    };
+    let now = act.now;
+    check_seat_open(act, t, seat_no)?;
+    let (taken, called, held, seated, seat_changes, session_open) =
+        seat_at_a_glance(conn, t, seat_no, except_call)?;
     let seated = seated.unwrap_or(0) as usize;
     if taken {
         return Err(SeatRefusal::SeatTaken.into());
     }
-    let calls: Vec<SeatCallRow> = if called {
-        crate::native!(conn, |dbc| seat_calls::table
-            .filter(seat_calls::table_id.eq(t.id))
-            .filter(seat_calls::seat_no.eq(seat_no))
-            .filter(call_open!())
-            .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
-            .select(SeatCallRow::as_select())
-            .load(dbc))?
-    } else {
-        Vec::new()
-    };
-    let system = act.by(Actor::system());
-    for c in &calls {
-        // A call whose response window is over no longer reserves the seat: expired now,
-        // with the bookkeeping the scheduler's next pass would have done.
-        if c.respond_by.and_utc() > now || !expire_call(conn, &system, c)? {
-            return Err(SeatRefusal::SeatCalled.into());
-        }
+    if called {
+        expire_lapsed_calls(conn, act, t, seat_no, except_call)?;
     }
     // BSOP 45, 49: a held seat is not called nor given, except to the player it is held for
     // (that hold is answered: the seating that follows ends it without reading it again).
@@ -132,6 +60,104 @@ pub(super) fn check_seat(
             session_open,
         }),
     }
+}
+
+/// The seat is one of the table's, and the table takes players (open, running or
+/// suspended, and not closing).
+fn check_seat_open(act: &Act, t: &TableRow, seat_no: i32) -> AppResult<()> {
+    let last = t.seats + i32::from(t.extra_seat);
+    if !(1..=last).contains(&seat_no) {
+        // The table's own size (the document bounds the number itself: 1 to 12).
+        return Err(AppError::Validation(vec![FieldError::new(
+            "seat_no",
+            "err-no-such-seat",
+        )
+        .arg("max", last)]));
+    }
+    if !matches!(
+        t.state,
+        TableState::Open | TableState::Running | TableState::Suspended
+    ) {
+        return Err(TableRefusal::NotOpen.into());
+    }
+    check_not_closing(act.now, act.profile(), t)
+}
+
+/// Whether the seat is taken, called or held, the table's players, and whether a seat
+/// change is asked there or a cagnotte session is open, in one statement; the calls
+/// and the hold are read only when there are some.
+fn seat_at_a_glance(
+    conn: &mut DbConn,
+    t: &TableRow,
+    seat_no: i32,
+    except_call: Option<i64>,
+) -> AppResult<(bool, bool, bool, Option<i64>, bool, bool)> {
+    use diesel::dsl::exists;
+    Ok(crate::native!(conn, |dbc| diesel::select((
+        exists(
+            seatings::table
+                .filter(seatings::table_id.eq(t.id))
+                .filter(seatings::seat_no.eq(seat_no))
+                .filter(seatings::left_at.is_null())
+        ),
+        exists(
+            seat_calls::table
+                .filter(seat_calls::table_id.eq(t.id))
+                .filter(seat_calls::seat_no.eq(seat_no))
+                .filter(call_open!())
+                .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        ),
+        exists(
+            seat_holds::table
+                .filter(seat_holds::table_id.eq(t.id))
+                .filter(seat_holds::seat_no.eq(seat_no))
+                .filter(seat_holds::released_at.is_null())
+        ),
+        seatings::table
+            .filter(seatings::table_id.eq(t.id))
+            .filter(seatings::left_at.is_null())
+            .count()
+            .single_value(),
+        exists(
+            seat_change_requests::table
+                .filter(seat_change_requests::table_id.eq(t.id))
+                .filter(crate::db::conditions::SeatChangeOpen)
+        ),
+        exists(
+            crate::db::schema::cagnotte_sessions::table
+                .filter(crate::db::schema::cagnotte_sessions::table_id.eq(t.id))
+                .filter(crate::db::schema::cagnotte_sessions::closed_at.is_null())
+        )
+    ))
+    .get_result::<(bool, bool, bool, Option<i64>, bool, bool)>(
+        dbc
+    ))?)
+}
+
+/// The seat's open calls (but `except_call`) are refused, unless their response window is
+/// over: such a call no longer reserves the seat and is expired now, with the bookkeeping
+/// the scheduler's next pass would have done.
+fn expire_lapsed_calls(
+    conn: &mut DbConn,
+    act: &Act,
+    t: &TableRow,
+    seat_no: i32,
+    except_call: Option<i64>,
+) -> AppResult<()> {
+    let calls: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq(t.id))
+        .filter(seat_calls::seat_no.eq(seat_no))
+        .filter(call_open!())
+        .filter(seat_calls::id.ne(except_call.unwrap_or(-1)))
+        .select(SeatCallRow::as_select())
+        .load(dbc))?;
+    let system = act.by(Actor::system());
+    for c in &calls {
+        if c.respond_by.and_utc() > act.now || !expire_call(conn, &system, c)? {
+            return Err(SeatRefusal::SeatCalled.into());
+        }
+    }
+    Ok(())
 }
 
 /// PT-2007 24: a suspended table whose grace ran out is closed by the clock, even before

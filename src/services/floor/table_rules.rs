@@ -61,19 +61,7 @@ pub(super) fn apply_table_rules_counted(
             .returning(card_tables::id)
     )
     .changed(dbc))?;
-    // PT-2007 24, 7b: the suspension history (suspension is not play).
-    if new_state == TableState::Suspended {
-        crate::services::cagnotte::suspension_started(conn, now, table_id)?;
-    } else if t.state == TableState::Suspended {
-        crate::services::cagnotte::suspension_ended(conn, now, table_id)?;
-    }
-    if new_state == TableState::Closed {
-        crate::services::cagnotte::on_table_closed(conn, act, table_id)?;
-        // PT-2007 22: a closed table's pending limit change ends; it reopens at its game's.
-        crate::services::limits::on_close(conn, act, t)?;
-        // BSOP 115, 116: the special buttons end with the table (the Macaca's chips recorded).
-        crate::services::special_buttons::on_close(conn, act, t)?;
-    }
+    end_what_the_state_ends(conn, act, t, new_state)?;
     let after = table(conn, table_id)?;
     audit::record(
         conn,
@@ -93,99 +81,151 @@ pub(super) fn apply_table_rules_counted(
         &serde_json::json!({ "table": t.number, "state": new_state, "decision": decision }),
     )?;
     if new_state == TableState::Closed {
-        // BSOP 50: no extra seat outlives the game.
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(card_tables::table.find(table_id))
-                .set(card_tables::extra_seat.eq(false))
-                .returning(card_tables::id)
-        )
-        .changed(dbc))?;
-        // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
-        // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
-        // holds and seat-change requests.
-        let calls: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
-            .filter(seat_calls::table_id.eq(table_id))
-            .filter(call_open!())
-            .select(seat_calls::id)
-            .load(dbc))?;
-        cancel_open_calls(conn, act, &calls)?;
-        let holds: Vec<SeatHoldRow> = crate::native!(conn, |dbc| seat_holds::table
-            .filter(seat_holds::table_id.eq(table_id))
-            .filter(seat_holds::released_at.is_null())
-            .select(SeatHoldRow::as_select())
-            .load(dbc))?;
-        for h in holds {
-            end_hold(conn, act, &h, "table closed")?;
-        }
-        let mut left = Vec::new();
-        for s in seated_at(conn, table_id)? {
-            crate::native!(conn, |dbc| crate::db::Cached(
-                diesel::update(
-                    seatings::table
-                        .find(s.id)
-                        .filter(seatings::left_at.is_null())
-                )
-                .set((
-                    seatings::left_at.eq(Some(now.naive_utc())),
-                    seatings::left_reason.eq(Some("table closed"))
-                ))
-                .returning(seatings::id)
-            )
-            .changed(dbc))?;
-            cancel_seat_changes(conn, act, s.player_id, table_id)?;
-            // A move this player was called for (must-move, seat change) ends with the seat.
-            let moves: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
-                .filter(seat_calls::player_id.eq(s.player_id))
-                .filter(seat_calls::source.ne(CallSource::List))
-                .filter(call_open!())
-                .select(seat_calls::id)
-                .load(dbc))?;
-            cancel_open_calls(conn, act, &moves)?;
-            let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
-                .find(s.id)
-                .select(SeatingRow::as_select())
-                .first(dbc))?;
-            audit::record(
-                conn,
-                now,
-                actor,
-                "seat.leave",
-                "player",
-                Some(s.player_id),
-                Some(&s),
-                Some(&after),
-            )?;
-            emit(
-                conn,
-                now,
-                Some(table_id),
-                "seat.freed",
-                &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
-            )?;
-            left.push(s.player_id);
-        }
-        if let Some(game_id) = t.game_id {
-            // PT-2007 24: offered the next seats of their game: back on its list, at the top.
-            // BSOP 52, 56: a high card per player (dealt from seat 1, clockwise) sets the
-            // order in which they pick the next seats; the draw is recorded.
-            let order = if left.len() > 1 {
-                use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
-                let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, &left)
-                    .map_err(|e| AppError::Conflict(e.problem()))?;
-                crate::services::draws::record(conn, act, &d, Some(game_id), Some(table_id))?;
-                match d {
-                    Draw::HighCard { result, .. } => result.order,
-                    _ => left.clone(),
-                }
-            } else {
-                left.clone()
-            };
-            relist_at_top(conn, act, game_id, table_id, &order)?;
-            // BSOP 56: with a table gone, the must-move is recomputed (the third breaks:
-            // the second-formed becomes the must-move).
-            recompute_must_move(conn, act, game_id)?;
-        }
+        empty_closed_table(conn, act, t)?;
     }
+    Ok(())
+}
+
+/// The cagnotte, limits and special buttons follow the table's new state.
+fn end_what_the_state_ends(
+    conn: &mut DbConn,
+    act: &Act,
+    t: &TableRow,
+    new_state: TableState,
+) -> AppResult<()> {
+    let (now, table_id) = (act.now, t.id);
+    // PT-2007 24, 7b: the suspension history (suspension is not play).
+    if new_state == TableState::Suspended {
+        crate::services::cagnotte::suspension_started(conn, now, table_id)?;
+    } else if t.state == TableState::Suspended {
+        crate::services::cagnotte::suspension_ended(conn, now, table_id)?;
+    }
+    if new_state == TableState::Closed {
+        crate::services::cagnotte::on_table_closed(conn, act, table_id)?;
+        // PT-2007 22: a closed table's pending limit change ends; it reopens at its game's.
+        crate::services::limits::on_close(conn, act, t)?;
+        // BSOP 115, 116: the special buttons end with the table (the Macaca's chips recorded).
+        crate::services::special_buttons::on_close(conn, act, t)?;
+    }
+    Ok(())
+}
+
+/// A closed table keeps nothing: no extra seat, calls, holds or players; its players go
+/// back on their game's list.
+fn empty_closed_table(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<()> {
+    let table_id = t.id;
+    // BSOP 50: no extra seat outlives the game.
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set(card_tables::extra_seat.eq(false))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
+    // PT-2007 24: the game is closed and its players are offered seats elsewhere, so
+    // they no longer hold seats here (BSOP 46), and open calls to it end, as do its
+    // holds and seat-change requests.
+    let calls: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::table_id.eq(table_id))
+        .filter(call_open!())
+        .select(seat_calls::id)
+        .load(dbc))?;
+    cancel_open_calls(conn, act, &calls)?;
+    let holds: Vec<SeatHoldRow> = crate::native!(conn, |dbc| seat_holds::table
+        .filter(seat_holds::table_id.eq(table_id))
+        .filter(seat_holds::released_at.is_null())
+        .select(SeatHoldRow::as_select())
+        .load(dbc))?;
+    for h in holds {
+        end_hold(conn, act, &h, "table closed")?;
+    }
+    let mut left = Vec::new();
+    for s in seated_at(conn, table_id)? {
+        unseat_at_close(conn, act, &s)?;
+        left.push(s.player_id);
+    }
+    if let Some(game_id) = t.game_id {
+        relist_after_close(conn, act, game_id, table_id, &left)?;
+    }
+    Ok(())
+}
+
+/// One player leaves the closed table: the seating ends, and so do their seat-change
+/// requests and any move they were called for.
+fn unseat_at_close(conn: &mut DbConn, act: &Act, s: &SeatingRow) -> AppResult<()> {
+    let (now, actor, table_id) = (act.now, &act.actor, s.table_id);
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            seatings::table
+                .find(s.id)
+                .filter(seatings::left_at.is_null())
+        )
+        .set((
+            seatings::left_at.eq(Some(now.naive_utc())),
+            seatings::left_reason.eq(Some("table closed"))
+        ))
+        .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    cancel_seat_changes(conn, act, s.player_id, table_id)?;
+    // A move this player was called for (must-move, seat change) ends with the seat.
+    let moves: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
+        .filter(seat_calls::player_id.eq(s.player_id))
+        .filter(seat_calls::source.ne(CallSource::List))
+        .filter(call_open!())
+        .select(seat_calls::id)
+        .load(dbc))?;
+    cancel_open_calls(conn, act, &moves)?;
+    let after: SeatingRow = crate::native!(conn, |dbc| seatings::table
+        .find(s.id)
+        .select(SeatingRow::as_select())
+        .first(dbc))?;
+    audit::record(
+        conn,
+        now,
+        actor,
+        "seat.leave",
+        "player",
+        Some(s.player_id),
+        Some(s),
+        Some(&after),
+    )?;
+    emit(
+        conn,
+        now,
+        Some(table_id),
+        "seat.freed",
+        &serde_json::json!({ "seat": s.seat_no, "player_id": s.player_id }),
+    )?;
+    Ok(())
+}
+
+/// PT-2007 24: the players of a closed table are offered the next seats of their game: back
+/// on its list, at the top.
+fn relist_after_close(
+    conn: &mut DbConn,
+    act: &Act,
+    game_id: GameId,
+    table_id: TableId,
+    left: &[i64],
+) -> AppResult<()> {
+    // BSOP 52, 56: a high card per player (dealt from seat 1, clockwise) sets the
+    // order in which they pick the next seats; the draw is recorded.
+    let order = if left.len() > 1 {
+        use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+        let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::TableBreak, left)
+            .map_err(|e| AppError::Conflict(e.problem()))?;
+        crate::services::draws::record(conn, act, &d, Some(game_id), Some(table_id))?;
+        match d {
+            Draw::HighCard { result, .. } => result.order,
+            _ => left.to_vec(),
+        }
+    } else {
+        left.to_vec()
+    };
+    relist_at_top(conn, act, game_id, table_id, &order)?;
+    // BSOP 56: with a table gone, the must-move is recomputed (the third breaks:
+    // the second-formed becomes the must-move).
+    recompute_must_move(conn, act, game_id)?;
     Ok(())
 }
 

@@ -83,7 +83,59 @@ pub fn request_code(
     code: &str,
     token: &str,
 ) -> AppResult<Requested> {
-    // Bad input: every field's refusal at once, the typed values kept by the page.
+    let (phone, name, lists) = checked_request(conn, now, room, req)?;
+    let language = req.language.unwrap_or(room.default_language);
+    // The channel: the registered player's own when it is e-mail only; else
+    // the phone being proved. The page says "by SMS or e-mail" either way.
+    let found = players_with_phone(conn, &phone)?;
+    let (channel, recipient) = match found.as_slice() {
+        [p] if p.notify.parse() == Ok(NotifyPref::Email) && p.email.is_some() => {
+            (Channel::Email, p.email.clone().unwrap_or_default())
+        }
+        _ => (Channel::Sms, phone.clone()),
+    };
+    check_limits(
+        conn,
+        now,
+        limits,
+        &phone,
+        address,
+        lists.len(),
+        channel == Channel::Sms,
+        via,
+    )?;
+    let blocked: bool = diesel::select(diesel::dsl::exists(
+        phone_blocks::table.filter(phone_blocks::phone.eq(&phone)),
+    ))
+    .get_result(conn)?;
+    let new = NewCode {
+        id: next_seq(conn, "join_code")?,
+        phone: &phone,
+        channel,
+        lists: &lists,
+        name: &name,
+        language,
+        via,
+        address,
+        blocked,
+    };
+    store_request(conn, now, key, token, code, &new)?;
+    send_or_withhold(conn, now, room, &new, &recipient, code)?;
+    Ok(Requested {
+        token: token.to_string(),
+        id: new.id,
+        sent: !blocked,
+    })
+}
+
+/// Bad input: every field's refusal at once, the typed values kept by the page. Else the
+/// phone in E.164, the name trimmed and the lists asked for.
+fn checked_request(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    req: &JoinRequest,
+) -> AppResult<(String, String, Vec<GameId>)> {
     let mut errs = Vec::new();
     let phone = parse_phone(&req.phone, room).map_err(|e| errs.push(e)).ok();
     let name = req.name.trim().to_string();
@@ -113,34 +165,36 @@ pub fn request_code(
     let (Some(phone), Some(lists), true) = (phone, lists, errs.is_empty()) else {
         return Err(AppError::Validation(errs));
     };
-    let language = req.language.unwrap_or(room.default_language);
-    // The channel: the registered player's own when it is e-mail only; else
-    // the phone being proved. The page says "by SMS or e-mail" either way.
-    let found = players_with_phone(conn, &phone)?;
-    let (channel, recipient) = match found.as_slice() {
-        [p] if p.notify.parse() == Ok(NotifyPref::Email) && p.email.is_some() => {
-            (Channel::Email, p.email.clone().unwrap_or_default())
-        }
-        _ => (Channel::Sms, phone.clone()),
-    };
-    check_limits(
-        conn,
-        now,
-        limits,
-        &phone,
-        address,
-        lists.len(),
-        channel == Channel::Sms,
-        via,
-    )?;
-    let blocked: bool = diesel::select(diesel::dsl::exists(
-        phone_blocks::table.filter(phone_blocks::phone.eq(&phone)),
-    ))
-    .get_result(conn)?;
-    let id = next_seq(conn, "join_code")?;
+    Ok((phone, name, lists))
+}
+
+/// A code request about to be stored.
+struct NewCode<'a> {
+    id: i64,
+    phone: &'a str,
+    channel: Channel,
+    lists: &'a [GameId],
+    name: &'a str,
+    language: Language,
+    via: Via,
+    address: &'a str,
+    /// The phone is blocked: no code is sent.
+    blocked: bool,
+}
+
+/// The request stored under the hash of its token, with the hash of its code.
+fn store_request(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    key: &[u8],
+    token: &str,
+    code: &str,
+    new: &NewCode<'_>,
+) -> AppResult<()> {
+    let id = new.id;
     // A blocked phone's request is stored with the hash of a code nobody was sent: every try
     // fails as a wrong code would.
-    let stored_code = if blocked {
+    let stored_code = if new.blocked {
         crate::auth::random_token(12)
     } else {
         code.to_string()
@@ -148,15 +202,15 @@ pub fn request_code(
     let row = (
         join_codes::id.eq(id),
         join_codes::token_hash.eq(rj::token_hash(key, token)),
-        join_codes::phone.eq(&phone),
-        join_codes::channel.eq(channel),
+        join_codes::phone.eq(new.phone),
+        join_codes::channel.eq(new.channel),
         join_codes::code_hash.eq(rj::code_hash(key, id, &stored_code)),
-        join_codes::game_ids.eq(serde_json::to_string(&lists).unwrap_or_default()),
-        join_codes::guest_name.eq(&name),
-        join_codes::language.eq(language.as_str()),
-        join_codes::via.eq(via.as_str()),
-        join_codes::address.eq(address),
-        join_codes::sent.eq(!blocked),
+        join_codes::game_ids.eq(serde_json::to_string(new.lists).unwrap_or_default()),
+        join_codes::guest_name.eq(new.name),
+        join_codes::language.eq(new.language.as_str()),
+        join_codes::via.eq(new.via.as_str()),
+        join_codes::address.eq(new.address),
+        join_codes::sent.eq(!new.blocked),
         join_codes::created_at.eq(now.naive_utc()),
         join_codes::expires_at.eq((now + Duration::minutes(rj::CODE_TTL_MIN)).naive_utc()),
         join_codes::attempts.eq(0),
@@ -165,18 +219,30 @@ pub fn request_code(
     crate::native!(conn, |c| diesel::insert_into(join_codes::table)
         .values(row)
         .execute(c))?;
+    Ok(())
+}
+
+/// The code sent to the recipient, or withheld from a blocked phone; audited either way.
+fn send_or_withhold(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    room: &Room,
+    new: &NewCode<'_>,
+    recipient: &str,
+    code: &str,
+) -> AppResult<()> {
     let note = serde_json::json!({
-        "phone": phone, "channel": channel, "games": lists, "via": via,
-        "address": address, "name": name,
+        "phone": new.phone, "channel": new.channel, "games": new.lists, "via": new.via,
+        "address": new.address, "name": new.name,
     });
-    if blocked {
+    if new.blocked {
         audit::record::<(), _>(
             conn,
             now,
             &Actor::system(),
             "join.code_withheld",
             "join_code",
-            Some(id),
+            Some(new.id),
             None,
             Some(&note),
         )?;
@@ -184,9 +250,9 @@ pub fn request_code(
         messages::enqueue_to(
             conn,
             now,
-            channel,
-            &recipient,
-            language,
+            new.channel,
+            recipient,
+            new.language,
             Kind::JoinCode,
             &Params {
                 room: room.name.clone(),
@@ -201,16 +267,12 @@ pub fn request_code(
             &Actor::system(),
             "join.code_sent",
             "join_code",
-            Some(id),
+            Some(new.id),
             None,
             Some(&note),
         )?;
     }
-    Ok(Requested {
-        token: token.to_string(),
-        id,
-        sent: !blocked,
-    })
+    Ok(())
 }
 
 /// A code request as its page shows it.

@@ -97,51 +97,8 @@ pub fn ask(
     let seats = rule::check_seats(&input.seats, t.seats + i32::from(t.extra_seat))
         .map_err(|f| AppError::Validation(vec![f]))?;
     let current = hand_in_play(conn, table_id)?;
-    let named: Option<HandRow> = match input.hand_number {
-        None => current.clone(),
-        Some(n) if current.as_ref().is_some_and(|h| h.number == n) => current.clone(),
-        Some(n) => Some(
-            crate::native!(conn, |dbc| hands::table
-                .filter(hands::table_id.eq(table_id))
-                .filter(hands::number.eq(n))
-                .select(HandRow::as_select())
-                .first(dbc))
-            .optional()?
-            .ok_or_else(|| {
-                AppError::Validation(vec![FieldError::new(
-                    "hand_number",
-                    "err-ruling-hand-unknown",
-                )
-                .arg("hand", n)])
-            })?,
-        ),
-    };
-    let mut at_hand: Vec<(i32, SeatingRow)> = Vec::new();
-    let mut facts: Vec<rule::SeatAtHand> = Vec::new();
-    for &seat in &seats {
-        let Some(s) = seating_at_hand(conn, table_id, seat, named.as_ref().map(|h| h.at))? else {
-            let mut f = FieldError::new("seats", "err-ruling-seat-empty").arg("seat", seat);
-            if let Some(h) = &named {
-                f = FieldError::new("seats", "err-ruling-seat-empty-hand")
-                    .arg("seat", seat)
-                    .arg("hand", h.number);
-            }
-            return Err(AppError::Validation(vec![f]));
-        };
-        // A seat change at this table (PT-2007 12, BSOP 51) keeps the player at the table:
-        // not a departure for BSOP 19.
-        let changed_seat_here = s.left_at.is_some()
-            && s.left_reason.as_deref() == Some(crate::services::floor::Move::SeatChange.reason())
-            && seated_here(conn, s.player_id, table_id)?;
-        let left_at = if changed_seat_here { None } else { s.left_at };
-        let moved = left_at.is_some() && seated_elsewhere(conn, s.player_id, table_id)?;
-        facts.push(rule::SeatAtHand {
-            seat,
-            left_at: left_at.map(|x| x.and_utc()),
-            moved,
-        });
-        at_hand.push((seat, s));
-    }
+    let named = hand_named(conn, table_id, input.hand_number, &current)?;
+    let (at_hand, facts) = seats_at_hand(conn, table_id, &seats, named.as_ref())?;
     let window = rule::Window {
         named: named.as_ref().map(|h| rule::HandAt {
             number: h.number,
@@ -153,45 +110,8 @@ pub fn ask(
         seats: facts,
     };
     let late = rule::lateness(&window);
-    let row = RulingRow {
-        id: next_seq(conn, "ruling")?,
-        table_id,
-        game_id: named.as_ref().and_then(|h| h.game_id).or(t.game_id),
-        hand_id: named.as_ref().map(|h| h.id),
-        hand_number: named.as_ref().map(|h| h.number),
-        seats: rule::format_seats(&seats),
-        note,
-        asked_at: now.naive_utc(),
-        asked_by: actor.id,
-        late_reason: late.map(|l| l.as_str().to_string()),
-        corrects: None,
-        decision: None,
-        rule_cited: None,
-        result_stands: None,
-        override_reason: None,
-        decided_at: None,
-        decided_by: None,
-    };
-    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
-        .values(&row)
-        .execute(dbc))?;
-    let mut named_players: Vec<RulingPlayerRow> = Vec::new();
-    for (seat, s) in &at_hand {
-        if named_players.iter().any(|p| p.player_id == s.player_id) {
-            continue;
-        }
-        named_players.push(RulingPlayerRow {
-            ruling_id: row.id,
-            player_id: s.player_id,
-            seat_no: Some(*seat),
-            named_at: NamedAt::Asked.as_str().to_string(),
-        });
-    }
-    for p in &named_players {
-        crate::native!(conn, |dbc| diesel::insert_into(ruling_players::table)
-            .values(p)
-            .execute(dbc))?;
-    }
+    let row = insert_ruling(conn, act, &t, named.as_ref(), &seats, note, late)?;
+    let named_players = name_players(conn, row.id, &at_hand)?;
     audit::record::<(), _>(
         conn,
         now,
@@ -219,4 +139,132 @@ pub fn ask(
         }),
     )?;
     Ok(row)
+}
+
+/// The hand the ruling is about: the one in play unless an earlier hand of the table is
+/// named (422 on `hand_number` when the table has no such hand).
+fn hand_named(
+    conn: &mut DbConn,
+    table_id: TableId,
+    number: Option<i32>,
+    current: &Option<HandRow>,
+) -> AppResult<Option<HandRow>> {
+    Ok(match number {
+        None => current.clone(),
+        Some(n) if current.as_ref().is_some_and(|h| h.number == n) => current.clone(),
+        Some(n) => Some(
+            crate::native!(conn, |dbc| hands::table
+                .filter(hands::table_id.eq(table_id))
+                .filter(hands::number.eq(n))
+                .select(HandRow::as_select())
+                .first(dbc))
+            .optional()?
+            .ok_or_else(|| {
+                AppError::Validation(vec![FieldError::new(
+                    "hand_number",
+                    "err-ruling-hand-unknown",
+                )
+                .arg("hand", n)])
+            })?,
+        ),
+    })
+}
+
+/// The seating at each seat named when the hand started (422 on `seats` for an empty one),
+/// and what BSOP 19 asks of it: whether its player left or moved since.
+fn seats_at_hand(
+    conn: &mut DbConn,
+    table_id: TableId,
+    seats: &[i32],
+    named: Option<&HandRow>,
+) -> AppResult<(Vec<(i32, SeatingRow)>, Vec<rule::SeatAtHand>)> {
+    let mut at_hand: Vec<(i32, SeatingRow)> = Vec::new();
+    let mut facts: Vec<rule::SeatAtHand> = Vec::new();
+    for &seat in seats {
+        let Some(s) = seating_at_hand(conn, table_id, seat, named.map(|h| h.at))? else {
+            let mut f = FieldError::new("seats", "err-ruling-seat-empty").arg("seat", seat);
+            if let Some(h) = named {
+                f = FieldError::new("seats", "err-ruling-seat-empty-hand")
+                    .arg("seat", seat)
+                    .arg("hand", h.number);
+            }
+            return Err(AppError::Validation(vec![f]));
+        };
+        // A seat change at this table (PT-2007 12, BSOP 51) keeps the player at the table:
+        // not a departure for BSOP 19.
+        let changed_seat_here = s.left_at.is_some()
+            && s.left_reason.as_deref() == Some(crate::services::floor::Move::SeatChange.reason())
+            && seated_here(conn, s.player_id, table_id)?;
+        let left_at = if changed_seat_here { None } else { s.left_at };
+        let moved = left_at.is_some() && seated_elsewhere(conn, s.player_id, table_id)?;
+        facts.push(rule::SeatAtHand {
+            seat,
+            left_at: left_at.map(|x| x.and_utc()),
+            moved,
+        });
+        at_hand.push((seat, s));
+    }
+    Ok((at_hand, facts))
+}
+
+/// The ruling's row, asked now about the hand named (its game, else the table's).
+fn insert_ruling(
+    conn: &mut DbConn,
+    act: &Act,
+    t: &TableRow,
+    named: Option<&HandRow>,
+    seats: &[i32],
+    note: String,
+    late: Option<LateReason>,
+) -> AppResult<RulingRow> {
+    let row = RulingRow {
+        id: next_seq(conn, "ruling")?,
+        table_id: t.id,
+        game_id: named.and_then(|h| h.game_id).or(t.game_id),
+        hand_id: named.map(|h| h.id),
+        hand_number: named.map(|h| h.number),
+        seats: rule::format_seats(seats),
+        note,
+        asked_at: act.now.naive_utc(),
+        asked_by: act.actor.id,
+        late_reason: late.map(|l| l.as_str().to_string()),
+        corrects: None,
+        decision: None,
+        rule_cited: None,
+        result_stands: None,
+        override_reason: None,
+        decided_at: None,
+        decided_by: None,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
+        .values(&row)
+        .execute(dbc))?;
+    Ok(row)
+}
+
+/// The players at the seats named, each once (at the first seat named), recorded as named
+/// when the ruling was asked.
+fn name_players(
+    conn: &mut DbConn,
+    ruling_id: i64,
+    at_hand: &[(i32, SeatingRow)],
+) -> AppResult<Vec<RulingPlayerRow>> {
+    let mut named_players: Vec<RulingPlayerRow> = Vec::new();
+    for (seat, s) in at_hand {
+        if named_players.iter().any(|p| p.player_id == s.player_id) {
+            continue;
+        }
+        named_players.push(RulingPlayerRow {
+            ruling_id,
+            player_id: s.player_id,
+            seat_no: Some(*seat),
+            named_at: NamedAt::Asked.as_str().to_string(),
+        });
+    }
+    for p in &named_players {
+        crate::native!(conn, |dbc| diesel::insert_into(ruling_players::table)
+            .values(p)
+            .execute(dbc))?;
+    }
+    Ok(named_players)
 }

@@ -168,54 +168,7 @@ pub fn confirm_move(
     rule::check_second_staff(m.recorded_by, by).map_err(AppError::Conflict)?;
     let t = table(conn, r.table_id)?;
     let max = stack_max_of(conn, &t)?;
-    // Every stack as it will be (player → seating, before, after), checked before anything
-    // is written.
-    let mut stacks: HashMap<i64, (i64, i64, i64)> = HashMap::new();
-    for l in &lines {
-        if let Some(from) = l.from_player_id {
-            let (sid, before, now_at) = match stacks.get(&from) {
-                Some(&x) => x,
-                None => match open_seating_at(conn, r.table_id, from)? {
-                    Some((sid, stack)) => (sid, stack, stack),
-                    None => {
-                        let alias = crate::services::players::get(conn, from)?.alias;
-                        return Err(RulingRefusal::MoveLeft { player: alias }.into());
-                    }
-                },
-            };
-            if l.amount > now_at {
-                let alias = crate::services::players::get(conn, from)?.alias;
-                return Err(rule_refusal(
-                    Problem::from(RulingRefusal::MoveOverStack {
-                        player: alias,
-                        stack: now_at.max(0),
-                    }),
-                    room,
-                ));
-            }
-            stacks.insert(from, (sid, before, now_at - l.amount));
-        }
-        let to = l.to_player_id;
-        let seat = match stacks.get(&to) {
-            Some(&x) => Some(x),
-            None => open_seating_at(conn, r.table_id, to)?.map(|(sid, s)| (sid, s, s)),
-        };
-        // A player no longer at the table is paid the share at the cage: no stack changes.
-        if let Some((sid, before, now_at)) = seat {
-            match crate::domain::money::add(now_at, l.amount) {
-                Ok(after) if after <= max => {
-                    stacks.insert(to, (sid, before, after));
-                }
-                _ => {
-                    let alias = crate::services::players::get(conn, to)?.alias;
-                    return Err(rule_refusal(
-                        Problem::from(RulingRefusal::MoveOverStackMax { player: alias, max }),
-                        room,
-                    ));
-                }
-            }
-        }
-    }
+    let stacks = stacks_after(conn, room, r.table_id, &lines, max)?;
     let n = crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(
             ruling_moves::table
@@ -233,47 +186,8 @@ pub fn confirm_move(
     if n != 1 {
         return Err(RulingRefusal::MoveDone { id: r.id }.into());
     }
-    let mut changes: Vec<StackChange> = Vec::new();
-    let mut order: Vec<(&i64, &(i64, i64, i64))> = stacks.iter().collect();
-    order.sort_by_key(|(p, _)| **p);
-    for (player, &(sid, before, after)) in order {
-        if before == after {
-            continue;
-        }
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(seatings::table.find(sid))
-                .set(seatings::stack.eq(after))
-                .returning(seatings::id)
-        )
-        .changed(dbc))?;
-        changes.push(StackChange {
-            player_id: *player,
-            seating_id: SeatingId(sid),
-            before,
-            after,
-        });
-    }
-    let mut pot_after = None;
-    if let Some(pid) = m.held_pot_id {
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(
-                held_pots::table
-                    .find(pid)
-                    .filter(held_pots::state.eq(HeldPotState::Held))
-            )
-            .set((
-                held_pots::state.eq(HeldPotState::Released),
-                held_pots::released_at.eq(Some(now.naive_utc())),
-                held_pots::released_by.eq(Some(m.recorded_by))
-            ))
-            .returning(held_pots::id)
-        )
-        .changed(dbc))?;
-        pot_after = Some(crate::native!(conn, |dbc| held_pots::table
-            .find(pid)
-            .select(HeldPotRow::as_select())
-            .first(dbc))?);
-    }
+    let changes = write_stacks(conn, &stacks)?;
+    let pot_after = release_held_pot(conn, now, &m)?;
     let after = move_of(conn, r.id)?
         .map(|(m, _)| m)
         .ok_or(AppError::NotFound)?;
@@ -300,6 +214,122 @@ pub fn confirm_move(
         &serde_json::json!({ "id": r.id, "table": t.number, "move": m.id }),
     )?;
     Ok(after)
+}
+
+/// Every stack as it will be (player → seating, before, after), checked before anything
+/// is written: a player giving chips must still be seated with enough left, a player
+/// getting them stays within the table's maximum.
+fn stacks_after(
+    conn: &mut DbConn,
+    room: &Room,
+    table_id: TableId,
+    lines: &[RulingMoveLineRow],
+    max: i64,
+) -> AppResult<HashMap<i64, (i64, i64, i64)>> {
+    let mut stacks: HashMap<i64, (i64, i64, i64)> = HashMap::new();
+    for l in lines {
+        if let Some(from) = l.from_player_id {
+            let (sid, before, now_at) = match stacks.get(&from) {
+                Some(&x) => x,
+                None => match open_seating_at(conn, table_id, from)? {
+                    Some((sid, stack)) => (sid, stack, stack),
+                    None => {
+                        let alias = crate::services::players::get(conn, from)?.alias;
+                        return Err(RulingRefusal::MoveLeft { player: alias }.into());
+                    }
+                },
+            };
+            if l.amount > now_at {
+                let alias = crate::services::players::get(conn, from)?.alias;
+                return Err(rule_refusal(
+                    Problem::from(RulingRefusal::MoveOverStack {
+                        player: alias,
+                        stack: now_at.max(0),
+                    }),
+                    room,
+                ));
+            }
+            stacks.insert(from, (sid, before, now_at - l.amount));
+        }
+        let to = l.to_player_id;
+        let seat = match stacks.get(&to) {
+            Some(&x) => Some(x),
+            None => open_seating_at(conn, table_id, to)?.map(|(sid, s)| (sid, s, s)),
+        };
+        // A player no longer at the table is paid the share at the cage: no stack changes.
+        if let Some((sid, before, now_at)) = seat {
+            match crate::domain::money::add(now_at, l.amount) {
+                Ok(after) if after <= max => {
+                    stacks.insert(to, (sid, before, after));
+                }
+                _ => {
+                    let alias = crate::services::players::get(conn, to)?.alias;
+                    return Err(rule_refusal(
+                        Problem::from(RulingRefusal::MoveOverStackMax { player: alias, max }),
+                        room,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(stacks)
+}
+
+/// The stacks that change, written by player; what changed, for the audit record.
+fn write_stacks(
+    conn: &mut DbConn,
+    stacks: &HashMap<i64, (i64, i64, i64)>,
+) -> AppResult<Vec<StackChange>> {
+    let mut changes: Vec<StackChange> = Vec::new();
+    let mut order: Vec<(&i64, &(i64, i64, i64))> = stacks.iter().collect();
+    order.sort_by_key(|(p, _)| **p);
+    for (player, &(sid, before, after)) in order {
+        if before == after {
+            continue;
+        }
+        crate::native!(conn, |dbc| crate::db::Cached(
+            diesel::update(seatings::table.find(sid))
+                .set(seatings::stack.eq(after))
+                .returning(seatings::id)
+        )
+        .changed(dbc))?;
+        changes.push(StackChange {
+            player_id: *player,
+            seating_id: SeatingId(sid),
+            before,
+            after,
+        });
+    }
+    Ok(changes)
+}
+
+/// BSOP 21: the move's held pot, if any, is released; the pot as it is after.
+fn release_held_pot(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    m: &RulingMoveRow,
+) -> AppResult<Option<HeldPotRow>> {
+    let Some(pid) = m.held_pot_id else {
+        return Ok(None);
+    };
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(
+            held_pots::table
+                .find(pid)
+                .filter(held_pots::state.eq(HeldPotState::Held))
+        )
+        .set((
+            held_pots::state.eq(HeldPotState::Released),
+            held_pots::released_at.eq(Some(now.naive_utc())),
+            held_pots::released_by.eq(Some(m.recorded_by))
+        ))
+        .returning(held_pots::id)
+    )
+    .changed(dbc))?;
+    Ok(Some(crate::native!(conn, |dbc| held_pots::table
+        .find(pid)
+        .select(HeldPotRow::as_select())
+        .first(dbc))?))
 }
 
 /// The second staff member refuses the chips as recorded (or the supervisor withdraws them):

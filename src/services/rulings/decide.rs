@@ -81,115 +81,24 @@ fn settle(
     )
     .map_err(one)?;
     let override_reason = (stands == Some(false)).then(|| input.override_reason.trim().to_string());
-    if input.player_ids.len() > PLAYERS_MAX {
-        return Err(one(FieldError::new(
-            "player_ids",
-            "err-ruling-too-many-players",
-        )
-        .arg("max", PLAYERS_MAX)));
-    }
-    let mut added: Vec<i64> = Vec::new();
-    for &p in &input.player_ids {
-        known_player(conn, "player_ids", p)?;
-        if !involved.contains(&p) && !added.contains(&p) {
-            added.push(p);
-        }
-    }
+    let mut added = players_added(conn, involved, &input.player_ids)?;
     let t = table(conn, r.table_id)?;
     let seated = seated_at(conn, r.table_id)?;
-    let mut lines = Vec::new();
     // BSOP 21: the pot held for this ruling (or the ruling it corrects), still held.
     let root = root_of(conn, r)?;
     let pot = held_pot_of(conn, root)?.filter(|p| p.pot_state() == HeldPotState::Held);
-    match &pot {
-        Some(p) => {
-            let shares: Vec<rule::Share> = input
-                .release
-                .iter()
-                .map(|s| rule::Share {
-                    player_id: s.player_id,
-                    amount: s.amount,
-                })
-                .collect();
-            rule::check_release(p.amount, &shares).map_err(|f| field_refusal(f, room))?;
-            for s in &input.release {
-                let player = known_player(conn, "release", s.player_id)?;
-                let at_table = seated.iter().any(|x| x.player_id == s.player_id);
-                if !at_table && !involved.contains(&s.player_id) && !added.contains(&s.player_id) {
-                    return Err(one(FieldError::new("release", "err-ruling-release-player")
-                        .arg("player", player.alias)));
-                }
-                lines.push((MoveLineKind::Release, None, s.player_id, s.amount));
-            }
-        }
-        None if !input.release.is_empty() => {
-            return Err(one(FieldError::new("release", "err-ruling-no-pot")));
-        }
-        None => {}
-    }
+    let mut lines = Vec::new();
+    let release = Release {
+        room,
+        pot: pot.as_ref(),
+        shares: &input.release,
+        seated: &seated,
+        involved,
+        added: &added,
+    };
+    release_lines(conn, release, &mut lines)?;
     if let Some(rc) = &input.reconstruction {
-        // BSOP 19 first: a late ruling moves nothing (409), whatever the amounts.
-        if let Some(why) = late {
-            return Err(rule_refusal(
-                Problem::from(RulingRefusal::ReconstructionLate { why: why.as_str() }),
-                room,
-            ));
-        }
-        let to = known_player(conn, "reconstruction", rc.to_player_id)?;
-        let Some((_, to_stack)) = open_seating_at(conn, r.table_id, to.id)? else {
-            return Err(one(FieldError::new(
-                "reconstruction",
-                "err-ruling-not-seated",
-            )
-            .arg("player", to.alias)));
-        };
-        let mut taken = Vec::new();
-        for f in &rc.from {
-            let p = known_player(conn, "reconstruction", f.player_id)?;
-            let Some((_, stack)) = open_seating_at(conn, r.table_id, p.id)? else {
-                return Err(one(FieldError::new(
-                    "reconstruction",
-                    "err-ruling-not-seated",
-                )
-                .arg("player", p.alias)));
-            };
-            taken.push(rule::Taken {
-                player_id: p.id,
-                amount: f.amount,
-                stack,
-            });
-        }
-        let max = stack_max_of(conn, &t)?;
-        rule::check_reconstruction(late, &taken, to.id, to_stack, max).map_err(|e| match e {
-            Refusal::Field(mut f) => {
-                // The player said by alias, not by number.
-                if let Some(pid) = f
-                    .args
-                    .iter()
-                    .find(|(k, _)| *k == "player")
-                    .and_then(|(_, v)| v.parse::<i64>().ok())
-                {
-                    let alias = crate::services::players::get(conn, pid)
-                        .map(|p| p.alias)
-                        .unwrap_or_else(|_| pid.to_string());
-                    for (k, v) in f.args.iter_mut() {
-                        if *k == "player" {
-                            *v = alias.clone();
-                        }
-                    }
-                }
-                field_refusal(f, room)
-            }
-            other => refusal(other, room),
-        })?;
-        for f in &rc.from {
-            lines.push((
-                MoveLineKind::Reconstruction,
-                Some(f.player_id),
-                rc.to_player_id,
-                f.amount,
-            ));
-        }
+        reconstruction_lines(conn, room, r, &t, rc, &mut lines)?;
     }
     // Whoever the decision gives chips to or takes chips from is involved in it (their
     // record shows the ruling; BSOP 22).
@@ -209,6 +118,165 @@ fn settle(
         pot,
         lines,
     })
+}
+
+/// The players the floor names besides those involved already (each known), at most
+/// [`PLAYERS_MAX`].
+fn players_added(conn: &mut DbConn, involved: &[i64], named: &[i64]) -> AppResult<Vec<i64>> {
+    let one = |f: FieldError| AppError::Validation(vec![f]);
+    if named.len() > PLAYERS_MAX {
+        return Err(one(FieldError::new(
+            "player_ids",
+            "err-ruling-too-many-players",
+        )
+        .arg("max", PLAYERS_MAX)));
+    }
+    let mut added: Vec<i64> = Vec::new();
+    for &p in named {
+        known_player(conn, "player_ids", p)?;
+        if !involved.contains(&p) && !added.contains(&p) {
+            added.push(p);
+        }
+    }
+    Ok(added)
+}
+
+/// The held pot and the shares the floor releases it in, with who may get a share.
+struct Release<'a> {
+    room: &'a Room,
+    pot: Option<&'a HeldPotRow>,
+    shares: &'a [ShareInput],
+    seated: &'a [SeatingRow],
+    involved: &'a [i64],
+    added: &'a [i64],
+}
+
+/// BSOP 21: the held pot's release, per player: the shares add up to the pot, each to a
+/// player at the table or in the ruling; no release without a held pot.
+fn release_lines(
+    conn: &mut DbConn,
+    release: Release<'_>,
+    lines: &mut Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+) -> AppResult<()> {
+    let one = |f: FieldError| AppError::Validation(vec![f]);
+    let Release {
+        room,
+        pot,
+        shares: release,
+        seated,
+        involved,
+        added,
+    } = release;
+    match pot {
+        Some(p) => {
+            let shares: Vec<rule::Share> = release
+                .iter()
+                .map(|s| rule::Share {
+                    player_id: s.player_id,
+                    amount: s.amount,
+                })
+                .collect();
+            rule::check_release(p.amount, &shares).map_err(|f| field_refusal(f, room))?;
+            for s in release {
+                let player = known_player(conn, "release", s.player_id)?;
+                let at_table = seated.iter().any(|x| x.player_id == s.player_id);
+                if !at_table && !involved.contains(&s.player_id) && !added.contains(&s.player_id) {
+                    return Err(one(FieldError::new("release", "err-ruling-release-player")
+                        .arg("player", player.alias)));
+                }
+                lines.push((MoveLineKind::Release, None, s.player_id, s.amount));
+            }
+        }
+        None if !release.is_empty() => {
+            return Err(one(FieldError::new("release", "err-ruling-no-pot")));
+        }
+        None => {}
+    }
+    Ok(())
+}
+
+/// BSOP 20: a pot reconstructed: never in a late ruling (BSOP 19), every player named seated
+/// at the table, and the amounts within their stacks and the table's maximum.
+fn reconstruction_lines(
+    conn: &mut DbConn,
+    room: &Room,
+    r: &RulingRow,
+    t: &TableRow,
+    rc: &ReconstructionInput,
+    lines: &mut Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+) -> AppResult<()> {
+    let late = r.late();
+    // BSOP 19 first: a late ruling moves nothing (409), whatever the amounts.
+    if let Some(why) = late {
+        return Err(rule_refusal(
+            Problem::from(RulingRefusal::ReconstructionLate { why: why.as_str() }),
+            room,
+        ));
+    }
+    let (to, to_stack) = seated_player(conn, r.table_id, rc.to_player_id)?;
+    let mut taken = Vec::new();
+    for f in &rc.from {
+        let (p, stack) = seated_player(conn, r.table_id, f.player_id)?;
+        taken.push(rule::Taken {
+            player_id: p.id,
+            amount: f.amount,
+            stack,
+        });
+    }
+    let max = stack_max_of(conn, t)?;
+    rule::check_reconstruction(late, &taken, to.id, to_stack, max)
+        .map_err(|e| reconstruction_refusal(conn, room, e))?;
+    for f in &rc.from {
+        lines.push((
+            MoveLineKind::Reconstruction,
+            Some(f.player_id),
+            rc.to_player_id,
+            f.amount,
+        ));
+    }
+    Ok(())
+}
+
+/// A player a reconstruction names, known and seated at the ruling's table, with their stack.
+fn seated_player(
+    conn: &mut DbConn,
+    table_id: TableId,
+    player_id: i64,
+) -> AppResult<(PlayerRow, i64)> {
+    let p = known_player(conn, "reconstruction", player_id)?;
+    let Some((_, stack)) = open_seating_at(conn, table_id, p.id)? else {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "reconstruction",
+            "err-ruling-not-seated",
+        )
+        .arg("player", p.alias)]));
+    };
+    Ok((p, stack))
+}
+
+/// A reconstruction refused, the player it names said by alias, not by number.
+fn reconstruction_refusal(conn: &mut DbConn, room: &Room, e: Refusal) -> AppError {
+    match e {
+        Refusal::Field(mut f) => {
+            if let Some(pid) = f
+                .args
+                .iter()
+                .find(|(k, _)| *k == "player")
+                .and_then(|(_, v)| v.parse::<i64>().ok())
+            {
+                let alias = crate::services::players::get(conn, pid)
+                    .map(|p| p.alias)
+                    .unwrap_or_else(|_| pid.to_string());
+                for (k, v) in f.args.iter_mut() {
+                    if *k == "player" {
+                        *v = alias.clone();
+                    }
+                }
+            }
+            field_refusal(f, room)
+        }
+        other => refusal(other, room),
+    }
 }
 
 /// Writes the players a decision adds and the chips it moves (recorded, waiting for a second
@@ -390,62 +458,11 @@ pub fn correct(
     let (now, actor) = (act.now, &act.actor);
     let by = staff_id(actor)?;
     let r = ruling(conn, ruling_id)?;
-    if r.state() == RulingState::Open {
-        return Err(RulingRefusal::CorrectOpen { id: r.id }.into());
-    }
-    if let Some(n) = corrected_by(conn, r.id)? {
-        return Err(RulingRefusal::Corrected { id: r.id, by: n }.into());
-    }
-    if let Some((m, _)) = move_of(conn, r.id)? {
-        if m.move_state() == RulingMoveState::Recorded {
-            return Err(RulingRefusal::MovePending { id: r.id }.into());
-        }
-    }
-    // BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
-    // now: the hand named is still the one in play.
-    if input.reconstruction.is_some() && r.late().is_none() && r.hand_number.is_some() {
-        let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
-        if current != r.hand_number {
-            return Err(rule_refusal(
-                Problem::from(RulingRefusal::ReconstructionLate {
-                    why: rule::LateReason::NextHand.as_str(),
-                }),
-                room,
-            ));
-        }
-    }
+    check_may_correct(conn, room, &r, input)?;
     let earlier = players_of(conn, r.id)?;
     let involved: Vec<i64> = earlier.iter().map(|p| p.player_id).collect();
     let s = settle(conn, room, &r, &involved, input)?;
-    let row = RulingRow {
-        id: next_seq(conn, "ruling")?,
-        table_id: r.table_id,
-        game_id: r.game_id,
-        hand_id: r.hand_id,
-        hand_number: r.hand_number,
-        seats: r.seats.clone(),
-        note: r.note.clone(),
-        asked_at: now.naive_utc(),
-        asked_by: Some(by),
-        late_reason: r.late_reason.clone(),
-        corrects: Some(r.id),
-        decision: Some(s.decision.clone()),
-        rule_cited: s.rule.clone(),
-        result_stands: s.result_stands,
-        override_reason: s.override_reason.clone(),
-        decided_at: Some(now.naive_utc()),
-        decided_by: Some(by),
-    };
-    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
-        .values(&row)
-        .execute(dbc))
-    .map_err(|e| {
-        if is_unique_violation(&e) {
-            AppError::from(RulingRefusal::CorrectedRace { id: r.id })
-        } else {
-            e.into()
-        }
-    })?;
+    let row = insert_correction(conn, now, by, &r, &s)?;
     let mut players = Vec::new();
     for p in &earlier {
         let copy = RulingPlayerRow {
@@ -491,5 +508,80 @@ pub fn correct(
             "move": moved.as_ref().map(|(m, _)| m.id),
         }),
     )?;
+    Ok(row)
+}
+
+/// Only a decided ruling is corrected, once, and not while its chips wait for a second staff
+/// member; BSOP 20: a correction reconstructs a pot only while BSOP 19's window is still open
+/// now (the hand named is still the one in play).
+fn check_may_correct(
+    conn: &mut DbConn,
+    room: &Room,
+    r: &RulingRow,
+    input: &DecisionInput,
+) -> AppResult<()> {
+    if r.state() == RulingState::Open {
+        return Err(RulingRefusal::CorrectOpen { id: r.id }.into());
+    }
+    if let Some(n) = corrected_by(conn, r.id)? {
+        return Err(RulingRefusal::Corrected { id: r.id, by: n }.into());
+    }
+    if let Some((m, _)) = move_of(conn, r.id)? {
+        if m.move_state() == RulingMoveState::Recorded {
+            return Err(RulingRefusal::MovePending { id: r.id }.into());
+        }
+    }
+    if input.reconstruction.is_some() && r.late().is_none() && r.hand_number.is_some() {
+        let current = super::ask::hand_in_play(conn, r.table_id)?.map(|h| h.number);
+        if current != r.hand_number {
+            return Err(rule_refusal(
+                Problem::from(RulingRefusal::ReconstructionLate {
+                    why: rule::LateReason::NextHand.as_str(),
+                }),
+                room,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The correction: a ruling about the same hand and seats, asked and decided now, naming
+/// the one it corrects (a correction already made meanwhile refuses it).
+fn insert_correction(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    by: i64,
+    r: &RulingRow,
+    s: &Settled,
+) -> AppResult<RulingRow> {
+    let row = RulingRow {
+        id: next_seq(conn, "ruling")?,
+        table_id: r.table_id,
+        game_id: r.game_id,
+        hand_id: r.hand_id,
+        hand_number: r.hand_number,
+        seats: r.seats.clone(),
+        note: r.note.clone(),
+        asked_at: now.naive_utc(),
+        asked_by: Some(by),
+        late_reason: r.late_reason.clone(),
+        corrects: Some(r.id),
+        decision: Some(s.decision.clone()),
+        rule_cited: s.rule.clone(),
+        result_stands: s.result_stands,
+        override_reason: s.override_reason.clone(),
+        decided_at: Some(now.naive_utc()),
+        decided_by: Some(by),
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(rulings::table)
+        .values(&row)
+        .execute(dbc))
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            AppError::from(RulingRefusal::CorrectedRace { id: r.id })
+        } else {
+            e.into()
+        }
+    })?;
     Ok(row)
 }

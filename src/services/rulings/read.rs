@@ -79,7 +79,134 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
     if rows.is_empty() {
         return Ok(Vec::new());
     }
-    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let shown = Shown::read(conn, &rows)?;
+    Ok(rows.into_iter().map(|r| shown.line(r)).collect())
+}
+
+/// What the log shows of some rulings, read once for all of them: one statement each.
+struct Shown {
+    /// Table id → number.
+    tables: HashMap<TableId, i32>,
+    game_names: HashMap<GameId, String>,
+    /// The players involved, with alias and full name, in the order they were named.
+    people: Vec<(RulingPlayerRow, String, String)>,
+    /// Staff id → display name (who asked, who decided).
+    names: HashMap<i64, String>,
+    /// Ruling → the ruling that corrects it.
+    corrections: HashMap<i64, i64>,
+    pots: HashMap<i64, HeldPotRow>,
+    moves: HashMap<i64, RulingMoveRow>,
+    move_lines: Vec<RulingMoveLineRow>,
+    /// The aliases of the players chips move from or to.
+    aliases: HashMap<i64, String>,
+}
+
+impl Shown {
+    fn read(conn: &mut DbConn, rows: &[RulingRow]) -> AppResult<Shown> {
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let (tables, game_names) = tables_and_games(conn, rows)?;
+        let people = involved_players(conn, &ids)?;
+        let staff_ids: Vec<i64> = rows
+            .iter()
+            .flat_map(|r| [r.asked_by, r.decided_by])
+            .flatten()
+            .collect();
+        let names: HashMap<i64, String> = crate::native!(conn, |dbc| staff::table
+            .filter(staff::id.eq_any(&staff_ids))
+            .select((staff::id, staff::display_name))
+            .load::<(i64, String)>(dbc))?
+        .into_iter()
+        .collect();
+        let corrections: HashMap<i64, i64> = crate::native!(conn, |dbc| rulings::table
+            .filter(rulings::corrects.eq_any(&ids))
+            .select((rulings::corrects, rulings::id))
+            .load::<(Option<i64>, i64)>(dbc))?
+        .into_iter()
+        .filter_map(|(c, id)| c.map(|c| (c, id)))
+        .collect();
+        let pots: HashMap<i64, HeldPotRow> = crate::native!(conn, |dbc| held_pots::table
+            .filter(held_pots::ruling_id.eq_any(&ids))
+            .select(HeldPotRow::as_select())
+            .load::<HeldPotRow>(dbc))?
+        .into_iter()
+        .map(|p| (p.ruling_id, p))
+        .collect();
+        let (moves, move_lines, aliases) = moves_of(conn, &ids)?;
+        Ok(Shown {
+            tables,
+            game_names,
+            people,
+            names,
+            corrections,
+            pots,
+            moves,
+            move_lines,
+            aliases,
+        })
+    }
+
+    /// One ruling as the log shows it.
+    fn line(&self, r: RulingRow) -> RulingLine {
+        RulingLine {
+            table_number: self.tables.get(&r.table_id).copied().unwrap_or_default(),
+            game_name: r.game_id.and_then(|g| self.game_names.get(&g).cloned()),
+            players: self
+                .people
+                .iter()
+                .filter(|(p, _, _)| p.ruling_id == r.id)
+                .map(|(p, alias, full_name)| InvolvedPlayer {
+                    player_id: p.player_id,
+                    alias: alias.clone(),
+                    full_name: full_name.clone(),
+                    seat_no: p.seat_no,
+                    named_at: NamedAt::from_str(&p.named_at).unwrap_or(NamedAt::Asked),
+                })
+                .collect(),
+            asked_by: r.asked_by.and_then(|s| self.names.get(&s).cloned()),
+            decided_by: r.decided_by.and_then(|s| self.names.get(&s).cloned()),
+            corrected_by: self.corrections.get(&r.id).copied(),
+            pot: self.pots.get(&r.id).cloned(),
+            move_lines: self
+                .moves
+                .get(&r.id)
+                .map(|m| {
+                    self.move_lines
+                        .iter()
+                        .filter(|l| l.move_id == m.id)
+                        .map(|l| self.line_view(l))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            moved: self.moves.get(&r.id).cloned(),
+            ruling: r,
+        }
+    }
+
+    /// A chip move's line with the players' aliases (`#id` when unknown).
+    fn line_view(&self, l: &RulingMoveLineRow) -> LineView {
+        LineView {
+            kind: l.kind,
+            from_alias: l.from_player_id.map(|p| {
+                self.aliases
+                    .get(&p)
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{p}"))
+            }),
+            to_alias: self
+                .aliases
+                .get(&l.to_player_id)
+                .cloned()
+                .unwrap_or_else(|| format!("#{}", l.to_player_id)),
+            line: l.clone(),
+        }
+    }
+}
+
+/// The rulings' tables (id → number) and games (id → name).
+fn tables_and_games(
+    conn: &mut DbConn,
+    rows: &[RulingRow],
+) -> AppResult<(HashMap<TableId, i32>, HashMap<GameId, String>)> {
     let table_ids: Vec<TableId> = rows.iter().map(|r| r.table_id).collect();
     let tables: HashMap<TableId, i32> = crate::native!(conn, |dbc| card_tables::table
         .filter(card_tables::id.eq_any(&table_ids))
@@ -94,49 +221,43 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
         .load::<(GameId, String)>(dbc))?
     .into_iter()
     .collect();
-    let people: Vec<(RulingPlayerRow, String, String)> =
-        crate::native!(conn, |dbc| ruling_players::table
-            .inner_join(players::table)
-            .filter(ruling_players::ruling_id.eq_any(&ids))
-            .order((
-                ruling_players::ruling_id.asc(),
-                ruling_players::named_at.asc(),
-                ruling_players::seat_no.asc(),
-                ruling_players::player_id.asc()
-            ))
-            .select((
-                RulingPlayerRow::as_select(),
-                players::alias,
-                players::full_name
-            ))
-            .load(dbc))?;
-    let staff_ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|r| [r.asked_by, r.decided_by])
-        .flatten()
-        .collect();
-    let names: HashMap<i64, String> = crate::native!(conn, |dbc| staff::table
-        .filter(staff::id.eq_any(&staff_ids))
-        .select((staff::id, staff::display_name))
-        .load::<(i64, String)>(dbc))?
-    .into_iter()
-    .collect();
-    let corrections: HashMap<i64, i64> = crate::native!(conn, |dbc| rulings::table
-        .filter(rulings::corrects.eq_any(&ids))
-        .select((rulings::corrects, rulings::id))
-        .load::<(Option<i64>, i64)>(dbc))?
-    .into_iter()
-    .filter_map(|(c, id)| c.map(|c| (c, id)))
-    .collect();
-    let pots: HashMap<i64, HeldPotRow> = crate::native!(conn, |dbc| held_pots::table
-        .filter(held_pots::ruling_id.eq_any(&ids))
-        .select(HeldPotRow::as_select())
-        .load::<HeldPotRow>(dbc))?
-    .into_iter()
-    .map(|p| (p.ruling_id, p))
-    .collect();
+    Ok((tables, game_names))
+}
+
+/// The players involved in the rulings, with alias and full name, in the order named.
+fn involved_players(
+    conn: &mut DbConn,
+    ids: &[i64],
+) -> AppResult<Vec<(RulingPlayerRow, String, String)>> {
+    Ok(crate::native!(conn, |dbc| ruling_players::table
+        .inner_join(players::table)
+        .filter(ruling_players::ruling_id.eq_any(ids))
+        .order((
+            ruling_players::ruling_id.asc(),
+            ruling_players::named_at.asc(),
+            ruling_players::seat_no.asc(),
+            ruling_players::player_id.asc()
+        ))
+        .select((
+            RulingPlayerRow::as_select(),
+            players::alias,
+            players::full_name
+        ))
+        .load(dbc))?)
+}
+
+/// The rulings' chip moves (by ruling), their lines in order, and the aliases of the players
+/// the chips move from or to.
+fn moves_of(
+    conn: &mut DbConn,
+    ids: &[i64],
+) -> AppResult<(
+    HashMap<i64, RulingMoveRow>,
+    Vec<RulingMoveLineRow>,
+    HashMap<i64, String>,
+)> {
     let moves: HashMap<i64, RulingMoveRow> = crate::native!(conn, |dbc| ruling_moves::table
-        .filter(ruling_moves::ruling_id.eq_any(&ids))
+        .filter(ruling_moves::ruling_id.eq_any(ids))
         .select(RulingMoveRow::as_select())
         .load::<RulingMoveRow>(dbc))?
     .into_iter()
@@ -162,51 +283,7 @@ pub fn lines_of(conn: &mut DbConn, rows: Vec<RulingRow>) -> AppResult<Vec<Ruling
         .load::<(i64, String)>(dbc))?
     .into_iter()
     .collect();
-    let view = |l: &RulingMoveLineRow| LineView {
-        kind: l.kind,
-        from_alias: l
-            .from_player_id
-            .map(|p| aliases.get(&p).cloned().unwrap_or_else(|| format!("#{p}"))),
-        to_alias: aliases
-            .get(&l.to_player_id)
-            .cloned()
-            .unwrap_or_else(|| format!("#{}", l.to_player_id)),
-        line: l.clone(),
-    };
-    Ok(rows
-        .into_iter()
-        .map(|r| RulingLine {
-            table_number: tables.get(&r.table_id).copied().unwrap_or_default(),
-            game_name: r.game_id.and_then(|g| game_names.get(&g).cloned()),
-            players: people
-                .iter()
-                .filter(|(p, _, _)| p.ruling_id == r.id)
-                .map(|(p, alias, full_name)| InvolvedPlayer {
-                    player_id: p.player_id,
-                    alias: alias.clone(),
-                    full_name: full_name.clone(),
-                    seat_no: p.seat_no,
-                    named_at: NamedAt::from_str(&p.named_at).unwrap_or(NamedAt::Asked),
-                })
-                .collect(),
-            asked_by: r.asked_by.and_then(|s| names.get(&s).cloned()),
-            decided_by: r.decided_by.and_then(|s| names.get(&s).cloned()),
-            corrected_by: corrections.get(&r.id).copied(),
-            pot: pots.get(&r.id).cloned(),
-            move_lines: moves
-                .get(&r.id)
-                .map(|m| {
-                    move_lines
-                        .iter()
-                        .filter(|l| l.move_id == m.id)
-                        .map(view)
-                        .collect()
-                })
-                .unwrap_or_default(),
-            moved: moves.get(&r.id).cloned(),
-            ruling: r,
-        })
-        .collect())
+    Ok((moves, move_lines, aliases))
 }
 
 /// The incident log's filters (all optional).

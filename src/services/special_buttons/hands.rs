@@ -84,20 +84,9 @@ pub fn on_new_hand(
     let Some(game_id) = t.game_id else {
         return Ok(None);
     };
-    // Most tables have no special button: one read, and nothing more.
-    let rows = in_play(conn, t)?;
-    if rows.is_empty() {
+    let Some((settings, rows)) = buttons_the_game_runs(conn, t, game_id)? else {
         return Ok(None);
-    }
-    let g = crate::services::games::get_game(conn, game_id)?;
-    let settings = settings_of(&g);
-    let rows: Vec<SpecialButtonRow> = rows
-        .into_iter()
-        .filter(|b| kind_of(b).is_some_and(|k| settings.runs(k)))
-        .collect();
-    if rows.is_empty() {
-        return Ok(None);
-    }
+    };
     let placed: Vec<Placed> = rows
         .iter()
         .filter_map(|b| {
@@ -123,66 +112,13 @@ pub fn on_new_hand(
     let Some(button) = rows.iter().find(|b| kind_of(b) == Some(kind)) else {
         return Err(AppError::internal("special button in play"));
     };
-    let bb = table_big_blind(conn, t)?;
-    let overflow = |_| AppError::from(GeneralRefusal::MoneyOverflow);
-    let amount = rules::in_big_blinds(bb, settings.contribution_bb(kind)).map_err(overflow)?;
-    let (bank_before, cap, contributes) = match kind {
-        SpecialButton::Cucurucho => (0, None, true),
-        SpecialButton::Macaca => (
-            button.bank,
-            Some(rules::in_big_blinds(bb, settings.macaca_cap_bb).map_err(overflow)?),
-            Macaca::is_new(button.bank),
-        ),
+    let stakes = stakes_of(conn, t, &settings, kind, button)?;
+    let row = insert_special_hand(conn, act, t, hand, to, button, &stakes)?;
+    let contributions = if stakes.contributes {
+        insert_contributions(conn, &row, seated)?
+    } else {
+        Vec::new()
     };
-    let row = SpecialHandRow {
-        id: next_seq(conn, "special_hand")?,
-        hand_id: hand.id,
-        table_id: t.id,
-        game_id: Some(game_id),
-        kind,
-        button_id: button.id,
-        button_seat: button.seat_no,
-        dealer_seat: to,
-        contribution_bb: settings.contribution_bb(kind),
-        big_blind: bb,
-        amount,
-        bank_before,
-        cap,
-        outcome: None,
-        collected: None,
-        stake: None,
-        bank_after: None,
-        result_at: None,
-        result_by: None,
-        at: now.naive_utc(),
-        recorded_by: actor.id,
-    };
-    crate::native!(conn, |dbc| diesel::insert_into(special_hands::table)
-        .values(&row)
-        .execute(dbc))?;
-    let mut contributions = Vec::new();
-    if contributes {
-        for (s, sd) in seated {
-            let c = SpecialContributionRow {
-                id: next_seq(conn, "special_contribution")?,
-                special_hand_id: row.id,
-                table_id: t.id,
-                seating_id: s.id,
-                player_id: s.player_id,
-                seat_no: s.seat_no,
-                amount,
-                took_part: sd.away_since.is_none() && !sd.resting,
-                marked_at: None,
-                marked_by: None,
-            };
-            crate::native!(conn, |dbc| diesel::insert_into(
-                special_contributions::table
-            )
-            .values(&c)
-            .execute(dbc))?;
-            contributions.push(c);
-        }
-    }
     audit::record::<(), _>(
         conn,
         now,
@@ -207,11 +143,147 @@ pub fn on_new_hand(
             "hand": hand.number,
             "kind": kind,
             "seat": button.seat_no,
-            "amount": amount,
+            "amount": stakes.amount,
             "players": contributions.iter().filter(|c| c.took_part).count(),
         }),
     )?;
     Ok(Some(row))
+}
+
+/// The special buttons in play at the table whose game runs them, with the game's settings
+/// (none: an ordinary hand). Most tables have no special button: one read, and nothing more.
+fn buttons_the_game_runs(
+    conn: &mut DbConn,
+    t: &TableRow,
+    game_id: crate::domain::ids::GameId,
+) -> AppResult<Option<(rules::Settings, Vec<SpecialButtonRow>)>> {
+    let rows = in_play(conn, t)?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let g = crate::services::games::get_game(conn, game_id)?;
+    let settings = settings_of(&g);
+    let rows: Vec<SpecialButtonRow> = rows
+        .into_iter()
+        .filter(|b| kind_of(b).is_some_and(|k| settings.runs(k)))
+        .collect();
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some((settings, rows)))
+}
+
+/// What a special hand is played for: each player's contribution, and for the Macaca her
+/// bank, the cap and whether a new Macaca is paid for.
+struct Stakes {
+    kind: SpecialButton,
+    contribution_bb: i32,
+    big_blind: i64,
+    amount: i64,
+    bank_before: i64,
+    cap: Option<i64>,
+    /// A Macaca who still has chips plays them: nobody contributes.
+    contributes: bool,
+}
+
+/// The contribution is the table's big blind times the game's setting.
+fn stakes_of(
+    conn: &mut DbConn,
+    t: &TableRow,
+    settings: &rules::Settings,
+    kind: SpecialButton,
+    button: &SpecialButtonRow,
+) -> AppResult<Stakes> {
+    let bb = table_big_blind(conn, t)?;
+    let overflow = |_| AppError::from(GeneralRefusal::MoneyOverflow);
+    let amount = rules::in_big_blinds(bb, settings.contribution_bb(kind)).map_err(overflow)?;
+    let (bank_before, cap, contributes) = match kind {
+        SpecialButton::Cucurucho => (0, None, true),
+        SpecialButton::Macaca => (
+            button.bank,
+            Some(rules::in_big_blinds(bb, settings.macaca_cap_bb).map_err(overflow)?),
+            Macaca::is_new(button.bank),
+        ),
+    };
+    Ok(Stakes {
+        kind,
+        contribution_bb: settings.contribution_bb(kind),
+        big_blind: bb,
+        amount,
+        bank_before,
+        cap,
+        contributes,
+    })
+}
+
+/// The special hand's row, at the button's seat, with the dealer's seat now.
+fn insert_special_hand(
+    conn: &mut DbConn,
+    act: &Act,
+    t: &TableRow,
+    hand: &HandRow,
+    to: Option<i32>,
+    button: &SpecialButtonRow,
+    stakes: &Stakes,
+) -> AppResult<SpecialHandRow> {
+    let row = SpecialHandRow {
+        id: next_seq(conn, "special_hand")?,
+        hand_id: hand.id,
+        table_id: t.id,
+        game_id: t.game_id,
+        kind: stakes.kind,
+        button_id: button.id,
+        button_seat: button.seat_no,
+        dealer_seat: to,
+        contribution_bb: stakes.contribution_bb,
+        big_blind: stakes.big_blind,
+        amount: stakes.amount,
+        bank_before: stakes.bank_before,
+        cap: stakes.cap,
+        outcome: None,
+        collected: None,
+        stake: None,
+        bank_after: None,
+        result_at: None,
+        result_by: None,
+        at: act.now.naive_utc(),
+        recorded_by: act.actor.id,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(special_hands::table)
+        .values(&row)
+        .execute(dbc))?;
+    Ok(row)
+}
+
+/// Each seated player's contribution to the special hand; away and resting players start
+/// marked out.
+fn insert_contributions(
+    conn: &mut DbConn,
+    row: &SpecialHandRow,
+    seated: &[(SeatingRow, SeatSideRow)],
+) -> AppResult<Vec<SpecialContributionRow>> {
+    let mut contributions = Vec::new();
+    for (s, sd) in seated {
+        let c = SpecialContributionRow {
+            id: next_seq(conn, "special_contribution")?,
+            special_hand_id: row.id,
+            table_id: row.table_id,
+            seating_id: s.id,
+            player_id: s.player_id,
+            seat_no: s.seat_no,
+            amount: row.amount,
+            took_part: sd.away_since.is_none() && !sd.resting,
+            marked_at: None,
+            marked_by: None,
+        };
+        crate::native!(conn, |dbc| diesel::insert_into(
+            special_contributions::table
+        )
+        .values(&c)
+        .execute(dbc))?;
+        contributions.push(c);
+    }
+    Ok(contributions)
 }
 
 /// A special hand of the table, refused as not found when it is another table's.

@@ -109,30 +109,7 @@ pub fn new_hand(
         .map(|(s, _)| s.seat_no)
         .collect();
     let button = seat_rules::next_button(&present, t.button_seat);
-    let row = HandRow {
-        id: next_seq(conn, "hand")?,
-        table_id,
-        game_id: t.game_id,
-        number: number.unwrap_or(0) + 1,
-        button_seat: button,
-        at: now.naive_utc(),
-        recorded_by: actor.id,
-        ended_at: None,
-        pot: None,
-        rake: None,
-        preflop_no_bet: false,
-        result_by: None,
-        boards: 1,
-    };
-    crate::native!(conn, |dbc| diesel::insert_into(hands::table)
-        .values(&row)
-        .execute(dbc))?;
-    crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(card_tables::table.find(table_id))
-            .set(card_tables::button_seat.eq(button))
-            .returning(card_tables::id)
-    )
-    .changed(dbc))?;
+    let row = start_hand(conn, act, &t, number.unwrap_or(0) + 1, button)?;
     // BSOP 115, 116: the button's move may reach a special button: this hand is its game,
     // played at the limits in force from this hand (a change may have just taken effect).
     let at_new = if limits.is_some() {
@@ -149,68 +126,7 @@ pub fn new_hand(
         &row,
         &seated,
     )?;
-    let mut notices = Vec::new();
-    for (s, sd) in &seated {
-        if sd.away_since.is_some() {
-            let mut b = buttons_of(sd);
-            b.on_seat_empty_at_hand_start();
-            if b.absence != sd.absence_button {
-                crate::native!(conn, |dbc| crate::db::Cached(
-                    diesel::update(seatings::table.find(s.id))
-                        .set(seatings::absence_button.eq(b.absence))
-                        .returning(seatings::id)
-                )
-                .changed(dbc))?;
-            }
-            continue;
-        }
-        let mut counter = HandCounter {
-            hands_without_betting: sd.hands_no_bet.max(0) as u32,
-            rest_hands: sd.rest_hands.max(0) as u32,
-            rested_since_bet: sd.rested_since_bet,
-        };
-        let play = if sd.resting {
-            HandPlay::Rested
-        } else if sd.no_bet {
-            HandPlay::NoBet
-        } else {
-            HandPlay::Bet
-        };
-        let notice = counter.on_new_hand(play);
-        let key = match notice {
-            HandNotice::Resting { hands_left } => Some(format!("rules-hands-resting|{hands_left}")),
-            n => n.notice().map(|p| p.key.to_string()),
-        };
-        // A return obligation (BSOP 39, PT-2007 90) stays shown until the blinds are settled.
-        let keep_return = sd
-            .hand_notice
-            .as_deref()
-            .is_some_and(|k| k.starts_with("rules-return-"));
-        let shown = if keep_return && key.is_none() {
-            sd.hand_notice.clone()
-        } else {
-            key
-        };
-        crate::native!(conn, |dbc| crate::db::Cached(
-            diesel::update(seatings::table.find(s.id))
-                .set((
-                    seatings::hands_no_bet.eq(counter.hands_without_betting as i32),
-                    seatings::rest_hands.eq(counter.rest_hands as i32),
-                    seatings::rested_since_bet.eq(counter.rested_since_bet),
-                    seatings::no_bet.eq(false),
-                    seatings::hand_notice.eq(shown),
-                ))
-                .returning(seatings::id)
-        )
-        .changed(dbc))?;
-        if notice != HandNotice::Nothing {
-            notices.push(SeatNotice {
-                seat: s.seat_no,
-                player_id: s.player_id,
-                notice,
-            });
-        }
-    }
+    let notices = count_the_hand(conn, &seated)?;
     audit::record::<(), _>(
         conn,
         now,
@@ -231,6 +147,124 @@ pub fn new_hand(
         &serde_json::json!({ "table": t.number, "number": row.number, "button": button, "notices": notices, "cagnotte": over, "special": special.as_ref().map(|s| &s.kind) }),
     )?;
     Ok((row, notices, over, limits))
+}
+
+/// The new hand's row, and the button moved to its seat.
+fn start_hand(
+    conn: &mut DbConn,
+    act: &Act,
+    t: &TableRow,
+    number: i32,
+    button: Option<i32>,
+) -> AppResult<HandRow> {
+    let table_id = t.id;
+    let row = HandRow {
+        id: next_seq(conn, "hand")?,
+        table_id,
+        game_id: t.game_id,
+        number,
+        button_seat: button,
+        at: act.now.naive_utc(),
+        recorded_by: act.actor.id,
+        ended_at: None,
+        pot: None,
+        rake: None,
+        preflop_no_bet: false,
+        result_by: None,
+        boards: 1,
+    };
+    crate::native!(conn, |dbc| diesel::insert_into(hands::table)
+        .values(&row)
+        .execute(dbc))?;
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(card_tables::table.find(table_id))
+            .set(card_tables::button_seat.eq(button))
+            .returning(card_tables::id)
+    )
+    .changed(dbc))?;
+    Ok(row)
+}
+
+/// Each seat takes the hand just finished: an empty seat with a missed-blind button gets the
+/// absence button (BSOP 36), a present one's counters count it; the notices to show.
+fn count_the_hand(
+    conn: &mut DbConn,
+    seated: &[(SeatingRow, SeatSideRow)],
+) -> AppResult<Vec<SeatNotice>> {
+    let mut notices = Vec::new();
+    for (s, sd) in seated {
+        if sd.away_since.is_some() {
+            let mut b = buttons_of(sd);
+            b.on_seat_empty_at_hand_start();
+            if b.absence != sd.absence_button {
+                crate::native!(conn, |dbc| crate::db::Cached(
+                    diesel::update(seatings::table.find(s.id))
+                        .set(seatings::absence_button.eq(b.absence))
+                        .returning(seatings::id)
+                )
+                .changed(dbc))?;
+            }
+            continue;
+        }
+        let notice = count_present_seat(conn, s, sd)?;
+        if notice != HandNotice::Nothing {
+            notices.push(SeatNotice {
+                seat: s.seat_no,
+                player_id: s.player_id,
+                notice,
+            });
+        }
+    }
+    Ok(notices)
+}
+
+/// A present seat's counters take the hand (resting → rested; marked no-bet → no bet;
+/// otherwise a bet), its no-bet mark is cleared and its notice shown.
+fn count_present_seat(
+    conn: &mut DbConn,
+    s: &SeatingRow,
+    sd: &SeatSideRow,
+) -> AppResult<HandNotice> {
+    let mut counter = HandCounter {
+        hands_without_betting: sd.hands_no_bet.max(0) as u32,
+        rest_hands: sd.rest_hands.max(0) as u32,
+        rested_since_bet: sd.rested_since_bet,
+    };
+    let play = if sd.resting {
+        HandPlay::Rested
+    } else if sd.no_bet {
+        HandPlay::NoBet
+    } else {
+        HandPlay::Bet
+    };
+    let notice = counter.on_new_hand(play);
+    let key = match notice {
+        HandNotice::Resting { hands_left } => Some(format!("rules-hands-resting|{hands_left}")),
+        n => n.notice().map(|p| p.key.to_string()),
+    };
+    // A return obligation (BSOP 39, PT-2007 90) stays shown until the blinds are settled.
+    let keep_return = sd
+        .hand_notice
+        .as_deref()
+        .is_some_and(|k| k.starts_with("rules-return-"));
+    let shown = if keep_return && key.is_none() {
+        sd.hand_notice.clone()
+    } else {
+        key
+    };
+    crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(s.id))
+            .set((
+                seatings::hands_no_bet.eq(counter.hands_without_betting as i32),
+                seatings::rest_hands.eq(counter.rest_hands as i32),
+                seatings::rested_since_bet.eq(counter.rested_since_bet),
+                seatings::no_bet.eq(false),
+                seatings::hand_notice.eq(shown),
+            ))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    Ok(notice)
 }
 
 /// How many hands a table has counted since `since`.

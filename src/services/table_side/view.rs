@@ -163,119 +163,30 @@ pub fn view(
         Some(g) => Some(crate::services::games::get_game(conn, g)?),
         None => None,
     };
-    let seated: Vec<(SeatingRow, SeatSideRow, PlayerRow)> =
-        crate::native!(conn, |dbc| seatings::table
-            .inner_join(players::table)
-            .filter(seatings::table_id.eq(table_id))
-            .filter(seatings::left_at.is_null())
-            .order(seatings::seat_no.asc())
-            .select((
-                SeatingRow::as_select(),
-                SeatSideRow::as_select(),
-                PlayerRow::as_select()
-            ))
-            .load(dbc))?;
+    let seated = seated_here(conn, table_id)?;
     let counting: Vec<CustodyRow> = crate::native!(conn, |dbc| chip_custody::table
         .filter(chip_custody::table_id.eq(table_id))
         .filter(chip_custody::state.eq(CustodyState::Counting))
         .select(CustodyRow::as_select())
         .load(dbc))?;
-    let (_, open_calls) = floor::seats_of(conn, table_id)?;
-    let mut calls = Vec::new();
-    for (c, p) in open_calls {
-        let requirement = match &game {
-            Some(g) if c.source != CallSource::MustMove && c.source != CallSource::SeatChange => {
-                Some(requirement(conn, now, profile, &t, g, c.player_id)?)
-            }
-            _ => None,
-        };
-        calls.push(CallView {
-            call: c,
-            player: p,
-            requirement,
-        });
-    }
-    // BSOP 55, 57: moves called for players seated here (to another table or seat).
-    let here: Vec<i64> = seated.iter().map(|(s, _, _)| s.player_id).collect();
-    let moves: Vec<(i64, i32, i32)> = crate::db::schema::seat_calls::table
-        .inner_join(
-            card_tables::table.on(card_tables::id.eq(crate::db::schema::seat_calls::table_id)),
-        )
-        .filter(crate::db::schema::seat_calls::player_id.eq_any(&here))
-        .filter(
-            crate::db::schema::seat_calls::source
-                .eq(CallSource::MustMove)
-                .or(crate::db::schema::seat_calls::source.eq(CallSource::SeatChange)),
-        )
-        .filter(crate::db::conditions::CallOpen)
-        .select((
-            crate::db::schema::seat_calls::player_id,
-            card_tables::number,
-            crate::db::schema::seat_calls::seat_no,
-        ))
-        .load(conn)?;
-    // BSOP 28: chips that arrived during the hand being played.
-    let in_hand: Vec<BuyinRow> = match super::chips::current_hand(conn, table_id)? {
-        Some(h) => buyins::table
-            .filter(buyins::table_id.eq(table_id))
-            .filter(buyins::arrived_in_hand.eq(h))
-            .select(BuyinRow::as_select())
-            .load(conn)?,
-        None => Vec::new(),
-    };
-    let limit = game.as_ref().map(limit_of).unwrap_or(LimitClass::Low);
+    let calls = call_views(conn, now, profile, &t, game.as_ref())?;
+    let moves = moves_called(conn, &seated)?;
+    let in_hand = chips_arrived_in_hand(conn, table_id)?;
     let limits = crate::services::limits::of(&t, game.as_ref());
+    let facts = SeatFacts {
+        now,
+        profile,
+        limit: game.as_ref().map(limit_of).unwrap_or(LimitClass::Low),
+        limits,
+        counting,
+        moves,
+        in_hand,
+    };
     let views: Vec<SeatedView> = seated
         .into_iter()
-        .map(|(s, sd, p)| {
-            let absence = status_of(&sd, profile, now);
-            let rebuy_needed = sd.bought_in > 0
-                && limits.is_some_and(|l| seat_rules::rebuy_needed(sd.stack, l.buy_in_min));
-            let min_stay_until = if sd.bought_in > 0 {
-                check_leave(
-                    sd.stack,
-                    sd.bought_in,
-                    s.sat_at.and_utc(),
-                    now,
-                    limit,
-                    profile,
-                )
-                .err()
-                .map(|r| r.allowed_at)
-            } else {
-                None
-            };
-            let counting = counting.iter().find(|c| c.seating_id == s.id).cloned();
-            let moving_to = moves
-                .iter()
-                .find(|(pid, _, _)| *pid == s.player_id)
-                .map(|(_, t, n)| (*t, *n));
-            let chips_in_hand = in_hand
-                .iter()
-                .filter(|b| b.seating_id == s.id)
-                .map(|b| (b.amount, b.approved_by.is_some()))
-                .collect();
-            SeatedView {
-                seating: s,
-                side: sd,
-                player: p,
-                absence,
-                counting,
-                rebuy_needed,
-                min_stay_until,
-                moving_to,
-                chips_in_hand,
-            }
-        })
+        .map(|(s, sd, p)| facts.seated_view(s, sd, p))
         .collect();
-    let n = t.seats + i32::from(t.extra_seat);
-    let seats = (1..=n)
-        .map(|seat_no| SeatLine {
-            seat_no,
-            seated: views.iter().find(|v| v.seating.seat_no == seat_no).cloned(),
-            call: calls.iter().find(|c| c.call.seat_no == seat_no).cloned(),
-        })
-        .collect();
+    let seats = seat_lines(&t, &views, &calls);
     let requests = open_requests(conn, Some(table_id))?
         .into_iter()
         .map(|(r, _)| r)
@@ -317,6 +228,161 @@ pub fn view(
             (now - Duration::hours(2)).naive_utc(),
         )?,
     })
+}
+
+/// The table's seats and its extra seat, each with who sits there and who is called to it.
+fn seat_lines(t: &TableRow, views: &[SeatedView], calls: &[CallView]) -> Vec<SeatLine> {
+    let n = t.seats + i32::from(t.extra_seat);
+    (1..=n)
+        .map(|seat_no| SeatLine {
+            seat_no,
+            seated: views.iter().find(|v| v.seating.seat_no == seat_no).cloned(),
+            call: calls.iter().find(|c| c.call.seat_no == seat_no).cloned(),
+        })
+        .collect()
+}
+
+/// The players seated at the table, by seat.
+fn seated_here(
+    conn: &mut DbConn,
+    table_id: TableId,
+) -> AppResult<Vec<(SeatingRow, SeatSideRow, PlayerRow)>> {
+    Ok(crate::native!(conn, |dbc| seatings::table
+        .inner_join(players::table)
+        .filter(seatings::table_id.eq(table_id))
+        .filter(seatings::left_at.is_null())
+        .order(seatings::seat_no.asc())
+        .select((
+            SeatingRow::as_select(),
+            SeatSideRow::as_select(),
+            PlayerRow::as_select()
+        ))
+        .load(dbc))?)
+}
+
+/// The table's open seat calls, each with the buy-in the player must bring (none for a move:
+/// the player brings their stack).
+fn call_views(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    profile: &RuleProfile,
+    t: &TableRow,
+    game: Option<&GameRow>,
+) -> AppResult<Vec<CallView>> {
+    let (_, open_calls) = floor::seats_of(conn, t.id)?;
+    let mut calls = Vec::new();
+    for (c, p) in open_calls {
+        let requirement = match game {
+            Some(g) if c.source != CallSource::MustMove && c.source != CallSource::SeatChange => {
+                Some(requirement(conn, now, profile, t, g, c.player_id)?)
+            }
+            _ => None,
+        };
+        calls.push(CallView {
+            call: c,
+            player: p,
+            requirement,
+        });
+    }
+    Ok(calls)
+}
+
+/// BSOP 55, 57: moves called for players seated here (to another table or seat): the player,
+/// the table number and the seat.
+fn moves_called(
+    conn: &mut DbConn,
+    seated: &[(SeatingRow, SeatSideRow, PlayerRow)],
+) -> AppResult<Vec<(i64, i32, i32)>> {
+    let here: Vec<i64> = seated.iter().map(|(s, _, _)| s.player_id).collect();
+    Ok(crate::db::schema::seat_calls::table
+        .inner_join(
+            card_tables::table.on(card_tables::id.eq(crate::db::schema::seat_calls::table_id)),
+        )
+        .filter(crate::db::schema::seat_calls::player_id.eq_any(&here))
+        .filter(
+            crate::db::schema::seat_calls::source
+                .eq(CallSource::MustMove)
+                .or(crate::db::schema::seat_calls::source.eq(CallSource::SeatChange)),
+        )
+        .filter(crate::db::conditions::CallOpen)
+        .select((
+            crate::db::schema::seat_calls::player_id,
+            card_tables::number,
+            crate::db::schema::seat_calls::seat_no,
+        ))
+        .load(conn)?)
+}
+
+/// BSOP 28: chips that arrived during the hand being played.
+fn chips_arrived_in_hand(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<BuyinRow>> {
+    Ok(match super::chips::current_hand(conn, table_id)? {
+        Some(h) => buyins::table
+            .filter(buyins::table_id.eq(table_id))
+            .filter(buyins::arrived_in_hand.eq(h))
+            .select(BuyinRow::as_select())
+            .load(conn)?,
+        None => Vec::new(),
+    })
+}
+
+/// What the table's reads say about its seated players, for each one's view.
+struct SeatFacts<'a> {
+    now: DateTime<Utc>,
+    profile: &'a RuleProfile,
+    limit: LimitClass,
+    limits: Option<Limits>,
+    counting: Vec<CustodyRow>,
+    moves: Vec<(i64, i32, i32)>,
+    in_hand: Vec<BuyinRow>,
+}
+
+impl SeatFacts<'_> {
+    /// One seated player as the tablet shows them.
+    fn seated_view(&self, s: SeatingRow, sd: SeatSideRow, p: PlayerRow) -> SeatedView {
+        let (now, profile) = (self.now, self.profile);
+        let absence = status_of(&sd, profile, now);
+        let rebuy_needed = sd.bought_in > 0
+            && self
+                .limits
+                .is_some_and(|l| seat_rules::rebuy_needed(sd.stack, l.buy_in_min));
+        let min_stay_until = if sd.bought_in > 0 {
+            check_leave(
+                sd.stack,
+                sd.bought_in,
+                s.sat_at.and_utc(),
+                now,
+                self.limit,
+                profile,
+            )
+            .err()
+            .map(|r| r.allowed_at)
+        } else {
+            None
+        };
+        let counting = self.counting.iter().find(|c| c.seating_id == s.id).cloned();
+        let moving_to = self
+            .moves
+            .iter()
+            .find(|(pid, _, _)| *pid == s.player_id)
+            .map(|(_, t, n)| (*t, *n));
+        let chips_in_hand = self
+            .in_hand
+            .iter()
+            .filter(|b| b.seating_id == s.id)
+            .map(|b| (b.amount, b.approved_by.is_some()))
+            .collect();
+        SeatedView {
+            seating: s,
+            side: sd,
+            player: p,
+            absence,
+            counting,
+            rebuy_needed,
+            min_stay_until,
+            moving_to,
+            chips_in_hand,
+        }
+    }
 }
 
 /// BSOP 57: the seats of a table on the button and in the small blind now.

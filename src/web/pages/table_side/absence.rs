@@ -3,7 +3,6 @@
 
 use super::seat::{seat_act, Then};
 use crate::domain::ids::SeatingId;
-use crate::domain::ids::TableId;
 use crate::domain::seat_rules::Blind;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};

@@ -3,7 +3,6 @@
 
 use super::seat::{is_supervisor, money_field, refused, render_seat, seat_act, Then};
 use crate::domain::ids::SeatingId;
-use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::Acting;

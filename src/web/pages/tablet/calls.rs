@@ -5,7 +5,6 @@ use super::device::this_tablet;
 use super::view::table_page_with;
 use crate::db::models::TabletRow;
 use crate::domain::ids::SeatCallId;
-use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use crate::services::Acting;
