@@ -179,7 +179,7 @@ fn place_button(
     .execute(conn)?;
     let button = SpecialButtonRow {
         id: next_seq(conn, "special_button")?,
-        table_id: table_id,
+        table_id,
         kind,
         seat_no: p.seat,
         draw_id: p.draw_id,
