@@ -2,10 +2,10 @@
 //! around the pure rules of [`crate::domain::cagnotte`].
 //!
 //! - **Sessions** (PT-2007 7b) exist for games billed per session. A table's first "hand
-//!   over" tap (the first hand dealt) starts the first session; a tap at or after the hour
-//!   of play is up (suspensions do not count, PT-2007 24) closes it and starts the next at
-//!   that instant;
-//!   the floor may confirm the close instead ([`close_by_floor`]); closing the table closes it.
+//!   over" tap (the first hand dealt) opens its first cagnotte session; a tap at or after
+//!   the hour of play is up (suspensions do not count, PT-2007 24) closes it and opens the
+//!   next at that instant; the floor may confirm the close instead ([`close_by_floor`]);
+//!   closing the table closes it.
 //!   Every player seated when a session starts owes at once; a player who sits down within
 //!   the late window (30 minutes of play) owes from the moment they sit ([`on_seat`]).
 //! - **Dues** are settled by the dealer (collected, at most the amount due) or exempted by the

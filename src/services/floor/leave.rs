@@ -18,20 +18,7 @@ pub fn leave(
     if s.left_at.is_some() {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(seating_id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some(reason))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    if n != 1 {
+    if !end_open_seating(conn, seating_id, now, reason)? {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     // The row as the update left it (no second read; `now` is already truncated

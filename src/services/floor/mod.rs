@@ -460,6 +460,26 @@ pub fn call(conn: &mut DbConn, id: SeatCallId) -> AppResult<SeatCallRow> {
         .first(dbc))?)
 }
 
+/// Ends a seating still open, at `now`, for `reason` (one statement). Returns whether it was
+/// open: `false` when another write ended it first (the caller refuses or moves on).
+pub(crate) fn end_open_seating(
+    conn: &mut DbConn,
+    id: SeatingId,
+    now: DateTime<Utc>,
+    reason: &str,
+) -> AppResult<bool> {
+    let n = crate::native!(conn, |dbc| crate::db::Cached(
+        diesel::update(seatings::table.find(id).filter(seatings::left_at.is_null()))
+            .set((
+                seatings::left_at.eq(Some(now.naive_utc())),
+                seatings::left_reason.eq(Some(reason))
+            ))
+            .returning(seatings::id)
+    )
+    .changed(dbc))?;
+    Ok(n == 1)
+}
+
 /// One seating, whatever its state.
 pub fn seating(conn: &mut DbConn, id: SeatingId) -> AppResult<SeatingRow> {
     Ok(crate::native!(conn, |dbc| seatings::table

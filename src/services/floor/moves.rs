@@ -236,20 +236,7 @@ fn end_seating_for_move(
     from: &SeatingRow,
     reason: &str,
 ) -> AppResult<SeatingRow> {
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(from.id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some(reason))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    if n != 1 {
+    if !end_open_seating(conn, from.id, now, reason)? {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     seating(conn, from.id)

@@ -451,20 +451,7 @@ fn leave_must_move_table(
     now: DateTime<Utc>,
     s: &SeatingRow,
 ) -> AppResult<SeatingRow> {
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(s.id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some("refused must-move"))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    if n != 1 {
+    if !end_open_seating(conn, s.id, now, "refused must-move")? {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     seating(conn, s.id)

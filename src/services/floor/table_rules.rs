@@ -153,19 +153,7 @@ fn empty_closed_table(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<(
 /// requests and any move they were called for.
 fn unseat_at_close(conn: &mut DbConn, act: &Act, s: &SeatingRow) -> AppResult<()> {
     let (now, actor, table_id) = (act.now, &act.actor, s.table_id);
-    crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(
-            seatings::table
-                .find(s.id)
-                .filter(seatings::left_at.is_null())
-        )
-        .set((
-            seatings::left_at.eq(Some(now.naive_utc())),
-            seatings::left_reason.eq(Some("table closed"))
-        ))
-        .returning(seatings::id)
-    )
-    .changed(dbc))?;
+    end_open_seating(conn, s.id, now, "table closed")?;
     cancel_seat_changes(conn, act, s.player_id, table_id)?;
     // A move this player was called for (must-move, seat change) ends with the seat.
     let moves: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table
