@@ -23,6 +23,7 @@
 
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
 use cardroom::error::AppError;
@@ -137,7 +138,7 @@ fn build_room(state: &AppState) -> Result<Room, AppError> {
         let end = (start + BATCH).min(SEATED + WAITLISTED);
         let ids = state
             .db
-            .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
+            .write(&mut conn, |c| -> Result<Vec<PlayerId>, AppError> {
                 (start..end)
                     .map(|i| {
                         services::players::create(c, &act, &player_input(i, today), Some(&pic))

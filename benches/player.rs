@@ -34,6 +34,7 @@
 use cardroom::config::Settings;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::TableId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::error::AppError;
@@ -112,7 +113,7 @@ fn player_input(i: usize, today: NaiveDate) -> PlayerInput {
 
 /// Builds the room; returns the waitlisted players' ids in list order (player j of the
 /// waiting players is on the list of game j % 10, at place j / 10 + 1).
-fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
+fn build_room(state: &AppState) -> Result<Vec<PlayerId>, AppError> {
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
@@ -175,7 +176,7 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
         let end = (start + BATCH).min(SEATED + WAITLISTED);
         let ids = state
             .db
-            .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
+            .write(&mut conn, |c| -> Result<Vec<PlayerId>, AppError> {
                 (start..end)
                     .map(|i| {
                         services::players::create(c, &act, &player_input(i, today), Some(&pic))
@@ -221,7 +222,11 @@ fn build_room(state: &AppState) -> Result<Vec<i64>, AppError> {
 /// Links for `n` waitlisted players spread over every list and place,
 /// signed with the app's key for the player's current link version, valid for 3 hours (not
 /// the end of the gaming day: a run near the cut-over must not see its links expire).
-fn mint_links(state: &AppState, waiting: &[i64], n: usize) -> Result<Vec<(i64, String)>, AppError> {
+fn mint_links(
+    state: &AppState,
+    waiting: &[PlayerId],
+    n: usize,
+) -> Result<Vec<(PlayerId, String)>, AppError> {
     use cardroom::db::schema::players;
     use diesel::prelude::*;
     let mut conn = state.db.conn()?;
@@ -442,7 +447,7 @@ fn run_phase(
 }
 
 /// The ETag of each link's state (one request each, not measured).
-fn etags(addr: SocketAddr, tokens: &[(i64, String)]) -> Vec<(String, String)> {
+fn etags(addr: SocketAddr, tokens: &[(PlayerId, String)]) -> Vec<(String, String)> {
     let mut c = Client::new(addr);
     tokens
         .iter()
@@ -470,7 +475,7 @@ fn etags(addr: SocketAddr, tokens: &[(i64, String)]) -> Vec<(String, String)> {
 /// database part alone sets for the HTTP figures.
 fn direct_parallel(
     state: &AppState,
-    tokens: &Arc<Vec<(i64, String)>>,
+    tokens: &Arc<Vec<(PlayerId, String)>>,
     threads: usize,
     secs: f64,
 ) -> (f64, f64, f64) {
@@ -504,7 +509,7 @@ fn direct_parallel(
                             &state.waits,
                             now,
                             &room,
-                            claims.sub,
+                            PlayerId(claims.sub),
                             day_ends,
                         )
                         .expect("view"),
@@ -534,7 +539,7 @@ fn direct_parallel(
 /// the link check, the room, and `services::player_page::view`, one thread.
 fn direct(
     state: &AppState,
-    tokens: &[(i64, String)],
+    tokens: &[(PlayerId, String)],
     runs: usize,
 ) -> Result<(Summary, Option<String>), AppError> {
     let mut conn = state.db.conn()?;
@@ -554,8 +559,14 @@ fn direct(
         )
         .map_err(|e| AppError::internal(e.to_string()))?;
         let room = services::room::get(&mut conn)?;
-        let view =
-            services::player_page::view(&mut conn, &state.waits, now, &room, claims.sub, day_ends)?;
+        let view = services::player_page::view(
+            &mut conn,
+            &state.waits,
+            now,
+            &room,
+            PlayerId(claims.sub),
+            day_ends,
+        )?;
         std::hint::black_box(view);
         if i > 0 {
             v.push(t.elapsed().as_micros() as u64);
@@ -596,7 +607,7 @@ fn direct(
 /// and counts disagreements (0 expected). What a fix of `place_of` could save.
 fn place_diag(
     state: &AppState,
-    players: &[(i64, String)],
+    players: &[(PlayerId, String)],
 ) -> Result<(Summary, Summary, usize), AppError> {
     use cardroom::db::schema::waitlist_entries as w;
     use diesel::prelude::*;

@@ -35,6 +35,7 @@ use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
@@ -114,7 +115,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                     r.entries.push(WaitlistRow {
                         id: EntryId(entry_id),
                         game_id: GameId(game),
-                        player_id: player,
+                        player_id: PlayerId(player),
                         order_key: entry_id,
                         joined_at: t - wait,
                         source: ListSource::Desk,
@@ -131,7 +132,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         r.entries.push(WaitlistRow {
                             id: EntryId(id2),
                             game_id: GameId(game),
-                            player_id: rng.range(1, PLAYERS),
+                            player_id: PlayerId(rng.range(1, PLAYERS)),
                             order_key: id2,
                             joined_at: t - Dur::minutes(rng.range(5, 90)),
                             source: ListSource::Desk,
@@ -147,7 +148,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                             id: SeatCallId(cid),
                             table_id: TableId(table),
                             seat_no: seat,
-                            player_id: player,
+                            player_id: PlayerId(player),
                             entry_id: Some(EntryId(id2)),
                             source: CallSource::List,
                             called_at: t - Dur::minutes(5),
@@ -166,7 +167,7 @@ fn generate(tables: &[(i64, i64)], start: NaiveDate) -> Rows {
                         id: SeatingId(id),
                         table_id: TableId(table),
                         seat_no: seat,
-                        player_id: player,
+                        player_id: PlayerId(player),
                         game_id: Some(GameId(game)),
                         entry_id: Some(EntryId(entry_id)),
                         sat_at: t,
@@ -388,7 +389,7 @@ fn build_room(state: &AppState, n_tables: i64) -> Vec<(i64, i64)> {
     let t0 = now.naive_utc();
     let players: Vec<PlayerRow> = (1..=PLAYERS)
         .map(|i| PlayerRow {
-            id: i,
+            id: PlayerId(i),
             full_name: format!("Bench Player {i}"),
             alias: format!("BP{i}"),
             date_of_birth: NaiveDate::from_ymd_opt(1980, 1, 1).unwrap(),

@@ -32,6 +32,7 @@
 
 use cardroom::config::Settings;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
 use cardroom::error::AppError;
@@ -73,7 +74,7 @@ fn build_room(
     state: &AppState,
     tables_n: usize,
     waitlisted: usize,
-) -> Result<(Vec<BenchTable>, Vec<i64>), AppError> {
+) -> Result<(Vec<BenchTable>, Vec<PlayerId>), AppError> {
     let now = state.clock.now();
     let mut conn = state.db.conn()?;
     let room = services::room::get(&mut conn)?;
@@ -132,7 +133,7 @@ fn build_room(
         let end = (start + BATCH).min(seated + waitlisted);
         let ids = state
             .db
-            .write(&mut conn, |c| -> Result<Vec<i64>, AppError> {
+            .write(&mut conn, |c| -> Result<Vec<PlayerId>, AppError> {
                 (start..end)
                     .map(|i| {
                         services::players::create(c, &act, &player_input(i, today), Some(&pic))
@@ -189,7 +190,7 @@ fn build_room(
 }
 
 /// Links for `n` waiting players spread over every list and place (as benches/player.rs).
-fn mint_links(state: &AppState, waiting: &[i64], n: usize) -> Result<Vec<String>, AppError> {
+fn mint_links(state: &AppState, waiting: &[PlayerId], n: usize) -> Result<Vec<String>, AppError> {
     use cardroom::db::schema::players;
     use diesel::prelude::*;
     let mut conn = state.db.conn()?;

@@ -8,6 +8,7 @@ mod evenings;
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use crate::error::AppError;
@@ -277,7 +278,7 @@ fn register_players(
     now: chrono::DateTime<chrono::Utc>,
     room: &services::room::Room,
     system: &Actor,
-) -> Result<Vec<i64>, AppError> {
+) -> Result<Vec<PlayerId>, AppError> {
     let today = room_date(now, room.tz);
     let mut player_ids = Vec::new();
     for i in 0..36usize {
@@ -355,7 +356,7 @@ fn table_ids(c: &mut crate::db::DbConn) -> Result<impl Fn(i32) -> TableId, AppEr
 }
 
 /// The players who play, in order: all but player 7 (no photo) and player 11 (banned).
-fn regulars(player_ids: &[i64]) -> Vec<i64> {
+fn regulars(player_ids: &[PlayerId]) -> Vec<PlayerId> {
     player_ids
         .iter()
         .copied()
@@ -369,7 +370,7 @@ fn open_live_floor(
     act: &Act,
     table_id: &impl Fn(i32) -> TableId,
     game_ids: &[GameId],
-    regulars: &[i64],
+    regulars: &[PlayerId],
 ) -> Result<(), AppError> {
     let mut next = regulars.iter().copied();
     for (number, seated) in [(1, 9), (3, 6), (5, 5), (2, 3)] {
@@ -395,7 +396,7 @@ fn open_live_floor(
 fn ban_and_separate(
     c: &mut crate::db::DbConn,
     act: &Act,
-    player_ids: &[i64],
+    player_ids: &[PlayerId],
 ) -> Result<(), AppError> {
     let ban = BanForm {
         reason: Some("Comportamento abusivo (BSOP 10)".into()),

@@ -4,6 +4,7 @@ use super::models::AuditRow;
 use super::schema::audit_log::dsl as a;
 use super::DbConn;
 use crate::domain::audit::{record_hash, AuditFields, ChainBreak, ChainVerifier, GENESIS};
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -25,7 +26,7 @@ impl Actor {
 
     /// A player acting through their own signed link (the answers to a seat call,
     /// leaving a list). Not a staff member: no id; the name says who it was.
-    pub fn player(player_id: i64) -> Actor {
+    pub fn player(player_id: PlayerId) -> Actor {
         Actor {
             id: None,
             name: format!("player #{player_id} (own link)"),

@@ -5,6 +5,7 @@ use super::act_at;
 use crate::db::audit::Actor;
 use crate::domain::age::room_date;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::AppError;
@@ -23,7 +24,7 @@ pub(super) fn past_evenings(
     room: &services::room::Room,
     floor: &Actor,
     dealers: [&Actor; 2],
-    tables: &[(TableId, GameId, &[i64])],
+    tables: &[(TableId, GameId, &[PlayerId])],
 ) -> Result<(), AppError> {
     let evenings = PastEvenings {
         room,
@@ -73,7 +74,7 @@ struct PastEvenings<'a> {
     floor: &'a Actor,
     /// The first shift's dealer, then the second's.
     dealers: [&'a Actor; 2],
-    tables: &'a [(TableId, GameId, &'a [i64])],
+    tables: &'a [(TableId, GameId, &'a [PlayerId])],
 }
 
 impl PastEvenings<'_> {
@@ -165,7 +166,7 @@ impl PastEvenings<'_> {
         n: i32,
         tid: TableId,
         gid: GameId,
-        pool: &[i64],
+        pool: &[PlayerId],
     ) -> Result<(), AppError> {
         let (room, floor) = (self.room, self.floor);
         for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {

@@ -12,6 +12,7 @@
 
 use super::refusal::CagnotteRefusal;
 use super::{FieldError, Problem};
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Duration, Utc};
 
 /// PT-2007 7b: the session percentage lies between 5 % and 20 %.
@@ -386,7 +387,7 @@ pub fn session_state(
 /// A player's time at the table (from the seating records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatSpan {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seat_no: i32,
     pub sat_at: DateTime<Utc>,
     pub left_at: Option<DateTime<Utc>>,
@@ -397,7 +398,7 @@ pub struct SeatSpan {
 /// One player's charge for one session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SessionDue {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seat_no: i32,
     /// When it became due: the session's start, or the late seat.
     pub at: DateTime<Utc>,
@@ -475,7 +476,7 @@ mod tests {
 
     fn span(player_id: i64, sat: i64, left: Option<i64>) -> SeatSpan {
         SeatSpan {
-            player_id,
+            player_id: PlayerId(player_id),
             seat_no: player_id as i32,
             sat_at: t(sat),
             left_at: left.map(t),
@@ -824,13 +825,13 @@ mod tests {
             span(7, 31, None),
         ];
         let dues = session_dues(t(0), Some(t(63)), &b, &[], &seats);
-        let who: Vec<i64> = dues.iter().map(|d| d.player_id).collect();
+        let who: Vec<i64> = dues.iter().map(|d| d.player_id.get()).collect();
         assert_eq!(who, vec![1, 2, 3, 4, 5, 6]);
         assert!(
             dues.iter().all(|d| d.amount == 10_000),
             "20 % of €500 each: {dues:?}"
         );
-        let late = dues.iter().find(|d| d.player_id == 6).unwrap();
+        let late = dues.iter().find(|d| d.player_id == PlayerId(6)).unwrap();
         assert!(late.late && late.at == t(29));
         assert_eq!(dues.iter().map(|d| d.amount).sum::<i64>(), 60_000);
     }
@@ -873,7 +874,7 @@ mod tests {
         ];
         let dues = session_dues(t(0), Some(t(63)), &b, &[], &seats);
         assert_eq!(dues.len(), 1);
-        assert_eq!(dues[0].player_id, 1);
+        assert_eq!(dues[0].player_id, PlayerId(1));
         assert!(!dues[0].late);
     }
 

@@ -25,6 +25,7 @@ use super::cards::{Card, Deck, Rank, Suit};
 use super::enums::string_enum;
 use super::error::Problem;
 use super::special_buttons::SpecialButton;
+use crate::domain::ids::PlayerId;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -161,7 +162,7 @@ pub const MAX_SUIT_DRAW_TABLES: usize = 4;
 #[serde(tag = "error", rename_all = "snake_case")]
 pub enum DrawError {
     /// A player appears twice (within a list, or in both lists of an oversubscribed draw).
-    DuplicatePlayer { player: i64 },
+    DuplicatePlayer { player: PlayerId },
     /// A seat appears twice (`table`: in which table's seats, for a suit draw).
     DuplicateSeat { table: Option<i64>, seat: i32 },
     /// PT-2007 6: seats are numbered from 1.
@@ -241,7 +242,7 @@ impl fmt::Display for DrawError {
 
 impl std::error::Error for DrawError {}
 
-fn check_players<'a>(players: impl IntoIterator<Item = &'a i64>) -> Result<(), DrawError> {
+fn check_players<'a>(players: impl IntoIterator<Item = &'a PlayerId>) -> Result<(), DrawError> {
     let mut seen = HashSet::new();
     for &player in players {
         if !seen.insert(player) {
@@ -271,7 +272,7 @@ fn check_seats(table: Option<i64>, seats: &[i32]) -> Result<(), DrawError> {
 /// One card dealt to one player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealtCard {
-    pub player: i64,
+    pub player: PlayerId,
     pub card: Card,
 }
 
@@ -281,7 +282,7 @@ pub struct HighCardDraw {
     /// The cards in the order they were dealt (the players' order as given), for display.
     pub dealt: Vec<DealtCard>,
     /// The players by their card, highest first (BSOP 48: by rank, then suit, BSOP 78).
-    pub order: Vec<i64>,
+    pub order: Vec<PlayerId>,
 }
 
 impl HighCardDraw {
@@ -304,12 +305,12 @@ impl HighCardDraw {
     }
 
     /// BSOP 48: the player who gets the button (the highest card); `None` with no players.
-    pub fn winner(&self) -> Option<i64> {
+    pub fn winner(&self) -> Option<PlayerId> {
         self.order.first().copied()
     }
 
     /// The card a player drew.
-    pub fn card_of(&self, player: i64) -> Option<Card> {
+    pub fn card_of(&self, player: PlayerId) -> Option<Card> {
         self.dealt
             .iter()
             .find(|d| d.player == player)
@@ -332,7 +333,7 @@ impl HighCardDraw {
 ///   naipe indo para o topo da lista").
 ///
 /// Refuses a player listed twice and more than 52 players.
-pub fn high_card(seed: DrawSeed, players: &[i64]) -> Result<HighCardDraw, DrawError> {
+pub fn high_card(seed: DrawSeed, players: &[PlayerId]) -> Result<HighCardDraw, DrawError> {
     check_players(players)?;
     let mut deck = Deck::standard().into_cards();
     if players.len() > deck.len() {
@@ -357,7 +358,7 @@ pub fn high_card(seed: DrawSeed, players: &[i64]) -> Result<HighCardDraw, DrawEr
 /// One player on one seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatAssignment {
-    pub player: i64,
+    pub player: PlayerId,
     pub seat: i32,
 }
 
@@ -368,14 +369,14 @@ pub struct SeatDraw {
     pub seats: Vec<SeatAssignment>,
     /// BSOP 50: the player who drew the temporary extra place (not a numbered seat); `None`
     /// unless there was one more player than seats.
-    pub extra: Option<i64>,
+    pub extra: Option<PlayerId>,
     /// The given seats nobody drew, ascending.
     pub free: Vec<i32>,
 }
 
 impl SeatDraw {
     /// The seat a player drew (`None` for the extra player and for someone not in the draw).
-    pub fn seat_of(&self, player: i64) -> Option<i32> {
+    pub fn seat_of(&self, player: PlayerId) -> Option<i32> {
         self.seats
             .iter()
             .find(|a| a.player == player)
@@ -383,7 +384,7 @@ impl SeatDraw {
     }
 
     /// Pairs players (in the order given) with drawn places (`None` = the extra place).
-    fn from_places(players: &[i64], places: &[Option<i32>]) -> SeatDraw {
+    fn from_places(players: &[PlayerId], places: &[Option<i32>]) -> SeatDraw {
         let mut seats = Vec::with_capacity(players.len());
         let mut extra = None;
         for (&player, place) in players.iter().zip(places) {
@@ -408,7 +409,11 @@ impl SeatDraw {
 /// the order given) gets the `i`-th seat of the shuffled list: each player gets exactly one
 /// distinct seat among those given. Refuses more players than seats, a player or a seat
 /// listed twice, and seat numbers below 1 (PT-2007 6).
-pub fn seat_draw(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<SeatDraw, DrawError> {
+pub fn seat_draw(
+    seed: DrawSeed,
+    players: &[PlayerId],
+    seats: &[i32],
+) -> Result<SeatDraw, DrawError> {
     check_players(players)?;
     check_seats(None, seats)?;
     if players.len() > seats.len() {
@@ -434,7 +439,7 @@ pub fn seat_draw(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<SeatD
 /// [`seat_draw`] (same seed, same result, `extra: None`).
 pub fn seat_draw_with_extra(
     seed: DrawSeed,
-    players: &[i64],
+    players: &[PlayerId],
     seats: &[i32],
 ) -> Result<SeatDraw, DrawError> {
     if players.len() <= seats.len() {
@@ -486,7 +491,7 @@ pub struct SuitDraw {
 
 impl SuitDraw {
     /// The table a player drew.
-    pub fn table_of(&self, player: i64) -> Option<i64> {
+    pub fn table_of(&self, player: PlayerId) -> Option<i64> {
         let card = self.cards.iter().find(|d| d.player == player)?.card;
         self.tables
             .iter()
@@ -495,7 +500,7 @@ impl SuitDraw {
     }
 
     /// The table and seat a player drew.
-    pub fn seat_of(&self, player: i64) -> Option<(i64, i32)> {
+    pub fn seat_of(&self, player: PlayerId) -> Option<(i64, i32)> {
         self.tables
             .iter()
             .find_map(|t| t.seating.seat_of(player).map(|s| (t.table, s)))
@@ -540,7 +545,7 @@ fn balanced_counts(players: usize, capacities: &[usize]) -> Vec<usize> {
 /// than 13 cards of its suit.
 pub fn suit_draw(
     seed: DrawSeed,
-    players: &[i64],
+    players: &[PlayerId],
     tables: &[TableSeats],
 ) -> Result<SuitDraw, DrawError> {
     check_players(players)?;
@@ -592,7 +597,7 @@ pub fn suit_draw(
 
     let mut result = Vec::with_capacity(tables.len());
     for (i, (t, suit)) in tables.iter().zip(Suit::BSOP_78_ORDER).enumerate() {
-        let at_table: Vec<i64> = cards
+        let at_table: Vec<PlayerId> = cards
             .iter()
             .filter(|d| d.card.suit == suit)
             .map(|d| d.player)
@@ -621,9 +626,9 @@ pub fn suit_draw(
 pub struct OversubscribedDraw {
     /// Who plays, in drawn order (previous-session players first). Which seat each gets is a
     /// separate [`seat_draw`] (PT-2007 11).
-    pub seated: Vec<i64>,
+    pub seated: Vec<PlayerId>,
     /// Who stays on the list, in drawn order (previous-session players first).
-    pub waiting: Vec<i64>,
+    pub waiting: Vec<PlayerId>,
 }
 
 /// PT-2007 27: "No caso de o número de jogadores inscritos para uma mesa ultrapassar o número
@@ -638,8 +643,8 @@ pub struct OversubscribedDraw {
 /// than seats everyone plays. Refuses a player listed twice (also across the two lists).
 pub fn oversubscribed_draw(
     seed: DrawSeed,
-    previous_session: &[i64],
-    others: &[i64],
+    previous_session: &[PlayerId],
+    others: &[PlayerId],
     seats: usize,
 ) -> Result<OversubscribedDraw, DrawError> {
     check_players(previous_session.iter().chain(others))?;
@@ -663,7 +668,7 @@ pub struct SpecialButtonDraw {
     /// One card to the player of each seat, in the order dealt (the seats as given).
     pub dealt: Vec<DealtCard>,
     /// The players by their card, highest first (BSOP 48, 78).
-    pub order: Vec<i64>,
+    pub order: Vec<PlayerId>,
     /// Where the special button starts: the seat of the highest card.
     pub seat: i32,
 }
@@ -685,7 +690,7 @@ pub fn special_button_draw(
     if seats.is_empty() {
         return Err(DrawError::NoSeats);
     }
-    let players: Vec<i64> = seats.iter().map(|a| a.player).collect();
+    let players: Vec<PlayerId> = seats.iter().map(|a| a.player).collect();
     let cards = high_card(seed, &players)?;
     let winner = cards.winner().ok_or(DrawError::NoSeats)?;
     let seat = seats
@@ -734,18 +739,18 @@ string_enum! {
 pub struct HighCardInputs {
     pub purpose: HighCardPurpose,
     /// Clockwise from the dealer's left (BSOP 79).
-    pub players: Vec<i64>,
+    pub players: Vec<PlayerId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatInputs {
-    pub players: Vec<i64>,
+    pub players: Vec<PlayerId>,
     pub seats: Vec<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuitInputs {
-    pub players: Vec<i64>,
+    pub players: Vec<PlayerId>,
     pub tables: Vec<TableSeats>,
 }
 
@@ -759,8 +764,8 @@ pub struct SpecialButtonInputs {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OversubscribedInputs {
-    pub previous_session: Vec<i64>,
-    pub others: Vec<i64>,
+    pub previous_session: Vec<PlayerId>,
+    pub others: Vec<PlayerId>,
     pub seats: usize,
 }
 
@@ -807,7 +812,7 @@ impl Draw {
     pub fn high_card(
         seed: DrawSeed,
         purpose: HighCardPurpose,
-        players: &[i64],
+        players: &[PlayerId],
     ) -> Result<Draw, DrawError> {
         Ok(Draw::HighCard {
             seed,
@@ -820,7 +825,7 @@ impl Draw {
     }
 
     /// PT-2007 11: [`seat_draw`], recorded.
-    pub fn seat(seed: DrawSeed, players: &[i64], seats: &[i32]) -> Result<Draw, DrawError> {
+    pub fn seat(seed: DrawSeed, players: &[PlayerId], seats: &[i32]) -> Result<Draw, DrawError> {
         Ok(Draw::Seat {
             seed,
             inputs: SeatInputs {
@@ -834,7 +839,7 @@ impl Draw {
     /// BSOP 50: [`seat_draw_with_extra`], recorded.
     pub fn seat_with_extra(
         seed: DrawSeed,
-        players: &[i64],
+        players: &[PlayerId],
         seats: &[i32],
     ) -> Result<Draw, DrawError> {
         Ok(Draw::SeatWithExtra {
@@ -848,7 +853,11 @@ impl Draw {
     }
 
     /// PT-2007 25: [`suit_draw`], recorded.
-    pub fn suit(seed: DrawSeed, players: &[i64], tables: &[TableSeats]) -> Result<Draw, DrawError> {
+    pub fn suit(
+        seed: DrawSeed,
+        players: &[PlayerId],
+        tables: &[TableSeats],
+    ) -> Result<Draw, DrawError> {
         Ok(Draw::Suit {
             seed,
             inputs: SuitInputs {
@@ -862,8 +871,8 @@ impl Draw {
     /// PT-2007 27: [`oversubscribed_draw`], recorded.
     pub fn oversubscribed(
         seed: DrawSeed,
-        previous_session: &[i64],
-        others: &[i64],
+        previous_session: &[PlayerId],
+        others: &[PlayerId],
         seats: usize,
     ) -> Result<Draw, DrawError> {
         Ok(Draw::Oversubscribed {
@@ -1044,39 +1053,39 @@ mod tests {
     fn bsop_48_ace_of_spades_beats_ace_of_hearts() {
         let d = HighCardDraw::from_dealt(vec![
             DealtCard {
-                player: 1,
+                player: PlayerId(1),
                 card: c("Ah"),
             },
             DealtCard {
-                player: 2,
+                player: PlayerId(2),
                 card: c("Kc"),
             },
             DealtCard {
-                player: 3,
+                player: PlayerId(3),
                 card: c("As"),
             },
             DealtCard {
-                player: 4,
+                player: PlayerId(4),
                 card: c("Ac"),
             },
         ])
         .unwrap();
-        assert_eq!(d.winner(), Some(3));
+        assert_eq!(d.winner(), Some(PlayerId(3)));
         // BSOP 48: rank first (the king of clubs is below the ace of clubs), then suit (78).
-        assert_eq!(d.order, vec![3, 1, 4, 2]);
-        assert_eq!(d.card_of(2), Some(c("Kc")));
-        assert_eq!(d.card_of(9), None);
+        assert_eq!(d.order, [3, 1, 4, 2].map(PlayerId));
+        assert_eq!(d.card_of(PlayerId(2)), Some(c("Kc")));
+        assert_eq!(d.card_of(PlayerId(9)), None);
     }
 
     #[test]
     fn bsop_48_hand_entered_draw_refuses_repeats() {
         let dup_card = vec![
             DealtCard {
-                player: 1,
+                player: PlayerId(1),
                 card: c("As"),
             },
             DealtCard {
-                player: 2,
+                player: PlayerId(2),
                 card: c("As"),
             },
         ];
@@ -1086,26 +1095,38 @@ mod tests {
         );
         let dup_player = vec![
             DealtCard {
-                player: 1,
+                player: PlayerId(1),
                 card: c("As"),
             },
             DealtCard {
-                player: 1,
+                player: PlayerId(1),
                 card: c("Ks"),
             },
         ];
         assert_eq!(
             HighCardDraw::from_dealt(dup_player),
-            Err(DrawError::DuplicatePlayer { player: 1 })
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(1)
+            })
         );
     }
 
     #[test]
     fn bsop_48_fixed_seed_gives_pinned_button() {
-        let d = high_card(DrawSeed(42), &[10, 20, 30, 40, 50]).unwrap();
+        let d = high_card(
+            DrawSeed(42),
+            &[
+                PlayerId(10),
+                PlayerId(20),
+                PlayerId(30),
+                PlayerId(40),
+                PlayerId(50),
+            ],
+        )
+        .unwrap();
         assert_eq!(codes(&d.dealt), PINNED_HIGH_CARD_42);
-        assert_eq!(d.order, PINNED_HIGH_CARD_42_ORDER);
-        assert_eq!(d.winner(), Some(PINNED_HIGH_CARD_42_ORDER[0]));
+        assert_eq!(d.order, PINNED_HIGH_CARD_42_ORDER.map(PlayerId));
+        assert_eq!(d.winner(), Some(PlayerId(PINNED_HIGH_CARD_42_ORDER[0])));
     }
     const PINNED_HIGH_CARD_42: [&str; 5] = ["9s", "7s", "Ad", "5c", "6d"];
     // Ad > 9s > 7s > 6d > 5c.
@@ -1115,21 +1136,39 @@ mod tests {
     fn bsop_79_cards_are_dealt_in_the_order_given() {
         // Clockwise from the dealer's left: the i-th player gets the i-th card off the top, so
         // adding a player at the end never changes the cards of those before.
-        let four = high_card(DrawSeed(9), &[1, 2, 3, 4]).unwrap();
-        let five = high_card(DrawSeed(9), &[1, 2, 3, 4, 5]).unwrap();
+        let four = high_card(
+            DrawSeed(9),
+            &[PlayerId(1), PlayerId(2), PlayerId(3), PlayerId(4)],
+        )
+        .unwrap();
+        let five = high_card(
+            DrawSeed(9),
+            &[
+                PlayerId(1),
+                PlayerId(2),
+                PlayerId(3),
+                PlayerId(4),
+                PlayerId(5),
+            ],
+        )
+        .unwrap();
         assert_eq!(
             four.dealt.iter().map(|d| d.player).collect::<Vec<_>>(),
-            vec![1, 2, 3, 4]
+            [1, 2, 3, 4].map(PlayerId)
         );
         assert_eq!(codes(&four.dealt), codes(&five.dealt)[..4]);
         // The same cards to a different order of players: the cards follow the positions.
-        let rotated = high_card(DrawSeed(9), &[2, 3, 4, 1]).unwrap();
+        let rotated = high_card(
+            DrawSeed(9),
+            &[PlayerId(2), PlayerId(3), PlayerId(4), PlayerId(1)],
+        )
+        .unwrap();
         assert_eq!(codes(&rotated.dealt), codes(&four.dealt));
     }
 
     #[test]
     fn bsop_79_same_seed_same_result_different_seeds_usually_differ() {
-        let players = [11, 12, 13, 14, 15, 16];
+        let players = [11, 12, 13, 14, 15, 16].map(PlayerId);
         assert_eq!(
             high_card(DrawSeed(5), &players),
             high_card(DrawSeed(5), &players)
@@ -1142,7 +1181,7 @@ mod tests {
 
     #[test]
     fn bsop_52_table_break_order_covers_every_player() {
-        let players: Vec<i64> = (100..110).collect();
+        let players: Vec<PlayerId> = (100..110).map(PlayerId).collect();
         let d = high_card(DrawSeed(52), &players).unwrap();
         let mut order = d.order.clone();
         order.sort_unstable();
@@ -1152,10 +1191,12 @@ mod tests {
     #[test]
     fn high_card_refuses_repeats_and_more_than_a_deck() {
         assert_eq!(
-            high_card(DrawSeed(1), &[1, 2, 1]),
-            Err(DrawError::DuplicatePlayer { player: 1 })
+            high_card(DrawSeed(1), &[PlayerId(1), PlayerId(2), PlayerId(1)]),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(1)
+            })
         );
-        let many: Vec<i64> = (0..53).collect();
+        let many: Vec<PlayerId> = (0..53).map(PlayerId).collect();
         assert_eq!(
             high_card(DrawSeed(1), &many),
             Err(DrawError::DeckTooSmall {
@@ -1171,19 +1212,55 @@ mod tests {
 
     #[test]
     fn pt_2007_11_fixed_seed_gives_pinned_seats() {
-        let d = seat_draw(DrawSeed(11), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap();
-        let got: Vec<(i64, i32)> = d.seats.iter().map(|a| (a.player, a.seat)).collect();
+        let d = seat_draw(
+            DrawSeed(11),
+            &[
+                PlayerId(1),
+                PlayerId(2),
+                PlayerId(3),
+                PlayerId(4),
+                PlayerId(5),
+                PlayerId(6),
+            ],
+            &seats(10),
+        )
+        .unwrap();
+        let got: Vec<(i64, i32)> = d.seats.iter().map(|a| (a.player.get(), a.seat)).collect();
         assert_eq!(got, PINNED_SEATS_11);
         assert_eq!(d.extra, None);
         assert_eq!(d.free.len(), 4);
         assert!(d.free.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(
             d,
-            seat_draw(DrawSeed(11), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap()
+            seat_draw(
+                DrawSeed(11),
+                &[
+                    PlayerId(1),
+                    PlayerId(2),
+                    PlayerId(3),
+                    PlayerId(4),
+                    PlayerId(5),
+                    PlayerId(6)
+                ],
+                &seats(10)
+            )
+            .unwrap()
         );
         assert_ne!(
             d,
-            seat_draw(DrawSeed(12), &[1, 2, 3, 4, 5, 6], &seats(10)).unwrap()
+            seat_draw(
+                DrawSeed(12),
+                &[
+                    PlayerId(1),
+                    PlayerId(2),
+                    PlayerId(3),
+                    PlayerId(4),
+                    PlayerId(5),
+                    PlayerId(6)
+                ],
+                &seats(10)
+            )
+            .unwrap()
         );
     }
     const PINNED_SEATS_11: [(i64, i32); 6] = [(5, 1), (1, 4), (2, 5), (6, 7), (3, 9), (4, 10)];
@@ -1191,7 +1268,7 @@ mod tests {
     #[test]
     fn pt_2007_11_only_the_given_seats_are_drawn() {
         let free = [2, 5, 9];
-        let d = seat_draw(DrawSeed(3), &[7, 8, 9], &free).unwrap();
+        let d = seat_draw(DrawSeed(3), &[PlayerId(7), PlayerId(8), PlayerId(9)], &free).unwrap();
         let mut got: Vec<i32> = d.seats.iter().map(|a| a.seat).collect();
         got.sort_unstable();
         assert_eq!(got, vec![2, 5, 9]);
@@ -1201,25 +1278,31 @@ mod tests {
     #[test]
     fn pt_2007_11_seat_draw_refusals() {
         assert_eq!(
-            seat_draw(DrawSeed(1), &[1, 2, 3], &[1, 2]),
+            seat_draw(
+                DrawSeed(1),
+                &[PlayerId(1), PlayerId(2), PlayerId(3)],
+                &[1, 2]
+            ),
             Err(DrawError::TooManyPlayers {
                 players: 3,
                 places: 2
             })
         );
         assert_eq!(
-            seat_draw(DrawSeed(1), &[1, 1], &[1, 2]),
-            Err(DrawError::DuplicatePlayer { player: 1 })
+            seat_draw(DrawSeed(1), &[PlayerId(1), PlayerId(1)], &[1, 2]),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(1)
+            })
         );
         assert_eq!(
-            seat_draw(DrawSeed(1), &[1], &[3, 3]),
+            seat_draw(DrawSeed(1), &[PlayerId(1)], &[3, 3]),
             Err(DrawError::DuplicateSeat {
                 table: None,
                 seat: 3
             })
         );
         assert_eq!(
-            seat_draw(DrawSeed(1), &[1], &[0, 1]),
+            seat_draw(DrawSeed(1), &[PlayerId(1)], &[0, 1]),
             Err(DrawError::InvalidSeat {
                 table: None,
                 seat: 0
@@ -1232,24 +1315,24 @@ mod tests {
 
     #[test]
     fn bsop_50_one_extra_player_draws_the_extra_place() {
-        let players: Vec<i64> = (1..=11).collect();
+        let players: Vec<PlayerId> = (1..=11).map(PlayerId).collect();
         let d = seat_draw_with_extra(DrawSeed(50), &players, &seats(10)).unwrap();
         let extra = d.extra.expect("one player over the seats");
         assert!(players.contains(&extra));
         assert_eq!(d.seat_of(extra), None);
         assert_eq!(d.seats.len(), 10);
         assert!(d.free.is_empty());
-        let seated: BTreeSet<i64> = d.seats.iter().map(|a| a.player).collect();
+        let seated: BTreeSet<PlayerId> = d.seats.iter().map(|a| a.player).collect();
         assert!(!seated.contains(&extra));
         assert_eq!(seated.len(), 10);
-        assert_eq!(extra, PINNED_EXTRA_50);
+        assert_eq!(extra, PlayerId(PINNED_EXTRA_50));
     }
     const PINNED_EXTRA_50: i64 = 6;
 
     #[test]
     fn bsop_50_the_extra_place_is_drawn_not_fixed() {
-        let players: Vec<i64> = (1..=7).collect();
-        let extras: BTreeSet<i64> = (0..60u64)
+        let players: Vec<PlayerId> = (1..=7).map(PlayerId).collect();
+        let extras: BTreeSet<PlayerId> = (0..60u64)
             .map(|s| {
                 seat_draw_with_extra(DrawSeed(s), &players, &seats(6))
                     .unwrap()
@@ -1262,7 +1345,7 @@ mod tests {
 
     #[test]
     fn bsop_50_without_an_extra_player_it_is_the_plain_seat_draw() {
-        let players = [1, 2, 3];
+        let players = [1, 2, 3].map(PlayerId);
         assert_eq!(
             seat_draw_with_extra(DrawSeed(4), &players, &seats(10)),
             seat_draw(DrawSeed(4), &players, &seats(10))
@@ -1274,15 +1357,31 @@ mod tests {
             None
         );
         assert_eq!(
-            seat_draw_with_extra(DrawSeed(4), &[1, 2, 3, 4, 5], &seats(3)),
+            seat_draw_with_extra(
+                DrawSeed(4),
+                &[
+                    PlayerId(1),
+                    PlayerId(2),
+                    PlayerId(3),
+                    PlayerId(4),
+                    PlayerId(5)
+                ],
+                &seats(3)
+            ),
             Err(DrawError::TooManyPlayers {
                 players: 5,
                 places: 4
             })
         );
         assert_eq!(
-            seat_draw_with_extra(DrawSeed(4), &[1, 2, 3, 1], &seats(2)),
-            Err(DrawError::DuplicatePlayer { player: 1 })
+            seat_draw_with_extra(
+                DrawSeed(4),
+                &[PlayerId(1), PlayerId(2), PlayerId(3), PlayerId(1)],
+                &seats(2)
+            ),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(1)
+            })
         );
     }
 
@@ -1309,7 +1408,7 @@ mod tests {
                 seats: seats(10),
             })
             .collect();
-        let players: Vec<i64> = (1..=30).collect();
+        let players: Vec<PlayerId> = (1..=30).map(PlayerId).collect();
         let d = suit_draw(DrawSeed(25), &players, &four).unwrap();
         let suits: Vec<Suit> = d.tables.iter().map(|t| t.suit).collect();
         assert_eq!(
@@ -1322,7 +1421,7 @@ mod tests {
 
     #[test]
     fn pt_2007_25_each_player_sits_at_the_table_of_their_suit() {
-        let players: Vec<i64> = (1..=15).collect();
+        let players: Vec<PlayerId> = (1..=15).map(PlayerId).collect();
         let d = suit_draw(DrawSeed(25), &players, &two_tables()).unwrap();
         // Balanced: 15 players at two tables of ten make 8 and 7, the first table the fuller.
         assert_eq!(d.tables[0].seating.seats.len(), 8);
@@ -1352,8 +1451,8 @@ mod tests {
             d.cards.iter().map(|x| x.player).collect::<Vec<_>>(),
             players
         );
-        let spade_players: Vec<i64> = PINNED_SUIT_25_SPADES.to_vec();
-        let mut got: Vec<i64> = d.tables[0].seating.seats.iter().map(|a| a.player).collect();
+        let spade_players: Vec<PlayerId> = PINNED_SUIT_25_SPADES.map(PlayerId).to_vec();
+        let mut got: Vec<PlayerId> = d.tables[0].seating.seats.iter().map(|a| a.player).collect();
         got.sort_unstable();
         assert_eq!(got, spade_players);
     }
@@ -1361,11 +1460,11 @@ mod tests {
 
     #[test]
     fn pt_2007_25_table_seats_replay_from_the_sub_seed() {
-        let players: Vec<i64> = (1..=15).collect();
+        let players: Vec<PlayerId> = (1..=15).map(PlayerId).collect();
         let d = suit_draw(DrawSeed(77), &players, &two_tables()).unwrap();
         for (i, t) in d.tables.iter().enumerate() {
             assert_eq!(t.sub_seed, DrawSeed(77).sub_seed(i));
-            let at_table: Vec<i64> = d
+            let at_table: Vec<PlayerId> = d
                 .cards
                 .iter()
                 .filter(|x| x.card.suit == t.suit)
@@ -1395,7 +1494,7 @@ mod tests {
                 seats: seats(10),
             },
         ];
-        let players: Vec<i64> = (1..=12).collect();
+        let players: Vec<PlayerId> = (1..=12).map(PlayerId).collect();
         let d = suit_draw(DrawSeed(3), &players, &tables).unwrap();
         assert_eq!(d.tables[0].seating.seats.len(), 3);
         assert_eq!(d.tables[1].seating.seats.len(), 9);
@@ -1410,10 +1509,10 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            suit_draw(DrawSeed(1), &[1, 2], &five),
+            suit_draw(DrawSeed(1), &[PlayerId(1), PlayerId(2)], &five),
             Err(DrawError::TooManyTables { tables: 5, max: 4 })
         );
-        let players: Vec<i64> = (1..=21).collect();
+        let players: Vec<PlayerId> = (1..=21).map(PlayerId).collect();
         assert_eq!(
             suit_draw(DrawSeed(1), &players, &two_tables()),
             Err(DrawError::TooManyPlayers {
@@ -1422,7 +1521,7 @@ mod tests {
             })
         );
         assert_eq!(
-            suit_draw(DrawSeed(1), &[1], &[]),
+            suit_draw(DrawSeed(1), &[PlayerId(1)], &[]),
             Err(DrawError::TooManyPlayers {
                 players: 1,
                 places: 0
@@ -1439,7 +1538,7 @@ mod tests {
             },
         ];
         assert_eq!(
-            suit_draw(DrawSeed(1), &[1], &same),
+            suit_draw(DrawSeed(1), &[PlayerId(1)], &same),
             Err(DrawError::DuplicateTable { table: 7 })
         );
         let bad = vec![TableSeats {
@@ -1447,7 +1546,7 @@ mod tests {
             seats: vec![1, 1],
         }];
         assert_eq!(
-            suit_draw(DrawSeed(1), &[1], &bad),
+            suit_draw(DrawSeed(1), &[PlayerId(1)], &bad),
             Err(DrawError::DuplicateSeat {
                 table: Some(7),
                 seat: 1
@@ -1458,21 +1557,23 @@ mod tests {
             seats: vec![-1],
         }];
         assert_eq!(
-            suit_draw(DrawSeed(1), &[1], &bad),
+            suit_draw(DrawSeed(1), &[PlayerId(1)], &bad),
             Err(DrawError::InvalidSeat {
                 table: Some(7),
                 seat: -1
             })
         );
         assert_eq!(
-            suit_draw(DrawSeed(1), &[3, 3], &two_tables()),
-            Err(DrawError::DuplicatePlayer { player: 3 })
+            suit_draw(DrawSeed(1), &[PlayerId(3), PlayerId(3)], &two_tables()),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(3)
+            })
         );
         let huge = vec![TableSeats {
             table: 9,
             seats: seats(14),
         }];
-        let players: Vec<i64> = (1..=14).collect();
+        let players: Vec<PlayerId> = (1..=14).map(PlayerId).collect();
         assert_eq!(
             suit_draw(DrawSeed(1), &players, &huge),
             Err(DrawError::SuitTooSmall {
@@ -1487,50 +1588,77 @@ mod tests {
 
     #[test]
     fn pt_2007_27_previous_session_players_come_first() {
-        let d = oversubscribed_draw(DrawSeed(27), &[1, 2, 3], &[4, 5, 6, 7, 8, 9, 10], 5).unwrap();
-        let seated: BTreeSet<i64> = d.seated.iter().copied().collect();
-        assert!([1, 2, 3].iter().all(|p| seated.contains(p)));
+        let d = oversubscribed_draw(
+            DrawSeed(27),
+            &[PlayerId(1), PlayerId(2), PlayerId(3)],
+            &[
+                PlayerId(4),
+                PlayerId(5),
+                PlayerId(6),
+                PlayerId(7),
+                PlayerId(8),
+                PlayerId(9),
+                PlayerId(10),
+            ],
+            5,
+        )
+        .unwrap();
+        let seated: BTreeSet<PlayerId> = d.seated.iter().copied().collect();
+        assert!([1, 2, 3].map(PlayerId).iter().all(|p| seated.contains(p)));
         assert_eq!(d.seated.len(), 5);
         assert_eq!(d.waiting.len(), 5);
-        assert!(d.waiting.iter().all(|p| *p >= 4));
-        assert_eq!(d.seated, PINNED_OVER_27_SEATED);
-        assert_eq!(d.waiting, PINNED_OVER_27_WAITING);
+        assert!(d.waiting.iter().all(|p| *p >= PlayerId(4)));
+        assert_eq!(d.seated, PINNED_OVER_27_SEATED.map(PlayerId));
+        assert_eq!(d.waiting, PINNED_OVER_27_WAITING.map(PlayerId));
     }
     const PINNED_OVER_27_SEATED: [i64; 5] = [3, 1, 2, 7, 4];
     const PINNED_OVER_27_WAITING: [i64; 5] = [8, 9, 5, 10, 6];
 
     #[test]
     fn pt_2007_27_previous_session_alone_too_many_draws_among_them() {
-        let prev = [1, 2, 3, 4, 5, 6];
-        let d = oversubscribed_draw(DrawSeed(8), &prev, &[7, 8], 4).unwrap();
+        let prev = [1, 2, 3, 4, 5, 6].map(PlayerId);
+        let d = oversubscribed_draw(DrawSeed(8), &prev, &[PlayerId(7), PlayerId(8)], 4).unwrap();
         assert_eq!(d.seated.len(), 4);
         assert!(d.seated.iter().all(|p| prev.contains(p)));
         // The two previous-session players left out head the list, then the others.
         assert!(d.waiting[..2].iter().all(|p| prev.contains(p)));
-        let tail: BTreeSet<i64> = d.waiting[2..].iter().copied().collect();
-        assert_eq!(tail, BTreeSet::from([7, 8]));
+        let tail: BTreeSet<PlayerId> = d.waiting[2..].iter().copied().collect();
+        assert_eq!(tail, BTreeSet::from([7, 8].map(PlayerId)));
     }
 
     #[test]
     fn pt_2007_27_everyone_plays_when_they_fit_and_repeats_are_refused() {
-        let d = oversubscribed_draw(DrawSeed(2), &[1], &[2, 3], 10).unwrap();
+        let d = oversubscribed_draw(DrawSeed(2), &[PlayerId(1)], &[PlayerId(2), PlayerId(3)], 10)
+            .unwrap();
         assert_eq!(d.seated.len(), 3);
-        assert_eq!(d.seated[0], 1);
+        assert_eq!(d.seated[0], PlayerId(1));
         assert!(d.waiting.is_empty());
         assert_eq!(
-            oversubscribed_draw(DrawSeed(2), &[1, 2], &[2, 3], 10),
-            Err(DrawError::DuplicatePlayer { player: 2 })
+            oversubscribed_draw(
+                DrawSeed(2),
+                &[PlayerId(1), PlayerId(2)],
+                &[PlayerId(2), PlayerId(3)],
+                10
+            ),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(2)
+            })
         );
-        let none = oversubscribed_draw(DrawSeed(2), &[1], &[2], 0).unwrap();
+        let none = oversubscribed_draw(DrawSeed(2), &[PlayerId(1)], &[PlayerId(2)], 0).unwrap();
         assert!(none.seated.is_empty());
-        assert_eq!(none.waiting, vec![1, 2]);
+        assert_eq!(none.waiting, [1, 2].map(PlayerId));
     }
 
     // --- the record ----------------------------------------------------------------------
 
     #[test]
     fn draw_record_json_round_trips_and_verifies() {
-        let d = Draw::high_card(DrawSeed(42), HighCardPurpose::Button, &[10, 20, 30]).unwrap();
+        let d = Draw::high_card(
+            DrawSeed(42),
+            HighCardPurpose::Button,
+            &[PlayerId(10), PlayerId(20), PlayerId(30)],
+        )
+        .unwrap();
         assert_eq!(d.kind(), DrawKind::HighCard);
         assert_eq!(d.seed(), DrawSeed(42));
         let json = serde_json::to_string(&d).unwrap();
@@ -1541,16 +1669,33 @@ mod tests {
 
         let all = [
             d,
-            Draw::seat(DrawSeed(1), &[1, 2], &[3, 4, 5]).unwrap(),
-            Draw::seat_with_extra(DrawSeed(1), &[1, 2, 3, 4], &[3, 4, 5]).unwrap(),
-            Draw::suit(DrawSeed(1), &[1, 2, 3], &two_tables()).unwrap(),
-            Draw::oversubscribed(DrawSeed(1), &[1], &[2, 3], 2).unwrap(),
+            Draw::seat(DrawSeed(1), &[PlayerId(1), PlayerId(2)], &[3, 4, 5]).unwrap(),
+            Draw::seat_with_extra(
+                DrawSeed(1),
+                &[PlayerId(1), PlayerId(2), PlayerId(3), PlayerId(4)],
+                &[3, 4, 5],
+            )
+            .unwrap(),
+            Draw::suit(
+                DrawSeed(1),
+                &[PlayerId(1), PlayerId(2), PlayerId(3)],
+                &two_tables(),
+            )
+            .unwrap(),
+            Draw::oversubscribed(DrawSeed(1), &[PlayerId(1)], &[PlayerId(2), PlayerId(3)], 2)
+                .unwrap(),
             Draw::special_button(
                 DrawSeed(1),
                 SpecialButton::Macaca,
                 &[
-                    SeatAssignment { player: 7, seat: 2 },
-                    SeatAssignment { player: 8, seat: 5 },
+                    SeatAssignment {
+                        player: PlayerId(7),
+                        seat: 2,
+                    },
+                    SeatAssignment {
+                        player: PlayerId(8),
+                        seat: 5,
+                    },
                 ],
             )
             .unwrap(),
@@ -1579,7 +1724,12 @@ mod tests {
 
     #[test]
     fn draw_verify_detects_a_tampered_result_or_seed() {
-        let d = Draw::high_card(DrawSeed(42), HighCardPurpose::Button, &[10, 20, 30]).unwrap();
+        let d = Draw::high_card(
+            DrawSeed(42),
+            HighCardPurpose::Button,
+            &[PlayerId(10), PlayerId(20), PlayerId(30)],
+        )
+        .unwrap();
         let mut json = serde_json::to_value(&d).unwrap();
         // Give the button to someone else.
         let order = json["result"]["order"].as_array_mut().unwrap();
@@ -1604,7 +1754,9 @@ mod tests {
         let broken: Draw = serde_json::from_value(json).unwrap();
         assert_eq!(
             broken.replay(),
-            Err(DrawError::DuplicatePlayer { player: 10 })
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(10)
+            })
         );
         assert!(!broken.verify());
     }
@@ -1618,18 +1770,20 @@ mod tests {
         );
         assert_eq!(DrawError::NoSeats.key(), "draw-no-seats");
         assert_eq!(
-            special_button_draw(DrawSeed(1), &[a(1, 3), a(2, 3)]),
+            special_button_draw(DrawSeed(1), &[a(PlayerId(1), 3), a(PlayerId(2), 3)]),
             Err(DrawError::DuplicateSeat {
                 table: None,
                 seat: 3
             })
         );
         assert_eq!(
-            special_button_draw(DrawSeed(1), &[a(1, 3), a(1, 4)]),
-            Err(DrawError::DuplicatePlayer { player: 1 })
+            special_button_draw(DrawSeed(1), &[a(PlayerId(1), 3), a(PlayerId(1), 4)]),
+            Err(DrawError::DuplicatePlayer {
+                player: PlayerId(1)
+            })
         );
         assert_eq!(
-            special_button_draw(DrawSeed(1), &[a(1, 0)]),
+            special_button_draw(DrawSeed(1), &[a(PlayerId(1), 0)]),
             Err(DrawError::InvalidSeat {
                 table: None,
                 seat: 0
@@ -1637,13 +1791,15 @@ mod tests {
         );
         // One seat: it gets the button.
         assert_eq!(
-            special_button_draw(DrawSeed(9), &[a(5, 7)]).unwrap().seat,
+            special_button_draw(DrawSeed(9), &[a(PlayerId(5), 7)])
+                .unwrap()
+                .seat,
             7
         );
         // The same cards as the dealer button's draw among the same players (BSOP 48).
-        let seats = [a(10, 1), a(20, 4), a(30, 6)];
+        let seats = [a(PlayerId(10), 1), a(PlayerId(20), 4), a(PlayerId(30), 6)];
         let d = special_button_draw(DrawSeed(42), &seats).unwrap();
-        let h = high_card(DrawSeed(42), &[10, 20, 30]).unwrap();
+        let h = high_card(DrawSeed(42), &[PlayerId(10), PlayerId(20), PlayerId(30)]).unwrap();
         assert_eq!(d.dealt, h.dealt);
         assert_eq!(d.order, h.order);
         let winner_seat = seats.iter().find(|x| x.player == h.order[0]).unwrap().seat;
@@ -1694,13 +1850,13 @@ mod tests {
     // --- properties ----------------------------------------------------------------------
 
     /// Distinct players (0..=12) and distinct free seats (1..=11 of 1..=11), players ≤ seats.
-    fn players_and_seats() -> impl Strategy<Value = (Vec<i64>, Vec<i32>)> {
+    fn players_and_seats() -> impl Strategy<Value = (Vec<PlayerId>, Vec<i32>)> {
         prop::collection::btree_set(1i32..=11, 0..=11).prop_flat_map(|s| {
             let seats: Vec<i32> = s.into_iter().collect();
             let n = seats.len();
             (
                 prop::collection::btree_set(any::<i64>(), 0..=n)
-                    .prop_map(|p| p.into_iter().collect()),
+                    .prop_map(|p| p.into_iter().map(PlayerId).collect()),
                 Just(seats),
             )
         })
@@ -1708,7 +1864,7 @@ mod tests {
 
     /// 1 to 4 tables (ids 100..), each with 0 to 11 distinct free seats, and distinct players
     /// not more than all the seats.
-    fn players_and_tables() -> impl Strategy<Value = (Vec<i64>, Vec<TableSeats>)> {
+    fn players_and_tables() -> impl Strategy<Value = (Vec<PlayerId>, Vec<TableSeats>)> {
         prop::collection::vec(prop::collection::btree_set(1i32..=11, 0..=11), 1..=4).prop_flat_map(
             |ts| {
                 let tables: Vec<TableSeats> = ts
@@ -1722,7 +1878,7 @@ mod tests {
                 let capacity: usize = tables.iter().map(|t| t.seats.len()).sum();
                 (
                     prop::collection::btree_set(-1000i64..1000, 0..=capacity)
-                        .prop_map(|p| p.into_iter().collect()),
+                        .prop_map(|p| p.into_iter().map(PlayerId).collect()),
                     Just(tables),
                 )
             },
@@ -1730,10 +1886,10 @@ mod tests {
     }
 
     /// Previous-session and other players, disjoint, and a seat count.
-    fn oversubscribed_inputs() -> impl Strategy<Value = (Vec<i64>, Vec<i64>, usize)> {
+    fn oversubscribed_inputs() -> impl Strategy<Value = (Vec<PlayerId>, Vec<PlayerId>, usize)> {
         (prop::collection::btree_set(0i64..40, 0..=30), 0usize..=12).prop_flat_map(
             |(all, seats)| {
-                let all: Vec<i64> = all.into_iter().collect();
+                let all: Vec<PlayerId> = all.into_iter().map(PlayerId).collect();
                 let n = all.len();
                 (0..=n).prop_map(move |k| (all[..k].to_vec(), all[k..].to_vec(), seats))
             },
@@ -1749,7 +1905,10 @@ mod tests {
                 seats
                     .iter()
                     .zip(p)
-                    .map(|(&seat, player)| SeatAssignment { player, seat })
+                    .map(|(&seat, player)| SeatAssignment {
+                        player: PlayerId(player),
+                        seat,
+                    })
                     .collect()
             })
         })
@@ -1766,15 +1925,15 @@ mod tests {
                     Draw::high_card(
                         s,
                         HighCardPurpose::MustMoveOrder,
-                        &p.into_iter().collect::<Vec<_>>(),
+                        &p.into_iter().map(PlayerId).collect::<Vec<_>>(),
                     )
                     .unwrap()
                 }),
             (seed.clone(), players_and_seats())
                 .prop_map(|(s, (p, t))| Draw::seat(s, &p, &t).unwrap()),
             (seed.clone(), players_and_seats(), any::<i64>()).prop_map(|(s, (mut p, t), x)| {
-                if p.len() == t.len() && !p.contains(&x) {
-                    p.push(x);
+                if p.len() == t.len() && !p.contains(&PlayerId(x)) {
+                    p.push(PlayerId(x));
                 }
                 Draw::seat_with_extra(s, &p, &t).unwrap()
             }),
@@ -1801,7 +1960,7 @@ mod tests {
             let d = seat_draw(DrawSeed(seed), &players, &free).unwrap();
             prop_assert_eq!(d.extra, None);
             prop_assert_eq!(d.seats.len(), players.len());
-            let who: BTreeSet<i64> = d.seats.iter().map(|a| a.player).collect();
+            let who: BTreeSet<PlayerId> = d.seats.iter().map(|a| a.player).collect();
             prop_assert_eq!(who, players.iter().copied().collect::<BTreeSet<_>>());
             let drawn: BTreeSet<i32> = d.seats.iter().map(|a| a.seat).collect();
             prop_assert_eq!(drawn.len(), players.len());
@@ -1817,7 +1976,7 @@ mod tests {
         /// every seat.
         #[test]
         fn bsop_50_extra_draw_fills_every_seat_and_marks_one_extra(seed: u64, n in 0i32..=10) {
-            let players: Vec<i64> = (0..=n as i64).collect();
+            let players: Vec<PlayerId> = (0..=n as i64).map(PlayerId).collect();
             let d = seat_draw_with_extra(DrawSeed(seed), &players, &seats(n)).unwrap();
             let extra = d.extra.unwrap();
             prop_assert!(players.contains(&extra));
@@ -1834,7 +1993,7 @@ mod tests {
         fn bsop_48_high_card_is_a_permutation_with_strictly_decreasing_cards(
             seed: u64, players in prop::collection::btree_set(any::<i64>(), 0..=52)
         ) {
-            let players: Vec<i64> = players.into_iter().collect();
+            let players: Vec<PlayerId> = players.into_iter().map(PlayerId).collect();
             let d = high_card(DrawSeed(seed), &players).unwrap();
             prop_assert_eq!(d.dealt.iter().map(|x| x.player).collect::<Vec<_>>(), players.clone());
             let mut order = d.order.clone();
@@ -1896,9 +2055,9 @@ mod tests {
             } else {
                 prop_assert!(d.seated.iter().all(|p| prev.contains(p)));
             }
-            let mut all: Vec<i64> = d.seated.iter().chain(&d.waiting).copied().collect();
+            let mut all: Vec<PlayerId> = d.seated.iter().chain(&d.waiting).copied().collect();
             all.sort_unstable();
-            let mut expected: Vec<i64> = prev.iter().chain(&others).copied().collect();
+            let mut expected: Vec<PlayerId> = prev.iter().chain(&others).copied().collect();
             expected.sort_unstable();
             prop_assert_eq!(all, expected);
         }
@@ -1933,8 +2092,8 @@ mod tests {
             let mut t = d.clone();
             match &mut t {
                 Draw::HighCard { result, .. } => match result.dealt.first_mut() {
-                    Some(x) => x.player = x.player.wrapping_add(salt),
-                    None => result.order.push(salt),
+                    Some(x) => x.player = PlayerId(x.player.get().wrapping_add(salt)),
+                    None => result.order.push(PlayerId(salt)),
                 },
                 Draw::Seat { result, .. } | Draw::SeatWithExtra { result, .. } => match result.seats.first_mut() {
                     Some(a) => a.seat += 100,
@@ -1942,9 +2101,9 @@ mod tests {
                 },
                 Draw::Suit { result, .. } => match result.tables.first_mut() {
                     Some(x) => x.sub_seed = DrawSeed(x.sub_seed.0 ^ salt as u64),
-                    None => result.cards.push(DealtCard { player: salt, card: Card::ACE_OF_SPADES }),
+                    None => result.cards.push(DealtCard { player: PlayerId(salt), card: Card::ACE_OF_SPADES }),
                 },
-                Draw::Oversubscribed { result, .. } => result.waiting.push(-salt),
+                Draw::Oversubscribed { result, .. } => result.waiting.push(PlayerId(-salt)),
                 Draw::SpecialButton { result, .. } => result.seat += salt as i32,
             }
             prop_assert!(d.verify());

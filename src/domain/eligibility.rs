@@ -1,6 +1,7 @@
 //! The one check every seating path asks: may this player be seated now?
 
 use super::player::id_valid_on;
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
@@ -82,7 +83,7 @@ pub fn eligible_to_play(
 }
 
 /// BSOP 47: an ordered pair key so a separation is stored once.
-pub fn separation_pair(a: i64, b: i64) -> Option<(i64, i64)> {
+pub fn separation_pair(a: PlayerId, b: PlayerId) -> Option<(PlayerId, PlayerId)> {
     match a.cmp(&b) {
         std::cmp::Ordering::Less => Some((a, b)),
         std::cmp::Ordering::Greater => Some((b, a)),
@@ -155,8 +156,9 @@ mod tests {
 
     #[test]
     fn bsop_47_separation_pairs_are_ordered() {
-        assert_eq!(separation_pair(9, 3), Some((3, 9)));
-        assert_eq!(separation_pair(3, 9), Some((3, 9)));
-        assert_eq!(separation_pair(4, 4), None);
+        let (p3, p4, p9) = (PlayerId(3), PlayerId(4), PlayerId(9));
+        assert_eq!(separation_pair(p9, p3), Some((p3, p9)));
+        assert_eq!(separation_pair(p3, p9), Some((p3, p9)));
+        assert_eq!(separation_pair(p4, p4), None);
     }
 }

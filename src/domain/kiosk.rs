@@ -6,6 +6,7 @@
 //! a seat preference is a short-lived ticket bound to this kiosk and player —
 //! never a credential that outlives the screen it is on.
 
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -21,7 +22,7 @@ pub const IDLE_SECS_MAX: u32 = 600;
 /// after the idle time; this bounds a ticket copied off it.
 pub const PREF_TICKET_MIN: i64 = 5;
 
-fn mac(key: &[u8], kiosk_id: i64, player_id: i64, expires: i64) -> String {
+fn mac(key: &[u8], kiosk_id: i64, player_id: PlayerId, expires: i64) -> String {
     // HMAC accepts keys of any length: `new_from_slice` cannot fail for it.
     let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!());
     for part in [
@@ -39,7 +40,7 @@ fn mac(key: &[u8], kiosk_id: i64, player_id: i64, expires: i64) -> String {
 /// The ticket the done screen carries so that the player just verified by their code (and only
 /// them, only on this kiosk, only for [`PREF_TICKET_MIN`] minutes) may save a seat preference:
 /// `player.expires.mac`.
-pub fn pref_ticket(key: &[u8], kiosk_id: i64, player_id: i64, now: DateTime<Utc>) -> String {
+pub fn pref_ticket(key: &[u8], kiosk_id: i64, player_id: PlayerId, now: DateTime<Utc>) -> String {
     let expires = (now + Duration::minutes(PREF_TICKET_MIN)).timestamp();
     format!(
         "{player_id}.{expires}.{}",
@@ -53,9 +54,9 @@ pub fn check_pref_ticket(
     kiosk_id: i64,
     ticket: &str,
     now: DateTime<Utc>,
-) -> Option<i64> {
+) -> Option<PlayerId> {
     let mut parts = ticket.trim().splitn(3, '.');
-    let player: i64 = parts.next()?.parse().ok()?;
+    let player: PlayerId = parts.next()?.parse().ok()?;
     let expires: i64 = parts.next()?.parse().ok()?;
     let given = parts.next()?;
     let want = mac(key, kiosk_id, player, expires);
@@ -84,8 +85,8 @@ mod tests {
     fn a_pref_ticket_names_its_player_on_its_kiosk_until_it_expires() {
         let key = b"k".repeat(32);
         let now = Utc::now();
-        let t = pref_ticket(&key, 3, 42, now);
-        assert_eq!(check_pref_ticket(&key, 3, &t, now), Some(42));
+        let t = pref_ticket(&key, 3, PlayerId(42), now);
+        assert_eq!(check_pref_ticket(&key, 3, &t, now), Some(PlayerId(42)));
         // Another kiosk, another key, a changed player, later, garbage: refused.
         assert_eq!(check_pref_ticket(&key, 4, &t, now), None);
         assert_eq!(check_pref_ticket(b"other", 3, &t, now), None);

@@ -12,6 +12,7 @@ use super::enums::string_enum;
 use super::ids::GameId;
 use super::states::ListSource;
 use super::waitlist::{self, Entry};
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Duration, Utc};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
@@ -86,7 +87,7 @@ impl EntrySource {
 #[allow(clippy::too_many_arguments)]
 pub fn list_entry(
     id: i64,
-    player_id: i64,
+    player_id: PlayerId,
     order_key: i64,
     joined_at: DateTime<Utc>,
     source: EntrySource,
@@ -524,7 +525,7 @@ mod tests {
     fn e(id: i64, key: i64, min: i64) -> Entry {
         list_entry(
             id,
-            100 + id,
+            PlayerId(100 + id),
             key,
             t0() + Duration::minutes(min),
             EntrySource::Desk,
@@ -559,7 +560,7 @@ mod tests {
         let lapse = Some(t0() + Duration::minutes(30));
         let p = list_entry(
             1,
-            1,
+            PlayerId(1),
             KEY_STEP,
             t0(),
             EntrySource::Phone,
@@ -568,9 +569,27 @@ mod tests {
             false,
         );
         assert!(p.lapsed(t0() + Duration::minutes(30)));
-        let checked = list_entry(1, 1, KEY_STEP, t0(), EntrySource::Phone, lapse, true, false);
+        let checked = list_entry(
+            1,
+            PlayerId(1),
+            KEY_STEP,
+            t0(),
+            EntrySource::Phone,
+            lapse,
+            true,
+            false,
+        );
         assert!(!checked.lapsed(t0() + Duration::minutes(30)));
-        let desk = list_entry(1, 1, KEY_STEP, t0(), EntrySource::Desk, lapse, false, false);
+        let desk = list_entry(
+            1,
+            PlayerId(1),
+            KEY_STEP,
+            t0(),
+            EntrySource::Desk,
+            lapse,
+            false,
+            false,
+        );
         assert!(!desk.lapsed(t0() + Duration::minutes(30)));
     }
 
@@ -608,13 +627,13 @@ mod tests {
             let make = |uniform: bool| -> Vec<Entry> {
                 rows.iter().enumerate().map(|(i, (k, m, s, checked, called))| {
                     let src = if uniform { EntrySource::Desk } else { sources[*s] };
-                    list_entry(i as i64, 1000 + i as i64, k * KEY_STEP, t0() + Duration::minutes(*m), src, lapse, *checked, *called)
+                    list_entry(i as i64, PlayerId(1000 + i as i64), k * KEY_STEP, t0() + Duration::minutes(*m), src, lapse, *checked, *called)
                 }).collect()
             };
             let (mixed, desk) = (make(false), make(true));
             let now = t0() + Duration::minutes(10);
             prop_assert_eq!(positions(&mixed, now), positions(&desk, now));
-            let pass = |p: i64| passed.contains(&(p - 1000)).then_some(waitlist::PassOver::Separated);
+            let pass = |p: PlayerId| passed.contains(&(p.get() - 1000)).then_some(waitlist::PassOver::Separated);
             let a: Option<Candidate> = next_for_seat(&[], &[], &mixed, now, pass);
             let b: Option<Candidate> = next_for_seat(&[], &[], &desk, now, pass);
             prop_assert_eq!(a, b);

@@ -22,6 +22,7 @@ use super::enums::string_enum;
 use super::error::{FieldError, Problem};
 use super::refusal::RulingRefusal;
 use super::table::TableState;
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -193,7 +194,7 @@ pub fn check_held_amount(amount: i64, on_table: i64) -> Result<(), FieldError> {
 /// A player's share of a held pot's release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Share {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub amount: i64,
 }
 
@@ -232,7 +233,7 @@ pub fn check_release(held: i64, shares: &[Share]) -> Result<(), FieldError> {
 /// A player's stack on record at the table, and what the reconstruction takes from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Taken {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub amount: i64,
     /// The player's stack on record (`seatings.stack`).
     pub stack: i64,
@@ -247,7 +248,7 @@ pub struct Taken {
 pub fn check_reconstruction(
     late: Option<LateReason>,
     from: &[Taken],
-    to_player: i64,
+    to_player: PlayerId,
     to_stack: i64,
     stack_max: i64,
 ) -> Result<i64, Refusal> {
@@ -530,9 +531,11 @@ mod tests {
             player_id: p,
             amount: a,
         };
-        assert!(check_release(100, &[s(1, 60), s(2, 40)]).is_ok());
+        assert!(check_release(100, &[s(PlayerId(1), 60), s(PlayerId(2), 40)]).is_ok());
         assert_eq!(
-            check_release(100, &[s(1, 60), s(2, 39)]).unwrap_err().key,
+            check_release(100, &[s(PlayerId(1), 60), s(PlayerId(2), 39)])
+                .unwrap_err()
+                .key,
             "err-ruling-release-sum"
         );
         assert_eq!(
@@ -540,48 +543,55 @@ mod tests {
             "err-ruling-release-required"
         );
         assert_eq!(
-            check_release(100, &[s(1, 60), s(1, 40)]).unwrap_err().key,
+            check_release(100, &[s(PlayerId(1), 60), s(PlayerId(1), 40)])
+                .unwrap_err()
+                .key,
             "err-ruling-player-twice"
         );
         assert_eq!(
-            check_release(100, &[s(1, 101), s(2, -1)]).unwrap_err().key,
+            check_release(100, &[s(PlayerId(1), 101), s(PlayerId(2), -1)])
+                .unwrap_err()
+                .key,
             "err-ruling-share-positive"
         );
         // Shares that would wrap i64 are refused, never summed around.
-        assert!(check_release(100, &[s(1, i64::MAX), s(2, i64::MAX)]).is_err());
+        assert!(check_release(100, &[s(PlayerId(1), i64::MAX), s(PlayerId(2), i64::MAX)]).is_err());
     }
 
     #[test]
     fn bsop_20_a_reconstruction_is_refused_once_late_and_bounded_by_the_stacks() {
         let from = [Taken {
-            player_id: 1,
+            player_id: PlayerId(1),
             amount: 300,
             stack: 500,
         }];
-        assert_eq!(check_reconstruction(None, &from, 2, 1_000, 10_000), Ok(300));
+        assert_eq!(
+            check_reconstruction(None, &from, PlayerId(2), 1_000, 10_000),
+            Ok(300)
+        );
         assert!(matches!(
-            check_reconstruction(Some(LateReason::NextHand), &from, 2, 1_000, 10_000),
+            check_reconstruction(Some(LateReason::NextHand), &from, PlayerId(2), 1_000, 10_000),
             Err(Refusal::Rule(p)) if p.key == "err-ruling-reconstruction-late"
         ));
         let over = [Taken {
-            player_id: 1,
+            player_id: PlayerId(1),
             amount: 501,
             stack: 500,
         }];
         assert!(matches!(
-            check_reconstruction(None, &over, 2, 1_000, 10_000),
+            check_reconstruction(None, &over, PlayerId(2), 1_000, 10_000),
             Err(Refusal::Field(f)) if f.key == "err-ruling-over-stack" && f.field == "reconstruction"
         ));
         assert!(matches!(
-            check_reconstruction(None, &from, 1, 1_000, 10_000),
+            check_reconstruction(None, &from, PlayerId(1), 1_000, 10_000),
             Err(Refusal::Field(f)) if f.key == "err-ruling-reconstruction-self"
         ));
         assert!(matches!(
-            check_reconstruction(None, &from, 2, 9_800, 10_000),
+            check_reconstruction(None, &from, PlayerId(2), 9_800, 10_000),
             Err(Refusal::Field(f)) if f.key == "err-ruling-over-stack-max"
         ));
         assert!(matches!(
-            check_reconstruction(None, &[], 2, 0, 10_000),
+            check_reconstruction(None, &[], PlayerId(2), 0, 10_000),
             Err(Refusal::Field(f)) if f.key == "err-ruling-reconstruction-empty"
         ));
     }
@@ -654,7 +664,7 @@ mod tests {
         fn bsop_21_release_accepted_iff_shares_sum_to_the_pot(
             held in 1i64..1_000_000, shares in proptest::collection::vec((1i64..6, -5i64..400_000), 1..6)
         ) {
-            let v: Vec<Share> = shares.iter().map(|&(p, a)| Share { player_id: p, amount: a }).collect();
+            let v: Vec<Share> = shares.iter().map(|&(p, a)| Share { player_id: PlayerId(p), amount: a }).collect();
             let distinct = v.iter().enumerate().all(|(i, s)| v[..i].iter().all(|o| o.player_id != s.player_id));
             let positive = v.iter().all(|s| s.amount >= 1);
             let sum: i64 = v.iter().map(|s| s.amount).sum();

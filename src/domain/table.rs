@@ -2,6 +2,7 @@
 //! balancing (BSOP 58, PT-2007 26).
 
 use super::refusal::TableRefusal;
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +152,7 @@ pub fn must_move_table(tables: &[GameTable]) -> Option<i64> {
 /// A player at the must-move table, in the original waiting-list order (BSOP 55).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MustMovePlayer {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// The order they had on the waiting list (or from the break draw, BSOP 56).
     pub list_order: i64,
     /// BSOP 57: in the small blind or on the button, the move waits for the next hand.
@@ -161,7 +162,7 @@ pub struct MustMovePlayer {
 /// BSOP 55, 57: who moves to a freed main-game seat now: the first must-move player in
 /// original list order, unless in the small blind or on the button (then nobody moves yet;
 /// the same player is due after the hand).
-pub fn must_move_due(players: &[MustMovePlayer]) -> Option<i64> {
+pub fn must_move_due(players: &[MustMovePlayer]) -> Option<PlayerId> {
     let first = players.iter().min_by_key(|p| (p.list_order, p.player_id))?;
     (!first.in_small_blind_or_button).then_some(first.player_id)
 }
@@ -418,17 +419,17 @@ mod tests {
     fn bsop_57_must_move_waits_while_in_small_blind_or_button() {
         let mut ps = vec![
             MustMovePlayer {
-                player_id: 7,
+                player_id: PlayerId(7),
                 list_order: 2,
                 in_small_blind_or_button: false,
             },
             MustMovePlayer {
-                player_id: 5,
+                player_id: PlayerId(5),
                 list_order: 1,
                 in_small_blind_or_button: false,
             },
         ];
-        assert_eq!(must_move_due(&ps), Some(5));
+        assert_eq!(must_move_due(&ps), Some(PlayerId(5)));
         ps[1].in_small_blind_or_button = true;
         assert_eq!(
             must_move_due(&ps),

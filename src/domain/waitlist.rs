@@ -1,6 +1,7 @@
 //! Waiting lists (PT-2007 8a, 12; BSOP 43, 44, 49, 51): order, positions (the waits are
 //! `domain::waits`), call-ins, and who is called for a free seat.
 
+use crate::domain::ids::PlayerId;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -8,7 +9,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub id: i64,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// Smaller first. Keys are spaced so a reorder rarely renumbers everything.
     pub order_key: i64,
     pub joined_at: DateTime<Utc>,
@@ -116,11 +117,11 @@ pub fn players_needed(on_list: usize, min_players: i32) -> usize {
 #[serde(tag = "source", rename_all = "snake_case")]
 pub enum Candidate {
     /// A player already at this table who asked to change seat (first asked, first served).
-    SeatChange { player_id: i64 },
+    SeatChange { player_id: PlayerId },
     /// A must-move player due to move into the main game (BSOP 55, 57).
-    MustMove { player_id: i64 },
+    MustMove { player_id: PlayerId },
     /// The next player on the waiting list.
-    List { entry_id: i64, player_id: i64 },
+    List { entry_id: i64, player_id: PlayerId },
 }
 
 /// Why a listed player is passed over for this seat (they keep their place).
@@ -146,11 +147,11 @@ pub enum PassOver {
 /// change seat (in the order they asked), then must-move players due now, then the list in
 /// order. `pass_over` says, for a listed player, why they cannot take this seat now.
 pub fn next_for_seat(
-    seat_change_requests: &[(i64, DateTime<Utc>)],
-    must_move_due: &[i64],
+    seat_change_requests: &[(PlayerId, DateTime<Utc>)],
+    must_move_due: &[PlayerId],
     list: &[Entry],
     now: DateTime<Utc>,
-    pass_over: impl Fn(i64) -> Option<PassOver>,
+    pass_over: impl Fn(PlayerId) -> Option<PassOver>,
 ) -> Option<Candidate> {
     if let Some((p, _)) = seat_change_requests.iter().min_by_key(|(p, at)| (*at, *p)) {
         return Some(Candidate::SeatChange { player_id: *p });
@@ -196,7 +197,7 @@ mod tests {
     fn entry(id: i64, key: i64) -> Entry {
         Entry {
             id,
-            player_id: 100 + id,
+            player_id: PlayerId(100 + id),
             order_key: key,
             joined_at: t0() + Duration::minutes(id),
             call_in_expires_at: None,
@@ -272,22 +273,26 @@ mod tests {
         let l = vec![entry(1, KEY_STEP), entry(2, 2 * KEY_STEP)];
         let none = |_| None;
         let changes = [
-            (55, t0() + Duration::minutes(5)),
-            (54, t0() + Duration::minutes(2)),
+            (PlayerId(55), t0() + Duration::minutes(5)),
+            (PlayerId(54), t0() + Duration::minutes(2)),
         ];
         assert_eq!(
-            next_for_seat(&changes, &[77], &l, t0(), none),
-            Some(Candidate::SeatChange { player_id: 54 })
+            next_for_seat(&changes, &[PlayerId(77)], &l, t0(), none),
+            Some(Candidate::SeatChange {
+                player_id: PlayerId(54)
+            })
         );
         assert_eq!(
-            next_for_seat(&[], &[77], &l, t0(), none),
-            Some(Candidate::MustMove { player_id: 77 })
+            next_for_seat(&[], &[PlayerId(77)], &l, t0(), none),
+            Some(Candidate::MustMove {
+                player_id: PlayerId(77)
+            })
         );
         assert_eq!(
             next_for_seat(&[], &[], &l, t0(), none),
             Some(Candidate::List {
                 entry_id: 1,
-                player_id: 101
+                player_id: PlayerId(101)
             })
         );
     }
@@ -300,12 +305,12 @@ mod tests {
             entry(3, 3 * KEY_STEP),
         ];
         l[1].called = true;
-        let pass = |p: i64| (p == 101).then_some(PassOver::Separated);
+        let pass = |p: PlayerId| (p == PlayerId(101)).then_some(PassOver::Separated);
         assert_eq!(
             next_for_seat(&[], &[], &l, t0(), pass),
             Some(Candidate::List {
                 entry_id: 3,
-                player_id: 103
+                player_id: PlayerId(103)
             })
         );
         assert_eq!(place_of(&l, 1, t0()).unwrap().position, 1);

@@ -15,6 +15,7 @@ use crate::auth::Keys;
 use crate::db::audit::{self, Actor};
 use crate::db::schema::players;
 use crate::db::DbConn;
+use crate::domain::ids::PlayerId;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
@@ -82,14 +83,14 @@ pub fn gaming_day_end(now: DateTime<Utc>, tz: Tz, ends: NaiveTime) -> DateTime<U
 /// message re-sent after a crash carries exactly the same link.
 pub fn issue(
     keys: &Keys,
-    player_id: i64,
+    player_id: PlayerId,
     version: i32,
     purpose: Purpose,
     issued_at: DateTime<Utc>,
     expires_at: DateTime<Utc>,
 ) -> String {
     let claims = LinkClaims {
-        sub: player_id,
+        sub: player_id.get(),
         purpose,
         ver: version,
         iat: issued_at.timestamp(),
@@ -217,7 +218,7 @@ pub fn verify(
 pub fn issue_for(
     conn: &mut DbConn,
     keys: &Keys,
-    player_id: i64,
+    player_id: PlayerId,
     now: DateTime<Utc>,
     tz: Tz,
     day_ends: NaiveTime,
@@ -242,7 +243,7 @@ pub fn revoke_all(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     actor: &Actor,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<i32> {
     let before: i32 = players::table
         .find(player_id)
@@ -268,7 +269,7 @@ pub fn revoke_all(
         actor,
         "player.links_revoked",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         Some(&b),
         Some(&a),
     )?;
@@ -362,11 +363,14 @@ mod tests {
     fn a_link_verifies_and_expires() {
         let now = t("2026-11-22T20:00:00Z");
         let exp = t("2026-11-23T06:00:00Z");
-        let tok = issue(&keys(), 7, 2, Purpose::PlayerPage, now, exp);
+        let tok = issue(&keys(), PlayerId(7), 2, Purpose::PlayerPage, now, exp);
         let c = verify_signature(&keys(), &tok, Purpose::PlayerPage, now).unwrap();
         assert_eq!((c.sub, c.ver, c.exp), (7, 2, exp.timestamp()));
         // Deterministic: the same message re-sent carries the same link.
-        assert_eq!(tok, issue(&keys(), 7, 2, Purpose::PlayerPage, now, exp));
+        assert_eq!(
+            tok,
+            issue(&keys(), PlayerId(7), 2, Purpose::PlayerPage, now, exp)
+        );
         assert_eq!(
             verify_signature(&keys(), &tok, Purpose::PlayerPage, exp),
             Err(LinkError::Expired)
@@ -392,7 +396,7 @@ mod tests {
         let now = t("2026-11-22T20:00:00Z");
         let tok = issue(
             &keys(),
-            7,
+            PlayerId(7),
             0,
             Purpose::PlayerPage,
             now,
@@ -406,7 +410,7 @@ mod tests {
         // A forged token is Forged even when its dates are over (no hint about validity).
         let old = issue(
             &other,
-            7,
+            PlayerId(7),
             0,
             Purpose::PlayerPage,
             now,
@@ -423,7 +427,7 @@ mod tests {
         let now = t("2026-11-22T20:00:00Z");
         let tok = issue(
             &keys(),
-            7,
+            PlayerId(7),
             0,
             Purpose::PlayerPage,
             now,
@@ -453,7 +457,7 @@ mod tests {
         let now = t("2026-11-22T20:00:00Z");
         let tok = issue(
             &keys(),
-            7,
+            PlayerId(7),
             0,
             Purpose::PlayerPage,
             now,
@@ -496,13 +500,23 @@ mod tests {
         )
         .execute(&mut c)
         .unwrap();
-        let tok = issue_for(&mut c, &keys(), 1, now, chrono_tz::Europe::Lisbon, six()).unwrap();
+        let tok = issue_for(
+            &mut c,
+            &keys(),
+            PlayerId(1),
+            now,
+            chrono_tz::Europe::Lisbon,
+            six(),
+        )
+        .unwrap();
         assert_eq!(
             verify(&mut c, &keys(), &tok, Purpose::PlayerPage, now).map(|c| c.sub),
             Ok(1)
         );
         let v = db
-            .write(&mut c, |c| revoke_all(c, now, &Actor::system(), 1))
+            .write(&mut c, |c| {
+                revoke_all(c, now, &Actor::system(), PlayerId(1))
+            })
             .unwrap();
         assert_eq!(v, 1);
         assert_eq!(
@@ -510,11 +524,19 @@ mod tests {
             Err(LinkError::Revoked)
         );
         // A new link works again; a link naming a player who does not exist is refused.
-        let fresh = issue_for(&mut c, &keys(), 1, now, chrono_tz::Europe::Lisbon, six()).unwrap();
+        let fresh = issue_for(
+            &mut c,
+            &keys(),
+            PlayerId(1),
+            now,
+            chrono_tz::Europe::Lisbon,
+            six(),
+        )
+        .unwrap();
         assert!(verify(&mut c, &keys(), &fresh, Purpose::PlayerPage, now).is_ok());
         let ghost = issue(
             &keys(),
-            99,
+            PlayerId(99),
             0,
             Purpose::PlayerPage,
             now,

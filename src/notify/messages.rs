@@ -15,6 +15,7 @@ use crate::db::models::OutboxStatus;
 use crate::db::models::{OutboxRow, PlayerRow};
 use crate::db::schema::{notify_marks, outbox, players};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::PlayerId;
 use crate::domain::player::{Language, NotifyPref};
 use crate::error::AppResult;
 use crate::i18n::I18n;
@@ -208,7 +209,7 @@ pub fn enqueue_to(
 pub fn tell(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     kind: Kind,
     fill: impl FnOnce(&mut DbConn, &mut Params) -> AppResult<()>,
 ) -> AppResult<Vec<i64>> {
@@ -602,7 +603,7 @@ mod tests {
     #[test]
     fn channels_follow_the_preference_and_the_contacts() {
         let mut p = PlayerRow {
-            id: 1,
+            id: PlayerId(1),
             full_name: "Ana".into(),
             alias: "Ana".into(),
             date_of_birth: chrono::NaiveDate::from_ymd_opt(1990, 1, 1).unwrap(),

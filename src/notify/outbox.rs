@@ -15,6 +15,7 @@ use crate::db::models::OutboxStatus;
 use crate::db::models::{OutboxAttemptRow, OutboxRow};
 use crate::db::schema::{outbox, outbox_attempts, players};
 use crate::db::{next_seq, DbConn};
+use crate::domain::ids::PlayerId;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use chrono::{DateTime, Duration, Utc};
@@ -311,7 +312,7 @@ pub fn failed_count(conn: &mut DbConn) -> AppResult<i64> {
 /// What the floor page and the API filter by.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     pub status: Option<String>,
     pub limit: i64,
 }

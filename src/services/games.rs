@@ -10,6 +10,7 @@ use crate::domain::game::{
     validate_game, validate_table, GameSpec, LimitClass, TableMode, TablePolicy, TableSpec, Variant,
 };
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::profile::{CagnotteMode, RuleProfile};
 use crate::domain::refusal::TableRefusal;
@@ -484,7 +485,7 @@ pub fn get_table(conn: &mut DbConn, id: TableId) -> AppResult<TableRow> {
 pub fn table_and_player(
     conn: &mut DbConn,
     table_id: TableId,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<(TableRow, crate::db::models::PlayerRow)> {
     use crate::db::schema::players;
     Ok(card_tables::table

@@ -6,6 +6,7 @@ use crate::db::schema::{cagnotte_sessions, card_tables, games, players, staff, w
 use crate::db::DbConn;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::states::CallState;
 use crate::error::AppResult;
 use diesel::prelude::*;
@@ -60,7 +61,7 @@ pub fn tables_with_open_session(conn: &mut DbConn) -> AppResult<Vec<(i64, i32)>>
 }
 
 /// A player's language as recorded, if the player exists.
-pub fn player_language(conn: &mut DbConn, player: i64) -> AppResult<Option<String>> {
+pub fn player_language(conn: &mut DbConn, player: PlayerId) -> AppResult<Option<String>> {
     Ok(crate::native!(conn, |c| players::table
         .find(player)
         .select(players::language)
@@ -71,7 +72,7 @@ pub fn player_language(conn: &mut DbConn, player: i64) -> AppResult<Option<Strin
 /// A player's active list entries on the games named: (entry, game, game's name), by name.
 pub fn entries_on_games_named(
     conn: &mut DbConn,
-    player: i64,
+    player: PlayerId,
     names: &[String],
 ) -> AppResult<Vec<(EntryId, GameId, String)>> {
     Ok(crate::native!(conn, |c| waitlist_entries::table

@@ -22,6 +22,7 @@ use crate::db::schema::{
 use crate::db::DbConn;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::player::Language;
@@ -102,7 +103,7 @@ pub struct GameDay {
 /// Everything the player's page shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayerView {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// The player's own alias (shown as "hello, …"; their own data only).
     pub alias: String,
     pub language: Language,
@@ -142,7 +143,7 @@ pub fn view(
     models: &crate::services::waits::Models,
     now: DateTime<Utc>,
     room: &Room,
-    player_id: i64,
+    player_id: PlayerId,
     day_ends: NaiveTime,
 ) -> AppResult<PlayerView> {
     let (alias, language): (String, String) = players::table
@@ -174,7 +175,7 @@ fn lists_of(
     conn: &mut DbConn,
     models: &crate::services::waits::Models,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<Vec<ListView>> {
     let entries: Vec<(
         i64,
@@ -239,7 +240,7 @@ fn lists_of(
 }
 
 /// The seats the player holds, each with its table's limits and a change coming.
-fn seats_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<SeatedView>> {
+fn seats_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<SeatedView>> {
     let seated: Vec<(i64, i32, i32, Option<String>, NaiveDateTime)> = seatings::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
         .left_join(games::table.on(games::id.nullable().eq(seatings::game_id)))
@@ -286,7 +287,7 @@ fn call_view(c: &SeatCallRow, table: i32) -> CallView {
 fn today(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     start: DateTime<Utc>,
 ) -> AppResult<Vec<GameDay>> {
     let (s, n) = (start.naive_utc(), now.naive_utc());
@@ -367,7 +368,7 @@ impl Answer {
 fn own_open_call(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     call_id: SeatCallId,
 ) -> AppResult<SeatCallRow> {
     let c = floor::call(conn, call_id)?;
@@ -394,7 +395,7 @@ fn own_open_call(
 pub fn answer_call(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     call_id: SeatCallId,
     answer: Answer,
     extension: Duration,
@@ -452,7 +453,7 @@ pub fn answer_call(
         &Actor::player(player_id),
         "seat.call_answer",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         Some(&c),
         Some(&after),
     )?;
@@ -473,7 +474,7 @@ pub fn answer_call(
 pub fn leave_list(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     entry_id: EntryId,
 ) -> AppResult<()> {
     let e = floor::entry(conn, entry_id)?;

@@ -7,6 +7,7 @@ use crate::db::audit::{self};
 use crate::db::schema::{accessible_seats, card_tables, players, pref_passes, seat_preferences};
 use crate::db::DbConn;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::seat_pref::{self, format_numbers, SeatPreference};
 use crate::domain::FieldError;
@@ -133,7 +134,7 @@ const PREF_COLS: (
 );
 
 /// A player's preference (empty when they stated none).
-pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<SeatPreference> {
+pub fn get(conn: &mut DbConn, player_id: PlayerId) -> AppResult<SeatPreference> {
     let row: Option<PrefCols> = crate::native!(conn, |c| seat_preferences::table
         .find(player_id)
         .select(PREF_COLS)
@@ -143,17 +144,20 @@ pub fn get(conn: &mut DbConn, player_id: i64) -> AppResult<SeatPreference> {
 }
 
 /// Rows read with their player's id, as a map by player.
-fn keyed(rows: Vec<(i64, PrefCols)>) -> HashMap<i64, SeatPreference> {
+fn keyed(rows: Vec<(PlayerId, PrefCols)>) -> HashMap<PlayerId, SeatPreference> {
     rows.into_iter().map(|(id, r)| (id, from_row(r))).collect()
 }
 
 /// The preferences of these players (those who stated one), for the lists and calls the
 /// floor sees: one statement.
-pub fn of_players(conn: &mut DbConn, ids: &[i64]) -> AppResult<HashMap<i64, SeatPreference>> {
+pub fn of_players(
+    conn: &mut DbConn,
+    ids: &[PlayerId],
+) -> AppResult<HashMap<PlayerId, SeatPreference>> {
     if ids.is_empty() {
         return Ok(HashMap::new());
     }
-    let rows: Vec<(i64, PrefCols)> = crate::native!(conn, |c| {
+    let rows: Vec<(PlayerId, PrefCols)> = crate::native!(conn, |c| {
         seat_preferences::table
             .filter(seat_preferences::player_id.eq_any(ids))
             .select((seat_preferences::player_id, PREF_COLS))
@@ -163,8 +167,8 @@ pub fn of_players(conn: &mut DbConn, ids: &[i64]) -> AppResult<HashMap<i64, Seat
 }
 
 /// Every stated preference (only players who stated one have a row): for the floor board.
-pub fn all(conn: &mut DbConn) -> AppResult<HashMap<i64, SeatPreference>> {
-    let rows: Vec<(i64, PrefCols)> = crate::native!(conn, |c| {
+pub fn all(conn: &mut DbConn) -> AppResult<HashMap<PlayerId, SeatPreference>> {
+    let rows: Vec<(PlayerId, PrefCols)> = crate::native!(conn, |c| {
         seat_preferences::table
             .select((seat_preferences::player_id, PREF_COLS))
             .load(c)
@@ -178,7 +182,7 @@ pub fn all(conn: &mut DbConn) -> AppResult<HashMap<i64, SeatPreference>> {
 pub fn set(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     pref: &SeatPreference,
 ) -> AppResult<SeatPreference> {
     let (now, actor) = (act.now, &act.actor);
@@ -232,7 +236,7 @@ pub fn set(
         actor,
         "player.seat_preference",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         Some(&SeatPreferenceBody::from_domain(&before)),
         Some(&SeatPreferenceBody::from_domain(pref)),
     )?;

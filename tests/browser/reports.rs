@@ -21,6 +21,7 @@ use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
 use cardroom::domain::states::{EntryState, ListSource};
@@ -57,7 +58,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             id: SeatingId(100_001),
             table_id: TableId(table),
             seat_no: 1,
-            player_id: PLAYERS[0],
+            player_id: PlayerId(PLAYERS[0]),
             game_id: Some(GameId(game)),
             entry_id: Some(EntryId(100_001)),
             sat_at: t(60),
@@ -69,7 +70,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             id: SeatingId(100_002),
             table_id: TableId(table),
             seat_no: 2,
-            player_id: PLAYERS[1],
+            player_id: PlayerId(PLAYERS[1]),
             game_id: Some(GameId(game)),
             entry_id: Some(EntryId(100_002)),
             sat_at: t(120),
@@ -86,7 +87,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
     .map(|(id, player, joined, seated)| WaitlistRow {
         id: EntryId(id),
         game_id: GameId(game),
-        player_id: player,
+        player_id: PlayerId(player),
         order_key: id,
         joined_at: t(joined),
         source: ListSource::Desk,
@@ -139,7 +140,7 @@ fn seed(db: &Path, table: i64, game: i64) -> String {
             session_id: 100_001,
             table_id: TableId(table),
             game_id: GameId(game),
-            player_id: player,
+            player_id: PlayerId(player),
             seating_id: SeatingId(seating),
             seat_no: 1,
             amount: 1_000,
@@ -437,7 +438,7 @@ fn seed_eight_games(db: &Path, table: i64, game: i64, day: &str) {
                 WaitlistRow {
                     id: EntryId(100_201 + 2 * i + j as i64),
                     game_id: g.id,
-                    player_id: *p,
+                    player_id: PlayerId(*p),
                     order_key: 100_201 + 2 * i + j as i64,
                     joined_at: t(joined),
                     source: ListSource::Desk,

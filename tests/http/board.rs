@@ -7,6 +7,7 @@ use crate::pages::nl_game;
 use crate::support::*;
 use actix_web::test::TestRequest;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use serde_json::json;
 
 /// A game (id 1) with two tables (numbers 7 and 8, open), three players on its list.
@@ -36,7 +37,11 @@ async fn room(app: &TestApp) -> (String, WebSession, Vec<i64>) {
 }
 
 fn alias_of(app: &TestApp, id: i64) -> String {
-    app.with_conn(|c| cardroom::services::players::get(c, id).unwrap().alias)
+    app.with_conn(|c| {
+        cardroom::services::players::get(c, PlayerId(id))
+            .unwrap()
+            .alias
+    })
 }
 
 #[actix_web::test]
@@ -131,7 +136,7 @@ async fn a_player_joins_by_a_typed_name_and_the_floor_is_told_what_happened() {
     let (_, s, _) = room(&app).await;
     let more = eligible_players(&app, 2);
     let (name, alias) = app.with_conn(|c| {
-        let p = cardroom::services::players::get(c, more[0]).unwrap();
+        let p = cardroom::services::players::get(c, PlayerId(more[0])).unwrap();
         (p.full_name, p.alias)
     });
     // The type-ahead offers the player as "Alias — Name (#id)".
@@ -492,17 +497,17 @@ async fn a_player_on_two_lists_is_on_both_and_a_seated_player_is_named() {
         d.lists
             .iter()
             .find(|l| l.game.id == GameId(game))
-            .map(|l| l.lines.iter().map(|x| x.player.id).collect())
+            .map(|l| l.lines.iter().map(|x| x.player.id.get()).collect())
             .unwrap_or_default()
     };
     assert_eq!(on(1), vec![ids[1], ids[2]], "list 1 after the seating");
     assert_eq!(on(2), vec![ids[2]], "list 2");
     let seat = &d.tables.iter().find(|t| t.table.number == 7).unwrap().seats[0];
     let (seating, alias) = seat.seating.as_ref().expect("seat 1 taken");
-    assert_eq!(seating.player_id, ids[0]);
+    assert_eq!(seating.player_id, PlayerId(ids[0]));
     assert_eq!(alias, &alias_of(&app, ids[0]));
     let full = app.with_conn(|c| {
-        cardroom::services::players::get(c, ids[0])
+        cardroom::services::players::get(c, PlayerId(ids[0]))
             .unwrap()
             .full_name
     });

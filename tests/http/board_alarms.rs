@@ -6,6 +6,7 @@
 use crate::floor::eligible_players;
 use crate::pages::nl_game;
 use crate::support::*;
+use cardroom::domain::ids::PlayerId;
 use serde_json::json;
 
 /// Game 1 with tables 7 and 8 (9 seats, ids 1 and 2), `players` on its list; `open` opens both.
@@ -80,7 +81,11 @@ async fn bsop_44_a_call_the_table_has_not_acknowledged_is_on_the_alarm_strip_and
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(tick(&app), 1, "the call is escalated");
-    let alias = app.with_conn(|c| cardroom::services::players::get(c, ids[0]).unwrap().alias);
+    let alias = app.with_conn(|c| {
+        cardroom::services::players::get(c, PlayerId(ids[0]))
+            .unwrap()
+            .alias
+    });
     let html = app.page("/floor/live", &s).await.text();
     assert!(
         html.contains("id=\"alarm-count\" data-count=\"1\""),

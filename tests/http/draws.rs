@@ -102,7 +102,7 @@ async fn pt2007_11_a_seat_draw_on_the_floor_names_its_result_and_its_record_read
     assert!(page.contains("Seat draw (PT-2007 11)"), "{page}");
     let mut at = 0;
     for a in &result.seats {
-        let i = ids.iter().position(|p| *p == a.player).unwrap();
+        let i = ids.iter().position(|p| *p == a.player.get()).unwrap();
         let row = format!("id=\"draw-player-{}\"", a.player);
         let pos = page.find(&row).unwrap_or_else(|| panic!("{row} in {page}"));
         assert!(pos > at, "rows in seat order");
@@ -148,7 +148,7 @@ async fn bsop_48_the_button_draw_shows_cards_with_suit_symbols_the_order_and_the
             .unwrap()
             .unwrap()
     });
-    let wi = ids.iter().position(|p| *p == winner).unwrap();
+    let wi = ids.iter().position(|p| *p == winner.get()).unwrap();
     // Named on the floor right after.
     let floor = app.page(&format!("/floor?draw={id}"), &s).await.text();
     assert!(
@@ -340,7 +340,7 @@ async fn pt2007_27_who_plays_is_drawn_first_and_both_draws_are_linked() {
         assert!(pos > at, "rows in the drawn order");
         at = pos;
         let tr = &page[pos..pos + page[pos..].find("</tr>").unwrap()];
-        let i = ids.iter().position(|x| x == p).unwrap();
+        let i = ids.iter().position(|x| *x == p.get()).unwrap();
         assert!(tr.contains(&format!("Floor Player {i}")));
         assert!(
             tr.contains(if n < 6 { "Plays" } else { "Stays on the list" }),

@@ -4,6 +4,7 @@
 
 use crate::support::*;
 use actix_web::test;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::TableId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use chrono::NaiveDate;
@@ -218,7 +219,7 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                             .in_room(c)
                             .expect("room");
                         cardroom::services::players::create(c, &act, &input, Some(&photo))
-                            .map(|(p, _)| p.id)
+                            .map(|(p, _)| p.id.get())
                     })
                     .collect::<Result<Vec<i64>, cardroom::error::AppError>>()
             })
@@ -2222,7 +2223,11 @@ async fn a_call_reads_the_must_move_table_with_its_flag_written_into_the_stateme
         })
     });
     let call = call.expect("the call");
-    assert_eq!(call.player_id, m.x, "the first must-move player is called");
+    assert_eq!(
+        call.player_id,
+        PlayerId(m.x),
+        "the first must-move player is called"
+    );
     assert!(
         sql.iter()
             .any(|q| q.contains(r#""card_tables"."must_move""#) && q.contains("seatings")),
@@ -3347,12 +3352,12 @@ async fn pt2007_24_bsop_52_a_closed_table_puts_its_players_at_the_top_of_the_lis
     };
     assert_eq!(
         inputs.players,
-        vec![p[1], p[2], p[0]],
+        [p[1], p[2], p[0]].map(PlayerId),
         "cards dealt in seat order"
     );
     let list = waitlist(&app, &r.admin, r.game).await;
     let order: Vec<i64> = lines(&list).iter().map(|l| l.0).collect();
-    let mut expected = result.order.clone();
+    let mut expected: Vec<i64> = result.order.iter().map(|x| x.get()).collect();
     expected.extend([q1, q2]);
     assert_eq!(order, expected);
     let sources: Vec<&str> = list["lines"]
@@ -3364,11 +3369,21 @@ async fn pt2007_24_bsop_52_a_closed_table_puts_its_players_at_the_top_of_the_lis
     let expected_sources: Vec<&str> = result
         .order
         .iter()
-        .map(|x| if *x == p[2] { "desk" } else { "table_break" })
+        .map(|x| {
+            if *x == PlayerId(p[2]) {
+                "desk"
+            } else {
+                "table_break"
+            }
+        })
         .chain(["desk", "desk"])
         .collect();
     assert_eq!(sources, expected_sources);
-    let pos_also = result.order.iter().position(|x| *x == p[2]).unwrap();
+    let pos_also = result
+        .order
+        .iter()
+        .position(|x| *x == PlayerId(p[2]))
+        .unwrap();
     assert_eq!(list["lines"][pos_also]["entry_id"], also_listed);
     assert_eq!(audits(&app, "list.table_break") - before_breaks, 3);
     let breaks: i64 = app.with_conn(|c| {
@@ -3386,11 +3401,11 @@ async fn pt2007_24_bsop_52_a_closed_table_puts_its_players_at_the_top_of_the_lis
     open_table(&app, &r.admin, t2).await;
     assert_eq!(
         call_next(&app, &r.admin, t2, 1).await["player_id"],
-        result.order[0]
+        result.order[0].get()
     );
     assert_eq!(
         call_next(&app, &r.admin, t2, 2).await["player_id"],
-        result.order[1]
+        result.order[1].get()
     );
 }
 

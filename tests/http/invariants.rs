@@ -8,6 +8,7 @@ use cardroom::db::audit::Actor;
 use cardroom::db::schema::{seatings, waitlist_entries};
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
@@ -102,10 +103,14 @@ fn apply(r: &Room, op: &Op) {
             .write(c, |c| -> Result<(), cardroom::error::AppError> {
                 let act = cardroom::services::Acting::new(now, sys.clone()).in_room(c)?;
                 match op {
-                    Op::Join { player, game } => {
-                        floor::join(c, &act, GameId(r.games[*game]), r.players[*player], false)
-                            .map(|_| ())
-                    }
+                    Op::Join { player, game } => floor::join(
+                        c,
+                        &act,
+                        GameId(r.games[*game]),
+                        PlayerId(r.players[*player]),
+                        false,
+                    )
+                    .map(|_| ()),
                     Op::CallNext { table, seat } => {
                         floor::call_next(c, &act, TableId(r.tables[*table]), *seat).map(|_| ())
                     }
@@ -131,7 +136,7 @@ fn apply(r: &Room, op: &Op) {
                         &act,
                         TableId(r.tables[*table]),
                         *seat,
-                        r.players[*player],
+                        PlayerId(r.players[*player]),
                     )
                     .map(|_| ()),
                     Op::Leave { nth } => {

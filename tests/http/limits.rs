@@ -8,6 +8,7 @@ use crate::support::{TestApp, WebSession, STAFF_PW};
 use crate::tablets::{paired_room, Tablet};
 use actix_web::test::TestRequest;
 use cardroom::db::schema::{card_tables, limit_changes, seatings};
+use cardroom::domain::ids::PlayerId;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
@@ -850,7 +851,7 @@ async fn the_lobby_and_the_player_page_show_the_change_coming() {
         cardroom::notify::link::issue_for(
             c,
             &r.app.state.keys,
-            p,
+            PlayerId(p),
             now,
             chrono_tz::Europe::Lisbon,
             cardroom::domain::clock::parse_hhmm("06:00").unwrap(),

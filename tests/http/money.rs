@@ -16,6 +16,7 @@ use cardroom::db::schema::{
     players, seatings, tips,
 };
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
 use cardroom::domain::money;
@@ -628,7 +629,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                 id: SeatingId(t),
                 table_id: TableId(t),
                 seat_no: 1,
-                player_id: p,
+                player_id: PlayerId(p),
                 game_id: Some(GameId(1)),
                 entry_id: None,
                 sat_at: start - Duration::days(2),
@@ -772,7 +773,7 @@ async fn report_totals_equal_the_sum_of_their_parts_for_any_amounts_in_range() {
                             session_id: id,
                             table_id: TableId(*table),
                             game_id: GameId(1),
-                            player_id: p,
+                            player_id: PlayerId(p),
                             seating_id: SeatingId(*table),
                             seat_no: 1,
                             amount: *a,

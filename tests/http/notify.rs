@@ -258,7 +258,7 @@ fn player(
                     .in_room(c)
                     .expect("room");
                 cardroom::services::players::create(c, &act, &input, Some(&photo))
-                    .map(|(p, _)| p.id)
+                    .map(|(p, _)| p.id.get())
             })
             .unwrap()
     })

@@ -98,6 +98,7 @@ fn sms_player(app: &TestApp, doc: &str) -> i64 {
             .unwrap()
             .0
             .id
+            .get()
     })
 }
 

@@ -676,6 +676,7 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
                     .unwrap()
                     .0
                     .id
+                    .get()
             })
         })
         .collect()
@@ -896,7 +897,10 @@ async fn pt2007_11_bsop_48_start_of_game_draws_are_recorded_and_replayable() {
     let winner = result.winner().unwrap();
     assert_eq!(
         button,
-        seated.iter().find(|(p, _)| *p == winner).map(|(_, s)| *s)
+        seated
+            .iter()
+            .find(|(p, _)| *p == winner.get())
+            .map(|(_, s)| *s)
     );
     assert!(app.floor_all(&s).await.contains("class=\"dealer-button\""));
     // A stored result edited afterwards no longer replays.

@@ -10,6 +10,7 @@ use actix_web::test;
 use base64::Engine;
 use cardroom::auth::Keys;
 use cardroom::config::Settings;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::player::{DocumentKind, Language, NotifyPref, PlayerInput};
 use cardroom::notify::link;
 use chrono::{Duration, NaiveDate};
@@ -164,7 +165,7 @@ impl PApp {
                         .in_room(c)
                         .expect("room");
                     cardroom::services::players::create(c, &act, &input, Some(&photo))
-                        .map(|(p, _)| p.id)
+                        .map(|(p, _)| p.id.get())
                 })
                 .unwrap()
         })
@@ -210,7 +211,7 @@ impl PApp {
             link::issue_for(
                 c,
                 &self.state.keys,
-                player,
+                PlayerId(player),
                 now,
                 tz,
                 cardroom::domain::clock::parse_hhmm("06:00").unwrap(),
@@ -279,7 +280,7 @@ async fn refused_links_get_a_clear_page_and_change_nothing() {
     .unwrap();
     let other_key = link::issue(
         &Keys::from_secret(b"another-secret-another-secret-xx"),
-        me,
+        PlayerId(me),
         0,
         link::Purpose::PlayerPage,
         now,

@@ -6,6 +6,7 @@
 
 use crate::support::*;
 use actix_web::test::TestRequest;
+use cardroom::domain::ids::PlayerId;
 use diesel::prelude::*;
 use serde_json::json;
 
@@ -529,7 +530,7 @@ async fn the_players_history_names_their_own_link_in_the_readers_language() {
                 cardroom::db::audit::record::<(), ()>(
                     c,
                     now,
-                    &cardroom::db::audit::Actor::player(p),
+                    &cardroom::db::audit::Actor::player(PlayerId(p)),
                     "list.leave",
                     "player",
                     Some(p),

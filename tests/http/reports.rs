@@ -17,6 +17,7 @@ use cardroom::db::models::*;
 use cardroom::db::schema::*;
 use cardroom::domain::ids::EntryId;
 use cardroom::domain::ids::GameId;
+use cardroom::domain::ids::PlayerId;
 use cardroom::domain::ids::SeatCallId;
 use cardroom::domain::ids::SeatingId;
 use cardroom::domain::ids::TableId;
@@ -50,7 +51,7 @@ fn seating(
         id: SeatingId(id),
         table_id: TableId(table),
         seat_no: seat,
-        player_id: player,
+        player_id: PlayerId(player),
         game_id: Some(GameId(game)),
         entry_id: None,
         sat_at: at(from),
@@ -102,7 +103,7 @@ fn due(
         session_id: session,
         table_id: TableId(table),
         game_id: GameId(game),
-        player_id: player,
+        player_id: PlayerId(player),
         seating_id: SeatingId(seating),
         seat_no: 1,
         amount,
@@ -120,7 +121,7 @@ fn entry(id: i64, game: i64, player: i64, joined: &str, ended: &str, reason: &st
     WaitlistRow {
         id: EntryId(id),
         game_id: GameId(game),
-        player_id: player,
+        player_id: PlayerId(player),
         order_key: id,
         joined_at: at(joined),
         source: ListSource::Desk,
@@ -307,7 +308,7 @@ pub(crate) async fn day() -> Day {
                 table_id: TableId(1),
                 game_id: Some(GameId(1)),
                 round: 3,
-                player_id: Some(p[0]),
+                player_id: Some(PlayerId(p[0])),
                 payout: 15_000,
                 amount: 300,
                 at: at("2026-11-20 10:15"),
@@ -364,7 +365,7 @@ pub(crate) async fn day() -> Day {
             id: SeatCallId(1),
             table_id: TableId(1),
             seat_no: 4,
-            player_id: p[3],
+            player_id: PlayerId(p[3]),
             entry_id: Some(EntryId(3)),
             source: CallSource::List,
             called_at: at("2026-11-20 10:20"),

@@ -8,6 +8,7 @@ use crate::floor::eligible_players;
 use crate::pages::nl_game;
 use crate::support::*;
 use actix_web::test::TestRequest;
+use cardroom::domain::ids::PlayerId;
 use serde_json::{json, Value};
 
 /// A game (id 1) with one open 9-seat table (number 7, id 1) and `n` players on its list.
@@ -347,7 +348,7 @@ async fn the_player_sets_their_preference_from_their_link_and_a_refusal_keeps_wh
         cardroom::notify::link::issue_for(
             c,
             &app.state.keys,
-            p[0],
+            PlayerId(p[0]),
             now,
             tz,
             cardroom::domain::clock::parse_hhmm("06:00").unwrap(),

@@ -464,7 +464,11 @@ async fn bsop_115_116_the_starting_seat_is_a_recorded_draw_that_replays_and_is_r
         panic!("a special button draw")
     };
     assert_eq!(inputs.button.as_str(), "cucurucho");
-    let drawn_among: Vec<(i32, i64)> = inputs.seats.iter().map(|a| (a.seat, a.player)).collect();
+    let drawn_among: Vec<(i32, i64)> = inputs
+        .seats
+        .iter()
+        .map(|a| (a.seat, a.player.get()))
+        .collect();
     let expected: Vec<(i32, i64)> = (1..=6).zip(r.players.iter().copied()).collect();
     assert_eq!(drawn_among, expected);
     assert_eq!(result.seat, seat);
@@ -1171,6 +1175,7 @@ fn eligible_players_from(app: &TestApp, n: usize, from: usize) -> Vec<i64> {
                     .unwrap()
                     .0
                     .id
+                    .get()
             })
         })
         .collect()

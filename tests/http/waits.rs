@@ -7,6 +7,7 @@ use crate::pages::{eligible_players, nl_game};
 use crate::support::*;
 use actix_web::cookie::Cookie;
 use actix_web::test::TestRequest;
+use cardroom::domain::ids::PlayerId;
 use cardroom::notify::link;
 
 /// A game with one table of nine seats, open; the admin's token and web session.
@@ -89,7 +90,7 @@ async fn player_page(app: &TestApp, player: i64, lang: &str) -> String {
         link::issue_for(
             c,
             &app.state.keys,
-            player,
+            PlayerId(player),
             now,
             tz,
             cardroom::domain::clock::parse_hhmm("06:00").unwrap(),

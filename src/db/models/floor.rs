@@ -4,6 +4,7 @@
 use crate::db::schema::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -19,7 +20,7 @@ use serde::Serialize;
 pub struct WaitlistRow {
     pub id: EntryId,
     pub game_id: GameId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub order_key: i64,
     /// Read by the thousand on the board: see [`super::time`].
     #[diesel(deserialize_as = crate::db::time::DbTime)]
@@ -39,7 +40,7 @@ pub struct SeatingRow {
     pub id: SeatingId,
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub game_id: Option<GameId>,
     pub entry_id: Option<EntryId>,
     /// Read by the thousand on the board: see [`super::time`].
@@ -56,7 +57,7 @@ pub struct SeatCallRow {
     pub id: SeatCallId,
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub entry_id: Option<EntryId>,
     pub source: CallSource,
     pub called_at: NaiveDateTime,
@@ -80,7 +81,7 @@ pub struct SeatHoldRow {
     pub id: i64,
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     pub reason: String,
     pub held_at: NaiveDateTime,
     pub until: Option<NaiveDateTime>,
@@ -93,7 +94,7 @@ pub struct SeatHoldRow {
 pub struct SeatChangeRow {
     pub id: i64,
     pub table_id: TableId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub requested_at: NaiveDateTime,
     pub resolved_at: Option<NaiveDateTime>,
     pub state: SeatChangeState,
@@ -107,7 +108,7 @@ pub struct MustMoveRefusalRow {
     pub game_id: GameId,
     /// The must-move table the player refused to leave.
     pub table_id: TableId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// The seating at the must-move table, ended by the refusal.
     pub seating_id: SeatingId,
     /// give_up | rejoin_later

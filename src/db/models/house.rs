@@ -3,6 +3,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
@@ -39,7 +40,7 @@ pub struct CagnotteDueRow {
     pub session_id: i64,
     pub table_id: TableId,
     pub game_id: GameId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seating_id: SeatingId,
     pub seat_no: i32,
     pub amount: i64,
@@ -120,7 +121,7 @@ pub struct SpecialContributionRow {
     pub special_hand_id: i64,
     pub table_id: TableId,
     pub seating_id: SeatingId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seat_no: i32,
     pub amount: i64,
     pub took_part: bool,

@@ -2,6 +2,7 @@
 
 use crate::db::schema::*;
 use crate::domain::enums::string_enum;
+use crate::domain::ids::PlayerId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -43,7 +44,7 @@ string_enum! {
 #[diesel(table_name = outbox)]
 pub struct OutboxRow {
     pub id: i64,
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     pub kind: String,
     pub channel: Channel,
     pub recipient: String,

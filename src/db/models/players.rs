@@ -1,6 +1,7 @@
 //! Players, their photos, exclusions, separations and suspensions.
 
 use crate::db::schema::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
@@ -9,7 +10,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset, Serialize)]
 #[diesel(table_name = players, treat_none_as_null = true)]
 pub struct PlayerRow {
-    pub id: i64,
+    pub id: PlayerId,
     pub full_name: String,
     pub alias: String,
     pub date_of_birth: NaiveDate,
@@ -36,7 +37,7 @@ pub struct PlayerRow {
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
 #[diesel(table_name = player_photos)]
 pub struct PhotoRow {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub content_type: String,
     pub data: Vec<u8>,
     pub width: i32,
@@ -48,7 +49,7 @@ pub struct PhotoRow {
 #[diesel(table_name = exclusions)]
 pub struct ExclusionRow {
     pub id: i64,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub reason: String,
     pub starts_at: NaiveDateTime,
     pub ends_at: Option<NaiveDateTime>,
@@ -64,8 +65,8 @@ pub struct ExclusionRow {
 #[diesel(table_name = separations)]
 pub struct SeparationRow {
     pub id: i64,
-    pub player_a: i64,
-    pub player_b: i64,
+    pub player_a: PlayerId,
+    pub player_b: PlayerId,
     pub reason: String,
     /// None: done by the system.
     pub created_by: Option<i64>,

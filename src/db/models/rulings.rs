@@ -2,6 +2,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::ruling::{HeldPotState, MoveLineKind, RulingMoveState};
 use chrono::NaiveDateTime;
@@ -38,7 +39,7 @@ pub struct RulingRow {
 #[diesel(table_name = ruling_players)]
 pub struct RulingPlayerRow {
     pub ruling_id: i64,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seat_no: Option<i32>,
     /// `asked` | `decided`.
     pub named_at: String,
@@ -89,7 +90,7 @@ pub struct RulingMoveLineRow {
     pub line_no: i32,
     /// `release` | `reconstruction`.
     pub kind: MoveLineKind,
-    pub from_player_id: Option<i64>,
-    pub to_player_id: i64,
+    pub from_player_id: Option<PlayerId>,
+    pub to_player_id: PlayerId,
     pub amount: i64,
 }

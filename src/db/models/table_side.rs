@@ -3,6 +3,7 @@
 
 use crate::db::schema::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::states::CustodyState;
@@ -41,7 +42,7 @@ pub struct BuyinRow {
     pub id: i64,
     pub seating_id: SeatingId,
     pub table_id: TableId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub game_id: Option<GameId>,
     pub kind: String,
     pub amount: i64,
@@ -65,7 +66,7 @@ pub struct CustodyRow {
     pub seating_id: SeatingId,
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub amount: i64,
     pub storage: String,
     pub state: CustodyState,
@@ -186,7 +187,8 @@ pub struct CommissionRow {
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
     pub round: i32,
-    pub player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
     pub payout: i64,
     pub amount: i64,
     /// UTC, served with its offset (`…Z`) like every time in the API.

@@ -59,7 +59,7 @@ fn settle(
         actor,
         &format!("cagnotte.{state}"),
         "player",
-        Some(d.player_id),
+        Some(d.player_id.get()),
         Some(d),
         Some(&after),
     )?;

@@ -113,7 +113,7 @@ fn insert_due(
         actor,
         "cagnotte.due",
         "player",
-        Some(d.player_id),
+        Some(d.player_id.get()),
         None,
         Some(&row),
     )?;
@@ -308,7 +308,7 @@ pub fn on_buyin(conn: &mut DbConn, act: &Act, seating_id: SeatingId) -> AppResul
             actor,
             "cagnotte.due_cave",
             "player",
-            Some(due.player_id),
+            Some(due.player_id.get()),
             Some(&due),
             Some(&serde_json::json!({ "amount": amount, "cave": cave })),
         )?;

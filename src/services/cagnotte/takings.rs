@@ -8,6 +8,7 @@ use crate::db::schema::{commissions, drop_boxes, hands, seatings, tips};
 use crate::db::{next_seq, DbConn};
 use crate::domain::cagnotte::{self as rules};
 use crate::domain::game::Variant;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::money;
 use crate::domain::refusal::{CagnotteRefusal, TableRefusal};
@@ -104,7 +105,7 @@ pub fn record_commission(
     act: &Act,
     table_id: TableId,
     payout: i64,
-    player_id: Option<i64>,
+    player_id: Option<PlayerId>,
 ) -> AppResult<CommissionRow> {
     let (now, actor) = (act.now, &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;

@@ -5,6 +5,7 @@ use crate::db::models::DrawRow;
 use crate::db::schema::card_tables;
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawSeed, HighCardPurpose};
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::DrawRefusal;
 use crate::error::{AppError, AppResult};
@@ -25,7 +26,7 @@ pub fn button(conn: &mut DbConn, act: &Act, table_id: TableId) -> AppResult<(Dra
     if seated.len() < 2 {
         return Err(DrawRefusal::ButtonNeedsPlayers.into());
     }
-    let players: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
+    let players: Vec<PlayerId> = seated.iter().map(|s| s.player_id).collect();
     let d = Draw::high_card(DrawSeed::random(), HighCardPurpose::Button, &players)
         .map_err(draw_error)?;
     let Draw::HighCard { result, .. } = &d else {

@@ -8,6 +8,7 @@ use crate::db::schema::{card_tables, seatings};
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawSeed};
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::{CallRefusal, DrawRefusal, TableRefusal};
 use crate::domain::states::EntryState;
@@ -61,7 +62,7 @@ fn start_game_with(
         return Err(DrawRefusal::TableNotOpen.into());
     }
     let seated = floor::seated_at(conn, table_id)?;
-    let here: Vec<i64> = seated.iter().map(|s| s.player_id).collect();
+    let here: Vec<PlayerId> = seated.iter().map(|s| s.player_id).collect();
     // Seats already taken, held (BSOP 45, 49) or reserved by an open call are not drawn.
     let (_, open_calls) = floor::seats_of(conn, table_id)?;
     let held: Vec<i32> = floor::holds_at(conn, table_id)?
@@ -94,12 +95,12 @@ fn start_game_with(
         // drawn, with priority to the previous session's players (those who sat at this
         // table within the last session length).
         let since = now - chrono::Duration::minutes(profile.session_length_min as i64);
-        let previous: Vec<i64> = seatings::table
+        let previous: Vec<PlayerId> = seatings::table
             .filter(seatings::table_id.eq(table_id))
             .filter(seatings::left_at.ge(since.naive_utc()))
             .select(seatings::player_id)
             .load(conn)?;
-        let (prev, others): (Vec<i64>, Vec<i64>) =
+        let (prev, others): (Vec<PlayerId>, Vec<PlayerId>) =
             candidates.iter().partition(|p| previous.contains(p));
         let od =
             Draw::oversubscribed(DrawSeed::random(), &prev, &others, places).map_err(draw_error)?;
@@ -205,11 +206,11 @@ fn first_players_who_may_sit(
     tz: Tz,
     game_id: GameId,
     n: usize,
-    seated_here: &[i64],
-) -> AppResult<Vec<i64>> {
-    let mut chosen: Vec<i64> = Vec::new();
+    seated_here: &[PlayerId],
+) -> AppResult<Vec<PlayerId>> {
+    let mut chosen: Vec<PlayerId> = Vec::new();
     // BSOP 47: nobody kept apart from a player already at the table.
-    let mut apart: Vec<i64> = Vec::new();
+    let mut apart: Vec<PlayerId> = Vec::new();
     for p in seated_here {
         apart.extend(
             registry::separations_of(conn, *p)?

@@ -5,6 +5,7 @@ use crate::db::models::DrawRow;
 use crate::db::schema::{card_tables, draws, seatings};
 use crate::db::DbConn;
 use crate::domain::draw::{Draw, DrawKind, DrawSeed, HighCardPurpose};
+use crate::domain::ids::PlayerId;
 use crate::error::AppResult;
 use diesel::prelude::*;
 use serde::Serialize;
@@ -51,7 +52,7 @@ impl CardFace {
 /// One player in a draw, with what the draw gave them.
 #[derive(Debug, Clone, Serialize)]
 pub struct DrawParticipant {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub name: String,
     pub alias: String,
     /// 1-based place in the order the inputs list the players (the order cards were dealt).
@@ -323,7 +324,7 @@ fn fill_outcome(conn: &mut DbConn, v: &mut DrawView, d: &Draw) -> AppResult<()> 
 }
 
 /// Every player the record mentions (the inputs list them all), in the order dealt.
-fn players_mentioned(d: &Draw) -> Vec<i64> {
+fn players_mentioned(d: &Draw) -> Vec<PlayerId> {
     match d {
         Draw::HighCard { inputs, .. } => inputs.players.clone(),
         Draw::Seat { inputs, .. } | Draw::SeatWithExtra { inputs, .. } => inputs.players.clone(),
@@ -340,20 +341,20 @@ fn players_mentioned(d: &Draw) -> Vec<i64> {
 
 /// A participant for each player, with their name and alias (`#id` when no longer known)
 /// and the order they were dealt to; the outcome is filled in by the draw's kind.
-fn participants(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<DrawParticipant>> {
+fn participants(conn: &mut DbConn, ids: &[PlayerId]) -> AppResult<Vec<DrawParticipant>> {
     use crate::db::schema::players;
-    let names: Vec<(i64, String, String)> = players::table
+    let names: Vec<(PlayerId, String, String)> = players::table
         .filter(players::id.eq_any(ids))
         .select((players::id, players::full_name, players::alias))
         .load(conn)?;
     let person = |i: usize, p: i64| {
         let (name, alias) = names
             .iter()
-            .find(|(id, _, _)| *id == p)
+            .find(|(id, _, _)| *id == PlayerId(p))
             .map(|(_, n, a)| (n.clone(), a.clone()))
             .unwrap_or_else(|| (format!("#{p}"), String::new()));
         DrawParticipant {
-            player_id: p,
+            player_id: PlayerId(p),
             name,
             alias,
             dealt: i + 1,
@@ -368,11 +369,15 @@ fn participants(conn: &mut DbConn, ids: &[i64]) -> AppResult<Vec<DrawParticipant
             winner: false,
         }
     };
-    Ok(ids.iter().enumerate().map(|(i, &p)| person(i, p)).collect())
+    Ok(ids
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| person(i, p.get()))
+        .collect())
 }
 
 /// The card dealt to a player, as people read it.
-fn card_of(cards: &[crate::domain::draw::DealtCard], p: i64) -> Option<CardFace> {
+fn card_of(cards: &[crate::domain::draw::DealtCard], p: PlayerId) -> Option<CardFace> {
     cards
         .iter()
         .find(|c| c.player == p)
@@ -384,7 +389,7 @@ fn card_of(cards: &[crate::domain::draw::DealtCard], p: i64) -> Option<CardFace>
 fn high_card_outcome(
     conn: &mut DbConn,
     v: &mut DrawView,
-    ids: &[i64],
+    ids: &[PlayerId],
     inputs: &crate::domain::draw::HighCardInputs,
     result: &crate::domain::draw::HighCardDraw,
     people: &mut [DrawParticipant],
@@ -393,7 +398,7 @@ fn high_card_outcome(
     // Where each player sat when the cards were dealt (BSOP 79: dealt clockwise).
     if let Some(t) = v.draw.table_id {
         let at = v.draw.created_at;
-        let sat: Vec<(i64, i32)> = seatings::table
+        let sat: Vec<(PlayerId, i32)> = seatings::table
             .filter(seatings::table_id.eq(t))
             .filter(seatings::player_id.eq_any(ids))
             .filter(seatings::sat_at.le(at))

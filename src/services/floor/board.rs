@@ -5,6 +5,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::states::EntryState;
 use crate::services::seat_prefs::PrefSummary;
@@ -186,7 +187,7 @@ pub struct Dashboard {
 /// the game's name, the table's number.
 pub fn names(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     game_id: Option<GameId>,
     table_id: Option<TableId>,
 ) -> AppResult<(String, String, i32)> {

@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal, TableRefusal};
@@ -101,8 +102,8 @@ fn seat_changes_to_call(
     conn: &mut DbConn,
     table_id: TableId,
     any: bool,
-) -> AppResult<Vec<(i64, DateTime<Utc>)>> {
-    let requests: Vec<(i64, chrono::NaiveDateTime)> = if any {
+) -> AppResult<Vec<(PlayerId, DateTime<Utc>)>> {
+    let requests: Vec<(PlayerId, chrono::NaiveDateTime)> = if any {
         crate::native!(conn, |dbc| seat_change_requests::table
             .filter(seat_change_requests::table_id.eq(table_id))
             .filter(crate::db::conditions::SeatChangeOpen)
@@ -114,7 +115,7 @@ fn seat_changes_to_call(
     } else {
         Vec::new()
     };
-    let here: Vec<i64> = if requests.is_empty() {
+    let here: Vec<PlayerId> = if requests.is_empty() {
         Vec::new()
     } else {
         seated_at(conn, table_id)?
@@ -122,7 +123,7 @@ fn seat_changes_to_call(
             .map(|s| s.player_id)
             .collect()
     };
-    let mut changes: Vec<(i64, DateTime<Utc>)> = Vec::new();
+    let mut changes: Vec<(PlayerId, DateTime<Utc>)> = Vec::new();
     for (p, at) in requests {
         if here.contains(&p) && !has_open_call(conn, p)? {
             changes.push((p, at.and_utc()));
@@ -147,7 +148,7 @@ struct CallPass {
     /// preference).
     seats_now: std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
     /// Another seat offered to a player it fits better (player, seat).
-    offered: std::cell::Cell<Option<(i64, i32)>>,
+    offered: std::cell::Cell<Option<(PlayerId, i32)>>,
     /// The entries passed over because their players wait for a preferred seat.
     waiting: std::cell::RefCell<Vec<i64>>,
 }
@@ -160,8 +161,8 @@ fn pick_in_order(
     conn: &mut DbConn,
     asked: &SeatAsked<'_>,
     game_id: GameId,
-    changes: &[(i64, DateTime<Utc>)],
-    due: &[i64],
+    changes: &[(PlayerId, DateTime<Utc>)],
+    due: &[PlayerId],
     pass: &CallPass,
 ) -> AppResult<(Option<Candidate>, Option<Vec<WaitlistRow>>)> {
     let now = asked.act.now;
@@ -207,7 +208,7 @@ impl CallPass {
         c: &mut DbConn,
         asked: &SeatAsked<'_>,
         rows: &[WaitlistRow],
-        p: i64,
+        p: PlayerId,
     ) -> AppResult<Option<PassOver>> {
         let (now, tz, t) = (asked.act.now, asked.act.tz(), asked.t);
         // A player already called to another table (another list) waits for that answer:
@@ -266,7 +267,7 @@ fn nobody_to_call(must_move_waits: Option<Problem>, waiting: &[i64]) -> AppError
 /// entry of that call waits again.
 fn head_after_call(
     first_page: Option<Vec<WaitlistRow>>,
-    offered: Option<(i64, i32)>,
+    offered: Option<(PlayerId, i32)>,
     entry_id: Option<i64>,
     now: DateTime<Utc>,
 ) -> Option<Vec<WaitlistRow>> {
@@ -285,8 +286,8 @@ fn head_after_call(
 fn seat_to_call(
     conn: &mut DbConn,
     asked: &SeatAsked<'_>,
-    offered: Option<(i64, i32)>,
-    player_id: i64,
+    offered: Option<(PlayerId, i32)>,
+    player_id: PlayerId,
     entry_id: Option<i64>,
 ) -> i32 {
     let seat_no = asked.seat_no;
@@ -324,10 +325,10 @@ fn prefer_seat(
     profile: &RuleProfile,
     t: &TableRow,
     seat_no: i32,
-    player_id: i64,
+    player_id: PlayerId,
     entry_id: Option<EntryId>,
     seats_now: &std::cell::RefCell<Option<(Vec<i32>, Vec<i32>)>>,
-    offered: &std::cell::Cell<Option<(i64, i32)>>,
+    offered: &std::cell::Cell<Option<(PlayerId, i32)>>,
     waiting: &std::cell::RefCell<Vec<i64>>,
 ) -> AppResult<Option<PassOver>> {
     use crate::domain::seat_pref::{fit, waits_for_match, Fit};
@@ -442,7 +443,7 @@ pub fn call_chosen(
         actor,
         "seat.call_out_of_order",
         "player",
-        Some(e.player_id),
+        Some(e.player_id.get()),
         None,
         Some(&serde_json::json!({
             "call_id": call.id,
@@ -463,7 +464,7 @@ fn create_call(
     act: &Act,
     t: &TableRow,
     seat_no: i32,
-    player_id: i64,
+    player_id: PlayerId,
     entry_id: Option<EntryId>,
     source: CallSource,
     known: Known,
@@ -494,7 +495,7 @@ fn create_call(
         actor,
         "seat.call",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         None,
         Some(&row),
     )?;

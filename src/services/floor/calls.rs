@@ -3,6 +3,7 @@
 //! about the player: `player_checks`.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::CallRefusal;
@@ -12,7 +13,7 @@ use crate::domain::states::EntryState;
 use crate::domain::states::SeatChangeState;
 use crate::services::Act;
 
-pub(super) fn has_open_call(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+pub(super) fn has_open_call(conn: &mut DbConn, player_id: PlayerId) -> AppResult<bool> {
     Ok(crate::native!(conn, |dbc| seat_calls::table
         .filter(seat_calls::player_id.eq(player_id))
         .filter(call_open!())
@@ -74,7 +75,7 @@ pub(super) fn cancel_call_rows(
             actor,
             "seat.call_cancelled",
             "player",
-            Some(c.player_id),
+            Some(c.player_id.get()),
             Some(&c),
             None,
         )?;
@@ -133,7 +134,7 @@ pub fn acknowledge_call(
         actor,
         "seat.call_ack",
         "player",
-        Some(c.player_id),
+        Some(c.player_id.get()),
         Some(&c),
         Some(&after),
     )?;
@@ -173,7 +174,7 @@ pub(super) fn escalate_unacknowledged(conn: &mut DbConn, act: &Act) -> AppResult
             system,
             "seat.call_escalated",
             "player",
-            Some(c.player_id),
+            Some(c.player_id.get()),
             Some(c),
             Some(&after),
         )?;
@@ -293,7 +294,7 @@ pub(super) fn expire_call(conn: &mut DbConn, act: &Act, c: &SeatCallRow) -> AppR
         system,
         "seat.call_expired",
         "player",
-        Some(c.player_id),
+        Some(c.player_id.get()),
         Some(c),
         None,
     )?;
@@ -328,7 +329,7 @@ pub(super) fn expire_call(conn: &mut DbConn, act: &Act, c: &SeatCallRow) -> AppR
                     system,
                     "list.call_expired",
                     "player",
-                    Some(e.player_id),
+                    Some(e.player_id.get()),
                     None,
                     Some(&note),
                 )?;

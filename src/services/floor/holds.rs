@@ -1,6 +1,7 @@
 //! Seat holds (BSOP 45, 49).
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::services::Act;
@@ -42,7 +43,7 @@ pub fn hold_seat(
     act: &Act,
     table_id: TableId,
     seat_no: i32,
-    player_id: Option<i64>,
+    player_id: Option<PlayerId>,
     reason: Option<&str>,
 ) -> AppResult<SeatHoldRow> {
     let (now, tz, actor) = (act.now, act.tz(), &act.actor);
@@ -190,7 +191,7 @@ pub(super) fn release_holds_taken_by(
     conn: &mut DbConn,
     act: &Act,
     hold: Option<SeatHoldRow>,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<()> {
     if let Some(h) = hold {
         if h.player_id == Some(player_id) {

@@ -35,7 +35,7 @@ pub fn leave(
         actor,
         "seat.leave",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&s),
         Some(&after),
     )?;
@@ -174,7 +174,7 @@ fn remove_extra_seat(
                 actor,
                 "seat.extra_removed",
                 "player",
-                Some(x.player_id),
+                Some(x.player_id.get()),
                 Some(&x),
                 Some(&moved),
             )?;

@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::refusal::{ListRefusal, SeatRefusal};
 use crate::domain::states::EntryState;
@@ -153,7 +154,7 @@ pub fn join(
     conn: &mut DbConn,
     act: &Act,
     game_id: GameId,
-    player_id: i64,
+    player_id: PlayerId,
     call_in: bool,
 ) -> AppResult<WaitlistRow> {
     let (now, tz, profile, actor) = (act.now, act.tz(), act.profile(), &act.actor);
@@ -220,7 +221,7 @@ pub fn join(
         actor,
         "list.join",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         None,
         Some(&row),
     )?;
@@ -282,7 +283,7 @@ fn list_changed(
         actor,
         action,
         "player",
-        Some(before.player_id),
+        Some(before.player_id.get()),
         Some(before),
         Some(after),
     )?;
@@ -434,7 +435,7 @@ pub fn reorder(
         actor,
         "list.reorder",
         "player",
-        Some(e.player_id),
+        Some(e.player_id.get()),
         None,
         Some(&note),
     )?;

@@ -19,6 +19,7 @@ use crate::db::{is_unique_violation, next_seq, DbConn};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -150,7 +151,7 @@ fn tell_custody(conn: &mut DbConn, now: DateTime<Utc>, custody_id: i64) -> AppRe
                 chip_custody::storage
             ))
             .first(dbc))?;
-    notify::tell(conn, now, player_id, Kind::Custody, |c, p| {
+    notify::tell(conn, now, PlayerId(player_id), Kind::Custody, |c, p| {
         p.table = Some(table(c, TableId(table_id))?.number);
         p.amount = Some(amount);
         p.storage = Some(storage);
@@ -309,7 +310,7 @@ fn notify_heads_of(
     let marked: Vec<(i64, Kind)> = due.iter().map(|&(_, e, kind)| (e.id.get(), kind)).collect();
     messages::mark_all(conn, now, &marked)?;
     // The players told, read in one statement (usually two).
-    let told: Vec<i64> = due
+    let told: Vec<PlayerId> = due
         .iter()
         .filter(|(_, e, _)| quiet != Some(e.id))
         .map(|(_, e, _)| e.player_id)
@@ -489,7 +490,7 @@ pub fn seating(conn: &mut DbConn, id: SeatingId) -> AppResult<SeatingRow> {
 }
 
 /// BSOP 46: the one seat a player holds now, if any.
-fn current_seating(conn: &mut DbConn, player_id: i64) -> AppResult<Option<SeatingRow>> {
+fn current_seating(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Option<SeatingRow>> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::left_at.is_null())

@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
@@ -143,7 +144,7 @@ pub(super) fn move_player(
         to,
         seat_no,
         call_id.map(SeatCallId::get),
-        Some(player_id),
+        Some(player_id.get()),
     )?
     .hold;
     let game_id = to.game_id.ok_or(TableRefusal::NoGame)?;
@@ -188,7 +189,7 @@ pub(super) fn move_player(
         actor,
         action,
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         Some(from),
         Some(&after),
     )?;
@@ -206,7 +207,7 @@ pub(super) fn move_player(
 fn player_may_sit_at(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     to: &TableRow,
 ) -> AppResult<PlayerRow> {
     let p = registry::get(conn, player_id)?;

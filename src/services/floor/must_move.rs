@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::game::TablePolicy;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -223,7 +224,7 @@ pub(super) fn must_move_due_for(
     tz: Tz,
     t: &TableRow,
     game_id: GameId,
-) -> AppResult<(Vec<i64>, Option<Problem>)> {
+) -> AppResult<(Vec<PlayerId>, Option<Problem>)> {
     if t.must_move {
         return Ok((Vec::new(), None));
     }
@@ -240,7 +241,7 @@ pub(super) fn must_move_due_for(
     }
     // Read only when needed (statements per call): who sits at the main table
     // (for a separation), the must-move table's protected seats (for the one player due).
-    let mut here: Option<Vec<i64>> = None;
+    let mut here: Option<Vec<PlayerId>> = None;
     let mut players = Vec::new();
     let mut seats = std::collections::HashMap::new();
     for (i, (s, p)) in waiting.into_iter().enumerate() {
@@ -301,7 +302,7 @@ pub(super) fn must_move_due_for(
 /// table (while it is the must-move table, since it was opened).
 pub(super) fn barred_from_table(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     t: &TableRow,
     known: Option<PlayerChecks>,
 ) -> AppResult<bool> {
@@ -330,7 +331,7 @@ pub(super) fn refuse_before_rejoin(
     profile: &RuleProfile,
     tz: Tz,
     game_id: GameId,
-    player_id: i64,
+    player_id: PlayerId,
     now: DateTime<Utc>,
 ) -> AppResult<()> {
     match rejoin_not_before(conn, profile, game_id, player_id, now)? {
@@ -346,7 +347,7 @@ fn rejoin_not_before(
     conn: &mut DbConn,
     profile: &RuleProfile,
     game_id: GameId,
-    player_id: i64,
+    player_id: PlayerId,
     now: DateTime<Utc>,
 ) -> AppResult<Option<DateTime<Utc>>> {
     let last: Option<chrono::NaiveDateTime> = crate::native!(conn, |dbc| must_move_refusals::table
@@ -420,7 +421,7 @@ pub fn refuse_must_move(
         actor,
         "seat.refuse_must_move",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&s),
         Some(&after),
     )?;
@@ -462,7 +463,7 @@ fn leave_must_move_table(
 fn decline_must_move_calls(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<Vec<SeatCallRow>> {
     let now = act.now;
     let open: Vec<SeatCallRow> = crate::native!(conn, |dbc| seat_calls::table
@@ -491,7 +492,12 @@ fn decline_must_move_calls(
 
 /// BSOP 55: coming back later, the player is taken off the game's list (and any call of
 /// their entry ends).
-fn take_off_list(conn: &mut DbConn, act: &Act, game_id: GameId, player_id: i64) -> AppResult<()> {
+fn take_off_list(
+    conn: &mut DbConn,
+    act: &Act,
+    game_id: GameId,
+    player_id: PlayerId,
+) -> AppResult<()> {
     let active: Option<WaitlistRow> = crate::native!(conn, |dbc| waitlist_entries::table
         .filter(waitlist_entries::game_id.eq(game_id))
         .filter(waitlist_entries::player_id.eq(player_id))

@@ -2,6 +2,7 @@
 //! and the refusal that names why a player was passed over.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::{CallRefusal, ListRefusal, SeatRefusal};
 
 /// What calling or seating a player asks the database about them first, in one statement
@@ -30,7 +31,7 @@ pub(super) struct PlayerChecks {
 /// The player's row and [`PlayerChecks`], in one statement (`NotFound` for no such player).
 pub(super) fn player_checks(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     except_call: Option<i64>,
 ) -> AppResult<(PlayerRow, PlayerChecks)> {
     use diesel::dsl::exists;
@@ -87,7 +88,7 @@ pub(super) fn pass_over_error(
     conn: &mut DbConn,
     now: DateTime<Utc>,
     tz: Tz,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<AppError> {
     Ok(match p {
         PassOver::Ineligible => {

@@ -1,6 +1,7 @@
 //! Seat-change requests (PT-2007 12, BSOP 51).
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -61,7 +62,7 @@ pub fn request_seat_change(
         actor,
         "seat.change_request",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         None,
         Some(&row),
     )?;
@@ -90,7 +91,7 @@ pub fn cancel_seat_change(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Se
         actor,
         "seat.change_cancel",
         "player",
-        Some(r.player_id),
+        Some(r.player_id.get()),
         Some(&r),
         Some(&after),
     )?;
@@ -108,7 +109,7 @@ pub fn cancel_seat_change(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Se
 pub(super) fn cancel_seat_changes(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     table_id: TableId,
 ) -> AppResult<()> {
     let now = act.now;
@@ -128,7 +129,7 @@ pub(super) fn cancel_seat_changes(
 pub(super) fn end_seat_change_requests(
     conn: &mut DbConn,
     now: DateTime<Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     table_id: TableId,
 ) -> AppResult<()> {
     crate::native!(conn, |dbc| crate::db::Cached(

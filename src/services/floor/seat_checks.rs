@@ -2,6 +2,7 @@
 //! player may sit at a table (BSOP 1-3, 10, 46, 47).
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::{SeatRefusal, TableRefusal};
 use crate::services::Act;
 
@@ -50,7 +51,7 @@ pub(super) fn check_seat(
         None
     };
     match hold {
-        Some(h) if for_player.is_none() || h.player_id != for_player => {
+        Some(h) if for_player.is_none() || h.player_id != for_player.map(PlayerId) => {
             Err(SeatRefusal::SeatHeld.into())
         }
         hold => Ok(SeatCheck {

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -56,8 +57,8 @@ pub fn seats_of(
 }
 
 /// BSOP 47: the players this one must never sit with.
-pub(super) fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<i64>> {
-    let rows: Vec<(i64, i64)> = crate::native!(conn, |dbc| separations::table
+pub(super) fn separated_from(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<PlayerId>> {
+    let rows: Vec<(PlayerId, PlayerId)> = crate::native!(conn, |dbc| separations::table
         .filter(separations::removed_at.is_null())
         .filter(
             separations::player_a
@@ -73,7 +74,7 @@ pub(super) fn separated_from(conn: &mut DbConn, player_id: i64) -> AppResult<Vec
 }
 
 /// BSOP 46: does this player hold a seat at any table?
-pub fn seated_at_any(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+pub fn seated_at_any(conn: &mut DbConn, player_id: PlayerId) -> AppResult<bool> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::left_at.is_null())
@@ -88,7 +89,7 @@ pub fn seat_directly(
     act: &Act,
     table_id: TableId,
     seat_no: i32,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<SeatingRow> {
     let now = act.now;
     let t = table(conn, table_id)?;
@@ -122,7 +123,7 @@ pub(super) fn seat_player(
     act: &Act,
     t: &TableRow,
     seat_no: i32,
-    player_id: i64,
+    player_id: PlayerId,
     entry_id: Option<EntryId>,
     call_id: Option<SeatCallId>,
 ) -> AppResult<SeatingRow> {
@@ -138,7 +139,7 @@ pub(super) fn seat_player(
         t,
         seat_no,
         call_id.map(SeatCallId::get),
-        Some(player_id),
+        Some(player_id.get()),
     )?;
     if t.game_id.is_none() {
         return Err(TableRefusal::NoGame.into());
@@ -191,7 +192,7 @@ pub(super) fn seat_player(
         actor,
         "seat.take",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         None,
         Some(&row),
     )?;

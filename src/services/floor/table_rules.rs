@@ -5,6 +5,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::TableRefusal;
@@ -173,7 +174,7 @@ fn unseat_at_close(conn: &mut DbConn, act: &Act, s: &SeatingRow) -> AppResult<()
         actor,
         "seat.leave",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(s),
         Some(&after),
     )?;
@@ -194,7 +195,7 @@ fn relist_after_close(
     act: &Act,
     game_id: GameId,
     table_id: TableId,
-    left: &[i64],
+    left: &[PlayerId],
 ) -> AppResult<()> {
     // BSOP 52, 56: a high card per player (dealt from seat 1, clockwise) sets the
     // order in which they pick the next seats; the draw is recorded.
@@ -347,7 +348,7 @@ fn relist_at_top(
     act: &Act,
     game_id: GameId,
     table_id: TableId,
-    players_in_order: &[i64],
+    players_in_order: &[PlayerId],
 ) -> AppResult<()> {
     let (now, actor) = (act.now, &act.actor);
     if players_in_order.is_empty() || !game(conn, game_id)?.active {
@@ -376,7 +377,7 @@ fn relist_at_top(
                 actor,
                 "list.table_break",
                 "player",
-                Some(*p),
+                Some(p.get()),
                 Some(e),
                 Some(&after),
             )?;
@@ -404,7 +405,7 @@ fn relist_at_top(
                 actor,
                 "list.table_break",
                 "player",
-                Some(*p),
+                Some(p.get()),
                 None,
                 Some(&row),
             )?;

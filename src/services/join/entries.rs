@@ -5,6 +5,7 @@ use crate::db::audit::Actor;
 use crate::db::schema::waitlist_entries;
 use crate::db::DbConn;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::PlayerId;
 use crate::domain::remote_join::EntrySource;
 use crate::domain::states::ListSource;
 use crate::error::AppResult;
@@ -16,7 +17,11 @@ use diesel::prelude::*;
 /// The player scanned the desk's code with their link open: every
 /// entry of theirs waiting for a check-in is checked in (`floor::check_in`, audited each).
 /// Returns how many.
-pub fn check_in_at_desk(conn: &mut DbConn, now: DateTime<Utc>, player_id: i64) -> AppResult<usize> {
+pub fn check_in_at_desk(
+    conn: &mut DbConn,
+    now: DateTime<Utc>,
+    player_id: PlayerId,
+) -> AppResult<usize> {
     let ids: Vec<(i64, Option<NaiveDateTime>)> = waitlist_entries::table
         .filter(waitlist_entries::player_id.eq(player_id))
         .filter(crate::db::conditions::EntryActive)

@@ -7,6 +7,7 @@ use crate::db::schema::{games, guest_entries, guests, waitlist_entries};
 use crate::db::{next_seq, DbConn};
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::{JoinRefusal, ListRefusal};
 use crate::domain::remote_join::{self as rj, EntrySource};
 use crate::domain::states::EntryState;
@@ -105,7 +106,7 @@ pub fn adopt_guest(
     conn: &mut DbConn,
     act: &Act,
     guest_id: i64,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<usize> {
     let (now, actor) = (act.now, &act.actor);
     let n = diesel::update(
@@ -170,7 +171,7 @@ pub fn adopt_guest(
             actor,
             "list.join_guest",
             "player",
-            Some(player_id),
+            Some(player_id.get()),
             None,
             Some(&serde_json::json!({ "guest_id": guest_id, "guest_entry": gid, "entry": row })),
         )?;

@@ -7,6 +7,7 @@ use crate::db::audit::{self, Actor};
 use crate::db::schema::{games, guest_entries, guests, join_codes, waitlist_entries};
 use crate::db::{next_seq, DbConn};
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::JoinRefusal;
 use crate::domain::remote_join::{self as rj, CodeCheck, CodeState, EntrySource, Via};
 use crate::domain::states::EntryState;
@@ -28,7 +29,7 @@ pub enum Verified {
     /// A registered player: on these lists now (names), already on these, and not added to
     /// these (the list closed meanwhile, or the room's rules keep them off for now).
     Player {
-        player_id: i64,
+        player_id: PlayerId,
         joined: Vec<String>,
         already: Vec<String>,
         skipped: Vec<String>,
@@ -312,7 +313,7 @@ fn join_registered(
             &actor,
             "join.refused",
             "player",
-            Some(p.id),
+            Some(p.id.get()),
             None,
             Some(&serde_json::json!({ "join_code": id, "phone": phone, "reasons": why })),
         )?;
@@ -332,7 +333,7 @@ fn join_registered(
         &actor,
         "join.remote",
         "player",
-        Some(p.id),
+        Some(p.id.get()),
         None,
         Some(&serde_json::json!({
             "join_code": id, "phone": phone, "via": via,
@@ -434,7 +435,7 @@ fn join_player(
     conn: &mut DbConn,
     act: &Act,
     via: Via,
-    player_id: i64,
+    player_id: PlayerId,
     open: &[(GameId, String)],
 ) -> AppResult<(Vec<String>, Vec<String>, Vec<String>)> {
     let room = &act.room;
@@ -668,7 +669,7 @@ pub(super) fn list_entries(conn: &mut DbConn, game_id: GameId) -> AppResult<Vec<
         .map(|(id, p, k, j, s, v, exp, chk, st)| {
             rj::list_entry(
                 id,
-                p,
+                PlayerId(p),
                 k,
                 j.and_utc(),
                 EntrySource::of(&s, v.as_deref()),

@@ -5,12 +5,13 @@ use crate::db::schema::exclusions;
 use crate::db::DbConn;
 use crate::domain::age::room_date;
 use crate::domain::eligibility::{eligible_to_play, Ban, Ineligible, PlayerFacts};
+use crate::domain::ids::PlayerId;
 use crate::error::AppResult;
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 
-pub(super) fn bans_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<ExclusionRow>> {
+pub(super) fn bans_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<ExclusionRow>> {
     Ok(crate::native!(conn, |dbc| exclusions::table
         .filter(exclusions::player_id.eq(player_id))
         .order(exclusions::starts_at.desc())
@@ -55,9 +56,9 @@ fn eligible_with(player: &PlayerRow, bans: &[Ban], now: DateTime<Utc>, tz: Tz) -
 /// Of these players, the ones with a ban in force now (for lists).
 pub fn banned_now(
     conn: &mut DbConn,
-    ids: &[i64],
+    ids: &[PlayerId],
     now: DateTime<Utc>,
-) -> AppResult<std::collections::HashSet<i64>> {
+) -> AppResult<std::collections::HashSet<PlayerId>> {
     let rows: Vec<ExclusionRow> = crate::native!(conn, |dbc| exclusions::table
         .filter(exclusions::player_id.eq_any(ids))
         .filter(exclusions::lifted_at.is_null())

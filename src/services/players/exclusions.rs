@@ -7,6 +7,7 @@ use crate::db::models::ExclusionRow;
 use crate::db::schema::exclusions;
 use crate::db::{next_seq, DbConn};
 use crate::domain::error::Errors;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::PlayerRefusal;
 use crate::domain::FieldError;
 use crate::error::AppResult;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 /// Exclusions of a player, newest first, with whether each is in force now.
 pub fn exclusions_of(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     now: DateTime<Utc>,
 ) -> AppResult<Vec<(ExclusionRow, bool)>> {
     Ok(bans_of(conn, player_id)?
@@ -79,7 +80,7 @@ pub(super) fn reason(e: &mut Errors, v: &Option<String>) -> String {
 pub fn ban(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     form: &BanForm,
 ) -> AppResult<ExclusionRow> {
     let (now, tz, actor) = (act.now, act.tz(), &act.actor);
@@ -123,7 +124,7 @@ pub fn ban(
         actor,
         "player.ban",
         "player",
-        Some(player_id),
+        Some(player_id.get()),
         None,
         Some(&row),
     )?;
@@ -181,7 +182,7 @@ pub fn lift_ban(
         actor,
         "player.unban",
         "player",
-        Some(before.player_id),
+        Some(before.player_id.get()),
         Some(&before),
         Some(&after),
     )?;

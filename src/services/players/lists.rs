@@ -3,6 +3,7 @@
 use super::search::get;
 use crate::db::DbConn;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -26,7 +27,7 @@ pub struct ListJoin {
 pub fn join_lists(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     game_ids: &[GameId],
     call_in: bool,
 ) -> AppResult<Vec<ListJoin>> {
@@ -60,7 +61,7 @@ pub fn join_lists(
 
 /// The games whose lists the player is on now (waiting or called): the record shows them
 /// ticked and not to be ticked again.
-pub fn lists_of(conn: &mut DbConn, player_id: i64) -> AppResult<Vec<GameId>> {
+pub fn lists_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<GameId>> {
     use crate::db::schema::waitlist_entries as w;
     // The same states as the floor's "active entry" (`services::floor`).
     Ok(crate::native!(conn, |dbc| w::table

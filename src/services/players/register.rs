@@ -6,6 +6,7 @@ use crate::db::models::{PhotoRow, PlayerRow};
 use crate::db::schema::{player_photos, players};
 use crate::db::{next_seq, DbConn};
 use crate::domain::age::room_date;
+use crate::domain::ids::PlayerId;
 use crate::domain::player::{
     phone_region_of_zone, validate_player_in, CleanPlayer, PlayerInput, Warning,
 };
@@ -20,7 +21,7 @@ use serde::Serialize;
 fn duplicate_of(
     conn: &mut DbConn,
     p: &CleanPlayer,
-    except: Option<i64>,
+    except: Option<PlayerId>,
 ) -> AppResult<Option<PlayerRow>> {
     let mut q = players::table
         .filter(players::doc_kind.eq(p.doc_kind.as_str()))
@@ -35,14 +36,14 @@ fn duplicate_of(
 
 fn duplicate_error(existing: &PlayerRow) -> AppError {
     AppError::from(PlayerRefusal::DuplicateDocument {
-        id: existing.id,
+        id: existing.id.get(),
         name: existing.full_name.clone(),
     })
 }
 
 fn store_photo(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     photo: &Photo,
     now: NaiveDateTime,
 ) -> AppResult<()> {
@@ -89,7 +90,7 @@ pub fn create(
     let id = next_seq(conn, "player")?;
     let t = now.naive_utc();
     let row = PlayerRow {
-        id,
+        id: PlayerId(id),
         search_key: search_key(&clean),
         full_name: clean.full_name,
         alias: clean.alias,
@@ -130,7 +131,7 @@ pub fn create(
         Some(&row),
     )?;
     if let Some(p) = photo {
-        store_photo(conn, id, p, t)?;
+        store_photo(conn, PlayerId(id), p, t)?;
         let note = PhotoNote {
             photo_bytes: p.jpeg.len(),
             width: p.width,
@@ -155,7 +156,7 @@ pub fn create(
 pub fn update(
     conn: &mut DbConn,
     act: &Act,
-    id: i64,
+    id: PlayerId,
     expected_version: Option<i32>,
     input: &PlayerInput,
     photo: Option<&Photo>,
@@ -214,7 +215,7 @@ pub fn update(
         actor,
         "player.update",
         "player",
-        Some(id),
+        Some(id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -231,7 +232,7 @@ pub fn update(
             actor,
             "player.photo",
             "player",
-            Some(id),
+            Some(id.get()),
             None,
             Some(&note),
         )?;
@@ -240,7 +241,12 @@ pub fn update(
 }
 
 /// Replaces a player's photo (the desk takes a new one).
-pub fn set_photo(conn: &mut DbConn, act: &Act, id: i64, photo: &Photo) -> AppResult<PlayerRow> {
+pub fn set_photo(
+    conn: &mut DbConn,
+    act: &Act,
+    id: PlayerId,
+    photo: &Photo,
+) -> AppResult<PlayerRow> {
     let (now, actor) = (act.now, &act.actor);
     let before = get(conn, id)?;
     let t = now.naive_utc();
@@ -266,14 +272,14 @@ pub fn set_photo(conn: &mut DbConn, act: &Act, id: i64, photo: &Photo) -> AppRes
         actor,
         "player.photo",
         "player",
-        Some(id),
+        Some(id.get()),
         None,
         Some(&note),
     )?;
     get(conn, id)
 }
 
-pub fn photo(conn: &mut DbConn, id: i64) -> AppResult<PhotoRow> {
+pub fn photo(conn: &mut DbConn, id: PlayerId) -> AppResult<PhotoRow> {
     Ok(crate::native!(conn, |dbc| player_photos::table
         .find(id)
         .select(PhotoRow::as_select())

@@ -3,6 +3,7 @@
 use crate::db::models::PlayerRow;
 use crate::db::schema::players;
 use crate::db::DbConn;
+use crate::domain::ids::PlayerId;
 use crate::domain::player::CleanPlayer;
 use crate::error::{AppError, AppResult};
 use diesel::prelude::*;
@@ -78,7 +79,7 @@ pub fn by_document_number(conn: &mut DbConn, typed: &str) -> AppResult<Vec<Playe
 /// A player as typed at the desk: `#12` (the player number), or a document number, or a
 /// bare number that is no document's but is a player number. None when it is not exactly
 /// one player.
-pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
+pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<PlayerId>> {
     let t = typed.trim();
     // A type-ahead's entry ("Alias — Full Name (#37)") ends with the player's number.
     let t = t
@@ -91,7 +92,7 @@ pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
     if let Some(n) = t.strip_prefix('#') {
         return Ok(n
             .trim()
-            .parse::<i64>()
+            .parse::<PlayerId>()
             .ok()
             .filter(|id| get(conn, *id).is_ok()));
     }
@@ -100,10 +101,12 @@ pub fn find_typed(conn: &mut DbConn, typed: &str) -> AppResult<Option<i64>> {
         [_, _, ..] => return Ok(None),
         [] => {}
     }
-    Ok(t.parse::<i64>().ok().filter(|id| get(conn, *id).is_ok()))
+    Ok(t.parse::<PlayerId>()
+        .ok()
+        .filter(|id| get(conn, *id).is_ok()))
 }
 
-pub fn get(conn: &mut DbConn, id: i64) -> AppResult<PlayerRow> {
+pub fn get(conn: &mut DbConn, id: PlayerId) -> AppResult<PlayerRow> {
     Ok(crate::native!(conn, |dbc| players::table
         .find(id)
         .select(PlayerRow::as_select())

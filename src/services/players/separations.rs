@@ -8,6 +8,7 @@ use crate::db::schema::{players, separations};
 use crate::db::{next_seq, DbConn};
 use crate::domain::eligibility::separation_pair;
 use crate::domain::error::Errors;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::PlayerRefusal;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
@@ -18,7 +19,7 @@ use serde::{Deserialize, Serialize};
 pub struct SeparationForm {
     /// The other player's id.
     #[schema(value_type = i64, required = true)]
-    pub other_player_id: Option<i64>,
+    pub other_player_id: Option<PlayerId>,
     #[schema(value_type = String, required = true, min_length = 1, max_length = 500, pattern = r"\S")]
     pub reason: Option<String>,
 }
@@ -27,7 +28,7 @@ pub struct SeparationForm {
 pub fn separate(
     conn: &mut DbConn,
     act: &Act,
-    player_id: i64,
+    player_id: PlayerId,
     form: &SeparationForm,
 ) -> AppResult<SeparationRow> {
     let (now, actor) = (act.now, &act.actor);
@@ -37,7 +38,7 @@ pub fn separate(
     let other = match form.other_player_id {
         None => {
             e.add("other_player_id", "err-required");
-            0
+            PlayerId(0)
         }
         Some(o) => o,
     };
@@ -88,7 +89,7 @@ pub fn separate(
         actor,
         "player.separate",
         "player",
-        Some(a),
+        Some(a.get()),
         None,
         Some(&row),
     )?;
@@ -98,7 +99,7 @@ pub fn separate(
         actor,
         "player.separate",
         "player",
-        Some(b),
+        Some(b.get()),
         None,
         Some(&row),
     )?;
@@ -137,7 +138,7 @@ pub fn remove_separation(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Sep
         actor,
         "player.unseparate",
         "player",
-        Some(before.player_a),
+        Some(before.player_a.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -147,7 +148,7 @@ pub fn remove_separation(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Sep
         actor,
         "player.unseparate",
         "player",
-        Some(before.player_b),
+        Some(before.player_b.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -157,7 +158,7 @@ pub fn remove_separation(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<Sep
 /// BSOP 47: the players this one must never sit with (active separations), with the row.
 pub fn separations_of(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<Vec<(SeparationRow, PlayerRow)>> {
     let rows: Vec<SeparationRow> = crate::native!(conn, |dbc| separations::table
         .filter(

@@ -3,6 +3,7 @@
 use super::{day_bounds, refused, secs, spread, Period};
 use crate::db::schema::{players, seatings};
 use crate::db::DbConn;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::ReportRefusal;
 use crate::domain::Problem;
 use crate::error::AppResult;
@@ -15,7 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 /// One player's time at the tables in a month, per gaming day.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PlayerHours {
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub full_name: String,
     pub total_secs: i64,
@@ -35,7 +37,8 @@ pub struct PlayersMonth {
     pub month: String,
     pub from: DateTime<Utc>,
     pub to: DateTime<Utc>,
-    pub player: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player: Option<PlayerId>,
     pub players: Vec<PlayerHours>,
     pub total_secs: i64,
 }
@@ -49,7 +52,7 @@ pub fn player_hours(
     tz: Tz,
     day_start: NaiveTime,
     month: NaiveDate,
-    player: Option<i64>,
+    player: Option<PlayerId>,
 ) -> AppResult<PlayersMonth> {
     let period = Period::Month(month.with_day(1).unwrap_or(month));
     if let Some(p) = player {
@@ -115,7 +118,7 @@ pub fn player_hours(
         .map(|(id, v)| {
             let (alias, full_name) = names.get(&id).cloned().unwrap_or_default();
             PlayerHours {
-                player_id: id,
+                player_id: PlayerId(id),
                 alias,
                 full_name,
                 total_secs: v.iter().sum(),

@@ -2,6 +2,7 @@
 //! or not, judged when it is asked.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::services::Act;
 
@@ -56,7 +57,7 @@ fn seating_at_hand(
 }
 
 /// Whether a player sits at a table other than `table_id` now (BSOP 19: moved).
-fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: TableId) -> AppResult<bool> {
+fn seated_elsewhere(conn: &mut DbConn, player_id: PlayerId, table_id: TableId) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::table_id.ne(table_id))
@@ -67,7 +68,7 @@ fn seated_elsewhere(conn: &mut DbConn, player_id: i64, table_id: TableId) -> App
 }
 
 /// The player holds a seat at this table now.
-fn seated_here(conn: &mut DbConn, player_id: i64, table_id: TableId) -> AppResult<bool> {
+fn seated_here(conn: &mut DbConn, player_id: PlayerId, table_id: TableId) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| seatings::table
         .filter(seatings::player_id.eq(player_id))
         .filter(seatings::table_id.eq(table_id))

@@ -2,6 +2,7 @@
 //! a decision moves — confirmed by a second staff member, as chips in custody are (BSOP 36).
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::RulingRefusal;
@@ -21,7 +22,7 @@ pub fn chips_on_table(conn: &mut DbConn, table_id: TableId) -> AppResult<i64> {
 
 /// BSOP 20, 21: the player is named in chips a decision moves that still wait for a second
 /// staff member (giving or receiving): they stay at the table until it is settled.
-pub fn chips_pending_for(conn: &mut DbConn, player_id: i64) -> AppResult<bool> {
+pub fn chips_pending_for(conn: &mut DbConn, player_id: PlayerId) -> AppResult<bool> {
     let n: i64 = crate::native!(conn, |dbc| ruling_moves::table
         .inner_join(ruling_move_lines::table.on(ruling_move_lines::move_id.eq(ruling_moves::id)))
         .filter(ruling_moves::state.eq(RulingMoveState::Recorded))
@@ -124,7 +125,7 @@ pub fn hold_pot(
 /// One seat's stack before and after a move, for the audit record.
 #[derive(Debug, Clone, Serialize)]
 pub struct StackChange {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub seating_id: SeatingId,
     pub before: i64,
     pub after: i64,
@@ -225,8 +226,8 @@ fn stacks_after(
     table_id: TableId,
     lines: &[RulingMoveLineRow],
     max: i64,
-) -> AppResult<HashMap<i64, (i64, i64, i64)>> {
-    let mut stacks: HashMap<i64, (i64, i64, i64)> = HashMap::new();
+) -> AppResult<HashMap<PlayerId, (i64, i64, i64)>> {
+    let mut stacks: HashMap<PlayerId, (i64, i64, i64)> = HashMap::new();
     for l in lines {
         if let Some(from) = l.from_player_id {
             let (sid, before, now_at) = match stacks.get(&from) {
@@ -278,10 +279,10 @@ fn stacks_after(
 /// The stacks that change, written by player; what changed, for the audit record.
 fn write_stacks(
     conn: &mut DbConn,
-    stacks: &HashMap<i64, (i64, i64, i64)>,
+    stacks: &HashMap<PlayerId, (i64, i64, i64)>,
 ) -> AppResult<Vec<StackChange>> {
     let mut changes: Vec<StackChange> = Vec::new();
-    let mut order: Vec<(&i64, &(i64, i64, i64))> = stacks.iter().collect();
+    let mut order: Vec<(&PlayerId, &(i64, i64, i64))> = stacks.iter().collect();
     order.sort_by_key(|(p, _)| **p);
     for (player, &(sid, before, after)) in order {
         if before == after {

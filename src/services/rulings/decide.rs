@@ -4,6 +4,7 @@
 //! correction is a later ruling that names the one it corrects.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::RulingRefusal;
 use crate::services::Act;
@@ -11,14 +12,14 @@ use crate::services::Act;
 /// A player's share of the held pot (BSOP 21).
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct ShareInput {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub amount: i64,
 }
 
 /// BSOP 20: the amount taken from each named player's stack for the right player.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ReconstructionInput {
-    pub to_player_id: i64,
+    pub to_player_id: PlayerId,
     pub from: Vec<ShareInput>,
 }
 
@@ -30,7 +31,7 @@ pub struct DecisionInput {
     /// The rule cited ("BSOP 20"), optional.
     pub rule: String,
     /// Players involved besides those at the seats named (BSOP 22 keeps their history).
-    pub player_ids: Vec<i64>,
+    pub player_ids: Vec<PlayerId>,
     /// BSOP 19: a late ruling's result stands unless the floor overrides it, with a reason.
     pub override_result: bool,
     pub override_reason: String,
@@ -49,9 +50,9 @@ struct Settled {
     rule: Option<String>,
     result_stands: Option<bool>,
     override_reason: Option<String>,
-    added: Vec<i64>,
+    added: Vec<PlayerId>,
     pot: Option<HeldPotRow>,
-    lines: Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+    lines: Vec<(MoveLineKind, Option<PlayerId>, PlayerId, i64)>,
 }
 
 /// Checks a decision for ruling `r` (its table, lateness and players as they are), every
@@ -61,7 +62,7 @@ fn settle(
     conn: &mut DbConn,
     room: &Room,
     r: &RulingRow,
-    involved: &[i64],
+    involved: &[PlayerId],
     input: &DecisionInput,
 ) -> AppResult<Settled> {
     let one = |f: FieldError| AppError::Validation(vec![f]);
@@ -122,7 +123,11 @@ fn settle(
 
 /// The players the floor names besides those involved already (each known), at most
 /// [`PLAYERS_MAX`].
-fn players_added(conn: &mut DbConn, involved: &[i64], named: &[i64]) -> AppResult<Vec<i64>> {
+fn players_added(
+    conn: &mut DbConn,
+    involved: &[PlayerId],
+    named: &[PlayerId],
+) -> AppResult<Vec<PlayerId>> {
     let one = |f: FieldError| AppError::Validation(vec![f]);
     if named.len() > PLAYERS_MAX {
         return Err(one(FieldError::new(
@@ -131,7 +136,7 @@ fn players_added(conn: &mut DbConn, involved: &[i64], named: &[i64]) -> AppResul
         )
         .arg("max", PLAYERS_MAX)));
     }
-    let mut added: Vec<i64> = Vec::new();
+    let mut added: Vec<PlayerId> = Vec::new();
     for &p in named {
         known_player(conn, "player_ids", p)?;
         if !involved.contains(&p) && !added.contains(&p) {
@@ -147,8 +152,8 @@ struct Release<'a> {
     pot: Option<&'a HeldPotRow>,
     shares: &'a [ShareInput],
     seated: &'a [SeatingRow],
-    involved: &'a [i64],
-    added: &'a [i64],
+    involved: &'a [PlayerId],
+    added: &'a [PlayerId],
 }
 
 /// BSOP 21: the held pot's release, per player: the shares add up to the pot, each to a
@@ -156,7 +161,7 @@ struct Release<'a> {
 fn release_lines(
     conn: &mut DbConn,
     release: Release<'_>,
-    lines: &mut Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+    lines: &mut Vec<(MoveLineKind, Option<PlayerId>, PlayerId, i64)>,
 ) -> AppResult<()> {
     let one = |f: FieldError| AppError::Validation(vec![f]);
     let Release {
@@ -203,7 +208,7 @@ fn reconstruction_lines(
     r: &RulingRow,
     t: &TableRow,
     rc: &ReconstructionInput,
-    lines: &mut Vec<(MoveLineKind, Option<i64>, i64, i64)>,
+    lines: &mut Vec<(MoveLineKind, Option<PlayerId>, PlayerId, i64)>,
 ) -> AppResult<()> {
     let late = r.late();
     // BSOP 19 first: a late ruling moves nothing (409), whatever the amounts.
@@ -241,7 +246,7 @@ fn reconstruction_lines(
 fn seated_player(
     conn: &mut DbConn,
     table_id: TableId,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<(PlayerRow, i64)> {
     let p = known_player(conn, "reconstruction", player_id)?;
     let Some((_, stack)) = open_seating_at(conn, table_id, p.id)? else {
@@ -264,7 +269,7 @@ fn reconstruction_refusal(conn: &mut DbConn, room: &Room, e: Refusal) -> AppErro
                 .find(|(k, _)| *k == "player")
                 .and_then(|(_, v)| v.parse::<i64>().ok())
             {
-                let alias = crate::services::players::get(conn, pid)
+                let alias = crate::services::players::get(conn, PlayerId(pid))
                     .map(|p| p.alias)
                     .unwrap_or_else(|_| pid.to_string());
                 for (k, v) in f.args.iter_mut() {
@@ -384,7 +389,7 @@ pub fn decide(
     if r.state() == RulingState::Decided {
         return Err(RulingRefusal::Decided { id: r.id }.into());
     }
-    let involved: Vec<i64> = players_of(conn, r.id)?
+    let involved: Vec<PlayerId> = players_of(conn, r.id)?
         .iter()
         .map(|p| p.player_id)
         .collect();
@@ -460,7 +465,7 @@ pub fn correct(
     let r = ruling(conn, ruling_id)?;
     check_may_correct(conn, room, &r, input)?;
     let earlier = players_of(conn, r.id)?;
-    let involved: Vec<i64> = earlier.iter().map(|p| p.player_id).collect();
+    let involved: Vec<PlayerId> = earlier.iter().map(|p| p.player_id).collect();
     let s = settle(conn, room, &r, &involved, input)?;
     let row = insert_correction(conn, now, by, &r, &s)?;
     let mut players = Vec::new();

@@ -20,6 +20,7 @@ use crate::db::schema::{
     rulings, seatings, staff,
 };
 use crate::db::{is_unique_violation, next_seq, DbConn};
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::refusal::GeneralRefusal;
 use crate::domain::ruling::{
@@ -183,7 +184,7 @@ fn seated_at(conn: &mut DbConn, table_id: TableId) -> AppResult<Vec<SeatingRow>>
 fn open_seating_at(
     conn: &mut DbConn,
     table_id: TableId,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<Option<(i64, i64)>> {
     Ok(crate::native!(conn, |dbc| seatings::table
         .filter(seatings::table_id.eq(table_id))
@@ -257,7 +258,7 @@ fn refusal(r: Refusal, room: &Room) -> AppError {
 }
 
 /// A player named by id (an unknown one: 422 on `field`).
-fn known_player(conn: &mut DbConn, field: &str, id: i64) -> AppResult<PlayerRow> {
+fn known_player(conn: &mut DbConn, field: &str, id: PlayerId) -> AppResult<PlayerRow> {
     crate::services::players::get(conn, id).map_err(|e| match e {
         AppError::NotFound => {
             AppError::Validation(vec![

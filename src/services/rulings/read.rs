@@ -4,12 +4,13 @@
 
 use super::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 
 /// A player a ruling involves, with the names the log shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct InvolvedPlayer {
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub alias: String,
     pub full_name: String,
     pub seat_no: Option<i32>,
@@ -69,7 +70,7 @@ impl RulingLine {
             .collect::<Vec<_>>()
             .join(", ")
     }
-    pub fn involves(&self, player_id: i64) -> bool {
+    pub fn involves(&self, player_id: PlayerId) -> bool {
         self.players.iter().any(|p| p.player_id == player_id)
     }
 }
@@ -98,7 +99,7 @@ struct Shown {
     moves: HashMap<i64, RulingMoveRow>,
     move_lines: Vec<RulingMoveLineRow>,
     /// The aliases of the players chips move from or to.
-    aliases: HashMap<i64, String>,
+    aliases: HashMap<PlayerId, String>,
 }
 
 impl Shown {
@@ -254,7 +255,7 @@ fn moves_of(
 ) -> AppResult<(
     HashMap<i64, RulingMoveRow>,
     Vec<RulingMoveLineRow>,
-    HashMap<i64, String>,
+    HashMap<PlayerId, String>,
 )> {
     let moves: HashMap<i64, RulingMoveRow> = crate::native!(conn, |dbc| ruling_moves::table
         .filter(ruling_moves::ruling_id.eq_any(ids))
@@ -272,15 +273,15 @@ fn moves_of(
         ))
         .select(RulingMoveLineRow::as_select())
         .load(dbc))?;
-    let movers: Vec<i64> = move_lines
+    let movers: Vec<PlayerId> = move_lines
         .iter()
         .flat_map(|l| [l.from_player_id, Some(l.to_player_id)])
         .flatten()
         .collect();
-    let aliases: HashMap<i64, String> = crate::native!(conn, |dbc| players::table
+    let aliases: HashMap<PlayerId, String> = crate::native!(conn, |dbc| players::table
         .filter(players::id.eq_any(&movers))
         .select((players::id, players::alias))
-        .load::<(i64, String)>(dbc))?
+        .load::<(PlayerId, String)>(dbc))?
     .into_iter()
     .collect();
     Ok((moves, move_lines, aliases))
@@ -295,7 +296,7 @@ pub struct Filter {
     pub to: Option<NaiveDateTime>,
     pub table_id: Option<TableId>,
     /// Rulings involving this player.
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     /// Rulings this staff member asked for or decided.
     pub staff_id: Option<i64>,
     pub state: Option<RulingState>,
@@ -398,7 +399,7 @@ pub fn for_table(
 /// intent), newest first, without `except` itself.
 pub fn earlier_of(
     conn: &mut DbConn,
-    players: &[i64],
+    players: &[PlayerId],
     except: i64,
     limit: i64,
 ) -> AppResult<Vec<RulingLine>> {
@@ -445,7 +446,7 @@ pub struct RulingDetail {
     /// BSOP 22: the earlier rulings of the players involved.
     pub earlier: Vec<RulingLine>,
     /// The players seated at the table now: (player id, seat, alias, stack on record).
-    pub seated: Vec<(i64, i32, String, i64)>,
+    pub seated: Vec<(PlayerId, i32, String, i64)>,
     /// BSOP 21: the chips the table has on record (what a held pot may not exceed).
     pub on_table: i64,
     /// The ruling it corrects, and whether a pot is still held for the chain (a correction may
@@ -455,8 +456,8 @@ pub struct RulingDetail {
 
 impl RulingDetail {
     /// Everyone the decision form offers to name: the players involved, then those seated.
-    pub fn candidates(&self) -> Vec<(i64, String)> {
-        let mut out: Vec<(i64, String)> = self
+    pub fn candidates(&self) -> Vec<(PlayerId, String)> {
+        let mut out: Vec<(PlayerId, String)> = self
             .line
             .players
             .iter()
@@ -504,9 +505,9 @@ pub fn detail(conn: &mut DbConn, id: i64) -> AppResult<RulingDetail> {
         None => (None, None, None),
     };
     let pot_held_by = staff_name(conn, line.pot.as_ref().and_then(|p| p.held_by))?;
-    let involved: Vec<i64> = line.players.iter().map(|p| p.player_id).collect();
+    let involved: Vec<PlayerId> = line.players.iter().map(|p| p.player_id).collect();
     let earlier = earlier_of(conn, &involved, id, 20)?;
-    let seated: Vec<(i64, i32, String, i64)> = crate::native!(conn, |dbc| seatings::table
+    let seated: Vec<(PlayerId, i32, String, i64)> = crate::native!(conn, |dbc| seatings::table
         .inner_join(players::table)
         .filter(seatings::table_id.eq(line.ruling.table_id))
         .filter(seatings::left_at.is_null())
@@ -533,7 +534,7 @@ pub fn detail(conn: &mut DbConn, id: i64) -> AppResult<RulingDetail> {
 }
 
 /// The rulings that involved a player (their record page), newest first.
-pub fn of_player(conn: &mut DbConn, player_id: i64, limit: i64) -> AppResult<Vec<RulingLine>> {
+pub fn of_player(conn: &mut DbConn, player_id: PlayerId, limit: i64) -> AppResult<Vec<RulingLine>> {
     list(
         conn,
         &Filter {

@@ -101,7 +101,7 @@ pub fn mark(
         actor,
         "table.special_contribution",
         "player",
-        Some(before.player_id),
+        Some(before.player_id.get()),
         Some(&before),
         Some(&serde_json::json!({ "contribution": after, "special_hand": settled })),
     )?;

@@ -59,7 +59,7 @@ fn alert_if_due(conn: &mut DbConn, act: &Act, s: &SeatingRow, sd: &SeatSideRow) 
         actor,
         "seat.removal_due",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         None,
         Some(&note),
     )?;
@@ -105,7 +105,7 @@ pub fn away(
         actor,
         "seat.away",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&with_tap(&after, since, now)),
     )?;
@@ -164,7 +164,7 @@ pub fn back(
         actor,
         "seat.back",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -212,7 +212,7 @@ pub fn blinds_settled(
         actor,
         "seat.blinds_settled",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -263,7 +263,7 @@ pub fn missed_blind(
         actor,
         "seat.missed_blind",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&with_tap(&after, tapped, now)),
     )?;
@@ -324,7 +324,7 @@ pub fn extend_absence(
         actor,
         "seat.absence_extended",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&note),
         Some(&after),
     )?;

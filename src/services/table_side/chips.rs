@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -16,7 +17,7 @@ use crate::services::Act;
 /// BSOP 26, 37: the player's last departure from this game (any table of it).
 pub fn departure(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     game_id: GameId,
 ) -> AppResult<Option<Departure>> {
     let last: Option<(i64, Option<NaiveDateTime>, Option<String>, Option<i64>)> =
@@ -67,7 +68,7 @@ pub fn requirement(
     profile: &RuleProfile,
     t: &TableRow,
     g: &GameRow,
-    player_id: i64,
+    player_id: PlayerId,
 ) -> AppResult<BuyinRequirement> {
     let dep = departure(conn, player_id, g.id)?;
     // PT-2007 28: joining a game already under way.
@@ -149,7 +150,7 @@ fn record_chips(
         actor,
         &format!("seat.{kind}"),
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&row),
     )?;
@@ -293,7 +294,7 @@ pub fn approve_chips(conn: &mut DbConn, act: &Act, buyin_id: i64) -> AppResult<B
         actor,
         "seat.chips_approved",
         "player",
-        Some(before.player_id),
+        Some(before.player_id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -374,7 +375,7 @@ pub fn count_stack(
         actor,
         "seat.count",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -516,7 +517,7 @@ pub fn cash_out(
             actor,
             "seat.min_stay_override",
             "player",
-            Some(s.player_id),
+            Some(s.player_id.get()),
             None,
             Some(&note),
         )?;
@@ -538,7 +539,7 @@ pub fn cash_out(
         actor,
         "seat.cash_out",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         None,
         Some(&note),
     )?;
@@ -551,7 +552,7 @@ pub fn cash_out(
 #[derive(Debug, Clone, Serialize)]
 pub struct CashOutReceipt {
     pub seating_id: SeatingId,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     /// The player's alias (as the table knows them).
     pub alias: String,
     pub table_id: TableId,
@@ -596,7 +597,7 @@ fn receipt_of(
 /// out, with its receipt as it was when the chips were taken off.
 pub fn cash_outs_of(
     conn: &mut DbConn,
-    player_id: i64,
+    player_id: PlayerId,
     limit: i64,
 ) -> AppResult<Vec<CashOutReceipt>> {
     let rows: Vec<(SeatingRow, i64, Option<i64>)> = crate::native!(conn, |dbc| seatings::table
@@ -677,7 +678,7 @@ pub fn transfer_with_stack(
         actor,
         "seat.transfer_stack",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         None,
         Some(&note),
     )?;

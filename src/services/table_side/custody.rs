@@ -78,7 +78,7 @@ pub fn start_removal(
         actor,
         "custody.count",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         None,
         Some(&row),
     )?;
@@ -162,7 +162,7 @@ pub fn confirm_removal(
         confirmer,
         "custody.held",
         "player",
-        Some(c.player_id),
+        Some(c.player_id.get()),
         Some(&c),
         Some(&after),
     )?;
@@ -203,7 +203,7 @@ pub(super) fn end_custody(
         actor,
         &format!("custody.{state}"),
         "player",
-        Some(c.player_id),
+        Some(c.player_id.get()),
         Some(c),
         Some(&after),
     )?;

@@ -2,6 +2,7 @@
 //! hand" tap.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::services::Act;
@@ -33,7 +34,7 @@ pub fn set_hand_flags(
         actor,
         "seat.hand_flags",
         "player",
-        Some(s.player_id),
+        Some(s.player_id.get()),
         Some(&before),
         Some(&after),
     )?;
@@ -51,7 +52,7 @@ pub fn set_hand_flags(
 #[derive(Debug, Clone, Serialize)]
 pub struct SeatNotice {
     pub seat: i32,
-    pub player_id: i64,
+    pub player_id: PlayerId,
     pub notice: HandNotice,
 }
 

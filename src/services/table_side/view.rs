@@ -1,6 +1,7 @@
 //! The table as the tablet shows it.
 
 use super::*;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::states::CallSource;
@@ -292,8 +293,8 @@ fn call_views(
 fn moves_called(
     conn: &mut DbConn,
     seated: &[(SeatingRow, SeatSideRow, PlayerRow)],
-) -> AppResult<Vec<(i64, i32, i32)>> {
-    let here: Vec<i64> = seated.iter().map(|(s, _, _)| s.player_id).collect();
+) -> AppResult<Vec<(PlayerId, i32, i32)>> {
+    let here: Vec<PlayerId> = seated.iter().map(|(s, _, _)| s.player_id).collect();
     Ok(crate::db::schema::seat_calls::table
         .inner_join(
             card_tables::table.on(card_tables::id.eq(crate::db::schema::seat_calls::table_id)),
@@ -332,7 +333,7 @@ struct SeatFacts<'a> {
     limit: LimitClass,
     limits: Option<Limits>,
     counting: Vec<CustodyRow>,
-    moves: Vec<(i64, i32, i32)>,
+    moves: Vec<(PlayerId, i32, i32)>,
     in_hand: Vec<BuyinRow>,
 }
 

@@ -6,6 +6,7 @@
 //! the tablet and the floor.
 
 use crate::db::models::SpecialButtonRow;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::special_buttons::{MacacaOutcome, SpecialButton};
 use crate::domain::Problem;
@@ -95,7 +96,8 @@ fn button_row_out(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ContributionOut {
     pub seat: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub amount: i64,
     /// The player takes part (puts the contribution); false: marked out (e.g. away).

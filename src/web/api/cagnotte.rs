@@ -5,6 +5,7 @@
 
 use crate::db::models::{CagnotteDueRow, CommissionRow, DropBoxRow, TipRow};
 use crate::domain::cagnotte::SessionState;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -85,7 +86,8 @@ pub struct DueOut {
     pub table_id: TableId,
     pub table: i32,
     pub seat: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     /// Minor units.
     pub amount: i64,
@@ -410,7 +412,8 @@ pub struct CommissionRequest {
     #[schema(minimum = 1, maximum = 1100000000000_i64)]
     pub payout: i64,
     /// The winner (seated at this table), if recorded.
-    pub player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
 }
 
 /// MO-13 11: 2 % of a winner's payout in the 13-card game, for the current round.

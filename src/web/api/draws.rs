@@ -6,6 +6,7 @@
 //! `services::draws`, the services the floor's pages use.
 
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::AppResult;
@@ -70,7 +71,8 @@ pub struct GameDrawRequest {
 /// One player in a draw and what the draw gave them.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DrawPlayerOut {
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub name: String,
     pub alias: String,
     /// The order the cards were dealt in (1 = first).
@@ -187,7 +189,8 @@ pub struct DrawSeatedOut {
     #[schema(value_type = i64)]
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
 }
 
 /// A stored draw and its replay, side by side.

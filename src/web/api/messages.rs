@@ -2,6 +2,7 @@
 //! for a failed message, and revoking every link of a player. Floor staff (admin, floor).
 
 use crate::db::models::{OutboxAttemptRow, OutboxRow};
+use crate::domain::ids::PlayerId;
 use crate::error::AppResult;
 use crate::notify::outbox::{self, Filter, Listed};
 use crate::web::extract::FloorStaff;
@@ -48,7 +49,8 @@ pub struct AttemptOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MessageOut {
     pub id: i64,
-    pub player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
     pub alias: Option<String>,
     /// added | next | nearly_next | seat_ready | call_expired | removed | must_move | custody
     pub kind: String,
@@ -128,7 +130,8 @@ pub enum MessageStatus {
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct MessageQuery {
     /// Only this player's messages.
-    pub player_id: Option<i64>,
+    #[param(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
     #[param(value_type = Option<MessageStatus>, inline)]
     pub status: Option<String>,
     /// At most this many, newest first (default 100; 1 to 1000, clamped).
@@ -182,7 +185,8 @@ pub async fn retry_message(
 /// A player's links after a revocation.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LinksRevokedOut {
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     /// Links carrying an older version are refused from now on.
     pub link_token_version: i32,
 }
@@ -197,7 +201,7 @@ pub struct LinksRevokedOut {
 pub async fn revoke_links(
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<web::Json<LinksRevokedOut>> {
     let id = path.into_inner();
     let now = st.clock.now();

@@ -5,6 +5,7 @@ use super::audit::AuditOut;
 use super::{page_limit, utc, HistoryQuery};
 use crate::db::models::{ExclusionRow, PlayerRow, SeparationRow};
 use crate::domain::eligibility::Ineligible;
+use crate::domain::ids::PlayerId;
 use crate::domain::player::{Language, Warning};
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
@@ -69,7 +70,7 @@ pub struct PlayerOut {
 impl From<&PlayerRow> for PlayerOut {
     fn from(p: &PlayerRow) -> Self {
         PlayerOut {
-            id: p.id,
+            id: p.id.get(),
             full_name: p.full_name.clone(),
             alias: p.alias.clone(),
             date_of_birth: p.date_of_birth,
@@ -162,7 +163,8 @@ fn eligibility_out(i18n: &I18n, lang: Language, r: &[Ineligible]) -> Eligibility
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ExclusionOut {
     pub id: i64,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub reason: String,
     pub starts_at: DateTime<Utc>,
     /// None: permanent.
@@ -223,15 +225,15 @@ impl SeparationOut {
     fn new(s: &SeparationRow, other: Option<&PlayerRow>) -> Self {
         SeparationOut {
             id: s.id,
-            player_a: s.player_a,
-            player_b: s.player_b,
+            player_a: s.player_a.get(),
+            player_b: s.player_b.get(),
             reason: s.reason.clone(),
             created_by: s.created_by,
             created_at: utc(s.created_at),
             removed_at: s.removed_at.map(utc),
             removed_by: s.removed_by,
             other: other.map(|p| PlayerRef {
-                id: p.id,
+                id: p.id.get(),
                 full_name: p.full_name.clone(),
                 alias: p.alias.clone(),
             }),
@@ -352,7 +354,7 @@ pub async fn get_player(
     req: HttpRequest,
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<web::Json<PlayerDetail>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -406,7 +408,7 @@ pub async fn update_player(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: Result<ApiJson<PlayerForm>, actix_web::Error>,
 ) -> AppResult<web::Json<PlayerSaved>> {
     // The role is checked before the body is looked at.
@@ -452,7 +454,7 @@ pub async fn put_photo(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: Result<web::Bytes, actix_web::Error>,
 ) -> AppResult<web::Json<PlayerOut>> {
     // The role is checked before the body is looked at.
@@ -490,7 +492,7 @@ pub async fn put_photo(
 pub async fn get_photo(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let ph = st.run(move |_, conn| svc::photo(conn, id)).await?;
@@ -512,7 +514,7 @@ pub async fn eligibility(
     req: HttpRequest,
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<web::Json<EligibilityOut>> {
     let id = path.into_inner();
     let now = st.clock.now();
@@ -547,7 +549,7 @@ pub async fn eligibility(
 pub async fn ban_player(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: Result<ApiJson<BanForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
@@ -615,7 +617,7 @@ pub async fn lift_ban(
 pub async fn separate(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: Result<ApiJson<SeparationForm>, actix_web::Error>,
 ) -> AppResult<HttpResponse> {
     // The role is checked before the body is looked at.
@@ -670,7 +672,7 @@ pub async fn remove_separation(
 pub async fn player_history(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     q: web::Query<HistoryQuery>,
 ) -> AppResult<web::Json<Vec<AuditOut>>> {
     let id = path.into_inner();
@@ -678,7 +680,7 @@ pub async fn player_history(
     let rows = st
         .run(move |_, conn| {
             svc::get(conn, id)?;
-            services::audit::history(conn, "player", id, limit)
+            services::audit::history(conn, "player", id.get(), limit)
         })
         .await?;
     Ok(web::Json(rows.iter().map(AuditOut::from).collect()))

@@ -2,6 +2,7 @@
 //! registry, set by the floor) and the seats a table keeps for accessibility needs (BSOP 45,
 //! set by the admin). The same services and checks as the pages.
 
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self, seat_prefs::SeatPreferenceBody};
@@ -32,7 +33,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
 pub async fn get_seat_preference(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<web::Json<SeatPreferenceBody>> {
     let id = path.into_inner();
     let p = st
@@ -63,7 +64,7 @@ pub async fn get_seat_preference(
 pub async fn put_seat_preference(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: Result<ApiJson<SeatPreferenceBody>, actix_web::Error>,
 ) -> AppResult<web::Json<SeatPreferenceBody>> {
     let body = body?;

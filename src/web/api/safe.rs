@@ -1,6 +1,7 @@
 //! A player's cash-outs in the JSON API (PT-ONL 65-67): the receipt the tablet showed at each
 //! one — the stack taken off, what was bought in, the time played and the result.
 
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::AppResult;
@@ -24,7 +25,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
 pub struct CashOutOut {
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     #[schema(value_type = i64)]
     pub table_id: TableId,
     pub table_number: i32,
@@ -69,7 +71,7 @@ pub fn cash_out_out(r: &services::table_side::CashOutReceipt) -> CashOutOut {
 pub async fn player_cash_outs(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     q: web::Query<HistoryQuery>,
 ) -> AppResult<web::Json<Vec<CashOutOut>>> {
     let id = path.into_inner();

@@ -10,6 +10,7 @@
 
 use super::{render, see_other};
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::remote_join::{self as rj, Via};
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
@@ -557,7 +558,7 @@ async fn desk_check_in(
                 crate::notify::link::Purpose::PlayerPage,
                 now,
             ) {
-                Ok(claims) => svc::check_in_at_desk(conn, now, claims.sub).map(Some),
+                Ok(claims) => svc::check_in_at_desk(conn, now, PlayerId(claims.sub)).map(Some),
                 Err(_) => Ok(None),
             }
         })

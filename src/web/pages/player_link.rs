@@ -20,6 +20,7 @@
 
 use super::render;
 use crate::domain::ids::EntryId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::player::Language;
 use crate::error::AppError;
@@ -396,7 +397,7 @@ async fn load(
                 Err(e) => return Ok(Err(e)),
             };
             let room = crate::services::room::get(c)?;
-            let view = player_page::view(c, &s.waits, now, &room, claims.sub, day_ends)?;
+            let view = player_page::view(c, &s.waits, now, &room, PlayerId(claims.sub), day_ends)?;
             Ok(Ok(Found::Read {
                 seq,
                 view: Box::new(view),
@@ -568,7 +569,7 @@ where
     let checked = st
         .run(move |s, c| Ok(link::verify(c, &s.keys, &t, Purpose::PlayerPage, now)))
         .await;
-    let lang_of = |st: &AppState, player: i64| -> Language {
+    let lang_of = |st: &AppState, player: PlayerId| -> Language {
         st.db
             .conn()
             .ok()
@@ -597,11 +598,11 @@ where
     match r {
         Ok(()) => super::see_other(&format!("/p/{token}")),
         Err(e @ AppError::Conflict(_)) => {
-            let lang = lang_of(&st, claims.sub);
+            let lang = lang_of(&st, PlayerId(claims.sub));
             let (message, _) = crate::web::errors::describe(&st.i18n, lang, &e);
             show(&req, &st, &token, StatusCode::CONFLICT, Some(message)).await
         }
-        Err(e) => failed(&st, lang_of(&st, claims.sub), &token, &e),
+        Err(e) => failed(&st, lang_of(&st, PlayerId(claims.sub)), &token, &e),
     }
 }
 
@@ -615,8 +616,15 @@ async fn on_my_way(
     answer(req, st, token, move |c, now, player, s| {
         // The seat is held for the room's grace (once per call), as for "more time".
         let grace = Duration::minutes(s.config.room.call_extension_min as i64);
-        player_page::answer_call(c, now, player, SeatCallId(call), Answer::OnMyWay, grace)
-            .map(|_| ())
+        player_page::answer_call(
+            c,
+            now,
+            PlayerId(player),
+            SeatCallId(call),
+            Answer::OnMyWay,
+            grace,
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -630,8 +638,15 @@ async fn more_time(
     let (token, call) = path.into_inner();
     answer(req, st, token, move |c, now, player, s| {
         let ext = Duration::minutes(s.config.room.call_extension_min as i64);
-        player_page::answer_call(c, now, player, SeatCallId(call), Answer::MoreTime, ext)
-            .map(|_| ())
+        player_page::answer_call(
+            c,
+            now,
+            PlayerId(player),
+            SeatCallId(call),
+            Answer::MoreTime,
+            ext,
+        )
+        .map(|_| ())
     })
     .await
 }
@@ -644,7 +659,7 @@ async fn leave(
 ) -> HttpResponse {
     let (token, entry) = path.into_inner();
     answer(req, st, token, move |c, now, player, _| {
-        player_page::leave_list(c, now, player, EntryId(entry))
+        player_page::leave_list(c, now, PlayerId(player), EntryId(entry))
     })
     .await
 }
@@ -663,8 +678,9 @@ async fn set_pref(
     match typed.parse() {
         Ok(pref) => {
             answer(req, st, token, move |c, now, player, _| {
-                let act = Acting::new(now, crate::db::audit::Actor::player(player)).in_room(c)?;
-                crate::services::seat_prefs::set(c, &act, player, &pref).map(|_| ())
+                let act = Acting::new(now, crate::db::audit::Actor::player(PlayerId(player)))
+                    .in_room(c)?;
+                crate::services::seat_prefs::set(c, &act, PlayerId(player), &pref).map(|_| ())
             })
             .await
         }

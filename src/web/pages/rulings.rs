@@ -8,6 +8,7 @@
 
 use super::{ctx, render, see_other};
 use crate::db::models::TabletRow;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -119,7 +120,7 @@ impl Typed {
         matches!(self.get(k), "1" | "on" | "true")
     }
     /// A field named after a player (`release_12`).
-    pub fn of(&self, prefix: &str, id: &i64) -> &str {
+    pub fn of(&self, prefix: &str, id: &PlayerId) -> &str {
         self.get(&format!("{prefix}{id}"))
     }
 
@@ -168,7 +169,7 @@ impl Typed {
             if v.trim().is_empty() {
                 continue;
             }
-            let player_id: i64 = id.parse().map_err(|_| {
+            let player_id: PlayerId = id.parse().map_err(|_| {
                 AppError::Validation(vec![FieldError::new(field, "err-ruling-player-unknown")
                     .arg("player", id.chars().take(20).collect::<String>())])
             })?;
@@ -182,7 +183,7 @@ impl Typed {
         let player_ids = self
             .all("player")
             .map(|p| {
-                p.trim().parse::<i64>().map_err(|_| {
+                p.trim().parse::<PlayerId>().map_err(|_| {
                     AppError::Validation(vec![FieldError::new(
                         "player_ids",
                         "err-ruling-player-unknown",
@@ -190,7 +191,7 @@ impl Typed {
                     .arg("player", p.chars().take(20).collect::<String>())])
                 })
             })
-            .collect::<AppResult<Vec<i64>>>()?;
+            .collect::<AppResult<Vec<PlayerId>>>()?;
         let from = self.shares("from_", "reconstruction", currency)?;
         let to = self.get("to").trim();
         let reconstruction = match (to, from.is_empty()) {
@@ -580,7 +581,7 @@ impl DetailPage {
             && !self.d.line.awaiting_second()
     }
     /// Players the decision may name besides those involved (seated at the table now).
-    fn others(&self) -> Vec<(i64, String)> {
+    fn others(&self) -> Vec<(PlayerId, String)> {
         self.d
             .candidates()
             .into_iter()
@@ -588,7 +589,7 @@ impl DetailPage {
             .collect()
     }
     /// Players seated now, for a reconstruction (BSOP 20).
-    fn seated_players(&self) -> &[(i64, i32, String, i64)] {
+    fn seated_players(&self) -> &[(PlayerId, i32, String, i64)] {
         &self.d.seated
     }
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::seat_pref::SeatPreference;
 use crate::services::waits::GameWaits;
@@ -28,8 +29,8 @@ pub(super) struct RoomSeats {
     calls: HashMap<(TableId, i32), (SeatCallRow, String)>,
     holds: HashMap<(TableId, i32), (SeatHoldRow, Option<String>)>,
     /// By table id and player id: the request's id.
-    changes: HashMap<(TableId, i64), i64>,
-    pub(super) prefs: HashMap<i64, SeatPreference>,
+    changes: HashMap<(TableId, PlayerId), i64>,
+    pub(super) prefs: HashMap<PlayerId, SeatPreference>,
     dealers: HashMap<TableId, String>,
 }
 
@@ -43,7 +44,7 @@ pub(super) fn read_room_seats(conn: &mut DbConn) -> AppResult<RoomSeats> {
         .filter(seat_holds::released_at.is_null())
         .select((SeatHoldRow::as_select(), players::alias.nullable()))
         .load(dbc))?;
-    let changes: Vec<(i64, TableId, i64)> =
+    let changes: Vec<(i64, TableId, PlayerId)> =
         crate::native!(conn, |dbc| seat_change_requests::table
             .filter(crate::db::conditions::SeatChangeOpen)
             .select((
@@ -113,11 +114,11 @@ fn read_calls(conn: &mut DbConn) -> AppResult<HashMap<(TableId, i32), (SeatCallR
         .filter(call_open!())
         .select(SeatCallRow::as_select())
         .load(dbc))?;
-    let call_players: Vec<(i64, String)> = crate::native!(conn, |dbc| players::table
+    let call_players: Vec<(PlayerId, String)> = crate::native!(conn, |dbc| players::table
         .filter(players::id.eq_any(calls.iter().map(|c| c.player_id).collect::<Vec<_>>()))
         .select((players::id, players::alias))
         .load(dbc))?;
-    let aliases: HashMap<i64, String> = call_players.into_iter().collect();
+    let aliases: HashMap<PlayerId, String> = call_players.into_iter().collect();
     Ok(calls
         .into_iter()
         .map(|c| {
@@ -273,8 +274,8 @@ pub(super) fn shown_lists(
 pub(super) fn players_shown(
     conn: &mut DbConn,
     shown: &[ShownList],
-) -> AppResult<HashMap<i64, PlayerRow>> {
-    let ids: Vec<i64> = shown
+) -> AppResult<HashMap<PlayerId, PlayerRow>> {
+    let ids: Vec<PlayerId> = shown
         .iter()
         .flat_map(|s| s.top.iter().map(|(e, _)| e.player_id))
         .collect();
@@ -292,8 +293,8 @@ pub(super) fn players_shown(
 /// to suggest, the free seats and the closed table the floor may open.
 pub(super) fn game_list(
     shown: ShownList,
-    people: &HashMap<i64, PlayerRow>,
-    prefs: &HashMap<i64, SeatPreference>,
+    people: &HashMap<PlayerId, PlayerRow>,
+    prefs: &HashMap<PlayerId, SeatPreference>,
     views: &[TableView],
     profile: &RuleProfile,
 ) -> GameList {

@@ -5,6 +5,7 @@ use super::seating::{seating_answer, SeatingOut};
 use super::{reason_text, required_id, utc};
 use crate::db::models::{PlayerRow, SeatCallRow, TableRow};
 use crate::domain::ids::EntryId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::FieldError;
@@ -31,7 +32,8 @@ pub struct SeatCallOut {
     pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     /// list | seat_change | must_move
     pub source: String,

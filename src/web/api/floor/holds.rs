@@ -1,6 +1,7 @@
 //! Seats held for a player and releasing them.
 
 use super::{reason_text, utc};
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::error::AppResult;
 use crate::services::floor::{self};
@@ -22,7 +23,8 @@ use utoipa::ToSchema;
 pub struct HoldRequest {
     /// BSOP 49: the player the seat is held for (still in a hand at another table); seating
     /// them there releases the hold.
-    pub player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
     /// BSOP 45: why the floor reserves the seat (required without a player; at most 500
     /// characters).
     #[schema(max_length = 500)]
@@ -37,7 +39,8 @@ pub struct SeatHoldOut {
     pub table_id: TableId,
     pub seat_no: i32,
     /// The player it is held for (BSOP 49), or null for a reservation by the floor (BSOP 45).
-    pub player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub player_id: Option<PlayerId>,
     pub alias: Option<String>,
     pub reason: String,
     pub held_at: DateTime<Utc>,
@@ -131,14 +134,14 @@ pub async fn hold_seat(
 pub async fn release_hold(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<web::Json<SeatHoldOut>> {
     let id = path.into_inner();
     let acting = who.acting;
     let out = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let h = floor::release_hold(conn, act, id)?;
+            let h = floor::release_hold(conn, act, id.get())?;
             let alias = h
                 .player_id
                 .map(|p| registry::get(conn, p))

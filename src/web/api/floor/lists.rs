@@ -5,6 +5,7 @@ use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::WaitlistRow;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::refusal::ListRefusal;
 use crate::domain::waitlist;
 use crate::domain::FieldError;
@@ -30,7 +31,8 @@ pub struct WaitlistLineOut {
     pub entry_id: EntryId,
     #[schema(value_type = i64)]
     pub game_id: GameId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub full_name: String,
     /// 1 = next to be called.
@@ -101,7 +103,8 @@ pub struct WaitlistEntryOut {
     pub id: i64,
     #[schema(value_type = i64)]
     pub game_id: GameId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub joined_at: DateTime<Utc>,
     /// desk | call_in
     pub source: String,
@@ -134,7 +137,7 @@ impl From<&WaitlistRow> for WaitlistEntryOut {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct JoinRequest {
     #[schema(value_type = i64, required = true)]
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
     /// A telephone sign-up: lapses unless the player checks in at the desk within the
     /// room's `call_in_expiry_min`. Default false (the player is at the desk).
     #[serde(default)]
@@ -235,7 +238,7 @@ pub async fn join_waitlist(
     // The role is checked before the body is looked at.
     let body = body?;
     let game_id = path.into_inner();
-    let player_id = required_id("player_id", body.player_id)?;
+    let player_id = required_id("player_id", body.player_id.map(PlayerId::get))?;
     let call_in = body.call_in;
     let now = who.acting.now;
     let acting = who.acting;
@@ -243,7 +246,7 @@ pub async fn join_waitlist(
         .write(move |st, conn| {
             let act = &acting.in_room(conn)?;
             games::get_game(conn, game_id)?;
-            let row = floor::join(conn, act, game_id, player_id, call_in)?;
+            let row = floor::join(conn, act, game_id, PlayerId(player_id), call_in)?;
             line_of(conn, &st.waits, game_id, row.id, now)
         })
         .await?;

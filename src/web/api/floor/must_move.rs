@@ -6,6 +6,7 @@ use super::tables::{floor_table, FloorTableOut};
 use super::utc;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::domain::FieldError;
@@ -32,7 +33,8 @@ pub struct MustMovePlayerOut {
     pub order: usize,
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub seat_no: i32,
     /// The list entry the player was seated from (its place sets the order); null for a
@@ -99,7 +101,8 @@ pub struct MustMoveRefusalOut {
     /// The must-move table the player left.
     #[schema(value_type = i64)]
     pub table_id: TableId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     /// The seating that ended (reason "refused must-move").
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,

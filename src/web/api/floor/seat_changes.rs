@@ -1,6 +1,7 @@
 //! Seat-change requests: asking for another seat or table, the list of requests, cancelling one.
 
 use super::utc;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::AppResult;
@@ -23,7 +24,8 @@ pub struct SeatChangeOut {
     pub id: i64,
     #[schema(value_type = i64)]
     pub table_id: TableId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     /// The seat the player has now (null once they left the table).
     pub seat_no: Option<i32>,

@@ -4,6 +4,7 @@ use super::{reason_text, required_id, utc, FloorReason};
 use crate::db::models::{PlayerRow, SeatingRow, TableRow};
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::AppResult;
@@ -29,7 +30,8 @@ pub struct SeatingOut {
     pub table_id: TableId,
     pub table_number: i32,
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     #[schema(value_type = Option<i64>)]
     pub game_id: Option<GameId>,
@@ -70,7 +72,7 @@ pub(super) fn seating_answer(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SeatRequest {
     #[schema(value_type = i64, required = true)]
-    pub player_id: Option<i64>,
+    pub player_id: Option<PlayerId>,
 }
 
 /// The floor seats a player directly (admin, floor; BSOP 44), with every check a call
@@ -99,12 +101,13 @@ pub async fn seat_directly(
     // The role is checked before the body is looked at.
     let body = body?;
     let (table_id, seat_no) = path.into_inner();
-    let player_id = required_id("player_id", body.player_id)?;
+    let player_id = required_id("player_id", body.player_id.map(PlayerId::get))?;
     let acting = who.acting;
     let out = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let s = floor::seat_directly(conn, act, TableId(table_id), seat_no, player_id)?;
+            let s =
+                floor::seat_directly(conn, act, TableId(table_id), seat_no, PlayerId(player_id))?;
             seating_answer(conn, &s)
         })
         .await?;

@@ -4,6 +4,7 @@ use super::holds::{hold_out, SeatHoldOut};
 use super::utc;
 use crate::db::models::{GameRow, TableRow};
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -71,7 +72,8 @@ pub(super) fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) 
 pub struct SeatedOut {
     #[schema(value_type = i64)]
     pub seating_id: SeatingId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub sat_at: DateTime<Utc>,
 }
@@ -81,7 +83,8 @@ pub struct SeatedOut {
 pub struct SeatCallBrief {
     #[schema(value_type = i64)]
     pub call_id: SeatCallId,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub respond_by: DateTime<Utc>,
     /// pending | acknowledged

@@ -3,6 +3,7 @@
 
 use super::ask::line;
 use super::out::{pot_out, ruling_out, HeldPotOut, RulingOut};
+use crate::domain::ids::PlayerId;
 use crate::error::AppResult;
 use crate::services::rulings::{self as svc, DecisionInput, ReconstructionInput, ShareInput};
 use crate::web::extract::{ActingAs, FloorStaff};
@@ -17,7 +18,8 @@ use utoipa::ToSchema;
 /// A player's share of the pot held, or what is taken from a player's stack.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ShareBody {
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     /// Minor units, at least 1.
     #[schema(minimum = 1, maximum = 1100000000000_i64)]
     pub amount: i64,
@@ -27,7 +29,8 @@ pub struct ShareBody {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ReconstructionBody {
     /// The right player (seated at the table).
-    pub to_player_id: i64,
+    #[schema(value_type = i64)]
+    pub to_player_id: PlayerId,
     /// The players the amount is taken from (seated at the table), each at most their stack
     /// on record.
     #[schema(min_items = 1, max_items = 11)]
@@ -47,7 +50,8 @@ pub struct RulingDecisionBody {
     /// Players involved besides those at the seats named.
     #[serde(default)]
     #[schema(max_items = 12)]
-    pub player_ids: Vec<i64>,
+    #[schema(value_type = Vec<i64>)]
+    pub player_ids: Vec<PlayerId>,
     /// BSOP 19: a late ruling's result stands unless overridden, with `override_reason`
     /// (required then). Refused (422) for a ruling asked in time.
     #[serde(default)]

@@ -1,6 +1,7 @@
 //! The incident log: its filters (read from the query, refused field by field) and the list.
 
 use super::out::{ruling_out, RulingOut};
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::ruling::RulingState;
 use crate::domain::FieldError;
@@ -117,7 +118,7 @@ impl LogQuery {
             }
         };
         f.table_id = num(&self.table, "table").map(TableId);
-        f.player_id = num(&self.player, "player");
+        f.player_id = num(&self.player, "player").map(PlayerId);
         f.staff_id = num(&self.staff, "staff");
         if let Some(s) = filled(&self.state) {
             match RulingState::from_str(s) {

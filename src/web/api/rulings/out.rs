@@ -4,6 +4,7 @@
 use super::utc;
 use crate::db::models::{HeldPotRow, RulingMoveRow};
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::TableId;
 use crate::domain::ruling::{
     HeldPotState, LateReason, MoveLineKind, NamedAt, RulingMoveState, RulingState,
@@ -16,7 +17,8 @@ use utoipa::ToSchema;
 /// A player a ruling involves.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RulingPlayerOut {
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     /// The seat named with the request (none: named by the decision).
     pub seat_no: Option<i32>,
@@ -59,7 +61,8 @@ pub struct MoveLineOut {
     pub kind: MoveLineKind,
     /// None: from the pot held (BSOP 21).
     pub from_player_id: Option<i64>,
-    pub to_player_id: i64,
+    #[schema(value_type = i64)]
+    pub to_player_id: PlayerId,
     /// Minor units.
     pub amount: i64,
 }
@@ -95,7 +98,7 @@ fn chips_out(m: &RulingMoveRow, lines: &[svc::LineView]) -> RulingChipsOut {
             .iter()
             .map(|l| MoveLineOut {
                 kind: l.kind,
-                from_player_id: l.line.from_player_id,
+                from_player_id: l.line.from_player_id.map(PlayerId::get),
                 to_player_id: l.line.to_player_id,
                 amount: l.line.amount,
             })

@@ -3,6 +3,7 @@
 
 use super::utc;
 use crate::db::models::CustodyRow;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
@@ -27,7 +28,8 @@ pub struct CustodyOut {
     #[schema(value_type = i64)]
     pub table_id: TableId,
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub amount: i64,
     /// Where the chips are kept (e.g. "cage, box 4").
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]

@@ -4,6 +4,7 @@
 use super::requests::{message_out, service_out, FloorMessageOut, ServiceRequestOut};
 use super::utc;
 use crate::db::models::SeatSideRow;
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatCallId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
@@ -65,7 +66,8 @@ pub(super) fn side_out(s: &SeatSideRow) -> SeatSideOut {
 #[schema(as = TabletSeatedOut)]
 pub struct SeatedOut {
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     pub sat_at: DateTime<Utc>,
     pub side: SeatSideOut,
@@ -117,7 +119,8 @@ pub struct CallSideOut {
     #[schema(value_type = i64)]
     pub call_id: SeatCallId,
     pub seat_no: i32,
-    pub player_id: i64,
+    #[schema(value_type = i64)]
+    pub player_id: PlayerId,
     pub alias: String,
     /// list | must_move | seat_change
     pub source: String,

@@ -5,6 +5,7 @@ use super::act::{act, act_said};
 use super::shared::Said;
 use crate::domain::ids::EntryId;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::error::{AppError, AppResult};
 use crate::services::{self};
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -31,8 +32,9 @@ pub(super) async fn join(
     let typed = f.player.clone();
     act_said(&req, &st, &who, typed, move |conn, a| {
         let player_id = find_player(conn, &f.player)?;
-        let e = services::floor::join(conn, a, game_id, player_id, f.call_in.is_some())?;
-        let (alias, game, _) = services::floor::names(conn, player_id, Some(game_id), None)?;
+        let e = services::floor::join(conn, a, game_id, PlayerId(player_id), f.call_in.is_some())?;
+        let (alias, game, _) =
+            services::floor::names(conn, PlayerId(player_id), Some(game_id), None)?;
         let place = services::floor::place_of(conn, game_id, e.id, a.now)?
             .map(|p| p.position)
             .unwrap_or_default();
@@ -58,7 +60,7 @@ pub(super) fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResul
         .and_then(|r| r.rsplit_once("(#"))
         .map(|(_, n)| format!("#{n}"));
     if let Some(id) = services::players::find_typed(conn, picked.as_deref().unwrap_or(t))? {
-        return Ok(id);
+        return Ok(id.get());
     }
     if picked.is_some() {
         return Err(AppError::field("player", "err-player-unknown"));
@@ -70,8 +72,8 @@ pub(super) fn find_player(conn: &mut crate::db::DbConn, typed: &str) -> AppResul
         .filter(|p| p.alias.to_lowercase() == folded || p.full_name.to_lowercase() == folded)
         .collect();
     match (found.as_slice(), exact.as_slice()) {
-        ([one], _) => Ok(one.id),
-        (_, [one]) => Ok(one.id),
+        ([one], _) => Ok(one.id.get()),
+        (_, [one]) => Ok(one.id.get()),
         ([], _) => Err(AppError::field("player", "err-player-unknown")),
         (many, _) => {
             let names: Vec<String> = many.iter().take(5).map(player_option).collect();

@@ -3,6 +3,7 @@
 
 use super::act::{act, done};
 use super::lists::{find_player, Empty};
+use crate::domain::ids::PlayerId;
 use crate::domain::ids::SeatingId;
 use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
@@ -146,8 +147,15 @@ pub(super) async fn hold_seat(
             .map(str::trim)
             .filter(|r| !r.is_empty())
             .map(|r| r.chars().take(500).collect::<String>());
-        services::floor::hold_seat(conn, a, TableId(table_id), seat, player, reason.as_deref())
-            .map(|_| ())
+        services::floor::hold_seat(
+            conn,
+            a,
+            TableId(table_id),
+            seat,
+            player.map(PlayerId),
+            reason.as_deref(),
+        )
+        .map(|_| ())
     })
     .await
 }

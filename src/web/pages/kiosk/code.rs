@@ -3,6 +3,7 @@
 
 use super::{Done, Posted};
 use crate::db::models::KioskRow;
+use crate::domain::ids::PlayerId;
 use crate::domain::kiosk as rules;
 use crate::domain::remote_join::{self as rj, Via};
 use crate::error::AppResult;
@@ -149,7 +150,7 @@ fn done_of(
 fn places_of(
     conn: &mut crate::db::DbConn,
     now: chrono::DateTime<chrono::Utc>,
-    player_id: i64,
+    player_id: PlayerId,
     names: &[String],
 ) -> AppResult<Vec<(String, usize)>> {
     let rows = crate::services::lookups::entries_on_games_named(conn, player_id, names)?;

@@ -1,6 +1,7 @@
 //! Bans and separations from a player's page: banning, lifting a ban, separating two players
 //! and removing a separation (BSOP 2, 10, 11, 47).
 
+use crate::domain::ids::PlayerId;
 use crate::error::{AppError, AppResult};
 use crate::services::players::{self as svc, BanForm, ReasonForm, SeparationForm};
 use crate::web::extract::{ActingAs, CsrfForm, FloorStaff};
@@ -13,7 +14,7 @@ use serde::Deserialize;
 pub(super) async fn ban(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     form: CsrfForm<BanForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -53,7 +54,7 @@ pub(super) struct SeparatePage {
 pub(super) async fn separate(
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     form: CsrfForm<SeparatePage>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -111,5 +112,5 @@ pub(super) async fn unseparate(
 
 #[derive(Deserialize)]
 pub(super) struct Back {
-    from: Option<i64>,
+    from: Option<PlayerId>,
 }

@@ -1,5 +1,6 @@
 //! Registering a player and editing their record, with the photo taken at the desk.
 
+use crate::domain::ids::PlayerId;
 use crate::domain::player::{
     phone_region_of_zone, DocumentKind, Language, NotifyPref, PhoneRegion,
 };
@@ -25,7 +26,7 @@ use serde::Deserialize;
 pub(super) struct FormPage {
     c: Ctx,
     /// None: a new player.
-    player_id: Option<i64>,
+    player_id: Option<PlayerId>,
     /// The guest (joined from their phone) this registration is for: their kept
     /// places become the new player's entries.
     guest: Option<i64>,
@@ -47,7 +48,7 @@ pub(super) struct FormPage {
     phone_code: Option<&'static str>,
 }
 
-fn form_page(c: Ctx, player_id: Option<i64>, has_photo: bool, v: Vals) -> FormPage {
+fn form_page(c: Ctx, player_id: Option<PlayerId>, has_photo: bool, v: Vals) -> FormPage {
     let phone_code = phone_region_of_zone(c.tz.name()).map(|r| r.code);
     FormPage {
         c,
@@ -163,7 +164,7 @@ async fn form_again(
     st: &AppState,
     who: &FloorStaff,
     c: Ctx,
-    player_id: Option<i64>,
+    player_id: Option<PlayerId>,
     form: &PlayerForm,
     photo: Option<(Photo, i64)>,
     err: AppError,
@@ -317,7 +318,7 @@ pub(super) async fn edit_form(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
@@ -337,7 +338,7 @@ pub(super) async fn update(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     up: MultipartForm<PlayerUpload>,
 ) -> AppResult<HttpResponse> {
     check_csrf(&req, up.csrf.as_ref().map(|t| t.0.as_str()))?;

@@ -2,6 +2,7 @@
 
 use super::bans::Empty;
 use crate::db::models::PlayerRow;
+use crate::domain::ids::PlayerId;
 use crate::error::{AppError, AppResult};
 use crate::services::players::{self as svc};
 use crate::services::{self};
@@ -28,7 +29,7 @@ pub(super) async fn link_page(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let c = ctx(&req, &st, &who.0).await?;
@@ -47,7 +48,7 @@ pub(super) async fn link_page(
                 &actor,
                 "player.link_shown",
                 "player",
-                Some(id),
+                Some(id.get()),
                 None,
                 Some(&serde_json::json!({ "expires_at": expires })),
             )?;
@@ -73,7 +74,7 @@ pub(super) async fn link_page(
 pub(super) async fn link_send(
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -93,7 +94,7 @@ pub(super) async fn link_send(
             &actor,
             "player.link_sent",
             "player",
-            Some(id),
+            Some(id.get()),
             None,
             Some(&serde_json::json!({ "messages": ids })),
         )?;
@@ -107,7 +108,7 @@ pub(super) async fn link_send(
 pub(super) async fn links_revoke(
     st: web::Data<AppState>,
     who: FloorStaff,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();

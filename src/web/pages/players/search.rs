@@ -1,6 +1,7 @@
 //! The registry's list: players found by name, alias, document or phone.
 
 use crate::db::models::PlayerRow;
+use crate::domain::ids::PlayerId;
 use crate::error::AppResult;
 use crate::services::players::{self as svc};
 use crate::web::ctx::Ctx;
@@ -58,7 +59,7 @@ pub(super) async fn list(
     let (rows, banned) = st
         .run(move |_, conn| {
             let rows = svc::search(conn, &qq, LIST_LIMIT + 1)?;
-            let ids: Vec<i64> = rows.iter().map(|p| p.id).collect();
+            let ids: Vec<PlayerId> = rows.iter().map(|p| p.id).collect();
             Ok((rows, svc::banned_now(conn, &ids, now)?))
         })
         .await?;

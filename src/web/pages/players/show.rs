@@ -3,6 +3,7 @@
 use crate::db::models::{AuditRow, ExclusionRow, GameRow, PlayerRow, SeparationRow};
 use crate::domain::eligibility::Ineligible;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::player::{id_warnings, Warning};
 use crate::error::AppResult;
 use crate::services::players::{self as svc};
@@ -94,19 +95,19 @@ pub(super) async fn show_page(
     let tz = c.tz;
     let (p, ineligible, bans, separations, history, (games, on_lists, pref, rulings, cash_outs)) =
         st.run(move |_, conn| {
-            let p = svc::get(conn, id)?;
+            let p = svc::get(conn, PlayerId(id))?;
             let inel = svc::eligibility(conn, &p, now, tz)?;
-            let bans = svc::exclusions_of(conn, id, now)?;
-            let seps = svc::separations_of(conn, id)?;
+            let bans = svc::exclusions_of(conn, PlayerId(id), now)?;
+            let seps = svc::separations_of(conn, PlayerId(id))?;
             let hist = services::audit::history(conn, "player", id, 50)?;
             let games = services::games::list_games(conn)?
                 .into_iter()
                 .filter(|g| g.active)
                 .collect::<Vec<_>>();
-            let on = svc::lists_of(conn, id)?;
-            let pref = services::seat_prefs::get(conn, id)?;
-            let rulings = services::rulings::of_player(conn, id, 50)?;
-            let cash_outs = services::table_side::cash_outs_of(conn, id, 50)?;
+            let on = svc::lists_of(conn, PlayerId(id))?;
+            let pref = services::seat_prefs::get(conn, PlayerId(id))?;
+            let rulings = services::rulings::of_player(conn, PlayerId(id), 50)?;
+            let cash_outs = services::table_side::cash_outs_of(conn, PlayerId(id), 50)?;
             Ok((
                 p,
                 inel,
@@ -215,7 +216,7 @@ pub(super) async fn show(
 pub(super) async fn photo_file(
     st: web::Data<AppState>,
     _who: RegistryReader,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let ph = st.run(move |_, conn| svc::photo(conn, id)).await?;

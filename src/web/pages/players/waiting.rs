@@ -2,6 +2,7 @@
 
 use super::show::show_page;
 use crate::domain::ids::GameId;
+use crate::domain::ids::PlayerId;
 use crate::domain::Problem;
 use crate::error::{AppError, AppResult};
 use crate::services::players::{self as svc};
@@ -21,7 +22,7 @@ pub(super) async fn set_pref(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     form: web::Form<CsrfPrefForm>,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -44,7 +45,7 @@ pub(super) async fn set_pref(
         }
         Err(errs) => AppError::Validation(errs),
     };
-    let mut page = show_page(&req, &st, &who.who.0, id).await?;
+    let mut page = show_page(&req, &st, &who.who.0, id.get()).await?;
     page.pref_error = Some(crate::web::errors::refusal_text(
         &st.i18n,
         page.c.lang,
@@ -80,7 +81,7 @@ pub(super) async fn join_lists(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<FloorStaff>,
-    path: web::Path<i64>,
+    path: web::Path<PlayerId>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
@@ -130,7 +131,7 @@ pub(super) async fn join_lists(
             .join(",");
         return Ok(see_other(&format!("/players/{id}?joined={list}#lists")));
     }
-    let mut page = show_page(&req, &st, &who.who.0, id).await?;
+    let mut page = show_page(&req, &st, &who.who.0, id.get()).await?;
     page.call_in = call_in;
     let names: Vec<String> = outcomes
         .iter()

@@ -3,6 +3,7 @@
 use super::export::{csv_bytes, csv_response};
 use super::numbers::{decimal, hours_hundredths, mark};
 use super::{ctx, day_start, id_param, render, ReportQuery};
+use crate::domain::ids::PlayerId;
 use crate::domain::player::Language;
 use crate::domain::Problem;
 use crate::error::AppResult;
@@ -64,7 +65,7 @@ async fn load_players(
             Period::Day(d) => d.with_day0(0).unwrap_or(d),
         };
         let player = id_param(&q.player, "player", "report-err-player")?;
-        let p = reports::player_hours(conn, now, room.tz, ds, month, player)?;
+        let p = reports::player_hours(conn, now, room.tz, ds, month, player.map(PlayerId))?;
         Ok((p, month))
     })
     .await
@@ -88,9 +89,10 @@ pub(super) async fn players_page(
     let (p, month) = load_players(&st, c.now, q.into_inner()).await?;
     let period = Period::Month(month);
     let (prev, next) = match (period.prev(), period.next()) {
-        (Period::Month(a), Period::Month(b)) => {
-            (month_query(a, p.player), month_query(b, p.player))
-        }
+        (Period::Month(a), Period::Month(b)) => (
+            month_query(a, p.player.map(PlayerId::get)),
+            month_query(b, p.player.map(PlayerId::get)),
+        ),
         _ => (String::new(), String::new()),
     };
     let player_value = p.player.map(|v| v.to_string()).unwrap_or_default();
