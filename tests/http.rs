@@ -30,6 +30,8 @@ mod cagnotte;
 mod calls;
 #[path = "http/concurrency_pg.rs"]
 mod concurrency_pg;
+#[path = "http/dealers.rs"]
+mod dealers;
 #[path = "http/draws.rs"]
 mod draws;
 #[path = "http/floor.rs"]

@@ -11,6 +11,7 @@ pub mod cagnotte;
 pub mod call_alert;
 pub mod cards;
 pub mod clock;
+pub mod dealers;
 pub mod draw;
 pub mod eligibility;
 pub mod enums;

@@ -156,6 +156,8 @@ fn table_number(conn: &mut DbConn, id: TableId) -> AppResult<i32> {
 
 /// A floor manager assigns a dealer to a table for this shift (ending whoever's shift was
 /// open there); the dealer may then act at that table from anywhere, e.g. through the API.
+/// A dealer dealing at another table is refused: they deal at one table at a time, and the
+/// floor relieves them there first.
 pub fn assign(
     conn: &mut DbConn,
     act: &Act,
@@ -169,6 +171,15 @@ pub fn assign(
     })?;
     if d.role != "dealer" || !d.active {
         return Err(AppError::field("dealer_id", "err-dealer-unknown"));
+    }
+    if let Some(s) = crate::services::cagnotte::dealing_at(conn, d.id)? {
+        if s.table_id != t.id {
+            return Err(TabletRefusal::DealerDealingElsewhere {
+                dealer: d.display_name,
+                table: table_number(conn, s.table_id)?,
+            }
+            .into());
+        }
     }
     crate::services::cagnotte::begin_shift(conn, act, t.id, d.id)
 }

@@ -48,6 +48,11 @@ refusals! {
         KioskRevoked = "err-kiosk-revoked",
         DealerOtherTable { table: i32 } = "err-dealer-other-table",
         MessageNoTablet { table: i32 } = "err-message-no-tablet",
+        /// A dealer deals at one table at a time: relieve them there first.
+        DealerDealingElsewhere { dealer: String, table: i32 } = "err-dealer-dealing-elsewhere",
+        /// Two floor managers placed the same dealer at the same moment: the later one's
+        /// placement is refused.
+        DealerRace = "err-dealer-race",
     }
 
     /// Staff accounts and sign-in.

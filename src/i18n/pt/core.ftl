@@ -462,6 +462,11 @@ sessions-unknown-device = Dispositivo desconhecido
 audit-alert = O registo de auditoria falhou a verificação às { $time }:
 err-dealer-other-table = Está a dar cartas noutra mesa: a mesa { $table } não é sua. Peça a um responsável de sala que o atribua a ela.
 err-dealer-unknown = Escolha um croupier ativo.
+err-dealer-dealing-elsewhere = { $dealer } está a dar cartas na mesa { $table }. Um croupier dá cartas numa mesa de cada vez: substitua-o primeiro nessa mesa.
+err-dealer-race = Este croupier foi colocado noutra mesa no mesmo momento. Veja de novo o quadro e escolha.
+err-push-down-range = Um turno de mesa dura de { $min } a { $max } minutos.
+err-push-break-range = Uma pausa dura de { $min } a { $max } minutos.
+err-push-no-break = Esta regra deixa os croupiers sem pausa numa noite de 12 horas: dê uma pausa após um número de turnos ou após algum tempo a dar cartas.
 floor-a11y-seat = mesa { $table }, lugar { $seat }
 board-free = { $count ->
     [one] 1 livre

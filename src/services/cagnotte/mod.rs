@@ -31,6 +31,6 @@ pub use dues::{
 };
 pub use hand_over::{on_hand_over, HandOver, HandResult};
 pub use sessions::{close_by_floor, on_buyin, on_seat, on_table_closed, open_session, state_of};
-pub use shifts::{begin_shift, end_shift, open_shift, shift_dealer};
+pub use shifts::{begin_shift, dealing_at, end_shift, open_shift, shift_dealer};
 pub use suspensions::{suspension_ended, suspension_started, suspensions_since};
 pub use takings::{record_commission, record_drop, record_tip};

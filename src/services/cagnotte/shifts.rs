@@ -5,8 +5,8 @@ use crate::db::models::DealerShiftRow;
 use crate::db::schema::{dealer_shifts, staff};
 use crate::db::{next_seq, DbConn};
 use crate::domain::ids::TableId;
-use crate::domain::refusal::CagnotteRefusal;
-use crate::error::AppResult;
+use crate::domain::refusal::{CagnotteRefusal, TabletRefusal};
+use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
 
@@ -14,6 +14,16 @@ use diesel::prelude::*;
 pub fn open_shift(conn: &mut DbConn, table_id: TableId) -> AppResult<Option<DealerShiftRow>> {
     Ok(crate::native!(conn, |dbc| dealer_shifts::table
         .filter(dealer_shifts::table_id.eq(table_id))
+        .filter(dealer_shifts::ended_at.is_null())
+        .select(DealerShiftRow::as_select())
+        .first(dbc)
+        .optional())?)
+}
+
+/// The dealer's open shift, at whichever table (a dealer deals at one table at a time).
+pub fn dealing_at(conn: &mut DbConn, dealer_id: i64) -> AppResult<Option<DealerShiftRow>> {
+    Ok(crate::native!(conn, |dbc| dealer_shifts::table
+        .filter(dealer_shifts::dealer_id.eq(dealer_id))
         .filter(dealer_shifts::ended_at.is_null())
         .select(DealerShiftRow::as_select())
         .first(dbc)
@@ -31,7 +41,8 @@ pub fn begin_shift(
     keep_shift(conn, act, table_id, dealer_id)
 }
 
-/// The staff member dealing at the table: their shift goes on, or begins (ending another's).
+/// The staff member dealing at the table: their shift goes on, or begins — ending the shift
+/// of whoever dealt here, and the dealer's own shift at another table (they are here now).
 pub(super) fn keep_shift(
     conn: &mut DbConn,
     act: &Act,
@@ -45,6 +56,9 @@ pub(super) fn keep_shift(
         }
         end_shift_row(conn, act, &s)?;
     }
+    if let Some(elsewhere) = dealing_at(conn, dealer_id)? {
+        end_shift_row(conn, act, &elsewhere)?;
+    }
     let row = DealerShiftRow {
         id: next_seq(conn, "dealer_shift")?,
         table_id,
@@ -52,9 +66,17 @@ pub(super) fn keep_shift(
         started_at: now.naive_utc(),
         ended_at: None,
     };
+    // The unique indexes (one open shift per table, one per dealer) settle a race.
     crate::native!(conn, |dbc| diesel::insert_into(dealer_shifts::table)
         .values(&row)
-        .execute(dbc))?;
+        .execute(dbc))
+    .map_err(|e| {
+        if crate::db::is_unique_violation(&e) {
+            AppError::from(TabletRefusal::DealerRace)
+        } else {
+            e.into()
+        }
+    })?;
     audit::record::<(), _>(
         conn,
         now,

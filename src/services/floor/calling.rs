@@ -58,7 +58,7 @@ pub fn call_next(
         Candidate::List {
             entry_id,
             player_id,
-        } => (player_id, Some(entry_id), CallSource::List),
+        } => (player_id, Some(EntryId(entry_id)), CallSource::List),
     };
     let head = head_after_call(first_page, offered.get(), entry_id, now);
     let player = checked.into_inner().filter(|p| p.id == player_id);
@@ -72,16 +72,7 @@ pub fn call_next(
         head,
         game_name: Some(game),
     };
-    create_call(
-        conn,
-        act,
-        &t,
-        seat,
-        player_id,
-        entry_id.map(EntryId),
-        source,
-        known,
-    )
+    create_call(conn, act, &t, seat, player_id, entry_id, source, known)
 }
 
 /// The table and its game's name (for the call's message) in one statement.
@@ -268,14 +259,14 @@ fn nobody_to_call(must_move_waits: Option<Problem>, waiting: &[i64]) -> AppError
 fn head_after_call(
     first_page: Option<Vec<WaitlistRow>>,
     offered: Option<(PlayerId, i32)>,
-    entry_id: Option<i64>,
+    entry_id: Option<EntryId>,
     now: DateTime<Utc>,
 ) -> Option<Vec<WaitlistRow>> {
     first_page
         .filter(|_| offered.is_none())
         .and_then(|mut rows| {
             let whole = (rows.len() as i64) < HEAD_PAGE;
-            rows.retain(|r| Some(r.id) != entry_id.map(EntryId));
+            rows.retain(|r| Some(r.id) != entry_id);
             let live = rows.iter().filter(|r| !as_entry(r).lapsed(now)).count();
             (whole || live >= messages::NEARLY_NEXT_UP_TO).then_some(rows)
         })
@@ -288,7 +279,7 @@ fn seat_to_call(
     asked: &SeatAsked<'_>,
     offered: Option<(PlayerId, i32)>,
     player_id: PlayerId,
-    entry_id: Option<i64>,
+    entry_id: Option<EntryId>,
 ) -> i32 {
     let seat_no = asked.seat_no;
     match offered {

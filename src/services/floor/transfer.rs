@@ -141,12 +141,12 @@ pub fn transfer(
     conn: &mut DbConn,
     act: &Act,
     seating_id: SeatingId,
-    to_table_id: i64,
+    to_table_id: TableId,
     cave_lost: bool,
 ) -> AppResult<SeatingRow> {
     let (now, tz, profile) = (act.now, act.tz(), act.profile());
     let s = seating(conn, seating_id)?;
-    let to = table(conn, TableId(to_table_id)).map_err(|e| match e {
+    let to = table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
     })?;

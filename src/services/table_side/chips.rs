@@ -650,7 +650,7 @@ pub fn transfer_with_stack(
     conn: &mut DbConn,
     act: &Act,
     seating_id: SeatingId,
-    to_table_id: i64,
+    to_table_id: TableId,
     stack: i64,
     cave_lost: bool,
     at_table: Option<TableId>,
@@ -659,7 +659,7 @@ pub fn transfer_with_stack(
     let (s, _) = open_seating(conn, seating_id, at_table)?;
     let max = buy_in_max_of(conn, &s)?;
     check_stack(conn, "stack", max, stack)?;
-    table(conn, TableId(to_table_id)).map_err(|e| match e {
+    table(conn, to_table_id).map_err(|e| match e {
         AppError::NotFound => AppError::field("table_id", "err-table-unknown"),
         e => e,
     })?;

@@ -197,7 +197,7 @@ pub async fn transfer(
     let out = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let s = floor::transfer(conn, act, id, to, cave_lost)?;
+            let s = floor::transfer(conn, act, id, TableId(to), cave_lost)?;
             seating_answer(conn, &s)
         })
         .await?;

@@ -60,7 +60,8 @@ pub(super) fn pot_out(p: &HeldPotRow) -> HeldPotOut {
 pub struct MoveLineOut {
     pub kind: MoveLineKind,
     /// None: from the pot held (BSOP 21).
-    pub from_player_id: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    pub from_player_id: Option<PlayerId>,
     #[schema(value_type = i64)]
     pub to_player_id: PlayerId,
     /// Minor units.
@@ -98,7 +99,7 @@ fn chips_out(m: &RulingMoveRow, lines: &[svc::LineView]) -> RulingChipsOut {
             .iter()
             .map(|l| MoveLineOut {
                 kind: l.kind,
-                from_player_id: l.line.from_player_id.map(PlayerId::get),
+                from_player_id: l.line.from_player_id.map(PlayerId::get).map(PlayerId),
                 to_player_id: l.line.to_player_id,
                 amount: l.line.amount,
             })

@@ -128,15 +128,7 @@ pub async fn transfer_with_stack(
     let s = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            table_side::transfer_with_stack(
-                c,
-                act,
-                id,
-                b.table_id.get(),
-                b.stack,
-                b.cave_lost,
-                None,
-            )
+            table_side::transfer_with_stack(c, act, id, b.table_id, b.stack, b.cave_lost, None)
         })
         .await?;
     Ok(HttpResponse::Created().json(side_of(&st, s.id).await?))

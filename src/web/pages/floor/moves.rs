@@ -112,7 +112,7 @@ pub(super) async fn transfer(
         Some(to) => {
             let cave_lost = f.cave_lost.is_some();
             act(&req, &st, &who, move |conn, a| {
-                services::floor::transfer(conn, a, id, to.get(), cave_lost).map(|_| ())
+                services::floor::transfer(conn, a, id, to, cave_lost).map(|_| ())
             })
             .await
         }

@@ -3,6 +3,7 @@
 
 use super::seat::{is_supervisor, money_field, refused, render_seat, seat_act, Then};
 use crate::domain::ids::SeatingId;
+use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
 use crate::services::table_side::{self};
 use crate::services::Acting;
@@ -217,7 +218,7 @@ pub(super) async fn transfer(
             conn,
             &a.act,
             id,
-            to,
+            TableId(to),
             stack,
             cave_lost,
             Some(a.tablet.table_id),

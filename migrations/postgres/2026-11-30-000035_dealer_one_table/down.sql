@@ -1,0 +1,1 @@
+DROP INDEX dealer_shifts_one_table;

@@ -1,0 +1,151 @@
+//! The dealers' night: a dealer deals at one table at a time — the floor's assignment is
+//! refused while they deal elsewhere, a dealer taking a table leaves the other one, and two
+//! floor managers placing the same dealer at once leave one shift.
+
+use crate::support::*;
+use actix_web::test;
+use cardroom::domain::ids::TableId;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+
+async fn send(app: &TestApp, uri: &str, token: &str, body: Value, lang: &str) -> Resp {
+    let req = test::TestRequest::post()
+        .uri(uri)
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .insert_header(("Accept-Language", lang))
+        .set_json(body)
+        .to_request();
+    app.call(req).await
+}
+
+struct Night {
+    app: TestApp,
+    admin: String,
+    tables: [i64; 2],
+    dealer: i64,
+}
+
+async fn night() -> Night {
+    let app = TestApp::new().await;
+    let admin = app.admin_token().await;
+    let g = json!({"name": "NLH 1/2", "variant": "holdem_nl", "small_blind": 100,
+        "big_blind": 200, "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000,
+        "seats": 10});
+    let game = send(&app, "/api/v1/games", &admin, g, "en").await;
+    assert_eq!(game.status, 201, "{}", game.text());
+    let game = game.json()["id"].as_i64().unwrap();
+    let mut tables = [0; 2];
+    for (i, number) in [101, 102].into_iter().enumerate() {
+        let body = json!({"number": number, "game_id": game, "mode": "continuous"});
+        let r = send(&app, "/api/v1/tables", &admin, body, "en").await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        tables[i] = r.json()["id"].as_i64().unwrap();
+    }
+    let token = app.staff_token("dealer1", "dealer").await;
+    let dealer = app.get("/api/v1/me", &token).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    Night {
+        app,
+        admin,
+        tables,
+        dealer,
+    }
+}
+
+impl Night {
+    async fn assign(&self, table: i64, lang: &str) -> Resp {
+        send(
+            &self.app,
+            &format!("/api/v1/tables/{table}/dealer"),
+            &self.admin,
+            json!({ "dealer_id": self.dealer }),
+            lang,
+        )
+        .await
+    }
+
+    /// The dealer's open shifts: (table, shift id).
+    fn open_shifts(&self) -> Vec<(i64, i64)> {
+        use cardroom::db::schema::dealer_shifts::dsl as d;
+        self.app.with_conn(|c| {
+            d::dealer_shifts
+                .filter(d::dealer_id.eq(self.dealer))
+                .filter(d::ended_at.is_null())
+                .select((d::table_id, d::id))
+                .load::<(i64, i64)>(c)
+                .unwrap()
+        })
+    }
+}
+
+#[actix_web::test]
+async fn a_dealer_dealing_at_one_table_is_not_assigned_to_another() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    let first = n.assign(t1, "en").await;
+    assert_eq!(first.status, 201, "{}", first.text());
+    let shift = first.json()["id"].as_i64().unwrap();
+    let before = (n.app.audit_count(), n.app.count("dealer_shifts"));
+    for (lang, says) in [
+        ("en", "is dealing at table 101"),
+        ("pt", "está a dar cartas na mesa 101"),
+    ] {
+        let r = n.assign(t2, lang).await;
+        assert_eq!(r.status, 409, "{}", r.text());
+        assert_eq!(r.json()["error"]["reason"], "dealer_dealing_elsewhere");
+        assert!(r.error().1.contains(says), "{lang}: {}", r.text());
+        assert!(r.error().1.contains("dealer1"), "{}", r.text());
+    }
+    assert_eq!(
+        (n.app.audit_count(), n.app.count("dealer_shifts")),
+        before,
+        "nothing written"
+    );
+    assert_eq!(n.open_shifts(), vec![(t1, shift)]);
+    // At the same table again: the same shift goes on.
+    let again = n.assign(t1, "en").await;
+    assert_eq!(again.status, 201, "{}", again.text());
+    assert_eq!(again.json()["id"], shift);
+}
+
+#[actix_web::test]
+async fn a_dealer_who_takes_another_table_leaves_the_first() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    // The dealer's own tap at table 102 (the tablet keeps the shift of whoever deals).
+    let now = n.app.state.clock.now();
+    let shift = n.app.with_conn(|c| {
+        n.app
+            .state
+            .db
+            .write(c, |c| {
+                let mut act = cardroom::services::Acting::system(now)
+                    .in_room(c)
+                    .expect("room");
+                act.actor.id = Some(n.dealer);
+                cardroom::services::cagnotte::begin_shift(c, &act, TableId(t2), n.dealer)
+            })
+            .expect("shift")
+    });
+    assert_eq!(n.open_shifts(), vec![(t2, shift.id)]);
+    // The floor may now place them back at 101 only by relieving them at 102 first.
+    assert_eq!(n.assign(t1, "en").await.status, 409);
+}
+
+#[actix_web::test]
+async fn two_floor_managers_placing_one_dealer_at_two_tables_at_once_leave_one_shift() {
+    for _ in 0..5 {
+        let n = night().await;
+        let [t1, t2] = n.tables;
+        let (a, b) = futures_util::join!(n.assign(t1, "en"), n.assign(t2, "en"));
+        let mut statuses = [a.status, b.status];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "{} / {}", a.text(), b.text());
+        let open = n.open_shifts();
+        assert_eq!(open.len(), 1, "{open:?}");
+        let won = if a.status == 201 { t1 } else { t2 };
+        assert_eq!(open[0].0, won);
+    }
+}
