@@ -1,6 +1,7 @@
 //! The rule profile: every house-rule number later features read, with the seeds' defaults
 //! and the ranges the seeds allow. Two profiles ship: `pt-casino` (PT-2007) and `bsop`.
 
+use super::dealers::PushRules;
 use super::enums::string_enum;
 use super::error::{Errors, FieldError};
 use serde::{Deserialize, Serialize};
@@ -78,6 +79,31 @@ pub struct RuleProfile {
     /// BSOP 51: the list order itself never changes). Rooms saved before it have 2.
     #[serde(default = "default_pref_max_passes")]
     pub pref_max_passes: i32,
+    /// The dealers' push (`domain::dealers`): how long a down lasts, 10-90 minutes. Rooms
+    /// stored before the setting read 30-minute downs, a 20-minute break after 3 downs.
+    #[serde(default = "default_push_down_min")]
+    pub push_down_min: i32,
+    /// How long a dealer's break lasts, 5-60 minutes.
+    #[serde(default = "default_push_break_min")]
+    pub push_break_min: i32,
+    /// A break is due after this many downs in a row, 0-24 (0: only the time rule).
+    #[serde(default = "default_push_break_after_downs")]
+    pub push_break_after_downs: i32,
+    /// A break is due after this long dealing, 0-720 minutes (0: only the downs rule).
+    #[serde(default)]
+    pub push_break_after_min: i32,
+}
+
+fn default_push_down_min() -> i32 {
+    30
+}
+
+fn default_push_break_min() -> i32 {
+    20
+}
+
+fn default_push_break_after_downs() -> i32 {
+    3
 }
 
 /// Three lists, as the large rooms that let guests join from their phone allow.
@@ -92,6 +118,18 @@ fn default_pref_max_passes() -> i32 {
 }
 
 impl RuleProfile {
+    /// The dealers' push rules as the room set them (0: that break rule is not used).
+    pub fn push_rules(&self) -> PushRules {
+        PushRules {
+            down_min: i64::from(self.push_down_min),
+            break_min: i64::from(self.push_break_min),
+            break_after_downs: u32::try_from(self.push_break_after_downs)
+                .ok()
+                .filter(|n| *n > 0),
+            break_after_min: Some(i64::from(self.push_break_after_min)).filter(|m| *m > 0),
+        }
+    }
+
     /// The seeds' defaults for a profile.
     pub fn defaults(kind: ProfileKind) -> Self {
         let pt = kind == ProfileKind::PtCasino;
@@ -123,6 +161,10 @@ impl RuleProfile {
             no_flop_no_drop: true,
             remote_max_lists: DEFAULT_REMOTE_MAX_LISTS,
             pref_max_passes: default_pref_max_passes(),
+            push_down_min: default_push_down_min(),
+            push_break_min: default_push_break_min(),
+            push_break_after_downs: default_push_break_after_downs(),
+            push_break_after_min: 0,
         }
     }
 }
@@ -264,7 +306,42 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
     if p.min_stay_high_min < p.min_stay_mid_min {
         e.add("min_stay_high_min", "err-profile-high-below-mid");
     }
+    check_push(p, &mut e);
     e.into_result(())
+}
+
+/// The dealers' push rules: each count and length in its range, and a break within a night.
+fn check_push(p: &RuleProfile, e: &mut Errors) {
+    let mut in_range = true;
+    for (field, v, max) in [
+        ("push_break_after_downs", p.push_break_after_downs, 24),
+        ("push_break_after_min", p.push_break_after_min, 720),
+    ] {
+        if !(0..=max).contains(&v) {
+            in_range = false;
+            e.push(
+                FieldError::new(field, "err-range")
+                    .arg("min", 0)
+                    .arg("max", max),
+            );
+        }
+    }
+    if !in_range {
+        return;
+    }
+    if let Err(v) = p.push_rules().check() {
+        for f in v {
+            let field = match f.field.as_str() {
+                "down_min" => "push_down_min",
+                "break_min" => "push_break_min",
+                _ => "push_break_after_downs",
+            };
+            e.push(FieldError {
+                field: field.to_string(),
+                ..f
+            });
+        }
+    }
 }
 
 #[cfg(test)]

@@ -138,6 +138,10 @@ pub fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
         ("seat_call_ack_escalation_min", "2"),
         ("remote_max_lists", "3"),
         ("pref_max_passes", "2"),
+        ("push_down_min", "30"),
+        ("push_break_min", "20"),
+        ("push_break_after_downs", "3"),
+        ("push_break_after_min", "0"),
     ]
     .into_iter()
     .map(|(k, v)| (k, v.to_string()))

@@ -149,3 +149,89 @@ async fn two_floor_managers_placing_one_dealer_at_two_tables_at_once_leave_one_s
         assert_eq!(open[0].0, won);
     }
 }
+
+async fn put_room(app: &TestApp, token: &str, room: &Value, lang: &str) -> Resp {
+    let req = test::TestRequest::put()
+        .uri("/api/v1/room")
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .insert_header(("Accept-Language", lang))
+        .set_json(room)
+        .to_request();
+    app.call(req).await
+}
+
+#[actix_web::test]
+async fn the_room_sets_its_push_rules_and_a_rule_without_a_break_is_refused() {
+    let app = TestApp::new().await;
+    let admin = app.admin_token().await;
+    let room = app.get("/api/v1/room", &admin).await.json();
+    // A room stored before the setting reads 30-minute downs, 20-minute breaks after 3.
+    assert_eq!(room["profile"]["push_down_min"], 30);
+    assert_eq!(room["profile"]["push_break_min"], 20);
+    assert_eq!(room["profile"]["push_break_after_downs"], 3);
+    assert_eq!(room["profile"]["push_break_after_min"], 0);
+    let before = app.audit_count();
+    let refusals = [
+        (
+            "push_down_min",
+            json!(5),
+            "push_down_range",
+            "turno de mesa dura",
+            "A down lasts",
+        ),
+        (
+            "push_break_min",
+            json!(61),
+            "push_break_range",
+            "Uma pausa dura",
+            "A break lasts",
+        ),
+        (
+            "push_break_after_downs",
+            json!(0),
+            "push_no_break",
+            "12 horas",
+            "12-hour",
+        ),
+        ("push_break_after_min", json!(-1), "range", "", ""),
+    ];
+    for (field, value, code, pt, en) in refusals {
+        let mut bad = room.clone();
+        bad["profile"][field] = value;
+        for (lang, says) in [("pt-PT", pt), ("en", en)] {
+            let r = put_room(&app, &admin, &bad, lang).await;
+            assert_eq!(r.status, 422, "{field}: {}", r.text());
+            let e = &r.json()["error"]["fields"][0];
+            let named = if code == "push_no_break" {
+                "push_break_after_downs"
+            } else {
+                field
+            };
+            assert_eq!(e["field"], named, "{}", r.text());
+            assert_eq!(e["code"], code, "{}", r.text());
+            assert!(
+                e["message"].as_str().unwrap().contains(says),
+                "{lang}: {}",
+                r.text()
+            );
+        }
+    }
+    // A break after 10 hours of one-hour downs is past a night's 12 hours only by the time
+    // rule: refused; a break after 2 hours, accepted.
+    let mut long = room.clone();
+    long["profile"]["push_down_min"] = json!(60);
+    long["profile"]["push_break_after_downs"] = json!(13);
+    assert_eq!(put_room(&app, &admin, &long, "en").await.status, 422);
+    assert_eq!(app.audit_count(), before, "nothing saved");
+    let mut good = room.clone();
+    good["profile"]["push_down_min"] = json!(25);
+    good["profile"]["push_break_min"] = json!(15);
+    good["profile"]["push_break_after_downs"] = json!(0);
+    good["profile"]["push_break_after_min"] = json!(120);
+    let r = put_room(&app, &admin, &good, "en").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let saved = app.get("/api/v1/room", &admin).await.json();
+    assert_eq!(saved["profile"]["push_down_min"], 25);
+    assert_eq!(saved["profile"]["push_break_after_min"], 120);
+    assert_eq!(app.audit_count(), before + 1);
+}

@@ -164,8 +164,9 @@ fn assert_out_of_range(r: &Resp, field: &str, what: &str) {
 async fn amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
     let r = room().await;
     let (app, s) = (&r.app, r.seating);
-    // The 13-card table is the dealer's too for this test (the floor assigns it).
-    app.assign_dealer(&r.dealer, 3).await;
+    // The 13-card table has a dealer of its own (a dealer deals at one table at a time).
+    let dealer3 = app.staff_token("dealer3", "dealer").await;
+    app.assign_dealer(&dealer3, 3).await;
     let before = snapshot(app, s);
     let huge = i64::MAX;
     let stack_max = money::STACK_BUYINS_MAX * GAME_MAX;
@@ -244,7 +245,12 @@ async fn amounts_of_2_pow_63_are_refused_naming_the_field_and_change_nothing() {
         ),
     ];
     for (uri, body, field) in &cases {
-        let x = app.send_json("POST", uri, &r.dealer, body.clone()).await;
+        let dealer = if uri.contains("/tables/3/") {
+            &dealer3
+        } else {
+            &r.dealer
+        };
+        let x = app.send_json("POST", uri, dealer, body.clone()).await;
         assert_out_of_range(&x, field, &format!("{uri} {body}"));
         assert_eq!(snapshot(app, s), before, "{uri} {body} changed something");
     }

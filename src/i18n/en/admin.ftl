@@ -46,6 +46,8 @@ admin-profile-group-cagnotte = Cagnotte (house percentage)
 admin-profile-note-cagnotte = PT-2007 7: the house takes its percentage per hand (7a, up to 5 %) or per session (7b, 5 % to 20 % per hour of play). PT-ONL 18: no flop, no drop. PT-2007 28: joining a session game.
 admin-profile-group-calls = Waiting list and seat calls
 admin-profile-note-calls = How long a called player has to answer, what happens when they do not, how long telephone entries last and when the floor is alerted.
+admin-profile-group-dealers = Dealers: downs and breaks
+admin-profile-note-dealers = How long a dealer deals at one table before the next push, and when a break is due. The rule must give every dealer a break within a 12-hour night.
 
 admin-profile-min-players-to-run = Minimum players to run a game
 admin-profile-min-players-to-run-hint = PT-2007 24: with fewer players the game is suspended.
@@ -297,5 +299,13 @@ admin-profile-remote-max-lists-hint = How many waiting lists one player may join
 # seat preferences
 admin-profile-pref-max-passes = Seats a player may let go by while waiting for a preferred seat
 admin-profile-pref-max-passes-hint = A listed player who asked to wait for a seat that fits their preference keeps their place while this many seats go to others; then they are called like anyone. 0: preferences never hold a seat back.
+admin-profile-push-down-min = Down (minutes at one table)
+admin-profile-push-down-min-hint = From 10 to 90 minutes. When it is up, the next dealer relieves the table.
+admin-profile-push-break-min = Break (minutes)
+admin-profile-push-break-min-hint = From 5 to 60 minutes.
+admin-profile-push-break-after-downs = Break after this many downs
+admin-profile-push-break-after-downs-hint = 0 to 24; 0: only the time rule below.
+admin-profile-push-break-after-min = Break after this long dealing (minutes)
+admin-profile-push-break-after-min-hint = 0 to 720; 0: only the downs rule above. When both are set, the first one reached gives the break.
 admin-table-accessible-seats = Seats kept for accessibility needs (BSOP 45)
 admin-table-accessible-seats-hint = Seat numbers, e.g. 1, 10. A player who needs an accessible seat is offered one of these.

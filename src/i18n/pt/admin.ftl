@@ -46,6 +46,8 @@ admin-profile-group-cagnotte = Cagnotte (percentagem da casa)
 admin-profile-note-cagnotte = PT-2007 7: a casa cobra a sua percentagem por mão (7a, até 5 %) ou por sessão (7b, de 5 % a 20 % por hora de jogo). PT-ONL 18: sem flop, sem cagnotte. PT-2007 28: entrada num jogo por sessão.
 admin-profile-group-calls = Lista de espera e chamadas
 admin-profile-note-calls = Quanto tempo tem um jogador chamado para responder, o que acontece quando não responde, quanto duram as inscrições por telefone e quando é alertado o chefe de sala.
+admin-profile-group-dealers = Croupiers: turnos de mesa e pausas
+admin-profile-note-dealers = Quanto tempo um croupier dá cartas numa mesa antes de ser rendido e quando lhe cabe uma pausa. A regra tem de dar uma pausa a cada croupier numa noite de 12 horas.
 
 admin-profile-min-players-to-run = Mínimo de jogadores para o jogo decorrer
 admin-profile-min-players-to-run-hint = PT-2007 24: com menos jogadores, o jogo é suspenso.
@@ -297,5 +299,13 @@ admin-profile-remote-max-lists-hint = A quantas listas de espera um jogador se p
 # seat preferences
 admin-profile-pref-max-passes = Lugares que um jogador pode deixar passar à espera de um lugar preferido
 admin-profile-pref-max-passes-hint = Quem pediu para esperar por um lugar adequado à sua preferência mantém o lugar na lista enquanto este número de lugares vai para outros; depois é chamado como qualquer outro. 0: as preferências nunca retêm um lugar.
+admin-profile-push-down-min = Turno de mesa (minutos numa mesa)
+admin-profile-push-down-min-hint = De 10 a 90 minutos. No fim, o croupier seguinte rende a mesa.
+admin-profile-push-break-min = Pausa (minutos)
+admin-profile-push-break-min-hint = De 5 a 60 minutos.
+admin-profile-push-break-after-downs = Pausa após este número de turnos
+admin-profile-push-break-after-downs-hint = 0 a 24; 0: só a regra de tempo abaixo.
+admin-profile-push-break-after-min = Pausa após este tempo a dar cartas (minutos)
+admin-profile-push-break-after-min-hint = 0 a 720; 0: só a regra de turnos acima. Com as duas, a primeira que for atingida dá a pausa.
 admin-table-accessible-seats = Lugares reservados a necessidades de acessibilidade (BSOP 45)
 admin-table-accessible-seats-hint = Números dos lugares, por exemplo 1, 10. A quem precisa de um lugar acessível é oferecido um destes.

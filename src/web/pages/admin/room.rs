@@ -109,6 +109,15 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("pref_max_passes", Input::Count),
         ],
     ),
+    (
+        "dealers",
+        &[
+            ("push_down_min", Input::Minutes),
+            ("push_break_min", Input::Minutes),
+            ("push_break_after_downs", Input::Count),
+            ("push_break_after_min", Input::Minutes),
+        ],
+    ),
 ];
 
 /// One profile field as the template shows it.
@@ -223,6 +232,10 @@ struct RoomForm {
     seat_call_ack_escalation_min: String,
     remote_max_lists: String,
     pref_max_passes: String,
+    push_down_min: String,
+    push_break_min: String,
+    push_break_after_downs: String,
+    push_break_after_min: String,
     join_at_average_stack: Option<String>,
     join_at_average_session_only: Option<String>,
     missed_blinds_dead: Option<String>,
@@ -270,6 +283,10 @@ impl RoomForm {
             seat_call_ack_escalation_min: p.seat_call_ack_escalation_min.to_string(),
             remote_max_lists: p.remote_max_lists.to_string(),
             pref_max_passes: p.pref_max_passes.to_string(),
+            push_down_min: p.push_down_min.to_string(),
+            push_break_min: p.push_break_min.to_string(),
+            push_break_after_downs: p.push_break_after_downs.to_string(),
+            push_break_after_min: p.push_break_after_min.to_string(),
             join_at_average_stack: check_value(p.join_at_average_stack),
             join_at_average_session_only: check_value(p.join_at_average_session_only),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
@@ -371,6 +388,18 @@ impl RoomForm {
             pref_max_passes: p
                 .int("pref_max_passes", &self.pref_max_passes)
                 .unwrap_or(d.pref_max_passes),
+            push_down_min: p
+                .int("push_down_min", &self.push_down_min)
+                .unwrap_or(d.push_down_min),
+            push_break_min: p
+                .int("push_break_min", &self.push_break_min)
+                .unwrap_or(d.push_break_min),
+            push_break_after_downs: p
+                .int("push_break_after_downs", &self.push_break_after_downs)
+                .unwrap_or(d.push_break_after_downs),
+            push_break_after_min: p
+                .int("push_break_after_min", &self.push_break_after_min)
+                .unwrap_or(d.push_break_after_min),
             join_at_average_stack: checkbox(&self.join_at_average_stack),
             join_at_average_session_only: checkbox(&self.join_at_average_session_only),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
@@ -496,6 +525,13 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
     ),
     ("remote_max_lists", "admin-profile-remote-max-lists"),
     ("pref_max_passes", "admin-profile-pref-max-passes"),
+    ("push_down_min", "admin-profile-push-down-min"),
+    ("push_break_min", "admin-profile-push-break-min"),
+    (
+        "push_break_after_downs",
+        "admin-profile-push-break-after-downs",
+    ),
+    ("push_break_after_min", "admin-profile-push-break-after-min"),
 ];
 
 async fn room_page(
