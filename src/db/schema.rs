@@ -620,6 +620,24 @@ diesel::table! {
 diesel::joinable!(cagnotte_dues -> cagnotte_sessions (session_id));
 diesel::joinable!(cagnotte_dues -> players (player_id));
 diesel::joinable!(dealer_shifts -> staff (dealer_id));
+diesel::table! {
+    dealer_roster (id) {
+        id -> BigInt,
+        dealer_id -> BigInt,
+        clocked_in_at -> Timestamp,
+        clocked_out_at -> Nullable<Timestamp>,
+    }
+}
+diesel::table! {
+    dealer_breaks (id) {
+        id -> BigInt,
+        dealer_id -> BigInt,
+        started_at -> Timestamp,
+        ended_at -> Nullable<Timestamp>,
+    }
+}
+diesel::joinable!(dealer_roster -> staff (dealer_id));
+diesel::joinable!(dealer_breaks -> staff (dealer_id));
 diesel::joinable!(staff_sessions -> staff (staff_id));
 diesel::table! {
     seat_preferences (player_id) {
@@ -714,6 +732,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     cagnotte_sessions,
     cagnotte_dues,
     dealer_shifts,
+    dealer_roster,
+    dealer_breaks,
     tips,
     drop_boxes,
     commissions,

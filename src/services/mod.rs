@@ -8,6 +8,7 @@ pub mod audit;
 pub mod cagnotte;
 pub mod context;
 pub mod dealer_scope;
+pub mod dealers;
 pub mod draws;
 pub mod floor;
 pub mod games;

@@ -89,6 +89,7 @@ impl Modify for BearerAuth {
         (name = "table", description = "The table side, as the dealer tablet runs it: buy-ins, rebuys, leaving, absence and chip custody, hands, requests to the floor (BSOP 26, 27, 36-39; PT-2007 13, 28, 79, 89, 90)"),
         (name = "limits", description = "A running table's limits: the limits in force and their history, the floor's approval of a change from the next hand or a stated time, the dealer's confirmation that it was announced, the floor's cancellation (PT-2007 22, BSOP 34)"),
         (name = "cagnotte", description = "The house's percentage: per-session dues collected or exempted, the floor's close of a session, tips, the drop box, commissions and dealer shifts (PT-2007 5, 7, 9; PT-ONL 17-18; MO-13 11)"),
+        (name = "dealers", description = "The dealers' night: the roster (clocked in, on a break, dealing, off), the open tables' downs and the pushes proposed by the room's push rules; a dealer deals at one table at a time"),
         (name = "messages", description = "Messages to players by SMS and e-mail (the durable outbox, each attempt, retry now) and revoking a player's links"),
         (name = "tablets", description = "Pairing a dealer tablet with a table (a code the tablet shows, entered by the floor), the tablets paired, revoking one; or pairing the device as the desk kiosk"),
         (name = "buttons", description = "The special buttons Cucurucho and Macaca (BSOP 115, 116): their starting seats drawn, the special hands with each player's fixed contribution, the Macaca's result"),

@@ -235,3 +235,172 @@ async fn the_room_sets_its_push_rules_and_a_rule_without_a_break_is_refused() {
     assert_eq!(saved["profile"]["push_break_after_min"], 120);
     assert_eq!(app.audit_count(), before + 1);
 }
+
+async fn night_of(app: &TestApp, token: &str) -> Value {
+    app.get("/api/v1/dealers/night", token).await.json()
+}
+
+async fn staff_post(app: &TestApp, uri: &str, token: &str, lang: &str) -> Resp {
+    send(app, uri, token, json!({}), lang).await
+}
+
+/// Opens a table (through the API, as the floor would).
+async fn open(app: &TestApp, admin: &str, table: i64) {
+    let r = send(
+        app,
+        &format!("/api/v1/tables/{table}/open"),
+        admin,
+        json!({}),
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+#[actix_web::test]
+async fn a_dealer_clocks_in_takes_a_break_comes_back_and_clocks_out() {
+    let n = night().await;
+    let me = n.app.api_login("dealer1", STAFF_PW).await;
+    let id = n.dealer;
+
+    let state = |j: &Value| -> String {
+        j["dealers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["id"] == id)
+            .map(|d| d["state"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(state(&night_of(&n.app, &me).await), "off");
+    // Not clocked in: no break; refused in the dealer's language, nothing written.
+    let before = n.app.audit_count();
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/break"), &me, "pt-PT").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!(r.json()["error"]["reason"], "dealer_not_in");
+    assert!(
+        r.error().1.contains("não tem a entrada registada"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(n.app.audit_count(), before);
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/clock-in"), &me, "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(state(&night_of(&n.app, &me).await), "available");
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/clock-in"), &me, "en").await;
+    assert_eq!(r.status, 409);
+    assert_eq!(r.json()["error"]["reason"], "dealer_already_in");
+    // Dealing: no break until relieved.
+    let [t1, _] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    let j = night_of(&n.app, &me).await;
+    assert_eq!(state(&j), "dealing");
+    let table = j["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == t1)
+        .unwrap()
+        .clone();
+    assert_eq!(table["dealer"], "dealer1");
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/break"), &me, "en").await;
+    assert_eq!(r.status, 409);
+    assert!(
+        r.error().1.contains("is dealing at table 101"),
+        "{}",
+        r.text()
+    );
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/tables/{t1}/shift/end"),
+        &n.admin,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 204, "{}", r.text());
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/break"), &me, "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(state(&night_of(&n.app, &me).await), "on_break");
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/back"), &me, "en").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = staff_post(&n.app, &format!("/api/v1/dealers/{id}/back"), &me, "en").await;
+    assert_eq!(r.json()["error"]["reason"], "dealer_not_on_break");
+    // A dealer acts for themselves only.
+    let other = n.app.staff_token("dealer2", "dealer").await;
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{id}/clock-out"),
+        &other,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{id}/clock-out"),
+        &me,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.json()["until"].is_string());
+    assert_eq!(state(&night_of(&n.app, &me).await), "off");
+    // The floor's token may act for any dealer; a staff id that is no dealer is a 422.
+    let r = staff_post(&n.app, "/api/v1/dealers/1/clock-in", &n.admin, "en").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+}
+
+#[actix_web::test]
+async fn the_night_proposes_a_dealer_for_a_table_without_one_and_nobody_off() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    // dealer1 deals at 101 (clocked in by the assignment); dealer2 is off, dealer3 in.
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    n.app.create_staff("dealer2", "dealer");
+    let d3 = n.app.staff_token("dealer3", "dealer").await;
+    let d3_id = n.app.get("/api/v1/me", &d3).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{d3_id}/clock-in"),
+        &d3,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let d4 = n.app.staff_token("dealer4", "dealer").await;
+    let d4_id = n.app.get("/api/v1/me", &d4).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{d4_id}/clock-in"),
+        &d4,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let j = n.app.get("/api/v1/dealers/night", &n.admin).await.json();
+    assert_eq!(j["rules"]["down_min"], 30);
+    let pushes = j["pushes"].as_array().unwrap();
+    // Table 102 has nobody: dealer3 goes there now; dealer2, off, is never proposed.
+    assert_eq!(pushes[0]["table"], 102, "{j}");
+    assert_eq!(pushes[0]["incoming"], "dealer3");
+    assert!(pushes[0]["outgoing"].is_null());
+    assert!(pushes.iter().all(|p| p["incoming"] != "dealer2"), "{j}");
+    // Table 101's down is up in 30 minutes: dealer4, off the tables since clocking in,
+    // relieves dealer1, who is due no break yet.
+    let at_101: Vec<&Value> = pushes.iter().filter(|p| p["table"] == 101).collect();
+    assert!(!at_101.is_empty(), "{j}");
+    assert_eq!(at_101[0]["incoming"], "dealer4", "{j}");
+    assert_eq!(at_101[0]["outgoing"], "dealer1");
+    assert_eq!(at_101[0]["next"], "available");
+    assert_eq!(at_101[0]["late"], false);
+    let dealers = j["dealers"].as_array().unwrap();
+    let off = dealers.iter().find(|d| d["name"] == "dealer2").unwrap();
+    assert_eq!(off["state"], "off");
+}

@@ -141,6 +141,26 @@ pub struct DealerShiftRow {
     pub ended_at: Option<NaiveDateTime>,
 }
 
+/// A dealer's time clocked in for the night.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = dealer_roster)]
+pub struct DealerClockRow {
+    pub id: i64,
+    pub dealer_id: i64,
+    pub clocked_in_at: NaiveDateTime,
+    pub clocked_out_at: Option<NaiveDateTime>,
+}
+
+/// A dealer's break.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize)]
+#[diesel(table_name = dealer_breaks)]
+pub struct DealerBreakRow {
+    pub id: i64,
+    pub dealer_id: i64,
+    pub started_at: NaiveDateTime,
+    pub ended_at: Option<NaiveDateTime>,
+}
+
 /// PT-2007 5, 9d: tips recorded at a table (apart from the cagnotte).
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, Serialize, utoipa::ToSchema)]
 #[diesel(table_name = tips)]

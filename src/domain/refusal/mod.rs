@@ -15,8 +15,8 @@ mod table_side;
 
 pub use floor::{CallRefusal, DrawRefusal, ListRefusal, MoveRefusal, SeatRefusal, TableRefusal};
 pub use office::{
-    GeneralRefusal, JoinRefusal, LimitRefusal, PlayerRefusal, ReportRefusal, StaffRefusal,
-    TabletRefusal,
+    DealerRefusal, GeneralRefusal, JoinRefusal, LimitRefusal, PlayerRefusal, ReportRefusal,
+    StaffRefusal, TabletRefusal,
 };
 pub use table_side::{
     AbsenceRefusal, ButtonRefusal, CagnotteRefusal, ChipsRefusal, CustodyRefusal, RulingRefusal,
@@ -120,6 +120,7 @@ pub const ALL: &[&[Declared]] = &[
     PlayerRefusal::ALL,
     JoinRefusal::ALL,
     TabletRefusal::ALL,
+    DealerRefusal::ALL,
     StaffRefusal::ALL,
     LimitRefusal::ALL,
     ReportRefusal::ALL,

@@ -55,6 +55,18 @@ refusals! {
         DealerRace = "err-dealer-race",
     }
 
+    /// The dealers' roster refuses a clock-in, a clock-out or a break.
+    pub enum DealerRefusal {
+        AlreadyIn { dealer: String } = "err-dealer-already-in",
+        NotIn { dealer: String } = "err-dealer-not-in",
+        OnBreak { dealer: String } = "err-dealer-on-break",
+        NotOnBreak { dealer: String } = "err-dealer-not-on-break",
+        /// The floor relieves a dealer at their table before the break.
+        BreakWhileDealing { dealer: String, table: i32 } = "err-dealer-break-while-dealing",
+        /// A dealer clocks in and out, and takes breaks, for themselves only.
+        SelfOnly = "err-dealer-self-only",
+    }
+
     /// Staff accounts and sign-in.
     pub enum StaffRefusal {
         UsernameTaken { username: String } = "err-username-taken",

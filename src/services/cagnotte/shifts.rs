@@ -77,6 +77,10 @@ pub(super) fn keep_shift(
             e.into()
         }
     })?;
+    // A dealer dealing is at work: clocked in, back from a break.
+    if crate::services::staff::get(conn, dealer_id)?.role == "dealer" {
+        crate::services::dealers::present(conn, act, dealer_id)?;
+    }
     audit::record::<(), _>(
         conn,
         now,

@@ -10,6 +10,7 @@ pub mod auth;
 pub mod buttons;
 pub mod cagnotte;
 pub mod clock;
+pub mod dealers;
 pub mod draws;
 pub mod floor;
 pub mod games;
@@ -51,6 +52,7 @@ pub fn routes(cfg: &mut web::ServiceConfig, test_clock: bool) {
         .configure(table::routes)
         .configure(limits::routes)
         .configure(cagnotte::routes)
+        .configure(dealers::routes)
         .configure(draws::routes)
         .configure(messages::routes)
         .configure(tablets::routes)

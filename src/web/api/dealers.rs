@@ -1,0 +1,181 @@
+//! The dealers' night under `/api/v1`: the roster with each dealer's state, the open tables'
+//! downs and the pushes proposed for the next hour; clocking in and out, breaks. Thin
+//! handlers over `services::dealers`.
+
+use crate::db::models::{DealerBreakRow, DealerClockRow};
+use crate::db::DbConn;
+use crate::domain::refusal::DealerRefusal;
+use crate::error::{AppError, AppResult};
+use crate::services::dealers::{self, Night};
+use crate::services::Act;
+use crate::web::extract::{ActingAs, DealerStaff};
+use crate::web::openapi::ErrorResponse;
+use crate::web::state::AppState;
+use actix_web::{get, post};
+use actix_web::{web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+pub fn routes(cfg: &mut ServiceConfig) {
+    cfg.service(night)
+        .service(clock_in)
+        .service(clock_out)
+        .service(start_break)
+        .service(end_break);
+}
+
+/// The night: each dealer's state (dealing, on a break, available, off), each open table's
+/// dealer and down, and the pushes proposed for the next hour by the room's push rules
+/// (the dealer off the tables longest relieves the table whose down is up; a dealer due a
+/// break gets it when relieved).
+#[utoipa::path(tag = "dealers", responses((status = 200, body = Night)))]
+#[get("/dealers/night")]
+pub async fn night(st: web::Data<AppState>, who: ActingAs<DealerStaff>) -> AppResult<HttpResponse> {
+    let acting = who.acting;
+    let n = st
+        .run(move |_, c| {
+            let room = crate::services::room::get(c)?;
+            dealers::night(c, &room.profile.push_rules(), acting.now)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(n))
+}
+
+/// A clock-in or a break, as recorded.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RosterOut {
+    pub id: i64,
+    pub dealer_id: i64,
+    pub from: DateTime<Utc>,
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl From<DealerClockRow> for RosterOut {
+    fn from(r: DealerClockRow) -> Self {
+        RosterOut {
+            id: r.id,
+            dealer_id: r.dealer_id,
+            from: r.clocked_in_at.and_utc(),
+            until: r.clocked_out_at.map(|t| t.and_utc()),
+        }
+    }
+}
+
+impl From<DealerBreakRow> for RosterOut {
+    fn from(r: DealerBreakRow) -> Self {
+        RosterOut {
+            id: r.id,
+            dealer_id: r.dealer_id,
+            from: r.started_at.and_utc(),
+            until: r.ended_at.map(|t| t.and_utc()),
+        }
+    }
+}
+
+/// One change to dealer `id`'s roster, in a write turn: a dealer acts for themselves only,
+/// the floor for any dealer.
+async fn on_roster<R: Into<RosterOut> + Send + 'static>(
+    st: &AppState,
+    who: &ActingAs<DealerStaff>,
+    id: i64,
+    change: fn(&mut DbConn, &Act, i64) -> AppResult<R>,
+) -> AppResult<RosterOut> {
+    let me = &who.who.0.staff;
+    if me.role == "dealer" && me.id != id {
+        return Err(AppError::Forbidden(DealerRefusal::SelfOnly.into()));
+    }
+    let acting = who.acting.clone();
+    let r = st
+        .write(move |_, c| {
+            let act = acting.in_room(c)?;
+            change(c, &act, id)
+        })
+        .await?;
+    Ok(r.into())
+}
+
+/// The dealer clocks in for the night.
+#[utoipa::path(
+    tag = "dealers",
+    params(("id" = i64, Path, description = "The dealer's staff id")),
+    responses(
+        (status = 201, body = RosterOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Already clocked in", body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/dealers/{id}/clock-in")]
+pub async fn clock_in(
+    st: web::Data<AppState>,
+    who: ActingAs<DealerStaff>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let r = on_roster(&st, &who, path.into_inner(), dealers::clock_in).await?;
+    Ok(HttpResponse::Created().json(r))
+}
+
+/// The dealer clocks out: their down ends, and so does a break they were on.
+#[utoipa::path(
+    tag = "dealers",
+    params(("id" = i64, Path, description = "The dealer's staff id")),
+    responses(
+        (status = 200, body = RosterOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Not clocked in", body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/dealers/{id}/clock-out")]
+pub async fn clock_out(
+    st: web::Data<AppState>,
+    who: ActingAs<DealerStaff>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let r = on_roster(&st, &who, path.into_inner(), dealers::clock_out).await?;
+    Ok(HttpResponse::Ok().json(r))
+}
+
+/// The dealer goes on a break (relieved at their table first).
+#[utoipa::path(
+    tag = "dealers",
+    params(("id" = i64, Path, description = "The dealer's staff id")),
+    responses(
+        (status = 201, body = RosterOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Not clocked in, already on a break, or dealing", body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/dealers/{id}/break")]
+pub async fn start_break(
+    st: web::Data<AppState>,
+    who: ActingAs<DealerStaff>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let r = on_roster(&st, &who, path.into_inner(), dealers::start_break).await?;
+    Ok(HttpResponse::Created().json(r))
+}
+
+/// The dealer is back from their break.
+#[utoipa::path(
+    tag = "dealers",
+    params(("id" = i64, Path, description = "The dealer's staff id")),
+    responses(
+        (status = 200, body = RosterOut),
+        (status = 403, body = ErrorResponse),
+        (status = 409, description = "Not on a break", body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/dealers/{id}/back")]
+pub async fn end_break(
+    st: web::Data<AppState>,
+    who: ActingAs<DealerStaff>,
+    path: web::Path<i64>,
+) -> AppResult<HttpResponse> {
+    let r = on_roster(&st, &who, path.into_inner(), dealers::end_break).await?;
+    Ok(HttpResponse::Ok().json(r))
+}
