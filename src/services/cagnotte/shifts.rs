@@ -6,6 +6,7 @@ use crate::db::schema::{dealer_shifts, staff};
 use crate::db::{next_seq, DbConn};
 use crate::domain::ids::TableId;
 use crate::domain::refusal::{CagnotteRefusal, TabletRefusal};
+use crate::domain::staff::Role;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -78,7 +79,7 @@ pub(super) fn keep_shift(
         }
     })?;
     // A dealer dealing is at work: clocked in, back from a break.
-    if crate::services::staff::get(conn, dealer_id)?.role == "dealer" {
+    if crate::services::staff::get(conn, dealer_id)?.role == Role::Dealer.as_str() {
         crate::services::dealers::present(conn, act, dealer_id)?;
     }
     audit::record::<(), _>(

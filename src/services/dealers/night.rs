@@ -7,6 +7,7 @@ use crate::db::schema::{card_tables, dealer_breaks, dealer_shifts, staff};
 use crate::db::DbConn;
 use crate::domain::dealers::{self as rules, DealerNow, Next, PushRules};
 use crate::domain::ids::TableId;
+use crate::domain::staff::Role;
 use crate::domain::table::TableState;
 use crate::error::AppResult;
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
@@ -122,6 +123,116 @@ fn since_break(
     Ok((downs.len() as u32, dealt))
 }
 
+/// Where dealer `d` is now, as the domain counts it (dealing since, on a break since,
+/// available since their last down or clocking in, or off).
+fn now_of(
+    conn: &mut DbConn,
+    d: &StaffRow,
+    numbers: &HashMap<TableId, i32>,
+) -> AppResult<(DealerState, Option<i32>, DealerNow)> {
+    let shift = crate::services::cagnotte::dealing_at(conn, d.id)?;
+    let clock = open_clock(conn, d.id)?;
+    let brk = open_break(conn, d.id)?;
+    Ok(match (&clock, &brk, &shift) {
+        (_, _, Some(s)) => {
+            let since = utc(s.started_at);
+            let n = numbers.get(&s.table_id).copied();
+            let now_is = DealerNow::Dealing {
+                table: s.table_id,
+                since,
+            };
+            (DealerState::Dealing, n, now_is)
+        }
+        (Some(_), Some(b), None) => {
+            let since = utc(b.started_at);
+            (DealerState::OnBreak, None, DealerNow::OnBreak { since })
+        }
+        (Some(c), None, None) => {
+            let last_end: Option<Option<NaiveDateTime>> = dealer_shifts::table
+                .filter(dealer_shifts::dealer_id.eq(d.id))
+                .select(dealer_shifts::ended_at)
+                .order(dealer_shifts::ended_at.desc())
+                .first(conn)
+                .optional()?;
+            let from = last_end
+                .flatten()
+                .map_or(c.clocked_in_at, |e| e.max(c.clocked_in_at));
+            let since = utc(from);
+            (DealerState::Available, None, DealerNow::Available { since })
+        }
+        (None, _, None) => (DealerState::Off, None, DealerNow::Off),
+    })
+}
+
+/// Dealer `d`'s line on the roster, and the dealer as the push rules see them.
+fn roster_line(
+    conn: &mut DbConn,
+    d: &StaffRow,
+    numbers: &HashMap<TableId, i32>,
+    rules: &PushRules,
+    now: DateTime<Utc>,
+) -> AppResult<(NightDealer, rules::Dealer)> {
+    let (state, table, dnow) = now_of(conn, d, numbers)?;
+    let (downs, dealt) = match open_clock(conn, d.id)? {
+        Some(c) => since_break(conn, d, c.clocked_in_at, now)?,
+        None => (0, 0),
+    };
+    let since = match dnow {
+        DealerNow::Dealing { since, .. }
+        | DealerNow::OnBreak { since }
+        | DealerNow::Available { since } => Some(since),
+        DealerNow::Off => None,
+    };
+    // The domain counts the current down's minutes from its start.
+    let before_current = match dnow {
+        DealerNow::Dealing { since, .. } => dealt - (now - since).num_minutes().max(0),
+        _ => dealt,
+    };
+    let line = NightDealer {
+        id: d.id,
+        name: d.display_name.clone(),
+        state,
+        table,
+        since,
+        downs,
+        dealt_min: dealt,
+        break_due: state != DealerState::Off && rules.break_due(downs, dealt),
+    };
+    let dealer = rules::Dealer {
+        id: d.id,
+        now: dnow,
+        downs,
+        dealt_min: before_current.max(0),
+    };
+    Ok((line, dealer))
+}
+
+/// A proposed push, with the table's number and the dealers' names.
+fn push_out(
+    p: rules::Push,
+    numbers: &HashMap<TableId, i32>,
+    names: &HashMap<i64, String>,
+) -> NightPush {
+    let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
+    NightPush {
+        table: numbers.get(&p.table).copied().unwrap_or_default(),
+        at: p.at,
+        due: p.due,
+        late: p.late,
+        incoming: name(p.incoming),
+        incoming_id: p.incoming,
+        outgoing: p.outgoing.map(name),
+        next: p.next.map(|n| match n {
+            Next::Break { .. } => AfterPush::Break,
+            Next::Available => AfterPush::Available,
+        }),
+        break_until: p.next.and_then(|n| match n {
+            Next::Break { until } => Some(until),
+            Next::Available => None,
+        }),
+    }
+}
+
 /// The night as it stands at `now`, with the pushes of the next hour.
 pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppResult<Night> {
     let tables: Vec<(i64, i32)> = card_tables::table
@@ -131,85 +242,35 @@ pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppRes
         .load(conn)?;
     let numbers: HashMap<TableId, i32> = tables.iter().map(|(id, n)| (TableId(*id), *n)).collect();
     let people: Vec<StaffRow> = staff::table
-        .filter(staff::role.eq("dealer"))
+        .filter(staff::role.eq(Role::Dealer.as_str()))
         .filter(staff::active.eq(true))
         .order(staff::display_name.asc())
         .select(StaffRow::as_select())
         .load(conn)?;
     let mut dealers = Vec::with_capacity(people.len());
     let mut domain = Vec::with_capacity(people.len());
-    let mut down_of: HashMap<TableId, (String, DateTime<Utc>)> = HashMap::new();
     for d in &people {
-        let shift = crate::services::cagnotte::dealing_at(conn, d.id)?;
-        let clock = open_clock(conn, d.id)?;
-        let brk = open_break(conn, d.id)?;
-        let (state, table, since, dnow) = match (&clock, &brk, &shift) {
-            (_, _, Some(s)) => {
-                let since = utc(s.started_at);
-                down_of.insert(s.table_id, (d.display_name.clone(), since));
-                let now_is = DealerNow::Dealing {
-                    table: s.table_id,
-                    since,
-                };
-                let n = numbers.get(&s.table_id).copied();
-                (DealerState::Dealing, n, Some(since), now_is)
-            }
-            (Some(_), Some(b), None) => {
-                let since = utc(b.started_at);
-                (
-                    DealerState::OnBreak,
-                    None,
-                    Some(since),
-                    DealerNow::OnBreak { since },
-                )
-            }
-            (Some(c), None, None) => {
-                let last_end: Option<Option<NaiveDateTime>> = dealer_shifts::table
-                    .filter(dealer_shifts::dealer_id.eq(d.id))
-                    .select(dealer_shifts::ended_at)
-                    .order(dealer_shifts::ended_at.desc())
-                    .first(conn)
-                    .optional()?;
-                let since = utc(last_end
-                    .flatten()
-                    .map_or(c.clocked_in_at, |e| e.max(c.clocked_in_at)));
-                (
-                    DealerState::Available,
-                    None,
-                    Some(since),
-                    DealerNow::Available { since },
-                )
-            }
-            (None, _, None) => (DealerState::Off, None, None, DealerNow::Off),
-        };
-        let (downs, dealt) = match &clock {
-            Some(c) => since_break(conn, d, c.clocked_in_at, now)?,
-            None => (0, 0),
-        };
-        // The domain counts the current down's minutes from its start.
-        let before_current = match dnow {
-            DealerNow::Dealing { since, .. } => dealt - (now - since).num_minutes().max(0),
-            _ => dealt,
-        };
-        domain.push(rules::Dealer {
-            id: d.id,
-            now: dnow,
-            downs,
-            dealt_min: before_current.max(0),
-        });
-        dealers.push(NightDealer {
-            id: d.id,
-            name: d.display_name.clone(),
-            state,
-            table,
-            since,
-            downs,
-            dealt_min: dealt,
-            break_due: state != DealerState::Off && rules.break_due(downs, dealt),
-        });
+        let (line, dealer) = roster_line(conn, d, &numbers, rules, now)?;
+        dealers.push(line);
+        domain.push(dealer);
     }
+    let names: HashMap<i64, String> = people
+        .iter()
+        .map(|p| (p.id, p.display_name.clone()))
+        .collect();
+    // Who deals where, since when.
+    let down_of: HashMap<TableId, (String, DateTime<Utc>)> = domain
+        .iter()
+        .filter_map(|d| match d.now {
+            DealerNow::Dealing { table, since } => Some((
+                table,
+                (names.get(&d.id).cloned().unwrap_or_default(), since),
+            )),
+            _ => None,
+        })
+        .collect();
     let down = Duration::minutes(rules.down_min);
-    let night_tables: Vec<NightTable> = tables
+    let night_tables = tables
         .iter()
         .map(|(id, number)| {
             let d = down_of.get(&TableId(*id));
@@ -230,37 +291,11 @@ pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppRes
             closing: false,
         })
         .collect();
-    let names: HashMap<i64, String> = people
-        .iter()
-        .map(|p| (p.id, p.display_name.clone()))
+    let horizon = Duration::minutes(HORIZON_MIN);
+    let pushes = rules::propose(rules, &domain, &domain_tables, now, horizon)
+        .into_iter()
+        .map(|p| push_out(p, &numbers, &names))
         .collect();
-    let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
-    let pushes = rules::propose(
-        rules,
-        &domain,
-        &domain_tables,
-        now,
-        Duration::minutes(HORIZON_MIN),
-    )
-    .into_iter()
-    .map(|p| NightPush {
-        table: numbers.get(&p.table).copied().unwrap_or_default(),
-        at: p.at,
-        due: p.due,
-        late: p.late,
-        incoming: name(p.incoming),
-        incoming_id: p.incoming,
-        outgoing: p.outgoing.map(name),
-        next: p.next.map(|n| match n {
-            Next::Break { .. } => AfterPush::Break,
-            Next::Available => AfterPush::Available,
-        }),
-        break_until: p.next.and_then(|n| match n {
-            Next::Break { until } => Some(until),
-            Next::Available => None,
-        }),
-    })
-    .collect();
     Ok(Night {
         rules: *rules,
         dealers,

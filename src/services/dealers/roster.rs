@@ -5,6 +5,7 @@ use crate::db::models::{DealerBreakRow, DealerClockRow, StaffRow};
 use crate::db::schema::{dealer_breaks, dealer_roster};
 use crate::db::{next_seq, DbConn};
 use crate::domain::refusal::DealerRefusal;
+use crate::domain::staff::Role;
 use crate::error::{AppError, AppResult};
 use crate::services::Act;
 use diesel::prelude::*;
@@ -30,7 +31,7 @@ pub(super) fn dealer(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
         AppError::NotFound => AppError::field("dealer_id", "err-dealer-unknown"),
         other => other,
     })?;
-    if d.role != "dealer" || !d.active {
+    if d.role != Role::Dealer.as_str() || !d.active {
         return Err(AppError::field("dealer_id", "err-dealer-unknown"));
     }
     Ok(d)

@@ -5,6 +5,7 @@
 use crate::db::models::{DealerBreakRow, DealerClockRow};
 use crate::db::DbConn;
 use crate::domain::refusal::DealerRefusal;
+use crate::domain::staff::Role;
 use crate::error::{AppError, AppResult};
 use crate::services::dealers::{self, Night};
 use crate::services::Act;
@@ -83,7 +84,7 @@ async fn on_roster<R: Into<RosterOut> + Send + 'static>(
     change: fn(&mut DbConn, &Act, i64) -> AppResult<R>,
 ) -> AppResult<RosterOut> {
     let me = &who.who.0.staff;
-    if me.role == "dealer" && me.id != id {
+    if me.role == Role::Dealer.as_str() && me.id != id {
         return Err(AppError::Forbidden(DealerRefusal::SelfOnly.into()));
     }
     let acting = who.acting.clone();

@@ -308,9 +308,8 @@ impl RoomForm {
         )
     }
 
-    fn parse(&self) -> Result<RoomUpdate, Vec<FieldError>> {
-        let mut p = Parser::default();
-        let default_language = p.choice::<Language>("default_language", &self.default_language);
+    /// The screens' settings; each left empty (a form of before the setting): unchanged.
+    fn screens(&self, p: &mut Parser) -> (Option<Theme>, Option<CallAlert>, Option<i32>) {
         let theme = if self.theme.is_empty() {
             None
         } else {
@@ -326,6 +325,13 @@ impl RoomForm {
         } else {
             p.int("tap_late_max_s", &self.tap_late_max_s)
         };
+        (theme, call_alert, tap_late_max_s)
+    }
+
+    fn parse(&self) -> Result<RoomUpdate, Vec<FieldError>> {
+        let mut p = Parser::default();
+        let default_language = p.choice::<Language>("default_language", &self.default_language);
+        let (theme, call_alert, tap_late_max_s) = self.screens(&mut p);
         let kind = p.choice::<ProfileKind>("kind", &self.kind);
         // What stands in for a value that did not parse, so the rest can still be checked.
         let d = RuleProfile::defaults(kind.unwrap_or(ProfileKind::PtCasino));
