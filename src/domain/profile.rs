@@ -176,6 +176,31 @@ pub struct Range {
     pub max: i32,
 }
 
+/// The dealers' push settings' ranges (the room's own rule, `domain::dealers`): checked with
+/// the break rule as a whole by [`validate_profile`], and stated in the API document.
+pub const PUSH_RANGES: &[Range] = &[
+    Range {
+        field: "push_down_min",
+        min: super::dealers::DOWN_MIN as i32,
+        max: super::dealers::DOWN_MAX as i32,
+    },
+    Range {
+        field: "push_break_min",
+        min: super::dealers::BREAK_MIN as i32,
+        max: super::dealers::BREAK_MAX as i32,
+    },
+    Range {
+        field: "push_break_after_downs",
+        min: 0,
+        max: 24,
+    },
+    Range {
+        field: "push_break_after_min",
+        min: 0,
+        max: 720,
+    },
+];
+
 /// Ranges allowed by the seeds (and, where a seed gives one number, the house latitude).
 pub const RANGES: &[Range] = &[
     // PT-ONL 7 runs with 2; PT-2007 24 requires 4; a table has at most 11 seats.
@@ -313,16 +338,17 @@ pub fn validate_profile(p: &RuleProfile) -> Result<(), Vec<FieldError>> {
 /// The dealers' push rules: each count and length in its range, and a break within a night.
 fn check_push(p: &RuleProfile, e: &mut Errors) {
     let mut in_range = true;
-    for (field, v, max) in [
-        ("push_break_after_downs", p.push_break_after_downs, 24),
-        ("push_break_after_min", p.push_break_after_min, 720),
-    ] {
-        if !(0..=max).contains(&v) {
+    // The down and the break are checked (with their own messages) by the rules below.
+    for (r, v) in PUSH_RANGES[2..]
+        .iter()
+        .zip([p.push_break_after_downs, p.push_break_after_min])
+    {
+        if !(r.min..=r.max).contains(&v) {
             in_range = false;
             e.push(
-                FieldError::new(field, "err-range")
-                    .arg("min", 0)
-                    .arg("max", max),
+                FieldError::new(r.field, "err-range")
+                    .arg("min", r.min)
+                    .arg("max", r.max),
             );
         }
     }

@@ -402,7 +402,8 @@ fn add_room_bounds(doc: &mut utoipa::openapi::OpenApi) {
         return;
     };
     if let Some(RefOr::T(Schema::Object(profile))) = components.schemas.get_mut("RuleProfile") {
-        for range in crate::domain::profile::RANGES {
+        let push = crate::domain::profile::PUSH_RANGES;
+        for range in crate::domain::profile::RANGES.iter().chain(push) {
             if let Some(RefOr::T(Schema::Object(field))) = profile.properties.get_mut(range.field) {
                 field.minimum = Some(range.min.into());
                 field.maximum = Some(range.max.into());
