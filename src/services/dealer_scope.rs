@@ -165,13 +165,7 @@ pub fn assign(
     dealer_id: i64,
 ) -> AppResult<DealerShiftRow> {
     let t = crate::services::games::get_table(conn, table_id)?;
-    let d = crate::services::staff::get(conn, dealer_id).map_err(|e| match e {
-        AppError::NotFound => AppError::field("dealer_id", "err-dealer-unknown"),
-        other => other,
-    })?;
-    if d.role != "dealer" || !d.active {
-        return Err(AppError::field("dealer_id", "err-dealer-unknown"));
-    }
+    let d = crate::services::dealers::dealer(conn, dealer_id)?;
     if let Some(s) = crate::services::cagnotte::dealing_at(conn, d.id)? {
         if s.table_id != t.id {
             return Err(TabletRefusal::DealerDealingElsewhere {

@@ -7,4 +7,4 @@ mod night;
 mod roster;
 
 pub use night::{night, AfterPush, Night, NightDealer, NightPush, NightTable};
-pub use roster::{clock_in, clock_out, end_break, present, start_break, DealerState};
+pub use roster::{clock_in, clock_out, dealer, end_break, present, start_break, DealerState};

@@ -2,7 +2,7 @@
 //! pushes proposed for the next hour.
 
 use super::roster::{open_break, open_clock, DealerState};
-use crate::db::models::{DealerShiftRow, StaffRow};
+use crate::db::models::{DealerClockRow, DealerShiftRow, StaffRow};
 use crate::db::schema::{card_tables, dealer_breaks, dealer_shifts, staff};
 use crate::db::DbConn;
 use crate::domain::dealers::{self as rules, DealerNow, Next, PushRules};
@@ -129,11 +129,11 @@ fn now_of(
     conn: &mut DbConn,
     d: &StaffRow,
     numbers: &HashMap<TableId, i32>,
+    clock: Option<&DealerClockRow>,
 ) -> AppResult<(DealerState, Option<i32>, DealerNow)> {
     let shift = crate::services::cagnotte::dealing_at(conn, d.id)?;
-    let clock = open_clock(conn, d.id)?;
     let brk = open_break(conn, d.id)?;
-    Ok(match (&clock, &brk, &shift) {
+    Ok(match (clock, &brk, &shift) {
         (_, _, Some(s)) => {
             let since = utc(s.started_at);
             let n = numbers.get(&s.table_id).copied();
@@ -172,8 +172,9 @@ fn roster_line(
     rules: &PushRules,
     now: DateTime<Utc>,
 ) -> AppResult<(NightDealer, rules::Dealer)> {
-    let (state, table, dnow) = now_of(conn, d, numbers)?;
-    let (downs, dealt) = match open_clock(conn, d.id)? {
+    let clock = open_clock(conn, d.id)?;
+    let (state, table, dnow) = now_of(conn, d, numbers, clock.as_ref())?;
+    let (downs, dealt) = match clock {
         Some(c) => since_break(conn, d, c.clocked_in_at, now)?,
         None => (0, 0),
     };

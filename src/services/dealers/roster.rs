@@ -26,7 +26,7 @@ pub enum DealerState {
 }
 
 /// The active dealer `id`, or a refusal naming the field.
-pub(super) fn dealer(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
+pub fn dealer(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
     let d = crate::services::staff::get(conn, id).map_err(|e| match e {
         AppError::NotFound => AppError::field("dealer_id", "err-dealer-unknown"),
         other => other,
