@@ -30,6 +30,8 @@ mod cagnotte;
 mod calls;
 #[path = "http/concurrency_pg.rs"]
 mod concurrency_pg;
+#[path = "http/dealer_push.rs"]
+mod dealer_push;
 #[path = "http/dealers.rs"]
 mod dealers;
 #[path = "http/draws.rs"]

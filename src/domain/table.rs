@@ -27,6 +27,10 @@ string_enum! {
 }
 
 impl TableState {
+    /// The states of a table in play (see [`TableState::in_play`]).
+    pub const IN_PLAY: [TableState; 3] =
+        [TableState::Open, TableState::Running, TableState::Suspended];
+
     /// Open, running or suspended: the table has a game and may seat players.
     pub fn in_play(self) -> bool {
         matches!(

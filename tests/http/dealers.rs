@@ -8,7 +8,7 @@ use cardroom::domain::ids::TableId;
 use diesel::prelude::*;
 use serde_json::{json, Value};
 
-async fn send(app: &TestApp, uri: &str, token: &str, body: Value, lang: &str) -> Resp {
+pub(crate) async fn send(app: &TestApp, uri: &str, token: &str, body: Value, lang: &str) -> Resp {
     let req = test::TestRequest::post()
         .uri(uri)
         .insert_header(("Authorization", format!("Bearer {token}")))
@@ -18,15 +18,15 @@ async fn send(app: &TestApp, uri: &str, token: &str, body: Value, lang: &str) ->
     app.call(req).await
 }
 
-struct Night {
-    app: TestApp,
-    admin: String,
-    tables: [i64; 2],
-    dealer: i64,
+pub(crate) struct Night {
+    pub(crate) app: TestApp,
+    pub(crate) admin: String,
+    pub(crate) tables: [i64; 2],
+    pub(crate) dealer: i64,
 }
 
-async fn night() -> Night {
-    let app = TestApp::new().await;
+pub(crate) async fn night() -> Night {
+    let app = TestApp::with_clock(true).await;
     let admin = app.admin_token().await;
     let g = json!({"name": "NLH 1/2", "variant": "holdem_nl", "small_blind": 100,
         "big_blind": 200, "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000,
@@ -54,7 +54,7 @@ async fn night() -> Night {
 }
 
 impl Night {
-    async fn assign(&self, table: i64, lang: &str) -> Resp {
+    pub(crate) async fn assign(&self, table: i64, lang: &str) -> Resp {
         send(
             &self.app,
             &format!("/api/v1/tables/{table}/dealer"),
@@ -236,16 +236,16 @@ async fn the_room_sets_its_push_rules_and_a_rule_without_a_break_is_refused() {
     assert_eq!(app.audit_count(), before + 1);
 }
 
-async fn night_of(app: &TestApp, token: &str) -> Value {
+pub(crate) async fn night_of(app: &TestApp, token: &str) -> Value {
     app.get("/api/v1/dealers/night", token).await.json()
 }
 
-async fn staff_post(app: &TestApp, uri: &str, token: &str, lang: &str) -> Resp {
+pub(crate) async fn staff_post(app: &TestApp, uri: &str, token: &str, lang: &str) -> Resp {
     send(app, uri, token, json!({}), lang).await
 }
 
 /// Opens a table (through the API, as the floor would).
-async fn open(app: &TestApp, admin: &str, table: i64) {
+pub(crate) async fn open(app: &TestApp, admin: &str, table: i64) {
     let r = send(
         app,
         &format!("/api/v1/tables/{table}/open"),

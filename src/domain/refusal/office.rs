@@ -65,6 +65,16 @@ refusals! {
         BreakWhileDealing { dealer: String, table: i32 } = "err-dealer-break-while-dealing",
         /// A dealer clocks in and out, and takes breaks, for themselves only.
         SelfOnly = "err-dealer-self-only",
+        /// A push to a dealer already dealing at that table.
+        AlreadyHere { dealer: String, table: i32 } = "err-dealer-already-here",
+        /// A push to a dealer dealing at another table: relieved there first.
+        DealingAt { dealer: String, table: i32 } = "err-dealer-dealing-elsewhere",
+        /// A push at a table with no game.
+        TableNotInPlay { table: i32 } = "err-dealer-table-not-in-play",
+        /// A PIN at a table's tablet that is nobody's (nothing says whose it could be).
+        PinWrong = "err-dealer-pin-wrong",
+        /// Five wrong PINs in a row: the tablet takes none for a while.
+        PinLocked { seconds: i64 } = "err-dealer-pin-locked",
     }
 
     /// Staff accounts and sign-in.

@@ -4,7 +4,9 @@
 //! which the tips and the drop box are recorded on.
 
 mod night;
+mod push;
 mod roster;
 
 pub use night::{night, AfterPush, Night, NightDealer, NightPush, NightTable};
+pub use push::{push, PushOrder, Pushed};
 pub use roster::{clock_in, clock_out, dealer, end_break, present, start_break, DealerState};

@@ -12,7 +12,7 @@ use crate::domain::table::TableState;
 use crate::error::AppResult;
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How far ahead the pushes are proposed.
@@ -36,12 +36,14 @@ pub struct NightDealer {
     pub break_due: bool,
 }
 
-/// One open table and its down.
+/// One table in play and its down.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct NightTable {
     #[schema(value_type = i64)]
     pub id: TableId,
     pub number: i32,
+    /// Suspended below its minimum and closing (PT-2007 24): not relieved.
+    pub closing: bool,
     /// Who deals there (none: the table has no dealer).
     pub dealer: Option<String>,
     pub down_since: Option<DateTime<Utc>>,
@@ -50,7 +52,7 @@ pub struct NightTable {
 }
 
 /// Where a relieved dealer goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AfterPush {
     /// A break, until `break_until`.
@@ -92,7 +94,7 @@ fn utc(t: NaiveDateTime) -> DateTime<Utc> {
 }
 
 /// The dealer's downs and minutes dealt since their last break (or since clocking in).
-fn since_break(
+pub(super) fn since_break(
     conn: &mut DbConn,
     d: &StaffRow,
     clocked_in: NaiveDateTime,
@@ -236,12 +238,13 @@ fn push_out(
 
 /// The night as it stands at `now`, with the pushes of the next hour.
 pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppResult<Night> {
-    let tables: Vec<(i64, i32)> = card_tables::table
-        .filter(card_tables::state.eq(TableState::Open))
+    let tables: Vec<(i64, i32, TableState)> = card_tables::table
+        .filter(card_tables::state.eq_any(TableState::IN_PLAY))
         .order(card_tables::number.asc())
-        .select((card_tables::id, card_tables::number))
+        .select((card_tables::id, card_tables::number, card_tables::state))
         .load(conn)?;
-    let numbers: HashMap<TableId, i32> = tables.iter().map(|(id, n)| (TableId(*id), *n)).collect();
+    let numbers: HashMap<TableId, i32> =
+        tables.iter().map(|(id, n, _)| (TableId(*id), *n)).collect();
     let people: Vec<StaffRow> = staff::table
         .filter(staff::role.eq(Role::Dealer.as_str()))
         .filter(staff::active.eq(true))
@@ -273,11 +276,12 @@ pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppRes
     let down = Duration::minutes(rules.down_min);
     let night_tables = tables
         .iter()
-        .map(|(id, number)| {
+        .map(|(id, number, state)| {
             let d = down_of.get(&TableId(*id));
             NightTable {
                 id: TableId(*id),
                 number: *number,
+                closing: *state == TableState::Suspended,
                 dealer: d.map(|(n, _)| n.clone()),
                 down_since: d.map(|(_, s)| *s),
                 down_ends: d.map(|(_, s)| *s + down),
@@ -286,10 +290,11 @@ pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppRes
         .collect();
     let domain_tables: Vec<rules::Table> = tables
         .iter()
-        .map(|(id, number)| rules::Table {
+        .map(|(id, number, state)| rules::Table {
             id: TableId(*id),
             number: *number,
-            closing: false,
+            // PT-2007 24: a suspended table closes unless players come back: not relieved.
+            closing: *state == TableState::Suspended,
         })
         .collect();
     let horizon = Duration::minutes(HORIZON_MIN);

@@ -7,9 +7,10 @@ use crate::db::DbConn;
 use crate::domain::refusal::DealerRefusal;
 use crate::domain::staff::Role;
 use crate::error::{AppError, AppResult};
-use crate::services::dealers::{self, Night};
+use crate::services::dealers::{self, Night, PushOrder, Pushed};
 use crate::services::Act;
-use crate::web::extract::{ActingAs, DealerStaff};
+use crate::web::extract::{ActingAs, DealerStaff, FloorStaff};
+use crate::web::json::ApiJson;
 use crate::web::openapi::ErrorResponse;
 use crate::web::state::AppState;
 use actix_web::{get, post};
@@ -21,6 +22,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn routes(cfg: &mut ServiceConfig) {
     cfg.service(night)
+        .service(push)
         .service(clock_in)
         .service(clock_out)
         .service(start_break)
@@ -42,6 +44,38 @@ pub async fn night(st: web::Data<AppState>, who: ActingAs<DealerStaff>) -> AppRe
         })
         .await?;
     Ok(HttpResponse::Ok().json(n))
+}
+
+/// A push: the dealer takes the table over now; the dealer relieved there goes to a break
+/// (when one is due by the room's push rules, or when `outgoing_to` says so) or is free for
+/// the next push. Accepting the night's proposal and choosing another dealer are the same
+/// request; the audit record names the proposal it followed or overrode.
+#[utoipa::path(
+    tag = "dealers",
+    request_body = PushOrder,
+    responses(
+        (status = 201, body = Pushed),
+        (status = 403, body = ErrorResponse),
+        (status = 404, description = "No such table", body = ErrorResponse),
+        (status = 409, description = "The dealer is not clocked in, deals here already or at another table, or the table has no game", body = ErrorResponse),
+        (status = 422, description = "Not an active dealer", body = ErrorResponse),
+    )
+)]
+#[post("/dealers/push")]
+pub async fn push(
+    st: web::Data<AppState>,
+    who: ActingAs<FloorStaff>,
+    body: Result<ApiJson<PushOrder>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    let order = body?.into_inner();
+    let acting = who.acting;
+    let done = st
+        .write(move |_, c| {
+            let act = acting.in_room(c)?;
+            dealers::push(c, &act, &order)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(done))
 }
 
 /// A clock-in or a break, as recorded.

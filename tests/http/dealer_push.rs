@@ -1,0 +1,262 @@
+//! The push: the floor sends a dealer to a table (the night's proposal accepted, or another
+//! dealer chosen); the relieved dealer goes to a break when one is due, or is free; the
+//! table's binding follows the down; refusals change nothing.
+
+use super::dealers::{night, night_of, open, send, staff_post, Night};
+use crate::support::*;
+use cardroom::db::schema::audit_log::dsl as a;
+use chrono::Duration;
+use diesel::prelude::*;
+use serde_json::{json, Value};
+
+/// A dealer clocked in by their own token: (token, id).
+async fn clocked_in(app: &TestApp, name: &str) -> (String, i64) {
+    let t = app.staff_token(name, "dealer").await;
+    let id = app.get("/api/v1/me", &t).await.json()["id"]
+        .as_i64()
+        .unwrap();
+    let r = staff_post(app, &format!("/api/v1/dealers/{id}/clock-in"), &t, "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    (t, id)
+}
+
+async fn push(n: &Night, body: Value, lang: &str) -> Resp {
+    send(&n.app, "/api/v1/dealers/push", &n.admin, body, lang).await
+}
+
+fn state_of(j: &Value, id: i64) -> String {
+    j["dealers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == id)
+        .map(|d| d["state"].as_str().unwrap().to_string())
+        .unwrap()
+}
+
+fn last_push(app: &TestApp) -> Value {
+    let after: String = app.with_conn(|c| {
+        a::audit_log
+            .filter(a::action.eq("dealer.push"))
+            .order(a::seq.desc())
+            .select(a::after_json)
+            .first(c)
+            .unwrap()
+    });
+    serde_json::from_str(&after).unwrap()
+}
+
+#[actix_web::test]
+async fn refused_pushes_say_why_in_the_users_language_and_change_nothing() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    n.app.create_staff("dealer2", "dealer");
+    let d2: i64 = n.app.with_conn(|c| {
+        use cardroom::db::schema::staff::dsl as s;
+        s::staff
+            .filter(s::username.eq("dealer2"))
+            .select(s::id)
+            .first(c)
+            .unwrap()
+    });
+    // A table with no game.
+    let closed = send(
+        &n.app,
+        "/api/v1/tables",
+        &n.admin,
+        json!({"number": 103, "mode": "continuous"}),
+        "en",
+    )
+    .await;
+    assert_eq!(closed.status, 201, "{}", closed.text());
+    let closed = closed.json()["id"].as_i64().unwrap();
+    let before = (n.app.audit_count(), n.app.count("dealer_shifts"));
+    let cases = [
+        (
+            t2,
+            d2,
+            "dealer_not_in",
+            "dealer2 is not clocked in",
+            "dealer2 não tem a entrada registada",
+        ),
+        (
+            t2,
+            n.dealer,
+            "dealer_dealing_elsewhere",
+            "dealer1 is dealing at table 101",
+            "dealer1 está a dar cartas na mesa 101",
+        ),
+        (
+            t1,
+            n.dealer,
+            "dealer_already_here",
+            "dealer1 is already dealing at table 101",
+            "dealer1 já está a dar cartas na mesa 101",
+        ),
+        (
+            closed,
+            n.dealer,
+            "dealer_table_not_in_play",
+            "Table 103 has no game",
+            "A mesa 103 não tem jogo",
+        ),
+    ];
+    for (table, dealer, reason, en, pt) in cases {
+        for (lang, says) in [("en", en), ("pt-PT", pt)] {
+            let r = push(&n, json!({"table_id": table, "dealer_id": dealer}), lang).await;
+            assert_eq!(r.status, 409, "{reason}: {}", r.text());
+            assert_eq!(r.json()["error"]["reason"], reason);
+            assert!(r.error().1.contains(says), "{lang}: {}", r.text());
+        }
+    }
+    // Not a dealer; no such table.
+    let r = push(&n, json!({"table_id": t2, "dealer_id": 1}), "en").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = push(&n, json!({"table_id": 999_999, "dealer_id": d2}), "en").await;
+    assert_eq!(r.status, 404, "{}", r.text());
+    assert_eq!(
+        (n.app.audit_count(), n.app.count("dealer_shifts")),
+        before,
+        "nothing written"
+    );
+    // A dealer may not push: the floor does, or the dealer at the table's tablet.
+    let me = n.app.api_login("dealer1", STAFF_PW).await;
+    let r = send(
+        &n.app,
+        "/api/v1/dealers/push",
+        &me,
+        json!({"table_id": t2, "dealer_id": n.dealer}),
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text());
+}
+
+#[actix_web::test]
+async fn the_proposed_push_accepted_then_overridden_moves_the_down_and_the_binding() {
+    let n = night().await;
+    let [t1, _] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    let d1 = n.app.api_login("dealer1", STAFF_PW).await;
+    let (d3, d3_id) = clocked_in(&n.app, "dealer3").await;
+    // dealer1 may record tips at 101 while dealing there.
+    let tips = format!("/api/v1/tables/{t1}/tips");
+    let r = send(&n.app, &tips, &d1, json!({"amount": 500}), "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    // Their down is up after 30 minutes; the push comes at 31: late.
+    n.app.state.clock.advance(Duration::minutes(31));
+    let j = night_of(&n.app, &n.admin).await;
+    let proposed = j["pushes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["table"] == 101)
+        .cloned()
+        .unwrap();
+    assert_eq!(proposed["incoming_id"], d3_id, "{j}");
+    assert_eq!(proposed["late"], true, "{j}");
+    let before = n.app.audit_count();
+    let r = push(&n, json!({"table_id": t1, "dealer_id": d3_id}), "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let done = r.json();
+    assert_eq!(done["incoming"], "dealer3");
+    assert_eq!(done["outgoing"], "dealer1");
+    assert_eq!(done["outgoing_to"], "available", "one down: no break due");
+    assert_eq!(done["late"], true);
+    assert!(n.app.audit_count() > before);
+    let rec = last_push(&n.app);
+    assert_eq!(rec["proposed_id"], d3_id, "the record names the proposal");
+    assert_eq!(rec["incoming_id"], d3_id);
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, d3_id), "dealing");
+    assert_eq!(state_of(&j, n.dealer), "available");
+    // The binding follows the down: dealer3 may act at 101, dealer1 no longer.
+    let r = send(&n.app, &tips, &d3, json!({"amount": 300}), "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let r = send(&n.app, &tips, &d1, json!({"amount": 300}), "en").await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert_eq!(r.json()["error"]["reason"], "dealer_other_table");
+    // The floor overrides: dealer1 back at once, dealer3 sent to a break.
+    n.app.state.clock.advance(Duration::minutes(5));
+    let r = push(
+        &n,
+        json!({"table_id": t1, "dealer_id": n.dealer, "outgoing_to": "break"}),
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let done = r.json();
+    assert_eq!(done["outgoing_to"], "break");
+    assert_eq!(done["late"], false, "dealer3's down was not up");
+    assert!(done["break_until"].is_string(), "{done}");
+    let rec = last_push(&n.app);
+    // The night would have sent dealer1 there later (the only free dealer), and dealer3
+    // on to another down: the record keeps what the floor chose instead.
+    assert_eq!(rec["proposed_id"], n.dealer, "{rec}");
+    assert_eq!(rec["outgoing_to"], "break", "{rec}");
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, d3_id), "on_break");
+    assert_eq!(state_of(&j, n.dealer), "dealing");
+    // The dealer on a break is called back by the next push that names them.
+    n.app.state.clock.advance(Duration::minutes(2));
+    let r = push(&n, json!({"table_id": t1, "dealer_id": d3_id}), "pt-PT").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, d3_id), "dealing");
+}
+
+#[actix_web::test]
+async fn a_dealer_due_a_break_goes_to_it_when_relieved() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    let (_, d3_id) = clocked_in(&n.app, "dealer3").await;
+    let (_, d4_id) = clocked_in(&n.app, "dealer4").await;
+    // dealer1 deals three downs (101, 102, 101): the third makes a break due.
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    let rounds = [
+        vec![(t2, d3_id)],
+        vec![(t1, d4_id), (t2, n.dealer)],
+        vec![(t2, d3_id), (t1, n.dealer)],
+    ];
+    for round in rounds {
+        for (table, dealer) in round {
+            let r = push(&n, json!({"table_id": table, "dealer_id": dealer}), "en").await;
+            assert_eq!(r.status, 201, "{}", r.text());
+            assert_eq!(r.json()["outgoing_to"] == "break", false, "{}", r.text());
+        }
+        n.app.state.clock.advance(Duration::minutes(30));
+    }
+    let j = night_of(&n.app, &n.admin).await;
+    let me = j["dealers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == n.dealer)
+        .cloned()
+        .unwrap();
+    assert_eq!(me["downs"], 3, "{j}");
+    assert_eq!(me["break_due"], true, "{j}");
+    let tables = j["tables"].as_array().unwrap();
+    assert!(tables.iter().all(|t| t["closing"] == false), "{j}");
+    // The night sends dealer1 to a break when relieved at 101.
+    let at_101 = j["pushes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["table"] == 101)
+        .cloned()
+        .unwrap();
+    assert_eq!(at_101["outgoing"], "dealer1", "{j}");
+    assert_eq!(at_101["next"], "break", "{j}");
+    let r = push(&n, json!({"table_id": t1, "dealer_id": d4_id}), "en").await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert_eq!(r.json()["outgoing_to"], "break", "{}", r.text());
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, n.dealer), "on_break");
+}
