@@ -26,6 +26,7 @@ const EN: &[&str] = &[
     include_str!("en/idempotency.ftl"),
     include_str!("en/calls.ftl"),
     include_str!("en/offline.ftl"),
+    include_str!("en/dealers.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -47,6 +48,7 @@ const PT: &[&str] = &[
     include_str!("pt/idempotency.ftl"),
     include_str!("pt/calls.ftl"),
     include_str!("pt/offline.ftl"),
+    include_str!("pt/dealers.ftl"),
 ];
 
 pub struct I18n {

@@ -1,9 +1,9 @@
 //! The night at a glance: each dealer's state, each open table's dealer and down, and the
 //! pushes proposed for the next hour.
 
-use super::roster::{open_break, open_clock, DealerState};
-use crate::db::models::{DealerClockRow, DealerShiftRow, StaffRow};
-use crate::db::schema::{card_tables, dealer_breaks, dealer_shifts, staff};
+use super::roster::DealerState;
+use crate::db::models::{DealerBreakRow, DealerClockRow, DealerShiftRow, StaffRow};
+use crate::db::schema::{card_tables, dealer_breaks, dealer_roster, dealer_shifts, staff};
 use crate::db::DbConn;
 use crate::domain::dealers::{self as rules, DealerNow, Next, PushRules};
 use crate::domain::ids::TableId;
@@ -13,6 +13,7 @@ use crate::error::AppResult;
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 /// How far ahead the pushes are proposed.
@@ -64,6 +65,8 @@ pub enum AfterPush {
 /// One proposed push.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct NightPush {
+    #[schema(value_type = i64)]
+    pub table_id: TableId,
     pub table: i32,
     pub at: DateTime<Utc>,
     /// When the table's down is up (now, for a table without a dealer).
@@ -74,6 +77,7 @@ pub struct NightPush {
     pub incoming_id: i64,
     /// None: the table has no dealer.
     pub outgoing: Option<String>,
+    pub outgoing_id: Option<i64>,
     /// Where the relieved dealer goes (none: the table had no dealer).
     pub next: Option<AfterPush>,
     pub break_until: Option<DateTime<Utc>>,
@@ -89,125 +93,239 @@ pub struct Night {
     pub pushes: Vec<NightPush>,
 }
 
+impl NightPush {
+    /// Minutes past the table's down when the push happens (none: on time).
+    pub fn late_by(&self, now: impl Borrow<DateTime<Utc>>) -> Option<i64> {
+        let now = *now.borrow();
+        let at = self.at.max(now);
+        (self.late || at > self.due).then(|| (at - self.due).num_minutes().max(1))
+    }
+
+    /// The push happens now or has to (its time has come).
+    pub fn is_due(&self, now: impl Borrow<DateTime<Utc>>) -> bool {
+        self.at <= *now.borrow()
+    }
+}
+
+impl Night {
+    /// The room keeps its dealers' night: someone is clocked in or dealing.
+    pub fn in_use(&self) -> bool {
+        self.dealers.iter().any(|d| d.state != DealerState::Off)
+    }
+
+    /// Dealers clocked in (dealing, on a break or available).
+    pub fn working(&self) -> usize {
+        self.dealers
+            .iter()
+            .filter(|d| d.state != DealerState::Off)
+            .count()
+    }
+
+    /// The pushes due within `minutes` of `now`, in time order (the board's strip).
+    pub fn soon(&self, now: impl Borrow<DateTime<Utc>>, minutes: i64) -> Vec<&NightPush> {
+        let end = *now.borrow() + Duration::minutes(minutes);
+        self.pushes.iter().filter(|p| p.at <= end).collect()
+    }
+
+    /// Dealers who may take a table now: available ones first, then those on a break
+    /// (called back from it), each by name.
+    pub fn free(&self) -> Vec<&NightDealer> {
+        let mut out: Vec<&NightDealer> = self
+            .dealers
+            .iter()
+            .filter(|d| matches!(d.state, DealerState::Available | DealerState::OnBreak))
+            .collect();
+        out.sort_by_key(|d| (d.state != DealerState::Available, d.name.clone()));
+        out
+    }
+
+    /// Is dealer `id` free to take a table now?
+    pub fn is_free(&self, id: impl Borrow<i64>) -> bool {
+        let id = *id.borrow();
+        self.free().iter().any(|d| d.id == id)
+    }
+
+    /// Tables in play without a dealer (not those closing).
+    pub fn without_dealer(&self) -> Vec<&NightTable> {
+        self.tables
+            .iter()
+            .filter(|t| t.dealer.is_none() && !t.closing)
+            .collect()
+    }
+
+    /// Dealer `id`'s next push: where they go next and when, or where they are relieved.
+    pub fn next_for(&self, id: i64) -> Option<&NightPush> {
+        self.pushes
+            .iter()
+            .find(|p| p.incoming_id == id || p.outgoing_id == Some(id))
+    }
+}
+
 fn utc(t: NaiveDateTime) -> DateTime<Utc> {
     t.and_utc()
 }
 
-/// The dealer's downs and minutes dealt since their last break (or since clocking in).
-pub(super) fn since_break(
-    conn: &mut DbConn,
-    d: &StaffRow,
-    clocked_in: NaiveDateTime,
-    now: DateTime<Utc>,
-) -> AppResult<(u32, i64)> {
-    let last_break: Option<Option<NaiveDateTime>> = dealer_breaks::table
-        .filter(dealer_breaks::dealer_id.eq(d.id))
-        .filter(dealer_breaks::ended_at.is_not_null())
-        .select(dealer_breaks::ended_at)
-        .order(dealer_breaks::ended_at.desc())
-        .first(conn)
-        .optional()?;
-    let from = last_break
-        .flatten()
-        .map_or(clocked_in, |b| b.max(clocked_in));
-    let downs: Vec<DealerShiftRow> = dealer_shifts::table
-        .filter(dealer_shifts::dealer_id.eq(d.id))
-        .filter(dealer_shifts::started_at.ge(from))
-        .select(DealerShiftRow::as_select())
-        .load(conn)?;
-    let dealt = downs
-        .iter()
-        .map(|s| {
-            let end = s.ended_at.map_or(now, utc);
-            (end - utc(s.started_at)).num_minutes().max(0)
+/// The night's records, read in a few statements whatever the number of dealers: the open
+/// clock-ins and breaks, the breaks ended and the downs dealt since the earliest clock-in,
+/// and every open down.
+struct Records {
+    clocks: HashMap<i64, DealerClockRow>,
+    breaks: HashMap<i64, DealerBreakRow>,
+    last_break_end: HashMap<i64, NaiveDateTime>,
+    shifts: HashMap<i64, Vec<DealerShiftRow>>,
+}
+
+impl Records {
+    fn read(conn: &mut DbConn) -> AppResult<Records> {
+        let clocks: Vec<DealerClockRow> = dealer_roster::table
+            .filter(dealer_roster::clocked_out_at.is_null())
+            .select(DealerClockRow::as_select())
+            .load(conn)?;
+        let earliest = clocks
+            .iter()
+            .map(|c| c.clocked_in_at)
+            .min()
+            .unwrap_or(NaiveDateTime::MAX);
+        let breaks: Vec<DealerBreakRow> = dealer_breaks::table
+            .filter(
+                dealer_breaks::ended_at
+                    .is_null()
+                    .or(dealer_breaks::ended_at.ge(earliest)),
+            )
+            .select(DealerBreakRow::as_select())
+            .load(conn)?;
+        let shifts: Vec<DealerShiftRow> = dealer_shifts::table
+            .filter(
+                dealer_shifts::ended_at
+                    .is_null()
+                    .or(dealer_shifts::ended_at.ge(earliest)),
+            )
+            .select(DealerShiftRow::as_select())
+            .load(conn)?;
+        let mut last_break_end: HashMap<i64, NaiveDateTime> = HashMap::new();
+        let mut open_breaks = HashMap::new();
+        for b in breaks {
+            match b.ended_at {
+                Some(e) => {
+                    let v = last_break_end.entry(b.dealer_id).or_insert(e);
+                    *v = (*v).max(e);
+                }
+                None => {
+                    open_breaks.insert(b.dealer_id, b);
+                }
+            }
+        }
+        let mut by_dealer: HashMap<i64, Vec<DealerShiftRow>> = HashMap::new();
+        for s in shifts {
+            by_dealer.entry(s.dealer_id).or_default().push(s);
+        }
+        Ok(Records {
+            clocks: clocks.into_iter().map(|c| (c.dealer_id, c)).collect(),
+            breaks: open_breaks,
+            last_break_end,
+            shifts: by_dealer,
         })
-        .sum();
-    Ok((downs.len() as u32, dealt))
-}
+    }
 
-/// Where dealer `d` is now, as the domain counts it (dealing since, on a break since,
-/// available since their last down or clocking in, or off).
-fn now_of(
-    conn: &mut DbConn,
-    d: &StaffRow,
-    numbers: &HashMap<TableId, i32>,
-    clock: Option<&DealerClockRow>,
-) -> AppResult<(DealerState, Option<i32>, DealerNow)> {
-    let shift = crate::services::cagnotte::dealing_at(conn, d.id)?;
-    let brk = open_break(conn, d.id)?;
-    Ok(match (clock, &brk, &shift) {
-        (_, _, Some(s)) => {
-            let since = utc(s.started_at);
-            let n = numbers.get(&s.table_id).copied();
-            let now_is = DealerNow::Dealing {
-                table: s.table_id,
-                since,
-            };
-            (DealerState::Dealing, n, now_is)
-        }
-        (Some(_), Some(b), None) => {
-            let since = utc(b.started_at);
-            (DealerState::OnBreak, None, DealerNow::OnBreak { since })
-        }
-        (Some(c), None, None) => {
-            let last_end: Option<Option<NaiveDateTime>> = dealer_shifts::table
-                .filter(dealer_shifts::dealer_id.eq(d.id))
-                .select(dealer_shifts::ended_at)
-                .order(dealer_shifts::ended_at.desc())
-                .first(conn)
-                .optional()?;
-            let from = last_end
-                .flatten()
-                .map_or(c.clocked_in_at, |e| e.max(c.clocked_in_at));
-            let since = utc(from);
-            (DealerState::Available, None, DealerNow::Available { since })
-        }
-        (None, _, None) => (DealerState::Off, None, DealerNow::Off),
-    })
-}
+    fn shifts_of(&self, id: i64) -> &[DealerShiftRow] {
+        self.shifts.get(&id).map_or(&[], Vec::as_slice)
+    }
 
-/// Dealer `d`'s line on the roster, and the dealer as the push rules see them.
-fn roster_line(
-    conn: &mut DbConn,
-    d: &StaffRow,
-    numbers: &HashMap<TableId, i32>,
-    rules: &PushRules,
-    now: DateTime<Utc>,
-) -> AppResult<(NightDealer, rules::Dealer)> {
-    let clock = open_clock(conn, d.id)?;
-    let (state, table, dnow) = now_of(conn, d, numbers, clock.as_ref())?;
-    let (downs, dealt) = match clock {
-        Some(c) => since_break(conn, d, c.clocked_in_at, now)?,
-        None => (0, 0),
-    };
-    let since = match dnow {
-        DealerNow::Dealing { since, .. }
-        | DealerNow::OnBreak { since }
-        | DealerNow::Available { since } => Some(since),
-        DealerNow::Off => None,
-    };
-    // The domain counts the current down's minutes from its start.
-    let before_current = match dnow {
-        DealerNow::Dealing { since, .. } => dealt - (now - since).num_minutes().max(0),
-        _ => dealt,
-    };
-    let line = NightDealer {
-        id: d.id,
-        name: d.display_name.clone(),
-        state,
-        table,
-        since,
-        downs,
-        dealt_min: dealt,
-        break_due: state != DealerState::Off && rules.break_due(downs, dealt),
-    };
-    let dealer = rules::Dealer {
-        id: d.id,
-        now: dnow,
-        downs,
-        dealt_min: before_current.max(0),
-    };
-    Ok((line, dealer))
+    /// The dealer's downs and minutes dealt since their last break (or since clocking in).
+    fn since_break(&self, id: i64, clocked_in: NaiveDateTime, now: DateTime<Utc>) -> (u32, i64) {
+        let from = self
+            .last_break_end
+            .get(&id)
+            .map_or(clocked_in, |b| (*b).max(clocked_in));
+        let downs: Vec<&DealerShiftRow> = self
+            .shifts_of(id)
+            .iter()
+            .filter(|s| s.started_at >= from)
+            .collect();
+        let dealt = downs
+            .iter()
+            .map(|s| {
+                let end = s.ended_at.map_or(now, utc);
+                (end - utc(s.started_at)).num_minutes().max(0)
+            })
+            .sum();
+        (downs.len() as u32, dealt)
+    }
+
+    /// Where dealer `id` is now, as the domain counts it (dealing since, on a break since,
+    /// available since their last down or clocking in, or off).
+    fn now_of(
+        &self,
+        id: i64,
+        numbers: &HashMap<TableId, i32>,
+    ) -> (DealerState, Option<i32>, DealerNow) {
+        let shift = self.shifts_of(id).iter().find(|s| s.ended_at.is_none());
+        match (self.clocks.get(&id), self.breaks.get(&id), shift) {
+            (_, _, Some(s)) => {
+                let since = utc(s.started_at);
+                let n = numbers.get(&s.table_id).copied();
+                let now_is = DealerNow::Dealing {
+                    table: s.table_id,
+                    since,
+                };
+                (DealerState::Dealing, n, now_is)
+            }
+            (Some(_), Some(b), None) => {
+                let since = utc(b.started_at);
+                (DealerState::OnBreak, None, DealerNow::OnBreak { since })
+            }
+            (Some(c), None, None) => {
+                let last_end = self.shifts_of(id).iter().filter_map(|s| s.ended_at).max();
+                let from = last_end.map_or(c.clocked_in_at, |e| e.max(c.clocked_in_at));
+                let since = utc(from);
+                (DealerState::Available, None, DealerNow::Available { since })
+            }
+            (None, _, None) => (DealerState::Off, None, DealerNow::Off),
+        }
+    }
+
+    /// Dealer `d`'s line on the roster, and the dealer as the push rules see them.
+    fn roster_line(
+        &self,
+        d: &StaffRow,
+        numbers: &HashMap<TableId, i32>,
+        rules: &PushRules,
+        now: DateTime<Utc>,
+    ) -> (NightDealer, rules::Dealer) {
+        let (state, table, dnow) = self.now_of(d.id, numbers);
+        let (downs, dealt) = match self.clocks.get(&d.id) {
+            Some(c) => self.since_break(d.id, c.clocked_in_at, now),
+            None => (0, 0),
+        };
+        let since = match dnow {
+            DealerNow::Dealing { since, .. }
+            | DealerNow::OnBreak { since }
+            | DealerNow::Available { since } => Some(since),
+            DealerNow::Off => None,
+        };
+        // The domain counts the current down's minutes from its start.
+        let before_current = match dnow {
+            DealerNow::Dealing { since, .. } => dealt - (now - since).num_minutes().max(0),
+            _ => dealt,
+        };
+        let line = NightDealer {
+            id: d.id,
+            name: d.display_name.clone(),
+            state,
+            table,
+            since,
+            downs,
+            dealt_min: dealt,
+            break_due: state != DealerState::Off && rules.break_due(downs, dealt),
+        };
+        let dealer = rules::Dealer {
+            id: d.id,
+            now: dnow,
+            downs,
+            dealt_min: before_current.max(0),
+        };
+        (line, dealer)
+    }
 }
 
 /// A proposed push, with the table's number and the dealers' names.
@@ -218,6 +336,7 @@ fn push_out(
 ) -> NightPush {
     let name = |id: i64| names.get(&id).cloned().unwrap_or_default();
     NightPush {
+        table_id: p.table,
         table: numbers.get(&p.table).copied().unwrap_or_default(),
         at: p.at,
         due: p.due,
@@ -225,6 +344,7 @@ fn push_out(
         incoming: name(p.incoming),
         incoming_id: p.incoming,
         outgoing: p.outgoing.map(name),
+        outgoing_id: p.outgoing,
         next: p.next.map(|n| match n {
             Next::Break { .. } => AfterPush::Break,
             Next::Available => AfterPush::Available,
@@ -251,13 +371,11 @@ pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppRes
         .order(staff::display_name.asc())
         .select(StaffRow::as_select())
         .load(conn)?;
-    let mut dealers = Vec::with_capacity(people.len());
-    let mut domain = Vec::with_capacity(people.len());
-    for d in &people {
-        let (line, dealer) = roster_line(conn, d, &numbers, rules, now)?;
-        dealers.push(line);
-        domain.push(dealer);
-    }
+    let records = Records::read(conn)?;
+    let (dealers, domain): (Vec<NightDealer>, Vec<rules::Dealer>) = people
+        .iter()
+        .map(|d| records.roster_line(d, &numbers, rules, now))
+        .unzip();
     let names: HashMap<i64, String> = people
         .iter()
         .map(|p| (p.id, p.display_name.clone()))

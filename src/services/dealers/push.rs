@@ -3,7 +3,6 @@
 //! another dealer chosen), the relieving dealer at the table's tablet with their PIN. Each
 //! push is audited with the proposal it followed or overrode.
 
-use super::night::since_break;
 use super::roster::{dealer, open_clock, start_break};
 use super::AfterPush;
 use crate::db::audit;
@@ -82,27 +81,24 @@ pub fn push(conn: &mut DbConn, act: &Act, order: &PushOrder) -> AppResult<Pushed
     let late = outgoing
         .as_ref()
         .is_some_and(|s| act.now > s.started_at.and_utc() + Duration::minutes(rules.down_min));
-    // The relieved dealer's downs and minutes, counted before their down ends.
     let out_row = match &outgoing {
         Some(s) => Some(crate::services::staff::get(conn, s.dealer_id)?),
         None => None,
     };
-    let due = match (&out_row, &outgoing) {
-        (Some(o), Some(_)) => match open_clock(conn, o.id)? {
-            Some(c) => {
-                let (downs, dealt) = since_break(conn, o, c.clocked_in_at, act.now)?;
-                rules.break_due(downs, dealt)
-            }
-            None => false,
-        },
-        _ => false,
-    };
-    // What the night proposed for this table, for the record (followed or overridden).
-    let proposed = super::night(conn, &rules, act.now)?
+    // The night as it stands: the proposal for this table (for the record, followed or
+    // overridden) and whether the relieved dealer is due a break.
+    let before = super::night(conn, &rules, act.now)?;
+    let proposed = before
         .pushes
-        .into_iter()
+        .iter()
         .find(|p| p.table == t.number)
         .map(|p| p.incoming_id);
+    let due = out_row.as_ref().is_some_and(|o| {
+        before
+            .dealers
+            .iter()
+            .any(|line| line.id == o.id && line.break_due)
+    });
     // The new down (a dealer coming from a break is back from it: `present`).
     cagnotte::begin_shift(conn, act, t.id, d.id)?;
     let to = out_row.as_ref().map(|_| {
@@ -140,5 +136,7 @@ pub fn push(conn: &mut DbConn, act: &Act, order: &PushOrder) -> AppResult<Pushed
         None,
         Some(&done),
     )?;
+    // The board and the table's tablet follow the push live.
+    crate::services::floor::emit(conn, act.now, Some(t.id), "dealer.push", &done)?;
     Ok(done)
 }

@@ -25,6 +25,23 @@ pub enum DealerState {
     Off,
 }
 
+impl DealerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DealerState::Dealing => "dealing",
+            DealerState::OnBreak => "on_break",
+            DealerState::Available => "available",
+            DealerState::Off => "off",
+        }
+    }
+}
+
+impl std::fmt::Display for DealerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The active dealer `id`, or a refusal naming the field.
 pub fn dealer(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
     let d = crate::services::staff::get(conn, id).map_err(|e| match e {
@@ -35,6 +52,12 @@ pub fn dealer(conn: &mut DbConn, id: i64) -> AppResult<StaffRow> {
         return Err(AppError::field("dealer_id", "err-dealer-unknown"));
     }
     Ok(d)
+}
+
+/// The board follows the roster live (no table: every floor screen refreshes its strip).
+fn roster_changed(conn: &mut DbConn, act: &Act, kind: &str) -> AppResult<()> {
+    crate::services::floor::emit(conn, act.now, None, kind, &serde_json::json!({}))?;
+    Ok(())
 }
 
 pub(super) fn open_clock(conn: &mut DbConn, id: i64) -> AppResult<Option<DealerClockRow>> {
@@ -75,6 +98,7 @@ fn insert_clock(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<DealerClockR
         None,
         Some(&row),
     )?;
+    roster_changed(conn, act, "dealer.clock_in")?;
     Ok(row)
 }
 
@@ -136,6 +160,7 @@ pub fn clock_out(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<DealerClock
         Some(&c),
         Some(&after),
     )?;
+    roster_changed(conn, act, "dealer.clock_out")?;
     Ok(after)
 }
 
@@ -181,6 +206,7 @@ pub fn start_break(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<DealerBre
         None,
         Some(&row),
     )?;
+    roster_changed(conn, act, "dealer.break")?;
     Ok(row)
 }
 
@@ -203,6 +229,7 @@ fn close_break(conn: &mut DbConn, act: &Act, b: &DealerBreakRow) -> AppResult<De
         Some(b),
         Some(&after),
     )?;
+    roster_changed(conn, act, "dealer.back")?;
     Ok(after)
 }
 

@@ -181,6 +181,8 @@ pub struct Dashboard {
     /// Messages to players that failed (no more attempts): the floor is alerted and may
     /// retry them on `/floor/messages`.
     pub failed_messages: i64,
+    /// The dealers' night: who deals where, and the pushes of the next hour.
+    pub night: crate::services::dealers::Night,
 }
 
 /// Names for saying what an action did (the floor's toast): the player's alias,
@@ -296,7 +298,9 @@ pub fn dashboard(
     build::add_origins_and_guests(conn, now, &mut lists)?;
     let failed_messages = notify::outbox::failed_count(conn)?;
     build::add_waiting(&mut views, &lists);
+    let night = crate::services::dealers::night(conn, &profile.push_rules(), now)?;
     Ok(Dashboard {
+        night,
         tables: views,
         lists,
         failed_messages,

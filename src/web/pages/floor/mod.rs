@@ -3,6 +3,7 @@
 
 mod act;
 pub(super) mod board;
+mod dealers;
 mod draws;
 mod lists;
 mod moves;
@@ -25,6 +26,12 @@ use actix_web::web;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/floor", web::get().to(page))
         .route("/floor/live", web::get().to(live))
+        .route("/floor/dealers", web::get().to(dealers::page))
+        .route("/floor/dealers/push", web::post().to(dealers::push))
+        .route(
+            "/floor/dealers/{id}/{action}",
+            web::post().to(dealers::roster),
+        )
         .route("/floor/players", web::get().to(suggest_players))
         .route("/floor/lists/{game_id}/join", web::post().to(join))
         .route("/floor/entries/{id}/remove", web::post().to(remove))

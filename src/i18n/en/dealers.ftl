@@ -1,0 +1,58 @@
+dealers-title = Dealers
+dealers-pushes = Dealers: next pushes
+dealers-pushes-hour = Pushes in the next hour
+dealers-working = { $count ->
+    [one] 1 dealer in
+   *[other] { $count } dealers in
+}
+dealers-tables-without = { $count ->
+    [one] 1 table without a dealer
+   *[other] { $count } tables without a dealer
+}
+dealers-no-push-soon = No push in the next 30 minutes.
+dealers-no-push = No push in the next hour.
+dealers-none-in = No dealer is clocked in: clock them in below.
+dealers-late-by = { $min } min late
+dealers-now = Now
+dealers-to-break = break until { $time }
+dealers-to-free = free
+dealers-no-dealer = No dealer
+dealers-who-takes = Dealer for table { $table }
+dealers-after = { $name } (once relieved)
+dealers-push = Push
+dealers-pushed = { $dealer } deals at table { $table }.
+dealers-pushed-free = { $dealer } deals at table { $table }; { $out } is free.
+dealers-pushed-break = { $dealer } deals at table { $table }; { $out } is on a break until { $time }.
+dealers-rules-down = Downs of { $min } min
+dealers-rules-break = breaks of { $min } min
+dealers-rules-after-downs = a break after { $count ->
+    [one] 1 down
+   *[other] { $count } downs
+}
+dealers-rules-after-min = a break after { $min } min dealing
+dealers-tables = Tables
+dealers-no-tables = No table is in play.
+dealers-dealer = Dealer
+dealers-down-ends = Down ends
+dealers-down-up = down is up
+dealers-closing = closing
+dealers-roster = Roster
+dealers-no-dealers = No dealer account yet: an admin adds them under Staff.
+dealers-state = Now
+dealers-downs = Downs since break
+dealers-since = since { $time }
+dealers-dealt-min = { $min } min
+dealers-break-due = break due
+dealers-state-dealing = dealing
+dealers-state-on_break = on a break
+dealers-state-available = available
+dealers-state-off = off
+dealers-act-clock-in = Clock in
+dealers-act-clock-out = Clock out
+dealers-act-break = Break
+dealers-act-back = Back
+dealers-said-in = { $dealer } is clocked in.
+dealers-said-out = { $dealer } is clocked out.
+dealers-said-break = { $dealer } is on a break.
+dealers-said-back = { $dealer } is back from the break.
+err-dealer-outgoing-to = Choose where the relieved dealer goes: a break, or free.
