@@ -18,6 +18,8 @@ mod board;
 mod buttons;
 #[path = "browser/calls.rs"]
 mod calls;
+#[path = "browser/dealers.rs"]
+mod dealers;
 #[path = "browser/floor.rs"]
 mod floor;
 #[path = "browser/join.rs"]

@@ -249,6 +249,15 @@ impl PastEvenings<'_> {
                 }
             }
         }
+        // The dealers clock out: the evening's last downs end with it.
+        for d in self.dealers {
+            if let Some(id) = d.id {
+                match services::dealers::clock_out(c, &act_at(room, end, d), id) {
+                    Ok(_) | Err(AppError::Conflict(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
         let closing = end + Duration::minutes(room.profile.suspension_grace_min as i64 + 1);
         services::floor::tick(c, &act_at(room, closing, &Actor::system()))?;
         Ok(())

@@ -238,7 +238,7 @@ pub fn propose(
             }
         }
         let d = &mut state[i];
-        if matches!(d.now, DealerNow::OnBreak { .. }) {
+        if matches!(d.now, DealerNow::OnBreak { .. }) || rules.break_due(d.downs, d.dealt_min) {
             d.downs = 0;
             d.dealt_min = 0;
         }
@@ -259,11 +259,11 @@ pub fn propose(
 }
 
 /// When a dealer may take a down: an available one at once, one on a break at its end; a
-/// dealer whose break is due, only after a break.
+/// dealer whose break is due, only after a break (counted from when they were relieved).
 fn free_at(d: &Dealer, rules: &PushRules) -> Option<DateTime<Utc>> {
     match d.now {
         DealerNow::Available { since } if !rules.break_due(d.downs, d.dealt_min) => Some(since),
-        DealerNow::Available { .. } => None,
+        DealerNow::Available { since } => Some(since + Duration::minutes(rules.break_min)),
         DealerNow::OnBreak { since } => Some(since + Duration::minutes(rules.break_min)),
         DealerNow::Dealing { .. } | DealerNow::Off => None,
     }
@@ -409,6 +409,21 @@ mod tests {
         assert_eq!(p[0].next, Some(Next::Break { until: m(25) }));
         // Dealer 2's down is up at 35: dealer 1 is back from the break and relieves them.
         assert_eq!((p[1].at, p[1].incoming, p[1].outgoing), (m(35), 1, Some(2)));
+    }
+
+    #[test]
+    fn a_dealer_relieved_with_a_break_due_deals_again_only_after_the_break() {
+        let rules = PushRules::default();
+        // Dealer 1 was relieved 5 minutes ago after their third down, and nobody sent them
+        // on their break: the push counts it from then, and they deal again at minute 15.
+        let due = Dealer {
+            downs: 3,
+            dealt_min: 90,
+            ..available(1, -5)
+        };
+        let p = propose(&rules, &[due], &[table(1)], t0(), Duration::minutes(60));
+        assert_eq!((p[0].at, p[0].incoming, p[0].late), (m(15), 1, true));
+        assert_eq!(p.len(), 1, "nobody else is free to relieve them");
     }
 
     #[test]

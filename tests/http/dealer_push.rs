@@ -260,3 +260,170 @@ async fn a_dealer_due_a_break_goes_to_it_when_relieved() {
     let j = night_of(&n.app, &n.admin).await;
     assert_eq!(state_of(&j, n.dealer), "on_break");
 }
+
+/// A floor form sent from a page (`from`: the page's address, as the browser's Referer).
+async fn form_from(
+    app: &TestApp,
+    s: &WebSession,
+    uri: &str,
+    from: Option<&str>,
+    lang: &str,
+    fields: &[(&str, &str)],
+) -> Resp {
+    let mut all: Vec<(&str, &str)> = vec![("csrf", s.csrf.as_str())];
+    all.extend_from_slice(fields);
+    let mut req = actix_web::test::TestRequest::post()
+        .uri(uri)
+        .cookie(s.c())
+        .insert_header(("Accept-Language", lang))
+        .set_form(all);
+    if let Some(f) = from {
+        req = req.insert_header(("Referer", format!("http://localhost{f}")));
+    }
+    app.call(req.to_request()).await
+}
+
+#[actix_web::test]
+async fn the_board_and_the_dealers_page_show_the_pushes_and_send_them_in_one_action() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    let s = n.app.web_login("admin", ADMIN_PW).await;
+    // No dealer in: the board shows nothing of the dealers (a room that does not keep them).
+    let board = n.app.page("/floor/live", &s).await.text();
+    assert!(!board.contains("push-cards"), "{board}");
+    assert!(!board.contains("t-no-dealer"));
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    let (_, d3) = clocked_in(&n.app, "dealer3").await;
+    // The board: table 102 has no dealer — its tile says so, and its push comes first, now,
+    // with dealer3 proposed.
+    let board = n.app.page("/floor/live", &s).await.text();
+    let tile = board.split("id=\"tile-102\"").nth(1).unwrap();
+    let tile = &tile[..tile.find("</a>").unwrap()];
+    assert!(tile.contains("No dealer"), "{tile}");
+    let card = board
+        .split("id=\"push-102\"")
+        .nth(1)
+        .expect("a push for 102");
+    let card = &card[..card.find("</li>").unwrap()];
+    assert!(card.contains("Now"), "{card}");
+    assert!(card.contains("No dealer"), "{card}");
+    assert!(
+        card.contains(&format!("<option value=\"{d3}\" selected>dealer3")),
+        "{card}"
+    );
+    assert!(board.contains("1 table without a dealer"), "{board}");
+    // The dealers' page, in Portuguese.
+    let page = form_page(&n.app, &s, "pt-PT").await;
+    assert_eq!(page.status, 200);
+    let html = page.text();
+    assert!(html.contains("Rendições na próxima hora"), "{html}");
+    assert!(html.contains("Sem croupier"));
+    assert!(html.contains(&format!("id=\"roster-{d3}\" data-state=\"available\"")));
+    // A refusal from the board: the board with the reason (pt), nothing written.
+    let before = n.app.audit_count();
+    let r = form_from(
+        &n.app,
+        &s,
+        "/floor/dealers/push",
+        None,
+        "pt-PT",
+        &[
+            ("table_id", &t2.to_string()),
+            ("dealer_id", &n.dealer.to_string()),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.text().contains("dealer1 está a dar cartas na mesa 101"));
+    assert!(r.text().contains("id=\"floor-problem\""));
+    let r = form_from(
+        &n.app,
+        &s,
+        "/floor/dealers/push",
+        Some("/floor/dealers"),
+        "en",
+        &[("table_id", &t2.to_string()), ("dealer_id", "")],
+    )
+    .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.text().contains("Choose an active dealer"), "{}", r.text());
+    assert!(r.text().contains("id=\"dealers-problem\""));
+    assert_eq!(n.app.audit_count(), before, "nothing written");
+    // The proposal accepted from the board: one action, back on the board with the toast.
+    let r = form_from(
+        &n.app,
+        &s,
+        "/floor/dealers/push",
+        Some("/floor"),
+        "en",
+        &[
+            ("table_id", &t2.to_string()),
+            ("dealer_id", &d3.to_string()),
+        ],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(r.headers.get("location").unwrap(), "/floor");
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, d3), "dealing");
+    let board = n.app.page("/floor/live", &s).await.text();
+    assert!(!board.contains("t-no-dealer"), "every table has its dealer");
+    // The roster from the dealers' page: a break refused while dealing, then clock-in of
+    // dealer4 and back to the page.
+    let r = form_from(
+        &n.app,
+        &s,
+        &format!("/floor/dealers/{}/break", n.dealer),
+        Some("/floor/dealers"),
+        "en",
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert!(r.text().contains("is dealing at table 101"));
+    n.app.create_staff("dealer4", "dealer");
+    let d4 = n.app.with_conn(|c| {
+        use cardroom::db::schema::staff::dsl as st;
+        st::staff
+            .filter(st::username.eq("dealer4"))
+            .select(st::id)
+            .first::<i64>(c)
+            .unwrap()
+    });
+    let r = form_from(
+        &n.app,
+        &s,
+        &format!("/floor/dealers/{d4}/clock-in"),
+        Some("/floor/dealers"),
+        "en",
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(r.headers.get("location").unwrap(), "/floor/dealers");
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, d4), "available");
+    let r = form_from(
+        &n.app,
+        &s,
+        &format!("/floor/dealers/{d4}/dance"),
+        Some("/floor/dealers"),
+        "en",
+        &[],
+    )
+    .await;
+    assert_eq!(r.status, 404);
+}
+
+async fn form_page(app: &TestApp, s: &WebSession, lang: &str) -> Resp {
+    app.call(
+        actix_web::test::TestRequest::get()
+            .uri("/floor/dealers")
+            .cookie(s.c())
+            .insert_header(("Accept-Language", lang))
+            .to_request(),
+    )
+    .await
+}

@@ -203,23 +203,28 @@ pub(super) async fn roster(
     _f: CsrfForm<super::lists::Empty>,
 ) -> AppResult<HttpResponse> {
     let RosterPath { id, action } = path.into_inner();
-    let (change, said): (fn(&mut crate::db::DbConn, &services::Act, i64) -> AppResult<()>, _) =
-        match action.as_str() {
-            "clock-in" => (|c, a, id| dealers::clock_in(c, a, id).map(drop), "dealers-said-in"),
-            "clock-out" => (
-                |c, a, id| dealers::clock_out(c, a, id).map(drop),
-                "dealers-said-out",
-            ),
-            "break" => (
-                |c, a, id| dealers::start_break(c, a, id).map(drop),
-                "dealers-said-break",
-            ),
-            "back" => (
-                |c, a, id| dealers::end_break(c, a, id).map(drop),
-                "dealers-said-back",
-            ),
-            _ => return Err(AppError::NotFound),
-        };
+    let (change, said): (
+        fn(&mut crate::db::DbConn, &services::Act, i64) -> AppResult<()>,
+        _,
+    ) = match action.as_str() {
+        "clock-in" => (
+            |c, a, id| dealers::clock_in(c, a, id).map(drop),
+            "dealers-said-in",
+        ),
+        "clock-out" => (
+            |c, a, id| dealers::clock_out(c, a, id).map(drop),
+            "dealers-said-out",
+        ),
+        "break" => (
+            |c, a, id| dealers::start_break(c, a, id).map(drop),
+            "dealers-said-break",
+        ),
+        "back" => (
+            |c, a, id| dealers::end_break(c, a, id).map(drop),
+            "dealers-said-back",
+        ),
+        _ => return Err(AppError::NotFound),
+    };
     run(&req, &st, &who, move |conn, act| {
         let name = dealers::dealer(conn, id)?.display_name;
         change(conn, act, id)?;
