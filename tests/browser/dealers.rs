@@ -176,7 +176,7 @@ async fn the_board_shows_the_next_pushes_and_one_click_sends_the_proposed_dealer
     if !(text.contains("Dealers: next pushes")
         && text.contains("without a dealer")
         && text.contains("No dealer")
-        && text.contains("Carlos Dealer") == false
+        && !text.contains("Carlos Dealer")
         && text.contains("Wong Dealer"))
     {
         fail(&c, format!("1440 en: the strip says {text:?}")).await;
