@@ -32,6 +32,8 @@ mod calls;
 mod concurrency_pg;
 #[path = "http/dealer_push.rs"]
 mod dealer_push;
+#[path = "http/dealer_relief.rs"]
+mod dealer_relief;
 #[path = "http/dealers.rs"]
 mod dealers;
 #[path = "http/draws.rs"]

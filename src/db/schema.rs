@@ -52,6 +52,7 @@ diesel::table! {
         must_change_password -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        relief_pin_hash -> Nullable<Text>,
     }
 }
 

@@ -56,3 +56,33 @@ dealers-said-out = { $dealer } is clocked out.
 dealers-said-break = { $dealer } is on a break.
 dealers-said-back = { $dealer } is back from the break.
 err-dealer-outgoing-to = Choose where the relieved dealer goes: a break, or free.
+relief-open = Take this table over
+relief-next = next: { $dealer } at { $time }
+relief-who = Your name
+relief-pin = Your PIN
+relief-go = Take over now
+relief-done = { $dealer } deals at this table now.
+relief-out-break = { $dealer }: break until { $time }.
+relief-out-table = { $dealer }: next, table { $table } at { $time }.
+relief-out-free = { $dealer }: free for the next push.
+err-dealer-pin-format = A PIN is 4 to 6 digits.
+account-pin-title = Table PIN
+account-pin-intro = The PIN you type at a table's tablet to take the table over from the dealer there (4 to 6 digits).
+account-pin-label = New PIN
+account-pin-save = Save the PIN
+account-pin-saved = Your table PIN is saved.
+my-night-nav = My night
+my-night-title = My night
+my-night-now = Now
+my-night-downs = { $count ->
+    [one] 1 down since the last break
+   *[other] { $count } downs since the last break
+}
+my-night-next-table = Next: table { $table } at { $time }.
+my-night-next-break = Relieved at { $time }, then a break until { $until }.
+my-night-next-relieved = Relieved at { $time }.
+my-night-no-next = No push for you in the next hour.
+my-night-said-in = You are clocked in.
+my-night-said-out = You are clocked out.
+my-night-said-break = You are on a break.
+my-night-said-back = You are back from the break.

@@ -56,3 +56,33 @@ dealers-said-out = { $dealer } tem a saída registada.
 dealers-said-break = { $dealer } está em pausa.
 dealers-said-back = { $dealer } regressou da pausa.
 err-dealer-outgoing-to = Escolha para onde vai o croupier rendido: pausa, ou livre.
+relief-open = Render nesta mesa
+relief-next = a seguir: { $dealer } às { $time }
+relief-who = O seu nome
+relief-pin = O seu PIN
+relief-go = Render agora
+relief-done = { $dealer } dá cartas nesta mesa agora.
+relief-out-break = { $dealer }: pausa até às { $time }.
+relief-out-table = { $dealer }: a seguir, mesa { $table } às { $time }.
+relief-out-free = { $dealer }: livre para a próxima rendição.
+err-dealer-pin-format = Um PIN tem 4 a 6 algarismos.
+account-pin-title = PIN de mesa
+account-pin-intro = O PIN que escreve no tablet de uma mesa para render o croupier que lá está (4 a 6 algarismos).
+account-pin-label = Novo PIN
+account-pin-save = Guardar o PIN
+account-pin-saved = O seu PIN de mesa está guardado.
+my-night-nav = A minha noite
+my-night-title = A minha noite
+my-night-now = Agora
+my-night-downs = { $count ->
+    [one] 1 turno desde a última pausa
+   *[other] { $count } turnos desde a última pausa
+}
+my-night-next-table = A seguir: mesa { $table } às { $time }.
+my-night-next-break = Rendido às { $time }, depois pausa até às { $until }.
+my-night-next-relieved = Rendido às { $time }.
+my-night-no-next = Nenhuma rendição para si na próxima hora.
+my-night-said-in = Tem a entrada registada.
+my-night-said-out = Tem a saída registada.
+my-night-said-break = Está em pausa.
+my-night-said-back = Regressou da pausa.

@@ -4,6 +4,7 @@
 //! which the tips and the drop box are recorded on.
 
 mod night;
+pub mod pin;
 mod push;
 mod roster;
 

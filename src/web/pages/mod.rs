@@ -11,6 +11,7 @@ pub mod join;
 pub mod kiosk;
 pub mod limits;
 pub mod lobby;
+pub mod my_night;
 pub mod outbox;
 pub mod player_link;
 pub mod players;
@@ -45,6 +46,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/account/password", web::get().to(password_page))
         .route("/account/password", web::post().to(password_submit))
         .configure(account::routes)
+        .configure(my_night::routes)
         .configure(players::routes)
         .configure(backups::routes)
         .configure(floor::routes)

@@ -7,6 +7,7 @@ mod device;
 mod floor;
 mod messages;
 pub(crate) mod pairing;
+mod relief;
 mod view;
 
 pub(crate) use calls::tablet_act;
@@ -26,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/tablet", web::get().to(home))
         .route("/tablet/pair/status", web::get().to(pair_status))
         .route("/tablet/view", web::get().to(view))
+        .route("/tablet/relieve", web::post().to(relief::relieve))
         .route("/tablet/stream", web::get().to(stream))
         .route("/tablet/calls/{id}/ack", web::post().to(ack))
         .route("/tablet/calls/{id}/seat", web::post().to(seat))

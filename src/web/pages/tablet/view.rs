@@ -30,6 +30,38 @@ pub(super) struct TablePage {
     problem: Option<String>,
     /// Right after a cash-out (`?receipt=<seating>`): its receipt (PT-ONL 65-67).
     receipt: Option<services::table_side::CashOutReceipt>,
+    /// Who may take this table over (free dealers, the proposed one first) and when.
+    relief: Relief,
+    /// What the last relief did (who deals here now, where the relieved dealer goes).
+    done: Option<crate::web::pages::floor_board::Flash>,
+}
+
+/// The relief form's choices: the dealers free now, the night's proposal for this table.
+pub(super) struct Relief {
+    pub(super) free: Vec<(i64, String)>,
+    pub(super) proposed: Option<(i64, String, chrono::DateTime<chrono::Utc>)>,
+}
+
+impl Relief {
+    fn of(night: &services::dealers::Night, table: TableId) -> Relief {
+        let proposed = night
+            .pushes
+            .iter()
+            .find(|p| p.table_id == table)
+            .map(|p| (p.incoming_id, p.incoming.clone(), p.at));
+        let mut free: Vec<(i64, String)> = night
+            .free()
+            .into_iter()
+            .map(|d| (d.id, d.name.clone()))
+            .collect();
+        if let Some((id, _, _)) = &proposed {
+            if let Some(i) = free.iter().position(|(f, _)| f == id) {
+                let first = free.remove(i);
+                free.insert(0, first);
+            }
+        }
+        Relief { free, proposed }
+    }
 }
 
 #[derive(Template)]
@@ -118,16 +150,23 @@ async fn table_page_full(
     let c = ctx(req, st, who).await?;
     let now = c.now;
     let t = tablet.clone();
-    let (v, since) = st
+    let (v, since, relief) = st
         .run(move |_, conn| {
             let since = crate::web::stream::last_seq(conn)?;
-            Ok((load_view(conn, now, t.table_id)?, since))
+            let room = services::room::get(conn)?;
+            let night = services::dealers::night(conn, &room.profile.push_rules(), now)?;
+            Ok((
+                load_view(conn, now, t.table_id)?,
+                since,
+                Relief::of(&night, t.table_id),
+            ))
         })
         .await?;
+    let done = crate::web::pages::floor_board::Flash::read(req);
     let t = tablet.clone();
     // The floor's list shows when each tablet was last seen.
     let _ = st.write(move |_, conn| tablets::seen(conn, now, &t)).await;
-    render(
+    let mut res = render(
         status,
         &TablePage {
             c,
@@ -136,8 +175,14 @@ async fn table_page_full(
             since,
             problem,
             receipt,
+            relief,
+            done: done.clone(),
         },
-    )
+    )?;
+    if done.is_some() {
+        crate::web::pages::floor_board::Flash::clear(&mut res);
+    }
+    Ok(res)
 }
 
 pub(super) async fn view(

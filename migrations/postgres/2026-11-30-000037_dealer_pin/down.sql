@@ -1,0 +1,1 @@
+ALTER TABLE staff DROP COLUMN relief_pin_hash;
