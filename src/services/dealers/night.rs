@@ -356,6 +356,12 @@ fn push_out(
     }
 }
 
+/// The night as it stands at `now`, by the room's own push rules.
+pub fn tonight(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Night> {
+    let room = crate::services::room::get(conn)?;
+    night(conn, &room.profile.push_rules(), now)
+}
+
 /// The night as it stands at `now`, with the pushes of the next hour.
 pub fn night(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppResult<Night> {
     let tables: Vec<(i64, i32, TableState)> = card_tables::table

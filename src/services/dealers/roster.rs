@@ -244,3 +244,35 @@ pub fn end_break(conn: &mut DbConn, act: &Act, id: i64) -> AppResult<DealerBreak
     };
     close_break(conn, act, &b)
 }
+
+/// A change to a dealer's roster, as the pages name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RosterAction {
+    ClockIn,
+    ClockOut,
+    Break,
+    Back,
+}
+
+impl RosterAction {
+    /// `clock-in`, `clock-out`, `break` or `back` (none: no such action).
+    pub fn parse(s: &str) -> Option<RosterAction> {
+        Some(match s {
+            "clock-in" => RosterAction::ClockIn,
+            "clock-out" => RosterAction::ClockOut,
+            "break" => RosterAction::Break,
+            "back" => RosterAction::Back,
+            _ => return None,
+        })
+    }
+
+    /// Does it to dealer `id`.
+    pub fn apply(self, conn: &mut DbConn, act: &Act, id: i64) -> AppResult<()> {
+        match self {
+            RosterAction::ClockIn => clock_in(conn, act, id).map(drop),
+            RosterAction::ClockOut => clock_out(conn, act, id).map(drop),
+            RosterAction::Break => start_break(conn, act, id).map(drop),
+            RosterAction::Back => end_break(conn, act, id).map(drop),
+        }
+    }
+}

@@ -37,12 +37,7 @@ pub fn routes(cfg: &mut ServiceConfig) {
 #[get("/dealers/night")]
 pub async fn night(st: web::Data<AppState>, who: ActingAs<DealerStaff>) -> AppResult<HttpResponse> {
     let acting = who.acting;
-    let n = st
-        .run(move |_, c| {
-            let room = crate::services::room::get(c)?;
-            dealers::night(c, &room.profile.push_rules(), acting.now)
-        })
-        .await?;
+    let n = st.run(move |_, c| dealers::tonight(c, acting.now)).await?;
     Ok(HttpResponse::Ok().json(n))
 }
 

@@ -5,7 +5,7 @@
 use super::floor_board::Flash;
 use super::{ctx, render, see_other, Empty};
 use crate::error::{AppError, AppResult};
-use crate::services::dealers::{self, pin, NightDealer, NightPush};
+use crate::services::dealers::{self, pin, NightDealer, NightPush, RosterAction};
 use crate::services::{self, Acting};
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, DealerStaff};
@@ -60,12 +60,7 @@ async fn show(
     let id = dealer_only(who)?;
     let c = ctx(req, st, &who.0).await?;
     let now = c.now;
-    let night = st
-        .run(move |_, conn| {
-            let room = services::room::get(conn)?;
-            dealers::night(conn, &room.profile.push_rules(), now)
-        })
-        .await?;
+    let night = st.run(move |_, conn| dealers::tonight(conn, now)).await?;
     let me = night.dealers.iter().find(|d| d.id == id).cloned();
     let next = night.next_for(id).cloned();
     let done = Flash::read(req);
@@ -157,23 +152,15 @@ async fn roster(
     path: web::Path<String>,
     _f: CsrfForm<Empty>,
 ) -> AppResult<HttpResponse> {
-    let (said, change): (
-        &'static str,
-        fn(&mut crate::db::DbConn, &services::Act, i64) -> AppResult<()>,
-    ) = match path.as_str() {
-        "clock-in" => ("my-night-said-in", |c, a, id| {
-            dealers::clock_in(c, a, id).map(drop)
-        }),
-        "clock-out" => ("my-night-said-out", |c, a, id| {
-            dealers::clock_out(c, a, id).map(drop)
-        }),
-        "break" => ("my-night-said-break", |c, a, id| {
-            dealers::start_break(c, a, id).map(drop)
-        }),
-        "back" => ("my-night-said-back", |c, a, id| {
-            dealers::end_break(c, a, id).map(drop)
-        }),
-        _ => return Err(AppError::NotFound),
+    let action = RosterAction::parse(&path).ok_or(AppError::NotFound)?;
+    let said = match action {
+        RosterAction::ClockIn => "my-night-said-in",
+        RosterAction::ClockOut => "my-night-said-out",
+        RosterAction::Break => "my-night-said-break",
+        RosterAction::Back => "my-night-said-back",
     };
-    run(&req, &st, &who, said, change).await
+    run(&req, &st, &who, said, move |c, a, id| {
+        action.apply(c, a, id)
+    })
+    .await
 }

@@ -6,7 +6,7 @@ use super::act::act_said;
 use super::shared::{Flash, Said};
 use crate::domain::ids::TableId;
 use crate::error::{AppError, AppResult};
-use crate::services::dealers::{self, AfterPush, Night, PushOrder};
+use crate::services::dealers::{self, AfterPush, Night, PushOrder, RosterAction};
 use crate::services::{self, Acting};
 use crate::web::ctx::Ctx;
 use crate::web::extract::{CsrfForm, FloorStaff};
@@ -40,12 +40,7 @@ async fn show(
 ) -> AppResult<HttpResponse> {
     let c = ctx(req, st, &who.0).await?;
     let now = c.now;
-    let night = st
-        .run(move |_, conn| {
-            let room = services::room::get(conn)?;
-            dealers::night(conn, &room.profile.push_rules(), now)
-        })
-        .await?;
+    let night = st.run(move |_, conn| dealers::tonight(conn, now)).await?;
     let done = if problem.is_none() {
         Flash::read(req)
     } else {
@@ -203,31 +198,16 @@ pub(super) async fn roster(
     _f: CsrfForm<super::lists::Empty>,
 ) -> AppResult<HttpResponse> {
     let RosterPath { id, action } = path.into_inner();
-    let (change, said): (
-        fn(&mut crate::db::DbConn, &services::Act, i64) -> AppResult<()>,
-        _,
-    ) = match action.as_str() {
-        "clock-in" => (
-            |c, a, id| dealers::clock_in(c, a, id).map(drop),
-            "dealers-said-in",
-        ),
-        "clock-out" => (
-            |c, a, id| dealers::clock_out(c, a, id).map(drop),
-            "dealers-said-out",
-        ),
-        "break" => (
-            |c, a, id| dealers::start_break(c, a, id).map(drop),
-            "dealers-said-break",
-        ),
-        "back" => (
-            |c, a, id| dealers::end_break(c, a, id).map(drop),
-            "dealers-said-back",
-        ),
-        _ => return Err(AppError::NotFound),
+    let action = RosterAction::parse(&action).ok_or(AppError::NotFound)?;
+    let said = match action {
+        RosterAction::ClockIn => "dealers-said-in",
+        RosterAction::ClockOut => "dealers-said-out",
+        RosterAction::Break => "dealers-said-break",
+        RosterAction::Back => "dealers-said-back",
     };
     run(&req, &st, &who, move |conn, act| {
         let name = dealers::dealer(conn, id)?.display_name;
-        change(conn, act, id)?;
+        action.apply(conn, act, id)?;
         Ok(Said::new(said).arg("dealer", name))
     })
     .await

@@ -153,8 +153,7 @@ async fn table_page_full(
     let (v, since, relief) = st
         .run(move |_, conn| {
             let since = crate::web::stream::last_seq(conn)?;
-            let room = services::room::get(conn)?;
-            let night = services::dealers::night(conn, &room.profile.push_rules(), now)?;
+            let night = services::dealers::tonight(conn, now)?;
             Ok((
                 load_view(conn, now, t.table_id)?,
                 since,
