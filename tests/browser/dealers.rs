@@ -295,3 +295,218 @@ async fn the_board_shows_the_next_pushes_and_one_click_sends_the_proposed_dealer
     screenshot(&c, "browser-dealers-page-1440-en.png").await;
     let _ = c.close().await;
 }
+
+/// The element's text, or an empty string.
+async fn text_of(c: &Client, css: &str) -> String {
+    ok(c, wait_css(c, css).await.text().await, css).await
+}
+
+/// Height of an element in CSS pixels.
+async fn height_of(c: &Client, css: &str) -> i64 {
+    js(
+        c,
+        &format!(
+            "const e = document.querySelector('{css}'); return e ? Math.round(e.getBoundingClientRect().height) : 0;"
+        ),
+    )
+    .await
+    .as_i64()
+    .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_relieving_dealer_takes_the_table_over_on_its_tablet_with_their_pin() {
+    let Some(chromedriver) = chromedriver_or_skip() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temporary directory");
+    let server =
+        browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
+    let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
+    let base = server.base.clone();
+    let floor = token(&server, "floor");
+    let d1 = token(&server, "dealer1");
+    let d1_id = api(&server, "GET", "/api/v1/me", &d1, None)["id"]
+        .as_i64()
+        .unwrap();
+    let tables = api(&server, "GET", "/api/v1/tables", &floor, None);
+    let t1 = tables
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["number"] == 1)
+        .and_then(|t| t["id"].as_i64())
+        .expect("demo table 1");
+    api(
+        &server,
+        "POST",
+        &format!("/api/v1/tables/{t1}/dealer"),
+        &floor,
+        Some(json!({ "dealer_id": d1_id })),
+    );
+
+    // dealer2 on their phone (Portuguese): My night, a PIN, clocked in.
+    let phone = open_session(&webdriver_url, tmp.path(), "chrome-phone", 390, 844).await;
+    ok(
+        &phone,
+        phone.goto(&format!("{base}/login")).await,
+        "opening /login",
+    )
+    .await;
+    choose_language(&phone, "pt").await;
+    sign_in(&phone, &base, "dealer2", PASSWORD).await;
+    ok(
+        &phone,
+        phone.goto(&format!("{base}/dealer")).await,
+        "opening /dealer",
+    )
+    .await;
+    ok(
+        &phone,
+        wait_css(&phone, "#my-clock-in").await.click().await,
+        "clocking in",
+    )
+    .await;
+    let said = text_of(&phone, "#my-night-done").await;
+    if said != "Tem a entrada registada." {
+        fail(
+            &phone,
+            format!("phone: after clocking in the page says {said:?}"),
+        )
+        .await;
+    }
+    type_into(&phone, "#pin", "4821").await;
+    ok(
+        &phone,
+        wait_css(&phone, "#pin-save").await.click().await,
+        "saving the PIN",
+    )
+    .await;
+    let said = text_of(&phone, "#my-night-done").await;
+    if said != "O seu PIN de mesa está guardado." {
+        fail(
+            &phone,
+            format!("phone: after the PIN the page says {said:?}"),
+        )
+        .await;
+    }
+    let next = text_of(&phone, "#my-next").await;
+    if !next.contains("A seguir: mesa") {
+        fail(&phone, format!("phone: the next push says {next:?}")).await;
+    }
+    check_fits(&phone, "phone: My night", 390).await;
+    if height_of(&phone, "#pin-save").await < 44 {
+        fail(&phone, "phone: the PIN button is under 44 px").await;
+    }
+    screenshot(&phone, "browser-dealers-my-night-390-pt.png").await;
+    let _ = phone.close().await;
+
+    // Table 1's tablet, paired by the floor; dealer1 signs in on it (English, 1024×768).
+    let c = open_session(&webdriver_url, tmp.path(), "chrome-tablet", 1024, 768).await;
+    ok(
+        &c,
+        c.goto(&format!("{base}/tablet")).await,
+        "opening /tablet",
+    )
+    .await;
+    let code = text_of(&c, "#pair-code").await;
+    api(
+        &server,
+        "POST",
+        "/api/v1/tablets",
+        &floor,
+        Some(json!({ "code": code.trim(), "table_id": t1, "label": "Mesa 1" })),
+    );
+    wait_path(&c, "/login (the tablet moves on once paired)", |p| {
+        p == "/login"
+    })
+    .await;
+    choose_language(&c, "en").await;
+    sign_in(&c, &base, "dealer1", PASSWORD).await;
+    ok(
+        &c,
+        c.goto(&format!("{base}/tablet")).await,
+        "opening /tablet",
+    )
+    .await;
+    let who = text_of(&c, ".tablet-dealer").await;
+    assert_eq!(who, "Carlos Dealer");
+    ok(
+        &c,
+        wait_css(&c, "#relief-open").await.click().await,
+        "opening the relief form",
+    )
+    .await;
+    select_value(&c, "#relief-dealer", "4").await;
+    // A wrong PIN: refused, naming nobody.
+    type_into(&c, "#relief-pin", "1111").await;
+    ok(
+        &c,
+        wait_css(&c, "#relief-go").await.click().await,
+        "sending a wrong PIN",
+    )
+    .await;
+    let problem = text_of(&c, "#tablet-problem").await;
+    if problem != "That PIN is not right. Try again, or ask the floor." {
+        fail(&c, format!("tablet: a wrong PIN says {problem:?}")).await;
+    }
+    ok(
+        &c,
+        wait_css(&c, "#relief-open").await.click().await,
+        "opening the relief form again",
+    )
+    .await;
+    if height_of(&c, "#relief-go").await < 56 || height_of(&c, "#relief-pin").await < 44 {
+        fail(&c, "tablet: the relief form's targets are too small").await;
+    }
+    check_fits(&c, "tablet en, relief form", 1024).await;
+    screenshot(&c, "browser-dealers-relief-form-1024-en.png").await;
+    select_value(&c, "#relief-dealer", "4").await;
+    type_into(&c, "#relief-pin", "4821").await;
+    ok(
+        &c,
+        wait_css(&c, "#relief-go").await.click().await,
+        "sending the right PIN",
+    )
+    .await;
+    let done = text_of(&c, "#relief-done").await;
+    if !done.starts_with("Wong Dealer deals at this table now. Carlos Dealer:") {
+        fail(&c, format!("tablet: after the relief it says {done:?}")).await;
+    }
+    let who = text_of(&c, ".tablet-dealer").await;
+    if who != "Wong Dealer" {
+        fail(&c, format!("tablet: the header names {who:?}")).await;
+    }
+    screenshot(&c, "browser-dealers-relief-done-1024-en.png").await;
+    // In Portuguese: the form, for the next relief.
+    choose_language(&c, "pt").await;
+    ok(
+        &c,
+        c.goto(&format!("{base}/tablet")).await,
+        "opening /tablet (pt)",
+    )
+    .await;
+    let open = text_of(&c, "#relief-open").await;
+    if !open.starts_with("Render nesta mesa") {
+        fail(&c, format!("tablet pt: the relief button says {open:?}")).await;
+    }
+    ok(
+        &c,
+        wait_css(&c, "#relief-open").await.click().await,
+        "opening the relief form (pt)",
+    )
+    .await;
+    check_fits(&c, "tablet pt, relief form", 1024).await;
+    screenshot(&c, "browser-dealers-relief-form-1024-pt.png").await;
+    let night = api(&server, "GET", "/api/v1/dealers/night", &floor, None);
+    let wong = night["dealers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["name"] == "Wong Dealer")
+        .cloned()
+        .unwrap();
+    assert_eq!(wong["state"], "dealing", "{night}");
+    assert_eq!(wong["table"], 1, "{night}");
+    let _ = c.close().await;
+}

@@ -171,6 +171,14 @@ async fn the_relieving_dealer_takes_the_table_over_at_its_tablet_with_their_pin(
         .cookie("cr_session")
         .expect("the tablet is signed in as dealer2");
     let flash = r.cookie("floor_done").expect("what the relief did");
+    // The note goes back to the tablet's pages (a browser sends it to /tablet).
+    let set: Vec<String> = r
+        .headers
+        .get_all("set-cookie")
+        .filter_map(|v| v.to_str().ok().map(str::to_string))
+        .filter(|v| v.starts_with("floor_done="))
+        .collect();
+    assert!(set.iter().all(|v| v.contains("Path=/tablet")), "{set:?}");
     let s2 = WebSession {
         cookie: session,
         csrf: String::new(),

@@ -75,7 +75,7 @@ async fn show(
         },
     )?;
     if done.is_some() {
-        Flash::clear(&mut res);
+        Flash::clear_for(&mut res, "/dealer");
     }
     Ok(res)
 }
@@ -113,7 +113,7 @@ async fn run(
                 undo: None,
                 confirm: None,
             }
-            .set(&mut res);
+            .set_for(&mut res, "/dealer");
             Ok(res)
         }
         Err(e @ (AppError::Conflict(_) | AppError::Validation(_))) => {

@@ -96,7 +96,13 @@ pub struct Flash {
 const FLASH_COOKIE: &str = "floor_done";
 
 impl Flash {
+    /// For the floor's pages (`/floor…`).
     pub fn set(&self, res: &mut HttpResponse) {
+        self.set_for(res, "/floor");
+    }
+
+    /// For the pages under `path` (the cookie goes back only to them).
+    pub fn set_for(&self, res: &mut HttpResponse, path: &'static str) {
         let mut pairs = vec![("m", self.text.chars().take(300).collect::<String>())];
         if let Some(u) = &self.undo {
             pairs.push(("u", u.clone()));
@@ -106,7 +112,7 @@ impl Flash {
         }
         let value = serde_urlencoded::to_string(pairs).unwrap_or_default();
         let c = Cookie::build(FLASH_COOKIE, value)
-            .path("/floor")
+            .path(path)
             .http_only(true)
             .same_site(SameSite::Strict)
             .max_age(CookieDuration::seconds(30))
@@ -136,7 +142,11 @@ impl Flash {
     }
 
     pub fn clear(res: &mut HttpResponse) {
-        let mut c = Cookie::build(FLASH_COOKIE, "").path("/floor").finish();
+        Flash::clear_for(res, "/floor");
+    }
+
+    pub fn clear_for(res: &mut HttpResponse, path: &'static str) {
+        let mut c = Cookie::build(FLASH_COOKIE, "").path(path).finish();
         c.make_removal();
         let _ = res.add_cookie(&c);
     }

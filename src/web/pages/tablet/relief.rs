@@ -191,6 +191,6 @@ pub(super) async fn relieve(
         undo: None,
         confirm: None,
     }
-    .set(&mut res);
+    .set_for(&mut res, "/tablet");
     Ok(res)
 }

@@ -179,7 +179,7 @@ async fn table_page_full(
         },
     )?;
     if done.is_some() {
-        crate::web::pages::floor_board::Flash::clear(&mut res);
+        crate::web::pages::floor_board::Flash::clear_for(&mut res, "/tablet");
     }
     Ok(res)
 }
