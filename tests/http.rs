@@ -34,6 +34,8 @@ mod concurrency_pg;
 mod dealer_push;
 #[path = "http/dealer_relief.rs"]
 mod dealer_relief;
+#[path = "http/dealer_report.rs"]
+mod dealer_report;
 #[path = "http/dealers.rs"]
 mod dealers;
 #[path = "http/draws.rs"]

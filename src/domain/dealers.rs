@@ -291,6 +291,34 @@ fn pick(state: &[Dealer], rules: &PushRules, when: DateTime<Utc>) -> Option<usiz
         .map(|(_, _, i)| i)
 }
 
+/// PT-2007 5, 9d: tips pooled and shared by time dealt. Each share is `total × weight ÷ Σ
+/// weights` rounded down; the units left over go one each to the largest remainders (ties:
+/// the first listed), so the shares add up to the total exactly. With nothing dealt, nobody
+/// gets a share (all zero).
+pub fn pool(total: i64, weights: &[i64]) -> Vec<i64> {
+    let w: Vec<i128> = weights.iter().map(|x| i128::from((*x).max(0))).collect();
+    let sum: i128 = w.iter().sum();
+    if sum == 0 || total <= 0 {
+        return vec![0; weights.len()];
+    }
+    let t = i128::from(total);
+    let mut shares: Vec<i128> = w.iter().map(|x| t * x / sum).collect();
+    let mut rest: Vec<(i128, usize)> = w
+        .iter()
+        .enumerate()
+        .map(|(i, x)| (-(t * x % sum), i))
+        .collect();
+    rest.sort();
+    let left = t - shares.iter().sum::<i128>();
+    for (_, i) in rest.into_iter().take(usize::try_from(left).unwrap_or(0)) {
+        shares[i] += 1;
+    }
+    shares
+        .into_iter()
+        .map(|x| i64::try_from(x).unwrap_or(0))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,6 +574,37 @@ mod tests {
                 });
                 prop_assert!(p.at == t0() || freed.any(|t| t == p.at),
                     "a late push at {} with no dealer freed then", p.at);
+            }
+        }
+    }
+
+    #[test]
+    fn pooled_tips_are_shared_by_time_dealt_to_the_unit() {
+        // 100.00 over 3 h, 2 h and 1 h: 50.00, 33.33 and 16.66 rounded down; the cent left
+        // goes to the largest remainder (16.666…).
+        assert_eq!(pool(10_000, &[3, 2, 1]), vec![5_000, 3_333, 1_667]);
+        assert_eq!(pool(10_000, &[0, 0]), vec![0, 0]);
+        assert_eq!(pool(0, &[1, 2]), vec![0, 0]);
+    }
+
+    proptest! {
+        #[test]
+        fn pooled_shares_add_up_and_follow_the_time_dealt(
+            total in 0i64..=100_000_000,
+            weights in proptest::collection::vec(0i64..=50_000, 1..14),
+        ) {
+            let shares = pool(total, &weights);
+            let sum: i64 = weights.iter().sum();
+            if sum == 0 {
+                prop_assert!(shares.iter().all(|s| *s == 0));
+            } else {
+                prop_assert_eq!(shares.iter().sum::<i64>(), total);
+                for (s, w) in shares.iter().zip(&weights) {
+                    // Within one unit of the exact share.
+                    let exact = i128::from(total) * i128::from(*w);
+                    let got = i128::from(*s) * i128::from(sum);
+                    prop_assert!((got - exact).abs() < i128::from(sum), "{} for {}", s, w);
+                }
             }
         }
     }

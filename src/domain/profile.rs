@@ -92,6 +92,10 @@ pub struct RuleProfile {
     /// A break is due after this long dealing, 0-720 minutes (0: only the downs rule).
     #[serde(default)]
     pub push_break_after_min: i32,
+    /// PT-2007 5, 9d: the dealers' tips are pooled and shared by hours dealt (else each
+    /// down keeps its own tips box).
+    #[serde(default)]
+    pub tips_pooled: bool,
 }
 
 fn default_push_down_min() -> i32 {
@@ -165,6 +169,7 @@ impl RuleProfile {
             push_break_min: default_push_break_min(),
             push_break_after_downs: default_push_break_after_downs(),
             push_break_after_min: 0,
+            tips_pooled: false,
         }
     }
 }

@@ -88,6 +88,7 @@ const CHECKBOXES: &[&str] = &[
     "join_at_average_session_only",
     "missed_blinds_dead",
     "no_flop_no_drop",
+    "tips_pooled",
     "active",
 ];
 
@@ -142,6 +143,7 @@ pub fn room_form(over: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
         ("push_break_min", "20"),
         ("push_break_after_downs", "3"),
         ("push_break_after_min", "0"),
+        ("tips_pooled", ""),
     ]
     .into_iter()
     .map(|(k, v)| (k, v.to_string()))

@@ -307,5 +307,7 @@ admin-profile-push-break-after-downs = Break after this many downs
 admin-profile-push-break-after-downs-hint = 0 to 24; 0: only the time rule below.
 admin-profile-push-break-after-min = Break after this long dealing (minutes)
 admin-profile-push-break-after-min-hint = 0 to 720; 0: only the downs rule above. When both are set, the first one reached gives the break.
+admin-profile-tips-pooled = Tips pooled
+admin-profile-tips-pooled-hint = PT-2007 5, 9d: the tips of every down are shared among the dealers by hours dealt (the dealers' report shows each one's share). Unticked: each down keeps its own tips box.
 admin-table-accessible-seats = Seats kept for accessibility needs (BSOP 45)
 admin-table-accessible-seats-hint = Seat numbers, e.g. 1, 10. A player who needs an accessible seat is offered one of these.

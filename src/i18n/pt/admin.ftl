@@ -307,5 +307,7 @@ admin-profile-push-break-after-downs = Pausa após este número de turnos
 admin-profile-push-break-after-downs-hint = 0 a 24; 0: só a regra de tempo abaixo.
 admin-profile-push-break-after-min = Pausa após este tempo a dar cartas (minutos)
 admin-profile-push-break-after-min-hint = 0 a 720; 0: só a regra de turnos acima. Com as duas, a primeira que for atingida dá a pausa.
+admin-profile-tips-pooled = Gorjetas em comum
+admin-profile-tips-pooled-hint = PT-2007 5, 9d: as gorjetas de todos os turnos são repartidas pelos croupiers segundo as horas a dar cartas (o relatório dos croupiers mostra a parte de cada um). Sem visto: cada turno fica com a sua caixa de gorjetas.
 admin-table-accessible-seats = Lugares reservados a necessidades de acessibilidade (BSOP 45)
 admin-table-accessible-seats-hint = Números dos lugares, por exemplo 1, 10. A quem precisa de um lugar acessível é oferecido um destes.

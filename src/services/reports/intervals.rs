@@ -98,6 +98,39 @@ pub fn per_hour_tenths(count: i64, secs: i64) -> Option<i64> {
     (secs > 0).then(|| (count * 36_000 + secs / 2) / secs)
 }
 
+/// The parts of the sorted, disjoint intervals `a` not covered by those of `b` (also sorted
+/// and disjoint, as [`union`] returns them).
+pub fn minus(a: &[(i64, i64)], b: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(x, y) in a {
+        let mut start = x;
+        for &(p, q) in b.iter().filter(|(p, q)| *q > x && *p < y) {
+            if p > start {
+                out.push((start, p));
+            }
+            start = start.max(q);
+        }
+        if start < y {
+            out.push((start, y));
+        }
+    }
+    out
+}
+
+/// Where the sorted, disjoint intervals `a` and `b` overlap.
+pub fn intersect(a: &[(i64, i64)], b: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(x, y) in a {
+        for &(p, q) in b {
+            let (s, e) = (x.max(p), y.min(q));
+            if s < e {
+                out.push((s, e));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +176,15 @@ mod tests {
         assert_eq!(percentile(&v, 90), Some(10));
         assert_eq!(percentile(&[42], 90), Some(42));
         assert_eq!(percentile(&[], 90), None);
+    }
+
+    #[test]
+    fn minus_and_intersect_keep_what_they_say() {
+        let a = [(0, 10), (20, 30)];
+        let b = [(2, 4), (8, 22), (29, 40)];
+        assert_eq!(minus(&a, &b), vec![(0, 2), (4, 8), (22, 29)]);
+        assert_eq!(intersect(&a, &b), vec![(2, 4), (8, 10), (20, 22), (29, 30)]);
+        assert_eq!(minus(&a, &[]), a.to_vec());
+        assert!(intersect(&a, &[]).is_empty());
     }
 }

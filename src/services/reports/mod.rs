@@ -8,6 +8,7 @@
 
 mod buckets;
 mod build;
+mod dealers;
 mod figures;
 mod intervals;
 mod lists;
@@ -19,6 +20,7 @@ mod scope;
 mod takings;
 
 pub use build::build;
+pub use dealers::{dealers, DealerLine, DealersReport, DownLine, StaffingHour, TableGap};
 pub use figures::{DayLine, Figures, HourLine, LimitLine, Line, Report, ShiftLine, WaitLine};
 pub use intervals::{
     bucket, clip, hour_buckets, median, per_hour_tenths, per_mille, percentile, spread, union,

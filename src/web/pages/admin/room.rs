@@ -116,6 +116,7 @@ const GROUPS: &[(&str, &[(&str, Input)])] = &[
             ("push_break_min", Input::Minutes),
             ("push_break_after_downs", Input::Count),
             ("push_break_after_min", Input::Minutes),
+            ("tips_pooled", Input::Check),
         ],
     ),
 ];
@@ -240,6 +241,7 @@ struct RoomForm {
     join_at_average_session_only: Option<String>,
     missed_blinds_dead: Option<String>,
     no_flop_no_drop: Option<String>,
+    tips_pooled: Option<String>,
 }
 
 impl RoomForm {
@@ -291,6 +293,7 @@ impl RoomForm {
             join_at_average_session_only: check_value(p.join_at_average_session_only),
             missed_blinds_dead: check_value(p.missed_blinds_dead),
             no_flop_no_drop: check_value(p.no_flop_no_drop),
+            tips_pooled: check_value(p.tips_pooled),
         }
     }
 
@@ -410,6 +413,7 @@ impl RoomForm {
             join_at_average_session_only: checkbox(&self.join_at_average_session_only),
             missed_blinds_dead: checkbox(&self.missed_blinds_dead),
             no_flop_no_drop: checkbox(&self.no_flop_no_drop),
+            tips_pooled: checkbox(&self.tips_pooled),
         };
         let u = RoomUpdate {
             name: self.name.clone(),
@@ -538,6 +542,7 @@ const PROFILE_LABELS: &[(&str, &str)] = &[
         "admin-profile-push-break-after-downs",
     ),
     ("push_break_after_min", "admin-profile-push-break-after-min"),
+    ("tips_pooled", "admin-profile-tips-pooled"),
 ];
 
 async fn room_page(

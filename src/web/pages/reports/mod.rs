@@ -18,6 +18,7 @@
 //! Content-Security-Policy allows no inline `style`), and adds no dependency.
 
 pub mod chart;
+mod dealers;
 mod export;
 mod numbers;
 mod page;
@@ -42,6 +43,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/floor/reports", web::get().to(page::page))
         .route("/floor/reports.csv", web::get().to(export::csv_export))
         .route("/floor/reports.json", web::get().to(page::json))
+        .route("/floor/reports/dealers", web::get().to(dealers::page))
+        .route("/floor/reports/dealers.csv", web::get().to(dealers::csv))
         .route(
             "/floor/reports/players",
             web::get().to(players::players_page),

@@ -102,6 +102,13 @@ impl Page {
             Period::Day(d) => d.format("%Y-%m").to_string(),
         }
     }
+    /// The period as an address says it, for the dealers' report.
+    fn period_query(&self) -> String {
+        match self.period {
+            Period::Day(d) => format!("day={}", d.format("%Y-%m-%d")),
+            Period::Month(m) => format!("month={}", m.format("%Y-%m")),
+        }
+    }
     /// The shifts listed on the page: a month has thousands (every one is in the CSV).
     fn shifts_shown(&self) -> &[reports::ShiftLine] {
         &self.r.shifts[..self.r.shifts.len().min(SHIFTS_ON_PAGE)]
