@@ -25,7 +25,7 @@ use evenings::past_evenings;
 /// Password of the demo staff accounts.
 pub const DEMO_PASSWORD: &str = "demo-password";
 
-pub const BANNER: &str = "\n  Demo room loaded. Staff accounts (password `demo-password`):\n      floor    — floor manager\n      dealer1  — dealer\n      dealer2  — dealer\n      cashier  — cashier\n  The `admin` account uses CARDROOM_ADMIN_PASSWORD (or the one-time password printed above).\n";
+pub const BANNER: &str = "\n  Demo room loaded. Staff accounts (password `demo-password`):\n      floor    — floor manager\n      dealer1  — dealer\n      dealer2  — dealer\n      dealer3  — dealer\n      dealer4  — dealer\n      cashier  — cashier\n  The `admin` account uses CARDROOM_ADMIN_PASSWORD (or the one-time password printed above).\n";
 
 const FIRST: &[&str] = &[
     "Ana",
@@ -133,7 +133,8 @@ pub fn load(state: &AppState) -> Result<bool, AppError> {
             (table_id(1), game_ids[0], &regulars[..8]),
             (table_id(3), game_ids[1], &regulars[8..16]),
         ];
-        past_evenings(c, now, &room, &staff[0], [&staff[1], &staff[2]], &history)?;
+        let dealers = [[&staff[1], &staff[2]], [&staff[4], &staff[5]]];
+        past_evenings(c, now, &room, &staff[0], &dealers, &history)?;
         open_live_floor(
             c,
             &act_at(&room, now, &system),
@@ -244,7 +245,8 @@ fn create_tables(
     Ok(())
 }
 
-/// One account for every role: the floor, two dealers and the cashier, in this order.
+/// One account for every role: the floor, two dealers, the cashier and two more dealers, in
+/// this order (each table of the past evenings has its own two dealers).
 fn create_staff(
     c: &mut crate::db::DbConn,
     now: chrono::DateTime<chrono::Utc>,
@@ -256,6 +258,8 @@ fn create_staff(
         ("dealer1", "Carlos Dealer", "dealer"),
         ("dealer2", "Wong Dealer", "dealer"),
         ("cashier", "Rita Caixa", "cashier"),
+        ("dealer3", "Ana Croupier", "dealer"),
+        ("dealer4", "Li Dealer", "dealer"),
     ] {
         let s = StaffInput {
             username: Some(username.into()),

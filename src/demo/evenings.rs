@@ -14,7 +14,8 @@ use chrono::{Duration, NaiveDate};
 
 /// Three past evenings (18:00-23:00 in the room's zone, the last three days) at the given
 /// tables, played through the same services as real use with the clock set back: players
-/// join the list and are seated, buy in, the dealers tap each hand (two shifts an evening),
+/// join the list and are seated, buy in, each table's dealers tap its hands (two shifts an
+/// evening, one dealer at one table at a time),
 /// the cagnotte is collected (one exemption, one short collection an evening), tips are
 /// recorded, a player leaves and another is seated from the list, and the evening ends with
 /// the table closing (PT-2007 24).
@@ -23,7 +24,7 @@ pub(super) fn past_evenings(
     now: chrono::DateTime<chrono::Utc>,
     room: &services::room::Room,
     floor: &Actor,
-    dealers: [&Actor; 2],
+    dealers: &[[&Actor; 2]],
     tables: &[(TableId, GameId, &[PlayerId])],
 ) -> Result<(), AppError> {
     let evenings = PastEvenings {
@@ -72,8 +73,8 @@ fn forget_history_messages(
 struct PastEvenings<'a> {
     room: &'a services::room::Room,
     floor: &'a Actor,
-    /// The first shift's dealer, then the second's.
-    dealers: [&'a Actor; 2],
+    /// Each table's first-shift dealer, then its second's (table `k`: `dealers[k]`).
+    dealers: &'a [[&'a Actor; 2]],
     tables: &'a [(TableId, GameId, &'a [PlayerId])],
 }
 
@@ -125,12 +126,9 @@ impl PastEvenings<'_> {
         let mut t = start + Duration::minutes(2);
         let mut n = 0;
         while t < end {
-            let dealer = if t < shift_change {
-                self.dealers[0]
-            } else {
-                self.dealers[1]
-            };
+            let second = usize::from(t >= shift_change);
             for (k, (tid, gid, pool)) in self.tables.iter().enumerate() {
+                let dealer = self.dealers[k % self.dealers.len()][second];
                 self.change_seats(c, t, n, *tid, *gid, pool)?;
                 services::table_side::new_hand(
                     c,
@@ -145,7 +143,7 @@ impl PastEvenings<'_> {
                 for (k, (tid, _, _)) in self.tables.iter().enumerate() {
                     services::cagnotte::record_tip(
                         c,
-                        &act_at(self.room, t, self.dealers[0]),
+                        &act_at(self.room, t, self.dealers[k % self.dealers.len()][0]),
                         *tid,
                         4_500 + 500 * k as i64,
                     )?;
@@ -239,7 +237,7 @@ impl PastEvenings<'_> {
         for (k, (tid, _, _)) in self.tables.iter().enumerate() {
             services::cagnotte::record_tip(
                 c,
-                &act_at(room, end, self.dealers[1]),
+                &act_at(room, end, self.dealers[k % self.dealers.len()][1]),
                 *tid,
                 6_000 - 500 * k as i64,
             )?;
@@ -250,7 +248,7 @@ impl PastEvenings<'_> {
             }
         }
         // The dealers clock out: the evening's last downs end with it.
-        for d in self.dealers {
+        for d in self.dealers.iter().flatten() {
             if let Some(id) = d.id {
                 match services::dealers::clock_out(c, &act_at(room, end, d), id) {
                     Ok(_) | Err(AppError::Conflict(_)) => {}

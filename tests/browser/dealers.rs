@@ -8,8 +8,9 @@
 //! comfortable click. One click on a card's button sends the proposed dealer: the board comes
 //! back saying who deals where, and the night (API) has `dealer2` dealing at that table. The
 //! same board in Portuguese at 1024×768, and the dealers' page (`/floor/dealers`) in both
-//! languages with the roster and the hour's pushes. Screenshots:
-//! `target/browser-dealers-{board-1440-en,board-1024-pt,page-1024-pt,page-1440-en}.png`.
+//! languages with the roster and the hour's pushes, and the dealers' report of the month
+//! with its chart. Screenshots:
+//! `target/browser-dealers-{board-1440-en,board-1024-pt,page-1024-pt,page-1440-en,report-1440-en}.png`.
 //!
 //! Without chromedriver the test is skipped unless `CARDROOM_REQUIRE_BROWSER=1`.
 
@@ -293,6 +294,31 @@ async fn the_board_shows_the_next_pushes_and_one_click_sends_the_proposed_dealer
     }
     check_fits(&c, "1440 en dealers' page", 1440).await;
     screenshot(&c, "browser-dealers-page-1440-en.png").await;
+
+    // The dealers' report of the month: the demo's past evenings and tonight's downs, the
+    // chart of dealers against tables open.
+    ok(
+        &c,
+        wait_css(&c, "#dealers-report-link").await.click().await,
+        "opening the dealers' report",
+    )
+    .await;
+    wait_css(&c, "#chart-staffing").await;
+    let row = text_of(&c, &format!("#report-dealer-{d2_id}")).await;
+    if !row.contains("Wong Dealer") {
+        fail(&c, format!("the report's row for Wong Dealer says {row:?}")).await;
+    }
+    let month = value_of(&c, "#report-month").await;
+    ok(
+        &c,
+        c.goto(&format!("{base}/floor/reports/dealers?month={month}"))
+            .await,
+        "the month",
+    )
+    .await;
+    wait_css(&c, "#report-dealers").await;
+    check_fits(&c, "1440 en dealers' report", 1440).await;
+    screenshot(&c, "browser-dealers-report-1440-en.png").await;
     let _ = c.close().await;
 }
 

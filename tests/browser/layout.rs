@@ -22,6 +22,8 @@ const STAFF_PAGES: &[&str] = &[
     "/floor/cagnotte",
     "/floor/reports",
     "/floor/reports/players",
+    "/floor/reports/dealers",
+    "/floor/dealers",
     "/players",
     "/players/1",
     "/players/new",

@@ -309,7 +309,7 @@ mod tests {
     #[test]
     fn breaks_due_count_by_the_rules_and_start_again_after_a_break() {
         let rules = PushRules::default(); // a break after 3 downs of 30 minutes
-        // Downs of 30 minutes, 10 minutes apart.
+                                          // Downs of 30 minutes, 10 minutes apart.
         let down = |k: i64| (k * 2400, k * 2400 + 1800);
         let six: Vec<(i64, i64)> = (0..6).map(down).collect();
         assert_eq!(breaks_due(&rules, &six, &[]), 2);
