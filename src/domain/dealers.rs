@@ -558,6 +558,48 @@ mod tests {
             }
         }
 
+        /// Twelve dealers for eight tables over a ten-hour night, whatever the room's rules:
+        /// nobody deals more downs in a row than the rule allows, everyone due a break gets it
+        /// before another down and deals only after it ends, and a table waits past its down
+        /// only until the moment a dealer is freed.
+        #[test]
+        fn twelve_dealers_and_eight_tables_keep_the_rules(
+            down in 20i64..=45, brk in 10i64..=25, after in 2u32..=4,
+        ) {
+            let rules = PushRules { down_min: down, break_min: brk, break_after_downs: Some(after), break_after_min: None };
+            let pushes = night(&rules, 12, 8, 10);
+            prop_assert!(pushes.len() >= 8);
+            let mut in_a_row: std::collections::HashMap<i64, u32> =
+                (1..=8).map(|d| (d, 1)).collect();
+            let mut back_at: std::collections::HashMap<i64, DateTime<Utc>> = Default::default();
+            for p in &pushes {
+                if let Some(until) = back_at.get(&p.incoming) {
+                    prop_assert!(p.at >= *until, "dealer {} dealt during a break", p.incoming);
+                }
+                let c = in_a_row.entry(p.incoming).or_insert(0);
+                *c += 1;
+                prop_assert!(*c <= after, "dealer {} dealt {} downs in a row", p.incoming, c);
+                if let Some(o) = p.outgoing {
+                    let done = in_a_row.get(&o).copied().unwrap_or(0);
+                    if let Some(Next::Break { until }) = p.next {
+                        prop_assert_eq!(done, after, "a break only when due");
+                        in_a_row.insert(o, 0);
+                        back_at.insert(o, until);
+                    } else {
+                        prop_assert!(done < after, "dealer {} skipped a break due", o);
+                    }
+                }
+                if p.late {
+                    let freed = pushes.iter().any(|q| match q.next {
+                        Some(Next::Break { until }) => until == p.at,
+                        Some(Next::Available) => q.at == p.at,
+                        None => false,
+                    });
+                    prop_assert!(p.at == t0() || freed, "table {:?} waited past a free dealer", p.table);
+                }
+            }
+        }
+
         /// With too few dealers, a table waits only while nobody is free: a late push is
         /// made at the moment a dealer comes back, never later.
         #[test]
