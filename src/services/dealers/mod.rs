@@ -8,7 +8,9 @@ pub mod pin;
 mod push;
 mod roster;
 
-pub use night::{night, tonight, AfterPush, Night, NightDealer, NightPush, NightTable};
+pub use night::{
+    night, night_if_kept, tonight, AfterPush, Night, NightDealer, NightPush, NightTable,
+};
 pub use push::{push, PushOrder, Pushed};
 pub use roster::{
     clock_in, clock_out, dealer, end_break, present, start_break, DealerState, RosterAction,

@@ -356,6 +356,33 @@ fn push_out(
     }
 }
 
+/// The night for the board: the whole of it while the room keeps its dealers' night (a
+/// dealer clocked in, or anyone dealing), else nothing to show (two indexed counts, not the
+/// reads of every table and dealer).
+pub fn night_if_kept(conn: &mut DbConn, rules: &PushRules, now: DateTime<Utc>) -> AppResult<Night> {
+    let clocked: i64 = dealer_roster::table
+        .filter(dealer_roster::clocked_out_at.is_null())
+        .count()
+        .get_result(conn)?;
+    let dealing: i64 = if clocked > 0 {
+        0
+    } else {
+        dealer_shifts::table
+            .filter(dealer_shifts::ended_at.is_null())
+            .count()
+            .get_result(conn)?
+    };
+    if clocked == 0 && dealing == 0 {
+        return Ok(Night {
+            rules: *rules,
+            dealers: Vec::new(),
+            tables: Vec::new(),
+            pushes: Vec::new(),
+        });
+    }
+    night(conn, rules, now)
+}
+
 /// The night as it stands at `now`, by the room's own push rules.
 pub fn tonight(conn: &mut DbConn, now: DateTime<Utc>) -> AppResult<Night> {
     let room = crate::services::room::get(conn)?;

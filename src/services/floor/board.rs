@@ -298,7 +298,7 @@ pub fn dashboard(
     build::add_origins_and_guests(conn, now, &mut lists)?;
     let failed_messages = notify::outbox::failed_count(conn)?;
     build::add_waiting(&mut views, &lists);
-    let night = crate::services::dealers::night(conn, &profile.push_rules(), now)?;
+    let night = crate::services::dealers::night_if_kept(conn, &profile.push_rules(), now)?;
     Ok(Dashboard {
         night,
         tables: views,
