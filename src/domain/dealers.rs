@@ -508,6 +508,39 @@ mod tests {
         propose(rules, &dealers, &tables, t0(), Duration::hours(hours))
     }
 
+    /// The break rules over a night's pushes (dealers `1..=dealing` start at their tables):
+    /// nobody deals more than `after` downs in a row, a break comes exactly when due, and
+    /// nobody deals during one.
+    fn keeps_breaks(pushes: &[Push], dealing: i64, after: u32) -> Result<(), TestCaseError> {
+        let mut in_a_row: std::collections::HashMap<i64, u32> =
+            (1..=dealing).map(|d| (d, 1)).collect();
+        let mut back_at: std::collections::HashMap<i64, DateTime<Utc>> = Default::default();
+        for p in pushes {
+            if let Some(until) = back_at.get(&p.incoming) {
+                prop_assert!(p.at >= *until, "dealer {} dealt during a break", p.incoming);
+            }
+            let c = in_a_row.entry(p.incoming).or_insert(0);
+            *c += 1;
+            prop_assert!(
+                *c <= after,
+                "dealer {} dealt {} downs in a row",
+                p.incoming,
+                c
+            );
+            if let Some(o) = p.outgoing {
+                let done = in_a_row.get(&o).copied().unwrap_or(0);
+                if let Some(Next::Break { until }) = p.next {
+                    prop_assert_eq!(done, after, "a break only when due");
+                    in_a_row.insert(o, 0);
+                    back_at.insert(o, until);
+                } else {
+                    prop_assert!(done < after, "dealer {} skipped a break due", o);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Dealers enough for `k` tables to be relieved on time all night whatever the breaks'
     /// timing: `k` dealing, at most `k` relieved per down and so at most `k·⌈break/down⌉` on
     /// a break at once, and one free.
@@ -529,27 +562,8 @@ mod tests {
             let n = enough(&rules, k) + extra;
             let pushes = night(&rules, n, k as i32, 10);
             prop_assert!(!pushes.is_empty());
-            let mut in_a_row: std::collections::HashMap<i64, u32> =
-                (1..=k).map(|d| (d, 1)).collect();
-            let mut back_at: std::collections::HashMap<i64, DateTime<Utc>> = Default::default();
+            keeps_breaks(&pushes, k, after)?;
             for p in &pushes {
-                if let Some(until) = back_at.get(&p.incoming) {
-                    prop_assert!(p.at >= *until, "dealer {} dealt during a break", p.incoming);
-                }
-                let c = in_a_row.entry(p.incoming).or_insert(0);
-                *c += 1;
-                prop_assert!(*c <= after, "dealer {} dealt {} downs in a row", p.incoming, c);
-                if let Some(o) = p.outgoing {
-                    let done = in_a_row.get(&o).copied().unwrap_or(0);
-                    match p.next {
-                        Some(Next::Break { until }) => {
-                            prop_assert_eq!(done, after, "a break only when due");
-                            in_a_row.insert(o, 0);
-                            back_at.insert(o, until);
-                        }
-                        _ => prop_assert!(done < after, "dealer {} skipped a break due", o),
-                    }
-                }
                 prop_assert!(!p.late, "table {:?} waited from {} to {}", p.table, p.due, p.at);
             }
             for t in 1..=k {
@@ -569,26 +583,8 @@ mod tests {
             let rules = PushRules { down_min: down, break_min: brk, break_after_downs: Some(after), break_after_min: None };
             let pushes = night(&rules, 12, 8, 10);
             prop_assert!(pushes.len() >= 8);
-            let mut in_a_row: std::collections::HashMap<i64, u32> =
-                (1..=8).map(|d| (d, 1)).collect();
-            let mut back_at: std::collections::HashMap<i64, DateTime<Utc>> = Default::default();
+            keeps_breaks(&pushes, 8, after)?;
             for p in &pushes {
-                if let Some(until) = back_at.get(&p.incoming) {
-                    prop_assert!(p.at >= *until, "dealer {} dealt during a break", p.incoming);
-                }
-                let c = in_a_row.entry(p.incoming).or_insert(0);
-                *c += 1;
-                prop_assert!(*c <= after, "dealer {} dealt {} downs in a row", p.incoming, c);
-                if let Some(o) = p.outgoing {
-                    let done = in_a_row.get(&o).copied().unwrap_or(0);
-                    if let Some(Next::Break { until }) = p.next {
-                        prop_assert_eq!(done, after, "a break only when due");
-                        in_a_row.insert(o, 0);
-                        back_at.insert(o, until);
-                    } else {
-                        prop_assert!(done < after, "dealer {} skipped a break due", o);
-                    }
-                }
                 if p.late {
                     let freed = pushes.iter().any(|q| match q.next {
                         Some(Next::Break { until }) => until == p.at,

@@ -5,7 +5,7 @@
 use super::chart;
 use super::export::{csv_bytes, csv_response};
 use super::numbers::{decimal, hours_hundredths, mark, minutes_tenths, money_cell};
-use super::{ctx, day_start, render, ReportQuery};
+use super::{ctx, day_start, period_of, render, setting_of, ReportQuery};
 use crate::domain::Problem;
 use crate::error::AppResult;
 use crate::services;
@@ -80,18 +80,8 @@ async fn load(
     st.run(move |_, conn| {
         let room = services::room::get(conn)?;
         let today = reports::gaming_date(now, room.tz, ds);
-        let (day, month) = match q.by.as_deref() {
-            Some("day") => (q.day.as_deref(), None),
-            Some("month") => (None, q.month.as_deref()),
-            _ => (q.day.as_deref(), q.month.as_deref()),
-        };
-        let period = Period::parse(day, month, today)?;
-        let setting = reports::Setting {
-            tz: room.tz,
-            timezone: &room.timezone,
-            currency: &room.currency,
-            day_start: ds,
-        };
+        let period = period_of(&q, today)?;
+        let setting = setting_of(&room, ds);
         let rules = room.profile.push_rules();
         let r = reports::dealers(
             conn,

@@ -96,6 +96,26 @@ fn day_start(st: &AppState) -> NaiveTime {
     st.config.room.gaming_day_ends
 }
 
+/// The period a query asks for (the page's form sends both fields; `by` says which).
+fn period_of(q: &ReportQuery, today: chrono::NaiveDate) -> AppResult<Period> {
+    let (day, month) = match q.by.as_deref() {
+        Some("day") => (q.day.as_deref(), None),
+        Some("month") => (None, q.month.as_deref()),
+        _ => (q.day.as_deref(), q.month.as_deref()),
+    };
+    Period::parse(day, month, today)
+}
+
+/// What a report needs to know of the room.
+fn setting_of(room: &services::room::Room, day_start: NaiveTime) -> reports::Setting<'_> {
+    reports::Setting {
+        tz: room.tz,
+        timezone: &room.timezone,
+        currency: &room.currency,
+        day_start,
+    }
+}
+
 /// Reads the query and builds the report (one service call, for the page, the CSV and the
 /// JSON alike).
 async fn load(
@@ -107,23 +127,12 @@ async fn load(
     st.run(move |_, conn| {
         let room = services::room::get(conn)?;
         let today = reports::gaming_date(now, room.tz, ds);
-        let (day, month) = match q.by.as_deref() {
-            Some("day") => (q.day.as_deref(), None),
-            Some("month") => (None, q.month.as_deref()),
-            _ => (q.day.as_deref(), q.month.as_deref()),
-        };
-        let period = Period::parse(day, month, today)?;
+        let period = period_of(&q, today)?;
         let filter = Filter {
             game: id_param(&q.game, "game", "report-err-game")?,
             table: id_param(&q.table, "table", "report-err-table")?,
         };
-        let setting = reports::Setting {
-            tz: room.tz,
-            timezone: &room.timezone,
-            currency: &room.currency,
-            day_start: ds,
-        };
-        let r = reports::build(conn, now, &setting, period, filter)?;
+        let r = reports::build(conn, now, &setting_of(&room, ds), period, filter)?;
         let choices = Choices::load(conn)?;
         Ok((r, period, choices))
     })
