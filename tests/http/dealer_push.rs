@@ -427,3 +427,43 @@ async fn form_page(app: &TestApp, s: &WebSession, lang: &str) -> Resp {
     )
     .await
 }
+
+/// PT-2007 24: a table suspended below its minimum closes unless players come back — the
+/// night marks it closing and proposes no dealer for it; the table beside it is relieved.
+#[actix_web::test]
+async fn a_suspended_table_is_closing_and_gets_no_push() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    let (_, d3) = clocked_in(&n.app, "dealer3").await;
+    clocked_in(&n.app, "dealer4").await;
+    let before = night_of(&n.app, &n.admin).await;
+    let proposed: Vec<i64> = before["pushes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["table"].as_i64())
+        .collect();
+    assert!(proposed.contains(&102), "{before}");
+    n.app.with_conn(|c| {
+        use cardroom::db::schema::card_tables::dsl as t;
+        diesel::update(t::card_tables.find(t2))
+            .set(t::state.eq(cardroom::domain::table::TableState::Suspended))
+            .execute(c)
+            .unwrap()
+    });
+    let j = night_of(&n.app, &n.admin).await;
+    let t102 = j["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["number"] == 102)
+        .cloned()
+        .expect("a suspended table is still in play");
+    assert_eq!(t102["closing"], true, "{j}");
+    let pushes = j["pushes"].as_array().unwrap();
+    assert!(pushes.iter().all(|p| p["table"] != 102), "{j}");
+    assert_eq!(pushes[0]["table"], 101, "{j}");
+    assert_eq!(pushes[0]["incoming_id"], d3, "{j}");
+}
