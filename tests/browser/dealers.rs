@@ -41,6 +41,36 @@ fn api(server: &Server, method: &str, path: &str, token: &str, body: Option<Valu
     serde_json::from_str(&text).unwrap_or(Value::Null)
 }
 
+/// The staff id of the token's holder.
+fn me(server: &Server, token: &str) -> i64 {
+    api(server, "GET", "/api/v1/me", token, None)["id"]
+        .as_i64()
+        .expect("a staff id")
+}
+
+/// The floor places dealer1 at demo table 1: the floor's token, the demo's tables, table 1's
+/// id.
+fn dealer1_at_table_one(server: &Server) -> (String, Value, i64) {
+    let floor = token(server, "floor");
+    let d1_id = me(server, &token(server, "dealer1"));
+    let tables = api(server, "GET", "/api/v1/tables", &floor, None);
+    let t1 = tables
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["number"] == 1)
+        .and_then(|t| t["id"].as_i64())
+        .expect("demo table 1");
+    api(
+        server,
+        "POST",
+        &format!("/api/v1/tables/{t1}/dealer"),
+        &floor,
+        Some(json!({ "dealer_id": d1_id })),
+    );
+    (floor, tables, t1)
+}
+
 async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![]).await.unwrap_or(Value::Null)
 }
@@ -88,30 +118,9 @@ async fn the_board_shows_the_next_pushes_and_one_click_sends_the_proposed_dealer
         browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
-    let floor = token(&server, "floor");
-    let d1 = token(&server, "dealer1");
+    let (floor, tables, _) = dealer1_at_table_one(&server);
     let d2 = token(&server, "dealer2");
-    let d1_id = api(&server, "GET", "/api/v1/me", &d1, None)["id"]
-        .as_i64()
-        .unwrap();
-    let d2_id = api(&server, "GET", "/api/v1/me", &d2, None)["id"]
-        .as_i64()
-        .unwrap();
-    let tables = api(&server, "GET", "/api/v1/tables", &floor, None);
-    let t1 = tables
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|t| t["number"] == 1)
-        .and_then(|t| t["id"].as_i64())
-        .expect("demo table 1");
-    api(
-        &server,
-        "POST",
-        &format!("/api/v1/tables/{t1}/dealer"),
-        &floor,
-        Some(json!({ "dealer_id": d1_id })),
-    );
+    let d2_id = me(&server, &d2);
     // dealer2 free for the next push: relieved where the demo's evening left them dealing,
     // or clocked in.
     let night = api(&server, "GET", "/api/v1/dealers/night", &floor, None);
@@ -350,26 +359,7 @@ async fn the_relieving_dealer_takes_the_table_over_on_its_tablet_with_their_pin(
         browser_app().spawn_binary(env!("CARGO_BIN_EXE_cardroom"), tmp.path(), &["--demo"]);
     let (webdriver_url, _chromedriver) = start_chromedriver(&chromedriver, tmp.path());
     let base = server.base.clone();
-    let floor = token(&server, "floor");
-    let d1 = token(&server, "dealer1");
-    let d1_id = api(&server, "GET", "/api/v1/me", &d1, None)["id"]
-        .as_i64()
-        .unwrap();
-    let tables = api(&server, "GET", "/api/v1/tables", &floor, None);
-    let t1 = tables
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|t| t["number"] == 1)
-        .and_then(|t| t["id"].as_i64())
-        .expect("demo table 1");
-    api(
-        &server,
-        "POST",
-        &format!("/api/v1/tables/{t1}/dealer"),
-        &floor,
-        Some(json!({ "dealer_id": d1_id })),
-    );
+    let (floor, _, t1) = dealer1_at_table_one(&server);
 
     // dealer2 on their phone (Portuguese): My night, a PIN, clocked in.
     let phone = open_session(&webdriver_url, tmp.path(), "chrome-phone", 390, 844).await;
