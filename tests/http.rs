@@ -40,6 +40,8 @@ mod dealer_report;
 mod dealers;
 #[path = "http/draws.rs"]
 mod draws;
+#[path = "http/extra_seat.rs"]
+mod extra_seat;
 #[path = "http/floor.rs"]
 mod floor;
 #[path = "http/idempotency.rs"]

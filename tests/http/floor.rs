@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 // ---- helpers ---------------------------------------------------------------------------
 
 /// Sends a request with a Bearer token, an optional JSON body and `Accept-Language`.
-async fn send(
+pub(crate) async fn send(
     app: &TestApp,
     method: &str,
     uri: &str,
@@ -39,7 +39,7 @@ async fn send(
     app.call(req.to_request()).await
 }
 
-async fn post(app: &TestApp, uri: &str, token: &str, body: Value) -> Resp {
+pub(crate) async fn post(app: &TestApp, uri: &str, token: &str, body: Value) -> Resp {
     send(app, "POST", uri, token, Some(body), None).await
 }
 
@@ -228,7 +228,7 @@ pub fn eligible_players(app: &TestApp, n: usize) -> Vec<i64> {
 }
 
 /// One pass of the scheduler, as the server runs it.
-fn tick(app: &TestApp) -> usize {
+pub(crate) fn tick(app: &TestApp) -> usize {
     let now = app.state.clock.now();
     app.with_conn(|c| {
         app.state
@@ -241,7 +241,7 @@ fn tick(app: &TestApp) -> usize {
     })
 }
 
-async fn advance(app: &TestApp, admin: &str, minutes: i64) {
+pub(crate) async fn advance(app: &TestApp, admin: &str, minutes: i64) {
     let r = post(
         app,
         "/api/v1/test/clock/advance",
@@ -252,7 +252,7 @@ async fn advance(app: &TestApp, admin: &str, minutes: i64) {
     assert_eq!(r.status, 200, "{}", r.text());
 }
 
-async fn create_game(app: &TestApp, admin: &str, name: &str) -> i64 {
+pub(crate) async fn create_game(app: &TestApp, admin: &str, name: &str) -> i64 {
     let g = json!({"name": name, "variant": "holdem_nl", "small_blind": 100, "big_blind": 200,
         "limit_class": "low", "buy_in_min": 4000, "buy_in_max": 20000, "seats": 10});
     let r = post(app, "/api/v1/games", admin, g).await;
@@ -260,7 +260,7 @@ async fn create_game(app: &TestApp, admin: &str, name: &str) -> i64 {
     r.json()["id"].as_i64().unwrap()
 }
 
-async fn create_table(app: &TestApp, admin: &str, number: i32, game: i64) -> i64 {
+pub(crate) async fn create_table(app: &TestApp, admin: &str, number: i32, game: i64) -> i64 {
     let r = post(
         app,
         "/api/v1/tables",
@@ -272,7 +272,7 @@ async fn create_table(app: &TestApp, admin: &str, number: i32, game: i64) -> i64
     r.json()["id"].as_i64().unwrap()
 }
 
-async fn open_table(app: &TestApp, token: &str, table: i64) -> Value {
+pub(crate) async fn open_table(app: &TestApp, token: &str, table: i64) -> Value {
     let r = post(
         app,
         &format!("/api/v1/tables/{table}/open"),
@@ -298,7 +298,13 @@ async fn room(app: &TestApp) -> Room {
     Room { admin, game, table }
 }
 
-async fn join(app: &TestApp, token: &str, game: i64, player: i64, call_in: bool) -> Value {
+pub(crate) async fn join(
+    app: &TestApp,
+    token: &str,
+    game: i64,
+    player: i64,
+    call_in: bool,
+) -> Value {
     let r = post(
         app,
         &format!("/api/v1/games/{game}/waitlist"),
@@ -310,7 +316,7 @@ async fn join(app: &TestApp, token: &str, game: i64, player: i64, call_in: bool)
     r.json()
 }
 
-async fn waitlist(app: &TestApp, token: &str, game: i64) -> Value {
+pub(crate) async fn waitlist(app: &TestApp, token: &str, game: i64) -> Value {
     let r = app
         .get(&format!("/api/v1/games/{game}/waitlist"), token)
         .await;
@@ -319,7 +325,7 @@ async fn waitlist(app: &TestApp, token: &str, game: i64) -> Value {
 }
 
 /// (player id, position, state) of every line, in order.
-fn lines(list: &Value) -> Vec<(i64, i64, String)> {
+pub(crate) fn lines(list: &Value) -> Vec<(i64, i64, String)> {
     list["lines"]
         .as_array()
         .unwrap()
@@ -334,7 +340,7 @@ fn lines(list: &Value) -> Vec<(i64, i64, String)> {
         .collect()
 }
 
-async fn seats(app: &TestApp, token: &str, table: i64) -> Value {
+pub(crate) async fn seats(app: &TestApp, token: &str, table: i64) -> Value {
     let r = app
         .get(&format!("/api/v1/tables/{table}/seats"), token)
         .await;
@@ -354,7 +360,7 @@ pub(crate) async fn call_next(app: &TestApp, token: &str, table: i64, seat: i32)
     r.json()
 }
 
-async fn seat(app: &TestApp, token: &str, table: i64, seat: i32, player: i64) -> Value {
+pub(crate) async fn seat(app: &TestApp, token: &str, table: i64, seat: i32, player: i64) -> Value {
     let r = post(
         app,
         &format!("/api/v1/tables/{table}/seats/{seat}"),
@@ -366,7 +372,7 @@ async fn seat(app: &TestApp, token: &str, table: i64, seat: i32, player: i64) ->
     r.json()
 }
 
-async fn leave(app: &TestApp, token: &str, seating: i64) -> Value {
+pub(crate) async fn leave(app: &TestApp, token: &str, seating: i64) -> Value {
     let r = post(
         app,
         &format!("/api/v1/seatings/{seating}/leave"),
@@ -378,7 +384,7 @@ async fn leave(app: &TestApp, token: &str, seating: i64) -> Value {
     r.json()
 }
 
-async fn table_state(app: &TestApp, token: &str, table: i64) -> String {
+pub(crate) async fn table_state(app: &TestApp, token: &str, table: i64) -> String {
     seats(app, token, table).await["table"]["state"]
         .as_str()
         .unwrap()
@@ -1852,7 +1858,7 @@ async fn must_move_list(app: &TestApp, token: &str, game: i64) -> (Option<i64>, 
 }
 
 /// The open seatings of a player: (table, seat).
-fn open_seatings(app: &TestApp, player: i64) -> Vec<(i64, i32)> {
+pub(crate) fn open_seatings(app: &TestApp, player: i64) -> Vec<(i64, i32)> {
     app.with_conn(|c| {
         use cardroom::db::schema::seatings::dsl::*;
         seatings
@@ -1864,14 +1870,14 @@ fn open_seatings(app: &TestApp, player: i64) -> Vec<(i64, i32)> {
     })
 }
 
-fn left_reason_of(app: &TestApp, seating: i64) -> Option<String> {
+pub(crate) fn left_reason_of(app: &TestApp, seating: i64) -> Option<String> {
     app.with_conn(|c| {
         use cardroom::db::schema::seatings::dsl::*;
         seatings.find(seating).select(left_reason).first(c).unwrap()
     })
 }
 
-fn audits(app: &TestApp, what: &str) -> i64 {
+pub(crate) fn audits(app: &TestApp, what: &str) -> i64 {
     app.with_conn(|c| {
         use cardroom::db::schema::audit_log::dsl::*;
         audit_log

@@ -21,6 +21,9 @@ refusals! {
     /// A seat cannot be given, held, changed or left as asked.
     pub enum SeatRefusal {
         SeatTaken = "err-seat-taken",
+        /// BSOP 50: every place of the table is taken (`places`, the extra one included
+        /// while the table has it): one more player would sit beyond them.
+        TableFull { places: i32 } = "err-table-full",
         SeatCalled = "err-seat-called",
         /// BSOP 45, 49: a held seat goes only to the player it is held for.
         SeatHeld = "err-seat-held",

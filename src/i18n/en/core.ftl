@@ -272,6 +272,7 @@ err-entry-other-game = This player is waiting for another game.
 err-seat-for-must-move = This seat goes to the must-move player first (BSOP 55, 57).
 err-table-already-open = The table is already open.
 err-seat-taken = Someone is already sitting in this seat.
+err-table-full = Every place at this table is taken ({ $places } players): nobody more can sit there (BSOP 50: a table started with an extra player goes back to its normal number of places as soon as someone leaves).
 err-seat-called = This seat is already reserved for a called player.
 err-seat-held = This seat is held (BSOP 45, 49).
 err-seat-race = Someone else took this seat or seated this player a moment ago. Reload to see the table.

@@ -272,6 +272,7 @@ err-entry-other-game = Este jogador está à espera de outro jogo.
 err-seat-for-must-move = Este lugar é primeiro para o jogador da mesa de transferência obrigatória (BSOP 55, 57).
 err-table-already-open = A mesa já está aberta.
 err-seat-taken = Já está alguém sentado neste lugar.
+err-table-full = Todos os lugares desta mesa estão ocupados ({ $places } jogadores): não pode sentar-se mais ninguém (BSOP 50: uma mesa iniciada com um jogador extra volta ao número normal de lugares assim que alguém sai).
 err-seat-called = Este lugar já está reservado para um jogador chamado.
 err-seat-held = Este lugar está guardado (BSOP 45, 49).
 err-seat-race = Outra pessoa ocupou este lugar ou sentou este jogador há instantes. Recarregue para ver a mesa.

@@ -18,9 +18,7 @@ pub fn leave(
     if s.left_at.is_some() {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
-    if !end_open_seating(conn, seating_id, now, reason)? {
-        return Err(SeatRefusal::AlreadyLeft.into());
-    }
+    let ended = end_open_seating(conn, act, &s, reason)?.ok_or(SeatRefusal::AlreadyLeft)?;
     // The row as the update left it (no second read; `now` is already truncated
     // to what both databases store).
     let after = SeatingRow {
@@ -48,7 +46,7 @@ pub fn leave(
     )?;
     // The table's players: those counted above but the one who left (a player moved out of
     // the extra seat stays).
-    let t = remove_extra_seat(conn, act, t, s.seat_no)?;
+    let t = ended.table_after.unwrap_or(t);
     let seated = (seated.unwrap_or(0) as usize).saturating_sub(1);
     apply_table_rules_counted(conn, act, &t, seated)?;
     Ok(after)
@@ -132,77 +130,4 @@ fn end_requests_and_moves(
         cancel_call_rows(conn, act, calls)?;
     }
     Ok(())
-}
-
-/// BSOP 50: a game started with one extra player loses the extra seat as soon as someone
-/// leaves: the player in the extra seat takes the freed seat (or, if they are the one
-/// leaving, the extra seat simply goes). Answers the table's row as it is afterwards.
-fn remove_extra_seat(
-    conn: &mut DbConn,
-    act: &Act,
-    t: TableRow,
-    freed_seat: i32,
-) -> AppResult<TableRow> {
-    let (now, actor) = (act.now, &act.actor);
-    if !t.extra_seat {
-        return Ok(t);
-    }
-    let table_id = t.id;
-    let extra_no = t.seats + 1;
-    if freed_seat != extra_no {
-        let extra: Option<SeatingRow> = crate::native!(conn, |dbc| seatings::table
-            .filter(seatings::table_id.eq(table_id))
-            .filter(seatings::seat_no.eq(extra_no))
-            .filter(seatings::left_at.is_null())
-            .select(SeatingRow::as_select())
-            .first(dbc))
-        .optional()?;
-        if let Some(x) = extra {
-            crate::native!(conn, |dbc| crate::db::Cached(
-                diesel::update(seatings::table.find(x.id))
-                    .set(seatings::seat_no.eq(freed_seat))
-                    .returning(seatings::id)
-            )
-            .changed(dbc))?;
-            let moved: SeatingRow = crate::native!(conn, |dbc| seatings::table
-                .find(x.id)
-                .select(SeatingRow::as_select())
-                .first(dbc))?;
-            audit::record(
-                conn,
-                now,
-                actor,
-                "seat.extra_removed",
-                "player",
-                Some(x.player_id.get()),
-                Some(&x),
-                Some(&moved),
-            )?;
-            emit(
-                conn,
-                now,
-                Some(table_id),
-                "seat.moved",
-                &serde_json::json!({ "table": t.number, "from": extra_no, "to": freed_seat, "player_id": x.player_id }),
-            )?;
-        }
-    }
-    crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(card_tables::table.find(table_id))
-            .set(card_tables::extra_seat.eq(false))
-            .returning(card_tables::id)
-    )
-    .changed(dbc))?;
-    let after = table(conn, table_id)?;
-    audit::record(
-        conn,
-        now,
-        actor,
-        "table.extra_seat_removed",
-        "table",
-        Some(table_id.get()),
-        Some(&t),
-        Some(&after),
-    )?;
-    Ok(after)
 }

@@ -68,6 +68,7 @@ macro_rules! table_in_play {
 mod board;
 mod calling;
 mod calls;
+mod extra_seat;
 mod holds;
 mod leave;
 mod lists;
@@ -82,6 +83,7 @@ mod transfer;
 pub use board::*;
 pub use calling::*;
 pub use calls::*;
+pub(crate) use extra_seat::end_open_seating;
 pub use holds::*;
 pub use leave::*;
 pub use lists::*;
@@ -459,26 +461,6 @@ pub fn call(conn: &mut DbConn, id: SeatCallId) -> AppResult<SeatCallRow> {
         .find(id)
         .select(SeatCallRow::as_select())
         .first(dbc))?)
-}
-
-/// Ends a seating still open, at `now`, for `reason` (one statement). Returns whether it was
-/// open: `false` when another write ended it first (the caller refuses or moves on).
-pub(crate) fn end_open_seating(
-    conn: &mut DbConn,
-    id: SeatingId,
-    now: DateTime<Utc>,
-    reason: &str,
-) -> AppResult<bool> {
-    let n = crate::native!(conn, |dbc| crate::db::Cached(
-        diesel::update(seatings::table.find(id).filter(seatings::left_at.is_null()))
-            .set((
-                seatings::left_at.eq(Some(now.naive_utc())),
-                seatings::left_reason.eq(Some(reason))
-            ))
-            .returning(seatings::id)
-    )
-    .changed(dbc))?;
-    Ok(n == 1)
 }
 
 /// One seating, whatever its state.

@@ -152,7 +152,7 @@ pub(super) fn move_player(
         check_voluntary_move(conn, now, from, to, game_id)?;
     }
     let p = player_may_sit_at(conn, act, player_id, to)?;
-    let ended = end_seating_for_move(conn, now, from, reason)?;
+    let ended = end_seating_for_move(conn, act, from, reason)?;
     let (entry_id, new_entry) = entry_for_move(conn, from, game_id)?;
     let row = SeatingRow {
         id: SeatingId(next_seq(conn, "seating")?),
@@ -233,11 +233,11 @@ fn player_may_sit_at(
 /// left); the seating as ended.
 fn end_seating_for_move(
     conn: &mut DbConn,
-    now: DateTime<Utc>,
+    act: &Act,
     from: &SeatingRow,
     reason: &str,
 ) -> AppResult<SeatingRow> {
-    if !end_open_seating(conn, from.id, now, reason)? {
+    if end_open_seating(conn, act, from, reason)?.is_none() {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     seating(conn, from.id)

@@ -390,7 +390,7 @@ pub fn refuse_must_move(
         return Err(TableRefusal::NotMustMoveTable.into());
     }
     let game_id = t.game_id.ok_or(TableRefusal::NoGame)?;
-    let ended = leave_must_move_table(conn, now, &s)?;
+    let ended = leave_must_move_table(conn, act, &s)?;
     cancel_seat_changes(conn, act, s.player_id, t.id)?;
     let declined = decline_must_move_calls(conn, act, s.player_id)?;
     let rejoin_after = (choice == MustMoveChoice::RejoinLater).then(|| {
@@ -447,12 +447,8 @@ pub fn refuse_must_move(
 
 /// The player leaves the must-move table, reason "refused must-move" (refused when they
 /// already left); the seating as ended.
-fn leave_must_move_table(
-    conn: &mut DbConn,
-    now: DateTime<Utc>,
-    s: &SeatingRow,
-) -> AppResult<SeatingRow> {
-    if !end_open_seating(conn, s.id, now, "refused must-move")? {
+fn leave_must_move_table(conn: &mut DbConn, act: &Act, s: &SeatingRow) -> AppResult<SeatingRow> {
+    if end_open_seating(conn, act, s, "refused must-move")?.is_none() {
         return Err(SeatRefusal::AlreadyLeft.into());
     }
     seating(conn, s.id)

@@ -40,6 +40,13 @@ pub(super) fn check_seat(
     if taken {
         return Err(SeatRefusal::SeatTaken.into());
     }
+    // BSOP 50: never more players than places, whatever a seat's number says (a free seat
+    // has a number no player holds, so a full table has none: this holds the line should a
+    // table's rows ever disagree).
+    let places = t.seats + i32::from(t.extra_seat);
+    if seated >= places as usize {
+        return Err(SeatRefusal::TableFull { places }.into());
+    }
     if called {
         expire_lapsed_calls(conn, act, t, seat_no, except_call)?;
     }

@@ -154,7 +154,7 @@ fn empty_closed_table(conn: &mut DbConn, act: &Act, t: &TableRow) -> AppResult<(
 /// requests and any move they were called for.
 fn unseat_at_close(conn: &mut DbConn, act: &Act, s: &SeatingRow) -> AppResult<()> {
     let (now, actor, table_id) = (act.now, &act.actor, s.table_id);
-    end_open_seating(conn, s.id, now, "table closed")?;
+    end_open_seating(conn, act, s, "table closed")?;
     cancel_seat_changes(conn, act, s.player_id, table_id)?;
     // A move this player was called for (must-move, seat change) ends with the seat.
     let moves: Vec<SeatCallId> = crate::native!(conn, |dbc| seat_calls::table

@@ -29,7 +29,11 @@ use utoipa::ToSchema;
 pub struct FloorTableOut {
     pub id: i64,
     pub number: i32,
+    /// The table's normal number of places.
     pub seats: i32,
+    /// BSOP 50: the game started with one extra player, who sits in seat `seats + 1` until
+    /// anyone leaves the table.
+    pub extra_seat: bool,
     /// continuous | session
     pub mode: String,
     /// closed | open | running | suspended
@@ -56,6 +60,7 @@ pub(super) fn floor_table(t: &TableRow, game: Option<&GameRow>, grace_min: i32) 
         id: t.id.get(),
         number: t.number,
         seats: t.seats,
+        extra_seat: t.extra_seat,
         mode: t.mode.clone(),
         state: t.state.to_string(),
         game_id: t.game_id,
@@ -94,8 +99,12 @@ pub struct SeatCallBrief {
 /// One seat: empty, taken, reserved by an open call, or held.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeatOut {
-    /// 1 to the table's seats, from the dealer's left (PT-2007 6).
+    /// 1 to the table's seats, from the dealer's left (PT-2007 6); one more while the table
+    /// has its extra seat (BSOP 50).
     pub seat_no: i32,
+    /// BSOP 50: the extra seat of a game started with one more player than its places
+    /// (it goes as soon as anyone leaves the table).
+    pub extra: bool,
     /// empty | seated | called | held
     pub state: String,
     pub seated: Option<SeatedOut>,
@@ -149,7 +158,8 @@ pub async fn open_table(
     Ok(web::Json(out))
 }
 
-/// A table and every seat: who sits there, or the open call reserving it, or empty.
+/// A table and every seat: who sits there, or the open call reserving it, or empty; the
+/// extra seat too while the table has one (BSOP 50).
 #[utoipa::path(
     tag = "floor",
     params(("id" = i64, Path, description = "Table id")),
@@ -169,13 +179,15 @@ pub async fn table_seats(
             let game = t.game_id.map(|g| games::get_game(conn, g)).transpose()?;
             let (seated, calls) = floor::seats_of(conn, id)?;
             let holds = floor::holds_at(conn, id)?;
-            let seats = (1..=t.seats)
+            // BSOP 50: the extra seat is one of the table's while it lasts.
+            let seats = (1..=t.seats + i32::from(t.extra_seat))
                 .map(|n| {
                     let s = seated.iter().find(|(s, _)| s.seat_no == n);
                     let c = calls.iter().find(|(c, _)| c.seat_no == n);
                     let h = holds.iter().find(|(h, _)| h.seat_no == n);
                     SeatOut {
                         seat_no: n,
+                        extra: n > t.seats,
                         state: if s.is_some() {
                             "seated"
                         } else if c.is_some() {
