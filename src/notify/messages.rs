@@ -597,6 +597,105 @@ mod tests {
             let en = write_with(&i, Language::En, *kind, &params(), false, None).body;
             let pt = write_with(&i, Language::Pt, *kind, &params(), false, None).body;
             assert_ne!(en, pt, "{kind}: same text in both languages");
+            // The floor's messages page names every kind, in both languages.
+            for lang in [Language::Pt, Language::En] {
+                let key = format!("outbox-kind-{kind}");
+                assert_ne!(i.msg(lang, &key, &[]), key, "{lang}: {key}");
+            }
+        }
+    }
+
+    /// Words only one of the two languages uses (the messages' own words: the parameters of
+    /// [`params`] are names and numbers either language writes alike).
+    const ONLY_EN: &[&str] = &[
+        "the", "your", "you", "please", "seat", "table", "list", "move", "must", "chips", "now",
+        "by", "are", "is", "was", "were", "next", "ready", "answer", "code", "taken", "off",
+        "went", "back", "bottom", "live", "place", "line", "reclaim", "desk", "valid", "soon",
+        "expired", "custody", "stay", "close", "floor", "link", "player",
+    ];
+    const ONLY_PT: &[&str] = &[
+        "mesa",
+        "lugar",
+        "lista",
+        "seu",
+        "sua",
+        "mude",
+        "fichas",
+        "está",
+        "venha",
+        "até",
+        "às",
+        "já",
+        "vá",
+        "responda",
+        "código",
+        "válido",
+        "voltou",
+        "saiu",
+        "passou",
+        "jogador",
+        "seguinte",
+        "falta",
+        "pouco",
+        "fique",
+        "perto",
+        "sala",
+        "peça",
+        "balcão",
+        "custódia",
+        "mudança",
+        "obrigatória",
+        "acompanhe",
+        "ligação",
+        "expirou",
+        "pronto",
+        "segue",
+    ];
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric() && c != '-')
+            .flat_map(|w| w.split('-'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    }
+
+    /// Every message kind, SMS and e-mail (subject and body), in each language: not one word
+    /// of the other language (a Portuguese player never reads "Must-move:").
+    #[test]
+    fn every_message_is_written_wholly_in_the_players_language() {
+        let i = I18n::default();
+        let link = "https://room.example/m/x";
+        for kind in Kind::ALL {
+            for (lang, foreign) in [(Language::Pt, ONLY_EN), (Language::En, ONLY_PT)] {
+                for email in [false, true] {
+                    let w = write_with(&i, lang, *kind, &params(), email, Some(link));
+                    let text =
+                        format!("{} {}", w.subject.unwrap_or_default(), w.body).replace(link, "");
+                    let stray: Vec<String> = words(&text)
+                        .into_iter()
+                        .filter(|w| foreign.contains(&w.as_str()))
+                        .collect();
+                    assert!(
+                        stray.is_empty(),
+                        "{kind} {lang} (e-mail: {email}) has {stray:?}: {text}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn must_move_says_where_and_by_when_in_the_players_language() {
+        let i = I18n::default();
+        let pt = write_with(&i, Language::Pt, Kind::MustMove, &params(), false, None).body;
+        let en = write_with(&i, Language::En, Kind::MustMove, &params(), false, None).body;
+        assert!(pt.starts_with("Mudança obrigatória"), "{pt}");
+        for s in [&pt, &en] {
+            assert!(
+                s.contains("12") && s.contains('4') && s.contains("21:45"),
+                "table, seat and the time to be there: {s}"
+            );
         }
     }
 

@@ -27,7 +27,7 @@ use crate::domain::ids::SeatCallId;
 use crate::domain::ids::TableId;
 use crate::domain::player::Language;
 use crate::domain::refusal::CallRefusal;
-use crate::domain::states::CallState;
+use crate::domain::states::{CallSource, CallState};
 use crate::error::{AppError, AppResult};
 use crate::notify::link::gaming_day_end;
 use crate::services::floor;
@@ -51,6 +51,9 @@ pub struct CallView {
     pub extended: bool,
     /// The table acknowledged the call (the seat is kept).
     pub acknowledged: bool,
+    /// Why the seat is offered: from a list, a must-move (BSOP 55, 57) or a seat change at
+    /// the player's own table (PT-2007 12, BSOP 51).
+    pub source: CallSource,
 }
 
 /// One list the player is on.
@@ -86,6 +89,9 @@ pub struct SeatedView {
     /// its stated time; none: from the next hand).
     pub limits: Option<crate::domain::limits::Limits>,
     pub coming: Option<(crate::domain::limits::Limits, Option<NaiveDateTime>)>,
+    /// A move the floor called the player to from this seat: a must-move to a main game
+    /// (BSOP 55, 57) or a seat change (PT-2007 12, BSOP 51), with where and by when.
+    pub moving: Option<CallView>,
 }
 
 /// PT-ONL 65-67: one game's figures for today.
@@ -151,8 +157,9 @@ pub fn view(
         .select((players::alias, players::language))
         .first(conn)?;
     let language = language.parse().unwrap_or(room.default_language);
-    let lists = lists_of(conn, models, now, player_id)?;
-    let seated = seats_of(conn, player_id)?;
+    let calls = open_calls_of(conn, player_id)?;
+    let lists = lists_of(conn, models, now, player_id, &calls)?;
+    let seated = seats_of(conn, player_id, &calls)?;
     let (day_start, day_end) = gaming_day(now, room, day_ends);
     let today = today(conn, now, player_id, day_start)?;
     let pref = crate::services::seat_prefs::get(conn, player_id)?;
@@ -171,11 +178,22 @@ pub fn view(
 
 /// The lists: the player's active entries, each with its place computed as the floor does,
 /// its wait and its open call.
+/// The player's open seat calls, each with its table's number.
+fn open_calls_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<(SeatCallRow, i32)>> {
+    Ok(seat_calls::table
+        .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
+        .filter(seat_calls::player_id.eq(player_id))
+        .filter(crate::db::conditions::CallOpen)
+        .select((SeatCallRow::as_select(), card_tables::number))
+        .load(conn)?)
+}
+
 fn lists_of(
     conn: &mut DbConn,
     models: &crate::services::waits::Models,
     now: DateTime<Utc>,
     player_id: PlayerId,
+    calls: &[(SeatCallRow, i32)],
 ) -> AppResult<Vec<ListView>> {
     let entries: Vec<(
         i64,
@@ -199,12 +217,6 @@ fn lists_of(
             games::small_blind,
             games::big_blind,
         ))
-        .load(conn)?;
-    let calls: Vec<(SeatCallRow, i32)> = seat_calls::table
-        .inner_join(card_tables::table.on(card_tables::id.eq(seat_calls::table_id)))
-        .filter(seat_calls::player_id.eq(player_id))
-        .filter(crate::db::conditions::CallOpen)
-        .select((SeatCallRow::as_select(), card_tables::number))
         .load(conn)?;
     let mut lists = Vec::with_capacity(entries.len());
     for (entry_id, game_id, call_in, checked_in, game, sb, bb) in entries {
@@ -239,8 +251,13 @@ fn lists_of(
     Ok(lists)
 }
 
-/// The seats the player holds, each with its table's limits and a change coming.
-fn seats_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<SeatedView>> {
+/// The seats the player holds, each with its table's limits, a change coming, and a move the
+/// floor called them to (a call of no list entry: a must-move or a seat change).
+fn seats_of(
+    conn: &mut DbConn,
+    player_id: PlayerId,
+    calls: &[(SeatCallRow, i32)],
+) -> AppResult<Vec<SeatedView>> {
     let seated: Vec<(i64, i32, i32, Option<String>, NaiveDateTime)> = seatings::table
         .inner_join(card_tables::table.on(card_tables::id.eq(seatings::table_id)))
         .left_join(games::table.on(games::id.nullable().eq(seatings::game_id)))
@@ -266,6 +283,10 @@ fn seats_of(conn: &mut DbConn, player_id: PlayerId) -> AppResult<Vec<SeatedView>
             since: since.and_utc(),
             limits: crate::services::limits::of_table(conn, TableId(table_id))?,
             coming,
+            moving: calls
+                .iter()
+                .find(|(c, _)| c.source != CallSource::List)
+                .map(|(c, number)| call_view(c, *number)),
         });
     }
     Ok(seats)
@@ -280,6 +301,7 @@ fn call_view(c: &SeatCallRow, table: i32) -> CallView {
         answer: c.player_answer.clone(),
         extended: c.extended_at.is_some(),
         acknowledged: c.state == CallState::Acknowledged,
+        source: c.source,
     }
 }
 

@@ -895,3 +895,89 @@ async fn more_time_then_on_my_way_extends_once() {
     assert_eq!(answer.as_deref(), Some("on_my_way"));
     assert_eq!(again, after, "one grace per call");
 }
+
+/// BSOP 55, 57: a must-move call reaches the player's own page the moment it is made — the
+/// page and its live part say where to go and by when, in the player's language — and the
+/// move itself shows as the new seat.
+#[actix_web::test]
+async fn a_must_move_call_and_the_move_show_on_the_players_page_at_once() {
+    let app = PApp::new(|_| {}).await;
+    // Table 7 (the main game) full of four; table 8 opened after it: the must-move table.
+    let main: Vec<i64> = (0..4).map(|n| app.player(n, Language::En)).collect();
+    let mut main_seatings = Vec::new();
+    for (i, p) in main.iter().enumerate() {
+        let r = app
+            .post(
+                &format!("/api/v1/tables/{}/seats/{}", app.table, i + 1),
+                json!({"player_id": p}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        main_seatings.push(r.json()["id"].as_i64().unwrap());
+    }
+    app.advance(Duration::minutes(1));
+    let r = app
+        .post(
+            "/api/v1/tables",
+            json!({"number": 8, "game_id": app.game, "mode": "continuous"}),
+        )
+        .await;
+    let mm = r.json()["id"].as_i64().unwrap();
+    let r = app
+        .post(&format!("/api/v1/tables/{mm}/open"), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["must_move"], true, "{}", r.text());
+    let x = app.player(4, Language::Pt);
+    let r = app
+        .post(
+            &format!("/api/v1/tables/{mm}/seats/3"),
+            json!({"player_id": x}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let token = app.token(x);
+    let page = app.open(&format!("/p/{token}")).await.text();
+    assert!(page.contains("Mesa 8, lugar 3"), "{page}");
+    assert!(!page.contains("id=\"plink-move\""), "{page}");
+    let etag = app.state(&token, None).await.header("etag").unwrap();
+    // A main-game seat frees up: x, the must-move player, is called to it.
+    let r = app
+        .post(
+            &format!("/api/v1/seatings/{}/leave", main_seatings[1]),
+            json!({"reason": "left"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let call = app.call_next(2).await;
+    let live = app.state(&token, Some(&etag)).await;
+    assert_eq!(live.status, 200, "the live part changed at once");
+    for html in [live.text(), app.open(&format!("/p/{token}")).await.text()] {
+        let moving = &html[html.find("id=\"plink-move\"").expect("the move")..];
+        assert!(moving.contains("data-source=\"must_move\""), "{moving}");
+        assert!(moving.contains("Mudança obrigatória"), "{moving}");
+        assert!(moving.contains("Mesa 7, lugar 2"), "{moving}");
+        assert!(moving.contains("Esteja lá até às"), "{moving}");
+        assert!(moving.contains("class=\"countdown\""), "{moving}");
+        assert!(
+            moving.contains(&format!("/calls/{call}/on-my-way")),
+            "the player can answer it: {moving}"
+        );
+        assert!(
+            !html.contains("Must"),
+            "no English on a Portuguese page: {html}"
+        );
+    }
+    // The player answers from the page; the floor moves them: the page shows the new seat.
+    let r = app
+        .press(&format!("/p/{token}/calls/{call}/on-my-way"))
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    let html = app.open(&format!("/p/{token}")).await.text();
+    assert!(html.contains("O floor sabe que está a caminho"), "{html}");
+    app.seat(call).await;
+    let html = app.state(&token, None).await.text();
+    assert!(html.contains("Mesa 7, lugar 2"), "{html}");
+    assert!(!html.contains("Mesa 8"), "{html}");
+    assert!(!html.contains("id=\"plink-move\""), "{html}");
+}

@@ -17,7 +17,7 @@ notify-call-expired-sms = The seat at table { $table } went to the next player. 
 notify-call-expired-subject = Seat call expired: table { $table }
 notify-removed-sms = You were taken off the { $game } list.
 notify-removed-subject = Taken off the { $game } list
-notify-must-move-sms = Must-move: please move now to table { $table }, seat { $seat } ({ $game }).
+notify-must-move-sms = Must-move: please move now to table { $table }, seat { $seat } ({ $game }), by { $time }.
 notify-must-move-subject = Please move to table { $table }, seat { $seat }
 notify-custody-sms = Your chips from table { $table } are in custody: { $amount } ({ $storage }). Reclaim them at the floor desk.
 notify-custody-subject = Your chips are in custody
@@ -77,4 +77,4 @@ outbox-kind-link = link sent again
 # join
 notify-join-code-sms = { $code } is your code to join the lists at { $room }. It lasts { $minutes } min.
 notify-join-code-subject = Your code: { $code }
-outbox-kind-join-code = join code
+outbox-kind-join_code = join code
