@@ -467,3 +467,166 @@ async fn a_suspended_table_is_closing_and_gets_no_push() {
     assert_eq!(pushes[0]["table"], 101, "{j}");
     assert_eq!(pushes[0]["incoming_id"], d3, "{j}");
 }
+
+/// The floor takes a dealer off a table with nobody to take it over: to a break (which then
+/// runs the room's break length) or free for the next push; the table is then without a
+/// dealer (the night and the dealers' page say so). A dealer dealing cannot simply be sent
+/// on a break (they are taken off first). A table without a dealer, or a wrong `to`: refused
+/// in the user's language, nothing written.
+#[actix_web::test]
+async fn the_floor_takes_a_dealer_off_a_table_to_a_break_or_free() {
+    let n = night().await;
+    let [t1, t2] = n.tables;
+    open(&n.app, &n.admin, t1).await;
+    open(&n.app, &n.admin, t2).await;
+    assert_eq!(n.assign(t1, "en").await.status, 201);
+    let relieve = |table: i64, body: Value, lang: &'static str| {
+        let (app, admin) = (&n.app, &n.admin);
+        async move {
+            send(
+                app,
+                &format!("/api/v1/tables/{table}/dealer/relieve"),
+                admin,
+                body,
+                lang,
+            )
+            .await
+        }
+    };
+    // A break while dealing is refused, naming the table (the floor takes them off first).
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{}/break", n.dealer),
+        &n.admin,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    assert_eq!(r.json()["error"]["reason"], "dealer_break_while_dealing");
+    // Refusals: no dealer at table 102; a `to` that is no choice; a dealer's own token;
+    // nothing written.
+    let dealer_token = n.app.api_login("dealer1", STAFF_PW).await;
+    let before = (n.app.audit_count(), n.app.count("dealer_shifts"));
+    for (lang, says) in [
+        ("en", "Table 102 has no dealer to take off"),
+        ("pt-PT", "A mesa 102 não tem croupier para retirar"),
+    ] {
+        let r = relieve(t2, json!({"to": "break"}), lang).await;
+        assert_eq!(r.status, 409, "{}", r.text());
+        assert_eq!(r.json()["error"]["reason"], "dealer_none_here");
+        assert!(r.error().1.contains(says), "{lang}: {}", r.text());
+    }
+    let r = relieve(t1, json!({"to": "lunch"}), "en").await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let r = relieve(999_999, json!({"to": "break"}), "en").await;
+    assert_eq!(r.status, 404, "{}", r.text());
+    let r = send(
+        &n.app,
+        &format!("/api/v1/tables/{t1}/dealer/relieve"),
+        &dealer_token,
+        json!({"to": "break"}),
+        "en",
+    )
+    .await;
+    assert_eq!(
+        r.status,
+        403,
+        "a dealer does not take themselves off: {}",
+        r.text()
+    );
+    assert_eq!(
+        (n.app.audit_count(), n.app.count("dealer_shifts")),
+        before,
+        "nothing written"
+    );
+    // Off to a break: the table has no dealer, the dealer is on a break for the room's length.
+    let r = relieve(t1, json!({"to": "break"}), "en").await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let done = r.json();
+    assert_eq!(done["table"], 101);
+    assert_eq!(done["to"], "break");
+    assert_eq!(done["dealer_id"], n.dealer);
+    let started: chrono::NaiveDateTime = n.app.with_conn(|c| {
+        use cardroom::db::schema::dealer_breaks::dsl as b;
+        b::dealer_breaks
+            .filter(b::dealer_id.eq(n.dealer))
+            .filter(b::ended_at.is_null())
+            .select(b::started_at)
+            .first(c)
+            .unwrap()
+    });
+    let until: chrono::DateTime<chrono::Utc> =
+        done["break_until"].as_str().unwrap().parse().unwrap();
+    let rules = night_of(&n.app, &n.admin).await["rules"].clone();
+    assert_eq!(
+        until - started.and_utc(),
+        Duration::minutes(rules["break_min"].as_i64().unwrap()),
+        "the room's break length: {done}"
+    );
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, n.dealer), "on_break");
+    let table = j["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["number"] == 101)
+        .unwrap()
+        .clone();
+    assert!(table["dealer"].is_null(), "{table}");
+    let audit: String = n.app.with_conn(|c| {
+        a::audit_log
+            .filter(a::action.eq("dealer.relieve"))
+            .select(a::after_json)
+            .first(c)
+            .unwrap()
+    });
+    assert!(audit.contains("\"to\":\"break\""), "{audit}");
+    // The same again: nobody is at 101 now.
+    let r = relieve(t1, json!({"to": "available"}), "en").await;
+    assert_eq!(r.status, 409, "{}", r.text());
+    // Back, dealing at 102, then taken off free from the dealers' page.
+    let r = staff_post(
+        &n.app,
+        &format!("/api/v1/dealers/{}/back", n.dealer),
+        &n.admin,
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = send(
+        &n.app,
+        &format!("/api/v1/tables/{t2}/dealer"),
+        &n.admin,
+        json!({ "dealer_id": n.dealer }),
+        "en",
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let web = n.app.web_login("admin", ADMIN_PW).await;
+    let page = n.app.page("/floor/dealers", &web).await.text();
+    assert!(page.contains("id=\"relieve-available-102\""), "{page}");
+    assert!(
+        !page.contains("id=\"relieve-available-101\""),
+        "no dealer at 101: {page}"
+    );
+    let r = n
+        .app
+        .call(
+            actix_web::test::TestRequest::post()
+                .uri(&format!("/floor/dealers/tables/{t2}/relieve"))
+                .cookie(web.c())
+                .insert_header(("Referer", "http://localhost/floor/dealers"))
+                .set_form([("csrf", web.csrf.as_str()), ("to", "available")])
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 303, "{}", r.text());
+    assert_eq!(r.header("location").as_deref(), Some("/floor/dealers"));
+    let j = night_of(&n.app, &n.admin).await;
+    assert_eq!(state_of(&j, n.dealer), "available");
+    let page = n.app.page("/floor/dealers", &web).await.text();
+    assert!(
+        page.contains("id=\"dealer-table-102\" class=\"row-bad\""),
+        "{page}"
+    );
+}

@@ -69,6 +69,8 @@ refusals! {
         AlreadyHere { dealer: String, table: i32 } = "err-dealer-already-here",
         /// A push to a dealer dealing at another table: relieved there first.
         DealingAt { dealer: String, table: i32 } = "err-dealer-dealing-elsewhere",
+        /// The floor takes the dealer off a table that has none.
+        NoDealerHere { table: i32 } = "err-dealer-none-here",
         /// A push at a table with no game.
         TableNotInPlay { table: i32 } = "err-dealer-table-not-in-play",
         /// A PIN at a table's tablet that is nobody's (nothing says whose it could be).

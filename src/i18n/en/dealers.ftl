@@ -115,3 +115,17 @@ report-dealers-tables-open = Tables open
 report-dealers-gaps = Tables without a dealer while players waited
 report-dealers-gaps-intro = Minutes each table had players seated but no dealer, while its game's list had players waiting.
 report-dealers-gaps-none = None: every table in play had its dealer while players waited.
+
+action-dealer-clock_in = Dealer clocked in
+action-dealer-clock_out = Dealer clocked out
+action-dealer-break = Dealer on a break
+action-dealer-back = Dealer back from a break
+action-dealer-push = Dealer push (a dealer relieved at a table)
+action-dealer-relieve = Dealer taken off a table (no dealer there until the next push)
+action-dealer-pin_set = Dealer's PIN set
+err-dealer-none-here = Table { $table } has no dealer to take off.
+dealers-take-off = Take off the table
+dealers-take-off-break = To a break
+dealers-take-off-available = Free
+dealers-relieved-break = { $dealer } is off table { $table } and on a break until { $time }; the table has no dealer until the next push.
+dealers-relieved-free = { $dealer } is off table { $table } and free for the next push; the table has no dealer until then.

@@ -115,3 +115,17 @@ report-dealers-tables-open = Mesas abertas
 report-dealers-gaps = Mesas sem croupier com jogadores à espera
 report-dealers-gaps-intro = Minutos em que cada mesa tinha jogadores sentados mas nenhum croupier, enquanto a lista do seu jogo tinha jogadores à espera.
 report-dealers-gaps-none = Nenhuma: todas as mesas em jogo tiveram croupier enquanto havia jogadores à espera.
+
+action-dealer-clock_in = Entrada do croupier
+action-dealer-clock_out = Saída do croupier
+action-dealer-break = Croupier em pausa
+action-dealer-back = Croupier de volta da pausa
+action-dealer-push = Rendição de croupier numa mesa
+action-dealer-relieve = Croupier retirado de uma mesa (sem croupier até à próxima rendição)
+action-dealer-pin_set = PIN do croupier definido
+err-dealer-none-here = A mesa { $table } não tem croupier para retirar.
+dealers-take-off = Retirar da mesa
+dealers-take-off-break = Para pausa
+dealers-take-off-available = Livre
+dealers-relieved-break = { $dealer } saiu da mesa { $table } e está em pausa até às { $time }; a mesa fica sem croupier até à próxima rendição.
+dealers-relieved-free = { $dealer } saiu da mesa { $table } e está livre para a próxima rendição; a mesa fica sem croupier até lá.

@@ -6,12 +6,14 @@
 mod night;
 pub mod pin;
 mod push;
+mod relieve;
 mod roster;
 
 pub use night::{
     night, night_if_kept, tonight, AfterPush, Night, NightDealer, NightPush, NightTable,
 };
 pub use push::{push, PushOrder, Pushed};
+pub use relieve::{relieve, Relieved};
 pub use roster::{
     clock_in, clock_out, dealer, end_break, present, start_break, DealerState, RosterAction,
 };

@@ -107,7 +107,7 @@ pub struct DrawView {
     pub replay_problem: Option<String>,
     pub kind: DrawKind,
     /// High-card draws: what the draw decided (`button`, `move`, …).
-    pub purpose: Option<String>,
+    pub purpose: Option<HighCardPurpose>,
     pub seed: String,
     pub by: Option<String>,
     pub game: Option<String>,
@@ -394,7 +394,7 @@ fn high_card_outcome(
     result: &crate::domain::draw::HighCardDraw,
     people: &mut [DrawParticipant],
 ) -> AppResult<()> {
-    v.purpose = Some(inputs.purpose.to_string());
+    v.purpose = Some(inputs.purpose);
     // Where each player sat when the cards were dealt (BSOP 79: dealt clockwise).
     if let Some(t) = v.draw.table_id {
         let at = v.draw.created_at;

@@ -444,7 +444,7 @@ pub async fn commission(
 
 /// The dealer's shift at the table ends.
 #[utoipa::path(
-    tag = "cagnotte",
+    tag = "dealers",
     params(("id" = i64, Path, description = "Table id")),
     responses((status = 204), (status = 409, body = ErrorResponse))
 )]
@@ -485,7 +485,7 @@ pub struct ShiftOut {
 /// open there): the dealer may then act at that table, and only there, through the API as
 /// on the table's tablet.
 #[utoipa::path(
-    tag = "cagnotte",
+    tag = "dealers",
     params(("id" = i64, Path, description = "Table id")),
     request_body = AssignDealer,
     responses(

@@ -4,10 +4,11 @@
 
 use crate::db::models::{DealerBreakRow, DealerClockRow};
 use crate::db::DbConn;
+use crate::domain::ids::TableId;
 use crate::domain::refusal::DealerRefusal;
 use crate::domain::staff::Role;
 use crate::error::{AppError, AppResult};
-use crate::services::dealers::{self, Night, PushOrder, Pushed};
+use crate::services::dealers::{self, AfterPush, Night, PushOrder, Pushed, Relieved};
 use crate::services::Act;
 use crate::web::extract::{ActingAs, DealerStaff, FloorStaff};
 use crate::web::json::ApiJson;
@@ -16,7 +17,7 @@ use crate::web::state::AppState;
 use actix_web::{get, post};
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -26,7 +27,8 @@ pub fn routes(cfg: &mut ServiceConfig) {
         .service(clock_in)
         .service(clock_out)
         .service(start_break)
-        .service(end_break);
+        .service(end_break)
+        .service(relieve);
 }
 
 /// The night: each dealer's state (dealing, on a break, available, off), each open table's
@@ -168,7 +170,10 @@ pub async fn clock_out(
     Ok(HttpResponse::Ok().json(r))
 }
 
-/// The dealer goes on a break (relieved at their table first).
+/// The dealer goes on a break: clocked in, at no table. A dealer dealing is refused (409
+/// `dealer_break_while_dealing`): the floor takes them off their table first, by a push
+/// (`POST /api/v1/dealers/push`, the relieved dealer to a break) or with nobody to take the
+/// table over (`POST /api/v1/tables/{id}/dealer/relieve`).
 #[utoipa::path(
     tag = "dealers",
     params(("id" = i64, Path, description = "The dealer's staff id")),
@@ -208,4 +213,47 @@ pub async fn end_break(
 ) -> AppResult<HttpResponse> {
     let r = on_roster(&st, &who, path.into_inner(), dealers::end_break).await?;
     Ok(HttpResponse::Ok().json(r))
+}
+
+/// Where the dealer taken off a table goes.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct RelieveRequest {
+    /// `break` (for the room's break length) or `available` (free for the next push).
+    pub to: AfterPush,
+}
+
+/// The floor takes the dealer off table `id` with nobody to take it over (a table about to
+/// break, a dealer needed elsewhere): their down ends, they go to a break or are free for the
+/// next push, and the table is without a dealer until the next push (the board and the
+/// dealers' page say so). Audited as `dealer.relieve`.
+#[utoipa::path(
+    tag = "dealers",
+    params(("id" = i64, Path, description = "Table id")),
+    request_body = RelieveRequest,
+    responses(
+        (status = 200, body = Relieved),
+        (status = 403, body = ErrorResponse),
+        (status = 404, description = "No such table", body = ErrorResponse),
+        (status = 409, description = "The table has no dealer (`dealer_none_here`)", body = ErrorResponse),
+        (status = 422, description = "`to` is neither `break` nor `available`", body = ErrorResponse),
+    )
+)]
+#[post("/tables/{id}/dealer/relieve")]
+pub async fn relieve(
+    st: web::Data<AppState>,
+    who: ActingAs<FloorStaff>,
+    path: web::Path<TableId>,
+    body: Result<ApiJson<RelieveRequest>, actix_web::Error>,
+) -> AppResult<HttpResponse> {
+    // The role is checked before the body is looked at.
+    let to = body?.into_inner().to;
+    let id = path.into_inner();
+    let acting = who.acting;
+    let done = st
+        .write(move |_, c| {
+            let act = acting.in_room(c)?;
+            dealers::relieve(c, &act, id, to)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(done))
 }

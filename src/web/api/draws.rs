@@ -101,10 +101,10 @@ pub struct DrawPlayerOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DrawOut {
     pub id: i64,
-    /// high_card | seat | seat_with_extra | suit | oversubscribed | special_button
-    pub kind: String,
-    /// High-card draws: what the draw decided (button, move, break_order, must_move_order).
-    pub purpose: Option<String>,
+    pub kind: crate::domain::draw::DrawKind,
+    /// High-card draws: what the draw decided (BSOP 48 the button, BSOP 79 who moves,
+    /// BSOP 52 the order of picking seats after a table break, BSOP 56 the must-move order).
+    pub purpose: Option<crate::domain::draw::HighCardPurpose>,
     /// The seed as recorded (hexadecimal): replaying it with the inputs gives the result.
     pub seed: String,
     #[schema(value_type = Option<i64>)]
@@ -134,7 +134,7 @@ impl From<draws::DrawView> for DrawOut {
         let record = serde_json::from_str(&v.draw.inputs).unwrap_or(serde_json::Value::Null);
         DrawOut {
             id: v.draw.id,
-            kind: v.kind.to_string(),
+            kind: v.kind,
             purpose: v.purpose,
             seed: v.seed,
             table_id: v.draw.table_id,

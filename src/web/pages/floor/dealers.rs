@@ -212,3 +212,39 @@ pub(super) async fn roster(
     })
     .await
 }
+
+#[derive(Deserialize)]
+pub(super) struct RelieveForm {
+    /// "break" or "available".
+    to: String,
+}
+
+/// The floor takes the dealer off table `id` with nobody to take it over: to a break, or free
+/// for the next push (the table is then without a dealer until the next push).
+pub(super) async fn relieve(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: FloorStaff,
+    path: web::Path<TableId>,
+    form: CsrfForm<RelieveForm>,
+) -> AppResult<HttpResponse> {
+    let table_id = path.into_inner();
+    let to = match form.0.to.trim() {
+        "break" => Ok(AfterPush::Break),
+        "available" => Ok(AfterPush::Available),
+        _ => Err(AppError::field("to", "err-dealer-outgoing-to")),
+    };
+    run(&req, &st, &who, move |conn, act| {
+        let done = dealers::relieve(conn, act, table_id, to?)?;
+        Ok(match done.break_until {
+            Some(until) => Said::new("dealers-relieved-break")
+                .arg("dealer", done.dealer)
+                .arg("table", done.table)
+                .arg("time", until.with_timezone(&act.tz()).format("%H:%M")),
+            None => Said::new("dealers-relieved-free")
+                .arg("dealer", done.dealer)
+                .arg("table", done.table),
+        })
+    })
+    .await
+}

@@ -29,6 +29,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/floor/dealers", web::get().to(dealers::page))
         .route("/floor/dealers/push", web::post().to(dealers::push))
         .route(
+            "/floor/dealers/tables/{id}/relieve",
+            web::post().to(dealers::relieve),
+        )
+        .route(
             "/floor/dealers/{id}/{action}",
             web::post().to(dealers::roster),
         )
