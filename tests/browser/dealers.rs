@@ -8,7 +8,8 @@
 //! comfortable click. One click on a card's button sends the proposed dealer: the board comes
 //! back saying who deals where, and the night (API) has `dealer2` dealing at that table. The
 //! same board in Portuguese at 1024×768, and the dealers' page (`/floor/dealers`) in both
-//! languages with the roster and the hour's pushes, and the dealers' report of the month
+//! languages with the roster and the hour's pushes (the floor then takes a dealer off their
+//! table to a break), and the dealers' report of the month
 //! with its chart. Screenshots:
 //! `target/browser-dealers-{board-1440-en,board-1024-pt,page-1024-pt,page-1440-en,report-1440-en}.png`.
 //!
@@ -303,6 +304,50 @@ async fn the_board_shows_the_next_pushes_and_one_click_sends_the_proposed_dealer
     }
     check_fits(&c, "1440 en dealers' page", 1440).await;
     screenshot(&c, "browser-dealers-page-1440-en.png").await;
+    // The floor takes Wong Dealer off their table to a break: the page says so, and the
+    // table's line is marked without a dealer.
+    ok(
+        &c,
+        wait_css(&c, &format!("#relieve-break-{first}"))
+            .await
+            .click()
+            .await,
+        "taking Wong Dealer off the table",
+    )
+    .await;
+    let done = text_of(&c, "#floor-done").await;
+    if !done.starts_with(&format!(
+        "Wong Dealer is off table {first} and on a break until"
+    )) {
+        fail(
+            &c,
+            format!("after taking the dealer off, the page says {done:?}"),
+        )
+        .await;
+    }
+    let marked = js(
+        &c,
+        &format!(
+            "const r = document.querySelector('#dealer-table-{first}'); return r ? r.className : null;"
+        ),
+    )
+    .await;
+    if marked.as_str() != Some("row-bad") {
+        fail(
+            &c,
+            format!("table {first}'s line is {marked} after its dealer left"),
+        )
+        .await;
+    }
+    let night = api(&server, "GET", "/api/v1/dealers/night", &floor, None);
+    let wong = night["dealers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == d2_id)
+        .cloned()
+        .unwrap();
+    assert_eq!(wong["state"], "on_break", "{night}");
 
     // The dealers' report of the month: the demo's past evenings and tonight's downs, the
     // chart of dealers against tables open.
