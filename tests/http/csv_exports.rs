@@ -11,7 +11,21 @@ use cardroom::db::schema::{games, players, staff};
 use diesel::prelude::*;
 use serde_json::json;
 
-/// The cells of a CSV answer (header first), read with the separator of its header line.
+/// The cells of a CSV file (header first), read with the separator of its header line.
+fn read(body: &[u8]) -> Vec<Vec<String>> {
+    let first = body.split(|b| *b == b'\n').next().unwrap_or_default();
+    let sep = if first.contains(&b';') { b';' } else { b',' };
+    let mut rd = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(sep)
+        .from_reader(body);
+    rd.records()
+        .map(|x| x.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// The cells of a CSV page.
 async fn cells(app: &TestApp, s: &WebSession, uri: &str) -> Vec<Vec<String>> {
     let r = app.page(uri, s).await;
     assert_eq!(r.status, 200, "{uri}: {}", r.text());
@@ -21,17 +35,7 @@ async fn cells(app: &TestApp, s: &WebSession, uri: &str) -> Vec<Vec<String>> {
             .starts_with("text/csv"),
         "{uri}"
     );
-    let text = r.text();
-    let first = text.lines().next().unwrap_or_default();
-    let sep = if first.contains(';') { b';' } else { b',' };
-    let mut rd = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(sep)
-        .from_reader(r.body.as_slice());
-    rd.records()
-        .map(|x| x.unwrap().iter().map(str::to_string).collect())
-        .collect()
+    read(&r.body)
 }
 
 /// A number as the exports write one: `-12`, `1234.50`, `1234,50`.
@@ -175,13 +179,7 @@ async fn the_incident_log_exports_write_a_planted_formula_as_text() {
         let rows = if uri.starts_with("/api") {
             let r = app.get(uri, &token).await;
             assert_eq!(r.status, 200, "{}", r.text());
-            let mut rd = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(r.body.as_slice());
-            rd.records()
-                .map(|x| x.unwrap().iter().map(str::to_string).collect())
-                .collect::<Vec<Vec<String>>>()
+            read(&r.body)
         } else {
             cells(&app, &floor, uri).await
         };
