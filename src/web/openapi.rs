@@ -150,8 +150,9 @@ const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
 /// - every operation: 503 (the database is unreachable; `Retry-After` says when to retry);
 /// - signed-in operations: 401 (no, expired or ended token) and 403 (another role, a dealer
 ///   at another table, a password that must be changed first);
-/// - a path with parameters: 404 (nothing with that id, or an id that is not a number);
-/// - a query string: 400 (not parsable) and 422 (a value out of range);
+/// - a path with parameters: 404 (nothing with that id, or an id that is not a number) and
+///   400 (a control or direction character in it: `web::text`);
+/// - a query string: 400 (not parsable) and 422 (a value out of range, or text refused);
 /// - a request body: 400 (not parsable), 413 (over the size limit), 415 (another content
 ///   type) and 422 (a field refused; `fields` names each).
 /// - a state-changing operation (POST, PUT, PATCH, DELETE): the optional `Idempotency-Key`
@@ -364,7 +365,7 @@ impl OperationFacts {
             wanted.extend(["401", "403"]);
         }
         if self.has_path_params {
-            wanted.push("404");
+            wanted.extend(["400", "404"]);
         }
         if self.has_query || self.has_body {
             wanted.extend(["400", "422"]);
