@@ -5,9 +5,11 @@
 //!
 //! - a JSON body: [`check_json`], called by `web::json::from_value`, which every JSON body
 //!   passes through (`ApiJson`, and the handlers that read an optional body themselves);
-//! - a URL-encoded form: [`form_pairs`], which reads every page's form (`CsrfForm`, and the
-//!   pages that read their pairs themselves);
-//! - a multipart form's text parts: [`check_pairs`] (the player form);
+//! - a URL-encoded form: [`check_pairs`] (or [`pair_refusals`], for a page that shows the
+//!   refusal on its own form) on the form's fields as read: `CsrfForm` (every staff page's
+//!   form), the public join and kiosk forms, the waiting lists' form and the seat-preference
+//!   form (`PrefForm::parse`), which read their fields themselves;
+//! - a multipart form's text parts: [`pair_refusals`] (the player form);
 //! - the address and the query string: the [`guard`] middleware, for every request.
 //!
 //! A refused text is a 422 naming each refused field with why (`err-text-*`, the character
@@ -126,15 +128,6 @@ fn refused(errs: Vec<FieldError>) -> Result<(), AppError> {
     }
 }
 
-/// A URL-encoded form's fields, in order, each checked ([`check_pairs`]). Not a form at all:
-/// 400.
-pub fn form_pairs(body: &[u8]) -> Result<Vec<(String, String)>, AppError> {
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body)
-        .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;
-    check_pairs(&pairs)?;
-    Ok(pairs)
-}
-
 /// The address and the query string of `req`: `Err` when either carries a refused
 /// character (the path percent-decoded: 400; a query value: 422 naming its parameter).
 pub fn check_target(path: &str, query: &str) -> Result<(), AppError> {
@@ -228,11 +221,7 @@ mod tests {
                 ("display_name".into(), "err-text-one-line"),
             ]
         );
-        assert!(form_pairs(b"note=a%0D%0Ab&alias=Ana").is_ok());
-        assert!(matches!(
-            form_pairs(b"alias=a%00b"),
-            Err(AppError::Validation(_))
-        ));
+        assert!(check_pairs(&[("note", "a\r\nb"), ("alias", "Ana")]).is_ok());
     }
 
     /// The names of the templates' text areas (`<textarea … name="x"`).
