@@ -30,6 +30,8 @@ mod cagnotte;
 mod calls;
 #[path = "http/concurrency_pg.rs"]
 mod concurrency_pg;
+#[path = "http/csv_exports.rs"]
+mod csv_exports;
 #[path = "http/dealer_push.rs"]
 mod dealer_push;
 #[path = "http/dealer_relief.rs"]
@@ -84,6 +86,8 @@ mod push;
 mod registration;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/retry_after.rs"]
+mod retry_after;
 #[path = "http/rulings.rs"]
 mod rulings;
 #[path = "http/safe.rs"]
@@ -100,6 +104,8 @@ mod sqlite_night;
 mod table_side;
 #[path = "http/tablets.rs"]
 mod tablets;
+#[path = "http/text_input.rs"]
+mod text_input;
 #[path = "http/waits.rs"]
 mod waits;
 #[path = "http/writes.rs"]

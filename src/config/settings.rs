@@ -29,6 +29,10 @@ pub const SETTINGS: &[(&str, &str)] = &[
     ("call_extension_min", "room.call_extension_min"),
     ("player_link_rate", "room.player_link_rate"),
     ("kiosk_idle_secs", "room.kiosk_idle_secs"),
+    (
+        "limit_change_horizon_hours",
+        "room.limit_change_horizon_hours",
+    ),
     ("join_codes_per_phone", "join.codes_per_phone"),
     ("join_codes_per_address", "join.codes_per_address"),
     ("join_codes_per_room", "join.codes_per_room"),
@@ -228,6 +232,10 @@ pub struct RoomSettings {
     /// `CARDROOM_KIOSK_IDLE_SECS`: seconds without a touch after which the desk
     /// kiosk returns to its start screen, clearing every field (2–600; default 30).
     pub kiosk_idle_secs: u32,
+    /// `CARDROOM_LIMIT_CHANGE_HORIZON_HOURS`: how far ahead the floor may state the time a
+    /// table's new limits take effect (PT-2007 22: notice for the session under way; 1–24,
+    /// default 12, what the board's form can state).
+    pub limit_change_horizon_hours: u32,
 }
 
 impl Default for RoomSettings {
@@ -237,6 +245,7 @@ impl Default for RoomSettings {
             call_extension_min: 5,
             player_link_rate: 240,
             kiosk_idle_secs: crate::domain::kiosk::IDLE_SECS_DEFAULT,
+            limit_change_horizon_hours: crate::domain::limits::HORIZON_HOURS_DEFAULT,
         }
     }
 }

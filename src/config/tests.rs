@@ -44,6 +44,14 @@ fn invalid_settings_are_named() {
             "CARDROOM_KIOSK_IDLE_SECS"
         );
     }
+    for bad in [0, 25] {
+        let mut c = Settings::default();
+        c.room.limit_change_horizon_hours = bad;
+        assert_eq!(
+            c.validate().unwrap_err().setting,
+            "CARDROOM_LIMIT_CHANGE_HORIZON_HOURS"
+        );
+    }
     let mut c = Settings::default();
     c.room.player_link_rate = 5;
     assert_eq!(

@@ -83,6 +83,8 @@ pub struct Room {
     pub call_extension_min: u32,
     pub player_link_rate: u32,
     pub kiosk_idle_secs: u32,
+    /// How far ahead a limit change may be stated (hours; PT-2007 22).
+    pub limit_change_horizon_hours: u32,
 }
 
 #[derive(Debug, Clone)]

@@ -269,6 +269,15 @@ impl Settings {
                 ),
             ));
         }
+        {
+            use crate::domain::limits::{HORIZON_HOURS_MAX as MAX, HORIZON_HOURS_MIN as MIN};
+            if !(MIN..=MAX).contains(&r.limit_change_horizon_hours) {
+                return Err(bad(
+                    "CARDROOM_LIMIT_CHANGE_HORIZON_HOURS",
+                    format!("must be between {MIN} and {MAX} (hours)"),
+                ));
+            }
+        }
         Ok(Room {
             gaming_day_ends: crate::domain::clock::parse_hhmm(&r.gaming_day_ends).ok_or_else(
                 || {
@@ -281,6 +290,7 @@ impl Settings {
             call_extension_min: r.call_extension_min,
             player_link_rate: r.player_link_rate,
             kiosk_idle_secs: r.kiosk_idle_secs,
+            limit_change_horizon_hours: r.limit_change_horizon_hours,
         })
     }
 

@@ -118,11 +118,29 @@ impl Effective {
     }
 }
 
+/// How far ahead the floor may state the time of a change, by default
+/// (`CARDROOM_LIMIT_CHANGE_HORIZON_HOURS`): what the board's form can state (a time of day,
+/// the nearest occurrence: [`time_of_day`]).
+pub const HORIZON_HOURS_DEFAULT: u32 = 12;
+/// The horizons a room may set: an hour to a day.
+pub const HORIZON_HOURS_MIN: u32 = 1;
+pub const HORIZON_HOURS_MAX: u32 = 24;
+
 /// PT-2007 22 ("aviso prévio"): a stated time must be ahead of `now`; a time already past
-/// would make a change without notice.
-pub fn check_effective(e: Effective, now: DateTime<Utc>) -> Result<(), FieldError> {
+/// would make a change without notice. And it must be within `horizon_hours` of `now`: the
+/// notice is given to the players at the table now, for the session under way (a change
+/// announced for next year is no notice to anyone), and a pending change holds the table's
+/// other changes until it applies.
+pub fn check_effective(
+    e: Effective,
+    now: DateTime<Utc>,
+    horizon_hours: u32,
+) -> Result<(), FieldError> {
     match e {
         Effective::At(t) if t <= now => Err(FieldError::new("effective_at", "limits-err-past")),
+        Effective::At(t) if t > now + Duration::hours(i64::from(horizon_hours)) => {
+            Err(FieldError::new("effective_at", "limits-err-horizon").arg("hours", horizon_hours))
+        }
         _ => Ok(()),
     }
 }
@@ -305,14 +323,65 @@ mod tests {
     #[test]
     fn pt2007_22_a_stated_time_must_give_notice() {
         let now = t(21, 30);
-        assert!(check_effective(Effective::NextHand, now).is_ok());
-        assert!(check_effective(Effective::At(t(22, 0)), now).is_ok());
+        let h = HORIZON_HOURS_DEFAULT;
+        assert!(check_effective(Effective::NextHand, now, h).is_ok());
+        assert!(check_effective(Effective::At(t(22, 0)), now, h).is_ok());
         for past in [now, t(21, 0)] {
-            let e = check_effective(Effective::At(past), now).unwrap_err();
+            let e = check_effective(Effective::At(past), now, h).unwrap_err();
             assert_eq!(
                 (e.field.as_str(), e.key),
                 ("effective_at", "limits-err-past")
             );
+        }
+    }
+
+    #[test]
+    fn pt2007_22_a_stated_time_is_within_the_horizon() {
+        let now = t(21, 30);
+        let edge = now + Duration::hours(12);
+        assert!(check_effective(Effective::At(edge), now, 12).is_ok());
+        for far in [
+            edge + Duration::seconds(1),
+            Utc.with_ymd_and_hms(9999, 12, 31, 23, 59, 59).unwrap(),
+        ] {
+            let e = check_effective(Effective::At(far), now, 12).unwrap_err();
+            assert_eq!(
+                (e.field.as_str(), e.key),
+                ("effective_at", "limits-err-horizon")
+            );
+            assert_eq!(e.args, vec![("hours", "12".to_string())]);
+        }
+        assert!(check_effective(Effective::At(now + Duration::hours(2)), now, 1).is_err());
+    }
+
+    proptest! {
+        /// Whatever the time stated, a change accepted is due after now and within the
+        /// horizon; one refused is not.
+        #[test]
+        fn an_accepted_time_is_ahead_and_within_the_horizon(
+            offset in -100_000i64..200_000,
+            hours in HORIZON_HOURS_MIN..=HORIZON_HOURS_MAX,
+        ) {
+            let now = t(21, 30);
+            let at = now + Duration::seconds(offset);
+            let ok = check_effective(Effective::At(at), now, hours).is_ok();
+            prop_assert_eq!(ok, offset > 0 && offset <= i64::from(hours) * 3600);
+        }
+    }
+
+    #[test]
+    fn the_board_form_states_nothing_beyond_the_default_horizon() {
+        // Whatever the time of day typed, its nearest occurrence is within 12 hours ahead.
+        let lisbon = chrono_tz::Europe::Lisbon;
+        let now = t(21, 30);
+        for h in 0..24 {
+            for m in [0, 29, 30, 31, 59] {
+                let at = time_of_day(now, lisbon, NaiveTime::from_hms_opt(h, m, 0).unwrap());
+                assert!(
+                    at <= now + Duration::hours(i64::from(HORIZON_HOURS_DEFAULT)),
+                    "{h}:{m}"
+                );
+            }
         }
     }
 

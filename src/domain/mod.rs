@@ -35,6 +35,7 @@ pub mod staff;
 pub mod states;
 pub mod table;
 pub mod tap;
+pub mod text;
 pub mod theme;
 pub mod waitlist;
 pub mod waits;

@@ -27,6 +27,7 @@ const EN: &[&str] = &[
     include_str!("en/calls.ftl"),
     include_str!("en/offline.ftl"),
     include_str!("en/dealers.ftl"),
+    include_str!("en/text.ftl"),
 ];
 const PT: &[&str] = &[
     include_str!("pt/core.ftl"),
@@ -49,6 +50,7 @@ const PT: &[&str] = &[
     include_str!("pt/calls.ftl"),
     include_str!("pt/offline.ftl"),
     include_str!("pt/dealers.ftl"),
+    include_str!("pt/text.ftl"),
 ];
 
 pub struct I18n {

@@ -78,6 +78,18 @@ pub fn refusal_text(i18n: &I18n, lang: Language, err: &AppError) -> String {
     }
 }
 
+/// A refusal a handler renders itself (a page shown again with the reason) carries the
+/// `Retry-After` of its error (a 429's wait), as the answers of [`localize`] do.
+pub fn with_retry_after(mut res: HttpResponse, err: &AppError) -> HttpResponse {
+    if let Some(v) = err
+        .retry_after()
+        .and_then(|s| header::HeaderValue::from_str(&s).ok())
+    {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
+}
+
 /// The stable machine-readable reason of an error (see `ErrorBody::reason`).
 pub fn reason_of(err: &AppError) -> String {
     err.problem()
@@ -178,10 +190,19 @@ pub async fn localize(
     // A player's link carries its token in the path: no error page may pass it on.
     let is_player_link = req.path().starts_with("/p/");
     let st = req.app_data::<web::Data<AppState>>().cloned();
-    let res = next.call(req).await?;
+    let mut res = next.call(req).await?;
     let status = res.status();
     if status.as_u16() < 400 {
         return Ok(res.map_into_left_body());
+    }
+    if status == actix_web::http::StatusCode::TOO_MANY_REQUESTS
+        && !res.headers().contains_key(header::RETRY_AFTER)
+    {
+        // Every 429 says when to try again. A page that renders its refusal itself says the
+        // wait exactly ([`with_retry_after`]); one that did not: a minute, as
+        // `AppError::retry_after` says for a 429 that names no wait.
+        res.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("60"));
     }
     let app_err = match res.response().error() {
         Some(e) => match e.as_error::<AppError>() {
@@ -285,4 +306,57 @@ fn urlencode(s: &str) -> String {
     serde_urlencoded::to_string([("", s)])
         .map(|x| x.trim_start_matches('=').to_string())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::middleware::from_fn;
+    use actix_web::{test, App};
+
+    #[actix_web::test]
+    async fn every_429_says_when_to_try_again() {
+        let app = test::init_service(
+            App::new()
+                .wrap(from_fn(localize))
+                // A page that renders its refusal itself and forgets the wait.
+                .route(
+                    "/forgot",
+                    web::get().to(|| async {
+                        HttpResponse::TooManyRequests()
+                            .content_type("text/html; charset=utf-8")
+                            .body("wait")
+                    }),
+                )
+                // One that says it exactly.
+                .route(
+                    "/said",
+                    web::get().to(|| async {
+                        let e = AppError::TooManyRequests(
+                            crate::domain::Problem::new("err-dealer-pin-locked")
+                                .arg("seconds", 299),
+                        );
+                        with_retry_after(
+                            HttpResponse::TooManyRequests()
+                                .content_type("text/html; charset=utf-8")
+                                .body("wait"),
+                            &e,
+                        )
+                    }),
+                ),
+        )
+        .await;
+        for (uri, wait) in [("/forgot", "60"), ("/said", "299")] {
+            let res =
+                test::call_service(&app, test::TestRequest::get().uri(uri).to_request()).await;
+            assert_eq!(res.status(), 429);
+            assert_eq!(
+                res.headers()
+                    .get(header::RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok()),
+                Some(wait),
+                "{uri}"
+            );
+        }
+    }
 }

@@ -253,7 +253,8 @@ pub fn check_csrf(req: &HttpRequest, given: Option<&str>) -> Result<(), AppError
     }
 }
 
-/// An URL-encoded form whose `csrf` field matches the session: every page form uses it.
+/// An URL-encoded form whose `csrf` field matches the session, its text checked
+/// (`web::text`): every page form uses it.
 pub struct CsrfForm<T>(pub T);
 
 /// The `tapped_at` field of a form, as sent (RFC 3339): when a dealer tablet's tap was made,
@@ -283,6 +284,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
                 .find(|(k, _)| k == "csrf")
                 .map(|(_, v)| v.as_str());
             check_csrf(&req, given)?;
+            // Every field's text, by the room's rule (`web::text`): 422 naming the field.
+            crate::web::text::check_pairs(&pairs)?;
             // A dealer tablet's tap sends when it was made (`tapped_at`): kept for the handler.
             if let Some((_, v)) = pairs.iter().find(|(k, _)| k == "tapped_at") {
                 req.extensions_mut().insert(TappedAt(v.clone()));

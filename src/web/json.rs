@@ -3,6 +3,9 @@
 //!
 //! - A number with a zero fraction is an integer (`2881418.0` is `2881418`: JSON Schema's
 //!   `integer` is a mathematical one), up to 2^53 where a float is still exact.
+//! - Every text in it (strings and keys, at any depth) is checked by the room's rule on free
+//!   text (`web::text::check_json`): a NUL, another control character or a direction override
+//!   is a 422 naming the field, before anything else is read.
 //! - A value of the wrong type or out of range in a field (`9223372036854775808` for an
 //!   amount, `"x"` for a seat number, an unknown choice) is a 422 naming the field, like every
 //!   other refused field; a missing required field too. Only a body that is not JSON at all,
@@ -69,7 +72,8 @@ pub fn integral_floats(v: &mut serde_json::Value) {
     }
 }
 
-/// `T` from a parsed body; a refusal inside a field is a 422 naming it.
+/// `T` from a parsed body; a refusal inside a field is a 422 naming it. Every JSON body
+/// passes here (its text is checked here: `web::text`).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, AppError> {
     // Every body is an object (or, where it is optional, null): serde would read a struct
     // from an array too, and blame its first item.
@@ -78,6 +82,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, Ap
             Problem::new("err-json").arg("detail", "expected a JSON object"),
         ));
     }
+    crate::web::text::check_json(&value)?;
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();

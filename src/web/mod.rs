@@ -19,6 +19,7 @@ pub mod paths;
 pub mod request_id;
 pub mod state;
 pub mod stream;
+pub mod text;
 
 use crate::domain::Problem;
 use crate::error::AppError;
@@ -53,6 +54,9 @@ pub fn configure(state: AppState) -> impl FnOnce(&mut web::ServiceConfig) {
             .route("/static/{name:.+}", web::get().to(assets::serve))
             .service(
                 web::scope("")
+                    // Innermost: the address and the query's text (`web::text`), after the
+                    // dealer's scope is settled.
+                    .wrap(from_fn(text::guard))
                     .wrap(from_fn(extract::preauthenticate))
                     .wrap(from_fn(errors::localize))
                     // Outside `localize`: a repeated request gets the very answer the first got.

@@ -73,7 +73,7 @@ impl Modify for BearerAuth {
 #[openapi(
     info(
         title = "Cardroom API",
-        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key` header (up to 200 visible ASCII characters, kept 24 hours per signed-in staff member or device): a request retried with the same key is applied once and answered with the first answer, byte for byte (with `Idempotent-Replayed: true`); the same key with another body for the same operation is a 422 (a key is kept per method and address); while the first is still running, a 409 with `Retry-After`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en)."
+        description = "The back-office of a live poker cash-game room. Sign in with `POST /api/v1/auth/login` and send the token as `Authorization: Bearer <token>`. Every POST, PUT, PATCH and DELETE takes an optional `Idempotency-Key` header (up to 200 visible ASCII characters, kept 24 hours per signed-in staff member or device): a request retried with the same key is applied once and answered with the first answer, byte for byte (with `Idempotent-Replayed: true`); the same key with another body for the same operation is a 422 (a key is kept per method and address); while the first is still running, a 409 with `Retry-After`. Errors are `{\"error\":{\"code\",\"message\",\"fields\"}}`, the message in the language of `Accept-Language` (pt or en). Text, wherever a request carries it (a body's strings and keys, a query string, the address), refuses NUL and the other control characters (U+0000-U+001F, U+007F-U+009F) and the bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C); a line feed, a CR LF and a tab only in the fields that take lines (`note`, `decision`, `body`): a 422 naming each field (reason `text_control`, `text_direction` or `text_one_line`); in the address, a 400. Every 429 carries `Retry-After`."
     ),
     components(schemas(ErrorResponse, ErrorBody, FieldErrorBody, Image)),
     modifiers(&BearerAuth),
@@ -150,8 +150,9 @@ const IDEMPOTENCY_KEY: &str = "IdempotencyKey";
 /// - every operation: 503 (the database is unreachable; `Retry-After` says when to retry);
 /// - signed-in operations: 401 (no, expired or ended token) and 403 (another role, a dealer
 ///   at another table, a password that must be changed first);
-/// - a path with parameters: 404 (nothing with that id, or an id that is not a number);
-/// - a query string: 400 (not parsable) and 422 (a value out of range);
+/// - a path with parameters: 404 (nothing with that id, or an id that is not a number) and
+///   400 (a control or direction character in it: `web::text`);
+/// - a query string: 400 (not parsable) and 422 (a value out of range, or text refused);
 /// - a request body: 400 (not parsable), 413 (over the size limit), 415 (another content
 ///   type) and 422 (a field refused; `fields` names each).
 /// - a state-changing operation (POST, PUT, PATCH, DELETE): the optional `Idempotency-Key`
@@ -191,7 +192,8 @@ const SHARED_RESPONSES: &[SharedResponse] = &[
     SharedResponse {
         status: "400",
         name: "BadRequest",
-        description: "The request cannot be read (malformed JSON or query string)",
+        description: "The request cannot be read (malformed JSON or query string, or a control \
+                      or direction character in the address)",
         retry_after: false,
     },
     SharedResponse {
@@ -227,7 +229,8 @@ const SHARED_RESPONSES: &[SharedResponse] = &[
     SharedResponse {
         status: "422",
         name: "Unprocessable",
-        description: "A field was refused; `fields` names each one with its reason",
+        description: "A field was refused (among the reasons: text with a control or direction \
+                      character); `fields` names each one with its reason",
         retry_after: false,
     },
     SharedResponse {
@@ -362,7 +365,7 @@ impl OperationFacts {
             wanted.extend(["401", "403"]);
         }
         if self.has_path_params {
-            wanted.push("404");
+            wanted.extend(["400", "404"]);
         }
         if self.has_query || self.has_body {
             wanted.extend(["400", "422"]);

@@ -1497,11 +1497,21 @@ async fn an_error_page_leads_back_to_the_form_it_came_from_and_never_off_site() 
 #[actix_web::test]
 async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it() {
     let app = TestApp::new().await;
-    // A tab inside `next` would become `//evil.example` in a browser.
-    let page = app
+    // A tab inside `next` would become `//evil.example` in a browser: a query or a form
+    // with a control character is refused outright (`web::text`).
+    let r = app
         .call(
             TestRequest::get()
                 .uri("/login?next=/%09/evil.example")
+                .to_request(),
+        )
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    // So is a backslash (a browser reads it as a slash).
+    let page = app
+        .call(
+            TestRequest::get()
+                .uri("/login?next=/%5C/evil.example")
                 .to_request(),
         )
         .await;
@@ -1511,20 +1521,22 @@ async fn sign_in_never_redirects_off_site_and_a_stale_session_does_not_block_it(
         page.text().contains("name=\"next\" value=\"/\""),
         "unsafe next replaced by /"
     );
-    let r = app
-        .call(
-            TestRequest::post()
-                .uri("/login")
-                .cookie(Cookie::new("cr_pre", pre))
-                .set_form([
-                    ("csrf", csrf.as_str()),
-                    ("username", "admin"),
-                    ("password", ADMIN_PW),
-                    ("next", "/\t/evil.example"),
-                ])
-                .to_request(),
-        )
-        .await;
+    let sign_in = |next: &'static str| {
+        TestRequest::post()
+            .uri("/login")
+            .cookie(Cookie::new("cr_pre", pre.clone()))
+            .set_form([
+                ("csrf", csrf.as_str()),
+                ("username", "admin"),
+                ("password", ADMIN_PW),
+                ("next", next),
+            ])
+            .to_request()
+    };
+    let r = app.call(sign_in("/\t/evil.example")).await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    assert!(r.cookie("cr_session").is_none(), "not signed in");
+    let r = app.call(sign_in("/\\/evil.example")).await;
     assert_eq!(r.status, 303);
     // Not the smuggled address: the admin's own landing page.
     assert_eq!(r.header("location").as_deref(), Some("/floor"));

@@ -47,6 +47,10 @@ limits-err-needs-max = This game takes its session percentage of the table maxim
 limits-err-chip = The blinds must be made of the game's smallest chip, { $chip } (BSOP 80).
 limits-err-past = The time stated has already passed: the players must be told before the change (PT-2007 22).
 limits-err-time = Type the time as HH:MM (the room's clock).
+limits-err-horizon = That is too far ahead: a change is stated for the session under way, at most { $hours ->
+    [one] one hour
+   *[other] { $hours } hours
+} from now (PT-2007 22).
 limits-err-not-in-play = Table { $table } is not in play: a closed table opens at its game's limits (BSOP 34 is about a running table).
 limits-err-unchanged = Table { $table } already plays these limits.
 limits-err-pending = This table already has a limit change pending (no. { $id }): cancel it first (BSOP 34).

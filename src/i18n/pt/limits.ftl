@@ -47,6 +47,10 @@ limits-err-needs-max = Este jogo cobra a percentagem por sessão sobre o máximo
 limits-err-chip = As blinds têm de ser feitas com a ficha mais pequena do jogo, { $chip } (BSOP 80).
 limits-err-past = A hora indicada já passou: os jogadores têm de ser avisados antes da alteração (PT-2007 22).
 limits-err-time = Escreva a hora como HH:MM (relógio da sala).
+limits-err-horizon = É demasiado longe: a alteração é indicada para a sessão em curso, no máximo { $hours ->
+    [one] uma hora
+   *[other] { $hours } horas
+} a partir de agora (PT-2007 22).
 limits-err-not-in-play = A mesa { $table } não está em jogo: uma mesa fechada abre com os limites do seu jogo (a BSOP 34 trata de uma mesa em andamento).
 limits-err-unchanged = A mesa { $table } já joga com estes limites.
 limits-err-pending = Esta mesa já tem uma alteração de limites pendente (n.º { $id }): cancele-a primeiro (BSOP 34).

@@ -17,16 +17,18 @@ use crate::services::Act;
 use diesel::prelude::*;
 
 /// The floor's approval of a change (BSOP 34), with its effective point (PT-2007 22). Refused:
-/// a table not in play (409), limits a table cannot play or a stated time already past
-/// (422, naming the field), the limits in force (409), a change already pending (409: cancel
-/// it first). Nothing is written on a refusal. At a table where nobody is seated it applies
-/// at once (nobody to tell, no hand in play).
+/// a table not in play (409), limits a table cannot play or a stated time already past or
+/// more than `horizon_hours` ahead (422, naming the field; `CARDROOM_LIMIT_CHANGE_HORIZON_HOURS`),
+/// the limits in force (409), a change already pending (409: cancel it first). Nothing is
+/// written on a refusal. At a table where nobody is seated it applies at once (nobody to
+/// tell, no hand in play).
 pub fn propose(
     conn: &mut DbConn,
     act: &Act,
     table_id: TableId,
     to: &Limits,
     effective: Effective,
+    horizon_hours: u32,
 ) -> AppResult<LimitChangeRow> {
     let (now, actor) = (act.now, &act.actor);
     let t = crate::services::games::get_table(conn, table_id)?;
@@ -38,7 +40,7 @@ pub fn propose(
         None => return Err(TableRefusal::NoGame.into()),
     };
     let mut errs = check_limits(to, &fit_of(&g)).err().unwrap_or_default();
-    if let Err(f) = check_effective(effective, now) {
+    if let Err(f) = check_effective(effective, now, horizon_hours) {
         errs.push(f);
     }
     if !errs.is_empty() {

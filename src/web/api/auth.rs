@@ -190,7 +190,7 @@ pub async fn my_sessions(
 /// Ends one of one's own sessions (e.g. a browser left signed in elsewhere).
 #[utoipa::path(
     tag = "auth",
-    params(("id" = String, Path, description = "The session's id")),
+    params(("id" = String, Path, description = "The session's id", pattern = r"^[A-Za-z0-9_-]{1,64}$")),
     responses(
         (status = 204, description = "Ended"),
         (status = 401, body = ErrorResponse),

@@ -139,9 +139,10 @@ pub struct LimitChangeRequest {
     /// None: no maximum buy-in.
     #[schema(minimum = 1, maximum = 1_000_000_000)]
     pub buy_in_max: Option<i64>,
-    /// From the first hand started at or after this instant (RFC 3339, in the future);
-    /// none (or empty): from the next hand. Either way only once the dealer confirmed the
-    /// announcement.
+    /// From the first hand started at or after this instant (RFC 3339, in the future, and
+    /// at most the room's horizon ahead: `CARDROOM_LIMIT_CHANGE_HORIZON_HOURS`, 12 hours by
+    /// default); none (or empty): from the next hand. Either way only once the dealer
+    /// confirmed the announcement.
     #[serde(default, deserialize_with = "instant_or_none")]
     pub effective_at: Option<DateTime<Utc>>,
 }
@@ -206,7 +207,8 @@ pub async fn table_limits(
 /// hand or a stated time. The tablet shows it for the dealer to announce; it takes effect at
 /// the first hand started once announced and due (PT-2007 22). 409: the table is not in play,
 /// the limits are those in force, or a change is already pending; 422: limits a table cannot
-/// play or a time already past, naming the field. Nothing changes on a refusal.
+/// play, or a time already past or beyond the room's horizon (12 hours ahead by default),
+/// naming the field. Nothing changes on a refusal.
 #[utoipa::path(
     tag = "limits",
     params(("id" = i64, Path, description = "Table id")),
@@ -237,10 +239,11 @@ pub async fn propose(
         buy_in_max: b.buy_in_max,
     };
     let effective = b.effective_at.map_or(Effective::NextHand, Effective::At);
+    let horizon = st.config.room.limit_change_horizon_hours;
     let line = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            let row = limits::propose(c, act, id, &to, effective)?;
+            let row = limits::propose(c, act, id, &to, effective, horizon)?;
             limits::line(c, row.id)
         })
         .await?;

@@ -12,6 +12,7 @@ use super::{render, see_other};
 use crate::domain::ids::GameId;
 use crate::domain::ids::PlayerId;
 use crate::domain::remote_join::{self as rj, Via};
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, JoinRequest, Limits, OfferedGame, Verified};
 use crate::services::room::Room;
@@ -172,9 +173,11 @@ async fn join_page(req: HttpRequest, st: web::Data<AppState>) -> AppResult<HttpR
     ))
 }
 
-/// The posted join form (`games` repeats, one per list ticked).
-fn parse_join(body: &[u8]) -> (Option<String>, JoinRequest, Vals) {
+/// The posted join form (`games` repeats, one per list ticked), and its fields whose text is
+/// refused (`web::text`).
+fn parse_join(body: &[u8]) -> (Option<String>, JoinRequest, Vals, Vec<FieldError>) {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
+    let refused = crate::web::text::pair_refusals(&pairs);
     let mut r = JoinRequest::default();
     let mut csrf = None;
     let mut v = Vals::default();
@@ -193,7 +196,7 @@ fn parse_join(body: &[u8]) -> (Option<String>, JoinRequest, Vals) {
     }
     v.0.insert("phone".into(), r.phone.clone());
     v.0.insert("name".into(), r.name.clone());
-    (csrf, r, v)
+    (csrf, r, v, refused)
 }
 
 /// A refusal shown on the page it came from, with its status (and `Retry-After` for a 429).
@@ -213,9 +216,14 @@ async fn join_submit(
     st: web::Data<AppState>,
     body: web::Bytes,
 ) -> AppResult<HttpResponse> {
-    let (csrf, mut jr, v) = parse_join(&body);
+    let (csrf, mut jr, v, refused) = parse_join(&body);
     check_csrf(&req, csrf.as_deref())?;
     let (token, _) = prelogin(&req);
+    if !refused.is_empty() {
+        let e = AppError::Validation(refused);
+        let page = join_view(&req, &st, token, jr.games.clone(), v, Some(&e)).await?;
+        return refused_page(&page, &e);
+    }
     let lang = crate::web::ctx::request_lang(&req);
     jr.language = Some(lang);
     let now = st.clock.now();

@@ -25,7 +25,7 @@ use crate::db::models::KioskRow;
 use crate::domain::ids::GameId;
 use crate::domain::kiosk as rules;
 use crate::domain::player::Language;
-use crate::domain::Problem;
+use crate::domain::{FieldError, Problem};
 use crate::error::{AppError, AppResult};
 use crate::services::join::{self as svc, OfferedGame};
 use crate::services::Acting;
@@ -105,11 +105,23 @@ struct Posted {
     code: String,
     ticket: String,
     pref: PrefForm,
+    /// The fields whose text is refused (`web::text`): none, or the form is refused.
+    refused: Vec<FieldError>,
+}
+
+impl Posted {
+    /// The refusal of the fields whose text is refused, if any.
+    fn text_refused(&self) -> Option<AppError> {
+        (!self.refused.is_empty()).then(|| AppError::Validation(self.refused.clone()))
+    }
 }
 
 fn parse(body: &[u8]) -> Posted {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body).unwrap_or_default();
-    let mut p = Posted::default();
+    let mut p = Posted {
+        refused: crate::web::text::pair_refusals(&pairs),
+        ..Posted::default()
+    };
     for (k, v) in pairs {
         match k.as_str() {
             "csrf" => p.csrf = Some(v),
@@ -384,6 +396,9 @@ async fn phone_submit(
         claims: &claims,
         lang: p.lang,
     };
+    if let Some(e) = p.text_refused() {
+        return screen.refuse(Step::Phone, phone_vals(&p), &e).await;
+    }
     let room = st.run(|_, c| crate::services::room::get(c)).await?;
     match svc::parse_phone(&p.phone, &room) {
         Ok(_) => {
@@ -417,6 +432,10 @@ async fn send_submit(
         claims: &claims,
         lang: p.lang,
     };
+    if let Some(e) = p.text_refused() {
+        let step = lists_step(&st, p.games.clone()).await?;
+        return screen.refuse(step, phone_vals(&p), &e).await;
+    }
     let jr = code::join_request(&st, &p).await?;
     match code::send(&st, &kiosk, jr).await {
         Ok((done, lists, phone)) => {
@@ -471,6 +490,10 @@ async fn code_submit(
         claims: &claims,
         lang: p.lang,
     };
+    // The code and the request's token are typed by no one: a refused one is a tampered form.
+    if let Some(e) = p.text_refused() {
+        return Err(e);
+    }
     match code::verify(&st, &kiosk, &p).await? {
         Ok(done) => {
             st.metrics.join_code("verified");
@@ -506,6 +529,9 @@ async fn pref_submit(
     };
     let p = parse(&body);
     check_csrf(&claims, p.csrf.as_deref())?;
+    if let Some(e) = p.text_refused() {
+        return Err(e);
+    }
     let now = st.clock.now();
     let Some(player) = rules::check_pref_ticket(&join_key(&st), kiosk.id, &p.ticket, now) else {
         // Too late (the screen should have gone back to the start long before): start again.

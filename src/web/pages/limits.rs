@@ -104,9 +104,10 @@ async fn propose(
 ) -> AppResult<HttpResponse> {
     let id = path.into_inner();
     let f = form.0;
+    let horizon = st.config.room.limit_change_horizon_hours;
     act_said(&req, &st, &who, String::new(), move |conn, a| {
         let (to, effective) = f.parse(&a.room.currency, a.now, a.room.tz)?;
-        let c = services::limits::propose(conn, a, id, &to, effective)?;
+        let c = services::limits::propose(conn, a, id, &to, effective, horizon)?;
         let number = services::games::get_table(conn, c.table_id)?.number;
         // Nobody seated: nothing to announce, the limits are in force already.
         let key = if c.state == crate::domain::states::LimitChangeState::Applied {

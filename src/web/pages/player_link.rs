@@ -340,10 +340,18 @@ impl PrefForm {
         }
     }
 
-    /// The preference typed, or the refusals by field (said in `lang` by the caller).
+    /// The preference typed, or the refusals by field (said in `lang` by the caller): its
+    /// text first (`web::text`), then the numbers.
     pub fn parse(
         &self,
     ) -> Result<crate::domain::seat_pref::SeatPreference, Vec<crate::domain::FieldError>> {
+        let refused = crate::web::text::pair_refusals(&[
+            ("seats", &self.seats),
+            ("avoid_tables", &self.avoid_tables),
+        ]);
+        if !refused.is_empty() {
+            return Err(refused);
+        }
         crate::domain::seat_pref::parse(
             &self.seats,
             &self.avoid_tables,

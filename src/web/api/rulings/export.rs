@@ -8,7 +8,7 @@ use crate::i18n::I18n;
 use crate::services::room::Room;
 use crate::services::rulings::{self as svc, RulingLine};
 use crate::services::{self};
-use crate::web::csv::{csv_in, csv_money};
+use crate::web::csv::{csv_in, csv_money, Cell};
 use crate::web::extract::FloorStaff;
 use crate::web::state::AppState;
 use actix_web::get;
@@ -83,36 +83,38 @@ pub fn log_csv(
             }
             None => String::new(),
         };
-        let row: Vec<String> = vec![
-            r.id.to_string(),
-            svc::local(r.asked_at, room),
-            l.table_number.to_string(),
-            l.game_name.clone().unwrap_or_default(),
-            r.hand_number.map(|h| h.to_string()).unwrap_or_default(),
-            r.seats.clone(),
-            l.who(),
-            r.note.clone(),
-            l.asked_by.clone().unwrap_or_default(),
-            r.late()
-                .map(|x| i18n.t(lang, &format!("ruling-late-{}", x.as_str())))
-                .unwrap_or_default(),
-            i18n.t(lang, &format!("ruling-state-{}", r.state().as_str())),
-            r.decision.clone().unwrap_or_default(),
-            r.rule_cited.clone().unwrap_or_default(),
-            result,
-            r.override_reason.clone().unwrap_or_default(),
-            r.decided_at
-                .map(|d| svc::local(d, room))
-                .unwrap_or_default(),
-            l.decided_by.clone().unwrap_or_default(),
-            r.corrects.map(|c| c.to_string()).unwrap_or_default(),
-            l.corrected_by.map(|c| c.to_string()).unwrap_or_default(),
-            l.pot.as_ref().map(|p| money(p.amount)).unwrap_or_default(),
-            l.pot
-                .as_ref()
-                .map(|p| p.storage.clone())
-                .unwrap_or_default(),
-            chips,
+        let text = |s: Option<&String>| Cell::text(s.cloned().unwrap_or_default());
+        let row: Vec<Cell> = vec![
+            Cell::int(r.id),
+            Cell::text(svc::local(r.asked_at, room)),
+            Cell::int(l.table_number),
+            text(l.game_name.as_ref()),
+            r.hand_number.map_or_else(Cell::empty, Cell::int),
+            Cell::text(r.seats.clone()),
+            Cell::text(l.who()),
+            Cell::text(r.note.clone()),
+            text(l.asked_by.as_ref()),
+            Cell::text(
+                r.late()
+                    .map(|x| i18n.t(lang, &format!("ruling-late-{}", x.as_str())))
+                    .unwrap_or_default(),
+            ),
+            Cell::text(i18n.t(lang, &format!("ruling-state-{}", r.state().as_str()))),
+            text(r.decision.as_ref()),
+            text(r.rule_cited.as_ref()),
+            Cell::text(result),
+            text(r.override_reason.as_ref()),
+            Cell::text(
+                r.decided_at
+                    .map(|d| svc::local(d, room))
+                    .unwrap_or_default(),
+            ),
+            text(l.decided_by.as_ref()),
+            r.corrects.map_or_else(Cell::empty, Cell::int),
+            l.corrected_by.map_or_else(Cell::empty, Cell::int),
+            l.pot.as_ref().map_or_else(Cell::empty, |p| money(p.amount)),
+            text(l.pot.as_ref().map(|p| &p.storage)),
+            Cell::text(chips),
         ];
         rows.push(row);
     }
@@ -154,7 +156,8 @@ pub fn csv_response(q: &LogQuery, body: Vec<u8>) -> HttpResponse {
 }
 
 /// The incident log as a CSV file (admin, floor), in the room's language: the same filters
-/// (default: the most recent 200; `limit` up to 5000).
+/// (default: the most recent 200; `limit` up to 5000). A text cell a spreadsheet would read
+/// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a line break) starts with a `'`.
 #[utoipa::path(
     tag = "rulings",
     params(LogQuery),

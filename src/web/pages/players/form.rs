@@ -4,6 +4,7 @@ use crate::domain::ids::PlayerId;
 use crate::domain::player::{
     phone_region_of_zone, DocumentKind, Language, NotifyPref, PhoneRegion,
 };
+use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
 use crate::services::photo::{self, Photo};
 use crate::services::players::{self as svc, PlayerForm};
@@ -142,6 +143,30 @@ impl PlayerUpload {
         }
     }
 
+    /// The text parts whose text is refused (`web::text`), by field.
+    fn text_refusals(&self) -> Vec<FieldError> {
+        fn t(f: &Option<Text<String>>) -> &str {
+            f.as_ref().map_or("", |t| t.0.as_str())
+        }
+        crate::web::text::pair_refusals(&[
+            ("csrf", t(&self.csrf)),
+            ("full_name", t(&self.full_name)),
+            ("date_of_birth", t(&self.date_of_birth)),
+            ("doc_kind", t(&self.doc_kind)),
+            ("doc_number", t(&self.doc_number)),
+            ("doc_country", t(&self.doc_country)),
+            ("doc_expiry", t(&self.doc_expiry)),
+            ("phone", t(&self.phone)),
+            ("email", t(&self.email)),
+            ("language", t(&self.language)),
+            ("notify", t(&self.notify)),
+            ("alias", t(&self.alias)),
+            ("version", t(&self.version)),
+            ("kept_photo", t(&self.kept_photo)),
+            ("guest", t(&self.guest)),
+        ])
+    }
+
     fn photo_bytes(&self) -> Option<&[u8]> {
         self.photo
             .as_ref()
@@ -246,8 +271,22 @@ fn parse_upload(
     session: &str,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Parsed {
-    // Parse the fields and the photo together so every problem is shown at once.
-    let input = up.form().parse_in(region);
+    // Parse the fields and the photo together so every problem is shown at once; a field
+    // whose text is refused is said for that (and not parsed further).
+    let refused = up.text_refusals();
+    let input = match up.form().parse_in(region) {
+        r if refused.is_empty() => r,
+        Ok(_) => Err(refused),
+        Err(fs) => {
+            let others: Vec<FieldError> = fs
+                .into_iter()
+                .filter(|f| !refused.iter().any(|r| r.field == f.field))
+                .collect();
+            let mut all = refused;
+            all.extend(others);
+            Err(all)
+        }
+    };
     let kept = up
         .kept_photo
         .as_ref()

@@ -90,6 +90,7 @@ pub(super) async fn join_lists(
         .map_err(|e| AppError::BadRequest(Problem::new("err-form").arg("detail", e)))?;
     let field = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
     check_csrf(&req, field("csrf").as_deref())?;
+    crate::web::text::check_pairs(&pairs)?;
     let f = JoinListsForm {
         game: pairs
             .iter()

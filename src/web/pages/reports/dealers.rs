@@ -4,7 +4,7 @@
 
 use super::chart;
 use super::export::{csv_bytes, csv_response};
-use super::numbers::{decimal, hours_hundredths, mark, minutes_tenths, money_cell};
+use super::numbers::{decimal, hours_hundredths, mark, minutes_tenths, money_cell, Cell};
 use super::{ctx, day_start, period_of, render, setting_of, ReportQuery};
 use crate::domain::Problem;
 use crate::error::AppResult;
@@ -149,7 +149,7 @@ pub(super) async fn page(
 /// `part=downs` (a line per down, then the total).
 pub fn dealers_csv_bytes(c: &Ctx, r: &DealersReport, part: &str) -> AppResult<Vec<u8>> {
     let m = mark(c.lang);
-    let h2 = |s: i64| decimal(hours_hundredths(s), 2, m);
+    let h2 = |s: i64| Cell::decimal(hours_hundredths(s), 2, m);
     let money = |v: i64| money_cell(v, &c.currency, m);
     match part {
         "dealers" => {
@@ -165,17 +165,17 @@ pub fn dealers_csv_bytes(c: &Ctx, r: &DealersReport, part: &str) -> AppResult<Ve
             if r.pooled {
                 h.push(c.t("report-dealers-col-share"));
             }
-            let mut rows: Vec<Vec<String>> = r
+            let mut rows: Vec<Vec<Cell>> = r
                 .dealers
                 .iter()
                 .map(|d| {
                     let mut row = vec![
-                        d.dealer.clone(),
-                        d.downs.len().to_string(),
+                        Cell::text(d.dealer.clone()),
+                        Cell::count(d.downs.len()),
                         h2(d.dealt_secs),
-                        d.breaks_due.to_string(),
-                        d.breaks_taken.to_string(),
-                        d.late_pushes.to_string(),
+                        Cell::int(d.breaks_due),
+                        Cell::int(d.breaks_taken),
+                        Cell::int(d.late_pushes),
                         money(d.tips),
                     ];
                     if let Some(s) = d.pooled_share {
@@ -185,16 +185,12 @@ pub fn dealers_csv_bytes(c: &Ctx, r: &DealersReport, part: &str) -> AppResult<Ve
                 })
                 .collect();
             let mut total = vec![
-                c.t("report-total"),
-                r.dealers
-                    .iter()
-                    .map(|d| d.downs.len())
-                    .sum::<usize>()
-                    .to_string(),
+                Cell::text(c.t("report-total")),
+                Cell::count(r.dealers.iter().map(|d| d.downs.len()).sum::<usize>()),
                 h2(r.dealt_secs),
-                r.breaks_due.to_string(),
-                r.breaks_taken.to_string(),
-                r.late_pushes.to_string(),
+                Cell::int(r.breaks_due),
+                Cell::int(r.breaks_taken),
+                Cell::int(r.late_pushes),
                 money(r.tips),
             ];
             if r.pooled {
@@ -215,27 +211,27 @@ pub fn dealers_csv_bytes(c: &Ctx, r: &DealersReport, part: &str) -> AppResult<Ve
             ];
             let local =
                 |t: DateTime<Utc>| t.with_timezone(&c.tz).format("%Y-%m-%d %H:%M").to_string();
-            let mut rows: Vec<Vec<String>> = Vec::new();
+            let mut rows: Vec<Vec<Cell>> = Vec::new();
             for d in &r.dealers {
                 for x in &d.downs {
                     rows.push(vec![
-                        d.dealer.clone(),
-                        x.table.to_string(),
-                        local(x.started_at),
-                        x.ended_at.map(local).unwrap_or_default(),
+                        Cell::text(d.dealer.clone()),
+                        Cell::int(x.table),
+                        Cell::text(local(x.started_at)),
+                        Cell::text(x.ended_at.map(local).unwrap_or_default()),
                         h2(x.secs),
-                        if x.late { "1" } else { "0" }.to_string(),
+                        Cell::int(i64::from(x.late)),
                         money(x.tips),
                     ]);
                 }
             }
             rows.push(vec![
-                c.t("report-total"),
-                String::new(),
-                String::new(),
-                String::new(),
+                Cell::text(c.t("report-total")),
+                Cell::empty(),
+                Cell::empty(),
+                Cell::empty(),
                 h2(r.dealt_secs),
-                r.late_pushes.to_string(),
+                Cell::int(r.late_pushes),
                 money(r.tips),
             ]);
             csv_bytes(c, h, rows)

@@ -1,7 +1,7 @@
 //! The report's CSV exports (`/floor/reports.csv`, one file per table of figures, chosen by
 //! `part`) in the reader's conventions, written by the shared CSV writer (`web::csv`).
 
-use super::numbers::{decimal, hours_hundredths, mark, minutes_tenths, money_cell};
+use super::numbers::{hours_hundredths, mark, minutes_tenths, money_cell, Cell};
 use super::{ctx, load, ReportQuery};
 use crate::domain::Problem;
 use crate::error::AppResult;
@@ -18,11 +18,7 @@ pub use crate::web::csv::csv_in;
 /// One CSV file in the reader's language conventions (separator, decimal mark: the cells
 /// are written with [`mark`]), UTF-8 with its byte order mark: headers, rows and (where the
 /// page has one) the total line.
-pub(super) fn csv_bytes(
-    c: &Ctx,
-    headers: Vec<String>,
-    rows: Vec<Vec<String>>,
-) -> AppResult<Vec<u8>> {
+pub(super) fn csv_bytes(c: &Ctx, headers: Vec<String>, rows: Vec<Vec<Cell>>) -> AppResult<Vec<u8>> {
     csv_in(c.lang, headers, rows)
 }
 
@@ -65,31 +61,31 @@ fn figure_headers(c: &Ctx, currency: &str) -> Vec<String> {
     ]
 }
 
-fn figure_cells(f: &Figures, currency: &str, dm: char) -> Vec<String> {
+fn figure_cells(f: &Figures, currency: &str, dm: char) -> Vec<Cell> {
     let m = |v: i64| money_cell(v, currency, dm);
-    let opt = |v: Option<i64>| v.map(|v| decimal(v, 1, dm)).unwrap_or_default();
+    let opt = |v: Option<i64>| v.map_or_else(Cell::empty, |v| Cell::decimal(v, 1, dm));
     vec![
-        f.sessions.to_string(),
-        f.dues.to_string(),
+        Cell::int(f.sessions),
+        Cell::int(f.dues),
         m(f.due),
         m(f.collected),
         m(f.exempt),
-        f.exempt_count.to_string(),
+        Cell::int(f.exempt_count),
         m(f.difference),
         m(f.rake),
         m(f.drop_box),
         m(f.commission),
         m(f.cagnotte),
         m(f.tips),
-        f.hands.to_string(),
-        decimal(hours_hundredths(f.played_secs), 2, dm),
-        decimal(hours_hundredths(f.open_secs), 2, dm),
+        Cell::int(f.hands),
+        Cell::decimal(hours_hundredths(f.played_secs), 2, dm),
+        Cell::decimal(hours_hundredths(f.open_secs), 2, dm),
         opt(f.occupancy_permille),
         opt(f.hands_per_hour_tenths),
-        f.no_shows.to_string(),
-        f.cucurucho_hands.to_string(),
+        Cell::int(f.no_shows),
+        Cell::int(f.cucurucho_hands),
         m(f.cucurucho_contributions),
-        f.macaca_hands.to_string(),
+        Cell::int(f.macaca_hands),
         m(f.macaca_contributions),
     ]
 }
@@ -97,7 +93,7 @@ fn figure_cells(f: &Figures, currency: &str, dm: char) -> Vec<String> {
 /// A shift's figures as the page's shift table has them: without the seat hours, the hours
 /// open, the occupancy and the no-shows (the room's and each table's, not a dealer's shift:
 /// a shift's length is its own column).
-fn shift_figures(all: Vec<String>) -> Vec<String> {
+fn shift_figures<T>(all: Vec<T>) -> Vec<T> {
     // Positions in `figure_headers`: hours played, hours open, occupancy, no-shows.
     const NOT_A_SHIFT_S: [usize; 4] = [13, 14, 15, 17];
     all.into_iter()
@@ -113,12 +109,12 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
     let dm = mark(c.lang);
     let total = c.t("report-total");
     // The figures' rows with the total line where the page has one.
-    let with_total = |first: String, rows: Vec<Vec<String>>, tot: Option<&Figures>| {
+    let with_total = |first: String, rows: Vec<Vec<Cell>>, tot: Option<&Figures>| {
         let mut h = vec![first];
         h.extend(figure_headers(c, cur));
         let mut rows = rows;
         if let Some(tot) = tot {
-            let mut t = vec![total.clone()];
+            let mut t = vec![Cell::text(total.clone())];
             t.extend(figure_cells(tot, cur, dm));
             rows.push(t);
         }
@@ -130,7 +126,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
             r.tables
                 .iter()
                 .map(|l| {
-                    std::iter::once(l.label.clone())
+                    std::iter::once(Cell::text(l.label.clone()))
                         .chain(figure_cells(&l.f, cur, dm))
                         .collect()
                 })
@@ -142,7 +138,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
             r.games
                 .iter()
                 .map(|l| {
-                    std::iter::once(l.label.clone())
+                    std::iter::once(Cell::text(l.label.clone()))
                         .chain(figure_cells(&l.f, cur, dm))
                         .collect()
                 })
@@ -154,7 +150,7 @@ pub fn report_csv(c: &Ctx, r: &Report, part: &str) -> AppResult<Vec<u8>> {
             r.days
                 .iter()
                 .map(|d| {
-                    std::iter::once(d.date.format("%Y-%m-%d").to_string())
+                    std::iter::once(Cell::text(d.date.format("%Y-%m-%d").to_string()))
                         .chain(figure_cells(&d.f, cur, dm))
                         .collect()
                 })
@@ -190,16 +186,16 @@ fn shifts_csv(c: &Ctx, r: &Report) -> AppResult<Vec<u8>> {
     ];
     h.extend(shift_figures(figure_headers(c, cur)));
     let local = |t: DateTime<Utc>| t.with_timezone(&c.tz).format("%Y-%m-%d %H:%M").to_string();
-    let mut rows: Vec<Vec<String>> = r
+    let mut rows: Vec<Vec<Cell>> = r
         .shifts
         .iter()
         .map(|s| {
             let mut row = vec![
-                s.table.to_string(),
-                s.dealer.clone(),
-                local(s.started_at),
-                s.ended_at.map(local).unwrap_or_default(),
-                decimal(hours_hundredths(s.f.open_secs), 2, dm),
+                Cell::int(s.table),
+                Cell::text(s.dealer.clone()),
+                Cell::text(local(s.started_at)),
+                Cell::text(s.ended_at.map(local).unwrap_or_default()),
+                Cell::decimal(hours_hundredths(s.f.open_secs), 2, dm),
             ];
             row.extend(shift_figures(figure_cells(&s.f, cur, dm)));
             row
@@ -207,11 +203,11 @@ fn shifts_csv(c: &Ctx, r: &Report) -> AppResult<Vec<u8>> {
         .collect();
     let st = r.shifts_total();
     let mut t = vec![
-        total,
-        String::new(),
-        String::new(),
-        String::new(),
-        decimal(hours_hundredths(st.open_secs), 2, dm),
+        Cell::text(total),
+        Cell::empty(),
+        Cell::empty(),
+        Cell::empty(),
+        Cell::decimal(hours_hundredths(st.open_secs), 2, dm),
     ];
     t.extend(shift_figures(figure_cells(&st, cur, dm)));
     rows.push(t);
@@ -231,27 +227,25 @@ fn waits_csv(c: &Ctx, r: &Report) -> AppResult<Vec<u8>> {
         c.t("report-col-list-avg"),
         c.t("report-col-no-shows"),
     ];
-    let mins = |v: Option<i64>| {
-        v.map(|s| decimal(minutes_tenths(s), 1, dm))
-            .unwrap_or_default()
-    };
+    let mins =
+        |v: Option<i64>| v.map_or_else(Cell::empty, |s| Cell::decimal(minutes_tenths(s), 1, dm));
     let rows = r
         .waits
         .iter()
         .map(|w| {
             vec![
-                if w.game_id == 0 {
+                Cell::text(if w.game_id == 0 {
                     c.t("report-all-games")
                 } else {
                     w.game.clone()
-                },
-                w.joined.to_string(),
-                w.seated.to_string(),
+                }),
+                Cell::int(w.joined),
+                Cell::int(w.seated),
                 mins(w.median_secs),
                 mins(w.p90_secs),
-                w.list_max.to_string(),
-                decimal(w.list_avg_tenths, 1, dm),
-                w.no_shows.to_string(),
+                Cell::int(w.list_max),
+                Cell::decimal(w.list_avg_tenths, 1, dm),
+                Cell::int(w.no_shows),
             ]
         })
         .collect();
@@ -274,13 +268,12 @@ fn hours_csv(c: &Ctx, r: &Report) -> AppResult<Vec<u8>> {
         .iter()
         .map(|l| {
             vec![
-                format!("{:02}:00", l.hour),
+                Cell::text(format!("{:02}:00", l.hour)),
                 money_cell(l.cagnotte, cur, dm),
-                decimal(hours_hundredths(l.played_secs), 2, dm),
-                decimal(hours_hundredths(l.capacity_secs), 2, dm),
+                Cell::decimal(hours_hundredths(l.played_secs), 2, dm),
+                Cell::decimal(hours_hundredths(l.capacity_secs), 2, dm),
                 l.occupancy_permille
-                    .map(|v| decimal(v, 1, dm))
-                    .unwrap_or_default(),
+                    .map_or_else(Cell::empty, |v| Cell::decimal(v, 1, dm)),
             ]
         })
         .collect();
@@ -305,19 +298,20 @@ fn limits_csv(c: &Ctx, r: &Report) -> AppResult<Vec<u8>> {
         .iter()
         .map(|l| {
             vec![
-                l.game.clone(),
+                Cell::text(l.game.clone()),
                 money_cell(l.small_blind, cur, dm),
                 money_cell(l.big_blind, cur, dm),
                 money_cell(l.buy_in_min, cur, dm),
                 l.buy_in_max
-                    .map(|m| money_cell(m, cur, dm))
-                    .unwrap_or_default(),
-                l.tables
-                    .iter()
-                    .map(i32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                decimal(hours_hundredths(l.open_secs), 2, dm),
+                    .map_or_else(Cell::empty, |m| money_cell(m, cur, dm)),
+                Cell::text(
+                    l.tables
+                        .iter()
+                        .map(i32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
+                Cell::decimal(hours_hundredths(l.open_secs), 2, dm),
             ]
         })
         .collect();

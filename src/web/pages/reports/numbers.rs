@@ -4,7 +4,7 @@
 use crate::domain::money::minor_digits;
 
 pub(super) use crate::web::csv::mark;
-pub use crate::web::csv::{csv_money, decimal};
+pub use crate::web::csv::{csv_money, decimal, Cell};
 
 /// Seconds as hours with two decimals (rounded half up).
 pub(super) fn hours_hundredths(secs: i64) -> i64 {
@@ -17,9 +17,9 @@ pub(super) fn minutes_tenths(secs: i64) -> i64 {
 }
 
 /// Money in a CSV cell: no currency sign, no grouping, the reader's decimal mark
-/// (`1234.50`, `1234,50`).
-pub fn money_cell(minor: i64, currency: &str, dm: char) -> String {
-    decimal(minor, minor_digits(currency).unwrap_or(2), dm)
+/// (`1234.50`, `1234,50`); a number, so a negative amount stays one.
+pub fn money_cell(minor: i64, currency: &str, dm: char) -> Cell {
+    Cell::money(minor, currency, dm)
 }
 
 /// Money as a spreadsheet reads it: no sign, no grouping, a dot (`1234.50`).

@@ -1,7 +1,7 @@
 //! The players' hours for comps (`/floor/reports/players`): the month's page and its CSV.
 
 use super::export::{csv_bytes, csv_response};
-use super::numbers::{decimal, hours_hundredths, mark};
+use super::numbers::{decimal, hours_hundredths, mark, Cell};
 use super::{ctx, day_start, id_param, render, ReportQuery};
 use crate::domain::ids::PlayerId;
 use crate::domain::player::Language;
@@ -112,7 +112,7 @@ pub(super) async fn players_page(
 /// The players' hours as CSV: `part=players` (one line per player, the month's total) or
 /// `part=days` (one line per player and gaming day); both end with the total.
 pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec<u8>> {
-    let h2 = |s: i64| decimal(hours_hundredths(s), 2, mark(c.lang));
+    let h2 = |s: i64| Cell::decimal(hours_hundredths(s), 2, mark(c.lang));
     match part {
         "players" => {
             let h = vec![
@@ -122,24 +122,24 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
                 c.t("report-col-days"),
                 c.t("report-col-hours-played"),
             ];
-            let mut rows: Vec<Vec<String>> = p
+            let mut rows: Vec<Vec<Cell>> = p
                 .players
                 .iter()
                 .map(|x| {
                     vec![
-                        x.player_id.to_string(),
-                        x.alias.clone(),
-                        x.full_name.clone(),
-                        x.days.len().to_string(),
+                        Cell::int(x.player_id.get()),
+                        Cell::text(x.alias.clone()),
+                        Cell::text(x.full_name.clone()),
+                        Cell::count(x.days.len()),
                         h2(x.total_secs),
                     ]
                 })
                 .collect();
             rows.push(vec![
-                c.t("report-total"),
-                String::new(),
-                String::new(),
-                String::new(),
+                Cell::text(c.t("report-total")),
+                Cell::empty(),
+                Cell::empty(),
+                Cell::empty(),
                 h2(p.total_secs),
             ]);
             csv_bytes(c, h, rows)
@@ -152,23 +152,23 @@ pub fn players_csv_bytes(c: &Ctx, p: &PlayersMonth, part: &str) -> AppResult<Vec
                 c.t("report-col-date"),
                 c.t("report-col-hours-played"),
             ];
-            let mut rows: Vec<Vec<String>> = Vec::new();
+            let mut rows: Vec<Vec<Cell>> = Vec::new();
             for x in &p.players {
                 for d in &x.days {
                     rows.push(vec![
-                        x.player_id.to_string(),
-                        x.alias.clone(),
-                        x.full_name.clone(),
-                        d.date.format("%Y-%m-%d").to_string(),
+                        Cell::int(x.player_id.get()),
+                        Cell::text(x.alias.clone()),
+                        Cell::text(x.full_name.clone()),
+                        Cell::text(d.date.format("%Y-%m-%d").to_string()),
                         h2(d.secs),
                     ]);
                 }
             }
             rows.push(vec![
-                c.t("report-total"),
-                String::new(),
-                String::new(),
-                String::new(),
+                Cell::text(c.t("report-total")),
+                Cell::empty(),
+                Cell::empty(),
+                Cell::empty(),
                 h2(p.total_secs),
             ]);
             csv_bytes(c, h, rows)

@@ -240,7 +240,8 @@ pub(super) async fn refused(
             };
             let status = actix_web::ResponseError::status_code(&e);
             if crate::web::pages::tap::queued(req) {
-                return Ok(crate::web::pages::tap::refused(status, &problem));
+                let res = crate::web::pages::tap::refused(status, &problem);
+                return Ok(crate::web::errors::with_retry_after(res, &e));
             }
             render_seat(
                 req,
@@ -255,6 +256,7 @@ pub(super) async fn refused(
                 None,
             )
             .await
+            .map(|res| crate::web::errors::with_retry_after(res, &e))
         }
         e => Err(e),
     }

@@ -82,7 +82,10 @@ pub(super) async fn relieve(
             let lang = crate::web::ctx::request_lang(&req);
             let text = crate::web::errors::refusal_text(&st.i18n, lang, &e);
             let status = actix_web::ResponseError::status_code(&e);
-            table_page_with(&req, &st, &who, tablet, status, Some(text)).await
+            // A locked tablet (429) says how long the lock lasts.
+            table_page_with(&req, &st, &who, tablet, status, Some(text))
+                .await
+                .map(|res| crate::web::errors::with_retry_after(res, &e))
         }
     };
     let Ok(dealer_id) = f.dealer_id.trim().parse::<i64>() else {
