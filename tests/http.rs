@@ -82,6 +82,8 @@ mod push;
 mod registration;
 #[path = "http/reports.rs"]
 mod reports;
+#[path = "http/room_profile.rs"]
+mod room_profile;
 #[path = "http/rulings.rs"]
 mod rulings;
 #[path = "http/safe.rs"]
