@@ -744,9 +744,8 @@ fn switch_view(
 ) -> SwitchPage {
     let changes = differences(&room.profile, to);
     let rows = switch_rows(&c, &changes, apply);
-    let labels: Vec<(&str, &str)> = PROFILE_LABELS.to_vec();
     SwitchPage {
-        summary: summary(&c, &shown.errs, &labels),
+        summary: summary(&c, &shown.errs, PROFILE_LABELS),
         to: to.to_string(),
         to_label: c.tk("profile-", to),
         from_label: c.tk("profile-", room.profile.kind),
