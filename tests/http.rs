@@ -88,6 +88,8 @@ mod registration;
 mod reports;
 #[path = "http/retry_after.rs"]
 mod retry_after;
+#[path = "http/room_profile.rs"]
+mod room_profile;
 #[path = "http/rulings.rs"]
 mod rulings;
 #[path = "http/safe.rs"]

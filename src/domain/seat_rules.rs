@@ -887,10 +887,9 @@ mod tests {
         // The bsop profile does not apply PT-2007 28.
         assert!(!joins_at_average(&bsop(), Running, true));
         // A room saved before the setting existed reads the text's default.
-        let stored = serde_json::to_value(pt()).unwrap();
-        let mut old = stored.as_object().unwrap().clone();
+        let mut old = pt().to_map();
         old.remove("join_at_average_session_only");
-        let read: RuleProfile = serde_json::from_value(old.into()).unwrap();
+        let read = RuleProfile::from_stored(&serde_json::Value::Object(old).to_string()).unwrap();
         assert!(!read.join_at_average_session_only);
     }
 

@@ -9,7 +9,9 @@ use crate::domain::call_alert::CallAlert;
 use crate::domain::error::Errors;
 use crate::domain::money::{minor_digits, CURRENCIES};
 use crate::domain::player::Language;
-use crate::domain::profile::{validate_profile, ProfileKind, RuleProfile};
+use crate::domain::profile::{
+    self as rules, validate_profile, ProfileKind, RuleProfile, SettingChange,
+};
 use crate::domain::theme::Theme;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -18,6 +20,7 @@ use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 /// The room as the rest of the code uses it.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -65,12 +68,156 @@ pub struct RoomUpdate {
     pub tap_late_max_s: Option<i32>,
 }
 
+impl RoomUpdate {
+    /// The room as it is, every member given (the base a patch applies to).
+    pub fn of(room: &Room) -> RoomUpdate {
+        RoomUpdate {
+            name: room.name.clone(),
+            timezone: room.timezone.clone(),
+            currency: room.currency.clone(),
+            default_language: room.default_language,
+            profile: room.profile.clone(),
+            theme: Some(room.theme),
+            call_alert: Some(room.call_alert),
+            tap_late_max_s: Some(room.tap_late_max_s),
+        }
+    }
+}
+
+/// The members a whole room (`PUT`) must give: the room's own and every setting of its
+/// profile. A member left out is refused, each one named (`profile.` before a setting),
+/// never reset to a default; the screens' settings (`theme`, `call_alert`,
+/// `tap_late_max_s`) may be left out and are then kept.
+pub fn check_whole(body: &Value) -> Result<(), Vec<FieldError>> {
+    let Some(given) = body.as_object() else {
+        // Not an object: the reading of the body says so.
+        return Ok(());
+    };
+    let mut e = Errors::default();
+    for name in [
+        "name",
+        "timezone",
+        "currency",
+        "default_language",
+        "profile",
+    ] {
+        if !given.contains_key(name) {
+            e.add(name, "err-required");
+        }
+    }
+    if let Some(Value::Object(profile)) = given.get("profile") {
+        for name in rules::missing_settings(profile) {
+            e.add(&format!("profile.{name}"), "err-profile-setting-missing");
+        }
+    }
+    e.into_result(())
+}
+
+/// The members of the room a patch may name (`Room` as `GET /api/v1/room` shows it).
+const MEMBERS: &[&str] = &[
+    "name",
+    "timezone",
+    "currency",
+    "default_language",
+    "profile",
+    "theme",
+    "call_alert",
+    "tap_late_max_s",
+];
+
+/// A JSON merge patch (RFC 7396) of the room: each member named takes the value given
+/// (`profile` is merged setting by setting, `domain::profile::merge_patch`), every other
+/// keeps its own. A member that is none of the room's, a `null` (nothing can be removed) or a
+/// value of the wrong type is refused naming it, each one; the result is then checked as a
+/// whole room is ([`validate`]).
+pub fn apply_patch(room: &Room, patch: &Map<String, Value>) -> Result<RoomUpdate, Vec<FieldError>> {
+    let base = RoomUpdate::of(room);
+    let base_doc = match serde_json::to_value(&base) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let mut merged = base_doc.clone();
+    let mut profile = Ok(room.profile.clone());
+    let mut e = Errors::default();
+    for (name, value) in patch {
+        if !MEMBERS.contains(&name.as_str()) {
+            e.push(FieldError::new(name, "err-unknown-setting").arg("setting", name));
+        } else if value.is_null() {
+            e.add(name, "err-setting-null");
+        } else if name == "profile" {
+            profile = match value {
+                Value::Object(p) => rules::merge_patch(&room.profile, p, "profile."),
+                _ => Err(vec![FieldError::new(name, "err-field-type")
+                    .arg("detail", "expected an object of settings")]),
+            };
+        } else {
+            let mut alone = base_doc.clone();
+            alone.insert(name.clone(), value.clone());
+            match serde_json::from_value::<RoomUpdate>(Value::Object(alone)) {
+                Ok(_) => {
+                    merged.insert(name.clone(), value.clone());
+                }
+                Err(err) => e.push(rules::value_refused(name, &err)),
+            }
+        }
+    }
+    if let Err(fields) = &profile {
+        for f in fields {
+            e.push(f.clone());
+        }
+    }
+    let profile = match (e.is_empty(), profile) {
+        (true, Ok(p)) => p,
+        _ => return Err(e.0),
+    };
+    let mut u: RoomUpdate = serde_json::from_value(Value::Object(merged))
+        .map_err(|err| vec![rules::value_refused("", &err)])?;
+    u.profile = profile;
+    validate(&u)?;
+    Ok(u)
+}
+
+/// Changes some of the room's settings (`PATCH /api/v1/room`, and the admin page's switch of
+/// the rule profile): [`apply_patch`] to the room as it is in this transaction, then saved
+/// and audited as a whole update is. A patch that changes nothing writes nothing.
+pub fn patch(conn: &mut DbConn, act: &Act, patch: &Map<String, Value>) -> AppResult<Room> {
+    let room = get(conn)?;
+    let u = apply_patch(&room, patch)?;
+    let unchanged =
+        serde_json::to_value(&u).ok() == serde_json::to_value(RoomUpdate::of(&room)).ok();
+    if unchanged {
+        return Ok(room);
+    }
+    update(conn, act, &u)
+}
+
+/// What switching the room to the rule profile `to` could change: its settings whose value
+/// differs from `to`'s seed defaults (each applied only if the admin confirms it).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct ProfileSwitch {
+    /// The rule profile the room follows now.
+    pub from: ProfileKind,
+    /// The rule profile switched to.
+    pub to: ProfileKind,
+    /// Each setting that differs, with the room's value and `to`'s default (empty: switching
+    /// changes only the profile's name).
+    pub changes: Vec<SettingChange>,
+}
+
+pub fn profile_switch(room: &Room, to: ProfileKind) -> ProfileSwitch {
+    ProfileSwitch {
+        from: room.profile.kind,
+        to,
+        changes: rules::differences(&room.profile, to),
+    }
+}
+
 fn from_row(r: RoomRow) -> AppResult<Room> {
     let tz: Tz = r
         .timezone
         .parse()
         .map_err(|_| AppError::internal(format!("stored time zone {}", r.timezone)))?;
-    let profile: RuleProfile = serde_json::from_str(&r.profile)
+    let profile = RuleProfile::from_stored(&r.profile)
         .map_err(|e| AppError::internal_from("stored profile", e))?;
     Ok(Room {
         name: r.name,

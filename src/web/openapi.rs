@@ -46,6 +46,15 @@ pub struct FieldErrorBody {
     message: String,
 }
 
+/// A JSON merge patch (RFC 7396) of the room (`PATCH /api/v1/room`): any of `RoomUpdate`'s
+/// members, and in `profile` any of the rule profile's settings, with their types and ranges;
+/// what is left out is kept. The schema is written from `RoomUpdate`'s and `RuleProfile`'s
+/// (`add_patch_schemas`), so it cannot drift from them.
+#[derive(ToSchema)]
+#[schema(value_type = Object)]
+#[allow(dead_code)]
+pub struct RoomPatch(serde_json::Map<String, serde_json::Value>);
+
 /// A photo's bytes (JPEG or PNG).
 #[derive(ToSchema)]
 #[schema(value_type = String, format = Binary)]
@@ -126,6 +135,7 @@ pub fn document(api: &impl OpenApiFactory) -> utoipa::openapi::OpenApi {
         .extend(schemas);
     add_common_responses(&mut doc);
     add_room_bounds(&mut doc);
+    add_patch_schemas(&mut doc);
     if !doc
         .paths
         .paths
@@ -422,6 +432,89 @@ fn add_room_bounds(doc: &mut utoipa::openapi::OpenApi) {
                     .collect(),
             );
         }
+    }
+}
+
+/// The room's merge patch (`RoomPatch`) and its profile's (`RuleProfilePatch`): `RoomUpdate`
+/// and `RuleProfile` (with their bounds) with every member optional and no other member
+/// allowed (an unknown one is refused, and so is `null`: nothing can be removed).
+fn add_patch_schemas(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::schema::{AdditionalProperties, Schema};
+    use utoipa::openapi::{Ref, RefOr};
+    let Some(components) = doc.components.as_mut() else {
+        return;
+    };
+    let optional = |name: &str, description: &str| {
+        let Some(RefOr::T(Schema::Object(whole))) = components.schemas.get(name) else {
+            return None;
+        };
+        let mut patch = whole.clone();
+        patch.required.clear();
+        patch.additional_properties = Some(Box::new(AdditionalProperties::FreeForm(false)));
+        patch.description = Some(description.to_string());
+        Some(patch)
+    };
+    let profile = optional(
+        "RuleProfile",
+        "Some settings of the rule profile (a JSON merge patch): each one given takes its \
+         value, every other keeps its own; `kind` alone changes only the profile followed.",
+    );
+    let room = optional(
+        "RoomUpdate",
+        "Some of the room's settings (a JSON merge patch, RFC 7396): each member given takes \
+         its value, every other keeps its own; `profile` is merged setting by setting. No \
+         member may be null.",
+    );
+    let (Some(profile), Some(mut room)) = (profile, room) else {
+        return;
+    };
+    // A member the PUT may leave out reads `null` there as "not given"; a patch names only
+    // what it changes, with a value.
+    for member in room.properties.values_mut() {
+        not_null(member);
+    }
+    room.properties.insert(
+        "profile".to_string(),
+        RefOr::Ref(Ref::from_schema_name("RuleProfilePatch")),
+    );
+    components.schemas.insert(
+        "RuleProfilePatch".to_string(),
+        RefOr::T(Schema::Object(profile)),
+    );
+    components
+        .schemas
+        .insert("RoomPatch".to_string(), RefOr::T(Schema::Object(room)));
+}
+
+/// The schema without its `null` alternative (`oneOf [X, null]` is X; `[integer, null]` is
+/// `integer`).
+fn not_null(member: &mut utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>) {
+    use utoipa::openapi::schema::{Schema, SchemaType, Type};
+    use utoipa::openapi::RefOr;
+    let is_null = |s: &RefOr<Schema>| matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null));
+    match member {
+        RefOr::T(Schema::OneOf(one)) if one.items.iter().any(is_null) => {
+            let mut rest: Vec<_> = one.items.iter().filter(|s| !is_null(s)).cloned().collect();
+            if rest.len() == 1 {
+                *member = rest.remove(0);
+            } else {
+                one.items = rest;
+            }
+        }
+        RefOr::T(Schema::Object(o)) => {
+            if let SchemaType::Array(types) = &o.schema_type {
+                let rest: Vec<Type> = types
+                    .iter()
+                    .filter(|t| **t != Type::Null)
+                    .cloned()
+                    .collect();
+                o.schema_type = match rest.as_slice() {
+                    [one] => SchemaType::Type(one.clone()),
+                    _ => SchemaType::Array(rest),
+                };
+            }
+        }
+        _ => {}
     }
 }
 

@@ -28,6 +28,8 @@ const STAFF_PAGES: &[&str] = &[
     "/players/1",
     "/players/new",
     "/admin/room",
+    // The switch of the rule profile: the house rules that differ, in a table.
+    "/admin/room/profile?kind=bsop",
     "/admin/games",
     "/admin/tables",
     "/admin/staff",

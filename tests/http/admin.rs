@@ -484,7 +484,7 @@ async fn room_form_text_in_a_number_box_is_a_422_not_a_400() {
 }
 
 #[actix_web::test]
-async fn profile_defaults_reset_the_profile_and_keep_the_room() {
+async fn switching_the_profile_with_every_row_confirmed_loads_its_defaults_and_keeps_the_room() {
     let app = TestApp::new().await;
     let s = app.web_login("admin", ADMIN_PW).await;
     let r = post(
@@ -512,9 +512,14 @@ async fn profile_defaults_reset_the_profile_and_keep_the_room() {
     ));
 
     let updates = actions_like(&app, "room.update");
-    let r = app
-        .post_form("/admin/room/profile-defaults", &s, &[("kind", "bsop")])
-        .await;
+    // Choosing BSOP lists what differs, each row ticked; confirming them all loads BSOP's
+    // defaults.
+    let html = app.page("/admin/room/profile?kind=bsop", &s).await.text();
+    let rows = switch_rows(&html);
+    assert!(rows.len() >= 5, "{rows:?}");
+    let mut form: Vec<(&str, &str)> = vec![("kind", "bsop")];
+    form.extend(rows.iter().map(|r| ("apply", r.as_str())));
+    let r = app.post_form("/admin/room/profile", &s, &form).await;
     assert_eq!(r.status, 303, "{}", r.text());
     assert_eq!(r.header("location").as_deref(), Some("/admin/room"));
     let after = room(&app);
@@ -549,7 +554,7 @@ async fn profile_defaults_reset_the_profile_and_keep_the_room() {
     // An unknown kind changes nothing.
     let n = app.audit_count();
     let r = app
-        .post_form("/admin/room/profile-defaults", &s, &[("kind", "vegas")])
+        .post_form("/admin/room/profile", &s, &[("kind", "vegas")])
         .await;
     assert_eq!(r.status, 422, "{}", r.text());
     assert_eq!(
@@ -561,6 +566,14 @@ async fn profile_defaults_reset_the_profile_and_keep_the_room() {
         room(&app).profile.kind,
         cardroom::domain::profile::ProfileKind::Bsop
     );
+}
+
+/// The settings listed on the profile switch's page (`<tr id="switch-…">`), in order.
+pub fn switch_rows(html: &str) -> Vec<String> {
+    html.split("<tr id=\"switch-")
+        .skip(1)
+        .map(|r| r[..r.find('"').unwrap()].to_string())
+        .collect()
 }
 
 #[actix_web::test]

@@ -28,7 +28,8 @@ const PAGES: &[(&str, &str, &[&str])] = &[
     ("POST", "/separations/1/remove", FLOOR),
     ("GET", "/admin/room", ADMIN),
     ("POST", "/admin/room", ADMIN),
-    ("POST", "/admin/room/profile-defaults", ADMIN),
+    ("GET", "/admin/room/profile?kind=bsop", ADMIN),
+    ("POST", "/admin/room/profile", ADMIN),
     ("GET", "/admin/games", ADMIN),
     ("POST", "/admin/games", ADMIN),
     ("GET", "/admin/games/1", ADMIN),
@@ -86,6 +87,8 @@ const API: &[(&str, &str, &[&str])] = &[
     ("DELETE", "/api/v1/separations/1", FLOOR),
     ("GET", "/api/v1/room", ALL),
     ("PUT", "/api/v1/room", ADMIN),
+    ("PATCH", "/api/v1/room", ADMIN),
+    ("GET", "/api/v1/room/profiles/bsop/diff", ALL),
     ("GET", "/api/v1/games", ALL),
     ("POST", "/api/v1/games", ADMIN),
     ("GET", "/api/v1/games/1", ALL),
@@ -278,6 +281,7 @@ async fn every_api_route_checks_the_role() {
                 "GET" => TestRequest::get(),
                 "POST" => TestRequest::post(),
                 "PUT" => TestRequest::put(),
+                "PATCH" => TestRequest::patch(),
                 _ => TestRequest::delete(),
             }
             .uri(path);

@@ -27,12 +27,27 @@ admin-room-language-hint = Used wherever nobody has chosen a language.
 ## Rule profile
 
 admin-profile-kind = Rule profile
-admin-profile-kind-hint = Where the rule texts disagree, the profile decides. Changing it here only changes the label; use the reset below to load a profile's values.
+admin-profile-kind-hint = Where the rule texts disagree, the profile decides. To follow another profile, or to go back to a profile's defaults, see first which house rules would change:
 admin-profile-title = House rules
 admin-profile-intro = Every number the floor works with. Each setting cites the rule it comes from and only takes the values that rule allows.
-admin-profile-reset-title = Reset to a profile's defaults
-admin-profile-reset-hint = Replaces every house rule above with the seed defaults of the chosen profile. The room's name, time zone, currency and language stay as they are.
-admin-profile-reset = Reset the rules
+admin-profile-switch-title = Switch the rule profile
+admin-profile-switch-hint = Choose a profile to see which house rules differ from its defaults; you then confirm, rule by rule, which defaults to apply. Choosing the profile the room follows shows what going back to its defaults would change. The room's name, time zone, currency and language stay as they are.
+admin-profile-switch-show = Show what would change
+admin-profile-switch-page-title = Switch to { $profile }
+admin-profile-switch-intro = The room follows the { $from } profile. These house rules differ from the defaults of { $to }: each one ticked takes the new default, each one unticked keeps its value. The profile becomes { $to } either way.
+admin-profile-switch-reset-intro = These house rules differ from the defaults of { $to }: each one ticked goes back to its default, each one unticked keeps its value.
+admin-profile-switch-none = No house rule differs from the defaults of { $to }: switching changes only the profile's name.
+admin-profile-switch-none-same = Every house rule has the default of { $to }: there is nothing to change.
+admin-profile-switch-setting = House rule
+admin-profile-switch-now = Now
+admin-profile-switch-default = Default of { $profile }
+admin-profile-switch-apply = Apply
+admin-profile-switch-untick = Untick a rule to keep the room's value.
+admin-profile-switch-submit = Switch to { $profile }
+admin-profile-switch-reset-submit = Apply the ticked defaults
+admin-profile-minutes = { $n } min
+admin-profile-yes = Yes
+admin-profile-no = No
 profile-pt-casino = Portuguese casino (PT-2007)
 profile-bsop = BSOP (Brazil)
 

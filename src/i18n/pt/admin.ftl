@@ -27,12 +27,27 @@ admin-room-language-hint = Usada sempre que ninguém escolheu uma língua.
 ## Perfil de regras
 
 admin-profile-kind = Perfil de regras
-admin-profile-kind-hint = Onde os textos das regras divergem, decide o perfil. Mudá-lo aqui só muda a designação; para carregar os valores de um perfil, use a reposição abaixo.
+admin-profile-kind-hint = Onde os textos das regras divergem, decide o perfil. Para seguir outro perfil, ou voltar aos valores de um perfil, veja primeiro que regras da casa mudariam:
 admin-profile-title = Regras da casa
 admin-profile-intro = Todos os números com que a chefia de sala trabalha. Cada regra indica a sua origem e só aceita os valores que essa regra permite.
-admin-profile-reset-title = Repor os valores de um perfil
-admin-profile-reset-hint = Substitui todas as regras da casa acima pelos valores de origem do perfil escolhido. O nome, o fuso horário, a moeda e a língua da sala mantêm-se.
-admin-profile-reset = Repor as regras
+admin-profile-switch-title = Mudar o perfil de regras
+admin-profile-switch-hint = Escolha um perfil para ver que regras da casa diferem dos seus valores de origem; depois confirma, regra a regra, que valores aplicar. Escolher o perfil que a sala segue mostra o que mudaria ao voltar aos seus valores de origem. O nome, o fuso horário, a moeda e a língua da sala mantêm-se.
+admin-profile-switch-show = Mostrar o que mudaria
+admin-profile-switch-page-title = Mudar para { $profile }
+admin-profile-switch-intro = A sala segue o perfil { $from }. Estas regras da casa diferem dos valores de origem de { $to }: cada uma assinalada toma o novo valor, cada uma não assinalada mantém o seu. O perfil passa a ser { $to } em qualquer caso.
+admin-profile-switch-reset-intro = Estas regras da casa diferem dos valores de origem de { $to }: cada uma assinalada volta ao valor de origem, cada uma não assinalada mantém o seu.
+admin-profile-switch-none = Nenhuma regra da casa difere dos valores de origem de { $to }: mudar só muda o nome do perfil.
+admin-profile-switch-none-same = Todas as regras da casa têm o valor de origem de { $to }: não há nada a mudar.
+admin-profile-switch-setting = Regra da casa
+admin-profile-switch-now = Agora
+admin-profile-switch-default = Valor de { $profile }
+admin-profile-switch-apply = Aplicar
+admin-profile-switch-untick = Tire a marca a uma regra para manter o valor da sala.
+admin-profile-switch-submit = Mudar para { $profile }
+admin-profile-switch-reset-submit = Aplicar os valores assinalados
+admin-profile-minutes = { $n } min
+admin-profile-yes = Sim
+admin-profile-no = Não
 profile-pt-casino = Casino português (PT-2007)
 profile-bsop = BSOP (Brasil)
 

@@ -1,5 +1,7 @@
 //! The admin's room page: the room's name, zone, currency and language, its theme, and the
-//! rule profile with its numbers in groups (or a preset's defaults).
+//! rule profile with its numbers in groups; and the switch to another rule profile, in two
+//! steps (no script needed): choose the profile, then see which house rules differ from its
+//! defaults and confirm, row by row, the ones to apply.
 
 use super::{
     bp_to_percent, check_value, checkbox, just_saved, opts, saved_redirect, show, shown, summary,
@@ -8,7 +10,9 @@ use super::{
 use crate::domain::call_alert::CallAlert;
 use crate::domain::money::CURRENCIES;
 use crate::domain::player::Language;
-use crate::domain::profile::{CagnotteMode, CallExpiry, ProfileKind, RuleProfile, RANGES};
+use crate::domain::profile::{
+    differences, CagnotteMode, CallExpiry, ProfileKind, RuleProfile, SettingChange, RANGES,
+};
 use crate::domain::theme::Theme;
 use crate::domain::FieldError;
 use crate::error::{AppError, AppResult};
@@ -22,14 +26,13 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/admin/room", web::get().to(room_page))
         .route("/admin/room", web::post().to(room_submit))
-        .route(
-            "/admin/room/profile-defaults",
-            web::post().to(room_defaults),
-        );
+        .route("/admin/room/profile", web::get().to(switch_page))
+        .route("/admin/room/profile", web::post().to(switch_submit));
 }
 
 /// Offered in the time-zone box (any IANA zone may be typed).
@@ -446,12 +449,15 @@ struct RoomPage {
     themes: Vec<Opt>,
     call_alerts: Vec<Opt>,
     kinds: Vec<Opt>,
-    /// The profile kind stored now (the reset form's preselection).
+    /// The profile kind stored now (the switch form's preselection).
     current_kind: String,
+    /// Its name, shown in the main form (which keeps it: the switch changes it).
+    kind_label: String,
 }
 
 fn room_view(c: Ctx, v: Vals, current_kind: String, shown: Shown, saved: bool) -> RoomPage {
     RoomPage {
+        kind_label: c.tk("profile-", &current_kind),
         groups: profile_groups(&c),
         languages: opts(&c, Language::ALL, "lang-"),
         themes: opts(&c, Theme::ALL, "theme-"),
@@ -634,52 +640,208 @@ async fn room_submit(
     }
 }
 
-#[derive(Debug, Default, Deserialize, Serialize)]
+// ---------------------------------------------------------------------------------------------
+// Switching the rule profile: choose (a GET form), see the differences and confirm (a POST).
+// ---------------------------------------------------------------------------------------------
+
+/// The profile chosen in the first step (`?kind=…`).
+#[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct DefaultsForm {
+struct SwitchQuery {
     kind: String,
 }
 
-/// Resets the rule profile to a kind's seed defaults, keeping the room's name, zone,
-/// currency and language.
-async fn room_defaults(
+/// One house rule that differs from the chosen profile's default: a row of the table.
+pub struct SwitchRow {
+    pub name: String,
+    pub label: String,
+    pub now: String,
+    pub default: String,
+    /// Applied if the admin leaves it ticked (every row is, at first).
+    pub apply: bool,
+}
+
+#[derive(Template)]
+#[template(path = "admin/room_profile.html")]
+struct SwitchPage {
+    c: Ctx,
+    errs: Errs,
+    summary: Vec<SumLine>,
+    problem: Option<String>,
+    saved: bool,
+    /// The profile switched to (its value and name) and the one followed now (its name).
+    to: String,
+    to_label: String,
+    from_label: String,
+    /// Choosing the profile the room follows: the rows go back to its seed defaults.
+    same: bool,
+    rows: Vec<SwitchRow>,
+}
+
+/// How a setting is entered on the room form, found by its name.
+fn input_of(name: &str) -> Option<Input> {
+    GROUPS
+        .iter()
+        .flat_map(|(_, fields)| fields.iter())
+        .find(|(n, _)| *n == name)
+        .map(|(_, input)| *input)
+}
+
+/// A setting's value as the room form speaks of it: minutes, a percentage, yes or no, a
+/// choice's name.
+fn said(c: &Ctx, input: Option<Input>, v: &Value) -> String {
+    let n = v.as_i64().unwrap_or_default();
+    match (input, v) {
+        (Some(Input::Percent), _) => format!(
+            "{} %",
+            bp_to_percent(i32::try_from(n).unwrap_or_default(), c.lang)
+        ),
+        (Some(Input::Minutes), _) => c.t1("admin-profile-minutes", "n", n),
+        (Some(Input::Check), _) => c.t(if v.as_bool() == Some(true) {
+            "admin-profile-yes"
+        } else {
+            "admin-profile-no"
+        }),
+        (Some(Input::CagnotteMode), Value::String(s)) => c.tk("cagnotte-", s),
+        (Some(Input::CallExpiry), Value::String(s)) => c.tk("call-expiry-", s),
+        (_, Value::String(s)) => s.clone(),
+        _ => v.to_string(),
+    }
+}
+
+/// The table's rows, in the room form's order; `apply` says which are ticked.
+fn switch_rows(c: &Ctx, changes: &[SettingChange], apply: impl Fn(&str) -> bool) -> Vec<SwitchRow> {
+    let order = |name: &str| {
+        GROUPS
+            .iter()
+            .flat_map(|(_, fields)| fields.iter())
+            .position(|(n, _)| *n == name)
+            .unwrap_or(usize::MAX)
+    };
+    let mut changes: Vec<&SettingChange> = changes.iter().collect();
+    changes.sort_by_key(|ch| order(&ch.setting));
+    changes
+        .into_iter()
+        .map(|ch| {
+            let input = input_of(&ch.setting);
+            SwitchRow {
+                label: c.t(&format!("admin-profile-{}", ch.setting.replace('_', "-"))),
+                now: said(c, input, &ch.now),
+                default: said(c, input, &ch.default),
+                apply: apply(&ch.setting),
+                name: ch.setting.clone(),
+            }
+        })
+        .collect()
+}
+
+fn switch_view(
+    c: Ctx,
+    room: &Room,
+    to: ProfileKind,
+    apply: impl Fn(&str) -> bool,
+    shown: Shown,
+) -> SwitchPage {
+    let changes = differences(&room.profile, to);
+    let rows = switch_rows(&c, &changes, apply);
+    SwitchPage {
+        summary: summary(&c, &shown.errs, PROFILE_LABELS),
+        to: to.to_string(),
+        to_label: c.tk("profile-", to),
+        from_label: c.tk("profile-", room.profile.kind),
+        same: to == room.profile.kind,
+        rows,
+        errs: shown.errs,
+        problem: shown.problem,
+        saved: false,
+        c,
+    }
+}
+
+/// A profile that is not one of the choices: the room page again, the message by the choice.
+async fn unknown_profile(
+    req: &HttpRequest,
+    st: &AppState,
+    who: &AdminStaff,
+    errs: Vec<FieldError>,
+) -> AppResult<HttpResponse> {
+    let room = st.run(|_, conn| services::room::get(conn)).await?;
+    let lang = ctx(req, st, &who.0).await?.lang;
+    let v = Vals::of(&RoomForm::from_room(&room, lang));
+    room_again(req, st, who, v, AppError::Validation(errs)).await
+}
+
+/// The second step: the house rules that differ from the chosen profile's defaults, each
+/// ticked, to confirm.
+async fn switch_page(
+    req: HttpRequest,
+    st: web::Data<AppState>,
+    who: AdminStaff,
+    q: web::Query<SwitchQuery>,
+) -> AppResult<HttpResponse> {
+    let mut p = Parser::default();
+    let Some(to) = p.choice::<ProfileKind>("kind", &q.kind) else {
+        return unknown_profile(&req, &st, &who, p.errs).await;
+    };
+    let c = ctx(&req, &st, &who.0).await?;
+    let room = st.run(|_, conn| services::room::get(conn)).await?;
+    let page = switch_view(c, &room, to, |_| true, Shown::none());
+    show(&st, StatusCode::OK, &page, false)
+}
+
+/// The confirmation: the profile's name changes, and each ticked rule takes the profile's
+/// default (a patch of the room, audited as any change of it); the rules left unticked keep
+/// their values.
+async fn switch_submit(
     req: HttpRequest,
     st: web::Data<AppState>,
     who: ActingAs<AdminStaff>,
-    form: CsrfForm<DefaultsForm>,
+    form: CsrfForm<Vec<(String, String)>>,
 ) -> AppResult<HttpResponse> {
+    let pairs = form.0;
+    let kind = pairs
+        .iter()
+        .find(|(k, _)| k == "kind")
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default();
     let mut p = Parser::default();
-    let Some(kind) = p.choice::<ProfileKind>("kind", &form.0.kind) else {
-        let room = st.run(|_, conn| services::room::get(conn)).await?;
-        let lang = ctx(&req, &st, &who.who.0).await?.lang;
-        let v = Vals::of(&RoomForm::from_room(&room, lang));
-        return room_again(&req, &st, &who.who, v, AppError::Validation(p.errs)).await;
+    let Some(to) = p.choice::<ProfileKind>("kind", kind) else {
+        return unknown_profile(&req, &st, &who.who, p.errs).await;
     };
+    let confirmed: Vec<String> = pairs
+        .iter()
+        .filter(|(k, _)| k == "apply")
+        .map(|(_, v)| v.clone())
+        .collect();
+    let seed = RuleProfile::defaults(to).to_map();
+    let mut profile = Map::new();
+    profile.insert("kind".into(), json!(to.as_str()));
+    for name in &confirmed {
+        // A name that is no setting is refused by the patch, naming it.
+        profile.insert(name.clone(), seed.get(name).cloned().unwrap_or(Value::Null));
+    }
+    let mut patch = Map::new();
+    patch.insert("profile".into(), Value::Object(profile));
     let acting = who.acting;
     let result = st
         .write(move |_, conn| {
             let act = &acting.in_room(conn)?;
-            let room = &act.room;
-            let u = RoomUpdate {
-                name: room.name.clone(),
-                timezone: room.timezone.clone(),
-                currency: room.currency.clone(),
-                default_language: room.default_language,
-                profile: services::room::profile_defaults(kind),
-                theme: None,
-                call_alert: None,
-                tap_late_max_s: None,
-            };
-            services::room::update(conn, act, &u)
+            services::room::patch(conn, act, &patch)
         })
         .await;
     match result {
         Ok(_) => Ok(saved_redirect(&st, "/admin/room")),
         Err(e) => {
+            let c = ctx(&req, &st, &who.who.0).await?;
+            let e = match e {
+                AppError::Validation(fields) => AppError::Validation(in_percent(fields)),
+                other => other,
+            };
+            let s = shown(&c, e)?;
+            let status = s.status;
             let room = st.run(|_, conn| services::room::get(conn)).await?;
-            let lang = ctx(&req, &st, &who.who.0).await?.lang;
-            let v = Vals::of(&RoomForm::from_room(&room, lang));
-            room_again(&req, &st, &who.who, v, e).await
+            let page = switch_view(c, &room, to, |n| confirmed.iter().any(|a| a == n), s);
+            render(status, &page)
         }
     }
 }
