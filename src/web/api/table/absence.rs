@@ -56,10 +56,14 @@ pub struct HandFlagsRequest {
 }
 
 /// The player is away: the absence clock starts (BSOP 36).
+///
+/// Counted as tapped when received. The seat's last away or back is kept with the instant it
+/// was tapped: a tablet's tap made before it (sent late from the tablet's queue) is refused as
+/// superseded (409), nothing changed.
 #[utoipa::path(
     tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
-    responses((status = 200, body = SeatSideOut), (status = 409, body = ErrorResponse))
+    responses((status = 200, body = SeatSideOut), (status = 409, description = "Already away, the player left, or superseded by a newer away/back of the seat (`err-tap-superseded`): nothing changed", body = ErrorResponse))
 )]
 #[post("/seatings/{id}/away")]
 pub async fn away(
@@ -80,10 +84,13 @@ pub async fn away(
 }
 
 /// The player is back; answers what they must do for missed blinds (BSOP 39 / PT-2007 90).
+///
+/// Counted as tapped when received. An away or back of the seat tapped later than this one
+/// makes it superseded (409), nothing changed.
 #[utoipa::path(
     tag = "table",
     params(("id" = i64, Path, description = "Seating id")),
-    responses((status = 200, body = ReturnOut), (status = 409, body = ErrorResponse))
+    responses((status = 200, body = ReturnOut), (status = 409, description = "Not away, the player left, or superseded by a newer away/back of the seat (`err-tap-superseded`): nothing changed", body = ErrorResponse))
 )]
 #[post("/seatings/{id}/back")]
 pub async fn back(
@@ -92,11 +99,12 @@ pub async fn back(
     path: web::Path<SeatingId>,
 ) -> AppResult<web::Json<ReturnOut>> {
     let id = path.into_inner();
+    let now = who.acting.now;
     let acting = who.acting;
     let o: ReturnObligation = st
         .write(move |_, c| {
             let act = &acting.in_room(c)?;
-            table_side::back(c, act, id, None)
+            table_side::back(c, act, now, id, None)
         })
         .await?;
     Ok(web::Json(ReturnOut {
