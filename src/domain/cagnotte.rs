@@ -127,8 +127,9 @@ pub fn check_collected(collected: i64, due: i64) -> Result<(), Problem> {
 /// per session, [`session_dues`]), but the dealer can only collect it while the player is
 /// seated at the due's table (`seated_at_table`: the due's seating, or a later one of the same
 /// player at that table in the same session). A player who left — cashed out, moved, removed —
-/// has no chips there: collecting is refused and nothing is written; the due stays open for
-/// the floor, who settles it with the player or exempts it with a reason.
+/// has no chips there: collecting is refused and nothing is written; the due stays open (and
+/// counts among the dues waiting on the floor's dashboard) until the floor exempts it with a
+/// reason.
 pub fn check_collectable(seated_at_table: bool) -> Result<(), Problem> {
     if !seated_at_table {
         return Err(CagnotteRefusal::DuePlayerLeft.into());

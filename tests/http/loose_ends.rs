@@ -240,7 +240,7 @@ async fn pt_2007_9c_a_due_is_not_collected_from_a_player_who_left_the_table() {
     assert_eq!(res.status, 409, "{}", res.text());
     assert_eq!(
         res.error().1,
-        "The player is no longer seated at this table: the percentage cannot be taken from their chips. Not collected — the floor settles it with the player or exempts it with a reason."
+        "The player is no longer seated at this table: the percentage cannot be taken from their chips. Not collected — the floor may exempt it, with a reason."
     );
     let res = r.app.call(collect(due_of(0), "pt-PT")).await;
     assert_eq!(res.status, 409);
