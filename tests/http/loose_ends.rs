@@ -427,6 +427,32 @@ async fn the_multipart_registration_sent_twice_with_one_key_makes_one_player() {
     assert_eq!(again.header("location"), first.header("location"));
     assert_eq!(again.header("idempotent-replayed").as_deref(), Some("true"));
     assert_eq!(app.count("players"), 2);
+    // A form too large to keep (a 9 MB photo) is still answered by the form's own limits,
+    // in their words, nothing written.
+    let mut big = png.clone();
+    big.resize(9 * 1024 * 1024, 0);
+    let audit1 = app.audit_count();
+    let res = post_registration(
+        &app,
+        &s,
+        registration(
+            &s.csrf,
+            "reg-form-3",
+            ("CC 5555 0000", "Big"),
+            &big,
+            "----big",
+        ),
+        None,
+    )
+    .await;
+    assert_eq!(res.status, 413, "{}", res.text());
+    assert!(
+        res.text().contains("The photo is larger than 5 MB"),
+        "{}",
+        res.text()
+    );
+    assert_eq!(app.count("players"), 2);
+    assert_eq!(app.audit_count(), audit1);
 }
 
 fn replace(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {

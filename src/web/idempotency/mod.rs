@@ -99,8 +99,10 @@ pub async fn guard(
     if header_key.is_none() && !is_form && !is_multipart {
         return pass(req, next).await;
     }
-    let body = match read_body(&mut req).await {
-        Ok(b) => b,
+    let body = match read_body(&mut req, is_multipart).await {
+        Ok(Some(b)) => b,
+        // A multipart form over the limit: its handler answers with its own limits.
+        Ok(None) => return pass(req, next).await,
         Err(e) => return Ok(refuse(req, e)),
     };
     let fields = if is_form {
@@ -185,22 +187,39 @@ fn header_key(req: &ServiceRequest) -> Result<Option<String>, AppError> {
 }
 
 /// The body, read whole and put back for the handler: to find a form's key and to tell a
-/// repeat from another request.
-async fn read_body(req: &mut ServiceRequest) -> Result<web::Bytes, AppError> {
+/// repeat from another request. Over [`MAX_REQUEST`], or broken off: refused — or, with
+/// `hand_back` (a multipart form, whose extractor has limits and messages of its own: "the
+/// photo is larger than 5 MB"), put back as it came, unread, and `None`: the handler answers.
+async fn read_body(
+    req: &mut ServiceRequest,
+    hand_back: bool,
+) -> Result<Option<web::Bytes>, AppError> {
     let mut payload = req.take_payload();
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let Ok(chunk) = chunk else {
-            return Err(AppError::BadRequest(Problem::new("err-bad-request")));
+        let chunk = match chunk {
+            Ok(c) if body.len() + c.len() <= MAX_REQUEST => c,
+            next if hand_back => {
+                let read = futures_util::stream::iter([Ok(body.freeze()), next]);
+                type Again = std::pin::Pin<
+                    Box<
+                        dyn futures_util::Stream<
+                            Item = Result<web::Bytes, actix_web::error::PayloadError>,
+                        >,
+                    >,
+                >;
+                let again: Again = Box::pin(read.chain(payload));
+                req.set_payload(actix_web::dev::Payload::from(again));
+                return Ok(None);
+            }
+            Ok(_) => return Err(AppError::TooLarge(Problem::new("err-too-large"))),
+            Err(_) => return Err(AppError::BadRequest(Problem::new("err-bad-request"))),
         };
-        if body.len() + chunk.len() > MAX_REQUEST {
-            return Err(AppError::TooLarge(Problem::new("err-too-large")));
-        }
         body.extend_from_slice(&chunk);
     }
     let body = body.freeze();
     req.set_payload(actix_web::dev::Payload::from(body.clone()));
-    Ok(body)
+    Ok(Some(body))
 }
 
 /// A form's fields, sorted: in any order, they are the same request.
