@@ -436,8 +436,8 @@ mod tests {
         assert!(m.openings >= MIN_OPENINGS);
         assert!(m.leave_rate > 0.0);
         assert_eq!(m.give_up_rate, 0.0);
-        // The longest wait seen in the windows: 35 minutes (the first seated of each night
-        // joined before anyone sat: only the 20 minutes of play count, and outside them).
+        // The longest wait seen in the windows: 35 minutes, waited while the game ran (the
+        // first seated of each night joined before its table opened: only 20 minutes count).
         assert_eq!(m.horizon_min, 35);
         // Every night alike: the uncertainty is the counts' own.
         assert!((m.rate_var - 1.0 / m.openings as f64).abs() < 1e-9);
@@ -508,8 +508,8 @@ mod tests {
         }
     }
 
-    /// Six players seated 20:00-22:00 on each of the last `nights` nights, one leaving (and
-    /// replaced) every 10 minutes; the game closed the rest of the day.
+    /// Twelve players seated at 20:00 on each of the last `nights` nights, one leaving every
+    /// 10 minutes until the last at 22:00; the game closed the rest of the day.
     fn evenings(nights: i64) -> Vec<Stay> {
         let mut stays = Vec::new();
         for d in 1..=nights {

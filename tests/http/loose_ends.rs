@@ -46,6 +46,11 @@ async fn queued(r: &Room, uri: &str, tapped_at: DateTime<Utc>, lang: &str) -> cr
         .await
 }
 
+/// A POST of the JSON API as the floor.
+async fn api(r: &Room, uri: &str, body: serde_json::Value) -> crate::support::Resp {
+    r.app.send_json("POST", uri, &r.token, body).await
+}
+
 fn away_since(r: &Room, seating: i64) -> Option<chrono::NaiveDateTime> {
     r.app.with_conn(|c| {
         seatings::table
@@ -158,6 +163,47 @@ async fn bsop_36_a_late_away_made_before_a_newer_back_is_superseded_and_changes_
     let res = queued(&r, &away, r.app.state.clock.now(), "en").await;
     assert_eq!(res.status, 200, "{}", res.text());
     assert!(away_since(&r, s).is_some());
+
+    // A client of the API that kept its taps offline says when each was made: a back made
+    // before the seat's last away is superseded there too; not an instant: 422; nothing
+    // written either way.
+    let (back_uri, away_uri) = (
+        format!("/api/v1/seatings/{s}/back"),
+        format!("/api/v1/seatings/{s}/away"),
+    );
+    let last = r.app.state.clock.now() - Duration::seconds(30);
+    let audit2 = r.app.audit_count();
+    let res = api(&r, &back_uri, json!({ "tapped_at": last.to_rfc3339() })).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert!(
+        res.text().contains("superseded, not applied"),
+        "{}",
+        res.text()
+    );
+    let res = api(&r, &back_uri, json!({ "tapped_at": "half past nine" })).await;
+    assert_eq!(res.status, 422, "{}", res.text());
+    assert!(res.text().contains("tapped_at"), "{}", res.text());
+    let res = r
+        .app
+        .call(
+            TestRequest::post()
+                .uri(&back_uri)
+                .insert_header(("Authorization", format!("Bearer {}", r.token)))
+                .insert_header(("Content-Type", "text/plain"))
+                .set_payload(last.to_rfc3339())
+                .to_request(),
+        )
+        .await;
+    assert_eq!(res.status, 415, "{}", res.text());
+    assert!(away_since(&r, s).is_some());
+    assert_eq!(r.app.audit_count(), audit2);
+    // Made now: applied; then an away made before it, sent late through the API: refused.
+    let now = r.app.state.clock.now().to_rfc3339();
+    let res = api(&r, &back_uri, json!({ "tapped_at": now })).await;
+    assert_eq!(res.status, 200, "{}", res.text());
+    let res = api(&r, &away_uri, json!({ "tapped_at": last.to_rfc3339() })).await;
+    assert_eq!(res.status, 409, "{}", res.text());
+    assert_eq!(away_since(&r, s), None);
 }
 
 // ---- a session's due and a player who left (PT-2007 7b, 9c) ---------------------------------
