@@ -12,7 +12,8 @@
 //    errors, a failed request) and when it is back. The list "Sent while offline" says what
 //    became of each tap sent late: applied, or refused with the server's reason.
 // The server answers these taps in JSON (`X-Tablet-Queue: 1`): `{ok, to}` or `{ok: false,
-// message}`. A form marked data-tap-direct (a password, a confirmation on screen) is posted
+// message}` (409 when a tap sent late was superseded meanwhile: an away or back made before
+// the seat's newer one, BSOP 36, 39 — listed as refused, with the reason). A form marked data-tap-direct (a password, a confirmation on screen) is posted
 // as a page, and needs the connection.
 (function () {
   "use strict";

@@ -60,6 +60,8 @@ mod layers;
 mod limits;
 #[path = "http/lobby.rs"]
 mod lobby;
+#[path = "http/loose_ends.rs"]
+mod loose_ends;
 #[path = "http/migrations.rs"]
 mod migrations;
 #[path = "http/money.rs"]

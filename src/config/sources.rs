@@ -36,47 +36,63 @@ fn sectioned(
 impl Settings {
     /// The defaults, then `file` (named `name` in errors), then the `CARDROOM_*` variables
     /// among `vars` that are settings (see [`SETTINGS`]); not yet checked.
+    ///
+    /// The file is TOML and says its own types: it is read first, strictly (a number written
+    /// in quotes for a number setting is refused, as before). A variable is text and stays
+    /// the exact text given: a text setting keeps it as it is (`CARDROOM_SMS_FROM=+15551234567`
+    /// stays `+15551234567`, `0123` keeps its zero, `true` or `1e5` stay words), and only a
+    /// number or a switch setting reads its number or its switch from it.
     pub fn from_sources(
         file: impl figment::Provider,
         name: &str,
         vars: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Settings, ConfigError> {
         let (file, flat_keys) = sectioned(file, name)?;
-        let mut figment = Figment::from(Serialized::defaults(Settings::default())).merge(file);
-        for (var, value) in vars {
-            if let Some(key) = key_of_env(&var) {
-                let value: figment::value::Value = value.parse().expect("infallible");
-                figment = figment.merge(Serialized::default(key, value));
+        let figment = Figment::from(Serialized::defaults(Settings::default())).merge(file);
+        let from_file: Settings = figment.extract().map_err(|e| refusal(e, name))?;
+        let vars: Vec<(&'static str, String)> = vars
+            .into_iter()
+            .filter_map(|(var, value)| key_of_env(&var).map(|key| (key, value)))
+            .collect();
+        let mut settings = if vars.is_empty() {
+            from_file
+        } else {
+            // The file's settings, already in their types, then each variable as text: the
+            // lossy reading turns text into a number or a switch only where the setting is
+            // one (the file's values are typed already, so it changes nothing of theirs).
+            let mut figment = Figment::from(Serialized::defaults(&from_file));
+            for (key, value) in vars {
+                figment =
+                    figment.merge(Serialized::default(key, figment::value::Value::from(value)));
             }
-        }
-        let mut settings: Settings = figment.extract().map_err(|e| {
-            let path = e.path.join(".");
-            if let figment::error::Kind::UnknownField(field, _) = &e.kind {
-                // The path names the unknown key itself, under its section if any.
-                let key = if path.is_empty() {
-                    field.clone()
-                } else {
-                    path
-                };
-                let message = match SETTINGS.iter().find(|(flat, _)| *flat == key) {
-                    Some((_, nested)) => {
-                        let (section, k) = nested.split_once('.').expect("section.key");
-                        format!("{name}: `{key}` is not a key at the top of the file: write it as `{k}` in its section [{section}]")
-                    }
-                    None => format!("{name}: `{key}` is not a setting"),
-                };
-                return bad(&key, message);
-            }
-            let setting = env_name(&path).unwrap_or_else(|| {
-                if path.is_empty() {
-                    name.to_string()
-                } else {
-                    path
-                }
-            });
-            bad(&setting, e.kind.to_string())
-        })?;
+            figment.extract_lossy().map_err(|e| refusal(e, name))?
+        };
         settings.flat_keys = flat_keys;
         Ok(settings)
     }
+}
+
+/// A setting that cannot be read: named by its variable (or the file's key).
+fn refusal(e: figment::Error, name: &str) -> ConfigError {
+    let path = e.path.join(".");
+    if let figment::error::Kind::UnknownField(field, _) = &e.kind {
+        // The path names the unknown key itself, under its section if any.
+        let key = if path.is_empty() { field.clone() } else { path };
+        let message = match SETTINGS.iter().find(|(flat, _)| *flat == key) {
+            Some((_, nested)) => {
+                let (section, k) = nested.split_once('.').expect("section.key");
+                format!("{name}: `{key}` is not a key at the top of the file: write it as `{k}` in its section [{section}]")
+            }
+            None => format!("{name}: `{key}` is not a setting"),
+        };
+        return bad(&key, message);
+    }
+    let setting = env_name(&path).unwrap_or_else(|| {
+        if path.is_empty() {
+            name.to_string()
+        } else {
+            path
+        }
+    });
+    bad(&setting, e.kind.to_string())
 }

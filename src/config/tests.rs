@@ -195,3 +195,106 @@ fn the_audit_directory_defaults_to_the_state_directory_on_postgresql() {
     );
     std::fs::remove_dir_all(&old).unwrap();
 }
+
+/// The settings from the defaults and these variables alone.
+fn from_vars(vars: &[(&str, &str)]) -> Result<Settings, ConfigError> {
+    Settings::from_sources(
+        figment::providers::Toml::string(""),
+        "cardroom.toml",
+        vars.iter().map(|(k, v)| (k.to_string(), v.to_string())),
+    )
+}
+
+#[test]
+fn a_text_setting_keeps_the_variables_text_exactly() {
+    // Text that reads as a number, a switch or a float stays that text, in every text
+    // setting (here the SMS sender, a password, a secret and the gaming day's end).
+    for text in [
+        "+15551234567",
+        "0123",
+        "true",
+        "1e5",
+        "-7",
+        "1.50",
+        "[1, 2]",
+        "{\"a\":1}",
+    ] {
+        let s = from_vars(&[
+            ("CARDROOM_SMS_FROM", text),
+            ("CARDROOM_SMS_PASSWORD", text),
+            ("CARDROOM_SECRET", text),
+            ("CARDROOM_SMTP_HOST", text),
+            ("CARDROOM_GAMING_DAY_ENDS", text),
+            ("CARDROOM_SQLITE_SYNCHRONOUS", text),
+        ])
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(s.sms.from.as_deref(), Some(text));
+        assert_eq!(s.sms.password.as_deref(), Some(text));
+        assert_eq!(s.security.secret.as_deref(), Some(text));
+        assert_eq!(s.mail.smtp_host.as_deref(), Some(text));
+        assert_eq!(s.room.gaming_day_ends, text);
+        assert_eq!(s.database.sqlite_synchronous, text);
+    }
+    // The SMS body's template is JSON text: kept as written, not read as a table.
+    let template = r#"{"to":"{to}","text":"{text}"}"#;
+    let s = from_vars(&[("CARDROOM_SMS_TEMPLATE", template)]).expect("parses");
+    assert_eq!(s.sms.template, template);
+    // Every text setting of the file keeps its text when a variable gives it: the whole list
+    // of settings, each given "0123" by its variable, either reads it as "0123" or is a
+    // number (123) or refuses it as not a switch.
+    for (flat, nested) in SETTINGS {
+        let var = format!("CARDROOM_{}", flat.to_ascii_uppercase());
+        let Ok(s) = from_vars(&[(var.as_str(), "0123")]) else {
+            continue;
+        };
+        let (section, key) = nested.split_once('.').unwrap();
+        let v = serde_json::to_value(&s).unwrap()[section][key].clone();
+        assert!(
+            v == serde_json::json!("0123") || v == serde_json::json!(123),
+            "{var}: {v}"
+        );
+    }
+}
+
+#[test]
+fn number_and_switch_settings_still_read_their_variables() {
+    let s = from_vars(&[
+        ("CARDROOM_SMTP_PORT", "587"),
+        ("CARDROOM_JOIN_CODES_PER_PHONE", "0012"),
+        ("CARDROOM_NOTIFY_BACKOFF_MS", "2500"),
+        ("CARDROOM_WORKERS", "3"),
+        ("CARDROOM_SECURE_COOKIES", "true"),
+        ("CARDROOM_TEST_CLOCK", "0"),
+    ])
+    .expect("parses");
+    assert_eq!(s.mail.smtp_port, Some(587));
+    assert_eq!(s.join.codes_per_phone, 12);
+    assert_eq!(s.notify.backoff_ms, 2500);
+    assert_eq!(s.server.workers, Some(3));
+    assert!(s.server.secure_cookies);
+    assert!(!s.server.test_clock);
+    // Not a number: refused, named by its variable.
+    for bad in ["1e5", "+15551234567x", "twelve", "-3", ""] {
+        let e = from_vars(&[("CARDROOM_JOIN_CODES_PER_PHONE", bad)]).unwrap_err();
+        assert_eq!(e.setting, "CARDROOM_JOIN_CODES_PER_PHONE", "{bad}");
+    }
+    let e = from_vars(&[("CARDROOM_SMTP_PORT", "70000")]).unwrap_err();
+    assert_eq!(e.setting, "CARDROOM_SMTP_PORT");
+    // The file keeps its own types: a number written in quotes is still refused there.
+    let e = Settings::from_sources(
+        figment::providers::Toml::string("[join]\ncodes_per_phone = \"5\"\n"),
+        "cardroom.toml",
+        [],
+    )
+    .unwrap_err();
+    assert_eq!(e.setting, "CARDROOM_JOIN_CODES_PER_PHONE");
+    // A variable still wins over the file, the file's other settings kept.
+    let s = Settings::from_sources(
+        figment::providers::Toml::string("[sms]\nfrom = \"Room\"\nuser = \"u\"\n"),
+        "cardroom.toml",
+        [("CARDROOM_SMS_FROM".to_string(), "+351912345678".to_string())],
+    )
+    .expect("parses");
+    assert_eq!(s.sms.from.as_deref(), Some("+351912345678"));
+    assert_eq!(s.sms.user.as_deref(), Some("u"));
+}

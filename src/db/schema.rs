@@ -258,6 +258,7 @@ diesel::table! {
         resting -> Bool,
         no_bet -> Bool,
         hand_notice -> Nullable<Text>,
+        absence_tapped_at -> Nullable<Timestamp>,
     }
 }
 

@@ -156,7 +156,8 @@ impl PastEvenings<'_> {
     }
 
     /// Minute 70 (and 190): the player in seat 1 (then 2) leaves; one who joined the list
-    /// 25 minutes earlier takes the seat. (`n`: the hand's number in the evening.)
+    /// 24 minutes earlier takes the seat from it. (`n`: the hand's number in the evening; a
+    /// hand every 3 minutes from minute 2, so both moments fall on a hand.)
     fn change_seats(
         &self,
         c: &mut crate::db::DbConn,
@@ -168,7 +169,7 @@ impl PastEvenings<'_> {
     ) -> Result<(), AppError> {
         let (room, floor) = (self.room, self.floor);
         for (at, seat, newcomer) in [(70, 1, 6), (190, 2, 7)] {
-            if n * 3 + 2 == at - 24 {
+            if n * 3 + 2 == at - 23 {
                 services::floor::join(c, &act_at(room, t, floor), gid, pool[newcomer], false)?;
             }
             if n * 3 + 2 == at + 1 {

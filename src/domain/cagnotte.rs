@@ -121,6 +121,22 @@ pub fn check_collected(collected: i64, due: i64) -> Result<(), Problem> {
     Ok(())
 }
 
+/// PT-2007 7b, 9c: «Calcular a percentagem a que se refere a regra 7 e introduzi-la na
+/// ranhura a esse fim destinada» — the dealer takes a session's percentage from the player's
+/// chips at the table. The session's due stands once the player took part in it (one charge
+/// per session, [`session_dues`]), but the dealer can only collect it while the player is
+/// seated at the due's table (`seated_at_table`: the due's seating, or a later one of the same
+/// player at that table in the same session). A player who left — cashed out, moved, removed —
+/// has no chips there: collecting is refused and nothing is written; the due stays open (and
+/// counts among the dues waiting on the floor's dashboard) until the floor exempts it with a
+/// reason.
+pub fn check_collectable(seated_at_table: bool) -> Result<(), Problem> {
+    if !seated_at_table {
+        return Err(CagnotteRefusal::DuePlayerLeft.into());
+    }
+    Ok(())
+}
+
 /// An amount rounded down to a multiple of the smallest chip (BSOP 80). A smallest chip of
 /// 0 or less is treated as one minor unit.
 pub fn round_down_to_chip(amount: i64, smallest_chip: i64) -> i64 {
@@ -896,6 +912,15 @@ mod tests {
         assert_eq!(format_bp(500), "5");
         assert_eq!(format_bp(250), "2.5");
         assert_eq!(format_bp(125), "1.25");
+    }
+
+    #[test]
+    fn pt2007_9c_a_due_is_collected_only_from_a_player_still_seated() {
+        assert_eq!(check_collectable(true), Ok(()));
+        assert_eq!(
+            check_collectable(false).unwrap_err().key,
+            "err-due-player-left"
+        );
     }
 
     proptest! {

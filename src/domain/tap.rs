@@ -42,6 +42,27 @@ pub fn when_tapped(
     Ok(t)
 }
 
+/// BSOP 36, 39: a seat is away or back as the dealer's latest tap says. An away or back made
+/// at `tapped` changes the seat only if it is not older than the seat's last away or back
+/// (`last`, as tapped): a tap kept on an offline tablet that arrives after a newer one was
+/// applied (from the same seat on another device, or the floor) is superseded — refused
+/// (`err-tap-superseded`, args `tapped` and `newer` as RFC 3339), nothing changed — so a late
+/// "away" never undoes a newer "back", nor a late "back" a newer "away". Taps made at the same
+/// instant are both applied, in the order they arrive.
+pub fn check_not_superseded(
+    tapped: DateTime<Utc>,
+    last: Option<DateTime<Utc>>,
+) -> Result<(), Problem> {
+    match last {
+        Some(newer) if tapped < newer => Err(AbsenceRefusal::TapSuperseded {
+            tapped: tapped.to_rfc3339(),
+            newer: newer.to_rfc3339(),
+        }
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// A room's bound as typed or sent: 0 to [`LATE_MAX_S`] seconds.
 pub fn valid_late_max(s: i32) -> bool {
     (0..=LATE_MAX_S).contains(&s)
@@ -89,7 +110,42 @@ mod tests {
         assert!(!valid_late_max(-1) && !valid_late_max(901));
     }
 
+    #[test]
+    fn bsop_36_an_away_or_back_older_than_the_seats_last_is_superseded() {
+        // No away or back yet: any tap applies.
+        assert_eq!(check_not_superseded(at(-60), None), Ok(()));
+        // Back tapped at 0 applied: an away made at -30 arriving now is superseded.
+        let p = check_not_superseded(at(-30), Some(at(0))).unwrap_err();
+        assert_eq!(p.key, "err-tap-superseded");
+        assert!(p.args.contains(&("tapped", at(-30).to_rfc3339())));
+        assert!(p.args.contains(&("newer", at(0).to_rfc3339())));
+        // Made at the same instant or later: applied.
+        assert_eq!(check_not_superseded(at(0), Some(at(0))), Ok(()));
+        assert_eq!(check_not_superseded(at(5), Some(at(0))), Ok(()));
+    }
+
     proptest! {
+        /// Whatever order the taps arrive in, the taps applied are in the order they were
+        /// made: the seat ends as the latest tap made says.
+        #[test]
+        fn the_seat_ends_as_the_latest_tap_says(
+            taps in proptest::collection::vec((0i64..600, any::<bool>()), 1..12),
+        ) {
+            // (made at, away?) in the order they arrive.
+            let mut last: Option<DateTime<Utc>> = None;
+            let mut away: Option<bool> = None;
+            for (t, a) in &taps {
+                if check_not_superseded(at(*t), last).is_ok() {
+                    last = Some(at(*t));
+                    away = Some(*a);
+                }
+            }
+            let latest = taps.iter().map(|(t, _)| *t).max().unwrap();
+            prop_assert_eq!(last, Some(at(latest)));
+            // The state is one of the taps made at the latest instant.
+            prop_assert!(taps.iter().any(|(t, a)| *t == latest && Some(*a) == away));
+        }
+
         /// Whatever the tablet sends, an applied tap is never after its arrival nor older
         /// than the bound.
         #[test]

@@ -33,6 +33,8 @@ pub struct SeatSideRow {
     pub resting: bool,
     pub no_bet: bool,
     pub hand_notice: Option<String>,
+    /// When the last away or back was tapped (BSOP 36, 39): an older tap is superseded.
+    pub absence_tapped_at: Option<NaiveDateTime>,
 }
 
 /// A buy-in, rebuy or stack carried to another table.

@@ -34,6 +34,9 @@ refusals! {
         ExtendFloorOnly = "err-extend-floor-only",
         /// A tap that reached the server later than `limit_s` seconds after `tapped` (RFC 3339).
         TapTooLate { tapped: String, limit_s: i32 } = "err-tap-too-late",
+        /// An away or back tapped at `tapped` (RFC 3339) before the seat's newer away or back
+        /// (`newer`, RFC 3339) already applied: superseded, not applied.
+        TapSuperseded { tapped: String, newer: String } = "err-tap-superseded",
     }
 
     /// What the floor and the dealer are told about a seat (not a refusal of an action).
@@ -83,6 +86,8 @@ refusals! {
         SessionNone = "err-session-none",
         SessionHourNotUp = "err-session-hour-not-up",
         DueSettled = "err-due-settled",
+        /// PT-2007 9c: the player is no longer seated at the due's table.
+        DuePlayerLeft = "err-due-player-left",
         ShiftNone = "err-shift-none",
         CommissionNotThirteen = "err-commission-not-thirteen",
     }

@@ -14,6 +14,7 @@ offline-sent-clear = Clear the list
 tap-late-max = A tap made offline may arrive late by at most (seconds)
 tap-late-max-hint = A dealer's tap made while the tablet was offline is applied with the time it was tapped if it reaches the server within this many seconds (0 to 900); later, it is refused and the dealer taps again.
 err-tap-too-late = Tapped at { $tapped }, more than { $limit_s } ago: not applied — tap again if it still holds.
+err-tap-superseded = Tapped at { $tapped }, before this seat's newer away/back of { $newer }: superseded, not applied — the newer one stands.
 err-tapped-at = The time of the tap is not a valid instant.
 err-missed-before-away = The blind was tapped as missed before the player was marked away: not applied.
 err-stack-changed = The stack was counted again meanwhile (now { $stack }): not applied — check the stack and tap again.

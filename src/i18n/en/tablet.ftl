@@ -231,6 +231,7 @@ err-session-closed = This session has already been closed.
 err-session-none = No cagnotte session is open at this table.
 err-session-hour-not-up = The hour of play is not up yet: the session cannot be closed (PT-2007 7b).
 err-due-settled = This amount has already been collected or exempted.
+err-due-player-left = The player is no longer seated at this table: the percentage cannot be taken from their chips. Not collected — the floor may exempt it, with a reason.
 err-reason-required = Give a reason.
 err-shift-none = No dealer shift is open at this table.
 err-commission-not-thirteen = A commission on the payout is taken only in the 13-card game (MO-13 11).

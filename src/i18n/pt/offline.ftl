@@ -14,6 +14,7 @@ offline-sent-clear = Limpar a lista
 tap-late-max = Atraso máximo de um toque feito sem ligação (segundos)
 tap-late-max-hint = Um toque do dealer feito com o tablet sem ligação é aplicado com a hora em que foi feito se chegar ao servidor dentro deste número de segundos (0 a 900); mais tarde, é recusado e o dealer toca de novo.
 err-tap-too-late = Tocado às { $tapped }, há mais de { $limit_s }: não aplicado — toque de novo se ainda se verificar.
+err-tap-superseded = Tocado às { $tapped }, antes da ausência/regresso mais recente deste lugar, das { $newer }: ultrapassado, não aplicado — fica o mais recente.
 err-tapped-at = A hora do toque não é um instante válido.
 err-missed-before-away = A blind foi marcada como falhada antes de o jogador ser dado como ausente: não aplicado.
 err-stack-changed = O stack foi contado de novo entretanto (agora { $stack }): não aplicado — confirme o stack e toque de novo.

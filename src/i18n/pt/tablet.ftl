@@ -231,6 +231,7 @@ err-session-closed = Esta sessão já foi encerrada.
 err-session-none = Não há nenhuma sessão de cagnotte aberta nesta mesa.
 err-session-hour-not-up = A hora de jogo ainda não terminou: a sessão não pode ser encerrada (PT-2007 7b).
 err-due-settled = Este valor já foi cobrado ou isentado.
+err-due-player-left = O jogador já não está sentado nesta mesa: a percentagem não pode ser retirada das suas fichas. Não cobrado — o floor pode isentá-la, com um motivo.
 err-reason-required = Indique um motivo.
 err-shift-none = Não há nenhum turno de croupier aberto nesta mesa.
 err-commission-not-thirteen = A comissão sobre o prémio só se cobra no jogo de 13 cartas (MO-13 11).

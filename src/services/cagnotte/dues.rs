@@ -75,7 +75,8 @@ fn settle(
 
 /// The dealer took the session's percentage from the player (PT-2007 7b). `amount`: what was
 /// taken (default: the amount due); more than is due is refused, less is recorded as such and
-/// shows as a difference in the reports.
+/// shows as a difference in the reports. A player no longer seated at the due's table is not
+/// collected from (PT-2007 9c, [`rules::check_collectable`]): 409, nothing written.
 pub fn collect(
     conn: &mut DbConn,
     act: &Act,
@@ -91,9 +92,22 @@ pub fn collect(
     if d.state != DueState::Due {
         return Err(CagnotteRefusal::DueSettled.into());
     }
+    rules::check_collectable(seated_at(conn, &d)?).map_err(AppError::Conflict)?;
     let amount = amount.unwrap_or(d.amount);
     rules::check_collected(amount, d.amount).map_err(|p| field_refusal("amount", p, room))?;
     settle(conn, act, &d, "collected", Some(amount), None)
+}
+
+/// Whether the due's player is seated at its table now (its own seating, or a later one there).
+fn seated_at(conn: &mut DbConn, d: &CagnotteDueRow) -> AppResult<bool> {
+    use crate::db::schema::seatings;
+    let open: i64 = crate::native!(conn, |dbc| seatings::table
+        .filter(seatings::player_id.eq(d.player_id))
+        .filter(seatings::table_id.eq(d.table_id))
+        .filter(seatings::left_at.is_null())
+        .count()
+        .get_result(dbc))?;
+    Ok(open > 0)
 }
 
 /// The floor exempts a player from a session's percentage, with a reason (audited).

@@ -73,8 +73,17 @@ fn alert_if_due(conn: &mut DbConn, act: &Act, s: &SeatingRow, sd: &SeatSideRow) 
     Ok(true)
 }
 
+/// BSOP 36, 39: an away or back tapped at `tapped` is not older than the seat's last one
+/// (`domain::tap::check_not_superseded`): refused otherwise (409, the two instants said in the
+/// room's zone), nothing changed.
+fn check_latest_tap(act: &Act, sd: &SeatSideRow, tapped: DateTime<Utc>) -> AppResult<()> {
+    crate::domain::tap::check_not_superseded(tapped, sd.absence_tapped_at.map(|t| t.and_utc()))
+        .map_err(|p| rule_refusal(p, &act.room))
+}
+
 /// BSOP 36: the player leaves the seat for a while: the absence clock starts when the
-/// dealer tapped (`tapped`, [`when_tapped`]; never before the player sat).
+/// dealer tapped (`tapped`, [`when_tapped`]; never before the player sat). An away made
+/// before the seat's last away or back (a late tap from a tablet's queue) is superseded.
 pub fn away(
     conn: &mut DbConn,
     act: &Act,
@@ -84,16 +93,19 @@ pub fn away(
 ) -> AppResult<SeatSideRow> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
+    let tapped = tapped.min(now);
+    check_latest_tap(act, &before, tapped)?;
     if before.away_since.is_some() {
         return Err(AbsenceRefusal::AlreadyAway.into());
     }
-    let since = tapped.min(now).max(s.sat_at.and_utc());
+    let since = tapped.max(s.sat_at.and_utc());
     crate::native!(conn, |dbc| crate::db::Cached(
         diesel::update(seatings::table.find(s.id))
             .set((
                 seatings::away_since.eq(Some(since.naive_utc())),
                 seatings::away_extended_until.eq(None::<NaiveDateTime>),
-                seatings::removal_alerted_at.eq(None::<NaiveDateTime>)
+                seatings::removal_alerted_at.eq(None::<NaiveDateTime>),
+                seatings::absence_tapped_at.eq(Some(tapped.naive_utc())),
             ))
             .returning(seatings::id)
     )
@@ -123,17 +135,21 @@ pub fn away(
     Ok(after)
 }
 
-/// BSOP 39 / PT-2007 90: the player is back. The absence button goes; with missed blinds the
-/// tablet says what the player must do (post the big blind or wait; or pay them dead). A
-/// removal count not yet confirmed ends.
+/// BSOP 39 / PT-2007 90: the player is back (tapped at `tapped`, [`when_tapped`]). The
+/// absence button goes; with missed blinds the tablet says what the player must do (post the
+/// big blind or wait; or pay them dead). A removal count not yet confirmed ends. A back made
+/// before the seat's last away or back (a late tap from a tablet's queue) is superseded.
 pub fn back(
     conn: &mut DbConn,
     act: &Act,
+    tapped: DateTime<Utc>,
     seating_id: SeatingId,
     at_table: Option<TableId>,
 ) -> AppResult<ReturnObligation> {
     let (now, profile, actor) = (act.now, act.profile(), &act.actor);
     let (s, before) = open_seating(conn, seating_id, at_table)?;
+    let tapped = tapped.min(now);
+    check_latest_tap(act, &before, tapped)?;
     require_away(&before)?;
     let mut b = buttons_of(&before);
     let obligation = b.on_return(profile);
@@ -145,6 +161,7 @@ pub fn back(
                 seatings::removal_alerted_at.eq(None::<NaiveDateTime>),
                 seatings::absence_button.eq(b.absence),
                 seatings::hand_notice.eq(obligation.key()),
+                seatings::absence_tapped_at.eq(Some(tapped.naive_utc())),
             ))
             .returning(seatings::id)
     )
@@ -166,7 +183,7 @@ pub fn back(
         "player",
         Some(s.player_id.get()),
         Some(&before),
-        Some(&after),
+        Some(&with_tap(&after, tapped, now)),
     )?;
     emit(
         conn,

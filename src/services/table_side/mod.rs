@@ -122,7 +122,7 @@ pub fn localize(mut p: Problem, room: &Room) -> Problem {
             if let Ok(minor) = v.parse::<i64>() {
                 *v = crate::i18n::money(minor, &room.currency);
             }
-        } else if *k == "until" || *k == "tapped" {
+        } else if *k == "until" || *k == "tapped" || *k == "newer" {
             if let Ok(t) = DateTime::parse_from_rfc3339(v) {
                 *v = t.with_timezone(&room.tz).format("%H:%M").to_string();
             }

@@ -274,11 +274,14 @@ pub struct CollectRequest {
 }
 
 /// The dealer took the session's percentage (PT-2007 7b).
+///
+/// Taken from the player's chips at the table (PT-2007 9c): only while the player is seated
+/// at the due's table; from a player who left, refused (409), the due left open for the floor.
 #[utoipa::path(
     tag = "cagnotte",
     params(("id" = i64, Path, description = "Due id")),
     request_body = CollectRequest,
-    responses((status = 200, body = DueOut), (status = 409, body = ErrorResponse), (status = 422, body = ErrorResponse))
+    responses((status = 200, body = DueOut), (status = 409, description = "Already collected or exempted, or the player is no longer seated at the due's table (`err-due-player-left`; the floor may exempt it): nothing written", body = ErrorResponse), (status = 422, body = ErrorResponse))
 )]
 #[post("/cagnotte/dues/{id}/collect")]
 pub async fn collect(

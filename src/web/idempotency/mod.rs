@@ -1,7 +1,8 @@
 //! Idempotency keys: a state-changing request sent again with the same key — an API call
 //! retried after a timeout (`Idempotency-Key` header), a page form sent twice (its hidden
-//! `idempotency_key` field, a fresh one per rendered form) — is applied once and answered
-//! with the first answer, byte for byte.
+//! `idempotency_key` field, a fresh one per rendered form; URL-encoded, or multipart like the
+//! registration with its photo) — is applied once and answered with the first answer, byte
+//! for byte.
 //!
 //! - The key is kept per asker ([`scope`]): the signed-in staff member (page session or API
 //!   token), else the paired tablet or kiosk, the player's link, or the browser's pre-sign-in
@@ -94,14 +95,23 @@ pub async fn guard(
         Err(e) => return Ok(refuse(req, e)),
     };
     let is_form = req.content_type() == "application/x-www-form-urlencoded";
-    if header_key.is_none() && !is_form {
+    let is_multipart = req.content_type() == "multipart/form-data";
+    if header_key.is_none() && !is_form && !is_multipart {
         return pass(req, next).await;
     }
-    let body = match read_body(&mut req).await {
-        Ok(b) => b,
+    let body = match read_body(&mut req, is_multipart).await {
+        Ok(Some(b)) => b,
+        // A multipart form over the limit: its handler answers with its own limits.
+        Ok(None) => return pass(req, next).await,
         Err(e) => return Ok(refuse(req, e)),
     };
-    let fields = if is_form { sorted_fields(&body) } else { None };
+    let fields = if is_form {
+        sorted_fields(&body)
+    } else if is_multipart {
+        multipart_fields(req.headers(), body.clone()).await
+    } else {
+        None
+    };
     let Some((key, source)) = key_and_source(header_key, fields.as_deref()) else {
         return pass(req, next).await;
     };
@@ -177,22 +187,39 @@ fn header_key(req: &ServiceRequest) -> Result<Option<String>, AppError> {
 }
 
 /// The body, read whole and put back for the handler: to find a form's key and to tell a
-/// repeat from another request.
-async fn read_body(req: &mut ServiceRequest) -> Result<web::Bytes, AppError> {
+/// repeat from another request. Over [`MAX_REQUEST`], or broken off: refused — or, with
+/// `hand_back` (a multipart form, whose extractor has limits and messages of its own: "the
+/// photo is larger than 5 MB"), put back as it came, unread, and `None`: the handler answers.
+async fn read_body(
+    req: &mut ServiceRequest,
+    hand_back: bool,
+) -> Result<Option<web::Bytes>, AppError> {
     let mut payload = req.take_payload();
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let Ok(chunk) = chunk else {
-            return Err(AppError::BadRequest(Problem::new("err-bad-request")));
+        let chunk = match chunk {
+            Ok(c) if body.len() + c.len() <= MAX_REQUEST => c,
+            next if hand_back => {
+                let read = futures_util::stream::iter([Ok(body.freeze()), next]);
+                type Again = std::pin::Pin<
+                    Box<
+                        dyn futures_util::Stream<
+                            Item = Result<web::Bytes, actix_web::error::PayloadError>,
+                        >,
+                    >,
+                >;
+                let again: Again = Box::pin(read.chain(payload));
+                req.set_payload(actix_web::dev::Payload::from(again));
+                return Ok(None);
+            }
+            Ok(_) => return Err(AppError::TooLarge(Problem::new("err-too-large"))),
+            Err(_) => return Err(AppError::BadRequest(Problem::new("err-bad-request"))),
         };
-        if body.len() + chunk.len() > MAX_REQUEST {
-            return Err(AppError::TooLarge(Problem::new("err-too-large")));
-        }
         body.extend_from_slice(&chunk);
     }
     let body = body.freeze();
     req.set_payload(actix_web::dev::Payload::from(body.clone()));
-    Ok(body)
+    Ok(Some(body))
 }
 
 /// A form's fields, sorted: in any order, they are the same request.
@@ -203,6 +230,47 @@ fn sorted_fields(body: &[u8]) -> Option<Vec<(String, String)>> {
             f.sort();
             f
         })
+}
+
+/// A multipart form's parts as fields, sorted (a form with a file: the registration with its
+/// photo): a text part is its text; a file part stands for its name, type and content (their
+/// digest). The boundary the browser chose is left out, so the same form sent again (with
+/// another boundary) is the same request. `None`: not a multipart form that can be read.
+async fn multipart_fields(
+    headers: &header::HeaderMap,
+    body: web::Bytes,
+) -> Option<Vec<(String, String)>> {
+    let stream =
+        futures_util::stream::once(async move { Ok::<_, actix_web::error::PayloadError>(body) });
+    let mut parts = actix_multipart::Multipart::new(headers, stream);
+    let mut fields = Vec::new();
+    while let Some(part) = parts.next().await {
+        let mut part = part.ok()?;
+        let name = part.name()?.to_string();
+        let file = part
+            .content_disposition()
+            .and_then(|d| d.get_filename())
+            .map(str::to_string);
+        let kind = part.content_type().map(|m| m.to_string());
+        let mut data = web::BytesMut::new();
+        while let Some(chunk) = part.next().await {
+            data.extend_from_slice(&chunk.ok()?);
+        }
+        let value = match (file, std::str::from_utf8(&data)) {
+            (None, Ok(text)) => text.to_string(),
+            (file, _) => format!(
+                "file:{}",
+                digest(&[
+                    file.unwrap_or_default().as_bytes(),
+                    kind.unwrap_or_default().as_bytes(),
+                    &data,
+                ])
+            ),
+        };
+        fields.push((name, value));
+    }
+    fields.sort();
+    Some(fields)
 }
 
 /// The header's key, else the form's hidden field (`None`: the request has no key).

@@ -52,7 +52,9 @@ pub(super) async fn back(
         id,
         &Empty {},
         Then::Table,
-        move |conn, a| table_side::back(conn, &a.act, id, Some(a.tablet.table_id)).map(|_| ()),
+        move |conn, a| {
+            table_side::back(conn, &a.act, a.tapped, id, Some(a.tablet.table_id)).map(|_| ())
+        },
     )
     .await
 }

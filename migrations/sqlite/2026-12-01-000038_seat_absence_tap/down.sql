@@ -1,0 +1,1 @@
+ALTER TABLE seatings DROP COLUMN absence_tapped_at;
