@@ -21,7 +21,7 @@ if ! command -v cargo-deb >/dev/null 2>&1; then
 fi
 log "building the package (release build)"
 cargo deb --locked >/dev/null || fail "cargo deb"
-deb=$(ls -t target/debian/cardroom_*.deb | head -n 1)
+deb=$(ls -t "${CARGO_TARGET_DIR:-target}"/debian/cardroom_*.deb | head -n 1)
 log "installing $deb"
 DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" >/dev/null || fail "dpkg -i"
 cleanup() {
